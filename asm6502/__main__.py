@@ -1,0 +1,3 @@
+from asm6502.cli import main
+
+raise SystemExit(main())

@@ -1,0 +1,38 @@
+"""Command-line entry point: ``asm6502 SRC -o OUT`` or ``asm6502 COMMAND ...``.
+
+The first argument selects a sub-command; anything else is the assembler.
+Each sub-command lives in its own module here, exposing ``main(argv) -> int``.
+Only this package prints and chooses exit codes; the library returns values.
+"""
+
+from __future__ import annotations
+
+import importlib
+import sys
+
+# command name -> (module, one-line summary shown in ``asm6502 --help``)
+SUBCOMMANDS: dict[str, tuple[str, str]] = {
+    "build": ("asm6502.cli.build", "build every artifact declared in build.yaml"),
+    "mse": ("asm6502.cli.mse", "write or read MSE type-in hex listings"),
+    "basic": ("asm6502.cli.basic", "tokenize, list, checksum and run C64 BASIC V2 programs"),
+    "run": ("asm6502.cli.run", "run a machine-code .prg in the py65 emulator with C64 ROM stubs"),
+    "verify": ("asm6502.cli.verify", "verify a program in the emulator (e.g. 'verify superhirn')"),
+    "d64": ("asm6502.cli.d64", "list, read and write 1541 .d64 disk images"),
+}
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = list(sys.argv[1:] if argv is None else argv)
+    if args and args[0] in SUBCOMMANDS:
+        module_name = SUBCOMMANDS[args[0]][0]
+        try:
+            module = importlib.import_module(module_name)
+        except ModuleNotFoundError as exc:  # pragma: no cover - only while a command is being developed
+            if exc.name != module_name:
+                raise
+            print(f"asm6502: error: command '{args[0]}' is not available in this build", file=sys.stderr)
+            return 2
+        return module.main(args[1:])
+    from asm6502.cli import assemble
+
+    return assemble.main(args)

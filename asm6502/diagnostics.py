@@ -1,0 +1,109 @@
+"""Positions and diagnostics shared by every reader in the toolchain.
+
+Every error or warning carries a :class:`Span` (file, 1-based line and column).
+Readers collect diagnostics and return them; only the CLI prints them.
+The rendered form follows the GCC/Clang convention::
+
+    sources/x.asm:12:9: error: undefined symbol 'loop' (Profi-Ass line 480)
+      480 sta loop
+              ^~~~
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import Enum
+
+
+class Severity(str, Enum):
+    ERROR = "error"
+    WARNING = "warning"
+    NOTE = "note"
+
+
+@dataclass(frozen=True)
+class Span:
+    """A place in an input: file name, 1-based line and column, and a width."""
+
+    file: str
+    line: int
+    col: int = 1
+    length: int = 1
+    source: str | None = None  # the whole source line, for the caret display
+    basic_line: int | None = None  # Profi-Ass / BASIC line number, when there is one
+
+    def at(self, col: int, length: int = 1) -> "Span":
+        """The same line, another column."""
+        return Span(self.file, self.line, col, length, self.source, self.basic_line)
+
+
+@dataclass(frozen=True)
+class Diagnostic:
+    severity: Severity
+    message: str
+    span: Span | None = None
+    notes: tuple["Diagnostic", ...] = field(default=())
+
+    @property
+    def is_error(self) -> bool:
+        return self.severity is Severity.ERROR
+
+    def render(self) -> str:
+        return render(self)
+
+
+def error(message: str, span: Span | None = None, *notes: Diagnostic) -> Diagnostic:
+    return Diagnostic(Severity.ERROR, message, span, tuple(notes))
+
+
+def warning(message: str, span: Span | None = None, *notes: Diagnostic) -> Diagnostic:
+    return Diagnostic(Severity.WARNING, message, span, tuple(notes))
+
+
+def note(message: str, span: Span | None = None) -> Diagnostic:
+    return Diagnostic(Severity.NOTE, message, span)
+
+
+def _caret_lines(span: Span) -> list[str]:
+    if span.source is None:
+        return []
+    text = span.source.rstrip("\r\n").expandtabs(1)
+    col = max(1, min(span.col, len(text) + 1))
+    width = max(1, min(span.length, len(text) - col + 1)) if text else 1
+    return ["  " + text, "  " + " " * (col - 1) + "^" + "~" * (width - 1)]
+
+
+def render(diag: Diagnostic) -> str:
+    """Render a diagnostic (and its notes) as text, without a trailing newline."""
+    span = diag.span
+    if span is None:
+        head = f"{diag.severity.value}: {diag.message}"
+    elif span.col:
+        head = f"{span.file}:{span.line}:{span.col}: {diag.severity.value}: {diag.message}"
+    else:
+        head = f"{span.file}:{span.line}: {diag.severity.value}: {diag.message}"
+    if span is not None and span.basic_line is not None:
+        head += f" (line {span.basic_line})"
+    lines = [head]
+    if span is not None:
+        lines += _caret_lines(span)
+    for n in diag.notes:
+        lines.append(render(n))
+    return "\n".join(lines)
+
+
+class DiagnosticError(Exception):
+    """Raised by library functions when input cannot be processed.
+
+    Carries every diagnostic collected (errors and warnings) so the caller can
+    print all of them, not only the first.
+    """
+
+    def __init__(self, diagnostics: list[Diagnostic] | tuple[Diagnostic, ...]):
+        self.diagnostics = tuple(diagnostics)
+        first = next((d for d in self.diagnostics if d.is_error), None)
+        super().__init__(render(first) if first else "error")
+
+    @property
+    def errors(self) -> tuple[Diagnostic, ...]:
+        return tuple(d for d in self.diagnostics if d.is_error)
