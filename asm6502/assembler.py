@@ -1,0 +1,909 @@
+"""Two-pass assembler for the Profi-Ass 64 V2.0 dialect.
+
+One function, :meth:`_Assembly.run_pass`, runs both passes (``final=False``
+then ``final=True``).  Pass 1 learns symbol values; an operand whose value
+is not known yet in pass 1 (a forward reference) is sized absolute, and
+pass 2 uses the same size, then checks that no label moved (phase error).
+Diagnostics of the final pass are the ones reported.
+
+The dialect (Profi-Ass 64 V2.0 manual, Data Becker 1984, summarised in
+issue 2 of this project):
+
+* ``NNN [label] mnemonic operand ;comment`` -- BASIC line numbers, ``:``
+  separates statements, a ``:`` outside quotes also ends a comment;
+* labels: a letter then letters, digits, ``.``; only 8 characters count;
+  this implementation folds case (a text file's ``Loop`` and ``loop`` are
+  the same label);
+* ``label = expr`` constant, ``label _ expr`` redefinable, ``*= expr`` and
+  ``label *= expr``;
+* pseudo-ops by their first three letters: ``.byt .wor .asc .opt .end .if
+  .goto .mac .men .file .tit .pag``;
+* ``'name args`` calls a macro.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from asm6502 import expr as ex
+from asm6502.diagnostics import Diagnostic, DiagnosticError, Span, error, note, warning
+from asm6502.opcodes import BRANCHES, OPCODES, ZERO_PAGE_FORM, Mode
+from asm6502.petscii_text import ascii_to_petscii
+from asm6502.source import SourceLine, Statement, read_line
+
+SIGNIFICANT = 8  # Profi-Ass keeps the first 8 characters of a label
+ASC_LIMIT = 55  # longest .asc string Profi-Ass accepts
+MACRO_DEPTH = 16
+
+# Profi-Ass pseudo-ops that only make sense inside the C64 program itself
+# (get BASIC text, SYS, load/save source, symbol table or listing to the
+# screen/printer, floppy commands).  We report them instead of guessing.
+C64_ONLY = {
+    "gtb": "get the next source from BASIC memory",
+    "sys": "call machine code during assembly",
+    "stm": "store the source in memory",
+    "sst": "store the symbol table",
+    "lst": "list the source on the C64 screen (use --listing FILE)",
+    "sym": "print the symbol table on the C64 (use --labels FILE)",
+    "flp": "send a floppy command",
+}
+
+
+@dataclass(frozen=True)
+class Options:
+    """How to assemble.  Frozen: the same options always give the same bytes."""
+
+    cpu: str = "6502"  # "6502" (documented opcodes) or "6502i" (with undocumented ones)
+    defines: tuple[tuple[str, int], ...] = ()  # -D name=value
+    max_statements: int = 1_000_000  # guard against endless .goto loops (per pass)
+    search_paths: tuple[str, ...] = ()  # extra directories for .file
+
+
+@dataclass(frozen=True)
+class ListingRow:
+    span: Span
+    address: int | None
+    data: bytes
+    text: str
+    value: int | None = None  # for '=' rows: the value defined
+    page_break: bool = False
+    title: str | None = None
+
+
+@dataclass(frozen=True)
+class Result:
+    segments: tuple[tuple[int, bytes], ...]  # (start, bytes) in address order, no overlaps
+    symbols: dict[str, int]  # every symbol (case-folded, 8 significant characters) -> value
+    labels: dict[str, int]  # the subset that names addresses (labels, not '=' constants)
+    diagnostics: tuple[Diagnostic, ...]  # warnings (errors raise DiagnosticError)
+    listing: tuple[ListingRow, ...]
+
+    @property
+    def load_address(self) -> int:
+        if not self.segments:
+            raise ValueError("the program is empty")
+        return self.segments[0][0]
+
+    @property
+    def end_address(self) -> int:
+        """First address after the last byte (exclusive)."""
+        start, data = self.segments[-1]
+        return start + len(data)
+
+    def gaps(self) -> list[tuple[int, int]]:
+        """(start, length) of the holes between segments."""
+        out = []
+        for (s1, d1), (s2, _) in zip(self.segments, self.segments[1:]):
+            if s1 + len(d1) < s2:
+                out.append((s1 + len(d1), s2 - s1 - len(d1)))
+        return out
+
+    def image_with(self, fill: int = 0x00) -> bytes:
+        base = self.load_address
+        out = bytearray([fill]) * (self.end_address - base)
+        for start, data in self.segments:
+            out[start - base : start - base + len(data)] = data
+        return bytes(out)
+
+    @property
+    def image(self) -> bytes:
+        """Bytes from the load address to the end, gaps filled with $00."""
+        return self.image_with(0x00)
+
+    @property
+    def prg(self) -> bytes:
+        """C64 .prg: 2-byte little-endian load address, then the image."""
+        return self.load_address.to_bytes(2, "little") + self.image
+
+
+# --------------------------------------------------------------------------
+
+_IDENT = re.compile(r"[A-Za-z][A-Za-z0-9.]*")
+_INDEX = re.compile(r",\s*([xXyY])\s*$")
+
+
+@dataclass
+class _Macro:
+    name: str
+    params: tuple[str, ...]
+    body: list[SourceLine]
+    locals: frozenset[str]
+    span: Span
+
+
+@dataclass
+class _Scope:
+    """Where statements come from: a file's lines, or a macro expansion."""
+
+    lines: list[SourceLine]
+    local_names: dict[str, str] = field(default_factory=dict)  # macro-local label -> unique key
+    substitutions: dict[str, str] = field(default_factory=dict)  # macro parameter -> argument text
+
+
+class _Stop(Exception):
+    """Ends the current pass early (after .end or a fatal error)."""
+
+
+def _key(name: str) -> str:
+    return name.lower()[:SIGNIFICANT]
+
+
+class _Assembly:
+    def __init__(self, lines: list[SourceLine], options: Options, reader):
+        self.main_lines = lines
+        self.options = options
+        self.reader = reader  # (name, from_span) -> list[SourceLine]
+        # carried from pass to pass
+        self.previous: dict[str, int] = {}  # symbol values at the end of the previous pass
+        self.unknown_in_pass1: set[int] = set()  # statement serials sized absolute for a forward ref
+        self.pass1_defined: dict[str, int] = {}
+        self.prev_kinds: dict[str, str] = {}
+
+    # -- one pass ---------------------------------------------------------
+
+    def run_pass(self, final: bool) -> None:
+        self.final = final
+        self.diags: list[Diagnostic] = []
+        self.values: dict[str, int] = {}
+        self.kinds: dict[str, str] = {}  # key -> "label" | "const" | "var"
+        self.defined_at: dict[str, Span] = {}
+        self.spelling: dict[str, str] = {}
+        self.macros: dict[str, _Macro] = {}
+        self.pc: int | None = None
+        self.pc_span: Span | None = None
+        self.chunks: list[tuple[int, bytearray, Span]] = []
+        self.rows: list[ListingRow] = []
+        self.serial = 0
+        self.executed = 0
+        self.expansions = 0
+        self.recording: _Macro | None = None
+        self.warned_collisions: set[tuple[str, str]] = set()
+        for name, value in self.options.defines:
+            self.define(name, value, Span("<command line>", 0, 0), "const")
+        try:
+            self.run_scope(_Scope(self.main_lines), depth=0)
+        except _Stop:
+            pass
+        if self.recording is not None:
+            self.err(f"macro '{self.recording.name}' has no .men", self.recording.span)
+        if not final:
+            self.previous = dict(self.values)
+            self.pass1_defined = dict(self.values)
+            self.prev_kinds = dict(self.kinds)
+
+    def run_scope(self, scope: _Scope, depth: int) -> None:
+        lines = scope.lines
+        by_number = {}
+        for i, line in enumerate(lines):
+            if line.number is not None and line.number not in by_number:
+                by_number[line.number] = i
+        i = 0
+        while i < len(lines):
+            line = lines[i]
+            i += 1
+            jump = self.run_line(line, scope, by_number, depth)
+            if jump is not None:
+                i = jump
+
+    def run_line(self, line: SourceLine, scope: _Scope, by_number: dict[int, int], depth: int) -> int | None:
+        if self.recording is not None:
+            first = line.statements[0].text.lower() if line.statements else ""
+            if re.match(r"(?:[a-z][a-z0-9.]*\s+)?\.men", first):
+                self.recording = None
+            elif re.match(r"(?:[a-z][a-z0-9.]*\s+)?\.mac", first):
+                self.err("a macro cannot be defined inside another macro", self.span(line, line.statements[0].col))
+            else:
+                self.recording.body.append(line)
+            return None
+        if not line.statements or all(not s.text for s in line.statements):
+            if self.final:
+                comment = " ".join(s.comment for s in line.statements if s.comment)
+                self.rows.append(ListingRow(self.span(line, 1, 1), None, b"", comment))
+            return None
+        for stmt in line.statements:
+            self.executed += 1
+            if self.executed > self.options.max_statements:
+                self.err(
+                    f"assembly stopped after {self.options.max_statements} statements: endless .goto loop?",
+                    self.span(line, stmt.col, max(1, len(stmt.text))),
+                )
+                raise _Stop
+            outcome = self.run_statement(line, stmt, scope, by_number, depth)
+            if outcome == "skip-line":
+                return None
+            if isinstance(outcome, int):
+                return outcome
+        return None
+
+    # -- helpers -----------------------------------------------------------
+
+    def span(self, line: SourceLine, col: int, length: int = 1) -> Span:
+        return Span(line.file, line.index, col, length, line.text, line.number)
+
+    def err(self, message: str, span: Span, *notes: Diagnostic) -> None:
+        self.diags.append(error(message, span, *notes))
+
+    def warn(self, message: str, span: Span, *notes: Diagnostic) -> None:
+        self.diags.append(warning(message, span, *notes))
+
+    def symbol_key(self, name: str, scope: _Scope) -> str:
+        key = _key(name)
+        return scope.local_names.get(key, key)
+
+    def lookup_fn(self, scope: _Scope, line: SourceLine, base_col: int):
+        def lookup(name: str, offset: int, length: int) -> int | None:
+            key = self.symbol_key(name, scope)
+            if key in self.values:
+                return self.values[key]
+            if self.prev_kinds.get(key) == "var":
+                raise ex.ExprError(f"'{name}' is used before it is assigned (a '_' variable has no forward value)", offset, length)
+            if key in self.previous and self.final:
+                return self.previous[key]
+            if self.final:
+                raise ex.ExprError(f"undefined symbol '{name}'", offset, length)
+            return None
+
+        return lookup
+
+    def evaluate(self, text: str, line: SourceLine, col: int, scope: _Scope) -> int | None:
+        """Evaluate ``text`` (starting at 1-based ``col``); errors are recorded, result None."""
+        try:
+            node = ex.parse(text)
+            return ex.evaluate(node, self.lookup_fn(scope, line, col), self.pc if self.pc is not None else 0)
+        except ex.ExprError as exc:
+            self.err(exc.message, self.span(line, col + exc.offset, exc.length))
+            raise _BadOperand from None
+
+    def define(self, name: str, value: int | None, span: Span, kind: str, scope: _Scope | None = None) -> None:
+        key = self.symbol_key(name, scope) if scope else _key(name)
+        full = name.lower()
+        short = _key(name)
+        if short in self.spelling and self.spelling[short] != full and (short, full) not in self.warned_collisions:
+            self.warned_collisions.add((short, full))
+            if self.final:
+                self.warn(
+                    f"'{name}' and '{self.spelling[short]}' are the same label: Profi-Ass keeps only "
+                    f"the first {SIGNIFICANT} characters ('{short}')",
+                    span,
+                    note("the other spelling is here", self.defined_at.get(key)) if key in self.defined_at else note("see above"),
+                )
+        self.spelling.setdefault(short, full)
+        old_kind = self.kinds.get(key)
+        if old_kind is not None and not (kind == "var" and old_kind == "var"):
+            first = self.defined_at.get(key)
+            self.err(
+                f"duplicate symbol '{name}'" + (" (a '_' variable cannot also be a label or '=' constant)" if "var" in (kind, old_kind) else ""),
+                span,
+                *([note("first defined here", first)] if first else []),
+            )
+            return
+        if old_kind is None:
+            self.defined_at[key] = span
+        self.kinds[key] = kind
+        if value is None:
+            return
+        if self.final and kind != "var" and key in self.pass1_defined and self.pass1_defined[key] != value:
+            self.err(
+                f"phase error: '{name}' is ${value:04X} in pass 2 but was ${self.pass1_defined[key]:04X} in pass 1",
+                span,
+            )
+        self.values[key] = value
+
+    def emit(self, data: bytes, span: Span) -> None:
+        if not data:
+            return
+        if self.pc is None:
+            self.err("no start address: set one with '*= $xxxx' before the first code or data", span)
+            self.pc = 0
+        if self.pc + len(data) > 0x10000:
+            self.err(f"program counter passes $FFFF (at ${self.pc:04X} + {len(data)} bytes)", span)
+            data = data[: 0x10000 - self.pc]
+        if self.chunks and self.chunks[-1][0] + len(self.chunks[-1][1]) == self.pc:
+            self.chunks[-1][1].extend(data)
+        else:
+            self.chunks.append((self.pc, bytearray(data), span))
+        self.pc = (self.pc + len(data)) & 0xFFFF if self.pc + len(data) <= 0xFFFF else 0x10000
+
+    # -- statements ---------------------------------------------------------
+
+    def run_statement(self, line, stmt: Statement, scope: _Scope, by_number, depth):
+        text = stmt.text
+        col = stmt.col
+        if not text:
+            if stmt.comment and self.final:
+                self.rows.append(ListingRow(self.span(line, col), None, b"", stmt.comment))
+            return None
+        if scope.substitutions:
+            text = _substitute(text, scope.substitutions)
+        start_pc = self.pc
+        self.shown = stmt.text + ((" " + stmt.comment) if stmt.comment else "")
+        self.serial += 1
+        n_rows = len(self.rows)
+        n_chunks_bytes = self._emitted()
+        try:
+            outcome = self.statement(line, stmt, text, col, scope, by_number, depth)
+        except _BadOperand:
+            outcome = None
+        if self.final and len(self.rows) == n_rows:
+            data = self._bytes_since(n_chunks_bytes)
+            self.rows.append(ListingRow(self.span(line, col, len(stmt.text)), start_pc if data else None, data, self.shown))
+        return outcome
+
+    def _emitted(self) -> tuple[int, int]:
+        return (len(self.chunks), len(self.chunks[-1][1]) if self.chunks else 0)
+
+    def _bytes_since(self, mark: tuple[int, int]) -> bytes:
+        n, length = mark
+        out = bytearray()
+        if n and n <= len(self.chunks):
+            out += self.chunks[n - 1][1][length:]
+        for chunk in self.chunks[n:]:
+            out += chunk[1]
+        return bytes(out)
+
+    def statement(self, line, stmt, text, col, scope, by_number, depth):
+        span_all = self.span(line, col, len(text))
+        low = text.lower()
+
+        # the start line:  100 sys32768  /  sys 9*4096
+        if re.match(r"sys\b|sys\d", low):
+            if line is self.main_lines[0] or all(not l.statements or not any(s.text for s in l.statements) for l in self.main_lines[: self.main_lines.index(line)]):
+                return None
+            self.err("'sys' is only accepted as the program's first line (the start line 'sys32768')", span_all)
+            return None
+
+        if text.startswith("*"):
+            rest = text[1:].lstrip()
+            if rest.startswith("="):
+                return self.set_pc(line, rest[1:], col + (len(text) - len(rest)) + 1, scope, span_all)
+            self.err("expected '*= address'", span_all)
+            return None
+        if text.startswith("."):
+            return self.pseudo(line, text, col, scope, by_number, depth)
+        if text.startswith("'"):
+            return self.call_macro(line, text, col, scope, depth)
+
+        m = _IDENT.match(text)
+        if not m:
+            self.err(f"unexpected '{text[0]}' at the start of a statement", self.span(line, col))
+            return None
+        word = m.group(0)
+        rest = text[m.end() :]
+        if word.upper() in OPCODES and (not rest or not rest[0].isalnum()):
+            return self.instruction(line, word, rest, col + m.end(), scope, span_all)
+        # a label
+        label_span = self.span(line, col, len(word))
+        after = rest.lstrip()
+        after_col = col + m.end() + (len(rest) - len(after))
+        if after.startswith("="):
+            value = self.evaluate_operand_value(after[1:], line, after_col + 1, scope)
+            self.define(word, value, label_span, "const", scope)
+            if self.final and value is not None:
+                self.rows.append(ListingRow(label_span, None, b"", self.shown, value=value))
+            return None
+        if after.startswith("_"):
+            value = self.evaluate_operand_value(after[1:], line, after_col + 1, scope)
+            self.define(word, value, label_span, "var", scope)
+            if self.final and value is not None:
+                self.rows.append(ListingRow(label_span, None, b"", self.shown, value=value))
+            return None
+        if after.startswith(".mac") or after.lower().startswith(".mac"):
+            return self.pseudo(line, after, after_col, scope, by_number, depth, label=word)
+        if self.pc is None:
+            self.err(f"label '{word}' before any '*=': there is no address to give it", label_span)
+        else:
+            self.define(word, self.pc, label_span, "label", scope)
+        if not after:
+            return None
+        if after.startswith("*"):
+            rest2 = after[1:].lstrip()
+            if rest2.startswith("="):
+                return self.set_pc(line, rest2[1:], after_col + (len(after) - len(rest2)) + 1, scope, span_all)
+        if after.startswith("."):
+            return self.pseudo(line, after, after_col, scope, by_number, depth)
+        if after.startswith("'"):
+            return self.call_macro(line, after, after_col, scope, depth)
+        m2 = _IDENT.match(after)
+        if m2 and m2.group(0).upper() in OPCODES and (len(after) == m2.end() or not after[m2.end()].isalnum()):
+            return self.instruction(line, m2.group(0), after[m2.end() :], after_col + m2.end(), scope, span_all)
+        bad = m2.group(0) if m2 else after.split()[0]
+        self.err(f"unknown mnemonic '{bad}' (after label '{word}')", self.span(line, after_col, len(bad)))
+        return None
+
+    def evaluate_operand_value(self, text: str, line, col: int, scope) -> int | None:
+        stripped = text.lstrip()
+        col += len(text) - len(stripped)
+        if not stripped:
+            self.err("expression expected", self.span(line, col))
+            raise _BadOperand
+        return self.evaluate(stripped, line, col, scope)
+
+    def set_pc(self, line, text, col, scope, span_all):
+        value = self.evaluate_operand_value(text, line, col, scope)
+        if value is None:
+            if self.final:
+                return None
+            self.err("the address in '*=' must be known in pass 1", span_all)
+            raise _Stop
+        self.pc = value
+        self.pc_span = span_all
+        return None
+
+    # -- pseudo-ops ------------------------------------------------------------
+
+    def pseudo(self, line, text, col, scope, by_number, depth, label: str | None = None):
+        m = re.match(r"\.([A-Za-z#]+)", text)
+        if not m:
+            self.err("pseudo-op name expected after '.'", self.span(line, col))
+            return None
+        name = m.group(1).lower()
+        short = name[:3]
+        args = text[m.end() :]
+        args_stripped = args.strip()
+        args_col = col + m.end() + (len(args) - len(args.lstrip()))
+        op_span = self.span(line, col, m.end())
+        if short in ("byt", "wor"):
+            self.data_list(line, args_stripped, args_col, scope, word=(short == "wor"), span=op_span)
+        elif short == "asc":
+            if not (args_stripped.startswith('"') and args_stripped.endswith('"') and len(args_stripped) >= 2):
+                self.err('.asc expects one string in double quotes: .asc "text"', self.span(line, args_col, max(1, len(args_stripped))))
+                return None
+            body = args_stripped[1:-1]
+            if '"' in body:
+                self.err('.asc takes one string; use .byt for lists', self.span(line, args_col, len(args_stripped)))
+                return None
+            if len(body) > ASC_LIMIT:
+                self.warn(f".asc string is {len(body)} characters; Profi-Ass accepts at most {ASC_LIMIT}", self.span(line, args_col, len(args_stripped)))
+            self.emit(self.petscii(body, line, args_col + 1), op_span)
+        elif short == "opt":
+            for item in filter(None, (a.strip() for a in args.split(","))):
+                if not re.fullmatch(r"[A-Za-z#]+", item):
+                    self.err(f"unknown .opt option '{item}'", self.span(line, args_col, len(item)))
+        elif short == "end":
+            raise _Stop
+        elif short == "if":
+            value = self.evaluate_operand_value(args, line, args_col, scope)
+            if value is None:
+                if self.final:
+                    return "skip-line"
+                self.err(".if needs a value known in pass 1", self.span(line, args_col, len(args_stripped)))
+                return "skip-line"
+            return None if value else "skip-line"
+        elif short == "got":
+            value = self.evaluate_operand_value(args, line, args_col, scope)
+            if value is None or value not in by_number:
+                if value is not None:
+                    self.err(f".goto {value}: there is no line {value}" + (" in this macro" if scope.local_names or scope.substitutions else ""), self.span(line, args_col, len(args_stripped)))
+                return "skip-line"
+            return by_number[value]
+        elif short == "mac":
+            params_text = args_stripped
+            if label is None:
+                mm = _IDENT.match(params_text)
+                if not mm:
+                    self.err(".mac needs a name: '.mac name param,...' or 'name .mac param,...'", op_span)
+                    return "skip-line"
+                label = mm.group(0)
+                params_text = params_text[mm.end() :].strip()
+            params = tuple(p.strip().lower() for p in params_text.split(",") if p.strip())
+            for p in params:
+                if not _IDENT.fullmatch(p):
+                    self.err(f"bad macro parameter name '{p}'", op_span)
+            key = _key(label)
+            if key in self.macros and self.final:
+                self.err(f"macro '{label}' is defined twice", op_span, note("first defined here", self.macros[key].span))
+            self.recording = _Macro(label.lower(), params, [], frozenset(), op_span)
+            self.macros[key] = self.recording
+            return "skip-line"
+        elif short == "men":
+            self.err(".men without .mac", op_span)
+        elif short == "fil":
+            name = args_stripped.strip('"')
+            if not name:
+                self.err(".file needs a file name", op_span)
+                return None
+            try:
+                lines = self.reader(name, line)
+            except OSError as exc:
+                self.err(f"cannot read .file '{name}': {exc.strerror or exc}", self.span(line, args_col, len(args_stripped)))
+                return None
+            self.run_scope(_Scope(lines), depth)
+            raise _Stop
+        elif short == "tit":
+            if self.final:
+                self.rows.append(ListingRow(op_span, None, b"", text, title=args_stripped.strip('"')))
+        elif short == "pag":
+            if self.final:
+                self.rows.append(ListingRow(op_span, None, b"", text, page_break=True))
+        elif short in C64_ONLY:
+            self.err(f"'.{name}' is not supported off the C64 (Profi-Ass uses it to {C64_ONLY[short]})", op_span)
+        else:
+            self.err(f"unknown pseudo-op '.{name}'", op_span)
+        return None
+
+    def petscii(self, body: str, line, col: int) -> bytes:
+        try:
+            return ascii_to_petscii(body)
+        except ValueError:
+            for i, ch in enumerate(body):
+                try:
+                    ascii_to_petscii(ch)
+                except ValueError:
+                    self.err(f"character {ch!r} has no PETSCII code", self.span(line, col + i))
+            return b""
+
+    def data_list(self, line, args: str, col: int, scope, word: bool, span: Span) -> None:
+        if not args:
+            self.err(f"{'.wor' if word else '.byt'} needs at least one value", span)
+            return
+        out = bytearray()
+        for item, item_col in _split_commas(args, col):
+            if not item:
+                self.err("value expected between commas", self.span(line, item_col))
+                continue
+            if item.startswith('"') and not word and item.endswith('"') and len(item) >= 2 and len(item) != 3:
+                out += self.petscii(item[1:-1], line, item_col + 1)
+                continue
+            try:
+                value = self.evaluate_item(item, line, item_col, scope)
+            except _BadOperand:
+                out += b"\0\0" if word else b"\0"
+                continue
+            if value is None:
+                out += b"\0\0" if word else b"\0"
+            elif word:
+                out += value.to_bytes(2, "little")
+            elif value > 0xFF:
+                self.err(f"value ${value:04X} does not fit in a byte", self.span(line, item_col, len(item)))
+                out += b"\0"
+            else:
+                out.append(value)
+        self.emit(bytes(out), span)
+
+    def evaluate_item(self, item, line, col, scope) -> int | None:
+        prefix = item[0] if item[0] in "<>" else ""
+        value = self.evaluate(item[len(prefix):].lstrip(), line, col + len(prefix) + (len(item) - len(prefix) - len(item[len(prefix):].lstrip())), scope) if prefix else self.evaluate(item, line, col, scope)
+        if value is None or not prefix:
+            return value
+        return value & 0xFF if prefix == "<" else value >> 8
+
+    # -- macros ----------------------------------------------------------------------
+
+    def call_macro(self, line, text, col, scope, depth):
+        m = _IDENT.match(text, 1)
+        if not m:
+            self.err("macro name expected after \"'\"", self.span(line, col))
+            return None
+        name = m.group(0)
+        macro = self.macros.get(_key(name))
+        if macro is None:
+            self.err(f"unknown macro '{name}'", self.span(line, col, m.end()))
+            return None
+        if depth >= MACRO_DEPTH:
+            self.err(f"macros nested more than {MACRO_DEPTH} deep (recursive macro?)", self.span(line, col, m.end()))
+            return None
+        args_text = text[m.end() :].strip()
+        args = [a for a, _ in _split_commas(args_text, 0)] if args_text else []
+        if len(args) != len(macro.params):
+            self.err(f"macro '{name}' takes {len(macro.params)} argument(s), got {len(args)}", self.span(line, col, len(text)))
+            return None
+        self.expansions += 1
+        local_names = {}
+        for body_line in macro.body:
+            for st in body_line.statements:
+                lm = _IDENT.match(st.text)
+                if lm and lm.group(0).upper() not in OPCODES and not st.text.lower().startswith("sys"):
+                    key = _key(lm.group(0))
+                    if key not in macro.params:
+                        local_names[key] = f"{key}@{self.expansions}"
+        subs = {p: (f"[{a}]" if _is_compound(a) else a) for p, a in zip(macro.params, args)}
+        self.run_scope(_Scope(macro.body, local_names, subs), depth + 1)
+        return None
+
+    # -- instructions -----------------------------------------------------------------
+
+    def instruction(self, line, word, operand_text, col, scope, span_all):
+        mnemonic = word.upper()
+        modes = OPCODES[mnemonic]
+        operand = operand_text.strip()
+        ocol = col + (len(operand_text) - len(operand_text.lstrip()))
+        mn_span = self.span(line, col - len(word), len(word))
+        op_span = self.span(line, ocol, max(1, len(operand)))
+
+        def encode(mode: Mode, value: int | None) -> None:
+            code = modes[mode]
+            size = mode.operand_size
+            v = 0 if value is None else value
+            self.emit(bytes([code]) + v.to_bytes(size, "little") if size else bytes([code]), span_all)
+
+        def no_mode(what: str) -> None:
+            available = ", ".join(m.label for m in modes)
+            self.err(f"{mnemonic} has no {what} mode (it has: {available})", op_span)
+
+        if not operand or (operand.lower() == "a" and Mode.ACCUMULATOR in modes):
+            if Mode.IMPLIED in modes:
+                return encode(Mode.IMPLIED, None)
+            if Mode.ACCUMULATOR in modes:
+                return encode(Mode.ACCUMULATOR, None)
+            self.err(f"{mnemonic} needs an operand", mn_span)
+            return None
+        if Mode.IMPLIED in modes or list(modes) == [Mode.ACCUMULATOR]:
+            self.err(f"{mnemonic} takes no operand", op_span)
+            return None
+
+        if operand.startswith("#"):
+            if Mode.IMMEDIATE not in modes:
+                no_mode("immediate")
+                return None
+            value, _ = self.operand_value(operand[1:], line, ocol + 1, scope)
+            if value is not None and value > 0xFF:
+                self.err(f"value ${value:04X} does not fit in a byte (immediate mode)", op_span)
+            return encode(Mode.IMMEDIATE, None if value is None else value & 0xFF)
+
+        indirect = _indirect_form(operand)
+        if indirect is not None and (mnemonic == "JMP" or indirect[0] != Mode.INDIRECT):
+            mode, inner, inner_offset = indirect
+            if mode not in modes:
+                no_mode(mode.label)
+                return None
+            value, _ = self.operand_value(inner, line, ocol + inner_offset, scope)
+            if mode == Mode.INDIRECT:
+                if value is not None and value & 0xFF == 0xFF:
+                    self.warn(
+                        f"JMP (${value:04X}) reads its target from ${value:04X} and ${value & 0xFF00:04X}, "
+                        "not $%04X: the NMOS 6502 does not carry into the high byte" % ((value + 1) & 0xFFFF),
+                        op_span,
+                    )
+                return encode(mode, value)
+            if value is not None and value > 0xFF:
+                self.err(f"value ${value:04X} is not a zero-page address ({mode.label} needs $00-$FF)", op_span)
+            return encode(mode, None if value is None else value & 0xFF)
+
+        index = None
+        body = operand
+        mi = _INDEX.search(operand)
+        if mi:
+            index = mi.group(1).upper()
+            body = operand[: mi.start()].rstrip()
+        value, forced_abs = self.operand_value(body, line, ocol, scope)
+
+        if mnemonic in BRANCHES:
+            if index:
+                no_mode(f"indexed")
+                return None
+            if value is None:
+                return encode(Mode.RELATIVE, None)
+            distance = value - ((self.pc or 0) + 2)
+            if not -128 <= distance <= 127:
+                over = distance - 127 if distance > 0 else -128 - distance
+                self.err(
+                    f"branch out of range: target ${value:04X} is {distance:+d} bytes away, "
+                    f"{over} byte{'s' if over != 1 else ''} too far (a branch reaches -128..+127)",
+                    op_span,
+                )
+                return encode(Mode.RELATIVE, 0)
+            return encode(Mode.RELATIVE, distance & 0xFF)
+
+        absolute = {None: Mode.ABSOLUTE, "X": Mode.ABSOLUTE_X, "Y": Mode.ABSOLUTE_Y}[index]
+        zero_page = ZERO_PAGE_FORM[absolute]
+        if self.final is False and value is None:
+            self.unknown_in_pass1.add(self.serial)
+        known_early = self.serial not in self.unknown_in_pass1
+        use_zp = (
+            zero_page in modes
+            and not forced_abs
+            and (absolute not in modes or (value is not None and value <= 0xFF and known_early))
+        )
+        mode = zero_page if use_zp else absolute
+        if mode not in modes:
+            no_mode(mode.label if absolute not in modes and zero_page not in modes else absolute.label)
+            return None
+        if mode == zero_page and value is not None and value > 0xFF:
+            self.err(
+                f"value ${value:04X} does not fit {zero_page.label}, and {mnemonic} has no {absolute.label} mode",
+                op_span,
+            )
+            return encode(mode, 0)
+        return encode(mode, value)
+
+    def operand_value(self, text: str, line, col: int, scope) -> tuple[int | None, bool]:
+        """Evaluate an operand expression with an optional ``<``, ``>`` or ``!`` prefix."""
+        stripped = text.lstrip()
+        col += len(text) - len(stripped)
+        if not stripped:
+            self.err("expression expected", self.span(line, col))
+            raise _BadOperand
+        prefix = stripped[0] if stripped[0] in "<>!" else ""
+        body = stripped[1:] if prefix else stripped
+        body_col = col + (1 if prefix else 0) + (len(body) - len(body.lstrip()))
+        body = body.lstrip()
+        if not body:
+            self.err("expression expected", self.span(line, body_col))
+            raise _BadOperand
+        value = self.evaluate(body, line, body_col, scope)
+        if value is not None and prefix == "<":
+            value &= 0xFF
+        elif value is not None and prefix == ">":
+            value >>= 8
+        return value, prefix == "!"
+
+
+class _BadOperand(Exception):
+    """The operand had an error (already recorded)."""
+
+
+def _is_compound(arg: str) -> bool:
+    return any(op in arg for op in "+-*/!&^<>") and not arg.startswith(("#", '"'))
+
+
+def _substitute(text: str, subs: dict[str, str]) -> str:
+    out = []
+    i = 0
+    in_quote = False
+    while i < len(text):
+        ch = text[i]
+        if ch == '"':
+            in_quote = not in_quote
+        if not in_quote and ch.isalpha() and (i == 0 or not (text[i - 1].isalnum() or text[i - 1] == ".")):
+            m = _IDENT.match(text, i)
+            word = m.group(0)
+            out.append(subs.get(word.lower(), word))
+            i = m.end()
+            continue
+        out.append(ch)
+        i += 1
+    return "".join(out)
+
+
+def _split_commas(text: str, col: int) -> list[tuple[str, int]]:
+    """Split at commas outside quotes and brackets; returns (item, 1-based column)."""
+    items = []
+    depth = 0
+    in_quote = False
+    start = 0
+    for i, ch in enumerate(text + ","):
+        if ch == '"':
+            in_quote = not in_quote
+        elif not in_quote and ch in "([":
+            depth += 1
+        elif not in_quote and ch in ")]":
+            depth -= 1
+        elif ch == "," and not in_quote and depth <= 0 or i == len(text):
+            raw = text[start:i]
+            lead = len(raw) - len(raw.lstrip())
+            items.append((raw.strip(), col + start + lead))
+            start = i + 1
+    return items
+
+
+def _indirect_form(operand: str) -> tuple[Mode, str, int] | None:
+    """Recognise ``(e,x)``, ``(e),y`` and ``(e)``; None for any other operand."""
+    if not operand.startswith("("):
+        return None
+    depth = 0
+    in_quote = False
+    close = -1
+    for i, ch in enumerate(operand):
+        if ch == '"':
+            in_quote = not in_quote
+        elif in_quote:
+            continue
+        elif ch in "([":
+            depth += 1
+        elif ch in ")]":
+            depth -= 1
+            if depth == 0:
+                close = i
+                break
+    if close == -1:
+        return None
+    inner = operand[1:close]
+    after = operand[close + 1 :].strip()
+    if after == "":
+        mx = _INDEX.search(inner)
+        if mx and mx.group(1).upper() == "X":
+            return Mode.INDEXED_INDIRECT, inner[: mx.start()], 1
+        return Mode.INDIRECT, inner, 1
+    if re.fullmatch(r",\s*[yY]", after):
+        return Mode.INDIRECT_INDEXED, inner, 1
+    return None
+
+
+# --------------------------------------------------------------------------
+# public API
+
+
+def read_source(text: str, filename: str) -> tuple[list[SourceLine], list[Diagnostic]]:
+    lines = []
+    diags = []
+    for index, raw in enumerate(text.splitlines(), start=1):
+        line, problem = read_line(filename, index, raw)
+        if problem:
+            diags.append(error(problem, Span(filename, index, line.number_col, len(str(line.number)), line.text, None)))
+        lines.append(line)
+    return lines, diags
+
+
+def assemble(text: str, filename: str = "<input>", options: Options = Options()) -> Result:
+    """Assemble Profi-Ass source text.  Raises DiagnosticError when there are errors."""
+    lines, diags = read_source(text, filename)
+    base_dir = Path(filename).parent if filename and not filename.startswith("<") else Path(".")
+
+    def reader(name: str, from_line: SourceLine) -> list[SourceLine]:
+        candidates = [Path(from_line.file).parent / name] + [Path(p) / name for p in options.search_paths]
+        for path in candidates:
+            if path.is_file():
+                sub_lines, sub_diags = read_source(path.read_text(encoding="utf-8", errors="replace"), os.fspath(path))
+                diags.extend(d for d in sub_diags if d not in diags)
+                return sub_lines
+        raise FileNotFoundError(2, "no such file", name)
+
+    del base_dir
+    if options.cpu not in ("6502", "6502i"):
+        raise DiagnosticError([error(f"unknown CPU '{options.cpu}' (use 6502 or 6502i)")])
+    job = _Assembly(lines, options, reader)
+    job.run_pass(final=False)
+    job.run_pass(final=True)
+    all_diags = diags + job.diags
+    segments, overlap_diags = _segments(job.chunks)
+    all_diags += overlap_diags
+    if any(d.is_error for d in all_diags):
+        raise DiagnosticError(all_diags)
+    if not segments:
+        raise DiagnosticError(all_diags + [error("the program produces no bytes", Span(filename, 1, 1, 1, lines[0].text if lines else "", None))])
+    labels = {k: v for k, v in job.values.items() if job.kinds.get(k) == "label" and "@" not in k}
+    symbols = {k: v for k, v in job.values.items() if "@" not in k}
+    return Result(tuple(segments), symbols, labels, tuple(all_diags), tuple(job.rows))
+
+
+def assemble_file(path: str | os.PathLike, options: Options = Options()) -> Result:
+    p = Path(path)
+    return assemble(p.read_text(encoding="utf-8", errors="replace"), os.fspath(path), options)
+
+
+def _segments(chunks) -> tuple[list[tuple[int, bytes]], list[Diagnostic]]:
+    diags = []
+    ordered = sorted(chunks, key=lambda c: c[0])
+    merged: list[tuple[int, bytearray, Span]] = []
+    for start, data, span in ordered:
+        if merged:
+            prev_start, prev_data, prev_span = merged[-1]
+            prev_end = prev_start + len(prev_data)
+            if start < prev_end:
+                diags.append(
+                    error(
+                        f"code at ${start:04X}-${start + len(data) - 1:04X} overwrites earlier output at "
+                        f"${prev_start:04X}-${prev_end - 1:04X}",
+                        span,
+                        note("the earlier output starts here", prev_span),
+                    )
+                )
+                continue
+            if start == prev_end:
+                prev_data.extend(data)
+                continue
+        merged.append((start, bytearray(data), span))
+    return [(s, bytes(d)) for s, d, _ in merged], diags

@@ -1,0 +1,135 @@
+"""``asm6502 SRC -o OUT``: the assembler front end."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from asm6502 import __version__
+from asm6502.cli.common import guarded, int_arg, print_diagnostics
+from asm6502.diagnostics import DiagnosticError, Span, error, warning
+
+FORMATS = ("prg", "raw", "hex")
+SUFFIX = {"prg": ".prg", "raw": ".bin", "hex": ".hex"}
+
+
+def build_parser() -> argparse.ArgumentParser:
+    from asm6502.cli import SUBCOMMANDS
+
+    commands = "\n".join(f"  asm6502 {name:<7} {summary}" for name, (_, summary) in SUBCOMMANDS.items())
+    parser = argparse.ArgumentParser(
+        prog="asm6502",
+        description="Assemble a Profi-Ass 64 (V2.0) source into C64 machine code. "
+        "SRC is a text file, or a Profi-Ass source saved on a C64 (a tokenized BASIC .prg).",
+        epilog="other commands (each has --help):\n" + commands,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("source", metavar="SRC", help="Profi-Ass source (.asm text, or a C64 .prg source)")
+    parser.add_argument("-o", "--output", metavar="OUT", help="output file (default: SRC with .prg/.bin/.hex)")
+    parser.add_argument(
+        "--format",
+        choices=FORMATS,
+        default="prg",
+        help="prg: 2-byte load address + memory image (default); raw: the image only; "
+        "hex: Intel HEX (segments kept apart). Gaps between '*=' segments are filled in prg/raw (with a warning).",
+    )
+    parser.add_argument("--fill", type=int_arg, default=0x00, metavar="BYTE", help="byte for gaps in prg/raw output (default $00)")
+    parser.add_argument("--listing", metavar="FILE", help="write a listing: line number, address, every byte, source")
+    parser.add_argument("--labels", metavar="FILE", help="write a VICE label file (al C:3400 .grloop); load it in VICE's monitor with ll")
+    parser.add_argument("--mse", metavar="FILE", help="also write an MSE V1.0 type-in listing of the program")
+    parser.add_argument("--mse-name", metavar="NAME", help="program name in the MSE header (default: source file name)")
+    parser.add_argument(
+        "-D", "--define", action="append", default=[], metavar="NAME=VALUE", help="define a constant before assembly (repeatable)"
+    )
+    parser.add_argument(
+        "--cpu", choices=("6502", "6502i"), default="6502", help="6502: documented opcodes (default); 6502i: also the undocumented NMOS opcodes"
+    )
+    parser.add_argument("-q", "--quiet", action="store_true", help="do not print warnings")
+    parser.add_argument("--version", action="version", version=f"asm6502 {__version__}")
+    return parser
+
+
+def parse_defines(items: list[str]) -> tuple[tuple[str, int], ...]:
+    from asm6502 import expr
+
+    out = []
+    for item in items:
+        name, sep, value = item.partition("=")
+        name = name.strip()
+        if not sep or not expr.SYMBOL_START.__contains__(name[:1]) or not all(c in expr.SYMBOL_CHARS for c in name):
+            raise DiagnosticError([error(f"bad -D '{item}': use NAME=VALUE, e.g. -D debug=1 or -D base=$c000")])
+        try:
+            number = expr.evaluate(expr.parse(value), lambda n, o, l: (_ for _ in ()).throw(expr.ExprError(f"undefined symbol '{n}'", o, l)), 0)
+        except expr.ExprError as exc:
+            raise DiagnosticError([error(f"bad -D '{item}': {exc.message}")]) from None
+        out.append((name, number))
+    return tuple(out)
+
+
+def read_source_text(path: Path) -> tuple[str, str]:
+    """The source text; a tokenized C64 Profi-Ass source (.prg) is detokenized first."""
+    data = path.read_bytes()
+    if path.suffix.lower() == ".prg" or (len(data) > 6 and data[:2] == b"\x01\x08" and b"\0" in data[:100] and not _looks_textual(data)):
+        from asm6502.basic.tokenizer import detokenize
+
+        result = detokenize(data, filename=str(path))
+        return result.text, str(path)
+    return data.decode("utf-8", errors="replace"), str(path)
+
+
+def _looks_textual(data: bytes) -> bool:
+    sample = data[:512]
+    return all(b in (9, 10, 13) or 32 <= b < 127 for b in sample)
+
+
+def main(argv: list[str]) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    return guarded(lambda: _run(args))
+
+
+def _run(args) -> int:
+    from asm6502.assembler import Options, assemble
+    from asm6502.fileio import write_atomic
+    from asm6502 import output
+
+    source = Path(args.source)
+    text, name = read_source_text(source)
+    options = Options(cpu=args.cpu, defines=parse_defines(args.define))
+    try:
+        result = assemble(text, name, options)
+    except DiagnosticError as exc:
+        print_diagnostics(exc.diagnostics)
+        n = len(exc.errors)
+        print(f"{n} error{'s' if n != 1 else ''}; no output written", file=sys.stderr)
+        return 1
+    diags = list(result.diagnostics)
+    if args.format in ("prg", "raw"):
+        for start, length in result.gaps():
+            diags.append(
+                warning(f"gap of {length} bytes at ${start:04X}-${start + length - 1:04X} filled with ${args.fill:02X} in the {args.format} output",
+                        Span(name, 0, 0))
+            )
+    if not args.quiet:
+        print_diagnostics(d for d in diags)
+    out_path = Path(args.output) if args.output else source.with_suffix(SUFFIX[args.format])
+    if args.format == "prg":
+        payload: bytes | str = output.prg_bytes(result, args.fill)
+    elif args.format == "raw":
+        payload = output.raw_bytes(result, args.fill)
+    else:
+        payload = output.intel_hex(result)
+    extra: list[tuple[str, bytes | str]] = []
+    if args.listing:
+        extra.append((args.listing, output.listing_text(result, source.name)))
+    if args.labels:
+        extra.append((args.labels, output.vice_labels(result)))
+    if args.mse:
+        from asm6502 import mse
+
+        extra.append((args.mse, mse.write_listing(result.load_address, result.image, name=(args.mse_name or source.stem).upper())))
+    write_atomic(out_path, payload)
+    for path, data in extra:
+        write_atomic(path, data)
+    return 0

@@ -1,0 +1,255 @@
+"""Profi-Ass 64 expressions.
+
+Profi-Ass evaluates strictly left to right with no operator precedence
+(``2+3*4`` is 20); ``( )`` and ``[ ]`` group.  Values are 16-bit: ``+``/``-``
+and unary minus wrap modulo 65536, while overflow in ``*`` and ``<`` (shift
+left) and division by zero are errors.  (Profi-Ass 64 V2.0 manual, Data Becker
+1984, as summarised in issue 2.)
+
+Operators: ``+ - * / ! & ^ > <`` = add, subtract, multiply, divide, or, and,
+xor (the C64's up-arrow), shift right, shift left.
+Operands: decimal, ``$hex``, ``%binary``, ``"c"`` (a character's PETSCII
+code), ``*`` (the program counter) and symbols.
+
+Parsing builds a tiny tree once; :func:`evaluate` runs it in each pass.
+A symbol whose value is not known yet (a forward reference in pass 1)
+makes the result ``None``; the caller decides whether that is an error.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from asm6502.petscii_text import ascii_to_petscii
+
+MAX = 0xFFFF
+OPERATORS = "+-*/!&^><"
+SYMBOL_START = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+SYMBOL_CHARS = SYMBOL_START + "0123456789."
+
+
+class ExprError(Exception):
+    """A syntax or range error at ``offset`` (0-based, in the parsed text)."""
+
+    def __init__(self, message: str, offset: int, length: int = 1):
+        super().__init__(message)
+        self.message = message
+        self.offset = offset
+        self.length = max(1, length)
+
+
+@dataclass(frozen=True)
+class Num:
+    value: int
+    offset: int
+    length: int
+
+
+@dataclass(frozen=True)
+class Sym:
+    name: str
+    offset: int
+    length: int
+
+
+@dataclass(frozen=True)
+class PC:
+    offset: int
+
+
+@dataclass(frozen=True)
+class Neg:
+    operand: "Node"
+    offset: int
+
+
+@dataclass(frozen=True)
+class Chain:
+    """``first op1 t1 op2 t2 ...`` evaluated strictly left to right."""
+
+    first: "Node"
+    rest: tuple[tuple[str, int, "Node"], ...]  # (operator, offset, operand)
+
+
+Node = Num | Sym | PC | Neg | Chain
+
+
+def _closing(ch: str) -> str:
+    return ")" if ch == "(" else "]"
+
+
+class _Parser:
+    def __init__(self, text: str):
+        self.text = text
+        self.pos = 0
+
+    def skip(self) -> None:
+        while self.pos < len(self.text) and self.text[self.pos] in " \t":
+            self.pos += 1
+
+    def peek(self) -> str:
+        self.skip()
+        return self.text[self.pos] if self.pos < len(self.text) else ""
+
+    def chain(self) -> Node:
+        first = self.term()
+        rest = []
+        while True:
+            ch = self.peek()
+            if ch and ch in OPERATORS:
+                offset = self.pos
+                self.pos += 1
+                rest.append((ch, offset, self.term()))
+            else:
+                break
+        return Chain(first, tuple(rest)) if rest else first
+
+    def term(self) -> Node:
+        ch = self.peek()
+        start = self.pos
+        if not ch:
+            raise ExprError("expression expected", start)
+        if ch == "-":
+            self.pos += 1
+            return Neg(self.term(), start)
+        if ch in "([":
+            self.pos += 1
+            inner = self.chain()
+            if self.peek() != _closing(ch):
+                raise ExprError(f"'{_closing(ch)}' expected", self.pos)
+            self.pos += 1
+            return inner
+        if ch == "*":
+            self.pos += 1
+            return PC(start)
+        if ch == "$":
+            return self.number(16, "0123456789abcdefABCDEF", "hex")
+        if ch == "%":
+            return self.number(2, "01", "binary")
+        if ch.isdigit():
+            return self.number(10, "0123456789", "decimal")
+        if ch == '"':
+            end = self.text.find('"', start + 1)
+            if end == -1:
+                raise ExprError("unterminated character constant", start, len(self.text) - start)
+            body = self.text[start + 1 : end]
+            if len(body) != 1:
+                raise ExprError("a character constant holds exactly one character", start, end - start + 1)
+            self.pos = end + 1
+            try:
+                code = ascii_to_petscii(body)[0]
+            except ValueError as exc:
+                raise ExprError(str(exc), start + 1) from None
+            return Num(code, start, end - start + 1)
+        if ch in SYMBOL_START:
+            while self.pos < len(self.text) and self.text[self.pos] in SYMBOL_CHARS:
+                self.pos += 1
+            return Sym(self.text[start : self.pos].lower(), start, self.pos - start)
+        raise ExprError(f"unexpected character '{ch}' in expression", start)
+
+    def number(self, base: int, digits: str, kind: str) -> Num:
+        start = self.pos
+        if base != 10:
+            self.pos += 1
+        first_digit = self.pos
+        while self.pos < len(self.text) and self.text[self.pos] in digits:
+            self.pos += 1
+        if self.pos == first_digit:
+            raise ExprError(f"{kind} digits expected", start)
+        if self.pos < len(self.text) and self.text[self.pos] in SYMBOL_CHARS:
+            raise ExprError(f"invalid {kind} number", start, self.pos - start + 1)
+        value = int(self.text[first_digit : self.pos], base)
+        if value > MAX:
+            raise ExprError(f"number {self.text[start:self.pos]} does not fit in 16 bits", start, self.pos - start)
+        return Num(value, start, self.pos - start)
+
+
+def parse(text: str) -> Node:
+    """Parse a whole expression; trailing text is an error."""
+    parser = _Parser(text)
+    node = parser.chain()
+    if parser.peek():
+        raise ExprError(f"unexpected '{parser.peek()}' after expression", parser.pos)
+    return node
+
+
+def parse_prefix(text: str, pos: int = 0) -> tuple[Node, int]:
+    """Parse an expression starting at ``pos`` and stop at the first character that cannot continue it.
+
+    Returns the tree and the offset just after it (used for ``expr,x`` operands and comma lists).
+    """
+    parser = _Parser(text)
+    parser.pos = pos
+    node = parser.chain()
+    parser.skip()
+    return node, parser.pos
+
+
+Lookup = Callable[[str, int, int], int | None]
+
+
+def apply(op: str, left: int, right: int, offset: int) -> int:
+    """One Profi-Ass operator on two 16-bit values."""
+    if op == "+":
+        return (left + right) & MAX
+    if op == "-":
+        return (left - right) & MAX
+    if op == "*":
+        result = left * right
+        if result > MAX:
+            raise ExprError(f"overflow: {left} * {right} = {result} does not fit in 16 bits", offset)
+        return result
+    if op == "/":
+        if right == 0:
+            raise ExprError("division by zero", offset)
+        return left // right
+    if op == "!":
+        return left | right
+    if op == "&":
+        return left & right
+    if op == "^":
+        return left ^ right
+    if op == ">":
+        return left >> right if right < 16 else 0
+    if op == "<":
+        result = left << right if right < 17 else (0 if left == 0 else MAX + 1)
+        if result > MAX:
+            raise ExprError(f"overflow: {left} shifted left by {right} does not fit in 16 bits", offset)
+        return result
+    raise AssertionError(op)
+
+
+def evaluate(node: Node, lookup: Lookup, pc: int) -> int | None:
+    """Value of ``node``; ``None`` when a symbol is not known yet.
+
+    ``lookup(name, offset, length)`` returns the symbol's value or ``None``
+    and may raise :class:`ExprError` itself (e.g. undefined in the final pass).
+    """
+    if isinstance(node, Num):
+        return node.value
+    if isinstance(node, Sym):
+        return lookup(node.name, node.offset, node.length)
+    if isinstance(node, PC):
+        return pc
+    if isinstance(node, Neg):
+        inner = evaluate(node.operand, lookup, pc)
+        return None if inner is None else (-inner) & MAX
+    value = evaluate(node.first, lookup, pc)
+    for op, offset, operand in node.rest:
+        right = evaluate(operand, lookup, pc)
+        value = None if value is None or right is None else apply(op, value, right, offset)
+    return value
+
+
+def symbols_in(node: Node) -> list[Sym]:
+    if isinstance(node, Sym):
+        return [node]
+    if isinstance(node, Neg):
+        return symbols_in(node.operand)
+    if isinstance(node, Chain):
+        out = symbols_in(node.first)
+        for _, _, operand in node.rest:
+            out += symbols_in(operand)
+        return out
+    return []

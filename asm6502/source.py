@@ -1,0 +1,75 @@
+"""Reading Profi-Ass source text: BASIC-style line numbers, ``:`` and ``;``.
+
+On the C64 a Profi-Ass source is a BASIC program: every line starts with a
+line number (0-63999), ``:`` separates statements, ``;`` starts a comment.
+Profi-Ass quirk: a ``:`` outside double quotes ends a comment too, so
+``lda #1 ; one : sta 2`` holds two statements.  Lines without a number are
+accepted as well (a plain text file).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+MAX_LINE_NUMBER = 63999  # the largest line number C64 BASIC accepts (LINGET, $A96B)
+
+
+@dataclass(frozen=True)
+class Statement:
+    text: str  # without the comment, trailing blanks removed
+    col: int  # 1-based column of text[0] in the source line
+    comment: str = ""  # ';...' that followed, if any
+
+
+@dataclass(frozen=True)
+class SourceLine:
+    file: str
+    index: int  # 1-based physical line in the file
+    number: int | None  # the BASIC line number
+    number_col: int
+    text: str  # the raw line
+    statements: tuple[Statement, ...]
+
+
+def split_statements(text: str, start: int) -> list[Statement]:
+    """Split ``text[start:]`` at ``:`` outside quotes; peel off ``;`` comments."""
+    statements: list[Statement] = []
+    seg_start = start
+    comment_at: int | None = None
+    in_quote = False
+    i = start
+    n = len(text)
+    while i <= n:
+        ch = text[i] if i < n else ":"
+        if ch == '"':
+            in_quote = not in_quote
+        elif not in_quote and ch == ";" and comment_at is None:
+            comment_at = i
+        elif (not in_quote or i == n) and ch == ":":
+            body_end = comment_at if comment_at is not None else i
+            body = text[seg_start:body_end]
+            lead = len(body) - len(body.lstrip())
+            comment = text[comment_at:i].rstrip() if comment_at is not None else ""
+            statements.append(Statement(body.strip(), seg_start + lead + 1, comment))
+            seg_start = i + 1
+            comment_at = None
+            in_quote = False
+        i += 1
+    return statements
+
+
+def read_line(file: str, index: int, raw: str) -> tuple[SourceLine, str | None]:
+    """Parse one physical line; returns the line and an error message about its number, if any."""
+    text = raw.rstrip("\r\n")
+    pos = len(text) - len(text.lstrip(" \t"))
+    digits_start = pos
+    while pos < len(text) and text[pos].isdigit():
+        pos += 1
+    number: int | None = None
+    problem = None
+    if pos > digits_start:
+        number = int(text[digits_start:pos])
+        if number > MAX_LINE_NUMBER:
+            problem = f"line number {number} is larger than {MAX_LINE_NUMBER}"
+    statements = tuple(split_statements(text, pos))
+    return SourceLine(file, index, number, digits_start + 1, text, statements), problem
