@@ -30,7 +30,7 @@ from pathlib import Path
 
 from asm6502 import expr as ex
 from asm6502.diagnostics import Diagnostic, DiagnosticError, Span, error, note, warning
-from asm6502.opcodes import BRANCHES, OPCODES, ZERO_PAGE_FORM, Mode
+from asm6502.opcodes import BRANCHES, ZERO_PAGE_FORM, Mode, instruction_set, unstable_mnemonics
 from asm6502.petscii_text import ascii_to_petscii
 from asm6502.source import SourceLine, Statement, read_line
 
@@ -161,6 +161,10 @@ class _Assembly:
         self.unknown_in_pass1: set[int] = set()  # statement serials sized absolute for a forward ref
         self.pass1_defined: dict[str, int] = {}
         self.prev_kinds: dict[str, str] = {}
+        self.spelling: dict[str, str] = {}  # 8-character key -> first full spelling (kept across passes)
+        self.opcodes = instruction_set(options.cpu)
+        self.unstable = unstable_mnemonics(options.cpu)
+        self.unstable_codes = _unstable_opcodes(options.cpu)  # per opcode: LAX #imm ($AB) only
 
     # -- one pass ---------------------------------------------------------
 
@@ -170,7 +174,6 @@ class _Assembly:
         self.values: dict[str, int] = {}
         self.kinds: dict[str, str] = {}  # key -> "label" | "const" | "var"
         self.defined_at: dict[str, Span] = {}
-        self.spelling: dict[str, str] = {}
         self.macros: dict[str, _Macro] = {}
         self.pc: int | None = None
         self.pc_span: Span | None = None
@@ -256,6 +259,16 @@ class _Assembly:
     def lookup_fn(self, scope: _Scope, line: SourceLine, base_col: int):
         def lookup(name: str, offset: int, length: int) -> int | None:
             key = self.symbol_key(name, scope)
+            short = _key(name)
+            if self.final and self.spelling.get(short, name.lower()) != name.lower():
+                pair = (short, name.lower())
+                if pair not in self.warned_collisions:
+                    self.warned_collisions.add(pair)
+                    self.warn(
+                        f"'{name}' refers to '{self.spelling[short]}': Profi-Ass keeps only the first "
+                        f"{SIGNIFICANT} characters ('{short}')",
+                        self.span(line, base_col + offset, length),
+                    )
             if key in self.values:
                 return self.values[key]
             if self.prev_kinds.get(key) == "var":
@@ -392,7 +405,7 @@ class _Assembly:
             return None
         word = m.group(0)
         rest = text[m.end() :]
-        if word.upper() in OPCODES and (not rest or not rest[0].isalnum()):
+        if word.upper() in self.opcodes and (not rest or not rest[0].isalnum()):
             return self.instruction(line, word, rest, col + m.end(), scope, span_all)
         # a label
         label_span = self.span(line, col, len(word))
@@ -427,7 +440,7 @@ class _Assembly:
         if after.startswith("'"):
             return self.call_macro(line, after, after_col, scope, depth)
         m2 = _IDENT.match(after)
-        if m2 and m2.group(0).upper() in OPCODES and (len(after) == m2.end() or not after[m2.end()].isalnum()):
+        if m2 and m2.group(0).upper() in self.opcodes and (len(after) == m2.end() or not after[m2.end()].isalnum()):
             return self.instruction(line, m2.group(0), after[m2.end() :], after_col + m2.end(), scope, span_all)
         bad = m2.group(0) if m2 else after.split()[0]
         self.err(f"unknown mnemonic '{bad}' (after label '{word}')", self.span(line, after_col, len(bad)))
@@ -487,10 +500,13 @@ class _Assembly:
         elif short == "if":
             value = self.evaluate_operand_value(args, line, args_col, scope)
             if value is None:
-                if self.final:
-                    return "skip-line"
-                self.err(".if needs a value known in pass 1", self.span(line, args_col, len(args_stripped)))
+                self.unknown_in_pass1.add(self.serial)
                 return "skip-line"
+            if self.final and self.serial in self.unknown_in_pass1:
+                self.err(
+                    ".if uses a symbol defined further down: the condition must be known in pass 1",
+                    self.span(line, args_col, len(args_stripped)),
+                )
             return None if value else "skip-line"
         elif short == "got":
             value = self.evaluate_operand_value(args, line, args_col, scope)
@@ -611,11 +627,13 @@ class _Assembly:
             self.err(f"macro '{name}' takes {len(macro.params)} argument(s), got {len(args)}", self.span(line, col, len(text)))
             return None
         self.expansions += 1
+        if self.final:
+            self.rows.append(ListingRow(self.span(line, col, len(text)), None, b"", self.shown))
         local_names = {}
         for body_line in macro.body:
             for st in body_line.statements:
                 lm = _IDENT.match(st.text)
-                if lm and lm.group(0).upper() not in OPCODES and not st.text.lower().startswith("sys"):
+                if lm and lm.group(0).upper() not in self.opcodes and not st.text.lower().startswith("sys"):
                     key = _key(lm.group(0))
                     if key not in macro.params:
                         local_names[key] = f"{key}@{self.expansions}"
@@ -627,7 +645,7 @@ class _Assembly:
 
     def instruction(self, line, word, operand_text, col, scope, span_all):
         mnemonic = word.upper()
-        modes = OPCODES[mnemonic]
+        modes = self.opcodes[mnemonic]
         operand = operand_text.strip()
         ocol = col + (len(operand_text) - len(operand_text.lstrip()))
         mn_span = self.span(line, col - len(word), len(word))
@@ -635,6 +653,8 @@ class _Assembly:
 
         def encode(mode: Mode, value: int | None) -> None:
             code = modes[mode]
+            if self.final and (mnemonic in self.unstable or code in self.unstable_codes):
+                self.warn(f"{mnemonic} is an unstable undocumented opcode: its result differs between chips", mn_span)
             size = mode.operand_size
             v = 0 if value is None else value
             self.emit(bytes([code]) + v.to_bytes(size, "little") if size else bytes([code]), span_all)
@@ -650,7 +670,7 @@ class _Assembly:
                 return encode(Mode.ACCUMULATOR, None)
             self.err(f"{mnemonic} needs an operand", mn_span)
             return None
-        if Mode.IMPLIED in modes or list(modes) == [Mode.ACCUMULATOR]:
+        if set(modes) <= {Mode.IMPLIED, Mode.ACCUMULATOR}:  # (6502i: NOP also has operand modes)
             self.err(f"{mnemonic} takes no operand", op_span)
             return None
 
@@ -749,6 +769,14 @@ class _Assembly:
         elif value is not None and prefix == ">":
             value >>= 8
         return value, prefix == "!"
+
+
+def _unstable_opcodes(cpu: str) -> frozenset[int]:
+    if cpu != "6502i":
+        return frozenset()
+    from asm6502.opcodes_undoc import UNSTABLE_OPCODES
+
+    return UNSTABLE_OPCODES
 
 
 class _BadOperand(Exception):

@@ -1,0 +1,362 @@
+"""The assembler, read like a listing: source statement -> bytes."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from py65.devices.mpu6502 import MPU
+from py65.disassembler import Disassembler
+
+from asm6502.assembler import Options, assemble
+from asm6502.diagnostics import DiagnosticError
+from asm6502.opcodes import DECODE, Mode
+
+
+def code(source: str, origin: int = 0x1000, **kw) -> str:
+    """Assemble ``source`` (statements separated by newlines) at ``origin``; bytes as hex text."""
+    text = f"*= ${origin:04x}\n" + source
+    result = assemble(text, "t.asm", Options(**kw))
+    return " ".join(f"{b:02X}" for b in result.image)
+
+
+def errors(source: str, origin: int = 0x1000) -> list[str]:
+    with pytest.raises(DiagnosticError) as info:
+        assemble(f"*= ${origin:04x}\n" + source, "t.asm")
+    return [d.message for d in info.value.errors]
+
+
+# Expected bytes: MCS6500 programming manual, appendix B (opcode per mode).
+LISTING = [
+    ("lda #$12", "A9 12"),
+    ("lda $12", "A5 12"),
+    ("lda $12,x", "B5 12"),
+    ("lda $1234", "AD 34 12"),
+    ("lda $1234,x", "BD 34 12"),
+    ("lda $1234,y", "B9 34 12"),
+    ("lda $12,y", "B9 12 00"),  # LDA has no zero page,Y: absolute,Y
+    ("lda ($80,x)", "A1 80"),
+    ("lda ($80),y", "B1 80"),
+    ("LDA ($80),Y", "B1 80"),
+    ("lda ( $80 ) , y", "B1 80"),
+    ("ldx $12,y", "B6 12"),
+    ("ldx $1234,y", "BE 34 12"),
+    ("stx $12,y", "96 12"),
+    ("sty $12,x", "94 12"),
+    ("sta $0012", "85 12"),  # a known small value is zero page, however it is written
+    ("sta !$12", "8D 12 00"),  # '!' forces absolute
+    ("sta !$12,x", "9D 12 00"),
+    ("jmp $1234", "4C 34 12"),
+    ("jmp ($1234)", "6C 34 12"),
+    ("jsr $ffd2", "20 D2 FF"),
+    ("asl", "0A"),
+    ("asl a", "0A"),
+    ("ASL A", "0A"),
+    ("rol a", "2A"),
+    ("lsr $12", "46 12"),
+    ("ror $1234,x", "7E 34 12"),
+    ("bit $12", "24 12"),
+    ("bit $1234", "2C 34 12"),
+    ("cpx #0", "E0 00"),
+    ("cpy $12", "C4 12"),
+    ("inc $d020", "EE 20 D0"),
+    ("dec $12,x", "D6 12"),
+    ("brk", "00"),
+    ("nop", "EA"),
+    ("rti", "40"),
+    ("txs", "9A"),
+    ("bne *", "D0 FE"),
+    ("beq *+2", "F0 00"),
+    ("bcc *+129", "90 7F"),
+    ("bcs *-126", "B0 80"),
+    ("lda #<$1234", "A9 34"),
+    ("lda #>$1234", "A9 12"),
+    ("lda #\"a\"", "A9 41"),  # unshifted letter: PETSCII $41
+    ("lda #\"A\"", "A9 C1"),  # shifted letter: PETSCII $C1
+    ("lda #2+3*4", "A9 14"),  # left to right: (2+3)*4 = 20
+    ("lda #2+[3*4]", "A9 0E"),
+    ("lda #%1010", "A9 0A"),
+    ("lda #-1&255", "A9 FF"),
+    (".byt 1,$ff,%11,\"ab\"", "01 FF 03 41 42"),
+    (".byte 0", "00"),
+    (".wor $1234,*", "34 12 00 10"),
+    (".word 1", "01 00"),
+    (".asc \"Hi 1\"", "C8 49 20 31"),
+    ("lda #1 : sta 2", "A9 01 85 02"),
+    ("lda #1 ; comment : sta 2", "A9 01 85 02"),  # Profi-Ass: ':' ends a comment
+    ("lda #1 ; \"a:b\" sta 2", "A9 01"),  # ... but not inside quotes
+    ("100 sys32768\n110 nop", "EA"),
+]
+
+
+@pytest.mark.parametrize("source, expected", LISTING)
+def test_listing(source, expected):
+    if source.startswith("100 sys"):
+        assert " ".join(f"{b:02X}" for b in assemble(source.replace("110 nop", "105 *= $1000\n110 nop"), "t.asm").image) == expected
+    else:
+        assert code(source) == expected
+
+
+# One canonical spelling for every addressing mode; the operand value decides zp/abs.
+SYNTAX = {
+    Mode.IMPLIED: ("", b""),
+    Mode.ACCUMULATOR: ("a", b""),
+    Mode.IMMEDIATE: ("#$44", b"\x44"),
+    Mode.ZERO_PAGE: ("$44", b"\x44"),
+    Mode.ZERO_PAGE_X: ("$44,x", b"\x44"),
+    Mode.ZERO_PAGE_Y: ("$44,y", b"\x44"),
+    Mode.ABSOLUTE: ("$4400", b"\x00\x44"),
+    Mode.ABSOLUTE_X: ("$4400,x", b"\x00\x44"),
+    Mode.ABSOLUTE_Y: ("$4400,y", b"\x00\x44"),
+    Mode.INDIRECT: ("($4400)", b"\x00\x44"),
+    Mode.INDEXED_INDIRECT: ("($44,x)", b"\x44"),
+    Mode.INDIRECT_INDEXED: ("($44),y", b"\x44"),
+    Mode.RELATIVE: ("*+$46", b"\x44"),
+}
+
+
+def py65_decode() -> dict[int, tuple[str, str]]:
+    return {c: (n, m) for c, (n, m) in enumerate(MPU().disassemble) if n != "???"}
+
+
+@pytest.mark.parametrize("opcode", sorted(DECODE), ids=lambda c: f"{c:02X}")
+def test_every_opcode(opcode):
+    """Each of the 151 opcodes, assembled from its canonical syntax; py65 decodes it back."""
+    mnemonic, mode = DECODE[opcode]
+    operand, operand_bytes = SYNTAX[mode]
+    out = assemble(f"*= $1000\n{mnemonic.lower()} {operand}", "t.asm").image
+    assert out == bytes([opcode]) + operand_bytes
+    assert py65_decode()[out[0]][0] == mnemonic
+
+
+MNEMONIC_ERRORS = [
+    ("sta #1", "STA has no immediate mode"),
+    ("jmp ($12),y", "JMP has no (zero page),Y mode"),
+    ("stx $1234,y", "value $1234 does not fit zero page,Y, and STX has no absolute,Y mode"),
+    ("lda #$100", "value $0100 does not fit in a byte (immediate mode)"),
+    ("lda ($100),y", "value $0100 is not a zero-page address ((zero page),Y needs $00-$FF)"),
+    ("rts 1", "RTS takes no operand"),
+    ("lda", "LDA needs an operand"),
+    ("bne *+130", "branch out of range: target $1082 is +128 bytes away, 1 byte too far (a branch reaches -128..+127)"),
+    ("bne *-127", "branch out of range: target $0F81 is -129 bytes away, 1 byte too far (a branch reaches -128..+127)"),
+    ("lda #1/0", "division by zero"),
+    ("lda 300*300", "overflow: 300 * 300 = 90000 does not fit in 16 bits"),
+    ("lda 1<16", "overflow: 1 shifted left by 16 does not fit in 16 bits"),
+    ("lda $10000", "number $10000 does not fit in 16 bits"),
+    ("lda nowhere", "undefined symbol 'nowhere'"),
+    ("lda #(1", "')' expected"),
+    ("foo bar", "unknown mnemonic 'bar' (after label 'foo')"),
+    (".zzz", "unknown pseudo-op '.zzz'"),
+    (".sym", "'.sym' is not supported off the C64 (Profi-Ass uses it to print the symbol table on the C64 (use --labels FILE))"),
+    (".byt 256", "value $0100 does not fit in a byte"),
+    (".asc 12", '.asc expects one string in double quotes: .asc "text"'),
+    ("l1 nop\nl1 nop", "duplicate symbol 'l1'"),
+    ("x = 1\nx _ 2", "duplicate symbol 'x' (a '_' variable cannot also be a label or '=' constant)"),
+    ("x = 1\nx = 2", "duplicate symbol 'x'"),
+    ("nop\nsys 32768", "'sys' is only accepted as the program's first line (the start line 'sys32768')"),
+    (".goto 999", ".goto 999: there is no line 999"),
+]
+
+
+@pytest.mark.parametrize("source, message", MNEMONIC_ERRORS)
+def test_error_messages(source, message):
+    assert any(m.startswith(message) for m in errors(source)), errors(source)
+
+
+def test_branch_limits_exactly():
+    assert code("bne *+129") == "D0 7F"
+    assert code("bne *-126") == "D0 80"
+
+
+def test_forward_reference_is_absolute_backward_is_zero_page():
+    src = "lda early\nlda late\nearly = $12\nlate = $34"
+    # 'early' is defined after its use: assembled absolute (Profi-Ass rule), same for 'late'
+    assert code(src) == "AD 12 00 AD 34 00"
+    assert code("early = $12\nlda early") == "A5 12"
+
+
+def test_redefinable_variable_and_goto_loop():
+    src = "10 *= $2000\n20 i _ 0\n30 .byt i*2\n40 i _ i+1\n50 .if 5-i : .goto 30\n60 rts"
+    assert assemble(src, "t.asm").image == bytes([0, 2, 4, 6, 8, 0x60])
+
+
+def test_endless_goto_is_stopped():
+    src = "10 *= $2000\n20 nop\n30 .goto 20"
+    with pytest.raises(DiagnosticError) as info:
+        assemble(src, "t.asm", Options(max_statements=5000))
+    assert "endless .goto loop?" in info.value.errors[0].message
+
+
+def test_if_false_skips_rest_of_line():
+    assert code(".if 0 : nop : nop\n.if 1 : brk") == "00"
+
+
+def test_macro_with_parameters_and_local_labels():
+    src = (
+        ".mac delay n\n"
+        "ldx #n\n"
+        "loop dex\n"
+        "bne loop\n"
+        ".men\n"
+        "'delay 3\n"
+        "'delay 1+2*2\n"
+    )
+    # the label 'loop' is local to each expansion; the argument is grouped: (1+2)*2 = 6
+    assert code(src) == "A2 03 CA D0 FD A2 06 CA D0 FD"
+
+
+def test_star_equals_reserves_space_and_gaps():
+    result = assemble("*= $1000\nnop\nbuf *= *+3\nrts", "t.asm")
+    assert result.segments == ((0x1000, b"\xea"), (0x1004, b"\x60"))
+    assert result.symbols["buf"] == 0x1001
+    assert result.image == b"\xea\x00\x00\x00\x60"
+    assert result.gaps() == [(0x1001, 3)]
+
+
+def test_overlapping_output_is_an_error():
+    assert "code at $1000-$1000 overwrites earlier output at $1000-$1001" in errors("nop\nnop\n*= $1000\nbrk")
+
+
+def test_eight_significant_characters():
+    result = assemble("*= $1000\nverylonglabel nop\njmp verylongXYZ", "t.asm")
+    assert result.image == bytes([0xEA, 0x4C, 0x00, 0x10])
+    assert any("only the first 8 characters" in d.message for d in result.diagnostics)
+
+
+def test_jmp_indirect_page_bug_warning():
+    result = assemble("*= $1000\njmp ($10ff)", "t.asm")
+    assert [d.severity.value for d in result.diagnostics] == ["warning"]
+    assert "does not carry into the high byte" in result.diagnostics[0].message
+
+
+def test_phase_error():
+    msgs = errors(".if later : nop\nlater = 1\nend rts")
+    assert ".if uses a symbol defined further down: the condition must be known in pass 1" in msgs
+    assert "phase error: 'end' is $1001 in pass 2 but was $1000 in pass 1" in msgs
+
+
+def test_errors_are_collected():
+    assert len(errors("lda #$100\nsta #1\njmp nowhere")) == 3
+
+
+def test_defines():
+    assert assemble("*= $1000\nlda #debug", "t.asm", Options(defines=(("debug", 7),))).image == b"\xa9\x07"
+
+
+def test_assemble_twice_is_identical():
+    src = "*= $1000\nl1 lda #1\nbne l1\n.mac m\nnop\n.men\n'm"
+    first = assemble(src, "t.asm")
+    second = assemble(src, "t.asm")
+    assert first == second
+
+
+# --- the rendered diagnostic, whole -----------------------------------------------
+
+def test_rendered_diagnostic():
+    src = "10 *= $c000\n20 lda #1\n30 sta (ptr),y ; store\n"
+    with pytest.raises(DiagnosticError) as info:
+        assemble(src, "prog.asm")
+    assert info.value.errors[0].render() == (
+        "prog.asm:3:9: error: undefined symbol 'ptr' (line 30)\n"
+        "  30 sta (ptr),y ; store\n"
+        "          ^~~"
+    )
+
+
+def test_rendered_duplicate_with_note():
+    with pytest.raises(DiagnosticError) as info:
+        assemble("10 *= $c000\n20 loop nop\n30 loop rts\n", "p.asm")
+    assert info.value.errors[0].render() == (
+        "p.asm:3:4: error: duplicate symbol 'loop' (line 30)\n"
+        "  30 loop rts\n"
+        "     ^~~~\n"
+        "p.asm:2:4: note: first defined here (line 20)\n"
+        "  20 loop nop\n"
+        "     ^~~~"
+    )
+
+
+# --- expressions: a reference left-to-right model ----------------------------------
+
+def reference(first: int, rest: list[tuple[str, int]]) -> int | None:
+    """Left to right, 16 bits; None where Profi-Ass reports an error."""
+    value = first
+    for op, n in rest:
+        if op == "+":
+            value = (value + n) % 65536
+        elif op == "-":
+            value = (value - n) % 65536
+        elif op == "*":
+            value = value * n
+        elif op == "/":
+            if n == 0:
+                return None
+            value = value // n
+        elif op == "!":
+            value |= n
+        elif op == "&":
+            value &= n
+        elif op == "^":
+            value ^= n
+        elif op == ">":
+            value >>= n
+        elif op == "<":
+            value <<= n
+        if value > 65535:
+            return None
+    return value
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.integers(0, 65535),
+    st.lists(st.tuples(st.sampled_from("+-*/!&^><"), st.integers(0, 70000)), max_size=6),
+    st.sampled_from(["decimal", "hex", "binary"]),
+)
+def test_expressions_match_left_to_right_model(first, rest, radix):
+    def lit(n: int) -> str:
+        return {"decimal": str(n), "hex": f"${n:x}", "binary": f"%{n:b}"}[radix]
+
+    rest = [(op, n if op not in "<>" else n % 20) for op, n in rest]
+    text = lit(first) + "".join(op + lit(n) for op, n in rest)
+    expected = None if any(n > 65535 for _, n in rest) else reference(first, rest)
+    src = f"*= $1000\nx = {text}\n.wor x"
+    if expected is None:
+        with pytest.raises(DiagnosticError):
+            assemble(src, "t.asm")
+    else:
+        assert assemble(src, "t.asm").image == expected.to_bytes(2, "little")
+
+
+# --- round trip: py65 disassembles random code, we assemble it back -----------------
+
+def to_profi_ass(text: str) -> str:
+    """py65 syntax -> ours: a 4-digit operand below $100 means the absolute form ('!')."""
+    mnemonic, _, operand = text.partition(" ")
+    for opener in ("$", "($"):
+        if operand.startswith(opener):
+            digits = operand[len(opener):len(opener) + 4]
+            if len(digits) == 4 and all(c in "0123456789abcdefABCDEF" for c in digits) and int(digits, 16) < 0x100 and mnemonic != "JMP":
+                operand = "!" + operand
+    return f"{mnemonic} {operand}".strip()
+
+
+instruction = st.sampled_from(sorted(DECODE)).flatmap(
+    lambda op: st.tuples(st.just(op), st.binary(min_size=DECODE[op][1].operand_size, max_size=DECODE[op][1].operand_size))
+)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(instruction, min_size=1, max_size=30))
+def test_disassemble_then_assemble_gives_the_same_bytes(instructions):
+    blob = b"".join(bytes([op]) + operand for op, operand in instructions)
+    mpu = MPU()
+    mpu.memory[0x2000 : 0x2000 + len(blob)] = list(blob)
+    dis = Disassembler(mpu)
+    pc = 0x2000
+    lines = []
+    while pc < 0x2000 + len(blob):
+        length, text = dis.instruction_at(pc)
+        lines.append(to_profi_ass(text))
+        pc += length
+    assert assemble("*= $2000\n" + "\n".join(lines), "t.asm").image == blob
