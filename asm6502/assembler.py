@@ -182,6 +182,7 @@ class _Assembly:
         self.serial = 0
         self.executed = 0
         self.expansions = 0
+        self.overflowed = False
         self.recording: _Macro | None = None
         self.warned_collisions: set[tuple[str, str]] = set()
         for name, value in self.options.defines:
@@ -332,13 +333,16 @@ class _Assembly:
             self.err("no start address: set one with '*= $xxxx' before the first code or data", span)
             self.pc = 0
         if self.pc + len(data) > 0x10000:
-            self.err(f"program counter passes $FFFF (at ${self.pc:04X} + {len(data)} bytes)", span)
-            data = data[: 0x10000 - self.pc]
+            if not self.overflowed:
+                self.overflowed = True
+                self.err(f"program counter passes $FFFF (at ${self.pc:04X} + {len(data)} bytes)", span)
+            self.pc = (self.pc + len(data)) & 0xFFFF  # wraps like the 6502's program counter
+            return
         if self.chunks and self.chunks[-1][0] + len(self.chunks[-1][1]) == self.pc:
             self.chunks[-1][1].extend(data)
         else:
             self.chunks.append((self.pc, bytearray(data), span))
-        self.pc = (self.pc + len(data)) & 0xFFFF if self.pc + len(data) <= 0xFFFF else 0x10000
+        self.pc = (self.pc + len(data)) & 0xFFFF
 
     # -- statements ---------------------------------------------------------
 

@@ -12,6 +12,7 @@ from asm6502.diagnostics import DiagnosticError, Span, error, warning
 
 FORMATS = ("prg", "raw", "hex")
 SUFFIX = {"prg": ".prg", "raw": ".bin", "hex": ".hex"}
+MAX_SHOWN = 50  # diagnostics printed before the rest is summarised
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -100,7 +101,10 @@ def _run(args) -> int:
     try:
         result = assemble(text, name, options)
     except DiagnosticError as exc:
-        print_diagnostics(exc.diagnostics)
+        shown = exc.diagnostics[:MAX_SHOWN]
+        print_diagnostics(shown)
+        if len(exc.diagnostics) > MAX_SHOWN:
+            print(f"... {len(exc.diagnostics) - MAX_SHOWN} more diagnostics not shown", file=sys.stderr)
         n = len(exc.errors)
         print(f"{n} error{'s' if n != 1 else ''}; no output written", file=sys.stderr)
         return 1
