@@ -906,8 +906,9 @@ def assemble(text: str, filename: str = "<input>", options: Options = Options())
         raise DiagnosticError(all_diags)
     if not segments:
         raise DiagnosticError(all_diags + [error("the program produces no bytes", Span(filename, 1, 1, 1, lines[0].text if lines else "", None))])
-    labels = {k: v for k, v in job.values.items() if job.kinds.get(k) == "label" and "@" not in k}
-    symbols = {k: v for k, v in job.values.items() if "@" not in k}
+    # report each symbol under its first spelling (Profi-Ass itself only knows 8 characters)
+    symbols = {job.spelling.get(k, k): v for k, v in job.values.items() if "@" not in k}
+    labels = {job.spelling.get(k, k): v for k, v in job.values.items() if job.kinds.get(k) == "label" and "@" not in k}
     return Result(tuple(segments), symbols, labels, tuple(all_diags), tuple(job.rows))
 
 

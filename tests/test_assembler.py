@@ -360,3 +360,30 @@ def test_disassemble_then_assemble_gives_the_same_bytes(instructions):
         lines.append(to_profi_ass(text))
         pc += length
     assert assemble("*= $2000\n" + "\n".join(lines), "t.asm").image == blob
+
+
+def test_file_chains_to_the_next_source(tmp_path):
+    (tmp_path / "part2.asm").write_text("200 second rts\n")
+    main = tmp_path / "part1.asm"
+    main.write_text('100 *= $c000\n110 jsr second\n120 .file "part2.asm"\n130 brk ; never assembled\n')
+    from asm6502.assembler import assemble_file
+
+    result = assemble_file(main)
+    assert result.image == bytes([0x20, 0x03, 0xC0, 0x60])
+
+
+def test_file_missing_is_an_error(tmp_path):
+    main = tmp_path / "m.asm"
+    main.write_text('10 *= $c000\n20 .file "gone.asm"\n')
+    from asm6502.assembler import assemble_file
+
+    with pytest.raises(DiagnosticError) as info:
+        assemble_file(main)
+    assert info.value.errors[0].message == "cannot read .file 'gone.asm': no such file"
+
+
+def test_title_and_page_in_listing():
+    from asm6502.output import listing_text
+
+    text = listing_text(assemble('10 *= $c000\n20 .tit "demo"\n30 .pag\n40 nop', "t.asm"))
+    assert '.tit "demo"' in text and "\f" in text and "C000  EA" in text
