@@ -15,9 +15,9 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[test]'
 	touch $@
 
+# every artifact declared in build.yaml (asm6502 build --check compares instead of writing)
 build: $(STAMP)
-	$(BIN)/asm6502 sources/superhirn.asm -o build/superhirn.prg \
-	    --listing build/superhirn.lst --labels build/superhirn.labels
+	$(BIN)/asm6502 build build.yaml
 
 test: $(STAMP)
 	$(BIN)/python -m pytest -q

@@ -1,0 +1,54 @@
+"""``asm6502 build [build.yaml]``: make every artifact the manifest declares."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from asm6502 import build as builder
+from asm6502.cli.common import guarded, print_diagnostics
+
+
+def _parser() -> argparse.ArgumentParser:
+    rules = "\n".join(f"  {name:<12} {rule.summary}" for name, rule in builder.RULES.items())
+    parser = argparse.ArgumentParser(
+        prog="asm6502 build",
+        description="Build every artifact declared in a build.yaml manifest (what 'make' runs). "
+        "Everything is built in memory first; files are written only when all succeeded, "
+        "and only files whose bytes changed are rewritten.",
+        epilog="rules:\n" + rules,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("manifest", metavar="MANIFEST", nargs="?", default=builder.MANIFEST,
+                        help="the manifest (default: build.yaml in the current directory)")
+    parser.add_argument("--check", action="store_true",
+                        help="write nothing; compare a fresh build with the files on disk and "
+                        "exit 1 with a summary of every difference (CI uses this)")
+    parser.add_argument("-q", "--quiet", action="store_true", help="print only warnings and errors")
+    return parser
+
+
+def _run(args) -> int:
+    products = builder.build(args.manifest)
+    for p in products:
+        print_diagnostics(p.diagnostics)
+    if args.check:
+        report = builder.differences(products)
+        report += [f"{path}: not made by {args.manifest} (stale? delete it or declare it)" for path in builder.undeclared(products)]
+        for line in report:
+            print(line)
+        if report:
+            print(f"{len(report)} differences between the files on disk and a fresh build", file=sys.stderr)
+            return 1
+        if not args.quiet:
+            print(f"all {len(products)} artifacts are reproduced byte for byte")
+        return 0
+    for p, changed in builder.write(products):
+        if not args.quiet:
+            print(f"{'wrote' if changed else 'unchanged'}  {p.artifact.output}  ({len(p.data)} bytes, {p.artifact.rule})")
+    return 0
+
+
+def main(argv: list[str]) -> int:
+    args = _parser().parse_args(argv)
+    return guarded(lambda: _run(args))

@@ -1,0 +1,108 @@
+"""``asm6502 d64 list|read|write``: 1541 disk images from the command line."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from asm6502.cli.common import guarded
+from asm6502.d64 import DiskImage, FileType, parse_disk_spec, petscii_name
+from asm6502.diagnostics import DiagnosticError, error
+from asm6502.fileio import write_atomic
+
+NAME_HELP = (
+    "names are PETSCII as typed on a C64 in its start-up upper case mode: "
+    "'superhirn ii' and 'SUPERHIRN II' are the same name; {$XX} gives any byte"
+)
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="asm6502 d64",
+        description="List, read and write Commodore 1541 disk images (.d64, 35 tracks).",
+        epilog=NAME_HELP,
+    )
+    sub = parser.add_subparsers(dest="action", required=True, metavar="ACTION")
+
+    p = sub.add_parser("list", help="show the directory as LOAD\"$\",8 and LIST show it")
+    p.add_argument("image", metavar="IMG", help="the .d64 image")
+
+    p = sub.add_parser("read", help="copy one file out of the image", epilog=NAME_HELP)
+    p.add_argument("image", metavar="IMG", help="the .d64 image")
+    p.add_argument("name", metavar="NAME", help="file name on the disk; the DOS wildcards * and ? work")
+    p.add_argument("-o", "--output", metavar="FILE", required=True,
+                   help="where to write the file (a PRG keeps its 2-byte load address)")
+
+    p = sub.add_parser("write", help="add files to an image (or to a new one with --new)", epilog=NAME_HELP)
+    p.add_argument("image", metavar="IMG", help="the .d64 image to change or create")
+    p.add_argument("files", metavar="FILE", nargs="*", help="files to add, stored byte for byte (a .prg with its load address)")
+    p.add_argument("--name", metavar="N", action="append", default=[],
+                   help="disk name for the next FILE (repeat once per FILE); default: the file name without extension")
+    p.add_argument("--type", choices=["prg", "seq", "usr"], default="prg", help="file type for all FILEs (default prg)")
+    p.add_argument("--new", metavar="DISKNAME,ID",
+                   help='start from a freshly formatted disk, like NEW"DISKNAME,ID" (replaces IMG if it exists)')
+    p.add_argument("--replace", action="store_true", help="overwrite files of the same name instead of failing")
+    return parser
+
+
+def _name_of(text: str, what: str) -> bytes:
+    try:
+        return petscii_name(text, what=what)
+    except ValueError as exc:
+        raise DiagnosticError([error(str(exc))]) from None
+
+
+def _load(path: str) -> DiskImage:
+    return DiskImage(Path(path).read_bytes(), origin=path)
+
+
+def _list(args) -> int:
+    for line in _load(args.image).listing():
+        print(line)
+    return 0
+
+
+def _read(args) -> int:
+    image = _load(args.image)
+    try:
+        pattern = petscii_name(args.name, what="file name", patterns=True)
+    except ValueError as exc:
+        raise DiagnosticError([error(str(exc))]) from None
+    entry = image.find(pattern)
+    if entry is None:
+        raise DiagnosticError([error(f'{args.image}: no file "{args.name}" on the disk (62, FILE NOT FOUND)')])
+    write_atomic(args.output, image.read_file(entry))
+    print(f'{args.output}: "{entry.display_name}" {entry.type_name}, {entry.blocks} blocks')
+    return 0
+
+
+def _write(args) -> int:
+    if len(args.name) > len(args.files):
+        raise DiagnosticError([error(f"{len(args.name)} --name options for {len(args.files)} files")])
+    if args.new is not None:
+        try:
+            disk_name, disk_id = parse_disk_spec(args.new)
+        except ValueError as exc:
+            raise DiagnosticError([error(f"--new: {exc}")]) from None
+        image = DiskImage.format(disk_name, disk_id, origin=args.image)
+    elif not args.files:
+        raise DiagnosticError([error("nothing to do: give FILEs to add, or --new to format a disk")])
+    else:
+        image = _load(args.image)
+    file_type = FileType[args.type.upper()]
+    added = []
+    for i, file in enumerate(args.files):
+        text = args.name[i] if i < len(args.name) else Path(file).stem
+        entry = image.add_file(_name_of(text, "file name"), Path(file).read_bytes(), file_type, replace=args.replace)
+        added.append(entry)
+    write_atomic(args.image, image.to_bytes())  # all or nothing: written only when every file fitted
+    for entry in added:
+        print(f'{args.image}: added "{entry.display_name}" {entry.type_name}, {entry.blocks} blocks')
+    print(f"{args.image}: {image.blocks_free()} blocks free")
+    return 0
+
+
+def main(argv: list[str]) -> int:
+    args = _parser().parse_args(argv)
+    action = {"list": _list, "read": _read, "write": _write}[args.action]
+    return guarded(lambda: action(args))

@@ -1,0 +1,116 @@
+"""``asm6502 d64 list|read|write`` end to end; images checked with cc1541/cbmconvert."""
+
+from __future__ import annotations
+
+import random
+import re
+import shutil
+import subprocess
+
+import pytest
+
+from asm6502.cli import main
+
+CC1541 = shutil.which("cc1541")
+needs_cc1541 = pytest.mark.skipif(CC1541 is None, reason="cc1541 not installed (apt install cc1541)")
+
+
+def run(capsys, *argv: str) -> tuple[int, str, str]:
+    code = main(["d64", *map(str, argv)])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+@pytest.fixture
+def files(tmp_path):
+    rng = random.Random(7)
+    made = {}
+    for name, size in [("superhirn.prg", 525), ("highiq.prg", 3000)]:
+        path = tmp_path / name
+        path.write_bytes(rng.randbytes(size))
+        made[name] = path
+    return made
+
+
+@needs_cc1541
+def test_write_then_list_as_cc1541_sees_it(capsys, tmp_path, files):
+    img = tmp_path / "disk.d64"
+    code, out, _ = run(capsys, "write", img, files["superhirn.prg"], files["highiq.prg"],
+                       "--name", "SUPERHIRN II", "--name", "high iq", "--new", "asm6502,64")
+    assert code == 0
+    assert 'added "SUPERHIRN II" PRG, 3 blocks' in out
+    code, out, _ = run(capsys, "list", img)
+    assert code == 0
+    listing = out.splitlines()
+    assert listing == [
+        '0 "ASM6502         " 64 2A',
+        '3    "SUPERHIRN II"     PRG',
+        '12   "HIGH IQ"          PRG',
+        "649 BLOCKS FREE.",
+    ]
+    copy = tmp_path / "copy.d64"
+    shutil.copyfile(img, copy)
+    theirs = subprocess.run([CC1541, str(copy)], capture_output=True, text=True, check=True).stdout
+    theirs = [re.sub(r"\x1b\[\d*m", "", line).rstrip() for line in theirs.splitlines()]
+    assert [line.lower() for line in listing] == [line for line in theirs if line and not line.startswith("Adding")]
+
+
+def test_read_back_with_wildcards(capsys, tmp_path, files):
+    img = tmp_path / "disk.d64"
+    assert run(capsys, "write", img, files["highiq.prg"], "--name", "HIGH IQ", "--new", "x,01")[0] == 0
+    out_file = tmp_path / "out.prg"
+    code, out, _ = run(capsys, "read", img, "high*", "-o", out_file)
+    assert code == 0 and out_file.read_bytes() == files["highiq.prg"].read_bytes()
+    assert 'HIGH IQ" PRG, 12 blocks' in out
+
+
+def test_adding_to_an_existing_image_and_default_names(capsys, tmp_path, files):
+    img = tmp_path / "disk.d64"
+    assert run(capsys, "write", img, "--new", "empty,00")[0] == 0
+    assert run(capsys, "write", img, files["superhirn.prg"])[0] == 0
+    code, out, _ = run(capsys, "list", img)
+    assert '"SUPERHIRN"' in out and "661 BLOCKS FREE." in out
+
+
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["list", "{tmp}/missing.d64"], "missing.d64: No such file or directory"),
+        (["list", "{tmp}/superhirn.prg"], "not a 35-track .d64 image"),
+        (["read", "{img}", "nothing", "-o", "{tmp}/x"], 'no file "nothing" on the disk'),
+        (["write", "{img}", "{tmp}/superhirn.prg", "--name", "a,b"], "separator or wildcard"),
+        (["write", "{img}", "{tmp}/superhirn.prg", "--name", "HIGH IQ"], "exists already"),
+        (["write", "{img}", "{tmp}/superhirn.prg", "--name", "x", "--name", "y"], "2 --name options for 1 files"),
+        (["write", "{img}"], "nothing to do"),
+        (["write", "{tmp}/new.d64", "--new", "nocomma"], '"DISKNAME,ID"'),
+        (["write", "{tmp}/new.d64", "--new", "name,1"], "2 characters"),
+    ],
+)
+def test_errors_are_messages_not_tracebacks(capsys, tmp_path, files, argv, message):
+    img = tmp_path / "disk.d64"
+    assert run(capsys, "write", img, files["highiq.prg"], "--name", "HIGH IQ", "--new", "x,01")[0] == 0
+    before = img.read_bytes()
+    code, _, err = run(capsys, *(a.format(tmp=tmp_path, img=img) for a in argv))
+    assert code == 1
+    assert message in err and "Traceback" not in err
+    assert img.read_bytes() == before  # nothing half-written
+    assert not (tmp_path / "new.d64").exists()
+
+
+def test_disk_full_leaves_the_image_untouched(capsys, tmp_path):
+    img = tmp_path / "disk.d64"
+    big = tmp_path / "big.prg"
+    big.write_bytes(bytes(400 * 254))
+    assert run(capsys, "write", img, big, "--name", "ONE", "--new", "x,01")[0] == 0
+    before = img.read_bytes()
+    code, _, err = run(capsys, "write", img, big, "--name", "TWO")
+    assert code == 1 and "disk full" in err and "needs 400 blocks, 264 free" in err
+    assert img.read_bytes() == before
+
+
+@pytest.mark.parametrize("action", ["list", "read", "write"])
+def test_help(capsys, action):
+    with pytest.raises(SystemExit) as exit_info:
+        main(["d64", action, "--help"])
+    assert exit_info.value.code == 0
+    assert f"asm6502 d64 {action}" in capsys.readouterr().out
