@@ -1,0 +1,73 @@
+"""``asm6502 basic tok|list|checksum`` from the command line."""
+
+from __future__ import annotations
+
+import pytest
+
+from asm6502.cli import basic
+
+
+def run(argv, capsys):
+    code = basic.main([str(a) for a in argv])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_tok_then_list_prints_the_source(tmp_path, capsys):
+    src = tmp_path / "p.bas"
+    src.write_text('10 print "{clr}hello"\n20 goto 10\n')
+    code, _, err = run(["tok", src, "-o", tmp_path / "p.prg"], capsys)
+    assert (code, err) == (0, "")
+    assert (tmp_path / "p.prg").read_bytes()[:2] == b"\x01\x08"
+    code, out, err = run(["list", tmp_path / "p.prg"], capsys)
+    assert (code, out, err) == (0, src.read_text(), "")
+
+
+def test_tok_start_address_in_hex(tmp_path, capsys):
+    src = tmp_path / "p.bas"
+    src.write_text("10 end\n")
+    for spelling in ("1c01", "$1C01", "0x1c01"):
+        assert run(["tok", src, "-o", tmp_path / "p.prg", "--start", spelling], capsys)[0] == 0
+        assert (tmp_path / "p.prg").read_bytes()[:4] == b"\x01\x1c\x07\x1c"
+
+
+def test_tok_error_gives_position_and_writes_nothing(tmp_path, capsys):
+    src = tmp_path / "bad.bas"
+    src.write_text("10 print\n20 print \"{nope}\"\n")
+    out_file = tmp_path / "bad.prg"
+    code, _, err = run(["tok", src, "-o", out_file], capsys)
+    assert code == 1
+    assert f"{src}:2:11: error: unknown control-code name {{nope}}" in err
+    assert "Traceback" not in err
+    assert not out_file.exists()
+
+
+def test_missing_file_is_a_clean_error(tmp_path, capsys):
+    code, _, err = run(["list", tmp_path / "none.prg"], capsys)
+    assert code == 1 and "No such file" in err and "Traceback" not in err
+
+
+def test_list_to_file_and_warnings_on_stderr(tmp_path, capsys):
+    prg = tmp_path / "x.prg"
+    prg.write_bytes(b"\x01\x08\x07\x08\x0a\x00\x80\x00\x00\x00\xa9\x00")  # END + 2 bytes of code
+    code, out, err = run(["list", prg, "-o", tmp_path / "x.txt"], capsys)
+    assert (code, out) == (0, "")
+    assert (tmp_path / "x.txt").read_text() == "10 end\n"
+    assert "2 bytes after the program end" in err
+
+
+def test_checksum_of_source_and_prg_agree(tmp_path, capsys):
+    src = tmp_path / "c.bas"
+    src.write_text("1 rem\n")
+    code, out, _ = run(["checksum", src], capsys)
+    assert (code, out) == (0, "1 rem <63>\n")
+    run(["tok", src, "-o", tmp_path / "c.prg"], capsys)
+    assert run(["checksum", tmp_path / "c.prg", "--version", "2"], capsys)[1] == "1 rem <144>\n"
+
+
+def test_help_lists_every_command(capsys):
+    with pytest.raises(SystemExit):
+        basic.main(["--help"])
+    out = capsys.readouterr().out
+    for name, _ in basic.COMMANDS:
+        assert name in out
