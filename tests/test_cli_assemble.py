@@ -92,3 +92,14 @@ def test_help_documents_every_option():
         assert option in proc.stdout
     for command in ("mse", "basic", "run", "verify", "d64", "build"):
         assert f"asm6502 {command}" in proc.stdout
+
+
+def test_tokenized_c64_source_assembles(tmp_path):
+    """A Profi-Ass source as the C64 saves it (tokenized BASIC) assembles to the same bytes."""
+    src_prg = tmp_path / "superhirn-src.prg"
+    assert run("basic", "tok", SUPERHIRN, "-o", src_prg).returncode == 0
+    assert src_prg.read_bytes()[:2] == b"\x01\x08"
+    proc = run(src_prg, "-o", tmp_path / "out.prg")
+    assert proc.returncode == 0, proc.stderr
+    start, data = printed_superhirn()
+    assert (tmp_path / "out.prg").read_bytes() == b"\x00\x34" + data[:523]
