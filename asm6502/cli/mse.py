@@ -1,0 +1,120 @@
+"""``asm6502 mse``: write a .prg as an MSE type-in listing, or read a listing back into a .prg."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from asm6502 import mse
+from asm6502.cli.common import guarded, int_arg, print_diagnostics
+from asm6502.diagnostics import DiagnosticError, error
+from asm6502.fileio import write_atomic
+
+DESCRIPTION = """\
+Write or read MSE ("MaschinenSpracheEditor") hex listings as printed in 64'er magazine.
+
+  asm6502 mse write build/superhirn.prg --name "SUPERHIRN II" --end 0x360C --fill 0xFF
+  asm6502 mse read listing.txt -o superhirn.prg
+"""
+
+
+def _byte_arg(text: str) -> int:
+    value = int_arg(text)
+    if not 0 <= value <= 0xFF:
+        raise argparse.ArgumentTypeError(f"not a byte (0-255): {text!r}")
+    return value
+
+
+def _address_arg(text: str) -> int:
+    value = int_arg(text)
+    if not 0 <= value <= 0x10000:
+        raise argparse.ArgumentTypeError(f"not an address ($0000-$10000): {text!r}")
+    return value
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="asm6502 mse", description=DESCRIPTION, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    sub = parser.add_subparsers(dest="command", required=True, metavar="{write,read}")
+
+    w = sub.add_parser("write", help="print a .prg as an MSE listing", description="Print a .prg as an MSE listing "
+                       "(header, dashed rule, one line per row) in the layout 64'er printed.")
+    w.add_argument("prg", metavar="PRG", help="C64 program file (2-byte load address, then the bytes)")
+    w.add_argument("-o", "--output", metavar="TXT", help="write the listing here (default: standard output)")
+    w.add_argument("--name", metavar="NAME", help="program name for the 'PROGRAMM :' header "
+                   "(default: the PRG file name in capitals)")
+    w.add_argument("--version", choices=mse.VERSIONS, default="1.0",
+                   help="MSE version: 1.0 (hex, 8 bytes a line, 64'er 2/85-6/90), 2.0 (7/90-4/91) or "
+                   "2.1 (5/91-5/94) (letter code, 15 bytes a line); default 1.0")
+    w.add_argument("--end", type=_address_arg, metavar="ADDR",
+                   help="end address for the header, exclusive (first address after the program); "
+                   "bytes up to it are filled with --fill. Default: just after the program")
+    w.add_argument("--fill", type=_byte_arg, default=mse.MSE_FILL, metavar="BYTE",
+                   help="fill byte up to --end and for the rest of a V2 last line (default $AA, the MSE's own)")
+
+    r = sub.add_parser("read", help="read an MSE listing (typed or OCR'd) back into a .prg",
+                       description="Read an MSE listing back into a .prg, verifying every line's checksum. "
+                       "Accepts upper/lower case, extra or missing spaces, lines run together by OCR, "
+                       "prose around the listing, header or not. Bad lines are reported with the most "
+                       "likely corrections. Nothing is written unless every line verifies (or --force).")
+    r.add_argument("txt", metavar="TXT", help="listing text file ('-' = standard input)")
+    r.add_argument("-o", "--output", metavar="PRG", help="write the program here (without -o: only verify)")
+    r.add_argument("--force", action="store_true", help="write the PRG even when lines fail to verify "
+                   "(missing lines are filled with $AA); the exit status is still 1")
+    r.add_argument("--version", choices=("auto",) + mse.VERSIONS, default="auto",
+                   help="MSE version of the listing (default: auto, decided by which checksums match)")
+    return parser
+
+
+def _read_prg(path: str) -> tuple[int, bytes]:
+    raw = Path(path).read_bytes()
+    if len(raw) < 3:
+        raise DiagnosticError([error(f"{path}: too short for a .prg (a 2-byte load address and at least one byte)")])
+    return int.from_bytes(raw[:2], "little"), raw[2:]
+
+
+def _read_text(path: str) -> str:
+    raw = sys.stdin.buffer.read() if path == "-" else Path(path).read_bytes()
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return raw.decode("latin-1")  # old OCR output; the listing itself is ASCII
+
+
+def _write(args: argparse.Namespace) -> int:
+    load, data = _read_prg(args.prg)
+    name = args.name if args.name is not None else Path(args.prg).stem.upper()
+    text = mse.write_listing(load, data, name=name, version=args.version, end=args.end, fill=args.fill)
+    if args.output:
+        write_atomic(args.output, text)
+    else:
+        sys.stdout.write(text)
+    return 0
+
+
+def _read(args: argparse.Namespace) -> int:
+    text = _read_text(args.txt)
+    name = "<stdin>" if args.txt == "-" else args.txt
+    result = mse.read_listing(text, name, version=None if args.version == "auto" else args.version)
+    print_diagnostics(result.diagnostics)
+    n_err = len(result.errors)
+    if result.data:
+        summary = (f"{name}: MSE V{result.version}, {result.lines} lines, ${result.start:04X}-${result.end - 1:04X} "
+                   f"({len(result.data)} bytes)")
+        print(summary + (", all checksums match" if result.ok else f", {n_err} error(s)"), file=sys.stderr)
+    if args.output:
+        if result.ok or (args.force and result.data):
+            write_atomic(args.output, result.prg)
+            if not result.ok:
+                print(f"asm6502 mse: wrote {args.output} despite {n_err} error(s) (--force)", file=sys.stderr)
+        else:
+            print(f"asm6502 mse: {args.output} not written ({n_err} error(s); --force writes it anyway)",
+                  file=sys.stderr)
+    return 0 if result.ok else 1
+
+
+def main(argv: list[str]) -> int:
+    args = _parser().parse_args(argv)
+    return guarded(lambda: _write(args) if args.command == "write" else _read(args))
