@@ -103,3 +103,14 @@ def test_tokenized_c64_source_assembles(tmp_path):
     assert proc.returncode == 0, proc.stderr
     start, data = printed_superhirn()
     assert (tmp_path / "out.prg").read_bytes() == b"\x00\x34" + data[:523]
+
+
+def test_mse_listing_alongside(tmp_path):
+    from asm6502.mse import read_listing
+
+    proc = run(SUPERHIRN, "-o", tmp_path / "s.prg", "--mse", tmp_path / "s.mse.txt", "--mse-name", "SUPERHIRN II")
+    assert proc.returncode == 0, proc.stderr
+    text = (tmp_path / "s.mse.txt").read_text()
+    assert text.startswith("PROGRAMM : SUPERHIRN II 3400 360B\n")
+    back = read_listing(text, "s.mse.txt")
+    assert back.ok and back.start == 0x3400 and bytes(back.data) == (tmp_path / "s.prg").read_bytes()[2:]
