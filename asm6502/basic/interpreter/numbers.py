@@ -1,0 +1,224 @@
+"""C64 BASIC V2 numbers: 5-byte MFLPT values and the ROM's text conversions.
+
+The C64 keeps every number in the 5-byte MFLPT format: an exponent byte
+(value = 0.1mmm...m (binary) * 2^(exp-128), exp 0 meaning zero) and a 32-bit
+mantissa whose top bit holds the sign.  Here a number is a Python float whose
+mantissa has been rounded to 32 bits (``to_mflpt``) after every operation, the
+way the ROM rounds when FAC1 is stored (ROUND at $BC1B: add 1 to the mantissa
+when bit 7 of the rounding byte FACOV is set, i.e. round half away from zero).
+
+Program arithmetic (+ - *) goes through ``fac.py``, which emulates FADD and
+FMULT with the ROM's 8-bit rounding byte; the helpers here (used by FIN, FOUT,
+division and the math functions) compute in doubles and round once.  Known
+differences from the ROM: inside one expression FAC1 keeps its rounding byte
+between chained operations (``A+B*C`` adds the unrounded product), which is
+not modelled; SQR/LOG/EXP/SIN/COS/TAN/ATN and ^ use Python's libm, not the
+ROM's polynomial series (results can differ in the last mantissa bits).
+
+Text conversion:
+* ``fout`` follows FOUT ($BDDD): scale |x| into 99,999,999.90625 < x <=
+  999,999,999.25 (constants at $BDB3/$BDB8) by multiplying/dividing by 10
+  (values below 1 are first multiplied by 1E9, constant $BDBD), add 0.5
+  ($B849), truncate to a 9-digit integer, then place the decimal point: fixed
+  notation when the decimal exponent is -2..8 (".01" up to "999999999"),
+  otherwise "d.dddddddE+nn"; trailing zeros and a bare "." are removed.  The
+  sign position holds " " or "-".
+* ``fin`` follows FIN ($BCF3): digits accumulate as FAC*10+digit, the decimal
+  point and "E" exponent then scale by repeated *10 or /10 (MUL10 $BAE2,
+  DIV10 $BAFE).
+"""
+
+from __future__ import annotations
+
+import math
+
+MANTISSA_BITS = 32
+MAX_BINARY_EXP = 127  # MFLPT exponent byte $FF
+MIN_BINARY_EXP = -127  # MFLPT exponent byte $01
+
+# $BDB3 / $BDB8 / $BDBD (C64 BASIC ROM): FOUT's scaling limits
+FOUT_LOWER = 99999999.90625
+FOUT_UPPER = 999999999.25
+FOUT_1E9 = 1e9
+
+# $AEA8: PI as stored in ROM (82 49 0F DA A1)
+PI = 0.0
+
+
+class BasicOverflow(ArithmeticError):
+    """The result does not fit MFLPT: the ROM's ?OVERFLOW ERROR."""
+
+
+def to_mflpt(x: float) -> float:
+    """Round ``x`` to a 32-bit mantissa (half away from zero), like ROUND $BC1B."""
+    if x == 0.0:
+        return 0.0
+    if math.isnan(x) or math.isinf(x):
+        raise BasicOverflow()
+    m, k = math.frexp(abs(x))  # m in [0.5, 1)
+    scaled = m * 4294967296.0  # exact: shifts the double's mantissa
+    n = int(scaled)
+    if scaled - n >= 0.5:
+        n += 1
+    if n == 4294967296:
+        n = 2147483648
+        k += 1
+    if k > MAX_BINARY_EXP:
+        raise BasicOverflow()
+    if k < MIN_BINARY_EXP:
+        return 0.0  # the ROM underflows to zero silently
+    return math.copysign(math.ldexp(n, k - MANTISSA_BITS), x)
+
+
+def pack(x: float) -> bytes:
+    """The 5 MFLPT bytes of ``x`` (as stored in a variable or by MOVMF $BBD4)."""
+    x = to_mflpt(x)
+    if x == 0.0:
+        return bytes(5)
+    m, k = math.frexp(abs(x))
+    n = int(m * 4294967296.0)
+    if x > 0:
+        n &= 0x7FFFFFFF  # the always-set top bit holds the sign
+    return bytes([k + 128]) + n.to_bytes(4, "big")
+
+
+def unpack(data: bytes) -> float:
+    """The value of 5 MFLPT bytes."""
+    if data[0] == 0:
+        return 0.0
+    n = int.from_bytes(data[1:5], "big")
+    negative = bool(n & 0x80000000)
+    n |= 0x80000000
+    value = math.ldexp(n, data[0] - 128 - MANTISSA_BITS)
+    return -value if negative else value
+
+
+PI = unpack(bytes([0x82, 0x49, 0x0F, 0xDA, 0xA1]))
+
+
+def add(a: float, b: float) -> float:
+    return to_mflpt(a + b)
+
+
+def mul(a: float, b: float) -> float:
+    return to_mflpt(a * b)
+
+
+def div(a: float, b: float) -> float:
+    return to_mflpt(a / b)
+
+
+def fout(x: float) -> str:
+    """FOUT ($BDDD): the text PRINT and STR$ show for ``x`` (sign or space first)."""
+    x = to_mflpt(x)
+    sign = "-" if x < 0 else " "
+    if x == 0.0:
+        return " 0"
+    x = abs(x)
+    # FAC1 keeps an 8-bit rounding byte (FACOV) after each scaling step; the
+    # next MUL10/DIV10 rounds it first (MOVAF $BC0C), but the last step's
+    # extra bits reach the "+0.5" ($B849) and QINT ($BC9B), which truncates.
+    # So every step starts from a rounded value and the final one is exact.
+    count = 0  # decimal exponent of the scaled value ($5D)
+    if x < 1.0:
+        x = x * FOUT_1E9
+        count = -9
+    while x > FOUT_UPPER:
+        x = to_mflpt(x) / 10.0
+        count += 1
+    while x <= FOUT_LOWER:
+        x = to_mflpt(x) * 10.0
+        count -= 1
+    digits = str(math.floor(x + 0.5))  # QINT truncates; always 9 digits here
+    assert len(digits) == 9, digits
+    exponent = count + 8  # decimal exponent of the first digit
+    if -2 <= exponent <= 8:  # $BE68..: fixed notation
+        point = exponent + 1  # digits before the decimal point (-1..9)
+        if point <= 0:
+            text = "." + "0" * (-point) + digits
+        else:
+            text = digits[:point] + "." + digits[point:]
+        shown_exp = 0
+    else:
+        text = digits[0] + "." + digits[1:]
+        shown_exp = exponent
+    text = text.rstrip("0")
+    if text.endswith("."):
+        text = text[:-1]
+    if shown_exp:
+        esign = "-" if shown_exp < 0 else "+"
+        text += f"E{esign}{abs(shown_exp):02d}"
+    return sign + text
+
+
+# characters FIN accepts as signs: ASCII and the crunched operator tokens
+_MINUS = (0x2D, 0xAB)
+_PLUS = (0x2B, 0xAA)
+
+
+def fin(data: bytes, pos: int = 0, *, skip_spaces: bool = True) -> tuple[float, int]:
+    """FIN ($BCF3): parse a number at ``data[pos]``; return (value, end position).
+
+    Like CHRGET, spaces are skipped everywhere when ``skip_spaces``.  Parsing
+    stops at the first byte that cannot continue the number; an empty number
+    is 0.  Raises BasicOverflow like the ROM (e.g. "1E39").
+    """
+
+    def at(i: int) -> int:
+        while skip_spaces and i < len(data) and data[i] == 0x20:
+            i += 1
+        return i
+
+    i = at(pos)
+    negative = False
+    if i < len(data) and data[i] in _MINUS:
+        negative = True
+        i = at(i + 1)
+    elif i < len(data) and data[i] in _PLUS:
+        i = at(i + 1)
+    value = 0.0
+    decimals = 0
+    seen_point = False
+    exp10 = 0
+    while i < len(data):
+        c = data[i]
+        if 0x30 <= c <= 0x39:
+            value = add(mul(value, 10.0), float(c - 0x30))
+            if seen_point:
+                decimals += 1
+            i = at(i + 1)
+        elif c == 0x2E and not seen_point:
+            seen_point = True
+            i = at(i + 1)
+        elif c == 0x45:  # "E"
+            i = at(i + 1)
+            eneg = False
+            if i < len(data) and data[i] in _MINUS:
+                eneg = True
+                i = at(i + 1)
+            elif i < len(data) and data[i] in _PLUS:
+                i = at(i + 1)
+            while i < len(data) and 0x30 <= data[i] <= 0x39:
+                exp10 = min(exp10 * 10 + data[i] - 0x30, 1000)
+                i = at(i + 1)
+            if eneg:
+                exp10 = -exp10
+            break
+        else:
+            break
+    scale = exp10 - decimals
+    while scale > 0:
+        value = mul(value, 10.0)
+        scale -= 1
+    while scale < 0 and value != 0.0:
+        value = div(value, 10.0)
+        scale += 1
+    return (-value if negative else value), i
+
+
+def to_int16(x: float) -> int:
+    """AYINT ($B1BF) / QINT: floor, range -32768..32767, else ValueError."""
+    n = math.floor(x)
+    if not -32768 <= n <= 32767:
+        raise ValueError("illegal quantity")
+    return n

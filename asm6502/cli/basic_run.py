@@ -1,0 +1,119 @@
+"""``asm6502 basic run PRG``: run a tokenized C64 BASIC V2 program headless.
+
+The sub-parser is registered by ``asm6502/cli/basic.py``; ``main`` also lets
+this module run on its own (``python -m asm6502.cli.basic_run PRG``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from asm6502.cli.common import guarded, print_diagnostics
+
+EXIT_CODES = {"end": 0, "stop": 0, "input": 0, "error": 1, "limit": 3, "unsupported": 4}
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("prg", metavar="PRG",
+                   help="tokenized BASIC program (.prg: 2-byte load address + program); "
+                   "a .bas/.txt listing is tokenized first")
+    p.add_argument("--input", metavar="FILE",
+                   help="keystrokes for INPUT (one line per answer) and GET (one character each, "
+                   "newline = RETURN); default: the terminal / standard input")
+    p.add_argument("--seed", type=int, metavar="N",
+                   help="start the jiffy clock TI at N (makes RND(0), RND(-TI) and TI$ repeatable); "
+                   "RND(1) sequences are always the C64's power-on sequence")
+    p.add_argument("--max-statements", type=int, metavar="N",
+                   help="stop after N statements (exit code 3), e.g. for programs that loop forever")
+    p.add_argument("--screen", action="store_true",
+                   help="at the end, print the final 40x25 screen instead of streaming the output")
+    p.set_defaults(func=run)
+
+
+def register_run(sub) -> None:
+    p = sub.add_parser(
+        "run",
+        help="run a BASIC .prg headless (PRINT/INPUT on the terminal)",
+        description="Run the tokenized program in PRG like a C64 after RUN: PRINT formatting, "
+        "screen zones, INPUT prompts and errors as the BASIC V2 ROM prints them. "
+        "Exit code: 0 normal end/STOP/input used up, 1 BASIC error, 3 statement limit, "
+        "4 unsupported feature (disk I/O, machine code without the harness).",
+    )
+    add_arguments(p)
+
+
+def run(args) -> int:
+    from asm6502.basic.interpreter import RunOptions, run_prg
+
+    if Path(args.prg).suffix.lower() in (".bas", ".txt"):
+        from asm6502.basic.tokenizer import tokenize
+
+        data = Path(args.prg).read_bytes()
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError:
+            text = data.decode("latin-1")
+        tok = tokenize(text, filename=args.prg)
+        print_diagnostics(tok.diagnostics)
+        prg = tok.prg
+    else:
+        prg = Path(args.prg).read_bytes()
+    options = RunOptions(seed=args.seed, max_statements=args.max_statements)
+    if args.input:
+        text = Path(args.input).read_text(encoding="utf-8", errors="replace")
+        keys = {"input_text": text, "stream": None, "echo": True}
+    else:
+        tty_in = sys.stdin.isatty()
+        keys = {"input_text": "", "stream": sys.stdin, "echo": not tty_in,
+                "poll_key": _terminal_poll if tty_in else None}
+
+    column = [0]
+    tty = sys.stdout.isatty()
+
+    def sink(text: str) -> None:
+        if "\f" in text:  # CLR: clear a terminal (ANSI home + erase), else end the current line
+            text = text.replace("\f", "\x1b[H\x1b[2J" if tty else ("\n" if column[0] else ""))
+        sys.stdout.write(text)
+        sys.stdout.flush()
+        column[0] = 0 if text.endswith("\n") else column[0] + len(text)
+
+    result = run_prg(prg, options=options, filename=args.prg, sink=None if args.screen else sink, **keys)
+    if args.screen:
+        sys.stdout.write(result.screen_text.rstrip("\n") + "\n")
+    if result.reason in ("input", "limit", "unsupported"):
+        if column[0]:
+            sys.stdout.write("\n")
+            sys.stdout.flush()
+        where = f" in line {result.line}" if result.line is not None else ""
+        print(f"asm6502: note: {result.message}{where}", file=sys.stderr)
+    return EXIT_CODES[result.reason]
+
+
+def _terminal_poll() -> str | None:
+    """GET on a terminal: the key pressed right now (cbreak mode, 20 ms wait), or None."""
+    import os
+    import select
+    import termios
+    import tty
+
+    fd = sys.stdin.fileno()
+    saved = termios.tcgetattr(fd)
+    try:
+        tty.setcbreak(fd)
+        ready, _, _ = select.select([fd], [], [], 0.02)
+        return os.read(fd, 1).decode("latin-1") if ready else None
+    finally:
+        termios.tcsetattr(fd, termios.TCSADRAIN, saved)
+
+
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(prog="asm6502 basic run", description="Run a tokenized C64 BASIC V2 program.")
+    add_arguments(parser)
+    args = parser.parse_args(argv)
+    return guarded(lambda: args.func(args))
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main(sys.argv[1:]))
