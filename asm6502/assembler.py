@@ -415,19 +415,13 @@ class _Assembly:
         label_span = self.span(line, col, len(word))
         after = rest.lstrip()
         after_col = col + m.end() + (len(rest) - len(after))
-        if after.startswith("="):
+        if after[:1] in ("=", "_"):  # 'label = expr' constant, 'label _ expr' redefinable (C64 left arrow)
             value = self.evaluate_operand_value(after[1:], line, after_col + 1, scope)
-            self.define(word, value, label_span, "const", scope)
+            self.define(word, value, label_span, "const" if after[0] == "=" else "var", scope)
             if self.final and value is not None:
                 self.rows.append(ListingRow(label_span, None, b"", self.shown, value=value))
             return None
-        if after.startswith("_"):
-            value = self.evaluate_operand_value(after[1:], line, after_col + 1, scope)
-            self.define(word, value, label_span, "var", scope)
-            if self.final and value is not None:
-                self.rows.append(ListingRow(label_span, None, b"", self.shown, value=value))
-            return None
-        if after.startswith(".mac") or after.lower().startswith(".mac"):
+        if after.lower().startswith(".mac"):
             return self.pseudo(line, after, after_col, scope, by_number, depth, label=word)
         if self.pc is None:
             self.err(f"label '{word}' before any '*=': there is no address to give it", label_span)
