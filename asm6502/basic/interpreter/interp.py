@@ -240,21 +240,23 @@ class Interpreter(InputOutputMixin, ExpressionMixin):
         key = self.name()
         if self.ch() == 0x28:
             self.pos += 1
-            indices = []
-            while True:
-                value = self.num_expr()
-                n = int16(value)
-                if n < 0:
-                    raise BasicError(Err.ILLEGAL_QUANTITY)
-                indices.append(n)
-                c = self.ch()
-                self.pos += 1
-                if c == 0x29:
-                    break
-                if c != COMMA:
-                    raise BasicError(Err.SYNTAX)
-            return ("a", key, indices)
+            return ("a", key, self.subscripts())
         return ("v", key)
+
+    def subscripts(self) -> list[int]:
+        """Read ``i, j, ...)`` after an array name's ``(``: non-negative 16-bit integers."""
+        indices = []
+        while True:
+            n = int16(self.num_expr())
+            if n < 0:
+                raise BasicError(Err.ILLEGAL_QUANTITY)
+            indices.append(n)
+            c = self.ch()
+            self.pos += 1
+            if c == 0x29:
+                return indices
+            if c != COMMA:
+                raise BasicError(Err.SYNTAX)
 
     def _array(self, key: Key, dims: int) -> Array:
         arr = self.arrays.get(key)
@@ -564,18 +566,7 @@ class Interpreter(InputOutputMixin, ExpressionMixin):
             key = self.name()
             if self.ch() == 0x28:
                 self.pos += 1
-                bounds = []
-                while True:
-                    n = int16(self.num_expr())
-                    if n < 0:
-                        raise BasicError(Err.ILLEGAL_QUANTITY)
-                    bounds.append(n)
-                    c = self.ch()
-                    self.pos += 1
-                    if c == 0x29:
-                        break
-                    if c != COMMA:
-                        raise BasicError(Err.SYNTAX)
+                bounds = self.subscripts()
                 if key in self.arrays:
                     raise BasicError(Err.REDIMD_ARRAY)
                 self._new_array(key, tuple(bounds))
