@@ -399,6 +399,14 @@ def load_manifest(path: str | os.PathLike) -> list[Artifact]:
         mark = exc.problem_mark or exc.context_mark
         message = f"not valid YAML: {exc.problem or exc.context}"
         raise DiagnosticError([error(message, src.span(mark) if mark else Span(filename, 1))]) from None
+    except yaml.reader.ReaderError as exc:  # a control character or bad encoding: no Mark, only an offset
+        line = text.count("\n", 0, exc.position) + 1
+        col = exc.position - (text.rfind("\n", 0, exc.position) + 1) + 1
+        source = text.splitlines()[line - 1] if text.splitlines()[line - 1 : line] else ""
+        message = f"not valid YAML: character {exc.character!r} is not allowed" if isinstance(exc.character, str) else f"not valid YAML: character #x{exc.character:04x} is not allowed"
+        raise DiagnosticError([error(message, Span(filename, line, col, 1, source))]) from None
+    except yaml.YAMLError as exc:
+        raise DiagnosticError([error(f"not valid YAML: {exc}", Span(filename, 1))]) from None
     diags: list[Diagnostic] = []
     if root is None:
         raise DiagnosticError([error("the manifest is empty; it needs an 'artifacts:' mapping", Span(filename, 1))])

@@ -63,7 +63,7 @@ def read_line(file: str, index: int, raw: str) -> tuple[SourceLine, str | None]:
     text = raw.rstrip("\r\n")
     pos = len(text) - len(text.lstrip(" \t"))
     digits_start = pos
-    while pos < len(text) and text[pos].isdigit():
+    while pos < len(text) and text[pos] in "0123456789":
         pos += 1
     number: int | None = None
     problem = None
