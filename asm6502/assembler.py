@@ -165,6 +165,7 @@ class _Assembly:
         self.opcodes = instruction_set(options.cpu)
         self.unstable = unstable_mnemonics(options.cpu)
         self.unstable_codes = _unstable_opcodes(options.cpu)  # per opcode: LAX #imm ($AB) only
+        self.parsed: dict[str, ex.Node] = {}  # expression text -> tree (trees are immutable): parse once, not every pass
 
     # -- one pass ---------------------------------------------------------
 
@@ -285,7 +286,9 @@ class _Assembly:
     def evaluate(self, text: str, line: SourceLine, col: int, scope: _Scope) -> int | None:
         """Evaluate ``text`` (starting at 1-based ``col``); errors are recorded, result None."""
         try:
-            node = ex.parse(text)
+            node = self.parsed.get(text)
+            if node is None:
+                node = self.parsed[text] = ex.parse(text)
             return ex.evaluate(node, self.lookup_fn(scope, line, col), self.pc if self.pc is not None else 0)
         except ex.ExprError as exc:
             self.err(exc.message, self.span(line, col + exc.offset, exc.length))
@@ -354,7 +357,9 @@ class _Assembly:
                 self.rows.append(ListingRow(self.span(line, col), None, b"", stmt.comment))
             return None
         if scope.substitutions:
-            text = _substitute(text, scope.substitutions)
+            text = _substitute(text, scope.substitutions).strip()
+            if not text:  # a statement that was only an (empty) macro argument
+                return None
         start_pc = self.pc
         self.shown = stmt.text + ((" " + stmt.comment) if stmt.comment else "")
         self.serial += 1
@@ -386,7 +391,7 @@ class _Assembly:
         low = text.lower()
 
         # the start line:  100 sys32768  /  sys 9*4096
-        if re.match(r"sys\b|sys\d", low):
+        if low.startswith("sys") and re.match(r"sys\b|sys\d", low):
             if line is self.main_lines[0] or all(not l.statements or not any(s.text for s in l.statements) for l in self.main_lines[: self.main_lines.index(line)]):
                 return None
             self.err("'sys' is only accepted as the program's first line (the start line 'sys32768')", span_all)
@@ -441,6 +446,10 @@ class _Assembly:
         if m2 and m2.group(0).upper() in self.opcodes and (len(after) == m2.end() or not after[m2.end()].isalnum()):
             return self.instruction(line, m2.group(0), after[m2.end() :], after_col + m2.end(), scope, span_all)
         bad = m2.group(0) if m2 else after.split()[0]
+        hint = _undocumented_hint(word, self.options.cpu)
+        if hint:  # 'lax $12' without --cpu 6502i, or 64tass's alias 'alr #1': say so instead of "unknown mnemonic '$12'"
+            self.err(hint, label_span)
+            return None
         self.err(f"unknown mnemonic '{bad}' (after label '{word}')", self.span(line, after_col, len(bad)))
         return None
 
@@ -769,6 +778,19 @@ class _Assembly:
         return value, prefix == "!"
 
 
+def _undocumented_hint(word: str, cpu: str) -> str | None:
+    from asm6502.opcodes_undoc import ALIASES, UNDOCUMENTED
+
+    name = word.upper()
+    if name in ALIASES:
+        return f"'{word}' is another name for {ALIASES[name]}: asm6502 uses 64tass's names for the undocumented opcodes" + (
+            " (and needs --cpu 6502i)" if cpu != "6502i" else ""
+        )
+    if name in UNDOCUMENTED and cpu != "6502i":
+        return f"{name} is an undocumented NMOS opcode: assemble with --cpu 6502i to use it"
+    return None
+
+
 def _unstable_opcodes(cpu: str) -> frozenset[int]:
     if cpu != "6502i":
         return frozenset()
@@ -793,7 +815,7 @@ def _substitute(text: str, subs: dict[str, str]) -> str:
         ch = text[i]
         if ch == '"':
             in_quote = not in_quote
-        if not in_quote and ch.isalpha() and (i == 0 or not (text[i - 1].isalnum() or text[i - 1] == ".")):
+        if not in_quote and ch in ex.SYMBOL_START and (i == 0 or text[i - 1] not in ex.SYMBOL_CHARS):
             m = _IDENT.match(text, i)
             word = m.group(0)
             out.append(subs.get(word.lower(), word))

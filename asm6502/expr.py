@@ -127,7 +127,7 @@ class _Parser:
             return self.number(16, "0123456789abcdefABCDEF", "hex")
         if ch == "%":
             return self.number(2, "01", "binary")
-        if ch.isdigit():
+        if ch in "0123456789":
             return self.number(10, "0123456789", "decimal")
         if ch == '"':
             end = self.text.find('"', start + 1)
