@@ -23,9 +23,10 @@ issue 2 of this project):
 
 from __future__ import annotations
 
+import gc
 import os
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from asm6502 import expr as ex
@@ -64,13 +65,20 @@ class Options:
 
 @dataclass(frozen=True)
 class ListingRow:
-    span: Span
+    where: Span | tuple  # a Span, or (SourceLine, col, length) made into one on demand
     address: int | None
     data: bytes
     text: str
     value: int | None = None  # for '=' rows: the value defined
     page_break: bool = False
     title: str | None = None
+
+    @property
+    def span(self) -> Span:
+        if isinstance(self.where, Span):
+            return self.where
+        line, col, length = self.where
+        return Span(line.file, line.index, col, length, line.text, line.number)
 
 
 @dataclass(frozen=True)
@@ -166,6 +174,8 @@ class _Assembly:
         self.unstable = unstable_mnemonics(options.cpu)
         self.unstable_codes = _unstable_opcodes(options.cpu)  # per opcode: LAX #imm ($AB) only
         self.parsed: dict[str, ex.Node] = {}  # expression text -> tree (trees are immutable): parse once, not every pass
+        self.shapes: dict[str, tuple | None] = {}  # statement text -> its shape (see _shape)
+        self.insns: dict[tuple[str, str], _Instruction] = {}  # instruction text -> its decoded form, for both passes
 
     # -- one pass ---------------------------------------------------------
 
@@ -283,6 +293,16 @@ class _Assembly:
 
         return lookup
 
+    def evaluate_node(self, node: ex.Node, line: SourceLine, col: int, scope: _Scope) -> int | None:
+        """Value of a parsed expression starting at 1-based ``col``; errors are recorded, then _BadOperand."""
+        if type(node) is ex.Num:
+            return node.value
+        try:
+            return ex.evaluate(node, self.lookup_fn(scope, line, col), self.pc if self.pc is not None else 0)
+        except ex.ExprError as exc:
+            self.err(exc.message, self.span(line, col + exc.offset, exc.length))
+            raise _BadOperand from None
+
     def evaluate(self, text: str, line: SourceLine, col: int, scope: _Scope) -> int | None:
         """Evaluate ``text`` (starting at 1-based ``col``); errors are recorded, result None."""
         try:
@@ -329,23 +349,28 @@ class _Assembly:
             )
         self.values[key] = value
 
-    def emit(self, data: bytes, span: Span) -> None:
+    def emit(self, data: bytes, where: Span | tuple) -> None:
+        """Output ``data`` at the program counter; ``where`` is a Span or (line, col, length)."""
         if not data:
             return
-        if self.pc is None:
+        pc = self.pc
+        chunks = self.chunks
+        if pc is not None and pc + len(data) <= 0x10000 and chunks and chunks[-1][0] + len(chunks[-1][1]) == pc:
+            chunks[-1][1].extend(data)  # the common case: continue the current segment
+            self.pc = (pc + len(data)) & 0xFFFF
+            return
+        span = where if isinstance(where, Span) else self.span(*where)
+        if pc is None:
             self.err("no start address: set one with '*= $xxxx' before the first code or data", span)
-            self.pc = 0
-        if self.pc + len(data) > 0x10000:
+            pc = self.pc = 0
+        if pc + len(data) > 0x10000:
             if not self.overflowed:
                 self.overflowed = True
-                self.err(f"program counter passes $FFFF (at ${self.pc:04X} + {len(data)} bytes)", span)
-            self.pc = (self.pc + len(data)) & 0xFFFF  # wraps like the 6502's program counter
+                self.err(f"program counter passes $FFFF (at ${pc:04X} + {len(data)} bytes)", span)
+            self.pc = (pc + len(data)) & 0xFFFF  # wraps like the 6502's program counter
             return
-        if self.chunks and self.chunks[-1][0] + len(self.chunks[-1][1]) == self.pc:
-            self.chunks[-1][1].extend(data)
-        else:
-            self.chunks.append((self.pc, bytearray(data), span))
-        self.pc = (self.pc + len(data)) & 0xFFFF
+        chunks.append((pc, bytearray(data), span))
+        self.pc = (pc + len(data)) & 0xFFFF
 
     # -- statements ---------------------------------------------------------
 
@@ -371,7 +396,7 @@ class _Assembly:
             outcome = None
         if self.final and len(self.rows) == n_rows:
             data = self._bytes_since(n_chunks_bytes)
-            self.rows.append(ListingRow(self.span(line, col, len(stmt.text)), start_pc if data else None, data, self.shown))
+            self.rows.append(ListingRow((line, col, len(stmt.text)), start_pc if data else None, data, self.shown))
         return outcome
 
     def _emitted(self) -> tuple[int, int]:
@@ -387,21 +412,33 @@ class _Assembly:
         return bytes(out)
 
     def statement(self, line, stmt, text, col, scope, by_number, depth):
-        span_all = self.span(line, col, len(text))
+        where = (line, col, len(text))  # the statement's span, made only when needed
+        # the common shapes ('lda #1', 'loop lda #1') are recognised once per distinct text
+        shape = self.shapes.get(text, _UNKNOWN)
+        if shape is _UNKNOWN:
+            shape = self.shapes[text] = _shape(text, self.opcodes)
+        if shape is not None:
+            if shape[0] == "insn":
+                _, word, rest, end = shape
+                return self.instruction(line, word, rest, col + end, scope, where)
+            if self.pc is not None:
+                _, label, word, rest, end = shape
+                self.define(label, self.pc, self.span(line, col, len(label)), "label", scope)
+                return self.instruction(line, word, rest, col + end, scope, where)
         low = text.lower()
 
         # the start line:  100 sys32768  /  sys 9*4096
         if low.startswith("sys") and re.match(r"sys\b|sys\d", low):
             if line is self.main_lines[0] or all(not l.statements or not any(s.text for s in l.statements) for l in self.main_lines[: self.main_lines.index(line)]):
                 return None
-            self.err("'sys' is only accepted as the program's first line (the start line 'sys32768')", span_all)
+            self.err("'sys' is only accepted as the program's first line (the start line 'sys32768')", self.span(*where))
             return None
 
         if text.startswith("*"):
             rest = text[1:].lstrip()
             if rest.startswith("="):
-                return self.set_pc(line, rest[1:], col + (len(text) - len(rest)) + 1, scope, span_all)
-            self.err("expected '*= address'", span_all)
+                return self.set_pc(line, rest[1:], col + (len(text) - len(rest)) + 1, scope, self.span(*where))
+            self.err("expected '*= address'", self.span(*where))
             return None
         if text.startswith("."):
             return self.pseudo(line, text, col, scope, by_number, depth)
@@ -415,7 +452,7 @@ class _Assembly:
         word = m.group(0)
         rest = text[m.end() :]
         if word.upper() in self.opcodes and (not rest or not rest[0].isalnum()):
-            return self.instruction(line, word, rest, col + m.end(), scope, span_all)
+            return self.instruction(line, word, rest, col + m.end(), scope, where)
         # a label
         label_span = self.span(line, col, len(word))
         after = rest.lstrip()
@@ -437,14 +474,14 @@ class _Assembly:
         if after.startswith("*"):
             rest2 = after[1:].lstrip()
             if rest2.startswith("="):
-                return self.set_pc(line, rest2[1:], after_col + (len(after) - len(rest2)) + 1, scope, span_all)
+                return self.set_pc(line, rest2[1:], after_col + (len(after) - len(rest2)) + 1, scope, self.span(*where))
         if after.startswith("."):
             return self.pseudo(line, after, after_col, scope, by_number, depth)
         if after.startswith("'"):
             return self.call_macro(line, after, after_col, scope, depth)
         m2 = _IDENT.match(after)
         if m2 and m2.group(0).upper() in self.opcodes and (len(after) == m2.end() or not after[m2.end()].isalnum()):
-            return self.instruction(line, m2.group(0), after[m2.end() :], after_col + m2.end(), scope, span_all)
+            return self.instruction(line, m2.group(0), after[m2.end() :], after_col + m2.end(), scope, where)
         bad = m2.group(0) if m2 else after.split()[0]
         hint = _undocumented_hint(word, self.options.cpu)
         if hint:  # 'lax $12' without --cpu 6502i, or 64tass's alias 'alr #1': say so instead of "unknown mnemonic '$12'"
@@ -650,132 +687,206 @@ class _Assembly:
 
     # -- instructions -----------------------------------------------------------------
 
-    def instruction(self, line, word, operand_text, col, scope, span_all):
-        mnemonic = word.upper()
-        modes = self.opcodes[mnemonic]
-        operand = operand_text.strip()
-        ocol = col + (len(operand_text) - len(operand_text.lstrip()))
-        mn_span = self.span(line, col - len(word), len(word))
-        op_span = self.span(line, ocol, max(1, len(operand)))
-
-        def encode(mode: Mode, value: int | None) -> None:
-            code = modes[mode]
-            if self.final and (mnemonic in self.unstable or code in self.unstable_codes):
-                self.warn(f"{mnemonic} is an unstable undocumented opcode: its result differs between chips", mn_span)
-            size = mode.operand_size
-            v = 0 if value is None else value
-            self.emit(bytes([code]) + v.to_bytes(size, "little") if size else bytes([code]), span_all)
-
-        def no_mode(what: str) -> None:
-            available = ", ".join(m.label for m in modes)
-            self.err(f"{mnemonic} has no {what} mode (it has: {available})", op_span)
-
-        if not operand or (operand.lower() == "a" and Mode.ACCUMULATOR in modes):
-            if Mode.IMPLIED in modes:
-                return encode(Mode.IMPLIED, None)
-            if Mode.ACCUMULATOR in modes:
-                return encode(Mode.ACCUMULATOR, None)
-            self.err(f"{mnemonic} needs an operand", mn_span)
+    def instruction(self, line, word, operand_text, col, scope, where):
+        """Assemble one instruction; ``col`` is the column just after the mnemonic."""
+        key = (word, operand_text)
+        insn = self.insns.get(key)
+        if insn is None:
+            insn = self.insns[key] = _decode_instruction(self.opcodes, word, operand_text)
+        if insn.problem is not None:
+            message, offset, length = insn.problem
+            self.err(message, self.span(line, col + offset, length))
             return None
-        if set(modes) <= {Mode.IMPLIED, Mode.ACCUMULATOR}:  # (6502i: NOP also has operand modes)
-            self.err(f"{mnemonic} takes no operand", op_span)
-            return None
+        mnemonic, modes, mode = insn.mnemonic, insn.modes, insn.mode
+        value = None
+        if insn.node is not None:
+            value = self.evaluate_node(insn.node, line, col + insn.expr_offset, scope)
+            if value is not None and insn.prefix:
+                if insn.prefix == "<":
+                    value &= 0xFF
+                elif insn.prefix == ">":
+                    value >>= 8
 
-        if operand.startswith("#"):
-            if Mode.IMMEDIATE not in modes:
-                no_mode("immediate")
-                return None
-            value, _ = self.operand_value(operand[1:], line, ocol + 1, scope)
+        def op_span() -> Span:
+            return self.span(line, col + insn.operand_offset, insn.operand_length)
+
+        if insn.form == "immediate":
             if value is not None and value > 0xFF:
-                self.err(f"value ${value:04X} does not fit in a byte (immediate mode)", op_span)
-            return encode(Mode.IMMEDIATE, None if value is None else value & 0xFF)
-
-        indirect = _indirect_form(operand)
-        if indirect is not None and (mnemonic == "JMP" or indirect[0] != Mode.INDIRECT):
-            mode, inner, inner_offset = indirect
-            if mode not in modes:
-                no_mode(mode.label)
-                return None
-            value, _ = self.operand_value(inner, line, ocol + inner_offset, scope)
-            if mode == Mode.INDIRECT:
+                self.err(f"value ${value:04X} does not fit in a byte (immediate mode)", op_span())
+                value &= 0xFF
+        elif insn.form == "indirect":
+            if mode is Mode.INDIRECT:
                 if value is not None and value & 0xFF == 0xFF:
                     self.warn(
                         f"JMP (${value:04X}) reads its target from ${value:04X} and ${value & 0xFF00:04X}, "
                         "not $%04X: the NMOS 6502 does not carry into the high byte" % ((value + 1) & 0xFFFF),
-                        op_span,
+                        op_span(),
                     )
-                return encode(mode, value)
-            if value is not None and value > 0xFF:
-                self.err(f"value ${value:04X} is not a zero-page address ({mode.label} needs $00-$FF)", op_span)
-            return encode(mode, None if value is None else value & 0xFF)
-
-        index = None
-        body = operand
-        mi = _INDEX.search(operand)
-        if mi:
-            index = mi.group(1).upper()
-            body = operand[: mi.start()].rstrip()
-        value, forced_abs = self.operand_value(body, line, ocol, scope)
-
-        if mnemonic in BRANCHES:
-            if index:
-                no_mode(f"indexed")
-                return None
-            if value is None:
-                return encode(Mode.RELATIVE, None)
-            distance = value - ((self.pc or 0) + 2)
-            if not -128 <= distance <= 127:
-                over = distance - 127 if distance > 0 else -128 - distance
-                self.err(
-                    f"branch out of range: target ${value:04X} is {distance:+d} bytes away, "
-                    f"{over} byte{'s' if over != 1 else ''} too far (a branch reaches -128..+127)",
-                    op_span,
+            elif value is not None and value > 0xFF:
+                self.err(f"value ${value:04X} is not a zero-page address ({mode.label} needs $00-$FF)", op_span())
+                value &= 0xFF
+        elif insn.form == "branch":
+            if value is not None:
+                distance = value - ((self.pc or 0) + 2)
+                if not -128 <= distance <= 127:
+                    over = distance - 127 if distance > 0 else -128 - distance
+                    self.err(
+                        f"branch out of range: target ${value:04X} is {distance:+d} bytes away, "
+                        f"{over} byte{'s' if over != 1 else ''} too far (a branch reaches -128..+127)",
+                        op_span(),
+                    )
+                    distance = 0
+                value = distance & 0xFF
+        elif insn.form == "address":
+            absolute, zero_page = mode, ZERO_PAGE_FORM[mode]
+            if not self.final and value is None:
+                self.unknown_in_pass1.add(self.serial)
+            use_zp = (
+                zero_page in modes
+                and insn.prefix != "!"
+                and (
+                    absolute not in modes
+                    or (value is not None and value <= 0xFF and self.serial not in self.unknown_in_pass1)
                 )
-                return encode(Mode.RELATIVE, 0)
-            return encode(Mode.RELATIVE, distance & 0xFF)
-
-        absolute = {None: Mode.ABSOLUTE, "X": Mode.ABSOLUTE_X, "Y": Mode.ABSOLUTE_Y}[index]
-        zero_page = ZERO_PAGE_FORM[absolute]
-        if self.final is False and value is None:
-            self.unknown_in_pass1.add(self.serial)
-        known_early = self.serial not in self.unknown_in_pass1
-        use_zp = (
-            zero_page in modes
-            and not forced_abs
-            and (absolute not in modes or (value is not None and value <= 0xFF and known_early))
-        )
-        mode = zero_page if use_zp else absolute
-        if mode not in modes:
-            no_mode(mode.label if absolute not in modes and zero_page not in modes else absolute.label)
-            return None
-        if mode == zero_page and value is not None and value > 0xFF:
-            self.err(
-                f"value ${value:04X} does not fit {zero_page.label}, and {mnemonic} has no {absolute.label} mode",
-                op_span,
             )
-            return encode(mode, 0)
-        return encode(mode, value)
+            if not use_zp and absolute not in modes:
+                self.err(f"{mnemonic} has no {absolute.label} mode (it has: {', '.join(m.label for m in modes)})", op_span())
+                return None
+            if use_zp:
+                mode = zero_page
+                if value is not None and value > 0xFF:
+                    self.err(
+                        f"value ${value:04X} does not fit {zero_page.label}, and {mnemonic} has no {absolute.label} mode",
+                        op_span(),
+                    )
+                    value = 0
+        code = modes[mode]
+        if self.final and (mnemonic in self.unstable or code in self.unstable_codes):
+            self.warn(
+                f"{mnemonic} is an unstable undocumented opcode: its result differs between chips",
+                self.span(line, col - len(word), len(word)),
+            )
+        size = mode.value[1]
+        if size == 0:
+            self.emit(bytes((code,)), where)
+        else:
+            self.emit(bytes((code,)) + (0 if value is None else value).to_bytes(size, "little"), where)
+        return None
 
-    def operand_value(self, text: str, line, col: int, scope) -> tuple[int | None, bool]:
-        """Evaluate an operand expression with an optional ``<``, ``>`` or ``!`` prefix."""
+
+_UNKNOWN = object()
+
+
+def _shape(text: str, opcodes: dict) -> tuple | None:
+    """('insn', mnemonic, operand, offset) or ('label-insn', label, mnemonic, operand, offset) or None (anything else)."""
+    if not text[:1].isalpha() or text[:3].lower() == "sys":
+        return None
+    m = _IDENT.match(text)
+    if m is None:
+        return None
+    word = m.group(0)
+    rest = text[m.end() :]
+    if word.upper() in opcodes:
+        if not rest or not rest[0].isalnum():
+            return ("insn", word, rest, m.end())
+        return None
+    after = rest.lstrip()
+    if not after or after[0] in "=_.*'":
+        return None
+    m2 = _IDENT.match(after)
+    if m2 is None or m2.group(0).upper() not in opcodes:
+        return None
+    if len(after) != m2.end() and after[m2.end()].isalnum():
+        return None
+    offset = m.end() + (len(rest) - len(after)) + m2.end()
+    return ("label-insn", word, m2.group(0), after[m2.end() :], offset)
+
+
+@dataclass(frozen=True, slots=True)
+class _Instruction:
+    """What an instruction's text says, worked out once per distinct text.
+
+    Offsets are relative to the column just after the mnemonic.  ``problem``
+    is an error that does not depend on any value (e.g. a mode the mnemonic
+    lacks); it is reported whenever the statement is assembled.
+    """
+
+    mnemonic: str
+    modes: dict
+    form: str = "fixed"  # fixed | immediate | indirect | branch | address
+    mode: Mode = Mode.IMPLIED  # the mode, or for "address" the absolute mode of the index form
+    prefix: str = ""  # "<", ">", "!" or ""
+    node: ex.Node | None = None
+    expr_offset: int = 0
+    operand_offset: int = 0
+    operand_length: int = 1
+    problem: tuple[str, int, int] | None = None
+
+
+def _decode_instruction(opcodes: dict, word: str, operand_text: str) -> _Instruction:
+    mnemonic = word.upper()
+    modes = opcodes[mnemonic]
+    operand = operand_text.strip()
+    lead = len(operand_text) - len(operand_text.lstrip())
+    base = _Instruction(mnemonic, modes, operand_offset=lead, operand_length=max(1, len(operand)))
+
+    def problem(message: str, offset: int | None = None, length: int | None = None) -> _Instruction:
+        where = (base.operand_offset, base.operand_length) if offset is None else (offset, length or 1)
+        return replace(base, problem=(message, *where))
+
+    def no_mode(what: str) -> _Instruction:
+        return problem(f"{mnemonic} has no {what} mode (it has: {', '.join(m.label for m in modes)})")
+
+    def with_expr(form: str, mode: Mode, text: str, offset: int) -> _Instruction:
+        """Parse ``text`` (at ``offset``) as an operand expression with an optional < > ! prefix."""
         stripped = text.lstrip()
-        col += len(text) - len(stripped)
+        offset += len(text) - len(stripped)
         if not stripped:
-            self.err("expression expected", self.span(line, col))
-            raise _BadOperand
+            return problem("expression expected", offset, 1)
         prefix = stripped[0] if stripped[0] in "<>!" else ""
         body = stripped[1:] if prefix else stripped
-        body_col = col + (1 if prefix else 0) + (len(body) - len(body.lstrip()))
+        offset += len(prefix) + len(body) - len(body.lstrip())
         body = body.lstrip()
         if not body:
-            self.err("expression expected", self.span(line, body_col))
-            raise _BadOperand
-        value = self.evaluate(body, line, body_col, scope)
-        if value is not None and prefix == "<":
-            value &= 0xFF
-        elif value is not None and prefix == ">":
-            value >>= 8
-        return value, prefix == "!"
+            return problem("expression expected", offset, 1)
+        try:
+            node = ex.parse(body)
+        except ex.ExprError as exc:
+            return problem(exc.message, offset + exc.offset, exc.length)
+        return replace(base, form=form, mode=mode, prefix=prefix, node=node, expr_offset=offset)
+
+    if not operand or (operand.lower() == "a" and Mode.ACCUMULATOR in modes):
+        if Mode.IMPLIED in modes:
+            return base
+        if Mode.ACCUMULATOR in modes:
+            return replace(base, mode=Mode.ACCUMULATOR)
+        return problem(f"{mnemonic} needs an operand", -len(word), len(word))
+    if set(modes) <= {Mode.IMPLIED, Mode.ACCUMULATOR}:  # (6502i: NOP also has operand modes)
+        return problem(f"{mnemonic} takes no operand")
+    if operand.startswith("#"):
+        if Mode.IMMEDIATE not in modes:
+            return no_mode("immediate")
+        return with_expr("immediate", Mode.IMMEDIATE, operand[1:], lead + 1)
+    indirect = _indirect_form(operand)
+    if indirect is not None and (mnemonic == "JMP" or indirect[0] != Mode.INDIRECT):
+        mode, inner, inner_offset = indirect
+        if mode not in modes:
+            return no_mode(mode.label)
+        return with_expr("indirect", mode, inner, lead + inner_offset)
+    index = None
+    body = operand
+    mi = _INDEX.search(operand)
+    if mi:
+        index = mi.group(1).upper()
+        body = operand[: mi.start()].rstrip()
+    if Mode.RELATIVE in modes and mnemonic in BRANCHES:
+        if index:
+            return no_mode("indexed")
+        return with_expr("branch", Mode.RELATIVE, body, lead)
+    absolute = {None: Mode.ABSOLUTE, "X": Mode.ABSOLUTE_X, "Y": Mode.ABSOLUTE_Y}[index]
+    if absolute not in modes and ZERO_PAGE_FORM[absolute] not in modes:
+        return no_mode(absolute.label)
+    return with_expr("address", absolute, body, lead)
 
 
 def _undocumented_hint(word: str, cpu: str) -> str | None:
@@ -913,8 +1024,17 @@ def assemble(text: str, filename: str = "<input>", options: Options = Options())
     if options.cpu not in ("6502", "6502i"):
         raise DiagnosticError([error(f"unknown CPU '{options.cpu}' (use 6502 or 6502i)")])
     job = _Assembly(lines, options, reader)
-    job.run_pass(final=False)
-    job.run_pass(final=True)
+    # Both passes allocate hundreds of thousands of small, acyclic objects; CPython's
+    # cyclic collector would re-scan them all again and again (about a quarter of the
+    # run time on a 50,000-line program), so it is paused for the passes and restored.
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        job.run_pass(final=False)
+        job.run_pass(final=True)
+    finally:
+        if collecting:
+            gc.enable()
     all_diags = diags + job.diags
     segments, overlap_diags = _segments(job.chunks)
     all_diags += overlap_diags

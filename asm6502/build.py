@@ -275,7 +275,10 @@ RULES: dict[str, Rule] = {
 }
 
 _INT_OPTIONS = {"fill": 0xFF, "end": 0x10000}
-_CHOICES = {("checksummer", "version"): ("1", "2", "3")}  # Checksummer 64 V1, V2, V3
+_CHOICES = {
+    ("checksummer", "version"): ("1", "2", "3"),  # Checksummer 64 V1, V2, V3
+    ("mse", "version"): ("1.0", "2.0", "2.1"),  # MSE V1.0 (8 bytes a line), V2.0 and V2.1 (15 bytes)
+}
 TEXT_SUFFIXES = (".bas", ".txt")  # read as listing text, anything else as a .prg
 _FILE_KEYS = ("name", "from", "type")
 

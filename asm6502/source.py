@@ -9,20 +9,18 @@ accepted as well (a plain text file).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 MAX_LINE_NUMBER = 63999  # the largest line number C64 BASIC accepts (LINGET, $A96B)
 
 
-@dataclass(frozen=True)
-class Statement:
+class Statement(NamedTuple):
     text: str  # without the comment, trailing blanks removed
     col: int  # 1-based column of text[0] in the source line
     comment: str = ""  # ';...' that followed, if any
 
 
-@dataclass(frozen=True)
-class SourceLine:
+class SourceLine(NamedTuple):
     file: str
     index: int  # 1-based physical line in the file
     number: int | None  # the BASIC line number
@@ -33,6 +31,16 @@ class SourceLine:
 
 def split_statements(text: str, start: int) -> list[Statement]:
     """Split ``text[start:]`` at ``:`` outside quotes; peel off ``;`` comments."""
+    if '"' not in text:  # no quotes: every ':' separates (it also ends a comment)
+        out = []
+        pos = start
+        for part in text[start:].split(":"):
+            body, semi, comment = part.partition(";")
+            stripped = body.strip()
+            lead = len(body) - len(body.lstrip())
+            out.append(Statement(stripped, pos + lead + 1, (semi + comment).rstrip()))
+            pos += len(part) + 1
+        return out
     statements: list[Statement] = []
     seg_start = start
     comment_at: int | None = None
