@@ -233,7 +233,7 @@ class _Assembly:
             else:
                 self.recording.body.append(line)
             return None
-        if not line.statements or all(not s.text for s in line.statements):
+        if not line.has_code:
             if self.final:
                 comment = " ".join(s.comment for s in line.statements if s.comment)
                 self.rows.append(ListingRow(self.span(line, 1, 1), None, b"", comment))
@@ -385,16 +385,21 @@ class _Assembly:
             text = _substitute(text, scope.substitutions).strip()
             if not text:  # a statement that was only an (empty) macro argument
                 return None
+        self.serial += 1
+        if not self.final:  # pass 1 keeps no listing
+            try:
+                return self.statement(line, stmt, text, col, scope, by_number, depth)
+            except _BadOperand:
+                return None
         start_pc = self.pc
         self.shown = stmt.text + ((" " + stmt.comment) if stmt.comment else "")
-        self.serial += 1
         n_rows = len(self.rows)
         n_chunks_bytes = self._emitted()
         try:
             outcome = self.statement(line, stmt, text, col, scope, by_number, depth)
         except _BadOperand:
             outcome = None
-        if self.final and len(self.rows) == n_rows:
+        if len(self.rows) == n_rows:
             data = self._bytes_since(n_chunks_bytes)
             self.rows.append(ListingRow((line, col, len(stmt.text)), start_pc if data else None, data, self.shown))
         return outcome
@@ -1035,7 +1040,8 @@ def assemble(text: str, filename: str = "<input>", options: Options = Options())
     finally:
         if collecting:
             gc.enable()
-    all_diags = diags + job.diags
+    # a .goto loop can repeat the same statement many times: report each problem once
+    all_diags = list(dict.fromkeys(diags + job.diags))
     segments, overlap_diags = _segments(job.chunks)
     all_diags += overlap_diags
     if any(d.is_error for d in all_diags):

@@ -27,6 +27,7 @@ class SourceLine(NamedTuple):
     number_col: int
     text: str  # the raw line
     statements: tuple[Statement, ...]
+    has_code: bool  # False for empty and comment-only lines
 
 
 def split_statements(text: str, start: int) -> list[Statement]:
@@ -80,4 +81,5 @@ def read_line(file: str, index: int, raw: str) -> tuple[SourceLine, str | None]:
         if number > MAX_LINE_NUMBER:
             problem = f"line number {number} is larger than {MAX_LINE_NUMBER}"
     statements = tuple(split_statements(text, pos))
-    return SourceLine(file, index, number, digits_start + 1, text, statements), problem
+    has_code = any(s.text for s in statements)
+    return SourceLine(file, index, number, digits_start + 1, text, statements, has_code), problem

@@ -387,3 +387,8 @@ def test_title_and_page_in_listing():
 
     text = listing_text(assemble('10 *= $c000\n20 .tit "demo"\n30 .pag\n40 nop', "t.asm"))
     assert '.tit "demo"' in text and "\f" in text and "C000  EA" in text
+
+
+def test_errors_in_a_goto_loop_are_reported_once():
+    src = "10 i _ 0\n30 lda #$100\n40 i _ i+1\n50 .if 5-i : .goto 30"
+    assert errors(src) == ["value $0100 does not fit in a byte (immediate mode)"]
