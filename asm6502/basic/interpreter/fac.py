@@ -18,7 +18,7 @@ from __future__ import annotations
 import math
 
 from .numbers import BasicOverflow
-from .rnd import _fmult
+from .rnd import _fmult, round40
 
 _TOP40 = 1 << 39
 
@@ -31,12 +31,7 @@ def _split(x: float) -> tuple[int, int, int]:
 
 def _join(sign: int, exp: int, acc40: int) -> float:
     """Round a normalised 40-bit mantissa on bit 7 of its low byte and build the value."""
-    mant = acc40 >> 8
-    if acc40 & 0x80:
-        mant += 1
-        if mant >> 32:
-            mant = 0x80000000
-            exp += 1
+    exp, mant = round40(exp, acc40)
     if exp > 255:
         raise BasicOverflow()
     if exp < 1:

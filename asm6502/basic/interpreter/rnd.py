@@ -69,16 +69,25 @@ def _fadd_small(exp: int, acc40: int, exp2: int, man2: int) -> tuple[int, int]:
     return exp, total
 
 
-def _store(exp: int, acc40: int) -> bytes:
-    """MOVMF ($BBD4): round with bit 7 of the rounding byte, pack as a positive MFLPT."""
-    if exp <= 0 or acc40 == 0:
-        return bytes(5)
+def round40(exp: int, acc40: int) -> tuple[int, int]:
+    """Round a normalised 40-bit mantissa on bit 7 of its low (rounding) byte: (exponent, 32-bit mantissa).
+
+    As MOVMF ($BBD4) rounds: a carry out of the mantissa renormalises to $80000000 and bumps the exponent.
+    """
     mant = acc40 >> 8
     if acc40 & 0x80:
         mant += 1
         if mant >> 32:
             mant = 0x80000000
             exp += 1
+    return exp, mant
+
+
+def _store(exp: int, acc40: int) -> bytes:
+    """MOVMF ($BBD4): round with bit 7 of the rounding byte, pack as a positive MFLPT."""
+    if exp <= 0 or acc40 == 0:
+        return bytes(5)
+    exp, mant = round40(exp, acc40)
     return bytes([exp]) + (mant & 0x7FFFFFFF).to_bytes(4, "big")
 
 
