@@ -432,6 +432,7 @@ def fuzz_build(n):
     @given(text=inputs)
     @example(text="\x1f" + MANIFEST)  # found by this fuzzer: a control character (yaml ReaderError)
     @example(text=MANIFEST.replace('version: "1.0"', 'version: "9.9"'))  # found: the error had no position (only its note)
+    @example(text=MANIFEST.replace("end: 0x1003", "end: 1003"))  # found: a rule error (end before the data) had no position
     def body(text):
         seen[0] += 1
         with tempfile.TemporaryDirectory() as tmp:
