@@ -70,3 +70,16 @@ def test_intel_hex_holds_the_same_bytes(result):
     ih = IntelHex(StringIO(output.intel_hex(result)))
     assert ih.minaddr() == 0x3400 and ih.maxaddr() == 0x360A
     assert bytes(ih.tobinarray()) == result.image
+
+
+def test_fixture_is_the_seed_article():
+    """The transcribed listing is exactly what the article prints (tools/extract_seed_listing.py)."""
+    import importlib.util
+
+    from helpers import SEEDS
+
+    spec = importlib.util.spec_from_file_location("extract", ROOT / "tools" / "extract_seed_listing.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    seed = (SEEDS / "004_99e3b47411151697.txt").read_text(encoding="utf-8")
+    assert module.extract(seed) == (FIXTURES / "superhirn_listing1.txt").read_text()
