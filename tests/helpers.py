@@ -2,11 +2,27 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
+
+import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
-SEEDS = ROOT.parent / "shared" / "seeds"
+# the read-only reference material lies beside the checkout (../shared); ASM6502_SHARED overrides
+SEEDS = Path(os.environ.get("ASM6502_SHARED") or ROOT.parent / "shared") / "seeds"
+
+
+def seed_path(name: str) -> Path:
+    """A seed document; the test is skipped where the reference material is not beside the checkout."""
+    path = SEEDS / name
+    if not path.is_file():
+        pytest.skip(f"seed {name} not found in {SEEDS} (set ASM6502_SHARED to the shared/ folder)")
+    return path
+
+
+def seed_text(name: str) -> str:
+    return seed_path(name).read_text(encoding="utf-8")
 
 
 def printed_superhirn() -> tuple[int, bytes]:

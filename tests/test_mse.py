@@ -14,7 +14,7 @@ import subprocess
 import sys
 
 import pytest
-from helpers import FIXTURES, SEEDS, printed_superhirn
+from helpers import FIXTURES, printed_superhirn, seed_path, seed_text
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -24,7 +24,8 @@ from asm6502.diagnostics import DiagnosticError, Severity, render
 
 LISTING = (FIXTURES / "superhirn_listing1.txt").read_text()
 ROWS = LISTING.splitlines()[2:]
-SEED = (SEEDS / "004_99e3b47411151697.txt").read_text()
+SEED_NAME = "004_99e3b47411151697.txt"  # the Superhirn II article
+OCR = (FIXTURES / "superhirn_listing1_ocr.txt").read_text()  # the seed's listing as OCR ran it together
 V2_SAMPLES = (FIXTURES / "mse_v2_samples.txt").read_text()
 START, PRINTED = printed_superhirn()  # $3400, 524 bytes incl. the $FF at $360B
 PROGRAM = PRINTED[:523]  # the program ends at $360A (issue 3)
@@ -106,7 +107,11 @@ def test_write_reproduces_the_printed_listing():
 def test_write_matches_the_seed_ocr_text():
     # Independent of the transcription: the seed's run-together text, whitespace-normalized.
     text = mse.write_listing(START, PROGRAM, name="SUPERHIRN II", end=0x360C, fill=0xFF)
-    assert " ".join(text.split()) in " ".join(SEED.split())
+    assert " ".join(text.split()) in " ".join(OCR.split())
+
+
+def test_ocr_fixture_is_the_seeds_text():
+    assert OCR.strip() in seed_text(SEED_NAME)
 
 
 def test_write_from_the_assembled_source():
@@ -146,8 +151,10 @@ def test_write_rejects_bad_arguments(kwargs, message):
 
 # ------------------------------------------------------------------ reading
 
-def test_read_the_seed_ocr_text():
-    res = mse.read_listing(SEED, "seed.txt")
+@pytest.mark.parametrize("source", ["ocr-fixture", "whole-article"])
+def test_read_the_seed_ocr_text(source):
+    text = OCR if source == "ocr-fixture" else seed_text(SEED_NAME)
+    res = mse.read_listing(text, "seed.txt")
     assert res.ok, rendered(res)
     assert (res.version, res.name, res.start, res.end, res.lines) == ("1.0", "SUPERHIRN II", 0x3400, 0x360C, 66)
     assert res.data == PRINTED and len(res.data) == 524
@@ -193,13 +200,13 @@ def test_read_ocr_letters_for_digits_warns_and_reads():
 
 def test_read_the_seed_without_its_header():
     # The Profi-Ass source after the listing has "1126 ; 1130"-like text; it must stay out.
-    res = mse.read_listing(SEED.replace("PROGRAMM : SUPERHIRN II 3400 360C", ""), "seed.txt")
+    res = mse.read_listing(seed_text(SEED_NAME).replace("PROGRAMM : SUPERHIRN II 3400 360C", ""), "seed.txt")
     assert res.ok, rendered(res)
     assert (res.name, res.start, res.end, res.data) == (None, START, 0x360C, PRINTED)
 
 
 def test_read_missing_colon_in_run_together_text():
-    text = SEED.replace("3410 : 8D", "3410 8D")
+    text = OCR.replace("3410 : 8D", "3410 8D")
     res = mse.read_listing(text, "seed.txt")
     assert res.ok and res.data == PRINTED
     assert [d.message for d in res.diagnostics] == ["no ':' after the address 3410"]
@@ -538,7 +545,7 @@ def test_cli_write_to_stdout_default_name(tmp_path, capsys):
 
 def test_cli_read_seed(tmp_path, capsys):
     out = tmp_path / "superhirn.prg"
-    assert cli.main(["read", str(SEEDS / "004_99e3b47411151697.txt"), "-o", str(out)]) == 0
+    assert cli.main(["read", str(seed_path(SEED_NAME)), "-o", str(out)]) == 0
     assert out.read_bytes() == b"\x00\x34" + PRINTED
     assert "66 lines, $3400-$360B (524 bytes), all checksums match" in capsys.readouterr().err
 

@@ -76,10 +76,10 @@ def test_fixture_is_the_seed_article():
     """The transcribed listing is exactly what the article prints (tools/extract_seed_listing.py)."""
     import importlib.util
 
-    from helpers import SEEDS
+    from helpers import seed_text
 
     spec = importlib.util.spec_from_file_location("extract", ROOT / "tools" / "extract_seed_listing.py")
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
-    seed = (SEEDS / "004_99e3b47411151697.txt").read_text(encoding="utf-8")
+    seed = seed_text("004_99e3b47411151697.txt")
     assert module.extract(seed) == (FIXTURES / "superhirn_listing1.txt").read_text()
