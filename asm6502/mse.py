@@ -497,6 +497,11 @@ class _Parse:
     diagnostics: list[Diagnostic]
     good: int = 0  # records whose checksum verifies, minus those that do not
 
+    @property
+    def repairs(self) -> int:
+        """Characters read as something else than printed (OCR letters taken as digits)."""
+        return sum(d.upper() != p.upper() for r in self.records for d, p in zip(r.digits, r.printed))
+
 
 def _parse(text: str, src: _Text, version: str) -> _Parse:
     header = _find_header(text)
@@ -752,6 +757,7 @@ def read_listing(text: str, filename: str, *, version: str | None = None, fill: 
         _check_version(version)
     src = _Text(text, filename)
     tried = [_parse(text, src, v) for v in ([version] if version else VERSIONS)]
-    # Most verified (minus failing) lines wins; then most lines read; ties go to the older format.
-    best = max(tried, key=lambda p: (p.good, len(p.records), -VERSIONS.index(p.version)))
+    # Most verified (minus failing) lines wins; then most lines read; then the reading that
+    # needed fewer repairs (e.g. V2 letters taken as OCR'd hex digits); ties go to the older format.
+    best = max(tried, key=lambda p: (p.good, len(p.records), -p.repairs, -VERSIONS.index(p.version)))
     return _check(best, src, fill)

@@ -617,3 +617,11 @@ def test_cli_subprocess_bad_listing_no_traceback(typo_listing, tmp_path):
                            str(tmp_path / "x.prg")], capture_output=True, text=True, timeout=60)
     assert proc.returncode == 1 and "Traceback" not in proc.stderr
     assert "checksum mismatch at $3480" in proc.stderr and not (tmp_path / "x.prg").exists()
+
+
+def test_short_v2_line_is_not_taken_for_ocrd_v1():
+    # found by test_write_read_round_trip: '0092: 75ii edtr ...  cs' also verifies as V1.0
+    # ("75", then "ii" read as the checksum "11"), but only by repairing letters into digits
+    text = mse.write_listing(0x92, b"\x07", version="2.0", fill=0x92)
+    res = mse.read_listing(text, "short.txt")
+    assert res.ok and res.version in ("2.0", "2.1") and res.data == b"\x07"
