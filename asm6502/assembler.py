@@ -305,14 +305,14 @@ class _Assembly:
 
     def evaluate(self, text: str, line: SourceLine, col: int, scope: _Scope) -> int | None:
         """Evaluate ``text`` (starting at 1-based ``col``); errors are recorded, result None."""
-        try:
-            node = self.parsed.get(text)
-            if node is None:
+        node = self.parsed.get(text)
+        if node is None:
+            try:
                 node = self.parsed[text] = ex.parse(text)
-            return ex.evaluate(node, self.lookup_fn(scope, line, col), self.pc if self.pc is not None else 0)
-        except ex.ExprError as exc:
-            self.err(exc.message, self.span(line, col + exc.offset, exc.length))
-            raise _BadOperand from None
+            except ex.ExprError as exc:
+                self.err(exc.message, self.span(line, col + exc.offset, exc.length))
+                raise _BadOperand from None
+        return self.evaluate_node(node, line, col, scope)
 
     def define(self, name: str, value: int | None, span: Span, kind: str, scope: _Scope | None = None) -> None:
         key = self.symbol_key(name, scope) if scope else _key(name)
@@ -426,15 +426,13 @@ class _Assembly:
             if shape[0] == "insn":
                 _, word, rest, end = shape
                 return self.instruction(line, word, rest, col + end, scope, where)
-            if self.pc is not None:
-                _, label, word, rest, end = shape
-                self.define(label, self.pc, self.span(line, col, len(label)), "label", scope)
-                return self.instruction(line, word, rest, col + end, scope, where)
-        low = text.lower()
+            _, label, word, rest, end = shape
+            self.define_label(label, self.span(line, col, len(label)), scope)
+            return self.instruction(line, word, rest, col + end, scope, where)
 
         # the start line:  100 sys32768  /  sys 9*4096
-        if low.startswith("sys") and re.match(r"sys\b|sys\d", low):
-            if line is self.main_lines[0] or all(not l.statements or not any(s.text for s in l.statements) for l in self.main_lines[: self.main_lines.index(line)]):
+        if _START_LINE.match(text):
+            if line is next((l for l in self.main_lines if l.has_code), None):
                 return None
             self.err("'sys' is only accepted as the program's first line (the start line 'sys32768')", self.span(*where))
             return None
@@ -454,11 +452,9 @@ class _Assembly:
         if not m:
             self.err(f"unexpected '{text[0]}' at the start of a statement", self.span(line, col))
             return None
+        # a label (instructions, with or without a label, were recognised by their shape above)
         word = m.group(0)
         rest = text[m.end() :]
-        if word.upper() in self.opcodes and (not rest or not rest[0].isalnum()):
-            return self.instruction(line, word, rest, col + m.end(), scope, where)
-        # a label
         label_span = self.span(line, col, len(word))
         after = rest.lstrip()
         after_col = col + m.end() + (len(rest) - len(after))
@@ -470,10 +466,7 @@ class _Assembly:
             return None
         if after.lower().startswith(".mac"):
             return self.pseudo(line, after, after_col, scope, by_number, depth, label=word)
-        if self.pc is None:
-            self.err(f"label '{word}' before any '*=': there is no address to give it", label_span)
-        else:
-            self.define(word, self.pc, label_span, "label", scope)
+        self.define_label(word, label_span, scope)
         if not after:
             return None
         if after.startswith("*"):
@@ -485,8 +478,6 @@ class _Assembly:
         if after.startswith("'"):
             return self.call_macro(line, after, after_col, scope, depth)
         m2 = _IDENT.match(after)
-        if m2 and m2.group(0).upper() in self.opcodes and (len(after) == m2.end() or not after[m2.end()].isalnum()):
-            return self.instruction(line, m2.group(0), after[m2.end() :], after_col + m2.end(), scope, where)
         bad = m2.group(0) if m2 else after.split()[0]
         hint = _undocumented_hint(word, self.options.cpu)
         if hint:  # 'lax $12' without --cpu 6502i, or 64tass's alias 'alr #1': say so instead of "unknown mnemonic '$12'"
@@ -494,6 +485,13 @@ class _Assembly:
             return None
         self.err(f"unknown mnemonic '{bad}' (after label '{word}')", self.span(line, after_col, len(bad)))
         return None
+
+    def define_label(self, name: str, span: Span, scope: _Scope) -> None:
+        """A label takes the program counter's value."""
+        if self.pc is None:
+            self.err(f"label '{name}' before any '*=': there is no address to give it", span)
+        else:
+            self.define(name, self.pc, span, "label", scope)
 
     def evaluate_operand_value(self, text: str, line, col: int, scope) -> int | None:
         stripped = text.lstrip()
@@ -780,11 +778,12 @@ class _Assembly:
 
 
 _UNKNOWN = object()
+_START_LINE = re.compile(r"sys(?![a-z.])", re.IGNORECASE)  # Profi-Ass's start line: 100 sys32768 / sys 9*4096
 
 
 def _shape(text: str, opcodes: dict) -> tuple | None:
     """('insn', mnemonic, operand, offset) or ('label-insn', label, mnemonic, operand, offset) or None (anything else)."""
-    if not text[:1].isalpha() or text[:3].lower() == "sys":
+    if not text[:1].isalpha() or _START_LINE.match(text):
         return None
     m = _IDENT.match(text)
     if m is None:

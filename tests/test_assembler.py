@@ -392,3 +392,8 @@ def test_title_and_page_in_listing():
 def test_errors_in_a_goto_loop_are_reported_once():
     src = "10 i _ 0\n30 lda #$100\n40 i _ i+1\n50 .if 5-i : .goto 30"
     assert errors(src) == ["value $0100 does not fit in a byte (immediate mode)"]
+
+
+def test_label_starting_with_sys_is_a_label():
+    result = assemble("10 sys32768\n20 *= $c000\n30 system lda #1\n40 sys.2 rts", "t.asm")
+    assert result.image == b"\xa9\x01\x60" and result.labels["system"] == 0xC000

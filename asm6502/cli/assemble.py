@@ -58,14 +58,21 @@ def parse_defines(items: list[str]) -> tuple[tuple[str, int], ...]:
     for item in items:
         name, sep, value = item.partition("=")
         name = name.strip()
-        if not sep or not expr.SYMBOL_START.__contains__(name[:1]) or not all(c in expr.SYMBOL_CHARS for c in name):
+        if not sep or not name or name[0] not in expr.SYMBOL_START or any(c not in expr.SYMBOL_CHARS for c in name):
             raise DiagnosticError([error(f"bad -D '{item}': use NAME=VALUE, e.g. -D debug=1 or -D base=$c000")])
         try:
-            number = expr.evaluate(expr.parse(value), lambda n, o, l: (_ for _ in ()).throw(expr.ExprError(f"undefined symbol '{n}'", o, l)), 0)
+            number = expr.evaluate(expr.parse(value), _no_symbols, 0)
         except expr.ExprError as exc:
             raise DiagnosticError([error(f"bad -D '{item}': {exc.message}")]) from None
         out.append((name, number))
     return tuple(out)
+
+
+def _no_symbols(name: str, offset: int, length: int) -> int:
+    """-D values are plain numbers: no symbol is defined yet."""
+    from asm6502.expr import ExprError
+
+    raise ExprError(f"undefined symbol '{name}'", offset, length)
 
 
 def read_source_text(path: Path) -> tuple[str, str]:

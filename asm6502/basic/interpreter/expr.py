@@ -338,21 +338,23 @@ def _chr(it):
     return bytes([byte_value(it.paren_num())])
 
 
-def _left(it):
+def _string_and_count(it) -> tuple[bytes, int]:
+    """The ``(string, count)`` arguments of LEFT$ and RIGHT$."""
     it.expect(0x28)
     text = it.str_expr()
     it.expect(0x2C)
     n = it.byte_expr()
     it.expect(0x29)
+    return text, n
+
+
+def _left(it):
+    text, n = _string_and_count(it)
     return text[:n]
 
 
 def _right(it):
-    it.expect(0x28)
-    text = it.str_expr()
-    it.expect(0x2C)
-    n = it.byte_expr()
-    it.expect(0x29)
+    text, n = _string_and_count(it)
     return text[len(text) - n:] if n else b""
 
 
