@@ -26,14 +26,15 @@ from __future__ import annotations
 import gc
 import os
 import re
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import NamedTuple
 
 from asm6502 import expr as ex
 from asm6502.diagnostics import Diagnostic, DiagnosticError, Span, error, note, warning
 from asm6502.opcodes import BRANCHES, ZERO_PAGE_FORM, Mode, instruction_set, unstable_mnemonics
 from asm6502.petscii_text import ascii_to_petscii
-from asm6502.source import SourceLine, Statement, read_line
+from asm6502.source import SourceLine, Statement, read_lines
 
 SIGNIFICANT = 8  # Profi-Ass keeps the first 8 characters of a label
 ASC_LIMIT = 55  # longest .asc string Profi-Ass accepts
@@ -63,8 +64,9 @@ class Options:
     search_paths: tuple[str, ...] = ()  # extra directories for .file
 
 
-@dataclass(frozen=True)
-class ListingRow:
+class ListingRow(NamedTuple):
+    """One row of the listing (a tuple: the final pass makes one per statement)."""
+
     where: Span | tuple  # a Span, or (SourceLine, col, length) made into one on demand
     address: int | None
     data: bytes
@@ -75,10 +77,15 @@ class ListingRow:
 
     @property
     def span(self) -> Span:
-        if isinstance(self.where, Span):
-            return self.where
-        line, col, length = self.where
-        return Span(line.file, line.index, col, length, line.text, line.number)
+        return _as_span(self.where)
+
+
+def _as_span(where: Span | tuple) -> Span:
+    """A Span from a Span or a lazy ``(SourceLine, col, length)``."""
+    if isinstance(where, Span):
+        return where
+    line, col, length = where
+    return Span(line.file, line.index, col, length, line.text, line.number)
 
 
 @dataclass(frozen=True)
@@ -149,6 +156,16 @@ class _Scope:
     lines: list[SourceLine]
     local_names: dict[str, str] = field(default_factory=dict)  # macro-local label -> unique key
     substitutions: dict[str, str] = field(default_factory=dict)  # macro parameter -> argument text
+    _by_number: dict[int, int] | None = None
+
+    def index_of(self, number: int) -> int | None:
+        """Index of the first line with BASIC line number ``number`` (for .goto)."""
+        if self._by_number is None:
+            self._by_number = {}
+            for i, line in enumerate(self.lines):
+                if line.number is not None:
+                    self._by_number.setdefault(line.number, i)
+        return self._by_number.get(number)
 
 
 class _Stop(Exception):
@@ -174,8 +191,8 @@ class _Assembly:
         self.unstable = unstable_mnemonics(options.cpu)
         self.unstable_codes = _unstable_opcodes(options.cpu)  # per opcode: LAX #imm ($AB) only
         self.parsed: dict[str, ex.Node] = {}  # expression text -> tree (trees are immutable): parse once, not every pass
-        self.shapes: dict[str, tuple | None] = {}  # statement text -> its shape (see _shape)
-        self.insns: dict[tuple[str, str], _Instruction] = {}  # instruction text -> its decoded form, for both passes
+        # statement text -> its decoded instruction, or None for any other statement: decoded once, for both passes
+        self.instructions: dict[str, _Instruction | None] = {}
 
     # -- one pass ---------------------------------------------------------
 
@@ -184,7 +201,7 @@ class _Assembly:
         self.diags: list[Diagnostic] = []
         self.values: dict[str, int] = {}
         self.kinds: dict[str, str] = {}  # key -> "label" | "const" | "var"
-        self.defined_at: dict[str, Span] = {}
+        self.defined_at: dict[str, Span | tuple] = {}  # where each symbol was first defined (see _as_span)
         self.macros: dict[str, _Macro] = {}
         self.pc: int | None = None
         self.pc_span: Span | None = None
@@ -211,19 +228,15 @@ class _Assembly:
 
     def run_scope(self, scope: _Scope, depth: int) -> None:
         lines = scope.lines
-        by_number = {}
-        for i, line in enumerate(lines):
-            if line.number is not None and line.number not in by_number:
-                by_number[line.number] = i
         i = 0
         while i < len(lines):
             line = lines[i]
             i += 1
-            jump = self.run_line(line, scope, by_number, depth)
+            jump = self.run_line(line, scope, depth)
             if jump is not None:
                 i = jump
 
-    def run_line(self, line: SourceLine, scope: _Scope, by_number: dict[int, int], depth: int) -> int | None:
+    def run_line(self, line: SourceLine, scope: _Scope, depth: int) -> int | None:
         if self.recording is not None:
             first = line.statements[0].text.lower() if line.statements else ""
             if re.match(r"(?:[a-z][a-z0-9.]*\s+)?\.men", first):
@@ -246,7 +259,7 @@ class _Assembly:
                     self.span(line, stmt.col, max(1, len(stmt.text))),
                 )
                 raise _Stop
-            outcome = self.run_statement(line, stmt, scope, by_number, depth)
+            outcome = self.run_statement(line, stmt, scope, depth)
             if outcome == "skip-line":
                 return None
             if isinstance(outcome, int):
@@ -314,38 +327,41 @@ class _Assembly:
                 raise _BadOperand from None
         return self.evaluate_node(node, line, col, scope)
 
-    def define(self, name: str, value: int | None, span: Span, kind: str, scope: _Scope | None = None) -> None:
-        key = self.symbol_key(name, scope) if scope else _key(name)
+    def define(self, name: str, value: int | None, where: Span | tuple, kind: str, scope: _Scope | None = None) -> None:
+        """Give ``name`` a value; ``where`` is a Span or a lazy (line, col, length)."""
         full = name.lower()
-        short = _key(name)
-        if short in self.spelling and self.spelling[short] != full and (short, full) not in self.warned_collisions:
+        short = full[:SIGNIFICANT]
+        key = scope.local_names.get(short, short) if scope else short
+        spelled = self.spelling.get(short)
+        if spelled is None:
+            self.spelling[short] = full
+        elif spelled != full and (short, full) not in self.warned_collisions:
             self.warned_collisions.add((short, full))
             if self.final:
                 self.warn(
-                    f"'{name}' and '{self.spelling[short]}' are the same label: Profi-Ass keeps only "
+                    f"'{name}' and '{spelled}' are the same label: Profi-Ass keeps only "
                     f"the first {SIGNIFICANT} characters ('{short}')",
-                    span,
-                    note("the other spelling is here", self.defined_at.get(key)) if key in self.defined_at else note("see above"),
+                    _as_span(where),
+                    note("the other spelling is here", _as_span(self.defined_at[key])) if key in self.defined_at else note("see above"),
                 )
-        self.spelling.setdefault(short, full)
         old_kind = self.kinds.get(key)
         if old_kind is not None and not (kind == "var" and old_kind == "var"):
             first = self.defined_at.get(key)
             self.err(
                 f"duplicate symbol '{name}'" + (" (a '_' variable cannot also be a label or '=' constant)" if "var" in (kind, old_kind) else ""),
-                span,
-                *([note("first defined here", first)] if first else []),
+                _as_span(where),
+                *([note("first defined here", _as_span(first))] if first else []),
             )
             return
         if old_kind is None:
-            self.defined_at[key] = span
+            self.defined_at[key] = where
         self.kinds[key] = kind
         if value is None:
             return
-        if self.final and kind != "var" and key in self.pass1_defined and self.pass1_defined[key] != value:
+        if self.final and kind != "var" and self.pass1_defined.get(key, value) != value:
             self.err(
                 f"phase error: '{name}' is ${value:04X} in pass 2 but was ${self.pass1_defined[key]:04X} in pass 1",
-                span,
+                _as_span(where),
             )
         self.values[key] = value
 
@@ -374,7 +390,7 @@ class _Assembly:
 
     # -- statements ---------------------------------------------------------
 
-    def run_statement(self, line, stmt: Statement, scope: _Scope, by_number, depth):
+    def run_statement(self, line, stmt: Statement, scope: _Scope, depth):
         text = stmt.text
         col = stmt.col
         if not text:
@@ -386,17 +402,28 @@ class _Assembly:
             if not text:  # a statement that was only an (empty) macro argument
                 return None
         self.serial += 1
+        # instructions ('lda #1', 'loop lda #1'), most of any program, take the short way
+        insn = self.instructions.get(text, _UNKNOWN)
+        if insn is _UNKNOWN:
+            insn = self.instructions[text] = _decode_instruction(text, self.opcodes, self.unstable, self.unstable_codes)
+        if insn is not None:
+            try:
+                self.instruction(line, stmt, insn, scope)
+            except _BadOperand:
+                if self.final:
+                    self.rows.append(ListingRow((line, col, len(stmt.text)), None, b"", _shown(stmt)))
+            return None
         if not self.final:  # pass 1 keeps no listing
             try:
-                return self.statement(line, stmt, text, col, scope, by_number, depth)
+                return self.statement(line, stmt, text, col, scope, depth)
             except _BadOperand:
                 return None
         start_pc = self.pc
-        self.shown = stmt.text + ((" " + stmt.comment) if stmt.comment else "")
+        self.shown = _shown(stmt)
         n_rows = len(self.rows)
         n_chunks_bytes = self._emitted()
         try:
-            outcome = self.statement(line, stmt, text, col, scope, by_number, depth)
+            outcome = self.statement(line, stmt, text, col, scope, depth)
         except _BadOperand:
             outcome = None
         if len(self.rows) == n_rows:
@@ -416,20 +443,9 @@ class _Assembly:
             out += chunk[1]
         return bytes(out)
 
-    def statement(self, line, stmt, text, col, scope, by_number, depth):
+    def statement(self, line, stmt, text, col, scope, depth):
+        """Any statement but an instruction (those are decoded once, see :meth:`instruction`)."""
         where = (line, col, len(text))  # the statement's span, made only when needed
-        # the common shapes ('lda #1', 'loop lda #1') are recognised once per distinct text
-        shape = self.shapes.get(text, _UNKNOWN)
-        if shape is _UNKNOWN:
-            shape = self.shapes[text] = _shape(text, self.opcodes)
-        if shape is not None:
-            if shape[0] == "insn":
-                _, word, rest, end = shape
-                return self.instruction(line, word, rest, col + end, scope, where)
-            _, label, word, rest, end = shape
-            self.define_label(label, self.span(line, col, len(label)), scope)
-            return self.instruction(line, word, rest, col + end, scope, where)
-
         # the start line:  100 sys32768  /  sys 9*4096
         if _START_LINE.match(text):
             if line is next((l for l in self.main_lines if l.has_code), None):
@@ -444,7 +460,7 @@ class _Assembly:
             self.err("expected '*= address'", self.span(*where))
             return None
         if text.startswith("."):
-            return self.pseudo(line, text, col, scope, by_number, depth)
+            return self.pseudo(line, text, col, scope, depth)
         if text.startswith("'"):
             return self.call_macro(line, text, col, scope, depth)
 
@@ -455,7 +471,7 @@ class _Assembly:
         # a label (instructions, with or without a label, were recognised by their shape above)
         word = m.group(0)
         rest = text[m.end() :]
-        label_span = self.span(line, col, len(word))
+        label_span = (line, col, len(word))  # made into a Span only when needed
         after = rest.lstrip()
         after_col = col + m.end() + (len(rest) - len(after))
         if after[:1] in ("=", "_"):  # 'label = expr' constant, 'label _ expr' redefinable (C64 left arrow)
@@ -465,7 +481,7 @@ class _Assembly:
                 self.rows.append(ListingRow(label_span, None, b"", self.shown, value=value))
             return None
         if after.lower().startswith(".mac"):
-            return self.pseudo(line, after, after_col, scope, by_number, depth, label=word)
+            return self.pseudo(line, after, after_col, scope, depth, label=word)
         self.define_label(word, label_span, scope)
         if not after:
             return None
@@ -474,24 +490,24 @@ class _Assembly:
             if rest2.startswith("="):
                 return self.set_pc(line, rest2[1:], after_col + (len(after) - len(rest2)) + 1, scope, self.span(*where))
         if after.startswith("."):
-            return self.pseudo(line, after, after_col, scope, by_number, depth)
+            return self.pseudo(line, after, after_col, scope, depth)
         if after.startswith("'"):
             return self.call_macro(line, after, after_col, scope, depth)
         m2 = _IDENT.match(after)
         bad = m2.group(0) if m2 else after.split()[0]
         hint = _undocumented_hint(word, self.options.cpu)
         if hint:  # 'lax $12' without --cpu 6502i, or 64tass's alias 'alr #1': say so instead of "unknown mnemonic '$12'"
-            self.err(hint, label_span)
+            self.err(hint, _as_span(label_span))
             return None
         self.err(f"unknown mnemonic '{bad}' (after label '{word}')", self.span(line, after_col, len(bad)))
         return None
 
-    def define_label(self, name: str, span: Span, scope: _Scope) -> None:
+    def define_label(self, name: str, where: Span | tuple, scope: _Scope) -> None:
         """A label takes the program counter's value."""
         if self.pc is None:
-            self.err(f"label '{name}' before any '*=': there is no address to give it", span)
+            self.err(f"label '{name}' before any '*=': there is no address to give it", _as_span(where))
         else:
-            self.define(name, self.pc, span, "label", scope)
+            self.define(name, self.pc, where, "label", scope)
 
     def evaluate_operand_value(self, text: str, line, col: int, scope) -> int | None:
         stripped = text.lstrip()
@@ -514,7 +530,7 @@ class _Assembly:
 
     # -- pseudo-ops ------------------------------------------------------------
 
-    def pseudo(self, line, text, col, scope, by_number, depth, label: str | None = None):
+    def pseudo(self, line, text, col, scope, depth, label: str | None = None):
         m = re.match(r"\.([A-Za-z#]+)", text)
         if not m:
             self.err("pseudo-op name expected after '.'", self.span(line, col))
@@ -557,11 +573,12 @@ class _Assembly:
             return None if value else "skip-line"
         elif short == "got":
             value = self.evaluate_operand_value(args, line, args_col, scope)
-            if value is None or value not in by_number:
+            target = None if value is None else scope.index_of(value)
+            if target is None:
                 if value is not None:
                     self.err(f".goto {value}: there is no line {value}" + (" in this macro" if scope.local_names or scope.substitutions else ""), self.span(line, args_col, len(args_stripped)))
                 return "skip-line"
-            return by_number[value]
+            return target
         elif short == "mac":
             params_text = args_stripped
             if label is None:
@@ -690,99 +707,114 @@ class _Assembly:
 
     # -- instructions -----------------------------------------------------------------
 
-    def instruction(self, line, word, operand_text, col, scope, where):
-        """Assemble one instruction; ``col`` is the column just after the mnemonic."""
-        key = (word, operand_text)
-        insn = self.insns.get(key)
-        if insn is None:
-            insn = self.insns[key] = _decode_instruction(self.opcodes, word, operand_text)
+    def instruction(self, line, stmt: Statement, insn: _Instruction, scope: _Scope) -> None:
+        """Assemble one instruction statement (with or without a label in front)."""
+        col = stmt.col
+        final = self.final
+        if insn.label is not None:
+            self.define_label(insn.label, (line, col, len(insn.label)), scope)
         if insn.problem is not None:
             message, offset, length = insn.problem
             self.err(message, self.span(line, col + offset, length))
-            return None
-        mnemonic, modes, mode = insn.mnemonic, insn.modes, insn.mode
-        value = None
-        if insn.node is not None:
-            value = self.evaluate_node(insn.node, line, col + insn.expr_offset, scope)
-            if value is not None and insn.prefix:
-                if insn.prefix == "<":
+            raise _BadOperand
+        form = insn.form
+        if form == "fixed":
+            data = insn.fixed
+        else:
+            # the operand's value; a symbol defined further up is by far the most common operand
+            key = insn.key
+            if (
+                key is None
+                or scope.local_names
+                or (value := self.values.get(key)) is None
+                or (final and self.spelling.get(key) != insn.node.name)  # may need a warning: the long way
+            ):
+                value = self.evaluate_node(insn.node, line, col + insn.expr_offset, scope)
+            prefix = insn.prefix
+            if value is not None and prefix:
+                if prefix == "<":
                     value &= 0xFF
-                elif insn.prefix == ">":
+                elif prefix == ">":
                     value >>= 8
-
-        def op_span() -> Span:
-            return self.span(line, col + insn.operand_offset, insn.operand_length)
-
-        if insn.form == "immediate":
-            if value is not None and value > 0xFF:
-                self.err(f"value ${value:04X} does not fit in a byte (immediate mode)", op_span())
-                value &= 0xFF
-        elif insn.form == "indirect":
-            if mode is Mode.INDIRECT:
+            if form == "address":
+                data = self.address_mode(line, col, insn, value)
+            elif form == "immediate":
+                if value is not None and value > 0xFF:
+                    self.err(f"value ${value:04X} does not fit in a byte (immediate mode)", self.operand_span(line, col, insn))
+                    value &= 0xFF
+                data = bytes((insn.code, value or 0))
+            elif form == "branch":
+                if value is not None:
+                    distance = value - ((self.pc or 0) + 2)
+                    if not -128 <= distance <= 127:
+                        over = distance - 127 if distance > 0 else -128 - distance
+                        self.err(
+                            f"branch out of range: target ${value:04X} is {distance:+d} bytes away, "
+                            f"{over} byte{'s' if over != 1 else ''} too far (a branch reaches -128..+127)",
+                            self.operand_span(line, col, insn),
+                        )
+                        distance = 0
+                    value = distance & 0xFF
+                data = bytes((insn.code, value or 0))
+            elif insn.mode is Mode.INDIRECT:  # JMP ($nnnn)
                 if value is not None and value & 0xFF == 0xFF:
                     self.warn(
                         f"JMP (${value:04X}) reads its target from ${value:04X} and ${value & 0xFF00:04X}, "
                         "not $%04X: the NMOS 6502 does not carry into the high byte" % ((value + 1) & 0xFFFF),
-                        op_span(),
+                        self.operand_span(line, col, insn),
                     )
-            elif value is not None and value > 0xFF:
-                self.err(f"value ${value:04X} is not a zero-page address ({mode.label} needs $00-$FF)", op_span())
-                value &= 0xFF
-        elif insn.form == "branch":
-            if value is not None:
-                distance = value - ((self.pc or 0) + 2)
-                if not -128 <= distance <= 127:
-                    over = distance - 127 if distance > 0 else -128 - distance
-                    self.err(
-                        f"branch out of range: target ${value:04X} is {distance:+d} bytes away, "
-                        f"{over} byte{'s' if over != 1 else ''} too far (a branch reaches -128..+127)",
-                        op_span(),
-                    )
-                    distance = 0
-                value = distance & 0xFF
-        elif insn.form == "address":
-            absolute, zero_page = mode, ZERO_PAGE_FORM[mode]
-            if not self.final and value is None:
-                self.unknown_in_pass1.add(self.serial)
-            use_zp = (
-                zero_page in modes
-                and insn.prefix != "!"
-                and (
-                    absolute not in modes
-                    or (value is not None and value <= 0xFF and self.serial not in self.unknown_in_pass1)
-                )
-            )
-            if not use_zp and absolute not in modes:
-                self.err(f"{mnemonic} has no {absolute.label} mode (it has: {', '.join(m.label for m in modes)})", op_span())
-                return None
-            if use_zp:
-                mode = zero_page
+                value = value or 0
+                data = bytes((insn.code, value & 0xFF, value >> 8))
+            else:  # ($nn,X) and ($nn),Y
                 if value is not None and value > 0xFF:
-                    self.err(
-                        f"value ${value:04X} does not fit {zero_page.label}, and {mnemonic} has no {absolute.label} mode",
-                        op_span(),
-                    )
-                    value = 0
-        code = modes[mode]
-        if self.final and (mnemonic in self.unstable or code in self.unstable_codes):
-            self.warn(
-                f"{mnemonic} is an unstable undocumented opcode: its result differs between chips",
-                self.span(line, col - len(word), len(word)),
-            )
-        size = mode.value[1]
-        if size == 0:
-            self.emit(bytes((code,)), where)
-        else:
-            self.emit(bytes((code,)) + (0 if value is None else value).to_bytes(size, "little"), where)
-        return None
+                    self.err(f"value ${value:04X} is not a zero-page address ({insn.mode.label} needs $00-$FF)", self.operand_span(line, col, insn))
+                    value &= 0xFF
+                data = bytes((insn.code, value or 0))
+        if final:
+            if insn.unstable:
+                self.warn(
+                    f"{insn.mnemonic} is an unstable undocumented opcode: its result differs between chips",
+                    self.span(line, col + insn.mnemonic_offset, len(insn.mnemonic)),
+                )
+            self.rows.append(ListingRow((line, col, len(stmt.text)), self.pc, data, _shown(stmt)))
+        self.emit(data, (line, col, len(stmt.text)))
+
+    def address_mode(self, line, col: int, insn: _Instruction, value: int | None) -> bytes:
+        """Zero page or absolute: zero page when the value is known (in pass 1) to be $00-$FF."""
+        if not self.final and value is None:
+            self.unknown_in_pass1.add(self.serial)
+        if insn.zp_code >= 0 and insn.prefix != "!" and (
+            insn.code < 0 or (value is not None and value <= 0xFF and self.serial not in self.unknown_in_pass1)
+        ):
+            if value is not None and value > 0xFF:
+                self.err(
+                    f"value ${value:04X} does not fit {ZERO_PAGE_FORM[insn.mode].label}, and {insn.mnemonic} has no {insn.mode.label} mode",
+                    self.operand_span(line, col, insn),
+                )
+                value = 0
+            return bytes((insn.zp_code, value or 0))
+        if insn.code < 0:
+            modes = ", ".join(m.label for m in insn.modes)
+            self.err(f"{insn.mnemonic} has no {insn.mode.label} mode (it has: {modes})", self.operand_span(line, col, insn))
+            raise _BadOperand
+        value = value or 0
+        return bytes((insn.code, value & 0xFF, value >> 8))
+
+    def operand_span(self, line, col: int, insn: _Instruction) -> Span:
+        return self.span(line, col + insn.operand_offset, insn.operand_length)
+
+
+def _shown(stmt: Statement) -> str:
+    """A statement as the listing shows it: its text and its comment."""
+    return stmt.text + " " + stmt.comment if stmt.comment else stmt.text
 
 
 _UNKNOWN = object()
 _START_LINE = re.compile(r"sys(?![a-z.])", re.IGNORECASE)  # Profi-Ass's start line: 100 sys32768 / sys 9*4096
 
 
-def _shape(text: str, opcodes: dict) -> tuple | None:
-    """('insn', mnemonic, operand, offset) or ('label-insn', label, mnemonic, operand, offset) or None (anything else)."""
+def _shape(text: str, opcodes: dict) -> tuple[str | None, str, str, int] | None:
+    """(label or None, mnemonic, operand text, offset of the operand) for an instruction; None for anything else."""
     if not text[:1].isalpha() or _START_LINE.match(text):
         return None
     m = _IDENT.match(text)
@@ -792,7 +824,7 @@ def _shape(text: str, opcodes: dict) -> tuple | None:
     rest = text[m.end() :]
     if word.upper() in opcodes:
         if not rest or not rest[0].isalnum():
-            return ("insn", word, rest, m.end())
+            return (None, word, rest, m.end())
         return None
     after = rest.lstrip()
     if not after or after[0] in "=_.*'":
@@ -803,45 +835,69 @@ def _shape(text: str, opcodes: dict) -> tuple | None:
     if len(after) != m2.end() and after[m2.end()].isalnum():
         return None
     offset = m.end() + (len(rest) - len(after)) + m2.end()
-    return ("label-insn", word, m2.group(0), after[m2.end() :], offset)
+    return (word, m2.group(0), after[m2.end() :], offset)
 
 
 @dataclass(frozen=True, slots=True)
 class _Instruction:
-    """What an instruction's text says, worked out once per distinct text.
+    """What an instruction statement's text says, worked out once per distinct text.
 
-    Offsets are relative to the column just after the mnemonic.  ``problem``
-    is an error that does not depend on any value (e.g. a mode the mnemonic
-    lacks); it is reported whenever the statement is assembled.
+    Offsets are relative to the statement's first column.  ``problem`` is an
+    error that does not depend on any value (e.g. a mode the mnemonic lacks);
+    it is reported whenever the statement is assembled.
     """
 
     mnemonic: str
     modes: dict
+    mnemonic_offset: int
+    label: str | None = None  # 'loop lda #1' defines 'loop'
     form: str = "fixed"  # fixed | immediate | indirect | branch | address
     mode: Mode = Mode.IMPLIED  # the mode, or for "address" the absolute mode of the index form
+    code: int = -1  # the opcode; for "address" the absolute one (-1: the mnemonic has none)
+    zp_code: int = -1  # "address" only: the zero-page opcode (-1: none)
+    fixed: bytes = b""  # "fixed": the whole instruction
     prefix: str = ""  # "<", ">", "!" or ""
     node: ex.Node | None = None
+    key: str | None = None  # the operand is one symbol: its key (8 characters, lower case)
     expr_offset: int = 0
     operand_offset: int = 0
     operand_length: int = 1
     problem: tuple[str, int, int] | None = None
+    unstable: bool = False  # an unstable undocumented opcode (warned about)
 
 
-def _decode_instruction(opcodes: dict, word: str, operand_text: str) -> _Instruction:
+def _decode_instruction(text: str, opcodes: dict, unstable: frozenset[str], unstable_codes: frozenset[int]) -> _Instruction | None:
+    """The instruction in a statement's text, or None when the statement is something else."""
+    shape = _shape(text, opcodes)
+    if shape is None:
+        return None
+    label, word, operand_text, end = shape
     mnemonic = word.upper()
     modes = opcodes[mnemonic]
     operand = operand_text.strip()
-    lead = len(operand_text) - len(operand_text.lstrip())
-    base = _Instruction(mnemonic, modes, operand_offset=lead, operand_length=max(1, len(operand)))
+    lead = end + len(operand_text) - len(operand_text.lstrip())
+    common = {
+        "mnemonic": mnemonic,
+        "modes": modes,
+        "mnemonic_offset": end - len(word),
+        "label": label,
+        "operand_offset": lead,
+        "operand_length": max(1, len(operand)),
+    }
+
+    def make(form: str, mode: Mode, code: int, **fields) -> _Instruction:
+        codes = {code, fields.get("zp_code", -1)}
+        flagged = mnemonic in unstable or not codes.isdisjoint(unstable_codes)
+        return _Instruction(**common, form=form, mode=mode, code=code, unstable=flagged, **fields)
 
     def problem(message: str, offset: int | None = None, length: int | None = None) -> _Instruction:
-        where = (base.operand_offset, base.operand_length) if offset is None else (offset, length or 1)
-        return replace(base, problem=(message, *where))
+        where = (lead, common["operand_length"]) if offset is None else (offset, length or 1)
+        return _Instruction(**common, problem=(message, *where))
 
     def no_mode(what: str) -> _Instruction:
         return problem(f"{mnemonic} has no {what} mode (it has: {', '.join(m.label for m in modes)})")
 
-    def with_expr(form: str, mode: Mode, text: str, offset: int) -> _Instruction:
+    def with_expr(form: str, mode: Mode, text: str, offset: int, **codes) -> _Instruction:
         """Parse ``text`` (at ``offset``) as an operand expression with an optional < > ! prefix."""
         stripped = text.lstrip()
         offset += len(text) - len(stripped)
@@ -857,26 +913,26 @@ def _decode_instruction(opcodes: dict, word: str, operand_text: str) -> _Instruc
             node = ex.parse(body)
         except ex.ExprError as exc:
             return problem(exc.message, offset + exc.offset, exc.length)
-        return replace(base, form=form, mode=mode, prefix=prefix, node=node, expr_offset=offset)
+        key = node.name[:SIGNIFICANT] if type(node) is ex.Sym else None
+        return make(form, mode, prefix=prefix, node=node, key=key, expr_offset=offset, **codes)
 
     if not operand or (operand.lower() == "a" and Mode.ACCUMULATOR in modes):
-        if Mode.IMPLIED in modes:
-            return base
-        if Mode.ACCUMULATOR in modes:
-            return replace(base, mode=Mode.ACCUMULATOR)
-        return problem(f"{mnemonic} needs an operand", -len(word), len(word))
+        for mode in (Mode.IMPLIED, Mode.ACCUMULATOR):
+            if mode in modes:
+                return make("fixed", mode, modes[mode], fixed=bytes((modes[mode],)))
+        return problem(f"{mnemonic} needs an operand", end - len(word), len(word))
     if set(modes) <= {Mode.IMPLIED, Mode.ACCUMULATOR}:  # (6502i: NOP also has operand modes)
         return problem(f"{mnemonic} takes no operand")
     if operand.startswith("#"):
         if Mode.IMMEDIATE not in modes:
             return no_mode("immediate")
-        return with_expr("immediate", Mode.IMMEDIATE, operand[1:], lead + 1)
+        return with_expr("immediate", Mode.IMMEDIATE, operand[1:], lead + 1, code=modes[Mode.IMMEDIATE])
     indirect = _indirect_form(operand)
     if indirect is not None and (mnemonic == "JMP" or indirect[0] != Mode.INDIRECT):
         mode, inner, inner_offset = indirect
         if mode not in modes:
             return no_mode(mode.label)
-        return with_expr("indirect", mode, inner, lead + inner_offset)
+        return with_expr("indirect", mode, inner, lead + inner_offset, code=modes[mode])
     index = None
     body = operand
     mi = _INDEX.search(operand)
@@ -886,11 +942,12 @@ def _decode_instruction(opcodes: dict, word: str, operand_text: str) -> _Instruc
     if Mode.RELATIVE in modes and mnemonic in BRANCHES:
         if index:
             return no_mode("indexed")
-        return with_expr("branch", Mode.RELATIVE, body, lead)
+        return with_expr("branch", Mode.RELATIVE, body, lead, code=modes[Mode.RELATIVE])
     absolute = {None: Mode.ABSOLUTE, "X": Mode.ABSOLUTE_X, "Y": Mode.ABSOLUTE_Y}[index]
-    if absolute not in modes and ZERO_PAGE_FORM[absolute] not in modes:
+    zero_page = ZERO_PAGE_FORM[absolute]
+    if absolute not in modes and zero_page not in modes:
         return no_mode(absolute.label)
-    return with_expr("address", absolute, body, lead)
+    return with_expr("address", absolute, body, lead, code=modes.get(absolute, -1), zp_code=modes.get(zero_page, -1))
 
 
 def _undocumented_hint(word: str, cpu: str) -> str | None:
@@ -1000,13 +1057,8 @@ def _indirect_form(operand: str) -> tuple[Mode, str, int] | None:
 
 
 def read_source(text: str, filename: str) -> tuple[list[SourceLine], list[Diagnostic]]:
-    lines = []
-    diags = []
-    for index, raw in enumerate(text.splitlines(), start=1):
-        line, problem = read_line(filename, index, raw)
-        if problem:
-            diags.append(error(problem, Span(filename, index, line.number_col, len(str(line.number)), line.text, None)))
-        lines.append(line)
+    lines, problems = read_lines(filename, text)
+    diags = [error(message, Span(filename, line.index, line.number_col, len(str(line.number)), line.text, None)) for line, message in problems]
     return lines, diags
 
 

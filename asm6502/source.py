@@ -9,6 +9,7 @@ accepted as well (a plain text file).
 
 from __future__ import annotations
 
+import re
 from typing import NamedTuple
 
 MAX_LINE_NUMBER = 63999  # the largest line number C64 BASIC accepts (LINGET, $A96B)
@@ -67,19 +68,34 @@ def split_statements(text: str, start: int) -> list[Statement]:
     return statements
 
 
-def read_line(file: str, index: int, raw: str) -> tuple[SourceLine, str | None]:
-    """Parse one physical line; returns the line and an error message about its number, if any."""
-    text = raw.rstrip("\r\n")
-    pos = len(text) - len(text.lstrip(" \t"))
-    digits_start = pos
-    while pos < len(text) and text[pos] in "0123456789":
-        pos += 1
-    number: int | None = None
-    problem = None
-    if pos > digits_start:
-        number = int(text[digits_start:pos])
-        if number > MAX_LINE_NUMBER:
-            problem = f"line number {number} is larger than {MAX_LINE_NUMBER}"
-    statements = tuple(split_statements(text, pos))
-    has_code = any(s.text for s in statements)
-    return SourceLine(file, index, number, digits_start + 1, text, statements, has_code), problem
+# one line of a joined text: leading blanks, the line number's digits, the rest
+_LINE_PARTS = re.compile(r"^([ \t]*)([0-9]*)(.*)$", re.MULTILINE)
+
+
+def read_lines(file: str, text: str) -> tuple[list[SourceLine], list[tuple[SourceLine, str]]]:
+    """All lines of ``text`` (split like ``str.splitlines``), each with its BASIC line number and statements.
+
+    Returns the lines and the (line, message) problems with line numbers.  One
+    regular-expression scan over the whole text finds every line's number; a
+    line without quotes, ``:`` or ``;`` (most lines) is one statement.
+    """
+    raw_lines = text.splitlines()  # the same line breaks as before: \n, \r\n, \r, \f, ...
+    parts = _LINE_PARTS.findall("\n".join(raw_lines))
+    lines: list[SourceLine] = []
+    problems: list[tuple[SourceLine, str]] = []
+    append = lines.append
+    for index, raw, (lead, digits, rest) in zip(range(1, len(raw_lines) + 1), raw_lines, parts):
+        start = len(lead) + len(digits)
+        number = int(digits) if digits else None
+        if ":" in rest or ";" in rest or '"' in rest:
+            statements = tuple(split_statements(raw, start))
+            has_code = any(s.text for s in statements)
+        else:
+            body = rest.strip()
+            statements = (Statement(body, start + len(rest) - len(rest.lstrip()) + 1, ""),)
+            has_code = bool(body)
+        line = SourceLine(file, index, number, len(lead) + 1, raw, statements, has_code)
+        append(line)
+        if number is not None and number > MAX_LINE_NUMBER:
+            problems.append((line, f"line number {number} is larger than {MAX_LINE_NUMBER}"))
+    return lines, problems
