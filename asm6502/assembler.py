@@ -191,8 +191,9 @@ class _Assembly:
         self.unstable = unstable_mnemonics(options.cpu)
         self.unstable_codes = _unstable_opcodes(options.cpu)  # per opcode: LAX #imm ($AB) only
         self.parsed: dict[str, ex.Node] = {}  # expression text -> tree (trees are immutable): parse once, not every pass
-        # statement text -> its decoded instruction, or None for any other statement: decoded once, for both passes
-        self.instructions: dict[str, _Instruction | None] = {}
+        # statement text -> what it says (instruction, definition, lone label: see _decode_statement), or None
+        # for any other statement: decoded once, for both passes
+        self.decoded: dict[str, _Instruction | _Definition | str | None] = {}
 
     # -- one pass ---------------------------------------------------------
 
@@ -277,41 +278,44 @@ class _Assembly:
     def warn(self, message: str, span: Span, *notes: Diagnostic) -> None:
         self.diags.append(warning(message, span, *notes))
 
-    def symbol_key(self, name: str, scope: _Scope) -> str:
-        key = _key(name)
-        return scope.local_names.get(key, key)
-
-    def lookup_fn(self, scope: _Scope, line: SourceLine, base_col: int):
-        def lookup(name: str, offset: int, length: int) -> int | None:
-            key = self.symbol_key(name, scope)
-            short = _key(name)
-            if self.final and self.spelling.get(short, name.lower()) != name.lower():
-                pair = (short, name.lower())
-                if pair not in self.warned_collisions:
-                    self.warned_collisions.add(pair)
-                    self.warn(
-                        f"'{name}' refers to '{self.spelling[short]}': Profi-Ass keeps only the first "
-                        f"{SIGNIFICANT} characters ('{short}')",
-                        self.span(line, base_col + offset, length),
-                    )
-            if key in self.values:
-                return self.values[key]
-            if self.prev_kinds.get(key) == "var":
-                raise ex.ExprError(f"'{name}' is used before it is assigned (a '_' variable has no forward value)", offset, length)
-            if key in self.previous and self.final:
+    def lookup(self, name: str, offset: int, length: int) -> int | None:
+        """A symbol's value for :func:`ex.evaluate`, in the context :meth:`evaluate_node` set."""
+        scope, line, base_col = self.context
+        short = name[:SIGNIFICANT]  # (the parser gives names in lower case)
+        key = scope.local_names.get(short, short) if scope.local_names else short
+        if self.final and self.spelling.get(short, name) != name:
+            pair = (short, name)
+            if pair not in self.warned_collisions:
+                self.warned_collisions.add(pair)
+                self.warn(
+                    f"'{name}' refers to '{self.spelling[short]}': Profi-Ass keeps only the first "
+                    f"{SIGNIFICANT} characters ('{short}')",
+                    self.span(line, base_col + offset, length),
+                )
+        value = self.values.get(key)
+        if value is not None:
+            return value
+        if self.prev_kinds.get(key) == "var":
+            raise ex.ExprError(f"'{name}' is used before it is assigned (a '_' variable has no forward value)", offset, length)
+        if self.final:
+            if key in self.previous:
                 return self.previous[key]
-            if self.final:
-                raise ex.ExprError(f"undefined symbol '{name}'", offset, length)
-            return None
-
-        return lookup
+            raise ex.ExprError(f"undefined symbol '{name}'", offset, length)
+        return None
 
     def evaluate_node(self, node: ex.Node, line: SourceLine, col: int, scope: _Scope) -> int | None:
         """Value of a parsed expression starting at 1-based ``col``; errors are recorded, then _BadOperand."""
-        if type(node) is ex.Num:
+        kind = type(node)
+        if kind is ex.Num:
             return node.value
+        if kind is ex.Sym and not scope.local_names:  # the most common operand: a symbol defined further up
+            key = node.name[:SIGNIFICANT]
+            value = self.values.get(key)
+            if value is not None and (not self.final or self.spelling.get(key) == node.name):
+                return value
+        self.context = (scope, line, col)
         try:
-            return ex.evaluate(node, self.lookup_fn(scope, line, col), self.pc if self.pc is not None else 0)
+            return ex.evaluate(node, self.lookup, self.pc if self.pc is not None else 0)
         except ex.ExprError as exc:
             self.err(exc.message, self.span(line, col + exc.offset, exc.length))
             raise _BadOperand from None
@@ -402,13 +406,21 @@ class _Assembly:
             if not text:  # a statement that was only an (empty) macro argument
                 return None
         self.serial += 1
-        # instructions ('lda #1', 'loop lda #1'), most of any program, take the short way
-        insn = self.instructions.get(text, _UNKNOWN)
-        if insn is _UNKNOWN:
-            insn = self.instructions[text] = _decode_instruction(text, self.opcodes, self.unstable, self.unstable_codes)
-        if insn is not None:
+        # instructions, definitions and lone labels -- most of any program -- take the short way
+        decoded = self.decoded.get(text, _UNKNOWN)
+        if decoded is _UNKNOWN:
+            decoded = self.decoded[text] = _decode_statement(text, self.opcodes, self.unstable, self.unstable_codes)
+        if decoded is not None:
             try:
-                self.instruction(line, stmt, insn, scope)
+                kind = type(decoded)
+                if kind is _Instruction:
+                    self.instruction(line, stmt, decoded, scope)
+                elif kind is _Definition:
+                    self.definition(line, stmt, decoded, scope)
+                else:  # a label on its own
+                    self.define_label(decoded, (line, col, len(decoded)), scope)
+                    if self.final:
+                        self.rows.append(ListingRow((line, col, len(stmt.text)), None, b"", _shown(stmt)))
             except _BadOperand:
                 if self.final:
                     self.rows.append(ListingRow((line, col, len(stmt.text)), None, b"", _shown(stmt)))
@@ -501,6 +513,19 @@ class _Assembly:
             return None
         self.err(f"unknown mnemonic '{bad}' (after label '{word}')", self.span(line, after_col, len(bad)))
         return None
+
+    def definition(self, line, stmt: Statement, decoded: _Definition, scope: _Scope) -> None:
+        """``name = value`` (a constant) or ``name _ value`` (a variable, the C64's left arrow)."""
+        col = stmt.col
+        if decoded.problem is not None:
+            message, offset, length = decoded.problem
+            self.err(message, self.span(line, col + offset, length))
+            raise _BadOperand
+        where = (line, col, len(decoded.name))
+        value = self.evaluate_node(decoded.node, line, col + decoded.expr_offset, scope)
+        self.define(decoded.name, value, where, decoded.kind, scope)
+        if self.final:
+            self.rows.append(ListingRow(where, None, b"", _shown(stmt), value=value))
 
     def define_label(self, name: str, where: Span | tuple, scope: _Scope) -> None:
         """A label takes the program counter's value."""
@@ -721,15 +746,7 @@ class _Assembly:
         if form == "fixed":
             data = insn.fixed
         else:
-            # the operand's value; a symbol defined further up is by far the most common operand
-            key = insn.key
-            if (
-                key is None
-                or scope.local_names
-                or (value := self.values.get(key)) is None
-                or (final and self.spelling.get(key) != insn.node.name)  # may need a warning: the long way
-            ):
-                value = self.evaluate_node(insn.node, line, col + insn.expr_offset, scope)
+            value = self.evaluate_node(insn.node, line, col + insn.expr_offset, scope)
             prefix = insn.prefix
             if value is not None and prefix:
                 if prefix == "<":
@@ -813,8 +830,20 @@ _UNKNOWN = object()
 _START_LINE = re.compile(r"sys(?![a-z.])", re.IGNORECASE)  # Profi-Ass's start line: 100 sys32768 / sys 9*4096
 
 
-def _shape(text: str, opcodes: dict) -> tuple[str | None, str, str, int] | None:
-    """(label or None, mnemonic, operand text, offset of the operand) for an instruction; None for anything else."""
+class _Definition(NamedTuple):
+    """``name = value`` or ``name _ value``; offsets relative to the statement's first column."""
+
+    name: str
+    kind: str  # "const" (=) or "var" (_)
+    node: ex.Node | None
+    expr_offset: int
+    problem: tuple[str, int, int] | None = None
+
+
+def _decode_statement(text: str, opcodes: dict, unstable: frozenset[str], unstable_codes: frozenset[int]):
+    """What a statement says, for the statements decoded once: an :class:`_Instruction`
+    (with or without a label), a :class:`_Definition`, or a lone label (its name).
+    None for every other statement (pseudo-ops, ``*=``, macro calls, the start line, errors)."""
     if not text[:1].isalpha() or _START_LINE.match(text):
         return None
     m = _IDENT.match(text)
@@ -824,10 +853,26 @@ def _shape(text: str, opcodes: dict) -> tuple[str | None, str, str, int] | None:
     rest = text[m.end() :]
     if word.upper() in opcodes:
         if not rest or not rest[0].isalnum():
-            return (None, word, rest, m.end())
+            return _decode_instruction(None, word, rest, m.end(), opcodes, unstable, unstable_codes)
         return None
+    if not rest:
+        return word
     after = rest.lstrip()
-    if not after or after[0] in "=_.*'":
+    if not after:
+        return None
+    first = after[0]
+    if first in "=_":
+        expr_text = after[1:]
+        stripped = expr_text.lstrip()
+        offset = m.end() + len(rest) - len(after) + 1 + len(expr_text) - len(stripped)
+        kind = "const" if first == "=" else "var"
+        if not stripped:
+            return _Definition(word, kind, None, offset, ("expression expected", offset, 1))
+        try:
+            return _Definition(word, kind, ex.parse(stripped), offset)
+        except ex.ExprError as exc:
+            return _Definition(word, kind, None, offset, (exc.message, offset + exc.offset, exc.length))
+    if first in ".*'":
         return None
     m2 = _IDENT.match(after)
     if m2 is None or m2.group(0).upper() not in opcodes:
@@ -835,11 +880,10 @@ def _shape(text: str, opcodes: dict) -> tuple[str | None, str, str, int] | None:
     if len(after) != m2.end() and after[m2.end()].isalnum():
         return None
     offset = m.end() + (len(rest) - len(after)) + m2.end()
-    return (word, m2.group(0), after[m2.end() :], offset)
+    return _decode_instruction(word, m2.group(0), after[m2.end() :], offset, opcodes, unstable, unstable_codes)
 
 
-@dataclass(frozen=True, slots=True)
-class _Instruction:
+class _Instruction(NamedTuple):
     """What an instruction statement's text says, worked out once per distinct text.
 
     Offsets are relative to the statement's first column.  ``problem`` is an
@@ -850,7 +894,9 @@ class _Instruction:
     mnemonic: str
     modes: dict
     mnemonic_offset: int
-    label: str | None = None  # 'loop lda #1' defines 'loop'
+    label: str | None  # 'loop lda #1' defines 'loop'
+    operand_offset: int
+    operand_length: int
     form: str = "fixed"  # fixed | immediate | indirect | branch | address
     mode: Mode = Mode.IMPLIED  # the mode, or for "address" the absolute mode of the index form
     code: int = -1  # the opcode; for "address" the absolute one (-1: the mnemonic has none)
@@ -858,96 +904,100 @@ class _Instruction:
     fixed: bytes = b""  # "fixed": the whole instruction
     prefix: str = ""  # "<", ">", "!" or ""
     node: ex.Node | None = None
-    key: str | None = None  # the operand is one symbol: its key (8 characters, lower case)
     expr_offset: int = 0
-    operand_offset: int = 0
-    operand_length: int = 1
     problem: tuple[str, int, int] | None = None
     unstable: bool = False  # an unstable undocumented opcode (warned about)
 
 
-def _decode_instruction(text: str, opcodes: dict, unstable: frozenset[str], unstable_codes: frozenset[int]) -> _Instruction | None:
-    """The instruction in a statement's text, or None when the statement is something else."""
-    shape = _shape(text, opcodes)
-    if shape is None:
-        return None
-    label, word, operand_text, end = shape
+class _Problem(Exception):
+    """An instruction's text is wrong whatever the values (``offset`` None: the whole operand)."""
+
+    def __init__(self, message: str, offset: int | None = None, length: int = 1):
+        super().__init__(message)
+        self.message, self.offset, self.length = message, offset, length
+
+
+def _decode_instruction(
+    label: str | None, word: str, operand_text: str, end: int, opcodes: dict, unstable: frozenset[str], unstable_codes: frozenset[int]
+) -> _Instruction:
+    """An instruction: optional label, mnemonic as typed, the text after it and where that starts."""
     mnemonic = word.upper()
     modes = opcodes[mnemonic]
     operand = operand_text.strip()
     lead = end + len(operand_text) - len(operand_text.lstrip())
-    common = {
-        "mnemonic": mnemonic,
-        "modes": modes,
-        "mnemonic_offset": end - len(word),
-        "label": label,
-        "operand_offset": lead,
-        "operand_length": max(1, len(operand)),
-    }
+    head = (mnemonic, modes, end - len(word), label, lead, max(1, len(operand)))
+    try:
+        form, mode, code, zp_code, expr_text, offset = _operand_form(mnemonic, modes, operand, lead)
+        flagged = mnemonic in unstable or code in unstable_codes or zp_code in unstable_codes
+        if form == "fixed":
+            return _Instruction(*head, form, mode, code, fixed=bytes((code,)), unstable=flagged)
+        prefix, node, expr_offset = _operand_expression(expr_text, offset)
+    except _Problem as p:
+        if p.offset is None:
+            return _Instruction(*head, problem=(p.message, lead, head[5]))
+        return _Instruction(*head, problem=(p.message, end - len(word) if p.offset == -1 else p.offset, p.length))
+    return _Instruction(*head, form, mode, code, zp_code, b"", prefix, node, expr_offset, None, flagged)
 
-    def make(form: str, mode: Mode, code: int, **fields) -> _Instruction:
-        codes = {code, fields.get("zp_code", -1)}
-        flagged = mnemonic in unstable or not codes.isdisjoint(unstable_codes)
-        return _Instruction(**common, form=form, mode=mode, code=code, unstable=flagged, **fields)
 
-    def problem(message: str, offset: int | None = None, length: int | None = None) -> _Instruction:
-        where = (lead, common["operand_length"]) if offset is None else (offset, length or 1)
-        return _Instruction(**common, problem=(message, *where))
+def _operand_form(mnemonic: str, modes: dict, operand: str, lead: int) -> tuple[str, Mode, int, int, str, int]:
+    """(form, mode, opcode, zero-page opcode, expression text, its offset) of an operand; _Problem if none fits."""
 
-    def no_mode(what: str) -> _Instruction:
-        return problem(f"{mnemonic} has no {what} mode (it has: {', '.join(m.label for m in modes)})")
-
-    def with_expr(form: str, mode: Mode, text: str, offset: int, **codes) -> _Instruction:
-        """Parse ``text`` (at ``offset``) as an operand expression with an optional < > ! prefix."""
-        stripped = text.lstrip()
-        offset += len(text) - len(stripped)
-        if not stripped:
-            return problem("expression expected", offset, 1)
-        prefix = stripped[0] if stripped[0] in "<>!" else ""
-        body = stripped[1:] if prefix else stripped
-        offset += len(prefix) + len(body) - len(body.lstrip())
-        body = body.lstrip()
-        if not body:
-            return problem("expression expected", offset, 1)
-        try:
-            node = ex.parse(body)
-        except ex.ExprError as exc:
-            return problem(exc.message, offset + exc.offset, exc.length)
-        key = node.name[:SIGNIFICANT] if type(node) is ex.Sym else None
-        return make(form, mode, prefix=prefix, node=node, key=key, expr_offset=offset, **codes)
+    def no_mode(what: str) -> _Problem:
+        return _Problem(f"{mnemonic} has no {what} mode (it has: {', '.join(m.label for m in modes)})")
 
     if not operand or (operand.lower() == "a" and Mode.ACCUMULATOR in modes):
         for mode in (Mode.IMPLIED, Mode.ACCUMULATOR):
             if mode in modes:
-                return make("fixed", mode, modes[mode], fixed=bytes((modes[mode],)))
-        return problem(f"{mnemonic} needs an operand", end - len(word), len(word))
+                return "fixed", mode, modes[mode], -1, "", 0
+        raise _Problem(f"{mnemonic} needs an operand", -1, len(mnemonic))  # offset -1: at the mnemonic
     if set(modes) <= {Mode.IMPLIED, Mode.ACCUMULATOR}:  # (6502i: NOP also has operand modes)
-        return problem(f"{mnemonic} takes no operand")
-    if operand.startswith("#"):
+        raise _Problem(f"{mnemonic} takes no operand")
+    if operand[0] == "#":
         if Mode.IMMEDIATE not in modes:
-            return no_mode("immediate")
-        return with_expr("immediate", Mode.IMMEDIATE, operand[1:], lead + 1, code=modes[Mode.IMMEDIATE])
+            raise no_mode("immediate")
+        return "immediate", Mode.IMMEDIATE, modes[Mode.IMMEDIATE], -1, operand[1:], lead + 1
     indirect = _indirect_form(operand)
     if indirect is not None and (mnemonic == "JMP" or indirect[0] != Mode.INDIRECT):
         mode, inner, inner_offset = indirect
         if mode not in modes:
-            return no_mode(mode.label)
-        return with_expr("indirect", mode, inner, lead + inner_offset, code=modes[mode])
+            raise no_mode(mode.label)
+        return "indirect", mode, modes[mode], -1, inner, lead + inner_offset
     index = None
     body = operand
-    mi = _INDEX.search(operand)
+    mi = _INDEX.search(operand) if "," in operand else None
     if mi:
         index = mi.group(1).upper()
         body = operand[: mi.start()].rstrip()
     if Mode.RELATIVE in modes and mnemonic in BRANCHES:
         if index:
-            return no_mode("indexed")
-        return with_expr("branch", Mode.RELATIVE, body, lead, code=modes[Mode.RELATIVE])
-    absolute = {None: Mode.ABSOLUTE, "X": Mode.ABSOLUTE_X, "Y": Mode.ABSOLUTE_Y}[index]
+            raise no_mode("indexed")
+        return "branch", Mode.RELATIVE, modes[Mode.RELATIVE], -1, body, lead
+    absolute = _ABSOLUTE_FORM[index]
     zero_page = ZERO_PAGE_FORM[absolute]
     if absolute not in modes and zero_page not in modes:
-        return no_mode(absolute.label)
-    return with_expr("address", absolute, body, lead, code=modes.get(absolute, -1), zp_code=modes.get(zero_page, -1))
+        raise no_mode(absolute.label)
+    return "address", absolute, modes.get(absolute, -1), modes.get(zero_page, -1), body, lead
+
+
+_ABSOLUTE_FORM = {None: Mode.ABSOLUTE, "X": Mode.ABSOLUTE_X, "Y": Mode.ABSOLUTE_Y}  # by index register
+
+
+def _operand_expression(text: str, offset: int) -> tuple[str, ex.Node, int]:
+    """(prefix, tree, offset of the expression) for ``text`` at ``offset``: an optional < > ! then an expression."""
+    stripped = text.lstrip()
+    offset += len(text) - len(stripped)
+    if not stripped:
+        raise _Problem("expression expected", offset, 1)
+    prefix = stripped[0] if stripped[0] in "<>!" else ""
+    body = stripped[1:] if prefix else stripped
+    offset += len(prefix) + len(body) - len(body.lstrip())
+    body = body.lstrip()
+    if not body:
+        raise _Problem("expression expected", offset, 1)
+    try:
+        return prefix, ex.parse(body), offset
+    except ex.ExprError as exc:
+        raise _Problem(exc.message, offset + exc.offset, exc.length) from None
 
 
 def _undocumented_hint(word: str, cpu: str) -> str | None:

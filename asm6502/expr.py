@@ -18,8 +18,9 @@ makes the result ``None``; the caller decides whether that is an error.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from asm6502.petscii_text import ascii_to_petscii
 
@@ -39,33 +40,31 @@ class ExprError(Exception):
         self.length = max(1, length)
 
 
-@dataclass(frozen=True)
-class Num:
+# The tree's nodes are named tuples: a large program has tens of thousands of them.
+
+
+class Num(NamedTuple):
     value: int
     offset: int
     length: int
 
 
-@dataclass(frozen=True)
-class Sym:
-    name: str
+class Sym(NamedTuple):
+    name: str  # lower case
     offset: int
     length: int
 
 
-@dataclass(frozen=True)
-class PC:
+class PC(NamedTuple):
     offset: int
 
 
-@dataclass(frozen=True)
-class Neg:
+class Neg(NamedTuple):
     operand: "Node"
     offset: int
 
 
-@dataclass(frozen=True)
-class Chain:
+class Chain(NamedTuple):
     """``first op1 t1 op2 t2 ...`` evaluated strictly left to right."""
 
     first: "Node"
@@ -165,8 +164,20 @@ class _Parser:
         return Num(value, start, self.pos - start)
 
 
+# a whole expression that is one number or one symbol (most operands): no parser needed
+_ATOM = re.compile(r"(?:\$([0-9A-Fa-f]+)|([0-9]+)|([A-Za-z][A-Za-z0-9.]*))\Z")
+
+
 def parse(text: str) -> Node:
     """Parse a whole expression; trailing text is an error."""
+    m = _ATOM.match(text)
+    if m is not None:
+        hex_digits, decimal, name = m.groups()
+        if name is not None:
+            return Sym(name.lower(), 0, len(text))
+        value = int(hex_digits, 16) if hex_digits is not None else int(decimal)
+        if value <= MAX:
+            return Num(value, 0, len(text))
     parser = _Parser(text)
     node = parser.chain()
     if parser.peek():
@@ -226,20 +237,21 @@ def evaluate(node: Node, lookup: Lookup, pc: int) -> int | None:
     ``lookup(name, offset, length)`` returns the symbol's value or ``None``
     and may raise :class:`ExprError` itself (e.g. undefined in the final pass).
     """
-    if isinstance(node, Num):
-        return node.value
-    if isinstance(node, Sym):
+    kind = type(node)
+    if kind is Sym:
         return lookup(node.name, node.offset, node.length)
-    if isinstance(node, PC):
+    if kind is Num:
+        return node.value
+    if kind is Chain:
+        value = evaluate(node.first, lookup, pc)
+        for op, offset, operand in node.rest:
+            right = evaluate(operand, lookup, pc)
+            value = None if value is None or right is None else apply(op, value, right, offset)
+        return value
+    if kind is PC:
         return pc
-    if isinstance(node, Neg):
-        inner = evaluate(node.operand, lookup, pc)
-        return None if inner is None else (-inner) & MAX
-    value = evaluate(node.first, lookup, pc)
-    for op, offset, operand in node.rest:
-        right = evaluate(operand, lookup, pc)
-        value = None if value is None or right is None else apply(op, value, right, offset)
-    return value
+    inner = evaluate(node.operand, lookup, pc)  # Neg
+    return None if inner is None else (-inner) & MAX
 
 
 def symbols_in(node: Node) -> list[Sym]:

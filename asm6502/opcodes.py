@@ -30,6 +30,10 @@ class Mode(Enum):
     INDIRECT_INDEXED = ("(zero page),Y", 1)  # ($nn),Y
     RELATIVE = ("relative", 1)  # branches: signed 8-bit offset from the next instruction
 
+    # Members are singletons: hash them by identity (in C) instead of Enum's
+    # Python-level hash of the name; the assembler looks modes up constantly.
+    __hash__ = object.__hash__
+
     @property
     def label(self) -> str:
         return self.value[0]
