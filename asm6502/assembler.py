@@ -193,7 +193,7 @@ class _Assembly:
         self.parsed: dict[str, ex.Node] = {}  # expression text -> tree (trees are immutable): parse once, not every pass
         # statement text -> what it says (instruction, definition, lone label: see _decode_statement), or None
         # for any other statement: decoded once, for both passes
-        self.decoded: dict[str, _Instruction | _Definition | str | None] = {}
+        self.decoded: dict[str, _Instruction | _Definition | _DataList | str | None] = {}
 
     # -- one pass ---------------------------------------------------------
 
@@ -369,6 +369,10 @@ class _Assembly:
             )
         self.values[key] = value
 
+    def advance(self, size: int) -> None:
+        """Pass 1: move the program counter past ``size`` bytes (no output is kept in pass 1)."""
+        self.pc = ((self.pc or 0) + size) & 0xFFFF
+
     def emit(self, data: bytes, where: Span | tuple) -> None:
         """Output ``data`` at the program counter; ``where`` is a Span or (line, col, length)."""
         if not data:
@@ -417,6 +421,8 @@ class _Assembly:
                     self.instruction(line, stmt, decoded, scope)
                 elif kind is _Definition:
                     self.definition(line, stmt, decoded, scope)
+                elif kind is _DataList:
+                    self.data(line, stmt, decoded, scope)
                 else:  # a label on its own
                     self.define_label(decoded, (line, col, len(decoded)), scope)
                     if self.final:
@@ -566,9 +572,7 @@ class _Assembly:
         args_stripped = args.strip()
         args_col = col + m.end() + (len(args) - len(args.lstrip()))
         op_span = self.span(line, col, m.end())
-        if short in ("byt", "wor"):
-            self.data_list(line, args_stripped, args_col, scope, word=(short == "wor"), span=op_span)
-        elif short == "asc":
+        if short == "asc":  # (.byt and .wor are decoded like instructions: see _decode_statement)
             if not (args_stripped.startswith('"') and args_stripped.endswith('"') and len(args_stripped) >= 2):
                 self.err('.asc expects one string in double quotes: .asc "text"', self.span(line, args_col, max(1, len(args_stripped))))
                 return None
@@ -578,7 +582,10 @@ class _Assembly:
                 return None
             if len(body) > ASC_LIMIT:
                 self.warn(f".asc string is {len(body)} characters; Profi-Ass accepts at most {ASC_LIMIT}", self.span(line, args_col, len(args_stripped)))
-            self.emit(self.petscii(body, line, args_col + 1), op_span)
+            data, problems = _petscii(body, args_col + 1)
+            for message, problem_col, length in problems:
+                self.err(message, self.span(line, problem_col, length))
+            self.emit(data, op_span)
         elif short == "opt":
             for item in filter(None, (a.strip() for a in args.split(","))):
                 if not re.fullmatch(r"[A-Za-z#]+", item):
@@ -649,51 +656,43 @@ class _Assembly:
             self.err(f"unknown pseudo-op '.{name}'", op_span)
         return None
 
-    def petscii(self, body: str, line, col: int) -> bytes:
-        try:
-            return ascii_to_petscii(body)
-        except ValueError:
-            for i, ch in enumerate(body):
-                try:
-                    ascii_to_petscii(ch)
-                except ValueError:
-                    self.err(f"character {ch!r} has no PETSCII code", self.span(line, col + i))
-            return b""
-
-    def data_list(self, line, args: str, col: int, scope, word: bool, span: Span) -> None:
-        if not args:
-            self.err(f"{'.wor' if word else '.byt'} needs at least one value", span)
+    def data(self, line, stmt: Statement, decoded: _DataList, scope: _Scope) -> None:
+        """``.byt`` and ``.wor`` lists (with or without a label in front); pass 1 only needs their size."""
+        col = stmt.col
+        if decoded.label is not None:
+            self.define_label(decoded.label, (line, col, len(decoded.label)), scope)
+        op_span = (line, col + decoded.op_offset, decoded.op_length)
+        if not decoded.items:
+            self.err(f"{'.wor' if decoded.word else '.byt'} needs at least one value", _as_span(op_span))
+            return
+        if not self.final:
+            self.advance(decoded.size)
             return
         out = bytearray()
-        for item, item_col in _split_commas(args, col):
-            if not item:
-                self.err("value expected between commas", self.span(line, item_col))
-                continue
-            if item.startswith('"') and not word and item.endswith('"') and len(item) >= 2 and len(item) != 3:
-                out += self.petscii(item[1:-1], line, item_col + 1)
+        for item in decoded.items:
+            for message, offset, length in item.problems:
+                self.err(message, self.span(line, col + offset, length))
+            if item.node is None:
+                out += item.fixed
                 continue
             try:
-                value = self.evaluate_item(item, line, item_col, scope)
+                value = self.evaluate_node(item.node, line, col + item.expr_offset, scope)
             except _BadOperand:
-                out += b"\0\0" if word else b"\0"
-                continue
-            if value is None:
-                out += b"\0\0" if word else b"\0"
-            elif word:
+                value = 0
+            if item.prefix == "<":
+                value &= 0xFF
+            elif item.prefix == ">":
+                value >>= 8
+            if decoded.word:
                 out += value.to_bytes(2, "little")
             elif value > 0xFF:
-                self.err(f"value ${value:04X} does not fit in a byte", self.span(line, item_col, len(item)))
-                out += b"\0"
+                self.err(f"value ${value:04X} does not fit in a byte", self.span(line, col + item.offset, item.length))
+                out.append(0)
             else:
                 out.append(value)
-        self.emit(bytes(out), span)
-
-    def evaluate_item(self, item, line, col, scope) -> int | None:
-        prefix = item[0] if item[0] in "<>" else ""
-        value = self.evaluate(item[len(prefix):].lstrip(), line, col + len(prefix) + (len(item) - len(prefix) - len(item[len(prefix):].lstrip())), scope) if prefix else self.evaluate(item, line, col, scope)
-        if value is None or not prefix:
-            return value
-        return value & 0xFF if prefix == "<" else value >> 8
+        data = bytes(out)
+        self.rows.append(ListingRow((line, col, len(stmt.text)), self.pc if data else None, data, _shown(stmt)))
+        self.emit(data, op_span)
 
     # -- macros ----------------------------------------------------------------------
 
@@ -733,9 +732,12 @@ class _Assembly:
     # -- instructions -----------------------------------------------------------------
 
     def instruction(self, line, stmt: Statement, insn: _Instruction, scope: _Scope) -> None:
-        """Assemble one instruction statement (with or without a label in front)."""
+        """Assemble one instruction statement (with or without a label in front).
+
+        Pass 1 only needs the instruction's size, which its text fixes except for an
+        address that could be zero page: only those operands are evaluated in pass 1.
+        """
         col = stmt.col
-        final = self.final
         if insn.label is not None:
             self.define_label(insn.label, (line, col, len(insn.label)), scope)
         if insn.problem is not None:
@@ -743,58 +745,70 @@ class _Assembly:
             self.err(message, self.span(line, col + offset, length))
             raise _BadOperand
         form = insn.form
-        if form == "fixed":
+        if form == "address":
+            data = self.address_mode(line, col, insn, self.operand_value(line, col, insn, scope))
+            if not self.final:
+                self.advance(len(data))
+                return
+        elif not self.final:
+            self.advance(insn.size)
+            return
+        elif form == "fixed":
             data = insn.fixed
         else:
-            value = self.evaluate_node(insn.node, line, col + insn.expr_offset, scope)
-            prefix = insn.prefix
-            if value is not None and prefix:
-                if prefix == "<":
-                    value &= 0xFF
-                elif prefix == ">":
-                    value >>= 8
-            if form == "address":
-                data = self.address_mode(line, col, insn, value)
-            elif form == "immediate":
-                if value is not None and value > 0xFF:
+            try:
+                value = self.operand_value(line, col, insn, scope)
+            except _BadOperand:
+                self.advance(insn.size)  # the addresses that follow stay those of pass 1
+                raise
+            if form == "immediate":
+                if value > 0xFF:
                     self.err(f"value ${value:04X} does not fit in a byte (immediate mode)", self.operand_span(line, col, insn))
                     value &= 0xFF
-                data = bytes((insn.code, value or 0))
+                data = bytes((insn.code, value))
             elif form == "branch":
-                if value is not None:
-                    distance = value - ((self.pc or 0) + 2)
-                    if not -128 <= distance <= 127:
-                        over = distance - 127 if distance > 0 else -128 - distance
-                        self.err(
-                            f"branch out of range: target ${value:04X} is {distance:+d} bytes away, "
-                            f"{over} byte{'s' if over != 1 else ''} too far (a branch reaches -128..+127)",
-                            self.operand_span(line, col, insn),
-                        )
-                        distance = 0
-                    value = distance & 0xFF
-                data = bytes((insn.code, value or 0))
+                distance = value - ((self.pc or 0) + 2)
+                if not -128 <= distance <= 127:
+                    over = distance - 127 if distance > 0 else -128 - distance
+                    self.err(
+                        f"branch out of range: target ${value:04X} is {distance:+d} bytes away, "
+                        f"{over} byte{'s' if over != 1 else ''} too far (a branch reaches -128..+127)",
+                        self.operand_span(line, col, insn),
+                    )
+                    distance = 0
+                data = bytes((insn.code, distance & 0xFF))
             elif insn.mode is Mode.INDIRECT:  # JMP ($nnnn)
-                if value is not None and value & 0xFF == 0xFF:
+                if value & 0xFF == 0xFF:
                     self.warn(
                         f"JMP (${value:04X}) reads its target from ${value:04X} and ${value & 0xFF00:04X}, "
                         "not $%04X: the NMOS 6502 does not carry into the high byte" % ((value + 1) & 0xFFFF),
                         self.operand_span(line, col, insn),
                     )
-                value = value or 0
                 data = bytes((insn.code, value & 0xFF, value >> 8))
             else:  # ($nn,X) and ($nn),Y
-                if value is not None and value > 0xFF:
+                if value > 0xFF:
                     self.err(f"value ${value:04X} is not a zero-page address ({insn.mode.label} needs $00-$FF)", self.operand_span(line, col, insn))
                     value &= 0xFF
-                data = bytes((insn.code, value or 0))
-        if final:
-            if insn.unstable:
-                self.warn(
-                    f"{insn.mnemonic} is an unstable undocumented opcode: its result differs between chips",
-                    self.span(line, col + insn.mnemonic_offset, len(insn.mnemonic)),
-                )
-            self.rows.append(ListingRow((line, col, len(stmt.text)), self.pc, data, _shown(stmt)))
-        self.emit(data, (line, col, len(stmt.text)))
+                data = bytes((insn.code, value))
+        if insn.unstable:
+            self.warn(
+                f"{insn.mnemonic} is an unstable undocumented opcode: its result differs between chips",
+                self.span(line, col + insn.mnemonic_offset, len(insn.mnemonic)),
+            )
+        where = (line, col, len(stmt.text))
+        self.rows.append(ListingRow(where, self.pc, data, _shown(stmt)))
+        self.emit(data, where)
+
+    def operand_value(self, line, col: int, insn: _Instruction, scope: _Scope) -> int | None:
+        """The operand's value after a < or > prefix; None only for a forward reference in pass 1."""
+        value = self.evaluate_node(insn.node, line, col + insn.expr_offset, scope)
+        prefix = insn.prefix
+        if value is not None and prefix:
+            if prefix == "<":
+                value &= 0xFF
+            elif prefix == ">":
+                value >>= 8
+        return value
 
     def address_mode(self, line, col: int, insn: _Instruction, value: int | None) -> bytes:
         """Zero page or absolute: zero page when the value is known (in pass 1) to be $00-$FF."""
@@ -840,10 +854,82 @@ class _Definition(NamedTuple):
     problem: tuple[str, int, int] | None = None
 
 
+class _DataItem(NamedTuple):
+    """One item of a .byt/.wor list; offsets relative to the statement's first column."""
+
+    fixed: bytes  # a string's bytes, or the zeros standing in for an item with an error
+    problems: tuple[tuple[str, int, int], ...] = ()  # errors whatever the values (message, offset, length)
+    node: ex.Node | None = None  # a value to evaluate (None: the item is ``fixed``)
+    prefix: str = ""  # "<" or ">" before the value
+    expr_offset: int = 0
+    offset: int = 0  # the whole item
+    length: int = 1
+
+
+class _DataList(NamedTuple):
+    """``[label] .byt items`` or ``[label] .wor items``; offsets relative to the statement's first column."""
+
+    label: str | None
+    word: bool  # .wor: 2 bytes an item, low byte first
+    items: tuple[_DataItem, ...]
+    size: int  # in bytes, known from the text alone
+    op_offset: int  # the '.byt' / '.wor'
+    op_length: int
+
+
+_PSEUDO = re.compile(r"\.([A-Za-z#]+)")
+
+
+def _decode_data(label: str | None, text: str, offset: int) -> _DataList | None:
+    """``text`` (at ``offset`` in its statement) as a .byt/.wor list; None for any other pseudo-op."""
+    m = _PSEUDO.match(text)
+    if m is None or m.group(1)[:3].lower() not in ("byt", "wor"):
+        return None
+    word = m.group(1)[:3].lower() == "wor"
+    args = text[m.end() :]
+    args_offset = offset + m.end() + len(args) - len(args.lstrip())
+    items = []
+    zeros = b"\0\0" if word else b"\0"
+    for item, item_offset in _split_commas(args.strip(), args_offset) if args.strip() else ():
+        if not item:
+            items.append(_DataItem(b"", (("value expected between commas", item_offset, 1),)))
+        elif item.startswith('"') and not word and item.endswith('"') and len(item) >= 2 and len(item) != 3:
+            items.append(_DataItem(*_petscii(item[1:-1], item_offset + 1)))  # a string ('"a"' is a value)
+        else:
+            prefix = item[0] if item[0] in "<>" else ""
+            body = item[len(prefix) :]
+            expr_offset = item_offset + len(prefix) + len(body) - len(body.lstrip())
+            try:
+                node = ex.parse(body.lstrip())
+            except ex.ExprError as exc:
+                items.append(_DataItem(zeros, ((exc.message, expr_offset + exc.offset, exc.length),)))
+                continue
+            items.append(_DataItem(zeros, (), node, prefix, expr_offset, item_offset, len(item)))
+    size = sum(len(item.fixed) for item in items)
+    return _DataList(label, word, tuple(items), size, offset, m.end())
+
+
+def _petscii(body: str, offset: int) -> tuple[bytes, tuple[tuple[str, int, int], ...]]:
+    """A string's PETSCII bytes, or b"" and an error for each character that has no code."""
+    try:
+        return ascii_to_petscii(body), ()
+    except ValueError:
+        problems = []
+        for i, ch in enumerate(body):
+            try:
+                ascii_to_petscii(ch)
+            except ValueError:
+                problems.append((f"character {ch!r} has no PETSCII code", offset + i, 1))
+        return b"", tuple(problems)
+
+
 def _decode_statement(text: str, opcodes: dict, unstable: frozenset[str], unstable_codes: frozenset[int]):
     """What a statement says, for the statements decoded once: an :class:`_Instruction`
-    (with or without a label), a :class:`_Definition`, or a lone label (its name).
-    None for every other statement (pseudo-ops, ``*=``, macro calls, the start line, errors)."""
+    (with or without a label), a :class:`_Definition`, a :class:`_DataList` or a lone label
+    (its name).  None for every other statement (other pseudo-ops, ``*=``, macro calls, the
+    start line, errors)."""
+    if text[:1] == ".":
+        return _decode_data(None, text, 0)
     if not text[:1].isalpha() or _START_LINE.match(text):
         return None
     m = _IDENT.match(text)
@@ -872,7 +958,11 @@ def _decode_statement(text: str, opcodes: dict, unstable: frozenset[str], unstab
             return _Definition(word, kind, ex.parse(stripped), offset)
         except ex.ExprError as exc:
             return _Definition(word, kind, None, offset, (exc.message, offset + exc.offset, exc.length))
-    if first in ".*'":
+    if first == ".":
+        if after[1:4].lower() == "mac":  # 'name .mac params' defines a macro
+            return None
+        return _decode_data(word, after, m.end() + len(rest) - len(after))
+    if first in "*'":
         return None
     m2 = _IDENT.match(after)
     if m2 is None or m2.group(0).upper() not in opcodes:
@@ -902,6 +992,7 @@ class _Instruction(NamedTuple):
     code: int = -1  # the opcode; for "address" the absolute one (-1: the mnemonic has none)
     zp_code: int = -1  # "address" only: the zero-page opcode (-1: none)
     fixed: bytes = b""  # "fixed": the whole instruction
+    size: int = 0  # in bytes, for every form but "address" (zero page or absolute)
     prefix: str = ""  # "<", ">", "!" or ""
     node: ex.Node | None = None
     expr_offset: int = 0
@@ -930,13 +1021,14 @@ def _decode_instruction(
         form, mode, code, zp_code, expr_text, offset = _operand_form(mnemonic, modes, operand, lead)
         flagged = mnemonic in unstable or code in unstable_codes or zp_code in unstable_codes
         if form == "fixed":
-            return _Instruction(*head, form, mode, code, fixed=bytes((code,)), unstable=flagged)
+            return _Instruction(*head, form, mode, code, fixed=bytes((code,)), size=1, unstable=flagged)
         prefix, node, expr_offset = _operand_expression(expr_text, offset)
     except _Problem as p:
         if p.offset is None:
             return _Instruction(*head, problem=(p.message, lead, head[5]))
         return _Instruction(*head, problem=(p.message, end - len(word) if p.offset == -1 else p.offset, p.length))
-    return _Instruction(*head, form, mode, code, zp_code, b"", prefix, node, expr_offset, None, flagged)
+    size = 1 + mode.operand_size
+    return _Instruction(*head, form, mode, code, zp_code, b"", size, prefix, node, expr_offset, None, flagged)
 
 
 def _operand_form(mnemonic: str, modes: dict, operand: str, lead: int) -> tuple[str, Mode, int, int, str, int]:
