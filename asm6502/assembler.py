@@ -62,6 +62,7 @@ class Options:
     defines: tuple[tuple[str, int], ...] = ()  # -D name=value
     max_statements: int = 1_000_000  # guard against endless .goto loops (per pass)
     search_paths: tuple[str, ...] = ()  # extra directories for .file
+    listing: bool = True  # keep the listing rows (Result.listing); off, a large program assembles faster
 
 
 class ListingRow(NamedTuple):
@@ -199,6 +200,7 @@ class _Assembly:
 
     def run_pass(self, final: bool) -> None:
         self.final = final
+        self.listing = final and self.options.listing  # listing rows are made in the final pass, when asked for
         self.diags: list[Diagnostic] = []
         self.values: dict[str, int] = {}
         self.kinds: dict[str, str] = {}  # key -> "label" | "const" | "var"
@@ -228,44 +230,44 @@ class _Assembly:
             self.prev_kinds = dict(self.kinds)
 
     def run_scope(self, scope: _Scope, depth: int) -> None:
+        """Run a file's lines or a macro's body, statement by statement; ``.goto`` jumps inside it."""
         lines = scope.lines
+        limit = self.options.max_statements
         i = 0
         while i < len(lines):
             line = lines[i]
             i += 1
-            jump = self.run_line(line, scope, depth)
-            if jump is not None:
-                i = jump
+            if self.recording is not None:
+                self.record(line)
+                continue
+            if not line.has_code:
+                if self.listing:
+                    comment = " ".join(s.comment for s in line.statements if s.comment)
+                    self.rows.append(ListingRow(self.span(line, 1, 1), None, b"", comment))
+                continue
+            for stmt in line.statements:
+                self.executed += 1
+                if self.executed > limit:
+                    self.err(
+                        f"assembly stopped after {limit} statements: endless .goto loop?",
+                        self.span(line, stmt.col, max(1, len(stmt.text))),
+                    )
+                    raise _Stop
+                outcome = self.run_statement(line, stmt, scope, depth)
+                if outcome is not None:
+                    if outcome != "skip-line":  # the index of the line .goto jumps to
+                        i = outcome
+                    break  # the rest of the line is skipped (.if false, .goto, .mac)
 
-    def run_line(self, line: SourceLine, scope: _Scope, depth: int) -> int | None:
-        if self.recording is not None:
-            first = line.statements[0].text.lower() if line.statements else ""
-            if re.match(r"(?:[a-z][a-z0-9.]*\s+)?\.men", first):
-                self.recording = None
-            elif re.match(r"(?:[a-z][a-z0-9.]*\s+)?\.mac", first):
-                self.err("a macro cannot be defined inside another macro", self.span(line, line.statements[0].col))
-            else:
-                self.recording.body.append(line)
-            return None
-        if not line.has_code:
-            if self.final:
-                comment = " ".join(s.comment for s in line.statements if s.comment)
-                self.rows.append(ListingRow(self.span(line, 1, 1), None, b"", comment))
-            return None
-        for stmt in line.statements:
-            self.executed += 1
-            if self.executed > self.options.max_statements:
-                self.err(
-                    f"assembly stopped after {self.options.max_statements} statements: endless .goto loop?",
-                    self.span(line, stmt.col, max(1, len(stmt.text))),
-                )
-                raise _Stop
-            outcome = self.run_statement(line, stmt, scope, depth)
-            if outcome == "skip-line":
-                return None
-            if isinstance(outcome, int):
-                return outcome
-        return None
+    def record(self, line: SourceLine) -> None:
+        """A line between .mac and .men: it becomes part of the macro's body."""
+        first = line.statements[0].text.lower() if line.statements else ""
+        if re.match(r"(?:[a-z][a-z0-9.]*\s+)?\.men", first):
+            self.recording = None
+        elif re.match(r"(?:[a-z][a-z0-9.]*\s+)?\.mac", first):
+            self.err("a macro cannot be defined inside another macro", self.span(line, line.statements[0].col))
+        else:
+            self.recording.body.append(line)
 
     # -- helpers -----------------------------------------------------------
 
@@ -402,7 +404,7 @@ class _Assembly:
         text = stmt.text
         col = stmt.col
         if not text:
-            if stmt.comment and self.final:
+            if stmt.comment and self.listing:
                 self.rows.append(ListingRow(self.span(line, col), None, b"", stmt.comment))
             return None
         if scope.substitutions:
@@ -425,13 +427,13 @@ class _Assembly:
                     self.data(line, stmt, decoded, scope)
                 else:  # a label on its own
                     self.define_label(decoded, (line, col, len(decoded)), scope)
-                    if self.final:
+                    if self.listing:
                         self.rows.append(ListingRow((line, col, len(stmt.text)), None, b"", _shown(stmt)))
             except _BadOperand:
-                if self.final:
+                if self.listing:
                     self.rows.append(ListingRow((line, col, len(stmt.text)), None, b"", _shown(stmt)))
             return None
-        if not self.final:  # pass 1 keeps no listing
+        if not self.listing:
             try:
                 return self.statement(line, stmt, text, col, scope, depth)
             except _BadOperand:
@@ -495,7 +497,7 @@ class _Assembly:
         if after[:1] in ("=", "_"):  # 'label = expr' constant, 'label _ expr' redefinable (C64 left arrow)
             value = self.evaluate_operand_value(after[1:], line, after_col + 1, scope)
             self.define(word, value, label_span, "const" if after[0] == "=" else "var", scope)
-            if self.final and value is not None:
+            if self.listing and value is not None:
                 self.rows.append(ListingRow(label_span, None, b"", self.shown, value=value))
             return None
         if after.lower().startswith(".mac"):
@@ -530,7 +532,7 @@ class _Assembly:
         where = (line, col, len(decoded.name))
         value = self.evaluate_node(decoded.node, line, col + decoded.expr_offset, scope)
         self.define(decoded.name, value, where, decoded.kind, scope)
-        if self.final:
+        if self.listing:
             self.rows.append(ListingRow(where, None, b"", _shown(stmt), value=value))
 
     def define_label(self, name: str, where: Span | tuple, scope: _Scope) -> None:
@@ -645,10 +647,10 @@ class _Assembly:
             self.run_scope(_Scope(lines), depth)
             raise _Stop
         elif short == "tit":
-            if self.final:
+            if self.listing:
                 self.rows.append(ListingRow(op_span, None, b"", text, title=args_stripped.strip('"')))
         elif short == "pag":
-            if self.final:
+            if self.listing:
                 self.rows.append(ListingRow(op_span, None, b"", text, page_break=True))
         elif short in C64_ONLY:
             self.err(f"'.{name}' is not supported off the C64 (Profi-Ass uses it to {C64_ONLY[short]})", op_span)
@@ -691,7 +693,8 @@ class _Assembly:
             else:
                 out.append(value)
         data = bytes(out)
-        self.rows.append(ListingRow((line, col, len(stmt.text)), self.pc if data else None, data, _shown(stmt)))
+        if self.listing:
+            self.rows.append(ListingRow((line, col, len(stmt.text)), self.pc if data else None, data, _shown(stmt)))
         self.emit(data, op_span)
 
     # -- macros ----------------------------------------------------------------------
@@ -715,7 +718,7 @@ class _Assembly:
             self.err(f"macro '{name}' takes {len(macro.params)} argument(s), got {len(args)}", self.span(line, col, len(text)))
             return None
         self.expansions += 1
-        if self.final:
+        if self.listing:
             self.rows.append(ListingRow(self.span(line, col, len(text)), None, b"", self.shown))
         local_names = {}
         for body_line in macro.body:
@@ -796,7 +799,8 @@ class _Assembly:
                 self.span(line, col + insn.mnemonic_offset, len(insn.mnemonic)),
             )
         where = (line, col, len(stmt.text))
-        self.rows.append(ListingRow(where, self.pc, data, _shown(stmt)))
+        if self.listing:
+            self.rows.append(ListingRow(where, self.pc, data, _shown(stmt)))
         self.emit(data, where)
 
     def operand_value(self, line, col: int, insn: _Instruction, scope: _Scope) -> int | None:

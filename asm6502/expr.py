@@ -164,20 +164,52 @@ class _Parser:
         return Num(value, start, self.pos - start)
 
 
-# a whole expression that is one number or one symbol (most operands): no parser needed
-_ATOM = re.compile(r"(?:\$([0-9A-Fa-f]+)|([0-9]+)|([A-Za-z][A-Za-z0-9.]*))\Z")
+# Most expressions are numbers and symbols joined by operators ('loop', '$d020',
+# 'table+2', 'a*8+b'): those are read with two regular expressions, the rest
+# (brackets, unary minus, '*', character constants, errors) by the parser.
+# Both give the same tree; tests/test_expr.py checks that.
+_ATOM_TEXT = r"\$[0-9A-Fa-f]+|%[01]+|[0-9]+|[A-Za-z][A-Za-z0-9.]*"
+_SIMPLE = re.compile(rf"(?:{_ATOM_TEXT})(?:[ \t]*[-+*/!&^<>][ \t]*(?:{_ATOM_TEXT}))*\Z")
+_SIMPLE_TOKEN = re.compile(rf"({_ATOM_TEXT})|[-+*/!&^<>]")
+
+
+def _atom(token: str, offset: int) -> Num | Sym | None:
+    first = token[0]
+    if first == "$":
+        value = int(token[1:], 16)
+    elif first == "%":
+        value = int(token[1:], 2)
+    elif first <= "9":
+        value = int(token)
+    else:
+        return Sym(token.lower(), offset, len(token))
+    return Num(value, offset, len(token)) if value <= MAX else None  # (too large: the parser says so)
+
+
+def _parse_simple(text: str) -> Node | None:
+    """The tree of an expression of numbers and symbols joined by operators; None for any other text."""
+    if _SIMPLE.match(text) is None:
+        return None
+    tokens = _SIMPLE_TOKEN.finditer(text)
+    m = next(tokens)
+    first = _atom(m.group(), 0)
+    rest = []
+    for op in tokens:
+        m = next(tokens)
+        operand = _atom(m.group(), m.start())
+        if operand is None:
+            return None
+        rest.append((op.group(), op.start(), operand))
+    if first is None:
+        return None
+    return Chain(first, tuple(rest)) if rest else first
 
 
 def parse(text: str) -> Node:
     """Parse a whole expression; trailing text is an error."""
-    m = _ATOM.match(text)
-    if m is not None:
-        hex_digits, decimal, name = m.groups()
-        if name is not None:
-            return Sym(name.lower(), 0, len(text))
-        value = int(hex_digits, 16) if hex_digits is not None else int(decimal)
-        if value <= MAX:
-            return Num(value, 0, len(text))
+    node = _parse_simple(text)
+    if node is not None:
+        return node
     parser = _Parser(text)
     node = parser.chain()
     if parser.peek():

@@ -40,8 +40,9 @@ atoms = st.sampled_from(
     + list("abcdefghijklmnopqrstuvwxyzAZ0123456789 :;,.()+-*/=<>$%#!&'?@[]^_\\~")
     + ['"', "{clr}", "{CLR}", "{2SPACE}", "{rvs on}", "{$a0}", "{147}", "{down*3}", "{CBM-A}"]
 )
-# (a digit right after the line number would continue the number, as on a C64)
-line_texts = st.lists(atoms, min_size=1, max_size=25).map("".join).filter(lambda t: not t[0].isdigit())
+# (a digit right after the line number, even after spaces, would continue the number, as on a C64:
+# LINGET reads digits through CHRGET, which skips spaces)
+line_texts = st.lists(atoms, min_size=1, max_size=25).map("".join).filter(lambda t: not t.lstrip(" ")[:1].isdigit())
 sources = st.lists(st.tuples(st.integers(0, 63999), line_texts), min_size=1, max_size=5).map(
     lambda rows: "".join(f"{n} {t}\n" for n, t in rows)
 )

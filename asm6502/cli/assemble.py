@@ -104,7 +104,7 @@ def _run(args) -> int:
 
     source = Path(args.source)
     text, name = read_source_text(source)
-    options = Options(cpu=args.cpu, defines=parse_defines(args.define))
+    options = Options(cpu=args.cpu, defines=parse_defines(args.define), listing=bool(args.listing))
     try:
         result = assemble(text, name, options)
     except DiagnosticError as exc:
