@@ -32,11 +32,10 @@ from typing import NamedTuple
 
 from asm6502 import expr as ex
 from asm6502.diagnostics import Diagnostic, DiagnosticError, Span, error, note, warning
-from asm6502.opcodes import BRANCHES, ZERO_PAGE_FORM, Mode, instruction_set, unstable_mnemonics
-from asm6502.petscii_text import ascii_to_petscii
+from asm6502.opcodes import ZERO_PAGE_FORM, Mode
 from asm6502.source import SourceLine, Statement, read_lines
+from asm6502.statements import IDENT, SIGNIFICANT, START_LINE, DataList, Decoder, Definition, Instruction, petscii, split_commas
 
-SIGNIFICANT = 8  # Profi-Ass keeps the first 8 characters of a label
 ASC_LIMIT = 55  # longest .asc string Profi-Ass accepts
 MACRO_DEPTH = 16
 
@@ -137,8 +136,6 @@ class Result:
 
 # --------------------------------------------------------------------------
 
-_IDENT = re.compile(r"[A-Za-z][A-Za-z0-9.]*")
-_INDEX = re.compile(r",\s*([xXyY])\s*$")
 
 
 @dataclass
@@ -188,13 +185,8 @@ class _Assembly:
         self.pass1_defined: dict[str, int] = {}
         self.prev_kinds: dict[str, str] = {}
         self.spelling: dict[str, str] = {}  # 8-character key -> first full spelling (kept across passes)
-        self.opcodes = instruction_set(options.cpu)
-        self.unstable = unstable_mnemonics(options.cpu)
-        self.unstable_codes = _unstable_opcodes(options.cpu)  # per opcode: LAX #imm ($AB) only
+        self.decoder = Decoder(options.cpu)  # statement texts decoded once, for both passes
         self.parsed: dict[str, ex.Node] = {}  # expression text -> tree (trees are immutable): parse once, not every pass
-        # statement text -> what it says (instruction, definition, lone label: see _decode_statement), or None
-        # for any other statement: decoded once, for both passes
-        self.decoded: dict[str, _Instruction | _Definition | _DataList | str | None] = {}
 
     # -- one pass ---------------------------------------------------------
 
@@ -413,17 +405,15 @@ class _Assembly:
                 return None
         self.serial += 1
         # instructions, definitions and lone labels -- most of any program -- take the short way
-        decoded = self.decoded.get(text, _UNKNOWN)
-        if decoded is _UNKNOWN:
-            decoded = self.decoded[text] = _decode_statement(text, self.opcodes, self.unstable, self.unstable_codes)
+        decoded = self.decoder.statement(text)
         if decoded is not None:
             try:
                 kind = type(decoded)
-                if kind is _Instruction:
+                if kind is Instruction:
                     self.instruction(line, stmt, decoded, scope)
-                elif kind is _Definition:
+                elif kind is Definition:
                     self.definition(line, stmt, decoded, scope)
-                elif kind is _DataList:
+                elif kind is DataList:
                     self.data(line, stmt, decoded, scope)
                 else:  # a label on its own
                     self.define_label(decoded, (line, col, len(decoded)), scope)
@@ -467,7 +457,7 @@ class _Assembly:
         """Any statement but an instruction (those are decoded once, see :meth:`instruction`)."""
         where = (line, col, len(text))  # the statement's span, made only when needed
         # the start line:  100 sys32768  /  sys 9*4096
-        if _START_LINE.match(text):
+        if START_LINE.match(text):
             if line is next((l for l in self.main_lines if l.has_code), None):
                 return None
             self.err("'sys' is only accepted as the program's first line (the start line 'sys32768')", self.span(*where))
@@ -484,7 +474,7 @@ class _Assembly:
         if text.startswith("'"):
             return self.call_macro(line, text, col, scope, depth)
 
-        m = _IDENT.match(text)
+        m = IDENT.match(text)
         if not m:
             self.err(f"unexpected '{text[0]}' at the start of a statement", self.span(line, col))
             return None
@@ -513,7 +503,7 @@ class _Assembly:
             return self.pseudo(line, after, after_col, scope, depth)
         if after.startswith("'"):
             return self.call_macro(line, after, after_col, scope, depth)
-        m2 = _IDENT.match(after)
+        m2 = IDENT.match(after)
         bad = m2.group(0) if m2 else after.split()[0]
         hint = _undocumented_hint(word, self.options.cpu)
         if hint:  # 'lax $12' without --cpu 6502i, or 64tass's alias 'alr #1': say so instead of "unknown mnemonic '$12'"
@@ -522,7 +512,7 @@ class _Assembly:
         self.err(f"unknown mnemonic '{bad}' (after label '{word}')", self.span(line, after_col, len(bad)))
         return None
 
-    def definition(self, line, stmt: Statement, decoded: _Definition, scope: _Scope) -> None:
+    def definition(self, line, stmt: Statement, decoded: Definition, scope: _Scope) -> None:
         """``name = value`` (a constant) or ``name _ value`` (a variable, the C64's left arrow)."""
         col = stmt.col
         if decoded.problem is not None:
@@ -574,7 +564,7 @@ class _Assembly:
         args_stripped = args.strip()
         args_col = col + m.end() + (len(args) - len(args.lstrip()))
         op_span = self.span(line, col, m.end())
-        if short == "asc":  # (.byt and .wor are decoded like instructions: see _decode_statement)
+        if short == "asc":  # (.byt and .wor are decoded like instructions: see statements.py)
             if not (args_stripped.startswith('"') and args_stripped.endswith('"') and len(args_stripped) >= 2):
                 self.err('.asc expects one string in double quotes: .asc "text"', self.span(line, args_col, max(1, len(args_stripped))))
                 return None
@@ -584,7 +574,7 @@ class _Assembly:
                 return None
             if len(body) > ASC_LIMIT:
                 self.warn(f".asc string is {len(body)} characters; Profi-Ass accepts at most {ASC_LIMIT}", self.span(line, args_col, len(args_stripped)))
-            data, problems = _petscii(body, args_col + 1)
+            data, problems = petscii(body, args_col + 1)
             for message, problem_col, length in problems:
                 self.err(message, self.span(line, problem_col, length))
             self.emit(data, op_span)
@@ -616,7 +606,7 @@ class _Assembly:
         elif short == "mac":
             params_text = args_stripped
             if label is None:
-                mm = _IDENT.match(params_text)
+                mm = IDENT.match(params_text)
                 if not mm:
                     self.err(".mac needs a name: '.mac name param,...' or 'name .mac param,...'", op_span)
                     return "skip-line"
@@ -624,7 +614,7 @@ class _Assembly:
                 params_text = params_text[mm.end() :].strip()
             params = tuple(p.strip().lower() for p in params_text.split(",") if p.strip())
             for p in params:
-                if not _IDENT.fullmatch(p):
+                if not IDENT.fullmatch(p):
                     self.err(f"bad macro parameter name '{p}'", op_span)
             key = _key(label)
             if key in self.macros and self.final:
@@ -658,7 +648,7 @@ class _Assembly:
             self.err(f"unknown pseudo-op '.{name}'", op_span)
         return None
 
-    def data(self, line, stmt: Statement, decoded: _DataList, scope: _Scope) -> None:
+    def data(self, line, stmt: Statement, decoded: DataList, scope: _Scope) -> None:
         """``.byt`` and ``.wor`` lists (with or without a label in front); pass 1 only needs their size."""
         col = stmt.col
         if decoded.label is not None:
@@ -700,7 +690,7 @@ class _Assembly:
     # -- macros ----------------------------------------------------------------------
 
     def call_macro(self, line, text, col, scope, depth):
-        m = _IDENT.match(text, 1)
+        m = IDENT.match(text, 1)
         if not m:
             self.err("macro name expected after \"'\"", self.span(line, col))
             return None
@@ -713,7 +703,7 @@ class _Assembly:
             self.err(f"macros nested more than {MACRO_DEPTH} deep (recursive macro?)", self.span(line, col, m.end()))
             return None
         args_text = text[m.end() :].strip()
-        args = [a for a, _ in _split_commas(args_text, 0)] if args_text else []
+        args = [a for a, _ in split_commas(args_text, 0)] if args_text else []
         if len(args) != len(macro.params):
             self.err(f"macro '{name}' takes {len(macro.params)} argument(s), got {len(args)}", self.span(line, col, len(text)))
             return None
@@ -723,8 +713,8 @@ class _Assembly:
         local_names = {}
         for body_line in macro.body:
             for st in body_line.statements:
-                lm = _IDENT.match(st.text)
-                if lm and lm.group(0).upper() not in self.opcodes and not st.text.lower().startswith("sys"):
+                lm = IDENT.match(st.text)
+                if lm and lm.group(0).upper() not in self.decoder.opcodes and not st.text.lower().startswith("sys"):
                     key = _key(lm.group(0))
                     if key not in macro.params:
                         local_names[key] = f"{key}@{self.expansions}"
@@ -734,7 +724,7 @@ class _Assembly:
 
     # -- instructions -----------------------------------------------------------------
 
-    def instruction(self, line, stmt: Statement, insn: _Instruction, scope: _Scope) -> None:
+    def instruction(self, line, stmt: Statement, insn: Instruction, scope: _Scope) -> None:
         """Assemble one instruction statement (with or without a label in front).
 
         Pass 1 only needs the instruction's size, which its text fixes except for an
@@ -803,7 +793,7 @@ class _Assembly:
             self.rows.append(ListingRow(where, self.pc, data, _shown(stmt)))
         self.emit(data, where)
 
-    def operand_value(self, line, col: int, insn: _Instruction, scope: _Scope) -> int | None:
+    def operand_value(self, line, col: int, insn: Instruction, scope: _Scope) -> int | None:
         """The operand's value after a < or > prefix; None only for a forward reference in pass 1."""
         value = self.evaluate_node(insn.node, line, col + insn.expr_offset, scope)
         prefix = insn.prefix
@@ -814,7 +804,7 @@ class _Assembly:
                 value >>= 8
         return value
 
-    def address_mode(self, line, col: int, insn: _Instruction, value: int | None) -> bytes:
+    def address_mode(self, line, col: int, insn: Instruction, value: int | None) -> bytes:
         """Zero page or absolute: zero page when the value is known (in pass 1) to be $00-$FF."""
         if not self.final and value is None:
             self.unknown_in_pass1.add(self.serial)
@@ -835,7 +825,7 @@ class _Assembly:
         value = value or 0
         return bytes((insn.code, value & 0xFF, value >> 8))
 
-    def operand_span(self, line, col: int, insn: _Instruction) -> Span:
+    def operand_span(self, line, col: int, insn: Instruction) -> Span:
         return self.span(line, col + insn.operand_offset, insn.operand_length)
 
 
@@ -844,256 +834,6 @@ def _shown(stmt: Statement) -> str:
     return stmt.text + " " + stmt.comment if stmt.comment else stmt.text
 
 
-_UNKNOWN = object()
-_START_LINE = re.compile(r"sys(?![a-z.])", re.IGNORECASE)  # Profi-Ass's start line: 100 sys32768 / sys 9*4096
-
-
-class _Definition(NamedTuple):
-    """``name = value`` or ``name _ value``; offsets relative to the statement's first column."""
-
-    name: str
-    kind: str  # "const" (=) or "var" (_)
-    node: ex.Node | None
-    expr_offset: int
-    problem: tuple[str, int, int] | None = None
-
-
-class _DataItem(NamedTuple):
-    """One item of a .byt/.wor list; offsets relative to the statement's first column."""
-
-    fixed: bytes  # a string's bytes, or the zeros standing in for an item with an error
-    problems: tuple[tuple[str, int, int], ...] = ()  # errors whatever the values (message, offset, length)
-    node: ex.Node | None = None  # a value to evaluate (None: the item is ``fixed``)
-    prefix: str = ""  # "<" or ">" before the value
-    expr_offset: int = 0
-    offset: int = 0  # the whole item
-    length: int = 1
-
-
-class _DataList(NamedTuple):
-    """``[label] .byt items`` or ``[label] .wor items``; offsets relative to the statement's first column."""
-
-    label: str | None
-    word: bool  # .wor: 2 bytes an item, low byte first
-    items: tuple[_DataItem, ...]
-    size: int  # in bytes, known from the text alone
-    op_offset: int  # the '.byt' / '.wor'
-    op_length: int
-
-
-_PSEUDO = re.compile(r"\.([A-Za-z#]+)")
-
-
-def _decode_data(label: str | None, text: str, offset: int) -> _DataList | None:
-    """``text`` (at ``offset`` in its statement) as a .byt/.wor list; None for any other pseudo-op."""
-    m = _PSEUDO.match(text)
-    if m is None or m.group(1)[:3].lower() not in ("byt", "wor"):
-        return None
-    word = m.group(1)[:3].lower() == "wor"
-    args = text[m.end() :]
-    args_offset = offset + m.end() + len(args) - len(args.lstrip())
-    items = []
-    zeros = b"\0\0" if word else b"\0"
-    for item, item_offset in _split_commas(args.strip(), args_offset) if args.strip() else ():
-        if not item:
-            items.append(_DataItem(b"", (("value expected between commas", item_offset, 1),)))
-        elif item.startswith('"') and not word and item.endswith('"') and len(item) >= 2 and len(item) != 3:
-            items.append(_DataItem(*_petscii(item[1:-1], item_offset + 1)))  # a string ('"a"' is a value)
-        else:
-            prefix = item[0] if item[0] in "<>" else ""
-            body = item[len(prefix) :]
-            expr_offset = item_offset + len(prefix) + len(body) - len(body.lstrip())
-            try:
-                node = ex.parse(body.lstrip())
-            except ex.ExprError as exc:
-                items.append(_DataItem(zeros, ((exc.message, expr_offset + exc.offset, exc.length),)))
-                continue
-            items.append(_DataItem(zeros, (), node, prefix, expr_offset, item_offset, len(item)))
-    size = sum(len(item.fixed) for item in items)
-    return _DataList(label, word, tuple(items), size, offset, m.end())
-
-
-def _petscii(body: str, offset: int) -> tuple[bytes, tuple[tuple[str, int, int], ...]]:
-    """A string's PETSCII bytes, or b"" and an error for each character that has no code."""
-    try:
-        return ascii_to_petscii(body), ()
-    except ValueError:
-        problems = []
-        for i, ch in enumerate(body):
-            try:
-                ascii_to_petscii(ch)
-            except ValueError:
-                problems.append((f"character {ch!r} has no PETSCII code", offset + i, 1))
-        return b"", tuple(problems)
-
-
-def _decode_statement(text: str, opcodes: dict, unstable: frozenset[str], unstable_codes: frozenset[int]):
-    """What a statement says, for the statements decoded once: an :class:`_Instruction`
-    (with or without a label), a :class:`_Definition`, a :class:`_DataList` or a lone label
-    (its name).  None for every other statement (other pseudo-ops, ``*=``, macro calls, the
-    start line, errors)."""
-    if text[:1] == ".":
-        return _decode_data(None, text, 0)
-    if not text[:1].isalpha() or _START_LINE.match(text):
-        return None
-    m = _IDENT.match(text)
-    if m is None:
-        return None
-    word = m.group(0)
-    rest = text[m.end() :]
-    if word.upper() in opcodes:
-        if not rest or not rest[0].isalnum():
-            return _decode_instruction(None, word, rest, m.end(), opcodes, unstable, unstable_codes)
-        return None
-    if not rest:
-        return word
-    after = rest.lstrip()
-    if not after:
-        return None
-    first = after[0]
-    if first in "=_":
-        expr_text = after[1:]
-        stripped = expr_text.lstrip()
-        offset = m.end() + len(rest) - len(after) + 1 + len(expr_text) - len(stripped)
-        kind = "const" if first == "=" else "var"
-        if not stripped:
-            return _Definition(word, kind, None, offset, ("expression expected", offset, 1))
-        try:
-            return _Definition(word, kind, ex.parse(stripped), offset)
-        except ex.ExprError as exc:
-            return _Definition(word, kind, None, offset, (exc.message, offset + exc.offset, exc.length))
-    if first == ".":
-        if after[1:4].lower() == "mac":  # 'name .mac params' defines a macro
-            return None
-        return _decode_data(word, after, m.end() + len(rest) - len(after))
-    if first in "*'":
-        return None
-    m2 = _IDENT.match(after)
-    if m2 is None or m2.group(0).upper() not in opcodes:
-        return None
-    if len(after) != m2.end() and after[m2.end()].isalnum():
-        return None
-    offset = m.end() + (len(rest) - len(after)) + m2.end()
-    return _decode_instruction(word, m2.group(0), after[m2.end() :], offset, opcodes, unstable, unstable_codes)
-
-
-class _Instruction(NamedTuple):
-    """What an instruction statement's text says, worked out once per distinct text.
-
-    Offsets are relative to the statement's first column.  ``problem`` is an
-    error that does not depend on any value (e.g. a mode the mnemonic lacks);
-    it is reported whenever the statement is assembled.
-    """
-
-    mnemonic: str
-    modes: dict
-    mnemonic_offset: int
-    label: str | None  # 'loop lda #1' defines 'loop'
-    operand_offset: int
-    operand_length: int
-    form: str = "fixed"  # fixed | immediate | indirect | branch | address
-    mode: Mode = Mode.IMPLIED  # the mode, or for "address" the absolute mode of the index form
-    code: int = -1  # the opcode; for "address" the absolute one (-1: the mnemonic has none)
-    zp_code: int = -1  # "address" only: the zero-page opcode (-1: none)
-    fixed: bytes = b""  # "fixed": the whole instruction
-    size: int = 0  # in bytes, for every form but "address" (zero page or absolute)
-    prefix: str = ""  # "<", ">", "!" or ""
-    node: ex.Node | None = None
-    expr_offset: int = 0
-    problem: tuple[str, int, int] | None = None
-    unstable: bool = False  # an unstable undocumented opcode (warned about)
-
-
-class _Problem(Exception):
-    """An instruction's text is wrong whatever the values (``offset`` None: the whole operand)."""
-
-    def __init__(self, message: str, offset: int | None = None, length: int = 1):
-        super().__init__(message)
-        self.message, self.offset, self.length = message, offset, length
-
-
-def _decode_instruction(
-    label: str | None, word: str, operand_text: str, end: int, opcodes: dict, unstable: frozenset[str], unstable_codes: frozenset[int]
-) -> _Instruction:
-    """An instruction: optional label, mnemonic as typed, the text after it and where that starts."""
-    mnemonic = word.upper()
-    modes = opcodes[mnemonic]
-    operand = operand_text.strip()
-    lead = end + len(operand_text) - len(operand_text.lstrip())
-    head = (mnemonic, modes, end - len(word), label, lead, max(1, len(operand)))
-    try:
-        form, mode, code, zp_code, expr_text, offset = _operand_form(mnemonic, modes, operand, lead)
-        flagged = mnemonic in unstable or code in unstable_codes or zp_code in unstable_codes
-        if form == "fixed":
-            return _Instruction(*head, form, mode, code, fixed=bytes((code,)), size=1, unstable=flagged)
-        prefix, node, expr_offset = _operand_expression(expr_text, offset)
-    except _Problem as p:
-        if p.offset is None:
-            return _Instruction(*head, problem=(p.message, lead, head[5]))
-        return _Instruction(*head, problem=(p.message, end - len(word) if p.offset == -1 else p.offset, p.length))
-    size = 1 + mode.operand_size
-    return _Instruction(*head, form, mode, code, zp_code, b"", size, prefix, node, expr_offset, None, flagged)
-
-
-def _operand_form(mnemonic: str, modes: dict, operand: str, lead: int) -> tuple[str, Mode, int, int, str, int]:
-    """(form, mode, opcode, zero-page opcode, expression text, its offset) of an operand; _Problem if none fits."""
-
-    def no_mode(what: str) -> _Problem:
-        return _Problem(f"{mnemonic} has no {what} mode (it has: {', '.join(m.label for m in modes)})")
-
-    if not operand or (operand.lower() == "a" and Mode.ACCUMULATOR in modes):
-        for mode in (Mode.IMPLIED, Mode.ACCUMULATOR):
-            if mode in modes:
-                return "fixed", mode, modes[mode], -1, "", 0
-        raise _Problem(f"{mnemonic} needs an operand", -1, len(mnemonic))  # offset -1: at the mnemonic
-    if set(modes) <= {Mode.IMPLIED, Mode.ACCUMULATOR}:  # (6502i: NOP also has operand modes)
-        raise _Problem(f"{mnemonic} takes no operand")
-    if operand[0] == "#":
-        if Mode.IMMEDIATE not in modes:
-            raise no_mode("immediate")
-        return "immediate", Mode.IMMEDIATE, modes[Mode.IMMEDIATE], -1, operand[1:], lead + 1
-    indirect = _indirect_form(operand)
-    if indirect is not None and (mnemonic == "JMP" or indirect[0] != Mode.INDIRECT):
-        mode, inner, inner_offset = indirect
-        if mode not in modes:
-            raise no_mode(mode.label)
-        return "indirect", mode, modes[mode], -1, inner, lead + inner_offset
-    index = None
-    body = operand
-    mi = _INDEX.search(operand) if "," in operand else None
-    if mi:
-        index = mi.group(1).upper()
-        body = operand[: mi.start()].rstrip()
-    if Mode.RELATIVE in modes and mnemonic in BRANCHES:
-        if index:
-            raise no_mode("indexed")
-        return "branch", Mode.RELATIVE, modes[Mode.RELATIVE], -1, body, lead
-    absolute = _ABSOLUTE_FORM[index]
-    zero_page = ZERO_PAGE_FORM[absolute]
-    if absolute not in modes and zero_page not in modes:
-        raise no_mode(absolute.label)
-    return "address", absolute, modes.get(absolute, -1), modes.get(zero_page, -1), body, lead
-
-
-_ABSOLUTE_FORM = {None: Mode.ABSOLUTE, "X": Mode.ABSOLUTE_X, "Y": Mode.ABSOLUTE_Y}  # by index register
-
-
-def _operand_expression(text: str, offset: int) -> tuple[str, ex.Node, int]:
-    """(prefix, tree, offset of the expression) for ``text`` at ``offset``: an optional < > ! then an expression."""
-    stripped = text.lstrip()
-    offset += len(text) - len(stripped)
-    if not stripped:
-        raise _Problem("expression expected", offset, 1)
-    prefix = stripped[0] if stripped[0] in "<>!" else ""
-    body = stripped[1:] if prefix else stripped
-    offset += len(prefix) + len(body) - len(body.lstrip())
-    body = body.lstrip()
-    if not body:
-        raise _Problem("expression expected", offset, 1)
-    try:
-        return prefix, ex.parse(body), offset
-    except ex.ExprError as exc:
-        raise _Problem(exc.message, offset + exc.offset, exc.length) from None
 
 
 def _undocumented_hint(word: str, cpu: str) -> str | None:
@@ -1107,14 +847,6 @@ def _undocumented_hint(word: str, cpu: str) -> str | None:
     if name in UNDOCUMENTED and cpu != "6502i":
         return f"{name} is an undocumented NMOS opcode: assemble with --cpu 6502i to use it"
     return None
-
-
-def _unstable_opcodes(cpu: str) -> frozenset[int]:
-    if cpu != "6502i":
-        return frozenset()
-    from asm6502.opcodes_undoc import UNSTABLE_OPCODES
-
-    return UNSTABLE_OPCODES
 
 
 class _BadOperand(Exception):
@@ -1134,7 +866,7 @@ def _substitute(text: str, subs: dict[str, str]) -> str:
         if ch == '"':
             in_quote = not in_quote
         if not in_quote and ch in ex.SYMBOL_START and (i == 0 or text[i - 1] not in ex.SYMBOL_CHARS):
-            m = _IDENT.match(text, i)
+            m = IDENT.match(text, i)
             word = m.group(0)
             out.append(subs.get(word.lower(), word))
             i = m.end()
@@ -1142,60 +874,6 @@ def _substitute(text: str, subs: dict[str, str]) -> str:
         out.append(ch)
         i += 1
     return "".join(out)
-
-
-def _split_commas(text: str, col: int) -> list[tuple[str, int]]:
-    """Split at commas outside quotes and brackets; returns (item, 1-based column)."""
-    items = []
-    depth = 0
-    in_quote = False
-    start = 0
-    for i, ch in enumerate(text + ","):
-        if ch == '"':
-            in_quote = not in_quote
-        elif not in_quote and ch in "([":
-            depth += 1
-        elif not in_quote and ch in ")]":
-            depth -= 1
-        elif ch == "," and not in_quote and depth <= 0 or i == len(text):
-            raw = text[start:i]
-            lead = len(raw) - len(raw.lstrip())
-            items.append((raw.strip(), col + start + lead))
-            start = i + 1
-    return items
-
-
-def _indirect_form(operand: str) -> tuple[Mode, str, int] | None:
-    """Recognise ``(e,x)``, ``(e),y`` and ``(e)``; None for any other operand."""
-    if not operand.startswith("("):
-        return None
-    depth = 0
-    in_quote = False
-    close = -1
-    for i, ch in enumerate(operand):
-        if ch == '"':
-            in_quote = not in_quote
-        elif in_quote:
-            continue
-        elif ch in "([":
-            depth += 1
-        elif ch in ")]":
-            depth -= 1
-            if depth == 0:
-                close = i
-                break
-    if close == -1:
-        return None
-    inner = operand[1:close]
-    after = operand[close + 1 :].strip()
-    if after == "":
-        mx = _INDEX.search(inner)
-        if mx and mx.group(1).upper() == "X":
-            return Mode.INDEXED_INDIRECT, inner[: mx.start()], 1
-        return Mode.INDIRECT, inner, 1
-    if re.fullmatch(r",\s*[yY]", after):
-        return Mode.INDIRECT_INDEXED, inner, 1
-    return None
 
 
 # --------------------------------------------------------------------------

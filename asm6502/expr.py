@@ -164,16 +164,19 @@ class _Parser:
         return Num(value, start, self.pos - start)
 
 
-# Most expressions are numbers and symbols joined by operators ('loop', '$d020',
-# 'table+2', 'a*8+b'): those are read with two regular expressions, the rest
-# (brackets, unary minus, '*', character constants, errors) by the parser.
-# Both give the same tree; tests/test_expr.py checks that.
+# Most expressions are one number or symbol, or numbers and symbols joined by
+# operators without blanks ('loop', '$d020', 'table+2', 'a*8+b'): those are read
+# with regular expressions; the rest (blanks, brackets, unary minus, '*',
+# character constants, errors) by the parser.  Both give the same tree:
+# tests/test_expr.py checks that.
 _ATOM_TEXT = r"\$[0-9A-Fa-f]+|%[01]+|[0-9]+|[A-Za-z][A-Za-z0-9.]*"
-_SIMPLE = re.compile(rf"(?:{_ATOM_TEXT})(?:[ \t]*[-+*/!&^<>][ \t]*(?:{_ATOM_TEXT}))*\Z")
-_SIMPLE_TOKEN = re.compile(rf"({_ATOM_TEXT})|[-+*/!&^<>]")
+_ONE_ATOM = re.compile(r"(?:\$([0-9A-Fa-f]+)|([0-9]+)|([A-Za-z][A-Za-z0-9.]*))\Z")
+_CHAIN = re.compile(rf"(?:{_ATOM_TEXT})(?:[-+*/!&^<>](?:{_ATOM_TEXT}))+\Z")
+_CHAIN_PARTS = re.compile(rf"{_ATOM_TEXT}|[-+*/!&^<>]")
 
 
 def _atom(token: str, offset: int) -> Num | Sym | None:
+    """A number or symbol token; None for a number too large (the parser reports it)."""
     first = token[0]
     if first == "$":
         value = int(token[1:], 16)
@@ -183,26 +186,31 @@ def _atom(token: str, offset: int) -> Num | Sym | None:
         value = int(token)
     else:
         return Sym(token.lower(), offset, len(token))
-    return Num(value, offset, len(token)) if value <= MAX else None  # (too large: the parser says so)
+    return Num(value, offset, len(token)) if value <= MAX else None
 
 
 def _parse_simple(text: str) -> Node | None:
-    """The tree of an expression of numbers and symbols joined by operators; None for any other text."""
-    if _SIMPLE.match(text) is None:
+    """The tree of a number, a symbol, or numbers and symbols joined by operators; None for other text."""
+    m = _ONE_ATOM.match(text)
+    if m is not None:
+        hex_digits, decimal, name = m.groups()
+        if name is not None:
+            return Sym(name.lower(), 0, len(text))
+        value = int(hex_digits, 16) if hex_digits is not None else int(decimal)
+        return Num(value, 0, len(text)) if value <= MAX else None
+    if _CHAIN.match(text) is None:
         return None
-    tokens = _SIMPLE_TOKEN.finditer(text)
-    m = next(tokens)
-    first = _atom(m.group(), 0)
+    parts = _CHAIN_PARTS.findall(text)  # atom, operator, atom, ...: no blanks, so offsets add up
+    first = _atom(parts[0], 0)
+    offset = len(parts[0])
     rest = []
-    for op in tokens:
-        m = next(tokens)
-        operand = _atom(m.group(), m.start())
+    for i in range(1, len(parts), 2):
+        operand = _atom(parts[i + 1], offset + 1)
         if operand is None:
             return None
-        rest.append((op.group(), op.start(), operand))
-    if first is None:
-        return None
-    return Chain(first, tuple(rest)) if rest else first
+        rest.append((parts[i], offset, operand))
+        offset += 1 + len(parts[i + 1])
+    return None if first is None else Chain(first, tuple(rest))
 
 
 def parse(text: str) -> Node:
