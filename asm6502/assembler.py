@@ -201,6 +201,7 @@ class _Assembly:
         self.pc: int | None = None
         self.pc_span: Span | None = None
         self.chunks: list[tuple[int, bytearray, Span]] = []
+        self.chunk_end = -1  # the address after the last chunk's bytes (emitting there extends it)
         self.rows: list[ListingRow] = []
         self.serial = 0
         self.executed = 0
@@ -302,10 +303,9 @@ class _Assembly:
         kind = type(node)
         if kind is ex.Num:
             return node.value
-        if kind is ex.Sym and not scope.local_names:  # the most common operand: a symbol defined further up
-            key = node.name[:SIGNIFICANT]
-            value = self.values.get(key)
-            if value is not None and (not self.final or self.spelling.get(key) == node.name):
+        if (kind is ex.Sym or kind is ex.Chain) and not scope.local_names:
+            value = self.quick_value(node)
+            if value is not _LONG_WAY:
                 return value
         self.context = (scope, line, col)
         try:
@@ -324,6 +324,48 @@ class _Assembly:
                 self.err(exc.message, self.span(line, col + exc.offset, exc.length))
                 raise _BadOperand from None
         return self.evaluate_node(node, line, col, scope)
+
+    def quick_value(self, node: ex.Sym | ex.Chain):
+        """The value of a symbol, or of numbers and symbols joined by operators, without
+        :func:`ex.evaluate`; ``_LONG_WAY`` when something needs a diagnostic (an undefined
+        symbol, a spelling warning, an arithmetic error), which the long way reports."""
+        if type(node) is ex.Sym:
+            return self.quick_symbol(node.name)
+        first = node.first
+        value = first.value if type(first) is ex.Num else self.quick_symbol(first.name) if type(first) is ex.Sym else _LONG_WAY
+        for op, offset, operand in node.rest:
+            kind = type(operand)
+            right = operand.value if kind is ex.Num else self.quick_symbol(operand.name) if kind is ex.Sym else _LONG_WAY
+            if value is _LONG_WAY or right is _LONG_WAY:
+                return _LONG_WAY
+            if value is None or right is None:  # (pass 1: a forward reference makes the whole value unknown)
+                value = None
+            elif op == "+":
+                value = (value + right) & 0xFFFF
+            elif op == "-":
+                value = (value - right) & 0xFFFF
+            else:
+                try:
+                    value = ex.apply(op, value, right, offset)
+                except ex.ExprError:
+                    return _LONG_WAY
+        return value
+
+    def quick_symbol(self, name: str):
+        """A symbol's value as :meth:`lookup` gives it, or ``_LONG_WAY`` where lookup has something to report."""
+        key = name[:SIGNIFICANT]
+        value = self.values.get(key)
+        if not self.final:
+            return value  # None: a forward reference, unknown in pass 1
+        if self.spelling.get(key) != name:
+            return _LONG_WAY  # perhaps an 8-character collision to warn about
+        if value is None:
+            if self.prev_kinds.get(key) == "var":
+                return _LONG_WAY
+            value = self.previous.get(key)
+            if value is None:
+                return _LONG_WAY  # undefined
+        return value
 
     def define(self, name: str, value: int | None, where: Span | tuple, kind: str, scope: _Scope | None = None) -> None:
         """Give ``name`` a value; ``where`` is a Span or a lazy (line, col, length)."""
@@ -369,15 +411,16 @@ class _Assembly:
 
     def emit(self, data: bytes, where: Span | tuple) -> None:
         """Output ``data`` at the program counter; ``where`` is a Span or (line, col, length)."""
+        pc = self.pc
+        end = pc + len(data) if pc is not None else -1
+        if pc == self.chunk_end and end <= 0x10000:  # the common case: continue the current segment
+            self.chunks[-1][1].extend(data)
+            self.chunk_end = end
+            self.pc = end & 0xFFFF
+            return
         if not data:
             return
-        pc = self.pc
-        chunks = self.chunks
-        if pc is not None and pc + len(data) <= 0x10000 and chunks and chunks[-1][0] + len(chunks[-1][1]) == pc:
-            chunks[-1][1].extend(data)  # the common case: continue the current segment
-            self.pc = (pc + len(data)) & 0xFFFF
-            return
-        span = where if isinstance(where, Span) else self.span(*where)
+        span = _as_span(where)
         if pc is None:
             self.err("no start address: set one with '*= $xxxx' before the first code or data", span)
             pc = self.pc = 0
@@ -387,8 +430,9 @@ class _Assembly:
                 self.err(f"program counter passes $FFFF (at ${pc:04X} + {len(data)} bytes)", span)
             self.pc = (pc + len(data)) & 0xFFFF  # wraps like the 6502's program counter
             return
-        chunks.append((pc, bytearray(data), span))
-        self.pc = (pc + len(data)) & 0xFFFF
+        self.chunks.append((pc, bytearray(data), span))
+        self.chunk_end = pc + len(data)
+        self.pc = self.chunk_end & 0xFFFF
 
     # -- statements ---------------------------------------------------------
 
@@ -847,6 +891,9 @@ def _undocumented_hint(word: str, cpu: str) -> str | None:
     if name in UNDOCUMENTED and cpu != "6502i":
         return f"{name} is an undocumented NMOS opcode: assemble with --cpu 6502i to use it"
     return None
+
+
+_LONG_WAY = object()  # see _Assembly.quick_value
 
 
 class _BadOperand(Exception):
