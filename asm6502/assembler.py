@@ -935,8 +935,22 @@ def read_source(text: str, filename: str) -> tuple[list[SourceLine], list[Diagno
 
 def assemble(text: str, filename: str = "<input>", options: Options = Options()) -> Result:
     """Assemble Profi-Ass source text.  Raises DiagnosticError when there are errors."""
+    if options.cpu not in ("6502", "6502i"):
+        raise DiagnosticError([error(f"unknown CPU '{options.cpu}' (use 6502 or 6502i)")])
+    # Reading and both passes allocate hundreds of thousands of small, acyclic objects;
+    # CPython's cyclic collector would re-scan them all again and again (about a quarter
+    # of the run time on a 50,000-line program), so it is paused and then restored.
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        return _assemble(text, filename, options)
+    finally:
+        if collecting:
+            gc.enable()
+
+
+def _assemble(text: str, filename: str, options: Options) -> Result:
     lines, diags = read_source(text, filename)
-    base_dir = Path(filename).parent if filename and not filename.startswith("<") else Path(".")
 
     def reader(name: str, from_line: SourceLine) -> list[SourceLine]:
         candidates = [Path(from_line.file).parent / name] + [Path(p) / name for p in options.search_paths]
@@ -947,21 +961,9 @@ def assemble(text: str, filename: str = "<input>", options: Options = Options())
                 return sub_lines
         raise FileNotFoundError(2, "no such file", name)
 
-    del base_dir
-    if options.cpu not in ("6502", "6502i"):
-        raise DiagnosticError([error(f"unknown CPU '{options.cpu}' (use 6502 or 6502i)")])
     job = _Assembly(lines, options, reader)
-    # Both passes allocate hundreds of thousands of small, acyclic objects; CPython's
-    # cyclic collector would re-scan them all again and again (about a quarter of the
-    # run time on a 50,000-line program), so it is paused for the passes and restored.
-    collecting = gc.isenabled()
-    gc.disable()
-    try:
-        job.run_pass(final=False)
-        job.run_pass(final=True)
-    finally:
-        if collecting:
-            gc.enable()
+    job.run_pass(final=False)
+    job.run_pass(final=True)
     # a .goto loop can repeat the same statement many times: report each problem once
     all_diags = list(dict.fromkeys(diags + job.diags))
     segments, overlap_diags = _segments(job.chunks)

@@ -84,6 +84,7 @@ def read_lines(file: str, text: str) -> tuple[list[SourceLine], list[tuple[Sourc
     lines: list[SourceLine] = []
     problems: list[tuple[SourceLine, str]] = []
     append = lines.append
+    new = tuple.__new__  # (a named tuple's own __new__ is a Python function: too slow for every line)
     for index, raw, (lead, digits, rest) in zip(range(1, len(raw_lines) + 1), raw_lines, parts):
         start = len(lead) + len(digits)
         number = int(digits) if digits else None
@@ -92,9 +93,9 @@ def read_lines(file: str, text: str) -> tuple[list[SourceLine], list[tuple[Sourc
             has_code = any(s.text for s in statements)
         else:
             body = rest.strip()
-            statements = (Statement(body, start + len(rest) - len(rest.lstrip()) + 1, ""),)
+            statements = (new(Statement, (body, start + len(rest) - len(rest.lstrip()) + 1, "")),)
             has_code = bool(body)
-        line = SourceLine(file, index, number, len(lead) + 1, raw, statements, has_code)
+        line = new(SourceLine, (file, index, number, len(lead) + 1, raw, statements, has_code))
         append(line)
         if number is not None and number > MAX_LINE_NUMBER:
             problems.append((line, f"line number {number} is larger than {MAX_LINE_NUMBER}"))

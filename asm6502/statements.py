@@ -132,6 +132,20 @@ class Decoder:
         self.operandless = frozenset(m for m, modes in self.opcodes.items() if set(modes) <= operandless)
         self.statements: dict[str, Instruction | Definition | DataList | str | None] = {}
         self.operands: dict[tuple[str, str], _Operand] = {}  # (mnemonic, operand text) -> decoded operand
+        self.expressions: dict[str, ex.Node | tuple[str, int, int]] = {}  # expression text -> tree (or its error)
+
+    def parse(self, text: str) -> ex.Node:
+        """:func:`ex.parse`, remembering every text (the same operands recur all over a program)."""
+        node = self.expressions.get(text)
+        if node is None:
+            try:
+                node = ex.parse(text)
+            except ex.ExprError as exc:
+                node = (exc.message, exc.offset, exc.length)  # (kept as data: an exception is raised afresh)
+            self.expressions[text] = node
+        if type(node) is tuple:
+            raise ex.ExprError(*node)
+        return node
 
     def statement(self, text: str) -> Instruction | Definition | DataList | str | None:
         """An Instruction, Definition, DataList, a lone label (its name) or None (anything else)."""
@@ -143,7 +157,7 @@ class Decoder:
     def _decode(self, text: str):
         first = text[:1]
         if first == ".":
-            return _data_list(None, text, 0)
+            return self._data_list(None, text, 0)
         if not first.isalpha() or (text[:3].lower() == "sys" and START_LINE.match(text)):
             return None
         m = IDENT.match(text)
@@ -164,11 +178,11 @@ class Decoder:
         after_offset = end + len(rest) - len(after)
         first = after[0]
         if first == "=" or first == "_":
-            return _definition(word, "const" if first == "=" else "var", after[1:], after_offset + 1)
+            return self._definition(word, "const" if first == "=" else "var", after[1:], after_offset + 1)
         if first == ".":
             if after[1:4].lower() == "mac":  # 'name .mac params' defines a macro
                 return None
-            return _data_list(word, after, after_offset)
+            return self._data_list(word, after, after_offset)
         m2 = IDENT.match(after)
         if m2 is None or m2.group().upper() not in self.opcodes:
             return None
@@ -202,7 +216,7 @@ class Decoder:
             unstable = mnemonic in self.unstable or code in self.unstable_codes or zp_code in self.unstable_codes
             if form == "fixed":
                 return _Operand(form, mode, code, fixed=bytes((code,)), size=1, unstable=unstable, operand_offset=lead, operand_length=length)
-            prefix, node, expr_offset = _operand_expression(expr_text, offset)
+            prefix, node, expr_offset = self._operand_expression(expr_text, offset)
         except _OperandProblem as p:
             where = (lead, length) if p.offset == -1 else (p.offset, p.length)
             return _Operand(problem=(p.message, *where), operand_offset=lead, operand_length=length)
@@ -212,10 +226,6 @@ class Decoder:
     def _form(self, mnemonic: str, operand: str, lead: int) -> tuple[str, Mode, int, int, str, int]:
         """(form, mode, opcode, zero-page opcode, expression text, its offset) of an operand."""
         modes = self.opcodes[mnemonic]
-
-        def no_mode(what: str) -> _OperandProblem:
-            return _OperandProblem(f"{mnemonic} has no {what} mode (it has: {', '.join(m.label for m in modes)})")
-
         if not operand or (operand.lower() == "a" and Mode.ACCUMULATOR in modes):
             for mode in (Mode.IMPLIED, Mode.ACCUMULATOR):
                 if mode in modes:
@@ -225,14 +235,14 @@ class Decoder:
             raise _OperandProblem(f"{mnemonic} takes no operand")
         if operand[0] == "#":
             if Mode.IMMEDIATE not in modes:
-                raise no_mode("immediate")
+                raise _no_mode(mnemonic, modes, "immediate")
             return "immediate", Mode.IMMEDIATE, modes[Mode.IMMEDIATE], -1, operand[1:], lead + 1
         if operand[0] == "(":
             indirect = _indirect_form(operand)
             if indirect is not None and (mnemonic == "JMP" or indirect[0] != Mode.INDIRECT):
                 mode, inner, inner_offset = indirect
                 if mode not in modes:
-                    raise no_mode(mode.label)
+                    raise _no_mode(mnemonic, modes, mode.label)
                 return "indirect", mode, modes[mode], -1, inner, lead + inner_offset
         index = None
         body = operand
@@ -242,72 +252,73 @@ class Decoder:
             body = operand[: mi.start()].rstrip()
         if mnemonic in BRANCHES and Mode.RELATIVE in modes:
             if index:
-                raise no_mode("indexed")
+                raise _no_mode(mnemonic, modes, "indexed")
             return "branch", Mode.RELATIVE, modes[Mode.RELATIVE], -1, body, lead
         absolute = _ABSOLUTE_FORM[index]
         zero_page = ZERO_PAGE_FORM[absolute]
         if absolute not in modes and zero_page not in modes:
-            raise no_mode(absolute.label)
+            raise _no_mode(mnemonic, modes, absolute.label)
         return "address", absolute, modes.get(absolute, -1), modes.get(zero_page, -1), body, lead
 
+    def _data_list(self, label: str | None, text: str, offset: int) -> DataList | None:
+        """``text`` (at ``offset`` in its statement) as a .byt/.wor list; None for any other pseudo-op."""
+        m = _PSEUDO.match(text)
+        if m is None or m.group(1)[:3].lower() not in ("byt", "wor"):
+            return None
+        word = m.group(1)[:3].lower() == "wor"
+        args = text[m.end() :]
+        args_offset = offset + m.end() + len(args) - len(args.lstrip())
+        items = []
+        zeros = b"\0\0" if word else b"\0"
+        for item, item_offset in split_commas(args.strip(), args_offset) if args.strip() else ():
+            if not item:
+                items.append(DataItem(b"", (("value expected between commas", item_offset, 1),)))
+            elif item.startswith('"') and not word and item.endswith('"') and len(item) >= 2 and len(item) != 3:
+                items.append(DataItem(*petscii(item[1:-1], item_offset + 1)))  # a string ('"a"' is a value)
+            else:
+                prefix = item[0] if item[0] in "<>" else ""
+                body = item[len(prefix) :]
+                expr_offset = item_offset + len(prefix) + len(body) - len(body.lstrip())
+                try:
+                    node = self.parse(body.lstrip())
+                except ex.ExprError as exc:
+                    items.append(DataItem(zeros, ((exc.message, expr_offset + exc.offset, exc.length),)))
+                    continue
+                items.append(DataItem(zeros, (), node, prefix, expr_offset, item_offset, len(item)))
+        size = sum(len(item.fixed) for item in items)
+        return DataList(label, word, tuple(items), size, offset, m.end())
 
-def _operand_expression(text: str, offset: int) -> tuple[str, ex.Node, int]:
-    """(prefix, tree, offset of the expression) for ``text`` at ``offset``: an optional < > ! then an expression."""
-    stripped = text.lstrip()
-    offset += len(text) - len(stripped)
-    if not stripped:
-        raise _OperandProblem("expression expected", offset, 1)
-    prefix = stripped[0] if stripped[0] in "<>!" else ""
-    body = stripped[1:] if prefix else stripped
-    offset += len(prefix) + len(body) - len(body.lstrip())
-    body = body.lstrip()
-    if not body:
-        raise _OperandProblem("expression expected", offset, 1)
-    try:
-        return prefix, ex.parse(body), offset
-    except ex.ExprError as exc:
-        raise _OperandProblem(exc.message, offset + exc.offset, exc.length) from None
+    def _operand_expression(self, text: str, offset: int) -> tuple[str, ex.Node, int]:
+        """(prefix, tree, offset of the expression) for ``text`` at ``offset``: an optional < > ! then an expression."""
+        stripped = text.lstrip()
+        offset += len(text) - len(stripped)
+        if not stripped:
+            raise _OperandProblem("expression expected", offset, 1)
+        prefix = stripped[0] if stripped[0] in "<>!" else ""
+        body = stripped[1:] if prefix else stripped
+        offset += len(prefix) + len(body) - len(body.lstrip())
+        body = body.lstrip()
+        if not body:
+            raise _OperandProblem("expression expected", offset, 1)
+        try:
+            return prefix, self.parse(body), offset
+        except ex.ExprError as exc:
+            raise _OperandProblem(exc.message, offset + exc.offset, exc.length) from None
+
+    def _definition(self, name: str, kind: str, expr_text: str, offset: int) -> Definition:
+        """``name =`` or ``name _`` followed by ``expr_text`` at ``offset``."""
+        stripped = expr_text.lstrip()
+        offset += len(expr_text) - len(stripped)
+        if not stripped:
+            return Definition(name, kind, None, offset, ("expression expected", offset, 1))
+        try:
+            return Definition(name, kind, self.parse(stripped), offset)
+        except ex.ExprError as exc:
+            return Definition(name, kind, None, offset, (exc.message, offset + exc.offset, exc.length))
 
 
-def _definition(name: str, kind: str, expr_text: str, offset: int) -> Definition:
-    """``name =`` or ``name _`` followed by ``expr_text`` at ``offset``."""
-    stripped = expr_text.lstrip()
-    offset += len(expr_text) - len(stripped)
-    if not stripped:
-        return Definition(name, kind, None, offset, ("expression expected", offset, 1))
-    try:
-        return Definition(name, kind, ex.parse(stripped), offset)
-    except ex.ExprError as exc:
-        return Definition(name, kind, None, offset, (exc.message, offset + exc.offset, exc.length))
-
-
-def _data_list(label: str | None, text: str, offset: int) -> DataList | None:
-    """``text`` (at ``offset`` in its statement) as a .byt/.wor list; None for any other pseudo-op."""
-    m = _PSEUDO.match(text)
-    if m is None or m.group(1)[:3].lower() not in ("byt", "wor"):
-        return None
-    word = m.group(1)[:3].lower() == "wor"
-    args = text[m.end() :]
-    args_offset = offset + m.end() + len(args) - len(args.lstrip())
-    items = []
-    zeros = b"\0\0" if word else b"\0"
-    for item, item_offset in split_commas(args.strip(), args_offset) if args.strip() else ():
-        if not item:
-            items.append(DataItem(b"", (("value expected between commas", item_offset, 1),)))
-        elif item.startswith('"') and not word and item.endswith('"') and len(item) >= 2 and len(item) != 3:
-            items.append(DataItem(*petscii(item[1:-1], item_offset + 1)))  # a string ('"a"' is a value)
-        else:
-            prefix = item[0] if item[0] in "<>" else ""
-            body = item[len(prefix) :]
-            expr_offset = item_offset + len(prefix) + len(body) - len(body.lstrip())
-            try:
-                node = ex.parse(body.lstrip())
-            except ex.ExprError as exc:
-                items.append(DataItem(zeros, ((exc.message, expr_offset + exc.offset, exc.length),)))
-                continue
-            items.append(DataItem(zeros, (), node, prefix, expr_offset, item_offset, len(item)))
-    size = sum(len(item.fixed) for item in items)
-    return DataList(label, word, tuple(items), size, offset, m.end())
+def _no_mode(mnemonic: str, modes: dict, what: str) -> _OperandProblem:
+    return _OperandProblem(f"{mnemonic} has no {what} mode (it has: {', '.join(m.label for m in modes)})")
 
 
 def petscii(body: str, offset: int) -> tuple[bytes, tuple[Problem, ...]]:
