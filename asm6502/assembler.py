@@ -6,6 +6,13 @@ is not known yet in pass 1 (a forward reference) is sized absolute, and
 pass 2 uses the same size, then checks that no label moved (phase error).
 Diagnostics of the final pass are the ones reported.
 
+How it stays fast (``bench/``): each distinct statement text is decoded once
+(``statements.py``); pass 1 only sizes instructions and data lists, and
+evaluates only what can change a size (an address that may be zero page) or
+defines a symbol; symbols and simple chains are evaluated without the tree
+walker unless something needs a diagnostic (``quick_value``); listing rows
+and Span objects are made only when asked for.
+
 The dialect (Profi-Ass 64 V2.0 manual, Data Becker 1984, summarised in
 issue 2 of this project):
 
@@ -186,7 +193,6 @@ class _Assembly:
         self.prev_kinds: dict[str, str] = {}
         self.spelling: dict[str, str] = {}  # 8-character key -> first full spelling (kept across passes)
         self.decoder = Decoder(options.cpu)  # statement texts decoded once, for both passes
-        self.parsed: dict[str, ex.Node] = {}  # expression text -> tree (trees are immutable): parse once, not every pass
 
     # -- one pass ---------------------------------------------------------
 
@@ -315,14 +321,12 @@ class _Assembly:
             raise _BadOperand from None
 
     def evaluate(self, text: str, line: SourceLine, col: int, scope: _Scope) -> int | None:
-        """Evaluate ``text`` (starting at 1-based ``col``); errors are recorded, result None."""
-        node = self.parsed.get(text)
-        if node is None:
-            try:
-                node = self.parsed[text] = ex.parse(text)
-            except ex.ExprError as exc:
-                self.err(exc.message, self.span(line, col + exc.offset, exc.length))
-                raise _BadOperand from None
+        """Evaluate ``text`` (starting at 1-based ``col``); errors are recorded, then _BadOperand."""
+        try:
+            node = self.decoder.parse(text)
+        except ex.ExprError as exc:
+            self.err(exc.message, self.span(line, col + exc.offset, exc.length))
+            raise _BadOperand from None
         return self.evaluate_node(node, line, col, scope)
 
     def quick_value(self, node: ex.Sym | ex.Chain):

@@ -10,7 +10,8 @@ output differs.
 
 Timed:
 
-* ``asm6502 (in-process)`` -- ``assemble()`` on the text already in memory;
+* ``asm6502 (in-process)`` -- ``assemble()`` on the text already in memory, without a
+  listing (like the CLI without ``--listing``); ``(in-process, listing)`` keeps the listing;
 * ``asm6502 (CLI)``        -- ``.venv/bin/asm6502 big.asm -o ... --format raw``
   (includes the Python start-up and imports);
 * ``64tass``  -- ``64tass --nostart``;  ``acme`` -- ``acme -f plain``;
@@ -32,7 +33,7 @@ sys.path.insert(0, str(HERE))
 
 import gen_large  # noqa: E402
 
-from asm6502.assembler import assemble  # noqa: E402
+from asm6502.assembler import Options, assemble  # noqa: E402
 
 
 def best_of(repeat: int, fn) -> float:
@@ -81,6 +82,7 @@ def _bench(args, work: Path) -> int:
     ophis = shutil.which("ophis", path=str(venv_bin)) or shutil.which("ophis")
     tools = {
         "asm6502 (in-process)": (None, work / "ours-inproc.bin"),
+        "asm6502 (in-process, listing)": (None, work / "ours-inproc-listing.bin"),
         "asm6502 (CLI)": ([ours_cli, str(src["asm6502"]), "--format", "raw", "-q", "-o", str(work / "ours-cli.bin")] if ours_cli else None,
                           work / "ours-cli.bin"),
         "64tass": ([shutil.which("64tass") or "64tass", "--nostart", "--quiet", "--no-warn", "-o", str(work / "64tass.bin"), str(src["64tass"])],
@@ -92,9 +94,10 @@ def _bench(args, work: Path) -> int:
     times: dict[str, float] = {}
     missing = []
     for name, (cmd, out) in tools.items():
-        if name == "asm6502 (in-process)":
+        if name.startswith("asm6502 (in-process"):
             holder = {}
-            times[name] = best_of(args.repeat, lambda: holder.__setitem__("r", assemble(text, str(src["asm6502"]))))
+            options = Options(listing=name.endswith("listing)"))
+            times[name] = best_of(args.repeat, lambda: holder.__setitem__("r", assemble(text, str(src["asm6502"]), options)))
             out.write_bytes(holder["r"].image)
             continue
         if cmd is None or shutil.which(cmd[0]) is None:
@@ -109,12 +112,12 @@ def _bench(args, work: Path) -> int:
     lines = text.count("\n")
     print(f"program: {lines} lines, {len(reference)} bytes (${gen_large.START:04X}-${gen_large.START + len(reference) - 1:04X}), "
           f"best of {args.repeat} runs" + (f", files in {work}" if args.keep else ""))
-    print(f"{'assembler':<22} {'time (s)':>9} {'lines/s':>10}  output")
+    print(f"{'assembler':<30} {'time (s)':>9} {'lines/s':>10}  output")
     for name, t in times.items():
         same = "identical" if outputs[name] == reference else "DIFFERENT"
-        print(f"{name:<22} {t:>9.3f} {lines / t:>10,.0f}  {same}")
+        print(f"{name:<30} {t:>9.3f} {lines / t:>10,.0f}  {same}")
     for name in missing:
-        print(f"{name:<22} {'-':>9} {'-':>10}  not installed")
+        print(f"{name:<30} {'-':>9} {'-':>10}  not installed")
     ours = times["asm6502 (CLI)"] if "asm6502 (CLI)" in times else times["asm6502 (in-process)"]
     print()
     for other in ("ophis", "64tass", "acme"):

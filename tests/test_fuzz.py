@@ -298,8 +298,6 @@ def prg_inputs():
 
 def fuzz_prg(n):
     tok, inputs = prg_inputs()
-    from asm6502.cli.assemble import read_source_text
-
     seen = [0]
 
     @profile(n)
