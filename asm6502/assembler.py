@@ -787,7 +787,13 @@ class _Assembly:
             raise _BadOperand
         form = insn.form
         if form == "address":
-            data = self.address_mode(line, col, insn, self.operand_value(line, col, insn, scope))
+            try:
+                value = self.operand_value(line, col, insn, scope)
+            except _BadOperand:
+                if self.final and self.serial in self.unknown_in_pass1:  # pass 1 sized it absolute
+                    self.advance(3 if insn.code >= 0 else 2)  # the addresses that follow stay those of pass 1
+                raise
+            data = self.address_mode(line, col, insn, value)
             if not self.final:
                 self.advance(len(data))
                 return

@@ -235,6 +235,16 @@ def test_phase_error():
     assert "phase error: 'end' is $1001 in pass 2 but was $1000 in pass 1" in msgs
 
 
+@pytest.mark.parametrize(
+    "operand",
+    ["fwd/0", "#fwd/0", "(fwd/0),y", "#<undefined", "undefined,x", "fwd+1*$ffff"],  # (left to right: overflow)
+)
+def test_a_bad_operand_keeps_its_bytes_so_no_phase_errors_follow(operand):
+    """The instruction still takes the bytes pass 1 gave it: only the operand's own error is reported."""
+    msgs = errors(f"lda {operand}\nx nop\njmp x\nfwd = 1")
+    assert len(msgs) == 1 and "phase error" not in msgs[0], msgs
+
+
 def test_errors_are_collected():
     assert len(errors("lda #$100\nsta #1\njmp nowhere")) == 3
 
