@@ -193,6 +193,8 @@ class _Assembly:
         self.prev_kinds: dict[str, str] = {}
         self.spelling: dict[str, str] = {}  # 8-character key -> first full spelling (kept across passes)
         self.decoder = Decoder(options.cpu)  # statement texts decoded once, for both passes
+        self.program: list | None = None  # the main file as a straight program (see straight_program)
+        self.program_built = False
 
     # -- one pass ---------------------------------------------------------
 
@@ -217,8 +219,13 @@ class _Assembly:
         self.warned_collisions: set[tuple[str, str]] = set()
         for name, value in self.options.defines:
             self.define(name, value, Span("<command line>", 0, 0), "const")
+        main = _Scope(self.main_lines)
         try:
-            self.run_scope(_Scope(self.main_lines), depth=0)
+            program = None if self.listing else self.straight_program()
+            if program is not None:
+                self.run_straight(program, main)
+            else:
+                self.run_scope(main, depth=0)
         except _Stop:
             pass
         if self.recording is not None:
@@ -257,6 +264,121 @@ class _Assembly:
                     if outcome != "skip-line":  # the index of the line .goto jumps to
                         i = outcome
                     break  # the rest of the line is skipped (.if false, .goto, .mac)
+
+    def straight_program(self) -> list[tuple[SourceLine, Statement, object]] | None:
+        """The main file as (line, statement, decoded statement) rows, when it has no control
+        flow -- no .if, .goto, .mac, .file or macro call -- so that every statement runs
+        once, in order (see :meth:`run_straight`); None when it has some."""
+        if not self.program_built:
+            self.program_built = True
+            program = []
+            for line in self.main_lines:
+                if not line.has_code:
+                    continue
+                for stmt in line.statements:
+                    decoded = self.decoder.statement(stmt.text) if stmt.text else None
+                    if decoded is None and _FLOW.match(stmt.text):
+                        return None
+                    program.append((line, stmt, decoded))
+            self.program = program
+        return self.program
+
+    def run_straight(self, program: list, scope: _Scope) -> None:
+        """Run a straight program: what :meth:`run_scope` does, with the commonest statements
+        written out here -- a large program spends most of its time in this loop.  Anything
+        that may need a diagnostic, a listing row or a label takes :meth:`run_statement`."""
+        limit = self.options.max_statements
+        final = self.final
+        for line, stmt, decoded in program:
+            self.executed += 1
+            if self.executed > limit:
+                self.err(
+                    f"assembly stopped after {limit} statements: endless .goto loop?",
+                    self.span(line, stmt.col, max(1, len(stmt.text))),
+                )
+                raise _Stop
+            kind = type(decoded)
+            if kind is Instruction and decoded.label is None and decoded.problem is None:
+                data = self.quick_instruction(decoded) if final else None
+                if final and data is not None:
+                    self.serial += 1
+                    self.emit(data, (line, stmt.col, len(stmt.text)))
+                    continue
+                if not final and self.quick_size(decoded):
+                    continue
+            elif kind is Definition and decoded.problem is None:
+                value = self.quick_operand(decoded.node, "")
+                if value is not _LONG_WAY:
+                    self.serial += 1
+                    self.define(decoded.name, value, (line, stmt.col, len(decoded.name)), decoded.kind, scope)
+                    continue
+            elif kind is str:  # a label on its own
+                self.serial += 1
+                self.define_label(decoded, (line, stmt.col, len(decoded)), scope)
+                continue
+            elif kind is DataList:
+                self.serial += 1
+                self.data(line, stmt, decoded, scope)
+                continue
+            self.run_statement(line, stmt, scope, 0)
+
+    def quick_operand(self, node: ex.Node | None, prefix: str):
+        """An operand's value (after a < or > prefix) from :meth:`quick_value`, or _LONG_WAY."""
+        kind = type(node)
+        if kind is ex.Num:
+            value = node.value
+        elif kind is ex.Sym:
+            value = self.quick_symbol(node.name)
+        elif kind is ex.Chain:
+            value = self.quick_value(node)
+        else:
+            return _LONG_WAY
+        if value is None or value is _LONG_WAY or not prefix:
+            return value
+        return value & 0xFF if prefix == "<" else value >> 8 if prefix == ">" else value
+
+    def quick_size(self, insn: Instruction) -> bool:
+        """Pass 1 of :meth:`instruction` for an instruction without label or problem, when no
+        diagnostic can come of it; False: take the long way."""
+        if insn.form != "address":
+            self.serial += 1
+            self.pc = ((self.pc or 0) + insn.size) & 0xFFFF
+            return True
+        value = self.quick_operand(insn.node, insn.prefix)
+        if value is _LONG_WAY:
+            return False
+        zero_page = insn.zp_code >= 0 and insn.prefix != "!" and (insn.code < 0 or (value is not None and value <= 0xFF))
+        if not zero_page and insn.code < 0:
+            return False
+        self.serial += 1
+        if value is None:
+            self.unknown_in_pass1.add(self.serial)
+        self.pc = ((self.pc or 0) + (2 if zero_page else 3)) & 0xFFFF
+        return True
+
+    def quick_instruction(self, insn: Instruction) -> bytes | None:
+        """The final pass of :meth:`instruction` for an instruction without label or problem,
+        when no diagnostic can come of it: its bytes; None: take the long way."""
+        form = insn.form
+        if insn.unstable:
+            return None
+        if form == "fixed":
+            return insn.fixed
+        value = self.quick_operand(insn.node, insn.prefix)
+        if value is _LONG_WAY:
+            return None
+        if form == "address":
+            if insn.zp_code >= 0 and insn.prefix != "!" and (
+                insn.code < 0 or (value <= 0xFF and self.serial + 1 not in self.unknown_in_pass1)
+            ):
+                return bytes((insn.zp_code, value)) if value <= 0xFF else None
+            return bytes((insn.code, value & 0xFF, value >> 8)) if insn.code >= 0 else None
+        if form == "immediate":
+            return bytes((insn.code, value)) if value <= 0xFF else None
+        if form == "branch":
+            distance = value - ((self.pc or 0) + 2)
+            return bytes((insn.code, distance & 0xFF)) if -128 <= distance <= 127 else None
+        return None  # (indirect forms are rare: the long way)
 
     def record(self, line: SourceLine) -> None:
         """A line between .mac and .men: it becomes part of the macro's body."""
@@ -904,6 +1026,9 @@ def _undocumented_hint(word: str, cpu: str) -> str | None:
 
 
 _LONG_WAY = object()  # see _Assembly.quick_value
+# statements that make a program other than straight (see _Assembly.straight_program):
+# .if, .goto, .mac, .men, .file and macro calls, with or without a label in front
+_FLOW = re.compile(r"(?:[A-Za-z][A-Za-z0-9.]*\s*)?(?:'|\.(?:if|got|mac|men|fil))", re.IGNORECASE)
 
 
 class _BadOperand(Exception):

@@ -1,16 +1,21 @@
 """The assembler's quick ways never change a result.
 
 Simple expressions are read with regular expressions instead of the parser
-(``expr._parse_simple``), and symbols and simple chains are evaluated without
-the tree walker (``_Assembly.quick_value``).  Every program here is assembled
-twice -- as it is, and with both quick ways switched off -- and everything a
-user can see must be the same: bytes, symbols, listing, diagnostics.
+(``expr._parse_simple``); symbols and simple chains are evaluated without the
+tree walker (``_Assembly.quick_value``); a main file without control flow runs
+through ``_Assembly.run_straight`` instead of ``run_scope``.  Every program here
+is assembled twice -- as it is, and with the quick ways switched off -- with
+and without a listing, and everything a user can see must be the same: bytes,
+symbols, listing, diagnostics.
 """
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 from hypothesis import given, settings
+from hypothesis import strategies as st
 from test_differential_64tass import ProgramGen
 from test_fuzz import FUZZ_OPTIONS, FUZZ_SHORT, asm_inputs
 
@@ -35,28 +40,33 @@ def both_ways(text: str, options: Options, monkeypatch) -> tuple[tuple, tuple]:
     with monkeypatch.context() as m:
         m.setattr(expr, "_parse_simple", lambda text: None)
         m.setattr(assembler._Assembly, "quick_value", lambda self, node: assembler._LONG_WAY)
+        m.setattr(assembler._Assembly, "quick_symbol", lambda self, name: assembler._LONG_WAY)
+        m.setattr(assembler._Assembly, "straight_program", lambda self: None)
         long_way = outcome(text, options)
     return quick, long_way
 
 
+@pytest.mark.parametrize("listing", [True, False])
 @pytest.mark.parametrize("seed", range(20))
-def test_random_programs(seed, monkeypatch):
+def test_random_programs(seed, listing, monkeypatch):
     ours, _ = ProgramGen(seed).program(120)
-    quick, long_way = both_ways(ours, Options(), monkeypatch)
+    quick, long_way = both_ways(ours, Options(listing=listing), monkeypatch)
     assert quick[0] == "ok"
     assert quick == long_way
 
 
-def test_superhirn_source(monkeypatch):
+@pytest.mark.parametrize("listing", [True, False])
+def test_superhirn_source(listing, monkeypatch):
     text = (ROOT / "sources" / "superhirn.asm").read_text()
-    quick, long_way = both_ways(text, Options(), monkeypatch)
+    quick, long_way = both_ways(text, Options(listing=listing), monkeypatch)
     assert quick[0] == "ok"
     assert quick == long_way
 
 
 @settings(max_examples=FUZZ_SHORT, deadline=None)
-@given(text=asm_inputs)
-def test_fuzzed_sources(text):
+@given(text=asm_inputs, which=st.integers(0, 3))
+def test_fuzzed_sources(text, which):
+    options = replace(FUZZ_OPTIONS[which % 2], listing=which < 2)
     with pytest.MonkeyPatch.context() as monkeypatch:
-        quick, long_way = both_ways(text, FUZZ_OPTIONS[0], monkeypatch)
+        quick, long_way = both_ways(text, options, monkeypatch)
     assert quick == long_way
