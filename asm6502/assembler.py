@@ -831,20 +831,23 @@ class _Assembly:
             self.advance(decoded.size)
             return
         out = bytearray()
+        quick = not scope.local_names
         for item in decoded.items:
             for message, offset, length in item.problems:
                 self.err(message, self.span(line, col + offset, length))
             if item.node is None:
                 out += item.fixed
                 continue
-            try:
-                value = self.evaluate_node(item.node, line, col + item.expr_offset, scope)
-            except _BadOperand:
-                value = 0
-            if item.prefix == "<":
-                value &= 0xFF
-            elif item.prefix == ">":
-                value >>= 8
+            value = self.quick_operand(item.node, item.prefix) if quick else _LONG_WAY
+            if value is _LONG_WAY:
+                try:
+                    value = self.evaluate_node(item.node, line, col + item.expr_offset, scope)
+                except _BadOperand:
+                    value = 0
+                if item.prefix == "<":
+                    value &= 0xFF
+                elif item.prefix == ">":
+                    value >>= 8
             if decoded.word:
                 out += value.to_bytes(2, "little")
             elif value > 0xFF:
