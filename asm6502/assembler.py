@@ -10,8 +10,9 @@ How it stays fast (``bench/``): each distinct statement text is decoded once
 (``statements.py``); pass 1 only sizes instructions and data lists, and
 evaluates only what can change a size (an address that may be zero page) or
 defines a symbol; symbols and simple chains are evaluated without the tree
-walker unless something needs a diagnostic (``quick_value``); listing rows
-and Span objects are made only when asked for.
+walker unless something needs a diagnostic (``quick_value``); a main file
+without control flow runs as one straight loop (``run_straight``); listing
+rows and Span objects are made only when asked for.
 
 The dialect (Profi-Ass 64 V2.0 manual, Data Becker 1984, summarised in
 issue 2 of this project):
