@@ -223,7 +223,8 @@ class _Assembly:
         main = _Scope(self.main_lines)
         try:
             program = None if self.listing else self.straight_program()
-            if program is not None:
+            if program is not None and len(program) <= self.options.max_statements:
+                self.executed = len(program)  # (each statement runs once)
                 self.run_straight(program, main)
             else:
                 self.run_scope(main, depth=0)
@@ -288,16 +289,8 @@ class _Assembly:
         """Run a straight program: what :meth:`run_scope` does, with the commonest statements
         written out here -- a large program spends most of its time in this loop.  Anything
         that may need a diagnostic, a listing row or a label takes :meth:`run_statement`."""
-        limit = self.options.max_statements
         final = self.final
         for line, stmt, decoded in program:
-            self.executed += 1
-            if self.executed > limit:
-                self.err(
-                    f"assembly stopped after {limit} statements: endless .goto loop?",
-                    self.span(line, stmt.col, max(1, len(stmt.text))),
-                )
-                raise _Stop
             kind = type(decoded)
             if kind is Instruction and decoded.label is None and decoded.problem is None:
                 data = self.quick_instruction(decoded) if final else None
