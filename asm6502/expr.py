@@ -171,6 +171,7 @@ class _Parser:
 # tests/test_expr.py checks that.
 _ATOM_TEXT = r"\$[0-9A-Fa-f]+|%[01]+|[0-9]+|[A-Za-z][A-Za-z0-9.]*"
 _ONE_ATOM = re.compile(r"(?:\$([0-9A-Fa-f]+)|([0-9]+)|([A-Za-z][A-Za-z0-9.]*))\Z")
+SIMPLE_TEXT = rf"(?:{_ATOM_TEXT})(?:[-+*/!&^<>](?:{_ATOM_TEXT}))*"  # what _parse_simple reads (for other patterns)
 _CHAIN = re.compile(rf"(?:{_ATOM_TEXT})(?:[-+*/!&^<>](?:{_ATOM_TEXT}))+\Z")
 _CHAIN_PARTS = re.compile(rf"{_ATOM_TEXT}|[-+*/!&^<>]")
 

@@ -32,6 +32,8 @@ _PSEUDO = re.compile(r"\.([A-Za-z#]+)")
 _ABSOLUTE_FORM = {None: Mode.ABSOLUTE, "X": Mode.ABSOLUTE_X, "Y": Mode.ABSOLUTE_Y}  # by index register
 _UNKNOWN = object()
 _OPERAND_SIZE = {mode: mode.operand_size for mode in Mode}
+# blanks, '#', a < > ! prefix, an expression of numbers and symbols, ',x' or ',y' (see Decoder._quick_operand)
+_QUICK_OPERAND = re.compile(rf"([ \t]+)(#?)([<>!]?)({ex.SIMPLE_TEXT})(?:,([xXyY]))?\Z")
 
 Problem = tuple[str, int, int]  # (message, offset, length)
 
@@ -207,7 +209,44 @@ class Decoder:
             operand.node, end + operand.expr_offset, problem, operand.unstable,
         )  # fmt: skip
 
+    def _quick_operand(self, mnemonic: str, operand_text: str) -> _Operand | None:
+        """The commonest operands -- ``expr``, ``#expr``, ``expr,x``, ``expr,y`` with an expression
+        of numbers and symbols -- read by one regular expression; None for anything else (or
+        anything with a problem), which :meth:`_operand` then reads."""
+        m = _QUICK_OPERAND.match(operand_text)
+        if m is None or mnemonic in self.operandless:
+            return None
+        blanks, immediate, prefix, expr_text, index = m.groups()
+        modes = self.opcodes[mnemonic]
+        if immediate:
+            if index or Mode.IMMEDIATE not in modes:
+                return None
+            form, mode, code, zp_code = "immediate", Mode.IMMEDIATE, modes[Mode.IMMEDIATE], -1
+        elif mnemonic in BRANCHES and Mode.RELATIVE in modes:
+            if index:
+                return None
+            form, mode, code, zp_code = "branch", Mode.RELATIVE, modes[Mode.RELATIVE], -1
+        else:
+            if not index and not prefix and expr_text in ("a", "A") and Mode.ACCUMULATOR in modes:
+                return None  # 'rol a'
+            mode = _ABSOLUTE_FORM[index.upper() if index else None]
+            form, code, zp_code = "address", modes.get(mode, -1), modes.get(ZERO_PAGE_FORM[mode], -1)
+            if code < 0 and zp_code < 0:
+                return None
+        try:
+            node = self.parse(expr_text)
+        except ex.ExprError:
+            return None
+        unstable = mnemonic in self.unstable or code in self.unstable_codes or zp_code in self.unstable_codes
+        lead = len(blanks)
+        return _Operand(
+            form, mode, code, zp_code, b"", 1 + _OPERAND_SIZE[mode], prefix, node, m.start(4), None, unstable, lead, len(operand_text) - lead
+        )
+
     def _operand(self, mnemonic: str, operand_text: str) -> _Operand:
+        quick = self._quick_operand(mnemonic, operand_text)
+        if quick is not None:
+            return quick
         operand = operand_text.strip()
         lead = len(operand_text) - len(operand_text.lstrip())
         length = max(1, len(operand))

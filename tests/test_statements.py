@@ -1,6 +1,8 @@
 """Decoded statements: what the text says, worked out once (statements.py)."""
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from asm6502.opcodes import Mode
 from asm6502.statements import DataList, Decoder, Definition, Instruction
@@ -67,3 +69,24 @@ def test_other_statements(decoder):
     assert data.items[3].problems == (("value expected between commas", 19, 1),)  # just after the last comma
     for text in ("*= $1000", ".asc \"x\"", "'m 1", "sys32768", "m .mac a", ".if 1"):
         assert decoder.statement(text) is None, text
+
+
+# --- the quick operand reading equals the general one ---------------------------------
+
+operand_texts = st.tuples(
+    st.sampled_from([" ", "  ", "\t", ""]),
+    st.sampled_from(["", "#"]),
+    st.sampled_from(["", "<", ">", "!"]),
+    st.sampled_from(["a", "A", "z7", "$12", "$1234", "%101", "300", "l35+$24", "x*2-1", "1/0", "99999", "a.b", "(z)"]),
+    st.sampled_from(["", ",x", ",Y", ", x", ",z"]),
+).map("".join)
+
+
+@settings(max_examples=1500, deadline=None)
+@given(mnemonic=st.sampled_from(sorted(Decoder("6502i").opcodes)), operand=operand_texts)
+def test_quick_operand_reading_equals_the_general_one(mnemonic, operand):
+    decoder = Decoder("6502i")
+    quick = decoder._quick_operand(mnemonic, operand)
+    if quick is not None:  # None: the general reading's job
+        decoder._quick_operand = lambda mnemonic, operand: None
+        assert repr(quick) == repr(decoder._operand(mnemonic, operand))
