@@ -288,7 +288,8 @@ class _Assembly:
     def run_straight(self, program: list, scope: _Scope) -> None:
         """Run a straight program: what :meth:`run_scope` does, with the commonest statements
         written out here -- a large program spends most of its time in this loop.  Anything
-        that may need a diagnostic, a listing row or a label takes :meth:`run_statement`."""
+        that may need a diagnostic, and any instruction with a label in front, takes
+        :meth:`run_statement`.  (Only passes without a listing run here.)"""
         final = self.final
         for line, stmt, decoded in program:
             kind = type(decoded)
