@@ -39,6 +39,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from asm6502 import expr as ex
+from asm6502 import simple
 from asm6502.diagnostics import Diagnostic, DiagnosticError, Span, error, note, warning
 from asm6502.opcodes import ZERO_PAGE_FORM, Mode
 from asm6502.source import SourceLine, Statement, read_lines
@@ -1076,10 +1077,28 @@ def assemble(text: str, filename: str = "<input>", options: Options = Options())
     collecting = gc.isenabled()
     gc.disable()
     try:
+        if not options.listing and options.cpu == "6502" and not options.defines:
+            result = _assemble_simple(text, options)  # most programs: quick, or None
+            if result is not None:
+                return result
         return _assemble(text, filename, options)
     finally:
         if collecting:
             gc.enable()
+
+
+def _assemble_simple(text: str, options: Options) -> Result | None:
+    """The result of simple.py's quick sweep, when the program is simple and clean (see there)."""
+    found = simple.assemble_simple(text, options.max_statements)
+    if found is None:
+        return None
+    chunks, values, kinds, spelling = found
+    segments, overlaps = _segments(chunks)
+    if overlaps or not segments:
+        return None  # the full assembler reports them
+    symbols = {spelling.get(k, k): v for k, v in values.items()}
+    labels = {spelling.get(k, k): v for k, v in values.items() if kinds.get(k) == "label"}
+    return Result(tuple(segments), symbols, labels, (), ())
 
 
 def _assemble(text: str, filename: str, options: Options) -> Result:

@@ -3,7 +3,8 @@
 Simple expressions are read with regular expressions instead of the parser
 (``expr._parse_simple``); symbols and simple chains are evaluated without the
 tree walker (``_Assembly.quick_value``); a main file without control flow runs
-through ``_Assembly.run_straight`` instead of ``run_scope``.  Every program here
+through ``_Assembly.run_straight`` instead of ``run_scope``; a simple program
+takes simple.py's quick sweep (``tests/test_simple.py`` checks that one too).  Every program here
 is assembled twice -- as it is, and with the quick ways switched off -- with
 and without a listing, and everything a user can see must be the same: bytes,
 symbols, listing, diagnostics.
@@ -42,6 +43,7 @@ def both_ways(text: str, options: Options, monkeypatch) -> tuple[tuple, tuple]:
         m.setattr(assembler._Assembly, "quick_value", lambda self, node: assembler._LONG_WAY)
         m.setattr(assembler._Assembly, "quick_symbol", lambda self, name: assembler._LONG_WAY)
         m.setattr(assembler._Assembly, "straight_program", lambda self: None)
+        m.setattr(assembler, "_assemble_simple", lambda text, options: None)
         long_way = outcome(text, options)
     return quick, long_way
 
