@@ -176,16 +176,22 @@ _CHAIN = re.compile(rf"(?:{_ATOM_TEXT})(?:[-+*/!&^<>](?:{_ATOM_TEXT}))+\Z")
 _CHAIN_PARTS = re.compile(rf"{_ATOM_TEXT}|[-+*/!&^<>]")
 
 
-def _atom(token: str, offset: int) -> Num | Sym | None:
-    """A number or symbol token; None for a number too large (the parser reports it)."""
+def number_value(token: str) -> int | None:
+    """The value of a number token ($hex, %binary, decimal); None for a symbol."""
     first = token[0]
     if first == "$":
-        value = int(token[1:], 16)
-    elif first == "%":
-        value = int(token[1:], 2)
-    elif first <= "9":
-        value = int(token)
-    else:
+        return int(token[1:], 16)
+    if first == "%":
+        return int(token[1:], 2)
+    if first <= "9":
+        return int(token)
+    return None
+
+
+def _atom(token: str, offset: int) -> Num | Sym | None:
+    """A number or symbol token; None for a number too large (the parser reports it)."""
+    value = number_value(token)
+    if value is None:
         return Sym(token.lower(), offset, len(token))
     return Num(value, offset, len(token)) if value <= MAX else None
 

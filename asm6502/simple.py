@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import re
 
-from asm6502.expr import apply, ExprError, MAX
+from asm6502.expr import MAX, ExprError, apply, number_value
 from asm6502.opcodes import BRANCHES, OPCODES, ZERO_PAGE_FORM, Mode
 
 SIGNIFICANT = 8
@@ -60,14 +60,8 @@ def _expression(text: str) -> tuple:
 
 
 def _atom(token: str) -> tuple:
-    first = token[0]
-    if first == "$":
-        value = int(token[1:], 16)
-    elif first == "%":
-        value = int(token[1:], 2)
-    elif first <= "9":
-        value = int(token)
-    else:
+    value = number_value(token)
+    if value is None:
         name = token.lower()
         return (name[:SIGNIFICANT], name)
     if value > MAX:
@@ -195,6 +189,8 @@ def assemble_simple(text: str, max_statements: int):
 
 
 class _Passes:
+    """Both passes over the records, as the full assembler runs them (one loop, ``final`` False then True)."""
+
     def __init__(self, records: list[tuple]):
         self.records = records
         self.spelling: dict[str, str] = {}  # key -> first spelling
@@ -230,6 +226,13 @@ class _Passes:
                 except ExprError:
                     raise _NotSimple from None
         return value
+
+    def operand(self, prefix: str, expr: tuple) -> int | None:
+        """An operand's value after a < (low byte) or > (high byte) prefix; '!' changes nothing."""
+        value = self.value(expr)
+        if value is None or not prefix:
+            return value
+        return value & 0xFF if prefix == "<" else value >> 8 if prefix == ">" else value
 
     def symbol(self, key: str, name: str) -> int | None:
         if self.spelling.get(key, name) != name:
@@ -284,9 +287,7 @@ class _Passes:
                 data = record[2]
             elif kind == "address":
                 _, _, code, zp_code, prefix, expr = record
-                value = self.value(expr)
-                if value is not None and prefix:
-                    value = value & 0xFF if prefix == "<" else value >> 8 if prefix == ">" else value
+                value = self.operand(prefix, expr)
                 if value is None:
                     unknown.add(serial)
                 if zp_code >= 0 and prefix != "!" and (code < 0 or (value is not None and value <= 0xFF and serial not in unknown)):
@@ -299,12 +300,9 @@ class _Passes:
                 else:
                     raise _NotSimple
             elif not final:
-                data = _SIZES[kind](record)
+                data = _PLACEHOLDER[kind](record)  # pass 1 only needs the size
             elif kind == "immediate":
-                value = self.value(record[4])
-                prefix = record[3]
-                if prefix:
-                    value = value & 0xFF if prefix == "<" else value >> 8 if prefix == ">" else value
+                value = self.operand(record[3], record[4])
                 if value > 0xFF:
                     raise _NotSimple
                 data = bytes((record[2], value))
@@ -315,9 +313,7 @@ class _Passes:
                 data = bytes((record[2], distance & 0xFF))
             elif kind == "indirect":
                 _, _, code, jmp, prefix, expr = record
-                value = self.value(expr)
-                if prefix:
-                    value = value & 0xFF if prefix == "<" else value >> 8 if prefix == ">" else value
+                value = self.operand(prefix, expr)
                 if jmp:
                     if value & 0xFF == 0xFF:
                         raise _NotSimple  # the full assembler warns about the JMP ($xxFF) page bug
@@ -343,9 +339,7 @@ class _Passes:
         _, _, word, items = record
         out = bytearray()
         for prefix, expr in items:
-            value = self.value(expr)
-            if value is not None and prefix:
-                value = value & 0xFF if prefix == "<" else value >> 8
+            value = self.operand(prefix, expr)
             if word:
                 out += (value or 0).to_bytes(2, "little")
             elif value is not None and value > 0xFF:
@@ -355,7 +349,7 @@ class _Passes:
         return bytes(out)
 
 
-_SIZES = {
+_PLACEHOLDER = {  # bytes of the right size, for pass 1
     "immediate": lambda record: b"\0\0",
     "branch": lambda record: b"\0\0",
     "indirect": lambda record: b"\0\0\0" if record[3] else b"\0\0",

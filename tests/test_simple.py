@@ -157,6 +157,10 @@ def test_random_simple_programs(text):
 # ... and programs built to be valid, so that most of them take the quick sweep
 VALUES = ["zp", "big", "late", "$12", "$ff", "$100", "$fffe", "0", "255", "%11"]
 OFFSETS = ["", "+1", "-1", "+$10", "*2"]
+TEMPLATES = [
+    " {m} {v}", " lda #{half}{v}", " lda {v},{xy}", " bne {near}", " jmp {v}", " .{data} <{v},>{v}",
+    " lda ({zp}),y ; comment", "{c} = {v}",
+]
 
 
 @st.composite
@@ -166,25 +170,18 @@ def valid_programs(draw):
     for n in range(labels):
         lines.append(f"l{n}" if draw(st.booleans()) else f"l{n} nop")
         for _ in range(draw(st.integers(0, 5))):
-            kind = draw(st.integers(0, 7))
             value = draw(st.sampled_from(VALUES + [f"l{draw(st.integers(0, labels - 1))}"])) + draw(st.sampled_from(OFFSETS))
-            mnemonic = draw(st.sampled_from(["lda", "ldx", "sta", "adc", "cmp", "inc", "bit"]))
-            if kind == 0:
-                lines.append(f" {mnemonic} {value}")
-            elif kind == 1:
-                lines.append(f" lda #{draw(st.sampled_from(['<', '>']))}{value}")
-            elif kind == 2:
-                lines.append(f" lda {value},{draw(st.sampled_from('xy'))}")
-            elif kind == 3:
-                lines.append(f" bne l{min(labels - 1, n + draw(st.integers(0, 1)))}")
-            elif kind == 4:
-                lines.append(f" jmp {value}")
-            elif kind == 5:
-                lines.append(f" .{draw(st.sampled_from(['byt', 'wor']))} <{value},>{value}")
-            elif kind == 6:
-                lines.append(f" lda ({draw(st.sampled_from(['zp', '$fb']))}),y ; comment")
-            else:
-                lines.append(f"c{len(lines)} = {value}")
+            template = draw(st.sampled_from(TEMPLATES))
+            lines.append(template.format(
+                v=value,
+                m=draw(st.sampled_from(["lda", "ldx", "sta", "adc", "cmp", "inc", "bit"])),
+                half=draw(st.sampled_from(["<", ">"])),
+                xy=draw(st.sampled_from("xy")),
+                near=f"l{min(labels - 1, n + draw(st.integers(0, 1)))}",
+                data=draw(st.sampled_from(["byt", "wor"])),
+                zp=draw(st.sampled_from(["zp", "$fb"])),
+                c=f"c{len(lines)}",
+            ))  # fmt: skip
     lines.append("late = $2345")
     return "\n".join(lines) + "\n"
 
