@@ -6,7 +6,10 @@ is not known yet in pass 1 (a forward reference) is sized absolute, and
 pass 2 uses the same size, then checks that no label moved (phase error).
 Diagnostics of the final pass are the ones reported.
 
-How it stays fast (``bench/``): each distinct statement text is decoded once
+How it stays fast (``bench/``): without a listing, a simple program (labels,
+constants, instructions and data with operands of numbers and symbols) takes
+the quick sweep of ``simple.py``, which gives this module's result or leaves
+the program to it.  Here, each distinct statement text is decoded once
 (``statements.py``); pass 1 only sizes instructions and data lists, and
 evaluates only what can change a size (an address that may be zero page) or
 defines a symbol; symbols and simple chains are evaluated without the tree
