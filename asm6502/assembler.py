@@ -1066,7 +1066,7 @@ def _substitute(text: str, subs: dict[str, str]) -> str:
 
 def read_source(text: str, filename: str) -> tuple[list[SourceLine], list[Diagnostic]]:
     lines, problems = read_lines(filename, text)
-    diags = [error(message, Span(filename, line.index, line.number_col, len(str(line.number)), line.text, None)) for line, message in problems]
+    diags = [error(message, Span(filename, line.index, line.number_col, length, line.text, None)) for line, message, length in problems]
     return lines, diags
 
 

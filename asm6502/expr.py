@@ -158,7 +158,8 @@ class _Parser:
             raise ExprError(f"{kind} digits expected", start)
         if self.pos < len(self.text) and self.text[self.pos] in SYMBOL_CHARS:
             raise ExprError(f"invalid {kind} number", start, self.pos - start + 1)
-        value = int(self.text[first_digit : self.pos], base)
+        digits = self.text[first_digit : self.pos]
+        value = decimal(digits) if base == 10 else int(digits, base)
         if value > MAX:
             raise ExprError(f"number {self.text[start:self.pos]} does not fit in 16 bits", start, self.pos - start)
         return Num(value, start, self.pos - start)
@@ -184,8 +185,14 @@ def number_value(token: str) -> int | None:
     if first == "%":
         return int(token[1:], 2)
     if first <= "9":
-        return int(token)
+        return decimal(token)
     return None
+
+
+def decimal(digits: str) -> int:
+    """A decimal number; one of more than 6 digits (leading zeros aside) is only "too large":
+    MAX + 1 (Python refuses to convert decimal texts of more than 4,300 digits at all)."""
+    return int(digits) if len(digits.lstrip("0")) <= 6 else MAX + 1
 
 
 def _atom(token: str, offset: int) -> Num | Sym | None:
@@ -200,10 +207,10 @@ def _parse_simple(text: str) -> Node | None:
     """The tree of a number, a symbol, or numbers and symbols joined by operators; None for other text."""
     m = _ONE_ATOM.match(text)
     if m is not None:
-        hex_digits, decimal, name = m.groups()
+        hex_digits, decimal_digits, name = m.groups()
         if name is not None:
             return Sym(name.lower(), 0, len(text))
-        value = int(hex_digits, 16) if hex_digits is not None else int(decimal)
+        value = int(hex_digits, 16) if hex_digits is not None else decimal(decimal_digits)
         return Num(value, 0, len(text)) if value <= MAX else None
     if _CHAIN.match(text) is None:
         return None

@@ -159,7 +159,7 @@ def _read(text: str) -> list[tuple]:
     first_code = True
     lines = text.splitlines()
     for digits, rest in _LINE.findall("\n".join(lines)):
-        if digits and int(digits) > 63999:
+        if digits and (len(digits.lstrip("0")) > 5 or int(digits) > 63999):
             raise _NotSimple
         if ":" in rest or '"' in rest:
             raise _NotSimple

@@ -72,22 +72,23 @@ def split_statements(text: str, start: int) -> list[Statement]:
 _LINE_PARTS = re.compile(r"^([ \t]*)([0-9]*)(.*)$", re.MULTILINE)
 
 
-def read_lines(file: str, text: str) -> tuple[list[SourceLine], list[tuple[SourceLine, str]]]:
+def read_lines(file: str, text: str) -> tuple[list[SourceLine], list[tuple[SourceLine, str, int]]]:
     """All lines of ``text`` (split like ``str.splitlines``), each with its BASIC line number and statements.
 
-    Returns the lines and the (line, message) problems with line numbers.  One
+    Returns the lines and the (line, message, length of the number) problems with line numbers.  One
     regular-expression scan over the whole text finds every line's number; a
     line without quotes, ``:`` or ``;`` (most lines) is one statement.
     """
     raw_lines = text.splitlines()  # the same line breaks as before: \n, \r\n, \r, \f, ...
     parts = _LINE_PARTS.findall("\n".join(raw_lines))
     lines: list[SourceLine] = []
-    problems: list[tuple[SourceLine, str]] = []
+    problems: list[tuple[SourceLine, str, int]] = []
     append = lines.append
     new = tuple.__new__  # (a named tuple's own __new__ is a Python function: too slow for every line)
     for index, raw, (lead, digits, rest) in zip(range(1, len(raw_lines) + 1), raw_lines, parts):
         start = len(lead) + len(digits)
-        number = int(digits) if digits else None
+        # (more than 6 digits is only "too large": Python refuses to convert over 4,300 at all)
+        number = int(digits) if digits and len(digits.lstrip("0")) <= 6 else None
         if ":" in rest or ";" in rest or '"' in rest:
             statements = tuple(split_statements(raw, start))
             has_code = any(s.text for s in statements)
@@ -97,6 +98,7 @@ def read_lines(file: str, text: str) -> tuple[list[SourceLine], list[tuple[Sourc
             has_code = bool(body)
         line = new(SourceLine, (file, index, number, len(lead) + 1, raw, statements, has_code))
         append(line)
-        if number is not None and number > MAX_LINE_NUMBER:
-            problems.append((line, f"line number {number} is larger than {MAX_LINE_NUMBER}"))
+        if digits and (number is None or number > MAX_LINE_NUMBER):
+            shown = str(number) if number is not None else digits.lstrip("0")[:12] + "..."
+            problems.append((line, f"line number {shown} is larger than {MAX_LINE_NUMBER}", len(digits)))
     return lines, problems

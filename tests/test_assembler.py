@@ -407,3 +407,21 @@ def test_errors_in_a_goto_loop_are_reported_once():
 def test_label_starting_with_sys_is_a_label():
     result = assemble("10 sys32768\n20 *= $c000\n30 system lda #1\n40 sys.2 rts", "t.asm")
     assert result.image == b"\xa9\x01\x60" and result.labels["system"] == 0xC000
+
+
+# Python refuses to convert decimal texts of more than 4,300 digits: such a number is an error, not a crash
+@pytest.mark.parametrize("listing", [True, False])
+@pytest.mark.parametrize(
+    "source, message",
+    [
+        ("*= $1000\n lda #" + "1" * 5000, "does not fit in 16 bits"),
+        ("*= $1000\n lda " + "1" * 5000 + ",x", "does not fit in 16 bits"),
+        ("*= $1000\n .byt 1," + "9" * 5000, "does not fit in 16 bits"),
+        ("*= $1000\nx = 1+" + "9" * 5000, "does not fit in 16 bits"),
+        ("1" * 5000 + " *= $1000\n nop", "line number 111111111111... is larger than 63999"),
+    ],
+)
+def test_numbers_of_thousands_of_digits_are_errors(source, message, listing):
+    with pytest.raises(DiagnosticError) as info:
+        assemble(source, "t.asm", Options(listing=listing))
+    assert message in info.value.errors[0].message

@@ -158,3 +158,10 @@ def test_255_byte_line_tokenizes_and_lists_back():
     assert detokenize(result.prg).text == text
     long = tokenize("10 rem " + "x" * 251 + "\n")
     assert any("LIST on a C64 stops after 252" in d.message for d in long.diagnostics)
+
+
+def test_a_line_number_of_thousands_of_digits_with_spaces_is_an_error():
+    """(Python refuses to convert decimal texts of more than 4,300 digits; the warning must not try.)"""
+    with pytest.raises(DiagnosticError) as info:
+        tokenize("1 " * 3000 + "print\n")
+    assert "out of range" in info.value.errors[0].message

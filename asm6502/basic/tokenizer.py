@@ -250,7 +250,7 @@ def _tokenize_line(
     num_col = m.start(1) + 1
     if " " in digits_text:
         diags.append(warning(
-            f"the C64 reads '{digits_text}' as line number {int(digits)} (spaces between digits are skipped)",
+            f"the C64 reads '{digits_text}' as line number {digits.lstrip('0') or '0'} (spaces between digits are skipped)",
             span.at(num_col, len(digits_text))))
     # LINGET ($A97B): ?SYNTAX ERROR once the value is >= 6400 before another digit
     value = 0
