@@ -48,7 +48,12 @@ TIME_LIMIT = 10  # seconds per example: anything slower counts as a hang
 # An endless '.goto' loop is stopped by Options.max_statements; the default (a million
 # statements per pass) takes tens of seconds, so the fuzzer uses a smaller guard and
 # test_endless_goto_loop_is_stopped checks the default separately.
-FUZZ_OPTIONS = (Options(max_statements=20_000), Options(cpu="6502i", max_statements=20_000))
+# (without a listing, simple programs take simple.py's quick sweep: fuzzed too)
+FUZZ_OPTIONS = (
+    Options(max_statements=20_000),
+    Options(cpu="6502i", max_statements=20_000),
+    Options(max_statements=20_000, listing=False),
+)
 
 
 def profile(n: int):
@@ -155,7 +160,7 @@ def fuzz_assembler(n):
     seen = [0]
 
     @profile(n)
-    @given(text=asm_inputs, which=st.integers(0, 1))
+    @given(text=asm_inputs, which=st.integers(0, len(FUZZ_OPTIONS) - 1))
     @example(text="\u00b2", which=0)  # found by this fuzzer: a non-ASCII digit where a line number goes
     @example(text="10 *=$1000\n20 .mac m p\n30 lda #p:\u00e4\n40 .men\n50 'm 1\n", which=0)  # found: macro + non-ASCII letter
     @example(text=".MAC M<,N\rN\r.MEN\r'M,", which=0)  # found: a statement that is only an empty macro argument
@@ -301,7 +306,7 @@ def fuzz_prg(n):
     seen = [0]
 
     @profile(n)
-    @given(data=inputs, which=st.integers(0, 1))
+    @given(data=inputs, which=st.integers(0, len(FUZZ_OPTIONS) - 1))
     def body(data, which):
         seen[0] += 1
         with time_limit(TIME_LIMIT):
