@@ -49,9 +49,20 @@ class _NotSimple(Exception):
 
 
 # Expressions are tuples: (value,) a number; (key, name) a symbol; (first, ((op, operand), ...)) a chain.
+# Statements are records (tuples), one a statement, the kind first:
+#   ("origin", None, expr)                  *= expr
+#   ("const", name, expr)                   name = expr
+#   ("label", name)                         a label on its own
+#   ("fixed", label, bytes)                 implied and accumulator instructions
+#   ("immediate", label, opcode, prefix, expr)
+#   ("branch", label, opcode, expr)
+#   ("address", label, opcode, zero-page opcode, prefix, expr)    (an opcode of -1: no such mode)
+#   ("indirect", label, opcode, is JMP (ind), prefix, expr)
+#   ("data", label, is .wor, ((prefix, expr), ...))
 
 
 def _expression(text: str) -> tuple:
+    """The tuple of an expression already matched by _EXPR."""
     tokens = _TOKENS.findall(text)
     first = _atom(tokens[0])
     if len(tokens) == 1:
@@ -70,7 +81,7 @@ def _atom(token: str) -> tuple:
 
 
 def _instruction(label: str | None, word: str, operand: str | None) -> tuple | None:
-    """('i', label, opcode bytes...) records; None if ``word`` is no mnemonic."""
+    """The record of an instruction (see above); None if ``word`` is no mnemonic."""
     mnemonic = word.upper()
     modes = OPCODES.get(mnemonic)
     if modes is None:
@@ -110,8 +121,8 @@ def _instruction(label: str | None, word: str, operand: str | None) -> tuple | N
     return ("indirect", label, modes[mode], mode is Mode.INDIRECT, prefix, _expression(expr))
 
 
-def _statement(text: str) -> tuple | None:
-    """One statement's record; None: nothing to do (the start line); _NotSimple otherwise."""
+def _statement(text: str) -> tuple:
+    """One statement's record (see above); _NotSimple for anything else."""
     m = _WORD.match(text)
     if m is None:
         m = _ORIGIN.match(text)
