@@ -332,9 +332,7 @@ class _Assembly:
             value = self.quick_value(node)
         else:
             return _LONG_WAY
-        if value is None or value is _LONG_WAY or not prefix:
-            return value
-        return value & 0xFF if prefix == "<" else value >> 8 if prefix == ">" else value
+        return value if value is _LONG_WAY else ex.with_prefix(value, prefix)
 
     def quick_size(self, insn: Instruction) -> bool:
         """Pass 1 of :meth:`instruction` for an instruction without label or problem, when no
@@ -843,10 +841,7 @@ class _Assembly:
                     value = self.evaluate_node(item.node, line, col + item.expr_offset, scope)
                 except _BadOperand:
                     value = 0
-                if item.prefix == "<":
-                    value &= 0xFF
-                elif item.prefix == ">":
-                    value >>= 8
+                value = ex.with_prefix(value, item.prefix)
             if decoded.word:
                 out += value.to_bytes(2, "little")
             elif value > 0xFF:
@@ -973,14 +968,7 @@ class _Assembly:
 
     def operand_value(self, line, col: int, insn: Instruction, scope: _Scope) -> int | None:
         """The operand's value after a < or > prefix; None only for a forward reference in pass 1."""
-        value = self.evaluate_node(insn.node, line, col + insn.expr_offset, scope)
-        prefix = insn.prefix
-        if value is not None and prefix:
-            if prefix == "<":
-                value &= 0xFF
-            elif prefix == ">":
-                value >>= 8
-        return value
+        return ex.with_prefix(self.evaluate_node(insn.node, line, col + insn.expr_offset, scope), insn.prefix)
 
     def address_mode(self, line, col: int, insn: Instruction, value: int | None) -> bytes:
         """Zero page or absolute: zero page when the value is known (in pass 1) to be $00-$FF."""

@@ -170,11 +170,11 @@ class _Parser:
 # with regular expressions; the rest (blanks, brackets, unary minus, '*',
 # character constants, errors) by the parser.  Both give the same tree:
 # tests/test_expr.py checks that.
-_ATOM_TEXT = r"\$[0-9A-Fa-f]+|%[01]+|[0-9]+|[A-Za-z][A-Za-z0-9.]*"
+ATOM_TEXT = r"\$[0-9A-Fa-f]+|%[01]+|[0-9]+|[A-Za-z][A-Za-z0-9.]*"  # a number or a symbol
 _ONE_ATOM = re.compile(r"(?:\$([0-9A-Fa-f]+)|([0-9]+)|([A-Za-z][A-Za-z0-9.]*))\Z")
-SIMPLE_TEXT = rf"(?:{_ATOM_TEXT})(?:[-+*/!&^<>](?:{_ATOM_TEXT}))*"  # what _parse_simple reads (for other patterns)
-_CHAIN = re.compile(rf"(?:{_ATOM_TEXT})(?:[-+*/!&^<>](?:{_ATOM_TEXT}))+\Z")
-_CHAIN_PARTS = re.compile(rf"{_ATOM_TEXT}|[-+*/!&^<>]")
+SIMPLE_TEXT = rf"(?:{ATOM_TEXT})(?:[-+*/!&^<>](?:{ATOM_TEXT}))*"  # what _parse_simple reads (for other patterns)
+CHAIN_PARTS = re.compile(rf"{ATOM_TEXT}|[-+*/!&^<>]")  # the atoms and operators of SIMPLE_TEXT
+_CHAIN = re.compile(rf"(?:{ATOM_TEXT})(?:[-+*/!&^<>](?:{ATOM_TEXT}))+\Z")
 
 
 def number_value(token: str) -> int | None:
@@ -214,7 +214,7 @@ def _parse_simple(text: str) -> Node | None:
         return Num(value, 0, len(text)) if value <= MAX else None
     if _CHAIN.match(text) is None:
         return None
-    parts = _CHAIN_PARTS.findall(text)  # atom, operator, atom, ...: no blanks, so offsets add up
+    parts = CHAIN_PARTS.findall(text)  # atom, operator, atom, ...: no blanks, so offsets add up
     first = _atom(parts[0], 0)
     offset = len(parts[0])
     rest = []
@@ -283,6 +283,13 @@ def apply(op: str, left: int, right: int, offset: int) -> int:
             raise ExprError(f"overflow: {left} shifted left by {right} does not fit in 16 bits", offset)
         return result
     raise AssertionError(op)
+
+
+def with_prefix(value: int | None, prefix: str) -> int | None:
+    """An operand's value after its prefix: ``<`` low byte, ``>`` high byte; ``!`` (absolute) keeps it."""
+    if value is None or not prefix:
+        return value
+    return value & 0xFF if prefix == "<" else value >> 8 if prefix == ">" else value
 
 
 def evaluate(node: Node, lookup: Lookup, pc: int) -> int | None:

@@ -23,24 +23,18 @@ from __future__ import annotations
 
 import re
 
-from asm6502.expr import MAX, ExprError, apply, number_value
+from asm6502.expr import CHAIN_PARTS, MAX, SIMPLE_TEXT, ExprError, apply, number_value, with_prefix
 from asm6502.opcodes import BRANCHES, OPCODES, ZERO_PAGE_FORM, Mode
+from asm6502.source import LINE_PARTS, MAX_LINE_NUMBER
+from asm6502.statements import ABSOLUTE_FORM, SIGNIFICANT, START_LINE
 
-SIGNIFICANT = 8
-
-_ATOM = r"\$[0-9A-Fa-f]+|%[01]+|[0-9]+|[A-Za-z][A-Za-z0-9.]*"
-_EXPR = rf"(?:{_ATOM})(?:[-+*/!&^<>](?:{_ATOM}))*"
-# line number, then the rest of the line (the whole text is scanned at once)
-_LINE = re.compile(r"^[ \t]*([0-9]*)[ \t]*([^\n]*)$", re.MULTILINE)
+_EXPR = SIMPLE_TEXT  # numbers and symbols joined by operators, no blanks
 _WORD = re.compile(r"([A-Za-z][A-Za-z0-9.]*)(?:[ \t]+(.*))?\Z")
 _DEFINITION = re.compile(rf"=[ \t]*({_EXPR})\Z")
 _ORIGIN = re.compile(rf"\*[ \t]*=[ \t]*({_EXPR})\Z")
 _DATA = re.compile(rf"\.(byt|wor)[A-Za-z]*[ \t]+([<>]?{_EXPR}(?:,[<>]?{_EXPR})*)\Z", re.IGNORECASE)
 _OPERAND = re.compile(rf"(#?)([<>!]?)({_EXPR})(?:,([xXyY]))?\Z")
 _INDIRECT = re.compile(rf"\(([<>!]?)({_EXPR})(?:(,[xX]\))|\)(,[yY])?)\Z")
-_TOKENS = re.compile(rf"{_ATOM}|[-+*/!&^<>]")
-_START_LINE = re.compile(r"sys(?![a-z.])", re.IGNORECASE)
-_ABSOLUTE_FORM = {None: Mode.ABSOLUTE, "x": Mode.ABSOLUTE_X, "X": Mode.ABSOLUTE_X, "y": Mode.ABSOLUTE_Y, "Y": Mode.ABSOLUTE_Y}
 _OPERANDLESS = frozenset(m for m, modes in OPCODES.items() if set(modes) <= {Mode.IMPLIED, Mode.ACCUMULATOR})
 
 
@@ -63,7 +57,7 @@ class _NotSimple(Exception):
 
 def _expression(text: str) -> tuple:
     """The tuple of an expression already matched by _EXPR."""
-    tokens = _TOKENS.findall(text)
+    tokens = CHAIN_PARTS.findall(text)
     first = _atom(tokens[0])
     if len(tokens) == 1:
         return first
@@ -105,7 +99,7 @@ def _instruction(label: str | None, word: str, operand: str | None) -> tuple | N
             if index or prefix:
                 raise _NotSimple
             return ("branch", label, modes[Mode.RELATIVE], value)
-        absolute = _ABSOLUTE_FORM[index]
+        absolute = ABSOLUTE_FORM[index.upper() if index else None]
         code = modes.get(absolute, -1)
         zp_code = modes.get(ZERO_PAGE_FORM[absolute], -1)
         if code < 0 and zp_code < 0:
@@ -169,15 +163,15 @@ def _read(text: str) -> list[tuple]:
     records = []
     first_code = True
     lines = text.splitlines()
-    for digits, rest in _LINE.findall("\n".join(lines)):
-        if digits and (len(digits.lstrip("0")) > 5 or int(digits) > 63999):
+    for _, digits, rest in LINE_PARTS.findall("\n".join(lines)):
+        if digits and (len(digits.lstrip("0")) > 5 or int(digits) > MAX_LINE_NUMBER):
             raise _NotSimple
         if ":" in rest or '"' in rest:
             raise _NotSimple
-        body = rest.partition(";")[0].rstrip(" \t")
+        body = rest.partition(";")[0].strip(" \t")
         if not body:
             continue  # an empty line or a comment
-        if _START_LINE.match(body):
+        if START_LINE.match(body):
             if not first_code:
                 raise _NotSimple  # the start line must be the first line with code
             first_code = False
@@ -240,10 +234,7 @@ class _Passes:
 
     def operand(self, prefix: str, expr: tuple) -> int | None:
         """An operand's value after a < (low byte) or > (high byte) prefix; '!' changes nothing."""
-        value = self.value(expr)
-        if value is None or not prefix:
-            return value
-        return value & 0xFF if prefix == "<" else value >> 8 if prefix == ">" else value
+        return with_prefix(self.value(expr), prefix)
 
     def symbol(self, key: str, name: str) -> int | None:
         if self.spelling.get(key, name) != name:

@@ -69,7 +69,7 @@ def split_statements(text: str, start: int) -> list[Statement]:
 
 
 # one line of a joined text: leading blanks, the line number's digits, the rest
-_LINE_PARTS = re.compile(r"^([ \t]*)([0-9]*)(.*)$", re.MULTILINE)
+LINE_PARTS = re.compile(r"^([ \t]*)([0-9]*)(.*)$", re.MULTILINE)
 
 
 def read_lines(file: str, text: str) -> tuple[list[SourceLine], list[tuple[SourceLine, str, int]]]:
@@ -80,7 +80,7 @@ def read_lines(file: str, text: str) -> tuple[list[SourceLine], list[tuple[Sourc
     line without quotes, ``:`` or ``;`` (most lines) is one statement.
     """
     raw_lines = text.splitlines()  # the same line breaks as before: \n, \r\n, \r, \f, ...
-    parts = _LINE_PARTS.findall("\n".join(raw_lines))
+    parts = LINE_PARTS.findall("\n".join(raw_lines))
     lines: list[SourceLine] = []
     problems: list[tuple[SourceLine, str, int]] = []
     append = lines.append

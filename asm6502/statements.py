@@ -29,7 +29,7 @@ IDENT = re.compile(r"[A-Za-z][A-Za-z0-9.]*")
 START_LINE = re.compile(r"sys(?![a-z.])", re.IGNORECASE)  # Profi-Ass's start line: 100 sys32768 / sys 9*4096
 _INDEX = re.compile(r",\s*([xXyY])\s*$")
 _PSEUDO = re.compile(r"\.([A-Za-z#]+)")
-_ABSOLUTE_FORM = {None: Mode.ABSOLUTE, "X": Mode.ABSOLUTE_X, "Y": Mode.ABSOLUTE_Y}  # by index register
+ABSOLUTE_FORM = {None: Mode.ABSOLUTE, "X": Mode.ABSOLUTE_X, "Y": Mode.ABSOLUTE_Y}  # by index register
 _UNKNOWN = object()
 _OPERAND_SIZE = {mode: mode.operand_size for mode in Mode}
 # blanks, '#', a < > ! prefix, an expression of numbers and symbols, ',x' or ',y' (see Decoder._quick_operand)
@@ -229,7 +229,7 @@ class Decoder:
         else:
             if not index and not prefix and expr_text in ("a", "A") and Mode.ACCUMULATOR in modes:
                 return None  # 'rol a'
-            mode = _ABSOLUTE_FORM[index.upper() if index else None]
+            mode = ABSOLUTE_FORM[index.upper() if index else None]
             form, code, zp_code = "address", modes.get(mode, -1), modes.get(ZERO_PAGE_FORM[mode], -1)
             if code < 0 and zp_code < 0:
                 return None
@@ -293,7 +293,7 @@ class Decoder:
             if index:
                 raise _no_mode(mnemonic, modes, "indexed")
             return "branch", Mode.RELATIVE, modes[Mode.RELATIVE], -1, body, lead
-        absolute = _ABSOLUTE_FORM[index]
+        absolute = ABSOLUTE_FORM[index]
         zero_page = ZERO_PAGE_FORM[absolute]
         if absolute not in modes and zero_page not in modes:
             raise _no_mode(mnemonic, modes, absolute.label)
