@@ -119,7 +119,10 @@ def mutate(text: str, edits: list[tuple[int, int, str]]) -> str:
     return text
 
 
-edit = st.tuples(st.integers(0, 1 << 20), st.integers(0, 8), st.one_of(st.sampled_from(ASM_WORDS), st.text(max_size=4)))
+def mutations(samples, words: list[str], max_delete: int, max_text: int, max_edits: int = 6):
+    """A sample text with up to ``max_edits`` edits: delete a few characters, insert a word or random text."""
+    edit = st.tuples(st.integers(0, 1 << 20), st.integers(0, max_delete), st.one_of(st.sampled_from(words), st.text(max_size=max_text)))
+    return st.tuples(samples, st.lists(edit, max_size=max_edits)).map(lambda t: mutate(*t))
 
 
 def excerpt(source: str, max_lines: int = 40):
@@ -134,7 +137,7 @@ asm_lines = st.lists(
     st.tuples(st.integers(0, 70000), st.lists(st.sampled_from(ASM_WORDS), max_size=8)).map(lambda t: f"{t[0]} {' '.join(t[1])}"),
     max_size=30,
 ).map(lambda ls: "10 *=$1000\n" + "\n".join(ls) + "\n")
-asm_mutated = st.tuples(st.one_of(excerpt(SUPERHIRN), st.just(SUPERHIRN)), st.lists(edit, max_size=6)).map(lambda t: mutate(*t))
+asm_mutated = mutations(st.one_of(excerpt(SUPERHIRN), st.just(SUPERHIRN)), ASM_WORDS, 8, 4)
 # macros: a definition with parameters, a body of random statements, calls with random arguments
 asm_macros = st.tuples(
     st.lists(st.sampled_from(ASM_WORDS + ["p", "q", "p+q", "lbl"]), max_size=12).map(" ".join),
@@ -195,9 +198,7 @@ def test_endless_goto_loop_is_stopped():
 MSE_WORDS = ["PROGRAMM", " : ", ":", "-", "SUPERHIRN II", "3400", "360C", "A9", "FF", "0", "O", "l", "1", "\n", " ", "  ",
              "apdl", "fa35", "bu", "7", "z", "\t", "G", "$"]
 mse_random = st.lists(st.sampled_from(MSE_WORDS), max_size=80).map("".join)
-mse_mutated = st.tuples(st.one_of(excerpt(MSE_LISTING, 70), st.just(MSE_LISTING)), st.lists(
-    st.tuples(st.integers(0, 1 << 20), st.integers(0, 6), st.one_of(st.sampled_from(MSE_WORDS), st.text(max_size=3))), max_size=6,
-)).map(lambda t: mutate(*t))
+mse_mutated = mutations(st.one_of(excerpt(MSE_LISTING, 70), st.just(MSE_LISTING)), MSE_WORDS, 6, 3)
 
 
 def fuzz_mse(n):
@@ -245,9 +246,7 @@ BASIC_SAMPLE = textwrap.dedent(
 BASIC_WORDS = ["print", "goto", "rem", "data", "if", "then", "for", "next", '"', ":", "?", "{clr}", "{", "}", "{5 down}",
                "{$93}", "{300}", "a$", "1", "63999", "64000", "99999999", " ", "\n", "~", "\\", "π", "\u00e4", "\x00"]
 basic_random = st.lists(st.sampled_from(BASIC_WORDS), max_size=60).map("".join)
-basic_mutated = st.tuples(st.just(BASIC_SAMPLE), st.lists(
-    st.tuples(st.integers(0, 1 << 20), st.integers(0, 6), st.one_of(st.sampled_from(BASIC_WORDS), st.text(max_size=3))), max_size=6,
-)).map(lambda t: mutate(*t))
+basic_mutated = mutations(st.just(BASIC_SAMPLE), BASIC_WORDS, 6, 3)
 
 
 def fuzz_basic_text(n):
@@ -423,9 +422,7 @@ YAML_WORDS = ["artifacts:", "rule:", "from:", "files:", "- ", "{", "}", "[", "]"
 def fuzz_build(n):
     build = pytest.importorskip("asm6502.build")
     inputs = st.one_of(
-        st.tuples(st.just(MANIFEST), st.lists(
-            st.tuples(st.integers(0, 1 << 20), st.integers(0, 6), st.one_of(st.sampled_from(YAML_WORDS), st.text(max_size=3))),
-            max_size=5)).map(lambda t: mutate(*t)),
+        mutations(st.just(MANIFEST), YAML_WORDS, 6, 3, max_edits=5),
         st.lists(st.sampled_from(YAML_WORDS), max_size=40).map("".join),
     )
 
