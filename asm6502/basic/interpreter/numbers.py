@@ -169,13 +169,15 @@ def fin(data: bytes, pos: int = 0, *, skip_spaces: bool = True) -> tuple[float, 
             i += 1
         return i
 
-    i = at(pos)
-    negative = False
-    if i < len(data) and data[i] in _MINUS:
-        negative = True
-        i = at(i + 1)
-    elif i < len(data) and data[i] in _PLUS:
-        i = at(i + 1)
+    def sign(i: int) -> tuple[bool, int]:
+        """An optional sign (the character or its token) at ``i``: (negative, position after it)."""
+        if i < len(data) and data[i] in _MINUS:
+            return True, at(i + 1)
+        if i < len(data) and data[i] in _PLUS:
+            return False, at(i + 1)
+        return False, i
+
+    negative, i = sign(at(pos))
     value = 0.0
     decimals = 0
     seen_point = False
@@ -191,13 +193,7 @@ def fin(data: bytes, pos: int = 0, *, skip_spaces: bool = True) -> tuple[float, 
             seen_point = True
             i = at(i + 1)
         elif c == 0x45:  # "E"
-            i = at(i + 1)
-            eneg = False
-            if i < len(data) and data[i] in _MINUS:
-                eneg = True
-                i = at(i + 1)
-            elif i < len(data) and data[i] in _PLUS:
-                i = at(i + 1)
+            eneg, i = sign(at(i + 1))
             while i < len(data) and 0x30 <= data[i] <= 0x39:
                 exp10 = min(exp10 * 10 + data[i] - 0x30, 1000)
                 i = at(i + 1)
