@@ -174,7 +174,7 @@ class _Job:
     def assembly(self, inp: Input):
         """Assemble once per source, however many artifacts use it."""
         if inp.path not in self.assembled:
-            from asm6502.assembler import assemble
+            from asm6502.asm import assemble
 
             result = assemble(self.text(inp), filename=inp.path)
             self.diagnostics.extend(result.diagnostics)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import io
 
-from asm6502.assembler import Result
+from asm6502.asm import Result
 
 BYTES_PER_ROW = 3  # an instruction's bytes fit on one row; longer data continues below
 

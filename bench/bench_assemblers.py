@@ -33,7 +33,7 @@ sys.path.insert(0, str(HERE))
 
 import gen_large  # noqa: E402
 
-from asm6502.assembler import Options, assemble  # noqa: E402
+from asm6502.asm import Options, assemble  # noqa: E402
 
 
 def best_of(repeat: int, fn) -> float:

@@ -31,8 +31,8 @@ from pathlib import Path
 
 import pytest
 
-from asm6502 import expr as ex
-from asm6502.assembler import Options, assemble
+from asm6502.asm import expr as ex
+from asm6502.asm import Options, assemble
 from asm6502.diagnostics import DiagnosticError
 from asm6502.opcodes import BRANCHES, DECODE, OPCODES, ZERO_PAGE_FORM, Mode, instruction_set
 from asm6502.opcodes_undoc import ALIASES, UNDOCUMENTED, UNSTABLE, UNSTABLE_OPCODES
@@ -547,7 +547,7 @@ def test_generator_uses_left_to_right_rule():
     gen = ProgramGen(1)
     for _ in range(200):
         o, _, v = gen.expression(0xFFFF)
-        assert ex.evaluate(ex.parse(o), lambda n, *_: gen.known[n], 0) == v
+        assert ex.evaluate(o, {ex.key_of(n): value for n, value in gen.known.items()}) == v
 
 
 # --- the emulator harness refuses undocumented opcodes (py65 would run them as NOPs) -------

@@ -47,7 +47,7 @@ def listing_prg() -> bytes:
 
 def assembled_prg() -> bytes | None:
     try:
-        from asm6502.assembler import assemble
+        from asm6502.asm import assemble
     except ImportError:  # the assembler is not there yet: use the listing
         return None
     return assemble(SOURCE.read_text(encoding="utf-8"), filename=str(SOURCE)).prg

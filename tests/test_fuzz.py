@@ -34,7 +34,7 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from asm6502.assembler import Options, assemble
+from asm6502.asm import Options, assemble
 from asm6502.diagnostics import DiagnosticError
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -467,7 +467,7 @@ BROKEN_SOURCES = [
     "10 *=$1000\n20 lda undefined\n",
     "10 *=$1000\n20 bne *+200\n",
     "10 *=$1000\n20 lda #$100\n",
-    "10 lda #1\n",  # no start address
+    "10 *=$1000\n20 lda #1\n30 *=$0800\n40 .opt o1\n50 nop\n",  # backwards with an object file: REVERSAL
     "10 *=$fffe\n20 jmp $1000\n",  # runs past $FFFF
     "10 *=$1000\n20 .byt 1,,2\n",
     "\x00\xff garbage",

@@ -52,7 +52,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def parse_defines(items: list[str]) -> tuple[tuple[str, int], ...]:
-    from asm6502 import expr
+    from asm6502.asm import expr
 
     out = []
     for item in items:
@@ -61,18 +61,13 @@ def parse_defines(items: list[str]) -> tuple[tuple[str, int], ...]:
         if not sep or not name or name[0] not in expr.SYMBOL_START or any(c not in expr.SYMBOL_CHARS for c in name):
             raise DiagnosticError([error(f"bad -D '{item}': use NAME=VALUE, e.g. -D debug=1 or -D base=$c000")])
         try:
-            number = expr.evaluate(expr.parse(value), _no_symbols, 0)
+            number = expr.evaluate(value.strip())
         except expr.ExprError as exc:
             raise DiagnosticError([error(f"bad -D '{item}': {exc.message}")]) from None
+        except expr.Unknown as exc:
+            raise DiagnosticError([error(f"bad -D '{item}': undefined symbol '{exc.node.name}'")]) from None
         out.append((name, number))
     return tuple(out)
-
-
-def _no_symbols(name: str, offset: int, length: int) -> int:
-    """-D values are plain numbers: no symbol is defined yet."""
-    from asm6502.expr import ExprError
-
-    raise ExprError(f"undefined symbol '{name}'", offset, length)
 
 
 def read_source_text(path: Path) -> tuple[str, str]:
@@ -98,7 +93,7 @@ def main(argv: list[str]) -> int:
 
 
 def _run(args) -> int:
-    from asm6502.assembler import Options, assemble
+    from asm6502.asm import Options, assemble
     from asm6502.fileio import write_atomic
     from asm6502 import output
 

@@ -1,10 +1,15 @@
-"""Reading Profi-Ass source text: BASIC-style line numbers, ``:`` and ``;``.
+"""Reading a Profi-Ass source: a BASIC program of numbered lines.
 
 On the C64 a Profi-Ass source is a BASIC program: every line starts with a
-line number (0-63999), ``:`` separates statements, ``;`` starts a comment.
-Profi-Ass quirk: a ``:`` outside double quotes ends a comment too, so
+line number (0-63999), ``:`` separates statements, ``;`` starts a comment and
+(a quirk of the original) a ``:`` outside double quotes ends the comment, so
 ``lda #1 ; one : sta 2`` holds two statements.  Lines without a number are
-accepted as well (a plain text file).
+accepted too (a plain text file).
+
+The lines before the one holding ``SYS 32768`` (the assembler's start line) are
+BASIC that the C64 runs first: they are skipped, but their ``OPEN lfn,dev,sa,
+"name"`` statements are read, because ``.opt o#`` / ``.opt p#`` write the
+object code and the listing into the file opened as ``lfn`` (manual p. 17).
 """
 
 from __future__ import annotations
@@ -29,6 +34,22 @@ class SourceLine(NamedTuple):
     text: str  # the raw line
     statements: tuple[Statement, ...]
     has_code: bool  # False for empty and comment-only lines
+
+
+class OpenFile(NamedTuple):
+    """``OPEN lfn,dev,sa,"name"`` in the BASIC lines before the start line."""
+
+    lfn: int
+    device: int
+    secondary: int | None
+    name: str | None  # without a "@0:" / "0:" drive prefix and ",p,w" type suffixes
+
+
+class Source(NamedTuple):
+    lines: list[SourceLine]  # the assembler lines: from the start line on (all lines when there is none)
+    problems: list[tuple[SourceLine, str, int]]  # (line, message, length) of bad line numbers
+    opens: dict[int, OpenFile]  # by logical file number
+    start_index: int  # index in ``lines`` of the first line after the start line (0: no start line)
 
 
 def split_statements(text: str, start: int) -> list[Statement]:
@@ -70,16 +91,14 @@ def split_statements(text: str, start: int) -> list[Statement]:
 
 # one line of a joined text: leading blanks, the line number's digits, the rest
 LINE_PARTS = re.compile(r"^([ \t]*)([0-9]*)(.*)$", re.MULTILINE)
+# the start line: "sys32768", "sys 32768", "sys 8*4096" (not a label such as 'system')
+START_LINE = re.compile(r"sys(?![a-z.])", re.IGNORECASE)
+_OPEN = re.compile(r'open\s*(\d+)\s*(?:,\s*(\d+)\s*(?:,\s*(\d+)\s*)?)?(?:,\s*"([^"]*)"?)?', re.IGNORECASE)
 
 
 def read_lines(file: str, text: str) -> tuple[list[SourceLine], list[tuple[SourceLine, str, int]]]:
-    """All lines of ``text`` (split like ``str.splitlines``), each with its BASIC line number and statements.
-
-    Returns the lines and the (line, message, length of the number) problems with line numbers.  One
-    regular-expression scan over the whole text finds every line's number; a
-    line without quotes, ``:`` or ``;`` (most lines) is one statement.
-    """
-    raw_lines = text.splitlines()  # the same line breaks as before: \n, \r\n, \r, \f, ...
+    """All lines of ``text`` (split like ``str.splitlines``), each with its BASIC line number and statements."""
+    raw_lines = text.splitlines()
     parts = LINE_PARTS.findall("\n".join(raw_lines))
     lines: list[SourceLine] = []
     problems: list[tuple[SourceLine, str, int]] = []
@@ -87,7 +106,6 @@ def read_lines(file: str, text: str) -> tuple[list[SourceLine], list[tuple[Sourc
     new = tuple.__new__  # (a named tuple's own __new__ is a Python function: too slow for every line)
     for index, raw, (lead, digits, rest) in zip(range(1, len(raw_lines) + 1), raw_lines, parts):
         start = len(lead) + len(digits)
-        # (more than 6 digits is only "too large": Python refuses to convert over 4,300 at all)
         number = int(digits) if digits and len(digits.lstrip("0")) <= 6 else None
         if ":" in rest or ";" in rest or '"' in rest:
             statements = tuple(split_statements(raw, start))
@@ -102,3 +120,29 @@ def read_lines(file: str, text: str) -> tuple[list[SourceLine], list[tuple[Sourc
             shown = str(number) if number is not None else digits.lstrip("0")[:12] + "..."
             problems.append((line, f"line number {shown} is larger than {MAX_LINE_NUMBER}", len(digits)))
     return lines, problems
+
+
+def file_name(c64_name: str) -> str:
+    """A file name as the drive stores it: without "@0:"/"0:" and ",p,w"-style suffixes."""
+    name = c64_name
+    if ":" in name[:3]:
+        name = name.split(":", 1)[1]
+    return name.split(",", 1)[0]
+
+
+def read_source(file: str, text: str) -> Source:
+    """The source's lines, with the BASIC lines before the start line separated off."""
+    lines, problems = read_lines(file, text)
+    opens: dict[int, OpenFile] = {}
+    for i, line in enumerate(lines):
+        if not line.has_code:
+            continue
+        if any(START_LINE.match(s.text) for s in line.statements):
+            for before in lines[:i]:
+                for s in before.statements:
+                    m = _OPEN.match(s.text)
+                    if m:
+                        lfn, dev, sa, name = m.groups()
+                        opens[int(lfn)] = OpenFile(int(lfn), int(dev or 1), int(sa) if sa else None, file_name(name) if name else None)
+            return Source(lines, problems, opens, i + 1)
+    return Source(lines, problems, opens, 0)

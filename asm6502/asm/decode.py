@@ -1,0 +1,560 @@
+"""Statement texts decoded once into typed records (the assembler's IR).
+
+Both passes, every ``.goto`` round and every macro call meet the same
+statement texts again and again.  :class:`Decoder` turns each distinct text
+once into an immutable record -- instruction (mnemonic, addressing form,
+opcodes, size, compiled operand), definition, ``*=``, data, pseudo-op, macro
+call, label -- and remembers it.  The passes only evaluate the compiled
+expressions in the records.
+
+Errors that do not depend on any value (an unknown mnemonic, a mode the
+mnemonic lacks, a bad expression) are in the record's ``problem``: (message,
+offset, length), offsets 0-based in the statement text.
+"""
+
+from __future__ import annotations
+
+import re
+
+from asm6502.asm import expr as ex
+from asm6502.asm.reader import START_LINE
+from asm6502.opcodes import BRANCHES, ZERO_PAGE_FORM, Mode, instruction_set, unstable_mnemonics
+from asm6502.petscii_text import ascii_to_petscii
+
+IDENT = re.compile(r"[A-Za-z][A-Za-z0-9.]*")
+_INDEX = re.compile(r",\s*([xXyY])\s*$")
+_PSEUDO = re.compile(r"\.([A-Za-z#]*)")
+ABSOLUTE_FORM = {None: Mode.ABSOLUTE, "X": Mode.ABSOLUTE_X, "Y": Mode.ABSOLUTE_Y}
+_OPERAND_SIZE = {mode: mode.operand_size for mode in Mode}
+# the commonest operands: blanks, '#', a < > ! prefix, an expression without blanks, ',x' or ',y'
+_QUICK_OPERAND = re.compile(r"([ \t]+)(#?)([<>!]?)([^\s,;\"()\[\]#<>!]+|\*[-+][^\s,;\"()\[\]#<>!]*|\*)(?:,([xXyY]))?\Z")
+
+Problem = tuple[str, int, int]  # (message, offset, length)
+
+
+class Record:
+    """Base of the decoded statements; ``label`` is the label in front (or None)."""
+
+    __slots__ = ("label", "problem")
+    kind = "?"
+
+
+class Insn(Record):
+    """An instruction.  ``form``: fixed | immediate | indirect | branch | address."""
+
+    __slots__ = (
+        "mnemonic", "modes", "mnemonic_offset", "operand_offset", "operand_length", "form", "mode", "code",
+        "zp_code", "fixed", "size", "prefix", "fn", "const", "node", "expr_offset", "unstable",
+    )  # fmt: skip
+    kind = "insn"
+
+
+class Define(Record):
+    """``name = value`` (``const``: pass 1 only) or ``name _ value`` (``var``: the C64's left arrow)."""
+
+    __slots__ = ("name", "var", "fn", "node", "expr_offset")
+    kind = "define"
+
+
+class Origin(Record):
+    """``*= value`` (with a label in front, the label gets the old program counter)."""
+
+    __slots__ = ("fn", "node", "expr_offset")
+    kind = "origin"
+
+
+class Data(Record):
+    """``.byt``, ``.wor``, ``.asc``, ``.flp``: ``items`` are (bytes or None, fn, node, prefix, offset, length)."""
+
+    __slots__ = ("op", "items", "size", "op_offset", "op_length")
+    kind = "data"
+
+
+class Pseudo(Record):
+    """Any other pseudo-op: ``op`` its first three letters, ``args`` the text after it."""
+
+    __slots__ = ("op", "name", "args", "args_offset", "op_offset", "op_length")
+    kind = "pseudo"
+
+
+class Call(Record):
+    """``'name args``: a macro call."""
+
+    __slots__ = ("name", "args", "name_offset")
+    kind = "call"
+
+
+class Label(Record):
+    """A label on its own."""
+
+    __slots__ = ()
+    kind = "label"
+
+
+class Bad(Record):
+    """A statement the original rejects whatever the values (``problem`` says why)."""
+
+    __slots__ = ()
+    kind = "bad"
+
+
+class Start(Record):
+    """``sys 32768``: the start line (a BASIC statement)."""
+
+    __slots__ = ()
+    kind = "start"
+
+
+def _new(cls, label=None, problem=None, **fields):
+    record = cls.__new__(cls)
+    record.label = label
+    record.problem = problem
+    for name, value in fields.items():
+        setattr(record, name, value)
+    return record
+
+
+class _OperandProblem(Exception):
+    def __init__(self, message: str, offset: int | None = -1, length: int = 1):
+        # offset -1: the whole operand; None: the mnemonic
+        super().__init__(message)
+        self.message, self.offset, self.length = message, offset, length
+
+
+class Decoder:
+    """Decodes statement texts for one CPU, remembering every text it has seen."""
+
+    def __init__(self, cpu: str):
+        self.opcodes = instruction_set(cpu)
+        self.unstable = unstable_mnemonics(cpu)
+        self.unstable_codes = _unstable_opcodes(cpu)
+        operandless = {Mode.IMPLIED, Mode.ACCUMULATOR}
+        self.operandless = frozenset(m for m, modes in self.opcodes.items() if set(modes) <= operandless)
+        self.records: dict[str, Record] = {}
+        self.expressions: dict[str, tuple] = {}  # text -> (tree, closure) or (None, (message, offset, length))
+        self.names: set[str] = set()  # every symbol name met in an expression (for the 8-character warning)
+
+    # -- expressions ---------------------------------------------------------------
+
+    def expression(self, text: str):
+        """(tree, closure) of an expression text; raises ExprError."""
+        found = self.expressions.get(text)
+        if found is None:
+            try:
+                node = ex.parse(text)
+                found = (node, ex.compile_node(node))
+                self._collect_names(node)
+            except ex.ExprError as exc:
+                found = (None, (exc.message, exc.offset, exc.length))
+            self.expressions[text] = found
+        if found[0] is None:
+            raise ex.ExprError(*found[1])
+        return found
+
+    def _collect_names(self, node) -> None:
+        kind = type(node)
+        if kind is ex.Sym:
+            if len(node.name) > ex.SIGNIFICANT:
+                self.names.add(node.name)
+        elif kind is ex.Neg:
+            self._collect_names(node.operand)
+        elif kind is ex.Chain:
+            self._collect_names(node.first)
+            for _, _, operand in node.rest:
+                self._collect_names(operand)
+
+    # -- statements -----------------------------------------------------------------
+
+    def decode(self, text: str) -> Record:
+        record = self.records.get(text)
+        if record is None:
+            record = self.records[text] = self._decode(text)
+        return record
+
+    def _decode(self, text: str) -> Record:
+        offset = 0
+        if text[0] == "^":  # up-arrow indentation (manual p. 9): '^    lda #1', '^lbl lda #1'
+            if text[1:2] in (" ", "\t"):
+                rest = text[1:].lstrip()
+                offset = len(text) - len(rest)
+                record = self._decode_at(rest, offset)
+                if record.label is not None:
+                    return _new(Bad, problem=("a label must follow the up-arrow directly [SYNTAX 1]", offset, len(record.label)))
+                return record
+            return self._decode_at(text[1:], 1)
+        return self._decode_at(text, 0)
+
+    def _decode_at(self, text: str, base: int) -> Record:
+        first = text[:1]
+        if first == "." or first == "*" or first == "'":
+            return self._body(None, text, base)
+        if not first.isalpha():
+            return _new(Bad, problem=(f"unexpected '{first}' at the start of a statement [SYNTAX 8]", base, 1))
+        m = IDENT.match(text)
+        if m is None:
+            return _new(Bad, problem=(f"unexpected '{first}' at the start of a statement [SYNTAX 8]", base, 1))
+        word = m.group()
+        end = m.end()
+        rest = text[end:]
+        upper = word.upper()
+        if upper in self.opcodes and (not rest or not rest[0].isalnum()):
+            return self._instruction(None, word, rest, base + end)
+        if START_LINE.match(text):
+            return _new(Start)
+        after = rest.lstrip()
+        if not after:
+            return _new(Label, word)
+        record = self._body(word, after, base + len(text) - len(after))
+        if type(record) is Bad and after[0] not in "=_*.'":
+            hint = self._undocumented_hint(word)
+            if hint:  # 'lax $12' without --cpu 6502i, or 64tass's 'alr #1': say so instead of "unknown mnemonic"
+                return _new(Bad, None, (hint, base, len(word)))
+        return record
+
+    def _undocumented_hint(self, word: str) -> str | None:
+        from asm6502.opcodes_undoc import ALIASES, UNDOCUMENTED
+
+        name = word.upper()
+        needs = " (and needs --cpu 6502i)" if "LAX" not in self.opcodes else ""
+        if name in ALIASES:
+            return f"'{word}' is another name for {ALIASES[name]}: asm6502 uses 64tass's names for the undocumented opcodes{needs}"
+        if name in UNDOCUMENTED and name not in self.opcodes:
+            return f"{name} is an undocumented NMOS opcode: assemble with --cpu 6502i to use it"
+        return None
+
+    def _body(self, label: str | None, text: str, base: int) -> Record:
+        """What follows a label (or starts a statement): ``= _ *= .op 'call mnemonic``."""
+        first = text[0]
+        if first == "=" or first == "_":
+            return self._definition(label, first == "_", text[1:], base + 1)
+        if first == "*":
+            rest = text[1:]
+            if rest[:1] == "=":
+                return self._expression_record(Origin, label, rest[1:], base + 2)
+            return _new(Bad, label, ("'*=' expected (no blank between '*' and '=') [SYNTAX 1]", base, len(text)))
+        if first == ".":
+            m = _PSEUDO.match(text)
+            name = m.group(1).lower()
+            op = name[:3]
+            args = text[m.end() :]
+            args_offset = base + m.end() + len(args) - len(args.lstrip())
+            if op in ("byt", "wor"):
+                return self._data_list(label, op, args.strip(), args_offset, base, m.end())
+            if op == "asc":
+                return self._asc(label, args.strip(), args_offset, base, m.end())
+            if op == "flp":
+                return self._flp(label, args.strip(), args_offset, base, m.end())
+            return _new(Pseudo, label, None, op=op, name=name, args=args.strip(), args_offset=args_offset, op_offset=base, op_length=m.end())
+        if first == "'":
+            m = IDENT.match(text, 1)
+            if m is None:
+                return _new(Bad, label, ("macro name expected after \"'\" [SYNTAX 8]", base, 1))
+            args_text = text[m.end() :].strip()
+            args = tuple(a for a, _ in split_commas(args_text, 0)) if args_text else ()
+            return _new(Call, label, None, name=m.group(), args=args, name_offset=base + 1)
+        m = IDENT.match(text)
+        if m is None:
+            return _new(Bad, label, (f"unexpected '{first}' after label '{label}' [SYNTAX 1]", base, 1))
+        word = m.group()
+        rest = text[m.end() :]
+        if word.upper() in self.opcodes and (not rest or not rest[0].isalnum()):
+            return self._instruction(label, word, rest, base + m.end())
+        if label is not None:
+            return _new(Bad, label, (f"unknown mnemonic '{word}' (after label '{label}') [SYNTAX 1]", base, len(word)))
+        return _new(Bad, label, (f"unknown mnemonic '{word}' [SYNTAX 1]", base, len(word)))
+
+    def _expression_record(self, cls, label, text: str, offset: int):
+        stripped = text.lstrip()
+        offset += len(text) - len(stripped)
+        if not stripped:
+            return _new(Bad, label, ("expression expected [SYNTAX 5]", offset, 1))
+        try:
+            node, fn = self.expression(stripped)
+        except ex.ExprError as exc:
+            return _new(Bad, label, (exc.message, offset + exc.offset, exc.length))
+        return _new(cls, label, None, fn=fn, node=node, expr_offset=offset)
+
+    def _definition(self, label, var: bool, text: str, offset: int) -> Record:
+        if label is None:
+            return _new(Bad, None, ("a definition needs a name in front [SYNTAX 8]", offset - 1, 1))
+        record = self._expression_record(Define, label, text, offset)
+        if type(record) is Define:
+            record.name = label
+            record.var = var
+            record.label = None
+        return record
+
+    # -- instructions -------------------------------------------------------------
+
+    def _instruction(self, label: str | None, word: str, operand_text: str, end: int) -> Record:
+        """``word`` is the mnemonic as typed; ``operand_text`` follows it at offset ``end``."""
+        mnemonic = word.upper()
+        try:
+            operand = self._quick_operand(mnemonic, operand_text) or self._operand(mnemonic, operand_text)
+        except _OperandProblem as p:
+            operand_stripped = operand_text.strip()
+            lead = len(operand_text) - len(operand_text.lstrip())
+            if p.offset is None:
+                where = (end - len(word), len(word))
+            elif p.offset == -1:
+                where = (end + lead, max(1, len(operand_stripped)))
+            else:
+                where = (end + p.offset, p.length)
+            return _new(Bad, label, (p.message, *where))
+        form, mode, code, zp_code, fixed, prefix, node, fn, expr_offset, lead, length = operand
+        record = _new(Insn, label, None)
+        record.mnemonic = mnemonic
+        record.modes = self.opcodes[mnemonic]
+        record.mnemonic_offset = end - len(word)
+        record.operand_offset = end + lead
+        record.operand_length = length
+        record.form = form
+        record.mode = mode
+        record.code = code
+        record.zp_code = zp_code
+        record.fixed = fixed
+        record.size = len(fixed) if form == "fixed" else 1 + _OPERAND_SIZE[mode]
+        record.prefix = prefix
+        record.node = node
+        record.fn = fn
+        record.const = node.value if type(node) is ex.Num else None
+        record.expr_offset = end + expr_offset
+        record.unstable = mnemonic in self.unstable or code in self.unstable_codes or zp_code in self.unstable_codes
+        return record
+
+    def _quick_operand(self, mnemonic: str, operand_text: str):
+        m = _QUICK_OPERAND.match(operand_text)
+        if m is None or mnemonic in self.operandless:
+            return None
+        blanks, immediate, prefix, expr_text, index = m.groups()
+        modes = self.opcodes[mnemonic]
+        if immediate:
+            if index or Mode.IMMEDIATE not in modes:
+                return None
+            form, mode, code, zp_code = "immediate", Mode.IMMEDIATE, modes[Mode.IMMEDIATE], -1
+        elif mnemonic in BRANCHES:
+            if index or prefix:
+                return None
+            form, mode, code, zp_code = "branch", Mode.RELATIVE, modes[Mode.RELATIVE], -1
+        else:
+            if not index and not prefix and expr_text in ("a", "A") and Mode.ACCUMULATOR in modes:
+                return None
+            mode = ABSOLUTE_FORM[index.upper() if index else None]
+            form, code, zp_code = "address", modes.get(mode, -1), modes.get(ZERO_PAGE_FORM[mode], -1)
+            if code < 0 and zp_code < 0:
+                return None
+        try:
+            node, fn = self.expression(expr_text)
+        except ex.ExprError:
+            return None
+        lead = len(blanks)
+        return form, mode, code, zp_code, b"", prefix, node, fn, m.start(4), lead, len(operand_text) - lead
+
+    def _operand(self, mnemonic: str, operand_text: str):
+        operand = operand_text.strip()
+        lead = len(operand_text) - len(operand_text.lstrip())
+        length = max(1, len(operand))
+        form, mode, code, zp_code, expr_text, offset = self._form(mnemonic, operand, lead)
+        if form == "fixed":
+            return form, mode, code, -1, bytes((code,)), "", None, None, 0, lead, length
+        prefix, node, fn, expr_offset = self._operand_expression(expr_text, offset, form)
+        return form, mode, code, zp_code, b"", prefix, node, fn, expr_offset, lead, length
+
+    def _form(self, mnemonic: str, operand: str, lead: int):
+        """(form, mode, opcode, zero-page opcode, expression text, its offset) of an operand."""
+        modes = self.opcodes[mnemonic]
+        if not operand or (operand.lower() == "a" and Mode.ACCUMULATOR in modes):
+            for mode in (Mode.IMPLIED, Mode.ACCUMULATOR):
+                if mode in modes:
+                    return "fixed", mode, modes[mode], -1, "", 0
+            raise _OperandProblem(f"{mnemonic} needs an operand [SYNTAX 2]", None, len(mnemonic))
+        if mnemonic in self.operandless:
+            raise _OperandProblem(f"{mnemonic} takes no operand [SYNTAX 2]")
+        if operand[0] == "#":
+            if Mode.IMMEDIATE not in modes:
+                raise _no_mode(mnemonic, modes, "immediate")
+            return "immediate", Mode.IMMEDIATE, modes[Mode.IMMEDIATE], -1, operand[1:], lead + 1
+        if operand[0] == "(":
+            indirect = _indirect_form(operand)
+            if indirect is not None and (mnemonic == "JMP" or indirect[0] != Mode.INDIRECT):
+                mode, inner, inner_offset = indirect
+                if mode not in modes:
+                    raise _no_mode(mnemonic, modes, mode.label)
+                return "indirect", mode, modes[mode], -1, inner, lead + inner_offset
+        index = None
+        body = operand
+        mi = _INDEX.search(operand) if "," in operand else None
+        if mi:
+            index = mi.group(1).upper()
+            body = operand[: mi.start()].rstrip()
+        if mnemonic in BRANCHES and Mode.RELATIVE in modes:
+            if index:
+                raise _no_mode(mnemonic, modes, "indexed")
+            return "branch", Mode.RELATIVE, modes[Mode.RELATIVE], -1, body, lead
+        absolute = ABSOLUTE_FORM[index]
+        zero_page = ZERO_PAGE_FORM[absolute]
+        if absolute not in modes and zero_page not in modes:
+            raise _no_mode(mnemonic, modes, absolute.label)
+        return "address", absolute, modes.get(absolute, -1), modes.get(zero_page, -1), body, lead
+
+    def _operand_expression(self, text: str, offset: int, form: str):
+        """(prefix, tree, closure, offset of the expression): an optional < > ! then an expression."""
+        stripped = text.lstrip()
+        offset += len(text) - len(stripped)
+        if not stripped:
+            raise _OperandProblem("expression expected [SYNTAX 5]", offset, 1)
+        prefix = stripped[0] if stripped[0] in "<>!" else ""
+        body = stripped[1:] if prefix else stripped
+        offset += len(prefix) + len(body) - len(body.lstrip())
+        body = body.lstrip()
+        if not body:
+            raise _OperandProblem("expression expected [SYNTAX 5]", offset, 1)
+        try:
+            node, fn = self.expression(body)
+        except ex.ExprError as exc:
+            raise _OperandProblem(exc.message, offset + exc.offset, exc.length) from None
+        return prefix, node, fn, offset
+
+    # -- data -----------------------------------------------------------------------
+
+    def _data_list(self, label, op: str, args: str, args_offset: int, op_offset: int, op_length: int) -> Record:
+        """``.byt`` / ``.wor`` items: values (``.byt`` also strings of other than one character)."""
+        if not args:
+            return _new(Bad, label, (f".{op} needs at least one value [SYNTAX 5]", op_offset, op_length))
+        word = op == "wor"
+        items = []
+        for item, item_offset in split_commas(args, args_offset):
+            if not item:
+                return _new(Bad, label, ("value expected between commas [SYNTAX 5]", item_offset, 1))
+            if item[0] == '"' and not word and item[-1:] == '"' and len(item) >= 2 and len(item) != 3:
+                data, problems = petscii(item[1:-1], item_offset + 1)
+                if problems:
+                    return _new(Bad, label, problems[0])
+                items.append((data, None, None, "", item_offset, len(item)))
+                continue
+            prefix = item[0] if item[0] in "<>" else ""
+            body = item[len(prefix) :]
+            expr_offset = item_offset + len(prefix) + len(body) - len(body.lstrip())
+            try:
+                node, fn = self.expression(body.lstrip())
+            except ex.ExprError as exc:
+                return _new(Bad, label, (exc.message, expr_offset + exc.offset, exc.length))
+            items.append((None, fn, node, prefix, expr_offset, len(item)))
+        size = sum(len(d) if d is not None else (2 if word else 1) for d, *_ in items)
+        return _new(Data, label, None, op=op, items=tuple(items), size=size, op_offset=op_offset, op_length=op_length)
+
+    def _asc(self, label, args: str, args_offset: int, op_offset: int, op_length: int) -> Record:
+        if not (args.startswith('"') and len(args) >= 2):
+            return _new(Bad, label, ('.asc expects one string in double quotes: .asc "text" [SYNTAX 5]', args_offset, max(1, len(args))))
+        body = args[1:-1] if args.endswith('"') else args[1:]
+        if '"' in body:
+            return _new(Bad, label, (".asc takes one string; use .byt for lists [SYNTAX 5]", args_offset, len(args)))
+        data, problems = petscii(body, args_offset + 1)
+        if problems:
+            return _new(Bad, label, problems[0])
+        return _new(Data, label, None, op="asc", items=((data, None, None, "", args_offset, len(args)),), size=len(data),
+                    op_offset=op_offset, op_length=op_length)  # fmt: skip
+
+    def _flp(self, label, args: str, args_offset: int, op_offset: int, op_length: int) -> Record:
+        """``.flp 10,1e8``: BASIC's 5-byte floats, read and rounded by the ROM's FIN ($BCF3)."""
+        from asm6502.basic.interpreter.numbers import BasicOverflow, fin, pack
+
+        if not args:
+            return _new(Bad, label, (".flp needs at least one number [SYNTAX 5]", op_offset, op_length))
+        items = []
+        for item, item_offset in split_commas(args, args_offset):
+            text = item.upper().encode("ascii", "replace")
+            try:
+                value, end = fin(text)
+            except BasicOverflow:
+                return _new(Bad, label, (f"{item} is too large for a BASIC float [OVERFLOW]", item_offset, len(item)))
+            if not item or end != len(text):
+                return _new(Bad, label, (f"'{item}' is not a number [SYNTAX 5]", item_offset, max(1, len(item))))
+            items.append((pack(value), None, None, "", item_offset, len(item)))
+        return _new(Data, label, None, op="flp", items=tuple(items), size=5 * len(items), op_offset=op_offset, op_length=op_length)
+
+
+def _no_mode(mnemonic: str, modes: dict, what: str) -> _OperandProblem:
+    return _OperandProblem(f"{mnemonic} has no {what} mode (it has: {', '.join(m.label for m in modes)}) [SYNTAX 2]")
+
+
+def petscii(body: str, offset: int) -> tuple[bytes, tuple[Problem, ...]]:
+    """A string's PETSCII bytes, or b"" and an error for each character that has no code."""
+    try:
+        return ascii_to_petscii(body), ()
+    except ValueError:
+        problems = []
+        for i, ch in enumerate(body):
+            try:
+                ascii_to_petscii(ch)
+            except ValueError:
+                problems.append((f"character {ch!r} has no PETSCII code", offset + i, 1))
+        return b"", tuple(problems)
+
+
+def split_commas(text: str, offset: int) -> list[tuple[str, int]]:
+    """Split at commas outside quotes and brackets; returns (item, offset of the item)."""
+    if '"' not in text and "(" not in text and "[" not in text:
+        items = []
+        start = 0
+        for raw in text.split(","):
+            lead = len(raw) - len(raw.lstrip())
+            items.append((raw.strip(), offset + start + lead))
+            start += len(raw) + 1
+        return items
+    items = []
+    depth = 0
+    in_quote = False
+    start = 0
+    for i, ch in enumerate(text + ","):
+        if ch == '"':
+            in_quote = not in_quote
+        elif not in_quote and ch in "([":
+            depth += 1
+        elif not in_quote and ch in ")]":
+            depth -= 1
+        elif ch == "," and not in_quote and depth <= 0 or i == len(text):
+            raw = text[start:i]
+            lead = len(raw) - len(raw.lstrip())
+            items.append((raw.strip(), offset + start + lead))
+            start = i + 1
+    return items
+
+
+def _indirect_form(operand: str) -> tuple[Mode, str, int] | None:
+    """Recognise ``(e,x)``, ``(e),y`` and ``(e)``; None for any other operand."""
+    depth = 0
+    in_quote = False
+    close = -1
+    for i, ch in enumerate(operand):
+        if ch == '"':
+            in_quote = not in_quote
+        elif in_quote:
+            continue
+        elif ch in "([":
+            depth += 1
+        elif ch in ")]":
+            depth -= 1
+            if depth == 0:
+                close = i
+                break
+    if close == -1:
+        return None
+    inner = operand[1:close]
+    after = operand[close + 1 :].strip()
+    if after == "":
+        mx = _INDEX.search(inner)
+        if mx and mx.group(1).upper() == "X":
+            return Mode.INDEXED_INDIRECT, inner[: mx.start()], 1
+        return Mode.INDIRECT, inner, 1
+    if re.fullmatch(r",\s*[yY]", after):
+        return Mode.INDIRECT_INDEXED, inner, 1
+    return None
+
+
+def _unstable_opcodes(cpu: str) -> frozenset[int]:
+    if cpu != "6502i":
+        return frozenset()
+    from asm6502.opcodes_undoc import UNSTABLE_OPCODES
+
+    return UNSTABLE_OPCODES

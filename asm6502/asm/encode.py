@@ -1,0 +1,235 @@
+"""Pass 2: encode the laid-out entries into bytes.
+
+Pass 2 runs no control statement: it walks pass 1's layout entries in order,
+assigns the ``_`` variables and macro parameters again (the original redefines
+them in both passes), and turns every instruction and data entry into bytes
+at the address pass 1 gave it, with the size pass 1 chose.  Errors on values
+are reported here: an undefined symbol, a value out of range, a branch too far.
+"""
+
+from __future__ import annotations
+
+from asm6502.asm import expr as ex
+from asm6502.asm.decode import Bad, Data, Define, Insn, Label, Origin, Pseudo
+from asm6502.asm.layout import FORWARD, Layout
+from asm6502.asm.result import ListingRow, as_span
+from asm6502.diagnostics import Diagnostic, error, warning
+from asm6502.opcodes import ZERO_PAGE_FORM, Mode
+
+
+class Encoder:
+    def __init__(self, layout: Layout):
+        self.layout = layout
+        self.diags: list[Diagnostic] = []
+        self.chunks: list[tuple[int, bytearray, tuple]] = []  # (start, bytes, where)
+        self.rows: list[ListingRow] = []
+        self.fatal = False
+
+    def err(self, message: str, where) -> None:
+        self.diags.append(error(message, as_span(where)))
+
+    def warn(self, message: str, where) -> None:
+        self.diags.append(warning(message, as_span(where)))
+
+    def value(self, fn, values, pc, local, line, col, expr_offset) -> int | None:
+        """An expression's value in pass 2; None after reporting an error."""
+        try:
+            return fn(values, pc, local)
+        except ex.Unknown as u:
+            node = u.node
+            what = f"local label '{node.name}'" if node.name[0] == "." else f"symbol '{node.name}'"
+            self.err(f"undefined {what} [UNDEF'D STATEMENT]", (line, col + expr_offset + node.offset, node.length))
+        except ex.ExprError as exc:
+            self.err(exc.message, (line, col + expr_offset + exc.offset, exc.length))
+        return None
+
+    def run(self) -> None:
+        lay = self.layout
+        values = dict(lay.values)  # pass 1's symbols; '_' variables and parameters change as pass 2 goes
+        listing = lay.options.listing
+        chunks = self.chunks
+        out = None  # the bytearray of the current chunk
+        end = -1  # the address after it
+        rows = self.rows
+        reversal_fatal = lay.object_lfn is not None
+        high = -1
+        for entry in lay.layout:
+            rec, pc, size, line, stmt, local = entry
+            kind = type(rec)
+            if kind is Insn:
+                data = self.instruction(rec, pc, size, values, line, stmt, local)
+            elif kind is Data:
+                data = self.data(rec, pc, values, line, stmt, local)
+            else:
+                if kind is Define and rec.var:
+                    value = self.value(rec.fn, values, pc, local, line, stmt.col, rec.expr_offset)
+                    if value is not None:
+                        values[ex.key_of(rec.name)] = value
+                elif rec == "call":
+                    macro, fns = size
+                    for key, fn in zip(macro.params, fns):
+                        value = self.value(fn, values, pc, local, line, stmt.col, 0)
+                        if value is not None:
+                            values[key] = value
+                if listing:
+                    rows.append(self.row(entry, values))
+                continue
+            if data:
+                if pc != end:
+                    if pc < high:
+                        if reversal_fatal:
+                            self.err(f"code at ${pc:04X} is below the code before (up to ${high - 1:04X}): the object file "
+                                     "cannot go back [REVERSAL]", (line, stmt.col, len(stmt.text)))  # fmt: skip
+                            self.fatal = True
+                            break
+                    out = bytearray()
+                    chunks.append((pc, out, (line, stmt.col, len(stmt.text))))
+                out += data
+                end = pc + len(data)
+                if end > 0x10000:
+                    self.err(f"the program counter passes $FFFF (at ${pc:04X} + {len(data)} bytes)", (line, stmt.col, len(stmt.text)))
+                    self.fatal = True
+                    break
+                if end > high:
+                    high = end
+            if listing:
+                rows.append(self.row(entry, values, data))
+
+    # -- instructions ------------------------------------------------------------------
+
+    def instruction(self, rec: Insn, pc: int, size: int, values, line, stmt, local) -> bytes:
+        form = rec.form
+        if form == "fixed":
+            if rec.unstable:
+                self.unstable(rec, line, stmt)
+            return rec.fixed
+        value = rec.const
+        if value is None:
+            value = self.value(rec.fn, values, pc, local, line, stmt.col, rec.expr_offset)
+            if value is None:
+                return bytes(3 if size == FORWARD else size)  # the original: the size stays, the bytes are 00
+        if rec.prefix and rec.prefix != "!":
+            value = value & 0xFF if rec.prefix == "<" else value >> 8
+        if rec.unstable:
+            self.unstable(rec, line, stmt)
+        if form == "address":
+            if size == 2:
+                if value > 0xFF:
+                    self.err(
+                        f"value ${value:04X} does not fit {ZERO_PAGE_FORM[rec.mode].label}, and {rec.mnemonic} has no "
+                        f"{rec.mode.label} mode [ILLEGAL QUANTITY]",
+                        self.operand(rec, line, stmt),
+                    )
+                    return bytes(2)
+                return bytes((rec.zp_code, value))
+            if rec.code < 0:
+                self.err(f"{rec.mnemonic} has no {rec.mode.label} mode (it has: {', '.join(m.label for m in rec.modes)}) [SYNTAX 2]",
+                         self.operand(rec, line, stmt))  # fmt: skip
+                return bytes(3)
+            if size == FORWARD and value <= 0xFF:
+                self.warn(
+                    f"'{stmt.text}' is assembled absolute (a forward reference to ${value:02X}): the original Profi-Ass "
+                    "sizes it absolute in pass 1 but writes zero page in pass 2, so its output differs from here on",
+                    self.operand(rec, line, stmt),
+                )
+            return bytes((rec.code, value & 0xFF, value >> 8))
+        if form == "immediate":
+            return bytes((rec.code, self.byte(value, rec, line, stmt, "immediate mode")))
+        if form == "branch":
+            distance = value - (pc + 2)
+            if not -128 <= distance <= 127:
+                over = distance - 127 if distance > 0 else -128 - distance
+                self.err(
+                    f"branch out of range: target ${value:04X} is {distance:+d} bytes away, {over} byte{'s' if over != 1 else ''} "
+                    "too far (a branch reaches -128..+127) [BRANCH OUT OF RANGE]",
+                    self.operand(rec, line, stmt),
+                )
+                return bytes(2)
+            return bytes((rec.code, distance & 0xFF))
+        if rec.mode is Mode.INDIRECT:  # JMP ($nnnn)
+            if value & 0xFF == 0xFF:
+                self.warn(
+                    f"JMP (${value:04X}) reads its target from ${value:04X} and ${value & 0xFF00:04X}, not "
+                    f"${(value + 1) & 0xFFFF:04X}: the NMOS 6502 does not carry into the high byte",
+                    self.operand(rec, line, stmt),
+                )
+            return bytes((rec.code, value & 0xFF, value >> 8))
+        if value > 0xFF:  # ($nn,X) and ($nn),Y
+            self.err(f"value ${value:04X} is not a zero-page address ({rec.mode.label} needs $00-$FF) [ILLEGAL QUANTITY]",
+                     self.operand(rec, line, stmt))  # fmt: skip
+            return bytes(2)
+        return bytes((rec.code, value))
+
+    def byte(self, value: int, rec, line, stmt, what: str) -> int:
+        """The one-byte rule: 0-255, or $FF80-$FFFF (a negative number, -128..-1)."""
+        if value <= 0xFF:
+            return value
+        if value >= 0xFF80:
+            return value & 0xFF
+        self.err(f"value ${value:04X} does not fit in a byte ({what}: 0-255 or -128..-1) [ILLEGAL QUANTITY]", self.operand(rec, line, stmt))
+        return 0
+
+    def operand(self, rec: Insn, line, stmt) -> tuple:
+        return (line, stmt.col + rec.operand_offset, rec.operand_length)
+
+    def unstable(self, rec: Insn, line, stmt) -> None:
+        self.warn(f"{rec.mnemonic} is an unstable undocumented opcode: its result differs between chips",
+                  (line, stmt.col + rec.mnemonic_offset, len(rec.mnemonic)))  # fmt: skip
+
+    # -- data ------------------------------------------------------------------------------
+
+    def data(self, rec: Data, pc: int, values, line, stmt, local) -> bytes:
+        if rec.op in ("asc", "flp"):
+            return b"".join(item[0] for item in rec.items)
+        word = rec.op == "wor"
+        out = bytearray()
+        for fixed, fn, node, prefix, offset, length in rec.items:
+            if fixed is not None:
+                out += fixed
+                continue
+            value = self.value(fn, values, pc, local, line, stmt.col, offset)
+            if value is None:
+                value = 0
+            elif prefix:
+                value = value & 0xFF if prefix == "<" else value >> 8
+            if word:
+                out += value.to_bytes(2, "little")
+            elif value <= 0xFF:
+                out.append(value)
+            elif value >= 0xFF80:
+                out.append(value & 0xFF)
+            else:
+                self.err(f"value ${value:04X} does not fit in a byte (0-255 or -128..-1) [ILLEGAL QUANTITY]", (line, stmt.col + offset, length))
+                out.append(0)
+        return bytes(out)
+
+    # -- listing ---------------------------------------------------------------------------
+
+    def row(self, entry, values, data: bytes = b"") -> ListingRow:
+        rec, pc, size, line, stmt, local = entry
+        col = stmt.col if stmt is not None else 1
+        text = (stmt.text + (" " + stmt.comment if stmt.comment and stmt.text else stmt.comment)) if stmt is not None else ""
+        where = (line, col, max(1, len(stmt.text) if stmt is not None else 1))
+        macro = local is not None
+        if rec is None:
+            return ListingRow(where, None, b"", text, macro=macro)
+        if rec == "def":
+            return ListingRow(where, None, b"", text, definition=True)
+        if rec == "call" or rec == "mend":
+            return ListingRow(where, pc, b"", text if rec == "call" else ".men", macro=rec == "mend" or macro)
+        kind = type(rec)
+        if kind is Define:
+            return ListingRow(where, None, b"", text, value=values.get(ex.key_of(rec.name)), macro=macro)
+        if kind is Pseudo:
+            if rec.op == "tit":
+                return ListingRow(where, None, b"", text, title=rec.args.strip('"'), macro=macro)
+            if rec.op == "pag":
+                return ListingRow(where, None, b"", text, page_break=True, macro=macro)
+            return ListingRow(where, pc, b"", text, macro=macro)
+        if kind is Origin:
+            return ListingRow(where, pc, b"", text, macro=macro)
+        if kind is Label:
+            return ListingRow(where, pc, b"", text, macro=macro)
+        if kind is Bad:
+            return ListingRow(where, None, b"", text, macro=macro)
+        return ListingRow(where, pc if data else None, data, text, macro=macro)
