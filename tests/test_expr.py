@@ -21,3 +21,16 @@ from asm6502.asm import expr as ex
 )
 def test_parse(text, tree):
     assert repr(ex.parse(text)) == repr(tree)
+
+
+@pytest.mark.parametrize("text", ["table+2", "a*8+b", "$ff-%101/3", "x.y<2", "1!2&3^4>1", "99999+1", "lab+$12345"])
+def test_chain_reading_equals_the_parser(text):
+    """The regular-expression reading of a blank-free chain builds the parser's tree (or leaves it to the parser)."""
+    fast = ex._parse_chain(text)
+    parser = ex._Parser(text)
+    try:
+        slow = parser.chain()
+    except ex.ExprError:
+        assert fast is None
+        return
+    assert fast is None or repr(fast) == repr(slow)

@@ -197,6 +197,41 @@ def decimal(digits: str) -> int:
 _ONE_ATOM = re.compile(r"(?:\$([0-9A-Fa-f]{1,4})|([0-9]{1,5})|([A-Za-z][A-Za-z0-9.]*))\Z")
 
 
+# numbers and symbols joined by operators, without blanks ('table+2', 'a*8+b'): read by one regular expression
+_ATOM_TEXT = r"\$[0-9A-Fa-f]{1,4}|%[01]{1,16}|[0-9]{1,5}|[A-Za-z][A-Za-z0-9.]*"
+_CHAIN = re.compile(rf"(?:{_ATOM_TEXT})(?:[-+*/!&^<>](?:{_ATOM_TEXT}))+\Z")
+_CHAIN_PARTS = re.compile(rf"{_ATOM_TEXT}|[-+*/!&^<>]")
+
+
+def _atom(token: str, offset: int) -> Num | Sym | None:
+    first = token[0]
+    if first == "$":
+        return Num(int(token[1:], 16), offset, len(token))
+    if first == "%":
+        return Num(int(token[1:], 2), offset, len(token))
+    if first <= "9":
+        value = int(token)
+        return Num(value, offset, len(token)) if value <= MAX else None
+    return Sym(token.lower(), offset, len(token))
+
+
+def _parse_chain(text: str) -> Node | None:
+    """The tree of numbers and symbols joined by operators (no blanks); None for other text."""
+    if _CHAIN.match(text) is None:
+        return None
+    parts = _CHAIN_PARTS.findall(text)
+    first = _atom(parts[0], 0)
+    offset = len(parts[0])
+    rest = []
+    for i in range(1, len(parts), 2):
+        operand = _atom(parts[i + 1], offset + 1)
+        if operand is None:
+            return None
+        rest.append((parts[i], offset, operand))
+        offset += 1 + len(parts[i + 1])
+    return None if first is None else Chain(first, tuple(rest))
+
+
 def parse(text: str) -> Node:
     """Parse a whole expression; trailing text is an error."""
     m = _ONE_ATOM.match(text)
@@ -207,6 +242,9 @@ def parse(text: str) -> Node:
         value = int(hex_digits, 16) if hex_digits is not None else int(decimal_digits)
         if value <= MAX:
             return Num(value, 0, len(text))
+    node = _parse_chain(text)
+    if node is not None:
+        return node
     parser = _Parser(text)
     node = parser.chain()
     if parser.peek():

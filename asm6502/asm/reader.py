@@ -93,6 +93,7 @@ def split_statements(text: str, start: int) -> list[Statement]:
 LINE_PARTS = re.compile(r"^([ \t]*)([0-9]*)(.*)$", re.MULTILINE)
 # the start line: "sys32768", "sys 32768", "sys 8*4096" (not a label such as 'system')
 START_LINE = re.compile(r"sys(?![a-z.])", re.IGNORECASE)
+_ANY_START = re.compile(r"sys(?![a-z.])", re.IGNORECASE)  # (a quick test before the line-by-line search)
 _OPEN = re.compile(r'open\s*(\d+)\s*(?:,\s*(\d+)\s*(?:,\s*(\d+)\s*)?)?(?:,\s*"([^"]*)"?)?', re.IGNORECASE)
 
 
@@ -134,6 +135,8 @@ def read_source(file: str, text: str) -> Source:
     """The source's lines, with the BASIC lines before the start line separated off."""
     lines, problems = read_lines(file, text)
     opens: dict[int, OpenFile] = {}
+    if _ANY_START.search(text) is None:
+        return Source(lines, problems, opens, 0)
     for i, line in enumerate(lines):
         if not line.has_code:
             continue
