@@ -438,6 +438,11 @@ class Layout:
                 self.err(f"unknown .opt option '{item}' [SYNTAX 6]", (line, stmt.col + rec.args_offset, len(rec.args)))
                 continue
             letter, arg = m.group(1).lower(), m.group(2)
+            if arg and arg[0] == "=" and letter in "op":
+                what = "the listing's characters" if letter == "p" else "the object code"
+                self.err(f".opt {item}: hands {what} to a routine of the running C64: not supported here (leave it out, or use "
+                         f"{'P' if letter == 'p' else 'O'}# with an OPEN line)", (line, stmt.col + rec.args_offset, len(rec.args)))  # fmt: skip
+                continue
             if letter == "n":
                 self.object_lfn = self.listing_lfn = None
             elif arg and arg[0].isdigit():
