@@ -112,9 +112,16 @@ def _assemble(text: str, filename: str, options: Options) -> Result:
         tuple(segments), symbols, labels, tuple(all_diags), tuple(encoder.rows),
         object_name=_opened(layout, layout.object_lfn), listing_name=_opened(layout, layout.listing_lfn),
         files=sst_files,
-        symbol_table=tuple((spelled.get(k, k), v) for k, v in reversed(layout.values.items())) if layout.symbol_listing else None,
+        symbol_table=_symbol_table(layout, encoder) if layout.symbol_listing else None,
         macro_calls=tuple((m.name, m.calls) for m in layout.macro_order),
     )  # fmt: skip
+
+
+def _symbol_table(layout: Layout, encoder: Encoder) -> tuple[tuple[str, int], ...]:
+    """'.sym': every symbol, the newest first, with its value at the end of pass 2; a macro-local
+    label as NAME:NN (NN: the call)."""
+    values = encoder.values
+    return tuple((layout.spelling.get(k, k), values[k]) for k in reversed(layout.order) if k in values)
 
 
 def _opened(layout: Layout, lfn: int | None) -> str | None:

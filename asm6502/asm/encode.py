@@ -45,7 +45,7 @@ class Encoder:
 
     def run(self) -> None:
         lay = self.layout
-        values = dict(lay.values)  # pass 1's symbols; '_' variables and parameters change as pass 2 goes
+        values = self.values = dict(lay.values)  # pass 1's symbols; '_' variables and parameters change as pass 2 goes
         listing = lay.options.listing
         chunks = self.chunks
         out = None  # the bytearray of the current chunk
@@ -209,6 +209,11 @@ class Encoder:
         rec, pc, size, line, stmt, local = entry
         col = stmt.col if stmt is not None else 1
         text = (stmt.text + (" " + stmt.comment if stmt.comment and stmt.text else stmt.comment)) if stmt is not None else ""
+        if stmt is not None and not stmt.comment and stmt.text:  # blanks before a ':' that follows (the original lists them)
+            after = line.text[col - 1 + len(stmt.text) :]
+            blanks = after[: len(after) - len(after.lstrip(" "))]
+            if after[len(blanks) : len(blanks) + 1] == ":":
+                text += blanks
         where = (line, col, max(1, len(stmt.text) if stmt is not None else 1))
         macro = local is not None
         if rec is None:

@@ -63,6 +63,7 @@ class Layout:
         self.kinds: dict[str, str] = {}  # key -> "label" | "const" | "var" | "param"
         self.spelling: dict[str, str] = {}  # key -> first full spelling
         self.defined_at: dict[str, tuple] = {}
+        self.order: dict[str, None] = {}  # every symbol key in the order the original creates them
         self.diags: list[Diagnostic] = []
         self.layout: list[tuple] = []
         self.macros: dict[str, Macro] = {}
@@ -196,7 +197,7 @@ class Layout:
             if handler is None:
                 self.err(f"unknown pseudo-op '.{rec.name}' [SYNTAX 7]", (line, stmt.col + rec.op_offset, rec.op_length))
                 return None
-            if self.listing and rec.op not in ("mac", "fil"):
+            if self.listing and rec.op not in ("mac", "fil", "end"):  # (the original does not list '.end')
                 self.layout.append((rec, self.pc, 0, line, stmt, local))
             return handler(rec, line, stmt, local, depth, lines)
         if kind is Call:
@@ -246,6 +247,7 @@ class Layout:
         self.kinds[key] = kind
         self.defined_at[key] = where
         self.values[key] = value
+        self.order[key] = None
 
     def define(self, rec: Define, line, stmt, local):
         try:
@@ -264,6 +266,7 @@ class Layout:
             self.defined_at.setdefault(key, (line, stmt.col, len(rec.name)))
             if self.kinds.get(key) is None:
                 self.kinds[key] = "var"
+            self.order.setdefault(key, None)
             if value is None:
                 self.values.pop(key, None)
             else:
@@ -368,6 +371,7 @@ class Layout:
             except (ex.Unknown, ex.ExprError):
                 self.values.pop(key, None)
             self.kinds.setdefault(key, "param")
+            self.order.setdefault(key, None)
             self.spelling.setdefault(key, key)
         macro.calls += 1
         self.run_lines(macro.body, 0, depth + 1, f":{macro.calls:02X}")

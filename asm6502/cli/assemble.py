@@ -37,6 +37,12 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--fill", type=int_arg, default=0x00, metavar="BYTE", help="byte for gaps in prg/raw output (default $00)")
     parser.add_argument("--listing", metavar="FILE", help="write a listing: line number, address, every byte, source")
+    parser.add_argument(
+        "--listing-format", choices=("modern", "profi"), default="modern",
+        help="modern: every byte (default); profi: the original Profi-Ass 64 listing (110: C000 A2 00 ... NO ERRORS)",
+    )
+    parser.add_argument("-I", "--include", action="append", default=[], metavar="DIR", help="directory for .file/.lst names (repeatable)")
+    parser.add_argument("--disk", metavar="D64", help="a .d64 image whose files .file/.lst names are looked up in (tokenized sources)")
     parser.add_argument("--labels", metavar="FILE", help="write a VICE label file (al C:3400 .grloop); load it in VICE's monitor with ll")
     parser.add_argument("--mse", metavar="FILE", help="also write an MSE V1.0 type-in listing of the program")
     parser.add_argument("--mse-name", metavar="NAME", help="program name in the MSE header (default: source file name)")
@@ -99,7 +105,8 @@ def _run(args) -> int:
 
     source = Path(args.source)
     text, name = read_source_text(source)
-    options = Options(cpu=args.cpu, defines=parse_defines(args.define), listing=bool(args.listing))
+    options = Options(cpu=args.cpu, defines=parse_defines(args.define), listing=bool(args.listing),
+                      include_dirs=tuple(args.include), disk=args.disk)  # fmt: skip
     try:
         result = assemble(text, name, options)
     except DiagnosticError as exc:
@@ -119,7 +126,12 @@ def _run(args) -> int:
             )
     if not args.quiet:
         print_diagnostics(d for d in diags)
-    out_path = Path(args.output) if args.output else source.with_suffix(SUFFIX[args.format])
+    if args.output:
+        out_path = Path(args.output)
+    elif result.object_name:  # '.opt o#' names the file OPENed before the start line
+        out_path = source.parent / (result.object_name.lower().replace("/", "_") + SUFFIX[args.format])
+    else:
+        out_path = source.with_suffix(SUFFIX[args.format])
     if args.format == "prg":
         payload: bytes | str = output.prg_bytes(result, args.fill)
     elif args.format == "raw":
@@ -128,7 +140,14 @@ def _run(args) -> int:
         payload = output.intel_hex(result)
     extra: list[tuple[str, bytes | str]] = []
     if args.listing:
-        extra.append((args.listing, output.listing_text(result, source.name)))
+        if args.listing_format == "profi":
+            from asm6502.asm.listing import render
+
+            extra.append((args.listing, render(result)))
+        else:
+            extra.append((args.listing, output.listing_text(result, source.name)))
+    for name, data in result.files.items():  # '.sst' symbol tables, next to the output
+        extra.append((str(out_path.parent / name.lower()), data))
     if args.labels:
         extra.append((args.labels, output.vice_labels(result)))
     if args.mse:
