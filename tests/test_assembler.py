@@ -90,6 +90,8 @@ LISTING = [
     ("lda 1<16", "A5 00"),
     (".wor $ffff+2,-1,-(2)", "01 00 FF FF FE FF"),
     ("lda #-10", "A9 F6"),  # one-byte values: 0-255 and $FF80-$FFFF
+    ("lda $12345", "AD 45 23"),  # hex digits beyond 16 bits wrap (fixture expr/expr_hex_5digits)
+    (".if undefined : brk\nnop", "EA"),  # a symbol never defined counts as 0 in .if (cond/cond_if_undefined)
     (".byt -1,-128", "FF 80"),
     ("lda #\"ab\"", "A9 41"),  # a character constant is its first character
     ("lda #\"\"", "A9 22"),  # ... and "" the quote itself
@@ -151,7 +153,7 @@ MNEMONIC_ERRORS = [
     ("bne *+130", "branch out of range: target $1082 is +128 bytes away, 1 byte too far (a branch reaches -128..+127)"),
     ("bne *-127", "branch out of range: target $0F81 is -129 bytes away, 1 byte too far (a branch reaches -128..+127)"),
     ("lda #1/0", "division by zero"),
-    ("lda $10000", "number $10000 does not fit in 16 bits"),
+    ("lda 70000", "number 70000 does not fit in 16 bits"),
     ("lda nowhere", "undefined symbol 'nowhere'"),
     ("lda #(1", "')' expected"),
     ("foo bar", "unknown mnemonic 'bar' (after label 'foo')"),
@@ -243,7 +245,7 @@ def test_jmp_indirect_page_bug_warning():
 
 def test_if_needs_its_value_in_pass_1():
     msgs = errors(".if later : nop\nlater = 1\nend rts")
-    assert msgs == ["'later' is not defined yet: .if needs its value in pass 1 [UNDEF'D STATEMENT]"]
+    assert msgs == ["'later' is defined further down: .if needs its value in pass 1 [UNDEF'D STATEMENT]"]
 
 
 @pytest.mark.parametrize(
@@ -338,7 +340,10 @@ def test_expressions_match_left_to_right_model(first, rest, radix):
 
     rest = [(op, n if op not in "<>" else n % 20) for op, n in rest]
     text = lit(first) + "".join(op + lit(n) for op, n in rest)
-    expected = None if any(n > 65535 for _, n in rest) else reference(first, rest)
+    if radix == "decimal":
+        expected = None if any(n > 65535 for _, n in rest) else reference(first, rest)
+    else:  # hex and binary digits beyond 16 bits wrap (fixtures expr/expr_hex_5digits, expr/expr_binary_17)
+        expected = reference(first, [(op, n & 0xFFFF) for op, n in rest])
     src = f"*= $1000\nx = {text}\n.wor x"
     if expected is None:
         with pytest.raises(DiagnosticError):

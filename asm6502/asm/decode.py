@@ -24,6 +24,8 @@ from asm6502.petscii_text import ascii_to_petscii
 IDENT = re.compile(r"[A-Za-z][A-Za-z0-9.]*")
 _INDEX = re.compile(r",\s*([xXyY])\s*$")
 _PSEUDO = re.compile(r"\.([A-Za-z#]*)")
+_BAD_INDEX = re.compile(r",\s*[A-Za-z]\s*$")
+_ESCAPE = re.compile(r"\{\$([0-9A-Fa-f]{2})\}")
 ABSOLUTE_FORM = {None: Mode.ABSOLUTE, "X": Mode.ABSOLUTE_X, "Y": Mode.ABSOLUTE_Y}
 _OPERAND_SIZE = {mode: mode.operand_size for mode in Mode}
 # the commonest operands: blanks, '#', a < > ! prefix, an expression without blanks, ',x' or ',y'
@@ -189,6 +191,8 @@ class Decoder:
         if first == "." or first == "*" or first == "'":
             return self._body(None, text, base)
         if not first.isalpha():
+            if first == '"':
+                return _new(Bad, problem=("a statement cannot start with a string [SYNTAX 1]", base, len(text)))
             return _new(Bad, problem=(f"unexpected '{first}' at the start of a statement [SYNTAX 8]", base, 1))
         m = IDENT.match(text)
         if m is None:
@@ -198,12 +202,17 @@ class Decoder:
         rest = text[end:]
         upper = word.upper()
         if upper in self.opcodes and (not rest or not rest[0].isalnum()):
+            if rest and rest[0] not in " \t":  # 'lda#1': the original needs a blank after the mnemonic
+                return _new(Bad, problem=(f"a blank is needed after '{word}' [SYNTAX 0]", base + end, 1))
             return self._instruction(None, word, rest, base + end)
         if START_LINE.match(text):
             return _new(Start)
         after = rest.lstrip()
         if not after:
-            return _new(Label, word)
+            hint = self._undocumented_hint(word)
+            return _new(Label, word) if hint is None else _new(Bad, None, (hint, base, len(word)))
+        if rest[0] not in " \t":  # 'val=5', 'val_5': the original needs a blank after a label
+            return _new(Bad, problem=(f"a blank is needed after the label '{word}' [SYNTAX {0 if rest[0] == '_' else 1}]", base + end, 1))
         record = self._body(word, after, base + len(text) - len(after))
         if type(record) is Bad and after[0] not in "=_*.'":
             hint = self._undocumented_hint(word)
@@ -367,9 +376,9 @@ class Decoder:
             for mode in (Mode.IMPLIED, Mode.ACCUMULATOR):
                 if mode in modes:
                     return "fixed", mode, modes[mode], -1, "", 0
-            raise _OperandProblem(f"{mnemonic} needs an operand [SYNTAX 2]", None, len(mnemonic))
+            raise _OperandProblem(f"{mnemonic} needs an operand [UNDEF'D STATEMENT]", None, len(mnemonic))
         if mnemonic in self.operandless:
-            raise _OperandProblem(f"{mnemonic} takes no operand [SYNTAX 2]")
+            raise _OperandProblem(f"{mnemonic} takes no operand [SYNTAX 9]")
         if operand[0] == "#":
             if Mode.IMMEDIATE not in modes:
                 raise _no_mode(mnemonic, modes, "immediate")
@@ -387,6 +396,8 @@ class Decoder:
         if mi:
             index = mi.group(1).upper()
             body = operand[: mi.start()].rstrip()
+        elif _BAD_INDEX.search(operand) and '"' not in operand:
+            raise _OperandProblem("an index is ',x' or ',y' [SYNTAX 2]")
         if mnemonic in BRANCHES and Mode.RELATIVE in modes:
             if index:
                 raise _no_mode(mnemonic, modes, "indexed")
@@ -420,12 +431,12 @@ class Decoder:
     def _data_list(self, label, op: str, args: str, args_offset: int, op_offset: int, op_length: int) -> Record:
         """``.byt`` / ``.wor`` items: values (``.byt`` also strings of other than one character)."""
         if not args:
-            return _new(Bad, label, (f".{op} needs at least one value [SYNTAX 5]", op_offset, op_length))
+            return _new(Bad, label, (f".{op} needs at least one value [UNDEF'D STATEMENT]", op_offset, op_length))
         word = op == "wor"
         items = []
         for item, item_offset in split_commas(args, args_offset):
             if not item:
-                return _new(Bad, label, ("value expected between commas [SYNTAX 5]", item_offset, 1))
+                return _new(Bad, label, ("value expected between commas [UNDEF'D STATEMENT]", item_offset, 1))
             if item[0] == '"' and not word and item[-1:] == '"' and len(item) >= 2 and len(item) != 3:
                 data, problems = petscii(item[1:-1], item_offset + 1)
                 if problems:
@@ -469,17 +480,30 @@ class Decoder:
             except BasicOverflow:
                 return _new(Bad, label, (f"{item} is too large for a BASIC float [OVERFLOW]", item_offset, len(item)))
             if not item or end != len(text):
-                return _new(Bad, label, (f"'{item}' is not a number [SYNTAX 5]", item_offset, max(1, len(item))))
+                return _new(Bad, label, (f"'{item}' is not a number (.flp takes numbers, not expressions) [SYNTAX 6]", item_offset, max(1, len(item))))
             items.append((pack(value), None, None, "", item_offset, len(item)))
         return _new(Data, label, None, op="flp", items=tuple(items), size=5 * len(items), op_offset=op_offset, op_length=op_length)
 
 
 def _no_mode(mnemonic: str, modes: dict, what: str) -> _OperandProblem:
-    return _OperandProblem(f"{mnemonic} has no {what} mode (it has: {', '.join(m.label for m in modes)}) [SYNTAX 2]")
+    return _OperandProblem(f"{mnemonic} has no {what} mode (it has: {', '.join(m.label for m in modes)}) [SYNTAX 9]")
 
 
 def petscii(body: str, offset: int) -> tuple[bytes, tuple[Problem, ...]]:
-    """A string's PETSCII bytes, or b"" and an error for each character that has no code."""
+    """A string's PETSCII bytes, or b"" and an error for each character that has no code.
+    ``{$hh}`` is the character with code hh (a control code typed on the C64, as petcat writes it)."""
+    if "{$" in body:
+        out = bytearray()
+        pos = 0
+        for m in _ESCAPE.finditer(body):
+            data, problems = petscii(body[pos : m.start()], offset + pos)
+            if problems:
+                return b"", problems
+            out += data
+            out.append(int(m.group(1), 16))
+            pos = m.end()
+        data, problems = petscii(body[pos:], offset + pos)
+        return (bytes(out + data), ()) if not problems else (b"", problems)
     try:
         return ascii_to_petscii(body), ()
     except ValueError:

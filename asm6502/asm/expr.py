@@ -137,6 +137,8 @@ class _Parser:
             return inner
         if ch == "*":
             self.pos += 1
+            if self.text[self.pos : self.pos + 1].isalnum():
+                raise ExprError("an operator is expected after '*' (the program counter) [SYNTAX 5]", self.pos)
             return PC(start)
         if ch == "$":
             return self.number(16, "0123456789abcdefABCDEF", "hex")
@@ -151,7 +153,7 @@ class _Parser:
             while self.pos < len(self.text) and self.text[self.pos] in SYMBOL_CHARS:
                 self.pos += 1
             return Sym(self.text[start : self.pos].lower(), start, self.pos - start)
-        raise ExprError(f"unexpected character '{ch}' in expression [SYNTAX 3]", start)
+        raise ExprError(f"unexpected character '{ch}' in expression [SYNTAX 5]", start)
 
     def character(self, start: int) -> Num:
         """``"c"``: the code of the first character after the quote (``""`` is the quote, $22);
@@ -179,9 +181,10 @@ class _Parser:
         if self.pos == first_digit:
             raise ExprError(f"{kind} digits expected [SYNTAX 5]", start)
         if self.pos < len(self.text) and self.text[self.pos] in SYMBOL_CHARS:
-            raise ExprError(f"invalid {kind} number [SYNTAX 5]", start, self.pos - start + 1)
+            raise ExprError(f"invalid {kind} number (an operator is expected after it) [SYNTAX 3]", start, self.pos - start + 1)
         text = self.text[first_digit : self.pos]
-        value = decimal(text) if base == 10 else int(text, base)
+        # hex and binary digits beyond 16 bits wrap silently, as in the original ($12345 is $2345)
+        value = decimal(text) if base == 10 else int(text, base) & MAX
         if value > MAX:
             raise ExprError(f"number {self.text[start:self.pos]} does not fit in 16 bits [ILLEGAL QUANTITY]", start, self.pos - start)
         return Num(value, start, self.pos - start)
@@ -198,7 +201,7 @@ _ONE_ATOM = re.compile(r"(?:\$([0-9A-Fa-f]{1,4})|([0-9]{1,5})|([A-Za-z][A-Za-z0-
 
 
 # numbers and symbols joined by operators, without blanks ('table+2', 'a*8+b'): read by one regular expression
-_ATOM_TEXT = r"\$[0-9A-Fa-f]{1,4}|%[01]{1,16}|[0-9]{1,5}|[A-Za-z][A-Za-z0-9.]*"
+_ATOM_TEXT = r"\$[0-9A-Fa-f]{1,4}(?![0-9A-Fa-f])|%[01]{1,16}(?![01])|[0-9]{1,5}(?![0-9])|[A-Za-z][A-Za-z0-9.]*"
 _CHAIN = re.compile(rf"(?:{_ATOM_TEXT})(?:[-+*/!&^<>](?:{_ATOM_TEXT}))+\Z")
 _CHAIN_PARTS = re.compile(rf"{_ATOM_TEXT}|[-+*/!&^<>]")
 

@@ -74,6 +74,8 @@ class Layout:
         self.object_lfn: int | None = None
         self.listing_lfn: int | None = None
         self.symbol_listing = False
+        self.started = False
+        self.if_unknown: list[tuple[str, tuple]] = []  # (.if symbol not known in pass 1, where)
         self.sst: list[tuple[str, tuple]] = []  # ('.sst' file name, where)
         self.pseudo = {
             "opt": self.op_opt, "end": self.op_end, "if": self.op_if, "got": self.op_goto, "mac": self.op_mac,
@@ -102,6 +104,9 @@ class Layout:
             self.run_lines(lines, start, 0, None)
         except Stop:
             pass
+        for key, name, where in self.if_unknown:
+            if key in self.values:
+                self.err(f"'{name}' is defined further down: .if needs its value in pass 1 [UNDEF'D STATEMENT]", where)
         if self.recording is not None:
             m = self.recording
             self.err(f"macro '{m.name}' has no .men [SYNTAX C]", (m.line, m.col, 4))
@@ -135,6 +140,9 @@ class Layout:
                 rec = decode(text)
                 if type(rec) is Insn:
                     if rec.label is not None:
+                        if stmt is not line.statements[0] and local is None:
+                            self.err(f"a label only stands at the start of a line: '{rec.label}' after ':' [SYNTAX 1]", (line, stmt.col, len(rec.label)))
+                            continue
                         self.define_label(rec.label, line, stmt, local)
                     pc = self.pc
                     if rec.form == "address":
@@ -144,6 +152,9 @@ class Layout:
                     else:
                         append((rec, pc, rec.size, line, stmt, local))
                         self.pc = (pc + rec.size) & 0xFFFF
+                    continue
+                if rec.label is not None and stmt is not line.statements[0] and local is None:
+                    self.err(f"a label only stands at the start of a line: '{rec.label}' after ':' [SYNTAX 1]", (line, stmt.col, len(rec.label)))
                     continue
                 outcome = self.statement(rec, line, stmt, local, depth, lines)
                 if outcome is not None:
@@ -183,10 +194,8 @@ class Layout:
                 self.err(f".asc string of {rec.size} characters: the original takes at most {ASC_LIMIT} [OVERFLOW]", (line, stmt.col, len(stmt.text)))
             self.pc = (self.pc + rec.size) & 0xFFFF
             return None
-        if kind is Label:
-            self.define_label(rec.label, line, stmt, local)
-            if self.listing:
-                self.layout.append((rec, self.pc, 0, line, stmt, local))
+        if kind is Label:  # (a label needs a statement after it: the original's SYNTAX 0)
+            self.err(f"a label needs a statement after it on its line: '{rec.label}' alone [SYNTAX 0]", (line, stmt.col, len(rec.label)))
             return None
         if kind is Origin:
             return self.origin(rec, line, stmt, local)
@@ -205,6 +214,9 @@ class Layout:
                 self.define_label(rec.label, line, stmt, local)
             return self.call(rec, line, stmt, local, depth)
         if kind is Start:
+            if not self.started:  # the start line: what follows it on the line is assembled
+                self.started = True
+                return None
             self.err("'sys' is the start line: only the first one starts the assembler [SYNTAX 1]", (line, stmt.col, len(stmt.text)))
             return None
         # Bad
@@ -398,7 +410,15 @@ class Layout:
         if not rec.args:
             self.err(".if needs an expression [SYNTAX 5]", (line, stmt.col + rec.op_offset, rec.op_length))
             return -1
-        value = self.value_of(rec, rec.args, line, stmt, local)
+        try:
+            _, fn = self.decoder.expression(rec.args)
+            value = fn(self.values, self.pc, local)
+        except ex.ExprError as exc:
+            self.err(exc.message, (line, stmt.col + rec.args_offset + exc.offset, exc.length))
+            return -1
+        except ex.Unknown as u:  # a symbol never defined counts as 0 (the original); one defined further down is an error
+            self.if_unknown.append((u.key, u.node.name, (line, stmt.col + rec.args_offset + u.node.offset, u.node.length)))
+            return -1
         return None if value else -1
 
     def op_goto(self, rec, line, stmt, local, depth, lines):
@@ -439,7 +459,7 @@ class Layout:
         for item in filter(None, (a.strip() for a in rec.args.split(","))):
             m = _OPT_ITEM.match(item)
             if m is None:
-                self.err(f"unknown .opt option '{item}' [SYNTAX 6]", (line, stmt.col + rec.args_offset, len(rec.args)))
+                self.err(f"unknown .opt option '{item}' [SYNTAX 5]", (line, stmt.col + rec.args_offset, len(rec.args)))
                 continue
             letter, arg = m.group(1).lower(), m.group(2)
             if arg and arg[0] == "=" and letter in "op":
@@ -466,6 +486,8 @@ class Layout:
         return None  # .stm: the symbol table's memory limit on the C64 -- nothing to do here
 
     def op_sym(self, rec, line, stmt, local, depth, lines):
+        if rec.args:
+            self.value_of(rec, rec.args, line, stmt, local)  # symbols a line
         self.symbol_listing = True
         return None
 
@@ -473,6 +495,8 @@ class Layout:
         name = file_argument(rec.args)
         if not name:
             self.err('.sst needs a file name: .sst 8,2,"name,s,w" [SYNTAX 6]', (line, stmt.col + rec.op_offset, rec.op_length))
+        elif '"' not in rec.args:
+            self.err('.sst needs the file name in quotes: .sst 8,2,"name,s,w" [SYNTAX 6]', (line, stmt.col + rec.args_offset, len(rec.args)))
         else:
             self.sst.append((name, dict(self.values)))
         return None

@@ -147,5 +147,5 @@ def read_source(file: str, text: str) -> Source:
                     if m:
                         lfn, dev, sa, name = m.groups()
                         opens[int(lfn)] = OpenFile(int(lfn), int(dev or 1), int(sa) if sa else None, file_name(name) if name else None)
-            return Source(lines, problems, opens, i + 1)
+            return Source(lines, problems, opens, i)  # (the start line itself runs: statements may follow 'sys' after ':')
     return Source(lines, problems, opens, 0)
