@@ -403,7 +403,7 @@ def test_file_missing_is_an_error(tmp_path):
 
     with pytest.raises(DiagnosticError) as info:
         assemble_file(main)
-    assert info.value.errors[0].message == "cannot read .file 'gone.asm': no such file"
+    assert info.value.errors[0].message == "cannot read .file 'gone.asm': no such file [IEEE]"
 
 
 def test_title_and_page_in_listing():

@@ -47,6 +47,8 @@ class Macro:
 # a macro body ends at '.men' or '.mend' (a label may stand in front: it is a local label)
 _MEN = re.compile(r"\^?\s*(?:([A-Za-z][A-Za-z0-9.]*)\s+)?\.men", re.IGNORECASE)
 _MAC = re.compile(r"\^?\s*(?:[A-Za-z][A-Za-z0-9.]*\s+)?\.mac", re.IGNORECASE)
+_DEVICE_NAME = re.compile(r'\s*(?:(\d+)\s*,\s*)?"')  # '8,"name"' (or '"name"': device 8)
+DRIVES = range(8, 12)  # the IEC bus devices a 1541 drive can be set to
 _OPT_ITEM = re.compile(r"(oo|o|p|m|n)(#|\d+|=.*)?\Z", re.IGNORECASE)
 
 
@@ -442,14 +444,22 @@ class Layout:
         where = (line, stmt.col + rec.args_offset, max(1, len(rec.args)))
         if self.listing:
             self.layout.append((rec, self.pc, 0, line, stmt, local))
+        m = _DEVICE_NAME.match(rec.args)
+        if m is None:
+            self.err('.file needs a device and a file name: .file 8,"name" [SYNTAX 6]', where)
+            return None
+        device = int(m.group(1)) if m.group(1) else 8
         name = file_argument(rec.args)
         if not name:
             self.err('.file needs a file name: .file 8,"name" [SYNTAX 6]', where)
             return None
+        if device not in DRIVES:
+            self.err(f".file {device},...: device {device} is not a disk drive (8-11) [DEVICE NOT PRESENT]", where)
+            raise Stop
         try:
             new_lines, start = self.reader(name, line)
         except OSError as exc:
-            self.err(f"cannot read .file '{name}': {exc.strerror or exc}", where)
+            self.err(f"cannot read .file '{name}': {exc.strerror or exc} [IEEE]", where)
             raise Stop from None
         self.run_lines(new_lines, start, depth, local)
         raise Stop
