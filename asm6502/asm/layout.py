@@ -77,6 +77,7 @@ class Layout:
         self.listing_lfn: int | None = None
         self.symbol_listing = False
         self.started = False
+        self.numbered: dict[int, dict[int, int]] = {}  # id(lines) -> line number -> index (see line_numbers)
         self.if_unknown: list[tuple[str, tuple]] = []  # (.if symbol not known in pass 1, where)
         self.sst: list[tuple[str, tuple]] = []  # ('.sst' file name, where)
         self.pseudo = {
@@ -429,12 +430,22 @@ class Layout:
             if not rec.args:
                 self.err(".goto needs a line number [SYNTAX 5]", (line, stmt.col + rec.op_offset, rec.op_length))
             return -1
-        for index, target in enumerate(lines):
-            if target.number == value:
-                return index
+        index = self.line_numbers(lines).get(value)
+        if index is not None:
+            return index
         self.err(f".goto {value}: there is no line {value}" + (" in this macro" if local else "") + " [UNDEF'D STATEMENT]",
                  (line, stmt.col + rec.args_offset, len(rec.args)))  # fmt: skip
         raise Stop  # fatal in the original (manual p. 31)
+
+    def line_numbers(self, lines: list[SourceLine]) -> dict[int, int]:
+        """BASIC line number -> index in ``lines`` (a file or a macro body), made once per list."""
+        table = self.numbered.get(id(lines))
+        if table is None:
+            table = self.numbered[id(lines)] = {}
+            for index, target in enumerate(lines):
+                if target.number is not None:
+                    table.setdefault(target.number, index)
+        return table
 
     def op_end(self, rec, line, stmt, local, depth, lines):
         raise Stop
