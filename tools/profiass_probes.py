@@ -327,4 +327,12 @@ PROBES = [
     P("data", "data_asc_47", '.asc "' + "x" * 47 + '"'),
     P("data", "data_byt_shifted_string", '.byt "A"'),
     P("data", "data_wor_forward", ".wor later", "later nop"),
+    P("macro", "macro_defined_not_called", "m1 .mac pa", "lda #pa", ".men", "nop"),
+    P("macro", "macro_called_once_then_listed", "m1 .mac pa", "lda #pa", ".men", "'m1 3", "nop"),
+    P("expr", "expr_mul_table", ".wor -%1101000*82", ".wor -104*82", ".wor 65432*82", ".wor $8000*2", ".wor $ff98*2",
+      ".wor 2*$ff98", ".wor 300*300", ".wor 255*257", ".wor 256*256", ".wor 1000*1000", ".wor 65535*65535", ".wor 3*$7fff",
+      ".wor $4000*4", ".wor $4001*4", ".wor 257*255", ".wor 82*65432"),
+    P("expr", "expr_mul_neg_small", ".wor -1*2", ".wor 2*-1", ".wor -2*-2"),
+    P("syntax", "syntax_colon_in_comment_label_alone", "nop ; x:y", "nop"),
+    P("data", "data_byt_long_line", ".byt 250>5<5,10!3331>5,>68-(3*136),>2,<4924,>$585^7"),
 ]
