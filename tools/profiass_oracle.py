@@ -40,6 +40,8 @@ Record keys:
                   "fatal": the message came after a row of "!" (the run stopped there)
   basic_error     a BASIC error that stopped the run ("?OVERFLOW  ERROR IN 120"), or null
   end             "idle" (back at READY) or "budget+stop:..." (the run hung; RUN/STOP held)
+  printer         {device: text} what went to a printer (.opt p4 with "open4,4"), PETSCII shown as
+                  the screen text is
   listing         every screen line from the start of pass 2 (after the "2" line) up to the
                   final "READY." (excluded), verbatim: page headers ("{$0c}", "PROFI-ASS 64 V2.0
                   SEITE n", blank line), listing lines, error messages, "]XXXX-YYYY", the error
@@ -83,6 +85,14 @@ def source_lines(text: str) -> list[str]:
     return [ln for ln in text.splitlines() if ln.strip()]
 
 
+def _undouble(line: str) -> str | None:
+    """"****UUNNDDEEFF" -> "****UNDEF": a line whose every character came twice (the listing went
+    to the screen on two channels, e.g. after ".opt p ; comment"), else None."""
+    if len(line) >= 8 and len(line) % 2 == 0 and line[0::2] == line[1::2]:
+        return line[0::2]
+    return None
+
+
 def parse_screen(screen: str) -> dict:
     """Errors, listing and BASIC error from the screen text of a run."""
     lines = screen.split("\n")
@@ -103,9 +113,14 @@ def parse_screen(screen: str) -> dict:
             break
         if listing is not None:
             listing.append(ln)
-        m = ERROR_RE.match(ln)
+        doubled = _undouble(ln)
+        m = ERROR_RE.match(doubled or ln)
         if m:
-            text = lines[i + 1].rstrip("\r") if i + 1 < len(lines) else ""
+            k = i + 1
+            while doubled and k < len(lines) and not lines[k].strip():
+                k += 1  # doubled output (screen + a second listing channel): CR CR
+            text = lines[k].rstrip("\r") if k < len(lines) else ""
+            text = _undouble(text) or text if doubled else text
             if not (LINE_RE.match(text) or text.startswith("+")):
                 text = None  # no offending line printed (e.g. C: a macro definition not closed)
             lm = LINE_RE.match(text or "")
@@ -172,6 +187,7 @@ def run(text: str, case: str = "lower", disk: dict[str, str] | None = None) -> t
                 "end": res["end"],
                 "files_written": sorted(res["files"]),
                 "files_hex": {k: bytes(v).hex().upper() for k, v in sorted(res["files"].items())},
+                "printer": {str(dev): pa.petscii_to_text(bytes(data)) for dev, data in sorted(res["printer"].items())},
                 "listing": parsed["listing"],
                 "oracle_warnings": res["warnings"],
             }

@@ -335,4 +335,13 @@ PROBES = [
     P("expr", "expr_mul_neg_small", ".wor -1*2", ".wor 2*-1", ".wor -2*-2"),
     P("syntax", "syntax_colon_in_comment_label_alone", "nop ; x:y", "nop"),
     P("data", "data_byt_long_line", ".byt 250>5<5,10!3331>5,>68-(3*136),>2,<4924,>$585^7"),
+    P("flp", "flp_rounding_literals", ".flp .333333333333", ".flp 1.00000000049", ".flp 123456789", ".flp -0.5"),
+    P("flp", "flp_exponents", ".flp 1e-10,1.5e3", ".flp 1e38"),
+    P("flp", "flp_last_digit_rounding", ".flp 0.1,0.2,0.3", ".flp 99999999.9"),
+    P("opt", "opt_p4_printer_listing", "lda #1", "nop", pre=["open4,4"], opt="p4,oo"),
+    P("opt", "opt_p130_linefeeds", "lda #1", pre=["open130,4"], opt="p130,oo"),
+    P("opt", "opt_o1_and_oo", "*= $c000", "lda #1", "*= $c004", "rts", pre=['open1,8,1,"@0:both"'], opt="p,oo,o1"),
+    P("opt", "opt_o2_with_open2", "lda #1", "rts", pre=['open2,8,2,"@0:two,p,w"'], opt="o2"),
+    P("opt", "opt_comment_after", "lda #1", opt="p,oo ; kommentar"),
+    P("opt", "opt_p_comment_after", "lda #1", opt="p ; listing"),
 ]
