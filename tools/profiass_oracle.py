@@ -27,7 +27,8 @@ Record keys:
   disk            {C64 name: fixture-relative path of the text source} or {}
   range           ["C000", "C006"] = the last "]C000-C006" printed (end exclusive), or null
   object_hex      memory range start..end after the run (no load address), when the run wrote
-                  it (.opt oo); else null
+                  it (.opt oo); else null (also when the range is reversed/wrapped or overlaps
+                  $0000-$07FF or $8000-$9FFF, which the C64 and the assembler use themselves)
   files_written   names of files the run wrote to drive 8 (e.g. the .opt o1 object)
   files_hex       {name: bytes as hex} for those files (a .prg file starts with its load address)
   no_errors       "NO ERRORS" printed and no pass-1 errors
@@ -64,8 +65,12 @@ FIXTURES = ROOT / "tests" / "fixtures" / "profiass"
 ORACLE_DIR = Path(os.environ.get("PROFIASS_ORACLE", str(ROOT.parents[0] / "shared" / "oracle" / "profiass")))
 if not ORACLE_DIR.is_dir():
     ORACLE_DIR = Path("/work/shared/oracle/profiass")
-BUDGET = 60_000_000  # 6502 instructions: a probe takes < 2 M; a hang stops after ~0.6 s
+BUDGET = 8_000_000  # 6502 instructions: a probe takes < 2 M; a hang stops after ~0.1 s
 
+# memory the C64 and Profi-Ass change while assembling (zero page, stack, KERNAL/BASIC work areas,
+# screen; the assembler at $8000-$9FFF): a range ]XXXX-YYYY over these (e.g. "]0000-C000" after an
+# error) is not object code, so object_hex stays null
+BUSY = ((0x0000, 0x0800), (0x8000, 0xA000))
 ERROR_RE = re.compile(r"^(!*)(?:([0-9A-Z]) )?\*\*\*\*(.+?)\s*$")
 LINE_RE = re.compile(r"^(\d+):")
 PASS1_RE = re.compile(r"^\d+ ERRORS? IN PASS 1$")
@@ -103,23 +108,24 @@ def parse_screen(screen: str) -> dict:
     i = 0
     while i < len(lines):
         ln = lines[i].rstrip("\r")
-        if pass_no == 1 and (ln == "2" or PASS1_RE.match(ln)):
-            if ln == "2":
+        bare = ln.strip()  # .pag ,n indents every line, the "2" too
+        if pass_no == 1 and (bare == "2" or PASS1_RE.match(bare)):
+            if bare == "2":
                 pass_no = 2
                 listing = []
             i += 1
             continue
-        if ln == "READY.":
+        if bare == "READY.":
             break
         if listing is not None:
             listing.append(ln)
         doubled = _undouble(ln)
-        m = ERROR_RE.match(doubled or ln)
+        m = ERROR_RE.match((doubled or ln).lstrip())
         if m:
             k = i + 1
             while doubled and k < len(lines) and not lines[k].strip():
                 k += 1  # doubled output (screen + a second listing channel): CR CR
-            text = lines[k].rstrip("\r") if k < len(lines) else ""
+            text = lines[k].strip() if k < len(lines) else ""
             text = _undouble(text) or text if doubled else text
             if not (LINE_RE.match(text) or text.startswith("+")):
                 text = None  # no offending line printed (e.g. C: a macro definition not closed)
@@ -134,8 +140,8 @@ def parse_screen(screen: str) -> dict:
                     "text": text,
                 }
             )
-        elif BASIC_ERROR_RE.match(ln):
-            basic_error = ln.strip()
+        elif BASIC_ERROR_RE.match(bare):
+            basic_error = bare
         i += 1
     return {"errors": errors, "listing": listing or [], "basic_error": basic_error}
 
@@ -167,7 +173,7 @@ def run(text: str, case: str = "lower", disk: dict[str, str] | None = None) -> t
         machine = machines[-1]
         rng = res["range"]
         obj = None
-        if rng and rng[1] > rng[0]:
+        if rng and rng[1] > rng[0] and not any(rng[0] < hi and lo < rng[1] for lo, hi in BUSY):
             body = machine.c64.mem.ram(rng[0], rng[1] - rng[0])
             if body != machine.before[rng[0] : rng[1]]:
                 obj = body.hex().upper()
