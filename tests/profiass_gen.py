@@ -164,6 +164,8 @@ class Gen:
 
     def zp_expr(self) -> str:
         n = self.r.choice(self.zp)
+        if self.r.random() < 0.06:
+            return "!" + n  # forces absolute addressing
         if self.r.random() < 0.4:
             return f"{n}+{self.r.randint(0, 3)}"
         return n
@@ -177,6 +179,8 @@ class Gen:
             return self.r.choice(self.labels)
         if pick < 0.85:
             return self.forward_label()
+        if pick < 0.9:
+            return f"*+{self.r.randint(3, 9)}"  # the program counter (origins are all >= $1000)
         return f"${self.r.randint(0x0200, 0xFFF0):04x}"
 
     def known_abs(self) -> str:
@@ -231,7 +235,9 @@ class Gen:
             for _ in range(self.r.randint(1, 3)):
                 items.append(self.r.choice((self.abs_expr, lambda: self.expr()[0]))())
             return ".wor " + ",".join(items)
-        text = "".join(self.r.choice("abcdefghijklmnopqrstuvwxyz 0123456789.,!-ABCXYZ") for _ in range(self.r.randint(0, 16)))
+        if kind < 0.75:
+            return f'.byt "{self.r.choice("abcdefgxyz")}",{self.byte_expr()}'
+        text = "".join(self.r.choice("abcdefghijklmnopqrstuvwxyz 0123456789.,!-ABCXYZ:;") for _ in range(self.r.randint(0, 16)))
         return f'.asc "{text}"'
 
     def label_here(self) -> str:
@@ -285,6 +291,12 @@ class Gen:
         elif pick < 0.36:
             cond = self.short(lambda: self.expr()[0], 12)
             self.emit(f".if {cond} : {self.short(self.simple, 24)}")
+        elif pick < 0.4:
+            # up-arrow indentation: blanks may follow the arrow, a label must follow it directly
+            if self.r.random() < 0.5:
+                self.emit("^" + " " * self.r.randint(1, 6) + self.short(self.simple))
+            else:
+                self.emit("^" + self.label_here() + " " + self.short(self.simple))
         else:
             label = self.label_here() + " " if self.r.random() < 0.3 else ""
             self.emit(label + self.short(self.simple) + self.comment())

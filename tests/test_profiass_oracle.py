@@ -243,12 +243,15 @@ def test_oracle_reproduces_fixture(name, record, source, disk):
         pytest.skip("tools/profiass_oracle.py or gcc missing")
     spec = importlib.util.spec_from_file_location("profiass_oracle", tool)
     oracle = importlib.util.module_from_spec(spec)
-    sys.modules.setdefault("profiass_oracle", oracle)
     spec.loader.exec_module(oracle)
     if not oracle.ORACLE_DIR.is_dir():
         pytest.skip("oracle scripts not found")
     disk_data = {c64: oracle._disk_file(path) for c64, path in disk.items()}
-    new, screen = oracle.run(source, record["case"], disk_data)
+    saved = list(sys.path), sys.dont_write_bytecode
+    try:
+        new, screen = oracle.run(source, record["case"], disk_data)
+    finally:
+        sys.path[:], sys.dont_write_bytecode = saved
     new["disk"] = record["disk"]
     if name.startswith("random/"):
         del new["listing"]
