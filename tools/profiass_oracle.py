@@ -8,7 +8,7 @@ need no oracle.  Maintainer use:
 
     python3 tools/profiass_oracle.py probes        # tests/fixtures/profiass/<group>/ from the probe table
     python3 tools/profiass_oracle.py manual        # tests/fixtures/profiass/manual/
-    python3 tools/profiass_oracle.py random [N]    # tests/fixtures/profiass/random/programs.jsonl
+    python3 tools/profiass_oracle.py random [N]    # tests/fixtures/profiass/random/programs.jsonl (420)
     python3 tools/profiass_oracle.py all
     python3 tools/profiass_oracle.py show SRC [--case upper]   # one source, record + screen to stdout
     python3 tools/profiass_oracle.py check [N]     # re-run N fixtures, compare (exit 1 on a difference)
@@ -65,6 +65,7 @@ FIXTURES = ROOT / "tests" / "fixtures" / "profiass"
 ORACLE_DIR = Path(os.environ.get("PROFIASS_ORACLE", str(ROOT.parents[0] / "shared" / "oracle" / "profiass")))
 if not ORACLE_DIR.is_dir():
     ORACLE_DIR = Path("/work/shared/oracle/profiass")
+RANDOM_COUNT = 420  # random programs committed (seeds 0..419)
 BUDGET = 8_000_000  # 6502 instructions: a probe takes < 2 M; a hang stops after ~0.1 s
 
 # memory the C64 and Profi-Ass change while assembling (zero page, stack, KERNAL/BASIC work areas,
@@ -348,11 +349,11 @@ def main(argv: list[str]) -> int:
     elif cmd == "manual":
         cmd_manual()
     elif cmd == "random":
-        cmd_random(int(argv[1]) if len(argv) > 1 else 400)
+        cmd_random(int(argv[1]) if len(argv) > 1 else RANDOM_COUNT)
     elif cmd == "all":
         cmd_probes()
         cmd_manual()
-        cmd_random(400)
+        cmd_random(RANDOM_COUNT)
     elif cmd == "show":
         case = "upper" if "--case" in argv and argv[argv.index("--case") + 1] == "upper" else "lower"
         rec, screen = run(Path(argv[1]).read_text(), case)
