@@ -526,7 +526,7 @@ class Decoder:
         for item, item_offset in split_commas(args, args_offset):
             if not item:
                 return _new(Bad, label, ("value expected between commas [UNDEF'D STATEMENT]", item_offset, 1))
-            if item[0] == '"' and not word and item[-1:] == '"' and len(item) >= 2 and len(item) != 3:
+            if item[0] == '"' and not word and item[-1:] == '"' and len(item) >= 2 and len(item) != 3 and '"' not in item[1:-1]:
                 data, problems = petscii(item[1:-1], item_offset + 1)
                 if problems:
                     return _new(Bad, label, problems[0])
