@@ -76,6 +76,36 @@ DEVIATIONS: dict[str, tuple[str, str]] = {
         "line's number (120); the project reports it on the SYS line (100)",
         "error",
     ),
+    "syntax/syntax_bad_mode": (
+        "the original computes opcodes from the mode and silently writes 9E 34 12 (SHX, undocumented) for 'stx $1234,x', a mode "
+        "the mnemonic does not have; the project reports the error",
+        "error",
+    ),
+    "syntax/syntax_bad_mode_imm_sta": (
+        "the original computes opcodes from the mode and silently writes 89 01 (an undocumented NOP) for 'sta #1', a mode "
+        "the mnemonic does not have; the project reports the error",
+        "error",
+    ),
+    "syntax/syntax_imm_indexed": (
+        "the original computes opcodes from the mode and silently writes A9 01 (the index ignored) for 'lda #1,x', a mode "
+        "the mnemonic does not have; the project reports the error",
+        "error",
+    ),
+    "syntax/syntax_indexed_y_indirect_x_swapped": (
+        "the original computes opcodes from the mode and silently writes B1 01, i.e. lda (1),y for 'lda (1,y)', a mode "
+        "the mnemonic does not have; the project reports the error",
+        "error",
+    ),
+    "syntax/syntax_ldx_abs_x": (
+        "the original computes opcodes from the mode and silently writes B6 01, i.e. ldx 1,y for 'ldx 1,x', a mode "
+        "the mnemonic does not have; the project reports the error",
+        "error",
+    ),
+    "syntax/syntax_indirect_y_bad": (
+        "the original computes opcodes from the mode and silently writes B1 34 (the high byte dropped) for 'lda ($1234),y', a mode "
+        "the mnemonic does not have; the project reports the error",
+        "error",
+    ),
     "opt/opt_o_equals_rts": (
         ".opt o=expr hands the object to a routine on the C64; off the C64 it cannot run "
         "(issue 12, item 2)",
