@@ -65,7 +65,7 @@ def listing_text(result: Result, source_name: str = "") -> str:
             out.append(f"{line_field}  {addr}  {'':<{BYTES_PER_ROW * 3 - 1}}  {row.text}".rstrip())
             continue
         for i in range(0, len(row.data), BYTES_PER_ROW):
-            chunk = " ".join(f"{b:02X}" for b in row.data[i : i + BYTES_PER_ROW])
+            chunk = row.data[i : i + BYTES_PER_ROW].hex(" ").upper()
             text = row.text if i == 0 else ""
             out.append(f"{line_field if i == 0 else ' ' * 5}  {row.address + i:04X}  {chunk:<{BYTES_PER_ROW * 3 - 1}}  {text}".rstrip())
     return "\n".join(out) + "\n"
