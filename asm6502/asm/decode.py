@@ -517,7 +517,8 @@ class Decoder:
     # -- data -----------------------------------------------------------------------
 
     def _data_list(self, label, op: str, args: str, args_offset: int, op_offset: int, op_length: int) -> Record:
-        """``.byt`` / ``.wor`` items: values (``.byt`` also strings of other than one character)."""
+        """``.byt`` / ``.wor`` items: expressions (manual p. 12); a string is a character constant,
+        its first character (``.byt "abc"`` is $41, as the original: data/data_byt_string_long)."""
         if not args:
             return _new(Bad, label, (f".{op} needs at least one value [UNDEF'D STATEMENT]", op_offset, op_length))
         word = op == "wor"
@@ -525,12 +526,6 @@ class Decoder:
         for item, item_offset in split_commas(args, args_offset):
             if not item:
                 return _new(Bad, label, ("value expected between commas [UNDEF'D STATEMENT]", item_offset, 1))
-            if item[0] == '"' and not word and item[-1:] == '"' and len(item) >= 2 and len(item) != 3 and '"' not in item[1:-1]:
-                data, problems = petscii(item[1:-1], item_offset + 1)
-                if problems:
-                    return _new(Bad, label, problems[0])
-                items.append((data, None, None, "", item_offset, len(item)))
-                continue
             prefix = item[0] if item[0] in "<>" else ""
             body = item[len(prefix) :]
             expr_offset = item_offset + len(prefix) + len(body) - len(body.lstrip())

@@ -162,9 +162,12 @@ class Layout:
                         append((rec, pc, rec.size, line, stmt, local))
                         self.pc = (pc + rec.size) & 0xFFFF
                     continue
-                if rec.label is not None and stmt is not line.statements[0] and local is None:
-                    self.err(f"a label only stands at the start of a line: '{rec.label}' after ':' [SYNTAX 1]", (line, stmt.col, len(rec.label)))
-                    continue
+                if stmt is not line.statements[0] and local is None and type(rec) is not Label:
+                    name = rec.label if rec.label is not None else rec.name if type(rec) is Define else None
+                    if name is not None:  # (a label or a definition stands at the start of a line)
+                        self.err(f"'{name}' after ':': a label or definition only stands at the start of a line [SYNTAX 1]",
+                                 (line, stmt.col, len(name)))  # fmt: skip
+                        continue
                 outcome = self.statement(rec, line, stmt, local, depth, lines)
                 if outcome is not None:
                     if outcome >= 0:  # .goto: the index of the line to go on with
@@ -278,6 +281,7 @@ class Layout:
             if not rec.var:
                 self.err(f"'{u.node.name}' is not defined yet: '=' takes its value in pass 1 [UNDEF'D STATEMENT]",
                          (line, stmt.col + rec.expr_offset + u.node.offset, u.node.length))  # fmt: skip
+                value = self.pc  # (the original then gives the name the program counter: labels/labels_equ_forward_ref)
         except ex.ExprError as exc:
             self.err(exc.message, (line, stmt.col + rec.expr_offset + exc.offset, exc.length))
             value = None
