@@ -45,7 +45,6 @@ class Record:
     """Base of the decoded statements; ``label`` is the label in front (or None)."""
 
     __slots__ = ("label", "problem")
-    kind = "?"
 
 
 class Insn(NamedTuple):
@@ -89,49 +88,42 @@ class Origin(Record):
     """``*= value`` (with a label in front, the label gets the old program counter)."""
 
     __slots__ = ("fn", "node", "expr_offset")
-    kind = "origin"
 
 
 class Data(Record):
     """``.byt``, ``.wor``, ``.asc``, ``.flp``: ``items`` are (bytes or None, fn, node, prefix, offset, length)."""
 
     __slots__ = ("op", "items", "size", "op_offset", "op_length")
-    kind = "data"
 
 
 class Pseudo(Record):
     """Any other pseudo-op: ``op`` its first three letters, ``args`` the text after it."""
 
     __slots__ = ("op", "name", "args", "args_offset", "op_offset", "op_length")
-    kind = "pseudo"
 
 
 class Call(Record):
     """``'name args``: a macro call."""
 
     __slots__ = ("name", "args", "name_offset")
-    kind = "call"
 
 
 class Label(Record):
     """A label on its own."""
 
     __slots__ = ()
-    kind = "label"
 
 
 class Bad(Record):
     """A statement the original rejects whatever the values (``problem`` says why)."""
 
     __slots__ = ()
-    kind = "bad"
 
 
 class Start(Record):
     """``sys 32768``: the start line (a BASIC statement)."""
 
     __slots__ = ()
-    kind = "start"
 
 
 _tuple = tuple.__new__  # (a named tuple's own __new__ is a Python function: slower)

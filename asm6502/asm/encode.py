@@ -228,7 +228,7 @@ class Encoder:
         where = (line, col, max(1, len(stmt.text) if stmt is not None else 1))
         macro = local is not None
         if type(rec) is Insn or type(rec) is Data:  # most rows: made in one call
-            return _tuple(ListingRow, (where, pc if data else None, data, text, None, False, None, macro, False, None, True))
+            return _tuple(ListingRow, (where, pc if data else None, data, text, None, False, None, macro, False))
         if rec is None:
             return ListingRow(where, None, b"", text, macro=macro)
         if rec == "def":

@@ -24,7 +24,7 @@ from asm6502.asm import expr as ex
 from asm6502.asm.decode import IDENT, Bad, Call, Data, Decoder, Define, Insn, Label, Origin, Pseudo, Start
 from asm6502.asm.reader import SourceLine
 from asm6502.asm.result import Options, as_span
-from asm6502.diagnostics import Diagnostic, Span, error, note, warning
+from asm6502.diagnostics import Diagnostic, error, note, warning
 
 FORWARD = 4  # an entry's size code: absolute (3 bytes) because the operand was a forward reference
 MACRO_DEPTH = 16
@@ -241,9 +241,6 @@ class Layout:
         return None
 
     # -- symbols -------------------------------------------------------------------------
-
-    def key(self, name: str, local) -> str:
-        return ex.local_key(name, local) if local is not None else ex.key_of(name)
 
     def define_label(self, name: str, line, stmt, local) -> None:
         self.define_value(name, self.pc, "label", line, stmt, local)
