@@ -171,7 +171,8 @@ class Layout:
                 if type(rec) is Insn:
                     if rec.label is not None:
                         if stmt is not line.statements[0] and local is None:
-                            self.err(f"a label only stands at the start of a line: '{rec.label}' after ':' [SYNTAX 1]", (line, stmt.col, len(rec.label)))
+                            self.err(f"'{rec.label}' after ':': a label or definition only stands at the start of a line [SYNTAX 1]",
+                                     (line, stmt.col, len(rec.label)))  # fmt: skip
                             continue
                         self.define_label(rec.label, line, stmt, local)
                     pc = self.pc
