@@ -106,6 +106,11 @@ DEVIATIONS: dict[str, tuple[str, str]] = {
         "the mnemonic does not have; the project reports the error",
         "error",
     ),
+    "org/org_pc_wrap_ffff": (
+        "code past $FFFF: the original's program counter wraps round to $0000 and goes on writing there; "
+        "the project reports it (a memory image from the load address cannot wrap)",
+        "error",
+    ),
     "opt/opt_o_equals_rts": (
         ".opt o=expr hands the object to a routine on the C64; off the C64 it cannot run "
         "(issue 12, item 2)",

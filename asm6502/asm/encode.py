@@ -82,6 +82,11 @@ class Encoder:
                     rows.append(self.row(entry, values))
                 continue
             if data:
+                if pc != end and end == 0x10000 and pc == 0:
+                    self.err("the program counter passes $FFFF (the original wraps round to $0000; a .prg cannot)",
+                             (line, stmt.col, len(stmt.text)))  # fmt: skip
+                    self.fatal = True
+                    break
                 if pc != end:
                     if pc < high:
                         if reversal_fatal:
@@ -221,21 +226,21 @@ class Encoder:
         where, text = shown
         macro = local is not None
         if type(rec) is Insn or type(rec) is Data:  # most rows: made in one call
-            return _tuple(ListingRow, (where, pc if data else None, data, text, None, False, None, macro, False))
+            return _tuple(ListingRow, (where, pc, data, text, None, False, None, macro, False))
         if rec is None:
             return ListingRow(where, None, b"", text, macro=macro)
         if rec == "def":
             return ListingRow(where, None, b"", text, definition=True)
         if rec == "call" or rec == "mend":
-            return ListingRow(where, pc, b"", text if rec == "call" else ".men", macro=rec == "mend" or macro)
+            return ListingRow(where, pc, b"", text if rec == "call" else size, macro=rec == "mend" or macro)
         kind = type(rec)
         if kind is Define:
             return ListingRow(where, None, b"", text, value=values.get(ex.key_of(rec.name)), macro=macro)
         if kind is Pseudo:
             if rec.op == "tit":
-                return ListingRow(where, None, b"", text, title=rec.args.strip('"'), macro=macro)
+                return ListingRow(where, pc, b"", text, title=rec.args.strip('"'), macro=macro)
             if rec.op == "pag":
-                return ListingRow(where, None, b"", text, page_break=True, macro=macro)
+                return ListingRow(where, pc, b"", text, page_break=True, macro=macro)
             return ListingRow(where, pc, b"", text, macro=macro)
         if kind is Origin:
             return ListingRow(where, pc, b"", text, macro=macro)

@@ -47,16 +47,19 @@ class Chain(Exception):
 
 
 class Macro:
-    __slots__ = ("name", "params", "body", "line", "col", "calls")
+    __slots__ = ("name", "params", "body", "line", "col", "calls", "end", "labeled_end")
 
     def __init__(self, name, params, line, col):
         self.name, self.params, self.line, self.col = name, params, line, col
         self.body: list[SourceLine] = []
         self.calls = 0
+        self.end = ".men"  # the end of the definition as spelled (.men or .mend), listed after each call
+        self.labeled_end = False  # 'label .mend': that line is the body's last, listed as it is
 
 
 # a macro body ends at '.men' or '.mend' (a label may stand in front: it is a local label)
 _MEN = re.compile(r"\^?\s*(?:([A-Za-z][A-Za-z0-9.]*)\s+)?\.men", re.IGNORECASE)
+_PSEUDO_WORD = re.compile(r"\.[A-Za-z]*")
 _MAC = re.compile(r"\^?\s*(?:[A-Za-z][A-Za-z0-9.]*\s+)?\.mac", re.IGNORECASE)
 _DEVICE_NAME = re.compile(r'\s*(?:(\d+)\s*,\s*)?"')  # '8,"name"' (or '"name"': device 8)
 DRIVES = range(8, 12)  # the IEC bus devices a 1541 drive can be set to
@@ -333,8 +336,10 @@ class Layout:
         except ex.ExprError as exc:
             self.err(exc.message, (line, stmt.col + rec.expr_offset + exc.offset, exc.length))
             raise Stop from None
+        old = self.pc
         self.pc = value
-        self.layout.append((rec, value, 0, line, stmt, local))
+        # (the listing shows the new address, or with a label in front the label's value)
+        self.layout.append((rec, value if rec.label is None else old, 0, line, stmt, local))
         return None
 
     # -- macros --------------------------------------------------------------------------
@@ -344,8 +349,10 @@ class Layout:
         text = line.statements[0].text if line.statements else ""
         m = _MEN.match(text)
         if m:
+            self.recording.end = _PSEUDO_WORD.match(text, m.end() - 4).group(0)
             if m.group(1):  # 'label .mend': the label is the last statement of the body
                 self.recording.body.append(line)
+                self.recording.labeled_end = True
             self.recording = None
         elif _MAC.match(text):
             self.err("a macro cannot be defined inside another macro [SYNTAX D]", (line, line.statements[0].col, len(text)))
@@ -419,8 +426,8 @@ class Layout:
             self.spelling.setdefault(key, key)
         macro.calls += 1
         self.run_lines(macro.body, 0, depth + 1, f":{macro.calls:02X}")
-        if self.listing:
-            self.layout.append(("mend", self.pc, 0, line, stmt, f":{macro.calls:02X}"))
+        if self.listing and not macro.labeled_end:
+            self.layout.append(("mend", self.pc, macro.end, line, stmt, f":{macro.calls:02X}"))
         return None
 
     def argument(self, text: str):
