@@ -14,7 +14,7 @@ class Options:
 
     cpu: str = "6502"  # "6502" (documented opcodes) or "6502i" (with undocumented ones)
     defines: tuple[tuple[str, int], ...] = ()  # -D name=value
-    max_statements: int = 1_000_000  # guard against endless .goto loops (pass 1)
+    max_statements: int = 1_000_000  # guard against endless .goto loops (statements run in pass 1)
     include_dirs: tuple[str, ...] = ()  # -I: more directories for .file/.lst names
     disk: str | None = None  # --disk: a .d64 image that .file/.lst names are looked up in (after the directories)
     listing: bool = True  # keep the listing rows (Result.listing); off, a large program assembles faster
