@@ -64,7 +64,7 @@ class Encoder:
             rec, pc, size, line, stmt, local = entry
             kind = type(rec)
             if kind is Insn:
-                data = self.instruction(rec, pc, size, values, line, stmt, local)
+                data = rec.fixed if rec.form == "fixed" and not rec.unstable else self.instruction(rec, pc, size, values, line, stmt, local)
             elif kind is Data:
                 data = self.data(rec, pc, values, line, stmt, local)
             else:
@@ -81,7 +81,16 @@ class Encoder:
                 if listing:
                     rows.append(self.row(entry, values))
                 continue
-            if data:
+            if data and pc == end:  # (most entries: the code goes on where the last ended)
+                out += data
+                end += len(data)
+                if end > 0x10000:
+                    self.err(f"the program counter passes $FFFF (at ${pc:04X} + {len(data)} bytes)", (line, stmt.col, len(stmt.text)))
+                    self.fatal = True
+                    break
+                if end > high:
+                    high = end
+            elif data:
                 if pc != end and end == 0x10000 and pc == 0:
                     self.err("the program counter passes $FFFF (the original wraps round to $0000; a .prg cannot)",
                              (line, stmt.col, len(stmt.text)))  # fmt: skip
