@@ -271,6 +271,33 @@ def test_manual_listing_lines_come_from_the_manual():
     assert counts == {"ex1_p20": 17, "ex2_p24": 58, "ex3_p26": 38, "ex4_p27": 44, "ex5_p32": 54}
 
 
+OBJECT_FILES = [(name, record, source) for name, record, source, disk in CASES
+                if not name.startswith("random/") and not original_failed(record)
+                and record["object_hex"] is None and len(record["files_hex"]) == 1]
+
+
+def _default_name_params():
+    for name, record, source in OBJECT_FILES:
+        marks = [pytest.mark.xfail(strict=True, reason="no default name from OPEN yet")] if f"default-name/{name}" in KNOWN_FAILING else []
+        yield pytest.param(name, record, source, id=f"default-name/{name}", marks=marks)
+
+
+@pytest.mark.parametrize(("name", "record", "source"), list(_default_name_params()))
+def test_default_output_name_from_open(tmp_path, capsys, name, record, source):
+    """Without -o, '.opt o#' writes the object where the C64 wrote it: the file OPENed as # before
+    the start line, under the name the drive stored (lower case) + .prg, beside the source."""
+    (c64name, data), = record["files_hex"].items()
+    src = tmp_path / "source" / (name.split("/")[-1] + ".src")
+    src.parent.mkdir()
+    src.write_text(our_text(source, record["case"]))
+    rc = main([str(src)])
+    err = capsys.readouterr().err
+    assert rc == 0, err
+    out = src.parent / (c64name.lower() + ".prg")
+    assert out.is_file(), f"no {out.name}; files: {sorted(p.name for p in src.parent.iterdir())}"
+    assert out.read_bytes().hex(" ") == bytes.fromhex(data).hex(" ")
+
+
 def test_fixture_set_is_complete():
     """The counts the issue asks for are there: probes, manual programs, random programs."""
     groups = {}
@@ -285,7 +312,9 @@ def test_fixture_set_is_complete():
 def test_tables_name_existing_cases():
     names = {name for name, *_ in CASES}
     assert set(DEVIATIONS) <= names
-    assert KNOWN_FAILING <= names | {f"manual-listing/{name}" for name in MANUAL}
+    extra = {f"manual-listing/{name}" for name in MANUAL} | {f"default-name/{name}" for name, *_ in OBJECT_FILES}
+    assert KNOWN_FAILING <= names | extra
+    assert len(OBJECT_FILES) >= 4
 
 
 def test_message_tag_format():

@@ -316,33 +316,31 @@ def cmd_check(count: int) -> int:
 
 def cmd_known_failing() -> int:
     """Run tests/test_profiass_oracle.py with an empty known-failing list; the cases that fail
-    today become the list (the tests mark them xfail(strict=True))."""
+    today become the list (the tests mark them xfail(strict=True)).  Prints the agreement figures."""
     import subprocess
 
     target = FIXTURES / "known_failing.txt"
     target.write_text("")
     python = ROOT / ".venv" / "bin" / "python"
+    tests = ("test_as_the_original", "test_manual_listing", "test_default_output_name_from_open")
     proc = subprocess.run(
-        [str(python if python.exists() else sys.executable), "-m", "pytest", "-q", "-p", "no:cacheprovider", "-rf",
-         "tests/test_profiass_oracle.py::test_as_the_original", "tests/test_profiass_oracle.py::test_manual_listing"],
+        [str(python if python.exists() else sys.executable), "-m", "pytest", "-q", "-p", "no:cacheprovider", "-rA"]
+        + [f"tests/test_profiass_oracle.py::{t}" for t in tests],
         cwd=ROOT, capture_output=True, text=True,
     )
-    failed = sorted(set(re.findall(r"^FAILED tests/test_profiass_oracle.py::test_(?:as_the_original|manual_listing)\[(.+?)\]", proc.stdout, re.M)))
+    outcome = re.findall(r"^(PASSED|FAILED) tests/test_profiass_oracle.py::test_\w+\[(.+?)\]", proc.stdout, re.M)
+    failed = sorted({case for result, case in outcome if result == "FAILED"})
     header = ("# cases of tests/test_profiass_oracle.py that today's assembler does not handle as the\n"
               "# original (xfail strict); written by: python3 tools/profiass_oracle.py known-failing\n")
     target.write_text(header + "".join(f"{name}\n" for name in failed))
-    print(proc.stdout.strip().splitlines()[-1])
     groups: dict[str, list[int]] = {}
-    for path in sorted(FIXTURES.glob("*/*.json")):
-        groups.setdefault(path.parent.name, [0, 0])[0] += 1
-    rows = (FIXTURES / "random" / "programs.jsonl")
-    if rows.is_file():
-        groups["random"] = [len(rows.read_text().splitlines()), 0]
-    groups["manual-listing"] = [len(list((FIXTURES / "manual").glob("*.json"))), 0]
-    for name in failed:
-        groups[name.split("/")[0]][1] += 1
-    for group, (n, bad) in sorted(groups.items()):
-        print(f"{group:10} {n - bad:4} of {n:4} as the original")
+    for result, case in outcome:
+        counts = groups.setdefault(case.split("/")[0], [0, 0])
+        counts[0] += 1
+        counts[1] += result == "PASSED"
+    print(proc.stdout.strip().splitlines()[-1])
+    for group, (n, ok) in sorted(groups.items()):
+        print(f"{group:15} {ok:4} of {n:4} as the original")
     return 0
 
 
