@@ -339,7 +339,7 @@ def cmd_known_failing() -> int:
     target = FIXTURES / "known_failing.txt"
     target.write_text("")
     python = ROOT / ".venv" / "bin" / "python"
-    tests = ("test_as_the_original", "test_manual_listing", "test_default_output_name_from_open")
+    tests = ("test_as_the_original", "test_manual_listing", "test_default_output_name_from_open", "test_listing_as_the_original")
     proc = subprocess.run(
         [str(python if python.exists() else sys.executable), "-m", "pytest", "-q", "-p", "no:cacheprovider", "-rA"]
         + [f"tests/test_profiass_oracle.py::{t}" for t in tests],
