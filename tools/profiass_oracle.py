@@ -21,7 +21,8 @@ Fixture format (per case, in ``tests/fixtures/profiass/<group>/``):
   <name>.json         the record below
   <name>.screen.txt   the screen text of the RUN, verbatim (upper-case character set)
   <name>.disk/<file>  text sources put on the virtual drive 8 (for ``.file``/``.end``/``.lst``);
-                      the C64 name is the file name upper-cased
+                      the C64 name is the file name upper-cased; <file>.prg beside a text source
+                      is that source tokenized by the real BASIC ROM (what the drive held)
 Record keys:
   case            "lower" | "upper" (how the text was typed, see the oracle README)
   disk            {C64 name: fixture-relative path of the text source} or {}
@@ -242,6 +243,8 @@ def write_case(directory: Path, name: str, text: str, case: str = "lower", disk:
             (directory / rel).write_bytes(src)
         else:
             (directory / rel).write_text(src)
+            # the same source as the C64 saved it (tokenized by the real BASIC ROM), for a .d64
+            (directory / f"{rel}.prg").write_bytes(_oracle().tokenize(source_lines(src), case))
         disk_map[c64name.upper()] = rel
     record["disk"] = disk_map
     (directory / f"{name}.json").write_text(json.dumps(record, indent=1) + "\n")
@@ -339,7 +342,8 @@ def cmd_known_failing() -> int:
     target = FIXTURES / "known_failing.txt"
     target.write_text("")
     python = ROOT / ".venv" / "bin" / "python"
-    tests = ("test_as_the_original", "test_manual_listing", "test_default_output_name_from_open", "test_listing_as_the_original")
+    tests = ("test_as_the_original", "test_manual_listing", "test_default_output_name_from_open", "test_listing_as_the_original",
+             "test_files_from_a_disk_image")
     proc = subprocess.run(
         [str(python if python.exists() else sys.executable), "-m", "pytest", "-q", "-p", "no:cacheprovider", "-rA"]
         + [f"tests/test_profiass_oracle.py::{t}" for t in tests],
