@@ -573,26 +573,39 @@ def test_harness_stops_on_every_undocumented_opcode(engine):
         assert run.pc == 0x1002 and f"${code:02X}" in run.message
 
 
-# --- the benchmark program (bench/gen_large.py), small: all dialects give the same bytes ---------
+# --- the benchmark programs (bench/gen_large.py, bench/gen_real.py), small: every dialect, same bytes
 
 
-@needs_64tass
-@needs_acme
-@pytest.mark.parametrize("seed", [1, 2])
-def test_bench_program_is_identical_in_every_dialect(seed, tmp_path):
+def _bench_program(program: str, seed: int) -> dict[str, str]:
+    """The benchmark program ``program`` in a small instance: dialect -> source text."""
     import sys
 
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
     import gen_large
+    import gen_real
 
-    items = gen_large.generate(3000, seed)
-    result = ours(gen_large.render_program(items, "asm6502"))
-    assert run_64tass(gen_large.render_program(items, "64tass")).data == result.image
-    assert run_acme(gen_large.render_program(items, "acme")).data == result.image
+    if program == "large":
+        items = gen_large.generate(3000, seed)
+        return {d: gen_large.render_program(items, d) for d in gen_large.DIALECTS}
+    prog = gen_real.generate(routines=40, seed=seed)
+    return {d: gen_real.render(prog, d) for d in gen_real.DIALECTS}
+
+
+@needs_64tass
+@needs_acme
+@pytest.mark.parametrize("program, seed", [("large", 1), ("large", 2), ("real", 1), ("real", 2)])
+def test_bench_program_is_identical_in_every_dialect(program, seed, tmp_path):
+    import sys
+
+    texts = _bench_program(program, seed)
+    result = ours(texts["asm6502"])
+    assert len(result.image) > 500
+    assert run_64tass(texts["64tass"]).data == result.image
+    assert run_acme(texts["acme"]).data == result.image
     ophis = shutil.which("ophis", path=str(Path(sys.executable).parent))
     if ophis:  # optional (pip install ophis-asm), see bench/README.md
-        (tmp_path / "big.oph").write_text(gen_large.render_program(items, "ophis"))
-        subprocess.run([ophis, "-q", "-o", str(tmp_path / "o.bin"), str(tmp_path / "big.oph")], check=True, capture_output=True)
+        (tmp_path / "p.oph").write_text(texts["ophis"])
+        subprocess.run([ophis, "-q", "-o", str(tmp_path / "o.bin"), str(tmp_path / "p.oph")], check=True, capture_output=True)
         assert (tmp_path / "o.bin").read_bytes() == result.image
 
 
