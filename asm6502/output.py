@@ -42,49 +42,59 @@ def vice_labels(result: Result) -> str:
 
 def listing_text(result: Result, source_name: str = "") -> str:
     """The assembler listing: BASIC line, address, every byte, source statement."""
+    from asm6502.asm.decode import Data, Insn
+    from asm6502.asm.encode import place_and_text, row as make_row
+
     out = []
     if source_name:
         out.append(f"; asm6502 listing of {source_name}")
-    out.append(f"{'line':>5}  {'addr':4}  {'bytes':<{BYTES_PER_ROW * 3 - 1}}  source")
+    width = BYTES_PER_ROW * 3 - 1
+    out.append(f"{'line':>5}  {'addr':4}  {'bytes':<{width}}  source")
     last_line = None
     blank = " " * 5
-    empty_bytes = " " * (BYTES_PER_ROW * 3 - 1)
+    empty_bytes = " " * width
     append = out.append
-    for row in result.listing:
+    shown: dict[int, tuple] = {}  # id(statement) -> its place and text (see encode.row)
+    for entry, extra in result.listed:
+        rec = entry[0]
+        if (type(rec) is Insn or type(rec) is Data) and len(extra) <= BYTES_PER_ROW:  # most rows: the row's fields
+            line = entry[3]  # are the entry's, without making the row
+            stmt = entry[4]
+            if stmt.comment or len(line.statements) > 1:
+                place = shown.get(id(stmt))
+                if place is None:
+                    place = shown[id(stmt)] = place_and_text(line, stmt)
+                text = place[1].rstrip()  # (a statement's text is not empty: the row's end is the text's end)
+            else:
+                text = stmt.text
+            number = line.number
+            line_field = blank if line is last_line or number is None else f"{number:>5}"
+            last_line = line
+            append(f"{line_field}  {entry[1]:04X}  {extra.hex(' ').upper():<{width}}  {text}")
+            continue
+        row = make_row(entry, extra, shown)
         where, address, data, text, value, page_break, title = row[:7]
-        if type(where) is tuple:  # (SourceLine, col, length): most rows
+        if type(where) is tuple:  # (SourceLine, col, length)
             line = where[0]
             number = line.number
-            if line is last_line or number is None:
-                line_field = blank
-            else:
-                line_field = f"{number:>5}"
+            line_field = blank if line is last_line or number is None else f"{number:>5}"
             last_line = line
-            if data and address is not None and len(data) <= BYTES_PER_ROW and value is None and title is None and not page_break:
-                append(f"{line_field}  {address:04X}  {data.hex(' ').upper():<{BYTES_PER_ROW * 3 - 1}}  {text}".rstrip())
-                continue
-            if not data and address is None and value is None and title is None and not page_break:
-                append(f"{line_field}        {empty_bytes}  {text}".rstrip())
-                continue
-        else:
+        else:  # a Span
             where, number = row.place
             line_field = f"{number:>5}" if number is not None and where != last_line else blank
             last_line = where
-        if row.page_break:
-            out.append("\f")
-            continue
-        if row.title is not None:
-            out.append(f"{line_field}  {'':4}  {'':<{BYTES_PER_ROW * 3 - 1}}  {row.text}")
-            continue
-        if row.value is not None:
-            out.append(f"{line_field}  ={row.value:04X}".ljust(5 + 2 + 4 + 2 + BYTES_PER_ROW * 3 - 1) + f"  {row.text}")
-            continue
-        if row.address is None or not row.data:
-            addr = "    " if row.address is None else f"{row.address:04X}"
-            out.append(f"{line_field}  {addr}  {'':<{BYTES_PER_ROW * 3 - 1}}  {row.text}".rstrip())
-            continue
-        for i in range(0, len(row.data), BYTES_PER_ROW):
-            chunk = row.data[i : i + BYTES_PER_ROW].hex(" ").upper()
-            text = row.text if i == 0 else ""
-            out.append(f"{line_field if i == 0 else ' ' * 5}  {row.address + i:04X}  {chunk:<{BYTES_PER_ROW * 3 - 1}}  {text}".rstrip())
+        if page_break:
+            append("\f")
+        elif title is not None:
+            append(f"{line_field}  {'':4}  {empty_bytes}  {text}")
+        elif value is not None:
+            append(f"{line_field}  ={value:04X}".ljust(5 + 2 + 4 + 2 + width) + f"  {text}")
+        elif address is None:
+            append(f"{line_field}        {empty_bytes}  {text}".rstrip())
+        elif not data:
+            append(f"{line_field}  {address:04X}  {empty_bytes}  {text}".rstrip())
+        else:
+            for i in range(0, len(data), BYTES_PER_ROW):
+                chunk = data[i : i + BYTES_PER_ROW].hex(" ").upper()
+                append(f"{line_field if i == 0 else blank}  {address + i:04X}  {chunk:<{width}}  {text if i == 0 else ''}".rstrip())
     return "\n".join(out) + "\n"

@@ -24,8 +24,7 @@ class Encoder:
         self.layout = layout
         self.diags: list[Diagnostic] = []
         self.chunks: list[tuple[int, bytearray, tuple]] = []  # (start, bytes, where)
-        self.rows: list[ListingRow] = []
-        self.shown: dict[int, tuple] = {}  # id(statement) -> its place and listing text (statements live as long as this)
+        self.listed: list[tuple] = []  # (layout entry, bytes / '=' value / None) per listed statement: see listing_rows()
         self.fatal = False
 
     def err(self, message: str, where) -> None:
@@ -57,7 +56,7 @@ class Encoder:
         chunks = self.chunks
         out = None  # the bytearray of the current chunk
         end = -1  # the address after it
-        rows = self.rows
+        listed = self.listed
         reversal_fatal = lay.object_lfn is not None
         high = -1
         for entry in lay.layout:
@@ -78,8 +77,8 @@ class Encoder:
                         value = self.value(fn, values, pc, local, line, stmt.col, 0)
                         if value is not None:
                             values[key] = value
-                if listing:
-                    rows.append(self.row(entry, values))
+                if listing:  # ('=' and '_' rows show the value at this point of pass 2)
+                    listed.append((entry, values.get(ex.key_of(rec.name)) if kind is Define else None))
                 continue
             if data and pc == end:  # (most entries: the code goes on where the last ended)
                 out += data
@@ -114,7 +113,7 @@ class Encoder:
                 if end > high:
                     high = end
             if listing:
-                rows.append(self.row(entry, values, data))
+                listed.append((entry, data))
 
     # -- instructions ------------------------------------------------------------------
 
@@ -224,43 +223,46 @@ class Encoder:
                 out.append(0)
         return bytes(out)
 
-    # -- listing ---------------------------------------------------------------------------
-    # (rows: see row(); the statement's place and text are worked out once per statement, _shown)
-
-    def row(self, entry, values, data: bytes = b"") -> ListingRow:
-        rec, pc, size, line, stmt, local = entry
-        shown = self.shown.get(id(stmt)) if stmt is not None else _shown(line, None)
-        if shown is None:  # (a statement in a loop or macro is listed many times: worked out once)
-            shown = self.shown[id(stmt)] = _shown(line, stmt)
-        where, text = shown
-        macro = local is not None
-        if type(rec) is Insn or type(rec) is Data:  # most rows: made in one call
-            return _tuple(ListingRow, (where, pc, data, text, None, False, None, macro, False))
-        if rec is None:
-            return ListingRow(where, None, b"", text, macro=macro)
-        if rec == "def":
-            return ListingRow(where, None, b"", text, definition=True)
-        if rec == "call" or rec == "mend":
-            return ListingRow(where, pc, b"", text if rec == "call" else size, macro=rec == "mend" or macro)
-        kind = type(rec)
-        if kind is Define:
-            return ListingRow(where, None, b"", text, value=values.get(ex.key_of(rec.name)), macro=macro)
-        if kind is Pseudo:
-            if rec.op == "tit":
-                return ListingRow(where, pc, b"", text, title=rec.args.strip('"'), macro=macro)
-            if rec.op == "pag":
-                return ListingRow(where, pc, b"", text, page_break=True, macro=macro)
-            return ListingRow(where, pc, b"", text, macro=macro)
-        if kind is Origin:
-            return ListingRow(where, pc, b"", text, macro=macro)
-        if kind is Label:
-            return ListingRow(where, pc, b"", text, macro=macro)
-        if kind is Bad:
-            return ListingRow(where, None, b"", text, macro=macro)
-        return ListingRow(where, pc if data else None, data, text, macro=macro)
 
 
-def _shown(line, stmt) -> tuple[tuple, str]:
+# -- listing ------------------------------------------------------------------------------
+# Pass 2 keeps one (layout entry, extra) pair per listed statement -- extra: the bytes of an
+# instruction or data entry, the value of a '=' / '_' row -- and the rows are made from them
+# only when asked for (Result.listing); the listing text reads the pairs directly.
+
+
+def listing_rows(listed) -> tuple[ListingRow, ...]:
+    shown: dict[int, tuple] = {}  # id(statement) -> its place and text (a statement in a loop or macro is listed many times)
+    return tuple(row(entry, extra, shown) for entry, extra in listed)
+
+
+def row(entry, extra, shown: dict) -> ListingRow:
+    rec, pc, size, line, stmt, local = entry
+    place = shown.get(id(stmt)) if stmt is not None else place_and_text(line, None)
+    if place is None:
+        place = shown[id(stmt)] = place_and_text(line, stmt)
+    where, text = place
+    macro = local is not None
+    kind = type(rec)
+    # (fields: where, address, data, text, value, page_break, title, macro, definition; made in one call)
+    if kind is Insn or kind is Data:  # most rows
+        return _tuple(ListingRow, (where, pc, extra, text, None, False, None, macro, False))
+    if rec is None or kind is Bad:
+        return _tuple(ListingRow, (where, None, b"", text, None, False, None, macro, False))
+    if kind is Define:
+        return _tuple(ListingRow, (where, None, b"", text, extra, False, None, macro, False))
+    if rec == "def":
+        return _tuple(ListingRow, (where, None, b"", text, None, False, None, False, True))
+    if rec == "call" or rec == "mend":
+        return _tuple(ListingRow, (where, pc, b"", text if rec == "call" else size, None, False, None, rec == "mend" or macro, False))
+    if kind is Pseudo and rec.op == "tit":
+        return _tuple(ListingRow, (where, pc, b"", text, None, False, rec.args.strip('"'), macro, False))
+    if kind is Pseudo and rec.op == "pag":
+        return _tuple(ListingRow, (where, pc, b"", text, None, True, None, macro, False))
+    return _tuple(ListingRow, (where, pc, b"", text, None, False, None, macro, False))  # other pseudo-ops, Origin, Label
+
+
+def place_and_text(line, stmt) -> tuple[tuple, str]:
     """A statement's place (line, col, length) and its text as the listing shows it: with its
     comment, and with the blanks before a ':' that follows (the original lists them)."""
     if stmt is None:

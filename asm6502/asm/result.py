@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
+from functools import cached_property
 from typing import NamedTuple
 
 from asm6502.diagnostics import Diagnostic, Span
@@ -61,12 +62,24 @@ class Result:
     symbols: dict[str, int]  # every symbol (case-folded, 8 significant characters) -> value
     labels: dict[str, int]  # the subset that names addresses (labels, not '=' constants)
     diagnostics: tuple[Diagnostic, ...]  # warnings (errors raise DiagnosticError)
-    listing: tuple[ListingRow, ...]
+    listed: tuple = field(compare=False, repr=False)  # pass 2's (layout entry, bytes or value) pairs: see ``listing``
     object_name: str | None = None  # '.opt o#': the name of the file OPENed as # before the start line
     listing_name: str | None = None  # '.opt p#' likewise, for the listing
     files: dict[str, bytes] = field(default_factory=dict)  # files the source writes ('.sst' symbol tables)
     symbol_table: tuple[tuple[str, int], ...] | None = None  # '.sym': (name, value) in the original's order
     macro_calls: tuple[tuple[str, int], ...] = ()  # (macro name, number of calls), for '.sym'
+
+    def __eq__(self, other) -> bool:  # (the fields, and the listing rows instead of the pairs they are made from)
+        if type(other) is not Result:
+            return NotImplemented
+        return all(getattr(self, f) == getattr(other, f) for f in _COMPARED) and self.listing == other.listing
+
+    @cached_property
+    def listing(self) -> tuple[ListingRow, ...]:
+        """One row per executed statement (empty unless Options.listing), made when first asked for."""
+        from asm6502.asm.encode import listing_rows
+
+        return listing_rows(self.listed)
 
     @property
     def load_address(self) -> int:
@@ -104,3 +117,6 @@ class Result:
     def prg(self) -> bytes:
         """C64 .prg: 2-byte little-endian load address, then the image."""
         return self.load_address.to_bytes(2, "little") + self.image
+
+
+_COMPARED = tuple(f.name for f in fields(Result) if f.compare)
