@@ -11,8 +11,8 @@ The rendered form follows the GCC/Clang convention::
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from enum import Enum
+from typing import NamedTuple
 
 
 class Severity(str, Enum):
@@ -21,8 +21,11 @@ class Severity(str, Enum):
     NOTE = "note"
 
 
-@dataclass(frozen=True)
-class Span:
+# (Span and Diagnostic are named tuples, not dataclasses: importing dataclasses costs the
+# assembler command a few milliseconds of its start-up)
+
+
+class Span(NamedTuple):
     """A place in an input: file name, 1-based line and column, and a width."""
 
     file: str
@@ -37,12 +40,11 @@ class Span:
         return Span(self.file, self.line, col, length, self.source, self.basic_line)
 
 
-@dataclass(frozen=True)
-class Diagnostic:
+class Diagnostic(NamedTuple):
     severity: Severity
     message: str
     span: Span | None = None
-    notes: tuple["Diagnostic", ...] = field(default=())
+    notes: tuple["Diagnostic", ...] = ()
 
     @property
     def is_error(self) -> bool:

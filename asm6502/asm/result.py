@@ -2,16 +2,15 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, fields
 from functools import cached_property
 from typing import NamedTuple
 
 from asm6502.diagnostics import Diagnostic, Span
 
 
-@dataclass(frozen=True)
-class Options:
-    """How to assemble.  Frozen: the same options always give the same bytes."""
+class Options(NamedTuple):
+    """How to assemble.  Immutable: the same options always give the same bytes.  (Options and
+    Result are no dataclasses: importing dataclasses costs the command a few milliseconds.)"""
 
     cpu: str = "6502"  # "6502" (documented opcodes) or "6502i" (with undocumented ones)
     defines: tuple[tuple[str, int], ...] = ()  # -D name=value
@@ -56,23 +55,35 @@ def as_span(where: Span | tuple) -> Span:
     return Span(line.file, line.index, col, length, line.text, line.number)
 
 
-@dataclass(frozen=True)
 class Result:
+    """An assembled program."""
+
     segments: tuple[tuple[int, bytes], ...]  # (start, bytes) in address order, no overlaps
     symbols: dict[str, int]  # every symbol (case-folded, 8 significant characters) -> value
     labels: dict[str, int]  # the subset that names addresses (labels, not '=' constants)
     diagnostics: tuple[Diagnostic, ...]  # warnings (errors raise DiagnosticError)
-    listed: tuple = field(compare=False, repr=False)  # pass 2's (layout entry, bytes or value) pairs: see ``listing``
-    object_name: str | None = None  # '.opt o#': the name of the file OPENed as # before the start line
-    listing_name: str | None = None  # '.opt p#' likewise, for the listing
-    files: dict[str, bytes] = field(default_factory=dict)  # files the source writes ('.sst' symbol tables)
-    symbol_table: tuple[tuple[str, int], ...] | None = None  # '.sym': (name, value) in the original's order
-    macro_calls: tuple[tuple[str, int], ...] = ()  # (macro name, number of calls), for '.sym'
+    listed: tuple  # pass 2's (layout entry, bytes or value) pairs: see ``listing``
+    object_name: str | None  # '.opt o#': the name of the file OPENed as # before the start line
+    listing_name: str | None  # '.opt p#' likewise, for the listing
+    files: dict[str, bytes]  # files the source writes ('.sst' symbol tables)
+    symbol_table: tuple[tuple[str, int], ...] | None  # '.sym': (name, value) in the original's order
+    macro_calls: tuple[tuple[str, int], ...]  # (macro name, number of calls), for '.sym'
 
-    def __eq__(self, other) -> bool:  # (the fields, and the listing rows instead of the pairs they are made from)
+    def __init__(self, segments, symbols, labels, diagnostics, listed, object_name=None, listing_name=None,
+                 files=None, symbol_table=None, macro_calls=()):  # fmt: skip
+        self.segments, self.symbols, self.labels, self.diagnostics, self.listed = segments, symbols, labels, diagnostics, listed
+        self.object_name, self.listing_name, self.files = object_name, listing_name, {} if files is None else files
+        self.symbol_table, self.macro_calls = symbol_table, macro_calls
+
+    def __eq__(self, other) -> bool:  # (every field, with the listing rows instead of the pairs they are made from)
         if type(other) is not Result:
             return NotImplemented
         return all(getattr(self, f) == getattr(other, f) for f in _COMPARED) and self.listing == other.listing
+
+    __hash__ = None  # (mutable dicts inside)
+
+    def __repr__(self) -> str:
+        return f"Result({', '.join(f'{f}={getattr(self, f)!r}' for f in _COMPARED)})"
 
     @cached_property
     def listing(self) -> tuple[ListingRow, ...]:
@@ -119,4 +130,4 @@ class Result:
         return self.load_address.to_bytes(2, "little") + self.image
 
 
-_COMPARED = tuple(f.name for f in fields(Result) if f.compare)
+_COMPARED = ("segments", "symbols", "labels", "diagnostics", "object_name", "listing_name", "files", "symbol_table", "macro_calls")

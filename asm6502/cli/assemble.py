@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from pathlib import Path
 
@@ -15,6 +16,28 @@ SUFFIX = {"prg": ".prg", "raw": ".bin", "hex": ".hex"}
 MAX_SHOWN = 50  # diagnostics printed before the rest is summarised
 
 
+class _Formatter(argparse.RawDescriptionHelpFormatter):
+    """argparse's formatter given the terminal's width (COLUMNS, else the terminal's, else 80) as
+    shutil.get_terminal_size gives it, so that argparse does not import shutil: the assembler
+    command makes one of these at every start and the import costs milliseconds."""
+
+    def __init__(self, prog, indent_increment=2, max_help_position=24, width=None):
+        if width is None:
+            width = _columns() - 2
+        super().__init__(prog, indent_increment, max_help_position, width)
+
+
+def _columns() -> int:
+    try:
+        return int(os.environ["COLUMNS"])
+    except (KeyError, ValueError):
+        pass
+    try:
+        return os.get_terminal_size(sys.__stdout__.fileno()).columns or 80
+    except (AttributeError, ValueError, OSError):
+        return 80
+
+
 def build_parser() -> argparse.ArgumentParser:
     from asm6502.cli import SUBCOMMANDS
 
@@ -24,7 +47,7 @@ def build_parser() -> argparse.ArgumentParser:
         description="Assemble a Profi-Ass 64 (V2.0) source into C64 machine code. "
         "SRC is a text file, or a Profi-Ass source saved on a C64 (a tokenized BASIC .prg).",
         epilog="other commands (each has --help):\n" + commands,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        formatter_class=_Formatter,
     )
     parser.add_argument("source", metavar="SRC", help="Profi-Ass source (.asm text, or a C64 .prg source)")
     parser.add_argument("-o", "--output", metavar="OUT", help="output file (default: SRC with .prg/.bin/.hex)")
