@@ -41,9 +41,12 @@ def vice_labels(result: Result) -> str:
 
 
 def listing_text(result: Result, source_name: str = "") -> str:
-    """The assembler listing: BASIC line, address, every byte, source statement."""
-    from asm6502.asm.decode import Data, Insn
-    from asm6502.asm.encode import place_and_text, row as make_row
+    """The assembler listing: BASIC line, address, every byte, source statement.
+
+    Made straight from pass 2's (layout entry, bytes or value) pairs, without making the
+    ListingRows: each kind of entry is shown with the fields ``asm6502.asm.encode.row`` gives it."""
+    from asm6502.asm.decode import Bad, Data, Define, Insn, Pseudo
+    from asm6502.asm.encode import place_and_text
 
     out = []
     if source_name:
@@ -52,49 +55,38 @@ def listing_text(result: Result, source_name: str = "") -> str:
     out.append(f"{'line':>5}  {'addr':4}  {'bytes':<{width}}  source")
     last_line = None
     blank = " " * 5
-    empty_bytes = " " * width
+    no_bytes = " " * width
     append = out.append
-    shown: dict[int, tuple] = {}  # id(statement) -> its place and text (see encode.row)
-    for entry, extra in result.listed:
-        rec = entry[0]
-        if (type(rec) is Insn or type(rec) is Data) and len(extra) <= BYTES_PER_ROW:  # most rows: the row's fields
-            line = entry[3]  # are the entry's, without making the row
-            stmt = entry[4]
-            if stmt.comment or len(line.statements) > 1:
-                place = shown.get(id(stmt))
-                if place is None:
-                    place = shown[id(stmt)] = place_and_text(line, stmt)
-                text = place[1].rstrip()  # (a statement's text is not empty: the row's end is the text's end)
-            else:
-                text = stmt.text
-            number = line.number
-            line_field = blank if line is last_line or number is None else f"{number:>5}"
-            last_line = line
-            append(f"{line_field}  {entry[1]:04X}  {extra.hex(' ').upper():<{width}}  {text}")
-            continue
-        row = make_row(entry, extra, shown)
-        where, address, data, text, value, page_break, title = row[:7]
-        if type(where) is tuple:  # (SourceLine, col, length)
-            line = where[0]
-            number = line.number
-            line_field = blank if line is last_line or number is None else f"{number:>5}"
-            last_line = line
-        else:  # a Span
-            where, number = row.place
-            line_field = f"{number:>5}" if number is not None and where != last_line else blank
-            last_line = where
-        if page_break:
-            append("\f")
-        elif title is not None:
-            append(f"{line_field}  {'':4}  {empty_bytes}  {text}")
-        elif value is not None:
-            append(f"{line_field}  ={value:04X}".ljust(5 + 2 + 4 + 2 + width) + f"  {text}")
-        elif address is None:
-            append(f"{line_field}        {empty_bytes}  {text}".rstrip())
-        elif not data:
-            append(f"{line_field}  {address:04X}  {empty_bytes}  {text}".rstrip())
+    shown: dict[int, tuple] = {}  # id(statement) -> its place and text (a statement in a loop or macro is listed many times)
+    for (rec, pc, size, line, stmt, _), extra in result.listed:
+        if stmt is None:
+            text = ""
+        elif stmt.comment or len(line.statements) > 1:
+            place = shown.get(id(stmt))
+            if place is None:
+                place = shown[id(stmt)] = place_and_text(line, stmt)
+            text = place[1].rstrip()  # (the row ends where its text ends)
         else:
-            for i in range(0, len(data), BYTES_PER_ROW):
-                chunk = data[i : i + BYTES_PER_ROW].hex(" ").upper()
-                append(f"{line_field if i == 0 else blank}  {address + i:04X}  {chunk:<{width}}  {text if i == 0 else ''}".rstrip())
+            text = stmt.text
+        number = line.number
+        line_field = blank if line is last_line or number is None else f"{number:>5}"
+        last_line = line
+        kind = type(rec)
+        if kind is Insn or kind is Data:  # most rows: the address and the bytes
+            if len(extra) <= BYTES_PER_ROW:
+                append(f"{line_field}  {pc:04X}  {extra.hex(' ').upper():<{width}}  {text}".rstrip())
+            else:  # longer data continues below
+                for i in range(0, len(extra), BYTES_PER_ROW):
+                    chunk = extra[i : i + BYTES_PER_ROW].hex(" ").upper()
+                    append(f"{line_field if i == 0 else blank}  {pc + i:04X}  {chunk:<{width}}  {text if i == 0 else ''}".rstrip())
+        elif rec is None or kind is Bad or rec == "def" or (kind is Define and extra is None):  # no address
+            append(f"{line_field}        {no_bytes}  {text}".rstrip())
+        elif kind is Define:
+            append(f"{line_field}  ={extra:04X}".ljust(5 + 2 + 4 + 2 + width) + f"  {text}")
+        elif kind is Pseudo and rec.op == "pag":
+            append("\f")
+        elif kind is Pseudo and rec.op == "tit":
+            append(f"{line_field}  {'':4}  {no_bytes}  {text}")
+        else:  # the address only: other pseudo-ops, '*=', macro calls and their ends (.men as spelled)
+            append(f"{line_field}  {pc:04X}  {no_bytes}  {size if rec == 'mend' else text}".rstrip())
     return "\n".join(out) + "\n"
