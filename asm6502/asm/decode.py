@@ -127,6 +127,7 @@ class Start(Record):
 
 
 _tuple = tuple.__new__  # (a named tuple's own __new__ is a Python function: slower)
+_UNSEEN = object()
 
 
 def _new(cls, label=None, problem=None, **fields):
@@ -156,6 +157,7 @@ class Decoder:
         operandless = {Mode.IMPLIED, Mode.ACCUMULATOR}
         self.operandless = frozenset(m for m, modes in self.opcodes.items() if set(modes) <= operandless)
         self.records: dict[str, Record] = {}
+        self.shapes: dict[tuple, tuple | None] = {}  # (mnemonic as typed, '#', prefix, index) -> see _shape
         self.expressions: dict[str, tuple] = {}  # text -> (tree, closure) or (None, (message, offset, length))
         self.names: set[str] = set()  # every symbol name met in an expression (for the 8-character warning)
 
@@ -219,45 +221,66 @@ class Decoder:
         """The commonest statement, ``[label] mnemonic [#][<>!]operand[,x|,y]`` with an operand
         without blanks, read by one regular expression (None: leave it to :meth:`_decode`)."""
         label, word, blanks, immediate, prefix, expr_text, index = m.groups()
-        mnemonic = word.upper()
-        modes = self.opcodes.get(mnemonic)
-        if modes is None:
+        key = (word, immediate, prefix, index)
+        shape = self.shapes.get(key, _UNSEEN)
+        if shape is _UNSEEN:
+            shape = self.shapes[key] = self._shape(word, immediate, prefix or "", index, expr_text is None)
+        if shape is None:
             return None
+        mnemonic, modes, form, mode, code, zp_code, fixed, size, accumulator, unstable = shape
         if expr_text is None:  # implied
-            if Mode.IMPLIED not in modes or Mode.ACCUMULATOR in modes:
-                return None
-            form, mode, code, zp_code, fixed = "fixed", Mode.IMPLIED, modes[Mode.IMPLIED], -1, bytes((modes[Mode.IMPLIED],))
-            node = fn = None
+            node = fn = const = None
+            operand_offset = m.end(2)
+            expr_offset = 0
         else:
-            if mnemonic in self.operandless:
+            if accumulator and (expr_text == "a" or expr_text == "A"):
                 return None
-            if immediate:
-                if index or prefix == "!" or Mode.IMMEDIATE not in modes:
-                    return None
-                form, mode, code, zp_code = "immediate", Mode.IMMEDIATE, modes[Mode.IMMEDIATE], -1
-            elif mnemonic in BRANCHES:
-                if index or prefix:
-                    return None
-                form, mode, code, zp_code = "branch", Mode.RELATIVE, modes[Mode.RELATIVE], -1
-            else:
-                if not index and not prefix and (expr_text == "a" or expr_text == "A") and Mode.ACCUMULATOR in modes:
-                    return None
-                mode = ABSOLUTE_FORM[index.upper() if index else None]
-                form, code, zp_code = "address", modes.get(mode, -1), modes.get(ZERO_PAGE_FORM[mode], -1)
-                if code < 0 and zp_code < 0:
-                    return None
             try:
                 node, fn = self.expression(expr_text)
             except ex.ExprError:
                 return None
-            fixed = b""
-        operand_offset = m.end(3) if blanks else m.end(2)
+            const = node.value if type(node) is ex.Num else None
+            operand_offset = m.end(3)
+            expr_offset = m.start(6)
         return _tuple(Insn, (
             label, None, mnemonic, modes, m.start(2), operand_offset, max(1, m.end() - operand_offset), form, mode, code,
-            zp_code, fixed, len(fixed) if fixed else 1 + _OPERAND_SIZE[mode], prefix or "", fn,
-            node.value if type(node) is ex.Num else None, node, m.start(6) if expr_text is not None else 0,
-            self.unstable_any and (mnemonic in self.unstable or code in self.unstable_codes or zp_code in self.unstable_codes),
+            zp_code, fixed, size, prefix or "", fn, const, node, expr_offset, unstable,
         ))  # fmt: skip
+
+    def _shape(self, word: str, immediate, prefix: str, index, implied: bool) -> tuple | None:
+        """What a fast statement's record takes from its mnemonic, ``#``, prefix and index alone:
+        (mnemonic, modes, form, mode, code, zp_code, fixed, size, 'a' would be the accumulator,
+        unstable); None when the statement is left to :meth:`_decode`.  Worked out once per
+        combination (:attr:`shapes`)."""
+        mnemonic = word.upper()
+        modes = self.opcodes.get(mnemonic)
+        if modes is None:
+            return None
+        accumulator = False
+        fixed = b""
+        if implied:
+            if Mode.IMPLIED not in modes or Mode.ACCUMULATOR in modes:
+                return None
+            form, mode, code, zp_code, fixed = "fixed", Mode.IMPLIED, modes[Mode.IMPLIED], -1, bytes((modes[Mode.IMPLIED],))
+        elif mnemonic in self.operandless:
+            return None
+        elif immediate:
+            if index or prefix == "!" or Mode.IMMEDIATE not in modes:
+                return None
+            form, mode, code, zp_code = "immediate", Mode.IMMEDIATE, modes[Mode.IMMEDIATE], -1
+        elif mnemonic in BRANCHES:
+            if index or prefix:
+                return None
+            form, mode, code, zp_code = "branch", Mode.RELATIVE, modes[Mode.RELATIVE], -1
+        else:
+            accumulator = not index and not prefix and Mode.ACCUMULATOR in modes
+            mode = ABSOLUTE_FORM[index.upper() if index else None]
+            form, code, zp_code = "address", modes.get(mode, -1), modes.get(ZERO_PAGE_FORM[mode], -1)
+            if code < 0 and zp_code < 0:
+                return None
+        size = len(fixed) if fixed else 1 + _OPERAND_SIZE[mode]
+        unstable = self.unstable_any and (mnemonic in self.unstable or code in self.unstable_codes or zp_code in self.unstable_codes)
+        return mnemonic, modes, form, mode, code, zp_code, fixed, size, accumulator, unstable
 
     def _decode(self, text: str) -> Record:
         offset = 0

@@ -205,6 +205,7 @@ _ONE_ATOM = re.compile(r"(?:\$([0-9A-Fa-f]{1,4})|([0-9]{1,5})|([A-Za-z][A-Za-z0-
 _ATOM_TEXT = r"\$[0-9A-Fa-f]{1,4}(?![0-9A-Fa-f])|%[01]{1,16}(?![01])|[0-9]{1,5}(?![0-9])|[A-Za-z][A-Za-z0-9.]*"
 _CHAIN = re.compile(rf"(?:{_ATOM_TEXT})(?:[-+*/!&^<>](?:{_ATOM_TEXT}))+\Z")
 _CHAIN_PARTS = re.compile(rf"{_ATOM_TEXT}|[-+*/!&^<>]")
+_PAIR = re.compile(rf"({_ATOM_TEXT})([-+*/!&^<>])({_ATOM_TEXT})\Z")
 
 
 _tuple = tuple.__new__  # (a named tuple's own __new__ is a Python function: slower)
@@ -224,6 +225,14 @@ def _atom(token: str, offset: int) -> Num | Sym | None:
 
 def _parse_chain(text: str) -> Node | None:
     """The tree of numbers and symbols joined by operators (no blanks); None for other text."""
+    m = _PAIR.match(text)
+    if m is not None:  # (the commonest: two atoms, 'table+2')
+        left, op, right = m.groups()
+        first = _atom(left, 0)
+        operand = _atom(right, len(left) + 1)
+        if first is None or operand is None:
+            return None
+        return _tuple(Chain, (first, ((op, len(left), operand),)))
     if _CHAIN.match(text) is None:
         return None
     parts = _CHAIN_PARTS.findall(text)
@@ -353,6 +362,9 @@ def compile_node(node: Node):
                 return lambda v, pc, loc: (first(v, pc, loc) + n) & MAX
             return lambda v, pc, loc: (first(v, pc, loc) + right(v, pc, loc)) & MAX
         if op == "-":
+            if type(operand) is Num:
+                n = operand.value
+                return lambda v, pc, loc: (first(v, pc, loc) - n) & MAX
             return lambda v, pc, loc: (first(v, pc, loc) - right(v, pc, loc)) & MAX
     steps = tuple((op, offset, compile_node(operand)) for op, offset, operand in node.rest)
 

@@ -147,6 +147,7 @@ class Layout:
     def run_lines(self, lines: list[SourceLine], i: int, depth: int, local: str | None) -> None:
         """Run ``lines`` from index ``i`` (a file, or a macro body when ``local`` is set)."""
         decode = self.decoder.decode
+        decoded = self.decoder.records.get  # (the decoder's memory, asked first: most texts were met before)
         append = self.layout.append
         values = self.values
         listing = self.listing
@@ -170,7 +171,9 @@ class Layout:
                 if self.executed > limit:
                     self.err(f"assembly stopped after {limit} statements: endless .goto loop?", (line, stmt.col, len(text)))
                     raise Stop
-                rec = decode(text)
+                rec = decoded(text)
+                if rec is None:
+                    rec = decode(text)
                 if type(rec) is Insn:
                     if rec.label is not None:
                         if stmt is not line.statements[0] and local is None:
