@@ -52,6 +52,9 @@ class Source(NamedTuple):
     start_index: int  # index in ``lines`` of the first line after the start line (0: no start line)
 
 
+_new = tuple.__new__  # (a named tuple's own __new__ is a Python function: too slow for every statement)
+
+
 def split_statements(text: str, start: int) -> list[Statement]:
     """Split ``text[start:]`` at ``:`` outside quotes; peel off ``;`` comments."""
     if '"' not in text:  # no quotes: every ':' separates (it also ends a comment)
@@ -61,7 +64,7 @@ def split_statements(text: str, start: int) -> list[Statement]:
             body, semi, comment = part.partition(";")
             stripped = body.strip()
             lead = len(body) - len(body.lstrip())
-            out.append(Statement(stripped, pos + lead + 1, (semi + comment).rstrip()))
+            out.append(_new(Statement, (stripped, pos + lead + 1, (semi + comment).rstrip())))
             pos += len(part) + 1
         return out
     statements: list[Statement] = []
@@ -81,7 +84,7 @@ def split_statements(text: str, start: int) -> list[Statement]:
             body = text[seg_start:body_end]
             lead = len(body) - len(body.lstrip())
             comment = text[comment_at:i].rstrip() if comment_at is not None else ""
-            statements.append(Statement(body.strip(), seg_start + lead + 1, comment))
+            statements.append(_new(Statement, (body.strip(), seg_start + lead + 1, comment)))
             seg_start = i + 1
             comment_at = None
             in_quote = False
@@ -89,12 +92,12 @@ def split_statements(text: str, start: int) -> list[Statement]:
     return statements
 
 
-# one line of a joined text: leading blanks, the line number's digits, blanks, the rest without its trailing blanks
+# one line of a joined text: leading blanks, the line number's digits, blanks, the rest (its trailing blanks are
+# stripped after: a lazy group before '[ \t]*$' makes the scan twice as slow)
 # (BASIC skips blanks inside a line number: "100 1abc" is line 1001, "abc", LINGET $A96B)
-LINE_PARTS = re.compile(r"^([ \t]*)((?:[0-9]+(?:[ \t]+(?=[0-9]))?)*)([ \t]*)(.*?)[ \t]*$", re.MULTILINE)
+LINE_PARTS = re.compile(r"^([ \t]*)((?:[0-9]+(?:[ \t]+(?=[0-9]))?)*)([ \t]*)(.*)$", re.MULTILINE)
 # the start line: "sys32768", "sys 32768", "sys 8*4096" (not a label such as 'system')
 START_LINE = re.compile(r"sys(?![a-z.])", re.IGNORECASE)
-_ANY_START = re.compile(r"sys(?![a-z.])", re.IGNORECASE)  # (a quick test before the line-by-line search)
 _OPEN = re.compile(r'open\s*(\d+)\s*(?:,\s*(\d+)\s*(?:,\s*(\d+)\s*)?)?(?:,\s*"([^"]*)"?)?', re.IGNORECASE)
 
 
@@ -105,21 +108,25 @@ def read_lines(file: str, text: str) -> tuple[list[SourceLine], list[tuple[Sourc
     lines: list[SourceLine] = []
     problems: list[tuple[SourceLine, str, int]] = []
     append = lines.append
-    new = tuple.__new__  # (a named tuple's own __new__ is a Python function: too slow for every line)
+    new = _new
     for index, raw, (lead, digits, blanks, body) in zip(range(1, len(raw_lines) + 1), raw_lines, parts):
+        body = body.rstrip(" \t")
         start = len(lead) + len(digits)
-        if " " in digits or "\t" in digits:  # blanks inside the number: BASIC joins its digits
-            digits = digits.replace(" ", "").replace("\t", "")
-        number = (int(digits) if len(digits) <= 6 or len(digits.lstrip("0")) <= 6 else None) if digits else None
+        if digits:
+            if " " in digits or "\t" in digits:  # blanks inside the number: BASIC joins its digits
+                digits = digits.replace(" ", "").replace("\t", "")
+            number = int(digits) if len(digits) <= 6 or len(digits.lstrip("0")) <= 6 else None
+        else:
+            number = None
         if ":" in body or ";" in body or '"' in body:
             statements = tuple(split_statements(raw, start))
             has_code = any(s.text for s in statements)
         else:
             statements = (new(Statement, (body, start + len(blanks) + 1, "")),)
-            has_code = bool(body)
+            has_code = body != ""
         line = new(SourceLine, (file, index, number, len(lead) + 1, raw, statements, has_code))
         append(line)
-        if digits and (number is None or number > MAX_LINE_NUMBER):
+        if number is None and digits or number is not None and number > MAX_LINE_NUMBER:
             shown = str(number) if number is not None else digits.lstrip("0")[:12] + "..."
             problems.append((line, f"line number {shown} is larger than {MAX_LINE_NUMBER}", len(digits)))
     return lines, problems
@@ -137,7 +144,7 @@ def read_source(file: str, text: str) -> Source:
     """The source's lines, with the BASIC lines before the start line separated off."""
     lines, problems = read_lines(file, text)
     opens: dict[int, OpenFile] = {}
-    if _ANY_START.search(text) is None:
+    if "sys" not in text.casefold():  # (a quick test first: START_LINE ignores case as casefold does)
         return Source(lines, problems, opens, 0)
     for i, line in enumerate(lines):
         if not line.has_code:
