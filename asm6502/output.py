@@ -73,8 +73,8 @@ def listing_text(result: Result, source_name: str = "") -> str:
         last_line = line
         kind = type(rec)
         if kind is Insn or kind is Data:  # most rows: the address and the bytes
-            if len(extra) <= BYTES_PER_ROW:
-                append(f"{line_field}  {pc:04X}  {extra.hex(' ').upper():<{width}}  {text}".rstrip())
+            if len(extra) <= BYTES_PER_ROW:  # (the text is not empty and ends without blanks: no rstrip)
+                append(f"{line_field}  {pc:04X}  {extra.hex(' ').upper().ljust(width)}  {text}")
             else:  # longer data continues below
                 for i in range(0, len(extra), BYTES_PER_ROW):
                     chunk = extra[i : i + BYTES_PER_ROW].hex(" ").upper()

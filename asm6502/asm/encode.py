@@ -125,7 +125,10 @@ class Encoder:
             return rec.fixed
         value = rec.const
         if value is None:
-            value = self.value(rec.fn, values, pc, local, line, stmt.col, rec.expr_offset)
+            try:
+                value = rec.fn(values, pc, local)
+            except (ex.Unknown, ex.ExprError):  # (evaluated again to report it)
+                value = self.value(rec.fn, values, pc, local, line, stmt.col, rec.expr_offset)
             if value is None:
                 return bytes(3 if size == FORWARD else size)  # the original: the size stays, the bytes are 00
         if rec.prefix and rec.prefix != "!":

@@ -57,6 +57,10 @@ _new = tuple.__new__  # (a named tuple's own __new__ is a Python function: too s
 
 def split_statements(text: str, start: int) -> list[Statement]:
     """Split ``text[start:]`` at ``:`` outside quotes; peel off ``;`` comments."""
+    if '"' not in text and ":" not in text:  # one statement (and perhaps a comment)
+        body, semi, comment = text[start:].partition(";")
+        lead = len(body) - len(body.lstrip())
+        return [_new(Statement, (body.strip(), start + lead + 1, (semi + comment).rstrip()))]
     if '"' not in text:  # no quotes: every ':' separates (it also ends a comment)
         out = []
         pos = start
