@@ -12,7 +12,9 @@ The rendered form follows the GCC/Clang convention::
 from __future__ import annotations
 
 from enum import Enum
-from typing import NamedTuple
+
+from asm6502.tuples import named_tuple
+
 
 
 class Severity(str, Enum):
@@ -25,7 +27,8 @@ class Severity(str, Enum):
 # assembler command a few milliseconds of its start-up)
 
 
-class Span(NamedTuple):
+@named_tuple
+class Span:
     """A place in an input: file name, 1-based line and column, and a width."""
 
     file: str
@@ -40,7 +43,8 @@ class Span(NamedTuple):
         return Span(self.file, self.line, col, length, self.source, self.basic_line)
 
 
-class Diagnostic(NamedTuple):
+@named_tuple
+class Diagnostic:
     severity: Severity
     message: str
     span: Span | None = None

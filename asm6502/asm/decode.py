@@ -15,12 +15,12 @@ offset, length), offsets 0-based in the statement text.
 from __future__ import annotations
 
 import re
-from typing import NamedTuple
 
 from asm6502.asm import expr as ex
 from asm6502.asm.reader import START_LINE
 from asm6502.opcodes import BRANCHES, ZERO_PAGE_FORM, Mode, instruction_set, unstable_mnemonics
 from asm6502.petscii_text import ascii_to_petscii
+from asm6502.tuples import named_tuple
 
 IDENT = re.compile(r"[A-Za-z][A-Za-z0-9.]*")
 _INDEX = re.compile(r",\s*([xXyY])\s*$")
@@ -47,7 +47,8 @@ class Record:
     __slots__ = ("label", "problem")
 
 
-class Insn(NamedTuple):
+@named_tuple
+class Insn:
     """An instruction.  ``form``: fixed | immediate | indirect | branch | address.  (A tuple, made in
     one call: a large program has tens of thousands of them.)"""
 
@@ -72,7 +73,8 @@ class Insn(NamedTuple):
     unstable: bool
 
 
-class Define(NamedTuple):
+@named_tuple
+class Define:
     """``name = value`` (pass 1 only) or ``name _ value`` (``var``: the C64's left arrow)."""
 
     label: None

@@ -22,9 +22,9 @@ macro call (``":01"``).  A symbol missing from ``values`` raises
 from __future__ import annotations
 
 import re
-from typing import NamedTuple
 
 from asm6502.petscii_text import ascii_to_petscii
+from asm6502.tuples import named_tuple
 
 MAX = 0xFFFF
 OPERATORS = "+-*/!&^><"
@@ -63,28 +63,33 @@ def local_key(name: str, local: str) -> str:
     return name.lower()[:LOCAL_SIGNIFICANT] + local
 
 
-class Num(NamedTuple):
+@named_tuple
+class Num:
     value: int
     offset: int
     length: int
 
 
-class Sym(NamedTuple):
+@named_tuple
+class Sym:
     name: str  # lower case, as written (a local reference keeps its leading '.')
     offset: int
     length: int
 
 
-class PC(NamedTuple):
+@named_tuple
+class PC:
     offset: int
 
 
-class Neg(NamedTuple):
+@named_tuple
+class Neg:
     operand: "Node"
     offset: int
 
 
-class Chain(NamedTuple):
+@named_tuple
+class Chain:
     """``first op1 t1 op2 t2 ...`` evaluated strictly left to right."""
 
     first: "Node"

@@ -492,11 +492,10 @@ class Layout:
     def line_numbers(self, lines: list[SourceLine]) -> dict[int, int]:
         """BASIC line number -> index in ``lines`` (a file or a macro body), made once per list."""
         table = self.numbered.get(id(lines))
-        if table is None:
-            table = self.numbered[id(lines)] = {}
-            for index, target in enumerate(lines):
-                if target.number is not None:
-                    table.setdefault(target.number, index)
+        if table is None:  # (the first line of a number counts: the reversed pairs let it overwrite the later ones)
+            numbers = [line.number for line in lines]
+            table = self.numbered[id(lines)] = dict(zip(reversed(numbers), range(len(numbers) - 1, -1, -1)))
+            table.pop(None, None)
         return table
 
     def op_end(self, rec, line, stmt, local, depth, lines):

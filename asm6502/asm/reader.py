@@ -15,18 +15,22 @@ object code and the listing into the file opened as ``lfn`` (manual p. 17).
 from __future__ import annotations
 
 import re
-from typing import NamedTuple
+
+from asm6502.tuples import named_tuple
+
 
 MAX_LINE_NUMBER = 63999  # the largest line number C64 BASIC accepts (LINGET, $A96B)
 
 
-class Statement(NamedTuple):
+@named_tuple
+class Statement:
     text: str  # without the comment, trailing blanks removed
     col: int  # 1-based column of text[0] in the source line
     comment: str = ""  # ';...' that followed, if any
 
 
-class SourceLine(NamedTuple):
+@named_tuple
+class SourceLine:
     file: str
     index: int  # 1-based physical line in the file
     number: int | None  # the BASIC line number
@@ -36,7 +40,8 @@ class SourceLine(NamedTuple):
     has_code: bool  # False for empty and comment-only lines
 
 
-class OpenFile(NamedTuple):
+@named_tuple
+class OpenFile:
     """``OPEN lfn,dev,sa,"name"`` in the BASIC lines before the start line."""
 
     lfn: int
@@ -45,7 +50,8 @@ class OpenFile(NamedTuple):
     name: str | None  # without a "@0:" / "0:" drive prefix and ",p,w" type suffixes
 
 
-class Source(NamedTuple):
+@named_tuple
+class Source:
     lines: list[SourceLine]  # the assembler lines: from the start line on (all lines when there is none)
     problems: list[tuple[SourceLine, str, int]]  # (line, message, length) of bad line numbers
     opens: dict[int, OpenFile]  # by logical file number

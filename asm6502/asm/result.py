@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 from functools import cached_property
-from typing import NamedTuple
 
 from asm6502.diagnostics import Diagnostic, Span
+from asm6502.tuples import named_tuple
 
 
-class Options(NamedTuple):
+@named_tuple
+class Options:
     """How to assemble.  Immutable: the same options always give the same bytes.  (Options and
     Result are no dataclasses: importing dataclasses costs the command a few milliseconds.)"""
 
@@ -20,7 +21,8 @@ class Options(NamedTuple):
     listing: bool = True  # keep the listing rows (Result.listing); off, a large program assembles faster
 
 
-class ListingRow(NamedTuple):
+@named_tuple
+class ListingRow:
     """One row of the listing: one executed statement."""
 
     where: Span | tuple  # a Span, or (SourceLine, col, length) made into one on demand
