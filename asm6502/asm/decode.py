@@ -34,6 +34,8 @@ _OPERAND_SIZE = {mode: mode.operand_size for mode in Mode}
 _FAST = re.compile(
     r"(?:([A-Za-z][A-Za-z0-9.]*)[ \t]+)?([A-Za-z]{3})(?:([ \t]+)(#?)([<>!]?)([^\s,;\"()\[\]#<>!]+|\*[-+][^\s,;\"()\[\]#<>!]*)(?:,([xXyY]))?)?\Z"
 )
+# [label] mnemonic (operand,x) | (operand),y | (operand): what Decoder._fast_indirect reads
+_FAST_INDIRECT = re.compile(r"(?:([A-Za-z][A-Za-z0-9.]*)[ \t]+)?([A-Za-z]{3})[ \t]+\(([^\s,;\"()\[\]#<>!]+)(?:,([xX])\)|\),([yY])|\))\Z")
 _FAST_DEFINE = re.compile(r"([A-Za-z][A-Za-z0-9.]*)[ \t]+([=_])[ \t]*([^\s;\"]+)\Z")
 _QUICK_OPERAND = re.compile(r"([ \t]+)(#?)([<>!]?)([^\s,;\"()\[\]#<>!]+|\*[-+][^\s,;\"()\[\]#<>!]*|\*)(?:,([xXyY]))?\Z")
 
@@ -204,6 +206,10 @@ class Decoder:
                 m = _FAST_DEFINE.match(text)
                 if m is not None:
                     record = self._fast_define(m)
+            if record is None and "(" in text:
+                m = _FAST_INDIRECT.match(text)
+                if m is not None:
+                    record = self._fast_indirect(m)
             if record is None:
                 record = self._decode(text)
             self.records[text] = record
@@ -247,6 +253,28 @@ class Decoder:
         return _tuple(Insn, (
             label, None, mnemonic, modes, m.start(2), operand_offset, max(1, m.end() - operand_offset), form, mode, code,
             zp_code, fixed, size, prefix or "", fn, const, node, expr_offset, unstable,
+        ))  # fmt: skip
+
+    def _fast_indirect(self, m) -> Insn | None:
+        """``[label] mnemonic (e,x)`` / ``(e),y`` / ``jmp (e)`` with an expression without blanks,
+        read by one regular expression (None: leave it to :meth:`_decode`)."""
+        label, word, expr_text, x, y = m.groups()
+        mnemonic = word.upper()
+        modes = self.opcodes.get(mnemonic)
+        if modes is None or label is not None and label.upper() in self.opcodes:
+            return None
+        mode = Mode.INDEXED_INDIRECT if x else Mode.INDIRECT_INDEXED if y else Mode.INDIRECT
+        if mode not in modes or mnemonic in self.operandless or mode is Mode.INDIRECT and mnemonic != "JMP":
+            return None  # ('lda (5)' is 'lda 5'; a missing mode is reported by _decode)
+        try:
+            node, fn = self.expression(expr_text)
+        except ex.ExprError:
+            return None
+        code = modes[mode]
+        return _tuple(Insn, (
+            label, None, mnemonic, modes, m.start(2), m.start(3) - 1, m.end() - m.start(3) + 1, "indirect", mode, code, -1,
+            b"", 1 + _OPERAND_SIZE[mode], "", fn, node.value if type(node) is ex.Num else None, node, m.start(3),
+            mnemonic in self.unstable or code in self.unstable_codes,
         ))  # fmt: skip
 
     def _shape(self, word: str, immediate, prefix: str, index, implied: bool) -> tuple | None:
