@@ -16,24 +16,23 @@ def write_atomic(path: str | os.PathLike, data: bytes | str) -> None:
     on every platform.
     """
     target = Path(path)
-    payload_early = data.encode("utf-8") if isinstance(data, str) else bytes(data)
+    payload = data.encode("utf-8") if isinstance(data, str) else bytes(data)
     if os.fspath(path) == "-":
-        sys.stdout.buffer.write(payload_early)
+        sys.stdout.buffer.write(payload)
         sys.stdout.flush()
         return
     if target.exists() and not target.is_file():
         # a device or pipe (/dev/stdout, a FIFO): cannot be replaced by a rename
         with open(target, "wb") as fh:
-            fh.write(payload_early)
+            fh.write(payload)
         return
     if target.parent != Path(""):
         target.parent.mkdir(parents=True, exist_ok=True)
-    payload = data.encode("utf-8") if isinstance(data, str) else bytes(data)
     fd, tmp = _new_file(target.parent, target.name)
     try:
         with os.fdopen(fd, "wb") as fh:
             fh.write(payload)
-        # mkstemp creates 0600; give the file the permissions a plain open() would
+        # the file is made 0600; give the file the permissions a plain open() would
         umask = os.umask(0)
         os.umask(umask)
         os.chmod(tmp, 0o666 & ~umask)

@@ -24,7 +24,7 @@ class Encoder:
         self.layout = layout
         self.diags: list[Diagnostic] = []
         self.chunks: list[tuple[int, bytearray, tuple]] = []  # (start, bytes, where)
-        self.listed: list[tuple] = []  # (layout entry, bytes / '=' value / None) per listed statement: see listing_rows()
+        self.extras: list = []  # with a listing: per layout entry its bytes, its '=' value or None (see listing_rows())
         self.fatal = False
 
     def err(self, message: str, where) -> None:
@@ -56,7 +56,7 @@ class Encoder:
         chunks = self.chunks
         out = None  # the bytearray of the current chunk
         end = -1  # the address after it
-        listed = self.listed
+        extra = self.extras.append
         reversal_fatal = lay.object_lfn is not None
         high = -1
         for entry in lay.layout:
@@ -78,7 +78,7 @@ class Encoder:
                         if value is not None:
                             values[key] = value
                 if listing:  # ('=' and '_' rows show the value at this point of pass 2)
-                    listed.append((entry, values.get(ex.key_of(rec.name)) if kind is Define else None))
+                    extra(values.get(ex.key_of(rec.name)) if kind is Define else None)
                 continue
             if data and pc == end:  # (most entries: the code goes on where the last ended)
                 out += data
@@ -113,7 +113,7 @@ class Encoder:
                 if end > high:
                     high = end
             if listing:
-                listed.append((entry, data))
+                extra(data)
 
     # -- instructions ------------------------------------------------------------------
 
@@ -229,9 +229,9 @@ class Encoder:
 
 
 # -- listing ------------------------------------------------------------------------------
-# Pass 2 keeps one (layout entry, extra) pair per listed statement -- extra: the bytes of an
-# instruction or data entry, the value of a '=' / '_' row -- and the rows are made from them
-# only when asked for (Result.listing); the listing text reads the pairs directly.
+# Pass 2 keeps an "extra" per layout entry -- the bytes of an instruction or data entry, the
+# value of a '=' / '_' row -- and Result.listed pairs them with the entries; the rows are made
+# from the pairs only when asked for (Result.listing); the listing text reads the pairs directly.
 
 
 def listing_rows(listed) -> tuple[ListingRow, ...]:
