@@ -46,7 +46,7 @@ def listing_text(result: Result, source_name: str = "") -> str:
     Made straight from pass 2's (layout entry, bytes or value) pairs, without making the
     ListingRows: each kind of entry is shown with the fields ``asm6502.asm.encode.row`` gives it."""
     from asm6502.asm.decode import Bad, Data, Define, Insn, Pseudo
-    from asm6502.asm.encode import place_and_text
+    from asm6502.asm.encode import listed_text
 
     out = []
     if source_name:
@@ -57,15 +57,11 @@ def listing_text(result: Result, source_name: str = "") -> str:
     blank = " " * 5
     no_bytes = " " * width
     append = out.append
-    shown: dict[int, tuple] = {}  # id(statement) -> its place and text (a statement in a loop or macro is listed many times)
     for (rec, pc, size, line, stmt, _), extra in result.listed:
         if stmt is None:
             text = ""
         elif stmt.comment or len(line.statements) > 1:
-            place = shown.get(id(stmt))
-            if place is None:
-                place = shown[id(stmt)] = place_and_text(line, stmt)
-            text = place[1].rstrip()  # (the row ends where its text ends)
+            text = listed_text(line, stmt).rstrip()  # (the row ends where its text ends)
         else:
             text = stmt.text
         number = line.number
@@ -79,10 +75,10 @@ def listing_text(result: Result, source_name: str = "") -> str:
                 for i in range(0, len(extra), BYTES_PER_ROW):
                     chunk = extra[i : i + BYTES_PER_ROW].hex(" ").upper()
                     append(f"{line_field if i == 0 else blank}  {pc + i:04X}  {chunk:<{width}}  {text if i == 0 else ''}".rstrip())
-        elif rec is None or kind is Bad or rec == "def" or (kind is Define and extra is None):  # no address
-            append(f"{line_field}        {no_bytes}  {text}".rstrip())
-        elif kind is Define:
+        elif kind is Define and extra is not None:  # the value defined
             append(f"{line_field}  ={extra:04X}".ljust(5 + 2 + 4 + 2 + width) + f"  {text}")
+        elif rec is None or kind is Define or kind is Bad or rec == "def":  # no address
+            append(f"{line_field}        {no_bytes}  {text}".rstrip())
         elif kind is Pseudo and rec.op == "pag":
             append("\f")
         elif kind is Pseudo and rec.op == "tit":

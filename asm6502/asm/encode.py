@@ -266,17 +266,21 @@ def row(entry, extra, shown: dict) -> ListingRow:
 
 
 def place_and_text(line, stmt) -> tuple[tuple, str]:
-    """A statement's place (line, col, length) and its text as the listing shows it: with its
-    comment, and with the blanks before a ':' that follows (the original lists them)."""
+    """A statement's place (line, col, length) and its text as the listing shows it."""
     if stmt is None:
         return (line, 1, 1), ""
-    col = stmt.col
+    return (line, stmt.col, max(1, len(stmt.text))), listed_text(line, stmt)
+
+
+def listed_text(line, stmt) -> str:
+    """A statement's text as the listing shows it: with its comment, and with the blanks before
+    a ':' that follows (the original lists them)."""
     text = stmt.text
     if stmt.comment:
-        text = text + " " + stmt.comment if text else stmt.comment
-    elif len(line.statements) > 1 and text:
-        after = line.text[col - 1 + len(text) :]
+        return text + " " + stmt.comment if text else stmt.comment
+    if len(line.statements) > 1 and text:
+        after = line.text[stmt.col - 1 + len(text) :]
         blanks = after[: len(after) - len(after.lstrip(" "))]
         if after[len(blanks) : len(blanks) + 1] == ":":
             text += blanks
-    return (line, col, max(1, len(stmt.text))), text
+    return text
