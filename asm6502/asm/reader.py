@@ -77,29 +77,21 @@ def split_statements(text: str, start: int) -> list[Statement]:
             out.append(_new(Statement, (stripped, pos + lead + 1, (semi + comment).rstrip())))
             pos += len(part) + 1
         return out
-    statements: list[Statement] = []
-    seg_start = start
-    comment_at: int | None = None
-    in_quote = False
-    i = start
+    out = []  # quotes: a ':' or ';' inside "..." (or after an unclosed '"') is text, also in a comment
+    pos = start
     n = len(text)
-    while i <= n:
-        ch = text[i] if i < n else ":"
-        if ch == '"':
-            in_quote = not in_quote
-        elif not in_quote and ch == ";" and comment_at is None:
-            comment_at = i
-        elif (not in_quote or i == n) and ch == ":":
-            body_end = comment_at if comment_at is not None else i
-            body = text[seg_start:body_end]
-            lead = len(body) - len(body.lstrip())
-            comment = text[comment_at:i].rstrip() if comment_at is not None else ""
-            statements.append(_new(Statement, (body.strip(), seg_start + lead + 1, comment)))
-            seg_start = i + 1
-            comment_at = None
-            in_quote = False
-        i += 1
-    return statements
+    while True:
+        m = _SEGMENT.match(text, pos)
+        body, comment = m.groups()
+        lead = len(body) - len(body.lstrip())
+        out.append(_new(Statement, (body.strip(), pos + lead + 1, comment.rstrip())))
+        pos = m.end() + 1  # (after the ':' that ends the statement)
+        if pos > n:
+            return out
+
+
+# one statement: its text up to a ';' outside quotes, then the comment; both end at a ':' outside quotes
+_SEGMENT = re.compile(r'((?:[^:;"]|"[^"]*"?)*)((?:;(?:[^:"]|"[^"]*"?)*)?)')
 
 
 # one line of a joined text: leading blanks, the line number's digits, blanks, the rest (its trailing blanks are
@@ -130,7 +122,7 @@ def read_lines(file: str, text: str) -> tuple[list[SourceLine], list[tuple[Sourc
             number = None
         if ":" in body or ";" in body or '"' in body:
             statements = tuple(split_statements(raw, start))
-            has_code = any(s.text for s in statements)
+            has_code = statements[0].text != "" if len(statements) == 1 else any(s.text for s in statements)
         else:
             statements = (new(Statement, (body, start + len(blanks) + 1, "")),)
             has_code = body != ""
