@@ -56,6 +56,7 @@ def listing_text(result: Result, source_name: str = "") -> str:
     last_line = None
     blank = " " * 5
     no_bytes = " " * width
+    code_row = f"%s  %04X  %-{width}s  %s"  # (% formatting: a third faster than an f-string here)
     append = out.append
     for (rec, pc, size, line, stmt, _), extra in result.listed:
         if stmt is None:
@@ -65,12 +66,12 @@ def listing_text(result: Result, source_name: str = "") -> str:
         else:
             text = stmt.text
         number = line.number
-        line_field = blank if line is last_line or number is None else f"{number:>5}"
+        line_field = blank if line is last_line or number is None else "%5d" % number
         last_line = line
         kind = type(rec)
         if kind is Insn or kind is Data:  # most rows: the address and the bytes
             if len(extra) <= BYTES_PER_ROW:  # (the text is not empty and ends without blanks: no rstrip)
-                append(f"{line_field}  {pc:04X}  {extra.hex(' ').upper().ljust(width)}  {text}")
+                append(code_row % (line_field, pc, extra.hex(" ").upper(), text))
             else:  # longer data continues below
                 for i in range(0, len(extra), BYTES_PER_ROW):
                     chunk = extra[i : i + BYTES_PER_ROW].hex(" ").upper()
@@ -85,4 +86,5 @@ def listing_text(result: Result, source_name: str = "") -> str:
             append(f"{line_field}  {'':4}  {no_bytes}  {text}")
         else:  # the address only: other pseudo-ops, '*=', macro calls and their ends (.men as spelled)
             append(f"{line_field}  {pc:04X}  {no_bytes}  {size if rec == 'mend' else text}".rstrip())
-    return "\n".join(out) + "\n"
+    append("")  # (the text ends with a newline)
+    return "\n".join(out)
