@@ -67,6 +67,14 @@ def split_statements(text: str, start: int) -> list[Statement]:
         body, semi, comment = text[start:].partition(";")
         lead = len(body) - len(body.lstrip())
         return [_new(Statement, (body.strip(), start + lead + 1, (semi + comment).rstrip()))]
+    if '"' not in text and ";" not in text:  # statements joined by ':', no comment
+        out = []
+        pos = start
+        for part in text[start:].split(":"):
+            stripped = part.strip()
+            out.append(_new(Statement, (stripped, pos + len(part) - len(part.lstrip()) + 1, "")))
+            pos += len(part) + 1
+        return out
     if '"' not in text:  # no quotes: every ':' separates (it also ends a comment)
         out = []
         pos = start
