@@ -105,11 +105,9 @@ def _assemble(text: str, filename: str, options: Options) -> Result:
         first = source.lines[0].text if source.lines else ""
         raise DiagnosticError(all_diags + [error("the program produces no bytes", Span(filename, 1, 1, 1, first, None))])
     spelled = layout.spelling
-    symbols = {spelled.get(k, k): v for k, v in layout.values.items() if ":" not in k}
-    labels = {spelled.get(k, k): v for k, v in layout.values.items() if layout.kinds.get(k) == "label" and ":" not in k}
     sst_files = {name: write_symbols([(spelled.get(k, k), v) for k, v in table.items()]) for name, table in layout.sst}
     return Result(
-        tuple(segments), symbols, labels, tuple(all_diags), tuple(zip(layout.layout, encoder.extras)),
+        tuple(segments), (layout.values, spelled, layout.kinds), tuple(all_diags), tuple(zip(layout.layout, encoder.extras)),
         object_name=_opened(layout, layout.object_lfn), listing_name=_opened(layout, layout.listing_lfn),
         files=sst_files,
         symbol_table=_symbol_table(layout, encoder) if layout.symbol_listing else None,

@@ -61,8 +61,7 @@ class Result:
     """An assembled program."""
 
     segments: tuple[tuple[int, bytes], ...]  # (start, bytes) in address order, no overlaps
-    symbols: dict[str, int]  # every symbol (case-folded, 8 significant characters) -> value
-    labels: dict[str, int]  # the subset that names addresses (labels, not '=' constants)
+    # symbols, labels: see the properties
     diagnostics: tuple[Diagnostic, ...]  # warnings (errors raise DiagnosticError)
     listed: tuple  # pass 2's (layout entry, bytes or value) pairs: see ``listing``
     object_name: str | None  # '.opt o#': the name of the file OPENed as # before the start line
@@ -71,9 +70,11 @@ class Result:
     symbol_table: tuple[tuple[str, int], ...] | None  # '.sym': (name, value) in the original's order
     macro_calls: tuple[tuple[str, int], ...]  # (macro name, number of calls), for '.sym'
 
-    def __init__(self, segments, symbols, labels, diagnostics, listed, object_name=None, listing_name=None,
+    def __init__(self, segments, tables, diagnostics, listed, object_name=None, listing_name=None,
                  files=None, symbol_table=None, macro_calls=()):  # fmt: skip
-        self.segments, self.symbols, self.labels, self.diagnostics, self.listed = segments, symbols, labels, diagnostics, listed
+        # tables: pass 1's (values, first spellings, kinds) by symbol key, from which ``symbols`` and
+        # ``labels`` are made when first asked for (most runs of the command never ask)
+        self.segments, self._tables, self.diagnostics, self.listed = segments, tables, diagnostics, listed
         self.object_name, self.listing_name, self.files = object_name, listing_name, {} if files is None else files
         self.symbol_table, self.macro_calls = symbol_table, macro_calls
 
@@ -86,6 +87,18 @@ class Result:
 
     def __repr__(self) -> str:
         return f"Result({', '.join(f'{f}={getattr(self, f)!r}' for f in _COMPARED)})"
+
+    @cached_property
+    def symbols(self) -> dict[str, int]:
+        """Every symbol (its first spelling, lower case) -> value; macro-local labels left out."""
+        values, spelling, _ = self._tables
+        return {spelling.get(k, k): v for k, v in values.items() if ":" not in k}
+
+    @cached_property
+    def labels(self) -> dict[str, int]:
+        """The symbols that name addresses (labels, not '=' constants)."""
+        values, spelling, kinds = self._tables
+        return {spelling.get(k, k): v for k, v in values.items() if kinds.get(k) == "label" and ":" not in k}
 
     @cached_property
     def listing(self) -> tuple[ListingRow, ...]:
