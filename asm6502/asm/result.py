@@ -63,7 +63,7 @@ class Result:
     segments: tuple[tuple[int, bytes], ...]  # (start, bytes) in address order, no overlaps
     # symbols, labels: see the properties
     diagnostics: tuple[Diagnostic, ...]  # warnings (errors raise DiagnosticError)
-    listed: tuple  # pass 2's (layout entry, bytes or value) pairs: see ``listing``
+    # listed: see the property
     object_name: str | None  # '.opt o#': the name of the file OPENed as # before the start line
     listing_name: str | None  # '.opt p#' likewise, for the listing
     files: dict[str, bytes]  # files the source writes ('.sst' symbol tables)
@@ -74,7 +74,8 @@ class Result:
                  files=None, symbol_table=None, macro_calls=()):  # fmt: skip
         # tables: pass 1's (values, first spellings, kinds) by symbol key, from which ``symbols`` and
         # ``labels`` are made when first asked for (most runs of the command never ask)
-        self.segments, self._tables, self.diagnostics, self.listed = segments, tables, diagnostics, listed
+        # listed: (pass 1's layout entries, pass 2's extra per entry -- its bytes or '=' value), empty without a listing
+        self.segments, self._tables, self.diagnostics, self._listed = segments, tables, diagnostics, listed
         self.object_name, self.listing_name, self.files = object_name, listing_name, {} if files is None else files
         self.symbol_table, self.macro_calls = symbol_table, macro_calls
 
@@ -99,6 +100,11 @@ class Result:
         """The symbols that name addresses (labels, not '=' constants)."""
         values, spelling, kinds = self._tables
         return {spelling.get(k, k): v for k, v in values.items() if kinds.get(k) == "label" and ":" not in k}
+
+    @property
+    def listed(self):
+        """(layout entry, bytes or value) per listed statement, in the order of the listing: an iterator."""
+        return zip(*self._listed)
 
     @cached_property
     def listing(self) -> tuple[ListingRow, ...]:
