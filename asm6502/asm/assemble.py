@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import gc
 import os
+import re
 from pathlib import Path
 
 from asm6502.asm.encode import Encoder
@@ -77,6 +78,10 @@ def assemble(text: str, filename: str = "<input>", options: Options = Options())
     """Assemble Profi-Ass source text.  Raises DiagnosticError when there are errors."""
     if options.cpu not in ("6502", "6502i"):
         raise DiagnosticError([error(f"unknown CPU '{options.cpu}' (use 6502 or 6502i)")])
+    if options.case not in ("lower", "upper"):
+        raise DiagnosticError([error(f"unknown case '{options.case}' (use lower or upper)")])
+    if options.case == "upper":  # typed from capitals: every letter is the unshifted one
+        text = text.lower()
     # Both passes allocate many small, acyclic objects; CPython's cyclic collector would scan
     # them again and again (a quarter of the run time on a large program): paused, then restored.
     collecting = gc.isenabled()
@@ -90,13 +95,13 @@ def assemble(text: str, filename: str = "<input>", options: Options = Options())
 
 def _assemble(text: str, filename: str, options: Options) -> Result:
     source = read_source(filename, text)
-    diags = _line_problems(source.problems)
+    diags = _line_problems(source.problems) + _capitals(source, text)
     files = _Files(options, diags)
     layout = Layout(options, files.read, source.opens)
     layout.run(source.lines, source.start_index)
     encoder = Encoder(layout)
     encoder.run()
-    all_diags = list(dict.fromkeys(diags + layout.diags + encoder.diags + _spelling_warnings(layout)))
+    all_diags = list(dict.fromkeys(diags + layout.diags + encoder.diags + _spelling_warnings(layout) + _advice(layout)))
     segments, overlaps = _segments(encoder.chunks)
     all_diags += overlaps
     if any(d.is_error for d in all_diags):
@@ -125,6 +130,44 @@ def _symbol_table(layout: Layout, encoder: Encoder) -> tuple[tuple[str, int], ..
 def _opened(layout: Layout, lfn: int | None) -> str | None:
     opened = layout.opens.get(lfn) if lfn is not None else None
     return opened.name if opened is not None else None
+
+
+_CAPITALS_IN_QUOTES = re.compile(r'"[^"\n]*[A-Z]')
+
+
+def _capitals(source, text: str) -> list[Diagnostic]:
+    """One warning when a source without any lower-case letter has capitals in quotes: typed from
+    a listing printed in capitals, its strings would become the C64's shifted letters."""
+    if _LOWER.search(text) is not None:
+        return []
+    m = _CAPITALS_IN_QUOTES.search(text)
+    if m is None:
+        return []
+    line = next((ln for ln in source.lines if ln.text and m.group() in ln.text), None)
+    where = Span(source.lines[0].file, line.index, line.text.index(m.group()) + 1, len(m.group()) + 1, line.text, line.number) \
+        if line is not None else None
+    return [warning("the source has no lower-case letters: capitals in strings and character constants are the C64's "
+                    "shifted letters ($C1-$DA) here (petcat's convention); if it was typed from a listing printed in "
+                    "capitals, assemble with --case upper", where)]
+
+
+_LOWER = re.compile(r"[a-z]")
+
+
+def _advice(layout: Layout) -> list[Diagnostic]:
+    """A warning at every use of a statement that the decoder assembled as the original would but
+    advises against (``sta ($20),x``, which the original reads as ``sta ($20,x)``)."""
+    advised = layout.decoder.advised
+    if not advised:
+        return []
+    out = []
+    for entry in layout.layout:
+        found = advised.get(id(entry[0]))
+        if found is not None:
+            _record, message, offset, length = found
+            line, stmt = entry[3], entry[4]
+            out.append(warning(message, Span(line.file, line.index, stmt.col + offset, length, line.text, line.number)))
+    return out
 
 
 def _spelling_warnings(layout: Layout) -> list[Diagnostic]:

@@ -164,6 +164,9 @@ class Decoder:
         self.shapes: dict[tuple, tuple | None] = {}  # (mnemonic as typed, '#', prefix, index) -> see _shape
         self.expressions: dict[str, tuple] = {}  # text -> (tree, closure) or (None, (message, offset, length))
         self.names: set[str] = set()  # every symbol name met in an expression (for the 8-character warning)
+        # records assembled as the original reads them but worth a warning: id -> (record, message, offset, length)
+        self.advised: dict[int, tuple] = {}
+        self.advice: tuple | None = None  # (set while an operand is read)
 
     # -- expressions ---------------------------------------------------------------
 
@@ -361,7 +364,23 @@ class Decoder:
             hint = self._undocumented_hint(word)
             if hint:  # 'lax $12' without --cpu 6502i, or 64tass's 'alr #1': say so instead of "unknown mnemonic"
                 return _new(Bad, None, (hint, base, len(word)))
+            close = self.near_mnemonics(word)
+            if close:  # 'ldq #2': the original takes 'ldq' for a label, then stumbles on the operand
+                message = record.problem[0]
+                syntax = message[message.rindex("[") :] if message.endswith("]") else "[SYNTAX 1]"
+                return _new(Bad, None, (f"unknown mnemonic '{word}' (did you mean {' or '.join(close)}?) {syntax}", base, len(word)))
         return record
+
+    def near_mnemonics(self, word: str) -> list[str]:
+        """Mnemonics a three-letter word is probably a typo of ('rst' -> RTS, 'ldq' -> LDA, LDX, LDY)."""
+        if len(word) != 3 or word.upper() in self.opcodes:
+            return []
+        import difflib
+
+        upper = word.upper()
+        close = difflib.get_close_matches(upper, list(self.opcodes), n=3, cutoff=0.6)
+        same_letters = [m for m in self.opcodes if sorted(m) == sorted(upper)]  # 'rst': letters swapped
+        return sorted(set(close + same_letters), key=lambda m: (m not in same_letters, close.index(m) if m in close else 9))[:3]
 
     def _undocumented_hint(self, word: str) -> str | None:
         from asm6502.opcodes_undoc import ALIASES, UNDOCUMENTED
@@ -457,6 +476,17 @@ class Decoder:
                 where = (end + p.offset, p.length)
             return _new(Bad, label, (p.message, *where))
         form, mode, code, zp_code, fixed, prefix, node, fn, expr_offset, lead, length = operand
+        if self.advice is not None:  # a warning for every use of this statement text (see ``advised``)
+            message, offset, length_ = self.advice
+            self.advice = None
+            record = _tuple(Insn, (
+                label, None, mnemonic, self.opcodes[mnemonic], end - len(word), end + lead, length, form, mode, code, zp_code,
+                fixed, len(fixed) if form == "fixed" else 1 + _OPERAND_SIZE[mode], prefix, fn,
+                node.value if type(node) is ex.Num else None, node, end + expr_offset,
+                mnemonic in self.unstable or code in self.unstable_codes or zp_code in self.unstable_codes,
+            ))  # fmt: skip
+            self.advised[id(record)] = (record, message, end + offset, length_)
+            return record
         return _tuple(Insn, (
             label, None, mnemonic, self.opcodes[mnemonic], end - len(word), end + lead, length, form, mode, code, zp_code,
             fixed, len(fixed) if form == "fixed" else 1 + _OPERAND_SIZE[mode], prefix, fn,
@@ -522,6 +552,9 @@ class Decoder:
                 mode, inner, inner_offset = indirect
                 if mode not in modes:
                     raise _no_mode(mnemonic, modes, mode.label)
+                if mode is Mode.INDEXED_INDIRECT and not _INDEX.search(inner):
+                    self.advice = (f"'{operand}' is read as '({inner.strip()},x)', as the original Profi-Ass reads it "
+                                   f"(the index inside the brackets); write '({inner.strip()},x)'", lead, len(operand))
                 return "indirect", mode, modes[mode], -1, inner, lead + inner_offset
         index = None
         body = operand
@@ -701,6 +734,8 @@ def _indirect_form(operand: str) -> tuple[Mode, str, int] | None:
         return Mode.INDIRECT, inner, 1
     if re.fullmatch(r",\s*[yY]", after):
         return Mode.INDIRECT_INDEXED, inner, 1
+    if re.fullmatch(r",\s*[xX]", after):  # '(e),x': the original reads it as (e,x) (oracle: syntax_indirect_x_suffix)
+        return Mode.INDEXED_INDIRECT, inner, 1
     return None
 
 

@@ -99,10 +99,27 @@ class Chain:
 Node = Num | Sym | PC | Neg | Chain
 
 
+def shown_char(ch: str) -> str:
+    """A character for a message: 'x', or its code when it would not show (a form feed, $85 ...)."""
+    return f"'{ch}'" if ch.isprintable() else f"character U+{ord(ch):04X}"
+
+
+# Brackets and minus signs nest at most this deep: a line typed on the C64 holds fewer than 80
+# keys (the screen editor's limit), so no real source comes near it; deeper is an error, not a
+# Python recursion.
+MAX_NESTING = 80
+
+
 class _Parser:
     def __init__(self, text: str):
         self.text = text
         self.pos = 0
+        self.depth = 0
+
+    def nested(self, start: int) -> None:
+        self.depth += 1
+        if self.depth > MAX_NESTING:
+            raise ExprError(f"expression nested more than {MAX_NESTING} deep (brackets or minus signs) [SYNTAX 5]", start)
 
     def skip(self) -> None:
         while self.pos < len(self.text) and self.text[self.pos] in " \t":
@@ -132,14 +149,19 @@ class _Parser:
             raise ExprError("expression expected [SYNTAX 5]", start)
         if ch == "-":
             self.pos += 1
-            return Neg(self.term(), start)
+            self.nested(start)
+            node = Neg(self.term(), start)
+            self.depth -= 1
+            return node
         if ch in "([":
             self.pos += 1
+            self.nested(start)
             inner = self.chain()
             closing = ")" if ch == "(" else "]"
             if self.peek() != closing:
                 raise ExprError(f"'{closing}' expected [SYNTAX 4]", self.pos)
             self.pos += 1
+            self.depth -= 1
             return inner
         if ch == "*":
             self.pos += 1
@@ -159,7 +181,7 @@ class _Parser:
             while self.pos < len(self.text) and self.text[self.pos] in SYMBOL_CHARS:
                 self.pos += 1
             return Sym(self.text[start : self.pos].lower(), start, self.pos - start)
-        raise ExprError(f"unexpected character '{ch}' in expression [SYNTAX 5]", start)
+        raise ExprError(f"unexpected character {shown_char(ch)} in expression [SYNTAX 5]", start)
 
     def character(self, start: int) -> Num:
         """``"c"``: the code of the first character after the quote (``""`` is the quote, $22);
@@ -269,7 +291,7 @@ def parse(text: str) -> Node:
     parser = _Parser(text)
     node = parser.chain()
     if parser.peek():
-        raise ExprError(f"unexpected '{parser.peek()}' after expression [SYNTAX 3]", parser.pos)
+        raise ExprError(f"unexpected {shown_char(parser.peek())} after expression [SYNTAX 3]", parser.pos)
     return node
 
 

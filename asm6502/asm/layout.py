@@ -87,6 +87,9 @@ class Layout:
         self.recording: Macro | None = None
         self.pc = 0xC000  # the original's default origin
         self.executed = 0
+        # statements pass 1 may run: every statement of every file once, plus max_statements
+        # for what .goto and macros repeat (an endless .goto loop ends there)
+        self.budget = options.max_statements
         self.object_lfn: int | None = None
         self.listing_lfn: int | None = None
         self.symbol_listing = False
@@ -122,6 +125,7 @@ class Layout:
     def run(self, lines: list[SourceLine], start: int) -> None:
         chained = 0
         while True:
+            self.budget += sum(len(line.statements) for line in lines)
             try:
                 self.run_lines(lines, start, 0, None)
             except Chain as chain:
@@ -151,7 +155,7 @@ class Layout:
         append = self.layout.append
         values = self.values
         listing = self.listing
-        limit = self.options.max_statements
+        limit = self.budget
         n = len(lines)
         while i < n:
             line = lines[i]
@@ -169,7 +173,8 @@ class Layout:
                     continue
                 self.executed += 1
                 if self.executed > limit:
-                    self.err(f"assembly stopped after {limit} statements: endless .goto loop?", (line, stmt.col, len(text)))
+                    self.err(f"assembly stopped after {limit} statements ({self.options.max_statements} more than the "
+                             "source holds): endless .goto loop?", (line, stmt.col, len(text)))
                     raise Stop
                 rec = decoded(text)
                 if rec is None:
@@ -235,7 +240,9 @@ class Layout:
             self.pc = (self.pc + rec.size) & 0xFFFF
             return None
         if kind is Label:  # (a label needs a statement after it: the original's SYNTAX 0)
-            self.err(f"a label needs a statement after it on its line: '{rec.label}' alone [SYNTAX 0]", (line, stmt.col, len(rec.label)))
+            close = self.decoder.near_mnemonics(rec.label)
+            typo = f" (a typo of {' or '.join(close)}?)" if close else ""
+            self.err(f"a label needs a statement after it on its line: '{rec.label}' alone{typo} [SYNTAX 0]", (line, stmt.col, len(rec.label)))
             return None
         if kind is Origin:
             return self.origin(rec, line, stmt, local)

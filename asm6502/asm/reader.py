@@ -111,9 +111,19 @@ START_LINE = re.compile(r"sys(?![a-z.])", re.IGNORECASE)
 _OPEN = re.compile(r'open\s*(\d+)\s*(?:,\s*(\d+)\s*(?:,\s*(\d+)\s*)?)?(?:,\s*"([^"]*)"?)?', re.IGNORECASE)
 
 
+_LINE_BREAK = re.compile(r"\r\n|\r|\n")
+
+
 def read_lines(file: str, text: str) -> tuple[list[SourceLine], list[tuple[SourceLine, str, int]]]:
-    """All lines of ``text`` (split like ``str.splitlines``), each with its BASIC line number and statements."""
-    raw_lines = text.splitlines()
+    """All lines of ``text``, each with its BASIC line number and statements.
+
+    Lines end at LF, CR LF or CR only: a form feed or a NEL ($85) inside a line is a
+    character of that line (``str.splitlines`` would break there and shift every later
+    line's position).
+    """
+    raw_lines = _LINE_BREAK.split(text)
+    if raw_lines[-1] == "":
+        raw_lines.pop()
     parts = LINE_PARTS.findall("\n".join(raw_lines))
     lines: list[SourceLine] = []
     problems: list[tuple[SourceLine, str, int]] = []

@@ -19,6 +19,9 @@ class Options:
     include_dirs: tuple[str, ...] = ()  # -I: more directories for .file/.lst names
     disk: str | None = None  # --disk: a .d64 image that .file/.lst names are looked up in (after the directories)
     listing: bool = True  # keep the listing rows (Result.listing); off, a large program assembles faster
+    # how letters were typed: "lower" (petcat's convention: a-z are the C64's unshifted letters,
+    # A-Z the shifted ones) or "upper" (a listing printed in capitals: every letter is unshifted)
+    case: str = "lower"
 
 
 @named_tuple
