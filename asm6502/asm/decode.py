@@ -232,6 +232,8 @@ class Decoder:
         """The commonest statement, ``[label] mnemonic [#][<>!]operand[,x|,y]`` with an operand
         without blanks, read by one regular expression (None: leave it to :meth:`_decode`)."""
         label, word, blanks, immediate, prefix, expr_text, index = m.groups()
+        if label is not None and label.upper() in self.opcodes:
+            return None  # 'nop nop' is a mnemonic with an operand (the general decoder reports it), not a label
         key = (word, immediate, prefix, index)
         shape = self.shapes.get(key, _UNSEEN)
         if shape is _UNSEEN:
@@ -241,8 +243,7 @@ class Decoder:
         mnemonic, modes, form, mode, code, zp_code, fixed, size, accumulator, unstable = shape
         if expr_text is None:  # implied
             node = fn = const = None
-            operand_offset = m.end(2)
-            expr_offset = 0
+            operand_offset = expr_offset = m.end(2)  # (as the general reading: no operand, both at the mnemonic's end)
         else:
             if accumulator and (expr_text == "a" or expr_text == "A"):
                 return None
