@@ -1,0 +1,62 @@
+"""Profi-Ass source -> 64tass or ACME source that assembles to the same bytes.
+
+:func:`convert` first assembles the source with asm6502 (an error there is
+an error of the conversion: only a program that assembles can be converted),
+then runs pass 1 again with its layout kept and writes every statement that
+ran, in order, in the target's syntax (writer.py): expressions re-bracketed
+for the target's precedence (expression.py), loops unrolled, macros expanded,
+``.file`` chains merged, comments kept.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import replace
+from typing import NamedTuple
+
+from asm6502.asm import Options, assemble
+from asm6502.asm.assemble import _Files
+from asm6502.asm.layout import Layout
+from asm6502.asm.reader import read_source
+from asm6502.asm.result import Result
+from asm6502.convert.targets import TARGETS, Target
+from asm6502.convert.writer import INDENT, Writer
+from asm6502.diagnostics import Diagnostic, DiagnosticError, error
+
+__all__ = ["Conversion", "TARGETS", "convert"]
+
+
+class Conversion(NamedTuple):
+    text: str  # the converted source
+    diagnostics: tuple[Diagnostic, ...]  # warnings about what was left as a comment
+    result: Result  # asm6502's assembly of the original: the bytes the converted source must give
+
+
+def convert(text: str, filename: str, target: str, options: Options = Options()) -> Conversion:
+    """Convert Profi-Ass source ``text`` for ``target`` ("64tass" or "acme").
+    Raises DiagnosticError when the source does not assemble or a statement cannot be translated."""
+    chosen = TARGETS.get(target)
+    if chosen is None:
+        raise DiagnosticError([error(f"unknown target '{target}' (use {' or '.join(TARGETS)})")])
+    result = assemble(text, filename, options)
+    source = read_source(filename, text)
+    layout = Layout(replace(options, listing=True), _Files(options, []).read, source.opens)
+    layout.run(source.lines, source.start_index)
+    writer = Writer(chosen, layout, options.cpu)
+    writer.run()
+    if any(d.is_error for d in writer.diags):
+        raise DiagnosticError(writer.diags)
+    head = _header(chosen, filename, options, source.lines[: source.start_index], writer)
+    body = writer.lines
+    return Conversion("\n".join(head + body) + "\n", tuple(writer.diags), result)
+
+
+def _header(target: Target, filename: str, options: Options, basic_lines, writer: Writer) -> list[str]:
+    out = [f"; {os.path.basename(filename)}: converted from Profi-Ass 64 by 'asm6502 convert --to {target.name}'"]
+    out += [f"; assemble with: {target.command}"]
+    out += [f"; BASIC before the start line: {line.text.strip()}" for line in basic_lines if line.has_code]
+    out += [line.format(cpu=target.cpu[options.cpu]) for line in target.header]
+    for name, value in options.defines:
+        out.append(INDENT + target.const.format(n=writer.name_of(name.lower()[:8]), e=f"${value:x}"))
+    out += writer.prologue(writer.initial)
+    return out

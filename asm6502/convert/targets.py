@@ -1,0 +1,104 @@
+"""The two target assemblers' syntax, as data: 64tass and ACME.
+
+Operator precedence (both, C-like, tighter first): unary minus; ``* /``;
+``+ -``; ``<< >>``; ``&``; xor; ``|`` (64tass reference manual, "Operators";
+ACME docs/QuickRef.txt, "Operator priorities").  Profi-Ass has none: its
+chains run left to right (asm6502/asm/expr.py), so the converter brackets
+where the target's precedence would group differently.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+# Profi-Ass operator -> (precedence in the targets, 64tass token, ACME token)
+OPERATORS: dict[str, tuple[int, str, str]] = {
+    "*": (6, "*", "*"),
+    "/": (6, "/", "/"),
+    "+": (5, "+", "+"),
+    "-": (5, "-", "-"),
+    "<": (4, "<<", "<<"),
+    ">": (4, ">>", ">>"),
+    "&": (3, "&", "&"),
+    "^": (2, "^", " XOR "),  # ACME's '^' is the power operator
+    "!": (1, "|", "|"),
+}
+ATOM = 9  # a number, a symbol, '*' or a bracketed expression
+UNARY = 8  # '-x'
+
+# characters written inside string literals: both targets give them the PETSCII codes that
+# asm6502 gives them (lower case $41-$5A, upper case $C1-$DA, the rest as ASCII); any other
+# character is written as its number
+STRING_SAFE = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789 !#$%&'()*+,-./<=>?@[]")
+# character constants ('a') are written as characters only for letters and digits
+CHAR_SAFE = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
+
+
+@dataclass(frozen=True)
+class Target:
+    name: str
+    suffix: str  # usual source file suffix
+    header: tuple[str, ...]  # lines after the title comment ({cpu} is replaced)
+    cpu: dict[str, str]  # asm6502 --cpu -> the target's CPU name
+    org: str  # '* = {e}'
+    const: str
+    var: str
+    byte: str
+    word: str
+    text: str
+    force_absolute: str  # '{m} @w {o}' -- an instruction that must stay absolute
+    undocumented_as_bytes: bool  # write undocumented opcodes as data (ACME's names differ)
+    operator_column: int  # index into OPERATORS' token columns
+    reserved: frozenset[str]  # Profi-Ass names the target cannot take as symbols (renamed with a '_' suffix)
+    command: str  # how to assemble the converted source into a .prg
+
+    def operator(self, op: str) -> tuple[int, str]:
+        entry = OPERATORS[op]
+        return entry[0], entry[self.operator_column]
+
+
+TASS = Target(
+    name="64tass",
+    suffix=".s",
+    header=(
+        '        .cpu "{cpu}"',
+        '        .enc "petscii"          ; Profi-Ass strings: lower case = unshifted $41-$5A',
+        '        .cdef " @", $20',
+        '        .cdef "AZ", $c1',
+        '        .cdef "[_", $5b',
+        '        .cdef "az", $41',
+        '        .cdef "~~", $ff',
+    ),
+    cpu={"6502": "6502", "6502i": "6502i"},
+    org="* = {e}",
+    const="{n} = {e}",
+    var="{n} := {e}",
+    byte=".byte",
+    word=".word",
+    text=".text",
+    force_absolute="{m} @w {o}",
+    undocumented_as_bytes=False,
+    operator_column=1,
+    reserved=frozenset(),
+    command="64tass -o OUT.prg SRC",
+)
+
+ACME = Target(
+    name="acme",
+    suffix=".a",
+    header=("        !cpu {cpu}", "        !ct pet                 ; character constants in PETSCII"),
+    cpu={"6502": "6502", "6502i": "6502"},
+    org="* = {e}",
+    const="{n} = {e}",
+    var="!set {n} = {e}",
+    byte="!byte",
+    word="!word",
+    text="!pet",
+    force_absolute="{m}+2 {o}",
+    undocumented_as_bytes=True,
+    operator_column=2,
+    reserved=frozenset({"not", "and", "or", "xor", "div", "mod", "asl", "lsl", "lsr", "asr"}),
+    command="acme -f cbm -o OUT.prg SRC",
+)
+
+TARGETS: dict[str, Target] = {"64tass": TASS, "acme": ACME}
