@@ -58,5 +58,5 @@ def _header(target: Target, filename: str, options: Options, basic_lines, writer
     out += [line.format(cpu=target.cpu[options.cpu]) for line in target.header]
     for name, value in options.defines:
         out.append(INDENT + target.const.format(n=writer.name_of(name.lower()[:8]), e=f"${value:x}"))
-    out += writer.prologue(writer.initial)
+    out += writer.prologue()
     return out

@@ -47,6 +47,7 @@ class Target:
     word: str
     text: str
     force_absolute: str  # '{m} @w {o}' -- an instruction that must stay absolute
+    force_zero_page: str | None  # for zero page with an operand that reads a variable ('!set' values keep ACME at 16 bits)
     undocumented_as_bytes: bool  # write undocumented opcodes as data (ACME's names differ)
     operator_column: int  # index into OPERATORS' token columns
     reserved: frozenset[str]  # Profi-Ass names the target cannot take as symbols (renamed with a '_' suffix)
@@ -77,6 +78,7 @@ TASS = Target(
     word=".word",
     text=".text",
     force_absolute="{m} @w {o}",
+    force_zero_page=None,
     undocumented_as_bytes=False,
     operator_column=1,
     reserved=frozenset(),
@@ -95,6 +97,7 @@ ACME = Target(
     word="!word",
     text="!pet",
     force_absolute="{m}+2 {o}",
+    force_zero_page="{m}+1 {o}",
     undocumented_as_bytes=True,
     operator_column=2,
     reserved=frozenset({"not", "and", "or", "xor", "div", "mod", "asl", "lsl", "lsr", "asr"}),

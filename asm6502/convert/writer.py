@@ -44,6 +44,7 @@ class Writer:
         self.values = dict(layout.values)  # as pass 2 starts
         self.assigned: set[str] = set()  # variables and parameters assigned so far in the output
         self.initial: dict[str, int] = {}  # ... and those read before: their pass-1 value goes first
+        self.touched: set[str] = set()  # the symbols the last expression read
         self.file: str | None = None
         self.def_line = None
         self.here = 0xC000  # the program counter after the statements so far (the original's default origin)
@@ -68,6 +69,7 @@ class Writer:
         return name
 
     def used(self, key: str) -> None:
+        self.touched.add(key)
         if key not in self.assigned and self.layout.kinds.get(key) in ("var", "param") and key in self.layout.values:
             self.initial.setdefault(key, self.layout.values[key])
 
@@ -124,6 +126,7 @@ class Writer:
                     self.here = (pc + (3 if size == FORWARD else size)) & 0xFFFF
 
     def expression(self, node, text: str, base: int, pc: int, local) -> Text:
+        self.touched = set()
         return rewrite(node, text, base, self.scope(pc, local))
 
     # -- instructions ---------------------------------------------------------------------
@@ -158,8 +161,14 @@ class Writer:
             operand += INDEX.get(mode, "")
         if absolute and rec.zp_code >= 0 and value.value <= 0xFF:
             self.emit(self.target.force_absolute.format(m=mnemonic, o=operand), label, stmt.comment)
+        elif rec.form == "address" and not absolute and rec.code >= 0 and self.target.force_zero_page and self.reads_variable():
+            self.emit(self.target.force_zero_page.format(m=mnemonic, o=operand), label, stmt.comment)
         else:
             self.emit(f"{mnemonic} {operand}", label, stmt.comment)
+
+    def reads_variable(self) -> bool:
+        kinds = self.layout.kinds
+        return any(kinds.get(key) in ("var", "param") for key in self.touched)
 
     def undocumented(self, rec: Insn) -> bool:
         if not self.target.undocumented_as_bytes:
@@ -190,8 +199,9 @@ class Writer:
         strings = False
         for fixed, fn, node, prefix, offset, length in rec.items:
             if fixed is not None:
-                parts.append(string_items(fixed))
-                strings = True
+                if fixed:  # ('""' is no bytes)
+                    parts.append(string_items(fixed))
+                    strings = True
                 continue
             value = self.expression(node, stmt.text, offset, pc, local)
             if prefix == "<" or (rec.op == "byt" and not prefix and value.value > 0xFF):
@@ -200,6 +210,9 @@ class Writer:
                 value = high_byte(value)
             parts.append(value.text)
         directive = target.word if rec.op == "wor" else target.text if strings else target.byte
+        if not rec.size:  # '.asc ""': no bytes
+            self.emit("", label, f"; {stmt.text}{_blank(stmt.comment)}")
+            return
         self.emit(f"{directive} " + ", ".join(parts), label, stmt.comment)
 
     # -- definitions, origin ---------------------------------------------------------------
@@ -257,9 +270,17 @@ class Writer:
             self.assigned.add(key)
             self.emit(self.target.var.format(n=self.name_of(key), e=value.text))
 
-    def prologue(self, local_values: dict[str, int]) -> list[str]:
-        """Variables read before their first assignment start with their pass-1 value (as in pass 2)."""
-        return [INDENT + self.target.var.format(n=self.name_of(key), e=f"${value:x}") for key, value in local_values.items()]
+    def prologue(self) -> list[str]:
+        """The default origin when code comes before any '*='; variables read before their first
+        assignment start with their pass-1 value (as in pass 2)."""
+        out = []
+        for rec, *_ in self.layout.layout:
+            if type(rec) is Origin and not _reads_pc(rec.node):
+                break
+            if type(rec) is Insn or type(rec) is Data or type(rec) is Origin:
+                out.append(INDENT + self.target.org.format(e="$c000") + "  ; (Profi-Ass's default origin)")
+                break
+        return out + [INDENT + self.target.var.format(n=self.name_of(key), e=f"${value:x}") for key, value in self.initial.items()]
 
 
 def string_items(data: bytes) -> str:
@@ -280,6 +301,17 @@ def string_items(data: bytes) -> str:
     if run:
         parts.append(f'"{run}"')
     return ", ".join(parts)
+
+
+def _reads_pc(node) -> bool:
+    kind = type(node)
+    if kind is ex.PC:
+        return True
+    if kind is ex.Neg:
+        return _reads_pc(node.operand)
+    if kind is ex.Chain:
+        return _reads_pc(node.first) or any(_reads_pc(operand) for _, _, operand in node.rest)
+    return False
 
 
 def _blank(comment: str) -> str:

@@ -1,0 +1,266 @@
+"""``asm6502 convert``: Profi-Ass -> 64tass / ACME, checked by the real assemblers.
+
+The proof is byte equality: 64tass and ACME (independent assemblers, Debian
+packages) must assemble every converted source to the .prg asm6502 gives for
+the original.  Sources: Superhirn II, the manual's example programs, the
+random programs run through the original Profi-Ass (those it assembled without
+errors), random programs from the two generators (tests/profiass_gen.py and
+the differential generator in tests/test_differential_64tass.py), a realistic
+program from bench/gen_real.py (branch bench-real:
+``python bench/gen_real.py --routines 60 --seed 64``, committed as
+fixtures/convert/real_seed64.asm), every undocumented opcode, and a fixture of
+every construct (fixtures/convert/features.asm, whose converted text is also
+kept as a golden file).
+
+Default suite: about 200 programs per target (5 s); the long run:
+``CONVERT_PROGRAMS=3000 .venv/bin/python -m pytest -m slow tests/test_convert.py``
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from pathlib import Path
+
+import pytest
+
+from asm6502.asm import Options
+from asm6502.cli import main as cli_main
+from asm6502.convert import convert
+from asm6502.convert.check import assemble_with, executable
+from asm6502.diagnostics import DiagnosticError
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+FIXTURES = HERE / "fixtures" / "convert"
+MANUAL = sorted((HERE / "fixtures" / "profiass" / "manual").glob("*.src"))
+ORACLE_RANDOM = HERE / "fixtures" / "profiass" / "random" / "programs.jsonl"
+TARGETS = ("64tass", "acme")
+
+sys.path.insert(0, str(HERE))
+sys.path.insert(0, str(ROOT / "bench"))
+
+
+def needs(target: str):
+    return pytest.mark.skipif(executable(target) is None, reason=f"{target} is not installed (.ci/run installs it)")
+
+
+per_target = pytest.mark.parametrize("target", [pytest.param(t, marks=needs(t)) for t in TARGETS])
+
+
+def round_trip(text: str, name: str, target: str, options: Options = Options(listing=False)) -> None:
+    """Convert, assemble with the target, compare with asm6502's bytes."""
+    conversion = convert(text, name, target, options)
+    done = assemble_with(target, conversion.text)
+    assert done.ok, f"{name}: {target} failed\n{done.messages}\n{conversion.text}"
+    assert done.prg == conversion.result.prg, f"{name}: {target} gives other bytes\n{conversion.text}"
+
+
+def assembling(programs):
+    """(name, text) of the programs asm6502 assembles (the others have deliberate errors)."""
+    from asm6502.asm import assemble
+
+    for name, text in programs:
+        try:
+            assemble(text, name, Options(listing=False))
+        except DiagnosticError:
+            continue
+        yield name, text
+
+
+# --- whole programs ---------------------------------------------------------------------
+
+
+@per_target
+def test_superhirn_converts_to_the_same_bytes(target):
+    source = ROOT / "sources" / "superhirn.asm"
+    conversion = convert(source.read_text(), str(source), target)
+    done = assemble_with(target, conversion.text)
+    assert done.ok, done.messages
+    assert done.prg == (ROOT / "build" / "superhirn.prg").read_bytes()
+
+
+@per_target
+@pytest.mark.parametrize("path", MANUAL, ids=lambda p: p.stem)
+def test_manual_examples(target, path):
+    round_trip(path.read_text(), str(path), target)
+
+
+@per_target
+@pytest.mark.parametrize(
+    "name,options",
+    [("features.asm", Options()), ("real_seed64.asm", Options()), ("undocumented.asm", Options(cpu="6502i"))],
+)
+def test_fixture_programs(target, name, options):
+    path = FIXTURES / name
+    round_trip(path.read_text(), str(path), target, options)
+
+
+def oracle_programs():
+    for line in ORACLE_RANDOM.read_text().splitlines():
+        case = json.loads(line)
+        if case["no_errors"]:
+            yield f"seed{case['seed']}", case["source"]
+
+
+@per_target
+@pytest.mark.parametrize("quarter", [0] + [pytest.param(q, marks=pytest.mark.slow) for q in (1, 2, 3)])
+def test_oracle_random_programs(target, quarter):
+    programs = list(assembling(oracle_programs()))
+    # of the 365 the original assembled without errors; asm6502 (branch issue12) still refuses 18, all
+    # for a macro argument with a leading '!' ('m !name): those cannot be converted until it accepts them
+    assert len(programs) == 347
+    for name, text in programs[quarter::4]:
+        round_trip(text, name, target)
+
+
+@per_target
+def test_generated_programs(target):
+    from profiass_gen import generate
+
+    for name, text in assembling((f"gen{s}", generate(s)) for s in range(60)):
+        round_trip(text, name, target)
+
+
+@per_target
+def test_differential_generator_programs(target):
+    from test_differential_64tass import ProgramGen
+
+    for seed in range(40):
+        round_trip(ProgramGen(seed).program()[0], f"diff{seed}", target)
+
+
+@pytest.mark.slow
+@per_target
+def test_many_generated_programs(target):
+    from profiass_gen import generate
+    from test_differential_64tass import ProgramGen
+
+    count = int(os.environ.get("CONVERT_PROGRAMS", "3000"))
+    for name, text in assembling((f"gen{s}", generate(s)) for s in range(10_000, 10_000 + count)):
+        round_trip(text, name, target)
+    for seed in range(10_000, 10_000 + count):
+        round_trip(ProgramGen(seed).program()[0], f"diff{seed}", target)
+
+
+@pytest.mark.slow
+@per_target
+def test_realistic_programs(target):
+    gen_real = pytest.importorskip("gen_real", reason="bench/gen_real.py is on branch bench-real")
+    for seed in range(8):
+        round_trip(gen_real.render(gen_real.generate(routines=300, seed=seed), "asm6502"), f"real{seed}", target)
+
+
+# --- what the converted text looks like -------------------------------------------------
+
+
+@pytest.mark.parametrize("target,suffix", [("64tass", ".s"), ("acme", ".a")])
+def test_features_golden(target, suffix):
+    path = FIXTURES / "features.asm"
+    text = convert(path.read_text(), str(path), target).text
+    assert text == (FIXTURES / ("features" + suffix)).read_text()
+
+
+def statements(source: str, target: str) -> list[str]:
+    """The converted statements of a small program (header and comments left out)."""
+    from asm6502.convert import TARGETS as SYNTAX
+
+    text = convert("10 sys 32768\n" + source, "t.asm", target).text
+    header = {line.format(cpu="6502") for line in SYNTAX[target].header}
+    return [line.strip() for line in text.splitlines() if line.strip() and line not in header and not line.lstrip().startswith(";")]
+
+
+@pytest.mark.parametrize(
+    "source,tass,acme",
+    [
+        # left to right, re-bracketed for the targets' precedence
+        ("20 *= $1000 : lda #2+3*4", "lda #(2 + 3) * 4", "lda #(2 + 3) * 4"),
+        ("20 *= $1000 : lda #2*3+4", "lda #2 * 3 + 4", "lda #2 * 3 + 4"),
+        ("20 *= $1000 : lda #8-[2-1]", "lda #8 - (2 - 1)", "lda #8 - (2 - 1)"),
+        # '<' '>' inside an expression are shifts; '!' or; '^' xor
+        ("20 *= $1000 : lda #1<3!4", "lda #1 << 3 | 4", "lda #1 << 3 | 4"),
+        ("20 *= $1000 : lda #6^3&1", "lda #(6 ^ 3) & 1", "lda #(6 XOR 3) & 1"),
+        # 16-bit wrap where the exact value differs
+        ("20 *= $1000 : lda #$ffff+2", "lda #($ffff + 2) & $ffff", "lda #($ffff + 2) & $ffff"),
+        ("20 *= $1000 : lda #-1", "lda #<((-1) & $ffff)", "lda #<((-1) & $ffff)"),
+        # '<' '>' in front of an operand: low and high byte
+        ("20 *= $1000 : lda #>$1234+1", "lda #>($1234 + 1)", "lda #>($1234 + 1)"),
+        # '!' in front: forced absolute; a forward reference is absolute too
+        ("20 *= $1000 : lda !$12", "lda @w $12", "lda+2 $12"),
+        ("20 *= $1000 : lda f,x\n30 f = 5", "lda @w f,x", "lda+2 f,x"),
+        # character constants in PETSCII
+        ('20 *= $1000 : cmp #"a" : cmp #"A" : cmp #"?"', "cmp #'a'", "cmp #'a'"),
+        # '.asc' with characters the targets write differently as numbers
+        ('20 *= $1000 : .asc "Ab\\~{$0d}"', '.text "Ab", $5c, $ff, $0d', '!pet "Ab", $5c, $ff, $0d'),
+    ],
+)
+def test_statement_translation(source, tass, acme):
+    assert statements(source, "64tass")[1] == tass
+    assert statements(source, "acme")[1] == acme
+
+
+def test_macro_call_is_expanded_with_local_labels():
+    source = "20 *= $1000\n30 m .mac p\n40 l dex\n50 bne .l\n60 .men\n70 'm 3\n80 'm 4\n"
+    assert statements(source, "64tass") == ["* = $1000", "p := 3", "l__01           dex", "bne l__01", "p := 4", "l__02           dex", "bne l__02"]
+
+
+def test_variable_loop_is_unrolled():
+    source = "20 *= $1000\n30 i _ 2\n40 .byt i\n50 i _ i-1\n60 .if i : .goto 40\n"
+    assert statements(source, "acme") == ["* = $1000", "!set i = 2", "!byte i", "!set i = i - 1", "!byte i", "!set i = i - 1"]
+
+
+def test_variable_read_before_its_assignment_starts_with_the_pass_1_value():
+    # pass 2 starts with the values pass 1 ended with (asm6502/asm/encode.py)
+    text = convert("10 sys 32768\n20 *= $1000\n30 .byt v\n40 v _ 7\n", "t.asm", "64tass").text
+    assert "v := $7" in text.split(".byte v")[0]
+    for target in TARGETS:
+        if executable(target):
+            round_trip("10 sys 32768\n20 *= $1000\n30 .byt v\n40 v _ 7\n", "t.asm", target)
+
+
+# --- what cannot be translated -----------------------------------------------------------
+
+
+def test_lst_cannot_be_translated(tmp_path):
+    (tmp_path / "syms").write_bytes(b"")
+    src = tmp_path / "t.asm"
+    src.write_text('10 sys 32768\n20 *= $1000\n30 .lst 8,2,"syms"\n40 rts\n')
+    with pytest.raises(DiagnosticError) as info:
+        convert(src.read_text(), str(src), "64tass")
+    rendered = info.value.diagnostics[0].render()
+    assert rendered.startswith(f"{src}:3:4: error: '.lst' (load a symbol table from disk) cannot be translated")
+
+
+def test_sst_is_a_warning(tmp_path):
+    conversion = convert('10 sys 32768\n20 *= $1000\n30 rts\n40 .sst 8,2,"syms,s,w"\n', "t.asm", "acme")
+    assert [d.render().splitlines()[0] for d in conversion.diagnostics] == [
+        "t.asm:4:4: warning: '.sst' (write the symbol table to a file) has no counterpart in acme: left as a comment (line 40)"
+    ]
+
+
+# --- the command ---------------------------------------------------------------------------
+
+
+def test_cli_writes_the_converted_source(tmp_path, capsys):
+    src = FIXTURES / "features.asm"
+    out = tmp_path / "f.s"
+    assert cli_main(["convert", str(src), "--to", "64tass", "-o", str(out), "-q"]) == 0
+    assert out.read_text() == (FIXTURES / "features.s").read_text()
+
+
+@needs("acme")
+def test_cli_check_runs_the_target(tmp_path, capsys):
+    out = tmp_path / "sh.a"
+    assert cli_main(["convert", str(ROOT / "sources" / "superhirn.asm"), "--to", "acme", "-o", str(out), "--check"]) == 0
+    assert "checked: acme assembles it to the same 525 bytes as asm6502" in capsys.readouterr().err
+
+
+def test_cli_bad_source_is_an_error_and_writes_nothing(tmp_path, capsys):
+    src = tmp_path / "bad.asm"
+    src.write_text("10 sys 32768\n20 lda #1 : xx\n")
+    assert cli_main(["convert", str(src), "--to", "acme"]) == 1
+    err = capsys.readouterr().err
+    assert f"{src}:2:13: error: a label only stands at the start of a line" in err
+    assert "Traceback" not in err
+    assert not (tmp_path / "bad.a").exists()
