@@ -48,8 +48,7 @@ def listing_text(result: Result, source_name: str = "") -> str:
     out.append(f"{'line':>5}  {'addr':4}  {'bytes':<{BYTES_PER_ROW * 3 - 1}}  source")
     last_line = None
     for row in result.listing:
-        where = (row.span.file, row.span.line)
-        number = row.span.basic_line
+        where, number = row.place
         line_field = f"{number:>5}" if number is not None and where != last_line else " " * 5
         last_line = where
         if row.page_break:

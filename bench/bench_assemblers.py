@@ -16,6 +16,11 @@ Timed:
   (includes the Python start-up and imports);
 * ``64tass``  -- ``64tass --nostart``;  ``acme`` -- ``acme -f plain``;
 * ``ophis``   -- the ``ophis`` command from the ``ophis-asm`` package (see README).
+
+Then a realistic program (``gen_realistic.py``: the start line, ``.opt``, ``:`` statements,
+comments, strings, macros with local labels, ``.if``/``.goto`` loops, half as many lines
+again of gen_large's mix), assembled by the ``asm6502`` command with and without
+``--listing`` and by Ophis (its macros as Ophis macros, the loops unrolled).
 """
 
 from __future__ import annotations
@@ -32,6 +37,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
 import gen_large  # noqa: E402
+import gen_realistic  # noqa: E402
 
 from asm6502.asm import Options, assemble  # noqa: E402
 
@@ -65,6 +71,7 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--seed", type=int, default=6502, help="generator seed (default 6502)")
     parser.add_argument("--repeat", type=int, default=3, help="runs per tool; the best time counts (default 3)")
     parser.add_argument("--keep", metavar="DIR", help="keep the generated sources and outputs in DIR")
+    parser.add_argument("--real-lines", type=int, default=20_000, help="realistic program size in lines (default 20000)")
     return parser
 
 
@@ -127,6 +134,36 @@ def _bench(args, work: Path) -> int:
         print(f"asm6502 in-process / ophis = {times['asm6502 (in-process)'] / times['ophis']:5.2f}")
     if not identical:
         print("ERROR: the outputs differ", file=sys.stderr)
+        return 1
+    if ours_cli and ophis:
+        return _bench_realistic(args, work, ours_cli, ophis)
+    return 0
+
+
+def _bench_realistic(args, work: Path, ours_cli: str, ophis: str) -> int:
+    ours_text, ophis_text = gen_realistic.generate(args.real_lines, args.seed)
+    (work / "real.asm").write_text(ours_text)
+    (work / "real.oph").write_text(ophis_text)
+    runs = {
+        "asm6502 (CLI)": [ours_cli, str(work / "real.asm"), "--format", "raw", "-q", "-o", str(work / "real-ours.bin")],
+        "asm6502 (CLI, --listing)": [ours_cli, str(work / "real.asm"), "--format", "raw", "-q", "-o", str(work / "real-ours-l.bin"),
+                                     "--listing", str(work / "real.lst")],
+        "ophis": [ophis, "-q", "-o", str(work / "real-ophis.bin"), str(work / "real.oph")],
+    }
+    times = {name: best_of(args.repeat, lambda cmd=cmd: run_tool(cmd)) for name, cmd in runs.items()}
+    outputs = [(work / name).read_bytes() for name in ("real-ours.bin", "real-ours-l.bin", "real-ophis.bin")]
+    lines = ours_text.count("\n")
+    print()
+    print(f"realistic program: {lines} lines (.opt, ':', comments, strings, macros, .if/.goto loops), "
+          f"{len(outputs[0])} bytes, best of {args.repeat} runs")
+    print(f"{'assembler':<30} {'time (s)':>9} {'lines/s':>10}  output")
+    for name, t in times.items():
+        print(f"{name:<30} {t:>9.3f} {lines / t:>10,.0f}  {'identical' if outputs[0] == outputs[-1] else 'DIFFERENT'}")
+    print()
+    for name in ("asm6502 (CLI)", "asm6502 (CLI, --listing)"):
+        print(f"{name + ' / ophis':<36} = {times[name] / times['ophis']:5.2f}   (goal: <= 0.20)")
+    if len(set(outputs)) != 1:
+        print("ERROR: the realistic outputs differ", file=sys.stderr)
         return 1
     return 0
 

@@ -89,6 +89,7 @@ LISTING = [
     ("lda 300*300", "AD 90 5F"),
     ("lda 1<16", "A5 00"),
     (".wor $ffff+2,-1,-(2)", "01 00 FF FF FE FF"),
+    (".wor 256*256,-1*2,2*-1,255*257", "00 00 FE FF FE FF FF FF"),  # (expr/expr_mul_table, expr_mul_neg_small)
     ("lda #-10", "A9 F6"),  # one-byte values: 0-255 and $FF80-$FFFF
     ("lda $12345", "AD 45 23"),  # hex digits beyond 16 bits wrap (fixture expr/expr_hex_5digits)
     (".if undefined : brk\nnop", "EA"),  # a symbol never defined counts as 0 in .if (cond/cond_if_undefined)
@@ -154,6 +155,8 @@ MNEMONIC_ERRORS = [
     ("bne *-127", "branch out of range: target $0F81 is -129 bytes away, 1 byte too far (a branch reaches -128..+127)"),
     ("lda #1/0", "division by zero"),
     ("lda 70000", "number 70000 does not fit in 16 bits"),
+    (".wor 1000*1000", "overflow in the multiplication [ILLEGAL QUANTITY]"),
+    (".wor -2*-2", "overflow in the multiplication [ILLEGAL QUANTITY]"),
     ("lda nowhere", "undefined symbol 'nowhere'"),
     ("lda #(1", "')' expected"),
     ("foo bar", "unknown mnemonic 'bar' (after label 'foo')"),
@@ -309,8 +312,16 @@ def reference(first: int, rest: list[tuple[str, int]]) -> int | None:
             value = (value + n) % 65536
         elif op == "-":
             value = (value - n) % 65536
-        elif op == "*":
-            value = value * n % 65536
+        elif op == "*":  # shift and add (see expr.multiply): a carry out of an addition is an error
+            result, left, right = 0, value, n
+            while right:
+                if right & 1:
+                    result += left
+                    if result > 65535:
+                        return None
+                left = (left << 1) % 65536
+                right >>= 1
+            value = result
         elif op == "/":
             if n == 0:
                 return None

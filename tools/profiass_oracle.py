@@ -8,7 +8,7 @@ need no oracle.  Maintainer use:
 
     python3 tools/profiass_oracle.py probes        # tests/fixtures/profiass/<group>/ from the probe table
     python3 tools/profiass_oracle.py manual        # tests/fixtures/profiass/manual/
-    python3 tools/profiass_oracle.py random [N]    # tests/fixtures/profiass/random/programs.jsonl
+    python3 tools/profiass_oracle.py random [N]    # tests/fixtures/profiass/random/programs.jsonl (420)
     python3 tools/profiass_oracle.py all
     python3 tools/profiass_oracle.py show SRC [--case upper]   # one source, record + screen to stdout
     python3 tools/profiass_oracle.py check [N]     # re-run N fixtures, compare (exit 1 on a difference)
@@ -27,7 +27,8 @@ Record keys:
   disk            {C64 name: fixture-relative path of the text source} or {}
   range           ["C000", "C006"] = the last "]C000-C006" printed (end exclusive), or null
   object_hex      memory range start..end after the run (no load address), when the run wrote
-                  it (.opt oo); else null
+                  it (.opt oo); else null (also when the range is reversed/wrapped or overlaps
+                  $0000-$07FF or $8000-$9FFF, which the C64 and the assembler use themselves)
   files_written   names of files the run wrote to drive 8 (e.g. the .opt o1 object)
   files_hex       {name: bytes as hex} for those files (a .prg file starts with its load address)
   no_errors       "NO ERRORS" printed and no pass-1 errors
@@ -40,6 +41,8 @@ Record keys:
                   "fatal": the message came after a row of "!" (the run stopped there)
   basic_error     a BASIC error that stopped the run ("?OVERFLOW  ERROR IN 120"), or null
   end             "idle" (back at READY) or "budget+stop:..." (the run hung; RUN/STOP held)
+  printer         {device: text} what went to a printer (.opt p4 with "open4,4"), PETSCII shown as
+                  the screen text is
   listing         every screen line from the start of pass 2 (after the "2" line) up to the
                   final "READY." (excluded), verbatim: page headers ("{$0c}", "PROFI-ASS 64 V2.0
                   SEITE n", blank line), listing lines, error messages, "]XXXX-YYYY", the error
@@ -62,8 +65,13 @@ FIXTURES = ROOT / "tests" / "fixtures" / "profiass"
 ORACLE_DIR = Path(os.environ.get("PROFIASS_ORACLE", str(ROOT.parents[0] / "shared" / "oracle" / "profiass")))
 if not ORACLE_DIR.is_dir():
     ORACLE_DIR = Path("/work/shared/oracle/profiass")
-BUDGET = 60_000_000  # 6502 instructions: a probe takes < 2 M; a hang stops after ~0.6 s
+RANDOM_COUNT = 420  # random programs committed (seeds 0..419)
+BUDGET = 8_000_000  # 6502 instructions: a probe takes < 2 M; a hang stops after ~0.1 s
 
+# memory the C64 and Profi-Ass change while assembling (zero page, stack, KERNAL/BASIC work areas,
+# screen; the assembler at $8000-$9FFF): a range ]XXXX-YYYY over these (e.g. "]0000-C000" after an
+# error) is not object code, so object_hex stays null
+BUSY = ((0x0000, 0x0800), (0x8000, 0xA000))
 ERROR_RE = re.compile(r"^(!*)(?:([0-9A-Z]) )?\*\*\*\*(.+?)\s*$")
 LINE_RE = re.compile(r"^(\d+):")
 PASS1_RE = re.compile(r"^\d+ ERRORS? IN PASS 1$")
@@ -83,6 +91,14 @@ def source_lines(text: str) -> list[str]:
     return [ln for ln in text.splitlines() if ln.strip()]
 
 
+def _undouble(line: str) -> str | None:
+    """"****UUNNDDEEFF" -> "****UNDEF": a line whose every character came twice (the listing went
+    to the screen on two channels, e.g. after ".opt p ; comment"), else None."""
+    if len(line) >= 8 and len(line) % 2 == 0 and line[0::2] == line[1::2]:
+        return line[0::2]
+    return None
+
+
 def parse_screen(screen: str) -> dict:
     """Errors, listing and BASIC error from the screen text of a run."""
     lines = screen.split("\n")
@@ -93,19 +109,25 @@ def parse_screen(screen: str) -> dict:
     i = 0
     while i < len(lines):
         ln = lines[i].rstrip("\r")
-        if pass_no == 1 and (ln == "2" or PASS1_RE.match(ln)):
-            if ln == "2":
+        bare = ln.strip()  # .pag ,n indents every line, the "2" too
+        if pass_no == 1 and (bare == "2" or PASS1_RE.match(bare)):
+            if bare == "2":
                 pass_no = 2
                 listing = []
             i += 1
             continue
-        if ln == "READY.":
+        if bare == "READY.":
             break
         if listing is not None:
             listing.append(ln)
-        m = ERROR_RE.match(ln)
+        doubled = _undouble(ln)
+        m = ERROR_RE.match((doubled or ln).lstrip())
         if m:
-            text = lines[i + 1].rstrip("\r") if i + 1 < len(lines) else ""
+            k = i + 1
+            while doubled and k < len(lines) and not lines[k].strip():
+                k += 1  # doubled output (screen + a second listing channel): CR CR
+            text = lines[k].strip() if k < len(lines) else ""
+            text = _undouble(text) or text if doubled else text
             if not (LINE_RE.match(text) or text.startswith("+")):
                 text = None  # no offending line printed (e.g. C: a macro definition not closed)
             lm = LINE_RE.match(text or "")
@@ -119,8 +141,8 @@ def parse_screen(screen: str) -> dict:
                     "text": text,
                 }
             )
-        elif BASIC_ERROR_RE.match(ln):
-            basic_error = ln.strip()
+        elif BASIC_ERROR_RE.match(bare):
+            basic_error = bare
         i += 1
     return {"errors": errors, "listing": listing or [], "basic_error": basic_error}
 
@@ -152,7 +174,7 @@ def run(text: str, case: str = "lower", disk: dict[str, str] | None = None) -> t
         machine = machines[-1]
         rng = res["range"]
         obj = None
-        if rng and rng[1] > rng[0]:
+        if rng and rng[1] > rng[0] and not any(rng[0] < hi and lo < rng[1] for lo, hi in BUSY):
             body = machine.c64.mem.ram(rng[0], rng[1] - rng[0])
             if body != machine.before[rng[0] : rng[1]]:
                 obj = body.hex().upper()
@@ -172,6 +194,7 @@ def run(text: str, case: str = "lower", disk: dict[str, str] | None = None) -> t
                 "end": res["end"],
                 "files_written": sorted(res["files"]),
                 "files_hex": {k: bytes(v).hex().upper() for k, v in sorted(res["files"].items())},
+                "printer": {str(dev): pa.petscii_to_text(bytes(data)) for dev, data in sorted(res["printer"].items())},
                 "listing": parsed["listing"],
                 "oracle_warnings": res["warnings"],
             }
@@ -326,11 +349,11 @@ def main(argv: list[str]) -> int:
     elif cmd == "manual":
         cmd_manual()
     elif cmd == "random":
-        cmd_random(int(argv[1]) if len(argv) > 1 else 400)
+        cmd_random(int(argv[1]) if len(argv) > 1 else RANDOM_COUNT)
     elif cmd == "all":
         cmd_probes()
         cmd_manual()
-        cmd_random(400)
+        cmd_random(RANDOM_COUNT)
     elif cmd == "show":
         case = "upper" if "--case" in argv and argv[argv.index("--case") + 1] == "upper" else "lower"
         rec, screen = run(Path(argv[1]).read_text(), case)

@@ -29,6 +29,11 @@ _ESCAPE = re.compile(r"\{\$([0-9A-Fa-f]{2})\}")
 ABSOLUTE_FORM = {None: Mode.ABSOLUTE, "X": Mode.ABSOLUTE_X, "Y": Mode.ABSOLUTE_Y}
 _OPERAND_SIZE = {mode: mode.operand_size for mode in Mode}
 # the commonest operands: blanks, '#', a < > ! prefix, an expression without blanks, ',x' or ',y'
+# [label] mnemonic [operand]: what Decoder._fast reads
+_FAST = re.compile(
+    r"(?:([A-Za-z][A-Za-z0-9.]*)[ \t]+)?([A-Za-z]{3})(?:([ \t]+)(#?)([<>!]?)([^\s,;\"()\[\]#<>!]+|\*[-+][^\s,;\"()\[\]#<>!]*)(?:,([xXyY]))?)?\Z"
+)
+_FAST_DEFINE = re.compile(r"([A-Za-z][A-Za-z0-9.]*)[ \t]+([=_])[ \t]*([^\s;\"]+)\Z")
 _QUICK_OPERAND = re.compile(r"([ \t]+)(#?)([<>!]?)([^\s,;\"()\[\]#<>!]+|\*[-+][^\s,;\"()\[\]#<>!]*|\*)(?:,([xXyY]))?\Z")
 
 Problem = tuple[str, int, int]  # (message, offset, length)
@@ -145,7 +150,8 @@ class Decoder:
             try:
                 node = ex.parse(text)
                 found = (node, ex.compile_node(node))
-                self._collect_names(node)
+                if len(text) > ex.SIGNIFICANT:
+                    self._collect_names(node)
             except ex.ExprError as exc:
                 found = (None, (exc.message, exc.offset, exc.length))
             self.expressions[text] = found
@@ -170,7 +176,90 @@ class Decoder:
     def decode(self, text: str) -> Record:
         record = self.records.get(text)
         if record is None:
-            record = self.records[text] = self._decode(text)
+            m = _FAST.match(text)
+            record = self._fast(m) if m is not None else None
+            if record is None:
+                m = _FAST_DEFINE.match(text)
+                if m is not None:
+                    record = self._fast_define(m)
+            if record is None:
+                record = self._decode(text)
+            self.records[text] = record
+        return record
+
+    def _fast_define(self, m) -> Define | None:
+        """``name = expr`` / ``name _ expr`` with an expression without blanks."""
+        if m.group(1).upper() in self.opcodes:
+            return None  # ('lda = 5' is an instruction with a bad operand)
+        try:
+            node, fn = self.expression(m.group(3))
+        except ex.ExprError:
+            return None
+        record = Define.__new__(Define)
+        record.label = record.problem = None
+        record.name = m.group(1)
+        record.var = m.group(2) == "_"
+        record.fn = fn
+        record.node = node
+        record.expr_offset = m.start(3)
+        return record
+
+    def _fast(self, m) -> Insn | None:
+        """The commonest statement, ``[label] mnemonic [#][<>!]operand[,x|,y]`` with an operand
+        without blanks, read by one regular expression (None: leave it to :meth:`_decode`)."""
+        label, word, blanks, immediate, prefix, expr_text, index = m.groups()
+        mnemonic = word.upper()
+        modes = self.opcodes.get(mnemonic)
+        if modes is None:
+            return None
+        if expr_text is None:  # implied
+            if Mode.IMPLIED not in modes or Mode.ACCUMULATOR in modes:
+                return None
+            form, mode, code, zp_code, fixed = "fixed", Mode.IMPLIED, modes[Mode.IMPLIED], -1, bytes((modes[Mode.IMPLIED],))
+            node = fn = None
+        else:
+            if mnemonic in self.operandless:
+                return None
+            if immediate:
+                if index or prefix == "!" or Mode.IMMEDIATE not in modes:
+                    return None
+                form, mode, code, zp_code = "immediate", Mode.IMMEDIATE, modes[Mode.IMMEDIATE], -1
+            elif mnemonic in BRANCHES:
+                if index or prefix:
+                    return None
+                form, mode, code, zp_code = "branch", Mode.RELATIVE, modes[Mode.RELATIVE], -1
+            else:
+                if not index and not prefix and (expr_text == "a" or expr_text == "A") and Mode.ACCUMULATOR in modes:
+                    return None
+                mode = ABSOLUTE_FORM[index.upper() if index else None]
+                form, code, zp_code = "address", modes.get(mode, -1), modes.get(ZERO_PAGE_FORM[mode], -1)
+                if code < 0 and zp_code < 0:
+                    return None
+            try:
+                node, fn = self.expression(expr_text)
+            except ex.ExprError:
+                return None
+            fixed = b""
+        record = Insn.__new__(Insn)
+        record.label = label
+        record.problem = None
+        record.mnemonic = mnemonic
+        record.modes = modes
+        record.mnemonic_offset = m.start(2)
+        record.operand_offset = m.end(3) if blanks else m.end(2)
+        record.operand_length = max(1, m.end() - record.operand_offset)
+        record.form = form
+        record.mode = mode
+        record.code = code
+        record.zp_code = zp_code
+        record.fixed = fixed
+        record.size = len(fixed) if fixed else 1 + _OPERAND_SIZE[mode]
+        record.prefix = prefix or ""
+        record.node = node
+        record.fn = fn
+        record.const = node.value if type(node) is ex.Num else None
+        record.expr_offset = m.start(6) if expr_text is not None else 0
+        record.unstable = mnemonic in self.unstable or code in self.unstable_codes or zp_code in self.unstable_codes
         return record
 
     def _decode(self, text: str) -> Record:
@@ -437,7 +526,7 @@ class Decoder:
         for item, item_offset in split_commas(args, args_offset):
             if not item:
                 return _new(Bad, label, ("value expected between commas [UNDEF'D STATEMENT]", item_offset, 1))
-            if item[0] == '"' and not word and item[-1:] == '"' and len(item) >= 2 and len(item) != 3:
+            if item[0] == '"' and not word and item[-1:] == '"' and len(item) >= 2 and len(item) != 3 and '"' not in item[1:-1]:
                 data, problems = petscii(item[1:-1], item_offset + 1)
                 if problems:
                     return _new(Bad, label, problems[0])

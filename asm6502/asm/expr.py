@@ -1,9 +1,10 @@
 """Profi-Ass 64 expressions: parsed once into a tree, compiled into closures.
 
 The original evaluates strictly left to right with no operator precedence
-(``2+3*4`` is 20); ``( )`` and ``[ ]`` group.  Values are 16-bit and every
-operator wraps modulo 65536 (``300*300`` is $5F90, ``1<16`` is 0, ``$FFFF+2``
-is 1); only division by zero is an error, ILLEGAL QUANTITY.  (Observed on the
+(``2+3*4`` is 20); ``( )`` and ``[ ]`` group.  Values are 16-bit and the
+operators wrap modulo 65536 (``$FFFF+2`` is 1, ``1<16`` is 0); multiplication loses the
+bits shifted out of its left operand (``300*300`` is $5F90) but reports a carry out of
+its additions (:func:`multiply`); that and division by zero are ILLEGAL QUANTITY.  (Observed on the
 original Profi-Ass 64 V2.0, tests/fixtures/profiass.)
 
 Operators: ``+ - * / ! & ^ > <`` = add, subtract, multiply, divide, or, and,
@@ -262,7 +263,7 @@ def apply(op: str, left: int, right: int, offset: int) -> int:
     if op == "-":
         return (left - right) & MAX
     if op == "*":
-        return (left * right) & MAX
+        return multiply(left, right, offset)
     if op == "/":
         if right == 0:
             raise ExprError("division by zero [ILLEGAL QUANTITY]", offset)
@@ -278,6 +279,23 @@ def apply(op: str, left: int, right: int, offset: int) -> int:
     if op == "<":
         return (left << right) & MAX if right < 16 else 0
     raise AssertionError(op)
+
+
+def multiply(left: int, right: int, offset: int = 0) -> int:
+    """The original's 16-bit multiplication, shift and add: for each bit of the right operand
+    (lowest first) the left operand, shifted, is added.  Bits shifted out of the left operand
+    are lost silently (300*300 = $5F90, 256*256 = 0), but a carry out of an addition is
+    ILLEGAL QUANTITY (1000*1000, -2*-2).  Worked out from the original's results,
+    tests/fixtures/profiass/expr/expr_mul_table and expr_mul_neg_small."""
+    result = 0
+    while right:
+        if right & 1:
+            result += left
+            if result > MAX:
+                raise ExprError(f"overflow in the multiplication [ILLEGAL QUANTITY]", offset)
+        left = (left << 1) & MAX
+        right >>= 1
+    return result
 
 
 def with_prefix(value: int, prefix: str) -> int:

@@ -77,6 +77,10 @@ class Layout:
         self.listing_lfn: int | None = None
         self.symbol_listing = False
         self.started = False
+        self.ended = False
+        self.chained: tuple | None = None  # where the first .file was met
+        self.chain_closed = False
+        self.numbered: dict[int, dict[int, int]] = {}  # id(lines) -> line number -> index (see line_numbers)
         self.if_unknown: list[tuple[str, tuple]] = []  # (.if symbol not known in pass 1, where)
         self.sst: list[tuple[str, tuple]] = []  # ('.sst' file name, where)
         self.pseudo = {
@@ -106,6 +110,9 @@ class Layout:
             self.run_lines(lines, start, 0, None)
         except Stop:
             pass
+        if self.chained is not None and not self.chain_closed:
+            self.warn("a .file chain ends without '.end 8,\"first file\"': the original would run pass 2 on the last "
+                      "file only (the manual asks for the .end); here the whole chain is assembled", self.chained)  # fmt: skip
         for key, name, where in self.if_unknown:
             if key in self.values:
                 self.err(f"'{name}' is defined further down: .if needs its value in pass 1 [UNDEF'D STATEMENT]", where)
@@ -374,7 +381,7 @@ class Layout:
         compiled = []
         for arg in rec.args:
             try:
-                compiled.append(self.decoder.expression(arg))
+                compiled.append(self.argument(arg))
             except ex.ExprError as exc:
                 self.err(f"{exc.message} (in the argument '{arg}')", where)
                 return None
@@ -392,6 +399,19 @@ class Layout:
         if self.listing:
             self.layout.append(("mend", self.pc, 0, line, stmt, f":{macro.calls:02X}"))
         return None
+
+    def argument(self, text: str):
+        """(tree, closure) of a macro argument: an expression, perhaps with a modifier in front
+        (``<`` low byte, ``>`` high byte, ``!`` -- absolute -- leaves the value as it is)."""
+        prefix = text[:1]
+        if prefix not in ("<", ">", "!"):
+            return self.decoder.expression(text)
+        node, fn = self.decoder.expression(text[1:].lstrip())
+        if prefix == "!":
+            return node, fn
+        if prefix == "<":
+            return node, lambda v, pc, loc: fn(v, pc, loc) & 0xFF
+        return node, lambda v, pc, loc: fn(v, pc, loc) >> 8
 
     # -- pseudo-ops ----------------------------------------------------------------------
 
@@ -429,14 +449,32 @@ class Layout:
             if not rec.args:
                 self.err(".goto needs a line number [SYNTAX 5]", (line, stmt.col + rec.op_offset, rec.op_length))
             return -1
-        for index, target in enumerate(lines):
-            if target.number == value:
-                return index
+        index = self.line_numbers(lines).get(value)
+        if index is not None:
+            return index
         self.err(f".goto {value}: there is no line {value}" + (" in this macro" if local else "") + " [UNDEF'D STATEMENT]",
                  (line, stmt.col + rec.args_offset, len(rec.args)))  # fmt: skip
         raise Stop  # fatal in the original (manual p. 31)
 
+    def line_numbers(self, lines: list[SourceLine]) -> dict[int, int]:
+        """BASIC line number -> index in ``lines`` (a file or a macro body), made once per list."""
+        table = self.numbered.get(id(lines))
+        if table is None:
+            table = self.numbered[id(lines)] = {}
+            for index, target in enumerate(lines):
+                if target.number is not None:
+                    table.setdefault(target.number, index)
+        return table
+
     def op_end(self, rec, line, stmt, local, depth, lines):
+        self.ended = True
+        if rec.args:
+            self.chain_closed = True  # '.end 8,"first"': the original reloads the chain's first file for pass 2
+        after = next((i for i, other in enumerate(lines) if other is line), len(lines)) + 1
+        rest = next((other for other in lines[after:] if other.has_code), None)
+        if rest is not None and local is None:
+            self.warn("the lines after .end are BASIC that the C64 runs after the assembly: they are not assembled "
+                      "(the original hands them to BASIC)", (rest, rest.statements[0].col, len(rest.statements[0].text)))  # fmt: skip
         raise Stop
 
     def op_file(self, rec, line, stmt, local, depth, lines):
@@ -456,6 +494,8 @@ class Layout:
         if device not in DRIVES:
             self.err(f".file {device},...: device {device} is not a disk drive (8-11) [DEVICE NOT PRESENT]", where)
             raise Stop
+        if self.chained is None:
+            self.chained = (line, stmt.col, len(stmt.text))
         try:
             new_lines, start = self.reader(name, line)
         except OSError as exc:

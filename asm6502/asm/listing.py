@@ -87,7 +87,7 @@ def render(result: Result, errors: int = 0) -> str:
                 show_macro = "m" not in options
         if row.macro and not show_macro:
             continue
-        number = row.span.basic_line
+        number = row.place[1]
         head = ("+" if row.macro else f"{number}:" if number is not None else ":").ljust(7)
         statement, _, comment = row.text.partition(";") if ";" in row.text and '"' not in row.text else (row.text, "", "")
         if not statement.strip():

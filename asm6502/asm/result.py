@@ -39,6 +39,15 @@ class ListingRow(NamedTuple):
     def span(self) -> Span:
         return as_span(self.where)
 
+    @property
+    def place(self) -> tuple[tuple[str, int], int | None]:
+        """((file, line index), BASIC line number), without making a Span."""
+        where = self.where
+        if isinstance(where, Span):
+            return (where.file, where.line), where.basic_line
+        line = where[0]
+        return (line.file, line.index), line.number
+
 
 def as_span(where: Span | tuple) -> Span:
     """A Span from a Span or a lazy ``(SourceLine, col, length)``."""

@@ -99,6 +99,18 @@ def main(argv: list[str]) -> int:
 
 
 def _run(args) -> int:
+    import gc
+
+    collecting = gc.isenabled()
+    gc.disable()  # many small acyclic objects (rows, output text): the cyclic collector only costs time here
+    try:
+        return _assemble_command(args)
+    finally:
+        if collecting:
+            gc.enable()
+
+
+def _assemble_command(args) -> int:
     from asm6502.asm import Options, assemble
     from asm6502.fileio import write_atomic
     from asm6502 import output
