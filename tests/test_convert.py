@@ -108,9 +108,7 @@ def oracle_programs():
 @pytest.mark.parametrize("quarter", [0] + [pytest.param(q, marks=pytest.mark.slow) for q in (1, 2, 3)])
 def test_oracle_random_programs(target, quarter):
     programs = list(assembling(oracle_programs()))
-    # of the 365 the original assembled without errors; asm6502 (branch issue12) still refuses 18, all
-    # for a macro argument with a leading '!' ('m !name): those cannot be converted until it accepts them
-    assert len(programs) == 347
+    assert len(programs) == 365  # all that the original assembled without errors
     for name, text in programs[quarter::4]:
         round_trip(text, name, target)
 

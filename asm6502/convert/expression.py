@@ -87,8 +87,8 @@ def rewrite(node: ex.Node, text: str, base: int, scope: Scope) -> Text:
         inner = rewrite(node.operand, text, base, scope)
         shown = f"-{inner.text}" if inner.precedence == ATOM else f"-({inner.text})"  # ('--' is an anonymous label in 64tass)
         value = -inner.value & ex.MAX
-        if inner.value == 0:
-            return Text(shown, UNARY, 0)
+        if inner.value == 0:  # (bracketed: 64tass reads '#-...' as a signed byte)
+            return Text(f"({shown})", ATOM, 0)
         return Text(f"({shown}) & $ffff", WRAP_PRECEDENCE, value)
     left = rewrite(node.first, text, base, scope)
     for op, offset, operand in node.rest:

@@ -264,8 +264,14 @@ class Writer:
             self.emit("", label)
         self.note(f"macro call: {_after_label(stmt.text) if label else stmt.text}", stmt.comment)
         for key, arg in zip(macro.params, rec.args):
-            node, _ = self.layout.decoder.expression(arg)
-            value = self.expression(node, arg, 0, pc, local)
+            prefix = arg[:1] if arg[:1] in ("<", ">", "!") else ""  # (layout.py: Layout.argument)
+            body = arg[len(prefix) :].lstrip()
+            node, _ = self.layout.decoder.expression(body)
+            value = self.expression(node, body, 0, pc, local)
+            if prefix == "<":
+                value = low_byte(value)
+            elif prefix == ">":
+                value = high_byte(value)
             self.values[key] = value.value
             self.assigned.add(key)
             self.emit(self.target.var.format(n=self.name_of(key), e=value.text))
