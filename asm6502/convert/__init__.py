@@ -28,7 +28,7 @@ __all__ = ["Conversion", "TARGETS", "convert"]
 
 class Conversion(NamedTuple):
     text: str  # the converted source
-    diagnostics: tuple[Diagnostic, ...]  # warnings about what was left as a comment
+    diagnostics: tuple[Diagnostic, ...]  # asm6502's warnings on the source, then what was left as a comment
     result: Result  # asm6502's assembly of the original: the bytes the converted source must give
 
 
@@ -48,7 +48,7 @@ def convert(text: str, filename: str, target: str, options: Options = Options())
         raise DiagnosticError(writer.diags)
     head = _header(chosen, filename, options, source.lines[: source.start_index], writer)
     body = writer.lines
-    return Conversion("\n".join(head + body) + "\n", tuple(writer.diags), result)
+    return Conversion("\n".join(head + body) + "\n", result.diagnostics + tuple(writer.diags), result)
 
 
 def _header(target: Target, filename: str, options: Options, basic_lines, writer: Writer) -> list[str]:

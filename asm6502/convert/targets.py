@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from asm6502.opcodes import Mode
+
 # Profi-Ass operator -> (precedence in the targets, 64tass token, ACME token)
 OPERATORS: dict[str, tuple[int, str, str]] = {
     "*": (6, "*", "*"),
@@ -48,7 +50,7 @@ class Target:
     text: str
     force_absolute: str  # '{m} @w {o}' -- an instruction that must stay absolute
     force_zero_page: str | None  # for zero page with an operand that reads a variable ('!set' values keep ACME at 16 bits)
-    undocumented_as_bytes: bool  # write undocumented opcodes as data (ACME's names differ)
+    mnemonics: dict[tuple[str, Mode | None], str]  # asm6502's (64tass's) name and mode -> the target's, where they differ
     operator_column: int  # index into OPERATORS' token columns
     reserved: frozenset[str]  # Profi-Ass names the target cannot take as symbols (renamed with a '_' suffix)
     command: str  # how to assemble the converted source into a .prg
@@ -79,7 +81,7 @@ TASS = Target(
     text=".text",
     force_absolute="{m} @w {o}",
     force_zero_page=None,
-    undocumented_as_bytes=False,
+    mnemonics={},
     operator_column=1,
     reserved=frozenset(),
     command="64tass -o OUT.prg SRC",
@@ -89,7 +91,7 @@ ACME = Target(
     name="acme",
     suffix=".a",
     header=("        !cpu {cpu}", "        !ct pet                 ; character constants in PETSCII"),
-    cpu={"6502": "6502", "6502i": "6502"},
+    cpu={"6502": "6502", "6502i": "nmos6502"},
     org="* = {e}",
     const="{n} = {e}",
     var="!set {n} = {e}",
@@ -98,7 +100,8 @@ ACME = Target(
     text="!pet",
     force_absolute="{m}+2 {o}",
     force_zero_page="{m}+1 {o}",
-    undocumented_as_bytes=True,
+    # ACME 0.97 docs/Illegals.txt names five undocumented opcodes differently
+    mnemonics={("isb", None): "isc", ("asr", None): "alr", ("lds", None): "las", ("shs", None): "tas", ("lax", Mode.IMMEDIATE): "lxa"},
     operator_column=2,
     reserved=frozenset({"not", "and", "or", "xor", "div", "mod", "asl", "lsl", "lsr", "asr"}),
     command="acme -f cbm -o OUT.prg SRC",

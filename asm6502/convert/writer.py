@@ -22,7 +22,7 @@ from asm6502.asm.result import as_span
 from asm6502.convert.expression import Scope, Text, high_byte, low_byte, rewrite
 from asm6502.convert.targets import STRING_SAFE, Target
 from asm6502.diagnostics import Diagnostic, error, warning
-from asm6502.opcodes import Mode, instruction_set
+from asm6502.opcodes import Mode
 
 INDENT = " " * 16
 _NUMBER = re.compile(r"^\s*\d*\s?")
@@ -35,7 +35,6 @@ class Writer:
     def __init__(self, target: Target, layout: Layout, cpu: str):
         self.target = target
         self.layout = layout
-        self.documented = instruction_set("6502")
         self.cpu = cpu
         self.lines: list[str] = []
         self.diags: list[Diagnostic] = []
@@ -134,11 +133,10 @@ class Writer:
     def do_insn(self, rec: Insn, pc, size, line, stmt, local) -> None:
         label = self.label(rec, local)
         mnemonic = rec.mnemonic.lower()
+        names = self.target.mnemonics
+        mnemonic = names.get((mnemonic, rec.mode)) or names.get((mnemonic, None)) or mnemonic
         if rec.form == "fixed":
-            if self.undocumented(rec):
-                self.emit(f"{self.target.byte} ${rec.code:02x}", label, f"; {mnemonic} (undocumented){_blank(stmt.comment)}")
-            else:
-                self.emit(mnemonic, label, stmt.comment)
+            self.emit(mnemonic, label, stmt.comment)
             return
         value = self.expression(rec.node, stmt.text, rec.expr_offset, pc, local)
         if rec.prefix == "<":
@@ -148,9 +146,6 @@ class Writer:
         elif rec.form == "immediate" and value.value > 0xFF:  # -128..-1 as $FF80..$FFFF
             value = low_byte(value)
         absolute = rec.form == "address" and size != 2
-        if self.undocumented(rec):
-            self.undocumented_bytes(rec, value, absolute, label, stmt)
-            return
         operand = value.text
         mode = rec.mode
         if rec.form == "immediate":
@@ -169,22 +164,6 @@ class Writer:
     def reads_variable(self) -> bool:
         kinds = self.layout.kinds
         return any(kinds.get(key) in ("var", "param") for key in self.touched)
-
-    def undocumented(self, rec: Insn) -> bool:
-        if not self.target.undocumented_as_bytes:
-            return False
-        modes = self.documented.get(rec.mnemonic)
-        return modes is None or rec.mode not in modes
-
-    def undocumented_bytes(self, rec: Insn, value: Text, absolute: bool, label, stmt) -> None:
-        """An undocumented opcode for a target that names them differently: written as data."""
-        what = f"; {rec.mnemonic.lower()} (undocumented){_blank(stmt.comment)}"
-        if absolute:
-            self.emit(f"{self.target.byte} ${rec.code:02x}", label, what)
-            self.emit(f"{self.target.word} {value.text}")
-        else:
-            code = rec.zp_code if rec.form == "address" else rec.code
-            self.emit(f"{self.target.byte} ${code:02x}, {value.text}", label, what)
 
     # -- data -----------------------------------------------------------------------------
 
