@@ -40,10 +40,19 @@ def convert(text: str, filename: str, target: str, options: Options = Options())
         raise DiagnosticError([error(f"unknown target '{target}' (use {' or '.join(TARGETS)})")])
     result = assemble(text, filename, options)
     source = read_source(filename, text)
-    layout = Layout(replace(options, listing=True), _Files(options, []).read, source.opens)
+    files = {filename: (source.lines, source.start_index)}
+    reader = _Files(options, []).read
+
+    def read(name, line, raw=False):  # the files of a .file chain, kept for the lines that do not run
+        found = reader(name, line, raw)
+        if not raw and found[0]:
+            files.setdefault(found[0][0].file, (found[0], found[1]))
+        return found
+
+    layout = Layout(replace(options, listing=True), read, source.opens)
     layout.run(source.lines, source.start_index)
     writer = Writer(chosen, layout, options.cpu)
-    writer.run()
+    writer.run(files)
     if any(d.is_error for d in writer.diags):
         raise DiagnosticError(writer.diags)
     head = _header(chosen, filename, options, source.lines[: source.start_index], writer)

@@ -18,6 +18,7 @@ import re
 from asm6502.asm import expr as ex
 from asm6502.asm.decode import Call, Data, Define, Insn, Origin, Pseudo
 from asm6502.asm.layout import FORWARD, Layout
+from asm6502.asm.reader import START_LINE
 from asm6502.asm.result import as_span
 from asm6502.convert.expression import Scope, Text, high_byte, low_byte, rewrite
 from asm6502.convert.targets import STRING_SAFE, Target
@@ -27,7 +28,7 @@ from asm6502.opcodes import Mode
 INDENT = " " * 16
 _NUMBER = re.compile(r"^\s*\d*\s?")
 # pseudo-ops that only steer the C64 side (listing, printer, symbol table size): kept as comments
-_COMMENT_ONLY = {"opt", "tit", "pag", "sym", "stm", "if", "got", "men"}
+_COMMENT_ONLY = {"opt", "tit", "pag", "sym", "stm", "if", "got"}
 INDEX = {Mode.ABSOLUTE_X: ",x", Mode.ABSOLUTE_Y: ",y"}
 
 
@@ -100,12 +101,27 @@ class Writer:
 
     # -- the walk --------------------------------------------------------------------------
 
-    def run(self) -> None:
-        for rec, pc, size, line, stmt, local in self.layout.layout:
+    def run(self, files: dict[str, tuple[list, int]]) -> None:
+        """``files``: each source file's lines and the index of its start line, for the lines that did not run."""
+        entries = self.layout.layout
+        self.ran_lines = {id(entry[3]) for entry in entries}
+        self.ran = {id(entry[4]) for entry in entries if entry[4] is not None}
+        cursor = {name: start for name, (lines, start) in files.items()}  # per file: the lines written up to here
+        previous = None
+        for rec, pc, size, line, stmt, local in entries:
             if line.file != self.file:
                 if self.file is not None:
                     self.note(f"---- .file: {os.path.basename(line.file)} ----")
                 self.file = line.file
+            if local is None and line is not previous:
+                if previous is not None:
+                    self.unrun_statements(previous)
+                previous = line
+                done = cursor.get(line.file)
+                if done is not None and line.index > done + 1:
+                    self.unrun_lines(files[line.file][0][done : line.index - 1])
+                if done is not None and line.index > done:
+                    cursor[line.file] = line.index
             if rec is None:
                 self.emit("", comment=stmt.comment if stmt is not None else "")
             elif rec == "def":
@@ -123,6 +139,32 @@ class Writer:
                     handler(rec, pc, size, line, stmt, local)
                 if type(rec) is Insn or type(rec) is Data:
                     self.here = (pc + (3 if size == FORWARD else size)) & 0xFFFF
+
+        if previous is not None:
+            self.unrun_statements(previous)
+
+    def unrun_lines(self, lines) -> None:
+        """Lines that never ran (skipped by '.goto' or '.if'): kept as comments."""
+        for line in lines:
+            if id(line) in self.ran_lines or any(START_LINE.match(stmt.text) for stmt in line.statements):
+                continue
+            body = _NUMBER.sub("", line.text, count=1).rstrip()
+            if body.lstrip().startswith(";"):
+                self.emit("", comment=body.strip())
+            elif body:
+                self.note(f"not assembled: {body.strip()}")
+
+    def unrun_statements(self, line) -> None:
+        """Statements of a line that never ran (after an '.if' that was false)."""
+        skipped = []
+        for stmt in line.statements:
+            if stmt.text and id(stmt) not in self.ran:
+                rec = self.layout.decoder.decode(stmt.text)
+                if rec.kind == "start" or (rec.kind == "pseudo" and rec.op == "end"):
+                    continue
+                skipped.append(stmt.text + _blank(stmt.comment))
+        if skipped:
+            self.note("not assembled: " + " : ".join(skipped))
 
     def expression(self, node, text: str, base: int, pc: int, local) -> Text:
         self.touched = set()
@@ -222,6 +264,8 @@ class Writer:
         if label is not None:
             self.emit("", label)
         shown = stmt.text if rec.label is None else _after_label(stmt.text)
+        if rec.op == "men":
+            return  # (the end of an expansion is noted by the call)
         if rec.op == "fil":
             self.note(f"{shown} (the next file follows)", stmt.comment)
         elif rec.op in _COMMENT_ONLY:
