@@ -73,9 +73,12 @@ def assembling(programs):
 
 
 @per_target
-def test_superhirn_converts_to_the_same_bytes(target):
-    source = ROOT / "sources" / "superhirn.asm"
-    conversion = convert(source.read_text(), str(source), target)
+@pytest.mark.parametrize("source", ["sources/superhirn.asm", "build/superhirn-src.prg"])  # (the .prg: as a C64 saves it)
+def test_superhirn_converts_to_the_same_bytes(target, source):
+    from asm6502.asm.assemble import source_text
+
+    path = ROOT / source
+    conversion = convert(source_text(path.read_bytes(), str(path)), str(path), target)
     done = assemble_with(target, conversion.text)
     assert done.ok, done.messages
     assert done.prg == (ROOT / "build" / "superhirn.prg").read_bytes()

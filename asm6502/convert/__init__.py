@@ -51,7 +51,7 @@ def convert(text: str, filename: str, target: str, options: Options = Options())
 
     layout = Layout(replace(options, listing=True), read, source.opens)
     layout.run(source.lines, source.start_index)
-    writer = Writer(chosen, layout, options.cpu)
+    writer = Writer(chosen, layout)
     writer.run(files)
     if any(d.is_error for d in writer.diags):
         raise DiagnosticError(writer.diags)

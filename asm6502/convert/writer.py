@@ -33,10 +33,9 @@ INDEX = {Mode.ABSOLUTE_X: ",x", Mode.ABSOLUTE_Y: ",y"}
 
 
 class Writer:
-    def __init__(self, target: Target, layout: Layout, cpu: str):
+    def __init__(self, target: Target, layout: Layout):
         self.target = target
         self.layout = layout
-        self.cpu = cpu
         self.lines: list[str] = []
         self.diags: list[Diagnostic] = []
         self.names: dict[str, str] = {}  # symbol key -> name written
