@@ -220,6 +220,14 @@ def test_variable_read_before_its_assignment_starts_with_the_pass_1_value():
             round_trip("10 sys 32768\n20 *= $1000\n30 .byt v\n40 v _ 7\n", "t.asm", target)
 
 
+@per_target
+def test_defines_from_the_command_line_go_first(target):
+    source = "10 sys 32768\n20 *= $1000\n30 .if debug : lda #debug\n40 rts\n"
+    options = Options(defines=(("debug", 3),))
+    assert "debug = $3  ; (-D on the command line)" in convert(source, "t.asm", target, options).text
+    round_trip(source, "t.asm", target, options)
+
+
 # --- what cannot be translated -----------------------------------------------------------
 
 

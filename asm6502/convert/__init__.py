@@ -66,6 +66,6 @@ def _header(target: Target, filename: str, options: Options, basic_lines, writer
     out += [f"; BASIC before the start line: {line.text.strip()}" for line in basic_lines if line.has_code]
     out += [line.format(cpu=target.cpu[options.cpu]) for line in target.header]
     for name, value in options.defines:
-        out.append(INDENT + target.const.format(n=writer.name_of(name.lower()[:8]), e=f"${value:x}"))
+        out.append(INDENT + target.const.format(n=writer.name_of(name.lower()[:8]), e=f"${value:x}") + "  ; (-D on the command line)")
     out += writer.prologue()
     return out
