@@ -47,10 +47,29 @@ def listing_text(result: Result, source_name: str = "") -> str:
         out.append(f"; asm6502 listing of {source_name}")
     out.append(f"{'line':>5}  {'addr':4}  {'bytes':<{BYTES_PER_ROW * 3 - 1}}  source")
     last_line = None
+    blank = " " * 5
+    empty_bytes = " " * (BYTES_PER_ROW * 3 - 1)
+    append = out.append
     for row in result.listing:
-        where, number = row.place
-        line_field = f"{number:>5}" if number is not None and where != last_line else " " * 5
-        last_line = where
+        where, address, data, text, value, page_break, title = row[:7]
+        if type(where) is tuple:  # (SourceLine, col, length): most rows
+            line = where[0]
+            number = line.number
+            if line is last_line or number is None:
+                line_field = blank
+            else:
+                line_field = f"{number:>5}"
+            last_line = line
+            if data and address is not None and len(data) <= BYTES_PER_ROW and value is None and title is None and not page_break:
+                append(f"{line_field}  {address:04X}  {data.hex(' ').upper():<{BYTES_PER_ROW * 3 - 1}}  {text}".rstrip())
+                continue
+            if not data and address is None and value is None and title is None and not page_break:
+                append(f"{line_field}        {empty_bytes}  {text}".rstrip())
+                continue
+        else:
+            where, number = row.place
+            line_field = f"{number:>5}" if number is not None and where != last_line else blank
+            last_line = where
         if row.page_break:
             out.append("\f")
             continue
@@ -65,7 +84,7 @@ def listing_text(result: Result, source_name: str = "") -> str:
             out.append(f"{line_field}  {addr}  {'':<{BYTES_PER_ROW * 3 - 1}}  {row.text}".rstrip())
             continue
         for i in range(0, len(row.data), BYTES_PER_ROW):
-            chunk = " ".join(f"{b:02X}" for b in row.data[i : i + BYTES_PER_ROW])
+            chunk = row.data[i : i + BYTES_PER_ROW].hex(" ").upper()
             text = row.text if i == 0 else ""
             out.append(f"{line_field if i == 0 else ' ' * 5}  {row.address + i:04X}  {chunk:<{BYTES_PER_ROW * 3 - 1}}  {text}".rstrip())
     return "\n".join(out) + "\n"

@@ -15,6 +15,7 @@ offset, length), offsets 0-based in the statement text.
 from __future__ import annotations
 
 import re
+from typing import NamedTuple
 
 from asm6502.asm import expr as ex
 from asm6502.asm.reader import START_LINE
@@ -46,21 +47,41 @@ class Record:
     kind = "?"
 
 
-class Insn(Record):
-    """An instruction.  ``form``: fixed | immediate | indirect | branch | address."""
+class Insn(NamedTuple):
+    """An instruction.  ``form``: fixed | immediate | indirect | branch | address.  (A tuple, made in
+    one call: a large program has tens of thousands of them.)"""
 
-    __slots__ = (
-        "mnemonic", "modes", "mnemonic_offset", "operand_offset", "operand_length", "form", "mode", "code",
-        "zp_code", "fixed", "size", "prefix", "fn", "const", "node", "expr_offset", "unstable",
-    )  # fmt: skip
-    kind = "insn"
+    label: str | None
+    problem: Problem | None
+    mnemonic: str
+    modes: dict
+    mnemonic_offset: int
+    operand_offset: int
+    operand_length: int
+    form: str
+    mode: Mode
+    code: int  # the opcode; for "address" the absolute one (-1: the mnemonic has none)
+    zp_code: int  # "address" only: the zero-page opcode (-1: none)
+    fixed: bytes  # "fixed": the whole instruction
+    size: int  # for every form but "address" (zero page or absolute: pass 1 decides)
+    prefix: str  # "<", ">", "!" or ""
+    fn: object  # the operand's compiled expression (expr.compile_node)
+    const: int | None  # the operand's value when it is a number
+    node: object
+    expr_offset: int
+    unstable: bool
 
 
-class Define(Record):
-    """``name = value`` (``const``: pass 1 only) or ``name _ value`` (``var``: the C64's left arrow)."""
+class Define(NamedTuple):
+    """``name = value`` (pass 1 only) or ``name _ value`` (``var``: the C64's left arrow)."""
 
-    __slots__ = ("name", "var", "fn", "node", "expr_offset")
-    kind = "define"
+    label: None
+    problem: None
+    name: str
+    var: bool
+    fn: object
+    node: object
+    expr_offset: int
 
 
 class Origin(Record):
@@ -112,6 +133,9 @@ class Start(Record):
     kind = "start"
 
 
+_tuple = tuple.__new__  # (a named tuple's own __new__ is a Python function: slower)
+
+
 def _new(cls, label=None, problem=None, **fields):
     record = cls.__new__(cls)
     record.label = label
@@ -135,6 +159,7 @@ class Decoder:
         self.opcodes = instruction_set(cpu)
         self.unstable = unstable_mnemonics(cpu)
         self.unstable_codes = _unstable_opcodes(cpu)
+        self.unstable_any = bool(self.unstable or self.unstable_codes)
         operandless = {Mode.IMPLIED, Mode.ACCUMULATOR}
         self.operandless = frozenset(m for m, modes in self.opcodes.items() if set(modes) <= operandless)
         self.records: dict[str, Record] = {}
@@ -195,14 +220,7 @@ class Decoder:
             node, fn = self.expression(m.group(3))
         except ex.ExprError:
             return None
-        record = Define.__new__(Define)
-        record.label = record.problem = None
-        record.name = m.group(1)
-        record.var = m.group(2) == "_"
-        record.fn = fn
-        record.node = node
-        record.expr_offset = m.start(3)
-        return record
+        return _tuple(Define, (None, None, m.group(1), m.group(2) == "_", fn, node, m.start(3)))
 
     def _fast(self, m) -> Insn | None:
         """The commonest statement, ``[label] mnemonic [#][<>!]operand[,x|,y]`` with an operand
@@ -240,27 +258,13 @@ class Decoder:
             except ex.ExprError:
                 return None
             fixed = b""
-        record = Insn.__new__(Insn)
-        record.label = label
-        record.problem = None
-        record.mnemonic = mnemonic
-        record.modes = modes
-        record.mnemonic_offset = m.start(2)
-        record.operand_offset = m.end(3) if blanks else m.end(2)
-        record.operand_length = max(1, m.end() - record.operand_offset)
-        record.form = form
-        record.mode = mode
-        record.code = code
-        record.zp_code = zp_code
-        record.fixed = fixed
-        record.size = len(fixed) if fixed else 1 + _OPERAND_SIZE[mode]
-        record.prefix = prefix or ""
-        record.node = node
-        record.fn = fn
-        record.const = node.value if type(node) is ex.Num else None
-        record.expr_offset = m.start(6) if expr_text is not None else 0
-        record.unstable = mnemonic in self.unstable or code in self.unstable_codes or zp_code in self.unstable_codes
-        return record
+        operand_offset = m.end(3) if blanks else m.end(2)
+        return _tuple(Insn, (
+            label, None, mnemonic, modes, m.start(2), operand_offset, max(1, m.end() - operand_offset), form, mode, code,
+            zp_code, fixed, len(fixed) if fixed else 1 + _OPERAND_SIZE[mode], prefix or "", fn,
+            node.value if type(node) is ex.Num else None, node, m.start(6) if expr_text is not None else 0,
+            self.unstable_any and (mnemonic in self.unstable or code in self.unstable_codes or zp_code in self.unstable_codes),
+        ))  # fmt: skip
 
     def _decode(self, text: str) -> Record:
         offset = 0
@@ -375,12 +379,15 @@ class Decoder:
     def _definition(self, label, var: bool, text: str, offset: int) -> Record:
         if label is None:
             return _new(Bad, None, ("a definition needs a name in front [SYNTAX 8]", offset - 1, 1))
-        record = self._expression_record(Define, label, text, offset)
-        if type(record) is Define:
-            record.name = label
-            record.var = var
-            record.label = None
-        return record
+        stripped = text.lstrip()
+        offset += len(text) - len(stripped)
+        if not stripped:
+            return _new(Bad, label, ("expression expected [SYNTAX 5]", offset, 1))
+        try:
+            node, fn = self.expression(stripped)
+        except ex.ExprError as exc:
+            return _new(Bad, label, (exc.message, offset + exc.offset, exc.length))
+        return _tuple(Define, (None, None, label, var, fn, node, offset))
 
     # -- instructions -------------------------------------------------------------
 
@@ -400,25 +407,12 @@ class Decoder:
                 where = (end + p.offset, p.length)
             return _new(Bad, label, (p.message, *where))
         form, mode, code, zp_code, fixed, prefix, node, fn, expr_offset, lead, length = operand
-        record = _new(Insn, label, None)
-        record.mnemonic = mnemonic
-        record.modes = self.opcodes[mnemonic]
-        record.mnemonic_offset = end - len(word)
-        record.operand_offset = end + lead
-        record.operand_length = length
-        record.form = form
-        record.mode = mode
-        record.code = code
-        record.zp_code = zp_code
-        record.fixed = fixed
-        record.size = len(fixed) if form == "fixed" else 1 + _OPERAND_SIZE[mode]
-        record.prefix = prefix
-        record.node = node
-        record.fn = fn
-        record.const = node.value if type(node) is ex.Num else None
-        record.expr_offset = end + expr_offset
-        record.unstable = mnemonic in self.unstable or code in self.unstable_codes or zp_code in self.unstable_codes
-        return record
+        return _tuple(Insn, (
+            label, None, mnemonic, self.opcodes[mnemonic], end - len(word), end + lead, length, form, mode, code, zp_code,
+            fixed, len(fixed) if form == "fixed" else 1 + _OPERAND_SIZE[mode], prefix, fn,
+            node.value if type(node) is ex.Num else None, node, end + expr_offset,
+            mnemonic in self.unstable or code in self.unstable_codes or zp_code in self.unstable_codes,
+        ))  # fmt: skip
 
     def _quick_operand(self, mnemonic: str, operand_text: str):
         m = _QUICK_OPERAND.match(operand_text)

@@ -14,6 +14,8 @@ from asm6502.asm.decode import Bad, Data, Define, Insn, Label, Origin, Pseudo
 from asm6502.asm.layout import FORWARD, Layout
 from asm6502.asm.result import ListingRow, as_span
 from asm6502.diagnostics import Diagnostic, error, warning
+
+_tuple = tuple.__new__
 from asm6502.opcodes import ZERO_PAGE_FORM, Mode
 
 
@@ -207,15 +209,22 @@ class Encoder:
 
     def row(self, entry, values, data: bytes = b"") -> ListingRow:
         rec, pc, size, line, stmt, local = entry
-        col = stmt.col if stmt is not None else 1
-        text = (stmt.text + (" " + stmt.comment if stmt.comment and stmt.text else stmt.comment)) if stmt is not None else ""
-        if stmt is not None and not stmt.comment and stmt.text:  # blanks before a ':' that follows (the original lists them)
-            after = line.text[col - 1 + len(stmt.text) :]
-            blanks = after[: len(after) - len(after.lstrip(" "))]
-            if after[len(blanks) : len(blanks) + 1] == ":":
-                text += blanks
+        if stmt is None:
+            col, text = 1, ""
+        else:
+            col = stmt.col
+            text = stmt.text
+            if stmt.comment:
+                text = text + " " + stmt.comment if text else stmt.comment
+            elif len(line.statements) > 1 and text:  # blanks before a ':' that follows (the original lists them)
+                after = line.text[col - 1 + len(text) :]
+                blanks = after[: len(after) - len(after.lstrip(" "))]
+                if after[len(blanks) : len(blanks) + 1] == ":":
+                    text += blanks
         where = (line, col, max(1, len(stmt.text) if stmt is not None else 1))
         macro = local is not None
+        if type(rec) is Insn or type(rec) is Data:  # most rows: made in one call
+            return _tuple(ListingRow, (where, pc if data else None, data, text, None, False, None, macro, False, None, True))
         if rec is None:
             return ListingRow(where, None, b"", text, macro=macro)
         if rec == "def":

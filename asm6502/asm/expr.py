@@ -207,16 +207,19 @@ _CHAIN = re.compile(rf"(?:{_ATOM_TEXT})(?:[-+*/!&^<>](?:{_ATOM_TEXT}))+\Z")
 _CHAIN_PARTS = re.compile(rf"{_ATOM_TEXT}|[-+*/!&^<>]")
 
 
+_tuple = tuple.__new__  # (a named tuple's own __new__ is a Python function: slower)
+
+
 def _atom(token: str, offset: int) -> Num | Sym | None:
     first = token[0]
     if first == "$":
-        return Num(int(token[1:], 16), offset, len(token))
+        return _tuple(Num, (int(token[1:], 16), offset, len(token)))
     if first == "%":
-        return Num(int(token[1:], 2), offset, len(token))
+        return _tuple(Num, (int(token[1:], 2), offset, len(token)))
     if first <= "9":
         value = int(token)
-        return Num(value, offset, len(token)) if value <= MAX else None
-    return Sym(token.lower(), offset, len(token))
+        return _tuple(Num, (value, offset, len(token))) if value <= MAX else None
+    return _tuple(Sym, (token.lower(), offset, len(token)))
 
 
 def _parse_chain(text: str) -> Node | None:
@@ -242,10 +245,10 @@ def parse(text: str) -> Node:
     if m is not None:
         hex_digits, decimal_digits, name = m.groups()
         if name is not None:
-            return Sym(name.lower(), 0, len(text))
+            return _tuple(Sym, (name.lower(), 0, len(text)))
         value = int(hex_digits, 16) if hex_digits is not None else int(decimal_digits)
         if value <= MAX:
-            return Num(value, 0, len(text))
+            return _tuple(Num, (value, 0, len(text)))
     node = _parse_chain(text)
     if node is not None:
         return node

@@ -248,19 +248,19 @@ class Layout:
     def define_value(self, name: str, value: int, kind: str, line, stmt, local) -> None:
         """Define a label or '=' constant (pass 1 only): a second definition is the original's
         REDEFINITION, and the first value stays."""
-        key = self.key(name, local)
         where = (line, stmt.col, len(name))
         full = name.lower()
         if local is None:
-            spelled = self.spelling.get(key)
-            if spelled is None:
-                self.spelling[key] = full
-            elif spelled != full:
+            key = full[: ex.SIGNIFICANT]
+            spelled = self.spelling.setdefault(key, full)
+            if spelled != full:
                 self.warn(
                     f"'{name}' and '{spelled}' are the same label: Profi-Ass keeps only the first {ex.SIGNIFICANT} characters ('{key}')",
                     where,
-                    *([note("the other spelling is here", self.defined_at[key])] if key in self.defined_at else []),
+                    *([note("the other spelling is here", as_span(self.defined_at[key]))] if key in self.defined_at else []),
                 )
+        else:
+            key = ex.local_key(name, local)
         if key in self.kinds:
             first = self.defined_at.get(key)
             self.err(f"duplicate symbol '{name}' [REDEFINITION]", where, *([note("first defined here", as_span(first))] if first else []))

@@ -89,8 +89,8 @@ def split_statements(text: str, start: int) -> list[Statement]:
     return statements
 
 
-# one line of a joined text: leading blanks, the line number's digits, the rest
-LINE_PARTS = re.compile(r"^([ \t]*)([0-9]*)(.*)$", re.MULTILINE)
+# one line of a joined text: leading blanks, the line number's digits, blanks, the rest without its trailing blanks
+LINE_PARTS = re.compile(r"^([ \t]*)([0-9]*)([ \t]*)(.*?)[ \t]*$", re.MULTILINE)
 # the start line: "sys32768", "sys 32768", "sys 8*4096" (not a label such as 'system')
 START_LINE = re.compile(r"sys(?![a-z.])", re.IGNORECASE)
 _ANY_START = re.compile(r"sys(?![a-z.])", re.IGNORECASE)  # (a quick test before the line-by-line search)
@@ -105,15 +105,14 @@ def read_lines(file: str, text: str) -> tuple[list[SourceLine], list[tuple[Sourc
     problems: list[tuple[SourceLine, str, int]] = []
     append = lines.append
     new = tuple.__new__  # (a named tuple's own __new__ is a Python function: too slow for every line)
-    for index, raw, (lead, digits, rest) in zip(range(1, len(raw_lines) + 1), raw_lines, parts):
+    for index, raw, (lead, digits, blanks, body) in zip(range(1, len(raw_lines) + 1), raw_lines, parts):
         start = len(lead) + len(digits)
-        number = int(digits) if digits and len(digits.lstrip("0")) <= 6 else None
-        if ":" in rest or ";" in rest or '"' in rest:
+        number = (int(digits) if len(digits) <= 6 or len(digits.lstrip("0")) <= 6 else None) if digits else None
+        if ":" in body or ";" in body or '"' in body:
             statements = tuple(split_statements(raw, start))
             has_code = any(s.text for s in statements)
         else:
-            body = rest.strip()
-            statements = (new(Statement, (body, start + len(rest) - len(rest.lstrip()) + 1, "")),)
+            statements = (new(Statement, (body, start + len(blanks) + 1, "")),)
             has_code = bool(body)
         line = new(SourceLine, (file, index, number, len(lead) + 1, raw, statements, has_code))
         append(line)
