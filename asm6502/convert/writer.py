@@ -16,7 +16,7 @@ import os
 import re
 
 from asm6502.asm import expr as ex
-from asm6502.asm.decode import Call, Data, Define, Insn, Origin, Pseudo
+from asm6502.asm.decode import Call, Data, Define, Insn, Origin, Pseudo, Start
 from asm6502.asm.layout import FORWARD, Layout
 from asm6502.asm.reader import START_LINE
 from asm6502.asm.result import as_span
@@ -47,6 +47,8 @@ class Writer:
         self.file: str | None = None
         self.def_line = None
         self.here = 0xC000  # the program counter after the statements so far (the original's default origin)
+        # the statements that are written (the others -- errors, lone labels -- stop the assembly before)
+        self.handlers = {Insn: self.do_insn, Data: self.do_data, Define: self.do_define, Origin: self.do_origin, Pseudo: self.do_pseudo}
 
     # -- names ---------------------------------------------------------------------------
 
@@ -123,17 +125,17 @@ class Writer:
                     cursor[line.file] = line.index
             if rec is None:
                 self.emit("", comment=stmt.comment if stmt is not None else "")
-            elif rec == "def":
+            elif isinstance(rec, str) and rec == "def":
                 if line is not self.def_line:
                     self.def_line = line
                     start = stmt.col - 1 if stmt is not None else 0
                     self.note("macro| " + line.text[start:].rstrip())
-            elif rec == "call":
+            elif isinstance(rec, str) and rec == "call":
                 self.call(pc, size, line, stmt, local)
-            elif rec == "mend":
+            elif isinstance(rec, str) and rec == "mend":
                 self.note("end of the macro call")
             else:
-                handler = getattr(self, "do_" + rec.kind, None)
+                handler = self.handlers.get(type(rec))
                 if handler is not None:
                     handler(rec, pc, size, line, stmt, local)
                 if type(rec) is Insn or type(rec) is Data:
@@ -159,7 +161,7 @@ class Writer:
         for stmt in line.statements:
             if stmt.text and id(stmt) not in self.ran:
                 rec = self.layout.decoder.decode(stmt.text)
-                if rec.kind == "start" or (rec.kind == "pseudo" and rec.op == "end"):
+                if type(rec) is Start or (type(rec) is Pseudo and rec.op == "end"):
                     continue
                 skipped.append(stmt.text + _blank(stmt.comment))
         if skipped:
