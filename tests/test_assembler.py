@@ -155,6 +155,7 @@ MNEMONIC_ERRORS = [
     ("bne *-127", "branch out of range: target $0F81 is -129 bytes away, 1 byte too far (a branch reaches -128..+127)"),
     ("lda #1/0", "division by zero"),
     ("lda 70000", "number 70000 does not fit in 16 bits"),
+    ("abcdefghijk = 7", "'abcdefghijk' is longer than 10 characters"),  # (labels/labels_len_12; 10 are accepted)
     (".wor 1000*1000", "overflow in the multiplication [ILLEGAL QUANTITY]"),
     (".wor -2*-2", "overflow in the multiplication [ILLEGAL QUANTITY]"),
     ("lda nowhere", "undefined symbol 'nowhere'"),
@@ -235,7 +236,7 @@ def test_overlapping_output_is_an_error():
 
 
 def test_eight_significant_characters():
-    result = assemble("*= $1000\nverylonglabel nop\njmp verylongXYZ", "t.asm")
+    result = assemble("*= $1000\nverylongla nop\njmp verylongXYZ", "t.asm")
     assert result.image == bytes([0xEA, 0x4C, 0x00, 0x10])
     assert any("only the first 8 characters" in d.message for d in result.diagnostics)
 

@@ -38,6 +38,7 @@ _FAST_DEFINE = re.compile(r"([A-Za-z][A-Za-z0-9.]*)[ \t]+([=_])[ \t]*([^\s;\"]+)
 _QUICK_OPERAND = re.compile(r"([ \t]+)(#?)([<>!]?)([^\s,;\"()\[\]#<>!]+|\*[-+][^\s,;\"()\[\]#<>!]*|\*)(?:,([xXyY]))?\Z")
 
 Problem = tuple[str, int, int]  # (message, offset, length)
+LABEL_FIELD = 10  # 'name = value' with a name of 11 characters or more is the original's SYNTAX 1 (labels_len_*)
 
 
 class Record:
@@ -214,7 +215,7 @@ class Decoder:
 
     def _fast_define(self, m) -> Define | None:
         """``name = expr`` / ``name _ expr`` with an expression without blanks."""
-        if m.group(1).upper() in self.opcodes:
+        if m.group(1).upper() in self.opcodes or len(m.group(1)) > LABEL_FIELD:
             return None  # ('lda = 5' is an instruction with a bad operand)
         try:
             node, fn = self.expression(m.group(3))
@@ -301,6 +302,10 @@ class Decoder:
         if START_LINE.match(text):
             return _new(Start)
         after = rest.lstrip()
+        if len(word) > LABEL_FIELD and after[:1] in ("=", "_"):
+            return _new(Bad, problem=(f"'{word}' is longer than {LABEL_FIELD} characters: the original reads the '=' of a "
+                                      f"definition after a {LABEL_FIELD}-character name field (8 characters count) [SYNTAX 1]",
+                                      base, len(word)))  # fmt: skip
         if not after:
             hint = self._undocumented_hint(word)
             return _new(Label, word) if hint is None else _new(Bad, None, (hint, base, len(word)))
