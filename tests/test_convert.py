@@ -12,7 +12,7 @@ fixtures/convert/real_seed64.asm), every undocumented opcode, and a fixture of
 every construct (fixtures/convert/features.asm, whose converted text is also
 kept as a golden file).
 
-Default suite: about 200 programs per target (5 s); the long run:
+Default suite: about 200 programs and 600 expressions per target (5 s); the long run:
 ``CONVERT_PROGRAMS=3000 .venv/bin/python -m pytest -m slow tests/test_convert.py``
 """
 
@@ -151,6 +151,54 @@ def test_realistic_programs(target):
     gen_real = pytest.importorskip("gen_real", reason="bench/gen_real.py is on branch bench-real")
     for seed in range(8):
         round_trip(gen_real.render(gen_real.generate(routines=300, seed=seed), "asm6502"), f"real{seed}", target)
+
+
+def random_expression(rnd, depth: int = 0) -> str:
+    """A Profi-Ass expression over every operator, brackets, unary minus, numbers in every base,
+    character constants, symbols and '*'."""
+    terms = []
+    for _ in range(rnd.randint(1, 4)):
+        pick = rnd.random()
+        if pick < 0.15 and depth < 2:
+            open_, close = rnd.choice(["()", "[]"])
+            term = open_ + random_expression(rnd, depth + 1) + close
+        elif pick < 0.25:
+            term = "-" + rnd.choice(["3", "$10", "k1", "0"])
+        elif pick < 0.5:
+            term = rnd.choice(["k1", "k2", "big", "zero", "*"])
+        elif pick < 0.6:
+            term = '"' + rnd.choice("aZ5?") + '"'
+        else:
+            value = rnd.choice([0, 1, 2, 7, 16, 255, 256, 4096, 65535, rnd.randrange(65536)])
+            term = rnd.choice([str(value), f"${value:x}", f"%{value:b}"])
+        terms.append(term)
+    out = terms[0]
+    for term in terms[1:]:
+        out += rnd.choice("+-*/!&^<>") + term
+    return out
+
+
+@per_target
+@pytest.mark.parametrize("seed", [15] + [pytest.param(s, marks=pytest.mark.slow) for s in range(100, 130)])
+def test_expressions_in_one_batch(target, seed):
+    """600 random expressions as .wor items of one program: one run of the target checks them all."""
+    import random
+
+    from asm6502.asm import expr as ex
+
+    rnd = random.Random(seed)
+    values = {"k1": 5, "k2": 300, "big": 0xFFF0, "zero": 0}
+    lines = ["10 sys 32768", "20 *= $1000", "30 k1 = 5", "40 k2 = 300", "50 big = $fff0", "60 zero = 0"]
+    number = 70
+    while len(lines) < 606:
+        text = random_expression(rnd)
+        try:
+            ex.compile_node(ex.parse(text))(values, 0x1000 + 2 * (len(lines) - 6), None)
+        except ex.ExprError:
+            continue  # (division by zero, multiplication overflow: errors in Profi-Ass too)
+        lines.append(f"{number} .wor {text}")
+        number += 1
+    round_trip("\n".join(lines) + "\n", "expressions.asm", target)
 
 
 # --- what the converted text looks like -------------------------------------------------

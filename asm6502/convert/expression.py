@@ -8,7 +8,8 @@ integers wider than 16 bits.  So the rewrite
   operator tighter than the chain so far (``2+3*4`` -> ``(2+3)*4``), and a
   bracketed or negated right-hand side when it would bind looser or equal;
 * wraps a step in ``& $ffff`` where its exact value differs from the 16-bit
-  one (``$ffff+2``, ``0-1``, ``-x``, ``1<16``).  Which steps need it is decided
+  one (``$ffff+2``, ``0-1``, ``-x``, ``1<8`` of a large value); a shift by 16
+  or more is written as its value, 0.  Which steps need it is decided
   with the values the statement has in this assembly (the converter writes
   the program as it ran, so every statement is written with its own values);
   after each step the value is back in 0..$FFFF, so ``/`` and ``>>`` see the
@@ -97,6 +98,9 @@ def rewrite(node: ex.Node, text: str, base: int, scope: Scope) -> Text:
         left_text = left.text if left.precedence >= precedence else f"({left.text})"
         right_text = right.text if right.precedence > precedence else f"({right.text})"
         value = ex.apply(op, left.value, right.value, offset)
+        if op in "<>" and right.value >= 16:  # all bits shifted out: 0 (ACME's 64-bit shifts go wrong from 64 on)
+            left = Text("0", ATOM, 0)
+            continue
         joined = f"{left_text} {token.strip()} {right_text}"  # (blanks: '**' is a power in 64tass)
         if exact(op, left.value, right.value) != value:
             left = Text(f"({joined}) & $ffff", WRAP_PRECEDENCE, value)
@@ -116,7 +120,7 @@ def exact(op: str, left: int, right: int) -> int:
     if op == "/":
         return left // right
     if op == "<":
-        return left << right if right < 48 else -1  # (a huge shift: wrap it; the result is 0)
+        return left << right  # (right < 16: see rewrite)
     return ex.apply(op, left, right, 0)  # | & ^ >> never leave 0..$FFFF
 
 
