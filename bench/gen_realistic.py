@@ -113,7 +113,7 @@ def realistic(rnd: random.Random, lines: int, budget: int) -> tuple[list[str], l
                 ophis += [f"txt{n}:", ".byte " + ",".join(f"${b:02x}" for b in petscii(text))]
                 size += len(text)
             else:
-                ours.append(f'txt{n} .byt "{text}",0')
+                ours.append(f'txt{n} .asc "{text}" : .byt 0')
                 ophis += [f"txt{n}:", ".byte " + ",".join(f"${b:02x}" for b in petscii(text) + [0])]
                 size += len(text) + 1
         elif r < 0.85:  # a short delay loop with a label and a backward branch
@@ -126,8 +126,9 @@ def realistic(rnd: random.Random, lines: int, budget: int) -> tuple[list[str], l
             count = rnd.randrange(3, 12)
             step = rnd.randrange(1, 40)
             ours.append(f"ix _ 0 ; table of {count}")
-            ours.append(f".byt ix*{step}&255,ix : ix _ ix+1")  # (numbered below: the .goto target)
-            ours.append(f".if {count}-ix : .goto @{len(ours) - 1}")
+            ours.append(f".byt ix*{step}&255,ix ; the .goto target")
+            ours.append("ix _ ix+1")  # (a definition stands at the start of a line)
+            ours.append(f".if {count}-ix : .goto @{len(ours) - 2}")
             ophis += [f".byte {(i * step) & 255},{i}" for i in range(count)]
             size += 2 * count
     return ours, ophis, size

@@ -77,7 +77,7 @@ LISTING = [
     ("lda #2+[3*4]", "A9 0E"),
     ("lda #%1010", "A9 0A"),
     ("lda #-1&255", "A9 FF"),
-    (".byt 1,$ff,%11,\"ab\"", "01 FF 03 41 42"),
+    (".byt 1,$ff,%11,\"ab\"", "01 FF 03 41"),  # a string in .byt is its first character (data/data_byt_string_long)
     (".byte 0", "00"),
     (".wor $1234,*", "34 12 00 10"),
     (".word 1", "01 00"),

@@ -45,7 +45,6 @@ class Record:
     """Base of the decoded statements; ``label`` is the label in front (or None)."""
 
     __slots__ = ("label", "problem")
-    kind = "?"
 
 
 class Insn(NamedTuple):
@@ -89,49 +88,42 @@ class Origin(Record):
     """``*= value`` (with a label in front, the label gets the old program counter)."""
 
     __slots__ = ("fn", "node", "expr_offset")
-    kind = "origin"
 
 
 class Data(Record):
     """``.byt``, ``.wor``, ``.asc``, ``.flp``: ``items`` are (bytes or None, fn, node, prefix, offset, length)."""
 
     __slots__ = ("op", "items", "size", "op_offset", "op_length")
-    kind = "data"
 
 
 class Pseudo(Record):
     """Any other pseudo-op: ``op`` its first three letters, ``args`` the text after it."""
 
     __slots__ = ("op", "name", "args", "args_offset", "op_offset", "op_length")
-    kind = "pseudo"
 
 
 class Call(Record):
     """``'name args``: a macro call."""
 
     __slots__ = ("name", "args", "name_offset")
-    kind = "call"
 
 
 class Label(Record):
     """A label on its own."""
 
     __slots__ = ()
-    kind = "label"
 
 
 class Bad(Record):
     """A statement the original rejects whatever the values (``problem`` says why)."""
 
     __slots__ = ()
-    kind = "bad"
 
 
 class Start(Record):
     """``sys 32768``: the start line (a BASIC statement)."""
 
     __slots__ = ()
-    kind = "start"
 
 
 _tuple = tuple.__new__  # (a named tuple's own __new__ is a Python function: slower)
@@ -517,7 +509,8 @@ class Decoder:
     # -- data -----------------------------------------------------------------------
 
     def _data_list(self, label, op: str, args: str, args_offset: int, op_offset: int, op_length: int) -> Record:
-        """``.byt`` / ``.wor`` items: values (``.byt`` also strings of other than one character)."""
+        """``.byt`` / ``.wor`` items: expressions (manual p. 12); a string is a character constant,
+        its first character (``.byt "abc"`` is $41, as the original: data/data_byt_string_long)."""
         if not args:
             return _new(Bad, label, (f".{op} needs at least one value [UNDEF'D STATEMENT]", op_offset, op_length))
         word = op == "wor"
@@ -525,12 +518,6 @@ class Decoder:
         for item, item_offset in split_commas(args, args_offset):
             if not item:
                 return _new(Bad, label, ("value expected between commas [UNDEF'D STATEMENT]", item_offset, 1))
-            if item[0] == '"' and not word and item[-1:] == '"' and len(item) >= 2 and len(item) != 3 and '"' not in item[1:-1]:
-                data, problems = petscii(item[1:-1], item_offset + 1)
-                if problems:
-                    return _new(Bad, label, problems[0])
-                items.append((data, None, None, "", item_offset, len(item)))
-                continue
             prefix = item[0] if item[0] in "<>" else ""
             body = item[len(prefix) :]
             expr_offset = item_offset + len(prefix) + len(body) - len(body.lstrip())

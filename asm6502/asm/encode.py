@@ -39,6 +39,10 @@ class Encoder:
             return fn(values, pc, local)
         except ex.Unknown as u:
             node = u.node
+            if node.name[0] == "." and local is None:
+                self.err(f"'{node.name}' outside a macro: a label local to a macro is referenced only inside it [SYNTAX 5]",
+                         (line, col + expr_offset + node.offset, node.length))  # fmt: skip
+                return None
             what = f"local label '{node.name}'" if node.name[0] == "." else f"symbol '{node.name}'"
             self.err(f"undefined {what} [UNDEF'D STATEMENT]", (line, col + expr_offset + node.offset, node.length))
         except ex.ExprError as exc:
@@ -224,7 +228,7 @@ class Encoder:
         where = (line, col, max(1, len(stmt.text) if stmt is not None else 1))
         macro = local is not None
         if type(rec) is Insn or type(rec) is Data:  # most rows: made in one call
-            return _tuple(ListingRow, (where, pc if data else None, data, text, None, False, None, macro, False, None, True))
+            return _tuple(ListingRow, (where, pc if data else None, data, text, None, False, None, macro, False))
         if rec is None:
             return ListingRow(where, None, b"", text, macro=macro)
         if rec == "def":

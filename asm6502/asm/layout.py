@@ -24,7 +24,7 @@ from asm6502.asm import expr as ex
 from asm6502.asm.decode import IDENT, Bad, Call, Data, Decoder, Define, Insn, Label, Origin, Pseudo, Start
 from asm6502.asm.reader import SourceLine
 from asm6502.asm.result import Options, as_span
-from asm6502.diagnostics import Diagnostic, Span, error, note, warning
+from asm6502.diagnostics import Diagnostic, error, note, warning
 
 FORWARD = 4  # an entry's size code: absolute (3 bytes) because the operand was a forward reference
 MACRO_DEPTH = 16
@@ -162,9 +162,12 @@ class Layout:
                         append((rec, pc, rec.size, line, stmt, local))
                         self.pc = (pc + rec.size) & 0xFFFF
                     continue
-                if rec.label is not None and stmt is not line.statements[0] and local is None:
-                    self.err(f"a label only stands at the start of a line: '{rec.label}' after ':' [SYNTAX 1]", (line, stmt.col, len(rec.label)))
-                    continue
+                if stmt is not line.statements[0] and local is None and type(rec) is not Label:
+                    name = rec.label if rec.label is not None else rec.name if type(rec) is Define else None
+                    if name is not None:  # (a label or a definition stands at the start of a line)
+                        self.err(f"'{name}' after ':': a label or definition only stands at the start of a line [SYNTAX 1]",
+                                 (line, stmt.col, len(name)))  # fmt: skip
+                        continue
                 outcome = self.statement(rec, line, stmt, local, depth, lines)
                 if outcome is not None:
                     if outcome >= 0:  # .goto: the index of the line to go on with
@@ -239,9 +242,6 @@ class Layout:
 
     # -- symbols -------------------------------------------------------------------------
 
-    def key(self, name: str, local) -> str:
-        return ex.local_key(name, local) if local is not None else ex.key_of(name)
-
     def define_label(self, name: str, line, stmt, local) -> None:
         self.define_value(name, self.pc, "label", line, stmt, local)
 
@@ -278,6 +278,7 @@ class Layout:
             if not rec.var:
                 self.err(f"'{u.node.name}' is not defined yet: '=' takes its value in pass 1 [UNDEF'D STATEMENT]",
                          (line, stmt.col + rec.expr_offset + u.node.offset, u.node.length))  # fmt: skip
+                value = self.pc  # (the original then gives the name the program counter: labels/labels_equ_forward_ref)
         except ex.ExprError as exc:
             self.err(exc.message, (line, stmt.col + rec.expr_offset + exc.offset, exc.length))
             value = None

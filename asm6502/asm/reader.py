@@ -90,7 +90,8 @@ def split_statements(text: str, start: int) -> list[Statement]:
 
 
 # one line of a joined text: leading blanks, the line number's digits, blanks, the rest without its trailing blanks
-LINE_PARTS = re.compile(r"^([ \t]*)([0-9]*)([ \t]*)(.*?)[ \t]*$", re.MULTILINE)
+# (BASIC skips blanks inside a line number: "100 1abc" is line 1001, "abc", LINGET $A96B)
+LINE_PARTS = re.compile(r"^([ \t]*)((?:[0-9]+(?:[ \t]+(?=[0-9]))?)*)([ \t]*)(.*?)[ \t]*$", re.MULTILINE)
 # the start line: "sys32768", "sys 32768", "sys 8*4096" (not a label such as 'system')
 START_LINE = re.compile(r"sys(?![a-z.])", re.IGNORECASE)
 _ANY_START = re.compile(r"sys(?![a-z.])", re.IGNORECASE)  # (a quick test before the line-by-line search)
@@ -107,6 +108,8 @@ def read_lines(file: str, text: str) -> tuple[list[SourceLine], list[tuple[Sourc
     new = tuple.__new__  # (a named tuple's own __new__ is a Python function: too slow for every line)
     for index, raw, (lead, digits, blanks, body) in zip(range(1, len(raw_lines) + 1), raw_lines, parts):
         start = len(lead) + len(digits)
+        if " " in digits or "\t" in digits:  # blanks inside the number: BASIC joins its digits
+            digits = digits.replace(" ", "").replace("\t", "")
         number = (int(digits) if len(digits) <= 6 or len(digits.lstrip("0")) <= 6 else None) if digits else None
         if ":" in body or ";" in body or '"' in body:
             statements = tuple(split_statements(raw, start))

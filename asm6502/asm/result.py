@@ -32,8 +32,6 @@ class ListingRow(NamedTuple):
     title: str | None = None
     macro: bool = False  # a line of a macro expansion (the original lists it with '+')
     definition: bool = False  # a line recorded into a macro (the original lists it with "'")
-    error: str | None = None  # the original's message name of an error on this statement
-    listed: bool = True  # False where '.opt' switched the listing off (P not set / M for macro lines)
 
     @property
     def span(self) -> Span:
