@@ -87,3 +87,16 @@ def test_symbol_file_the_original_wrote():
     table = read_symbols(data)
     assert table == [("a", 1), ("b", 2), ("ab", 0x1234), ("ba", 3), ("abcdefgh", 4), ("z", 5), ("l1", 0xC000)]
     assert write_symbols(table) == data
+
+
+def test_a_file_chaining_to_itself_is_stopped(tmp_path):
+    (tmp_path / "loop.asm").write_text('100 sys32768\n110 *= $c000\n120 nop\n130 .file 8,"loop.asm"\n')
+    with pytest.raises(DiagnosticError) as info:
+        assemble_file(tmp_path / "loop.asm")
+    assert any("more than 1000 .file chains" in d.message for d in info.value.errors)
+
+
+def test_each_file_of_a_chain_has_its_start_line(tmp_path):
+    (tmp_path / "main.asm").write_text(MAIN)
+    (tmp_path / "part2").write_text("100 sys32768\n" + PART2)
+    assert assemble_file(tmp_path / "main.asm").image == WANT

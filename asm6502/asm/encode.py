@@ -25,6 +25,7 @@ class Encoder:
         self.diags: list[Diagnostic] = []
         self.chunks: list[tuple[int, bytearray, tuple]] = []  # (start, bytes, where)
         self.rows: list[ListingRow] = []
+        self.shown: dict[int, tuple] = {}  # id(statement) -> its place and listing text (statements live as long as this)
         self.fatal = False
 
     def err(self, message: str, where) -> None:
@@ -210,22 +211,14 @@ class Encoder:
         return bytes(out)
 
     # -- listing ---------------------------------------------------------------------------
+    # (rows: see row(); the statement's place and text are worked out once per statement, _shown)
 
     def row(self, entry, values, data: bytes = b"") -> ListingRow:
         rec, pc, size, line, stmt, local = entry
-        if stmt is None:
-            col, text = 1, ""
-        else:
-            col = stmt.col
-            text = stmt.text
-            if stmt.comment:
-                text = text + " " + stmt.comment if text else stmt.comment
-            elif len(line.statements) > 1 and text:  # blanks before a ':' that follows (the original lists them)
-                after = line.text[col - 1 + len(text) :]
-                blanks = after[: len(after) - len(after.lstrip(" "))]
-                if after[len(blanks) : len(blanks) + 1] == ":":
-                    text += blanks
-        where = (line, col, max(1, len(stmt.text) if stmt is not None else 1))
+        shown = self.shown.get(id(stmt)) if stmt is not None else _shown(line, None)
+        if shown is None:  # (a statement in a loop or macro is listed many times: worked out once)
+            shown = self.shown[id(stmt)] = _shown(line, stmt)
+        where, text = shown
         macro = local is not None
         if type(rec) is Insn or type(rec) is Data:  # most rows: made in one call
             return _tuple(ListingRow, (where, pc if data else None, data, text, None, False, None, macro, False))
@@ -251,3 +244,20 @@ class Encoder:
         if kind is Bad:
             return ListingRow(where, None, b"", text, macro=macro)
         return ListingRow(where, pc if data else None, data, text, macro=macro)
+
+
+def _shown(line, stmt) -> tuple[tuple, str]:
+    """A statement's place (line, col, length) and its text as the listing shows it: with its
+    comment, and with the blanks before a ':' that follows (the original lists them)."""
+    if stmt is None:
+        return (line, 1, 1), ""
+    col = stmt.col
+    text = stmt.text
+    if stmt.comment:
+        text = text + " " + stmt.comment if text else stmt.comment
+    elif len(line.statements) > 1 and text:
+        after = line.text[col - 1 + len(text) :]
+        blanks = after[: len(after) - len(after.lstrip(" "))]
+        if after[len(blanks) : len(blanks) + 1] == ":":
+            text += blanks
+    return (line, col, max(1, len(stmt.text))), text

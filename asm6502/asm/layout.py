@@ -21,7 +21,7 @@ from __future__ import annotations
 import re
 
 from asm6502.asm import expr as ex
-from asm6502.asm.decode import IDENT, Bad, Call, Data, Decoder, Define, Insn, Label, Origin, Pseudo, Start
+from asm6502.asm.decode import IDENT, Call, Data, Decoder, Define, Insn, Label, Origin, Pseudo, Start
 from asm6502.asm.reader import SourceLine
 from asm6502.asm.result import Options, as_span
 from asm6502.diagnostics import Diagnostic, error, note, warning
@@ -31,8 +31,19 @@ MACRO_DEPTH = 16
 ASC_LIMIT = 48  # the original's '.asc' overflows past 48 characters (its line buffer; the manual says 55)
 
 
+MAX_CHAIN = 1000  # .file chains followed in one pass (a file naming itself would go on for ever)
+
+
 class Stop(Exception):
     """Ends pass 1 (``.end``, a fatal error)."""
+
+
+class Chain(Exception):
+    """``.file``: pass 1 goes on with another file's lines (and the current one ends)."""
+
+    def __init__(self, lines, start):
+        super().__init__()
+        self.lines, self.start = lines, start
 
 
 class Macro:
@@ -106,10 +117,20 @@ class Layout:
     # -- the walk -----------------------------------------------------------------------
 
     def run(self, lines: list[SourceLine], start: int) -> None:
-        try:
-            self.run_lines(lines, start, 0, None)
-        except Stop:
-            pass
+        chained = 0
+        while True:
+            try:
+                self.run_lines(lines, start, 0, None)
+            except Chain as chain:
+                lines, start = chain.lines, chain.start
+                self.started = False  # (the next file of the chain has its own start line)
+                chained += 1
+                if chained <= MAX_CHAIN:
+                    continue
+                self.err(f"more than {MAX_CHAIN} .file chains: does a file name itself?", self.chained)
+            except Stop:
+                pass
+            break
         if self.chained is not None and not self.chain_closed:
             self.warn("a .file chain ends without '.end 8,\"first file\"': the original would run pass 2 on the last "
                       "file only (the manual asks for the .end); here the whole chain is assembled", self.chained)  # fmt: skip
@@ -150,7 +171,8 @@ class Layout:
                 if type(rec) is Insn:
                     if rec.label is not None:
                         if stmt is not line.statements[0] and local is None:
-                            self.err(f"a label only stands at the start of a line: '{rec.label}' after ':' [SYNTAX 1]", (line, stmt.col, len(rec.label)))
+                            self.err(f"'{rec.label}' after ':': a label or definition only stands at the start of a line [SYNTAX 1]",
+                                     (line, stmt.col, len(rec.label)))  # fmt: skip
                             continue
                         self.define_label(rec.label, line, stmt, local)
                     pc = self.pc
@@ -502,8 +524,7 @@ class Layout:
         except OSError as exc:
             self.err(f"cannot read .file '{name}': {exc.strerror or exc} [IEEE]", where)
             raise Stop from None
-        self.run_lines(new_lines, start, depth, local)
-        raise Stop
+        raise Chain(new_lines, start)
 
     def op_opt(self, rec, line, stmt, local, depth, lines):
         """``.opt P,P#,P=expr,O,OO,O#,O=expr,M,N``: listing and object output (manual p. 17)."""
