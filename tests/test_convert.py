@@ -249,14 +249,71 @@ def test_statement_translation(source, tass, acme):
     assert statements(source, "acme")[1] == acme
 
 
-def test_macro_call_is_expanded_with_local_labels():
-    source = "20 *= $1000\n30 m .mac p\n40 l dex\n50 bne .l\n60 .men\n70 'm 3\n80 'm 4\n"
-    assert statements(source, "64tass") == ["* = $1000", "p := 3", "l__01           dex", "bne l__01", "p := 4", "l__02           dex", "bne l__02"]
+def test_macro_as_the_target_macro():
+    source = "20 *= $1000\n30 m .mac p ; count down\n40 l dex\n50 bne .l\n60 .men\n70 'm 3\n80 'm 4\n"
+    assert statements(source, "64tass") == ["* = $1000", "m               .macro p  ; count down", "l               dex", "bne l", ".endm", "#m 3", "#m 4"]
+    assert statements(source, "acme") == ["* = $1000", "!macro m .p {  ; count down", ".l              dex", "bne .l", "}", "+m 3", "+m 4"]
 
 
-def test_variable_loop_is_unrolled():
+def test_macro_whose_parameter_is_read_outside_is_expanded_with_local_labels():
+    # the parameters are global symbols in Profi-Ass: 'lda #p' reads the last call's argument
+    source = "20 *= $1000\n30 m .mac p\n40 l dex\n50 bne .l\n60 .men\n70 'm 3\n80 'm 4\n90 lda #p\n"
+    assert statements(source, "64tass") == ["* = $1000", "p := 3", "l__01           dex", "bne l__01", "p := 4", "l__02           dex", "bne l__02", "lda #p"]
+
+
+def test_goto_loop_as_the_target_loop():
     source = "20 *= $1000\n30 i _ 2\n40 .byt i\n50 i _ i-1\n60 .if i : .goto 40\n"
-    assert statements(source, "acme") == ["* = $1000", "!set i = 2", "!byte i", "!set i = i - 1", "!byte i", "!set i = i - 1"]
+    assert statements(source, "acme") == ["* = $1000", "!set i = 2", "!do {  ; lines 40-60: .if i : .goto 40 (2 rounds)", "!byte i", "!set i = i - 1", "} while i"]
+    assert statements(source, "64tass")[2:] == [
+        ".for loop40 := 1, loop40 != 0, loop40 := i  ; lines 40-60: .if i : .goto 40 (2 rounds)", ".byte i", "i := i - 1", ".next"]
+
+
+MANUAL_P24 = (HERE / "fixtures" / "profiass" / "manual" / "ex2_p24.src").read_text()
+TABLE_LOOP = "10 sys 32768\n20 *= $1000\n30 i _ 0\n40 .byt i*3+1\n50 i _ i+1\n60 .if 8-i : .goto 40\n70 rts\n"
+NESTED = "10 sys 32768\n20 *= $1000\n30 j _ 0\n40 i _ 0\n50 .byt i+j\n60 i _ i+1\n70 .if 4-i : .goto 50\n80 j _ j+16\n90 .if 48-j : .goto 40\n"
+SHAPES = {  # how the converted text shows (macros, calls, loops, expanded macros, unrolled loops)
+    "64tass": (r"^\S+\s+\.macro\b", r"^\s+#\w", r"^\s+\.for\b", "is expanded at each call", "is unrolled"),
+    "acme": (r"^\s+!macro\b", r"^\s+\+\w", r"^\s+!do\b", "is expanded at each call", "is unrolled"),
+}
+
+
+@pytest.mark.parametrize(
+    "name,source,tass,acme",
+    [
+        # the manual's macro program (p. 24): two macros, four calls
+        ("manual p24", MANUAL_P24, (2, 4, 0, 0, 0), (2, 4, 0, 0, 0)),
+        # a table made by a .goto loop: one target loop
+        ("table loop", TABLE_LOOP, (0, 0, 1, 0, 0), (0, 0, 1, 0, 0)),
+        # 'i-5' is below 0 until the last round: every step wrapped to 16 bits, then one text for all rounds
+        ("wrapped condition", "10 sys 32768\n20 *= $1000\n30 i _ 0\n40 .byt i*i\n50 i _ i+1\n60 .if i-5 : .goto 40\n", (0, 0, 1, 0, 0), (0, 0, 1, 0, 0)),
+        # a loop in a loop: the inner one is a target loop in each of the 3 outer rounds, the outer one is unrolled
+        ("nested loops", NESTED, (0, 0, 3, 0, 1), (0, 0, 3, 0, 1)),
+        # '.if' and '.goto' not alone on their line: unrolled
+        ("goto after a statement", "10 sys 32768\n20 *= $1000\n30 i _ 3\n40 .byt i\n50 i _ i-1\n60 nop : .if i : .goto 40\n", (0, 0, 0, 0, 1), (0, 0, 0, 0, 1)),
+        # an argument that is an expression: 64tass puts the argument's text into the body, ACME its value
+        ("expression argument", "10 sys 32768\n20 *= $1000\n30 m .mac a\n40 lda a+1,x\n50 .men\n60 'm $10+2\n70 'm 4\n", (0, 0, 0, 1, 0), (1, 2, 0, 0, 0)),
+        # zero page in one call, absolute in another (a forward reference): expanded
+        ("zero page by call", "10 sys 32768\n20 *= $1000\n30 m .mac a\n40 lda a\n50 .men\n60 'm $12\n70 'm fwd\n80 fwd = $34\n", (0, 0, 0, 1, 0), (0, 0, 0, 1, 0)),
+        # zero page in one call, absolute in another by value: the same body text serves both
+        ("size by value", "10 sys 32768\n20 *= $1000\n30 m .mac a\n40 lda a,x\n50 .men\n60 'm $12\n70 'm $1234\n", (1, 2, 0, 0, 0), (1, 2, 0, 0, 0)),
+    ],
+)
+def test_structure_of_the_converted_text(name, source, tass, acme):
+    import re
+
+    for target, expected in (("64tass", tass), ("acme", acme)):
+        text = convert(source, "t.asm", target).text
+        macros, calls, loops, expanded, unrolled = SHAPES[target]
+        counts = (
+            len(re.findall(macros, text, re.M)),
+            len(re.findall(calls, text, re.M)),
+            len(re.findall(loops, text, re.M)),
+            text.count(expanded),
+            text.count(unrolled),
+        )
+        assert counts == expected, f"{name} ({target}):\n{text}"
+        if executable(target):
+            round_trip(source, "t.asm", target)
 
 
 def test_variable_read_before_its_assignment_starts_with_the_pass_1_value():

@@ -16,9 +16,10 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="asm6502 convert",
         description="Translate a Profi-Ass 64 source into 64tass or ACME syntax that assembles to the same bytes. "
-        "The program is written as Profi-Ass ran it: .if/.goto loops unrolled, macro calls expanded "
-        "(local labels become name__NN), .file chains merged; expressions re-bracketed for the target's "
-        "operator precedence; comments kept.",
+        "Macros become the target's macros and .if/.goto loops the target's loops where that gives the same "
+        "code at every call and round; the others are written as Profi-Ass ran them (loops unrolled, macro "
+        "calls expanded with local labels as name__NN), with a comment saying why. .file chains merged; "
+        "expressions re-bracketed for the target's operator precedence; comments kept.",
     )
     parser.add_argument("source", metavar="SRC", help="Profi-Ass source (.asm text, or a C64 .prg source)")
     parser.add_argument("--to", required=True, choices=sorted(TARGETS), help="the target assembler")
@@ -52,6 +53,9 @@ def _run(args) -> int:
     conversion = convert(text, str(source), args.to, options)
     if not args.quiet:
         print_diagnostics(conversion.diagnostics)
+        shape = conversion.structure
+        print(f"structure: {len(shape.macros)} macro(s) as {args.to} macros, {len(shape.expanded)} expanded at each call; "
+              f"{shape.loops} .goto loop(s) as {args.to} loops, {len(shape.unrolled)} unrolled", file=sys.stderr)  # fmt: skip
     out = Path(args.output) if args.output else source.with_suffix(TARGETS[args.to].suffix)
     if out.resolve() == source.resolve():
         raise DiagnosticError([error(f"the output '{out}' would overwrite the source: give another name with -o")])

@@ -4,8 +4,12 @@
 an error of the conversion: only a program that assembles can be converted),
 then runs pass 1 again with its layout kept and writes every statement that
 ran, in order, in the target's syntax (writer.py): expressions re-bracketed
-for the target's precedence (expression.py), loops unrolled, macros expanded,
-``.file`` chains merged, comments kept.
+for the target's precedence (expression.py), ``.file`` chains merged, comments
+kept.  Macros become the target's macros and ``.goto`` loops the target's
+loops where every call / every round comes out as the same text; the others
+are expanded / unrolled, with a comment saying why (structure.py finds the
+loops).  A macro that turns out not to fit is marked and the program written
+again with it expanded.
 """
 
 from __future__ import annotations
@@ -26,10 +30,20 @@ from asm6502.diagnostics import Diagnostic, DiagnosticError, error
 __all__ = ["Conversion", "TARGETS", "convert"]
 
 
+class Structure(NamedTuple):
+    """What became the target's macros and loops, and what was written out as Profi-Ass ran it."""
+
+    macros: tuple[str, ...]  # macros written as the target's macros
+    expanded: tuple[tuple[str, str], ...]  # (macro, why) expanded at each call
+    loops: int  # '.goto' loops (occurrences) written as the target's loops
+    unrolled: tuple[str, ...]  # why each '.goto' loop of the loop shape is left unrolled (also a comment there)
+
+
 class Conversion(NamedTuple):
     text: str  # the converted source
     diagnostics: tuple[Diagnostic, ...]  # asm6502's warnings on the source, then what was left as a comment
     result: Result  # asm6502's assembly of the original: the bytes the converted source must give
+    structure: Structure = Structure((), (), 0, ())
 
 
 def convert(text: str, filename: str, target: str, options: Options = Options()) -> Conversion:
@@ -51,13 +65,25 @@ def convert(text: str, filename: str, target: str, options: Options = Options())
 
     layout = Layout(replace(options, listing=True), read, source.opens)
     layout.run(source.lines, source.start_index)
-    writer = Writer(chosen, layout)
-    writer.run(files)
+    expanded: dict[str, str] = {}
+    while True:  # macros that cannot be the target's macros are expanded; then the program is written again
+        writer = Writer(chosen, layout, expanded)
+        writer.run(files)
+        if not writer.failed:
+            break
+        expanded.update(writer.failed)
     if any(d.is_error for d in writer.diags):
         raise DiagnosticError(writer.diags)
     head = _header(chosen, filename, options, source.lines[: source.start_index], writer)
     body = writer.lines
-    return Conversion("\n".join(head + body) + "\n", result.diagnostics + tuple(writer.diags), result)
+    names = {key: m.name for key, m in layout.macros.items()}
+    structure = Structure(
+        tuple(names[key] for key in sorted(writer.candidates)),
+        tuple((names[key], why) for key, why in sorted(expanded.items())),
+        writer.loops_written,
+        tuple(writer.unrolled),
+    )
+    return Conversion("\n".join(head + body) + "\n", result.diagnostics + tuple(writer.diags), result, structure)
 
 
 def _header(target: Target, filename: str, options: Options, basic_lines, writer: Writer) -> list[str]:

@@ -45,6 +45,7 @@ class Scope:
     local: str | None
     name_of: Callable[[str], str]  # symbol key -> the name written
     used: Callable[[str], None]  # told every symbol key referenced
+    wrap_all: bool = False  # every step that can leave 0..$FFFF wrapped (a loop's rounds written as one text)
 
 
 def symbol_key(node: ex.Sym, local: str | None) -> str:
@@ -88,7 +89,7 @@ def rewrite(node: ex.Node, text: str, base: int, scope: Scope) -> Text:
         inner = rewrite(node.operand, text, base, scope)
         shown = f"-{inner.text}" if inner.precedence == ATOM else f"-({inner.text})"  # ('--' is an anonymous label in 64tass)
         value = -inner.value & ex.MAX
-        if inner.value == 0:  # (bracketed: 64tass reads '#-...' as a signed byte)
+        if inner.value == 0 and not scope.wrap_all:  # (bracketed: 64tass reads '#-...' as a signed byte)
             return Text(f"({shown})", ATOM, 0)
         return Text(f"({shown}) & $ffff", WRAP_PRECEDENCE, value)
     left = rewrite(node.first, text, base, scope)
@@ -102,7 +103,7 @@ def rewrite(node: ex.Node, text: str, base: int, scope: Scope) -> Text:
             left = Text("0", ATOM, 0)
             continue
         joined = f"{left_text} {token.strip()} {right_text}"  # (blanks: '**' is a power in 64tass)
-        if exact(op, left.value, right.value) != value:
+        if exact(op, left.value, right.value) != value or (scope.wrap_all and op in "+-*<"):
             left = Text(f"({joined}) & $ffff", WRAP_PRECEDENCE, value)
         else:
             left = Text(joined, precedence, value)

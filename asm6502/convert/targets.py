@@ -54,6 +54,16 @@ class Target:
     operator_column: int  # index into OPERATORS' token columns
     reserved: frozenset[str]  # Profi-Ass names the target cannot take as symbols (renamed with a '_' suffix)
     command: str  # how to assemble the converted source into a .prg
+    # macros (see writer.py: Writer.macro_call): the head ({n} name, {p} parameters), a parameter as
+    # the body reads it, a macro-local label, the end, a call ({a} arguments)
+    macro_head: str
+    param: str
+    local: str
+    macro_end: str
+    macro_call: str
+    # a '.goto' loop as a do-while ({v} a counter the target needs, {c} the condition after the body)
+    loop_head: str
+    loop_tail: str
 
     def operator(self, op: str) -> tuple[int, str]:
         entry = OPERATORS[op]
@@ -85,6 +95,15 @@ TASS = Target(
     operator_column=1,
     reserved=frozenset(),
     command="64tass -o OUT.prg SRC",
+    # 64tass reference manual, "Macros": '\\name' is the argument's text; a macro's labels are local to
+    # each call; ".for init, condition, step": the condition is checked before each round
+    macro_head="{n} .macro {p}",
+    param="\\{p}",
+    local="{l}",
+    macro_end=".endm",
+    macro_call="#{n} {a}",
+    loop_head=".for {v} := 1, {v} != 0, {v} := {c}",
+    loop_tail=".next",
 )
 
 ACME = Target(
@@ -105,6 +124,15 @@ ACME = Target(
     operator_column=2,
     reserved=frozenset({"not", "and", "or", "xor", "div", "mod", "asl", "lsl", "lsr", "asr"}),
     command="acme -f cbm -o OUT.prg SRC",
+    # ACME docs/QuickRef.txt: '!macro name .p1, .p2 { }' (call by value; '.name' symbols are local
+    # to each call), '!do { } while CONDITION' (checked after each round)
+    macro_head="!macro {n} {p} {{",
+    param=".{p}",
+    local=".{l}",
+    macro_end="}}",
+    macro_call="+{n} {a}",
+    loop_head="!do {{",
+    loop_tail="}} while {c}",
 )
 
 TARGETS: dict[str, Target] = {"64tass": TASS, "acme": ACME}

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import os
 import re
+from typing import NamedTuple
 
 from asm6502.asm import expr as ex
 from asm6502.asm.decode import Call, Data, Define, Insn, Origin, Pseudo, Start
@@ -21,7 +22,8 @@ from asm6502.asm.layout import FORWARD, Layout
 from asm6502.asm.reader import START_LINE
 from asm6502.asm.result import as_span
 from asm6502.convert.expression import Scope, Text, high_byte, low_byte, rewrite
-from asm6502.convert.targets import STRING_SAFE, Target
+from asm6502.convert.structure import Loop, find_loops
+from asm6502.convert.targets import ATOM, STRING_SAFE, Target
 from asm6502.diagnostics import Diagnostic, error, warning
 from asm6502.opcodes import Mode
 
@@ -33,9 +35,26 @@ INDEX = {Mode.ABSOLUTE_X: ",x", Mode.ABSOLUTE_Y: ",y"}
 
 
 class Writer:
-    def __init__(self, target: Target, layout: Layout):
+    def __init__(self, target: Target, layout: Layout, expanded: dict[str, str] | None = None):
+        """``expanded``: the macros (by key) to expand at each call, with the reason."""
         self.target = target
         self.layout = layout
+        self.expanded = dict(expanded or {})
+        # the macros written as the target's macros (until something in this run says otherwise: failed)
+        self.candidates = {key for key, m in layout.macros.items() if m.calls and key not in self.expanded}
+        self.failed: dict[str, str] = {}  # macro key -> why it has to be expanded after all
+        self.bodies: dict[str, list[str]] = {}  # macro key -> its body as the first call wrote it
+        self.macro_names: dict[str, str] = {}
+        self.macro_at = {id(m.line): key for key, m in layout.macros.items()}
+        self.defining: str | None = None  # the macro whose definition lines are being passed
+        self.context: tuple | None = None  # (macro, call suffix) while a body is written as the target's macro
+        self.namer = self.name_of
+        self.body_names: tuple[set, set] = (set(), set())  # (local labels, other symbols) the body names
+        self.setter: dict[str, str] = {}  # parameter key -> the target macro whose call set it last
+        self.loops_written = 0  # '.goto' loops written as the target's loops
+        self.counters: dict[int, str] = {}  # id(the loop's '.goto' line) -> the target's loop counter
+        self.unrolled: list[str] = []  # ... and why each of the others is unrolled
+        self.wrap_all = False  # (expression.py: Scope.wrap_all)
         self.lines: list[str] = []
         self.diags: list[Diagnostic] = []
         self.names: dict[str, str] = {}  # symbol key -> name written
@@ -69,13 +88,40 @@ class Writer:
             self.names[key] = name
         return name
 
+    def body_name(self, key: str) -> str:
+        """A symbol as a target macro's body names it: parameters and local labels as the target's."""
+        macro, suffix = self.context
+        if key in macro.params:
+            return self.target.param.format(p=_identifier(key))
+        if ":" in key and key.endswith(suffix):
+            name = self.target.local.format(l=_identifier(key.split(":")[0]))
+            self.body_names[0].add(name)
+            return name
+        name = self.name_of(key)
+        self.body_names[1].add(name)
+        return name
+
+    def fresh(self, wanted: str) -> str:
+        """A name no symbol has (nor will have: it is taken)."""
+        name, n = wanted, 2
+        while name in self.taken or name in self.layout.spelling:
+            name, n = f"{wanted}_{n}", n + 1
+        self.taken.add(name)
+        return name
+
+    def fail(self, key: str, reason: str) -> None:
+        self.failed.setdefault(key, reason)
+
     def used(self, key: str) -> None:
         self.touched.add(key)
+        setter = self.setter.get(key)
+        if setter is not None and (self.context is None or key not in self.context[0].params):
+            self.fail(setter, f"its parameter '{key}' is read outside the macro (in Profi-Ass parameters are global symbols)")
         if key not in self.assigned and self.layout.kinds.get(key) in ("var", "param") and key in self.layout.values:
             self.initial.setdefault(key, self.layout.values[key])
 
     def scope(self, pc: int, local) -> Scope:
-        return Scope(self.target, self.values, pc, local, self.name_of, self.used)
+        return Scope(self.target, self.values, pc, local, self.namer, self.used, self.wrap_all)
 
     # -- output --------------------------------------------------------------------------
 
@@ -98,18 +144,21 @@ class Writer:
         if rec.label is None:
             return None
         key = ex.local_key(rec.label, local) if local is not None else ex.key_of(rec.label)
-        return self.name_of(key)
+        return self.namer(key)
 
     # -- the walk --------------------------------------------------------------------------
 
     def run(self, files: dict[str, tuple[list, int]]) -> None:
         """``files``: each source file's lines and the index of its start line, for the lines that did not run."""
-        entries = self.layout.layout
+        entries = self.entries = self.layout.layout
         self.ran_lines = {id(entry[3]) for entry in entries}
         self.ran = {id(entry[4]) for entry in entries if entry[4] is not None}
+        self.loops, self.irregular = find_loops(entries, {name: lines for name, (lines, _) in files.items()}, self.layout.decoder.decode)
         cursor = {name: start for name, (lines, start) in files.items()}  # per file: the lines written up to here
         previous = None
-        for rec, pc, size, line, stmt, local in entries:
+        i, n = 0, len(entries)
+        while i < n:
+            rec, pc, size, line, stmt, local = entries[i]
             if line.file != self.file:
                 if self.file is not None:
                     self.note(f"---- .file: {os.path.basename(line.file)} ----")
@@ -123,26 +172,54 @@ class Writer:
                     self.unrun_lines(files[line.file][0][done : line.index - 1])
                 if done is not None and line.index > done:
                     cursor[line.file] = line.index
-            if rec is None:
-                self.emit("", comment=stmt.comment if stmt is not None else "")
-            elif isinstance(rec, str) and rec == "def":
-                if line is not self.def_line:
-                    self.def_line = line
-                    start = stmt.col - 1 if stmt is not None else 0
-                    self.note("macro| " + line.text[start:].rstrip())
-            elif isinstance(rec, str) and rec == "call":
-                self.call(pc, size, line, stmt, local)
-            elif isinstance(rec, str) and rec == "mend":
-                self.note("end of the macro call")
-            else:
-                handler = self.handlers.get(type(rec))
-                if handler is not None:
-                    handler(rec, pc, size, line, stmt, local)
-                if type(rec) is Insn or type(rec) is Data:
-                    self.here = (pc + (3 if size == FORWARD else size)) & 0xFFFF
-
+            loop = self.loops.get(i)
+            if loop is not None:
+                after = self.loop(loop)
+                if after is not None:
+                    previous = loop.bottom
+                    cursor[line.file] = max(cursor.get(line.file, 0), loop.bottom.index)
+                    i = after
+                    continue
+            i = self.dispatch(i)
         if previous is not None:
             self.unrun_statements(previous)
+        self.lines = self.fill_definitions(self.lines)
+
+    def dispatch(self, i: int) -> int:
+        """Write layout entry ``i`` (a whole macro call when the macro is written as the target's);
+        returns the index of the next entry."""
+        rec, pc, size, line, stmt, local = self.entries[i]
+        if rec is None:
+            self.emit("", comment=stmt.comment if stmt is not None else "")
+        elif isinstance(rec, str) and rec == "def":
+            self.definition(line, stmt)
+        elif isinstance(rec, str) and rec == "call":
+            key = ex.key_of(size[0].name)
+            if key in self.candidates:
+                after = self.macro_call(i)
+                if after is not None:
+                    return after
+            self.call(pc, size, line, stmt, local)
+        elif isinstance(rec, str) and rec == "mend":
+            self.note("end of the macro call")
+        else:
+            handler = self.handlers.get(type(rec))
+            if handler is not None:
+                handler(rec, pc, size, line, stmt, local)
+            if type(rec) is Insn or type(rec) is Data:
+                self.here = (pc + (3 if size == FORWARD else size)) & 0xFFFF
+        return i + 1
+
+    def render(self, start: int, end: int) -> list[str]:
+        """Entries start..end-1 written into a list of their own (not the output)."""
+        kept, self.lines = self.lines, []
+        try:
+            i = start
+            while i < end:
+                i = self.dispatch(i)
+            return self.lines
+        finally:
+            self.lines = kept
 
     def unrun_lines(self, lines) -> None:
         """Lines that never ran (skipped by '.goto' or '.if'): kept as comments."""
@@ -186,7 +263,7 @@ class Writer:
             value = low_byte(value)
         elif rec.prefix == ">":
             value = high_byte(value)
-        elif rec.form == "immediate" and value.value > 0xFF:  # -128..-1 as $FF80..$FFFF
+        elif rec.form == "immediate" and (value.value > 0xFF or (self.wrap_all and value.precedence != ATOM)):  # -128..-1 as $FF80..$FFFF
             value = low_byte(value)
         absolute = rec.form == "address" and size != 2
         operand = value.text
@@ -206,7 +283,8 @@ class Writer:
 
     def reads_variable(self) -> bool:
         kinds = self.layout.kinds
-        return any(kinds.get(key) in ("var", "param") for key in self.touched)
+        params = self.context[0].params if self.context else ()  # (a target macro's parameters are ACME's call-by-value symbols)
+        return any(kinds.get(key) in ("var", "param") and key not in params for key in self.touched)
 
     # -- data -----------------------------------------------------------------------------
 
@@ -226,7 +304,7 @@ class Writer:
                     strings = True
                 continue
             value = self.expression(node, stmt.text, offset, pc, local)
-            if prefix == "<" or (rec.op == "byt" and not prefix and value.value > 0xFF):
+            if prefix == "<" or (rec.op == "byt" and not prefix and (value.value > 0xFF or (self.wrap_all and value.precedence != ATOM))):
                 value = low_byte(value)
             elif prefix == ">":
                 value = high_byte(value)
@@ -246,6 +324,7 @@ class Writer:
         if rec.var:
             self.values[key] = value.value
             self.assigned.add(key)
+            self.setter.pop(key, None)
             self.emit(self.target.var.format(n=name, e=value.text), comment=stmt.comment)
         else:
             self.emit(self.target.const.format(n=name, e=value.text), comment=stmt.comment)
@@ -271,6 +350,10 @@ class Writer:
             self.note(f"{shown} (the next file follows)", stmt.comment)
         elif rec.op in _COMMENT_ONLY:
             self.note(shown, stmt.comment)
+            why = self.irregular.pop(id(line), None) if rec.op == "got" and local is None else None
+            if why is not None:
+                self.note(f"the .goto loop closed here is unrolled: {why}")
+                self.unrolled.append(why)
         elif rec.op == "sst":
             self.note(shown, stmt.comment)
             self.problem(warning, f"'.{rec.name}' (write the symbol table to a file) has no counterpart in {self.target.name}: left as a comment", line, stmt)
@@ -298,7 +381,155 @@ class Writer:
                 value = high_byte(value)
             self.values[key] = value.value
             self.assigned.add(key)
+            self.setter.pop(key, None)
             self.emit(self.target.var.format(n=self.name_of(key), e=value.text))
+
+    # -- macros as the target's macros --------------------------------------------------------
+
+    def definition(self, line, stmt) -> None:
+        """A line of a macro definition: the target's macro for the macros written as such
+        (its body is filled in from the first call: fill_definitions), else a comment."""
+        if line is self.def_line:
+            return
+        self.def_line = line
+        key = self.macro_at.get(id(line))
+        if key is not None:
+            self.defining = key if key in self.candidates else None
+            macro = self.layout.macros[key]
+            if self.defining is not None:
+                params = ", ".join(self.target.param.format(p=_identifier(p)).lstrip("\\") for p in macro.params)
+                name = self.macro_names[key] = self.fresh(_identifier(macro.name.lower()))
+                head = " ".join(self.target.macro_head.format(n=name, p=params).split())  # (no parameters: one blank)
+                if self.target.macro_head.startswith("{n}"):  # the name in the label column
+                    self.emit(head[len(name) :].strip(), name, stmt.comment if stmt else "")
+                else:
+                    self.emit(head, comment=stmt.comment if stmt else "")
+                self.lines.append(_Slot(key))
+                self.emit(self.target.macro_end.format())
+                return
+            if key in self.expanded:
+                self.note(f"macro '{macro.name}' is expanded at each call: {self.expanded[key]}")
+        elif self.defining is not None:
+            return  # (a body line of a macro written as the target's)
+        start = stmt.col - 1 if stmt is not None else 0
+        self.note("macro| " + line.text[start:].rstrip())
+
+    def macro_call(self, i: int) -> int | None:
+        """A call of a macro written as the target's: its body is written the target's way (parameters,
+        local labels) with this call's values and must come out as every other call's.  Returns the
+        entry after the call, or None (then the call is expanded and the macro marked as failed)."""
+        entries = self.entries
+        rec_, pc, (macro, fns), line, stmt, local = entries[i]
+        key = ex.key_of(macro.name)
+        end = next(j for j in range(i + 1, len(entries)) if entries[j][0] == "mend" and entries[j][4] is stmt)
+        suffix = entries[end][5]
+        for rec, _, _, _, _, inner in entries[i + 1 : end]:
+            if inner != suffix or not (rec is None or type(rec) is Insn or type(rec) is Data or (type(rec) is Pseudo and rec.op == "men")):
+                what = "a macro call" if rec == "call" else f"'{_what(rec)}'"
+                self.fail(key, f"its body holds {what}: only instructions, data and comments are written as a {self.target.name} macro")
+                return None
+        if len(set(macro.params)) != len(macro.params):
+            self.fail(key, "two parameters are the same symbol (Profi-Ass keeps 8 characters)")
+            return None
+        call = self.layout.decoder.decode(stmt.text)
+        args, arg_names = [], set()
+        for param, arg in zip(macro.params, call.args):
+            prefix = arg[:1] if arg[:1] in ("<", ">", "!") else ""  # (layout.py: Layout.argument)
+            body = arg[len(prefix) :].lstrip()
+            node, _ = self.layout.decoder.expression(body)
+            value = self.expression(node, body, 0, pc, local)
+            arg_names |= {self.name_of(k) for k in self.touched}
+            if prefix == "<":
+                value = low_byte(value)
+            elif prefix == ">":
+                value = high_byte(value)
+            if self.target.param.startswith("\\") and value.precedence != ATOM:
+                self.fail(key, f"the argument '{arg}' is an expression ({self.target.name} puts an argument's text into the body)")
+                return None
+            args.append(value.text)
+            self.values[param] = value.value
+            self.assigned.add(param)
+        kept = self.context, self.namer, self.body_names, self.here
+        self.context, self.namer, self.body_names = (macro, suffix), self.body_name, (set(), set())
+        try:
+            body = self.render(i + 1, end)
+        finally:
+            names = self.body_names
+            self.context, self.namer, self.body_names = kept[:3]
+        clash = names[0] & (names[1] | arg_names | {self.target.param.format(p=_identifier(p)) for p in macro.params})
+        if clash:
+            self.fail(key, f"its local label '{sorted(clash)[0]}' has the name of a symbol the body or a call reads")
+        first = self.bodies.setdefault(key, body)
+        if first != body:
+            self.fail(key, f"the call in line {line.number} gives other code than the first call "
+                           "(zero page or absolute, or the 16-bit wrap, depends on the arguments)")  # fmt: skip
+        for param in macro.params:
+            self.setter[param] = key
+        label = self.label(call, local)
+        if label is not None:
+            self.emit("", label)
+        name = self.macro_names.get(key, _identifier(macro.name.lower()))
+        self.emit(self.target.macro_call.format(n=name, a=", ".join(args)).rstrip(), comment=stmt.comment)
+        return end + 1
+
+    def fill_definitions(self, lines: list) -> list[str]:
+        out = []
+        for line in lines:
+            if type(line) is _Slot:
+                out += self.bodies.get(line.key, [])
+            else:
+                out.append(line)
+        return out
+
+    # -- '.goto' loops as the target's loops ----------------------------------------------------
+
+    def loop(self, loop: Loop) -> int | None:
+        """Every round of ``loop`` written with its own values; when all rounds (body and condition)
+        come out the same -- as written, or with every step wrapped to 16 bits -- the target's loop is
+        written and the entry after it returned.  Else the state goes back to before the loop, a
+        comment says why, and None is returned (the loop is unrolled)."""
+        kept = (dict(self.values), set(self.assigned), dict(self.initial), dict(self.setter), self.here, len(self.diags))
+        for wrap_all in (False, True):
+            self.wrap_all = wrap_all
+            try:
+                first, reason = self.rounds(loop)
+            finally:
+                self.wrap_all = False
+            if reason is None:
+                break
+            self.values, self.assigned, self.initial, self.setter, self.here = dict(kept[0]), set(kept[1]), dict(kept[2]), dict(kept[3]), kept[4]
+            del self.diags[kept[5] :]
+        span = f"lines {loop.top.number}-{loop.bottom.number}"
+        if reason is not None:
+            self.unrolled.append(reason)
+            self.note(f"the .goto loop of {span} is unrolled: {reason}")
+            return None
+        self.loops_written += 1
+        shown = " : ".join(s.text for s in loop.bottom.statements if s.text)
+        counter = self.counters.get(id(loop.bottom))  # (one counter a loop, wherever it runs)
+        if counter is None and "{v}" in self.target.loop_head:
+            counter = self.counters[id(loop.bottom)] = self.fresh(f"loop{loop.top.number}")
+        self.emit(self.target.loop_head.format(v=counter, c=first[1]), comment=f"; {span}: {shown} ({len(loop.rounds)} rounds)")
+        self.lines += first[0]
+        self.emit(self.target.loop_tail.format(c=first[1]))
+        return loop.end
+
+    def rounds(self, loop: Loop):
+        """(the text of the first round, None) when every round is written the same, else (None, why)."""
+        first = None
+        for start, at_if in loop.rounds:
+            body = self.render(start, at_if)
+            rec, pc = self.entries[at_if][:2]
+            try:
+                node, _ = self.layout.decoder.expression(rec.args)
+                condition = self.expression(node, rec.args, 0, pc, None).text
+            except (KeyError, ex.ExprError, ex.Unknown):
+                return None, "its condition reads a symbol that is not defined yet"
+            if first is None:
+                first = (body, condition)
+            elif (body, condition) != first:
+                return None, "its rounds are written differently (zero page or absolute, or a shift by 16 or more, changes from round to round)"
+        return first, None
 
     def prologue(self) -> list[str]:
         """The default origin when code comes before any '*='; variables read before their first
@@ -311,6 +542,24 @@ class Writer:
                 out.append(INDENT + self.target.org.format(e="$c000") + "  ; (Profi-Ass's default origin)")
                 break
         return out + [INDENT + self.target.var.format(n=self.name_of(key), e=f"${value:x}") for key, value in self.initial.items()]
+
+
+class _Slot(NamedTuple):
+    """Where a target macro's body goes (known after its first call)."""
+
+    key: str
+
+
+def _identifier(name: str) -> str:
+    return name.replace(".", "_")
+
+
+def _what(rec) -> str:
+    if type(rec) is Pseudo:
+        return "." + rec.name
+    if type(rec) is Define:
+        return f"{rec.name} {'_' if rec.var else '='}"
+    return type(rec).__name__.lower()
 
 
 def string_items(data: bytes) -> str:
