@@ -100,6 +100,22 @@ def test_fixture_programs(target, name, options):
     round_trip(path.read_text(), str(path), target, options)
 
 
+PROBES = sorted(p for p in (HERE / "fixtures" / "profiass").glob("*/*.src") if p.parent.name not in ("manual", "random"))
+# ACME stops at $FFFF ("Produced too much code"); Profi-Ass wraps the program counter to $0000
+PROBES_NOT_FOR = {("org_pc_wrap_ffff", "acme")}
+
+
+@per_target
+def test_profiass_probe_programs(target):
+    """The probe programs run on the original (tests/fixtures/profiass/*/): those without errors."""
+    programs = [(str(p), p.read_text(errors="replace")) for p in PROBES if (Path(p).stem, target) not in PROBES_NOT_FOR]
+    converted = 0
+    for name, text in assembling(programs):
+        round_trip(text, name, target)
+        converted += 1
+    assert converted >= 200
+
+
 def oracle_programs():
     for line in ORACLE_RANDOM.read_text().splitlines():
         case = json.loads(line)
@@ -290,8 +306,10 @@ SHAPES = {  # how the converted text shows (macros, calls, loops, expanded macro
         ("nested loops", NESTED, (0, 0, 3, 0, 1), (0, 0, 3, 0, 1)),
         # '.if' and '.goto' not alone on their line: unrolled
         ("goto after a statement", "10 sys 32768\n20 *= $1000\n30 i _ 3\n40 .byt i\n50 i _ i-1\n60 nop : .if i : .goto 40\n", (0, 0, 0, 0, 1), (0, 0, 0, 0, 1)),
-        # an argument that is an expression: 64tass puts the argument's text into the body, ACME its value
-        ("expression argument", "10 sys 32768\n20 *= $1000\n30 m .mac a\n40 lda a+1,x\n50 .men\n60 'm $10+2\n70 'm 4\n", (0, 0, 0, 1, 0), (1, 2, 0, 0, 0)),
+        # an argument that is an expression: 64tass puts the argument's text, bracketed, into the body; ACME its value
+        ("expression argument", "10 sys 32768\n20 *= $1000\n30 m .mac a\n40 lda a+1,x\n50 .men\n60 'm $10+2\n70 'm 4\n", (1, 2, 0, 0, 0), (1, 2, 0, 0, 0)),
+        # ... but 'lda (2+3),y' would be indirect in 64tass: expanded there
+        ("expression as operand", "10 sys 32768\n20 *= $1000\n30 m .mac a\n40 lda a,y\n50 .men\n60 'm $10+2\n70 'm 4\n", (0, 0, 0, 1, 0), (1, 2, 0, 0, 0)),
         # zero page in one call, absolute in another (a forward reference): expanded
         ("zero page by call", "10 sys 32768\n20 *= $1000\n30 m .mac a\n40 lda a\n50 .men\n60 'm $12\n70 'm fwd\n80 fwd = $34\n", (0, 0, 0, 1, 0), (0, 0, 0, 1, 0)),
         # zero page in one call, absolute in another by value: the same body text serves both

@@ -21,7 +21,7 @@ from asm6502.asm.decode import Call, Data, Define, Insn, Origin, Pseudo, Start
 from asm6502.asm.layout import FORWARD, Layout
 from asm6502.asm.reader import START_LINE
 from asm6502.asm.result import as_span
-from asm6502.convert.expression import Scope, Text, high_byte, low_byte, rewrite
+from asm6502.convert.expression import Scope, Text, high_byte, low_byte, rewrite, symbol_key
 from asm6502.convert.structure import Loop, find_loops
 from asm6502.convert.targets import ATOM, STRING_SAFE, Target
 from asm6502.diagnostics import Diagnostic, error, warning
@@ -51,10 +51,12 @@ class Writer:
         self.namer = self.name_of
         self.body_names: tuple[set, set] = (set(), set())  # (local labels, other symbols) the body names
         self.setter: dict[str, str] = {}  # parameter key -> the target macro whose call set it last
+        self.bare_param = False  # the body being written has an operand that is a parameter alone
         self.loops_written = 0  # '.goto' loops written as the target's loops
         self.counters: dict[int, str] = {}  # id(the loop's '.goto' line) -> the target's loop counter
         self.unrolled: list[str] = []  # ... and why each of the others is unrolled
         self.wrap_all = False  # (expression.py: Scope.wrap_all)
+        self.variables = {ex.key_of(entry[0].name) for entry in layout.layout if type(entry[0]) is Define and entry[0].var}
         self.lines: list[str] = []
         self.diags: list[Diagnostic] = []
         self.names: dict[str, str] = {}  # symbol key -> name written
@@ -259,6 +261,8 @@ class Writer:
             self.emit(mnemonic, label, stmt.comment)
             return
         value = self.expression(rec.node, stmt.text, rec.expr_offset, pc, local)
+        if self.context is not None and rec.form != "immediate" and type(rec.node) is ex.Sym and symbol_key(rec.node, local) in self.context[0].params:
+            self.bare_param = True  # (a parameter as the whole operand: see macro_call)
         if rec.prefix == "<":
             value = low_byte(value)
         elif rec.prefix == ">":
@@ -325,6 +329,8 @@ class Writer:
             self.values[key] = value.value
             self.assigned.add(key)
             self.setter.pop(key, None)
+            self.emit(self.target.var.format(n=name, e=value.text), comment=stmt.comment)
+        elif key in self.variables:  # ('val = 5' and later 'val _ 6': one variable in the target)
             self.emit(self.target.var.format(n=name, e=value.text), comment=stmt.comment)
         else:
             self.emit(self.target.const.format(n=name, e=value.text), comment=stmt.comment)
@@ -432,7 +438,7 @@ class Writer:
             self.fail(key, "two parameters are the same symbol (Profi-Ass keeps 8 characters)")
             return None
         call = self.layout.decoder.decode(stmt.text)
-        args, arg_names = [], set()
+        args, arg_names, expressions = [], set(), []
         for param, arg in zip(macro.params, call.args):
             prefix = arg[:1] if arg[:1] in ("<", ">", "!") else ""  # (layout.py: Layout.argument)
             body = arg[len(prefix) :].lstrip()
@@ -443,19 +449,23 @@ class Writer:
                 value = low_byte(value)
             elif prefix == ">":
                 value = high_byte(value)
-            if self.target.param.startswith("\\") and value.precedence != ATOM:
-                self.fail(key, f"the argument '{arg}' is an expression ({self.target.name} puts an argument's text into the body)")
-                return None
+            if self.target.param.startswith("\\") and value.precedence != ATOM:  # (64tass: the argument's text goes into the body)
+                expressions.append(arg)
+                value = Text(f"({value.text})", ATOM, value.value)
             args.append(value.text)
             self.values[param] = value.value
             self.assigned.add(param)
         kept = self.context, self.namer, self.body_names, self.here
         self.context, self.namer, self.body_names = (macro, suffix), self.body_name, (set(), set())
+        self.bare_param = False
         try:
             body = self.render(i + 1, end)
         finally:
             names = self.body_names
             self.context, self.namer, self.body_names = kept[:3]
+        if expressions and self.bare_param:
+            self.fail(key, f"the argument '{expressions[0]}' is an expression and the body has a parameter as a whole operand "
+                           f"({self.target.name} would read '(...)' there as indirect)")  # fmt: skip
         clash = names[0] & (names[1] | arg_names | {self.target.param.format(p=_identifier(p)) for p in macro.params})
         if clash:
             self.fail(key, f"its local label '{sorted(clash)[0]}' has the name of a symbol the body or a call reads")
