@@ -286,6 +286,7 @@ def test_goto_loop_as_the_target_loop():
 
 MANUAL_P24 = (HERE / "fixtures" / "profiass" / "manual" / "ex2_p24.src").read_text()
 TABLE_LOOP = "10 sys 32768\n20 *= $1000\n30 i _ 0\n40 .byt i*3+1\n50 i _ i+1\n60 .if 8-i : .goto 40\n70 rts\n"
+CALLS_MACRO = "10 sys 32768\n20 *= $1000\n30 inc2 .mac a\n40 inc a\n50 bne .s\n60 inc a+1\n70 s .men\n80 add .mac a,n\n90 'inc2 a\n100 lda #n\n110 .men\n120 'add $fb,1\n130 'add $fd,2\n140 shr .mac b\n150 'inc2 $10\n160 lda #b\n170 .men\n180 'shr $20\n"
 NESTED = "10 sys 32768\n20 *= $1000\n30 j _ 0\n40 i _ 0\n50 .byt i+j\n60 i _ i+1\n70 .if 4-i : .goto 50\n80 j _ j+16\n90 .if 48-j : .goto 40\n"
 SHAPES = {  # how the converted text shows (macros, calls, loops, expanded macros, unrolled loops)
     "64tass": (r"^\S+\s+\.macro\b", r"^\s+#\w", r"^\s+\.for\b", "is expanded at each call", "is unrolled"),
@@ -312,6 +313,11 @@ SHAPES = {  # how the converted text shows (macros, calls, loops, expanded macro
         ("expression as operand", "10 sys 32768\n20 *= $1000\n30 m .mac a\n40 lda a,y\n50 .men\n60 'm $10+2\n70 'm 4\n", (0, 0, 0, 1, 0), (1, 2, 0, 0, 0)),
         # zero page in one call, absolute in another (a forward reference): expanded
         ("zero page by call", "10 sys 32768\n20 *= $1000\n30 m .mac a\n40 lda a\n50 .men\n60 'm $12\n70 'm fwd\n80 fwd = $34\n", (0, 0, 0, 1, 0), (0, 0, 0, 1, 0)),
+        # macros calling macros ('shr' is a mnemonic alias in 64tass: the macro is 'shr_m' there)
+        ("macro calls macro", CALLS_MACRO, (3, 5, 0, 0, 0), (3, 5, 0, 0, 0)),
+        # ... but when the inner call overwrites a parameter the outer body reads afterwards (parameters are
+        # global in Profi-Ass: 'lda #a' reads $10), both are expanded
+        ("inner call sets the parameter", CALLS_MACRO.replace("shr .mac b", "shr .mac a").replace("lda #b", "lda #a"), (0, 0, 0, 3, 0), (0, 0, 0, 3, 0)),
         # zero page in one call, absolute in another by value: the same body text serves both
         ("size by value", "10 sys 32768\n20 *= $1000\n30 m .mac a\n40 lda a,x\n50 .men\n60 'm $12\n70 'm $1234\n", (1, 2, 0, 0, 0), (1, 2, 0, 0, 0)),
     ],

@@ -4,7 +4,7 @@ and loops, and why the others are expanded / unrolled.
     .venv/bin/python tools/convert_structure.py [--gen-real PATH/gen_real.py]
 
 Test sets as in tests/test_convert.py: the manual's examples, Superhirn II, the fixtures, the
-random programs the original assembled, the two generators' programs and (with --gen-real, the
+probe programs run on the original (those without errors), the random programs it assembled, the two generators' programs and (with --gen-real, the
 generator on branch bench-real) realistic programs.  Counts are per target: a macro is counted
 once per program, a loop once per place it runs.
 """
@@ -34,6 +34,9 @@ def programs(gen_real: str | None):
     yield "superhirn", "superhirn", (ROOT / "sources" / "superhirn.asm").read_text(), Options()
     for name, options in (("features.asm", Options()), ("real_seed64.asm", Options()), ("undocumented.asm", Options(cpu="6502i"))):
         yield "fixtures", str(fixtures / "convert" / name), (fixtures / "convert" / name).read_text(), options  # (a path: .file)
+    for path in sorted(fixtures.glob("profiass/*/*.src")):
+        if path.parent.name not in ("manual", "random"):
+            yield "probes", str(path), path.read_text(errors="replace"), Options()
     for line in (fixtures / "profiass" / "random" / "programs.jsonl").read_text().splitlines():
         case = json.loads(line)
         if case["no_errors"]:

@@ -45,7 +45,8 @@ class Scope:
     local: str | None
     name_of: Callable[[str], str]  # symbol key -> the name written
     used: Callable[[str], None]  # told every symbol key referenced
-    wrap_all: bool = False  # every step that can leave 0..$FFFF wrapped (a loop's rounds written as one text)
+    wrap: frozenset = frozenset()  # steps wrapped to 16 bits whatever their values (a loop's rounds written as one text)
+    needed: set | None = None  # collects the steps that needed the wrap here (see Writer.loop)
 
 
 def symbol_key(node: ex.Sym, local: str | None) -> str:
@@ -89,11 +90,13 @@ def rewrite(node: ex.Node, text: str, base: int, scope: Scope) -> Text:
         inner = rewrite(node.operand, text, base, scope)
         shown = f"-{inner.text}" if inner.precedence == ATOM else f"-({inner.text})"  # ('--' is an anonymous label in 64tass)
         value = -inner.value & ex.MAX
-        if inner.value == 0 and not scope.wrap_all:  # (bracketed: 64tass reads '#-...' as a signed byte)
+        if inner.value == 0 and id(node) not in scope.wrap:  # (bracketed: 64tass reads '#-...' as a signed byte)
             return Text(f"({shown})", ATOM, 0)
+        if scope.needed is not None:
+            scope.needed.add(id(node))
         return Text(f"({shown}) & $ffff", WRAP_PRECEDENCE, value)
     left = rewrite(node.first, text, base, scope)
-    for op, offset, operand in node.rest:
+    for step, (op, offset, operand) in enumerate(node.rest):
         right = rewrite(operand, text, base, scope)
         precedence, token = scope.target.operator(op)
         left_text = left.text if left.precedence >= precedence else f"({left.text})"
@@ -103,7 +106,9 @@ def rewrite(node: ex.Node, text: str, base: int, scope: Scope) -> Text:
             left = Text("0", ATOM, 0)
             continue
         joined = f"{left_text} {token.strip()} {right_text}"  # (blanks: '**' is a power in 64tass)
-        if exact(op, left.value, right.value) != value or (scope.wrap_all and op in "+-*<"):
+        if exact(op, left.value, right.value) != value and scope.needed is not None:
+            scope.needed.add((id(node), step))
+        if exact(op, left.value, right.value) != value or (id(node), step) in scope.wrap:
             left = Text(f"({joined}) & $ffff", WRAP_PRECEDENCE, value)
         else:
             left = Text(joined, precedence, value)

@@ -61,6 +61,7 @@ class Target:
     local: str
     macro_end: str
     macro_call: str
+    macro_reserved: frozenset[str]  # names a macro cannot have besides the mnemonics (renamed with '_m')
     # a '.goto' loop as a do-while ({v} a counter the target needs, {c} the condition after the body)
     loop_head: str
     loop_tail: str
@@ -102,6 +103,8 @@ TASS = Target(
     local="{l}",
     macro_end=".endm",
     macro_call="#{n} {a}",
+    # 64tass 1.58 takes its mnemonic aliases as instructions where a macro name stands (tried one by one)
+    macro_reserved=frozenset({"shl", "shr", "bge", "blt", "gcc", "gcs", "geq", "gne", "gmi", "gpl", "gvc", "gvs", "glt", "gge", "isc", "dcm", "ins", "sha", "shx", "shy", "las", "lax", "slo", "sre", "rra"}),
     loop_head=".for {v} := 1, {v} != 0, {v} := {c}",
     loop_tail=".next",
 )
@@ -131,6 +134,7 @@ ACME = Target(
     local=".{l}",
     macro_end="}}",
     macro_call="+{n} {a}",
+    macro_reserved=frozenset(),  # (ACME's macro names are a name space of their own)
     loop_head="!do {{",
     loop_tail="}} while {c}",
 )

@@ -25,7 +25,7 @@ from asm6502.convert.expression import Scope, Text, high_byte, low_byte, rewrite
 from asm6502.convert.structure import Loop, find_loops
 from asm6502.convert.targets import ATOM, STRING_SAFE, Target
 from asm6502.diagnostics import Diagnostic, error, warning
-from asm6502.opcodes import Mode
+from asm6502.opcodes import Mode, instruction_set
 
 INDENT = " " * 16
 _NUMBER = re.compile(r"^\s*\d*\s?")
@@ -55,7 +55,8 @@ class Writer:
         self.loops_written = 0  # '.goto' loops written as the target's loops
         self.counters: dict[int, str] = {}  # id(the loop's '.goto' line) -> the target's loop counter
         self.unrolled: list[str] = []  # ... and why each of the others is unrolled
-        self.wrap_all = False  # (expression.py: Scope.wrap_all)
+        self.wrap: frozenset = frozenset()  # (expression.py: Scope.wrap, Scope.needed)
+        self.needed: set | None = None
         self.variables = {ex.key_of(entry[0].name) for entry in layout.layout if type(entry[0]) is Define and entry[0].var}
         self.lines: list[str] = []
         self.diags: list[Diagnostic] = []
@@ -92,7 +93,7 @@ class Writer:
 
     def body_name(self, key: str) -> str:
         """A symbol as a target macro's body names it: parameters and local labels as the target's."""
-        macro, suffix = self.context
+        macro, suffix, _ = self.context
         if key in macro.params:
             return self.target.param.format(p=_identifier(key))
         if ":" in key and key.endswith(suffix):
@@ -117,13 +118,13 @@ class Writer:
     def used(self, key: str) -> None:
         self.touched.add(key)
         setter = self.setter.get(key)
-        if setter is not None and (self.context is None or key not in self.context[0].params):
+        if setter is not None and (self.context is None or key not in self.context[0].params or setter != self.context[2]):
             self.fail(setter, f"its parameter '{key}' is read outside the macro (in Profi-Ass parameters are global symbols)")
         if key not in self.assigned and self.layout.kinds.get(key) in ("var", "param") and key in self.layout.values:
             self.initial.setdefault(key, self.layout.values[key])
 
     def scope(self, pc: int, local) -> Scope:
-        return Scope(self.target, self.values, pc, local, self.namer, self.used, self.wrap_all)
+        return Scope(self.target, self.values, pc, local, self.namer, self.used, self.wrap, self.needed)
 
     # -- output --------------------------------------------------------------------------
 
@@ -267,7 +268,7 @@ class Writer:
             value = low_byte(value)
         elif rec.prefix == ">":
             value = high_byte(value)
-        elif rec.form == "immediate" and (value.value > 0xFF or (self.wrap_all and value.precedence != ATOM)):  # -128..-1 as $FF80..$FFFF
+        elif rec.form == "immediate" and self.low_byte_needed(value, (id(rec), 0)):  # -128..-1 as $FF80..$FFFF
             value = low_byte(value)
         absolute = rec.form == "address" and size != 2
         operand = value.text
@@ -285,6 +286,14 @@ class Writer:
         else:
             self.emit(f"{mnemonic} {operand}", label, stmt.comment)
 
+    def low_byte_needed(self, value: Text, key) -> bool:
+        """A byte operand over $FF is written as its low byte (Profi-Ass takes the low byte)."""
+        if value.value > 0xFF:
+            if self.needed is not None:
+                self.needed.add(key)
+            return True
+        return key in self.wrap
+
     def reads_variable(self) -> bool:
         kinds = self.layout.kinds
         params = self.context[0].params if self.context else ()  # (a target macro's parameters are ACME's call-by-value symbols)
@@ -301,14 +310,14 @@ class Writer:
             return
         parts = []
         strings = False
-        for fixed, fn, node, prefix, offset, length in rec.items:
+        for item, (fixed, fn, node, prefix, offset, length) in enumerate(rec.items):
             if fixed is not None:
                 if fixed:  # ('""' is no bytes)
                     parts.append(string_items(fixed))
                     strings = True
                 continue
             value = self.expression(node, stmt.text, offset, pc, local)
-            if prefix == "<" or (rec.op == "byt" and not prefix and (value.value > 0xFF or (self.wrap_all and value.precedence != ATOM))):
+            if prefix == "<" or (rec.op == "byt" and not prefix and self.low_byte_needed(value, (id(rec), item))):
                 value = low_byte(value)
             elif prefix == ">":
                 value = high_byte(value)
@@ -404,7 +413,10 @@ class Writer:
             macro = self.layout.macros[key]
             if self.defining is not None:
                 params = ", ".join(self.target.param.format(p=_identifier(p)).lstrip("\\") for p in macro.params)
-                name = self.macro_names[key] = self.fresh(_identifier(macro.name.lower()))
+                wanted = _identifier(macro.name.lower())
+                if self.target.macro_reserved and (wanted in self.target.macro_reserved or wanted.upper() in instruction_set("6502i")):
+                    wanted += "_m"
+                name = self.macro_names[key] = self.fresh(wanted)
                 head = " ".join(self.target.macro_head.format(n=name, p=params).split())  # (no parameters: one blank)
                 if self.target.macro_head.startswith("{n}"):  # the name in the label column
                     self.emit(head[len(name) :].strip(), name, stmt.comment if stmt else "")
@@ -429,11 +441,20 @@ class Writer:
         key = ex.key_of(macro.name)
         end = next(j for j in range(i + 1, len(entries)) if entries[j][0] == "mend" and entries[j][4] is stmt)
         suffix = entries[end][5]
-        for rec, _, _, _, _, inner in entries[i + 1 : end]:
+        j = i + 1
+        while j < end:
+            rec, _, info, _, inner_stmt, inner = entries[j]
+            if inner == suffix and isinstance(rec, str) and rec == "call":  # a call of a macro that is the target's too
+                called = ex.key_of(info[0].name)
+                if called not in self.candidates:
+                    self.fail(key, f"its body calls '{info[0].name}', which is expanded")
+                    return None
+                j = next(k for k in range(j + 1, end) if entries[k][0] == "mend" and entries[k][4] is inner_stmt) + 1
+                continue
             if inner != suffix or not (rec is None or type(rec) is Insn or type(rec) is Data or (type(rec) is Pseudo and rec.op == "men")):
-                what = "a macro call" if rec == "call" else f"'{_what(rec)}'"
-                self.fail(key, f"its body holds {what}: only instructions, data and comments are written as a {self.target.name} macro")
+                self.fail(key, f"its body holds '{_what(rec)}': only instructions, data, comments and calls go into a macro of {self.target.name}")
                 return None
+            j += 1
         if len(set(macro.params)) != len(macro.params):
             self.fail(key, "two parameters are the same symbol (Profi-Ass keeps 8 characters)")
             return None
@@ -455,15 +476,17 @@ class Writer:
             args.append(value.text)
             self.values[param] = value.value
             self.assigned.add(param)
-        kept = self.context, self.namer, self.body_names, self.here
-        self.context, self.namer, self.body_names = (macro, suffix), self.body_name, (set(), set())
+        for param in macro.params:
+            self.setter[param] = key
+        kept = self.context, self.namer, self.body_names, self.bare_param
+        self.context, self.namer, self.body_names = (macro, suffix, key), self.body_name, (set(), set())
         self.bare_param = False
         try:
             body = self.render(i + 1, end)
         finally:
-            names = self.body_names
-            self.context, self.namer, self.body_names = kept[:3]
-        if expressions and self.bare_param:
+            names, bare = self.body_names, self.bare_param
+            self.context, self.namer, self.body_names, self.bare_param = kept
+        if expressions and bare:
             self.fail(key, f"the argument '{expressions[0]}' is an expression and the body has a parameter as a whole operand "
                            f"({self.target.name} would read '(...)' there as indirect)")  # fmt: skip
         clash = names[0] & (names[1] | arg_names | {self.target.param.format(p=_identifier(p)) for p in macro.params})
@@ -473,8 +496,6 @@ class Writer:
         if first != body:
             self.fail(key, f"the call in line {line.number} gives other code than the first call "
                            "(zero page or absolute, or the 16-bit wrap, depends on the arguments)")  # fmt: skip
-        for param in macro.params:
-            self.setter[param] = key
         label = self.label(call, local)
         if label is not None:
             self.emit("", label)
@@ -495,16 +516,17 @@ class Writer:
 
     def loop(self, loop: Loop) -> int | None:
         """Every round of ``loop`` written with its own values; when all rounds (body and condition)
-        come out the same -- as written, or with every step wrapped to 16 bits -- the target's loop is
-        written and the entry after it returned.  Else the state goes back to before the loop, a
-        comment says why, and None is returned (the loop is unrolled)."""
+        come out the same -- as written, or with the steps wrapped to 16 bits that need it in any
+        round -- the target's loop is written and the entry after it returned.  Else the state goes
+        back to before the loop, a comment says why, and None is returned (the loop is unrolled)."""
         kept = (dict(self.values), set(self.assigned), dict(self.initial), dict(self.setter), self.here, len(self.diags))
-        for wrap_all in (False, True):
-            self.wrap_all = wrap_all
+        needed: set = set()
+        for wrap, collect in ((frozenset(), needed), (None, None)):
+            self.wrap, self.needed = (frozenset(needed) if wrap is None else wrap), collect
             try:
                 first, reason = self.rounds(loop)
             finally:
-                self.wrap_all = False
+                self.wrap, self.needed = frozenset(), None
             if reason is None:
                 break
             self.values, self.assigned, self.initial, self.setter, self.here = dict(kept[0]), set(kept[1]), dict(kept[2]), dict(kept[3]), kept[4]
@@ -525,8 +547,9 @@ class Writer:
         return loop.end
 
     def rounds(self, loop: Loop):
-        """(the text of the first round, None) when every round is written the same, else (None, why)."""
-        first = None
+        """(the text of the first round, None) when every round is written the same, else (None, why).
+        (All rounds are written: self.needed collects what needs the 16-bit wrap in any of them.)"""
+        first, differ = None, False
         for start, at_if in loop.rounds:
             body = self.render(start, at_if)
             rec, pc = self.entries[at_if][:2]
@@ -538,7 +561,9 @@ class Writer:
             if first is None:
                 first = (body, condition)
             elif (body, condition) != first:
-                return None, "its rounds are written differently (zero page or absolute, or a shift by 16 or more, changes from round to round)"
+                differ = True
+        if differ:
+            return None, "its rounds are written differently (zero page or absolute, or a shift by 16 or more, changes from round to round)"
         return first, None
 
     def prologue(self) -> list[str]:
