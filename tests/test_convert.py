@@ -387,6 +387,14 @@ def test_cli_writes_the_converted_source(tmp_path, capsys):
     assert out.read_text() == (FIXTURES / "features.s").read_text()
 
 
+@pytest.mark.parametrize("target", TARGETS)
+def test_cli_says_what_became_macros_and_loops(target, tmp_path, capsys):
+    # the realistic program (bench/gen_real.py): its four macros with local labels and its .goto table loops
+    assert cli_main(["convert", str(FIXTURES / "real_seed64.asm"), "--to", target, "-o", str(tmp_path / "r.txt")]) == 0
+    assert (f"structure: 4 macro(s) as {target} macros, 0 expanded at each call; 4 .goto loop(s) as {target} loops, 0 unrolled"
+            in capsys.readouterr().err)  # fmt: skip
+
+
 @needs("acme")
 def test_cli_check_runs_the_target(tmp_path, capsys):
     out = tmp_path / "sh.a"

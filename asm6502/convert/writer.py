@@ -1,11 +1,18 @@
 """Writing the program as Profi-Ass ran it, statement by statement, in a target's syntax.
 
 The walk follows pass 1's layout (asm6502/asm/layout.py): every statement that
-ran, in the order it ran -- ``.if``/``.goto`` loops unrolled, macro calls
-expanded (their local labels named ``stem__NN`` after the call), ``.file``
-chains merged -- and re-assigns the ``_`` variables and macro parameters the
-way pass 2 does (asm6502/asm/encode.py), so that every expression is written
-with the values it has at that point.  The zero-page/absolute choice is the
+ran, in the order it ran, ``.file`` chains merged, re-assigning the ``_``
+variables and macro parameters the way pass 2 does (asm6502/asm/encode.py), so
+that every expression is written with the values it has at that point.
+
+Macros and ``.goto`` loops are written as the target's where the text allows
+it: a macro call's body is written in the target's macro syntax (parameters,
+local labels) with that call's values (:meth:`Writer.macro_call`), a loop's
+rounds each with their own values (:meth:`Writer.loop`); when every call /
+every round gives the same text, that text is the target's macro / loop body,
+and the target, given the same values, makes the same bytes.  Otherwise the
+calls are expanded (local labels named ``stem__NN`` after the call) and the
+loop unrolled, with a comment saying why.  The zero-page/absolute choice is the
 layout's: an absolute instruction whose operand fits in a byte is written
 forced absolute.
 """
@@ -360,7 +367,9 @@ class Writer:
             self.emit("", label)
         shown = stmt.text if rec.label is None else _after_label(stmt.text)
         if rec.op == "men":
-            return  # (the end of an expansion is noted by the call)
+            if stmt.comment:  # (the end of an expansion is noted by the call; the comment is kept)
+                self.emit("", comment=stmt.comment)
+            return
         if rec.op == "fil":
             self.note(f"{shown} (the next file follows)", stmt.comment)
         elif rec.op in _COMMENT_ONLY:
