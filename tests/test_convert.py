@@ -309,8 +309,8 @@ SHAPES = {  # how the converted text shows (macros, calls, loops, expanded macro
         ("goto after a statement", "10 sys 32768\n20 *= $1000\n30 i _ 3\n40 .byt i\n50 i _ i-1\n60 nop : .if i : .goto 40\n", (0, 0, 0, 0, 1), (0, 0, 0, 0, 1)),
         # an argument that is an expression: 64tass puts the argument's text, bracketed, into the body; ACME its value
         ("expression argument", "10 sys 32768\n20 *= $1000\n30 m .mac a\n40 lda a+1,x\n50 .men\n60 'm $10+2\n70 'm 4\n", (1, 2, 0, 0, 0), (1, 2, 0, 0, 0)),
-        # ... but 'lda (2+3),y' would be indirect in 64tass: expanded there
-        ("expression as operand", "10 sys 32768\n20 *= $1000\n30 m .mac a\n40 lda a,y\n50 .men\n60 'm $10+2\n70 'm 4\n", (0, 0, 0, 1, 0), (1, 2, 0, 0, 0)),
+        # ... where 'lda (2+3),y' would be indirect in 64tass, the body has 'lda \\a + 0,y' (zero page stays zero page)
+        ("expression as operand", "10 sys 32768\n20 *= $1000\n30 m .mac a\n40 lda a,y\n45 lda a\n46 jmp a\n50 .men\n60 'm $10+2\n70 'm 4\n", (1, 2, 0, 0, 0), (1, 2, 0, 0, 0)),
         # zero page in one call, absolute in another (a forward reference): expanded
         ("zero page by call", "10 sys 32768\n20 *= $1000\n30 m .mac a\n40 lda a\n50 .men\n60 'm $12\n70 'm fwd\n80 fwd = $34\n", (0, 0, 0, 1, 0), (0, 0, 0, 1, 0)),
         # macros calling macros ('shr' is a mnemonic alias in 64tass: the macro is 'shr_m' there)

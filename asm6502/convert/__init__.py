@@ -66,12 +66,14 @@ def convert(text: str, filename: str, target: str, options: Options = Options())
     layout = Layout(replace(options, listing=True), read, source.opens)
     layout.run(source.lines, source.start_index)
     expanded: dict[str, str] = {}
-    while True:  # macros that cannot be the target's macros are expanded; then the program is written again
-        writer = Writer(chosen, layout, expanded)
+    guarded: frozenset[str] = frozenset()
+    while True:  # macros that cannot be the target's macros are expanded (or guarded); the program is written again
+        writer = Writer(chosen, layout, expanded, guarded)
         writer.run(files)
-        if not writer.failed:
+        if not writer.failed and not writer.needs_guard:
             break
         expanded.update(writer.failed)
+        guarded |= writer.needs_guard
     if any(d.is_error for d in writer.diags):
         raise DiagnosticError(writer.diags)
     head = _header(chosen, filename, options, source.lines[: source.start_index], writer)

@@ -30,7 +30,7 @@ from asm6502.asm.reader import START_LINE
 from asm6502.asm.result import as_span
 from asm6502.convert.expression import Scope, Text, high_byte, low_byte, rewrite, symbol_key
 from asm6502.convert.structure import Loop, find_loops
-from asm6502.convert.targets import ATOM, STRING_SAFE, Target
+from asm6502.convert.targets import ATOM, OPERATORS, STRING_SAFE, Target
 from asm6502.diagnostics import Diagnostic, error, warning
 from asm6502.opcodes import Mode, instruction_set
 
@@ -42,11 +42,14 @@ INDEX = {Mode.ABSOLUTE_X: ",x", Mode.ABSOLUTE_Y: ",y"}
 
 
 class Writer:
-    def __init__(self, target: Target, layout: Layout, expanded: dict[str, str] | None = None):
-        """``expanded``: the macros (by key) to expand at each call, with the reason."""
+    def __init__(self, target: Target, layout: Layout, expanded: dict[str, str] | None = None, guarded: frozenset = frozenset()):
+        """``expanded``: the macros (by key) to expand at each call, with the reason; ``guarded``: the
+        macros whose body writes a parameter that is a whole operand as '\\p + 0' (see macro_call)."""
         self.target = target
         self.layout = layout
         self.expanded = dict(expanded or {})
+        self.guarded = guarded
+        self.needs_guard: set[str] = set()
         # the macros written as the target's macros (until something in this run says otherwise: failed)
         self.candidates = {key for key, m in layout.macros.items() if m.calls and key not in self.expanded}
         self.failed: dict[str, str] = {}  # macro key -> why it has to be expanded after all
@@ -271,6 +274,8 @@ class Writer:
         value = self.expression(rec.node, stmt.text, rec.expr_offset, pc, local)
         if self.context is not None and rec.form != "immediate" and type(rec.node) is ex.Sym and symbol_key(rec.node, local) in self.context[0].params:
             self.bare_param = True  # (a parameter as the whole operand: see macro_call)
+            if self.context[2] in self.guarded:
+                value = Text(f"{value.text} + 0", OPERATORS["+"][0], value.value)
         if rec.prefix == "<":
             value = low_byte(value)
         elif rec.prefix == ">":
@@ -495,9 +500,8 @@ class Writer:
         finally:
             names, bare = self.body_names, self.bare_param
             self.context, self.namer, self.body_names, self.bare_param = kept
-        if expressions and bare:
-            self.fail(key, f"the argument '{expressions[0]}' is an expression and the body has a parameter as a whole operand "
-                           f"({self.target.name} would read '(...)' there as indirect)")  # fmt: skip
+        if expressions and bare and key not in self.guarded:
+            self.needs_guard.add(key)  # ('lda (2+3),y' would be indirect: written again with 'lda \\p + 0,y')
         clash = names[0] & (names[1] | arg_names | {self.target.param.format(p=_identifier(p)) for p in macro.params})
         if clash:
             self.fail(key, f"its local label '{sorted(clash)[0]}' has the name of a symbol the body or a call reads")
