@@ -4,7 +4,8 @@ and loops, and why the others are expanded / unrolled.
     .venv/bin/python tools/convert_structure.py [--gen-real PATH/gen_real.py]
 
 Test sets as in tests/test_convert.py: the manual's examples, Superhirn II, the fixtures, the
-probe programs run on the original (those without errors), the random programs it assembled, the two generators' programs and (with --gen-real, the
+probe programs run on the original (those without errors), the random programs it assembled,
+the macro/loop programs of test_random_macros_and_loops, the two generators' programs and (with --gen-real, the
 generator on branch bench-real) realistic programs.  Counts are per target: a macro is counted
 once per program, a loop once per place it runs.
 """
@@ -42,7 +43,11 @@ def programs(gen_real: str | None):
         if case["no_errors"]:
             yield "oracle random", f"seed{case['seed']}", case["source"], Options()
     from profiass_gen import generate
+    from test_convert import macro_loop_program
     from test_differential_64tass import ProgramGen
+
+    for seed in range(300):
+        yield "macro_loop", f"ml{seed}", macro_loop_program(seed), Options()
 
     for seed in range(60):
         yield "profiass_gen", f"gen{seed}", generate(seed), Options()

@@ -487,6 +487,8 @@ class Writer:
             if self.target.param.startswith("\\") and value.precedence != ATOM:  # (64tass: the argument's text goes into the body)
                 expressions.append(arg)
                 value = Text(f"({value.text})", ATOM, value.value)
+            elif self.context is not None and any(k in self.context[0].params for k in self.touched):
+                expressions.append(arg)  # (a parameter of the calling macro: its text may be a bracketed expression)
             args.append(value.text)
             self.values[param] = value.value
             self.assigned.add(param)
