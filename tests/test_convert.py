@@ -318,6 +318,8 @@ SHAPES = {  # how the converted text shows (macros, calls, loops, expanded macro
         # ... but when the inner call overwrites a parameter the outer body reads afterwards (parameters are
         # global in Profi-Ass: 'lda #a' reads $10), both are expanded
         ("inner call sets the parameter", CALLS_MACRO.replace("shr .mac b", "shr .mac a").replace("lda #b", "lda #a"), (0, 0, 0, 3, 0), (0, 0, 0, 3, 0)),
+        # '-1' is $FFFF: 'lda #<\\a', '(\\a + 1) & $ffff' in the body (the 16-bit wrap where any call needs it)
+        ("wrapped by call", "10 sys 32768\n20 *= $1000\n30 m .mac a\n40 lda #a\n45 .wor a+1\n50 .men\n60 'm 5\n70 'm -1\n80 'm $ffff\n", (1, 3, 0, 0, 0), (1, 3, 0, 0, 0)),
         # zero page in one call, absolute in another by value: the same body text serves both
         ("size by value", "10 sys 32768\n20 *= $1000\n30 m .mac a\n40 lda a,x\n50 .men\n60 'm $12\n70 'm $1234\n", (1, 2, 0, 0, 0), (1, 2, 0, 0, 0)),
     ],

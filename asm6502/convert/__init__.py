@@ -67,13 +67,15 @@ def convert(text: str, filename: str, target: str, options: Options = Options())
     layout.run(source.lines, source.start_index)
     expanded: dict[str, str] = {}
     guarded: frozenset[str] = frozenset()
-    while True:  # macros that cannot be the target's macros are expanded (or guarded); the program is written again
-        writer = Writer(chosen, layout, expanded, guarded)
+    wraps: dict[str, frozenset] = {}
+    while True:  # macros that cannot be the target's macros as written are expanded, guarded or wrapped; written again
+        writer = Writer(chosen, layout, expanded, guarded, wraps)
         writer.run(files)
-        if not writer.failed and not writer.needs_guard:
+        if not writer.failed and not writer.needs_guard and not writer.needs_wrap:
             break
         expanded.update(writer.failed)
         guarded |= writer.needs_guard
+        wraps.update(writer.needs_wrap)
     if any(d.is_error for d in writer.diags):
         raise DiagnosticError(writer.diags)
     head = _header(chosen, filename, options, source.lines[: source.start_index], writer)

@@ -42,7 +42,8 @@ INDEX = {Mode.ABSOLUTE_X: ",x", Mode.ABSOLUTE_Y: ",y"}
 
 
 class Writer:
-    def __init__(self, target: Target, layout: Layout, expanded: dict[str, str] | None = None, guarded: frozenset = frozenset()):
+    def __init__(self, target: Target, layout: Layout, expanded: dict[str, str] | None = None, guarded: frozenset = frozenset(),
+                 wraps: dict[str, frozenset] | None = None):
         """``expanded``: the macros (by key) to expand at each call, with the reason; ``guarded``: the
         macros whose body writes a parameter that is a whole operand as '\\p + 0' (see macro_call)."""
         self.target = target
@@ -50,6 +51,10 @@ class Writer:
         self.expanded = dict(expanded or {})
         self.guarded = guarded
         self.needs_guard: set[str] = set()
+        self.wraps = dict(wraps or {})  # macro key -> the steps its body wraps to 16 bits in every call
+        self.needs_wrap: dict[str, frozenset] = {}
+        self.macro_needed: dict[str, set] = {}  # macro key -> the steps that needed the wrap in some call
+        self.differs: dict[str, int] = {}  # macro key -> the first call whose body differs from the first call's
         # the macros written as the target's macros (until something in this run says otherwise: failed)
         self.candidates = {key for key, m in layout.macros.items() if m.calls and key not in self.expanded}
         self.failed: dict[str, str] = {}  # macro key -> why it has to be expanded after all
@@ -197,6 +202,12 @@ class Writer:
         if previous is not None:
             self.unrun_statements(previous)
         self.lines = self.fill_definitions(self.lines)
+        for key, number in self.differs.items():  # calls whose bodies differ: wrap what needs it in any call, else expand
+            if key in self.wraps or not self.macro_needed.get(key):
+                self.fail(key, f"the call in line {number} gives other code than the first call "
+                               "(zero page or absolute, or a shift by 16 or more, depends on the arguments)")  # fmt: skip
+            else:
+                self.needs_wrap[key] = frozenset(self.macro_needed[key])
 
     def dispatch(self, i: int) -> int:
         """Write layout entry ``i`` (a whole macro call when the macro is written as the target's);
@@ -497,11 +508,14 @@ class Writer:
         kept = self.context, self.namer, self.body_names, self.bare_param
         self.context, self.namer, self.body_names = (macro, suffix, key), self.body_name, (set(), set())
         self.bare_param = False
+        loop_wrap = self.wrap, self.needed
+        self.wrap, self.needed = self.wraps.get(key, frozenset()), self.macro_needed.setdefault(key, set())
         try:
             body = self.render(i + 1, end)
         finally:
             names, bare = self.body_names, self.bare_param
             self.context, self.namer, self.body_names, self.bare_param = kept
+            self.wrap, self.needed = loop_wrap
         if expressions and bare and key not in self.guarded:
             self.needs_guard.add(key)  # ('lda (2+3),y' would be indirect: written again with 'lda \\p + 0,y')
         clash = names[0] & (names[1] | arg_names | {self.target.param.format(p=_identifier(p)) for p in macro.params})
@@ -509,8 +523,7 @@ class Writer:
             self.fail(key, f"its local label '{sorted(clash)[0]}' has the name of a symbol the body or a call reads")
         first = self.bodies.setdefault(key, body)
         if first != body:
-            self.fail(key, f"the call in line {line.number} gives other code than the first call "
-                           "(zero page or absolute, or the 16-bit wrap, depends on the arguments)")  # fmt: skip
+            self.differs.setdefault(key, line.number)  # (see finish: the 16-bit wrap everywhere it is needed, or expanded)
         label = self.label(call, local)
         if label is not None:
             self.emit("", label)
