@@ -523,7 +523,7 @@ class Writer:
             self.fail(key, f"its local label '{sorted(clash)[0]}' has the name of a symbol the body or a call reads")
         first = self.bodies.setdefault(key, body)
         if first != body:
-            self.differs.setdefault(key, line.number)  # (see finish: the 16-bit wrap everywhere it is needed, or expanded)
+            self.differs.setdefault(key, line.number)  # (see run: the 16-bit wrap wherever a call needs it, or expanded)
         label = self.label(call, local)
         if label is not None:
             self.emit("", label)
