@@ -82,6 +82,7 @@ class Layout:
         self.order: dict[str, None] = {}  # every symbol key in the order the original creates them
         self.diags: list[Diagnostic] = []
         self.layout: list[tuple] = []
+        self.call_ends: dict[int, tuple[int, str]] = {}  # layout index of a macro call -> (index after its body, its locals' suffix)
         self.macros: dict[str, Macro] = {}
         self.macro_order: list[Macro] = []
         self.recording: Macro | None = None
@@ -425,6 +426,7 @@ class Layout:
             except ex.ExprError as exc:
                 self.err(f"{exc.message} (in the argument '{arg}')", where)
                 return None
+        at = len(self.layout)
         self.layout.append(("call", self.pc, (macro, tuple(fn for _, fn in compiled)), line, stmt, local))
         for key, (_, fn) in zip(macro.params, compiled):
             try:
@@ -436,6 +438,8 @@ class Layout:
             self.spelling.setdefault(key, key)
         macro.calls += 1
         self.run_lines(macro.body, 0, depth + 1, f":{macro.calls:02X}")
+        if self.listing:  # where the call's body ends in the layout (for asm6502.convert)
+            self.call_ends[at] = (len(self.layout), f":{macro.calls:02X}")
         if self.listing and not macro.labeled_end:
             self.layout.append(("mend", self.pc, macro.end, line, stmt, f":{macro.calls:02X}"))
         return None

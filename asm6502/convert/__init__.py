@@ -15,7 +15,6 @@ again with it expanded.
 from __future__ import annotations
 
 import os
-from dataclasses import replace
 from typing import NamedTuple
 
 from asm6502.asm import Options, assemble
@@ -63,7 +62,7 @@ def convert(text: str, filename: str, target: str, options: Options = Options())
             files.setdefault(found[0][0].file, (found[0], found[1]))
         return found
 
-    layout = Layout(replace(options, listing=True), read, source.opens)
+    layout = Layout(options._replace(listing=True), read, source.opens)
     layout.run(source.lines, source.start_index)
     expanded: dict[str, str] = {}
     guarded: frozenset[str] = frozenset()

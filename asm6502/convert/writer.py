@@ -464,8 +464,7 @@ class Writer:
         entries = self.entries
         rec_, pc, (macro, fns), line, stmt, local = entries[i]
         key = ex.key_of(macro.name)
-        end = next(j for j in range(i + 1, len(entries)) if entries[j][0] == "mend" and entries[j][4] is stmt)
-        suffix = entries[end][5]
+        end, suffix = self.layout.call_ends[i]
         j = i + 1
         while j < end:
             rec, _, info, _, inner_stmt, inner = entries[j]
@@ -474,7 +473,9 @@ class Writer:
                 if called not in self.candidates:
                     self.fail(key, f"its body calls '{info[0].name}', which is expanded")
                     return None
-                j = next(k for k in range(j + 1, end) if entries[k][0] == "mend" and entries[k][4] is inner_stmt) + 1
+                j = self.layout.call_ends[j][0]
+                if j < end and isinstance(entries[j][0], str) and entries[j][0] == "mend" and entries[j][4] is inner_stmt:
+                    j += 1  # (the inner call's '.men' row)
                 continue
             if inner != suffix or not (rec is None or type(rec) is Insn or type(rec) is Data or (type(rec) is Pseudo and rec.op == "men")):
                 self.fail(key, f"its body holds '{_what(rec)}': only instructions, data, comments and calls go into a macro of {self.target.name}")
@@ -529,7 +530,8 @@ class Writer:
             self.emit("", label)
         name = self.macro_names.get(key, _identifier(macro.name.lower()))
         self.emit(self.target.macro_call.format(n=name, a=", ".join(args)).rstrip(), comment=stmt.comment)
-        return end + 1
+        mend = end < len(entries) and isinstance(entries[end][0], str) and entries[end][0] == "mend" and entries[end][4] is stmt
+        return end + 1 if mend else end  # (after the call's '.men' row; a 'label .men' body has none)
 
     def fill_definitions(self, lines: list) -> list[str]:
         out = []
