@@ -23,8 +23,6 @@ line and column: problems are reported as ``build.yaml:12:5: error: ...``.
 
 from __future__ import annotations
 
-import dataclasses
-
 import difflib
 import os
 from collections.abc import Callable
@@ -174,7 +172,7 @@ class _Job:
     def assembly(self, inp: Input):
         """Assemble once per source, however many artifacts use it."""
         if inp.path not in self.assembled:
-            from asm6502.assembler import assemble
+            from asm6502.asm import assemble
 
             result = assemble(self.text(inp), filename=inp.path)
             self.diagnostics.extend(result.diagnostics)
@@ -503,7 +501,7 @@ def build(manifest: str | os.PathLike = MANIFEST) -> list[Product]:
         except DiagnosticError as exc:
             # a rule's complaint about an option (e.g. an MSE end address before the data's end)
             # has no place of its own: point it at the artifact's entry in the manifest
-            located = [d if d.span is not None else dataclasses.replace(d, span=a.span) for d in exc.diagnostics]
+            located = [d if d.span is not None else d._replace(span=a.span) for d in exc.diagnostics]
             raise DiagnosticError(located + [note(f"while building '{a.output}' (rule {a.rule})", a.span)]) from None
         except ModuleNotFoundError as exc:
             raise DiagnosticError([error(f"rule '{a.rule}' needs {exc.name}, which this installation does not have", a.span)]) from None

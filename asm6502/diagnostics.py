@@ -11,8 +11,10 @@ The rendered form follows the GCC/Clang convention::
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from enum import Enum
+
+from asm6502.tuples import named_tuple
+
 
 
 class Severity(str, Enum):
@@ -21,7 +23,11 @@ class Severity(str, Enum):
     NOTE = "note"
 
 
-@dataclass(frozen=True)
+# (Span and Diagnostic are named tuples, not dataclasses: importing dataclasses costs the
+# assembler command a few milliseconds of its start-up)
+
+
+@named_tuple
 class Span:
     """A place in an input: file name, 1-based line and column, and a width."""
 
@@ -37,12 +43,12 @@ class Span:
         return Span(self.file, self.line, col, length, self.source, self.basic_line)
 
 
-@dataclass(frozen=True)
+@named_tuple
 class Diagnostic:
     severity: Severity
     message: str
     span: Span | None = None
-    notes: tuple["Diagnostic", ...] = field(default=())
+    notes: tuple["Diagnostic", ...] = ()
 
     @property
     def is_error(self) -> bool:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 import sys
-import tempfile
 from pathlib import Path
 
 
@@ -17,24 +16,23 @@ def write_atomic(path: str | os.PathLike, data: bytes | str) -> None:
     on every platform.
     """
     target = Path(path)
-    payload_early = data.encode("utf-8") if isinstance(data, str) else bytes(data)
+    payload = data.encode("utf-8") if isinstance(data, str) else bytes(data)
     if os.fspath(path) == "-":
-        sys.stdout.buffer.write(payload_early)
+        sys.stdout.buffer.write(payload)
         sys.stdout.flush()
         return
     if target.exists() and not target.is_file():
         # a device or pipe (/dev/stdout, a FIFO): cannot be replaced by a rename
         with open(target, "wb") as fh:
-            fh.write(payload_early)
+            fh.write(payload)
         return
     if target.parent != Path(""):
         target.parent.mkdir(parents=True, exist_ok=True)
-    payload = data.encode("utf-8") if isinstance(data, str) else bytes(data)
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent or ".")
+    fd, tmp = _new_file(target.parent, target.name)
     try:
         with os.fdopen(fd, "wb") as fh:
             fh.write(payload)
-        # mkstemp creates 0600; give the file the permissions a plain open() would
+        # the file is made 0600; give the file the permissions a plain open() would
         umask = os.umask(0)
         os.umask(umask)
         os.chmod(tmp, 0o666 & ~umask)
@@ -45,3 +43,15 @@ def write_atomic(path: str | os.PathLike, data: bytes | str) -> None:
         except FileNotFoundError:
             pass
         raise
+
+
+def _new_file(directory: Path, name: str) -> tuple[int, str]:
+    """A new, empty file ``.NAME.PID.N.tmp`` in ``directory``, open for writing (what
+    tempfile.mkstemp does; importing tempfile costs the command milliseconds of its start-up)."""
+    for n in range(1000):
+        path = os.path.join(directory, f".{name}.{os.getpid()}.{n}.tmp")
+        try:
+            return os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0), 0o600), path
+        except FileExistsError:
+            continue
+    raise FileExistsError(f"no free temporary name for {name} in {directory}")

@@ -1,19 +1,27 @@
-"""Time asm6502 against 64tass, ACME and Ophis on one large program, in the same run.
+"""Time asm6502 against 64tass, ACME and Ophis on two large programs, in the same run.
 
-    .venv/bin/python bench/bench_assemblers.py [--lines 50000] [--repeat 3]
+    .venv/bin/python bench/bench_assemblers.py [--program all|large|real] [--repeat 3]
 
-Generates the program with ``gen_large.py`` (our dialect, 64tass, ACME and Ophis
-syntax), assembles it with every tool ``--repeat`` times, keeps the best wall-clock
-time of each, checks that all outputs are byte-identical and prints a table with
-the ratios.  A missing tool is reported and left out.  Exit status 1 if any
-output differs.
+The programs, each written in our dialect and in 64tass, ACME and Ophis syntax:
+
+* ``large`` (``gen_large.py``): one instruction a line, every addressing mode of every
+  mnemonic, equates, labels, branches, ``.byt``/``.wor``;
+* ``real`` (``gen_real.py``): shaped like a real Profi-Ass source -- ``.opt``, macros with
+  local labels, ``:`` between statements, comments, strings, tables made by ``.goto``
+  loops, conditional assembly.
+
+Each tool assembles each program ``--repeat`` times; the best wall-clock time counts, and
+the best CPU time (user + system of the tool's process) is shown beside it: on a shared
+machine the wall clock also waits for other processes, the CPU time much less.
+All outputs of a program must be byte-identical (exit status 1 otherwise).  A missing
+tool is reported and left out.
 
 Timed:
 
-* ``asm6502 (in-process)`` -- ``assemble()`` on the text already in memory, without a
-  listing (like the CLI without ``--listing``); ``(in-process, listing)`` keeps the listing;
-* ``asm6502 (CLI)``        -- ``.venv/bin/asm6502 big.asm -o ... --format raw``
-  (includes the Python start-up and imports);
+* ``asm6502``          -- ``.venv/bin/asm6502 SRC -o ... --format raw -q`` (the command as a
+  user runs it: Python start-up and imports included; the package is byte-compiled first,
+  as pip does for an installed package);
+* ``asm6502 listing``  -- the same with ``--listing FILE``;
 * ``64tass``  -- ``64tass --nostart``;  ``acme`` -- ``acme -f plain``;
 * ``ophis``   -- the ``ophis`` command from the ``ophis-asm`` package (see README).
 """
@@ -21,6 +29,7 @@ Timed:
 from __future__ import annotations
 
 import argparse
+import resource
 import shutil
 import subprocess
 import sys
@@ -32,17 +41,28 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
 import gen_large  # noqa: E402
+import gen_real  # noqa: E402
 
-from asm6502.assembler import Options, assemble  # noqa: E402
+GOAL = 0.20  # asm6502 / Ophis, measured in the same run
 
 
-def best_of(repeat: int, fn) -> float:
-    times = []
+def cpu_now() -> float:
+    """CPU time (user + system) of this process and of its finished child processes."""
+    me = resource.getrusage(resource.RUSAGE_SELF)
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return me.ru_utime + me.ru_stime + children.ru_utime + children.ru_stime
+
+
+def best_of(repeat: int, fn) -> tuple[float, float]:
+    """The best wall-clock time and the best CPU time of ``repeat`` runs of ``fn``."""
+    times, cpus = [], []
     for _ in range(repeat):
+        c0 = cpu_now()
         t0 = time.perf_counter()
         fn()
         times.append(time.perf_counter() - t0)
-    return min(times)
+        cpus.append(cpu_now() - c0)
+    return min(times), min(cpus)
 
 
 def run_tool(args: list[str]) -> None:
@@ -51,8 +71,20 @@ def run_tool(args: list[str]) -> None:
         raise RuntimeError(f"{' '.join(args)} failed:\n{proc.stdout}{proc.stderr}")
 
 
+def _compile_package() -> None:
+    """Byte-compile asm6502 as pip does for an installed package (Ophis's modules are compiled
+    at its installation; an editable install with PYTHONDONTWRITEBYTECODE set would otherwise
+    compile ours at every start of the command)."""
+    import compileall
+
+    import asm6502
+
+    compileall.compile_dir(str(Path(asm6502.__file__).parent), quiet=1)
+
+
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
+    _compile_package()
     if args.keep:
         return _bench(args, Path(args.keep))
     with tempfile.TemporaryDirectory(prefix="asm6502-bench-") as tmp:
@@ -61,74 +93,81 @@ def main(argv: list[str] | None = None) -> int:
 
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(description="benchmark asm6502 against 64tass, ACME and Ophis")
-    parser.add_argument("--lines", type=int, default=50_000, help="program size in lines (default 50000)")
+    parser.add_argument("--program", choices=("all", "large", "real"), default="all", help="which program (default: both)")
+    parser.add_argument("--lines", type=int, default=50_000, help="size of the large program in lines (default 50000)")
     parser.add_argument("--seed", type=int, default=6502, help="generator seed (default 6502)")
     parser.add_argument("--repeat", type=int, default=3, help="runs per tool; the best time counts (default 3)")
     parser.add_argument("--keep", metavar="DIR", help="keep the generated sources and outputs in DIR")
     return parser
 
 
+def _sources(program: str, args, work: Path) -> dict[str, Path]:
+    """Write the program in every dialect; return dialect -> path."""
+    if program == "large":
+        items = gen_large.generate(args.lines, args.seed)
+        texts = {d: gen_large.render_program(items, d) for d in gen_large.DIALECTS}
+    else:
+        prog = gen_real.generate(seed=args.seed)
+        texts = {d: gen_real.render(prog, d) for d in gen_real.DIALECTS}
+    paths = {}
+    for dialect, text in texts.items():
+        paths[dialect] = work / f"{program}{gen_large.SUFFIX[dialect]}"
+        paths[dialect].write_text(text)
+    return paths
+
+
 def _bench(args, work: Path) -> int:
-    items = gen_large.generate(args.lines, args.seed)
     work.mkdir(parents=True, exist_ok=True)
-    src = {}
-    for dialect in gen_large.DIALECTS:
-        src[dialect] = work / f"big{gen_large.SUFFIX[dialect]}"
-        src[dialect].write_text(gen_large.render_program(items, dialect))
-    text = src["asm6502"].read_text()
-
     venv_bin = Path(sys.executable).parent
-    ours_cli = shutil.which("asm6502", path=str(venv_bin)) or shutil.which("asm6502")
+    ours = shutil.which("asm6502", path=str(venv_bin)) or shutil.which("asm6502")
     ophis = shutil.which("ophis", path=str(venv_bin)) or shutil.which("ophis")
-    tools = {
-        "asm6502 (in-process)": (None, work / "ours-inproc.bin"),
-        "asm6502 (in-process, listing)": (None, work / "ours-inproc-listing.bin"),
-        "asm6502 (CLI)": ([ours_cli, str(src["asm6502"]), "--format", "raw", "-q", "-o", str(work / "ours-cli.bin")] if ours_cli else None,
-                          work / "ours-cli.bin"),
-        "64tass": ([shutil.which("64tass") or "64tass", "--nostart", "--quiet", "--no-warn", "-o", str(work / "64tass.bin"), str(src["64tass"])],
-                   work / "64tass.bin"),
-        "acme": ([shutil.which("acme") or "acme", "-f", "plain", "-o", str(work / "acme.bin"), str(src["acme"])], work / "acme.bin"),
-        "ophis": ([ophis, "-q", "-o", str(work / "ophis.bin"), str(src["ophis"])] if ophis else None, work / "ophis.bin"),
-    }
-
-    times: dict[str, float] = {}
-    missing = []
-    for name, (cmd, out) in tools.items():
-        if name.startswith("asm6502 (in-process"):
-            holder = {}
-            options = Options(listing=name.endswith("listing)"))
-            times[name] = best_of(args.repeat, lambda: holder.__setitem__("r", assemble(text, str(src["asm6502"]), options)))
-            out.write_bytes(holder["r"].image)
-            continue
-        if cmd is None or shutil.which(cmd[0]) is None:
-            missing.append(name)
-            continue
-        times[name] = best_of(args.repeat, lambda: run_tool(cmd))
-
-    outputs = {name: tools[name][1].read_bytes() for name in times}
-    reference = outputs["asm6502 (in-process)"]
-    identical = all(data == reference for data in outputs.values())
-
-    lines = text.count("\n")
-    print(f"program: {lines} lines, {len(reference)} bytes (${gen_large.START:04X}-${gen_large.START + len(reference) - 1:04X}), "
-          f"best of {args.repeat} runs" + (f", files in {work}" if args.keep else ""))
-    print(f"{'assembler':<30} {'time (s)':>9} {'lines/s':>10}  output")
-    for name, t in times.items():
-        same = "identical" if outputs[name] == reference else "DIFFERENT"
-        print(f"{name:<30} {t:>9.3f} {lines / t:>10,.0f}  {same}")
-    for name in missing:
-        print(f"{name:<30} {'-':>9} {'-':>10}  not installed")
-    ours = times["asm6502 (CLI)"] if "asm6502 (CLI)" in times else times["asm6502 (in-process)"]
-    print()
-    for other in ("ophis", "64tass", "acme"):
-        if other in times:
-            print(f"asm6502 CLI / {other:<7} = {ours / times[other]:7.2f}" + ("   (goal: <= 0.20)" if other == "ophis" else ""))
-    if "ophis" in times:
-        print(f"asm6502 in-process / ophis = {times['asm6502 (in-process)'] / times['ophis']:5.2f}")
-    if not identical:
-        print("ERROR: the outputs differ", file=sys.stderr)
-        return 1
-    return 0
+    status = 0
+    programs = ("large", "real") if args.program == "all" else (args.program,)
+    print(f"best of {args.repeat} runs per tool" + (f", files in {work}" if args.keep else ""))
+    for program in programs:
+        src = _sources(program, args, work)
+        out = {name: work / f"{program}-{name.replace(' ', '-')}.bin" for name in ("asm6502", "asm6502 listing", "64tass", "acme", "ophis")}
+        ours_cmd = [ours, str(src["asm6502"]), "--format", "raw", "-q", "-o", str(out["asm6502"])] if ours else None
+        tools = {
+            "asm6502": ours_cmd,
+            "asm6502 listing": ours_cmd and ours_cmd[:-1] + [str(out["asm6502 listing"]), "--listing", str(work / f"{program}.lst")],
+            "64tass": [shutil.which("64tass") or "64tass", "--nostart", "--quiet", "--no-warn", "-o", str(out["64tass"]), str(src["64tass"])],
+            "acme": [shutil.which("acme") or "acme", "-f", "plain", "-o", str(out["acme"]), str(src["acme"])],
+            "ophis": [ophis, "-q", "-o", str(out["ophis"]), str(src["ophis"])] if ophis else None,
+        }
+        times: dict[str, float] = {}
+        cpu: dict[str, float] = {}
+        missing = []
+        for name, cmd in tools.items():
+            if cmd is None or shutil.which(cmd[0]) is None:
+                missing.append(name)
+                continue
+            try:
+                times[name], cpu[name] = best_of(args.repeat, lambda: run_tool(cmd))
+            except RuntimeError as exc:
+                print(f"ERROR: {name} failed on '{program}': {str(exc).splitlines()[1:2]}", file=sys.stderr)
+                status = 1
+        outputs = {name: out[name].read_bytes() for name in times}
+        reference = outputs.get("64tass") or next(iter(outputs.values()))
+        lines = src["asm6502"].read_text().count("\n")
+        print()
+        print(f"program '{program}': {lines} lines in our dialect, {len(reference)} bytes")
+        print(f"{'assembler':<18} {'time (s)':>9} {'CPU (s)':>8} {'lines/s':>10}  output")
+        for name, t in times.items():
+            same = "identical" if outputs[name] == reference else "DIFFERENT"
+            print(f"{name:<18} {t:>9.3f} {cpu[name]:>8.3f} {lines / t:>10,.0f}  {same}")
+        for name in missing:
+            print(f"{name:<18} {'-':>9} {'-':>8} {'-':>10}  not installed")
+        print(f"{'ratio':<26} {'time':>7} {'CPU':>7}")
+        for mine in ("asm6502", "asm6502 listing"):
+            for other in ("ophis", "64tass", "acme"):
+                if mine in times and other in times:
+                    goal = f"   (goal: <= {GOAL:.2f})" if other == "ophis" else ""
+                    print(f"{mine + ' / ' + other:<26} {times[mine] / times[other]:7.2f} {cpu[mine] / cpu[other]:7.2f}{goal}")
+        if any(data != reference for data in outputs.values()):
+            print(f"ERROR: the outputs of '{program}' differ", file=sys.stderr)
+            status = 1
+    return status
 
 
 if __name__ == "__main__":

@@ -35,7 +35,7 @@ from asm6502.emu import superhirn as sh  # noqa: E402
 def load_prg(path: str | None) -> bytes:
     if path:
         return Path(path).read_bytes()
-    from asm6502.assembler import assemble
+    from asm6502.asm import assemble
 
     source = ROOT / "sources" / "superhirn.asm"
     return assemble(source.read_text(encoding="utf-8"), filename=str(source)).prg

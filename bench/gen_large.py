@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import argparse
 import random
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -172,6 +173,21 @@ def render_item(item, dialect: str) -> str:
     }[item.mode].format(x)
 
 
+def attach_labels(lines: list[str]) -> list[str]:
+    """Profi-Ass wants a statement after a label on its line (a lone label is its SYNTAX 0):
+    a label goes in front of the instruction or data line that follows it, or gets '*= *'."""
+    out: list[str] = []
+    for text in lines:
+        if out and _LONE_LABEL.fullmatch(out[-1]) and text.startswith(" "):
+            out[-1] += text
+        else:
+            out.append(text)
+    return [t + " *= *" if _LONE_LABEL.fullmatch(t) else t for t in out]
+
+
+_LONE_LABEL = re.compile(r"[A-Za-z][A-Za-z0-9.]*")
+
+
 def render_program(items: list, dialect: str, first_line: int = 10) -> str:
     out = []
     if dialect == "ophis":
@@ -180,6 +196,7 @@ def render_program(items: list, dialect: str, first_line: int = 10) -> str:
         out.append(f"*= ${START:04x}")
     out += [render_item(it, dialect) for it in items]
     if dialect == "asm6502":
+        out = attach_labels(out)
         # Profi-Ass sources are BASIC programs: every line has a line number
         out = [f"{first_line + i} {text.strip()}" for i, text in enumerate(out)]
     return "\n".join(out) + "\n"

@@ -26,7 +26,7 @@ def printed_bytes() -> tuple[int, bytes]:
 
 def test_tokenized_source_assembles_to_the_printed_bytes():
     tokenizer = pytest.importorskip("asm6502.basic.tokenizer", reason="BASIC tokenizer not written yet")
-    from asm6502.assembler import assemble
+    from asm6502.asm import assemble
 
     text = SOURCE.read_text()
     prg = tokenizer.tokenize(text, filename=str(SOURCE)).prg

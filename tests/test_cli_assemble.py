@@ -51,7 +51,7 @@ def test_broken_source_shows_caret_and_writes_nothing(tmp_path):
     proc = run(src, "-o", out, "--listing", lst)
     assert proc.returncode == 1
     assert proc.stderr == (
-        f"{src}:3:8: error: undefined symbol 'nowhere' (line 30)\n"
+        f"{src}:3:8: error: undefined symbol 'nowhere' [UNDEF'D STATEMENT] (line 30)\n"
         "  30 jmp nowhere\n"
         "         ^~~~~~~\n"
         "1 error; no output written\n"

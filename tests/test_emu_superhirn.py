@@ -47,7 +47,7 @@ def listing_prg() -> bytes:
 
 def assembled_prg() -> bytes | None:
     try:
-        from asm6502.assembler import assemble
+        from asm6502.asm import assemble
     except ImportError:  # the assembler is not there yet: use the listing
         return None
     return assemble(SOURCE.read_text(encoding="utf-8"), filename=str(SOURCE)).prg
@@ -63,7 +63,7 @@ def test_listing_and_assembled_source_are_the_same_program():
     assert listed[:2] == b"\x00\x34" and len(listed) == 2 + 524  # $3400-$360B
     assembled = assembled_prg()
     if assembled is None:
-        pytest.skip("asm6502.assembler not available yet")
+        pytest.skip("asm6502.asm not available yet")
     # The MSE range ends at $360C: its last byte $FF at $360B lies after the
     # program's last instruction (JMP $3400 at $3608).
     assert assembled == listed[:-1]

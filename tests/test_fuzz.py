@@ -6,7 +6,7 @@ errors carry a position (a ``Span`` for text inputs; for binary inputs --
 exception (a traceback for the user), a hang (each example runs under a
 time limit), or a partial output file from the command line.
 
-Readers: assembler source (``asm6502.assembler``), MSE listings
+Readers: assembler source (``asm6502.asm``), MSE listings
 (``asm6502.mse``), BASIC text (``asm6502.basic.tokenizer.tokenize``), .prg as
 BASIC (``detokenize``) and as a Profi-Ass source (detokenize + assemble),
 ``.d64`` images (``asm6502.d64``), ``build.yaml`` (``asm6502.build``).
@@ -34,7 +34,7 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from asm6502.assembler import Options, assemble
+from asm6502.asm import Options, assemble
 from asm6502.diagnostics import DiagnosticError
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -46,9 +46,9 @@ FUZZ_LONG = int(os.environ.get("FUZZ_EXAMPLES", "100000"))
 TIME_LIMIT = 10  # seconds per example: anything slower counts as a hang
 
 # An endless '.goto' loop is stopped by Options.max_statements; the default (a million
-# statements per pass) takes tens of seconds, so the fuzzer uses a smaller guard and
+# statements in pass 1) takes tens of seconds, so the fuzzer uses a smaller guard and
 # test_endless_goto_loop_is_stopped checks the default separately.
-# (without a listing, simple programs take simple.py's quick sweep: fuzzed too)
+# (with and without a listing: the listing rows are made only when asked for)
 FUZZ_OPTIONS = (
     Options(max_statements=20_000),
     Options(cpu="6502i", max_statements=20_000),
@@ -467,7 +467,7 @@ BROKEN_SOURCES = [
     "10 *=$1000\n20 lda undefined\n",
     "10 *=$1000\n20 bne *+200\n",
     "10 *=$1000\n20 lda #$100\n",
-    "10 lda #1\n",  # no start address
+    "10 *=$1000\n20 lda #1\n30 *=$0800\n40 .opt o1\n50 nop\n",  # backwards with an object file: REVERSAL
     "10 *=$fffe\n20 jmp $1000\n",  # runs past $FFFF
     "10 *=$1000\n20 .byt 1,,2\n",
     "\x00\xff garbage",

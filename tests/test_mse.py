@@ -115,7 +115,7 @@ def test_ocr_fixture_is_the_seeds_text():
 
 
 def test_write_from_the_assembled_source():
-    assembler = pytest.importorskip("asm6502.assembler")
+    assembler = pytest.importorskip("asm6502.asm")
     res = assembler.assemble_file(FIXTURES.parent.parent / "sources" / "superhirn.asm")
     assert (res.load_address, res.image) == (START, PROGRAM)
     assert mse.write_listing(res.load_address, res.image, name="SUPERHIRN II", end=0x360C, fill=0xFF) == LISTING

@@ -7,7 +7,7 @@ import os
 import pytest
 
 from asm6502 import output
-from asm6502.assembler import assemble_file
+from asm6502.asm import assemble_file
 from helpers import FIXTURES, ROOT, printed_superhirn
 
 GOLDEN = FIXTURES.parent / "golden"

@@ -8,6 +8,7 @@ Only this package prints and chooses exit codes; the library returns values.
 from __future__ import annotations
 
 import importlib
+import os
 import sys
 
 # command name -> (module, one-line summary shown in ``asm6502 --help``)
@@ -18,6 +19,7 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "run": ("asm6502.cli.run", "run a machine-code .prg in the py65 emulator with C64 ROM stubs"),
     "verify": ("asm6502.cli.verify", "verify a program in the emulator (e.g. 'verify superhirn')"),
     "d64": ("asm6502.cli.d64", "list, read and write 1541 .d64 disk images"),
+    "convert": ("asm6502.cli.convert", "translate a Profi-Ass source to 64tass or ACME syntax"),
 }
 
 
@@ -35,4 +37,9 @@ def main(argv: list[str] | None = None) -> int:
         return module.main(args[1:])
     from asm6502.cli import assemble
 
-    return assemble.main(args)
+    rc = assemble.main(args)
+    if argv is None:  # the process ends here: skip freeing the assembly's hundreds of thousands of
+        sys.stdout.flush()  # objects one by one at interpreter exit (a third of the run time of a
+        sys.stderr.flush()  # large program); every output file is written and closed already
+        os._exit(rc)
+    return rc

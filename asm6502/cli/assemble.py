@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from pathlib import Path
 
@@ -15,6 +16,28 @@ SUFFIX = {"prg": ".prg", "raw": ".bin", "hex": ".hex"}
 MAX_SHOWN = 50  # diagnostics printed before the rest is summarised
 
 
+class _Formatter(argparse.RawDescriptionHelpFormatter):
+    """argparse's formatter given the terminal's width (COLUMNS, else the terminal's, else 80) as
+    shutil.get_terminal_size gives it, so that argparse does not import shutil: the assembler
+    command makes one of these at every start and the import costs milliseconds."""
+
+    def __init__(self, prog, indent_increment=2, max_help_position=24, width=None):
+        if width is None:
+            width = _columns() - 2
+        super().__init__(prog, indent_increment, max_help_position, width)
+
+
+def _columns() -> int:
+    try:
+        return int(os.environ["COLUMNS"])
+    except (KeyError, ValueError):
+        pass
+    try:
+        return os.get_terminal_size(sys.__stdout__.fileno()).columns or 80
+    except (AttributeError, ValueError, OSError):
+        return 80
+
+
 def build_parser() -> argparse.ArgumentParser:
     from asm6502.cli import SUBCOMMANDS
 
@@ -24,7 +47,7 @@ def build_parser() -> argparse.ArgumentParser:
         description="Assemble a Profi-Ass 64 (V2.0) source into C64 machine code. "
         "SRC is a text file, or a Profi-Ass source saved on a C64 (a tokenized BASIC .prg).",
         epilog="other commands (each has --help):\n" + commands,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        formatter_class=_Formatter,
     )
     parser.add_argument("source", metavar="SRC", help="Profi-Ass source (.asm text, or a C64 .prg source)")
     parser.add_argument("-o", "--output", metavar="OUT", help="output file (default: SRC with .prg/.bin/.hex)")
@@ -37,6 +60,12 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--fill", type=int_arg, default=0x00, metavar="BYTE", help="byte for gaps in prg/raw output (default $00)")
     parser.add_argument("--listing", metavar="FILE", help="write a listing: line number, address, every byte, source")
+    parser.add_argument(
+        "--listing-format", choices=("modern", "profi"), default="modern",
+        help="modern: every byte (default); profi: the original Profi-Ass 64 listing (110: C000 A2 00 ... NO ERRORS)",
+    )
+    parser.add_argument("-I", "--include", action="append", default=[], metavar="DIR", help="directory for .file/.lst names (repeatable)")
+    parser.add_argument("--disk", metavar="D64", help="a .d64 image whose files .file/.lst names are looked up in (tokenized sources)")
     parser.add_argument("--labels", metavar="FILE", help="write a VICE label file (al C:3400 .grloop); load it in VICE's monitor with ll")
     parser.add_argument("--mse", metavar="FILE", help="also write an MSE V1.0 type-in listing of the program")
     parser.add_argument("--mse-name", metavar="NAME", help="program name in the MSE header (default: source file name)")
@@ -52,7 +81,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def parse_defines(items: list[str]) -> tuple[tuple[str, int], ...]:
-    from asm6502 import expr
+    from asm6502.asm import expr
 
     out = []
     for item in items:
@@ -61,18 +90,13 @@ def parse_defines(items: list[str]) -> tuple[tuple[str, int], ...]:
         if not sep or not name or name[0] not in expr.SYMBOL_START or any(c not in expr.SYMBOL_CHARS for c in name):
             raise DiagnosticError([error(f"bad -D '{item}': use NAME=VALUE, e.g. -D debug=1 or -D base=$c000")])
         try:
-            number = expr.evaluate(expr.parse(value), _no_symbols, 0)
+            number = expr.evaluate(value.strip())
         except expr.ExprError as exc:
             raise DiagnosticError([error(f"bad -D '{item}': {exc.message}")]) from None
+        except expr.Unknown as exc:
+            raise DiagnosticError([error(f"bad -D '{item}': undefined symbol '{exc.node.name}'")]) from None
         out.append((name, number))
     return tuple(out)
-
-
-def _no_symbols(name: str, offset: int, length: int) -> int:
-    """-D values are plain numbers: no symbol is defined yet."""
-    from asm6502.expr import ExprError
-
-    raise ExprError(f"undefined symbol '{name}'", offset, length)
 
 
 def read_source_text(path: Path) -> tuple[str, str]:
@@ -98,13 +122,26 @@ def main(argv: list[str]) -> int:
 
 
 def _run(args) -> int:
-    from asm6502.assembler import Options, assemble
+    import gc
+
+    collecting = gc.isenabled()
+    gc.disable()  # many small acyclic objects (rows, output text): the cyclic collector only costs time here
+    try:
+        return _assemble_command(args)
+    finally:
+        if collecting:
+            gc.enable()
+
+
+def _assemble_command(args) -> int:
+    from asm6502.asm import Options, assemble
     from asm6502.fileio import write_atomic
     from asm6502 import output
 
     source = Path(args.source)
     text, name = read_source_text(source)
-    options = Options(cpu=args.cpu, defines=parse_defines(args.define), listing=bool(args.listing))
+    options = Options(cpu=args.cpu, defines=parse_defines(args.define), listing=bool(args.listing),
+                      include_dirs=tuple(args.include), disk=args.disk)  # fmt: skip
     try:
         result = assemble(text, name, options)
     except DiagnosticError as exc:
@@ -124,7 +161,12 @@ def _run(args) -> int:
             )
     if not args.quiet:
         print_diagnostics(d for d in diags)
-    out_path = Path(args.output) if args.output else source.with_suffix(SUFFIX[args.format])
+    if args.output:
+        out_path = Path(args.output)
+    elif result.object_name:  # '.opt o#' names the file OPENed before the start line
+        out_path = source.parent / (result.object_name.lower().replace("/", "_") + SUFFIX[args.format])
+    else:
+        out_path = source.with_suffix(SUFFIX[args.format])
     if args.format == "prg":
         payload: bytes | str = output.prg_bytes(result, args.fill)
     elif args.format == "raw":
@@ -133,7 +175,14 @@ def _run(args) -> int:
         payload = output.intel_hex(result)
     extra: list[tuple[str, bytes | str]] = []
     if args.listing:
-        extra.append((args.listing, output.listing_text(result, source.name)))
+        if args.listing_format == "profi":
+            from asm6502.asm.listing import render
+
+            extra.append((args.listing, render(result)))
+        else:
+            extra.append((args.listing, output.listing_text(result, source.name)))
+    for name, data in result.files.items():  # '.sst' symbol tables, next to the output
+        extra.append((str(out_path.parent / name.lower()), data))
     if args.labels:
         extra.append((args.labels, output.vice_labels(result)))
     if args.mse:

@@ -1,0 +1,228 @@
+"""The public entry points: :func:`assemble` and :func:`assemble_file`.
+
+Reading (reader.py) -> pass 1, which runs and lays out the program
+(layout.py) -> pass 2, which encodes the laid-out entries (encode.py).
+"""
+
+from __future__ import annotations
+
+import gc
+import os
+import re
+from pathlib import Path
+
+from asm6502.asm.encode import Encoder
+from asm6502.asm.layout import Layout
+from asm6502.asm.reader import SourceLine, read_source
+from asm6502.asm.result import Options, Result
+from asm6502.asm.symfile import write_symbols
+from asm6502.diagnostics import Diagnostic, DiagnosticError, Span, error, note, warning
+
+_SUFFIXES = ("", ".asm", ".txt", ".prg", ".src")
+
+
+def source_text(data: bytes, name: str) -> str:
+    """A source file's text; a tokenized C64 source (a BASIC .prg) is listed first."""
+    if name.lower().endswith(".prg") or (len(data) > 6 and data[:2] == b"\x01\x08" and b"\0" in data[:100] and not _textual(data)):
+        from asm6502.basic.tokenizer import detokenize
+
+        return detokenize(data, filename=name).text
+    return data.decode("utf-8", errors="replace")
+
+
+def _textual(data: bytes) -> bool:
+    return all(b in (9, 10, 13) or 32 <= b < 127 for b in data[:512])
+
+
+class _Files:
+    """Finds the files a source names (``.file``, ``.lst``) as the C64 would: next to the
+    source, in the ``-I`` directories, then on the ``--disk`` image."""
+
+    def __init__(self, options: Options, diags: list[Diagnostic]):
+        self.options = options
+        self.diags = diags
+        self.disk = None
+
+    def read(self, name: str, from_line: SourceLine, raw: bool = False):
+        data, path = self.find(name, from_line)
+        if raw:
+            return data
+        source = read_source(path, source_text(data, path))
+        self.diags.extend(_line_problems(source.problems))
+        return source.lines, source.start_index
+
+    def find(self, name: str, from_line: SourceLine) -> tuple[bytes, str]:
+        dirs = [Path(from_line.file).parent] + [Path(p) for p in self.options.include_dirs]
+        for directory in dirs:
+            for suffix in _SUFFIXES:
+                for candidate in (name + suffix, name.lower() + suffix):
+                    path = directory / candidate
+                    if path.is_file():
+                        return path.read_bytes(), os.fspath(path)
+        if self.options.disk:
+            from asm6502.d64 import DiskImage, petscii_name
+
+            if self.disk is None:
+                self.disk = DiskImage(Path(self.options.disk).read_bytes(), self.options.disk)
+            entry = self.disk.find(petscii_name(name, patterns=True))
+            if entry is not None:
+                return self.disk.read_file(entry), f"{self.options.disk}:{name}"
+        raise FileNotFoundError(2, "no such file" + (" (looked next to the source, in -I directories and on --disk)" if self.options.disk or self.options.include_dirs else ""), name)
+
+
+def _line_problems(problems) -> list[Diagnostic]:
+    return [error(message, Span(line.file, line.index, line.number_col, length, line.text, None)) for line, message, length in problems]
+
+
+def assemble(text: str, filename: str = "<input>", options: Options = Options()) -> Result:
+    """Assemble Profi-Ass source text.  Raises DiagnosticError when there are errors."""
+    if options.cpu not in ("6502", "6502i"):
+        raise DiagnosticError([error(f"unknown CPU '{options.cpu}' (use 6502 or 6502i)")])
+    if options.case not in ("lower", "upper"):
+        raise DiagnosticError([error(f"unknown case '{options.case}' (use lower or upper)")])
+    if options.case == "upper":  # typed from capitals: every letter is the unshifted one
+        text = text.lower()
+    # Both passes allocate many small, acyclic objects; CPython's cyclic collector would scan
+    # them again and again (a quarter of the run time on a large program): paused, then restored.
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        return _assemble(text, filename, options)
+    finally:
+        if collecting:
+            gc.enable()
+
+
+def _assemble(text: str, filename: str, options: Options) -> Result:
+    source = read_source(filename, text)
+    diags = _line_problems(source.problems) + _capitals(source, text)
+    files = _Files(options, diags)
+    layout = Layout(options, files.read, source.opens)
+    layout.run(source.lines, source.start_index)
+    encoder = Encoder(layout)
+    encoder.run()
+    all_diags = list(dict.fromkeys(diags + layout.diags + encoder.diags + _spelling_warnings(layout) + _advice(layout)))
+    segments, overlaps = _segments(encoder.chunks)
+    all_diags += overlaps
+    if any(d.is_error for d in all_diags):
+        raise DiagnosticError(all_diags)
+    if not segments:
+        first = source.lines[0].text if source.lines else ""
+        raise DiagnosticError(all_diags + [error("the program produces no bytes", Span(filename, 1, 1, 1, first, None))])
+    spelled = layout.spelling
+    sst_files = {name: write_symbols([(spelled.get(k, k), v) for k, v in table.items()]) for name, table in layout.sst}
+    return Result(
+        tuple(segments), (layout.values, spelled, layout.kinds), tuple(all_diags), (layout.layout, encoder.extras),
+        object_name=_opened(layout, layout.object_lfn), listing_name=_opened(layout, layout.listing_lfn),
+        files=sst_files,
+        symbol_table=_symbol_table(layout, encoder) if layout.symbol_listing else None,
+        macro_calls=tuple((m.name, m.calls) for m in layout.macro_order),
+    )  # fmt: skip
+
+
+def _symbol_table(layout: Layout, encoder: Encoder) -> tuple[tuple[str, int], ...]:
+    """'.sym': every symbol, the newest first, with its value at the end of pass 2; a macro-local
+    label as NAME:NN (NN: the call)."""
+    values = encoder.values
+    return tuple((layout.spelling.get(k, k), values[k]) for k in reversed(layout.order) if k in values)
+
+
+def _opened(layout: Layout, lfn: int | None) -> str | None:
+    opened = layout.opens.get(lfn) if lfn is not None else None
+    return opened.name if opened is not None else None
+
+
+_CAPITALS_IN_QUOTES = re.compile(r'"[^"\n]*[A-Z]')
+
+
+def _capitals(source, text: str) -> list[Diagnostic]:
+    """One warning when a source without any lower-case letter has capitals in quotes: typed from
+    a listing printed in capitals, its strings would become the C64's shifted letters."""
+    if _LOWER.search(text) is not None:
+        return []
+    m = _CAPITALS_IN_QUOTES.search(text)
+    if m is None:
+        return []
+    line = next((ln for ln in source.lines if ln.text and m.group() in ln.text), None)
+    where = Span(source.lines[0].file, line.index, line.text.index(m.group()) + 1, len(m.group()) + 1, line.text, line.number) \
+        if line is not None else None
+    return [warning("the source has no lower-case letters: capitals in strings and character constants are the C64's "
+                    "shifted letters ($C1-$DA) here (petcat's convention); if it was typed from a listing printed in "
+                    "capitals, assemble with --case upper", where)]
+
+
+_LOWER = re.compile(r"[a-z]")
+
+
+def _advice(layout: Layout) -> list[Diagnostic]:
+    """A warning at every use of a statement that the decoder assembled as the original would but
+    advises against (``sta ($20),x``, which the original reads as ``sta ($20,x)``)."""
+    advised = layout.decoder.advised
+    if not advised:
+        return []
+    out = []
+    for entry in layout.layout:
+        found = advised.get(id(entry[0]))
+        if found is not None:
+            _record, message, offset, length = found
+            line, stmt = entry[3], entry[4]
+            out.append(warning(message, Span(line.file, line.index, stmt.col + offset, length, line.text, line.number)))
+    return out
+
+
+def _spelling_warnings(layout: Layout) -> list[Diagnostic]:
+    """A reference spelled differently from its symbol beyond the 8 significant characters."""
+    out = []
+    for name in sorted(layout.decoder.names):
+        if name[0] == ".":
+            continue
+        key = name[:8]
+        spelled = layout.spelling.get(key)
+        if spelled is None or spelled == name:
+            continue
+        for entry in layout.layout:
+            stmt = entry[4]
+            if stmt is not None and name in stmt.text.lower():
+                line = entry[3]
+                col = stmt.col + stmt.text.lower().index(name)
+                out.append(
+                    warning(
+                        f"'{name}' refers to '{spelled}': Profi-Ass keeps only the first 8 characters ('{key}')",
+                        Span(line.file, line.index, col, len(name), line.text, line.number),
+                    )
+                )
+                break
+    return out
+
+
+def assemble_file(path: str | os.PathLike, options: Options = Options()) -> Result:
+    p = Path(path)
+    return assemble(source_text(p.read_bytes(), os.fspath(path)), os.fspath(path), options)
+
+
+def _segments(chunks) -> tuple[list[tuple[int, bytes]], list[Diagnostic]]:
+    """Chunks sorted by address and joined; overlapping output is the original's REVERSAL."""
+    from asm6502.asm.result import as_span
+
+    diags = []
+    ordered = sorted(chunks, key=lambda c: c[0])
+    merged: list[list] = []
+    for start, data, where in ordered:
+        if merged:
+            prev_start, prev_data, prev_where = merged[-1]
+            prev_end = prev_start + len(prev_data)
+            if start < prev_end:
+                diags.append(
+                    error(
+                        f"code at ${start:04X}-${start + len(data) - 1:04X} overwrites earlier output at "
+                        f"${prev_start:04X}-${prev_end - 1:04X} [REVERSAL]",
+                        as_span(where),
+                        note("the earlier output starts here", as_span(prev_where)),
+                    )
+                )
+                continue
+            if start == prev_end:
+                prev_data.extend(data)
+                continue
+        merged.append([start, bytearray(data), where])
+    return [(s, bytes(d)) for s, d, _ in merged], diags

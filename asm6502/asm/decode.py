@@ -1,0 +1,748 @@
+"""Statement texts decoded once into typed records (the assembler's IR).
+
+Both passes, every ``.goto`` round and every macro call meet the same
+statement texts again and again.  :class:`Decoder` turns each distinct text
+once into an immutable record -- instruction (mnemonic, addressing form,
+opcodes, size, compiled operand), definition, ``*=``, data, pseudo-op, macro
+call, label -- and remembers it.  The passes only evaluate the compiled
+expressions in the records.
+
+Errors that do not depend on any value (an unknown mnemonic, a mode the
+mnemonic lacks, a bad expression) are in the record's ``problem``: (message,
+offset, length), offsets 0-based in the statement text.
+"""
+
+from __future__ import annotations
+
+import re
+
+from asm6502.asm import expr as ex
+from asm6502.asm.reader import START_LINE
+from asm6502.opcodes import BRANCHES, ZERO_PAGE_FORM, Mode, instruction_set, unstable_mnemonics
+from asm6502.petscii_text import ascii_to_petscii
+from asm6502.tuples import named_tuple
+
+IDENT = re.compile(r"[A-Za-z][A-Za-z0-9.]*")
+_INDEX = re.compile(r",\s*([xXyY])\s*$")
+_PSEUDO = re.compile(r"\.([A-Za-z#]*)")
+_BAD_INDEX = re.compile(r",\s*[A-Za-z]\s*$")
+_ESCAPE = re.compile(r"\{\$([0-9A-Fa-f]{2})\}")
+ABSOLUTE_FORM = {None: Mode.ABSOLUTE, "X": Mode.ABSOLUTE_X, "Y": Mode.ABSOLUTE_Y}
+_OPERAND_SIZE = {mode: mode.operand_size for mode in Mode}
+# the commonest operands: blanks, '#', a < > ! prefix, an expression without blanks, ',x' or ',y'
+# [label] mnemonic [operand]: what Decoder._fast reads
+_FAST = re.compile(
+    r"(?:([A-Za-z][A-Za-z0-9.]*)[ \t]+)?([A-Za-z]{3})(?:([ \t]+)(#?)([<>!]?)([^\s,;\"()\[\]#<>!]+|\*[-+][^\s,;\"()\[\]#<>!]*)(?:,([xXyY]))?)?\Z"
+)
+# [label] mnemonic (operand,x) | (operand),y | (operand): what Decoder._fast_indirect reads
+_FAST_INDIRECT = re.compile(r"(?:([A-Za-z][A-Za-z0-9.]*)[ \t]+)?([A-Za-z]{3})[ \t]+\(([^\s,;\"()\[\]#<>!]+)(?:,([xX])\)|\),([yY])|\))\Z")
+_FAST_DEFINE = re.compile(r"([A-Za-z][A-Za-z0-9.]*)[ \t]+([=_])[ \t]*([^\s;\"]+)\Z")
+_QUICK_OPERAND = re.compile(r"([ \t]+)(#?)([<>!]?)([^\s,;\"()\[\]#<>!]+|\*[-+][^\s,;\"()\[\]#<>!]*|\*)(?:,([xXyY]))?\Z")
+
+Problem = tuple[str, int, int]  # (message, offset, length)
+LABEL_FIELD = 10  # 'name = value' with a name of 11 characters or more is the original's SYNTAX 1 (labels_len_*)
+
+
+class Record:
+    """Base of the decoded statements; ``label`` is the label in front (or None)."""
+
+    __slots__ = ("label", "problem")
+
+
+@named_tuple
+class Insn:
+    """An instruction.  ``form``: fixed | immediate | indirect | branch | address.  (A tuple, made in
+    one call: a large program has tens of thousands of them.)"""
+
+    label: str | None
+    problem: Problem | None
+    mnemonic: str
+    modes: dict
+    mnemonic_offset: int
+    operand_offset: int
+    operand_length: int
+    form: str
+    mode: Mode
+    code: int  # the opcode; for "address" the absolute one (-1: the mnemonic has none)
+    zp_code: int  # "address" only: the zero-page opcode (-1: none)
+    fixed: bytes  # "fixed": the whole instruction
+    size: int  # for every form but "address" (zero page or absolute: pass 1 decides)
+    prefix: str  # "<", ">", "!" or ""
+    fn: object  # the operand's compiled expression (expr.compile_node)
+    const: int | None  # the operand's value when it is a number
+    node: object
+    expr_offset: int
+    unstable: bool
+
+
+@named_tuple
+class Define:
+    """``name = value`` (pass 1 only) or ``name _ value`` (``var``: the C64's left arrow)."""
+
+    label: None
+    problem: None
+    name: str
+    var: bool
+    fn: object
+    node: object
+    expr_offset: int
+
+
+class Origin(Record):
+    """``*= value`` (with a label in front, the label gets the old program counter)."""
+
+    __slots__ = ("fn", "node", "expr_offset")
+
+
+class Data(Record):
+    """``.byt``, ``.wor``, ``.asc``, ``.flp``: ``items`` are (bytes or None, fn, node, prefix, offset, length)."""
+
+    __slots__ = ("op", "items", "size", "op_offset", "op_length")
+
+
+class Pseudo(Record):
+    """Any other pseudo-op: ``op`` its first three letters, ``args`` the text after it."""
+
+    __slots__ = ("op", "name", "args", "args_offset", "op_offset", "op_length")
+
+
+class Call(Record):
+    """``'name args``: a macro call."""
+
+    __slots__ = ("name", "args", "name_offset")
+
+
+class Label(Record):
+    """A label on its own."""
+
+    __slots__ = ()
+
+
+class Bad(Record):
+    """A statement the original rejects whatever the values (``problem`` says why)."""
+
+    __slots__ = ()
+
+
+class Start(Record):
+    """``sys 32768``: the start line (a BASIC statement)."""
+
+    __slots__ = ()
+
+
+_tuple = tuple.__new__  # (a named tuple's own __new__ is a Python function: slower)
+_UNSEEN = object()
+
+
+def _new(cls, label=None, problem=None, **fields):
+    record = cls.__new__(cls)
+    record.label = label
+    record.problem = problem
+    for name, value in fields.items():
+        setattr(record, name, value)
+    return record
+
+
+class _OperandProblem(Exception):
+    def __init__(self, message: str, offset: int | None = -1, length: int = 1):
+        # offset -1: the whole operand; None: the mnemonic
+        super().__init__(message)
+        self.message, self.offset, self.length = message, offset, length
+
+
+class Decoder:
+    """Decodes statement texts for one CPU, remembering every text it has seen."""
+
+    def __init__(self, cpu: str):
+        self.opcodes = instruction_set(cpu)
+        self.unstable = unstable_mnemonics(cpu)
+        self.unstable_codes = _unstable_opcodes(cpu)
+        self.unstable_any = bool(self.unstable or self.unstable_codes)
+        operandless = {Mode.IMPLIED, Mode.ACCUMULATOR}
+        self.operandless = frozenset(m for m, modes in self.opcodes.items() if set(modes) <= operandless)
+        self.records: dict[str, Record] = {}
+        self.shapes: dict[tuple, tuple | None] = {}  # (mnemonic as typed, '#', prefix, index) -> see _shape
+        self.expressions: dict[str, tuple] = {}  # text -> (tree, closure) or (None, (message, offset, length))
+        self.names: set[str] = set()  # every symbol name met in an expression (for the 8-character warning)
+        # records assembled as the original reads them but worth a warning: id -> (record, message, offset, length)
+        self.advised: dict[int, tuple] = {}
+        self.advice: tuple | None = None  # (set while an operand is read)
+
+    # -- expressions ---------------------------------------------------------------
+
+    def expression(self, text: str):
+        """(tree, closure) of an expression text; raises ExprError."""
+        found = self.expressions.get(text)
+        if found is None:
+            try:
+                node = ex.parse(text)
+                found = (node, ex.compile_node(node))
+                if len(text) > ex.SIGNIFICANT:
+                    self._collect_names(node)
+            except ex.ExprError as exc:
+                found = (None, (exc.message, exc.offset, exc.length))
+            self.expressions[text] = found
+        if found[0] is None:
+            raise ex.ExprError(*found[1])
+        return found
+
+    def _collect_names(self, node) -> None:
+        kind = type(node)
+        if kind is ex.Sym:
+            if len(node.name) > ex.SIGNIFICANT:
+                self.names.add(node.name)
+        elif kind is ex.Neg:
+            self._collect_names(node.operand)
+        elif kind is ex.Chain:
+            self._collect_names(node.first)
+            for _, _, operand in node.rest:
+                self._collect_names(operand)
+
+    # -- statements -----------------------------------------------------------------
+
+    def decode(self, text: str) -> Record:
+        record = self.records.get(text)
+        if record is None:
+            m = _FAST.match(text)
+            record = self._fast(m) if m is not None else None
+            if record is None:
+                m = _FAST_DEFINE.match(text)
+                if m is not None:
+                    record = self._fast_define(m)
+            if record is None and "(" in text:
+                m = _FAST_INDIRECT.match(text)
+                if m is not None:
+                    record = self._fast_indirect(m)
+            if record is None:
+                record = self._decode(text)
+            self.records[text] = record
+        return record
+
+    def _fast_define(self, m) -> Define | None:
+        """``name = expr`` / ``name _ expr`` with an expression without blanks."""
+        if m.group(1).upper() in self.opcodes or len(m.group(1)) > LABEL_FIELD:
+            return None  # ('lda = 5' is an instruction with a bad operand)
+        try:
+            node, fn = self.expression(m.group(3))
+        except ex.ExprError:
+            return None
+        return _tuple(Define, (None, None, m.group(1), m.group(2) == "_", fn, node, m.start(3)))
+
+    def _fast(self, m) -> Insn | None:
+        """The commonest statement, ``[label] mnemonic [#][<>!]operand[,x|,y]`` with an operand
+        without blanks, read by one regular expression (None: leave it to :meth:`_decode`)."""
+        label, word, blanks, immediate, prefix, expr_text, index = m.groups()
+        if label is not None and label.upper() in self.opcodes:
+            return None  # 'nop nop' is a mnemonic with an operand (the general decoder reports it), not a label
+        key = (word, immediate, prefix, index)
+        shape = self.shapes.get(key, _UNSEEN)
+        if shape is _UNSEEN:
+            shape = self.shapes[key] = self._shape(word, immediate, prefix or "", index, expr_text is None)
+        if shape is None:
+            return None
+        mnemonic, modes, form, mode, code, zp_code, fixed, size, accumulator, unstable = shape
+        if expr_text is None:  # implied
+            node = fn = const = None
+            operand_offset = expr_offset = m.end(2)  # (as the general reading: no operand, both at the mnemonic's end)
+        else:
+            if accumulator and (expr_text == "a" or expr_text == "A"):
+                return None
+            try:
+                node, fn = self.expression(expr_text)
+            except ex.ExprError:
+                return None
+            const = node.value if type(node) is ex.Num else None
+            operand_offset = m.end(3)
+            expr_offset = m.start(6)
+        return _tuple(Insn, (
+            label, None, mnemonic, modes, m.start(2), operand_offset, max(1, m.end() - operand_offset), form, mode, code,
+            zp_code, fixed, size, prefix or "", fn, const, node, expr_offset, unstable,
+        ))  # fmt: skip
+
+    def _fast_indirect(self, m) -> Insn | None:
+        """``[label] mnemonic (e,x)`` / ``(e),y`` / ``jmp (e)`` with an expression without blanks,
+        read by one regular expression (None: leave it to :meth:`_decode`)."""
+        label, word, expr_text, x, y = m.groups()
+        mnemonic = word.upper()
+        modes = self.opcodes.get(mnemonic)
+        if modes is None or label is not None and label.upper() in self.opcodes:
+            return None
+        mode = Mode.INDEXED_INDIRECT if x else Mode.INDIRECT_INDEXED if y else Mode.INDIRECT
+        if mode not in modes or mnemonic in self.operandless or mode is Mode.INDIRECT and mnemonic != "JMP":
+            return None  # ('lda (5)' is 'lda 5'; a missing mode is reported by _decode)
+        try:
+            node, fn = self.expression(expr_text)
+        except ex.ExprError:
+            return None
+        code = modes[mode]
+        return _tuple(Insn, (
+            label, None, mnemonic, modes, m.start(2), m.start(3) - 1, m.end() - m.start(3) + 1, "indirect", mode, code, -1,
+            b"", 1 + _OPERAND_SIZE[mode], "", fn, node.value if type(node) is ex.Num else None, node, m.start(3),
+            mnemonic in self.unstable or code in self.unstable_codes,
+        ))  # fmt: skip
+
+    def _shape(self, word: str, immediate, prefix: str, index, implied: bool) -> tuple | None:
+        """What a fast statement's record takes from its mnemonic, ``#``, prefix and index alone:
+        (mnemonic, modes, form, mode, code, zp_code, fixed, size, 'a' would be the accumulator,
+        unstable); None when the statement is left to :meth:`_decode`.  Worked out once per
+        combination (:attr:`shapes`)."""
+        mnemonic = word.upper()
+        modes = self.opcodes.get(mnemonic)
+        if modes is None:
+            return None
+        accumulator = False
+        fixed = b""
+        if implied:
+            if Mode.IMPLIED not in modes or Mode.ACCUMULATOR in modes:
+                return None
+            form, mode, code, zp_code, fixed = "fixed", Mode.IMPLIED, modes[Mode.IMPLIED], -1, bytes((modes[Mode.IMPLIED],))
+        elif mnemonic in self.operandless:
+            return None
+        elif immediate:
+            if index or prefix == "!" or Mode.IMMEDIATE not in modes:
+                return None
+            form, mode, code, zp_code = "immediate", Mode.IMMEDIATE, modes[Mode.IMMEDIATE], -1
+        elif mnemonic in BRANCHES:
+            if index or prefix:
+                return None
+            form, mode, code, zp_code = "branch", Mode.RELATIVE, modes[Mode.RELATIVE], -1
+        else:
+            accumulator = not index and not prefix and Mode.ACCUMULATOR in modes
+            mode = ABSOLUTE_FORM[index.upper() if index else None]
+            form, code, zp_code = "address", modes.get(mode, -1), modes.get(ZERO_PAGE_FORM[mode], -1)
+            if code < 0 and zp_code < 0:
+                return None
+        size = len(fixed) if fixed else 1 + _OPERAND_SIZE[mode]
+        unstable = self.unstable_any and (mnemonic in self.unstable or code in self.unstable_codes or zp_code in self.unstable_codes)
+        return mnemonic, modes, form, mode, code, zp_code, fixed, size, accumulator, unstable
+
+    def _decode(self, text: str) -> Record:
+        offset = 0
+        if text[0] == "^":  # up-arrow indentation (manual p. 9): '^    lda #1', '^lbl lda #1'
+            if text[1:2] in (" ", "\t"):
+                rest = text[1:].lstrip()
+                offset = len(text) - len(rest)
+                record = self._decode_at(rest, offset)
+                if record.label is not None:
+                    return _new(Bad, problem=("a label must follow the up-arrow directly [SYNTAX 1]", offset, len(record.label)))
+                return record
+            return self._decode_at(text[1:], 1)
+        return self._decode_at(text, 0)
+
+    def _decode_at(self, text: str, base: int) -> Record:
+        first = text[:1]
+        if first == "." or first == "*" or first == "'":
+            return self._body(None, text, base)
+        if not first.isalpha():
+            if first == '"':
+                return _new(Bad, problem=("a statement cannot start with a string [SYNTAX 1]", base, len(text)))
+            return _new(Bad, problem=(f"unexpected '{first}' at the start of a statement [SYNTAX 8]", base, 1))
+        m = IDENT.match(text)
+        if m is None:
+            return _new(Bad, problem=(f"unexpected '{first}' at the start of a statement [SYNTAX 8]", base, 1))
+        word = m.group()
+        end = m.end()
+        rest = text[end:]
+        upper = word.upper()
+        if upper in self.opcodes and (not rest or not rest[0].isalnum()):
+            if rest and rest[0] not in " \t":  # 'lda#1': the original needs a blank after the mnemonic
+                return _new(Bad, problem=(f"a blank is needed after '{word}' [SYNTAX 0]", base + end, 1))
+            return self._instruction(None, word, rest, base + end)
+        if START_LINE.match(text):
+            return _new(Start)
+        after = rest.lstrip()
+        if len(word) > LABEL_FIELD and after[:1] in ("=", "_"):
+            return _new(Bad, problem=(f"'{word}' is longer than {LABEL_FIELD} characters: the original reads the '=' of a "
+                                      f"definition after a {LABEL_FIELD}-character name field (8 characters count) [SYNTAX 1]",
+                                      base, len(word)))  # fmt: skip
+        if not after:
+            hint = self._undocumented_hint(word)
+            return _new(Label, word) if hint is None else _new(Bad, None, (hint, base, len(word)))
+        if rest[0] not in " \t":  # 'val=5', 'val_5': the original needs a blank after a label
+            return _new(Bad, problem=(f"a blank is needed after the label '{word}' [SYNTAX {0 if rest[0] == '_' else 1}]", base + end, 1))
+        record = self._body(word, after, base + len(text) - len(after))
+        if type(record) is Bad and after[0] not in "=_*.'":
+            hint = self._undocumented_hint(word)
+            if hint:  # 'lax $12' without --cpu 6502i, or 64tass's 'alr #1': say so instead of "unknown mnemonic"
+                return _new(Bad, None, (hint, base, len(word)))
+            close = self.near_mnemonics(word)
+            if close:  # 'ldq #2': the original takes 'ldq' for a label, then stumbles on the operand
+                message = record.problem[0]
+                syntax = message[message.rindex("[") :] if message.endswith("]") else "[SYNTAX 1]"
+                return _new(Bad, None, (f"unknown mnemonic '{word}' (did you mean {' or '.join(close)}?) {syntax}", base, len(word)))
+        return record
+
+    def near_mnemonics(self, word: str) -> list[str]:
+        """Mnemonics a three-letter word is probably a typo of ('rst' -> RTS, 'ldq' -> LDA, LDX, LDY)."""
+        if len(word) != 3 or word.upper() in self.opcodes:
+            return []
+        import difflib
+
+        upper = word.upper()
+        close = difflib.get_close_matches(upper, list(self.opcodes), n=3, cutoff=0.6)
+        same_letters = [m for m in self.opcodes if sorted(m) == sorted(upper)]  # 'rst': letters swapped
+        return sorted(set(close + same_letters), key=lambda m: (m not in same_letters, close.index(m) if m in close else 9))[:3]
+
+    def _undocumented_hint(self, word: str) -> str | None:
+        from asm6502.opcodes_undoc import ALIASES, UNDOCUMENTED
+
+        name = word.upper()
+        needs = " (and needs --cpu 6502i)" if "LAX" not in self.opcodes else ""
+        if name in ALIASES:
+            return f"'{word}' is another name for {ALIASES[name]}: asm6502 uses 64tass's names for the undocumented opcodes{needs}"
+        if name in UNDOCUMENTED and name not in self.opcodes:
+            return f"{name} is an undocumented NMOS opcode: assemble with --cpu 6502i to use it"
+        return None
+
+    def _body(self, label: str | None, text: str, base: int) -> Record:
+        """What follows a label (or starts a statement): ``= _ *= .op 'call mnemonic``."""
+        first = text[0]
+        if first == "=" or first == "_":
+            return self._definition(label, first == "_", text[1:], base + 1)
+        if first == "*":
+            rest = text[1:]
+            if rest[:1] == "=":
+                return self._expression_record(Origin, label, rest[1:], base + 2)
+            return _new(Bad, label, ("'*=' expected (no blank between '*' and '=') [SYNTAX 1]", base, len(text)))
+        if first == ".":
+            m = _PSEUDO.match(text)
+            name = m.group(1).lower()
+            op = name[:3]
+            args = text[m.end() :]
+            args_offset = base + m.end() + len(args) - len(args.lstrip())
+            if op in ("byt", "wor"):
+                return self._data_list(label, op, args.strip(), args_offset, base, m.end())
+            if op == "asc":
+                return self._asc(label, args.strip(), args_offset, base, m.end())
+            if op == "flp":
+                return self._flp(label, args.strip(), args_offset, base, m.end())
+            return _new(Pseudo, label, None, op=op, name=name, args=args.strip(), args_offset=args_offset, op_offset=base, op_length=m.end())
+        if first == "'":
+            m = IDENT.match(text, 1)
+            if m is None:
+                return _new(Bad, label, ("macro name expected after \"'\" [SYNTAX 8]", base, 1))
+            args_text = text[m.end() :].strip()
+            args = tuple(a for a, _ in split_commas(args_text, 0)) if args_text else ()
+            return _new(Call, label, None, name=m.group(), args=args, name_offset=base + 1)
+        m = IDENT.match(text)
+        if m is None:
+            return _new(Bad, label, (f"unexpected '{first}' after label '{label}' [SYNTAX 1]", base, 1))
+        word = m.group()
+        rest = text[m.end() :]
+        if word.upper() in self.opcodes and (not rest or not rest[0].isalnum()):
+            return self._instruction(label, word, rest, base + m.end())
+        if label is not None:
+            return _new(Bad, label, (f"unknown mnemonic '{word}' (after label '{label}') [SYNTAX 1]", base, len(word)))
+        return _new(Bad, label, (f"unknown mnemonic '{word}' [SYNTAX 1]", base, len(word)))
+
+    def _expression_record(self, cls, label, text: str, offset: int):
+        stripped = text.lstrip()
+        offset += len(text) - len(stripped)
+        if not stripped:
+            return _new(Bad, label, ("expression expected [SYNTAX 5]", offset, 1))
+        try:
+            node, fn = self.expression(stripped)
+        except ex.ExprError as exc:
+            return _new(Bad, label, (exc.message, offset + exc.offset, exc.length))
+        return _new(cls, label, None, fn=fn, node=node, expr_offset=offset)
+
+    def _definition(self, label, var: bool, text: str, offset: int) -> Record:
+        if label is None:
+            return _new(Bad, None, ("a definition needs a name in front [SYNTAX 8]", offset - 1, 1))
+        stripped = text.lstrip()
+        offset += len(text) - len(stripped)
+        if not stripped:
+            return _new(Bad, label, ("expression expected [SYNTAX 5]", offset, 1))
+        try:
+            node, fn = self.expression(stripped)
+        except ex.ExprError as exc:
+            return _new(Bad, label, (exc.message, offset + exc.offset, exc.length))
+        return _tuple(Define, (None, None, label, var, fn, node, offset))
+
+    # -- instructions -------------------------------------------------------------
+
+    def _instruction(self, label: str | None, word: str, operand_text: str, end: int) -> Record:
+        """``word`` is the mnemonic as typed; ``operand_text`` follows it at offset ``end``."""
+        mnemonic = word.upper()
+        try:
+            operand = self._quick_operand(mnemonic, operand_text) or self._operand(mnemonic, operand_text)
+        except _OperandProblem as p:
+            operand_stripped = operand_text.strip()
+            lead = len(operand_text) - len(operand_text.lstrip())
+            if p.offset is None:
+                where = (end - len(word), len(word))
+            elif p.offset == -1:
+                where = (end + lead, max(1, len(operand_stripped)))
+            else:
+                where = (end + p.offset, p.length)
+            return _new(Bad, label, (p.message, *where))
+        form, mode, code, zp_code, fixed, prefix, node, fn, expr_offset, lead, length = operand
+        if self.advice is not None:  # a warning for every use of this statement text (see ``advised``)
+            message, offset, length_ = self.advice
+            self.advice = None
+            record = _tuple(Insn, (
+                label, None, mnemonic, self.opcodes[mnemonic], end - len(word), end + lead, length, form, mode, code, zp_code,
+                fixed, len(fixed) if form == "fixed" else 1 + _OPERAND_SIZE[mode], prefix, fn,
+                node.value if type(node) is ex.Num else None, node, end + expr_offset,
+                mnemonic in self.unstable or code in self.unstable_codes or zp_code in self.unstable_codes,
+            ))  # fmt: skip
+            self.advised[id(record)] = (record, message, end + offset, length_)
+            return record
+        return _tuple(Insn, (
+            label, None, mnemonic, self.opcodes[mnemonic], end - len(word), end + lead, length, form, mode, code, zp_code,
+            fixed, len(fixed) if form == "fixed" else 1 + _OPERAND_SIZE[mode], prefix, fn,
+            node.value if type(node) is ex.Num else None, node, end + expr_offset,
+            mnemonic in self.unstable or code in self.unstable_codes or zp_code in self.unstable_codes,
+        ))  # fmt: skip
+
+    def _quick_operand(self, mnemonic: str, operand_text: str):
+        m = _QUICK_OPERAND.match(operand_text)
+        if m is None or mnemonic in self.operandless:
+            return None
+        blanks, immediate, prefix, expr_text, index = m.groups()
+        modes = self.opcodes[mnemonic]
+        if immediate:
+            if index or Mode.IMMEDIATE not in modes:
+                return None
+            form, mode, code, zp_code = "immediate", Mode.IMMEDIATE, modes[Mode.IMMEDIATE], -1
+        elif mnemonic in BRANCHES:
+            if index or prefix:
+                return None
+            form, mode, code, zp_code = "branch", Mode.RELATIVE, modes[Mode.RELATIVE], -1
+        else:
+            if not index and not prefix and expr_text in ("a", "A") and Mode.ACCUMULATOR in modes:
+                return None
+            mode = ABSOLUTE_FORM[index.upper() if index else None]
+            form, code, zp_code = "address", modes.get(mode, -1), modes.get(ZERO_PAGE_FORM[mode], -1)
+            if code < 0 and zp_code < 0:
+                return None
+        try:
+            node, fn = self.expression(expr_text)
+        except ex.ExprError:
+            return None
+        lead = len(blanks)
+        return form, mode, code, zp_code, b"", prefix, node, fn, m.start(4), lead, len(operand_text) - lead
+
+    def _operand(self, mnemonic: str, operand_text: str):
+        operand = operand_text.strip()
+        lead = len(operand_text) - len(operand_text.lstrip())
+        length = max(1, len(operand))
+        form, mode, code, zp_code, expr_text, offset = self._form(mnemonic, operand, lead)
+        if form == "fixed":
+            return form, mode, code, -1, bytes((code,)), "", None, None, 0, lead, length
+        prefix, node, fn, expr_offset = self._operand_expression(expr_text, offset, form)
+        return form, mode, code, zp_code, b"", prefix, node, fn, expr_offset, lead, length
+
+    def _form(self, mnemonic: str, operand: str, lead: int):
+        """(form, mode, opcode, zero-page opcode, expression text, its offset) of an operand."""
+        modes = self.opcodes[mnemonic]
+        if not operand or (operand.lower() == "a" and Mode.ACCUMULATOR in modes):
+            for mode in (Mode.IMPLIED, Mode.ACCUMULATOR):
+                if mode in modes:
+                    return "fixed", mode, modes[mode], -1, "", 0
+            raise _OperandProblem(f"{mnemonic} needs an operand [UNDEF'D STATEMENT]", None, len(mnemonic))
+        if mnemonic in self.operandless:
+            raise _OperandProblem(f"{mnemonic} takes no operand [SYNTAX 9]")
+        if operand[0] == "#":
+            if Mode.IMMEDIATE not in modes:
+                raise _no_mode(mnemonic, modes, "immediate")
+            return "immediate", Mode.IMMEDIATE, modes[Mode.IMMEDIATE], -1, operand[1:], lead + 1
+        if operand[0] == "(":
+            indirect = _indirect_form(operand)
+            if indirect is not None and (mnemonic == "JMP" or indirect[0] != Mode.INDIRECT):
+                mode, inner, inner_offset = indirect
+                if mode not in modes:
+                    raise _no_mode(mnemonic, modes, mode.label)
+                if mode is Mode.INDEXED_INDIRECT and not _INDEX.search(inner):
+                    self.advice = (f"'{operand}' is read as '({inner.strip()},x)', as the original Profi-Ass reads it "
+                                   f"(the index inside the brackets); write '({inner.strip()},x)'", lead, len(operand))
+                return "indirect", mode, modes[mode], -1, inner, lead + inner_offset
+        index = None
+        body = operand
+        mi = _INDEX.search(operand) if "," in operand else None
+        if mi:
+            index = mi.group(1).upper()
+            body = operand[: mi.start()].rstrip()
+        elif _BAD_INDEX.search(operand) and '"' not in operand:
+            raise _OperandProblem("an index is ',x' or ',y' [SYNTAX 2]")
+        if mnemonic in BRANCHES and Mode.RELATIVE in modes:
+            if index:
+                raise _no_mode(mnemonic, modes, "indexed")
+            return "branch", Mode.RELATIVE, modes[Mode.RELATIVE], -1, body, lead
+        absolute = ABSOLUTE_FORM[index]
+        zero_page = ZERO_PAGE_FORM[absolute]
+        if absolute not in modes and zero_page not in modes:
+            raise _no_mode(mnemonic, modes, absolute.label)
+        return "address", absolute, modes.get(absolute, -1), modes.get(zero_page, -1), body, lead
+
+    def _operand_expression(self, text: str, offset: int, form: str):
+        """(prefix, tree, closure, offset of the expression): an optional < > ! then an expression."""
+        stripped = text.lstrip()
+        offset += len(text) - len(stripped)
+        if not stripped:
+            raise _OperandProblem("expression expected [SYNTAX 5]", offset, 1)
+        prefix = stripped[0] if stripped[0] in "<>!" else ""
+        body = stripped[1:] if prefix else stripped
+        offset += len(prefix) + len(body) - len(body.lstrip())
+        body = body.lstrip()
+        if not body:
+            raise _OperandProblem("expression expected [SYNTAX 5]", offset, 1)
+        try:
+            node, fn = self.expression(body)
+        except ex.ExprError as exc:
+            raise _OperandProblem(exc.message, offset + exc.offset, exc.length) from None
+        return prefix, node, fn, offset
+
+    # -- data -----------------------------------------------------------------------
+
+    def _data_list(self, label, op: str, args: str, args_offset: int, op_offset: int, op_length: int) -> Record:
+        """``.byt`` / ``.wor`` items: expressions (manual p. 12); a string is a character constant,
+        its first character (``.byt "abc"`` is $41, as the original: data/data_byt_string_long)."""
+        if not args:
+            return _new(Bad, label, (f".{op} needs at least one value [UNDEF'D STATEMENT]", op_offset, op_length))
+        word = op == "wor"
+        items = []
+        for item, item_offset in split_commas(args, args_offset):
+            if not item:
+                return _new(Bad, label, ("value expected between commas [UNDEF'D STATEMENT]", item_offset, 1))
+            prefix = item[0] if item[0] in "<>" else ""
+            body = item[len(prefix) :]
+            expr_offset = item_offset + len(prefix) + len(body) - len(body.lstrip())
+            try:
+                node, fn = self.expression(body.lstrip())
+            except ex.ExprError as exc:
+                return _new(Bad, label, (exc.message, expr_offset + exc.offset, exc.length))
+            items.append((None, fn, node, prefix, expr_offset, len(item)))
+        size = sum(len(d) if d is not None else (2 if word else 1) for d, *_ in items)
+        return _new(Data, label, None, op=op, items=tuple(items), size=size, op_offset=op_offset, op_length=op_length)
+
+    def _asc(self, label, args: str, args_offset: int, op_offset: int, op_length: int) -> Record:
+        if not (args.startswith('"') and len(args) >= 2):
+            return _new(Bad, label, ('.asc expects one string in double quotes: .asc "text" [SYNTAX 5]', args_offset, max(1, len(args))))
+        body = args[1:-1] if args.endswith('"') else args[1:]
+        if '"' in body:
+            return _new(Bad, label, (".asc takes one string; use .byt for lists [SYNTAX 5]", args_offset, len(args)))
+        data, problems = petscii(body, args_offset + 1)
+        if problems:
+            return _new(Bad, label, problems[0])
+        return _new(Data, label, None, op="asc", items=((data, None, None, "", args_offset, len(args)),), size=len(data),
+                    op_offset=op_offset, op_length=op_length)  # fmt: skip
+
+    def _flp(self, label, args: str, args_offset: int, op_offset: int, op_length: int) -> Record:
+        """``.flp 10,1e8``: BASIC's 5-byte floats, read and rounded by the ROM's FIN ($BCF3)."""
+        from asm6502.basic.interpreter.numbers import BasicOverflow, fin, pack
+
+        if not args:
+            return _new(Bad, label, (".flp needs at least one number [SYNTAX 5]", op_offset, op_length))
+        items = []
+        for item, item_offset in split_commas(args, args_offset):
+            text = item.upper().encode("ascii", "replace")
+            try:
+                value, end = fin(text)
+            except BasicOverflow:
+                return _new(Bad, label, (f"{item} is too large for a BASIC float [OVERFLOW]", item_offset, len(item)))
+            if not item or end != len(text):
+                return _new(Bad, label, (f"'{item}' is not a number (.flp takes numbers, not expressions) [SYNTAX 6]", item_offset, max(1, len(item))))
+            items.append((pack(value), None, None, "", item_offset, len(item)))
+        return _new(Data, label, None, op="flp", items=tuple(items), size=5 * len(items), op_offset=op_offset, op_length=op_length)
+
+
+def _no_mode(mnemonic: str, modes: dict, what: str) -> _OperandProblem:
+    return _OperandProblem(f"{mnemonic} has no {what} mode (it has: {', '.join(m.label for m in modes)}) [SYNTAX 9]")
+
+
+def petscii(body: str, offset: int) -> tuple[bytes, tuple[Problem, ...]]:
+    """A string's PETSCII bytes, or b"" and an error for each character that has no code.
+    ``{$hh}`` is the character with code hh (a control code typed on the C64, as petcat writes it)."""
+    if "{$" in body:
+        out = bytearray()
+        pos = 0
+        for m in _ESCAPE.finditer(body):
+            data, problems = petscii(body[pos : m.start()], offset + pos)
+            if problems:
+                return b"", problems
+            out += data
+            out.append(int(m.group(1), 16))
+            pos = m.end()
+        data, problems = petscii(body[pos:], offset + pos)
+        return (bytes(out + data), ()) if not problems else (b"", problems)
+    try:
+        return ascii_to_petscii(body), ()
+    except ValueError:
+        problems = []
+        for i, ch in enumerate(body):
+            try:
+                ascii_to_petscii(ch)
+            except ValueError:
+                problems.append((f"character {ch!r} has no PETSCII code", offset + i, 1))
+        return b"", tuple(problems)
+
+
+def split_commas(text: str, offset: int) -> list[tuple[str, int]]:
+    """Split at commas outside quotes and brackets; returns (item, offset of the item)."""
+    if '"' not in text and "(" not in text and "[" not in text:
+        items = []
+        start = 0
+        for raw in text.split(","):
+            lead = len(raw) - len(raw.lstrip())
+            items.append((raw.strip(), offset + start + lead))
+            start += len(raw) + 1
+        return items
+    items = []
+    depth = 0
+    in_quote = False
+    start = 0
+    for i, ch in enumerate(text + ","):
+        if ch == '"':
+            in_quote = not in_quote
+        elif not in_quote and ch in "([":
+            depth += 1
+        elif not in_quote and ch in ")]":
+            depth -= 1
+        elif ch == "," and not in_quote and depth <= 0 or i == len(text):
+            raw = text[start:i]
+            lead = len(raw) - len(raw.lstrip())
+            items.append((raw.strip(), offset + start + lead))
+            start = i + 1
+    return items
+
+
+def _indirect_form(operand: str) -> tuple[Mode, str, int] | None:
+    """Recognise ``(e,x)``, ``(e),y`` and ``(e)``; None for any other operand."""
+    depth = 0
+    in_quote = False
+    close = -1
+    for i, ch in enumerate(operand):
+        if ch == '"':
+            in_quote = not in_quote
+        elif in_quote:
+            continue
+        elif ch in "([":
+            depth += 1
+        elif ch in ")]":
+            depth -= 1
+            if depth == 0:
+                close = i
+                break
+    if close == -1:
+        return None
+    inner = operand[1:close]
+    after = operand[close + 1 :].strip()
+    if after == "":
+        mx = _INDEX.search(inner)
+        if mx and mx.group(1).upper() == "X":
+            return Mode.INDEXED_INDIRECT, inner[: mx.start()], 1
+        return Mode.INDIRECT, inner, 1
+    if re.fullmatch(r",\s*[yY]", after):
+        return Mode.INDIRECT_INDEXED, inner, 1
+    if re.fullmatch(r",\s*[xX]", after):  # '(e),x': the original reads it as (e,x) (oracle: syntax_indirect_x_suffix)
+        return Mode.INDEXED_INDIRECT, inner, 1
+    return None
+
+
+def _unstable_opcodes(cpu: str) -> frozenset[int]:
+    if cpu != "6502i":
+        return frozenset()
+    from asm6502.opcodes_undoc import UNSTABLE_OPCODES
+
+    return UNSTABLE_OPCODES

@@ -1,0 +1,286 @@
+"""Pass 2: encode the laid-out entries into bytes.
+
+Pass 2 runs no control statement: it walks pass 1's layout entries in order,
+assigns the ``_`` variables and macro parameters again (the original redefines
+them in both passes), and turns every instruction and data entry into bytes
+at the address pass 1 gave it, with the size pass 1 chose.  Errors on values
+are reported here: an undefined symbol, a value out of range, a branch too far.
+"""
+
+from __future__ import annotations
+
+from asm6502.asm import expr as ex
+from asm6502.asm.decode import Bad, Data, Define, Insn, Label, Origin, Pseudo
+from asm6502.asm.layout import FORWARD, Layout
+from asm6502.asm.result import ListingRow, as_span
+from asm6502.diagnostics import Diagnostic, error, warning
+
+_tuple = tuple.__new__
+from asm6502.opcodes import ZERO_PAGE_FORM, Mode
+
+
+class Encoder:
+    def __init__(self, layout: Layout):
+        self.layout = layout
+        self.diags: list[Diagnostic] = []
+        self.chunks: list[tuple[int, bytearray, tuple]] = []  # (start, bytes, where)
+        self.extras: list = []  # with a listing: per layout entry its bytes, its '=' value or None (see listing_rows())
+        self.fatal = False
+
+    def err(self, message: str, where) -> None:
+        self.diags.append(error(message, as_span(where)))
+
+    def warn(self, message: str, where) -> None:
+        self.diags.append(warning(message, as_span(where)))
+
+    def value(self, fn, values, pc, local, line, col, expr_offset) -> int | None:
+        """An expression's value in pass 2; None after reporting an error."""
+        try:
+            return fn(values, pc, local)
+        except ex.Unknown as u:
+            node = u.node
+            if node.name[0] == "." and local is None:
+                self.err(f"'{node.name}' outside a macro: a label local to a macro is referenced only inside it [SYNTAX 5]",
+                         (line, col + expr_offset + node.offset, node.length))  # fmt: skip
+                return None
+            what = f"local label '{node.name}'" if node.name[0] == "." else f"symbol '{node.name}'"
+            self.err(f"undefined {what} [UNDEF'D STATEMENT]", (line, col + expr_offset + node.offset, node.length))
+        except ex.ExprError as exc:
+            self.err(exc.message, (line, col + expr_offset + exc.offset, exc.length))
+        return None
+
+    def run(self) -> None:
+        lay = self.layout
+        values = self.values = dict(lay.values)  # pass 1's symbols; '_' variables and parameters change as pass 2 goes
+        listing = lay.options.listing
+        chunks = self.chunks
+        out = None  # the bytearray of the current chunk
+        end = -1  # the address after it
+        extra = self.extras.append
+        reversal_fatal = lay.object_lfn is not None
+        high = -1
+        for entry in lay.layout:
+            rec, pc, size, line, stmt, local = entry
+            kind = type(rec)
+            if kind is Insn:
+                data = rec.fixed if rec.form == "fixed" and not rec.unstable else self.instruction(rec, pc, size, values, line, stmt, local)
+            elif kind is Data:
+                data = self.data(rec, pc, values, line, stmt, local)
+            else:
+                if kind is Define and rec.var:
+                    value = self.value(rec.fn, values, pc, local, line, stmt.col, rec.expr_offset)
+                    if value is not None:
+                        values[ex.key_of(rec.name)] = value
+                elif rec == "call":
+                    macro, fns = size
+                    for key, fn in zip(macro.params, fns):
+                        value = self.value(fn, values, pc, local, line, stmt.col, 0)
+                        if value is not None:
+                            values[key] = value
+                if listing:  # ('=' and '_' rows show the value at this point of pass 2)
+                    extra(values.get(ex.key_of(rec.name)) if kind is Define else None)
+                continue
+            if data and pc == end:  # (most entries: the code goes on where the last ended)
+                out += data
+                end += len(data)
+                if end > 0x10000:
+                    self.err(f"the program counter passes $FFFF (at ${pc:04X} + {len(data)} bytes)", (line, stmt.col, len(stmt.text)))
+                    self.fatal = True
+                    break
+                if end > high:
+                    high = end
+            elif data:
+                if pc != end and end == 0x10000 and pc == 0:
+                    self.err("the program counter passes $FFFF (the original wraps round to $0000; a .prg cannot)",
+                             (line, stmt.col, len(stmt.text)))  # fmt: skip
+                    self.fatal = True
+                    break
+                if pc != end:
+                    if pc < high:
+                        if reversal_fatal:
+                            self.err(f"code at ${pc:04X} is below the code before (up to ${high - 1:04X}): the object file "
+                                     "cannot go back [REVERSAL]", (line, stmt.col, len(stmt.text)))  # fmt: skip
+                            self.fatal = True
+                            break
+                    out = bytearray()
+                    chunks.append((pc, out, (line, stmt.col, len(stmt.text))))
+                out += data
+                end = pc + len(data)
+                if end > 0x10000:
+                    self.err(f"the program counter passes $FFFF (at ${pc:04X} + {len(data)} bytes)", (line, stmt.col, len(stmt.text)))
+                    self.fatal = True
+                    break
+                if end > high:
+                    high = end
+            if listing:
+                extra(data)
+
+    # -- instructions ------------------------------------------------------------------
+
+    def instruction(self, rec: Insn, pc: int, size: int, values, line, stmt, local) -> bytes:
+        form = rec.form
+        if form == "fixed":
+            if rec.unstable:
+                self.unstable(rec, line, stmt)
+            return rec.fixed
+        value = rec.const
+        if value is None:
+            try:
+                value = rec.fn(values, pc, local)
+            except (ex.Unknown, ex.ExprError):  # (evaluated again to report it)
+                value = self.value(rec.fn, values, pc, local, line, stmt.col, rec.expr_offset)
+            if value is None:
+                return bytes(3 if size == FORWARD else size)  # the original: the size stays, the bytes are 00
+        if rec.prefix and rec.prefix != "!":
+            value = value & 0xFF if rec.prefix == "<" else value >> 8
+        if rec.unstable:
+            self.unstable(rec, line, stmt)
+        if form == "address":
+            if size == 2:
+                if value > 0xFF:
+                    self.err(
+                        f"value ${value:04X} does not fit {ZERO_PAGE_FORM[rec.mode].label}, and {rec.mnemonic} has no "
+                        f"{rec.mode.label} mode [ILLEGAL QUANTITY]",
+                        self.operand(rec, line, stmt),
+                    )
+                    return bytes(2)
+                return bytes((rec.zp_code, value))
+            if rec.code < 0:
+                self.err(f"{rec.mnemonic} has no {rec.mode.label} mode (it has: {', '.join(m.label for m in rec.modes)}) [SYNTAX 2]",
+                         self.operand(rec, line, stmt))  # fmt: skip
+                return bytes(3)
+            if size == FORWARD and value <= 0xFF:
+                self.warn(
+                    f"'{stmt.text}' is assembled absolute (a forward reference to ${value:02X}): the original Profi-Ass "
+                    "sizes it absolute in pass 1 but writes zero page in pass 2, so its output differs from here on",
+                    self.operand(rec, line, stmt),
+                )
+            return bytes((rec.code, value & 0xFF, value >> 8))
+        if form == "immediate":
+            return bytes((rec.code, self.byte(value, rec, line, stmt, "immediate mode")))
+        if form == "branch":
+            distance = value - (pc + 2)
+            if not -128 <= distance <= 127:
+                over = distance - 127 if distance > 0 else -128 - distance
+                self.err(
+                    f"branch out of range: target ${value:04X} is {distance:+d} bytes away, {over} byte{'s' if over != 1 else ''} "
+                    "too far (a branch reaches -128..+127) [BRANCH OUT OF RANGE]",
+                    self.operand(rec, line, stmt),
+                )
+                return bytes(2)
+            return bytes((rec.code, distance & 0xFF))
+        if rec.mode is Mode.INDIRECT:  # JMP ($nnnn)
+            if value & 0xFF == 0xFF:
+                self.warn(
+                    f"JMP (${value:04X}) reads its target from ${value:04X} and ${value & 0xFF00:04X}, not "
+                    f"${(value + 1) & 0xFFFF:04X}: the NMOS 6502 does not carry into the high byte",
+                    self.operand(rec, line, stmt),
+                )
+            return bytes((rec.code, value & 0xFF, value >> 8))
+        if value > 0xFF:  # ($nn,X) and ($nn),Y
+            self.err(f"value ${value:04X} is not a zero-page address ({rec.mode.label} needs $00-$FF) [ILLEGAL QUANTITY]",
+                     self.operand(rec, line, stmt))  # fmt: skip
+            return bytes(2)
+        return bytes((rec.code, value))
+
+    def byte(self, value: int, rec, line, stmt, what: str) -> int:
+        """The one-byte rule: 0-255, or $FF80-$FFFF (a negative number, -128..-1)."""
+        if value <= 0xFF:
+            return value
+        if value >= 0xFF80:
+            return value & 0xFF
+        self.err(f"value ${value:04X} does not fit in a byte ({what}: 0-255 or -128..-1) [ILLEGAL QUANTITY]", self.operand(rec, line, stmt))
+        return 0
+
+    def operand(self, rec: Insn, line, stmt) -> tuple:
+        return (line, stmt.col + rec.operand_offset, rec.operand_length)
+
+    def unstable(self, rec: Insn, line, stmt) -> None:
+        self.warn(f"{rec.mnemonic} is an unstable undocumented opcode: its result differs between chips",
+                  (line, stmt.col + rec.mnemonic_offset, len(rec.mnemonic)))  # fmt: skip
+
+    # -- data ------------------------------------------------------------------------------
+
+    def data(self, rec: Data, pc: int, values, line, stmt, local) -> bytes:
+        if rec.op in ("asc", "flp"):
+            return b"".join(item[0] for item in rec.items)
+        word = rec.op == "wor"
+        out = bytearray()
+        for fixed, fn, node, prefix, offset, length in rec.items:
+            if fixed is not None:
+                out += fixed
+                continue
+            value = self.value(fn, values, pc, local, line, stmt.col, offset)
+            if value is None:
+                value = 0
+            elif prefix:
+                value = value & 0xFF if prefix == "<" else value >> 8
+            if word:
+                out += value.to_bytes(2, "little")
+            elif value <= 0xFF:
+                out.append(value)
+            elif value >= 0xFF80:
+                out.append(value & 0xFF)
+            else:
+                self.err(f"value ${value:04X} does not fit in a byte (0-255 or -128..-1) [ILLEGAL QUANTITY]", (line, stmt.col + offset, length))
+                out.append(0)
+        return bytes(out)
+
+
+
+# -- listing ------------------------------------------------------------------------------
+# Pass 2 keeps an "extra" per layout entry -- the bytes of an instruction or data entry, the
+# value of a '=' / '_' row -- and Result.listed pairs them with the entries; the rows are made
+# from the pairs only when asked for (Result.listing); the listing text reads the pairs directly.
+
+
+def listing_rows(listed) -> tuple[ListingRow, ...]:
+    shown: dict[int, tuple] = {}  # id(statement) -> its place and text (a statement in a loop or macro is listed many times)
+    return tuple(row(entry, extra, shown) for entry, extra in listed)
+
+
+def row(entry, extra, shown: dict) -> ListingRow:
+    rec, pc, size, line, stmt, local = entry
+    place = shown.get(id(stmt)) if stmt is not None else place_and_text(line, None)
+    if place is None:
+        place = shown[id(stmt)] = place_and_text(line, stmt)
+    where, text = place
+    macro = local is not None
+    kind = type(rec)
+    # (fields: where, address, data, text, value, page_break, title, macro, definition; made in one call)
+    if kind is Insn or kind is Data:  # most rows
+        return _tuple(ListingRow, (where, pc, extra, text, None, False, None, macro, False))
+    if rec is None or kind is Bad:
+        return _tuple(ListingRow, (where, None, b"", text, None, False, None, macro, False))
+    if kind is Define:
+        return _tuple(ListingRow, (where, None, b"", text, extra, False, None, macro, False))
+    if rec == "def":
+        return _tuple(ListingRow, (where, None, b"", text, None, False, None, False, True))
+    if rec == "call" or rec == "mend":
+        return _tuple(ListingRow, (where, pc, b"", text if rec == "call" else size, None, False, None, rec == "mend" or macro, False))
+    if kind is Pseudo and rec.op == "tit":
+        return _tuple(ListingRow, (where, pc, b"", text, None, False, rec.args.strip('"'), macro, False))
+    if kind is Pseudo and rec.op == "pag":
+        return _tuple(ListingRow, (where, pc, b"", text, None, True, None, macro, False))
+    return _tuple(ListingRow, (where, pc, b"", text, None, False, None, macro, False))  # other pseudo-ops, Origin, Label
+
+
+def place_and_text(line, stmt) -> tuple[tuple, str]:
+    """A statement's place (line, col, length) and its text as the listing shows it."""
+    if stmt is None:
+        return (line, 1, 1), ""
+    return (line, stmt.col, max(1, len(stmt.text))), listed_text(line, stmt)
+
+
+def listed_text(line, stmt) -> str:
+    """A statement's text as the listing shows it: with its comment, and with the blanks before
+    a ':' that follows (the original lists them)."""
+    text = stmt.text
+    if stmt.comment:
+        return text + " " + stmt.comment if text else stmt.comment
+    if len(line.statements) > 1 and text:
+        after = line.text[stmt.col - 1 + len(text) :]
+        blanks = after[: len(after) - len(after.lstrip(" "))]
+        if after[len(blanks) : len(blanks) + 1] == ":":
+            text += blanks
+    return text

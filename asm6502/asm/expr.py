@@ -1,0 +1,409 @@
+"""Profi-Ass 64 expressions: parsed once into a tree, compiled into closures.
+
+The original evaluates strictly left to right with no operator precedence
+(``2+3*4`` is 20); ``( )`` and ``[ ]`` group.  Values are 16-bit and the
+operators wrap modulo 65536 (``$FFFF+2`` is 1, ``1<16`` is 0); multiplication loses the
+bits shifted out of its left operand (``300*300`` is $5F90) but reports a carry out of
+its additions (:func:`multiply`); that and division by zero are ILLEGAL QUANTITY.  (Observed on the
+original Profi-Ass 64 V2.0, tests/fixtures/profiass.)
+
+Operators: ``+ - * / ! & ^ > <`` = add, subtract, multiply, divide, or, and,
+xor (the C64's up-arrow), shift right, shift left.
+Operands: decimal, ``$hex``, ``%binary``, ``"c"`` (a character's PETSCII code;
+``"ab"`` is its first character, ``""`` the quote itself, $22), ``*`` (the
+program counter), symbols, ``.name`` (a label local to a macro) and unary minus.
+
+:func:`compile_node` turns a tree into a function ``f(values, pc, local)``:
+``values`` maps symbol keys to values, ``local`` is the suffix of the current
+macro call (``":01"``).  A symbol missing from ``values`` raises
+:class:`Unknown` -- a forward reference in pass 1, an undefined symbol in pass 2.
+"""
+
+from __future__ import annotations
+
+import re
+
+from asm6502.petscii_text import ascii_to_petscii
+from asm6502.tuples import named_tuple
+
+MAX = 0xFFFF
+OPERATORS = "+-*/!&^><"
+SYMBOL_START = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+SYMBOL_CHARS = SYMBOL_START + "0123456789."
+SIGNIFICANT = 8  # the original keeps the first 8 characters of a symbol
+LOCAL_SIGNIFICANT = 6  # ... and 6 of a macro-local label (manual p. 23)
+
+
+class ExprError(Exception):
+    """A syntax or range error at ``offset`` (0-based, in the parsed text)."""
+
+    def __init__(self, message: str, offset: int, length: int = 1):
+        super().__init__(message)
+        self.message = message
+        self.offset = offset
+        self.length = max(1, length)
+
+
+class Unknown(Exception):
+    """A symbol without a value (yet): ``key`` as looked up, ``node`` the Sym."""
+
+    def __init__(self, node: "Sym", key: str):
+        super().__init__(key)
+        self.node = node
+        self.key = key
+
+
+def key_of(name: str) -> str:
+    """The symbol-table key of a global symbol: case folded, 8 significant characters."""
+    return name.lower()[:SIGNIFICANT]
+
+
+def local_key(name: str, local: str) -> str:
+    """The key of macro-local label ``name`` (without its dot) in the call ``local`` (":01")."""
+    return name.lower()[:LOCAL_SIGNIFICANT] + local
+
+
+@named_tuple
+class Num:
+    value: int
+    offset: int
+    length: int
+
+
+@named_tuple
+class Sym:
+    name: str  # lower case, as written (a local reference keeps its leading '.')
+    offset: int
+    length: int
+
+
+@named_tuple
+class PC:
+    offset: int
+
+
+@named_tuple
+class Neg:
+    operand: "Node"
+    offset: int
+
+
+@named_tuple
+class Chain:
+    """``first op1 t1 op2 t2 ...`` evaluated strictly left to right."""
+
+    first: "Node"
+    rest: tuple[tuple[str, int, "Node"], ...]  # (operator, offset, operand)
+
+
+Node = Num | Sym | PC | Neg | Chain
+
+
+def shown_char(ch: str) -> str:
+    """A character for a message: 'x', or its code when it would not show (a form feed, $85 ...)."""
+    return f"'{ch}'" if ch.isprintable() else f"character U+{ord(ch):04X}"
+
+
+# Brackets and minus signs nest at most this deep: a line typed on the C64 holds fewer than 80
+# keys (the screen editor's limit), so no real source comes near it; deeper is an error, not a
+# Python recursion.
+MAX_NESTING = 80
+
+
+class _Parser:
+    def __init__(self, text: str):
+        self.text = text
+        self.pos = 0
+        self.depth = 0
+
+    def nested(self, start: int) -> None:
+        self.depth += 1
+        if self.depth > MAX_NESTING:
+            raise ExprError(f"expression nested more than {MAX_NESTING} deep (brackets or minus signs) [SYNTAX 5]", start)
+
+    def skip(self) -> None:
+        while self.pos < len(self.text) and self.text[self.pos] in " \t":
+            self.pos += 1
+
+    def peek(self) -> str:
+        self.skip()
+        return self.text[self.pos] if self.pos < len(self.text) else ""
+
+    def chain(self) -> Node:
+        first = self.term()
+        rest = []
+        while True:
+            ch = self.peek()
+            if ch and ch in OPERATORS:
+                offset = self.pos
+                self.pos += 1
+                rest.append((ch, offset, self.term()))
+            else:
+                break
+        return Chain(first, tuple(rest)) if rest else first
+
+    def term(self) -> Node:
+        ch = self.peek()
+        start = self.pos
+        if not ch:
+            raise ExprError("expression expected [SYNTAX 5]", start)
+        if ch == "-":
+            self.pos += 1
+            self.nested(start)
+            node = Neg(self.term(), start)
+            self.depth -= 1
+            return node
+        if ch in "([":
+            self.pos += 1
+            self.nested(start)
+            inner = self.chain()
+            closing = ")" if ch == "(" else "]"
+            if self.peek() != closing:
+                raise ExprError(f"'{closing}' expected [SYNTAX 4]", self.pos)
+            self.pos += 1
+            self.depth -= 1
+            return inner
+        if ch == "*":
+            self.pos += 1
+            if self.text[self.pos : self.pos + 1].isalnum():
+                raise ExprError("an operator is expected after '*' (the program counter) [SYNTAX 5]", self.pos)
+            return PC(start)
+        if ch == "$":
+            return self.number(16, "0123456789abcdefABCDEF", "hex")
+        if ch == "%":
+            return self.number(2, "01", "binary")
+        if ch in "0123456789":
+            return self.number(10, "0123456789", "decimal")
+        if ch == '"':
+            return self.character(start)
+        if ch in SYMBOL_START or (ch == "." and self.text[start + 1 : start + 2] in tuple(SYMBOL_START)):
+            self.pos += 1
+            while self.pos < len(self.text) and self.text[self.pos] in SYMBOL_CHARS:
+                self.pos += 1
+            return Sym(self.text[start : self.pos].lower(), start, self.pos - start)
+        raise ExprError(f"unexpected character {shown_char(ch)} in expression [SYNTAX 5]", start)
+
+    def character(self, start: int) -> Num:
+        """``"c"``: the code of the first character after the quote (``""`` is the quote, $22);
+        the rest up to the closing quote is skipped, as the original does."""
+        text = self.text
+        if start + 1 >= len(text):
+            raise ExprError("character expected after '\"' [SYNTAX 5]", start)
+        ch = text[start + 1]
+        end = text.find('"', start + 2) if ch != '"' else start + 1
+        end = len(text) - 1 if end == -1 else end
+        self.pos = end + 1
+        try:
+            code = ascii_to_petscii(ch)[0]
+        except ValueError as exc:
+            raise ExprError(str(exc), start + 1) from None
+        return Num(code, start, end - start + 1)
+
+    def number(self, base: int, digits: str, kind: str) -> Num:
+        start = self.pos
+        if base != 10:
+            self.pos += 1
+        first_digit = self.pos
+        while self.pos < len(self.text) and self.text[self.pos] in digits:
+            self.pos += 1
+        if self.pos == first_digit:
+            raise ExprError(f"{kind} digits expected [SYNTAX 5]", start)
+        if self.pos < len(self.text) and self.text[self.pos] in SYMBOL_CHARS:
+            raise ExprError(f"invalid {kind} number (an operator is expected after it) [SYNTAX 3]", start, self.pos - start + 1)
+        text = self.text[first_digit : self.pos]
+        # hex and binary digits beyond 16 bits wrap silently, as in the original ($12345 is $2345)
+        value = decimal(text) if base == 10 else int(text, base) & MAX
+        if value > MAX:
+            raise ExprError(f"number {self.text[start:self.pos]} does not fit in 16 bits [ILLEGAL QUANTITY]", start, self.pos - start)
+        return Num(value, start, self.pos - start)
+
+
+def decimal(digits: str) -> int:
+    """A decimal number; one of more than 6 digits (leading zeros aside) is only "too large":
+    MAX + 1 (Python refuses to convert decimal texts of more than 4,300 digits at all)."""
+    return int(digits) if len(digits.lstrip("0")) <= 6 else MAX + 1
+
+
+# one number or symbol: most operands; read without the parser
+_ONE_ATOM = re.compile(r"(?:\$([0-9A-Fa-f]{1,4})|([0-9]{1,5})|([A-Za-z][A-Za-z0-9.]*))\Z")
+
+
+# numbers and symbols joined by operators, without blanks ('table+2', 'a*8+b'): read by one regular expression
+_ATOM_TEXT = r"\$[0-9A-Fa-f]{1,4}(?![0-9A-Fa-f])|%[01]{1,16}(?![01])|[0-9]{1,5}(?![0-9])|[A-Za-z][A-Za-z0-9.]*"
+_CHAIN = re.compile(rf"(?:{_ATOM_TEXT})(?:[-+*/!&^<>](?:{_ATOM_TEXT}))+\Z")
+_CHAIN_PARTS = re.compile(rf"{_ATOM_TEXT}|[-+*/!&^<>]")
+_PAIR = re.compile(rf"({_ATOM_TEXT})([-+*/!&^<>])({_ATOM_TEXT})\Z")
+
+
+_tuple = tuple.__new__  # (a named tuple's own __new__ is a Python function: slower)
+
+
+def _atom(token: str, offset: int) -> Num | Sym | None:
+    first = token[0]
+    if first == "$":
+        return _tuple(Num, (int(token[1:], 16), offset, len(token)))
+    if first == "%":
+        return _tuple(Num, (int(token[1:], 2), offset, len(token)))
+    if first <= "9":
+        value = int(token)
+        return _tuple(Num, (value, offset, len(token))) if value <= MAX else None
+    return _tuple(Sym, (token.lower(), offset, len(token)))
+
+
+def _parse_chain(text: str) -> Node | None:
+    """The tree of numbers and symbols joined by operators (no blanks); None for other text."""
+    m = _PAIR.match(text)
+    if m is not None:  # (the commonest: two atoms, 'table+2')
+        left, op, right = m.groups()
+        first = _atom(left, 0)
+        operand = _atom(right, len(left) + 1)
+        if first is None or operand is None:
+            return None
+        return _tuple(Chain, (first, ((op, len(left), operand),)))
+    if _CHAIN.match(text) is None:
+        return None
+    parts = _CHAIN_PARTS.findall(text)
+    first = _atom(parts[0], 0)
+    offset = len(parts[0])
+    rest = []
+    for i in range(1, len(parts), 2):
+        operand = _atom(parts[i + 1], offset + 1)
+        if operand is None:
+            return None
+        rest.append((parts[i], offset, operand))
+        offset += 1 + len(parts[i + 1])
+    return None if first is None else Chain(first, tuple(rest))
+
+
+def parse(text: str) -> Node:
+    """Parse a whole expression; trailing text is an error."""
+    m = _ONE_ATOM.match(text)
+    if m is not None:
+        hex_digits, decimal_digits, name = m.groups()
+        if name is not None:
+            return _tuple(Sym, (name.lower(), 0, len(text)))
+        value = int(hex_digits, 16) if hex_digits is not None else int(decimal_digits)
+        if value <= MAX:
+            return _tuple(Num, (value, 0, len(text)))
+    node = _parse_chain(text)
+    if node is not None:
+        return node
+    parser = _Parser(text)
+    node = parser.chain()
+    if parser.peek():
+        raise ExprError(f"unexpected {shown_char(parser.peek())} after expression [SYNTAX 3]", parser.pos)
+    return node
+
+
+def apply(op: str, left: int, right: int, offset: int) -> int:
+    """One Profi-Ass operator on two 16-bit values (every result wraps to 16 bits)."""
+    if op == "+":
+        return (left + right) & MAX
+    if op == "-":
+        return (left - right) & MAX
+    if op == "*":
+        return multiply(left, right, offset)
+    if op == "/":
+        if right == 0:
+            raise ExprError("division by zero [ILLEGAL QUANTITY]", offset)
+        return left // right
+    if op == "!":
+        return left | right
+    if op == "&":
+        return left & right
+    if op == "^":
+        return left ^ right
+    if op == ">":
+        return left >> right if right < 16 else 0
+    if op == "<":
+        return (left << right) & MAX if right < 16 else 0
+    raise AssertionError(op)
+
+
+def multiply(left: int, right: int, offset: int = 0) -> int:
+    """The original's 16-bit multiplication, shift and add: for each bit of the right operand
+    (lowest first) the left operand, shifted, is added.  Bits shifted out of the left operand
+    are lost silently (300*300 = $5F90, 256*256 = 0), but a carry out of an addition is
+    ILLEGAL QUANTITY (1000*1000, -2*-2).  Worked out from the original's results,
+    tests/fixtures/profiass/expr/expr_mul_table and expr_mul_neg_small."""
+    result = 0
+    while right:
+        if right & 1:
+            result += left
+            if result > MAX:
+                raise ExprError(f"overflow in the multiplication [ILLEGAL QUANTITY]", offset)
+        left = (left << 1) & MAX
+        right >>= 1
+    return result
+
+
+def with_prefix(value: int, prefix: str) -> int:
+    """An operand's value after its prefix: ``<`` low byte, ``>`` high byte; ``!`` (absolute) keeps it."""
+    if not prefix or prefix == "!":
+        return value
+    return value & 0xFF if prefix == "<" else value >> 8
+
+
+# -- compiling a tree into a closure: f(values, pc, local) -> int -----------------
+
+
+def compile_node(node: Node):
+    kind = type(node)
+    if kind is Num:
+        value = node.value
+        return lambda v, pc, loc: value
+    if kind is Sym:
+        name = node.name
+        if name[0] == ".":
+            stem = name[1 : 1 + LOCAL_SIGNIFICANT]
+
+            def local(v, pc, loc):
+                key = stem + (loc or ":00")
+                try:
+                    return v[key]
+                except KeyError:
+                    raise Unknown(node, key) from None
+
+            return local
+        key = name[:SIGNIFICANT]
+
+        def symbol(v, pc, loc):
+            try:
+                return v[key]
+            except KeyError:
+                raise Unknown(node, key) from None
+
+        return symbol
+    if kind is PC:
+        return lambda v, pc, loc: pc
+    if kind is Neg:
+        inner = compile_node(node.operand)
+        return lambda v, pc, loc: -inner(v, pc, loc) & MAX
+    first = compile_node(node.first)
+    if len(node.rest) == 1:
+        op, offset, operand = node.rest[0]
+        right = compile_node(operand)
+        if op == "+":
+            if type(operand) is Num:
+                n = operand.value
+                return lambda v, pc, loc: (first(v, pc, loc) + n) & MAX
+            return lambda v, pc, loc: (first(v, pc, loc) + right(v, pc, loc)) & MAX
+        if op == "-":
+            if type(operand) is Num:
+                n = operand.value
+                return lambda v, pc, loc: (first(v, pc, loc) - n) & MAX
+            return lambda v, pc, loc: (first(v, pc, loc) - right(v, pc, loc)) & MAX
+    steps = tuple((op, offset, compile_node(operand)) for op, offset, operand in node.rest)
+
+    def chain(v, pc, loc):
+        value = first(v, pc, loc)
+        for op, offset, f in steps:
+            value = apply(op, value, f(v, pc, loc), offset)
+        return value
+
+    return chain
+
+
+def evaluate(text: str, values: dict | None = None, pc: int = 0) -> int:
+    """The value of an expression text (for -D values and tests); raises ExprError or Unknown."""
+    return compile_node(parse(text))(values or {}, pc, None)

@@ -1,0 +1,629 @@
+"""Pass 1: run the program and lay it out.
+
+Pass 1 runs every control statement -- ``.if``, ``.goto``, macro calls,
+``.file`` chains, ``.end`` -- sizes every instruction and data statement,
+defines the symbols, and writes down each executed statement as one layout
+entry, a tuple ``(record, pc, size, line, statement, local)``:
+
+* ``record``: the decoded statement (see decode.py);
+* ``pc``: its address;
+* ``size``: its size; for an instruction that could be zero page, 2 (zero
+  page), 3 (absolute) or ``FORWARD`` (absolute because the value was not
+  known yet: a forward reference);
+* ``local``: the suffix of the macro call it belongs to (":01"), or None.
+
+Pass 2 (encode.py) only walks these entries.  Zero page is decided here, in
+one place (:meth:`Layout.address_size`).
+"""
+
+from __future__ import annotations
+
+import re
+
+from asm6502.asm import expr as ex
+from asm6502.asm.decode import IDENT, Call, Data, Decoder, Define, Insn, Label, Origin, Pseudo, Start
+from asm6502.asm.reader import SourceLine
+from asm6502.asm.result import Options, as_span
+from asm6502.diagnostics import Diagnostic, error, note, warning
+
+FORWARD = 4  # an entry's size code: absolute (3 bytes) because the operand was a forward reference
+MACRO_DEPTH = 16
+ASC_LIMIT = 48  # the original's '.asc' overflows past 48 characters (its line buffer; the manual says 55)
+
+
+MAX_CHAIN = 1000  # .file chains followed in one pass (a file naming itself would go on for ever)
+
+
+class Stop(Exception):
+    """Ends pass 1 (``.end``, a fatal error)."""
+
+
+class Chain(Exception):
+    """``.file``: pass 1 goes on with another file's lines (and the current one ends)."""
+
+    def __init__(self, lines, start):
+        super().__init__()
+        self.lines, self.start = lines, start
+
+
+class Macro:
+    __slots__ = ("name", "params", "body", "line", "col", "calls", "end", "labeled_end")
+
+    def __init__(self, name, params, line, col):
+        self.name, self.params, self.line, self.col = name, params, line, col
+        self.body: list[SourceLine] = []
+        self.calls = 0
+        self.end = ".men"  # the end of the definition as spelled (.men or .mend), listed after each call
+        self.labeled_end = False  # 'label .mend': that line is the body's last, listed as it is
+
+
+# a macro body ends at '.men' or '.mend' (a label may stand in front: it is a local label)
+_MEN = re.compile(r"\^?\s*(?:([A-Za-z][A-Za-z0-9.]*)\s+)?\.men", re.IGNORECASE)
+_PSEUDO_WORD = re.compile(r"\.[A-Za-z]*")
+_MAC = re.compile(r"\^?\s*(?:[A-Za-z][A-Za-z0-9.]*\s+)?\.mac", re.IGNORECASE)
+_DEVICE_NAME = re.compile(r'\s*(?:(\d+)\s*,\s*)?"')  # '8,"name"' (or '"name"': device 8)
+DRIVES = range(8, 12)  # the IEC bus devices a 1541 drive can be set to
+_OPT_ITEM = re.compile(r"(oo|o|p|m|n)(#|\d+|=.*)?\Z", re.IGNORECASE)
+
+
+class Layout:
+    """One assembly's pass 1 (its state is read by pass 2 afterwards)."""
+
+    def __init__(self, options: Options, reader, opens: dict):
+        self.options = options
+        self.reader = reader  # (name, line) -> list[SourceLine], raises OSError
+        self.opens = opens
+        self.decoder = Decoder(options.cpu)
+        self.listing = options.listing
+        self.values: dict[str, int] = {}
+        self.kinds: dict[str, str] = {}  # key -> "label" | "const" | "var" | "param"
+        self.spelling: dict[str, str] = {}  # key -> first full spelling
+        self.defined_at: dict[str, tuple] = {}
+        self.order: dict[str, None] = {}  # every symbol key in the order the original creates them
+        self.diags: list[Diagnostic] = []
+        self.layout: list[tuple] = []
+        self.call_ends: dict[int, tuple[int, str]] = {}  # layout index of a macro call -> (index after its body, its locals' suffix)
+        self.macros: dict[str, Macro] = {}
+        self.macro_order: list[Macro] = []
+        self.recording: Macro | None = None
+        self.pc = 0xC000  # the original's default origin
+        self.executed = 0
+        # statements pass 1 may run: every statement of every file once, plus max_statements
+        # for what .goto and macros repeat (an endless .goto loop ends there)
+        self.budget = options.max_statements
+        self.object_lfn: int | None = None
+        self.listing_lfn: int | None = None
+        self.symbol_listing = False
+        self.started = False
+        self.ended = False
+        self.chained: tuple | None = None  # where the first .file was met
+        self.chain_closed = False
+        self.numbered: dict[int, dict[int, int]] = {}  # id(lines) -> line number -> index (see line_numbers)
+        self.if_unknown: list[tuple[str, tuple]] = []  # (.if symbol not known in pass 1, where)
+        self.sst: list[tuple[str, tuple]] = []  # ('.sst' file name, where)
+        self.pseudo = {
+            "opt": self.op_opt, "end": self.op_end, "if": self.op_if, "got": self.op_goto, "mac": self.op_mac,
+            "men": self.op_men, "fil": self.op_file, "tit": self.op_listing, "pag": self.op_listing,
+            "sym": self.op_sym, "sst": self.op_sst, "lst": self.op_lst, "stm": self.op_accept,
+            "gtb": self.op_c64, "sys": self.op_c64,
+        }  # fmt: skip
+        for name, value in options.defines:
+            key = ex.key_of(name)
+            self.values[key] = value & 0xFFFF
+            self.kinds[key] = "const"
+            self.spelling[key] = name.lower()
+
+    # -- diagnostics ------------------------------------------------------------------
+
+    def err(self, message: str, where, *notes: Diagnostic) -> None:
+        self.diags.append(error(message, as_span(where), *notes))
+
+    def warn(self, message: str, where, *notes: Diagnostic) -> None:
+        self.diags.append(warning(message, as_span(where), *notes))
+
+    # -- the walk -----------------------------------------------------------------------
+
+    def run(self, lines: list[SourceLine], start: int) -> None:
+        chained = 0
+        while True:
+            self.budget += sum(len(line.statements) for line in lines)
+            try:
+                self.run_lines(lines, start, 0, None)
+            except Chain as chain:
+                lines, start = chain.lines, chain.start
+                self.started = False  # (the next file of the chain has its own start line)
+                chained += 1
+                if chained <= MAX_CHAIN:
+                    continue
+                self.err(f"more than {MAX_CHAIN} .file chains: does a file name itself?", self.chained)
+            except Stop:
+                pass
+            break
+        if self.chained is not None and not self.chain_closed:
+            self.warn("a .file chain ends without '.end 8,\"first file\"': the original would run pass 2 on the last "
+                      "file only (the manual asks for the .end); here the whole chain is assembled", self.chained)  # fmt: skip
+        for key, name, where in self.if_unknown:
+            if key in self.values:
+                self.err(f"'{name}' is defined further down: .if needs its value in pass 1 [UNDEF'D STATEMENT]", where)
+        if self.recording is not None:
+            m = self.recording
+            self.err(f"macro '{m.name}' has no .men [SYNTAX C]", (m.line, m.col, 4))
+
+    def run_lines(self, lines: list[SourceLine], i: int, depth: int, local: str | None) -> None:
+        """Run ``lines`` from index ``i`` (a file, or a macro body when ``local`` is set)."""
+        decode = self.decoder.decode
+        decoded = self.decoder.records.get  # (the decoder's memory, asked first: most texts were met before)
+        append = self.layout.append
+        values = self.values
+        listing = self.listing
+        limit = self.budget
+        n = len(lines)
+        while i < n:
+            line = lines[i]
+            i += 1
+            if self.recording is not None:
+                self.record(line)
+                continue
+            if not line.has_code:
+                if listing:
+                    append((None, self.pc, 0, line, line.statements[0] if line.statements else None, local))
+                continue
+            for stmt in line.statements:
+                text = stmt.text
+                if not text:
+                    continue
+                self.executed += 1
+                if self.executed > limit:
+                    self.err(f"assembly stopped after {limit} statements ({self.options.max_statements} more than the "
+                             "source holds): endless .goto loop?", (line, stmt.col, len(text)))
+                    raise Stop
+                rec = decoded(text)
+                if rec is None:
+                    rec = decode(text)
+                if type(rec) is Insn:
+                    if rec.label is not None:
+                        if stmt is not line.statements[0] and local is None:
+                            self.err(f"'{rec.label}' after ':': a label or definition only stands at the start of a line [SYNTAX 1]",
+                                     (line, stmt.col, len(rec.label)))  # fmt: skip
+                            continue
+                        self.define_label(rec.label, line, stmt, local)
+                    pc = self.pc
+                    if rec.form == "address":
+                        size = self.address_size(rec, values, pc, local)
+                        append((rec, pc, size, line, stmt, local))
+                        self.pc = (pc + (3 if size == FORWARD else size)) & 0xFFFF
+                    else:
+                        append((rec, pc, rec.size, line, stmt, local))
+                        self.pc = (pc + rec.size) & 0xFFFF
+                    continue
+                if stmt is not line.statements[0] and local is None and type(rec) is not Label:
+                    name = rec.label if rec.label is not None else rec.name if type(rec) is Define else None
+                    if name is not None:  # (a label or a definition stands at the start of a line)
+                        self.err(f"'{name}' after ':': a label or definition only stands at the start of a line [SYNTAX 1]",
+                                 (line, stmt.col, len(name)))  # fmt: skip
+                        continue
+                outcome = self.statement(rec, line, stmt, local, depth, lines)
+                if outcome is not None:
+                    if outcome >= 0:  # .goto: the index of the line to go on with
+                        i = outcome
+                    break  # the rest of the line is skipped (.if false, .goto, .mac)
+
+    def address_size(self, rec: Insn, values: dict, pc: int, local) -> int:
+        """The one zero-page rule: zero page when the mnemonic has it, no '!' forces absolute, and
+        the operand's value is known in pass 1 and fits in a byte (or the mnemonic has only zero page)."""
+        if rec.zp_code < 0 or rec.prefix == "!":
+            return 3
+        if rec.code < 0:
+            return 2
+        value = rec.const
+        if value is None:
+            try:
+                value = rec.fn(values, pc, local)
+            except ex.Unknown:
+                return FORWARD
+            except ex.ExprError:
+                return 3  # (reported in pass 2)
+            if rec.prefix:
+                return 2
+        return 2 if value <= 0xFF else 3
+
+    def statement(self, rec, line, stmt, local, depth, lines):
+        """Every statement but an instruction; returns None, -1 (skip the rest of the line) or a line index."""
+        kind = type(rec)
+        if rec.label is not None and (kind is Data or kind is Origin):  # ('label *= *+n' reserves n bytes)
+            self.define_label(rec.label, line, stmt, local)
+        if kind is Define:
+            return self.define(rec, line, stmt, local)
+        if kind is Data:
+            self.layout.append((rec, self.pc, rec.size, line, stmt, local))
+            if rec.op == "asc" and rec.size > ASC_LIMIT:
+                self.err(f".asc string of {rec.size} characters: the original takes at most {ASC_LIMIT} [OVERFLOW]", (line, stmt.col, len(stmt.text)))
+            self.pc = (self.pc + rec.size) & 0xFFFF
+            return None
+        if kind is Label:  # (a label needs a statement after it: the original's SYNTAX 0)
+            close = self.decoder.near_mnemonics(rec.label)
+            typo = f" (a typo of {' or '.join(close)}?)" if close else ""
+            self.err(f"a label needs a statement after it on its line: '{rec.label}' alone{typo} [SYNTAX 0]", (line, stmt.col, len(rec.label)))
+            return None
+        if kind is Origin:
+            return self.origin(rec, line, stmt, local)
+        if kind is Pseudo:
+            handler = self.pseudo.get(rec.op)
+            if rec.label is not None and rec.op != "mac":
+                self.define_label(rec.label, line, stmt, local)
+            if handler is None:
+                self.err(f"unknown pseudo-op '.{rec.name}' [SYNTAX 7]", (line, stmt.col + rec.op_offset, rec.op_length))
+                return None
+            if self.listing and rec.op not in ("mac", "fil", "end"):  # (the original does not list '.end')
+                self.layout.append((rec, self.pc, 0, line, stmt, local))
+            return handler(rec, line, stmt, local, depth, lines)
+        if kind is Call:
+            if rec.label is not None:
+                self.define_label(rec.label, line, stmt, local)
+            return self.call(rec, line, stmt, local, depth)
+        if kind is Start:
+            if not self.started:  # the start line: what follows it on the line is assembled
+                self.started = True
+                return None
+            self.err("'sys' is the start line: only the first one starts the assembler [SYNTAX 1]", (line, stmt.col, len(stmt.text)))
+            return None
+        # Bad
+        message, offset, length = rec.problem
+        if rec.label is not None:
+            self.define_label(rec.label, line, stmt, local)
+        self.err(message, (line, stmt.col + offset, length))
+        if self.listing:
+            self.layout.append((rec, self.pc, 0, line, stmt, local))
+        return None
+
+    # -- symbols -------------------------------------------------------------------------
+
+    def define_label(self, name: str, line, stmt, local) -> None:
+        self.define_value(name, self.pc, "label", line, stmt, local)
+
+    def define_value(self, name: str, value: int, kind: str, line, stmt, local) -> None:
+        """Define a label or '=' constant (pass 1 only): a second definition is the original's
+        REDEFINITION, and the first value stays."""
+        where = (line, stmt.col, len(name))
+        full = name.lower()
+        if local is None:
+            key = full[: ex.SIGNIFICANT]
+            spelled = self.spelling.setdefault(key, full)
+            if spelled != full:
+                self.warn(
+                    f"'{name}' and '{spelled}' are the same label: Profi-Ass keeps only the first {ex.SIGNIFICANT} characters ('{key}')",
+                    where,
+                    *([note("the other spelling is here", as_span(self.defined_at[key]))] if key in self.defined_at else []),
+                )
+        else:
+            key = ex.local_key(name, local)
+        if key in self.kinds:
+            first = self.defined_at.get(key)
+            self.err(f"duplicate symbol '{name}' [REDEFINITION]", where, *([note("first defined here", as_span(first))] if first else []))
+            return
+        self.kinds[key] = kind
+        self.defined_at[key] = where
+        self.values[key] = value
+        self.order[key] = None
+
+    def define(self, rec: Define, line, stmt, local):
+        try:
+            value = rec.fn(self.values, self.pc, local)
+        except ex.Unknown as u:
+            value = None
+            if not rec.var:
+                self.err(f"'{u.node.name}' is not defined yet: '=' takes its value in pass 1 [UNDEF'D STATEMENT]",
+                         (line, stmt.col + rec.expr_offset + u.node.offset, u.node.length))  # fmt: skip
+                value = self.pc  # (the original then gives the name the program counter: labels/labels_equ_forward_ref)
+        except ex.ExprError as exc:
+            self.err(exc.message, (line, stmt.col + rec.expr_offset + exc.offset, exc.length))
+            value = None
+        if rec.var:
+            key = ex.key_of(rec.name)
+            self.spelling.setdefault(key, rec.name.lower())
+            self.defined_at.setdefault(key, (line, stmt.col, len(rec.name)))
+            if self.kinds.get(key) is None:
+                self.kinds[key] = "var"
+            self.order.setdefault(key, None)
+            if value is None:
+                self.values.pop(key, None)
+            else:
+                self.values[key] = value
+            self.layout.append((rec, self.pc, 0, line, stmt, local))  # pass 2 assigns it again
+        else:
+            if value is not None:
+                self.define_value(rec.name, value, "const", line, stmt, None)
+            if self.listing:
+                self.layout.append((rec, self.pc, 0, line, stmt, local))
+        return None
+
+    def origin(self, rec: Origin, line, stmt, local):
+        try:
+            value = rec.fn(self.values, self.pc, local)
+        except ex.Unknown as u:
+            self.err(f"the address in '*=' must be known in pass 1: '{u.node.name}' is not [UNDEF'D STATEMENT]",
+                     (line, stmt.col + rec.expr_offset + u.node.offset, u.node.length))  # fmt: skip
+            raise Stop from None
+        except ex.ExprError as exc:
+            self.err(exc.message, (line, stmt.col + rec.expr_offset + exc.offset, exc.length))
+            raise Stop from None
+        old = self.pc
+        self.pc = value
+        # (the listing shows the new address, or with a label in front the label's value)
+        self.layout.append((rec, value if rec.label is None else old, 0, line, stmt, local))
+        return None
+
+    # -- macros --------------------------------------------------------------------------
+
+    def record(self, line: SourceLine) -> None:
+        """A line between .mac and .men becomes part of the macro's body."""
+        text = line.statements[0].text if line.statements else ""
+        m = _MEN.match(text)
+        if m:
+            self.recording.end = _PSEUDO_WORD.match(text, m.end() - 4).group(0)
+            if m.group(1):  # 'label .mend': the label is the last statement of the body
+                self.recording.body.append(line)
+                self.recording.labeled_end = True
+            self.recording = None
+        elif _MAC.match(text):
+            self.err("a macro cannot be defined inside another macro [SYNTAX D]", (line, line.statements[0].col, len(text)))
+        else:
+            self.recording.body.append(line)
+        if self.listing:
+            self.layout.append(("def", self.pc, 0, line, line.statements[0] if line.statements else None, None))
+
+    def op_mac(self, rec: Pseudo, line, stmt, local, depth, lines):
+        where = (line, stmt.col + rec.op_offset, rec.op_length)
+        if self.listing:
+            self.layout.append(("def", self.pc, 0, line, stmt, None))
+        if local is not None:
+            self.err("a macro cannot be defined inside another macro [SYNTAX D]", where)
+            return -1
+        name = rec.label
+        params_text = rec.args
+        if name is None:
+            m = IDENT.match(params_text)
+            if not m:
+                self.err(".mac needs a name: 'name .mac param,...' [SYNTAX 8]", where)
+                return -1
+            name = m.group()
+            params_text = params_text[m.end() :].strip()
+        params = tuple(p.strip() for p in params_text.split(",") if p.strip())
+        for p in params:
+            if not IDENT.fullmatch(p):
+                self.err(f"bad macro parameter name '{p}' [SYNTAX 8]", where)
+        key = ex.key_of(name)
+        if key in self.macros:
+            self.err(f"macro '{name}' is defined twice [REDEFINITION]", where)
+        macro = Macro(name, tuple(ex.key_of(p) for p in params), line, stmt.col)
+        self.macros[key] = macro
+        self.macro_order.append(macro)
+        self.recording = macro
+        return -1
+
+    def op_men(self, rec, line, stmt, local, depth, lines):
+        if local is None:
+            self.err(".men without .mac [SYNTAX B]", (line, stmt.col + rec.op_offset, rec.op_length))
+        return None
+
+    def call(self, rec: Call, line, stmt, local, depth):
+        where = (line, stmt.col, len(stmt.text))
+        macro = self.macros.get(ex.key_of(rec.name))
+        if macro is None:
+            self.err(f"unknown macro '{rec.name}' [UNDEF'D STATEMENT]", (line, stmt.col + rec.name_offset, len(rec.name)))
+            return None
+        if len(rec.args) != len(macro.params):
+            self.err(f"macro '{macro.name}' takes {len(macro.params)} argument(s), got {len(rec.args)} [SYNTAX F]", where)
+            return None
+        if depth >= MACRO_DEPTH:
+            self.err(f"macros nested more than {MACRO_DEPTH} deep (recursive macro?)", where)
+            return None
+        # the parameters are symbols that each call sets to its arguments' values (manual p. 23)
+        compiled = []
+        for arg in rec.args:
+            try:
+                compiled.append(self.argument(arg))
+            except ex.ExprError as exc:
+                self.err(f"{exc.message} (in the argument '{arg}')", where)
+                return None
+        at = len(self.layout)
+        self.layout.append(("call", self.pc, (macro, tuple(fn for _, fn in compiled)), line, stmt, local))
+        for key, (_, fn) in zip(macro.params, compiled):
+            try:
+                self.values[key] = fn(self.values, self.pc, local)
+            except (ex.Unknown, ex.ExprError):
+                self.values.pop(key, None)
+            self.kinds.setdefault(key, "param")
+            self.order.setdefault(key, None)
+            self.spelling.setdefault(key, key)
+        macro.calls += 1
+        self.run_lines(macro.body, 0, depth + 1, f":{macro.calls:02X}")
+        if self.listing:  # where the call's body ends in the layout (for asm6502.convert)
+            self.call_ends[at] = (len(self.layout), f":{macro.calls:02X}")
+        if self.listing and not macro.labeled_end:
+            self.layout.append(("mend", self.pc, macro.end, line, stmt, f":{macro.calls:02X}"))
+        return None
+
+    def argument(self, text: str):
+        """(tree, closure) of a macro argument: an expression, perhaps with a modifier in front
+        (``<`` low byte, ``>`` high byte, ``!`` -- absolute -- leaves the value as it is)."""
+        prefix = text[:1]
+        if prefix not in ("<", ">", "!"):
+            return self.decoder.expression(text)
+        node, fn = self.decoder.expression(text[1:].lstrip())
+        if prefix == "!":
+            return node, fn
+        if prefix == "<":
+            return node, lambda v, pc, loc: fn(v, pc, loc) & 0xFF
+        return node, lambda v, pc, loc: fn(v, pc, loc) >> 8
+
+    # -- pseudo-ops ----------------------------------------------------------------------
+
+    def value_of(self, rec: Pseudo, text: str, line, stmt, local, offset: int | None = None):
+        """The value of a pseudo-op's expression argument (None: an error was reported)."""
+        offset = rec.args_offset if offset is None else offset
+        try:
+            _, fn = self.decoder.expression(text)
+            return fn(self.values, self.pc, local)
+        except ex.ExprError as exc:
+            self.err(exc.message, (line, stmt.col + offset + exc.offset, exc.length))
+        except ex.Unknown as u:
+            self.err(f"'{u.node.name}' is not defined yet: .{rec.name} needs its value in pass 1 [UNDEF'D STATEMENT]",
+                     (line, stmt.col + offset + u.node.offset, u.node.length))  # fmt: skip
+        return None
+
+    def op_if(self, rec, line, stmt, local, depth, lines):
+        if not rec.args:
+            self.err(".if needs an expression [SYNTAX 5]", (line, stmt.col + rec.op_offset, rec.op_length))
+            return -1
+        try:
+            _, fn = self.decoder.expression(rec.args)
+            value = fn(self.values, self.pc, local)
+        except ex.ExprError as exc:
+            self.err(exc.message, (line, stmt.col + rec.args_offset + exc.offset, exc.length))
+            return -1
+        except ex.Unknown as u:  # a symbol never defined counts as 0 (the original); one defined further down is an error
+            self.if_unknown.append((u.key, u.node.name, (line, stmt.col + rec.args_offset + u.node.offset, u.node.length)))
+            return -1
+        return None if value else -1
+
+    def op_goto(self, rec, line, stmt, local, depth, lines):
+        value = self.value_of(rec, rec.args, line, stmt, local) if rec.args else None
+        if value is None:
+            if not rec.args:
+                self.err(".goto needs a line number [SYNTAX 5]", (line, stmt.col + rec.op_offset, rec.op_length))
+            return -1
+        index = self.line_numbers(lines).get(value)
+        if index is not None:
+            return index
+        self.err(f".goto {value}: there is no line {value}" + (" in this macro" if local else "") + " [UNDEF'D STATEMENT]",
+                 (line, stmt.col + rec.args_offset, len(rec.args)))  # fmt: skip
+        raise Stop  # fatal in the original (manual p. 31)
+
+    def line_numbers(self, lines: list[SourceLine]) -> dict[int, int]:
+        """BASIC line number -> index in ``lines`` (a file or a macro body), made once per list."""
+        table = self.numbered.get(id(lines))
+        if table is None:  # (the first line of a number counts: the reversed pairs let it overwrite the later ones)
+            numbers = [line.number for line in lines]
+            table = self.numbered[id(lines)] = dict(zip(reversed(numbers), range(len(numbers) - 1, -1, -1)))
+            table.pop(None, None)
+        return table
+
+    def op_end(self, rec, line, stmt, local, depth, lines):
+        self.ended = True
+        if rec.args:
+            self.chain_closed = True  # '.end 8,"first"': the original reloads the chain's first file for pass 2
+        after = next((i for i, other in enumerate(lines) if other is line), len(lines)) + 1
+        rest = next((other for other in lines[after:] if other.has_code), None)
+        if rest is not None and local is None:
+            self.warn("the lines after .end are BASIC that the C64 runs after the assembly: they are not assembled "
+                      "(the original hands them to BASIC)", (rest, rest.statements[0].col, len(rest.statements[0].text)))  # fmt: skip
+        raise Stop
+
+    def op_file(self, rec, line, stmt, local, depth, lines):
+        """``.file dev,"name"``: go on with the next source of the chain (this one ends here)."""
+        where = (line, stmt.col + rec.args_offset, max(1, len(rec.args)))
+        if self.listing:
+            self.layout.append((rec, self.pc, 0, line, stmt, local))
+        m = _DEVICE_NAME.match(rec.args)
+        if m is None:
+            self.err('.file needs a device and a file name: .file 8,"name" [SYNTAX 6]', where)
+            return None
+        device = int(m.group(1)) if m.group(1) else 8
+        name = file_argument(rec.args)
+        if not name:
+            self.err('.file needs a file name: .file 8,"name" [SYNTAX 6]', where)
+            return None
+        if device not in DRIVES:
+            self.err(f".file {device},...: device {device} is not a disk drive (8-11) [DEVICE NOT PRESENT]", where)
+            raise Stop
+        if self.chained is None:
+            self.chained = (line, stmt.col, len(stmt.text))
+        try:
+            new_lines, start = self.reader(name, line)
+        except OSError as exc:
+            self.err(f"cannot read .file '{name}': {exc.strerror or exc} [IEEE]", where)
+            raise Stop from None
+        raise Chain(new_lines, start)
+
+    def op_opt(self, rec, line, stmt, local, depth, lines):
+        """``.opt P,P#,P=expr,O,OO,O#,O=expr,M,N``: listing and object output (manual p. 17)."""
+        for item in filter(None, (a.strip() for a in rec.args.split(","))):
+            m = _OPT_ITEM.match(item)
+            if m is None:
+                self.err(f"unknown .opt option '{item}' [SYNTAX 5]", (line, stmt.col + rec.args_offset, len(rec.args)))
+                continue
+            letter, arg = m.group(1).lower(), m.group(2)
+            if arg and arg[0] == "=" and letter in "op":
+                what = "the listing's characters" if letter == "p" else "the object code"
+                self.err(f".opt {item}: hands {what} to a routine of the running C64: not supported here (leave it out, or use "
+                         f"{'P' if letter == 'p' else 'O'}# with an OPEN line)", (line, stmt.col + rec.args_offset, len(rec.args)))  # fmt: skip
+                continue
+            if letter == "n":
+                self.object_lfn = self.listing_lfn = None
+            elif arg and arg[0].isdigit():
+                lfn = int(arg)
+                if lfn not in self.opens:
+                    self.warn(f".opt {item}: no 'OPEN {lfn},...' before the start line names this file", (line, stmt.col, len(stmt.text)))
+                if letter == "o":
+                    self.object_lfn = lfn
+                elif letter == "p":
+                    self.listing_lfn = lfn
+        return None
+
+    def op_listing(self, rec, line, stmt, local, depth, lines):
+        return None  # .tit / .pag: the listing shows them (encode.py)
+
+    def op_accept(self, rec, line, stmt, local, depth, lines):
+        return None  # .stm: the symbol table's memory limit on the C64 -- nothing to do here
+
+    def op_sym(self, rec, line, stmt, local, depth, lines):
+        if rec.args:
+            self.value_of(rec, rec.args, line, stmt, local)  # symbols a line
+        self.symbol_listing = True
+        return None
+
+    def op_sst(self, rec, line, stmt, local, depth, lines):
+        name = file_argument(rec.args)
+        if not name:
+            self.err('.sst needs a file name: .sst 8,2,"name,s,w" [SYNTAX 6]', (line, stmt.col + rec.op_offset, rec.op_length))
+        elif '"' not in rec.args:
+            self.err('.sst needs the file name in quotes: .sst 8,2,"name,s,w" [SYNTAX 6]', (line, stmt.col + rec.args_offset, len(rec.args)))
+        else:
+            self.sst.append((name, dict(self.values)))
+        return None
+
+    def op_lst(self, rec, line, stmt, local, depth, lines):
+        """``.lst dev,sa,"name"``: load a symbol table written by ``.sst`` (values overwrite, no checks)."""
+        from asm6502.asm.symfile import read_symbols
+
+        name = file_argument(rec.args)
+        where = (line, stmt.col + rec.args_offset, max(1, len(rec.args)))
+        if not name:
+            self.err('.lst needs a file name: .lst 8,2,"name" [SYNTAX 6]', where)
+            return None
+        try:
+            data = self.reader(name, line, raw=True)
+            table = read_symbols(data)
+        except (OSError, ValueError) as exc:
+            self.err(f"cannot read .lst '{name}': {getattr(exc, 'strerror', None) or exc}", where)
+            return None
+        for key, value in table:
+            self.values[key] = value
+            self.kinds.setdefault(key, "const")
+            self.spelling.setdefault(key, key)
+        return None
+
+    def op_c64(self, rec, line, stmt, local, depth, lines):
+        what = {"gtb": "gets the next source from BASIC memory", "sys": "calls machine code during assembly"}[rec.op]
+        self.err(f"'.{rec.name}' needs a running C64 (it {what}): not supported here", (line, stmt.col + rec.op_offset, rec.op_length))
+        return None
+
+
+def file_argument(args: str) -> str | None:
+    """The file name of ``dev,"name"`` / ``dev,sa,"name"`` / ``"name"`` / ``name``, without drive and type."""
+    from asm6502.asm.reader import file_name
+
+    m = re.search(r'"([^"]*)"?', args)
+    text = m.group(1) if m else args.split(",")[-1].strip()
+    return file_name(text).strip() or None

@@ -1,0 +1,172 @@
+"""The listing in the original Profi-Ass 64 V2.0 format (manual pp. 25-28, and its screen output).
+
+::
+
+    PROFI-ASS 64 V2.0    SEITE 1
+
+    110:   C000                   .OPT P,OO
+    300:   E56C          SETCRSR  =    $E56C
+    350:   C000                   'CURSOR 10,10
+    +      C000 A2 0A             LDX  #ZEILE
+    150:   '             CURSOR   .MAC ZEILE,SPALTE
+    ]C000-C03B
+    NO ERRORS
+
+Columns: the BASIC line number and ':' (``+`` for a line of a macro call, padded
+to 7), the address (or the value of a definition, ``'`` on a line recorded into
+a macro), up to three object bytes, the label (9 columns), the mnemonic or
+pseudo-op (5 columns), the operand, and a comment two blanks after it.  Letters
+are shown as the C64 screen shows the unshifted ones: upper case.  A page is 60
+lines; each starts with a form feed and the header (after a ``.tit`` text).
+``.opt m`` leaves the lines of macro calls out, ``.opt n`` takes that back.
+"""
+
+from __future__ import annotations
+
+import re
+
+from asm6502.asm.result import Result
+from asm6502.opcodes import OPCODES
+
+PAGE_LINES = 60  # the original's default page length (.pag n changes it)
+HEADER = "PROFI-ASS 64 V2.0    SEITE {page}"
+COMMENT_COLUMN = 43  # (0-based)
+_LABEL = re.compile(r"\^?([A-Za-z][A-Za-z0-9.]*)(\s+|$)")
+_OPT_M = re.compile(r"\.opt\b(.*)", re.IGNORECASE)
+_PSEUDO_ARGS = re.compile(r"\.([a-z]{3})[a-z]*(.*)", re.IGNORECASE)
+
+
+def split_statement(text: str) -> tuple[str, str, str]:
+    """(label, mnemonic, operand) of a statement text, as the listing's columns show them."""
+    text = text.lstrip("^").lstrip()
+    label = ""
+    m = _LABEL.match(text)
+    if m and m.group(1).upper() not in OPCODES and not text[m.end(1) :].lstrip().startswith(("(", "#", "$")):
+        rest = text[m.end() :]
+        if rest or True:
+            label, text = m.group(1), rest.lstrip()
+    if text.startswith("'"):  # a macro call: its name in the mnemonic column
+        name, _, args = text.partition(" ")
+        return label, name, args.lstrip()
+    if text.startswith("*"):
+        body = text[1:].lstrip()
+        return label, "*" + body[:1], body[1:].strip()
+    if text[:1] in ("=", "_"):
+        return label, "\u2190" if text[0] == "_" else "=", text[1:].strip()
+    word, _, operand = text.partition(" ")
+    return label, word, operand.lstrip()
+
+
+def screen(text: str) -> str:
+    """Text as the C64 screen shows it in the upper-case character set: the unshifted letters
+    (lower case in a source file) upper case, the shifted ones lower case; up and left arrows."""
+    return text.swapcase().replace("^", "\u2191").replace("_", "\u2190")
+
+
+def _numbers(args: str) -> list[int | None]:
+    """'64,10' -> [64, 10]; ',10' -> [None, 10] (the arguments of .pag and .sym)."""
+    out = []
+    for part in args.split(";")[0].split(","):
+        part = part.strip()
+        out.append(int(part) if part.isdigit() else None)
+    return out
+
+
+def render(result: Result, errors: int = 0) -> str:
+    rows = result.listing
+    out: list[str] = []
+    page = 0
+    page_lines = PAGE_LINES
+    on_page = page_lines
+    show_macro = True
+    # pass 1 has run every .tit and .pag before pass 2 lists anything: their last values are in
+    # force from the first page on (listing/listing_tit_late, listing_pag_margin)
+    title = next((row.title for row in reversed(rows) if row.title is not None), "")
+    margin = 0
+    per_line = 4
+    for row in rows:
+        m = _PSEUDO_ARGS.match(row.text.lstrip("^ "))
+        if m and m.group(1).lower() == "pag" and m.group(2).strip():
+            numbers = _numbers(m.group(2)) + [None]
+            margin = numbers[1] if numbers[1] is not None else margin
+        elif m and m.group(1).lower() == "sym" and m.group(2).strip():
+            per_line = _numbers(m.group(2))[0] or per_line
+
+    def emit(line: str) -> None:
+        nonlocal page, on_page
+        if on_page >= page_lines:
+            page += 1
+            on_page = 0
+            out.append(" " * margin + "\f")
+            out.append(" " * margin + (screen(title) + "     " if title else "") + HEADER.format(page=page))
+            out.append(" " * margin)
+        out.append(" " * margin + line)
+        on_page += 1
+
+    # Pass 2 of the original starts at the first address it wrote code to in pass 1, so the
+    # lines before the first '*=' show that address (org/org_set, org/org_star_plus fixtures).
+    first_code = next((row.address for row in rows if row.data and row.address is not None), None)
+    before_origin = True
+    for row in rows:
+        if row.title is not None:
+            title = row.title
+        m = _OPT_M.match(row.text.lstrip("^ "))
+        if m:
+            options = {o.strip().lower() for o in m.group(1).split(";")[0].split(",")}
+            if "m" in options:
+                show_macro = False
+            if "n" in options:
+                show_macro = "m" not in options
+        if row.macro and not show_macro:
+            continue
+        number = row.place[1]
+        head = ("+" if row.macro else f"{number}:" if number is not None else ":").ljust(7)
+        statement, _, comment = row.text.partition(";") if ";" in row.text and '"' not in row.text else (row.text, "", "")
+        if not statement.strip():
+            emit(f"{head}{'':14}" + screen(";" + comment if comment or _ else "").rstrip())
+            continue
+        label, mnemonic, operand = split_statement(statement)
+        if mnemonic == "*=":
+            before_origin = False
+        if row.definition:
+            address = "'"
+        elif row.value is not None:
+            address = f"{row.value:04X}"
+        elif row.address is not None:
+            address = f"{first_code if before_origin and not row.data and first_code is not None else row.address:04X}"
+        else:
+            address = ""
+        data = " ".join(f"{b:02X}" for b in row.data[:3])
+        if mnemonic.startswith("."):
+            mnemonic = mnemonic[:5]  # (the original lists a pseudo-op's name in 5 columns: .BYTES -> .BYTE)
+        if mnemonic.startswith("'") and len(mnemonic) >= 5:  # a long macro name: a blank before the arguments
+            body = f"{label[:9]:<9}{mnemonic} {operand}"
+        else:  # the mnemonic or pseudo-op in 5 columns, the operand right after
+            body = f"{label[:9]:<9}{mnemonic:<5}{operand}"
+        text = f"{head}{address:<4} {data:<9}" + screen(body)
+        if comment:  # a comment starts in column 44, or two blanks after a longer operand
+            text = text.rstrip().ljust(max(len(text.rstrip()) + 2, COMMENT_COLUMN)) + screen(";" + comment)
+        emit(text)
+        if row.page_break:  # '.pag' on its own: a new page; '.pag n' sets the page length
+            numbers = _numbers(operand)
+            if numbers[0] is not None:
+                page_lines = numbers[0]
+            elif not operand.strip():
+                on_page = page_lines
+    last = next((row for row in reversed(rows) if row.data and row.address is not None), None)
+    if last is not None:  # ]first byte written - the address after the last one
+        out.append(" " * margin + f"]{first_code:04X}-{(last.address + len(last.data)) & 0xFFFF:04X}")
+    elif result.segments:
+        out.append(" " * margin + f"]{result.load_address:04X}-{result.end_address & 0xFFFF:04X}")
+    out.append(" " * margin + ("NO ERRORS" if not errors else f"{errors} ERRORS"))
+    if result.symbol_table is not None:  # '.sym': on a page of its own, the newest symbol first, 4 a line
+        on_page = page_lines
+        emit("SYMBOLTABLE:")
+        cells = [f"{screen(name)[:9]:<10}{value:04X}   " for name, value in result.symbol_table]
+        for i in range(0, len(cells), per_line):
+            out.append(" " * margin + "".join(cells[i : i + per_line]))
+        if len(cells) % per_line == 0:
+            out.append(" " * margin)  # (a full last line ends with its own return)
+        out.append(" " * margin + f"{len(cells)} SYMBOLS DEFINED")
+        out.append("")
+    return "\n".join(out) + "\n"

@@ -1,0 +1,180 @@
+"""Reading a Profi-Ass source: a BASIC program of numbered lines.
+
+On the C64 a Profi-Ass source is a BASIC program: every line starts with a
+line number (0-63999), ``:`` separates statements, ``;`` starts a comment and
+(a quirk of the original) a ``:`` outside double quotes ends the comment, so
+``lda #1 ; one : sta 2`` holds two statements.  Lines without a number are
+accepted too (a plain text file).
+
+The lines before the one holding ``SYS 32768`` (the assembler's start line) are
+BASIC that the C64 runs first: they are skipped, but their ``OPEN lfn,dev,sa,
+"name"`` statements are read, because ``.opt o#`` / ``.opt p#`` write the
+object code and the listing into the file opened as ``lfn`` (manual p. 17).
+"""
+
+from __future__ import annotations
+
+import re
+
+from asm6502.tuples import named_tuple
+
+
+MAX_LINE_NUMBER = 63999  # the largest line number C64 BASIC accepts (LINGET, $A96B)
+
+
+@named_tuple
+class Statement:
+    text: str  # without the comment, trailing blanks removed
+    col: int  # 1-based column of text[0] in the source line
+    comment: str = ""  # ';...' that followed, if any
+
+
+@named_tuple
+class SourceLine:
+    file: str
+    index: int  # 1-based physical line in the file
+    number: int | None  # the BASIC line number
+    number_col: int
+    text: str  # the raw line
+    statements: tuple[Statement, ...]
+    has_code: bool  # False for empty and comment-only lines
+
+
+@named_tuple
+class OpenFile:
+    """``OPEN lfn,dev,sa,"name"`` in the BASIC lines before the start line."""
+
+    lfn: int
+    device: int
+    secondary: int | None
+    name: str | None  # without a "@0:" / "0:" drive prefix and ",p,w" type suffixes
+
+
+@named_tuple
+class Source:
+    lines: list[SourceLine]  # the assembler lines: from the start line on (all lines when there is none)
+    problems: list[tuple[SourceLine, str, int]]  # (line, message, length) of bad line numbers
+    opens: dict[int, OpenFile]  # by logical file number
+    start_index: int  # index in ``lines`` of the first line after the start line (0: no start line)
+
+
+_new = tuple.__new__  # (a named tuple's own __new__ is a Python function: too slow for every statement)
+
+
+def split_statements(text: str, start: int) -> list[Statement]:
+    """Split ``text[start:]`` at ``:`` outside quotes; peel off ``;`` comments."""
+    if '"' not in text and ":" not in text:  # one statement (and perhaps a comment)
+        body, semi, comment = text[start:].partition(";")
+        lead = len(body) - len(body.lstrip())
+        return [_new(Statement, (body.strip(), start + lead + 1, (semi + comment).rstrip()))]
+    if '"' not in text and ";" not in text:  # statements joined by ':', no comment
+        out = []
+        pos = start
+        for part in text[start:].split(":"):
+            stripped = part.strip()
+            out.append(_new(Statement, (stripped, pos + len(part) - len(part.lstrip()) + 1, "")))
+            pos += len(part) + 1
+        return out
+    if '"' not in text:  # no quotes: every ':' separates (it also ends a comment)
+        out = []
+        pos = start
+        for part in text[start:].split(":"):
+            body, semi, comment = part.partition(";")
+            stripped = body.strip()
+            lead = len(body) - len(body.lstrip())
+            out.append(_new(Statement, (stripped, pos + lead + 1, (semi + comment).rstrip())))
+            pos += len(part) + 1
+        return out
+    out = []  # quotes: a ':' or ';' inside "..." (or after an unclosed '"') is text, also in a comment
+    pos = start
+    n = len(text)
+    while True:
+        m = _SEGMENT.match(text, pos)
+        body, comment = m.groups()
+        lead = len(body) - len(body.lstrip())
+        out.append(_new(Statement, (body.strip(), pos + lead + 1, comment.rstrip())))
+        pos = m.end() + 1  # (after the ':' that ends the statement)
+        if pos > n:
+            return out
+
+
+# one statement: its text up to a ';' outside quotes, then the comment; both end at a ':' outside quotes
+_SEGMENT = re.compile(r'((?:[^:;"]|"[^"]*"?)*)((?:;(?:[^:"]|"[^"]*"?)*)?)')
+
+
+# one line of a joined text: leading blanks, the line number's digits, blanks, the rest (its trailing blanks are
+# stripped after: a lazy group before '[ \t]*$' makes the scan twice as slow)
+# (BASIC skips blanks inside a line number: "100 1abc" is line 1001, "abc", LINGET $A96B)
+LINE_PARTS = re.compile(r"^([ \t]*)((?:[0-9]+(?:[ \t]+(?=[0-9]))?)*)([ \t]*)(.*)$", re.MULTILINE)
+# the start line: "sys32768", "sys 32768", "sys 8*4096" (not a label such as 'system')
+START_LINE = re.compile(r"sys(?![a-z.])", re.IGNORECASE)
+_OPEN = re.compile(r'open\s*(\d+)\s*(?:,\s*(\d+)\s*(?:,\s*(\d+)\s*)?)?(?:,\s*"([^"]*)"?)?', re.IGNORECASE)
+
+
+_LINE_BREAK = re.compile(r"\r\n|\r|\n")
+
+
+def read_lines(file: str, text: str) -> tuple[list[SourceLine], list[tuple[SourceLine, str, int]]]:
+    """All lines of ``text``, each with its BASIC line number and statements.
+
+    Lines end at LF, CR LF or CR only: a form feed or a NEL ($85) inside a line is a
+    character of that line (``str.splitlines`` would break there and shift every later
+    line's position).
+    """
+    raw_lines = _LINE_BREAK.split(text)
+    if raw_lines[-1] == "":
+        raw_lines.pop()
+    parts = LINE_PARTS.findall("\n".join(raw_lines))
+    lines: list[SourceLine] = []
+    problems: list[tuple[SourceLine, str, int]] = []
+    append = lines.append
+    new = _new
+    for index, raw, (lead, digits, blanks, body) in zip(range(1, len(raw_lines) + 1), raw_lines, parts):
+        body = body.rstrip(" \t")
+        start = len(lead) + len(digits)
+        if digits:
+            if " " in digits or "\t" in digits:  # blanks inside the number: BASIC joins its digits
+                digits = digits.replace(" ", "").replace("\t", "")
+            number = int(digits) if len(digits) <= 6 or len(digits.lstrip("0")) <= 6 else None
+        else:
+            number = None
+        if ":" in body or ";" in body or '"' in body:
+            statements = tuple(split_statements(raw, start))
+            has_code = statements[0].text != "" if len(statements) == 1 else any(s.text for s in statements)
+        else:
+            statements = (new(Statement, (body, start + len(blanks) + 1, "")),)
+            has_code = body != ""
+        line = new(SourceLine, (file, index, number, len(lead) + 1, raw, statements, has_code))
+        append(line)
+        if number is None and digits or number is not None and number > MAX_LINE_NUMBER:
+            shown = str(number) if number is not None else digits.lstrip("0")[:12] + "..."
+            problems.append((line, f"line number {shown} is larger than {MAX_LINE_NUMBER}", len(digits)))
+    return lines, problems
+
+
+def file_name(c64_name: str) -> str:
+    """A file name as the drive stores it: without "@0:"/"0:" and ",p,w"-style suffixes."""
+    name = c64_name
+    if ":" in name[:3]:
+        name = name.split(":", 1)[1]
+    return name.split(",", 1)[0]
+
+
+def read_source(file: str, text: str) -> Source:
+    """The source's lines, with the BASIC lines before the start line separated off."""
+    lines, problems = read_lines(file, text)
+    opens: dict[int, OpenFile] = {}
+    if "sys" not in text.casefold():  # (a quick test first: START_LINE ignores case as casefold does)
+        return Source(lines, problems, opens, 0)
+    for i, line in enumerate(lines):
+        if not line.has_code:
+            continue
+        if any(START_LINE.match(s.text) for s in line.statements):
+            for before in lines[:i]:
+                for s in before.statements:
+                    m = _OPEN.match(s.text)
+                    if m:
+                        lfn, dev, sa, name = m.groups()
+                        opens[int(lfn)] = OpenFile(int(lfn), int(dev or 1), int(sa) if sa else None, file_name(name) if name else None)
+            return Source(lines, problems, opens, i)  # (the start line itself runs: statements may follow 'sys' after ':')
+    return Source(lines, problems, opens, 0)

@@ -1,0 +1,157 @@
+"""What an assembly is asked for (Options) and what it gives (Result, ListingRow)."""
+
+from __future__ import annotations
+
+from functools import cached_property
+
+from asm6502.diagnostics import Diagnostic, Span
+from asm6502.tuples import named_tuple
+
+
+@named_tuple
+class Options:
+    """How to assemble.  Immutable: the same options always give the same bytes.  (Options and
+    Result are no dataclasses: importing dataclasses costs the command a few milliseconds.)"""
+
+    cpu: str = "6502"  # "6502" (documented opcodes) or "6502i" (with undocumented ones)
+    defines: tuple[tuple[str, int], ...] = ()  # -D name=value
+    max_statements: int = 1_000_000  # guard against endless .goto loops (statements run in pass 1)
+    include_dirs: tuple[str, ...] = ()  # -I: more directories for .file/.lst names
+    disk: str | None = None  # --disk: a .d64 image that .file/.lst names are looked up in (after the directories)
+    listing: bool = True  # keep the listing rows (Result.listing); off, a large program assembles faster
+    # how letters were typed: "lower" (petcat's convention: a-z are the C64's unshifted letters,
+    # A-Z the shifted ones) or "upper" (a listing printed in capitals: every letter is unshifted)
+    case: str = "lower"
+
+
+@named_tuple
+class ListingRow:
+    """One row of the listing: one executed statement."""
+
+    where: Span | tuple  # a Span, or (SourceLine, col, length) made into one on demand
+    address: int | None
+    data: bytes
+    text: str  # the statement and its comment as written
+    value: int | None = None  # for '=' / '_' rows: the value defined
+    page_break: bool = False
+    title: str | None = None
+    macro: bool = False  # a line of a macro expansion (the original lists it with '+')
+    definition: bool = False  # a line recorded into a macro (the original lists it with "'")
+
+    @property
+    def span(self) -> Span:
+        return as_span(self.where)
+
+    @property
+    def place(self) -> tuple[tuple[str, int], int | None]:
+        """((file, line index), BASIC line number), without making a Span."""
+        where = self.where
+        if isinstance(where, Span):
+            return (where.file, where.line), where.basic_line
+        line = where[0]
+        return (line.file, line.index), line.number
+
+
+def as_span(where: Span | tuple) -> Span:
+    """A Span from a Span or a lazy ``(SourceLine, col, length)``."""
+    if isinstance(where, Span):
+        return where
+    line, col, length = where
+    return Span(line.file, line.index, col, length, line.text, line.number)
+
+
+class Result:
+    """An assembled program."""
+
+    segments: tuple[tuple[int, bytes], ...]  # (start, bytes) in address order, no overlaps
+    # symbols, labels: see the properties
+    diagnostics: tuple[Diagnostic, ...]  # warnings (errors raise DiagnosticError)
+    # listed: see the property
+    object_name: str | None  # '.opt o#': the name of the file OPENed as # before the start line
+    listing_name: str | None  # '.opt p#' likewise, for the listing
+    files: dict[str, bytes]  # files the source writes ('.sst' symbol tables)
+    symbol_table: tuple[tuple[str, int], ...] | None  # '.sym': (name, value) in the original's order
+    macro_calls: tuple[tuple[str, int], ...]  # (macro name, number of calls), for '.sym'
+
+    def __init__(self, segments, tables, diagnostics, listed, object_name=None, listing_name=None,
+                 files=None, symbol_table=None, macro_calls=()):  # fmt: skip
+        # tables: pass 1's (values, first spellings, kinds) by symbol key, from which ``symbols`` and
+        # ``labels`` are made when first asked for (most runs of the command never ask)
+        # listed: (pass 1's layout entries, pass 2's extra per entry -- its bytes or '=' value), empty without a listing
+        self.segments, self._tables, self.diagnostics, self._listed = segments, tables, diagnostics, listed
+        self.object_name, self.listing_name, self.files = object_name, listing_name, {} if files is None else files
+        self.symbol_table, self.macro_calls = symbol_table, macro_calls
+
+    def __eq__(self, other) -> bool:  # (every field, with the listing rows instead of the pairs they are made from)
+        if type(other) is not Result:
+            return NotImplemented
+        return all(getattr(self, f) == getattr(other, f) for f in _COMPARED) and self.listing == other.listing
+
+    __hash__ = None  # (mutable dicts inside)
+
+    def __repr__(self) -> str:
+        return f"Result({', '.join(f'{f}={getattr(self, f)!r}' for f in _COMPARED)})"
+
+    @cached_property
+    def symbols(self) -> dict[str, int]:
+        """Every symbol (its first spelling, lower case) -> value; macro-local labels left out."""
+        values, spelling, _ = self._tables
+        return {spelling.get(k, k): v for k, v in values.items() if ":" not in k}
+
+    @cached_property
+    def labels(self) -> dict[str, int]:
+        """The symbols that name addresses (labels, not '=' constants)."""
+        values, spelling, kinds = self._tables
+        return {spelling.get(k, k): v for k, v in values.items() if kinds.get(k) == "label" and ":" not in k}
+
+    @property
+    def listed(self):
+        """(layout entry, bytes or value) per listed statement, in the order of the listing: an iterator."""
+        return zip(*self._listed)
+
+    @cached_property
+    def listing(self) -> tuple[ListingRow, ...]:
+        """One row per executed statement (empty unless Options.listing), made when first asked for."""
+        from asm6502.asm.encode import listing_rows
+
+        return listing_rows(self.listed)
+
+    @property
+    def load_address(self) -> int:
+        if not self.segments:
+            raise ValueError("the program is empty")
+        return self.segments[0][0]
+
+    @property
+    def end_address(self) -> int:
+        """First address after the last byte (exclusive)."""
+        start, data = self.segments[-1]
+        return start + len(data)
+
+    def gaps(self) -> list[tuple[int, int]]:
+        """(start, length) of the holes between segments."""
+        out = []
+        for (s1, d1), (s2, _) in zip(self.segments, self.segments[1:]):
+            if s1 + len(d1) < s2:
+                out.append((s1 + len(d1), s2 - s1 - len(d1)))
+        return out
+
+    def image_with(self, fill: int = 0x00) -> bytes:
+        base = self.load_address
+        out = bytearray([fill]) * (self.end_address - base)
+        for start, data in self.segments:
+            out[start - base : start - base + len(data)] = data
+        return bytes(out)
+
+    @property
+    def image(self) -> bytes:
+        """Bytes from the load address to the end, gaps filled with $00 (as the original's file)."""
+        return self.image_with(0x00)
+
+    @property
+    def prg(self) -> bytes:
+        """C64 .prg: 2-byte little-endian load address, then the image."""
+        return self.load_address.to_bytes(2, "little") + self.image
+
+
+_COMPARED = ("segments", "symbols", "labels", "diagnostics", "object_name", "listing_name", "files", "symbol_table", "macro_calls")

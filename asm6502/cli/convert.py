@@ -1,0 +1,79 @@
+"""``asm6502 convert SRC --to 64tass|acme [-o OUT]``: a Profi-Ass source in a modern assembler's syntax."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from asm6502.cli.common import guarded, print_diagnostics
+from asm6502.diagnostics import DiagnosticError, error
+
+
+def build_parser() -> argparse.ArgumentParser:
+    from asm6502.convert import TARGETS
+
+    parser = argparse.ArgumentParser(
+        prog="asm6502 convert",
+        description="Translate a Profi-Ass 64 source into 64tass or ACME syntax that assembles to the same bytes. "
+        "Macros become the target's macros and .if/.goto loops the target's loops where that gives the same "
+        "code at every call and round; the others are written as Profi-Ass ran them (loops unrolled, macro "
+        "calls expanded with local labels as name__NN), with a comment saying why. .file chains merged; "
+        "expressions re-bracketed for the target's operator precedence; comments kept.",
+    )
+    parser.add_argument("source", metavar="SRC", help="Profi-Ass source (.asm text, or a C64 .prg source)")
+    parser.add_argument("--to", required=True, choices=sorted(TARGETS), help="the target assembler")
+    parser.add_argument("-o", "--output", metavar="OUT", help="output file (default: SRC with .s for 64tass, .a for ACME)")
+    parser.add_argument("--check", action="store_true", help="assemble the result with the target assembler and compare its bytes with asm6502's")
+    parser.add_argument("-I", "--include", action="append", default=[], metavar="DIR", help="directory for .file names (repeatable)")
+    parser.add_argument("--disk", metavar="D64", help="a .d64 image whose files .file names are looked up in")
+    parser.add_argument("-D", "--define", action="append", default=[], metavar="NAME=VALUE", help="define a constant before assembly (repeatable)")
+    parser.add_argument("--cpu", choices=("6502", "6502i"), default="6502", help="6502i: also the undocumented NMOS opcodes")
+    parser.add_argument("-q", "--quiet", action="store_true", help="do not print warnings")
+    return parser
+
+
+def main(argv: list[str]) -> int:
+    args = build_parser().parse_args(argv)
+    return guarded(lambda: _run(args))
+
+
+def _run(args) -> int:
+    from asm6502.asm import Options
+    from asm6502.asm.assemble import source_text
+    from asm6502.cli.assemble import parse_defines
+    from asm6502.convert import TARGETS, convert
+    from asm6502.fileio import write_atomic
+
+    source = Path(args.source)
+    options = Options(
+        cpu=args.cpu, defines=parse_defines(args.define), include_dirs=tuple(args.include), disk=args.disk, listing=False
+    )
+    text = source_text(source.read_bytes(), str(source))
+    conversion = convert(text, str(source), args.to, options)
+    if not args.quiet:
+        print_diagnostics(conversion.diagnostics)
+        shape = conversion.structure
+        print(f"structure: {len(shape.macros)} macro(s) as {args.to} macros, {len(shape.expanded)} expanded at each call; "
+              f"{shape.loops} .goto loop(s) as {args.to} loops, {len(shape.unrolled)} unrolled", file=sys.stderr)  # fmt: skip
+    out = Path(args.output) if args.output else source.with_suffix(TARGETS[args.to].suffix)
+    if out.resolve() == source.resolve():
+        raise DiagnosticError([error(f"the output '{out}' would overwrite the source: give another name with -o")])
+    if args.check:
+        _check(args.to, conversion)
+    write_atomic(out, conversion.text)
+    return 0
+
+
+def _check(target: str, conversion) -> None:
+    from asm6502.convert.check import assemble_with
+
+    done = assemble_with(target, conversion.text)
+    expected = conversion.result.prg
+    if not done.ok:
+        raise DiagnosticError([error(f"{target} did not assemble the converted source:\n{done.messages.rstrip()}")])
+    if done.prg != expected:
+        at = next((i for i, (a, b) in enumerate(zip(done.prg, expected)) if a != b), min(len(done.prg), len(expected)))
+        raise DiagnosticError([error(f"{target} gives other bytes than asm6502: {len(done.prg)} vs {len(expected)} bytes, "
+                                     f"first difference at file offset {at}")])  # fmt: skip
+    print(f"checked: {target} assembles it to the same {len(expected)} bytes as asm6502", file=sys.stderr)

@@ -1,0 +1,100 @@
+"""Profi-Ass source -> 64tass or ACME source that assembles to the same bytes.
+
+:func:`convert` first assembles the source with asm6502 (an error there is
+an error of the conversion: only a program that assembles can be converted),
+then runs pass 1 again with its layout kept and writes every statement that
+ran, in order, in the target's syntax (writer.py): expressions re-bracketed
+for the target's precedence (expression.py), ``.file`` chains merged, comments
+kept.  Macros become the target's macros and ``.goto`` loops the target's
+loops where every call / every round comes out as the same text; the others
+are expanded / unrolled, with a comment saying why (structure.py finds the
+loops).  A macro that turns out not to fit is marked and the program written
+again with it expanded.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import NamedTuple
+
+from asm6502.asm import Options, assemble
+from asm6502.asm.assemble import _Files
+from asm6502.asm.layout import Layout
+from asm6502.asm.reader import read_source
+from asm6502.asm.result import Result
+from asm6502.convert.targets import TARGETS, Target
+from asm6502.convert.writer import INDENT, Writer
+from asm6502.diagnostics import Diagnostic, DiagnosticError, error
+
+__all__ = ["Conversion", "TARGETS", "convert"]
+
+
+class Structure(NamedTuple):
+    """What became the target's macros and loops, and what was written out as Profi-Ass ran it."""
+
+    macros: tuple[str, ...]  # macros written as the target's macros
+    expanded: tuple[tuple[str, str], ...]  # (macro, why) expanded at each call
+    loops: int  # '.goto' loops (occurrences) written as the target's loops
+    unrolled: tuple[str, ...]  # why each '.goto' loop of the loop shape is left unrolled (also a comment there)
+
+
+class Conversion(NamedTuple):
+    text: str  # the converted source
+    diagnostics: tuple[Diagnostic, ...]  # asm6502's warnings on the source, then what was left as a comment
+    result: Result  # asm6502's assembly of the original: the bytes the converted source must give
+    structure: Structure = Structure((), (), 0, ())
+
+
+def convert(text: str, filename: str, target: str, options: Options = Options()) -> Conversion:
+    """Convert Profi-Ass source ``text`` for ``target`` ("64tass" or "acme").
+    Raises DiagnosticError when the source does not assemble or a statement cannot be translated."""
+    chosen = TARGETS.get(target)
+    if chosen is None:
+        raise DiagnosticError([error(f"unknown target '{target}' (use {' or '.join(TARGETS)})")])
+    result = assemble(text, filename, options)
+    source = read_source(filename, text)
+    files = {filename: (source.lines, source.start_index)}
+    reader = _Files(options, []).read
+
+    def read(name, line, raw=False):  # the files of a .file chain, kept for the lines that do not run
+        found = reader(name, line, raw)
+        if not raw and found[0]:
+            files.setdefault(found[0][0].file, (found[0], found[1]))
+        return found
+
+    layout = Layout(options._replace(listing=True), read, source.opens)
+    layout.run(source.lines, source.start_index)
+    expanded: dict[str, str] = {}
+    guarded: frozenset[str] = frozenset()
+    wraps: dict[str, frozenset] = {}
+    while True:  # macros that cannot be the target's macros as written are expanded, guarded or wrapped; written again
+        writer = Writer(chosen, layout, expanded, guarded, wraps)
+        writer.run(files)
+        if not writer.failed and not writer.needs_guard and not writer.needs_wrap:
+            break
+        expanded.update(writer.failed)
+        guarded |= writer.needs_guard
+        wraps.update(writer.needs_wrap)
+    if any(d.is_error for d in writer.diags):
+        raise DiagnosticError(writer.diags)
+    head = _header(chosen, filename, options, source.lines[: source.start_index], writer)
+    body = writer.lines
+    names = {key: m.name for key, m in layout.macros.items()}
+    structure = Structure(
+        tuple(names[key] for key in sorted(writer.candidates)),
+        tuple((names[key], why) for key, why in sorted(expanded.items())),
+        writer.loops_written,
+        tuple(writer.unrolled),
+    )
+    return Conversion("\n".join(head + body) + "\n", result.diagnostics + tuple(writer.diags), result, structure)
+
+
+def _header(target: Target, filename: str, options: Options, basic_lines, writer: Writer) -> list[str]:
+    out = [f"; {os.path.basename(filename)}: converted from Profi-Ass 64 by 'asm6502 convert --to {target.name}'"]
+    out += [f"; assemble with: {target.command}"]
+    out += [f"; BASIC before the start line: {line.text.strip()}" for line in basic_lines if line.has_code]
+    out += [line.format(cpu=target.cpu[options.cpu]) for line in target.header]
+    for name, value in options.defines:
+        out.append(INDENT + target.const.format(n=writer.name_of(name.lower()[:8]), e=f"${value:x}") + "  ; (-D on the command line)")
+    out += writer.prologue()
+    return out
