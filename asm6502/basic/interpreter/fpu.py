@@ -158,30 +158,31 @@ def mul(f: Fac, arg: Fac) -> Fac:
     exp = add_exponents(arg[0], fe)
     if exp is None:
         return ZERO
-    m2 = arg[2] >> 8
-    # carry left by MULDIV's ADC: set when the exponent sum stayed below 256
-    carry = 1 if arg[0] + fe < 256 else 0
-    acc = 0
-    for index, shift in enumerate((0, 8, 16, 24, 32)):
-        byte = (fm >> shift) & 0xFF
-        if byte == 0 and index < 4:
-            # MLTPLY ($BA59) -> SHIFTR ($B983) entered at the byte move: one byte
-            # right; with the carry clear the bit loop shifts once more, but only
-            # the four RESULT bytes ($26-$29), not the byte moved into FACOV.
-            low = (acc >> 8) & 0xFF
-            acc >>= 8
-            if not carry:
-                acc = ((acc >> 9) << 8) | low
-            carry = 0
-            continue
-        for bit in range(8):
-            c = 0
-            if (byte >> bit) & 1:
-                top = (acc >> 8) + m2
-                c = top >> 32
-                acc = ((top & 0xFFFFFFFF) << 8) | (acc & 0xFF)
-            acc = (c << 39) | (acc >> 1)
-        carry = 1
+    m = arg[2]
+    b = [(fm >> shift) & 0xFF for shift in (0, 8, 16, 24)]
+    # Each multiplier bit adds ARG to RESULT ($26-$29) and shifts RESULT:FACOV
+    # right, carry in; over a whole byte that is (acc + ARG*byte) >> 8 exactly.
+    # MLTPLY ($BA59) skips a zero byte with SHIFTR ($B983) entered at its byte
+    # move; when the carry is clear there (the byte before was zero, too) the
+    # bit loop shifts the four RESULT bytes once more, not the byte moved into
+    # FACOV.  That matters only once RESULT is non-zero.
+    quirk = any(b[i] == 0 and b[i - 1] == 0 and any(b[:i - 1]) for i in (2, 3))
+    if not quirk:
+        acc = (m * fm) >> 40
+    else:
+        acc = 0
+        carry = 0
+        for byte in b:
+            if byte == 0:
+                low = (acc >> 8) & 0xFF
+                acc >>= 8
+                if not carry:
+                    acc = ((acc >> 9) << 8) | low
+                carry = 0
+            else:
+                acc = (acc + m * byte) >> 8
+                carry = 1
+        acc = (acc + m * (fm >> 32)) >> 8
     return _normalise(exp, fn ^ arg[1], acc)
 
 
