@@ -117,9 +117,11 @@ class ExpressionMixin:
     def relation(mask: int, a, b) -> float:
         if isinstance(a, bytes) != isinstance(b, bytes):
             raise BasicError(Err.TYPE_MISMATCH)
-        if not isinstance(a, bytes):
-            a, b = N.to_mflpt(a), N.to_mflpt(b)  # FCOMP ($BC5B) counts FAC's rounding byte as ROUND does
         c = compare(a, b)
+        if c and not isinstance(a, bytes) and abs(a - b) <= abs(a) * 2.0 ** -30:
+            # FCOMP ($BC5B) counts FAC's rounding byte as ROUND does: close
+            # values compare as the rounded 5-byte values
+            c = compare(N.to_mflpt(a), N.to_mflpt(b))
         result = (c > 0 and mask & 1) or (c == 0 and mask & 2) or (c < 0 and mask & 4)
         return -1.0 if result else 0.0
 

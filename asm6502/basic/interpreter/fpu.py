@@ -63,12 +63,12 @@ def pack(f: Fac) -> bytes:
 def round_fac(f: Fac) -> Fac:
     """ROUND ($BC1B): add 1 to the mantissa when bit 7 of FACOV is set; FACOV dropped."""
     exp, neg, m40 = f
-    if exp == 0:
+    if exp == 0 or not m40 & 0xFF:
         return f
     m32 = m40 >> 8
     if m40 & 0x80:
         m32 += 1
-        if m32 >> 32:  # carry out: $B8D2 shifts right and bumps the exponent
+        if m32 >> 32:  # carry out ($BC23 -> $B938): shift right, exponent + 1
             exp += 1
             if exp > 255:
                 raise BasicOverflow()
@@ -82,10 +82,10 @@ def negate(f: Fac) -> Fac:
 
 
 def _normalise(exp: int, neg: int, acc: int) -> Fac:
-    """NORMAL ($B8FE): shift left byte-wise (at most 3 bytes) then bit-wise; too small -> 0."""
+    """NORMAL ($B8D7): shift left byte-wise (at most 3 bytes) then bit-wise ($B91D); too small -> 0 ($B8F7)."""
     shift = 0
     while not acc >> 32:
-        if shift == 24:  # the fourth byte move gives up: zero ($B91D)
+        if shift == 24:  # the fourth byte move gives up: zero ($B8F7)
             return ZERO
         acc = (acc << 8) & _MASK40
         shift += 8
@@ -113,7 +113,7 @@ def add(f: Fac, arg: Fac) -> Fac:
     small >>= shift
     if fn == an:
         acc = big + small
-        if acc >> 40:  # carry: $B8D2 shifts right, exponent + 1
+        if acc >> 40:  # carry ($B936): shift right, exponent + 1
             exp += 1
             if exp > 255:
                 raise BasicOverflow()
@@ -159,20 +159,21 @@ def mul(f: Fac, arg: Fac) -> Fac:
     if exp is None:
         return ZERO
     m = arg[2]
-    b = [(fm >> shift) & 0xFF for shift in (0, 8, 16, 24)]
+    b0, b1, b2 = fm & 0xFF, (fm >> 8) & 0xFF, (fm >> 16) & 0xFF
     # Each multiplier bit adds ARG to RESULT ($26-$29) and shifts RESULT:FACOV
     # right, carry in; over a whole byte that is (acc + ARG*byte) >> 8 exactly.
     # MLTPLY ($BA59) skips a zero byte with SHIFTR ($B983) entered at its byte
     # move; when the carry is clear there (the byte before was zero, too) the
     # bit loop shifts the four RESULT bytes once more, not the byte moved into
     # FACOV.  That matters only once RESULT is non-zero.
-    quirk = any(b[i] == 0 and b[i - 1] == 0 and any(b[:i - 1]) for i in (2, 3))
+    b3 = (fm >> 24) & 0xFF
+    quirk = (not b2 and not b1 and b0) or (not b3 and not b2 and (b0 or b1))
     if not quirk:
         acc = (m * fm) >> 40
     else:
         acc = 0
         carry = 0
-        for byte in b:
+        for byte in (b0, b1, b2, b3):
             if byte == 0:
                 low = (acc >> 8) & 0xFF
                 acc >>= 8
@@ -202,7 +203,7 @@ def div(f: Fac, arg: Fac) -> Fac:
         exp = total - 128
     elif total < 128:
         return ZERO
-    elif total == 128:  # exponent 0: MULDIV clears the sign and returns ($BAC5)
+    elif total == 128:  # exponent 0: MULDIV clears the sign and returns ($BACC)
         exp, fn, an = 0, 0, 0
     else:
         exp = total - 128

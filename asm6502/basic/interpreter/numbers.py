@@ -2,30 +2,27 @@
 
 The C64 keeps every number in the 5-byte MFLPT format: an exponent byte
 (value = 0.1mmm...m (binary) * 2^(exp-128), exp 0 meaning zero) and a 32-bit
-mantissa whose top bit holds the sign.  Here a number is a Python float whose
-mantissa has been rounded to 32 bits (``to_mflpt``) after every operation, the
-way the ROM rounds when FAC1 is stored (ROUND at $BC1B: add 1 to the mantissa
-when bit 7 of the rounding byte FACOV is set, i.e. round half away from zero).
+mantissa whose top bit holds the sign.  A variable holds such a value; an
+expression result is FAC1 with its rounding byte FACOV ($70) still below the
+mantissa (40 bits; a Python float holds it exactly).  ``to_mflpt`` rounds it
+as ROUND ($BC1B) does when FAC1 is stored: add 1 to the mantissa when bit 7
+of the rounding byte is set, i.e. round half away from zero.
 
-Program arithmetic (+ - *) goes through ``fac.py``, which emulates FADD and
-FMULT with the ROM's 8-bit rounding byte; the helpers here (used by FIN, FOUT,
-division and the math functions) compute in doubles and round once.  Known
-differences from the ROM: inside one expression FAC1 keeps its rounding byte
-between chained operations (``A+B*C`` adds the unrounded product), which is
-not modelled; SQR/LOG/EXP/SIN/COS/TAN/ATN and ^ use Python's libm, not the
-ROM's polynomial series (results can differ in the last mantissa bits).
+The arithmetic itself is in ``fpu.py`` (FAC/ARG primitives), ``fac.py`` (the
+operators) and ``rom_math.py`` (the functions); ``add``/``mul``/``div`` here
+compute in doubles and round once (tests and tools use them).
 
 Text conversion:
-* ``fout`` follows FOUT ($BDDD): scale |x| into 99,999,999.90625 < x <=
-  999,999,999.25 (constants at $BDB3/$BDB8) by multiplying/dividing by 10
-  (values below 1 are first multiplied by 1E9, constant $BDBD), add 0.5
-  ($B849), truncate to a 9-digit integer, then place the decimal point: fixed
+* ``fout`` follows FOUT ($BDDD) on FAC: scale |x| into 99,999,999.9 < x <=
+  999,999,999.25 (constants at $BDB3/$BDB8) with MUL10/DIV10 (values below 1
+  are first multiplied by 1E9, constant $BDBD), add 0.5 ($B849), truncate
+  to a 9-digit integer, then place the decimal point: fixed
   notation when the decimal exponent is -2..8 (".01" up to "999999999"),
   otherwise "d.dddddddE+nn"; trailing zeros and a bare "." are removed.  The
   sign position holds " " or "-".
 * ``fin`` follows FIN ($BCF3): digits accumulate as FAC*10+digit, the decimal
   point and "E" exponent then scale by repeated *10 or /10 (MUL10 $BAE2,
-  DIV10 $BAFE).
+  DIV10 $BAFE); the result keeps FAC's rounding byte.
 """
 
 from __future__ import annotations
@@ -124,6 +121,10 @@ def fout(x: float) -> str:
     rounding byte), add .5 unless FAC equals the upper bound, and QINT
     truncates to the nine digits.
     """
+    if x.is_integer() and 1.0 <= abs(x) < 1e9:
+        # MUL10 of a whole number below 1E9 is exact and FADDH/QINT give it
+        # back: FOUT prints the integer's digits (fast path, same text)
+        return ("-" if x < 0 else " ") + str(int(abs(x)))
     f = fpu.from_float(x)
     sign = "-" if f[1] else " "
     if f[0] == 0:
@@ -201,7 +202,7 @@ def fin(data: bytes, pos: int = 0, *, skip_spaces: bool = True) -> tuple[float, 
         return False, i
 
     negative, i = sign(at(pos))
-    f = fpu.ZERO
+    digits: list[int] = []
     decimals = 0  # INDX ($5D)
     seen_point = False
     exp10 = 0  # EXPON ($5E)
@@ -211,7 +212,7 @@ def fin(data: bytes, pos: int = 0, *, skip_spaces: bool = True) -> tuple[float, 
         if 0x30 <= c <= 0x39:
             if seen_point:
                 decimals = (decimals + 1) & 0xFF
-            f = fpu.add(fpu.small_int(c - 0x30), fpu.round_fac(fpu.mul10(f)))
+            digits.append(c - 0x30)
             i = at(i + 1)
         elif c == 0x2E and not seen_point:
             seen_point = True
@@ -229,6 +230,15 @@ def fin(data: bytes, pos: int = 0, *, skip_spaces: bool = True) -> tuple[float, 
             break
         else:
             break
+    whole = 0
+    for d in digits:
+        whole = whole * 10 + d
+    if whole < 1 << 32:  # every MUL10 and ADDACC step is exact: FAC = the whole number
+        f = fpu.from_float(float(whole))
+    else:
+        f = fpu.ZERO
+        for d in digits:
+            f = fpu.add(fpu.small_int(d), fpu.round_fac(fpu.mul10(f)))
     scale = ((-exp10 if eneg else exp10) - decimals) & 0xFF
     if scale < 0x80:
         for _ in range(scale):

@@ -67,7 +67,7 @@ def log(x: Fac) -> Fac:
     exp, neg, m40 = x
     if exp == 0 or neg:
         raise ValueError("illegal quantity")
-    power = exp - 0x80  # $B9F1: SBC #$7F with the carry clear
+    power = exp - 0x80  # SBC #$7F with the carry clear after SIGN ($BC2B)
     f = (0x80, 0, m40)
     f = fpu.add(f, SQR_HALF)
     f = fpu.div(f, SQR_TWO)           # SQR(2) / FAC
@@ -101,7 +101,7 @@ def exp(x: Fac) -> Fac:
     scale = (charac + 0x81) & 0xFF
     if scale == 0:
         return _out_of_range(whole[1])
-    # $C00B..: FAC <-> ARG swap, FAC gets ARG's mantissa and the adjusted byte
+    # $E01C..: FAC <-> ARG swap, FAC gets ARG's mantissa and the adjusted byte
     frac = fpu.negate(fpu.sub((e, n, (m32 << 8) | (ov & 0xFF)), whole))
     return _exp_tail(frac, (scale - 1) & 0xFF)
 
@@ -114,7 +114,7 @@ def _out_of_range(neg: int) -> Fac:
 
 
 def _exp_tail(frac: Fac, scale: int) -> Fac:
-    """$C023..: 2^fraction by series, then MULDIV adds ``scale`` ($80 + whole) to the exponent."""
+    """$E033..: 2^fraction by series, then MULDIV ($BAB9) adds ``scale`` ($80 + whole) to the exponent."""
     f = poly(frac, EXP_SERIES)
     e = fpu.add_exponents(scale, f[0])
     if e is None:
