@@ -16,6 +16,8 @@ import os
 from pathlib import Path
 
 import pytest
+from hypothesis import assume, given
+from hypothesis import strategies as st
 
 from asm6502.basic.interpreter import Interpreter, RunOptions, parse_prg, run_prg
 from asm6502.basic.interpreter import fpu, rom_math
@@ -142,3 +144,16 @@ def test_fixture_is_what_the_oracle_prints_now(name):
     keys, printed = load(name)
     sample = keys[::100]
     assert DRIVER.run_cases(DRIVER.oracle_runner, name, sample) == printed[::100]
+
+
+@given(st.integers(1, 999_999_999), st.booleans())
+def test_fout_whole_number_shortcut_is_fout(n, negative):
+    x = float(-n if negative else n)
+    assert N.fout(x) == N.fout_fac(fpu.from_float(x))
+
+
+@given(st.lists(st.integers(0, 9), min_size=1, max_size=10))
+def test_fin_whole_number_shortcut_is_the_digit_loop(digits):
+    whole = int("".join(map(str, digits)))
+    assume(whole < 1 << 32)
+    assert fpu.from_float(float(whole)) == N.accumulate(digits)

@@ -12,7 +12,9 @@ CBMBASIC=path overrides) and writes one fixture file per function:
     <argument key> TAB <what the ROM printed: number text or "?... ERROR">
 
 An argument key is the 5-byte MFLPT value in hex ("81490fdaa2"), two of them
-for X^Y and the operators, or the literal text for FIN.  X is set by exact
+for X^Y and the operators, or the number text for FIN (a literal), VAL and
+READ (a DATA item).  An error is written as the ROM's message and the line
+of the case it came from ("?OVERFLOW  ERROR IN +2": the third line).  X is set by exact
 arithmetic: the 32-bit mantissa as an integer literal, multiplied or divided
 by powers of two (exact in FMULT/FDIV).  An error ends a program on the ROM,
 so the driver records it for the case on that line and goes on with a new
@@ -32,6 +34,7 @@ import tempfile
 from pathlib import Path
 
 CHUNK = 400  # cases per program
+MAX_TEXT = 20_000  # characters of program text per program
 
 # name -> (statement printing the result, number of arguments)
 FUNCTIONS = {
@@ -49,7 +52,10 @@ FUNCTIONS = {
     "mul": ("PRINT X*Y", 2),
     "div": ("PRINT X/Y", 2),
     "chain": ("PRINT X*Y+X/Y-SIN(X)*Y", 2),
-    "fin": (None, 0),
+    "cmp": ("PRINT X*Y=X*Y;X*Y<X*Y;X*Y>X*Y;X/Y=X/Y;SIN(X)>=SIN(X);X+Y<=X+Y", 2),
+    "fin": ("PRINT {}", 0),
+    "val": ('PRINT VAL("{}")', 0),
+    "read": ("DATA {}\nREAD A:PRINT A", 0),
 }
 
 
@@ -85,8 +91,8 @@ def value_expr(key: str) -> str:
 
 def case_lines(name: str, key: str) -> list[str]:
     statement, nargs = FUNCTIONS[name]
-    if nargs == 0:
-        return [f"PRINT {key}"]
+    if nargs == 0:  # the key is number text
+        return statement.format(key).split("\n")
     keys = key.split()
     lines = [f"X={value_expr(keys[0])}"]
     if nargs == 2:
@@ -100,13 +106,18 @@ def run_cases(runner, name: str, keys: list[str], chunk_size: int = CHUNK) -> li
     results: list[str] = []
     todo = list(keys)
     while todo:
-        chunk = todo[:chunk_size]
         source, owner = [], {}
         number = 1
-        for index, key in enumerate(chunk):
-            for line in case_lines(name, key):
+        size = 0
+        chunk = []
+        for index, key in enumerate(todo[:chunk_size]):
+            if size > MAX_TEXT:  # the program must fit the C64's 38911 BASIC bytes
+                break
+            chunk.append(key)
+            for offset, line in enumerate(case_lines(name, key)):
                 source.append(f"{number} {line}")
-                owner[number] = index
+                size += len(source[-1])
+                owner[number] = index, offset
                 number += 1
         rows, error_line, error_text = runner("\n".join(source) + "\n")
         if error_line is None:
@@ -115,11 +126,11 @@ def run_cases(runner, name: str, keys: list[str], chunk_size: int = CHUNK) -> li
             results.extend(rows)
             todo = todo[len(chunk):]
             continue
-        failed = owner[error_line]
+        failed, offset = owner[error_line]
         if len(rows) != failed:
             raise RuntimeError(f"{name}: {len(rows)} rows before the error in case {failed}")
         results.extend(rows)
-        results.append(error_text)
+        results.append(f"{error_text} IN +{offset}")  # which line of the case
         todo = todo[failed + 1:]
     return results
 
@@ -183,6 +194,15 @@ def gen_keys(name: str, n: int, rng: random.Random) -> list[str]:
     keys: list[str] = []
     if name == "fin":
         return [random_literal(rng) for _ in range(n)]
+    if name in ("val", "read"):  # FIN with a sign of its own (SERLEN $14), spaces inside for VAL
+        keys = []
+        for _ in range(n):
+            text = rng.choice(("", "", "-", "+")) + random_literal(rng)
+            if name == "val" and rng.random() < 0.2:
+                at = rng.randint(0, len(text))
+                text = text[:at] + " " + text[at:]
+            keys.append(text)
+        return keys
     if FUNCTIONS[name][1] == 2:
         return [pair_key(name, rng) for _ in range(n)]
     keys += series(200)
@@ -232,7 +252,7 @@ def pair_key(name: str, rng: random.Random) -> str:
             base = pack(rng.randint(1, 200) / 7)
             expo = pack(rng.randint(-200, 200) / 7)
         return f"{base} {expo}"
-    if name == "chain":
+    if name in ("chain", "cmp"):
         return f"{random_key(rng, 0x70, 0x90, 0.5)} {random_key(rng, 0x70, 0x90, 0.5)}"
     lo, hi = (0x40, 0xC0) if rng.random() < 0.5 else (0x78, 0x88)
     a = random_key(rng, lo, hi, 0.5)

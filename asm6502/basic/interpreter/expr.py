@@ -118,10 +118,10 @@ class ExpressionMixin:
         if isinstance(a, bytes) != isinstance(b, bytes):
             raise BasicError(Err.TYPE_MISMATCH)
         c = compare(a, b)
-        if c and not isinstance(a, bytes) and abs(a - b) <= abs(a) * 2.0 ** -30:
-            # FCOMP ($BC5B) counts FAC's rounding byte as ROUND does: close
-            # values compare as the rounded 5-byte values
-            c = compare(N.to_mflpt(a), N.to_mflpt(b))
+        if not isinstance(a, bytes) and abs(a - b) <= abs(a) * 2.0 ** -30:
+            # $B016: the left operand (pushed rounded) is compared with FAC by
+            # FCOMP ($BC5B), which counts FAC's rounding byte on the low byte
+            c = -fpu.compare(fpu.round_fac(fpu.from_float(a)), fpu.from_float(b))
         result = (c > 0 and mask & 1) or (c == 0 and mask & 2) or (c < 0 and mask & 4)
         return -1.0 if result else 0.0
 

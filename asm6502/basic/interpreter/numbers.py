@@ -125,7 +125,11 @@ def fout(x: float) -> str:
         # MUL10 of a whole number below 1E9 is exact and FADDH/QINT give it
         # back: FOUT prints the integer's digits (fast path, same text)
         return ("-" if x < 0 else " ") + str(int(abs(x)))
-    f = fpu.from_float(x)
+    return fout_fac(fpu.from_float(x))
+
+
+def fout_fac(f: fpu.Fac) -> str:
+    """FOUT ($BDDD) on a FAC value, step by step."""
     sign = "-" if f[1] else " "
     if f[0] == 0:
         return sign + "0"
@@ -175,6 +179,14 @@ _HALF = fpu.mflpt(bytes.fromhex("8000000000"))  # $BF11
 # characters FIN accepts as signs: ASCII and the crunched operator tokens
 _MINUS = (0x2D, 0xAB)
 _PLUS = (0x2B, 0xAA)
+
+
+def accumulate(digits: list[int]) -> fpu.Fac:
+    """FIN's digit loop ($BD6A..): FAC = MUL10(FAC), then ADDACC ($BD7E) the digit."""
+    f = fpu.ZERO
+    for d in digits:
+        f = fpu.add(fpu.small_int(d), fpu.round_fac(fpu.mul10(f)))
+    return f
 
 
 def fin(data: bytes, pos: int = 0, *, skip_spaces: bool = True) -> tuple[float, int]:
@@ -236,9 +248,7 @@ def fin(data: bytes, pos: int = 0, *, skip_spaces: bool = True) -> tuple[float, 
     if whole < 1 << 32:  # every MUL10 and ADDACC step is exact: FAC = the whole number
         f = fpu.from_float(float(whole))
     else:
-        f = fpu.ZERO
-        for d in digits:
-            f = fpu.add(fpu.small_int(d), fpu.round_fac(fpu.mul10(f)))
+        f = accumulate(digits)
     scale = ((-exp10 if eneg else exp10) - decimals) & 0xFF
     if scale < 0x80:
         for _ in range(scale):
