@@ -82,19 +82,18 @@ def negate(f: Fac) -> Fac:
 
 
 def _normalise(exp: int, neg: int, acc: int) -> Fac:
-    """NORMAL ($B8D7): shift left byte-wise (at most 3 bytes) then bit-wise ($B91D); too small -> 0 ($B8F7)."""
-    shift = 0
-    while not acc >> 32:
-        if shift == 24:  # the fourth byte move gives up: zero ($B8F7)
-            return ZERO
-        acc = (acc << 8) & _MASK40
-        shift += 8
-    while not acc & _TOP:
-        acc <<= 1
-        shift += 1
+    """NORMAL ($B8D7): shift left byte-wise (at most 3 bytes) then bit-wise ($B91D); too small -> 0 ($B8F7).
+
+    After three byte moves the top byte must be non-zero, else the value is
+    zero: so fewer than 9 significant bits give zero.
+    """
+    bits = acc.bit_length()
+    if bits <= 8:
+        return ZERO
+    shift = 40 - bits
     if shift >= exp:
         return ZERO
-    return exp - shift, neg, acc
+    return exp - shift, neg, acc << shift
 
 
 def add(f: Fac, arg: Fac) -> Fac:
