@@ -157,3 +157,19 @@ def test_fin_whole_number_shortcut_is_the_digit_loop(digits):
     whole = int("".join(map(str, digits)))
     assume(whole < 1 << 32)
     assert fpu.from_float(float(whole)) == N.accumulate(digits)
+
+
+# NEXT stores STEP + variable rounded ($AD4F, MOVMF) before comparing with the
+# limit; printed by the ROM oracle (whitespace dropped: our screen wraps at 40)
+@pytest.mark.parametrize("source, printed", [
+    ("FOR I=0 TO 2 STEP .1:PRINT I;:NEXT",
+     "0 .1 .2 .3 .4 .5 .6 .7 .8 .9 1 1.1 1.2 1.3 1.4 1.5 1.6 1.7 1.8 1.9"),
+    ("FOR I=1 TO 0 STEP -1/3:PRINT I;:NEXT", "1 .666666667 .333333333 0"),
+    ("FOR I=-1 TO 1 STEP .07:PRINT I-INT(I);:NEXT:PRINT I",
+     "0 .0700000001 .14 .21 .28 .35 .42 .49 .56 .63 .7 .77 .84 .91 .98 .0500000003 .12 .19 .26 .33 .4"
+     " .470000001 .540000001 .610000001 .680000001 .75 .820000001 .890000001 .960000001 1.03"),
+])
+def test_for_loop_steps(source, printed):
+    result = run_prg(tokenize(f"10 {source}\n".lower()).prg, options=RunOptions(seed=0))
+    text = result.transcript.replace("READY.", "")
+    assert "".join(text.split()) == "".join(printed.split())
