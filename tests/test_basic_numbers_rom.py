@@ -173,3 +173,14 @@ def test_for_loop_steps(source, printed):
     result = run_prg(tokenize(f"10 {source}\n".lower()).prg, options=RunOptions(seed=0))
     text = result.transcript.replace("READY.", "")
     assert "".join(text.split()) == "".join(printed.split())
+
+
+def test_input_goes_through_fin():
+    # typed answers and what the ROM oracle printed for 10 INPUT A:PRINT A:GOTO 10
+    answers = [".1", "-1.5E-3", "123456789012", "1.00000000049", "6E-17", " 1 2 . 5", "-0", "1E39"]
+    printed = [" .1", "-1.5E-03", " 1.23456789E+11", " 1", " 6.00000001E-17", " 12.5", " 0"]
+    prg = tokenize("10 input a:print a\n20 goto 10\n").prg
+    result = run_prg(prg, input_text="\n".join(answers) + "\n", options=RunOptions(seed=0))
+    rows = [row.strip() for row in result.transcript.splitlines()]
+    assert [row for row in rows if row and row[0] in "-. 0123456789"] == [p.strip() for p in printed]
+    assert result.message == "?OVERFLOW  ERROR IN 10"
