@@ -59,6 +59,8 @@ FUNCTIONS = {
     "fin": ("PRINT {}", 0),
     "val": ('PRINT VAL("{}")', 0),
     "read": ("DATA {}\nREAD A:PRINT A", 0),
+    # issue 16's own check: every function of I/7 (FAC from FDIV, rounding byte kept)
+    "i7": ("PRINT {}", 0),
 }
 
 
@@ -203,6 +205,10 @@ def gen_keys(name: str, n: int, rng: random.Random) -> list[str]:
     keys: list[str] = []
     if name == "fin":
         return [random_literal(rng) for _ in range(n)]
+    if name == "i7":  # not random: the same 1,800 cases whatever n is
+        calls = [f"{f}({i}/7)" for f in ("SIN", "COS", "TAN", "ATN", "LOG", "EXP", "SQR", "INT")
+                 for i in range(1, 201)]
+        return calls + [f"({i}/7)^({i}/13)" for i in range(1, 201)]
     if name in ("val", "read"):  # FIN with a sign of its own (SERLEN $14), spaces inside for VAL
         keys = []
         for _ in range(n):
