@@ -3,8 +3,9 @@
 An interpreter number is a float holding a FAC value: a variable's value
 (32-bit mantissa) or an expression result that still carries FAC's rounding
 byte (40-bit mantissa).  For ``a op b`` the ROM pushes the left operand
-rounded (FRMEVL $ADF1 -> ROUND $BC1B) and pops it into ARG; the right operand
-is FAC as the last routine left it.  So ``a`` is rounded here and ``b`` is not.
+rounded ($AE33: ROUND $BC1B, then the bytes go on the stack) and pops it into
+ARG; the right operand is FAC as the last routine left it.  So ``a`` is
+rounded here and ``b`` is not.
 """
 
 from __future__ import annotations
