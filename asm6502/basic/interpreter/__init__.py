@@ -4,8 +4,10 @@
     result = run_prg(prg_bytes, input_text="13\\n29\\n", options=RunOptions(seed=0))
     result.transcript  # what the C64 screen showed, scrolled-off rows included
 
-Modules: numbers (MFLPT rounding, FOUT/FIN), fac (FADD/FMULT with the
-rounding byte), rnd (the ROM's RND bit for bit), screen (40x25 editor model),
+Modules: numbers (MFLPT rounding, FOUT/FIN), fpu (FAC1/ARG with the
+rounding byte: FADD, FMULT, FDIV, MUL10, ROUND, INT, FCOMP), fac (the
+operators), rom_math (SQR, LOG, EXP, ^, SIN, COS, TAN, ATN with the ROM's
+series), rnd (the ROM's RND bit for bit), screen (40x25 editor model),
 keyboard, variables, errors, program (.prg lines), expr (FRMEVL), interp
 (statements) and machine_code (SYS in the py65 harness).
 

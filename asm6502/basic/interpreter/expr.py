@@ -15,7 +15,8 @@ from asm6502.basic.tokens import PI_TOKEN, TOKEN_OF
 
 from . import numbers as N
 from .errors import BasicError, Err
-from .fac import fadd, fmul
+from . import fpu, rom_math
+from .fac import fadd, fdiv, fmul, fpwr, fsub
 from .rnd import rnd_from_timers, rnd_next, rnd_reseed
 
 TK = TOKEN_OF
@@ -117,6 +118,10 @@ class ExpressionMixin:
         if isinstance(a, bytes) != isinstance(b, bytes):
             raise BasicError(Err.TYPE_MISMATCH)
         c = compare(a, b)
+        if not isinstance(a, bytes) and abs(a - b) <= abs(a) * 2.0 ** -30:
+            # $B016: the left operand (pushed rounded) is compared with FAC by
+            # FCOMP ($BC5B), which counts FAC's rounding byte on the low byte
+            c = -fpu.compare(fpu.round_fac(fpu.from_float(a)), fpu.from_float(b))
         result = (c > 0 and mask & 1) or (c == 0 and mask & 2) or (c < 0 and mask & 4)
         return -1.0 if result else 0.0
 
@@ -131,15 +136,18 @@ class ExpressionMixin:
         if op == PLUS:
             return fadd(a, b)
         if op == MINUS:
-            return fadd(a, -b)  # FSUB ($B853) negates FAC1 and adds
+            return fsub(a, b)
         if op == TIMES:
             return fmul(a, b)
         if op == DIVIDE:
             if b == 0:
                 raise BasicError(Err.DIVISION_BY_ZERO)
-            return N.div(a, b)
+            return fdiv(a, b)
         if op == POWER:
-            return power(a, b)
+            try:
+                return fpwr(a, b)
+            except ValueError:
+                raise BasicError(Err.ILLEGAL_QUANTITY) from None
         if op == AND:
             return float(int16(a) & int16(b))
         return float(int16(a) | int16(b))  # OR
@@ -213,20 +221,6 @@ class ExpressionMixin:
         return value
 
 
-def power(a: float, b: float) -> float:
-    """FPWRT ($BF7B): 0^0 = 1, 0^-x = ?DIVISION BY ZERO, (-a)^b needs an integer b."""
-    if a == 0:
-        if b < 0:
-            raise BasicError(Err.DIVISION_BY_ZERO)
-        return 1.0 if b == 0 else 0.0
-    if a < 0:
-        if b != math.floor(b):
-            raise BasicError(Err.ILLEGAL_QUANTITY)
-        r = math.pow(-a, b)
-        return N.to_mflpt(-r if int(b) % 2 else r)
-    return N.to_mflpt(math.pow(a, b))
-
-
 # -- functions: token -> handler(interpreter) ---------------------------------
 
 def _sgn(it):
@@ -234,7 +228,7 @@ def _sgn(it):
 
 
 def _int(it):
-    return float(math.floor(it.paren_num()))
+    return fpu.to_float(fpu.int_fac(fpu.from_float(it.paren_num())))  # INT ($BCCC)
 
 
 def _abs(it):
@@ -256,11 +250,18 @@ def _pos(it):
     return float(it.screen.pos)
 
 
+def _rom(function, it) -> float:
+    """A ROM math routine on FAC: the argument keeps its rounding byte, so does the result."""
+    try:
+        return fpu.to_float(function(fpu.from_float(it.paren_num())))
+    except ValueError:
+        raise BasicError(Err.ILLEGAL_QUANTITY) from None
+    except ZeroDivisionError:
+        raise BasicError(Err.DIVISION_BY_ZERO) from None
+
+
 def _sqr(it):
-    x = it.paren_num()
-    if x < 0:
-        raise BasicError(Err.ILLEGAL_QUANTITY)
-    return N.to_mflpt(math.sqrt(x))
+    return _rom(rom_math.sqr, it)
 
 
 def _rnd(it):
@@ -276,37 +277,27 @@ def _rnd(it):
 
 
 def _log(it):
-    x = it.paren_num()
-    if x <= 0:
-        raise BasicError(Err.ILLEGAL_QUANTITY)
-    return N.to_mflpt(math.log(x))
+    return _rom(rom_math.log, it)
 
 
 def _exp(it):
-    x = it.paren_num()
-    if x > 88.0296919:  # $BFED: larger results overflow MFLPT
-        raise BasicError(Err.OVERFLOW)
-    return N.to_mflpt(math.exp(x))
+    return _rom(rom_math.exp, it)
 
 
 def _cos(it):
-    return N.to_mflpt(math.cos(it.paren_num()))
+    return _rom(rom_math.cos, it)
 
 
 def _sin(it):
-    return N.to_mflpt(math.sin(it.paren_num()))
+    return _rom(rom_math.sin, it)
 
 
 def _tan(it):
-    x = it.paren_num()
-    c = math.cos(x)
-    if c == 0:
-        raise BasicError(Err.DIVISION_BY_ZERO)
-    return N.to_mflpt(math.sin(x) / c)
+    return _rom(rom_math.tan, it)
 
 
 def _atn(it):
-    return N.to_mflpt(math.atan(it.paren_num()))
+    return _rom(rom_math.atn, it)
 
 
 def _peek(it):

@@ -1,78 +1,42 @@
-"""FADD and FMULT on MFLPT values the way FAC1 computes them.
+"""The operators + - * / ^ on interpreter values, through the FAC model (``fpu``).
 
-Operands are MFLPT values (floats with a 32-bit mantissa).  The ROM works
-on a 32-bit mantissa plus an 8-bit rounding byte (FACOV, $70):
-* FADD ($B86A): the smaller operand is shifted right into the rounding byte,
-  bits below it are lost; the magnitudes are added or subtracted, the result
-  normalised and rounded on bit 7 of the rounding byte when stored ($BC1B).
-* FMULT ($BA2B): shift-and-add over the multiplier's bytes (the rounding byte
-  first), the product kept in 40 bits -- low partial-product bits and their
-  carries are lost -- then normalised and rounded.  The multiplier is FAC1,
-  i.e. the right operand of ``*``.
-Division (FDIV $BB12) produces 32 quotient bits and two more; rounding on the
-first extra bit equals rounding the exact quotient, so ``numbers.div`` is used.
+An interpreter number is a float holding a FAC value: a variable's value
+(32-bit mantissa) or an expression result that still carries FAC's rounding
+byte (40-bit mantissa).  For ``a op b`` the ROM pushes the left operand
+rounded ($AE33: ROUND $BC1B, then the bytes go on the stack) and pops it into
+ARG; the right operand is FAC as the last routine left it.  So ``a`` is
+rounded here and ``b`` is not.
 """
 
 from __future__ import annotations
 
-import math
-
-from .numbers import BasicOverflow
-from .rnd import _fmult, round40
-
-_TOP40 = 1 << 39
+from . import fpu, rom_math
 
 
-def _split(x: float) -> tuple[int, int, int]:
-    """(sign, exponent byte, 32-bit mantissa) of a non-zero MFLPT value."""
-    m, k = math.frexp(abs(x))
-    return (1 if x < 0 else 0), k + 128, int(m * 4294967296.0)
-
-
-def _join(sign: int, exp: int, acc40: int) -> float:
-    """Round a normalised 40-bit mantissa on bit 7 of its low byte and build the value."""
-    exp, mant = round40(exp, acc40)
-    if exp > 255:
-        raise BasicOverflow()
-    if exp < 1:
-        return 0.0
-    value = math.ldexp(mant, exp - 128 - 32)
-    return -value if sign else value
+def _arg(a: float) -> fpu.Fac:
+    return fpu.round_fac(fpu.from_float(a))
 
 
 def fadd(a: float, b: float) -> float:
-    if a == 0.0:
-        return b
-    if b == 0.0:
-        return a
-    sa, ea, ma = _split(a)
-    sb, eb, mb = _split(b)
-    if (eb, mb) > (ea, ma):
-        sa, ea, ma, sb, eb, mb = sb, eb, mb, sa, ea, ma
-    shift = ea - eb
-    big = ma << 8
-    small = (mb << 8) >> shift if shift < 40 else 0
-    exp = ea
-    if sa == sb:
-        acc = big + small
-        if acc >> 40:
-            acc >>= 1
-            exp += 1
-    else:
-        acc = big - small
-        if acc == 0:
-            return 0.0
-        while not acc & _TOP40:
-            acc <<= 1
-            exp -= 1
-    return _join(sa, exp, acc)
+    """a + b: FADDT ($B86A)."""
+    return fpu.to_float(fpu.add(fpu.from_float(b), _arg(a)))
+
+
+def fsub(a: float, b: float) -> float:
+    """a - b: FSUBT ($B853) negates FAC and adds."""
+    return fpu.to_float(fpu.sub(fpu.from_float(b), _arg(a)))
 
 
 def fmul(a: float, b: float) -> float:
-    """a * b with b as FAC1 (the multiplier) and a as ARG."""
-    if a == 0.0 or b == 0.0:
-        return 0.0
-    sa, ea, ma = _split(a)
-    sb, eb, mb = _split(b)
-    exp, acc = _fmult(eb, mb, ea, ma)
-    return _join(sa ^ sb, exp, acc)
+    """a * b: FMULTT ($BA2B), b (FAC) drives the multiplier loop."""
+    return fpu.to_float(fpu.mul(fpu.from_float(b), _arg(a)))
+
+
+def fdiv(a: float, b: float) -> float:
+    """a / b: FDIVT ($BB12); ZeroDivisionError for b = 0."""
+    return fpu.to_float(fpu.div(fpu.from_float(b), _arg(a)))
+
+
+def fpwr(a: float, b: float) -> float:
+    """a ^ b: FPWRT ($BF7B); ValueError for a negative a and a fractional b."""
+    return fpu.to_float(rom_math.power(_arg(a), fpu.from_float(b)))

@@ -144,7 +144,7 @@ class InputOutputMixin:
             try:
                 value, pos = N.fin(text, pos)
             except N.BasicOverflow:
-                raise BasicError(Err.OVERFLOW, data_line) from None
+                raise BasicError(Err.OVERFLOW) from None  # FIN ($BCF3) errs in the READ line, not the DATA line
         while text[pos] == 0x20:
             pos += 1
         if text[pos] not in (0, COLON, COMMA):

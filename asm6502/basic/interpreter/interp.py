@@ -551,7 +551,7 @@ class Interpreter(InputOutputMixin, ExpressionMixin):
                 raise BasicError(Err.NEXT_WITHOUT_FOR)
             del self.stack[index + 1:]
             frame = self.stack[index]
-            value = fadd(frame.step, self.get(("v", frame.key)))  # $AD4F: STEP + variable
+            value = N.to_mflpt(fadd(frame.step, self.get(("v", frame.key))))  # $AD4F: STEP + variable, stored rounded
             self.vars[frame.key] = value
             if (value > frame.limit) - (value < frame.limit) != (frame.step > 0) - (frame.step < 0):
                 self.set_pointer(frame.li, frame.pos)

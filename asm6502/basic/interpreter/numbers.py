@@ -2,35 +2,35 @@
 
 The C64 keeps every number in the 5-byte MFLPT format: an exponent byte
 (value = 0.1mmm...m (binary) * 2^(exp-128), exp 0 meaning zero) and a 32-bit
-mantissa whose top bit holds the sign.  Here a number is a Python float whose
-mantissa has been rounded to 32 bits (``to_mflpt``) after every operation, the
-way the ROM rounds when FAC1 is stored (ROUND at $BC1B: add 1 to the mantissa
-when bit 7 of the rounding byte FACOV is set, i.e. round half away from zero).
+mantissa whose top bit holds the sign.  A variable holds such a value; an
+expression result is FAC1 with its rounding byte FACOV ($70) still below the
+mantissa (40 bits; a Python float holds it exactly).  ``to_mflpt`` rounds it
+as ROUND ($BC1B) does when FAC1 is stored: add 1 to the mantissa when bit 7
+of the rounding byte is set, i.e. round half away from zero.
 
-Program arithmetic (+ - *) goes through ``fac.py``, which emulates FADD and
-FMULT with the ROM's 8-bit rounding byte; the helpers here (used by FIN, FOUT,
-division and the math functions) compute in doubles and round once.  Known
-differences from the ROM: inside one expression FAC1 keeps its rounding byte
-between chained operations (``A+B*C`` adds the unrounded product), which is
-not modelled; SQR/LOG/EXP/SIN/COS/TAN/ATN and ^ use Python's libm, not the
-ROM's polynomial series (results can differ in the last mantissa bits).
+The arithmetic itself is in ``fpu.py`` (FAC/ARG primitives), ``fac.py`` (the
+operators) and ``rom_math.py`` (the functions); ``add``/``mul``/``div`` here
+compute in doubles and round once (tests and tools use them).
 
 Text conversion:
-* ``fout`` follows FOUT ($BDDD): scale |x| into 99,999,999.90625 < x <=
-  999,999,999.25 (constants at $BDB3/$BDB8) by multiplying/dividing by 10
-  (values below 1 are first multiplied by 1E9, constant $BDBD), add 0.5
-  ($B849), truncate to a 9-digit integer, then place the decimal point: fixed
+* ``fout`` follows FOUT ($BDDD) on FAC: scale |x| into 99,999,999.9 < x <=
+  999,999,999.25 (constants at $BDB3/$BDB8) with MUL10/DIV10 (values below 1
+  are first multiplied by 1E9, constant $BDBD), add 0.5 ($B849), truncate
+  to a 9-digit integer, then place the decimal point: fixed
   notation when the decimal exponent is -2..8 (".01" up to "999999999"),
   otherwise "d.dddddddE+nn"; trailing zeros and a bare "." are removed.  The
   sign position holds " " or "-".
 * ``fin`` follows FIN ($BCF3): digits accumulate as FAC*10+digit, the decimal
   point and "E" exponent then scale by repeated *10 or /10 (MUL10 $BAE2,
-  DIV10 $BAFE).
+  DIV10 $BAFE); the result keeps FAC's rounding byte.
 """
 
 from __future__ import annotations
 
 import math
+
+from . import fpu
+from .fpu import BasicOverflow
 
 MANTISSA_BITS = 32
 MAX_BINARY_EXP = 127  # MFLPT exponent byte $FF
@@ -45,8 +45,6 @@ FOUT_1E9 = 1e9
 PI = 0.0
 
 
-class BasicOverflow(ArithmeticError):
-    """The result does not fit MFLPT: the ROM's ?OVERFLOW ERROR."""
 
 
 def to_mflpt(x: float) -> float:
@@ -108,28 +106,53 @@ def div(a: float, b: float) -> float:
     return to_mflpt(a / b)
 
 
+# $BDB3 / $BDB8 / $BDBD: 99999999.9, 999999999.25 and 1E9 as MFLPT bytes
+_FOUT_LOW = fpu.mflpt(bytes.fromhex("9B3EBC1FFD"))
+_FOUT_HIGH = fpu.mflpt(bytes.fromhex("9E6E6B27FD"))
+_FOUT_BILLION = fpu.mflpt(bytes.fromhex("9E6E6B2800"))
+
+
 def fout(x: float) -> str:
-    """FOUT ($BDDD): the text PRINT and STR$ show for ``x`` (sign or space first)."""
-    x = to_mflpt(x)
-    sign = "-" if x < 0 else " "
-    if x == 0.0:
-        return " 0"
-    x = abs(x)
-    # FAC1 keeps an 8-bit rounding byte (FACOV) after each scaling step; the
-    # next MUL10/DIV10 rounds it first (MOVAF $BC0C), but the last step's
-    # extra bits reach the "+0.5" ($B849) and QINT ($BC9B), which truncates.
-    # So every step starts from a rounded value and the final one is exact.
-    count = 0  # decimal exponent of the scaled value ($5D)
-    if x < 1.0:
-        x = x * FOUT_1E9
+    """FOUT ($BDDD): the text PRINT and STR$ show for FAC ``x`` (sign or space first).
+
+    ``x`` may carry FAC's rounding byte (a 40-bit mantissa): the ROM formats
+    FAC as it is.  Values below 1 are multiplied by 1E9 first; then DIV10 or
+    MUL10 until 99999999.9 < FAC <= 999999999.25 (FCOMP, which counts the
+    rounding byte), add .5 unless FAC equals the upper bound, and QINT
+    truncates to the nine digits.
+    """
+    if x.is_integer() and 1.0 <= abs(x) < 1e9:
+        # MUL10 of a whole number below 1E9 is exact and FADDH/QINT give it
+        # back: FOUT prints the integer's digits (fast path, same text)
+        return ("-" if x < 0 else " ") + str(int(abs(x)))
+    return fout_fac(fpu.from_float(x))
+
+
+def fout_fac(f: fpu.Fac) -> str:
+    """FOUT ($BDDD) on a FAC value, step by step."""
+    sign = "-" if f[1] else " "
+    if f[0] == 0:
+        return sign + "0"
+    f = (f[0], 0, f[2])  # FACSGN now holds the sign character (bit 7 clear)
+    count = 0  # INDX ($5D): decimal exponent of the scaled value
+    if f[0] <= 0x80:
+        f = fpu.mul(f, _FOUT_BILLION)
         count = -9
-    while x > FOUT_UPPER:
-        x = to_mflpt(x) / 10.0
-        count += 1
-    while x <= FOUT_LOWER:
-        x = to_mflpt(x) * 10.0
+    while True:
+        c = fpu.compare(_FOUT_HIGH, f)
+        if c == 0:
+            break
+        if c > 0:
+            f = fpu.div10(f)
+            count += 1
+            continue
+        c = fpu.compare(_FOUT_LOW, f)
+        if c > 0:
+            f = fpu.add(f, _HALF)  # FADDH ($B849)
+            break
+        f = fpu.mul10(f)
         count -= 1
-    digits = str(math.floor(x + 0.5))  # QINT truncates; always 9 digits here
+    digits = str(math.floor(fpu.to_float((f[0], 0, f[2] & ~0xFF))))  # QINT ($BC9B)
     assert len(digits) == 9, digits
     exponent = count + 8  # decimal exponent of the first digit
     if -2 <= exponent <= 8:  # $BE68..: fixed notation
@@ -151,17 +174,30 @@ def fout(x: float) -> str:
     return sign + text
 
 
+_HALF = fpu.mflpt(bytes.fromhex("8000000000"))  # $BF11
+
 # characters FIN accepts as signs: ASCII and the crunched operator tokens
 _MINUS = (0x2D, 0xAB)
 _PLUS = (0x2B, 0xAA)
 
 
+def accumulate(digits: list[int]) -> fpu.Fac:
+    """FIN's digit loop ($BD6A..): FAC = MUL10(FAC), then ADDACC ($BD7E) the digit."""
+    f = fpu.ZERO
+    for d in digits:
+        f = fpu.add(fpu.small_int(d), fpu.round_fac(fpu.mul10(f)))
+    return f
+
+
 def fin(data: bytes, pos: int = 0, *, skip_spaces: bool = True) -> tuple[float, int]:
-    """FIN ($BCF3): parse a number at ``data[pos]``; return (value, end position).
+    """FIN ($BCF3): parse a number at ``data[pos]``; return (FAC value, end position).
 
     Like CHRGET, spaces are skipped everywhere when ``skip_spaces``.  Parsing
     stops at the first byte that cannot continue the number; an empty number
-    is 0.  Raises BasicOverflow like the ROM (e.g. "1E39").
+    is 0.  Each digit: MUL10, then ADDACC ($BD7E: FAC rounded into ARG plus
+    the digit).  The exponent (at most two digits: a third is ?OVERFLOW ERROR,
+    or 100 after "E-", $BDB8) minus the count of decimals is a signed byte;
+    that many MUL10 or DIV10 follow.  The result keeps its rounding byte.
     """
 
     def at(i: int) -> int:
@@ -178,16 +214,17 @@ def fin(data: bytes, pos: int = 0, *, skip_spaces: bool = True) -> tuple[float, 
         return False, i
 
     negative, i = sign(at(pos))
-    value = 0.0
-    decimals = 0
+    digits: list[int] = []
+    decimals = 0  # INDX ($5D)
     seen_point = False
-    exp10 = 0
+    exp10 = 0  # EXPON ($5E)
+    eneg = False
     while i < len(data):
         c = data[i]
         if 0x30 <= c <= 0x39:
-            value = add(mul(value, 10.0), float(c - 0x30))
             if seen_point:
-                decimals += 1
+                decimals = (decimals + 1) & 0xFF
+            digits.append(c - 0x30)
             i = at(i + 1)
         elif c == 0x2E and not seen_point:
             seen_point = True
@@ -195,21 +232,32 @@ def fin(data: bytes, pos: int = 0, *, skip_spaces: bool = True) -> tuple[float, 
         elif c == 0x45:  # "E"
             eneg, i = sign(at(i + 1))
             while i < len(data) and 0x30 <= data[i] <= 0x39:
-                exp10 = min(exp10 * 10 + data[i] - 0x30, 1000)
+                if exp10 < 10:
+                    exp10 = exp10 * 10 + data[i] - 0x30
+                elif eneg:
+                    exp10 = 100
+                else:
+                    raise BasicOverflow()
                 i = at(i + 1)
-            if eneg:
-                exp10 = -exp10
             break
         else:
             break
-    scale = exp10 - decimals
-    while scale > 0:
-        value = mul(value, 10.0)
-        scale -= 1
-    while scale < 0 and value != 0.0:
-        value = div(value, 10.0)
-        scale += 1
-    return (-value if negative else value), i
+    whole = 0
+    for d in digits:
+        whole = whole * 10 + d
+    if whole < 1 << 32:  # every MUL10 and ADDACC step is exact: FAC = the whole number
+        f = fpu.from_float(float(whole))
+    else:
+        f = accumulate(digits)
+    scale = ((-exp10 if eneg else exp10) - decimals) & 0xFF
+    if scale < 0x80:
+        for _ in range(scale):
+            f = fpu.mul10(f)
+    else:
+        for _ in range(0x100 - scale):
+            f = fpu.div10(f)
+    value = fpu.to_float(f)
+    return (-value if negative and value else value), i
 
 
 def to_int16(x: float) -> int:
