@@ -72,6 +72,9 @@ from asm6502.mse.codec import (  # noqa: F401  (re-exported: asm6502.mse.checksu
 )
 
 
+LAST_LINE_LAYOUTS = ("short", "full")
+
+
 def _check_version(version: str) -> None:
     if version not in VERSIONS:
         raise DiagnosticError([error(f"unknown MSE version {version!r} (use 1.0, 2.0 or 2.1)")])
@@ -96,13 +99,19 @@ def write_listing(
     version: str = "1.0",
     end: int | None = None,
     fill: int = MSE_FILL,
+    last_line: str = "short",
 ) -> str:
     """An MSE listing for *data* loaded at *load_address*: header, rule, one line per row.
 
     *end* is the exclusive end address for the header (default: just after *data*); bytes
     between the data and *end* are *fill*.  V2.x pads its last 15-byte line with *fill*.
+    V1.0 *last_line*: "short" prints only the bytes below *end* (Superhirn II, 64'er);
+    "full" prints all 8, *fill* past *end*, the checksum over all 8 (six of the listings
+    of issue 13, e.g. end $03A2, last line ``039C : 8d 15 d0 4c 31 ea 00 00 dc``).
     """
     _check_version(version)
+    if last_line not in LAST_LINE_LAYOUTS:
+        raise DiagnosticError([error(f"unknown last-line layout {last_line!r} (use short or full)")])
     problems = []
     if not 0 <= load_address <= 0xFFFF:
         problems.append(error(f"load address ${load_address:X} is outside $0000-$FFFF"))
@@ -127,7 +136,7 @@ def write_listing(
     rows = []
     for offset in range(0, len(image), per_line):
         chunk = image[offset : offset + per_line]
-        if version != "1.0":
+        if version != "1.0" or last_line == "full":
             chunk = chunk + bytes([fill]) * (per_line - len(chunk))
         rows.append(format_line(load_address + offset, chunk, version=version, start=load_address))
     lines.append("-" * max(len(V1_RULE), *(len(r) for r in rows)) if version != "1.0" else V1_RULE)
@@ -224,7 +233,7 @@ _ADDR_CHAR = f"[0-9A-Fa-f{_LOOK_HEX}]"
 _RECORD_START = re.compile(rf"({_ADDR_CHAR}{{4}})[ \t]*[:;]")
 _BARE_RECORD_START = re.compile(rf"^[ \t]*({_ADDR_CHAR}{{4}})(?=[ \t]+\S)", re.M)
 _HEADER = re.compile(
-    rf"PR[O0]GRAM+[ \t]*[:;]?[ \t]*(?:(?P<name>[^\n]*?)[ \t]+)?"
+    rf"P[RK][O0AQ]G[RK][A@4O][MN]+[ \t]*[:;]?[ \t]*(?:(?P<name>[^\n]*?)[ \t]+)?"
     rf"(?P<start>{_ADDR_CHAR}{{4}})[ \t]+(?P<end>{_ADDR_CHAR}{{4}})"
     rf"(?=[ \t]*(?:\r?\n|$|-{{3,}}|{_ADDR_CHAR}{{4}}[ \t]*[:;]))",
     re.I,
@@ -423,6 +432,8 @@ class _Parse:
     records: list[_Record]
     diagnostics: list[Diagnostic]
     good: int = 0  # records whose checksum verifies, minus those that do not
+    verified: int = 0
+    shaped: int = 0
 
     @property
     def repairs(self) -> int:
@@ -540,7 +551,8 @@ def _select(text: str, src: _Text, version: str, header: _Header | None, records
     def in_range(r: _Record) -> bool:
         return header is None or header.start <= r.address < header.end
 
-    complete_at = [i for i, r in enumerate(records) if r.complete and in_range(r)]
+    cut = _cut_column(records)
+    complete_at = [i for i, r in enumerate(records) if (r.complete or cut and _no_checksum(r, version)) and in_range(r)]
     if not complete_at:
         return _Parse(version, header, [], [])
     if header:
@@ -561,8 +573,26 @@ def _select(text: str, src: _Text, version: str, header: _Header | None, records
     records = records[first : last + 1]
     diags = [d for d in diags if lo <= src.starts[d.span.line - 1] + d.span.col - 1 <= hi]
     start = header.start if header else records[0].address
-    good = sum(1 if r.complete and _verifies(version, r.digits, start) else -1 for r in records)
-    return _Parse(version, header, records, diags, good)
+    verified = sum(r.complete and _verifies(version, r.digits, start) for r in records)
+    good = 2 * verified - len(records)
+    # Lines shaped like this version's (V1.0: 8 two-digit bytes, checksum column or not; V2:
+    # complete lines), for a listing whose checksums cannot decide (checksum column cut off).
+    if version == "1.0":
+        shaped = sum(len(r.cells) >= 16 and len(r.cells) % 2 == 0 for r in records)
+    else:
+        shaped = sum(r.complete for r in records)
+    return _Parse(version, header, records, diags, good, verified, shaped)
+
+
+def _no_checksum(rec: _Record, version: str) -> bool:
+    """A V1.0 line with its 8 bytes but nothing after them (checksum column lost)."""
+    return version == "1.0" and not rec.complete and len(rec.cells) == 16
+
+
+def _cut_column(records: list[_Record]) -> bool:
+    """Most V1.0 lines have 8 bytes and no checksum: the column was cut off (a lone such line
+    lost a byte instead)."""
+    return sum(len(r.cells) == 16 for r in records) > max(1, sum(len(r.cells) == 18 for r in records))
 
 
 MAX_GAP = 3  # unreadable candidates tolerated between two credible lines of one listing
@@ -667,6 +697,7 @@ def _check(parse: _Parse, src: _Text, fill: int) -> ReadResult:
         ))
 
     case = ocr.letter_case([r.cells for r in records])
+    cut = _cut_column(records)
     reports: list[LineReport] = []
     placed: dict[int, tuple[_Record, bytes]] = {}  # intended line address -> record, data
     unreadable: set[int] = set()  # reported already; not "missing" as well
@@ -675,6 +706,14 @@ def _check(parse: _Parse, src: _Text, fill: int) -> ReadResult:
         nxt = records[k + 1].address if k + 1 < len(records) else None
         where = src.span(rec.start, 4)
         addr_note = [] if where.source else [note(f"the line reads: {rec.text}")]
+        if cut and _no_checksum(rec, version):
+            data = bytes.fromhex(rec.digits[4:].replace(ocr.WILDCARD, "0"))
+            diags.append(error(f"the line for ${rec.address:04X} has 8 bytes but no checksum (column cut off?): "
+                               "it cannot be verified", where))
+            reports.append(LineReport(rec.address, src.line_of(rec.start), "bad", data))
+            placed.setdefault(rec.address, (rec, data))
+            prev = rec.address if prev is None else max(prev, rec.address)
+            continue
         if not rec.complete:
             shown = rec.text[:60]
             what = "8 data bytes and a checksum" if version == "1.0" else "6 groups of 4 characters and a 2-character checksum"
@@ -727,6 +766,11 @@ def _check(parse: _Parse, src: _Text, fill: int) -> ReadResult:
         # -- checksum
         if version == "1.0":
             data, status, repair, fixes = _check_v1(rec, address, data, case, diags, src, addr_note)
+            if header and address < header.end < address + len(data):
+                keep = header.end - address
+                diags.append(warning(
+                    f"the last line shows {len(data)} bytes (its checksum covers all {len(data)}); keeping the "
+                    f"{keep} below the header's end address ${header.end:04X}", where))
             reports.append(LineReport(address, src.line_of(rec.start), status, data, repair, fixes))
             _read_as_warnings(rec, src, diags)
             placed.setdefault(intended, (rec, data))
@@ -799,5 +843,6 @@ def read_listing(text: str, filename: str, *, version: str | None = None, fill: 
     tried = [_parse(text, src, v) for v in ([version] if version else VERSIONS)]
     # Most verified (minus failing) lines wins; then most lines read; then the reading that
     # needed fewer repairs (e.g. V2 letters taken as OCR'd hex digits); ties go to the older format.
-    best = max(tried, key=lambda p: (p.good, len(p.records), -p.repairs, -VERSIONS.index(p.version)))
+    best = max(tried, key=lambda p: (p.verified, p.shaped, p.good, len(p.records), -p.repairs,
+                                     -VERSIONS.index(p.version)))
     return _check(best, src, fill)

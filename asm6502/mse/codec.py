@@ -21,7 +21,7 @@ V2_CHECKSUM_GAP = "  "  # two spaces before the V2 checksum, as in the published
 # Characters OCR engines (and hurried typists) put where a digit belongs, read as that digit.
 HEX_LOOKALIKES = {
     "O": "0", "o": "0", "Q": "0", "I": "1", "i": "1", "l": "1", "|": "1", "!": "1",
-    "S": "5", "s": "5", "Z": "2", "z": "2", "G": "6", "g": "9", "T": "7",
+    "S": "5", "s": "5", "Z": "2", "z": "2", "G": "6", "g": "9", "T": "7", "t": "F",
 }
 ALPHA_LOOKALIKES = {"0": "o", "1": "l", "8": "b", "9": "g"}  # V2 alphabet has no 0, 1, 8, 9
 
@@ -36,6 +36,7 @@ CONFUSIONS: tuple[tuple[str, str, float], ...] = (
     ("0", "8", 2.5), ("9", "8", 2.5), ("C", "E", 2.5), ("B", "E", 2.5), ("4", "A", 2.5),
     ("5", "6", 2.5), ("C", "0", 2.5), ("9", "G", 2.5), ("V", "Y", 2.5), ("A", "O", 2.5),
     ("E", "O", 2.5), ("B", "H", 2.5), ("R", "N", 2.5), ("F", "T", 2.5), ("5", "3", 2.5),
+    ("6", "B", 1.5), ("A", "D", 1.5),  # lower-case print: b/6, a/d (issue 13)
 )
 ORDINARY_COST = 3.0
 TRANSPOSE_COST = 3.0

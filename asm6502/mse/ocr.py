@@ -24,7 +24,7 @@ import re
 from dataclasses import dataclass
 from itertools import combinations
 
-from asm6502.mse.codec import HEX_LOOKALIKES, ORDINARY_COST, SECOND_CHANGE_COST, SUSPECT_FACTOR, char_cost, checksum_v1
+from asm6502.mse.codec import HEX_LOOKALIKES, ORDINARY_COST, SUSPECT_FACTOR, char_cost, checksum_v1
 
 HEX = "0123456789ABCDEF"
 WILDCARD = "?"
@@ -35,6 +35,8 @@ STRAY = frozenset(".,-'`\"_~^\u2018\u2019\u201a\u201c\u201d\u00b4")  # specks OC
 UNREADABLE = frozenset("?\ufffd")  # what OCR prints for a character it could not read
 WILD_COST = 1.0  # filling an unreadable character: every digit is as likely
 PAIR_COST_LIMIT = ORDINARY_COST  # in a pair of changes, each must be a likely confusion
+PAIR_EXTRA = 0.5  # two confusions in one line: a little less likely than their costs say
+AUTO_CONFUSION = 1.5  # an automatic repair changes a character only into its close look-alike
 # A repair is made without asking only where the print itself shows OCR damage (a '?', a
 # look-alike letter, a hex letter in the other case than the listing's) and no other reading
 # is nearly as likely.  A clean-looking hex digit misread as another (8 for B in an upper-case
@@ -259,7 +261,7 @@ def verifies(address: int, digits: str) -> bool:
     return checksum_v1(address, data) == int(digits[-2:], 16)
 
 
-def rank_fixes(address: int, cells: tuple[Cell, ...], case: str | None, limit: int = 12) -> list[Candidate]:
+def rank_fixes(address: int, cells: tuple[Cell, ...], case: str | None, limit: int = 40) -> list[Candidate]:
     """Readings of *cells* (payload + checksum) that verify at *address*, most likely first.
 
     Single changes of any character; pairs of changes where each is a likely OCR confusion
@@ -279,7 +281,8 @@ def rank_fixes(address: int, cells: tuple[Cell, ...], case: str | None, limit: i
         if verifies(address, text):
             cost = extra + sum(c for _, _, c in changes)
             if text not in found or cost < found[text].cost:
-                evidence = all(_suspect(cells[k], case) for k, _, _ in changes)
+                evidence = all(_suspect(cells[k], case) and (cells[k].digit == WILDCARD or char_cost(cells[k].printed, d) <= AUTO_CONFUSION)
+                               for k, d, _ in changes)
                 found[text] = Candidate(cost, text, tuple((k, cells[k].printed, d) for k, d, _ in changes), evidence)
 
     if len(wild) > 2:
@@ -297,7 +300,7 @@ def rank_fixes(address: int, cells: tuple[Cell, ...], case: str | None, limit: i
                 if k != a:
                     for dk, ck in alts[k]:
                         if ck < PAIR_COST_LIMIT:
-                            consider([(a, da, ca), (k, dk, ck)], SECOND_CHANGE_COST)
+                            consider([(a, da, ca), (k, dk, ck)], PAIR_EXTRA)
     else:
         for k in range(len(cells)):
             for dk, ck in alts[k]:
@@ -306,7 +309,7 @@ def rank_fixes(address: int, cells: tuple[Cell, ...], case: str | None, limit: i
         for a, b in combinations(range(len(cells)), 2):
             for da, ca in likely[a]:
                 for db, cb in likely[b]:
-                    consider([(a, da, ca), (b, db, cb)], SECOND_CHANGE_COST)
+                    consider([(a, da, ca), (b, db, cb)], PAIR_EXTRA)
     ranked = sorted(found.values(), key=lambda c: (c.cost, c.digits))
     return ranked[:limit]
 
