@@ -53,6 +53,9 @@ def _parser() -> argparse.ArgumentParser:
                    "bytes up to it are filled with --fill. Default: just after the program")
     w.add_argument("--fill", type=_byte_arg, default=mse.MSE_FILL, metavar="BYTE",
                    help="fill byte up to --end and for the rest of a V2 last line (default $AA, the MSE's own)")
+    w.add_argument("--last-line", choices=mse.LAST_LINE_LAYOUTS, default="short",
+                   help="V1.0 last line: 'short' shows only the bytes below the end address (Superhirn II); "
+                   "'full' shows all 8, --fill past the end, checksum over all 8 (both were printed)")
 
     r = sub.add_parser("read", help="read an MSE listing (typed or OCR'd) back into a .prg",
                        description="Read an MSE listing back into a .prg, verifying every line's checksum. "
@@ -65,6 +68,8 @@ def _parser() -> argparse.ArgumentParser:
                    "(missing lines are filled with $AA); the exit status is still 1")
     r.add_argument("--version", choices=("auto",) + mse.VERSIONS, default="auto",
                    help="MSE version of the listing (default: auto, decided by which checksums match)")
+    r.add_argument("--fix", action="store_true", help="with -o: also write the corrected listing (repairs "
+                   "applied, as it should have been printed) next to the PRG, as NAME.fixed.txt")
     return parser
 
 
@@ -86,7 +91,8 @@ def _read_text(path: str) -> str:
 def _write(args: argparse.Namespace) -> int:
     load, data = _read_prg(args.prg)
     name = args.name if args.name is not None else Path(args.prg).stem.upper()
-    text = mse.write_listing(load, data, name=name, version=args.version, end=args.end, fill=args.fill)
+    text = mse.write_listing(load, data, name=name, version=args.version, end=args.end, fill=args.fill,
+                             last_line=args.last_line)
     if args.output:
         write_atomic(args.output, text)
     else:
@@ -98,15 +104,26 @@ def _read(args: argparse.Namespace) -> int:
     text = _read_text(args.txt)
     name = "<stdin>" if args.txt == "-" else args.txt
     result = mse.read_listing(text, name, version=None if args.version == "auto" else args.version)
+    if args.fix and not args.output:
+        raise DiagnosticError([error("--fix needs -o PRG (the corrected listing is written next to it)")])
     print_diagnostics(result.diagnostics)
     n_err = len(result.errors)
     if result.data:
         summary = (f"{name}: MSE V{result.version}, {result.lines} lines, ${result.start:04X}-${result.end - 1:04X} "
                    f"({len(result.data)} bytes)")
-        print(summary + (", all checksums match" if result.ok else f", {n_err} error(s)"), file=sys.stderr)
+        repaired = result.count("repaired")
+        verdict = (", all checksums match" + (f" ({repaired} after a repair)" if repaired else "")) if result.ok \
+            else f", {n_err} error(s)"
+        print(summary + verdict, file=sys.stderr)
+        print(f"{name}: {result.count('verified')} lines verified, {result.count('repaired')} repaired, "
+              f"{result.count('bad')} still bad", file=sys.stderr)
     if args.output:
         if result.ok or (args.force and result.data):
             write_atomic(args.output, result.prg)
+            if args.fix:
+                fixed = str(Path(args.output).with_suffix(".fixed.txt"))
+                write_atomic(fixed, mse.corrected_listing(result))
+                print(f"asm6502 mse: wrote the corrected listing to {fixed}", file=sys.stderr)
             if not result.ok:
                 print(f"asm6502 mse: wrote {args.output} despite {n_err} error(s) (--force)", file=sys.stderr)
         else:

@@ -173,6 +173,7 @@ class ReadResult:
     lines: int
     diagnostics: tuple[Diagnostic, ...] = field(default=())
     report: tuple[LineReport, ...] = field(default=())
+    tail: bytes = b""  # V1.0 full last line: the bytes it shows past the end address
 
     def count(self, status: str) -> int:
         return sum(r.status == status for r in self.report)
@@ -805,10 +806,13 @@ def _check(parse: _Parse, src: _Text, fill: int) -> ReadResult:
                 src.span(records[-1].start, 4, context=False)))
     end = max(end, start)
     image = bytearray([fill]) * (end - start)
+    tail = bytearray()  # what a full last line shows past the end address
     for address, (_, data) in sorted(placed.items()):
         for i, b in enumerate(data):
             if start <= address + i < end:
                 image[address + i - start] = b
+            elif address < end <= address + i:
+                tail.append(b)
     # -- missing lines
     missing = [a for a in range(start, end, per_line) if a not in placed and a not in unreadable]
     runs: list[tuple[int, int]] = []
@@ -828,7 +832,18 @@ def _check(parse: _Parse, src: _Text, fill: int) -> ReadResult:
                 f"listing ends early: missing {_range_text(lo, hi, per_line)} (header end ${end:04X})",
                 src.span(last.start, 4)))
     diags.sort(key=lambda d: (d.span.line, d.span.col) if d.span else (0, 0))
-    return ReadResult(version, name, start, end, bytes(image), len(records), tuple(diags), tuple(reports))
+    return ReadResult(version, name, start, end, bytes(image), len(records), tuple(diags), tuple(reports), bytes(tail))
+
+
+def corrected_listing(result: ReadResult) -> str:
+    """The listing as it should have been printed: the bytes read (with their repairs), in the
+    layout read (a full last line keeps the bytes it showed past the end address)."""
+    text = write_listing(result.start, result.data + result.tail, name=result.name or "", version=result.version,
+                         last_line="full" if result.tail else "short")
+    header, rest = text.split("\n", 1)
+    shown = " ".join(p for p in ("PROGRAMM :", (result.name or "").strip(), f"{result.start:04X}",
+                                 f"{result.end & 0xFFFF:04X}") if p)
+    return shown + "\n" + rest
 
 
 def read_listing(text: str, filename: str, *, version: str | None = None, fill: int = MSE_FILL) -> ReadResult:

@@ -44,6 +44,7 @@ AUTO_CONFUSION = 1.5  # an automatic repair changes a character only into its cl
 # the true fix from a chance match often enough (measured: tests/test_mse_ocr.py).
 AUTO_MAX_COST = 4.0
 AUTO_MARGIN = 1.5
+AUTO_MARGIN_CLEAN = 0.5
 
 
 @dataclass(frozen=True)
@@ -318,7 +319,10 @@ def confident(fixes: list[Candidate]) -> bool:
     """Take the best reading without asking: likely enough, and clearly ahead of the next."""
     if not fixes or fixes[0].cost > AUTO_MAX_COST or not fixes[0].evidence:
         return False
-    return len(fixes) == 1 or fixes[1].cost - fixes[0].cost >= AUTO_MARGIN
+    best = fixes[0].cost
+    # Another reading the print also shows damage for, nearly as likely: ask.  One that
+    # changes clean-looking characters: ask only if it is close.
+    return all(f.cost - best >= (AUTO_MARGIN if f.evidence else AUTO_MARGIN_CLEAN) for f in fixes[1:])
 
 
 def transpositions(address: int, cells: tuple[Cell, ...], cost: float) -> list[Candidate]:
