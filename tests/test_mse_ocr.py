@@ -230,3 +230,18 @@ def test_cli_fix_needs_output(tmp_path, capsys):
     (tmp_path / "l.txt").write_text(LISTING)
     assert cli.main(["read", str(tmp_path / "l.txt"), "--fix"]) == 1
     assert "--fix needs -o" in capsys.readouterr().err
+
+
+def test_a_page_with_two_listings_and_prose(tmp_path, capsys):
+    a = mse.write_listing(0x1000, bytes(range(40)), name="A")
+    b = mse.write_listing(0xC000, bytes(range(100, 130)), name="B", version="2.1")
+    page = "Seite 42\nListing 1. Das Programm A\n" + a + "Text dazwischen, 12 34.\nListing 2\n" + b
+    results = mse.read_listings(page, "page.txt")
+    assert [(r.name, r.version, r.ok, r.start, len(r.data)) for r in results] == [
+        ("A", "1.0", True, 0x1000, 40), ("B", "2.1", True, 0xC000, 30)]
+    (tmp_path / "page.txt").write_text(page.replace("1008 : ", "1008 s ", 1))
+    assert cli.main(["read", str(tmp_path / "page.txt"), "-o", str(tmp_path / "x.prg")]) == 0
+    assert (tmp_path / "x-1.prg").read_bytes() == b"\x00\x10" + bytes(range(40))
+    assert (tmp_path / "x-2.prg").read_bytes() == b"\x00\xc0" + bytes(range(100, 130))
+    err = capsys.readouterr().err
+    assert "page.txt:6:6: warning: read 's' as the ':' after the address" in err

@@ -101,11 +101,23 @@ def _write(args: argparse.Namespace) -> int:
 
 
 def _read(args: argparse.Namespace) -> int:
-    text = _read_text(args.txt)
-    name = "<stdin>" if args.txt == "-" else args.txt
-    result = mse.read_listing(text, name, version=None if args.version == "auto" else args.version)
     if args.fix and not args.output:
         raise DiagnosticError([error("--fix needs -o PRG (the corrected listing is written next to it)")])
+    text = _read_text(args.txt)
+    name = "<stdin>" if args.txt == "-" else args.txt
+    results = mse.read_listings(text, name, version=None if args.version == "auto" else args.version)
+    status = 0
+    for k, result in enumerate(results, start=1):
+        # several listings on one page: X.prg -> X-1.prg, X-2.prg, ...
+        output = args.output
+        if output and len(results) > 1:
+            output = str(Path(output).with_name(f"{Path(output).stem}-{k}{Path(output).suffix}"))
+        label = name if len(results) == 1 else f"{name} (listing {k} of {len(results)})"
+        status |= _report_listing(args, result, label, output)
+    return status
+
+
+def _report_listing(args: argparse.Namespace, result: mse.ReadResult, name: str, output: str | None) -> int:
     print_diagnostics(result.diagnostics)
     n_err = len(result.errors)
     if result.data:
@@ -117,17 +129,17 @@ def _read(args: argparse.Namespace) -> int:
         print(summary + verdict, file=sys.stderr)
         print(f"{name}: {result.count('verified')} lines verified, {result.count('repaired')} repaired, "
               f"{result.count('bad')} still bad", file=sys.stderr)
-    if args.output:
+    if output:
         if result.ok or (args.force and result.data):
-            write_atomic(args.output, result.prg)
+            write_atomic(output, result.prg)
             if args.fix:
-                fixed = str(Path(args.output).with_suffix(".fixed.txt"))
+                fixed = str(Path(output).with_suffix(".fixed.txt"))
                 write_atomic(fixed, mse.corrected_listing(result))
                 print(f"asm6502 mse: wrote the corrected listing to {fixed}", file=sys.stderr)
             if not result.ok:
-                print(f"asm6502 mse: wrote {args.output} despite {n_err} error(s) (--force)", file=sys.stderr)
+                print(f"asm6502 mse: wrote {output} despite {n_err} error(s) (--force)", file=sys.stderr)
         else:
-            print(f"asm6502 mse: {args.output} not written ({n_err} error(s); --force writes it anyway)",
+            print(f"asm6502 mse: {output} not written ({n_err} error(s); --force writes it anyway)",
                   file=sys.stderr)
     return 0 if result.ok else 1
 

@@ -287,13 +287,16 @@ class _Header:
 
 
 def _find_header(text: str) -> _Header | None:
+    return next(_headers(text), None)
+
+
+def _headers(text: str):
     for m in _HEADER.finditer(text):
         s, e = _read_hex(m.group("start")), _read_hex(m.group("end"))
         if s and e:
             start, end = int(s[0], 16), int(e[0], 16)
             end = end or 0x10000  # a program up to $FFFF ends at "0000"
-            return _Header((m.group("name") or "").strip(), start, end, m.start(), m.end() - m.start())
-    return None
+            yield _Header((m.group("name") or "").strip(), start, end, m.start(), m.end() - m.start())
 
 
 def _candidates(text: str, begin: int, src: _Text) -> list[tuple[int, int, int]]:
@@ -861,3 +864,25 @@ def read_listing(text: str, filename: str, *, version: str | None = None, fill: 
     best = max(tried, key=lambda p: (p.verified, p.shaped, p.good, len(p.records), -p.repairs,
                                      -VERSIONS.index(p.version)))
     return _check(best, src, fill)
+
+
+def read_listings(text: str, filename: str, *, version: str | None = None, fill: int = MSE_FILL) -> list[ReadResult]:
+    """Every listing on a page: one per 'PROGRAMM :' header (text before the first header,
+    and between listings, is prose to them).  Without two headers: ``[read_listing(...)]``.
+
+    Each listing is read from the page with the other listings blanked out, so messages keep
+    the page's line and column numbers.
+    """
+    starts = [h.offset for h in _headers(text)]
+    if len(starts) < 2:
+        return [read_listing(text, filename, version=version, fill=fill)]
+    bounds = list(zip(starts, starts[1:] + [len(text)]))
+    return [read_listing(_blank_outside(text, lo, hi), filename, version=version, fill=fill) for lo, hi in bounds]
+
+
+def _blank_outside(text: str, lo: int, hi: int) -> str:
+    def blank(part: str) -> str:
+        return re.sub(r"[^\n]", " ", part)
+
+    return blank(text[:lo]) + text[lo:hi] + blank(text[hi:])
+
