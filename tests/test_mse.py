@@ -460,12 +460,15 @@ def _drop(i):
         (ROWS[:5] + [ROWS[4].replace("F8", "F9")] + ROWS[5:],
          [(8, Severity.ERROR, "duplicate line for $3420, different from line 7")]),
         (ROWS[:5] + [ROWS[6], ROWS[5]] + ROWS[7:],
-         [(9, Severity.ERROR, "line for $3428 is out of order (it follows $3430)")]),
+         [(9, Severity.WARNING, "line for $3428 is out of order (it follows $3430); placed by its address")]),
+        (ROWS[:5] + [ROWS[6], ROWS[5].replace("C0 28", "C0 29")] + ROWS[7:],
+         [(9, Severity.ERROR, "line for $3428 is out of order (it follows $3430)"),
+          (9, Severity.ERROR, "checksum mismatch at $3428 (computed 28, printed 29)")]),
         (ROWS + ["3610 : 00 00 00 00 00 00 00 00 11"],
          [(69, Severity.ERROR, "line for $3610 is outside the header's range $3400-$360B")]),
     ],
     ids=["missing", "missing-first", "missing-last", "missing-run", "duplicate-same", "duplicate-different",
-         "out-of-order", "beyond-end"],
+         "out-of-order", "out-of-order-bad", "beyond-end"],
 )
 def test_sequence_problems(rows, expected):
     res = mse.read_listing(edit(rows), "seq.txt")

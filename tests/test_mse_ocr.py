@@ -245,3 +245,21 @@ def test_a_page_with_two_listings_and_prose(tmp_path, capsys):
     assert (tmp_path / "x-2.prg").read_bytes() == b"\x00\xc0" + bytes(range(100, 130))
     err = capsys.readouterr().err
     assert "page.txt:6:6: warning: read 's' as the ':' after the address" in err
+
+
+def test_unreadable_address_digit_taken_from_the_sequence():
+    rows = [line(0x1931 + 8 * j, d) for j, d in enumerate(DATA)]
+    rows[1] = "1?39" + rows[1][4:]
+    res = mse.read_listing("\n".join(rows) + "\n", "a.txt")
+    assert res.ok and res.data == b"".join(DATA)
+    assert [d.message for d in res.diagnostics] == ["unreadable address '1?39' taken as 1939 (the address sequence)"]
+
+
+def test_two_columns_run_together():
+    # OCR of a two-column page: each text line holds a line of each column
+    rows = mse.write_listing(0x1900, bytes(range(128)), name="COLS").splitlines()
+    head, body = rows[:2], rows[2:]
+    page = "\n".join(head + [f"{a}   {b}" for a, b in zip(body[:8], body[8:])]) + "\n"
+    res = mse.read_listing(page, "c.txt")
+    assert res.ok and res.data == bytes(range(128)) and res.count("verified") == 16
+    assert {d.message.split(";")[1] for d in res.diagnostics} == {" placed by its address"}

@@ -458,7 +458,11 @@ def _records_v1(text: str, begin: int, src: _Text, header: _Header | None) -> tu
             i += 1
             continue
         raw, j = scanner.read(i, expected)
-        address = ocr.address_value(raw.address)
+        address = ocr.address_value(raw.address, expected)
+        if any(c.digit == ocr.WILDCARD for c in raw.address):
+            diags.append(warning(f"unreadable address '{text[raw.start:raw.start + 4]}' taken as {address:04X}"
+                                 + (" (the address sequence)" if address == expected else ""),
+                                 src.span(raw.start, 4)))
         payload = raw.payload
         n = len(payload)
         last = header is not None and header.start <= address < header.end <= address + 8
@@ -472,7 +476,7 @@ def _records_v1(text: str, begin: int, src: _Text, header: _Header | None) -> tu
             complete = n == ocr.PAYLOAD_CHARS or n == short
         else:
             complete = n >= 4 and n % 2 == 0
-        cells = raw.address + payload
+        cells = tuple(ocr.Cell(d, c.printed, c.offset) for d, c in zip(f"{address:04X}", raw.address)) + payload
         printed_end = (payload[-1].offset + 1) if payload else raw.end
         records.append(_Record(
             address,
@@ -633,7 +637,7 @@ def _densest_stretch(records: list[_Record], version: str) -> tuple[int, int]:
 
 def _read_as_warnings(rec: _Record, src: _Text, diags: list[Diagnostic]) -> None:
     for i, (d, p) in enumerate(zip(rec.digits, rec.printed)):
-        if d != p and d != p.upper() and d != p.lower() and d != ocr.WILDCARD:
+        if d != p and d != p.upper() and d != p.lower() and ocr.WILDCARD not in (d, ocr.read_char(p)):
             diags.append(warning(f"read '{p}' as '{d}'", src.span(rec.offsets[i], 1)))
 
 
@@ -756,7 +760,14 @@ def _check(parse: _Parse, src: _Text, fill: int) -> ReadResult:
                 diags.append(error(f"duplicate line for ${address:04X}, different from line {first_line}", where, *addr_note))
             continue
         elif address < expected and prev is not None:
-            diags.append(error(f"line for ${address:04X} is out of order (it follows ${prev:04X})", where, *addr_note))
+            if _verifies(version, rec.digits, start) and not (address - start) % per_line:
+                # a page's columns run together by OCR interleave two stretches of the
+                # listing; a line whose checksum verifies is placed by its address
+                diags.append(warning(f"line for ${address:04X} is out of order (it follows ${prev:04X}); "
+                                     "placed by its address", where, *addr_note))
+            else:
+                diags.append(error(f"line for ${address:04X} is out of order (it follows ${prev:04X})", where,
+                                   *addr_note))
         if (intended - start) % per_line:
             diags.append(error(
                 f"address ${intended:04X} is not a line start (${start:04X} + a multiple of {per_line})", where, *addr_note))

@@ -107,21 +107,29 @@ def read_char(c: str) -> str | None:
     return None
 
 
-def address_cells(tok: Token) -> tuple[Cell, ...] | None:
-    """The 4 address characters of *tok* (its first 4), if they read as hex (no wildcard)."""
+def address_cells(tok: Token, wild_ok: bool = False) -> tuple[Cell, ...] | None:
+    """The 4 address characters of *tok* (its first 4), if they read as hex (a wildcard only
+    if *wild_ok*)."""
     if len(tok.text) < 4:
         return None
     cells = []
     for k, c in enumerate(tok.text[:4]):
         d = read_char(c)
-        if not d or d == WILDCARD:
+        if not d or (d == WILDCARD and not wild_ok):
             return None
         cells.append(Cell(d, c, tok.offset + k))
     return tuple(cells)
 
 
-def address_value(cells: tuple[Cell, ...]) -> int:
-    return int("".join(c.digit for c in cells), 16)
+def address_value(cells: tuple[Cell, ...], expected: int | None = None) -> int:
+    """The address; an unreadable digit is taken from *expected* when the rest agrees
+    (else read as 0)."""
+    digits = "".join(c.digit for c in cells)
+    if WILDCARD in digits and expected is not None:
+        want = f"{expected:04X}"
+        if all(d in (w, WILDCARD) for d, w in zip(digits, want)):
+            return expected
+    return int(digits.replace(WILDCARD, "0"), 16)
 
 
 def _is_separator(tok: Token) -> bool:
@@ -154,6 +162,8 @@ class LineScanner:
         toks = self.toks
         tok = toks[i]
         cells = address_cells(tok)
+        if cells is None and len(tok.text) == 4 and i + 1 < len(toks) and _is_separator(toks[i + 1]):
+            cells = address_cells(tok, wild_ok=True)  # "1?31 :": the sequence fills it in
         if cells is None or len(tok.text) > 5:
             return None
         if len(tok.text) == 5:  # separator run into the address: "1931s"
@@ -177,7 +187,7 @@ class LineScanner:
             return True
         tok = self.toks[i]
         bare_hex = all(c.upper() in HEX for c in tok.text)
-        if expected is not None and address_value(h[0]) == expected:
+        if expected is not None and address_value(h[0], expected) == expected:
             return True
         return tok.line_start and bare_hex and self._bytes_follow(h[3])
 
