@@ -263,3 +263,13 @@ def test_two_columns_run_together():
     res = mse.read_listing(page, "c.txt")
     assert res.ok and res.data == bytes(range(128)) and res.count("verified") == 16
     assert {d.message.split(";")[1] for d in res.diagnostics} == {" placed by its address"}
+
+
+@pytest.mark.parametrize("version", ["2.0", "2.1"])
+@pytest.mark.parametrize("sep", ["s", "a", "5", "*"])
+def test_v2_separator_misread(version, sep):
+    text = mse.write_listing(0x0801, bytes(range(60)), version=version)
+    rows = text.splitlines()
+    rows[3] = rows[3].replace(": ", f" {sep} ", 1)
+    res = mse.read_listing("\n".join(rows) + "\n", "v2.txt")
+    assert res.ok and res.version in ("2.0", "2.1") and res.data == bytes(range(60))

@@ -332,6 +332,7 @@ def _take(text: str, begin: int, end: int, version: str, want: int) -> tuple[lis
     return got, end
 
 
+_V2_SEPARATOR = re.compile(r"[ \t]+(\S)(?=[ \t])")
 _BARE_AFTER = re.compile(r"[ \t]*([0-9A-Fa-f]{4})[ \t]+(?=\S)")
 
 
@@ -518,6 +519,9 @@ def _parse(text: str, src: _Text, version: str) -> _Parse:
         n_want = _payload_len(version)
         if version == "1.0" and header and header.start <= address < header.end:
             n_want = 2 * (min(per_line, header.end - address) + 1)
+        sep = _V2_SEPARATOR.match(text, payload, stop)
+        if sep and sep.group(1) in ocr.SEPARATOR_READINGS:
+            payload = sep.end(1)  # a lone character after the address is the misread ':' (issue 13)
         got, rest = _take(text, payload, stop, version, n_want)
         complete = len(got) == n_want
         inside = header is not None and header.start <= address < header.end
