@@ -7,12 +7,13 @@ print), read back, and every damaged line is counted as
   verified  - read to the true bytes as printed (structural damage: separator, letters,
               specks, run-together lines),
   repaired  - the reader chose the true reading itself (the print showed the damage),
-  WRONG     - the reader chose a reading that is not the truth,
+  WRONG     - the line verified as misread (a checksum collision) or the reader repaired it
+              to something else than the truth,
   user: 1st / top 3 / other - left to the user; where the true fix is in the ranked list.
 A listing is "recovered" when its bytes come back equal without any user choice;
 "recovered after user picks the 1st fix" counts applying the first fix of every bad line.
 
-    .venv/bin/python bench/mse_ocr_roundtrip.py [--programs 200] [--seed 1]
+    .venv/bin/python bench/mse_ocr_roundtrip.py [--programs 200] [--superhirn-copies 50] [--seed 1]
 """
 
 from __future__ import annotations
@@ -28,9 +29,11 @@ from asm6502.mse import damage
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def listings(n: int, rng: random.Random):
+def listings(n: int, rng: random.Random, copies: int = 50):
+    """Superhirn *copies* times (each copy damaged differently), then *n* generated programs."""
     prg = (ROOT / "build" / "superhirn.prg").read_bytes()
-    yield "superhirn", mse.write_listing(0x3400, prg[2:], name="SUPERHIRN II", end=0x360C, fill=0xFF)
+    for _ in range(copies):
+        yield "superhirn", mse.write_listing(0x3400, prg[2:], name="SUPERHIRN II", end=0x360C, fill=0xFF)
     for k in range(n):
         size = rng.randrange(16, 800)
         load = rng.randrange(0x0801, 0xC000 - size)
@@ -39,10 +42,10 @@ def listings(n: int, rng: random.Random):
         yield "generated", mse.write_listing(load, data, name=f"P{k}", last_line=layout, fill=0)
 
 
-def measure(n_programs: int, seed: int, rates: dict[str, float]) -> dict[str, Counter]:
+def measure(n_programs: int, seed: int, rates: dict[str, float], copies: int = 50) -> dict[str, Counter]:
     rng = random.Random(seed)
     figures: dict[str, Counter] = {}
-    for kind, text in listings(n_programs, rng):
+    for kind, text in listings(n_programs, rng, copies):
         truth = mse.read_listing(text, "clean.txt")
         assert truth.ok
         for lower in (False, True):
@@ -58,21 +61,26 @@ def measure(n_programs: int, seed: int, rates: dict[str, float]) -> dict[str, Co
                 if not t.classes:
                     continue
                 c["damaged lines"] += 1
+                chars = "chars " if t.changed else ""  # lines with misread characters, counted apart too
                 if r is None:
-                    c["line lost"] += 1
+                    outcome = "line lost"
                     picked = False
                 elif r.status in ("verified", "repaired"):
                     ok = r.data == t.data[: len(r.data)]
-                    c[r.status if ok else "WRONG"] += 1
+                    outcome = r.status if ok else f"WRONG {r.status}"
                     picked &= ok
                 elif r.fixes[:1] == (t.data,):
-                    c["user: 1st"] += 1
+                    outcome = "user: 1st"
                 elif t.data in r.fixes[:3]:
-                    c["user: top 3"] += 1
+                    outcome = "user: top 3"
                     picked = False
                 else:
-                    c["user: other"] += 1
+                    outcome = "user: other"
                     picked = False
+                c[outcome] += 1
+                if chars:
+                    c["chars damaged"] += 1
+                    c[chars + outcome] += 1
             c["recovered"] += res.ok and res.data == truth.data
             c["recovered after user picks the 1st fix"] += picked
     return figures
@@ -81,18 +89,24 @@ def measure(n_programs: int, seed: int, rates: dict[str, float]) -> dict[str, Co
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--programs", type=int, default=200)
+    ap.add_argument("--superhirn-copies", type=int, default=50)
     ap.add_argument("--seed", type=int, default=1)
     args = ap.parse_args()
     print(f"rates per line: {damage.REALISTIC}")
-    for name, c in measure(args.programs, args.seed, damage.REALISTIC).items():
+    for name, c in measure(args.programs, args.seed, damage.REALISTIC, args.superhirn_copies).items():
         dmg = c["damaged lines"]
         auto = c["verified"] + c["repaired"]
         user = c["user: 1st"] + c["user: top 3"] + c["user: other"]
         print(f"\n{name}: {c['listings']} listings, {c['lines']} lines, {dmg} damaged")
         print(f"  read automatically  {auto:6d} ({auto / dmg:.1%})  verified {c['verified']}, repaired {c['repaired']}, "
-              f"WRONG {c['WRONG']}, lost {c['line lost']}")
+              f"WRONG {c['WRONG verified'] + c['WRONG repaired']}, lost {c['line lost']}")
         print(f"  left to the user    {user:6d} ({user / dmg:.1%})  true fix 1st {c['user: 1st']}, "
               f"in top 3 {c['user: top 3']}, further down/absent {c['user: other']}")
+        n = c["chars damaged"]
+        print(f"  of these, {n} with misread characters: verified {c['chars verified']}, repaired "
+              f"{c['chars repaired']}, left to the user {c['chars user: 1st'] + c['chars user: top 3'] + c['chars user: other']}"
+              f" (true fix 1st {c['chars user: 1st']}, top 3 {c['chars user: top 3']}, other {c['chars user: other']}), "
+              f"WRONG: verified {c['chars WRONG verified']} (checksum collision), repaired {c['chars WRONG repaired']}")
         print(f"  listings recovered  {c['recovered']}/{c['listings']} without help, "
               f"{c['recovered after user picks the 1st fix']}/{c['listings']} taking the 1st fix of each bad line")
 
