@@ -16,6 +16,7 @@ Write or read MSE ("MaschinenSpracheEditor") hex listings as printed in 64'er ma
 
   asm6502 mse write build/superhirn.prg --name "SUPERHIRN II" --end 0x360C --fill 0xFF
   asm6502 mse read listing.txt -o superhirn.prg
+  asm6502 mse read ocr-page.txt -o superhirn.prg --fix     # also superhirn.fixed.txt, the corrected listing
 """
 
 
@@ -60,8 +61,11 @@ def _parser() -> argparse.ArgumentParser:
     r = sub.add_parser("read", help="read an MSE listing (typed or OCR'd) back into a .prg",
                        description="Read an MSE listing back into a .prg, verifying every line's checksum. "
                        "Accepts upper/lower case, extra or missing spaces, lines run together by OCR, "
-                       "prose around the listing, header or not. Bad lines are reported with the most "
-                       "likely corrections. Nothing is written unless every line verifies (or --force).")
+                       "prose around the listing, header or not, several listings on a page, OCR damage "
+                       "(misread ':' after the address, letters for digits, specks, unreadable '?'). A line "
+                       "whose damage shows in the print and has one clearly most likely reading is repaired "
+                       "(and the repair named); other bad lines are reported with the most likely "
+                       "corrections. Nothing is written unless every line verifies (or --force).")
     r.add_argument("txt", metavar="TXT", help="listing text file ('-' = standard input)")
     r.add_argument("-o", "--output", metavar="PRG", help="write the program here (without -o: only verify)")
     r.add_argument("--force", action="store_true", help="write the PRG even when lines fail to verify "

@@ -31,6 +31,13 @@ OCR'd text with all lines run together, prose around the listing, header or not,
 letters an OCR engine puts in place of digits (``O`` for ``0``, ``I`` for ``1``...).
 Every line's checksum is verified; a bad line gets the corrections that make its
 checksum match, most likely (common OCR confusions) first.
+
+Modules: :mod:`asm6502.mse.codec` (checksums, the V2 letter code, OCR confusion costs),
+:mod:`asm6502.mse.ocr` (V1.0 lines read by their structure from OCR text; ranked single and
+double repairs; when a repair is made without asking), :mod:`asm6502.mse.damage` (synthetic
+OCR damage for tests and ``bench/mse_ocr_roundtrip.py``); this module writes listings, places
+the lines read in their address sequence and reports (issue 13: verified / repaired / still bad
+per line, :class:`LineReport`).
 """
 
 from __future__ import annotations
