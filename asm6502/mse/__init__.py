@@ -66,11 +66,8 @@ from asm6502.mse.codec import (  # noqa: F401  (re-exported: asm6502.mse.checksu
     SECOND_CHANGE_COST,
     MAX_FIXES_SHOWN,
     SUSPECT_FACTOR,
-    _confusion_table,
-    _CONFUSION_COST,
     char_cost,
     checksum_v1,
-    _rol8,
     checksum_v2,
     encode_v2_checksum,
     decode_v2_checksum,
@@ -510,6 +507,8 @@ def _records_v1(text: str, begin: int, src: _Text, header: _Header | None) -> tu
 
 
 def _parse(text: str, src: _Text, version: str) -> _Parse:
+    """Find the listing's lines: V1.0 by their structure (:func:`_records_v1`), V2.x by
+    characters of the letter code after an address and ':'."""
     header = _find_header(text)
     diags: list[Diagnostic] = []
     begin = header.offset + header.length if header else 0
@@ -524,16 +523,11 @@ def _parse(text: str, src: _Text, version: str) -> _Parse:
         addr_digits = _read_hex(text[rec_start:addr_end])[0]
         address = int(addr_digits, 16)
         n_want = _payload_len(version)
-        if version == "1.0" and header and header.start <= address < header.end:
-            n_want = 2 * (min(per_line, header.end - address) + 1)
         sep = _V2_SEPARATOR.match(text, payload, stop)
         if sep and sep.group(1) in ocr.SEPARATOR_READINGS:
             payload = sep.end(1)  # a lone character after the address is the misread ':' (issue 13)
         got, rest = _take(text, payload, stop, version, n_want)
         complete = len(got) == n_want
-        inside = header is not None and header.start <= address < header.end
-        if version == "1.0" and not complete and len(got) >= 4 and len(got) % 2 == 0 and not inside:
-            complete = True  # a short line; whether it may be short is checked later
         rec = _Record(
             address,
             addr_digits + "".join(g[1] for g in got),
@@ -597,7 +591,7 @@ def _select(text: str, src: _Text, version: str, header: _Header | None, records
     # Lines shaped like this version's (V1.0: 8 two-digit bytes, checksum column or not; V2:
     # complete lines), for a listing whose checksums cannot decide (checksum column cut off).
     if version == "1.0":
-        shaped = sum(len(r.cells) >= 16 and len(r.cells) % 2 == 0 for r in records)
+        shaped = sum(r.complete or (len(r.cells) >= 16 and len(r.cells) % 2 == 0) for r in records)
     else:
         shaped = sum(r.complete for r in records)
     return _Parse(version, header, records, diags, good, verified, shaped)
