@@ -314,3 +314,17 @@ def test_bench_figures(capsys):
         assert c["WRONG repaired"] + c["WRONG verified"] <= 0.002 * c["damaged lines"]
         user = c["user: 1st"] + c["user: top 3"] + c["user: other"]
         assert c["user: 1st"] >= 0.85 * user
+
+
+@pytest.mark.parametrize("row", [0, 1])
+@pytest.mark.parametrize("mangle", [
+    pytest.param(lambda r: r.replace(" : ", " s", 1), id="separator-run-into-first-byte"),
+    pytest.param(lambda r: r[:4] + " " + r[7] + " " + r[8:], id="first-byte-split"),  # "1939 a 9 00 ..."
+    pytest.param(lambda r: r.replace(" : ", " ", 1), id="no-separator"),
+])
+def test_separator_and_first_byte_shapes(mangle, row):
+    rows = [line(0x1931 + 8 * j, d) for j, d in enumerate(DATA)]
+    rows[row] = mangle(rows[row])
+    assert rows[row] != line(0x1931 + 8 * row, DATA[row])
+    res = mse.read_listing("\n".join(rows) + "\n", "p.txt")
+    assert res.ok and res.data == b"".join(DATA), rows[row]

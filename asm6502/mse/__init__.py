@@ -463,6 +463,10 @@ def _records_v1(text: str, begin: int, src: _Text, header: _Header | None) -> tu
             i += 1
             continue
         raw, j = scanner.read(i, expected)
+        if len(raw.payload) % 2 and raw.separator and ocr.read_char(raw.separator) not in (None, "", ocr.WILDCARD):
+            other, k = scanner.read(i, expected, sep_as_payload=True)
+            if len(other.payload) % 2 == 0:
+                raw, j = other, k  # "1931 8 d ff ...": a byte split in two, no separator
         address = ocr.address_value(raw.address, expected)
         if any(c.digit == ocr.WILDCARD for c in raw.address):
             diags.append(warning(f"unreadable address '{text[raw.start:raw.start + 4]}' taken as {address:04X}"

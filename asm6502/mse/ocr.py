@@ -192,16 +192,35 @@ class LineScanner:
         return tok.line_start and bare_hex and self._bytes_follow(h[3])
 
     def _bytes_follow(self, j: int) -> bool:
-        following = self.toks[j : j + 4]
-        return len(following) == 4 and all(len(t.text) == 2 and (p := _payload_cells(t)) and len(p[0]) == 2
-                                            for t in following)
+        """At least 4 bytes' worth of hex digits follow on the same physical line, nothing else."""
+        n = 0
+        for tok in self.toks[j:]:
+            if tok.line_start and tok is not self.toks[j]:
+                break
+            got = _payload_cells(tok)
+            if got is None:
+                return False
+            n += len(got[0])
+        return n >= 8
 
-    def read(self, i: int, expected: int | None) -> tuple[RawLine, int]:
-        """The line starting at token i, and the index of the first token after it."""
+    def read(self, i: int, expected: int | None, *, sep_as_payload: bool = False) -> tuple[RawLine, int]:
+        """The line starting at token i, and the index of the first token after it.
+
+        *sep_as_payload*: the lone character after the address is half a split byte
+        (``1931 8 d ff ...``), not the separator.
+        """
         cells, sep, sep_at, j = self.head(i)
         payload: list[Cell] = []
         dropped: list[tuple[int, str]] = []
         toks = self.toks
+        if sep_as_payload and sep and j == i + 2:
+            sep, sep_at, j = "", -1, i + 1
+        elif not sep and j < len(toks) and len(toks[j].text) == 3 and toks[j].text[0] in SEPARATOR_READINGS:
+            rest = _payload_cells(Token(toks[j].text[1:], toks[j].offset + 1, False))
+            if rest is not None and len(rest[0]) == 2:  # "1931 sff": separator run into the first byte
+                sep, sep_at = toks[j].text[0], toks[j].offset
+                payload, dropped = list(rest[0]), list(rest[1])
+                j += 1
         nxt = None if expected is None else expected + 8
         end = toks[j - 1].offset + len(toks[j - 1].text)
         while j < len(toks) and len(payload) < self.max_chars:
