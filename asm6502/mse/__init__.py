@@ -792,7 +792,7 @@ def _check(parse: _Parse, src: _Text, fill: int) -> ReadResult:
             data, status, repair, fixes = _check_v1(rec, address, data, case, diags, src, addr_note)
             if header and address < header.end < address + len(data):
                 keep = header.end - address
-                diags.append(warning(
+                diags.append(note(
                     f"the last line shows {len(data)} bytes (its checksum covers all {len(data)}); keeping the "
                     f"{keep} below the header's end address ${header.end:04X}", where))
             reports.append(LineReport(address, src.line_of(rec.start), status, data, repair, fixes))
