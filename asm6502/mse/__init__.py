@@ -674,9 +674,13 @@ def _check_v1(rec: _Record, address: int, data: bytes, case: str | None, diags: 
         repair = text_of(best)
         diags.append(warning(f"repaired line ${address:04X}: {repair}", src.span(cs_at, 2), *addr_note))
         return bytes.fromhex(best.digits[:-2]), "repaired", repair, ()
-    notes = addr_note + [note("possible fix: " + text_of(f)) for f in ranked[:MAX_FIXES_SHOWN]]
-    if len(ranked) > MAX_FIXES_SHOWN:
-        notes.append(note(f"{len(ranked) - MAX_FIXES_SHOWN} less likely changes also match"))
+    shown = ranked[:MAX_FIXES_SHOWN]
+    if all(len(c.changes) > 1 for c in shown):
+        # a typed listing's typo is one arbitrary character: show the likeliest single change too
+        shown += [c for c in ranked[MAX_FIXES_SHOWN:] if len(c.changes) == 1][:1]
+    notes = addr_note + [note("possible fix: " + text_of(f)) for f in shown]
+    if len(ranked) > len(shown):
+        notes.append(note(f"{len(ranked) - len(shown)} less likely changes also match"))
     if ocr.WILDCARD in payload:
         what = f"unreadable character in the line for ${address:04X}"
         what += "" if ranked else " (no reading verifies)"
