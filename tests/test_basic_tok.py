@@ -165,3 +165,16 @@ def test_a_line_number_of_thousands_of_digits_with_spaces_is_an_error():
     with pytest.raises(DiagnosticError) as info:
         tokenize("1 " * 3000 + "print\n")
     assert "out of range" in info.value.errors[0].message
+
+
+@pytest.mark.parametrize("header", [";life.prg ==0801==", ";HIGH IQ ==1c01==  ", "  ;a b.prg ==0801==\r"])
+def test_petcat_header_lines_are_skipped(header):
+    body = "10 print 1\n20 end\n"
+    for text in (header + "\n" + body, body + header + "\n"):
+        result = tokenize(text)
+        assert result.prg == tokenize(body).prg and result.diagnostics == ()
+
+
+def test_a_line_like_a_petcat_header_but_numbered_is_basic():
+    result = tokenize("10 rem ;x ==0801==\n")
+    assert result.lines[0].number == 10

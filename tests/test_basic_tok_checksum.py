@@ -49,7 +49,7 @@ def test_v2_misses_swapped_digits_v3_does_not():
 def test_listing_has_one_value_per_line_in_one_column():
     text, diags = checksum_listing(tokenize("1 rem\n10 print x\n").prg)
     assert diags == ()
-    assert text.splitlines() == ["1 rem      <63>", "10 print x <50>"]
+    assert text.splitlines() == ["1 rem      <063>", "10 print x <050>"]
 
 
 def test_bad_version():

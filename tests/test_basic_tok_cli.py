@@ -60,7 +60,7 @@ def test_checksum_of_source_and_prg_agree(tmp_path, capsys):
     src = tmp_path / "c.bas"
     src.write_text("1 rem\n")
     code, out, _ = run(["checksum", src], capsys)
-    assert (code, out) == (0, "1 rem <63>\n")
+    assert (code, out) == (0, "1 rem <063>\n")
     run(["tok", src, "-o", tmp_path / "c.prg"], capsys)
     assert run(["checksum", tmp_path / "c.prg", "--version", "2"], capsys)[1] == "1 rem <144>\n"
 
@@ -71,3 +71,19 @@ def test_help_lists_every_command(capsys):
     out = capsys.readouterr().out
     for name, _ in basic.COMMANDS:
         assert name in out
+
+
+PETCAT_LISTING = ";life.prg ==0801==\n10 rem life\n20 print 1\n"
+
+
+def test_petcat_header_line_is_skipped_by_tok_and_checksum(tmp_path, capsys):
+    # every petcat listing begins with ";NAME ==LOAD==" (petcat -2 output)
+    src, plain = tmp_path / "life.bas", tmp_path / "plain.bas"
+    src.write_text(PETCAT_LISTING)
+    plain.write_text(PETCAT_LISTING.split("\n", 1)[1])
+    assert run(["tok", src, "-o", tmp_path / "a.prg"], capsys)[:3:2] == (0, "")
+    assert run(["tok", plain, "-o", tmp_path / "b.prg"], capsys)[0] == 0
+    assert (tmp_path / "a.prg").read_bytes() == (tmp_path / "b.prg").read_bytes()
+    code, out, err = run(["checksum", src], capsys)
+    assert (code, err) == (0, "") and out == run(["checksum", plain], capsys)[1]
+    assert out.splitlines()[0].startswith("10 rem life")

@@ -121,7 +121,7 @@ def test_nothing_is_written_when_one_artifact_fails(capsys, tmp_path):
     assert not (tmp_path / "out").exists()
 
 
-@pytest.mark.parametrize("version, expected", [("1", "<144>"), ("3", "<63>")])
+@pytest.mark.parametrize("version, expected", [("1", "<144>"), ("3", "<063>")])
 def test_basic_rules(capsys, tmp_path, version, expected):
     """``1 REM`` stored at $0801: link $0807, line 1, REM token $8F, $00, end $0000
     (C64 BASIC V2).  Its Checksummer 64 values are printed in 64'er: <144>
@@ -316,3 +316,10 @@ def test_help_lists_the_rules(capsys):
     out = capsys.readouterr().out
     for rule in builder.RULES:
         assert rule in out
+
+
+def test_tokenize_rule_skips_the_petcat_header(capsys, tmp_path):
+    (tmp_path / "p.bas").write_text(";p.prg ==0801==\n1 rem\n")
+    manifest = project(tmp_path, "artifacts:\n  out/p.prg: {rule: tokenize, from: p.bas}\n")
+    assert run(capsys, manifest)[0] == 0
+    assert (tmp_path / "out/p.prg").read_bytes() == bytes.fromhex("0108" "0708" "0100" "8f" "00" "0000")

@@ -70,10 +70,13 @@ def checksums(lines: Iterable[tuple[int, bytes]], options: ChecksumOptions = Che
 
 
 def format_listing(entries: Iterable[tuple[str, int]], *, width: int = 0) -> str:
-    """A type-in listing: each line's text, then ``<NNN>``, aligned in one column."""
+    """A type-in listing: each line's text, then ``<NNN>``, aligned in one column.
+
+    Three digits with leading zeros, as 64'er printed them (``<067>``).
+    """
     rows = list(entries)
     column = max([width] + [len(text) for text, _ in rows if len(text) <= 80])
-    return "".join(f"{text.ljust(column)} <{value}>\n" for text, value in rows)
+    return "".join(f"{text.ljust(column)} <{value:03d}>\n" for text, value in rows)
 
 
 def checksum_listing(

@@ -318,6 +318,11 @@ def _describe(code: int) -> str:
     return petscii.escape(code)
 
 
+# petcat starts every listing with ``;NAME ==LOAD==`` (file name, load address in hex);
+# no BASIC line can look like it (a line starts with its number).
+PETCAT_HEADER = re.compile(r"[ \t]*;.*==[0-9A-Fa-f]{4}==[ \t]*$")
+
+
 def tokenize(text: str, *, filename: str = "<input>", start: int = BASIC_START) -> TokenizeResult:
     """Tokenize a petcat-style listing into a .prg as a C64 would store it when typed.
 
@@ -332,7 +337,7 @@ def tokenize(text: str, *, filename: str = "<input>", start: int = BASIC_START) 
         text = text[1:]
     for lineno, raw in enumerate(text.split("\n"), start=1):
         raw = raw.rstrip("\r")
-        if raw.strip() == "":
+        if raw.strip() == "" or PETCAT_HEADER.match(raw):
             continue
         parsed = _tokenize_line(raw, lineno, filename, diags)
         if parsed is None:

@@ -16,6 +16,7 @@ Write or read MSE ("MaschinenSpracheEditor") hex listings as printed in 64'er ma
 
   asm6502 mse write build/superhirn.prg --name "SUPERHIRN II" --end 0x360C --fill 0xFF
   asm6502 mse read listing.txt -o superhirn.prg
+  asm6502 mse read ocr-page.txt -o superhirn.prg --fix     # also superhirn.fixed.txt, the corrected listing
 """
 
 
@@ -53,18 +54,26 @@ def _parser() -> argparse.ArgumentParser:
                    "bytes up to it are filled with --fill. Default: just after the program")
     w.add_argument("--fill", type=_byte_arg, default=mse.MSE_FILL, metavar="BYTE",
                    help="fill byte up to --end and for the rest of a V2 last line (default $AA, the MSE's own)")
+    w.add_argument("--last-line", choices=mse.LAST_LINE_LAYOUTS, default="short",
+                   help="V1.0 last line: 'short' shows only the bytes below the end address (Superhirn II); "
+                   "'full' shows all 8, --fill past the end, checksum over all 8 (both were printed)")
 
     r = sub.add_parser("read", help="read an MSE listing (typed or OCR'd) back into a .prg",
                        description="Read an MSE listing back into a .prg, verifying every line's checksum. "
                        "Accepts upper/lower case, extra or missing spaces, lines run together by OCR, "
-                       "prose around the listing, header or not. Bad lines are reported with the most "
-                       "likely corrections. Nothing is written unless every line verifies (or --force).")
+                       "prose around the listing, header or not, several listings on a page, OCR damage "
+                       "(misread ':' after the address, letters for digits, specks, unreadable '?'). A line "
+                       "whose damage shows in the print and has one clearly most likely reading is repaired "
+                       "(and the repair named); other bad lines are reported with the most likely "
+                       "corrections. Nothing is written unless every line verifies (or --force).")
     r.add_argument("txt", metavar="TXT", help="listing text file ('-' = standard input)")
     r.add_argument("-o", "--output", metavar="PRG", help="write the program here (without -o: only verify)")
     r.add_argument("--force", action="store_true", help="write the PRG even when lines fail to verify "
                    "(missing lines are filled with $AA); the exit status is still 1")
     r.add_argument("--version", choices=("auto",) + mse.VERSIONS, default="auto",
                    help="MSE version of the listing (default: auto, decided by which checksums match)")
+    r.add_argument("--fix", action="store_true", help="with -o: also write the corrected listing (repairs "
+                   "applied, as it should have been printed) next to the PRG, as NAME.fixed.txt")
     return parser
 
 
@@ -86,7 +95,8 @@ def _read_text(path: str) -> str:
 def _write(args: argparse.Namespace) -> int:
     load, data = _read_prg(args.prg)
     name = args.name if args.name is not None else Path(args.prg).stem.upper()
-    text = mse.write_listing(load, data, name=name, version=args.version, end=args.end, fill=args.fill)
+    text = mse.write_listing(load, data, name=name, version=args.version, end=args.end, fill=args.fill,
+                             last_line=args.last_line)
     if args.output:
         write_atomic(args.output, text)
     else:
@@ -95,22 +105,45 @@ def _write(args: argparse.Namespace) -> int:
 
 
 def _read(args: argparse.Namespace) -> int:
+    if args.fix and not args.output:
+        raise DiagnosticError([error("--fix needs -o PRG (the corrected listing is written next to it)")])
     text = _read_text(args.txt)
     name = "<stdin>" if args.txt == "-" else args.txt
-    result = mse.read_listing(text, name, version=None if args.version == "auto" else args.version)
+    results = mse.read_listings(text, name, version=None if args.version == "auto" else args.version)
+    status = 0
+    for k, result in enumerate(results, start=1):
+        # several listings on one page: X.prg -> X-1.prg, X-2.prg, ...
+        output = args.output
+        if output and len(results) > 1:
+            output = str(Path(output).with_name(f"{Path(output).stem}-{k}{Path(output).suffix}"))
+        label = name if len(results) == 1 else f"{name} (listing {k} of {len(results)})"
+        status |= _report_listing(args, result, label, output)
+    return status
+
+
+def _report_listing(args: argparse.Namespace, result: mse.ReadResult, name: str, output: str | None) -> int:
     print_diagnostics(result.diagnostics)
     n_err = len(result.errors)
     if result.data:
         summary = (f"{name}: MSE V{result.version}, {result.lines} lines, ${result.start:04X}-${result.end - 1:04X} "
                    f"({len(result.data)} bytes)")
-        print(summary + (", all checksums match" if result.ok else f", {n_err} error(s)"), file=sys.stderr)
-    if args.output:
+        repaired = result.count("repaired")
+        verdict = (", all checksums match" + (f" ({repaired} after a repair)" if repaired else "")) if result.ok \
+            else f", {n_err} error(s)"
+        print(summary + verdict, file=sys.stderr)
+        print(f"{name}: {result.count('verified')} lines verified, {result.count('repaired')} repaired, "
+              f"{result.count('bad')} still bad", file=sys.stderr)
+    if output:
         if result.ok or (args.force and result.data):
-            write_atomic(args.output, result.prg)
+            write_atomic(output, result.prg)
+            if args.fix:
+                fixed = str(Path(output).with_suffix(".fixed.txt"))
+                write_atomic(fixed, mse.corrected_listing(result))
+                print(f"asm6502 mse: wrote the corrected listing to {fixed}", file=sys.stderr)
             if not result.ok:
-                print(f"asm6502 mse: wrote {args.output} despite {n_err} error(s) (--force)", file=sys.stderr)
+                print(f"asm6502 mse: wrote {output} despite {n_err} error(s) (--force)", file=sys.stderr)
         else:
-            print(f"asm6502 mse: {args.output} not written ({n_err} error(s); --force writes it anyway)",
+            print(f"asm6502 mse: {output} not written ({n_err} error(s); --force writes it anyway)",
                   file=sys.stderr)
     return 0 if result.ok else 1
 

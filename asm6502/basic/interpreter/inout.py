@@ -297,10 +297,15 @@ class InputOutputMixin:
             self.adv()
             last = self.linget() if is_digit(self.ch()) else 63999
         for line in self.lines:
-            if first <= line.number <= last:
-                self.screen.write(f"{line.number} ".encode("ascii"))
-                self.screen.write(detokenize_body(line.body[:-1]))
-                self.screen.newline()
+            if line.number < first:
+                continue
+            # LIST ($A69C) sends CR (CRDO $AAD7) before it compares the line number with
+            # the range's end: a LIST that stops before the program's end leaves one more CR.
+            self.screen.newline()
+            if line.number > last:
+                break
+            self.screen.write(f"{line.number} ".encode("ascii"))
+            self.screen.write(detokenize_body(line.body[:-1]))
         raise RunEnd("end", "LIST")
 
 

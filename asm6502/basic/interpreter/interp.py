@@ -320,9 +320,13 @@ class Interpreter(InputOutputMixin, ExpressionMixin):
 
     # -- user functions -------------------------------------------------------
     def fn_name(self) -> str:
+        """GETFNM ($B3E1): PTRGET with SUBFLG set, so ``%`` is ?SYNTAX; then CHKNUM, so ``$``
+        is ?TYPE MISMATCH."""
         key = self.name()
-        if key[1] != FLOAT:
+        if key[1] == INTEGER:
             raise BasicError(Err.SYNTAX)
+        if key[1] == STRING:
+            raise BasicError(Err.TYPE_MISMATCH)
         return key[0]
 
     def call_fn(self):
@@ -455,11 +459,15 @@ class Interpreter(InputOutputMixin, ExpressionMixin):
             raise BasicError(Err.SYNTAX)
 
     # -- statements -------------------------------------------------------------
+    # END ($A831) and STOP ($A82F) return at once unless the statement ends there
+    # (BNE $A870): ``STOP=3`` then meets '=' in NEWSTT, ?SYNTAX.
     def do_end(self):
-        raise RunEnd("end")
+        if self.at_end():
+            raise RunEnd("end")
 
     def do_stop(self):
-        raise StopRun()
+        if self.at_end():
+            raise StopRun()
 
     def do_rem(self):
         self.skip_line()
@@ -469,7 +477,9 @@ class Interpreter(InputOutputMixin, ExpressionMixin):
 
     def do_let(self):
         ref = self.var_ref()
-        if ref[1] in (("TI", FLOAT), ("ST", FLOAT)):
+        # PTRGET ($B11D-$B136) refuses to create the plain variables TI and ST (TI$ is the
+        # clock, LET sets it); arrays ST( and TI( and TI%/ST$ are ordinary names.
+        if ref[0] == "v" and ref[1] in (("TI", FLOAT), ("ST", FLOAT)):
             raise BasicError(Err.SYNTAX)
         self.expect(TK["="])
         self.assign(ref, self.expr())
@@ -578,9 +588,11 @@ class Interpreter(InputOutputMixin, ExpressionMixin):
         self.expect(TK["FN"])
         name = self.fn_name()
         self.expect(0x28)
-        param = self.name()
-        if param[1] != FLOAT:
+        param = self.name()  # PTRGET with SUBFLG set, then CHKNUM ($B3B3)
+        if param[1] == INTEGER:
             raise BasicError(Err.SYNTAX)
+        if param[1] == STRING:
+            raise BasicError(Err.TYPE_MISMATCH)
         self.expect(0x29)
         self.expect(TK["="])
         self.fns[name] = FnDef(self.li, self.pos, param)

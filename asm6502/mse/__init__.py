@@ -31,6 +31,13 @@ OCR'd text with all lines run together, prose around the listing, header or not,
 letters an OCR engine puts in place of digits (``O`` for ``0``, ``I`` for ``1``...).
 Every line's checksum is verified; a bad line gets the corrections that make its
 checksum match, most likely (common OCR confusions) first.
+
+Modules: :mod:`asm6502.mse.codec` (checksums, the V2 letter code, OCR confusion costs),
+:mod:`asm6502.mse.ocr` (V1.0 lines read by their structure from OCR text; ranked single and
+double repairs; when a repair is made without asking), :mod:`asm6502.mse.damage` (synthetic
+OCR damage for tests and ``bench/mse_ocr_roundtrip.py``); this module writes listings, places
+the lines read in their address sequence and reports (issue 13: verified / repaired / still bad
+per line, :class:`LineReport`).
 """
 
 from __future__ import annotations
@@ -40,130 +47,36 @@ import re
 from dataclasses import dataclass, field
 
 from asm6502.diagnostics import Diagnostic, DiagnosticError, Span, error, note, warning
+from asm6502.mse import ocr
 
-VERSIONS = ("1.0", "2.0", "2.1")
-BYTES_PER_LINE = {"1.0": 8, "2.0": 15, "2.1": 15}
-MSE_FILL = 0xAA  # the MSE's fill value for memory it was not given (issue 3)
-
-# MSE V2.x digit alphabet: "7" = 0, "a" = 1, ..., "z" = 26, "2" = 27, ..., "6" = 31.
-ALPHABET = "7abcdefghijklmnopqrstuvwxyz23456"
-_ALPHA_VALUE = {c: i for i, c in enumerate(ALPHABET)}
-_HEX = "0123456789ABCDEF"
-
-V1_RULE = "-" * 35  # the dashed rule as printed under the Superhirn II header (64'er)
-V2_CHECKSUM_GAP = "  "  # two spaces before the V2 checksum, as in the published samples
-
-# Characters OCR engines (and hurried typists) put where a digit belongs, read as that digit.
-HEX_LOOKALIKES = {
-    "O": "0", "o": "0", "Q": "0", "I": "1", "i": "1", "l": "1", "|": "1", "!": "1",
-    "S": "5", "s": "5", "Z": "2", "z": "2", "G": "6", "g": "9", "T": "7",
-}
-ALPHA_LOOKALIKES = {"0": "o", "1": "l", "8": "b", "9": "g"}  # V2 alphabet has no 0, 1, 8, 9
-
-# Likely confusions (printed, meant) with a cost; anything else costs ORDINARY_COST.
-# Lower cost = ranked first.  The first four are the ones issue 3 names.
-CONFUSIONS: tuple[tuple[str, str, float], ...] = (
-    ("8", "B", 1.0), ("0", "D", 1.0), ("5", "S", 1.0), ("1", "I", 1.0),
-    ("0", "O", 1.0), ("D", "O", 1.5), ("1", "L", 1.5), ("I", "L", 1.5), ("I", "J", 1.5),
-    ("1", "7", 2.0), ("6", "G", 2.0), ("2", "Z", 2.0), ("0", "Q", 2.0), ("3", "8", 2.0),
-    ("6", "8", 2.0), ("E", "F", 2.0), ("B", "D", 2.0), ("C", "G", 2.0), ("C", "O", 2.0),
-    ("M", "N", 2.0), ("H", "N", 2.0), ("U", "V", 2.0), ("V", "W", 2.0), ("G", "Q", 2.0), ("7", "T", 2.0),
-    ("0", "8", 2.5), ("9", "8", 2.5), ("C", "E", 2.5), ("B", "E", 2.5), ("4", "A", 2.5),
-    ("5", "6", 2.5), ("C", "0", 2.5), ("9", "G", 2.5), ("V", "Y", 2.5), ("A", "O", 2.5),
-    ("E", "O", 2.5), ("B", "H", 2.5), ("R", "N", 2.5), ("F", "T", 2.5), ("5", "3", 2.5),
+from asm6502.mse.codec import (  # noqa: F401  (re-exported: asm6502.mse.checksum_v1 ...)
+    VERSIONS,
+    BYTES_PER_LINE,
+    MSE_FILL,
+    ALPHABET,
+    _ALPHA_VALUE,
+    _HEX,
+    V1_RULE,
+    V2_CHECKSUM_GAP,
+    HEX_LOOKALIKES,
+    ALPHA_LOOKALIKES,
+    CONFUSIONS,
+    ORDINARY_COST,
+    TRANSPOSE_COST,
+    SECOND_CHANGE_COST,
+    MAX_FIXES_SHOWN,
+    SUSPECT_FACTOR,
+    char_cost,
+    checksum_v1,
+    checksum_v2,
+    encode_v2_checksum,
+    decode_v2_checksum,
+    encode_v2_data,
+    decode_v2_data,
 )
-ORDINARY_COST = 3.0
-TRANSPOSE_COST = 3.0
-SECOND_CHANGE_COST = 2.0  # two independent slips in one byte are rarer than one
-MAX_FIXES_SHOWN = 3
-SUSPECT_FACTOR = 0.5  # a letter OCR put where a digit belongs is itself evidence of a misreading
 
 
-def _confusion_table() -> dict[tuple[str, str], float]:
-    table: dict[tuple[str, str], float] = {}
-    for a, b, cost in CONFUSIONS:
-        table[(a, b)] = table[(b, a)] = cost
-    return table
-
-
-_CONFUSION_COST = _confusion_table()
-
-
-def char_cost(printed: str, meant: str) -> float:
-    """How unlikely it is that *meant* was printed/read as *printed* (case-insensitive)."""
-    p, m = printed.upper(), meant.upper()
-    if p == m:
-        return 0.0
-    return _CONFUSION_COST.get((p, m), ORDINARY_COST)
-
-
-# ---------------------------------------------------------------- checksums and line codecs
-
-
-def checksum_v1(address: int, data: bytes) -> int:
-    """MSE V1.0 line checksum (issue 3): 16-bit add-then-shift from lo(address)."""
-    v = address & 0xFF
-    for b in data:
-        v = (v + b) & 0xFFFF
-        v = (v << 1) & 0xFFFF
-    return ((v & 0xFF) + (v >> 8) + 1) & 0xFF
-
-
-def _rol8(v: int) -> int:
-    return ((v << 1) | (v >> 7)) & 0xFF
-
-
-def checksum_v2(address: int, data: bytes, *, start: int, version: str) -> int:
-    """MSE V2.x 8-bit checksum value (issue 3).
-
-    V2.0: v = lo(address) XOR hi($1C00 + address - start), bytes in reverse order;
-    V2.1: v = lo(address), bytes in forward order; each step v = rol8((v + b) mod 256).
-    """
-    if version == "2.0":
-        v = (address & 0xFF) ^ (((0x1C00 + address - start) >> 8) & 0xFF)
-        seq = reversed(data)
-    elif version == "2.1":
-        v = address & 0xFF
-        seq = iter(data)
-    else:
-        raise ValueError(f"not an MSE V2 version: {version!r}")
-    for b in seq:
-        v = _rol8((v + b) & 0xFF)
-    return v
-
-
-def encode_v2_checksum(v: int) -> str:
-    """First char = alphabet[bit0*4 + bit1*2 + bit2], second = alphabet[v >> 3]."""
-    return ALPHABET[(v & 1) * 4 + ((v >> 1) & 1) * 2 + ((v >> 2) & 1)] + ALPHABET[v >> 3]
-
-
-def decode_v2_checksum(text: str) -> int | None:
-    """The 8-bit value of a 2-character V2 checksum, None if it cannot be one."""
-    if len(text) != 2 or any(c not in _ALPHA_VALUE for c in text):
-        return None
-    first = _ALPHA_VALUE[text[0]]
-    if first >= 8:
-        return None
-    bit0, bit1, bit2 = (first >> 2) & 1, (first >> 1) & 1, first & 1
-    return (_ALPHA_VALUE[text[1]] << 3) | (bit2 << 2) | (bit1 << 1) | bit0
-
-
-def encode_v2_data(data: bytes) -> str:
-    """15 bytes -> 24 alphabet characters (120 bits, most significant first), no spaces."""
-    if len(data) != 15:
-        raise ValueError("an MSE V2 line holds exactly 15 bytes")
-    n = int.from_bytes(data, "big")
-    return "".join(ALPHABET[(n >> (115 - 5 * i)) & 31] for i in range(24))
-
-
-def decode_v2_data(text: str) -> bytes:
-    """24 alphabet characters -> 15 bytes."""
-    if len(text) != 24:
-        raise ValueError("an MSE V2 line has 24 data characters")
-    n = 0
-    for c in text:
-        n = (n << 5) | _ALPHA_VALUE[c]
-    return n.to_bytes(15, "big")
+LAST_LINE_LAYOUTS = ("short", "full")
 
 
 def _check_version(version: str) -> None:
@@ -190,13 +103,19 @@ def write_listing(
     version: str = "1.0",
     end: int | None = None,
     fill: int = MSE_FILL,
+    last_line: str = "short",
 ) -> str:
     """An MSE listing for *data* loaded at *load_address*: header, rule, one line per row.
 
     *end* is the exclusive end address for the header (default: just after *data*); bytes
     between the data and *end* are *fill*.  V2.x pads its last 15-byte line with *fill*.
+    V1.0 *last_line*: "short" prints only the bytes below *end* (Superhirn II, 64'er);
+    "full" prints all 8, *fill* past *end*, the checksum over all 8 (six of the listings
+    of issue 13, e.g. end $03A2, last line ``039C : 8d 15 d0 4c 31 ea 00 00 dc``).
     """
     _check_version(version)
+    if last_line not in LAST_LINE_LAYOUTS:
+        raise DiagnosticError([error(f"unknown last-line layout {last_line!r} (use short or full)")])
     problems = []
     if not 0 <= load_address <= 0xFFFF:
         problems.append(error(f"load address ${load_address:X} is outside $0000-$FFFF"))
@@ -221,7 +140,7 @@ def write_listing(
     rows = []
     for offset in range(0, len(image), per_line):
         chunk = image[offset : offset + per_line]
-        if version != "1.0":
+        if version != "1.0" or last_line == "full":
             chunk = chunk + bytes([fill]) * (per_line - len(chunk))
         rows.append(format_line(load_address + offset, chunk, version=version, start=load_address))
     lines.append("-" * max(len(V1_RULE), *(len(r) for r in rows)) if version != "1.0" else V1_RULE)
@@ -230,6 +149,20 @@ def write_listing(
 
 
 # ---------------------------------------------------------------------------- reading
+
+
+@dataclass(frozen=True)
+class LineReport:
+    """How one listing line was read: "verified" as printed, "repaired" (the checksum chose one
+    reading, *repair* says which), or "bad" (*fixes*: the data of the readings that verify,
+    most likely first)."""
+
+    address: int
+    line: int  # line in the text
+    status: str
+    data: bytes
+    repair: str = ""
+    fixes: tuple[bytes, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -243,6 +176,11 @@ class ReadResult:
     data: bytes
     lines: int
     diagnostics: tuple[Diagnostic, ...] = field(default=())
+    report: tuple[LineReport, ...] = field(default=())
+    tail: bytes = b""  # V1.0 full last line: the bytes it shows past the end address
+
+    def count(self, status: str) -> int:
+        return sum(r.status == status for r in self.report)
 
     @property
     def errors(self) -> tuple[Diagnostic, ...]:
@@ -300,7 +238,7 @@ _ADDR_CHAR = f"[0-9A-Fa-f{_LOOK_HEX}]"
 _RECORD_START = re.compile(rf"({_ADDR_CHAR}{{4}})[ \t]*[:;]")
 _BARE_RECORD_START = re.compile(rf"^[ \t]*({_ADDR_CHAR}{{4}})(?=[ \t]+\S)", re.M)
 _HEADER = re.compile(
-    rf"PR[O0]GRAM+[ \t]*[:;]?[ \t]*(?:(?P<name>[^\n]*?)[ \t]+)?"
+    rf"P[RK][O0AQ]G[RK][A@4O][MN]+[ \t]*[:;]?[ \t]*(?:(?P<name>[^\n]*?)[ \t]+)?"
     rf"(?P<start>{_ADDR_CHAR}{{4}})[ \t]+(?P<end>{_ADDR_CHAR}{{4}})"
     rf"(?=[ \t]*(?:\r?\n|$|-{{3,}}|{_ADDR_CHAR}{{4}}[ \t]*[:;]))",
     re.I,
@@ -340,6 +278,7 @@ class _Record:
     start: int  # text offset of the record
     text: str  # the record as it appears, for messages
     complete: bool  # the payload has the expected number of characters
+    cells: tuple = ()  # V1.0: the payload as read (ocr.Cell), for ranking repairs
 
 
 @dataclass(frozen=True)
@@ -352,13 +291,16 @@ class _Header:
 
 
 def _find_header(text: str) -> _Header | None:
+    return next(_headers(text), None)
+
+
+def _headers(text: str):
     for m in _HEADER.finditer(text):
         s, e = _read_hex(m.group("start")), _read_hex(m.group("end"))
         if s and e:
             start, end = int(s[0], 16), int(e[0], 16)
             end = end or 0x10000  # a program up to $FFFF ends at "0000"
-            return _Header((m.group("name") or "").strip(), start, end, m.start(), m.end() - m.start())
-    return None
+            yield _Header((m.group("name") or "").strip(), start, end, m.start(), m.end() - m.start())
 
 
 def _candidates(text: str, begin: int, src: _Text) -> list[tuple[int, int, int]]:
@@ -394,6 +336,7 @@ def _take(text: str, begin: int, end: int, version: str, want: int) -> tuple[lis
     return got, end
 
 
+_V2_SEPARATOR = re.compile(r"[ \t]+(\S)(?=[ \t])")
 _BARE_AFTER = re.compile(r"[ \t]*([0-9A-Fa-f]{4})[ \t]+(?=\S)")
 
 
@@ -420,6 +363,8 @@ def _show_checksum(version: str, v: int) -> str:
 
 
 def _verifies(version: str, digits: str, start: int) -> bool:
+    if ocr.WILDCARD in digits:
+        return False
     address, data, printed = _decode(version, digits)
     return printed is not None and _computed(version, address, data, start) == printed
 
@@ -496,6 +441,8 @@ class _Parse:
     records: list[_Record]
     diagnostics: list[Diagnostic]
     good: int = 0  # records whose checksum verifies, minus those that do not
+    verified: int = 0
+    shaped: int = 0
 
     @property
     def repairs(self) -> int:
@@ -503,10 +450,75 @@ class _Parse:
         return sum(d.upper() != p.upper() for r in self.records for d, p in zip(r.digits, r.printed))
 
 
+def _records_v1(text: str, begin: int, src: _Text, header: _Header | None) -> tuple[list[_Record], list[Diagnostic]]:
+    """V1.0 lines by their structure (:mod:`asm6502.mse.ocr`), the address sequence guiding."""
+    toks = ocr.tokens(text, begin, len(text))
+    scanner = ocr.LineScanner(toks)
+    records: list[_Record] = []
+    diags: list[Diagnostic] = []
+    expected = header.start if header else None
+    i = 0
+    while i < len(toks):
+        if not scanner.starts_line(i, expected):
+            i += 1
+            continue
+        raw, j = scanner.read(i, expected)
+        if len(raw.payload) % 2 and raw.separator and ocr.read_char(raw.separator) not in (None, "", ocr.WILDCARD):
+            other, k = scanner.read(i, expected, sep_as_payload=True)
+            if len(other.payload) % 2 == 0:
+                raw, j = other, k  # "1931 8 d ff ...": a byte split in two, no separator
+        address = ocr.address_value(raw.address, expected)
+        if any(c.digit == ocr.WILDCARD for c in raw.address):
+            diags.append(warning(f"unreadable address '{text[raw.start:raw.start + 4]}' taken as {address:04X}"
+                                 + (" (the address sequence)" if address == expected else ""),
+                                 src.span(raw.start, 4)))
+        payload = raw.payload
+        n = len(payload)
+        last = header is not None and header.start <= address < header.end <= address + 8
+        short = 2 * (header.end - address) + 2 if last else None
+        if last and n > short and not ocr.verifies(address, "".join(c.digit for c in payload)):
+            if ocr.verifies(address, "".join(c.digit for c in payload[:short])):
+                payload = payload[:short]  # a short last line with something after it
+                n = short
+        inside = header is not None and header.start <= address < header.end
+        if inside:
+            complete = n == ocr.PAYLOAD_CHARS or n == short
+        else:
+            complete = n >= 4 and n % 2 == 0
+        cells = tuple(ocr.Cell(d, c.printed, c.offset) for d, c in zip(f"{address:04X}", raw.address)) + payload
+        printed_end = (payload[-1].offset + 1) if payload else raw.end
+        records.append(_Record(
+            address,
+            "".join(c.digit for c in cells),
+            "".join(c.printed for c in cells),
+            tuple(c.offset for c in cells),
+            raw.start,
+            text[raw.start : printed_end].strip(),
+            complete,
+            payload,
+        ))
+        if complete:
+            if raw.separator == "" and not toks[i].line_start and records[:-1]:
+                diags.append(warning(f"no ':' after the address {text[raw.start:raw.start + 4]}", src.span(raw.start, 4)))
+            elif raw.separator not in ("", ":"):
+                diags.append(warning(f"read '{raw.separator}' as the ':' after the address",
+                                     src.span(raw.separator_offset, 1)))
+            for at, c in raw.dropped:
+                diags.append(warning(f"ignored stray '{c}'", src.span(at, 1)))
+        expected = address + 8
+        i = max(j, i + 1)
+    return records, diags
+
+
 def _parse(text: str, src: _Text, version: str) -> _Parse:
+    """Find the listing's lines: V1.0 by their structure (:func:`_records_v1`), V2.x by
+    characters of the letter code after an address and ':'."""
     header = _find_header(text)
     diags: list[Diagnostic] = []
     begin = header.offset + header.length if header else 0
+    if version == "1.0":
+        records, diags = _records_v1(text, begin, src, header)
+        return _select(text, src, version, header, records, diags)
     cands = _candidates(text, begin, src)
     per_line = BYTES_PER_LINE[version]
     records: list[_Record] = []
@@ -515,13 +527,11 @@ def _parse(text: str, src: _Text, version: str) -> _Parse:
         addr_digits = _read_hex(text[rec_start:addr_end])[0]
         address = int(addr_digits, 16)
         n_want = _payload_len(version)
-        if version == "1.0" and header and header.start <= address < header.end:
-            n_want = 2 * (min(per_line, header.end - address) + 1)
+        sep = _V2_SEPARATOR.match(text, payload, stop)
+        if sep and sep.group(1) in ocr.SEPARATOR_READINGS:
+            payload = sep.end(1)  # a lone character after the address is the misread ':' (issue 13)
         got, rest = _take(text, payload, stop, version, n_want)
         complete = len(got) == n_want
-        inside = header is not None and header.start <= address < header.end
-        if version == "1.0" and not complete and len(got) >= 4 and len(got) % 2 == 0 and not inside:
-            complete = True  # a short line; whether it may be short is checked later
         rec = _Record(
             address,
             addr_digits + "".join(g[1] for g in got),
@@ -546,13 +556,20 @@ def _parse(text: str, src: _Text, version: str) -> _Parse:
             diags.append(warning(f"no ':' after the address {text[m.start(1):m.end(1)]}", src.span(m.start(1), 4)))
             records.append(nxt)
             rec = nxt
+    return _select(text, src, version, header, records, diags)
+
+
+def _select(text: str, src: _Text, version: str, header: _Header | None, records: list[_Record],
+            diags: list[Diagnostic]) -> _Parse:
+    per_line = BYTES_PER_LINE[version]
     # Where the listing is: after a header, up to the last line inside the header's range
     # (plus one misaddressed line shaped like a listing line); without one, the densest
     # stretch of credible lines.  Other candidates are prose that happens to match.
     def in_range(r: _Record) -> bool:
         return header is None or header.start <= r.address < header.end
 
-    complete_at = [i for i, r in enumerate(records) if r.complete and in_range(r)]
+    cut = _cut_column(records)
+    complete_at = [i for i, r in enumerate(records) if (r.complete or cut and _no_checksum(r, version)) and in_range(r)]
     if not complete_at:
         return _Parse(version, header, [], [])
     if header:
@@ -573,8 +590,26 @@ def _parse(text: str, src: _Text, version: str) -> _Parse:
     records = records[first : last + 1]
     diags = [d for d in diags if lo <= src.starts[d.span.line - 1] + d.span.col - 1 <= hi]
     start = header.start if header else records[0].address
-    good = sum(1 if r.complete and _verifies(version, r.digits, start) else -1 for r in records)
-    return _Parse(version, header, records, diags, good)
+    verified = sum(r.complete and _verifies(version, r.digits, start) for r in records)
+    good = 2 * verified - len(records)
+    # Lines shaped like this version's (V1.0: 8 two-digit bytes, checksum column or not; V2:
+    # complete lines), for a listing whose checksums cannot decide (checksum column cut off).
+    if version == "1.0":
+        shaped = sum(r.complete or (len(r.cells) >= 16 and len(r.cells) % 2 == 0) for r in records)
+    else:
+        shaped = sum(r.complete for r in records)
+    return _Parse(version, header, records, diags, good, verified, shaped)
+
+
+def _no_checksum(rec: _Record, version: str) -> bool:
+    """A V1.0 line with its 8 bytes but nothing after them (checksum column lost)."""
+    return version == "1.0" and not rec.complete and len(rec.cells) == 16
+
+
+def _cut_column(records: list[_Record]) -> bool:
+    """Most V1.0 lines have 8 bytes and no checksum: the column was cut off (a lone such line
+    lost a byte instead)."""
+    return sum(len(r.cells) == 16 for r in records) > max(1, sum(len(r.cells) == 18 for r in records))
 
 
 MAX_GAP = 3  # unreadable candidates tolerated between two credible lines of one listing
@@ -609,6 +644,53 @@ def _densest_stretch(records: list[_Record], version: str) -> tuple[int, int]:
     return best
 
 
+def _read_as_warnings(rec: _Record, src: _Text, diags: list[Diagnostic]) -> None:
+    for i, (d, p) in enumerate(zip(rec.digits, rec.printed)):
+        if d != p and d != p.upper() and d != p.lower() and ocr.WILDCARD not in (d, ocr.read_char(p)):
+            diags.append(warning(f"read '{p}' as '{d}'", src.span(rec.offsets[i], 1)))
+
+
+def _check_v1(rec: _Record, address: int, data: bytes, case: str | None, diags: list[Diagnostic], src: _Text,
+              addr_note: list[Diagnostic]) -> tuple[bytes, str, str, tuple[bytes, ...]]:
+    """Verify a V1.0 line; repair it when one reading is clearly the most likely.
+
+    Returns (data, status, repair, fixes).
+    """
+    payload = rec.digits[4:]
+    if ocr.verifies(address, payload):
+        return data, "verified", "", ()
+    cells = rec.cells
+    fixes = ocr.rank_fixes(address, cells, case)
+    swaps = ocr.transpositions(address, cells, TRANSPOSE_COST)
+    ranked = sorted(fixes + [c for c in swaps if c.digits not in {f.digits for f in fixes}],
+                    key=lambda c: (c.cost, c.digits))
+
+    def text_of(c: ocr.Candidate) -> str:
+        return ocr.describe(address, cells, c, swapped=c in swaps)
+
+    cs_at = rec.offsets[-2]
+    if ocr.confident(ranked):
+        best = ranked[0]
+        repair = text_of(best)
+        diags.append(warning(f"repaired line ${address:04X}: {repair}", src.span(cs_at, 2), *addr_note))
+        return bytes.fromhex(best.digits[:-2]), "repaired", repair, ()
+    shown = ranked[:MAX_FIXES_SHOWN]
+    if all(len(c.changes) > 1 for c in shown):
+        # a typed listing's typo is one arbitrary character: show the likeliest single change too
+        shown += [c for c in ranked[MAX_FIXES_SHOWN:] if len(c.changes) == 1][:1]
+    notes = addr_note + [note("possible fix: " + text_of(f)) for f in shown]
+    if len(ranked) > len(shown):
+        notes.append(note(f"{len(ranked) - len(shown)} less likely changes also match"))
+    if ocr.WILDCARD in payload:
+        what = f"unreadable character in the line for ${address:04X}"
+        what += "" if ranked else " (no reading verifies)"
+    else:
+        computed = checksum_v1(address, data)
+        what = f"checksum mismatch at ${address:04X} (computed {computed:02X}, printed {payload[-2:]})"
+    diags.append(error(what, src.span(cs_at, 2), *notes))
+    return data, "bad", "", tuple(bytes.fromhex(f.digits[:-2]) for f in ranked)
+
+
 def _range_text(lo: int, hi: int, per_line: int) -> str:
     count = (hi - lo) // per_line + 1
     return f"line ${lo:04X}" if count == 1 else f"lines ${lo:04X}-${hi:04X} ({count} lines)"
@@ -635,6 +717,9 @@ def _check(parse: _Parse, src: _Text, fill: int) -> ReadResult:
             src.span(records[0].start, 4, context=False),
         ))
 
+    case = ocr.letter_case([r.cells for r in records])
+    cut = _cut_column(records)
+    reports: list[LineReport] = []
     placed: dict[int, tuple[_Record, bytes]] = {}  # intended line address -> record, data
     unreadable: set[int] = set()  # reported already; not "missing" as well
     prev: int | None = None
@@ -642,15 +727,24 @@ def _check(parse: _Parse, src: _Text, fill: int) -> ReadResult:
         nxt = records[k + 1].address if k + 1 < len(records) else None
         where = src.span(rec.start, 4)
         addr_note = [] if where.source else [note(f"the line reads: {rec.text}")]
+        if cut and _no_checksum(rec, version):
+            data = bytes.fromhex(rec.digits[4:].replace(ocr.WILDCARD, "0"))
+            diags.append(error(f"the line for ${rec.address:04X} has 8 bytes but no checksum (column cut off?): "
+                               "it cannot be verified", where))
+            reports.append(LineReport(rec.address, src.line_of(rec.start), "bad", data))
+            placed.setdefault(rec.address, (rec, data))
+            prev = rec.address if prev is None else max(prev, rec.address)
+            continue
         if not rec.complete:
             shown = rec.text[:60]
             what = "8 data bytes and a checksum" if version == "1.0" else "6 groups of 4 characters and a 2-character checksum"
             diags.append(error(f"cannot read the line for ${rec.address:04X}: expected {what}; it reads {shown!r}", where))
             unreadable.add(rec.address)
+            reports.append(LineReport(rec.address, src.line_of(rec.start), "bad", b""))
             if prev is None or rec.address == prev + per_line:
                 prev = rec.address
             continue
-        address, data, printed_cs = _decode(version, rec.digits)
+        address, data, printed_cs = _decode(version, rec.digits.replace(ocr.WILDCARD, "0"))
         # -- where does this line belong?
         expected = start if prev is None else prev + per_line
         intended = address
@@ -679,7 +773,14 @@ def _check(parse: _Parse, src: _Text, fill: int) -> ReadResult:
                 diags.append(error(f"duplicate line for ${address:04X}, different from line {first_line}", where, *addr_note))
             continue
         elif address < expected and prev is not None:
-            diags.append(error(f"line for ${address:04X} is out of order (it follows ${prev:04X})", where, *addr_note))
+            if _verifies(version, rec.digits, start) and not (address - start) % per_line:
+                # a page's columns run together by OCR interleave two stretches of the
+                # listing; a line whose checksum verifies is placed by its address
+                diags.append(warning(f"line for ${address:04X} is out of order (it follows ${prev:04X}); "
+                                     "placed by its address", where, *addr_note))
+            else:
+                diags.append(error(f"line for ${address:04X} is out of order (it follows ${prev:04X})", where,
+                                   *addr_note))
         if (intended - start) % per_line:
             diags.append(error(
                 f"address ${intended:04X} is not a line start (${start:04X} + a multiple of {per_line})", where, *addr_note))
@@ -691,7 +792,20 @@ def _check(parse: _Parse, src: _Text, fill: int) -> ReadResult:
         if version == "1.0" and not header and len(data) < per_line and k + 1 < len(records):
             diags.append(error(f"line for ${address:04X} has only {len(data)} data bytes; only the last line may be short", where, *addr_note))
         # -- checksum
+        if version == "1.0":
+            data, status, repair, fixes = _check_v1(rec, address, data, case, diags, src, addr_note)
+            if header and address < header.end < address + len(data):
+                keep = header.end - address
+                diags.append(note(
+                    f"the last line shows {len(data)} bytes (its checksum covers all {len(data)}); keeping the "
+                    f"{keep} below the header's end address ${header.end:04X}", where))
+            reports.append(LineReport(address, src.line_of(rec.start), status, data, repair, fixes))
+            _read_as_warnings(rec, src, diags)
+            placed.setdefault(intended, (rec, data))
+            prev = intended if prev is None else max(prev, intended)
+            continue
         computed = _computed(version, address, data, start)
+        reports.append(LineReport(address, src.line_of(rec.start), "verified" if printed_cs == computed else "bad", data))
         if printed_cs != computed:
             cs_at = rec.offsets[-2]
             fixes = _suggest_fixes(version, rec, start)
@@ -703,14 +817,12 @@ def _check(parse: _Parse, src: _Text, fill: int) -> ReadResult:
                 f"checksum mismatch at ${address:04X} (computed {_show_checksum(version, computed)}, "
                 f"printed {printed_txt})",
                 src.span(cs_at, 2), *notes))
-        for i, (d, p) in enumerate(zip(rec.digits, rec.printed)):
-            if d != p and d != p.upper() and d != p.lower():
-                diags.append(warning(f"read '{p}' as '{d}'", src.span(rec.offsets[i], 1)))
+        _read_as_warnings(rec, src, diags)
         placed.setdefault(intended, (rec, data))
         prev = intended if prev is None else max(prev, intended)
 
     if not placed:
-        return ReadResult(version, name, start, start, b"", len(records), tuple(diags))
+        return ReadResult(version, name, start, start, b"", len(records), tuple(diags), tuple(reports))
     if header:
         end = header.end
     else:
@@ -721,10 +833,13 @@ def _check(parse: _Parse, src: _Text, fill: int) -> ReadResult:
                 src.span(records[-1].start, 4, context=False)))
     end = max(end, start)
     image = bytearray([fill]) * (end - start)
+    tail = bytearray()  # what a full last line shows past the end address
     for address, (_, data) in sorted(placed.items()):
         for i, b in enumerate(data):
             if start <= address + i < end:
                 image[address + i - start] = b
+            elif address < end <= address + i:
+                tail.append(b)
     # -- missing lines
     missing = [a for a in range(start, end, per_line) if a not in placed and a not in unreadable]
     runs: list[tuple[int, int]] = []
@@ -744,7 +859,18 @@ def _check(parse: _Parse, src: _Text, fill: int) -> ReadResult:
                 f"listing ends early: missing {_range_text(lo, hi, per_line)} (header end ${end:04X})",
                 src.span(last.start, 4)))
     diags.sort(key=lambda d: (d.span.line, d.span.col) if d.span else (0, 0))
-    return ReadResult(version, name, start, end, bytes(image), len(records), tuple(diags))
+    return ReadResult(version, name, start, end, bytes(image), len(records), tuple(diags), tuple(reports), bytes(tail))
+
+
+def corrected_listing(result: ReadResult) -> str:
+    """The listing as it should have been printed: the bytes read (with their repairs), in the
+    layout read (a full last line keeps the bytes it showed past the end address)."""
+    text = write_listing(result.start, result.data + result.tail, name=result.name or "", version=result.version,
+                         last_line="full" if result.tail else "short")
+    header, rest = text.split("\n", 1)
+    shown = " ".join(p for p in ("PROGRAMM :", (result.name or "").strip(), f"{result.start:04X}",
+                                 f"{result.end & 0xFFFF:04X}") if p)
+    return shown + "\n" + rest
 
 
 def read_listing(text: str, filename: str, *, version: str | None = None, fill: int = MSE_FILL) -> ReadResult:
@@ -759,5 +885,28 @@ def read_listing(text: str, filename: str, *, version: str | None = None, fill: 
     tried = [_parse(text, src, v) for v in ([version] if version else VERSIONS)]
     # Most verified (minus failing) lines wins; then most lines read; then the reading that
     # needed fewer repairs (e.g. V2 letters taken as OCR'd hex digits); ties go to the older format.
-    best = max(tried, key=lambda p: (p.good, len(p.records), -p.repairs, -VERSIONS.index(p.version)))
+    best = max(tried, key=lambda p: (p.verified, p.shaped, p.good, len(p.records), -p.repairs,
+                                     -VERSIONS.index(p.version)))
     return _check(best, src, fill)
+
+
+def read_listings(text: str, filename: str, *, version: str | None = None, fill: int = MSE_FILL) -> list[ReadResult]:
+    """Every listing on a page: one per 'PROGRAMM :' header (text before the first header,
+    and between listings, is prose to them).  Without two headers: ``[read_listing(...)]``.
+
+    Each listing is read from the page with the other listings blanked out, so messages keep
+    the page's line and column numbers.
+    """
+    starts = [h.offset for h in _headers(text)]
+    if len(starts) < 2:
+        return [read_listing(text, filename, version=version, fill=fill)]
+    bounds = list(zip(starts, starts[1:] + [len(text)]))
+    return [read_listing(_blank_outside(text, lo, hi), filename, version=version, fill=fill) for lo, hi in bounds]
+
+
+def _blank_outside(text: str, lo: int, hi: int) -> str:
+    def blank(part: str) -> str:
+        return re.sub(r"[^\n]", " ", part)
+
+    return blank(text[:lo]) + text[lo:hi] + blank(text[hi:])
+
