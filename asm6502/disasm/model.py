@@ -89,5 +89,6 @@ class Listing:
 
 #: Bytes written as text: PETSCII that reads the same in petcat's convention in all three
 #: syntaxes (Profi-Ass .asc, 64tass with a petcat .enc, ACME !pet): $20-$5F without the
-#: quote, and the shifted letters $C1-$DA (upper case in the source).
-TEXT_BYTES: frozenset[int] = frozenset(set(range(0x20, 0x60)) - {0x22}) | frozenset(range(0xC1, 0xDB))
+#: quote and the pound sign (``\`` starts an escape sequence in ACME 0.97 strings), and the
+#: shifted letters $C1-$DA (upper case in the source).
+TEXT_BYTES: frozenset[int] = frozenset(set(range(0x20, 0x60)) - {0x22, 0x5C}) | frozenset(range(0xC1, 0xDB))
