@@ -77,8 +77,11 @@ def _labels(a: Analysis, refs: list[_Ref]) -> dict[int, Symbol]:
     roles: dict[int, set[str]] = {}
     for r in refs:
         base = _unit_start(a, r.target)
-        role = r.role if base == r.target else "mod" if base in a.code else "dat"
-        if role in ("txt", "dat") and base not in a.code and _text_run(a, base, a.end) >= TEXT_MIN:
+        if base == r.target or r.role in ("sub", "loop", "l"):
+            role = r.role  # a jump into an instruction names it as a jump target (written label+1)
+        else:
+            role = "mod" if base in a.code else "dat"
+        if role in ("tab", "dat") and base not in a.code and _text_run(a, base, a.end) >= TEXT_MIN:
             role = "txt"
         if role in ("dat", "tab") and base in a.code:
             role = "mod"  # code read or written as data: self-modifying code
@@ -127,7 +130,7 @@ class _Builder:
             return WordItem(value, self.ref(w.target), w.adjust)
         if w.pointer and w.adjust == 0:
             return WordItem(value, self.ref(value))
-        return WordItem(value)
+        return WordItem(value, decimal=not w.pointer)
 
     def table_byte(self, address: int) -> Byte:
         tb = self.a.table_bytes[address]

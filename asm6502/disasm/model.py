@@ -43,6 +43,7 @@ class Word:
     value: int
     ref: Ref | None = None
     adjust: int = 0
+    decimal: bool = False  # a plain number written in decimal (a BASIC line number)
 
 
 @dataclass(frozen=True)

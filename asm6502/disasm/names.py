@@ -137,7 +137,7 @@ SYSTEM: tuple[RomName, ...] = (
     RomName(0x0314, 2, "irq_vector", "cinv"),      # IRQ vector (default $EA31)
     RomName(0x0316, 2, "brk_vector", "cbinv"),     # BRK vector
     RomName(0x0318, 2, "nmi_vector", "nminv"),     # NMI vector
-    RomName(0x0400, 1000, "screen", "screen"),     # default screen memory (40 x 25)
+    RomName(0x0400, 1000, "screen_ram", "scrram"), # default screen memory (40 x 25)
     RomName(0xD800, 1000, "color_ram", "colram"),  # colour RAM (40 x 25 nybbles)
     _same(0xA474, "ready"),                        # BASIC: print READY. and go to the main loop
     _same(0xAB1E, "strout"),                       # BASIC: print the 0-terminated string at A/Y

@@ -45,5 +45,5 @@ def byte_text(b: Byte, spell: Spell, group: Callable[[str], str]) -> str:
 
 def word_text(w: Word, spell: Spell) -> str:
     if w.ref is None:
-        return hex_number(w.value, 4)
+        return str(w.value) if w.decimal else hex_number(w.value, 4)
     return ref_text(w.ref, spell, w.adjust)[0]
