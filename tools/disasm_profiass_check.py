@@ -63,6 +63,15 @@ def main() -> int:
     same = obj == prg
     print(f"superhirn.prg: original Profi-Ass {'assembles the disassembly to the same bytes' if same else 'DIFFERS'}"
           f" ({'NO ERRORS' if 'NO ERRORS' in screen else 'errors'})")
+    with tempfile.TemporaryDirectory() as tmp:  # the same source tokenized as a C64 saves it, then LOADed
+        src, tok, obj2 = Path(tmp, "sh.asm"), Path(tmp, "sh-src.prg"), Path(tmp, "obj.prg")
+        src.write_text(source)
+        subprocess.run([sys.executable, "-m", "asm6502", "basic", "tok", str(src), "-o", str(tok)], check=True)
+        subprocess.run([sys.executable, str(ORACLE), "--prg", str(tok), "--obj", str(obj2)], capture_output=True,
+                       timeout=300)
+        loaded_same = obj2.exists() and obj2.read_bytes() == prg
+    print(f"superhirn.prg: tokenized with 'asm6502 basic tok' and LOADed: {'same bytes' if loaded_same else 'DIFFERS'}")
+    same = same and loaded_same
     if args.fixtures:
         FIXTURES.mkdir(parents=True, exist_ok=True)
         (FIXTURES / "superhirn.profi.asm").write_text(source)
