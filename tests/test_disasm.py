@@ -333,3 +333,40 @@ def test_instructions_and_data_cover_every_byte_once():
     statements = [s for s in listing(0xC000, data).body if isinstance(s, (Instruction, Data))]
     addresses = [s.address for s in statements]
     assert addresses == sorted(addresses) and addresses[0] == 0xC000
+
+
+PAGE_CROSSING_PAIR = """\
+*= $c0f9
+ lda #<mid+1   ; mid+1 = $c100 - the low byte of the sum, not the sum of the low byte
+ ldy #>mid+1
+ nop
+ nop
+mid lda $1234
+ rts
+"""
+
+PAGE_CROSSING_TABLE = """\
+*= $c0f0
+ ldx #0
+ lda hi,x
+ pha
+ lda lo,x
+ pha
+ rts
+lo .byt <page-1,<other-1
+hi .byt >page-1,>other-1
+other rts
+page rts        ; at $c100, so page-1 = $c0ff
+"""
+
+
+@pytest.mark.parametrize("syntax", SYNTAXES)
+def test_byte_prefixes_apply_to_the_whole_expression(syntax):
+    pair, table = assemble(PAGE_CROSSING_PAIR).image, assemble(PAGE_CROSSING_TABLE).image
+    pair_text, table_text = disassemble(0xC0F9, pair, syntax=syntax), disassemble(0xC0F0, table, syntax=syntax)
+    profi = syntax == "profi"
+    assert ("#<modc0ff+1" if profi else "#<(mod_c0ff+1)") in pair_text
+    assert ("<subc100-1,<subc0ff-1" if profi else "<(sub_c100-1), <(sub_c0ff-1)") in table_text
+    assert (">subc100-1" if profi else ">(sub_c100-1)") in table_text
+    assert reassemble(syntax, pair_text) == pair
+    assert reassemble(syntax, table_text) == table

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from asm6502.disasm import names
@@ -40,9 +41,10 @@ def _unit_start(a: Analysis, address: int) -> int:
     return address
 
 
-def _text_run(a: Analysis, address: int, end: int) -> int:
+def _text_run(a: Analysis, address: int, end: int, limit: int = TEXT_CHUNK) -> int:
+    """How many text bytes start at ``address`` (before ``end``; counting stops at ``limit``)."""
     n = 0
-    while address + n < end and a.byte(address + n) in TEXT_BYTES:
+    while n < limit and address + n < end and a.byte(address + n) in TEXT_BYTES:
         n += 1
     return n
 
@@ -81,7 +83,7 @@ def _labels(a: Analysis, refs: list[_Ref]) -> dict[int, Symbol]:
             role = r.role  # a jump into an instruction names it as a jump target (written label+1)
         else:
             role = "mod" if base in a.code else "dat"
-        if role in ("tab", "dat") and base not in a.code and _text_run(a, base, a.end) >= TEXT_MIN:
+        if role in ("tab", "dat") and base not in a.code and _text_run(a, base, a.end, TEXT_MIN) >= TEXT_MIN:
             role = "txt"
         if role in ("dat", "tab") and base in a.code:
             role = "mod"  # code read or written as data: self-modifying code
@@ -161,7 +163,9 @@ class _Builder:
                 address = end
         return out
 
-    def run(self, out, address, step, per_line, member, item, kind) -> int:
+    def run(self, out: list, address: int, step: int, per_line: int, member: Callable[[int], bool],
+            item: Callable[[int], object], kind: str) -> int:
+        """One line of table words or table bytes from ``address``; returns the address after it."""
         items = []
         start = address
         while address < self.a.end and member(address) and len(items) < per_line:
@@ -178,11 +182,10 @@ class _Builder:
         while address < end:
             n = _text_run(a, address, end)
             if n >= TEXT_MIN:
-                n = min(n, TEXT_CHUNK)
                 out.append(Data(address, label, "text", tuple(a.memory[address - a.origin:address - a.origin + n])))
-            else:
-                n = 0
-                while address + n < end and n < BYTES_PER_LINE and not (n and _text_run(a, address + n, end) >= TEXT_MIN):
+            else:  # bytes up to the line's width, or to where text starts
+                n = 1
+                while address + n < end and n < BYTES_PER_LINE and _text_run(a, address + n, end, TEXT_MIN) < TEXT_MIN:
                     n += 1
                 out.append(Data(address, label, "bytes", tuple(Byte(a.byte(address + i)) for i in range(n))))
             label = None

@@ -47,3 +47,13 @@ def word_text(w: Word, spell: Spell) -> str:
     if w.ref is None:
         return str(w.value) if w.decimal else hex_number(w.value, 4)
     return ref_text(w.ref, spell, w.adjust)[0]
+
+
+def columns(label: str | None, text: str, width: int = 16) -> str:
+    """A 64tass/ACME line: the label in the first column, the statement at ``width``
+    (a label that does not fit stands on a line of its own)."""
+    if label is None:
+        return " " * width + text
+    if len(label) >= width:
+        return label + "\n" + " " * width + text
+    return label.ljust(width) + text

@@ -5,11 +5,9 @@ makes ``.text`` read like Profi-Ass's ``.asc``."""
 from __future__ import annotations
 
 from asm6502.disasm.model import Byte, Comment, Data, Instruction, Listing, Ref, Symbol
-from asm6502.disasm.syntax.common import MODE_FORMAT, byte_text, hex_number, ref_text, word_text
+from asm6502.disasm.syntax.common import MODE_FORMAT, byte_text, columns, hex_number, ref_text, word_text
 from asm6502.opcodes import Mode
 from asm6502.petscii_text import petscii_to_ascii
-
-LABEL_WIDTH = 16
 
 #: petcat's convention as a 64tass encoding: a-z -> $41-$5A, A-Z -> $C1-$DA, the rest of $20-$5F as is
 ENCODING = ('.enc "petcat"', '.cdef " @", $20, "az", $41, "[_", $5b, "AZ", $c1')
@@ -46,27 +44,19 @@ def _statement(s: Instruction | Data) -> str:
     return ".byte " + ", ".join(byte_text(b, _spell, _group) for b in s.items)
 
 
-def _line(label: str | None, text: str) -> str:
-    if label is None:
-        return " " * LABEL_WIDTH + text
-    if len(label) >= LABEL_WIDTH:
-        return label + "\n" + " " * LABEL_WIDTH + text
-    return label.ljust(LABEL_WIDTH) + text
-
-
 def render(listing: Listing) -> str:
     name = listing.title.rsplit(".", 1)[0] or "program"
     lines = [f"; {listing.title} - disassembled by asm6502 disasm",
              f"; 64tass -o {name}.prg {name}.s", ""]
     if listing.cpu == "6502i":
-        lines.append(_line(None, '.cpu "6502i"'))
+        lines.append(columns(None, '.cpu "6502i"'))
     if listing.uses_text:
-        lines += [_line(None, text) for text in ENCODING]
+        lines += [columns(None, text) for text in ENCODING]
     lines += [f"{e.symbol.name} = {hex_number(e.value, 4 if e.value > 0xFF else 2)}" for e in listing.equates]
-    lines.append(_line(None, f"* = {hex_number(listing.origin, 4)}"))
+    lines.append(columns(None, f"* = {hex_number(listing.origin, 4)}"))
     for s in listing.body:
         if isinstance(s, Comment):
             lines.append(f"; {s.text}".rstrip() if s.text else "")
         else:
-            lines.append(_line(s.label.name if s.label else None, _statement(s)))
+            lines.append(columns(s.label.name if s.label else None, _statement(s)))
     return "\n".join(lines) + "\n"
