@@ -75,24 +75,24 @@ loop_1007       bit $01a9
 
 def test_self_modifying_code_profi():
     check(0x1000, assemble(SELF_MODIFYING).image, "profi", """\
-150 cinv = $0314
-160 scrram = $0400
-170 extcol = $d020
-180 chrout = $ffd2
-190 *= $1000
-200 start lda #$00
-210 sta loop1005+1
-220 loop1005 lda #$05
-230 loop1007 bit $01a9
-240 jsr chrout
-250 sta extcol
-260 sta scrram+1
-270 lda cinv+1
-280 lda !$0012
-290 ldx !$0034,y
-300 beq loop1007+1
-310 jmp loop1005+1
-320 .byt $60
+160 cinv = $0314
+170 scrram = $0400
+180 extcol = $d020
+190 chrout = $ffd2
+200 *= $1000
+210 start lda #$00
+220 sta loop1005+1
+230 loop1005 lda #$05
+240 loop1007 bit $01a9
+250 jsr chrout
+260 sta extcol
+270 sta scrram+1
+280 lda cinv+1
+290 lda !$0012
+300 ldx !$0034,y
+310 beq loop1007+1
+320 jmp loop1005+1
+330 .byt $60
 """)
 
 
@@ -163,19 +163,19 @@ two rts
 
 def test_split_jump_table_profi():
     check(0x2000, assemble(SPLIT_TABLE).image, "profi", """\
-150 *= $2000
-160 start ldy #$01
-170 lda tab200d,y
-180 pha
-190 lda tab200b,y
-200 pha
-210 rts
-220 tab200b .byt <sub200f-1,<sub2010-1
-230 tab200d .byt >sub200f-1,>sub2010-1
-240 ;
-250 sub200f rts
-260 ;
-270 sub2010 rts
+160 *= $2000
+170 start ldy #$01
+180 lda tab200d,y
+190 pha
+200 lda tab200b,y
+210 pha
+220 rts
+230 tab200b .byt <sub200f-1,<sub2010-1
+240 tab200d .byt >sub200f-1,>sub2010-1
+250 ;
+260 sub200f rts
+270 ;
+280 sub2010 rts
 """)
 
 
@@ -189,26 +189,26 @@ def basic_program() -> bytes:
 
 def test_basic_start_line_gives_the_entry():
     check(0x0801, basic_program(), "profi", """\
-150 extcol = $d020
-160 chrout = $ffd2
-170 *= $0801
-180 ; basic line 10 sys2061
-190 .wor dat080b,10
-200 .byt $9e
-210 .asc "2061"
-220 .byt $00
-230 dat080b .byt $00,$00
-240 ;
-250 start lda #$05
-260 sta extcol
-270 ldx #$00
-280 loop0814 lda txt0820,x
-290 jsr chrout
-300 inx
-310 cpx #$05
-320 bne loop0814
-330 rts
-340 txt0820 .asc "Hello"
+160 extcol = $d020
+170 chrout = $ffd2
+180 *= $0801
+190 ; basic line 10 sys2061
+200 .wor dat080b,10
+210 .byt $9e
+220 .asc "2061"
+230 .byt $00
+240 dat080b .byt $00,$00
+250 ;
+260 start lda #$05
+270 sta extcol
+280 ldx #$00
+290 loop0814 lda txt0820,x
+300 jsr chrout
+310 inx
+320 cpx #$05
+330 bne loop0814
+340 rts
+350 txt0820 .asc "Hello"
 """)
 
 
@@ -257,9 +257,9 @@ def test_acme_names_for_undocumented_opcodes(name, acme):
 def test_text_in_petcat_case():
     data = bytes([0xC8, 0x45, 0x4C, 0x4C, 0x4F, 0x2C, 0x20, 0xD7, 0x4F, 0x52, 0x4C, 0x44, 0x0D, 0x00])
     assert body(disassemble(0x4000, data, syntax="profi", entries=[])) == """\
-150 *= $4000
-160 .asc "Hello, World"
-170 .byt $0d,$00
+160 *= $4000
+170 .asc "Hello, World"
+180 .byt $0d,$00
 """
     assert '                .text "Hello, World"\n' in disassemble(0x4000, data, syntax="64tass", entries=[])
     assert '                !pet "Hello, World"\n' in disassemble(0x4000, data, syntax="acme", entries=[])

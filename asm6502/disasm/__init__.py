@@ -30,11 +30,11 @@ def listing(origin: int, memory: bytes, *, entries: list[int] | None = None, cpu
         raise ValueError("the program is empty")
     if origin + len(memory) > 0x10000:
         raise ValueError(f"the program runs past $FFFF (${origin:04X} + {len(memory)} bytes)")
-    stub = find_stub(memory, origin) if entries is None else None
+    stub = find_stub(memory, origin)
+    if stub is not None and not origin <= stub.sys_address < origin + len(memory):
+        stub = None  # SYS into ROM or elsewhere: not a start line for this program
     if entries is None:
-        entries = [stub.sys_address] if stub and origin <= stub.sys_address < origin + len(memory) else [origin]
-        if stub and entries == [origin]:
-            stub = None
+        entries = [stub.sys_address] if stub else [origin]
     outside = [e for e in entries if not origin <= e < origin + len(memory)]
     if outside:
         raise ValueError(f"entry ${outside[0]:04X} is outside the program (${origin:04X}-${origin + len(memory) - 1:04X})")

@@ -180,7 +180,9 @@ class _Builder:
         a = self.a
         label = self.labels.get(address)
         while address < end:
-            n = _text_run(a, address, end)
+            n = _text_run(a, address, end, TEXT_CHUNK + TEXT_MIN)
+            if n > TEXT_CHUNK:  # a full line, but leave at least TEXT_MIN characters for the next one
+                n = min(TEXT_CHUNK, n - TEXT_MIN)
             if n >= TEXT_MIN:
                 out.append(Data(address, label, "text", tuple(a.memory[address - a.origin:address - a.origin + n])))
             else:  # bytes up to the line's width, or to where text starts
@@ -206,7 +208,7 @@ def build(a: Analysis, dec: Decoder, entries: list[int], title: str, cpu: str, s
     equates.sort(key=lambda e: (e.value, e.symbol.name))
     zero_page = {address for address in labels if address < 0x100}
     body = [_unlabel(s) if isinstance(s, (Instruction, Data)) and s.address in zero_page else s for s in body]
-    return Listing(title, a.origin, cpu, tuple(equates), tuple(body))
+    return Listing(title, a.origin, cpu, tuple(entries), tuple(equates), tuple(body))
 
 
 def _unlabel(s: Instruction | Data) -> Instruction | Data:

@@ -80,8 +80,16 @@ class Listing:
     title: str  # the program's file name (no directories)
     origin: int
     cpu: str
+    entries: tuple[int, ...]  # where the code was traced from
     equates: tuple[Equate, ...]
     body: tuple[Instruction | Data | Comment, ...]
+
+    @property
+    def traced_from(self) -> str:
+        """A header line saying where the code was traced from."""
+        if not self.entries:
+            return "no code traced - every byte is data"
+        return "code traced from " + ", ".join(f"${e:04x}" for e in self.entries)
 
     @property
     def uses_text(self) -> bool:

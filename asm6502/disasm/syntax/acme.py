@@ -55,7 +55,7 @@ def _statement(s: Instruction | Data) -> str:
 
 def render(listing: Listing) -> str:
     name = listing.title.rsplit(".", 1)[0] or "program"
-    lines = [f"; {listing.title} - disassembled by asm6502 disasm",
+    lines = [f"; {listing.title} - disassembled by asm6502 disasm", f"; {listing.traced_from}",
              f"; acme -f cbm -o {name}.prg {name}.a", ""]
     if listing.cpu == "6502i":
         lines.append(columns(None, "!cpu nmos6502"))

@@ -62,7 +62,8 @@ def _comment(text: str) -> str:
 
 def statements(listing: Listing) -> list[str]:
     """The source lines without their numbers."""
-    lines = ["sys32768", ".opt oo", ";", _comment(f"{listing.title} - disassembled by asm6502 disasm")]
+    lines = ["sys32768", ".opt oo", ";", _comment(f"{listing.title} - disassembled by asm6502 disasm"),
+             _comment(listing.traced_from)]
     if listing.cpu == "6502i":
         lines.append(_comment("undocumented opcodes - assemble with asm6502 --cpu 6502i"))
     lines.append(";")

@@ -46,7 +46,7 @@ def _statement(s: Instruction | Data) -> str:
 
 def render(listing: Listing) -> str:
     name = listing.title.rsplit(".", 1)[0] or "program"
-    lines = [f"; {listing.title} - disassembled by asm6502 disasm",
+    lines = [f"; {listing.title} - disassembled by asm6502 disasm", f"; {listing.traced_from}",
              f"; 64tass -o {name}.prg {name}.s", ""]
     if listing.cpu == "6502i":
         lines.append(columns(None, '.cpu "6502i"'))
