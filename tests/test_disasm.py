@@ -21,7 +21,7 @@ from asm6502.opcodes_undoc import UNDOCUMENTED
 def body(text: str) -> str:
     """The source after the header comments (from the first equate or origin line)."""
     lines = text.splitlines()
-    first = next(n for n, line in enumerate(lines) if re.search(r"(^| )[a-z0-9_.]+ = \$|\* ?= ?\$", line))
+    first = next(n for n, line in enumerate(lines) if re.search(r"(^| )[a-z0-9_.]+ = \$|\* ?= ?\$|\.enc", line))
     return "\n".join(lines[first:]) + "\n"
 
 
@@ -370,3 +370,40 @@ def test_byte_prefixes_apply_to_the_whole_expression(syntax):
     assert (">subc100-1" if profi else ">(sub_c100-1)") in table_text
     assert reassemble(syntax, pair_text) == pair
     assert reassemble(syntax, table_text) == table
+
+
+POINTER_TABLE = """\
+*= $c000
+ ldx #2
+ lda msgs,x
+ sta $fb
+ lda msgs+1,x
+ sta $fc
+ ldy #0
+ lda ($fb),y
+ rts
+msgs .wor m1,m2
+m1 .asc "hello": .byt 0
+m2 .asc "world": .byt 0
+"""
+
+
+def test_table_of_text_pointers():
+    check(0xC000, assemble(POINTER_TABLE).image, "64tass", """\
+                .enc "petcat"
+                .cdef " @", $20, "az", $41, "[_", $5b, "AZ", $c1
+                * = $c000
+start           ldx #$02
+                lda tab_c011,x
+                sta $fb
+                lda tab_c011+1,x
+                sta $fc
+                ldy #$00
+                lda ($fb),y
+                rts
+tab_c011        .word txt_c015, txt_c01b
+txt_c015        .text "hello"
+                .byte $00
+txt_c01b        .text "world"
+                .byte $00
+""")

@@ -69,7 +69,7 @@ def _references(a: Analysis, entries: list[int]) -> list[_Ref]:
         if word.pointer:
             refs.append(_Ref(word.target, "sub" if word.adjust or word.target in a.code else "dat"))
     for tb in a.table_bytes.values():
-        refs.append(_Ref(tb.target, "sub"))
+        refs.append(_Ref(tb.target, "sub" if tb.adjust or tb.target in a.code else "dat"))
     for _, target in a.pairs.values():
         refs.append(_Ref(target, "dat"))
     return [r for r in refs if a.inside(r.target)]

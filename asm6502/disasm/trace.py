@@ -15,6 +15,8 @@ Code reached only through data is found where the program shows it plainly:
   the RTS trick (``lda hi,x : pha : lda lo,x : pha : rts``, the table holds
   target-1) or through a vector (``lda lo,x : sta v : lda hi,x : sta v+1 :
   jmp (v)``), as interleaved ``.wor`` pairs or split low/high byte tables;
+* tables of data addresses copied to a pointer (``lda lo,x : sta p : lda hi,x : sta p+1``)
+  become ``.wor``/``<``/``>`` entries pointing at their labels;
 * ``lda #<text : ldy #>text`` pairs (immediate low/high byte of an address
   inside the program) become ``#<label``/``#>label``.
 """
@@ -156,6 +158,11 @@ def _tables(a: Analysis, dec: Decoder) -> list[int]:
 
 
 def _jump_table(a: Analysis, first: Insn, dec: Decoder, refs: set[int]) -> list[int]:
+    """Claim the table ``first`` reads, if the code after it shows one; return new code targets.
+
+    Dispatched at once (RTS trick, or ``jmp (v)``): the entries are code addresses.  Only
+    copied to a pointer ``v``/``v+1``: the entries are data addresses (texts, tables).
+    """
     seq = _sequence(a, first)
     index = INDEX[first.mode]
     second = next((i for i in seq if i.mnemonic in LOADS and INDEX.get(i.mode) == index
@@ -166,45 +173,49 @@ def _jump_table(a: Analysis, first: Insn, dec: Decoder, refs: set[int]) -> list[
     before = seq[:seq.index(second)]
     if first.mnemonic == second.mnemonic == "LDA" and any(i.mnemonic == "PHA" for i in before) and \
             [i.mnemonic for i in after[:2]] == ["PHA", "RTS"]:
-        hi, lo, adjust = first.value, second.value, -1  # pushed first = high byte; RTS adds 1
+        hi, lo, adjust, code = first.value, second.value, -1, True  # pushed first = high byte; RTS adds 1
     else:
         store1 = next((i for i in before if STORES.get(i.mnemonic) == LOADS[first.mnemonic]), None)
         store2 = next((i for i in after if STORES.get(i.mnemonic) == LOADS[second.mnemonic]), None)
-        jump = next((i for i in after if i.mnemonic == "JMP" and i.mode is Mode.INDIRECT), None)
-        if store1 is None or store2 is None or jump is None or store1.value is None or store2.value is None:
+        if store1 is None or store2 is None or store1.value is None or store2.value is None:
             return []
         vec = min(store1.value, store2.value)
-        if abs(store1.value - store2.value) != 1 or jump.value != vec:
+        if abs(store1.value - store2.value) != 1:
             return []
         lo, hi = (first.value, second.value) if store1.value == vec else (second.value, first.value)
-        adjust = 0
+        jump = next((i for i in after if i.mnemonic == "JMP" and i.mode is Mode.INDIRECT), None)
+        adjust, code = 0, jump is not None and jump.value == vec
     if not (a.inside(lo) and a.inside(hi)) or a.claimed(lo) or a.claimed(hi):
         return []
+
+    def entry(target: int) -> bool:
+        return _can_be_code(a, target, dec) if code else a.inside(target)
+
     found: list[int] = []
     if hi == lo + 1:  # interleaved: .wor pairs
         address = lo
-        while a.inside(address + 1) and not a.claimed(address) and not a.claimed(address + 1):
+        while a.inside(address + 1) and not a.claimed(address) and not a.claimed(address + 1) and len(found) < 128:
             if address != lo and (address in refs or address + 1 in refs):
                 break
             target = (a.word_at(address) - adjust) & 0xFFFF
-            if not _can_be_code(a, target, dec):
+            if not entry(target):
                 break
             a.words[address] = Word(target, adjust)
             found.append(target)
             address += 2
     elif lo != hi + 1:  # split low-byte and high-byte tables
         i = 0
-        while a.inside(lo + i) and a.inside(hi + i) and lo + i != hi and hi + i != lo:
+        while a.inside(lo + i) and a.inside(hi + i) and lo + i != hi and hi + i != lo and i < 256:
             if a.claimed(lo + i) or a.claimed(hi + i) or (i and (lo + i in refs or hi + i in refs)):
                 break
             target = ((a.byte(lo + i) | a.byte(hi + i) << 8) - adjust) & 0xFFFF
-            if not _can_be_code(a, target, dec):
+            if not entry(target):
                 break
             a.table_bytes[lo + i] = TableByte("<", target, adjust)
             a.table_bytes[hi + i] = TableByte(">", target, adjust)
             found.append(target)
             i += 1
-    return [t for t in found if t not in a.code]
+    return [t for t in found if t not in a.code] if code else []
 
 
 def _pairs(a: Analysis) -> None:
