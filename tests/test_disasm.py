@@ -10,6 +10,7 @@ import re
 
 import pytest
 from disasm_assemblers import SYNTAXES, reassemble
+from helpers import ROOT
 
 from asm6502.assembler import assemble
 from asm6502.disasm import SourceTooLong, disassemble, listing, names
@@ -75,24 +76,24 @@ loop_1007       bit $01a9
 
 def test_self_modifying_code_profi():
     check(0x1000, assemble(SELF_MODIFYING).image, "profi", """\
-160 cinv = $0314
-170 scrram = $0400
-180 extcol = $d020
-190 chrout = $ffd2
-200 *= $1000
-210 start lda #$00
-220 sta loop1005+1
-230 loop1005 lda #$05
-240 loop1007 bit $01a9
-250 jsr chrout
-260 sta extcol
-270 sta scrram+1
-280 lda cinv+1
-290 lda !$0012
-300 ldx !$0034,y
-310 beq loop1007+1
-320 jmp loop1005+1
-330 .byt $60
+190 cinv = $0314
+200 scrram = $0400
+210 extcol = $d020
+220 chrout = $ffd2
+230 *= $1000
+240 start lda #$00
+250 sta loop1005+1
+260 loop1005 lda #$05
+270 loop1007 bit $01a9
+280 jsr chrout
+290 sta extcol
+300 sta scrram+1
+310 lda cinv+1
+320 lda !$0012
+330 ldx !$0034,y
+340 beq loop1007+1
+350 jmp loop1005+1
+360 .byt $60
 """)
 
 
@@ -189,26 +190,26 @@ def basic_program() -> bytes:
 
 def test_basic_start_line_gives_the_entry():
     check(0x0801, basic_program(), "profi", """\
-160 extcol = $d020
-170 chrout = $ffd2
-180 *= $0801
-190 ; basic line 10 sys2061
-200 .wor dat080b,10
-210 .byt $9e
-220 .asc "2061"
-230 .byt $00
-240 dat080b .byt $00,$00
-250 ;
-260 start lda #$05
-270 sta extcol
-280 ldx #$00
-290 loop0814 lda txt0820,x
-300 jsr chrout
-310 inx
-320 cpx #$05
-330 bne loop0814
-340 rts
-350 txt0820 .asc "Hello"
+190 extcol = $d020
+200 chrout = $ffd2
+210 *= $0801
+220 ; basic line 10 sys2061
+230 .wor dat080b,10
+240 .byt $9e
+250 .asc "2061"
+260 .byt $00
+270 dat080b .byt $00,$00
+280 ;
+290 start lda #$05
+300 sta extcol
+310 ldx #$00
+320 loop0814 lda txt0820,x
+330 jsr chrout
+340 inx
+350 cpx #$05
+360 bne loop0814
+370 rts
+380 txt0820 .asc "Hello"
 """)
 
 
@@ -407,3 +408,11 @@ txt_c015        .text "hello"
 txt_c01b        .text "world"
                 .byte $00
 """)
+
+
+def test_profi_header_warns_where_opt_oo_would_overwrite_the_source():
+    """'.opt oo' writes the code to its address on the C64; at $0801 that is where the source is."""
+    at_basic = disassemble(0x0801, basic_program(), title="hello.prg")
+    assert '; - to write the object code to disk, add a line  open1,8,1,"hello"\n' in at_basic
+    assert "open1,8,1" not in disassemble(0xC000, basic_program())
+    assert "open1,8,1" not in disassemble(0x3400, (ROOT / "build" / "superhirn.prg").read_bytes()[2:])

@@ -208,7 +208,7 @@ def build(a: Analysis, dec: Decoder, entries: list[int], title: str, cpu: str, s
     equates.sort(key=lambda e: (e.value, e.symbol.name))
     zero_page = {address for address in labels if address < 0x100}
     body = [_unlabel(s) if isinstance(s, (Instruction, Data)) and s.address in zero_page else s for s in body]
-    return Listing(title, a.origin, cpu, tuple(entries), tuple(equates), tuple(body))
+    return Listing(title, a.origin, a.end, cpu, tuple(entries), tuple(equates), tuple(body))
 
 
 def _unlabel(s: Instruction | Data) -> Instruction | Data:

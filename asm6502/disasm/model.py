@@ -79,6 +79,7 @@ class Comment:
 class Listing:
     title: str  # the program's file name (no directories)
     origin: int
+    end: int  # the first address after the program
     cpu: str
     entries: tuple[int, ...]  # where the code was traced from
     equates: tuple[Equate, ...]

@@ -60,22 +60,39 @@ def _comment(text: str) -> str:
     return ("; " + text.replace(":", " ")).rstrip()
 
 
+def _fits_in_memory(listing: Listing, source_chars: int) -> bool:
+    """Can '.opt oo' put the object code at its address on the C64 without hitting the source?
+
+    The source is a BASIC program from $0801; Profi-Ass keeps its symbols above it and runs at
+    $8000-$9FFF (manual p. 18: 'OO' cannot be used where the source lies).  $C000-$CFFF
+    is free.  The estimate is generous: one byte per character and 16 per label, plus 2 KB.
+    """
+    start, end = listing.origin, listing.end
+    symbols = sum(1 for s in listing.body if getattr(s, "label", None)) + len(listing.equates)
+    above_source = 0x0801 + source_chars + 16 * symbols + 0x800
+    return 0xC000 <= start and end <= 0xD000 or above_source <= start and end <= 0x8000
+
+
 def statements(listing: Listing) -> list[str]:
     """The source lines without their numbers."""
-    lines = ["sys32768", ".opt oo", ";", _comment(f"{listing.title} - disassembled by asm6502 disasm"),
-             _comment(listing.traced_from)]
-    if listing.cpu == "6502i":
-        lines.append(_comment("undocumented opcodes - assemble with asm6502 --cpu 6502i"))
-    lines.append(";")
-    lines += [f"{e.symbol.short} = {hex_number(e.value, 4 if e.value > 0xFF else 2)}" for e in listing.equates]
-    lines.append(f"*= {hex_number(listing.origin, 4)}")
+    body = [f"{e.symbol.short} = {hex_number(e.value, 4 if e.value > 0xFF else 2)}" for e in listing.equates]
+    body.append(f"*= {hex_number(listing.origin, 4)}")
     for s in listing.body:
         if isinstance(s, Comment):
-            lines.append(_comment(s.text))
+            body.append(_comment(s.text))
         else:
             text = _statement(s)
-            lines.append(f"{s.label.short} {text}" if s.label else text)
-    return lines
+            body.append(f"{s.label.short} {text}" if s.label else text)
+    head = ["sys32768", ".opt oo", ";", _comment(f"{listing.title} - disassembled by asm6502 disasm"),
+            _comment(listing.traced_from)]
+    if listing.cpu == "6502i":
+        head.append(_comment("undocumented opcodes - assemble with asm6502 --cpu 6502i"))
+    if not _fits_in_memory(listing, sum(len(line) + 6 for line in body)):
+        name = "".join(c for c in listing.title.rsplit(".", 1)[0].lower() if c.isalnum() or c in " .-")[:16]
+        head += [_comment(f"on a c64 .opt oo would overwrite this source or the system at ${listing.origin:04x}"),
+                 _comment(f'- to write the object code to disk, add a line  open1,8,1,"{name or "object"}"'),
+                 _comment("before the sys32768 line and change .opt oo to .opt o1 (manual p. 18)")]
+    return head + [";"] + body
 
 
 def render(listing: Listing) -> str:
