@@ -413,6 +413,13 @@ txt_c01b        .text "world"
 def test_profi_header_warns_where_opt_oo_would_overwrite_the_source():
     """'.opt oo' writes the code to its address on the C64; at $0801 that is where the source is."""
     at_basic = disassemble(0x0801, basic_program(), title="hello.prg")
-    assert '; - to write the object code to disk, add a line  open1,8,1,"hello"\n' in at_basic
+    assert '; to send the code to disk, put a line  open1,8,1,"hello"\n' in at_basic
     assert "open1,8,1" not in disassemble(0xC000, basic_program())
     assert "open1,8,1" not in disassemble(0x3400, (ROOT / "build" / "superhirn.prg").read_bytes()[2:])
+
+
+def test_long_or_odd_file_names_stay_inside_comment_lines():
+    text = disassemble(0x0801, basic_program(), title="x" * 100 + "\n:é.prg")
+    assert max(len(line) for line in text.splitlines()) < 80
+    assert "\n:" not in text and "é" not in text
+    assert reassemble("profi", text) == basic_program()

@@ -38,6 +38,7 @@ def listing(origin: int, memory: bytes, *, entries: list[int] | None = None, cpu
     outside = [e for e in entries if not origin <= e < origin + len(memory)]
     if outside:
         raise ValueError(f"entry ${outside[0]:04X} is outside the program (${origin:04X}-${origin + len(memory) - 1:04X})")
+    title = "".join(c if " " <= c <= "~" else "?" for c in title)  # it goes into comment lines
     dec = decoder(cpu)
     a = analyse(memory, origin, entries, dec)
     if stub is not None and not any(a.claimed(x) for x in range(origin, origin + 4)):

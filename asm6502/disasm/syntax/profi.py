@@ -56,8 +56,11 @@ def _statement(s: Instruction | Data) -> str:
     return ".byt " + ",".join(byte_text(b, _spell, _group) for b in s.items)
 
 
+COMMENT_WIDTH = MAX_LINE_KEYS - 6  # room for a 5-digit line number and its blank
+
+
 def _comment(text: str) -> str:
-    return ("; " + text.replace(":", " ")).rstrip()
+    return ("; " + text.replace(":", " "))[:COMMENT_WIDTH].rstrip()
 
 
 def _fits_in_memory(listing: Listing, source_chars: int) -> bool:
@@ -89,9 +92,9 @@ def statements(listing: Listing) -> list[str]:
         head.append(_comment("undocumented opcodes - assemble with asm6502 --cpu 6502i"))
     if not _fits_in_memory(listing, sum(len(line) + 6 for line in body)):
         name = "".join(c for c in listing.title.rsplit(".", 1)[0].lower() if c.isalnum() or c in " .-")[:16]
-        head += [_comment(f"on a c64 .opt oo would overwrite this source or the system at ${listing.origin:04x}"),
-                 _comment(f'- to write the object code to disk, add a line  open1,8,1,"{name or "object"}"'),
-                 _comment("before the sys32768 line and change .opt oo to .opt o1 (manual p. 18)")]
+        head += [_comment(f".opt oo would assemble over this source or the system at ${listing.origin:04x} -"),
+                 _comment(f'to send the code to disk, put a line  open1,8,1,"{name or "object"}"'),
+                 _comment("before sys32768 and change .opt oo to .opt o1 (manual p. 18)")]
     return head + [";"] + body
 
 
