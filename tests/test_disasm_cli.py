@@ -20,7 +20,10 @@ def test_writes_a_source_that_asm6502_assembles_back(tmp_path):
 
 def test_standard_output_and_options(capsys):
     assert main(["disasm", str(PRG), "--syntax", "64tass", "--entry", "$3400", "--entry", "0x35e4"]) == 0
-    text = capsys.readouterr().out
+    assert main(["disasm", str(PRG), "--syntax", "64tass", "--entry", "$3400", "13796"]) == 0
+    text, again = capsys.readouterr().out.split("; superhirn.prg", 2)[1:]
+    assert text == again
+    text = "; superhirn.prg" + text
     assert text.startswith("; superhirn.prg - disassembled by asm6502 disasm\n; code traced from $3400, $35e4\n"
                            "; 64tass -o superhirn.prg superhirn.s\n")
     assert "\nsub_35e4        lda #$00\n" in text  # the relocation routine, traced from the second entry

@@ -33,9 +33,9 @@ def _parser() -> argparse.ArgumentParser:
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("prg", metavar="PRG", help="C64 program file")
     p.add_argument("-o", "--output", metavar="SRC", help="write the source here (default: standard output)")
-    p.add_argument("--entry", type=_address, action="append", metavar="ADDR",
-                   help="trace code from ADDR (repeatable; replaces the default entry; "
-                   "13312, 0x3400 or $3400)")
+    p.add_argument("--entry", type=_address, action="extend", nargs="+", metavar="ADDR",
+                   help="trace code from these addresses instead of the default entry (13312, 0x3400 or "
+                   "$3400; '--entry A B' and '--entry A --entry B' both work; the first is named 'start')")
     p.add_argument("--data", action="store_true", help="no tracing: write every byte as data")
     p.add_argument("--syntax", choices=SYNTAXES, default="profi",
                    help="profi: Profi-Ass 64 (line-numbered, default); 64tass; acme")
