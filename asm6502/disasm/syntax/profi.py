@@ -1,0 +1,114 @@
+"""Profi-Ass 64 V2.0 source: line-numbered, as typed into the C64 (see sources/superhirn.asm).
+
+Rules kept (manual pp. 8-13; findings in /work/shared/oracle/profiass/README.txt):
+labels of letters and digits, at most 8 characters; no indentation (BASIC
+drops leading blanks); each line shorter than 80 keys (the screen editor
+drops longer ones); ``!`` forces absolute addressing; ``<``/``>`` in front
+apply to the whole expression; ``.asc`` text in petcat's case convention,
+at most 40 characters a line; comments without ``:`` (a colon ends one).
+"""
+
+from __future__ import annotations
+
+from asm6502.disasm.model import Byte, Comment, Data, Instruction, Listing, Ref, Symbol
+from asm6502.disasm.syntax.common import MODE_FORMAT, byte_text, hex_number, ref_text, word_text
+from asm6502.opcodes import Mode
+from asm6502.petscii_text import petscii_to_ascii
+
+FIRST_LINE = 100
+STEP = 10
+LAST_LINE = 63999  # the highest BASIC line number
+MAX_LINE_KEYS = 79  # the screen editor takes at most 80 keys; 80 or more is dropped
+
+
+class SourceTooLong(ValueError):
+    pass
+
+
+def _spell(symbol: Symbol) -> str:
+    return symbol.short
+
+
+def _group(text: str) -> str:
+    return text  # '<sym+1' is the low byte of sym+1 in Profi-Ass
+
+
+def _operand(s: Instruction) -> str:
+    if s.mode is Mode.ACCUMULATOR:
+        return "a"  # 'asl a' as in sources/superhirn.asm
+    if s.operand is None:
+        return ""
+    if isinstance(s.operand, Byte):
+        text = byte_text(s.operand, _spell, _group)
+    else:
+        assert isinstance(s.operand, Ref)
+        text = ref_text(s.operand, _spell)[0]
+    return MODE_FORMAT[s.mode].format(("!" if s.force_absolute else "") + text)
+
+
+def _statement(s: Instruction | Data) -> str:
+    if isinstance(s, Instruction):
+        return f"{s.mnemonic} {_operand(s)}".rstrip()
+    if s.kind == "text":
+        return f'.asc "{petscii_to_ascii(bytes(s.items))}"'
+    if s.kind == "words":
+        return ".wor " + ",".join(word_text(w, _spell) for w in s.items)
+    return ".byt " + ",".join(byte_text(b, _spell, _group) for b in s.items)
+
+
+COMMENT_WIDTH = MAX_LINE_KEYS - 6  # room for a 5-digit line number and its blank
+
+
+def _comment(text: str) -> str:
+    return ("; " + text.replace(":", " "))[:COMMENT_WIDTH].rstrip()
+
+
+def _fits_in_memory(listing: Listing, source_chars: int) -> bool:
+    """Can '.opt oo' put the object code at its address on the C64 without hitting the source?
+
+    The source is a BASIC program from $0801; Profi-Ass keeps its symbols above it and runs at
+    $8000-$9FFF (manual p. 18: 'OO' cannot be used where the source lies).  $C000-$CFFF
+    is free.  The estimate is generous: one byte per character and 16 per label, plus 2 KB.
+    """
+    start, end = listing.origin, listing.end
+    symbols = sum(1 for s in listing.body if getattr(s, "label", None)) + len(listing.equates)
+    above_source = 0x0801 + source_chars + 16 * symbols + 0x800
+    return 0xC000 <= start and end <= 0xD000 or above_source <= start and end <= 0x8000
+
+
+def statements(listing: Listing) -> list[str]:
+    """The source lines without their numbers."""
+    body = [f"{e.symbol.short} = {hex_number(e.value, 4 if e.value > 0xFF else 2)}" for e in listing.equates]
+    body.append(f"*= {hex_number(listing.origin, 4)}")
+    for s in listing.body:
+        if isinstance(s, Comment):
+            body.append(_comment(s.text))
+        else:
+            text = _statement(s)
+            body.append(f"{s.label.short} {text}" if s.label else text)
+    head = ["sys32768", ".opt oo", ";", _comment(f"{listing.title} - disassembled by asm6502 disasm"),
+            _comment(listing.traced_from)]
+    if listing.cpu == "6502i":
+        head.append(_comment("undocumented opcodes - assemble with asm6502 --cpu 6502i"))
+    if not _fits_in_memory(listing, sum(len(line) + 6 for line in body)):
+        name = "".join(c for c in listing.title.rsplit(".", 1)[0].lower() if c.isalnum() or c in " .-")[:16]
+        head += [_comment(f".opt oo would assemble over this source or the system at ${listing.origin:04x} -"),
+                 _comment(f'to send the code to disk, put a line  open1,8,1,"{name or "object"}"'),
+                 _comment("before sys32768 and change .opt oo to .opt o1 (manual p. 18)")]
+    return head + [";"] + body
+
+
+def render(listing: Listing) -> str:
+    lines = statements(listing)
+    step = STEP
+    if FIRST_LINE + step * (len(lines) - 1) > LAST_LINE:
+        step = (LAST_LINE - FIRST_LINE) // max(1, len(lines) - 1)
+        if step < 1:
+            raise SourceTooLong(f"{len(lines)} lines do not fit into one Profi-Ass source (line numbers "
+                                f"{FIRST_LINE}-{LAST_LINE}); disassemble a part with --entry and split it")
+    out = []
+    for n, text in enumerate(lines):
+        line = f"{FIRST_LINE + n * step} {text}"
+        assert len(line) <= MAX_LINE_KEYS, line
+        out.append(line)
+    return "\n".join(out) + "\n"
