@@ -164,12 +164,16 @@ class _Job:
         self.diagnostics: list[Diagnostic] = []
 
     def read(self, inp: Input) -> bytes:
+        from asm6502.fileio import read_input
+
         if inp.path in self.products:
             return self.products[inp.path]
-        return (self.root / inp.path).read_bytes()
+        return read_input(self.root / inp.path)
 
     def text(self, inp: Input) -> str:
-        return self.read(inp).decode("utf-8")
+        from asm6502.fileio import decode_utf8
+
+        return decode_utf8(self.read(inp), inp.path)
 
     def assembly(self, inp: Input):
         """Assemble once per source, however many artifacts use it."""
@@ -395,11 +399,15 @@ def _parse_artifact(src: _Source, key: Value, body: Value, diags: list[Diagnosti
 
 def load_manifest(path: str | os.PathLike) -> list[Artifact]:
     """Read and check a manifest; raise DiagnosticError with every problem found."""
+    from asm6502.fileio import read_text
+
     filename = os.fspath(path)
-    text = Path(path).read_text(encoding="utf-8")
+    text = read_text(path, what="manifest")
     src = _Source(text, filename)
     try:
         root = yaml.compose(text, Loader=yaml.SafeLoader)
+    except RecursionError:
+        raise DiagnosticError([error("not valid YAML: nested too deeply", Span(filename, 1))]) from None
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         message = f"not valid YAML: {exc.problem or exc.context}"
@@ -439,8 +447,14 @@ def load_manifest(path: str | os.PathLike) -> list[Artifact]:
 
 
 def _check_graph(artifacts: list[Artifact], root_dir: Path, diags: list[Diagnostic]) -> None:
-    """Missing sources and dependency cycles."""
+    """Outputs outside the manifest's folder, missing sources and dependency cycles."""
     by_output = {a.output: a for a in artifacts}
+    for a in artifacts:
+        if os.path.isabs(a.output) or a.output == ".." or a.output.startswith("../"):
+            diags.append(error(f"output '{a.output}' is outside the manifest's folder; "
+                               "artifacts are written only inside it (use a relative path like build/x.prg)", a.span))
+        elif a.output == ".":
+            diags.append(error("an output must name a file, not the manifest's folder", a.span))
     for a in artifacts:
         for inp in a.inputs:
             if inp.path not in by_output and not (root_dir / inp.path).is_file():
@@ -516,17 +530,25 @@ def build(manifest: str | os.PathLike = MANIFEST) -> list[Product]:
     return sorted(products, key=lambda p: order[p.artifact.output])
 
 
-def write(products: list[Product]) -> list[tuple[Product, bool]]:
-    """Write products whose file differs; return (product, changed) pairs."""
-    from asm6502.fileio import write_atomic
+def write(products: list[Product], manifest: str | os.PathLike = MANIFEST) -> list[tuple[Product, bool]]:
+    """Write products whose file differs, all together (fileio.OutputPlan); return (product, changed) pairs.
 
-    out = []
+    No output may be the manifest or a source the build reads (nor a link to one);
+    missing directories inside the manifest's folder are created.
+    """
+    from asm6502.fileio import OutputPlan
+
+    plan = OutputPlan()
+    plan.add_input(manifest, "manifest")
+    made = {p.artifact.output for p in products}
     for p in products:
-        changed = not p.path.is_file() or p.path.read_bytes() != p.data
-        if changed:
-            write_atomic(p.path, p.data)
-        out.append((p, changed))
-    return out
+        for inp in p.artifact.inputs:
+            if inp.path not in made:
+                plan.add_input(Path(manifest).parent / inp.path, "source")
+    for p in products:
+        plan.add(p.path, p.data, "artifact", span=p.artifact.span, keep_same=True, make_parent=True)
+    written = dict(plan.commit())
+    return [(p, written[os.fspath(p.path)]) for p in products]
 
 
 def differences(products: list[Product], max_lines: int = 12) -> list[str]:

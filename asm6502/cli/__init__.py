@@ -7,7 +7,9 @@ Only this package prints and chooses exit codes; the library returns values.
 
 from __future__ import annotations
 
+import difflib
 import importlib
+import os
 import sys
 
 # command name -> (module, one-line summary shown in ``asm6502 --help``)
@@ -22,7 +24,14 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = list(sys.argv[1:] if argv is None else argv)
+    try:
+        return _dispatch(list(sys.argv[1:] if argv is None else argv))
+    except KeyboardInterrupt:  # Ctrl-C while a module is still being imported
+        print("asm6502: interrupted; nothing written", file=sys.stderr)
+        return 130
+
+
+def _dispatch(args: list[str]) -> int:
     if args and args[0] in SUBCOMMANDS:
         module_name = SUBCOMMANDS[args[0]][0]
         try:
@@ -33,6 +42,18 @@ def main(argv: list[str] | None = None) -> int:
             print(f"asm6502: error: command '{args[0]}' is not available in this build", file=sys.stderr)
             return 2
         return module.main(args[1:])
+    if args and _misspelled_command(args[0]):
+        close = difflib.get_close_matches(args[0].lower(), list(SUBCOMMANDS), n=1, cutoff=0.6)
+        print(f"asm6502: error: unknown command '{args[0]}'; did you mean '{close[0]}'?\n"
+              f"(commands: {', '.join(SUBCOMMANDS)}; anything else is a source file to assemble)", file=sys.stderr)
+        return 2
     from asm6502.cli import assemble
 
     return assemble.main(args)
+
+
+def _misspelled_command(word: str) -> bool:
+    """A bare word that is no file but close to a command name: 'biuld' -> 'build'."""
+    if not word or word.startswith("-") or "/" in word or "." in word or os.path.exists(word):
+        return False
+    return bool(difflib.get_close_matches(word.lower(), list(SUBCOMMANDS), n=1, cutoff=0.6))

@@ -7,12 +7,13 @@ import sys
 from pathlib import Path
 
 from asm6502 import __version__
-from asm6502.cli.common import guarded, int_arg, print_diagnostics
+from asm6502.cli.common import byte_arg, guarded, print_diagnostics
 from asm6502.diagnostics import DiagnosticError, Span, error, warning
 
 FORMATS = ("prg", "raw", "hex")
 SUFFIX = {"prg": ".prg", "raw": ".bin", "hex": ".hex"}
 MAX_SHOWN = 50  # diagnostics printed before the rest is summarised
+MAX_DEFINE_LENGTH = 200  # a -D value is a number or a short expression
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -35,9 +36,10 @@ def build_parser() -> argparse.ArgumentParser:
         help="prg: 2-byte load address + memory image (default); raw: the image only; "
         "hex: Intel HEX (segments kept apart). Gaps between '*=' segments are filled in prg/raw (with a warning).",
     )
-    parser.add_argument("--fill", type=int_arg, default=0x00, metavar="BYTE", help="byte for gaps in prg/raw output (default $00)")
-    parser.add_argument("--listing", metavar="FILE", help="write a listing: line number, address, every byte, source")
-    parser.add_argument("--labels", metavar="FILE", help="write a VICE label file (al C:3400 .grloop); load it in VICE's monitor with ll")
+    parser.add_argument("--fill", type=byte_arg, default=0x00, metavar="BYTE", help="byte for gaps in prg/raw output (default $00)")
+    parser.add_argument("-L", "--listing", metavar="FILE", help="write a listing: line number, address, every byte, source")
+    parser.add_argument("-l", "--labels", "--vice-labels", dest="labels", metavar="FILE",
+                        help="write a VICE label file (al C:3400 .grloop); load it in VICE's monitor with ll")
     parser.add_argument("--mse", metavar="FILE", help="also write an MSE V1.0 type-in listing of the program")
     parser.add_argument("--mse-name", metavar="NAME", help="program name in the MSE header (default: source file name)")
     parser.add_argument(
@@ -46,13 +48,16 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--cpu", choices=("6502", "6502i"), default="6502", help="6502: documented opcodes (default); 6502i: also the undocumented NMOS opcodes"
     )
-    parser.add_argument("-q", "--quiet", action="store_true", help="do not print warnings")
-    parser.add_argument("--version", action="version", version=f"asm6502 {__version__}")
+    parser.add_argument("-I", "--include", action="append", default=[], metavar="DIR",
+                        help="directory searched for '.file' sources (repeatable)")
+    parser.add_argument("-q", "--quiet", "-w", "--no-warn", dest="quiet", action="store_true", help="do not print warnings")
+    parser.add_argument("-V", "--version", action="version", version=f"asm6502 {__version__}")
     return parser
 
 
 def parse_defines(items: list[str]) -> tuple[tuple[str, int], ...]:
     from asm6502 import expr
+    from asm6502.numparse import parse_int
 
     out = []
     for item in items:
@@ -60,10 +65,20 @@ def parse_defines(items: list[str]) -> tuple[tuple[str, int], ...]:
         name = name.strip()
         if not sep or not name or name[0] not in expr.SYMBOL_START or any(c not in expr.SYMBOL_CHARS for c in name):
             raise DiagnosticError([error(f"bad -D '{item}': use NAME=VALUE, e.g. -D debug=1 or -D base=$c000")])
+        if len(value) > MAX_DEFINE_LENGTH:
+            raise DiagnosticError([error(f"bad -D '{name}=...': the value is longer than {MAX_DEFINE_LENGTH} characters")])
         try:
-            number = expr.evaluate(expr.parse(value), _no_symbols, 0)
-        except expr.ExprError as exc:
-            raise DiagnosticError([error(f"bad -D '{item}': {exc.message}")]) from None
+            number = parse_int(value)  # 13312, $3400, 0x3400, %1010: the spelling of every option
+            if not -0xFFFF <= number <= 0xFFFF:
+                raise DiagnosticError([error(f"bad -D '{item}': number {value.strip()} does not fit in 16 bits")])
+            number &= 0xFFFF  # -1 is $FFFF, as Profi-Ass's 16-bit arithmetic gives it
+        except ValueError:
+            try:
+                number = expr.evaluate(expr.parse(value), _no_symbols, 0)  # or a Profi-Ass expression
+            except expr.ExprError as exc:
+                raise DiagnosticError([error(f"bad -D '{item}': {exc.message}")]) from None
+            except RecursionError:
+                raise DiagnosticError([error(f"bad -D '{name}=...': the expression is nested too deeply")]) from None
         out.append((name, number))
     return tuple(out)
 
@@ -77,13 +92,27 @@ def _no_symbols(name: str, offset: int, length: int) -> int:
 
 def read_source_text(path: Path) -> tuple[str, str]:
     """The source text; a tokenized C64 Profi-Ass source (.prg) is detokenized first."""
-    data = path.read_bytes()
+    from asm6502 import filetype
+    from asm6502.fileio import read_input
+
+    data = read_input(path, what="source")
+    _refuse(filetype.sniff_binary(data, str(path)), path)
     if path.suffix.lower() == ".prg" or (len(data) > 6 and data[:2] == b"\x01\x08" and b"\0" in data[:100] and not _looks_textual(data)):
         from asm6502.basic.tokenizer import detokenize
 
         result = detokenize(data, filename=str(path))
+        _refuse(filetype.sniff_machine_code(data, str(path), result.text), path)
+        _refuse(filetype.sniff_text(result.text, str(path), tokenized=True), path)
         return result.text, str(path)
-    return data.decode("utf-8", errors="replace"), str(path)
+    text = data.decode("utf-8", errors="replace")
+    _refuse(filetype.sniff_text(text, str(path), tokenized=False), path)
+    return text, str(path)
+
+
+def _refuse(kind, path: Path) -> None:
+    """One clear error naming the right command instead of one error per line."""
+    if kind is not None:
+        raise DiagnosticError([error(f"{path} is {kind.what}; {kind.hint}")])
 
 
 def _looks_textual(data: bytes) -> bool:
@@ -99,12 +128,17 @@ def main(argv: list[str]) -> int:
 
 def _run(args) -> int:
     from asm6502.assembler import Options, assemble
-    from asm6502.fileio import write_atomic
+    from asm6502.fileio import OutputPlan
     from asm6502 import output
 
     source = Path(args.source)
     text, name = read_source_text(source)
-    options = Options(cpu=args.cpu, defines=parse_defines(args.define), listing=bool(args.listing))
+    out_path = Path(args.output) if args.output else source.with_suffix(SUFFIX[args.format])
+    if not args.output and out_path.resolve() == source.resolve():
+        raise DiagnosticError([error(f"the default output name '{out_path}' is the source itself; "
+                                     "name the output with -o (e.g. -o program.prg)")])
+    options = Options(cpu=args.cpu, defines=parse_defines(args.define), listing=bool(args.listing),
+                      search_paths=tuple(args.include))
     try:
         result = assemble(text, name, options)
     except DiagnosticError as exc:
@@ -124,23 +158,22 @@ def _run(args) -> int:
             )
     if not args.quiet:
         print_diagnostics(d for d in diags)
-    out_path = Path(args.output) if args.output else source.with_suffix(SUFFIX[args.format])
     if args.format == "prg":
         payload: bytes | str = output.prg_bytes(result, args.fill)
     elif args.format == "raw":
         payload = output.raw_bytes(result, args.fill)
     else:
         payload = output.intel_hex(result)
-    extra: list[tuple[str, bytes | str]] = []
+    plan = OutputPlan()  # every output checked first, all written together at the end
+    plan.add_input(source, "source")
+    plan.add(out_path, payload, "output")
     if args.listing:
-        extra.append((args.listing, output.listing_text(result, source.name)))
+        plan.add(args.listing, output.listing_text(result, source.name), "listing")
     if args.labels:
-        extra.append((args.labels, output.vice_labels(result)))
+        plan.add(args.labels, output.vice_labels(result), "label file")
     if args.mse:
         from asm6502 import mse
 
-        extra.append((args.mse, mse.write_listing(result.load_address, result.image, name=(args.mse_name or source.stem).upper())))
-    write_atomic(out_path, payload)
-    for path, data in extra:
-        write_atomic(path, data)
+        plan.add(args.mse, mse.write_listing(result.load_address, result.image, name=(args.mse_name or source.stem).upper()), "MSE listing")
+    plan.commit()
     return 0
