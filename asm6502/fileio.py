@@ -141,6 +141,18 @@ class OutputPlan:
         if _is_special(target):
             self._outputs.append((planned, frozenset()))
             return
+        self._outputs.append((planned, self.check(name, what, span=span, make_parent=make_parent)))
+
+    def check(self, path: str | os.PathLike, what: str = "output", *, span: Span | None = None,
+              make_parent: bool = False) -> frozenset:
+        """Raise DiagnosticError if *path* may not be written (see the module rule); its identity keys otherwise.
+
+        ``add`` checks too; calling this first reports a bad output before any work is done.
+        """
+        name = os.fspath(path)
+        target = Path(name)
+        if name == STDIO or _is_special(target):
+            return frozenset()
         if target.is_dir():
             raise DiagnosticError([error(f"{what} '{name}' is a directory; give a file name", span)])
         parent = target.parent
@@ -157,7 +169,7 @@ class OutputPlan:
             if keys & other_keys:
                 raise DiagnosticError([error(f"{what} '{name}' and {other.what} '{other.path}' are the same file; "
                                              "give each output its own name", span)])
-        self._outputs.append((planned, keys))
+        return keys
 
     @property
     def paths(self) -> list[str]:

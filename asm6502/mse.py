@@ -720,6 +720,12 @@ def _check(parse: _Parse, src: _Text, fill: int) -> ReadResult:
                 "no 'PROGRAMM :' header: the end address is unknown, keeping all 15 bytes of the last line",
                 src.span(records[-1].start, 4, context=False)))
     end = max(end, start)
+    beyond = [(a, rec) for a, (rec, d) in sorted(placed.items()) if a + len(d) > 0x10000]
+    if beyond and end > 0x10000:  # the C64's memory ends at $FFFF: no .prg can load there
+        address, rec = beyond[0]
+        diags.append(error(f"the line at ${address:04X} runs past $FFFF, the end of the C64's memory",
+                           src.span(rec.start, 4)))
+        end = 0x10000
     image = bytearray([fill]) * (end - start)
     for address, (_, data) in sorted(placed.items()):
         for i, b in enumerate(data):

@@ -137,6 +137,12 @@ def _run(args) -> int:
     if not args.output and out_path.resolve() == source.resolve():
         raise DiagnosticError([error(f"the default output name '{out_path}' is the source itself; "
                                      "name the output with -o (e.g. -o program.prg)")])
+    plan = OutputPlan()  # every output checked before the work, all written together at the end
+    plan.add_input(source, "source")
+    wanted = [(out_path, "output"), (args.listing, "listing"), (args.labels, "label file"), (args.mse, "MSE listing")]
+    for path, what in wanted:
+        if path:
+            plan.check(path, what)
     options = Options(cpu=args.cpu, defines=parse_defines(args.define), listing=bool(args.listing),
                       search_paths=tuple(args.include))
     try:
@@ -164,8 +170,6 @@ def _run(args) -> int:
         payload = output.raw_bytes(result, args.fill)
     else:
         payload = output.intel_hex(result)
-    plan = OutputPlan()  # every output checked first, all written together at the end
-    plan.add_input(source, "source")
     plan.add(out_path, payload, "output")
     if args.listing:
         plan.add(args.listing, output.listing_text(result, source.name), "listing")

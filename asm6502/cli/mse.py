@@ -7,9 +7,9 @@ import sys
 from pathlib import Path
 
 from asm6502 import mse
-from asm6502.cli.common import guarded, int_arg, print_diagnostics
+from asm6502.cli.common import byte_arg, guarded, number_arg, print_diagnostics
 from asm6502.diagnostics import DiagnosticError, error
-from asm6502.fileio import write_atomic
+from asm6502.fileio import MAX_PRG_BYTES, OutputPlan, read_input
 
 DESCRIPTION = """\
 Write or read MSE ("MaschinenSpracheEditor") hex listings as printed in 64'er magazine.
@@ -19,18 +19,8 @@ Write or read MSE ("MaschinenSpracheEditor") hex listings as printed in 64'er ma
 """
 
 
-def _byte_arg(text: str) -> int:
-    value = int_arg(text)
-    if not 0 <= value <= 0xFF:
-        raise argparse.ArgumentTypeError(f"not a byte (0-255): {text!r}")
-    return value
-
-
-def _address_arg(text: str) -> int:
-    value = int_arg(text)
-    if not 0 <= value <= 0x10000:
-        raise argparse.ArgumentTypeError(f"not an address ($0000-$10000): {text!r}")
-    return value
+_byte_arg = byte_arg
+_address_arg = number_arg(0, 0x10000, "end address")  # exclusive: $10000 = up to $FFFF
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -69,14 +59,14 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _read_prg(path: str) -> tuple[int, bytes]:
-    raw = Path(path).read_bytes()
+    raw = read_input(path, MAX_PRG_BYTES, "C64 program")
     if len(raw) < 3:
         raise DiagnosticError([error(f"{path}: too short for a .prg (a 2-byte load address and at least one byte)")])
     return int.from_bytes(raw[:2], "little"), raw[2:]
 
 
 def _read_text(path: str) -> str:
-    raw = sys.stdin.buffer.read() if path == "-" else Path(path).read_bytes()
+    raw = read_input(path, what="listing")
     try:
         return raw.decode("utf-8")
     except UnicodeDecodeError:
@@ -88,10 +78,18 @@ def _write(args: argparse.Namespace) -> int:
     name = args.name if args.name is not None else Path(args.prg).stem.upper()
     text = mse.write_listing(load, data, name=name, version=args.version, end=args.end, fill=args.fill)
     if args.output:
-        write_atomic(args.output, text)
+        _write_output(args.output, text, args.prg, "listing")
     else:
         sys.stdout.write(text)
     return 0
+
+
+def _write_output(path: str, data: bytes | str, source: str, what: str) -> None:
+    """The one output rule (fileio.OutputPlan): never over the input, all or nothing."""
+    plan = OutputPlan()
+    plan.add_input(source, "input")
+    plan.add(path, data, what)
+    plan.commit()
 
 
 def _read(args: argparse.Namespace) -> int:
@@ -106,7 +104,7 @@ def _read(args: argparse.Namespace) -> int:
         print(summary + (", all checksums match" if result.ok else f", {n_err} error(s)"), file=sys.stderr)
     if args.output:
         if result.ok or (args.force and result.data):
-            write_atomic(args.output, result.prg)
+            _write_output(args.output, result.prg, args.txt, "program")
             if not result.ok:
                 print(f"asm6502 mse: wrote {args.output} despite {n_err} error(s) (--force)", file=sys.stderr)
         else:
