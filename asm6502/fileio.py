@@ -43,7 +43,8 @@ def read_input(path: str | os.PathLike, limit: int = MAX_SOURCE_BYTES, what: str
     """The bytes of *path* (``-`` = standard input), at most *limit* of them."""
     name = os.fspath(path)
     if name == STDIO:
-        data = sys.stdin.buffer.read(limit + 1)
+        binary = getattr(sys.stdin, "buffer", None)  # a StringIO stand-in has none
+        data = binary.read(limit + 1) if binary is not None else sys.stdin.read(limit + 1).encode("utf-8")
     else:
         with open(name, "rb") as fh:
             data = fh.read(limit + 1)

@@ -36,10 +36,11 @@ def parse_int(text: str) -> int:
     return sign * int(t, base)
 
 
-def check_range(value: int, low: int, high: int, what: str, text: str) -> int:
+def check_range(value: int, low: int, high: int, what: str, text: str, *, hex_bounds: bool = True) -> int:
     """*value* if ``low <= value <= high``, else ValueError naming the range."""
     if not low <= value <= high:
-        raise ValueError(f"{what} {text!r} is out of range ({format_bound(low)} to {format_bound(high)})")
+        shown = (format_bound(low), format_bound(high)) if hex_bounds else (f"{low:,}", f"{high:,}")
+        raise ValueError(f"{what} {text!r} is out of range ({shown[0]} to {shown[1]})")
     return value
 
 

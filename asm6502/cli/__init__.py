@@ -7,7 +7,6 @@ Only this package prints and chooses exit codes; the library returns values.
 
 from __future__ import annotations
 
-import difflib
 import importlib
 import os
 import sys
@@ -43,6 +42,8 @@ def _dispatch(args: list[str]) -> int:
             return 2
         return module.main(args[1:])
     if args and _misspelled_command(args[0]):
+        import difflib
+
         close = difflib.get_close_matches(args[0].lower(), list(SUBCOMMANDS), n=1, cutoff=0.6)
         print(f"asm6502: error: unknown command '{args[0]}'; did you mean '{close[0]}'?\n"
               f"(commands: {', '.join(SUBCOMMANDS)}; anything else is a source file to assemble)", file=sys.stderr)
@@ -56,4 +57,6 @@ def _misspelled_command(word: str) -> bool:
     """A bare word that is no file but close to a command name: 'biuld' -> 'build'."""
     if not word or word.startswith("-") or "/" in word or "." in word or os.path.exists(word):
         return False
+    import difflib
+
     return bool(difflib.get_close_matches(word.lower(), list(SUBCOMMANDS), n=1, cutoff=0.6))

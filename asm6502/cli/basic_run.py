@@ -22,7 +22,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--input", metavar="FILE",
                    help="keystrokes for INPUT (one line per answer) and GET (one character each, "
                    "newline = RETURN); default: the terminal / standard input")
-    p.add_argument("--seed", type=number_arg(0, 24 * 60 * 60 * 60 - 1, "jiffy count"), metavar="N",
+    p.add_argument("--seed", type=number_arg(0, 24 * 60 * 60 * 60 - 1, "jiffy count", hex_bounds=False), metavar="N",
                    help="start the jiffy clock TI at N (makes RND(0), RND(-TI) and TI$ repeatable); "
                    "RND(1) sequences are always the C64's power-on sequence")
     p.add_argument("--max-statements", type=count_arg, metavar="N",

@@ -16,14 +16,16 @@ def print_diagnostics(diagnostics: Iterable[Diagnostic], stream=None) -> None:
         print(render(d), file=stream)
 
 
-def number_arg(low: int | None = None, high: int | None = None, what: str = "number") -> Callable[[str], int]:
+def number_arg(low: int | None = None, high: int | None = None, what: str = "number", *,
+               hex_bounds: bool = True) -> Callable[[str], int]:
     """An argparse ``type``: one number spelling for every option (13312, $3400, 0x3400, %1010), range-checked."""
 
     def parse(text: str) -> int:
         try:
             value = parse_int(text)
             if low is not None or high is not None:
-                check_range(value, -(1 << 64) if low is None else low, 1 << 64 if high is None else high, what, text)
+                check_range(value, -(1 << 64) if low is None else low, 1 << 64 if high is None else high, what, text,
+                            hex_bounds=hex_bounds)
             return value
         except ValueError as exc:
             raise argparse.ArgumentTypeError(str(exc)) from None
@@ -35,7 +37,7 @@ def number_arg(low: int | None = None, high: int | None = None, what: str = "num
 int_arg = number_arg()  # any integer
 byte_arg = number_arg(0, 0xFF, "byte")
 address_arg = number_arg(0, 0xFFFF, "address")
-count_arg = number_arg(1, 1 << 48, "count")
+count_arg = number_arg(1, 1 << 48, "count", hex_bounds=False)
 
 
 def guarded(fn: Callable[[], int]) -> int:
