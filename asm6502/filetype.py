@@ -22,7 +22,7 @@ BASIC_WORDS = frozenset(
 MSE_LINE = re.compile(r"^\s*[0-9a-f]{4}\s*:\s*(?:[0-9a-z]{2}\s*){4}", re.IGNORECASE)
 LINE_START = re.compile(r"^\s*\d+\s*([a-z][a-z0-9.$%]*)?", re.IGNORECASE)
 ESCAPE = re.compile(r"\{\$[0-9a-f]{2}\}")
-MIN_LINES = 3  # fewer lines than this never decide anything
+MIN_LINES = 2  # fewer lines than this never decide anything
 
 
 @dataclass(frozen=True)
