@@ -93,7 +93,10 @@ def _bench(args, work: Path) -> int:
 
     times: dict[str, float] = {}
     missing = []
-    for name, (cmd, out) in tools.items():
+    print(f"timing {len(tools)} assemblers, {args.repeat} runs each, on {args.lines:,} lines "
+          "(under a minute on 2 cores; progress on stderr)", file=sys.stderr, flush=True)
+    for i, (name, (cmd, out)) in enumerate(tools.items(), 1):
+        print(f"  [{i}/{len(tools)}] {name} ...", file=sys.stderr, flush=True)
         if name.startswith("asm6502 (in-process"):
             holder = {}
             options = Options(listing=name.endswith("listing)"))
