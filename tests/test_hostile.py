@@ -113,8 +113,9 @@ def test_a_build_never_replaces_its_sources(capsys, work, output):
     assert snapshot(work) == before
 
 
-@pytest.mark.parametrize("output", ["../escaped.prg", "/tmp/asm6502-escaped.prg", "build/../../escaped.prg"])
+@pytest.mark.parametrize("output", ["../escaped.prg", "{work}/escaped.prg", "build/../../escaped.prg"])
 def test_build_outputs_stay_inside_the_manifests_folder(capsys, work, output):
+    output = output.format(work=work)  # an absolute path outside the project
     project = work / "project"
     project.mkdir()
     (project / "border.asm").write_text(PROGRAM)
@@ -122,7 +123,7 @@ def test_build_outputs_stay_inside_the_manifests_folder(capsys, work, output):
     code, _, err = run(capsys, "build", project / "build.yaml")
     assert code == 1
     assert f"{project / 'build.yaml'}:2:3: error: output" in err and "outside the manifest's folder" in err
-    assert not (work / "escaped.prg").exists() and not Path("/tmp/asm6502-escaped.prg").exists()
+    assert not (work / "escaped.prg").exists()
 
 
 def test_d64_new_refuses_to_replace_a_file_that_is_not_a_disk_image(capsys, work):
