@@ -23,6 +23,9 @@ MSE_LINE = re.compile(r"^\s*[0-9a-f]{4}\s*:\s*(?:[0-9a-z]{2}\s*){4}", re.IGNOREC
 LINE_START = re.compile(r"^\s*\d+\s*([a-z][a-z0-9.$%]*)?", re.IGNORECASE)
 ESCAPE = re.compile(r"\{\$[0-9a-f]{2}\}")
 MIN_LINES = 2  # fewer lines than this never decide anything
+SAMPLE_LINES = 400  # the kind of a file shows in its first lines
+SAMPLE_CHARS = 40 * SAMPLE_LINES
+BASIC_START = re.compile(r"(?:" + "|".join(sorted(BASIC_WORDS)) + r"|\?)", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -33,15 +36,14 @@ class Kind:
 
 
 def _basic_share(text: str) -> tuple[int, int]:
-    """(lines starting with a BASIC-only statement, numbered lines) of a listing."""
+    """(lines starting with a BASIC-only statement, numbered lines) among the first SAMPLE_LINES lines."""
     basic = numbered = 0
-    for line in text.splitlines():
+    for line in text[:SAMPLE_CHARS].splitlines()[:SAMPLE_LINES]:
         m = LINE_START.match(line)
         if not m or not line.lstrip()[:1].isdigit():
             continue
         numbered += 1
-        word = (m.group(1) or "").lower()
-        if any(word.startswith(w) for w in BASIC_WORDS) or line[m.end(0):].lstrip().startswith("?"):
+        if BASIC_START.match(line, m.start(1) if m.group(1) else m.end(0)):
             basic += 1
     return basic, numbered
 
@@ -54,7 +56,7 @@ def looks_like_basic(text: str) -> bool:
 
 def looks_like_mse(text: str) -> bool:
     """Most non-blank lines look like ``3400 : A9 93 20 ...`` (MSE V1) or ``3400: ufir atw6 ...`` (V2)."""
-    lines = [line for line in text.splitlines() if line.strip()]
+    lines = [line for line in text[:SAMPLE_CHARS].splitlines()[:SAMPLE_LINES] if line.strip()]
     hits = sum(1 for line in lines if MSE_LINE.match(line))
     return hits >= MIN_LINES and hits * 2 > len(lines)
 
