@@ -27,6 +27,7 @@ import dataclasses
 
 import difflib
 import os
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -53,12 +54,20 @@ class Value:
         return self.node.value if isinstance(self.node, yaml.ScalarNode) else ""
 
 
+YAML_BREAK = re.compile("\r\n|[\r\n\x85\u2028\u2029]")  # the line breaks YAML 1.1 counts (a form feed is none)
+
+
+def yaml_lines(text: str) -> list[str]:
+    """The manifest's lines as pyyaml numbers them in its marks."""
+    return YAML_BREAK.split(text)
+
+
 class _Source:
     """The manifest text, for spans with the offending line under them."""
 
     def __init__(self, text: str, filename: str):
         self.filename = filename
-        self.lines = text.splitlines()
+        self.lines = yaml_lines(text)
 
     def span(self, mark, length: int = 1) -> Span:
         line = self.lines[mark.line] if 0 <= mark.line < len(self.lines) else None
@@ -413,9 +422,10 @@ def load_manifest(path: str | os.PathLike) -> list[Artifact]:
         message = f"not valid YAML: {exc.problem or exc.context}"
         raise DiagnosticError([error(message, src.span(mark) if mark else Span(filename, 1))]) from None
     except yaml.reader.ReaderError as exc:  # a control character or bad encoding: no Mark, only an offset
-        line = text.count("\n", 0, exc.position) + 1
-        col = exc.position - (text.rfind("\n", 0, exc.position) + 1) + 1
-        source = text.splitlines()[line - 1] if text.splitlines()[line - 1 : line] else ""
+        before = yaml_lines(text[: exc.position])
+        line, col = len(before), len(before[-1]) + 1
+        lines = yaml_lines(text)
+        source = lines[line - 1] if lines[line - 1 : line] else ""
         message = f"not valid YAML: character {exc.character!r} is not allowed" if isinstance(exc.character, str) else f"not valid YAML: character #x{exc.character:04x} is not allowed"
         raise DiagnosticError([error(message, Span(filename, line, col, 1, source))]) from None
     except yaml.YAMLError as exc:

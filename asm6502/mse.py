@@ -763,7 +763,9 @@ def read_listing(text: str, filename: str, *, version: str | None = None, fill: 
         _check_version(version)
     src = _Text(text, filename)
     tried = [_parse(text, src, v) for v in ([version] if version else VERSIONS)]
-    # Most verified (minus failing) lines wins; then most lines read; then the reading that
-    # needed fewer repairs (e.g. V2 letters taken as OCR'd hex digits); ties go to the older format.
-    best = max(tried, key=lambda p: (p.good, len(p.records), -p.repairs, -VERSIONS.index(p.version)))
+    # A reading that found lines beats one that found none (a V1.0 listing whose only line is
+    # wrong is still a V1.0 listing); then most verified (minus failing) lines wins; then most
+    # lines read; then the reading that needed fewer repairs (e.g. V2 letters taken as OCR'd
+    # hex digits); ties go to the older format.
+    best = max(tried, key=lambda p: (bool(p.records), p.good, len(p.records), -p.repairs, -VERSIONS.index(p.version)))
     return _check(best, src, fill)

@@ -437,3 +437,24 @@ def test_64tass_and_acme_spellings(capsys, work):
     assert code == 0 and {"b.prg", "b.labels", "b.lst"} <= {p.name for p in work.iterdir()}
     code, out, _ = run(capsys, "-V")
     assert code == 0 and out.startswith("asm6502 ")
+
+
+# --- positions -------------------------------------------------------------------------------------
+
+
+def test_one_bad_v1_line_is_reported_where_it_is(capsys, work):
+    (work / "one.txt").write_text("3400 : A9 93 20 D2 FF A9 01 8D 43\n")  # checksum 42 misread as 43
+    code, _, err = run(capsys, "mse", "read", "one.txt")
+    assert code == 1
+    assert "one.txt:1:32: error: checksum mismatch at $3400 (computed 42, printed 43)" in err
+    assert "note: possible fix: checksum 42 instead of 43" in err
+
+
+@pytest.mark.parametrize("breaker,line", [("\x85", 4), ("\u2028", 4)])
+def test_manifest_lines_are_counted_as_yaml_counts_them(capsys, work, breaker, line):
+    """YAML counts NEL and LINE SEPARATOR as line breaks: the shown line must be the one meant."""
+    (work / "build.yaml").write_text(f"artifacts:\n  # note {breaker} more\n  # {chr(12)} form feed\n", encoding="utf-8")
+    code, _, err = run(capsys, "build")
+    assert code == 1
+    assert f"build.yaml:{line}:5: error: not valid YAML: character #x000c is not allowed" in err
+    assert f"\n    # {chr(12)} form feed\n" in err  # the line the error is in, under it
