@@ -458,3 +458,14 @@ def test_manifest_lines_are_counted_as_yaml_counts_them(capsys, work, breaker, l
     assert code == 1
     assert f"build.yaml:{line}:5: error: not valid YAML: character #x000c is not allowed" in err
     assert f"\n    # {chr(12)} form feed\n" in err  # the line the error is in, under it
+
+
+def test_petcat_listings_with_their_header_line(capsys, work):
+    """petcat -2 prints ';NAME ==0801==' above the listing; it is not a line to type."""
+    (work / "pc.bas").write_text(';hello.prg ==0801==\n10 print "hello"\n20 goto 10\n')
+    assert run(capsys, "basic", "tok", "pc.bas", "-o", "pc.prg")[0] == 0
+    assert run(capsys, "basic", "tok", "hello.bas", "-o", "hello.prg")[0] == 0
+    assert (work / "pc.prg").read_bytes() == (work / "hello.prg").read_bytes()
+    (work / "c128.bas").write_text(';hello.prg ==1c01==\n10 print "hello"\n')
+    code, _, err = run(capsys, "basic", "tok", "c128.bas", "-o", "c128.prg")
+    assert code == 0 and "--start 1C01" in err

@@ -318,6 +318,9 @@ def _describe(code: int) -> str:
     return petscii.escape(code)
 
 
+PETCAT_HEADER = re.compile(r"^\s*;.*==([0-9a-fA-F]{4})==\s*$")  # petcat's ";name.prg ==0801==" first line
+
+
 def tokenize(text: str, *, filename: str = "<input>", start: int = BASIC_START) -> TokenizeResult:
     """Tokenize a petcat-style listing into a .prg as a C64 would store it when typed.
 
@@ -330,9 +333,19 @@ def tokenize(text: str, *, filename: str = "<input>", start: int = BASIC_START) 
     last_number = -1
     if text.startswith("\ufeff"):  # a UTF-8 byte-order mark from some editors
         text = text[1:]
+    seen_line = False
     for lineno, raw in enumerate(text.split("\n"), start=1):
         raw = raw.rstrip("\r")
         if raw.strip() == "":
+            continue
+        header = None if seen_line else PETCAT_HEADER.match(raw)
+        seen_line = True
+        if header:  # petcat -2 prints ";name.prg ==0801==" above a listing
+            address = int(header.group(1), 16)
+            if address != start:
+                diags.append(warning(f"the petcat header says the program loads at ${address:04X}; it is tokenized "
+                                     f"for ${start:04X} (--start {address:04X} follows the header)",
+                                     Span(filename, lineno, 1, len(raw), raw)))
             continue
         parsed = _tokenize_line(raw, lineno, filename, diags)
         if parsed is None:
