@@ -93,7 +93,7 @@ def _no_symbols(name: str, offset: int, length: int) -> int:
 def read_source_text(path: Path) -> tuple[str, str]:
     """The source text; a tokenized C64 Profi-Ass source (.prg) is detokenized first."""
     from asm6502 import filetype
-    from asm6502.fileio import read_input
+    from asm6502.fileio import BOM, read_input
 
     data = read_input(path, what="source")
     _refuse(filetype.sniff_binary(data, str(path)), path)
@@ -104,7 +104,7 @@ def read_source_text(path: Path) -> tuple[str, str]:
         _refuse(filetype.sniff_machine_code(data, str(path), result.text), path)
         _refuse(filetype.sniff_text(result.text, str(path), tokenized=True), path)
         return result.text, str(path)
-    text = data.decode("utf-8", errors="replace")
+    text = data.removeprefix(BOM).decode("utf-8", errors="replace")  # a BOM some editors write is no text
     _refuse(filetype.sniff_text(text, str(path), tokenized=False), path)
     return text, str(path)
 

@@ -10,10 +10,19 @@ from asm6502.diagnostics import Diagnostic, DiagnosticError, render
 from asm6502.numparse import check_range, parse_int
 
 
-def print_diagnostics(diagnostics: Iterable[Diagnostic], stream=None) -> None:
+MAX_SHOWN = 50  # diagnostics printed before the rest is only counted (a wrong file gives thousands)
+
+
+def print_diagnostics(diagnostics: Iterable[Diagnostic], stream=None, limit: int = MAX_SHOWN) -> None:
     stream = stream or sys.stderr
-    for d in diagnostics:
-        print(render(d), file=stream)
+    hidden = 0
+    for i, d in enumerate(diagnostics):
+        if i < limit:
+            print(render(d), file=stream)
+        else:
+            hidden += 1
+    if hidden:
+        print(f"... {hidden} more diagnostics not shown", file=stream)
 
 
 def number_arg(low: int | None = None, high: int | None = None, what: str = "number", *,
