@@ -71,11 +71,11 @@ def sniff_binary(data: bytes, name: str) -> Kind | None:
     return None
 
 
-def sniff_machine_code(data: bytes, name: str, listing: str) -> Kind | None:
-    """A .prg whose 'BASIC lines' are mostly {$hh} escapes: machine code, not a saved source."""
+def sniff_machine_code(data: bytes, name: str, listing: str, instead: str = "a source") -> Kind | None:
+    """A .prg whose 'BASIC lines' are mostly {$hh} escapes: machine code, not a saved source (or BASIC program)."""
     escaped = sum(len(m) for m in ESCAPE.findall(listing))
     if len(listing) >= 64 and escaped * 4 > len(listing):
-        return Kind("machine-code", f"a machine-code program (loads at ${int.from_bytes(data[:2], 'little'):04X}), not a source",
+        return Kind("machine-code", f"a machine-code program (loads at ${int.from_bytes(data[:2], 'little'):04X}), not {instead}",
                     f"run it with 'asm6502 run {name}', print it as a type-in listing with 'asm6502 mse write {name}'")
     return None
 
@@ -91,4 +91,36 @@ def sniff_text(text: str, name: str, *, tokenized: bool) -> Kind | None:
     if not tokenized and looks_like_mse(text):
         return Kind("mse", "an MSE type-in listing (hex bytes with checksums)",
                     f"read it back into a program with 'asm6502 mse read {name} -o PROGRAM.prg'")
+    return None
+
+
+def looks_textual(data: bytes) -> bool:
+    """Lines of text (UTF-8, no control codes but tab and line ends): no C64 program looks like this,
+    its first bytes are a load address and a line link, which hold control codes or $00."""
+    sample = data[:512]
+    try:
+        text = sample.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        if exc.start < len(sample) - 3:  # only a character cut at the sample's end is forgiven
+            return False
+        text = sample[: exc.start].decode("utf-8")
+    return "\n" in text and all(c in "\t\n\r" or c >= " " for c in text)
+
+
+def sniff_program(data: bytes, name: str, *, want: str) -> Kind | None:
+    """The wrong kind of .prg for a command: *want* is "basic" (basic run/checksum), "any" (basic list:
+    any program, only text is refused) or "machine-code" (run)."""
+    if looks_textual(data):
+        hint = (f"tokenize it with 'asm6502 basic tok {name}'" if want != "machine-code"
+                else f"assemble it with 'asm6502 {name}', or tokenize a BASIC listing with 'asm6502 basic tok {name}'")
+        return Kind("text", "a text file, not a C64 program (.prg)", hint)
+    if want == "machine-code" and len(data) > 6 and data[:2] == b"\x01\x08":
+        from asm6502.basic.tokenizer import detokenize
+
+        if looks_like_basic(detokenize(data, filename=name).text):
+            return Kind("basic-prg", "a BASIC program", f"run it with 'asm6502 basic run {name}'")
+    if want == "basic" and len(data) > 2:
+        from asm6502.basic.tokenizer import detokenize
+
+        return sniff_machine_code(data, name, detokenize(data, filename=name).text, "a BASIC program")
     return None

@@ -469,3 +469,18 @@ def test_petcat_listings_with_their_header_line(capsys, work):
     (work / "c128.bas").write_text(';hello.prg ==1c01==\n10 print "hello"\n')
     code, _, err = run(capsys, "basic", "tok", "c128.bas", "-o", "c128.prg")
     assert code == 0 and "--start 1C01" in err
+
+
+WRONG_PROGRAMS = [
+    (("run", "highiq.prg"), "asm6502 basic run highiq.prg"),
+    (("run", "border.asm"), "asm6502 border.asm"),
+    (("basic", "run", "superhirn.prg"), "asm6502 run superhirn.prg"),
+    (("basic", "list", "border.asm"), "asm6502 basic tok border.asm"),
+    (("basic", "checksum", "superhirn.prg"), "asm6502 run superhirn.prg"),
+]
+
+
+@pytest.mark.parametrize("argv,command", WRONG_PROGRAMS, ids=[" ".join(a) for a, _ in WRONG_PROGRAMS])
+def test_a_wrong_program_names_the_right_command(capsys, work, argv, command):
+    code, _, err = run(capsys, *argv)
+    assert code == 1 and command in err and len(err.splitlines()) == 1

@@ -39,8 +39,16 @@ def _read_text(path: str) -> str:
         return data.decode("latin-1")
 
 
-def _read_prg(path: str) -> bytes:
-    return read_input(path, MAX_PRG_BYTES, "C64 program")
+def _read_prg(path: str, want: str = "basic") -> bytes:
+    """A BASIC .prg; a text file or machine code gets one error naming the right command."""
+    from asm6502 import filetype
+    from asm6502.diagnostics import DiagnosticError, error
+
+    data = read_input(path, MAX_PRG_BYTES, "C64 program")
+    kind = filetype.sniff_program(data, path, want=want)
+    if kind is not None:
+        raise DiagnosticError([error(f"{path} is {kind.what}; {kind.hint}")])
+    return data
 
 
 def add_case_option(p: argparse.ArgumentParser) -> None:
@@ -125,7 +133,7 @@ def register_list(sub) -> None:
 def run_list(args) -> int:
     from asm6502.basic.tokenizer import detokenize
 
-    result = detokenize(_read_prg(args.prg), filename=args.prg)
+    result = detokenize(_read_prg(args.prg, want="any"), filename=args.prg)  # lists any .prg
     _report(result.diagnostics, args.quiet)
     _write(args.output, result.text, args.prg, "listing")
     return 0

@@ -75,9 +75,14 @@ class _TerminalScreen:
 
 
 def _run(args: argparse.Namespace) -> int:
+    from asm6502 import filetype
+    from asm6502.diagnostics import DiagnosticError, error
     from asm6502.fileio import MAX_PRG_BYTES, read_input, read_text
 
     data = read_input(args.prg, MAX_PRG_BYTES, "C64 program")
+    kind = filetype.sniff_program(data, args.prg, want="machine-code")
+    if kind is not None:
+        raise DiagnosticError([error(f"{args.prg} is {kind.what}; {kind.hint}")])
     interactive = args.input is None and sys.stdin.isatty()
     screen = _TerminalScreen(sys.stdout, ansi=sys.stdout.isatty()) if interactive else None
     machine = Machine(MachineOptions(engine=args.engine, getin_waits=interactive),
