@@ -116,15 +116,16 @@ def _scalar(value: Value, what: str, diags: list[Diagnostic]) -> str | None:
 
 
 def _number(value: Value, what: str, diags: list[Diagnostic], limit: int = 0xFFFF) -> int | None:
-    """``0x360C``, ``$360C`` or ``13836``."""
+    """``0x360C``, ``$360C``, ``13836`` or ``%1010`` (numparse)."""
     text = _scalar(value, what, diags)
     if text is None:
         return None
-    t = text.strip().replace("_", "")
+    from asm6502.numparse import SPELLINGS, parse_int
+
     try:
-        number = int(t[1:], 16) if t.startswith("$") else int(t, 0)
+        number = parse_int(text)  # the spellings every option takes
     except ValueError:
-        diags.append(error(f"{what} must be a number like 0x360C, $360C or 13836, not '{text}'", value.span))
+        diags.append(error(f"{what} must be a number like {SPELLINGS}, not '{text}'", value.span))
         return None
     if not 0 <= number <= limit:
         diags.append(error(f"{what} {text} is out of range (0 to ${limit:X})", value.span))

@@ -484,3 +484,33 @@ WRONG_PROGRAMS = [
 def test_a_wrong_program_names_the_right_command(capsys, work, argv, command):
     code, _, err = run(capsys, *argv)
     assert code == 1 and command in err and len(err.splitlines()) == 1
+
+
+# --- one number reader for every option and manifest value ---------------------------------------
+
+NUMBERS = [("13312", 13312), ("$3400", 0x3400), ("0x3400", 0x3400), ("0X3400", 0x3400), ("%1010", 10),
+           ("0b1010", 10), ("0xC0_00", 0xC000), (" 255 ", 255), ("-1", -1)]
+NOT_NUMBERS = ["", "$", "0x", "%2", "1e3", "12ab", "--1", "$-1", "0x" + "f" * 41]
+
+
+@pytest.mark.parametrize("text,value", NUMBERS)
+def test_numbers_are_read_one_way(text, value):
+    from asm6502.numparse import parse_int
+
+    assert parse_int(text) == value
+
+
+@pytest.mark.parametrize("text", NOT_NUMBERS)
+def test_not_numbers(text):
+    from asm6502.numparse import parse_int
+
+    with pytest.raises(ValueError, match="not a number"):
+        parse_int(text)
+
+
+@pytest.mark.parametrize("spelling", ["255", "$ff", "0xff", "%11111111"])
+def test_every_option_takes_every_spelling(capsys, work, spelling):
+    assert run(capsys, "border.asm", "-o", "b.prg", "--fill", spelling)[0] == 0
+    assert run(capsys, "mse", "write", "superhirn.prg", "--fill", spelling, "-o", "m.txt")[0] == 0
+    (work / "build.yaml").write_text(f"artifacts:\n  c.prg: {{rule: assemble, from: border.asm, fill: '{spelling}'}}\n")
+    assert run(capsys, "build")[0] == 0
