@@ -241,16 +241,11 @@ def _umask() -> int:
     return mask
 
 
-def write_outputs(outputs: list[tuple[str | os.PathLike, bytes | str, str]], inputs: list[tuple[str | os.PathLike, str]] = ()) -> None:
-    """Check and write several outputs at once (see ``OutputPlan``)."""
-    plan = OutputPlan()
-    for path, what in inputs:
-        plan.add_input(path, what)
-    for path, data, what in outputs:
-        plan.add(path, data, what)
-    plan.commit()
-
-
 def write_atomic(path: str | os.PathLike, data: bytes | str) -> None:
-    """Write one file atomically (temporary file + rename); ``-`` is standard output."""
-    write_outputs([(path, data, "output")])
+    """Write one file by the output rule (temporary file + rename; ``-`` is standard output).
+
+    Commands with several outputs or with inputs to protect use ``OutputPlan`` directly.
+    """
+    plan = OutputPlan()
+    plan.add(path, data)
+    plan.commit()
