@@ -514,3 +514,40 @@ def test_every_option_takes_every_spelling(capsys, work, spelling):
     assert run(capsys, "mse", "write", "superhirn.prg", "--fill", spelling, "-o", "m.txt")[0] == 0
     (work / "build.yaml").write_text(f"artifacts:\n  c.prg: {{rule: assemble, from: border.asm, fill: '{spelling}'}}\n")
     assert run(capsys, "build")[0] == 0
+
+
+# --- the output rule as a property ----------------------------------------------------------------
+
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+# names in a folder holding one input, "in.txt": the input itself, a symbolic and a hard link to
+# it, a link into a missing folder, a folder, and fresh names
+NAMES = ["in.txt", "soft.txt", "hard.txt", "new1.txt", "new2.txt", "sub", "missing/x.txt", "./new1.txt"]
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(outputs=st.lists(st.sampled_from(NAMES), min_size=1, max_size=4))
+def test_the_output_rule_never_touches_an_input_and_is_all_or_nothing(tmp_path_factory, outputs):
+    folder = tmp_path_factory.mktemp("rule")
+    (folder / "in.txt").write_text("input\n")
+    os.symlink("in.txt", folder / "soft.txt")
+    os.link(folder / "in.txt", folder / "hard.txt")
+    (folder / "sub").mkdir()
+    before = snapshot(folder)
+    plan = OutputPlan()
+    plan.add_input(folder / "in.txt", "input")
+    try:
+        for i, name in enumerate(outputs):
+            plan.add(folder / name, f"output {i}\n")
+        plan.commit()
+    except DiagnosticError:
+        assert snapshot(folder) == before  # refused before anything was written
+        return
+    after = snapshot(folder)
+    assert after["in.txt"] == b"input\n"
+    written = {os.path.normpath(name): f"output {i}\n".encode() for i, name in enumerate(outputs)}
+    assert len(written) == len(outputs)  # accepted only when all names differ
+    for name, data in written.items():
+        assert after[name] == data
+    assert set(after) == set(before) | set(written)  # no temporary file left
