@@ -12,6 +12,7 @@ writes it with ``commit`` at the very end, when everything succeeded:
   inode, after resolving links);
 - an output's directory must exist (nothing creates directories behind the
   user's back; a typo in ``-o`` is an error);
+- an output that is a symbolic link is written through it (the link stays);
 - every output is first written to a temporary file in its own directory; only
   when all of them are written are they renamed over the targets (os.replace
   is atomic on one file system), so a full disk or a failed write leaves the
@@ -156,7 +157,7 @@ class OutputPlan:
             return frozenset()
         if target.is_dir():
             raise DiagnosticError([error(f"{what} '{name}' is a directory; give a file name", span)])
-        parent = target.parent
+        parent = Path(os.path.realpath(name)).parent if os.path.islink(name) else target.parent
         if not parent.is_dir() and not (make_parent and not parent.exists()):
             raise DiagnosticError([error(f"{what} '{name}': directory '{parent}' does not exist "
                                          "(create it first; nothing creates directories for you)", span)])
@@ -192,14 +193,15 @@ class OutputPlan:
                     special.append(planned)
                     report.append((planned.path, True))
                     continue
-                target = Path(planned.path)
+                # through a symbolic link to the file it names: the link stays a link
+                target = Path(os.path.realpath(planned.path)) if os.path.islink(planned.path) else Path(planned.path)
                 if planned.keep_same and target.is_file() and _same_bytes(target, planned.data):
                     report.append((planned.path, False))
                     continue
                 if planned.make_parent:
                     target.parent.mkdir(parents=True, exist_ok=True)
                 fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
-                temps.append((tmp, planned.path))
+                temps.append((tmp, os.fspath(target)))
                 with os.fdopen(fd, "wb") as fh:
                     fh.write(planned.data)
                 os.chmod(tmp, mode)  # mkstemp makes 0600; give what a plain open() would

@@ -551,3 +551,12 @@ def test_the_output_rule_never_touches_an_input_and_is_all_or_nothing(tmp_path_f
     for name, data in written.items():
         assert after[name] == data
     assert set(after) == set(before) | set(written)  # no temporary file left
+
+
+def test_an_output_that_is_a_link_is_written_through_it(capsys, work):
+    (work / "real").mkdir()
+    (work / "real" / "b.prg").write_bytes(b"old")
+    os.symlink("real/b.prg", work / "b.prg")
+    assert run(capsys, "border.asm", "-o", "b.prg")[0] == 0
+    assert (work / "b.prg").is_symlink()
+    assert (work / "real" / "b.prg").read_bytes() == bytes.fromhex("00c0" "a901" "8d20d0" "60")
