@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import sys
-from pathlib import Path
 
 from asm6502.cli.common import address_arg, count_arg, guarded
 from asm6502.emu.harness import (

@@ -6,7 +6,6 @@ import argparse
 import json
 import os
 import sys
-from pathlib import Path
 
 from asm6502.cli.common import guarded, number_arg
 from asm6502.emu import superhirn
