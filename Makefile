@@ -7,6 +7,9 @@ STAMP  := $(VENV)/.installed-stamp
 
 .PHONY: all build test test-slow clean
 
+# measured: see README, "Long runs and benchmarks"
+SLOW_NOTE := 10 long runs, 32 minutes when last measured (2-core machine shared with other work); each test is listed when it ends, the slowest at the end
+
 all: build
 
 $(STAMP): pyproject.toml
@@ -24,7 +27,8 @@ test: $(STAMP)
 
 # long runs (full Superhirn sweep, long fuzzing profile)
 test-slow: $(STAMP)
-	$(BIN)/python -m pytest -q -m slow
+	@echo "test-slow: $(SLOW_NOTE)"
+	$(BIN)/python -m pytest -m slow -v --durations=0
 
 clean:
 	rm -rf $(VENV) *.egg-info .pytest_cache .hypothesis

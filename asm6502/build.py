@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import difflib
 import os
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -51,12 +52,20 @@ class Value:
         return self.node.value if isinstance(self.node, yaml.ScalarNode) else ""
 
 
+YAML_BREAK = re.compile("\r\n|[\r\n\x85\u2028\u2029]")  # the line breaks YAML 1.1 counts (a form feed is none)
+
+
+def yaml_lines(text: str) -> list[str]:
+    """The manifest's lines as pyyaml numbers them in its marks."""
+    return YAML_BREAK.split(text)
+
+
 class _Source:
     """The manifest text, for spans with the offending line under them."""
 
     def __init__(self, text: str, filename: str):
         self.filename = filename
-        self.lines = text.splitlines()
+        self.lines = yaml_lines(text)
 
     def span(self, mark, length: int = 1) -> Span:
         line = self.lines[mark.line] if 0 <= mark.line < len(self.lines) else None
@@ -105,15 +114,16 @@ def _scalar(value: Value, what: str, diags: list[Diagnostic]) -> str | None:
 
 
 def _number(value: Value, what: str, diags: list[Diagnostic], limit: int = 0xFFFF) -> int | None:
-    """``0x360C``, ``$360C`` or ``13836``."""
+    """``0x360C``, ``$360C``, ``13836`` or ``%1010`` (numparse)."""
     text = _scalar(value, what, diags)
     if text is None:
         return None
-    t = text.strip().replace("_", "")
+    from asm6502.numparse import SPELLINGS, parse_int
+
     try:
-        number = int(t[1:], 16) if t.startswith("$") else int(t, 0)
+        number = parse_int(text)  # the spellings every option takes
     except ValueError:
-        diags.append(error(f"{what} must be a number like 0x360C, $360C or 13836, not '{text}'", value.span))
+        diags.append(error(f"{what} must be a number like {SPELLINGS}, not '{text}'", value.span))
         return None
     if not 0 <= number <= limit:
         diags.append(error(f"{what} {text} is out of range (0 to ${limit:X})", value.span))
@@ -162,12 +172,16 @@ class _Job:
         self.diagnostics: list[Diagnostic] = []
 
     def read(self, inp: Input) -> bytes:
+        from asm6502.fileio import read_input
+
         if inp.path in self.products:
             return self.products[inp.path]
-        return (self.root / inp.path).read_bytes()
+        return read_input(self.root / inp.path)
 
     def text(self, inp: Input) -> str:
-        return self.read(inp).decode("utf-8")
+        from asm6502.fileio import decode_utf8
+
+        return decode_utf8(self.read(inp), inp.path)
 
     def assembly(self, inp: Input):
         """Assemble once per source, however many artifacts use it."""
@@ -393,19 +407,24 @@ def _parse_artifact(src: _Source, key: Value, body: Value, diags: list[Diagnosti
 
 def load_manifest(path: str | os.PathLike) -> list[Artifact]:
     """Read and check a manifest; raise DiagnosticError with every problem found."""
+    from asm6502.fileio import read_text
+
     filename = os.fspath(path)
-    text = Path(path).read_text(encoding="utf-8")
+    text = read_text(path, what="manifest")
     src = _Source(text, filename)
     try:
         root = yaml.compose(text, Loader=yaml.SafeLoader)
+    except RecursionError:
+        raise DiagnosticError([error("not valid YAML: nested too deeply", Span(filename, 1))]) from None
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         message = f"not valid YAML: {exc.problem or exc.context}"
         raise DiagnosticError([error(message, src.span(mark) if mark else Span(filename, 1))]) from None
     except yaml.reader.ReaderError as exc:  # a control character or bad encoding: no Mark, only an offset
-        line = text.count("\n", 0, exc.position) + 1
-        col = exc.position - (text.rfind("\n", 0, exc.position) + 1) + 1
-        source = text.splitlines()[line - 1] if text.splitlines()[line - 1 : line] else ""
+        before = yaml_lines(text[: exc.position])
+        line, col = len(before), len(before[-1]) + 1
+        lines = yaml_lines(text)
+        source = lines[line - 1] if lines[line - 1 : line] else ""
         message = f"not valid YAML: character {exc.character!r} is not allowed" if isinstance(exc.character, str) else f"not valid YAML: character #x{exc.character:04x} is not allowed"
         raise DiagnosticError([error(message, Span(filename, line, col, 1, source))]) from None
     except yaml.YAMLError as exc:
@@ -437,8 +456,14 @@ def load_manifest(path: str | os.PathLike) -> list[Artifact]:
 
 
 def _check_graph(artifacts: list[Artifact], root_dir: Path, diags: list[Diagnostic]) -> None:
-    """Missing sources and dependency cycles."""
+    """Outputs outside the manifest's folder, missing sources and dependency cycles."""
     by_output = {a.output: a for a in artifacts}
+    for a in artifacts:
+        if os.path.isabs(a.output) or a.output == ".." or a.output.startswith("../"):
+            diags.append(error(f"output '{a.output}' is outside the manifest's folder; "
+                               "artifacts are written only inside it (use a relative path like build/x.prg)", a.span))
+        elif a.output == ".":
+            diags.append(error("an output must name a file, not the manifest's folder", a.span))
     for a in artifacts:
         for inp in a.inputs:
             if inp.path not in by_output and not (root_dir / inp.path).is_file():
@@ -514,17 +539,25 @@ def build(manifest: str | os.PathLike = MANIFEST) -> list[Product]:
     return sorted(products, key=lambda p: order[p.artifact.output])
 
 
-def write(products: list[Product]) -> list[tuple[Product, bool]]:
-    """Write products whose file differs; return (product, changed) pairs."""
-    from asm6502.fileio import write_atomic
+def write(products: list[Product], manifest: str | os.PathLike = MANIFEST) -> list[tuple[Product, bool]]:
+    """Write products whose file differs, all together (fileio.OutputPlan); return (product, changed) pairs.
 
-    out = []
+    No output may be the manifest or a source the build reads (nor a link to one);
+    missing directories inside the manifest's folder are created.
+    """
+    from asm6502.fileio import OutputPlan
+
+    plan = OutputPlan()
+    plan.add_input(manifest, "manifest")
+    made = {p.artifact.output for p in products}
     for p in products:
-        changed = not p.path.is_file() or p.path.read_bytes() != p.data
-        if changed:
-            write_atomic(p.path, p.data)
-        out.append((p, changed))
-    return out
+        for inp in p.artifact.inputs:
+            if inp.path not in made:
+                plan.add_input(Path(manifest).parent / inp.path, "source")
+    for p in products:
+        plan.add(p.path, p.data, "artifact", span=p.artifact.span, keep_same=True, make_parent=True)
+    written = dict(plan.commit())
+    return [(p, written[os.fspath(p.path)]) for p in products]
 
 
 def differences(products: list[Product], max_lines: int = 12) -> list[str]:

@@ -317,7 +317,17 @@ class DiskImage:
         bit = 1 << (sector % 8)
         if not self._data[at + 1 + sector // 8] & bit:
             self._data[at + 1 + sector // 8] |= bit
-            self._data[at] += 1
+            self._data[at] = min(0xFF, self._data[at] + 1)
+
+    def bam_mismatches(self) -> list[tuple[int, int, int]]:
+        """Tracks whose free count disagrees with their bitmap: (track, count, free bits)."""
+        out = []
+        for track in range(1, TRACKS + 1):
+            bits = sum(self.is_free(track, s) for s in range(SECTORS_PER_TRACK[track - 1]))
+            count = self._data[self._bam_at(track)]
+            if bits != count:
+                out.append((track, count, bits))
+        return out
 
     def blocks_free(self) -> int:
         """What the directory's last line shows: free counts of all tracks but 18."""
@@ -462,6 +472,12 @@ class DiskImage:
             raise _fail(self.origin, f'file name "{display}" must be 1 to {MAX_NAME} characters')
         if not data:
             raise _fail(self.origin, f'file "{display}" is empty; a 1541 file holds at least one byte')
+        bad = self.bam_mismatches()
+        if bad:
+            shown = "; ".join(f"track {t} counts {c} free blocks, its bitmap {b}" for t, c, b in bad[:3])
+            more = f" (and {len(bad) - 3} more tracks)" if len(bad) > 3 else ""
+            raise _fail(self.origin, f"the BAM is inconsistent: {shown}{more}; writing to it would damage "
+                        "files (validate the disk first, as the 1541's VALIDATE command does)")
         existing = next((e for e in self.directory() if e.name == name), None)
         if existing is not None:
             if not replace:

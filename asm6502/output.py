@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import io
+import re
 
 from asm6502.asm import Result
 
+_VICE_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 BYTES_PER_ROW = 3  # an instruction's bytes fit on one row; longer data continues below
 
 
@@ -37,7 +39,28 @@ def vice_labels(result: Result) -> str:
     sources are mostly addresses too), sorted by value, then name.
     """
     rows = sorted(result.symbols.items(), key=lambda kv: (kv[1], kv[0]))
-    return "".join(f"al C:{value:04x} .{name}\n" for name, value in rows)
+    names = vice_names([name for name, _ in sorted(result.symbols.items())])
+    return "".join(f"al C:{value:04x} .{names[name]}\n" for name, value in rows)
+
+
+def vice_names(names: list[str]) -> dict[str, str]:
+    """Label names VICE's monitor accepts: letters, digits and '_' (others become '_', as
+    cc65's ld65 does), a letter or '_' first; names that meet get a suffix _2, _3, ... ."""
+    taken = set(n for n in names if _VICE_NAME.fullmatch(n))
+    out: dict[str, str] = {}
+    for name in names:  # sorted: the same program always gives the same names
+        if _VICE_NAME.fullmatch(name):
+            out[name] = name
+            continue
+        base = re.sub(r"[^A-Za-z0-9_]", "_", name)
+        if not base or base[0].isdigit():
+            base = "_" + base
+        candidate, n = base, 2
+        while candidate in taken:
+            candidate, n = f"{base}_{n}", n + 1
+        taken.add(candidate)
+        out[name] = candidate
+    return out
 
 
 def listing_text(result: Result, source_name: str = "") -> str:

@@ -138,7 +138,10 @@ def _bench(args, work: Path) -> int:
         times: dict[str, float] = {}
         cpu: dict[str, float] = {}
         missing = []
-        for name, cmd in tools.items():
+        print(f"'{program}': timing {len(tools)} commands, {args.repeat} runs each (about a minute for both programs "
+              "on 2 cores)", file=sys.stderr, flush=True)
+        for i, (name, cmd) in enumerate(tools.items(), 1):
+            print(f"  [{i}/{len(tools)}] {name} ...", file=sys.stderr, flush=True)
             if cmd is None or shutil.which(cmd[0]) is None:
                 missing.append(name)
                 continue

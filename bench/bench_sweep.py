@@ -62,7 +62,10 @@ def main() -> int:
         secrets = secrets[::step][: args.sample]
     runs = [("naive", "naive", 1), ("fast x1", "fast", 1), (f"fast x{args.jobs}", "fast", args.jobs)]
     results = {}
+    print(f"{len(secrets)} secrets, three runs; the naive one comes first and is the slowest "
+          "(--sample N for a shorter run)", file=sys.stderr, flush=True)
     for label, engine, jobs in runs:
+        print(f"running {label} ...", file=sys.stderr, flush=True)
         seconds, report = timed(prg, secrets, engine, jobs)
         results[label] = (seconds, report)
         rate = report.instructions / seconds

@@ -13,12 +13,16 @@ FIXTURES = Path(__file__).resolve().parent / "fixtures"
 SEEDS = Path(os.environ.get("ASM6502_SHARED") or ROOT.parent / "shared") / "seeds"
 
 
+COMMITTED_SEEDS = FIXTURES / "seeds"  # copies of the seeds the tests read, so they run in any checkout
+
+
 def seed_path(name: str) -> Path:
-    """A seed document; the test is skipped where the reference material is not beside the checkout."""
-    path = SEEDS / name
-    if not path.is_file():
-        pytest.skip(f"seed {name} not found in {SEEDS} (set ASM6502_SHARED to the shared/ folder)")
-    return path
+    """A seed document: the shared reference material beside the checkout, else the committed copy
+    (tests/test_seed_copies.py checks that the copies equal the originals)."""
+    for folder in (SEEDS, COMMITTED_SEEDS):
+        if (folder / name).is_file():
+            return folder / name
+    pytest.skip(f"seed {name} not found in {SEEDS} or {COMMITTED_SEEDS}")
 
 
 def seed_text(name: str) -> str:

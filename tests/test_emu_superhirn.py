@@ -260,7 +260,9 @@ def test_cli_run_interactive_in_a_terminal(prg_file):
                             stdin=slave, stdout=slave, stderr=subprocess.PIPE, cwd=ROOT)
     os.close(slave)
     try:
-        first = _read_until(master, b"1234")
+        # answer only once the guess line is complete: the terminal echoes typed keys at
+        # once, so keys sent before the program's own CR would appear in front of it
+        first = _read_until(master, b"1234\r\n")
         assert first.startswith(b"\x1b[2J\x1b[H1234")  # $93 clears the terminal
         os.write(master, b"4\n")  # "4 <RETURN> - die Kombination ist gefunden"
         rest = _read_until(master, b"OK\r\n")

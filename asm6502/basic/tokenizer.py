@@ -318,9 +318,7 @@ def _describe(code: int) -> str:
     return petscii.escape(code)
 
 
-# petcat starts every listing with ``;NAME ==LOAD==`` (file name, load address in hex);
-# no BASIC line can look like it (a line starts with its number).
-PETCAT_HEADER = re.compile(r"[ \t]*;.*==[0-9A-Fa-f]{4}==[ \t]*$")
+PETCAT_HEADER = re.compile(r"^\s*;.*==([0-9a-fA-F]{4})==\s*$")  # petcat's ";name.prg ==0801==" first line
 
 
 def tokenize(text: str, *, filename: str = "<input>", start: int = BASIC_START) -> TokenizeResult:
@@ -337,7 +335,15 @@ def tokenize(text: str, *, filename: str = "<input>", start: int = BASIC_START) 
         text = text[1:]
     for lineno, raw in enumerate(text.split("\n"), start=1):
         raw = raw.rstrip("\r")
-        if raw.strip() == "" or PETCAT_HEADER.match(raw):
+        if raw.strip() == "":
+            continue
+        header = PETCAT_HEADER.match(raw)  # no BASIC line looks like it: a line starts with its number
+        if header:  # petcat prints ";name.prg ==0801==" above a listing (and listings get joined)
+            address = int(header.group(1), 16)
+            if address != start:
+                diags.append(warning(f"the petcat header says the program loads at ${address:04X}; it is tokenized "
+                                     f"for ${start:04X} (--start {address:04X} follows the header)",
+                                     Span(filename, lineno, 1, len(raw), raw)))
             continue
         parsed = _tokenize_line(raw, lineno, filename, diags)
         if parsed is None:

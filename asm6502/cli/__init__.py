@@ -20,12 +20,18 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "verify": ("asm6502.cli.verify", "verify a program in the emulator (e.g. 'verify superhirn')"),
     "d64": ("asm6502.cli.d64", "list, read and write 1541 .d64 disk images"),
     "disasm": ("asm6502.cli.disasm", "disassemble a .prg into Profi-Ass, 64tass or ACME source that reassembles"),
-    "convert": ("asm6502.cli.convert", "translate a Profi-Ass source to 64tass or ACME syntax"),
 }
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = list(sys.argv[1:] if argv is None else argv)
+    try:
+        return _dispatch(list(sys.argv[1:] if argv is None else argv), process_ends=argv is None)
+    except KeyboardInterrupt:  # Ctrl-C while a module is still being imported
+        print("asm6502: interrupted; nothing written", file=sys.stderr)
+        return 130
+
+
+def _dispatch(args: list[str], process_ends: bool = False) -> int:
     if args and args[0] in SUBCOMMANDS:
         module_name = SUBCOMMANDS[args[0]][0]
         try:
@@ -36,11 +42,27 @@ def main(argv: list[str] | None = None) -> int:
             print(f"asm6502: error: command '{args[0]}' is not available in this build", file=sys.stderr)
             return 2
         return module.main(args[1:])
+    if args and _misspelled_command(args[0]):
+        import difflib
+
+        close = difflib.get_close_matches(args[0].lower(), list(SUBCOMMANDS), n=1, cutoff=0.6)
+        print(f"asm6502: error: unknown command '{args[0]}'; did you mean '{close[0]}'?\n"
+              f"(commands: {', '.join(SUBCOMMANDS)}; anything else is a source file to assemble)", file=sys.stderr)
+        return 2
     from asm6502.cli import assemble
 
     rc = assemble.main(args)
-    if argv is None:  # the process ends here: skip freeing the assembly's hundreds of thousands of
+    if process_ends:  # the process ends here: skip freeing the assembly's hundreds of thousands of
         sys.stdout.flush()  # objects one by one at interpreter exit (a third of the run time of a
         sys.stderr.flush()  # large program); every output file is written and closed already
         os._exit(rc)
     return rc
+
+
+def _misspelled_command(word: str) -> bool:
+    """A bare word that is no file but close to a command name: 'biuld' -> 'build'."""
+    if not word or word.startswith("-") or "/" in word or "." in word or os.path.exists(word):
+        return False
+    import difflib
+
+    return bool(difflib.get_close_matches(word.lower(), list(SUBCOMMANDS), n=1, cutoff=0.6))

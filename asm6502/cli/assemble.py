@@ -8,12 +8,13 @@ import sys
 from pathlib import Path
 
 from asm6502 import __version__
-from asm6502.cli.common import guarded, int_arg, print_diagnostics
+from asm6502.cli.common import byte_arg, guarded, print_diagnostics
 from asm6502.diagnostics import DiagnosticError, Span, error, warning
 
 FORMATS = ("prg", "raw", "hex")
 SUFFIX = {"prg": ".prg", "raw": ".bin", "hex": ".hex"}
 MAX_SHOWN = 50  # diagnostics printed before the rest is summarised
+MAX_DEFINE_LENGTH = 200  # a -D value is a number or a short expression
 
 
 class _Formatter(argparse.RawDescriptionHelpFormatter):
@@ -58,15 +59,14 @@ def build_parser() -> argparse.ArgumentParser:
         help="prg: 2-byte load address + memory image (default); raw: the image only; "
         "hex: Intel HEX (segments kept apart). Gaps between '*=' segments are filled in prg/raw (with a warning).",
     )
-    parser.add_argument("--fill", type=int_arg, default=0x00, metavar="BYTE", help="byte for gaps in prg/raw output (default $00)")
-    parser.add_argument("--listing", metavar="FILE", help="write a listing: line number, address, every byte, source")
+    parser.add_argument("--fill", type=byte_arg, default=0x00, metavar="BYTE", help="byte for gaps in prg/raw output (default $00)")
+    parser.add_argument("-L", "--listing", metavar="FILE", help="write a listing: line number, address, every byte, source")
     parser.add_argument(
         "--listing-format", choices=("modern", "profi"), default="modern",
         help="modern: every byte (default); profi: the original Profi-Ass 64 listing (110: C000 A2 00 ... NO ERRORS)",
     )
-    parser.add_argument("-I", "--include", action="append", default=[], metavar="DIR", help="directory for .file/.lst names (repeatable)")
-    parser.add_argument("--disk", metavar="D64", help="a .d64 image whose files .file/.lst names are looked up in (tokenized sources)")
-    parser.add_argument("--labels", metavar="FILE", help="write a VICE label file (al C:3400 .grloop); load it in VICE's monitor with ll")
+    parser.add_argument("-l", "--labels", "--vice-labels", dest="labels", metavar="FILE",
+                        help="write a VICE label file (al C:3400 .grloop); load it in VICE's monitor with ll")
     parser.add_argument("--mse", metavar="FILE", help="also write an MSE V1.0 type-in listing of the program")
     parser.add_argument("--mse-name", metavar="NAME", help="program name in the MSE header (default: source file name)")
     parser.add_argument(
@@ -75,13 +75,20 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--cpu", choices=("6502", "6502i"), default="6502", help="6502: documented opcodes (default); 6502i: also the undocumented NMOS opcodes"
     )
-    parser.add_argument("-q", "--quiet", action="store_true", help="do not print warnings")
-    parser.add_argument("--version", action="version", version=f"asm6502 {__version__}")
+    parser.add_argument("-I", "--include", action="append", default=[], metavar="DIR",
+                        help="directory searched for '.file' sources and '.lst' symbol files (repeatable)")
+    parser.add_argument("--disk", metavar="D64", help="a .d64 image whose files .file/.lst names are looked up in (tokenized sources)")
+    parser.add_argument("--case", choices=("lower", "upper"), default="lower",
+                        help="lower: a-z are the C64's unshifted letters, A-Z the shifted ones (petcat; default); "
+                        "upper: a source typed from a listing printed in capitals, every letter unshifted")
+    parser.add_argument("-q", "--quiet", "-w", "--no-warn", dest="quiet", action="store_true", help="do not print warnings")
+    parser.add_argument("-V", "--version", action="version", version=f"asm6502 {__version__}")
     return parser
 
 
 def parse_defines(items: list[str]) -> tuple[tuple[str, int], ...]:
     from asm6502.asm import expr
+    from asm6502.numparse import parse_int
 
     out = []
     for item in items:
@@ -89,25 +96,49 @@ def parse_defines(items: list[str]) -> tuple[tuple[str, int], ...]:
         name = name.strip()
         if not sep or not name or name[0] not in expr.SYMBOL_START or any(c not in expr.SYMBOL_CHARS for c in name):
             raise DiagnosticError([error(f"bad -D '{item}': use NAME=VALUE, e.g. -D debug=1 or -D base=$c000")])
+        if len(value) > MAX_DEFINE_LENGTH:
+            raise DiagnosticError([error(f"bad -D '{name}=...': the value is longer than {MAX_DEFINE_LENGTH} characters")])
         try:
-            number = expr.evaluate(value.strip())
-        except expr.ExprError as exc:
-            raise DiagnosticError([error(f"bad -D '{item}': {exc.message}")]) from None
-        except expr.Unknown as exc:
-            raise DiagnosticError([error(f"bad -D '{item}': undefined symbol '{exc.node.name}'")]) from None
+            number = parse_int(value)  # 13312, $3400, 0x3400, %1010: the spelling of every option
+            if not -0xFFFF <= number <= 0xFFFF:
+                raise DiagnosticError([error(f"bad -D '{item}': number {value.strip()} does not fit in 16 bits")])
+            number &= 0xFFFF  # -1 is $FFFF, as Profi-Ass's 16-bit arithmetic gives it
+        except ValueError:
+            try:
+                number = expr.evaluate(value.strip())  # or a Profi-Ass expression
+            except expr.ExprError as exc:
+                raise DiagnosticError([error(f"bad -D '{item}': {exc.message}")]) from None
+            except expr.Unknown as exc:
+                raise DiagnosticError([error(f"bad -D '{item}': undefined symbol '{exc.node.name}'")]) from None
+            except RecursionError:
+                raise DiagnosticError([error(f"bad -D '{name}=...': the expression is nested too deeply")]) from None
         out.append((name, number))
     return tuple(out)
 
 
 def read_source_text(path: Path) -> tuple[str, str]:
     """The source text; a tokenized C64 Profi-Ass source (.prg) is detokenized first."""
-    data = path.read_bytes()
+    from asm6502 import filetype
+    from asm6502.fileio import BOM, read_input
+
+    data = read_input(path, what="source")
+    _refuse(filetype.sniff_binary(data, str(path)), path)
     if path.suffix.lower() == ".prg" or (len(data) > 6 and data[:2] == b"\x01\x08" and b"\0" in data[:100] and not _looks_textual(data)):
         from asm6502.basic.tokenizer import detokenize
 
         result = detokenize(data, filename=str(path))
+        _refuse(filetype.sniff_machine_code(data, str(path), result.text), path)
+        _refuse(filetype.sniff_text(result.text, str(path), tokenized=True), path)
         return result.text, str(path)
-    return data.decode("utf-8", errors="replace"), str(path)
+    text = data.removeprefix(BOM).decode("utf-8", errors="replace")  # a BOM some editors write is no text
+    _refuse(filetype.sniff_text(text, str(path), tokenized=False), path)
+    return text, str(path)
+
+
+def _refuse(kind, path: Path) -> None:
+    """One clear error naming the right command instead of one error per line."""
+    if kind is not None:
+        raise DiagnosticError([error(f"{path} is {kind.what}; {kind.hint}")])
 
 
 def _looks_textual(data: bytes) -> bool:
@@ -135,13 +166,21 @@ def _run(args) -> int:
 
 def _assemble_command(args) -> int:
     from asm6502.asm import Options, assemble
-    from asm6502.fileio import write_atomic
+    from asm6502.fileio import OutputPlan
     from asm6502 import output
 
     source = Path(args.source)
     text, name = read_source_text(source)
+    plan = OutputPlan()  # every output checked before the work, all written together at the end
+    plan.add_input(source, "source")
+    if args.disk:
+        plan.add_input(args.disk, "disk image")
+    wanted = [(args.output, "output"), (args.listing, "listing"), (args.labels, "label file"), (args.mse, "MSE listing")]
+    for path, what in wanted:
+        if path:
+            plan.check(path, what)
     options = Options(cpu=args.cpu, defines=parse_defines(args.define), listing=bool(args.listing),
-                      include_dirs=tuple(args.include), disk=args.disk)  # fmt: skip
+                      include_dirs=tuple(args.include), disk=args.disk, case=args.case)  # fmt: skip
     try:
         result = assemble(text, name, options)
     except DiagnosticError as exc:
@@ -167,29 +206,30 @@ def _assemble_command(args) -> int:
         out_path = source.parent / (result.object_name.lower().replace("/", "_") + SUFFIX[args.format])
     else:
         out_path = source.with_suffix(SUFFIX[args.format])
+    if not args.output and out_path.resolve() == source.resolve():
+        raise DiagnosticError([error(f"the default output name '{out_path}' is the source itself; "
+                                     "name the output with -o (e.g. -o program.prg)")])
     if args.format == "prg":
         payload: bytes | str = output.prg_bytes(result, args.fill)
     elif args.format == "raw":
         payload = output.raw_bytes(result, args.fill)
     else:
         payload = output.intel_hex(result)
-    extra: list[tuple[str, bytes | str]] = []
+    plan.add(out_path, payload, "output")
     if args.listing:
         if args.listing_format == "profi":
             from asm6502.asm.listing import render
 
-            extra.append((args.listing, render(result)))
+            plan.add(args.listing, render(result), "listing")
         else:
-            extra.append((args.listing, output.listing_text(result, source.name)))
-    for name, data in result.files.items():  # '.sst' symbol tables, next to the output
-        extra.append((str(out_path.parent / name.lower()), data))
+            plan.add(args.listing, output.listing_text(result, source.name), "listing")
+    for file_name, data in result.files.items():  # '.sst' symbol tables, next to the output
+        plan.add(out_path.parent / file_name.lower(), data, "symbol table (.sst)")
     if args.labels:
-        extra.append((args.labels, output.vice_labels(result)))
+        plan.add(args.labels, output.vice_labels(result), "label file")
     if args.mse:
         from asm6502 import mse
 
-        extra.append((args.mse, mse.write_listing(result.load_address, result.image, name=(args.mse_name or source.stem).upper())))
-    write_atomic(out_path, payload)
-    for path, data in extra:
-        write_atomic(path, data)
+        plan.add(args.mse, mse.write_listing(result.load_address, result.image, name=(args.mse_name or source.stem).upper()), "MSE listing")
+    plan.commit()
     return 0

@@ -12,8 +12,10 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
-from asm6502.cli.common import guarded, int_arg, print_diagnostics
-from asm6502.fileio import write_atomic
+from asm6502.cli.common import guarded, print_diagnostics
+from asm6502.diagnostics import Diagnostic, Span, warning
+from asm6502.fileio import MAX_PRG_BYTES, OutputPlan, read_input
+from asm6502.numparse import SPELLINGS, check_range, parse_int
 
 Register = Callable[["argparse._SubParsersAction"], None]
 
@@ -21,24 +23,56 @@ Register = Callable[["argparse._SubParsersAction"], None]
 def address_arg(text: str) -> int:
     """A load address: ``0801`` (hex, as C64 people write it), ``$0801`` or ``0x0801``."""
     t = text.strip()
-    if t.startswith(("$", "0x", "0X")):
-        value = int_arg(t)
-    else:
-        try:
-            value = int(t, 16)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"not a hex address: {text!r} (use 0801, $0801 or 0x0801)") from None
-    if not 0 <= value <= 0xFFFF:
-        raise argparse.ArgumentTypeError(f"address out of range: {text!r}")
-    return value
+    try:
+        # the one number reader (numparse), with bare digits read as hex
+        value = parse_int(t if t.startswith(("$", "0x", "0X", "%", "0b", "0B")) else "$" + t)
+        return check_range(value, 0, 0xFFFF, "address", text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(f"{exc} (bare digits are hex: 0801; or {SPELLINGS})") from None
 
 
 def _read_text(path: str) -> str:
-    data = Path(path).read_bytes()
+    data = read_input(path, what="BASIC listing")
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError:
         return data.decode("latin-1")
+
+
+def _read_prg(path: str, want: str = "basic") -> bytes:
+    """A BASIC .prg; a text file or machine code gets one error naming the right command."""
+    from asm6502 import filetype
+    from asm6502.diagnostics import DiagnosticError, error
+
+    data = read_input(path, MAX_PRG_BYTES, "C64 program")
+    kind = filetype.sniff_program(data, path, want=want)
+    if kind is not None:
+        raise DiagnosticError([error(f"{path} is {kind.what}; {kind.hint}")])
+    return data
+
+
+def add_case_option(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--case", choices=("petcat", "upper"), default=None,
+                   help="petcat (default): lower case = unshifted letters, capitals = shifted; "
+                   "upper: an all-capital listing as magazines print it and OCR reads it (capitals = unshifted letters)")
+
+
+def tokenize_text(text: str, filename: str, case: str | None, start: int = 0x0801):
+    """Tokenize listing text; an all-capital listing read as petcat gets one clear warning instead of one per letter."""
+    from asm6502.basic.case import from_capitals, looks_all_capitals
+    from asm6502.basic.tokenizer import tokenize
+
+    if case == "upper":
+        return tokenize(from_capitals(text), filename=filename, start=start), []
+    result = tokenize(text, filename=filename, start=start)
+    if case is None and looks_all_capitals(text):
+        shifted = [d for d in result.diagnostics if "shifted letter" in d.message]
+        hint: list[Diagnostic] = [warning(
+            "every letter is a capital: petcat text reads capitals as SHIFTED letters (graphics), which the C64 "
+            f"drops outside quotes ({len(shifted)} warnings not shown); if the listing was printed or OCR'd in "
+            "capitals, tokenize it with --case upper", Span(filename, 1))]
+        return result, hint + [d for d in result.diagnostics if d not in shifted]
+    return result, list(result.diagnostics)
 
 
 def _report(diagnostics, quiet: bool) -> None:
@@ -58,19 +92,28 @@ def register_tok(sub) -> None:
     p.add_argument("-o", "--output", metavar="OUT.prg", help="output file (default: SRC with .prg)")
     p.add_argument("--start", type=address_arg, default=0x0801, metavar="ADDR",
                    help="load address in hex (default 0801, the C64's BASIC start; 1C01 for a C128)")
+    add_case_option(p)
     p.add_argument("-q", "--quiet", action="store_true", help="do not print warnings")
     p.set_defaults(func=run_tok)
 
 
 def run_tok(args) -> int:
-    from asm6502.basic.tokenizer import tokenize
-
     text = _read_text(args.source)
-    result = tokenize(text, filename=args.source, start=args.start)
-    _report(result.diagnostics, args.quiet)
-    out = args.output or str(Path(args.source).with_suffix(".prg"))
-    write_atomic(out, result.prg)
+    result, diagnostics = tokenize_text(text, args.source, args.case, args.start)
+    _report(diagnostics, args.quiet)
+    _write(args.output or str(Path(args.source).with_suffix(".prg")), result.prg, args.source, "output")
     return 0
+
+
+def _write(path: str | None, data: bytes | str, source: str, what: str) -> None:
+    """The one output rule: never over an input, all or nothing (fileio.OutputPlan)."""
+    if path is None:
+        sys.stdout.write(data if isinstance(data, str) else data.decode("latin-1"))
+        return
+    plan = OutputPlan()
+    plan.add_input(source)
+    plan.add(path, data, what)
+    plan.commit()
 
 
 # --------------------------------------------------------------------------- list
@@ -90,12 +133,9 @@ def register_list(sub) -> None:
 def run_list(args) -> int:
     from asm6502.basic.tokenizer import detokenize
 
-    result = detokenize(Path(args.prg).read_bytes(), filename=args.prg)
+    result = detokenize(_read_prg(args.prg, want="any"), filename=args.prg)  # lists any .prg
     _report(result.diagnostics, args.quiet)
-    if args.output:
-        write_atomic(args.output, result.text)
-    else:
-        sys.stdout.write(result.text)
+    _write(args.output, result.text, args.prg, "listing")
     return 0
 
 
@@ -115,30 +155,27 @@ def register_checksum(sub) -> None:
     p.add_argument("--from", dest="kind", choices=("auto", "prg", "text"), default="auto",
                    help="how to read INPUT (auto: .bas/.txt are text, anything else a .prg)")
     p.add_argument("-o", "--output", metavar="FILE", help="write the listing here instead of standard output")
+    add_case_option(p)
     p.add_argument("-q", "--quiet", action="store_true", help="do not print warnings")
     p.set_defaults(func=run_checksum)
 
 
 def run_checksum(args) -> int:
     from asm6502.basic.checksummer import ChecksumOptions, checksum_listing
-    from asm6502.basic.tokenizer import tokenize
 
     kind = args.kind
     if kind == "auto":
         kind = "text" if Path(args.input).suffix.lower() in (".bas", ".txt") else "prg"
     if kind == "text":
-        tok = tokenize(_read_text(args.input), filename=args.input)
-        _report(tok.diagnostics, args.quiet)
+        tok, diagnostics = tokenize_text(_read_text(args.input), args.input, args.case)
+        _report(diagnostics, args.quiet)
         prg = tok.prg
     else:
-        prg = Path(args.input).read_bytes()
+        prg = _read_prg(args.input)
     options = ChecksumOptions(version=args.checksum_version, count_spaces=args.v3_count_spaces)
     text, diagnostics = checksum_listing(prg, filename=args.input, options=options)
     _report(diagnostics if kind == "prg" else (), args.quiet)
-    if args.output:
-        write_atomic(args.output, text)
-    else:
-        sys.stdout.write(text)
+    _write(args.output, text, args.input, "listing")
     return 0
 
 

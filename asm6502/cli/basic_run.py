@@ -10,7 +10,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from asm6502.cli.common import guarded, print_diagnostics
+from asm6502.cli.common import count_arg, guarded, number_arg, print_diagnostics
 
 EXIT_CODES = {"end": 0, "stop": 0, "input": 0, "error": 1, "limit": 3, "unsupported": 4}
 
@@ -22,13 +22,16 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--input", metavar="FILE",
                    help="keystrokes for INPUT (one line per answer) and GET (one character each, "
                    "newline = RETURN); default: the terminal / standard input")
-    p.add_argument("--seed", type=int, metavar="N",
+    p.add_argument("--seed", type=number_arg(0, 24 * 60 * 60 * 60 - 1, "jiffy count", hex_bounds=False), metavar="N",
                    help="start the jiffy clock TI at N (makes RND(0), RND(-TI) and TI$ repeatable); "
                    "RND(1) sequences are always the C64's power-on sequence")
-    p.add_argument("--max-statements", type=int, metavar="N",
+    p.add_argument("--max-statements", type=count_arg, metavar="N",
                    help="stop after N statements (exit code 3), e.g. for programs that loop forever")
     p.add_argument("--screen", action="store_true",
                    help="at the end, print the final 40x25 screen instead of streaming the output")
+    from asm6502.cli.basic import add_case_option
+
+    add_case_option(p)
     p.set_defaults(func=run)
 
 
@@ -47,22 +50,18 @@ def register_run(sub) -> None:
 def run(args) -> int:
     from asm6502.basic.interpreter import RunOptions, run_prg
 
-    if Path(args.prg).suffix.lower() in (".bas", ".txt"):
-        from asm6502.basic.tokenizer import tokenize
+    from asm6502.cli.basic import _read_prg, _read_text, tokenize_text
+    from asm6502.fileio import read_input
 
-        data = Path(args.prg).read_bytes()
-        try:
-            text = data.decode("utf-8")
-        except UnicodeDecodeError:
-            text = data.decode("latin-1")
-        tok = tokenize(text, filename=args.prg)
-        print_diagnostics(tok.diagnostics)
+    if Path(args.prg).suffix.lower() in (".bas", ".txt"):
+        tok, diagnostics = tokenize_text(_read_text(args.prg), args.prg, args.case)
+        print_diagnostics(diagnostics)
         prg = tok.prg
     else:
-        prg = Path(args.prg).read_bytes()
+        prg = _read_prg(args.prg)
     options = RunOptions(seed=args.seed, max_statements=args.max_statements)
     if args.input:
-        text = Path(args.input).read_text(encoding="utf-8", errors="replace")
+        text = read_input(args.input, what="input").decode("utf-8", errors="replace")
         keys = {"input_text": text, "stream": None, "echo": True}
     else:
         tty_in = sys.stdin.isatty()

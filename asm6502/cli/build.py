@@ -43,7 +43,7 @@ def _run(args) -> int:
         if not args.quiet:
             print(f"all {len(products)} artifacts are reproduced byte for byte")
         return 0
-    for p, changed in builder.write(products):
+    for p, changed in builder.write(products, args.manifest):
         if not args.quiet:
             print(f"{'wrote' if changed else 'unchanged'}  {p.artifact.output}  ({len(p.data)} bytes, {p.artifact.rule})")
     return 0

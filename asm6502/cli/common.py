@@ -7,30 +7,54 @@ import sys
 from collections.abc import Callable, Iterable
 
 from asm6502.diagnostics import Diagnostic, DiagnosticError, render
+from asm6502.numparse import check_range, parse_int
 
 
-def print_diagnostics(diagnostics: Iterable[Diagnostic], stream=None) -> None:
+MAX_SHOWN = 50  # diagnostics printed before the rest is only counted (a wrong file gives thousands)
+
+
+def print_diagnostics(diagnostics: Iterable[Diagnostic], stream=None, limit: int = MAX_SHOWN) -> None:
     stream = stream or sys.stderr
-    for d in diagnostics:
-        print(render(d), file=stream)
+    hidden = 0
+    for i, d in enumerate(diagnostics):
+        if i < limit:
+            print(render(d), file=stream)
+        else:
+            hidden += 1
+    if hidden:
+        print(f"... {hidden} more diagnostics not shown", file=stream)
 
 
-def int_arg(text: str) -> int:
-    """Parse an address or byte: ``0x360C``, ``$360C`` (hex) or ``13312`` (decimal)."""
-    t = text.strip()
-    try:
-        if t.startswith("$"):
-            return int(t[1:], 16)
-        return int(t, 0)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number: {text!r} (use 13312, 0x3400 or $3400)") from None
+def number_arg(low: int | None = None, high: int | None = None, what: str = "number", *,
+               hex_bounds: bool = True) -> Callable[[str], int]:
+    """An argparse ``type``: one number spelling for every option (13312, $3400, 0x3400, %1010), range-checked."""
+
+    def parse(text: str) -> int:
+        try:
+            value = parse_int(text)
+            if low is not None or high is not None:
+                check_range(value, -(1 << 64) if low is None else low, 1 << 64 if high is None else high, what, text,
+                            hex_bounds=hex_bounds)
+            return value
+        except ValueError as exc:
+            raise argparse.ArgumentTypeError(str(exc)) from None
+
+    parse.__name__ = what  # argparse names the type in its messages
+    return parse
+
+
+int_arg = number_arg()  # any integer
+byte_arg = number_arg(0, 0xFF, "byte")
+address_arg = number_arg(0, 0xFFFF, "address")
+count_arg = number_arg(1, 1 << 48, "count", hex_bounds=False)
 
 
 def guarded(fn: Callable[[], int]) -> int:
     """Run a command body; turn expected failures into messages and exit codes.
 
     DiagnosticError -> its diagnostics, exit 1; OSError -> one line, exit 1;
-    Ctrl-C -> exit 130. Never a traceback for bad input.
+    Ctrl-C -> exit 130 (outputs are written only at the very end, so nothing is
+    half-written). Never a traceback for bad input.
     """
     try:
         return fn()
@@ -43,5 +67,11 @@ def guarded(fn: Callable[[], int]) -> int:
         print(f"asm6502: error: {name}: {reason}" if name else f"asm6502: error: {reason}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
-        print("asm6502: interrupted", file=sys.stderr)
+        print("asm6502: interrupted; nothing written", file=sys.stderr)
         return 130
+    except RecursionError:  # a last line of defence: every reader has its own nesting limit
+        print("asm6502: error: the input is nested too deeply", file=sys.stderr)
+        return 1
+    except MemoryError:
+        print("asm6502: error: out of memory (is the input the right file?)", file=sys.stderr)
+        return 1

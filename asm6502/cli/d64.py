@@ -8,7 +8,7 @@ from pathlib import Path
 from asm6502.cli.common import guarded
 from asm6502.d64 import DiskImage, FileType, parse_disk_spec, petscii_name
 from asm6502.diagnostics import DiagnosticError, error
-from asm6502.fileio import write_atomic
+from asm6502.fileio import MAX_IMAGE_BYTES, MAX_SOURCE_BYTES, OutputPlan, read_input
 
 NAME_HELP = (
     "names are PETSCII as typed on a C64 in its start-up upper case mode: "
@@ -40,7 +40,8 @@ def _parser() -> argparse.ArgumentParser:
                    help="disk name for the next FILE (repeat once per FILE); default: the file name without extension")
     p.add_argument("--type", choices=["prg", "seq", "usr"], default="prg", help="file type for all FILEs (default prg)")
     p.add_argument("--new", metavar="DISKNAME,ID",
-                   help='start from a freshly formatted disk, like NEW"DISKNAME,ID" (replaces IMG if it exists)')
+                   help='start from a freshly formatted disk, like NEW"DISKNAME,ID" (replaces IMG if it is a .d64 image)')
+    p.add_argument("--force", action="store_true", help="with --new: replace IMG even when it is not a .d64 image")
     p.add_argument("--replace", action="store_true", help="overwrite files of the same name instead of failing")
     return parser
 
@@ -53,7 +54,7 @@ def _name_of(text: str, what: str) -> bytes:
 
 
 def _load(path: str) -> DiskImage:
-    return DiskImage(Path(path).read_bytes(), origin=path)
+    return DiskImage(read_input(path, MAX_IMAGE_BYTES, "disk image"), origin=path)
 
 
 def _list(args) -> int:
@@ -71,7 +72,10 @@ def _read(args) -> int:
     entry = image.find(pattern)
     if entry is None:
         raise DiagnosticError([error(f'{args.image}: no file "{args.name}" on the disk (62, FILE NOT FOUND)')])
-    write_atomic(args.output, image.read_file(entry))
+    plan = OutputPlan()
+    plan.add_input(args.image, "disk image")
+    plan.add(args.output, image.read_file(entry), "output")
+    plan.commit()
     print(f'{args.output}: "{entry.display_name}" {entry.type_name}, {entry.blocks} blocks')
     return 0
 
@@ -84,6 +88,12 @@ def _write(args) -> int:
             disk_name, disk_id = parse_disk_spec(args.new)
         except ValueError as exc:
             raise DiagnosticError([error(f"--new: {exc}")]) from None
+        if Path(args.image).exists() and not args.force:
+            try:
+                _load(args.image)
+            except (DiagnosticError, OSError):
+                raise DiagnosticError([error(f"{args.image} exists and is not a .d64 image; --new would replace it "
+                                             "(add --force to replace it anyway)")]) from None
         image = DiskImage.format(disk_name, disk_id, origin=args.image)
     elif not args.files:
         raise DiagnosticError([error("nothing to do: give FILEs to add, or --new to format a disk")])
@@ -91,11 +101,17 @@ def _write(args) -> int:
         image = _load(args.image)
     file_type = FileType[args.type.upper()]
     added = []
+    plan = OutputPlan()  # the image is the output; the files added to it are inputs
+    for file in args.files:
+        plan.add_input(file, "file to add")
+    plan.check(args.image, "disk image")
     for i, file in enumerate(args.files):
         text = args.name[i] if i < len(args.name) else Path(file).stem
-        entry = image.add_file(_name_of(text, "file name"), Path(file).read_bytes(), file_type, replace=args.replace)
+        entry = image.add_file(_name_of(text, "file name"), read_input(file, MAX_SOURCE_BYTES, "file"), file_type,
+                               replace=args.replace)
         added.append(entry)
-    write_atomic(args.image, image.to_bytes())  # all or nothing: written only when every file fitted
+    plan.add(args.image, image.to_bytes(), "disk image")
+    plan.commit()  # all or nothing: written only when every file fitted
     for entry in added:
         print(f'{args.image}: added "{entry.display_name}" {entry.type_name}, {entry.blocks} blocks')
     print(f"{args.image}: {image.blocks_free()} blocks free")

@@ -7,9 +7,9 @@ import sys
 from pathlib import Path
 
 from asm6502 import mse
-from asm6502.cli.common import guarded, int_arg, print_diagnostics
+from asm6502.cli.common import byte_arg, guarded, number_arg, print_diagnostics
 from asm6502.diagnostics import DiagnosticError, error
-from asm6502.fileio import write_atomic
+from asm6502.fileio import MAX_PRG_BYTES, OutputPlan, read_input
 
 DESCRIPTION = """\
 Write or read MSE ("MaschinenSpracheEditor") hex listings as printed in 64'er magazine.
@@ -20,18 +20,8 @@ Write or read MSE ("MaschinenSpracheEditor") hex listings as printed in 64'er ma
 """
 
 
-def _byte_arg(text: str) -> int:
-    value = int_arg(text)
-    if not 0 <= value <= 0xFF:
-        raise argparse.ArgumentTypeError(f"not a byte (0-255): {text!r}")
-    return value
-
-
-def _address_arg(text: str) -> int:
-    value = int_arg(text)
-    if not 0 <= value <= 0x10000:
-        raise argparse.ArgumentTypeError(f"not an address ($0000-$10000): {text!r}")
-    return value
+_byte_arg = byte_arg
+_address_arg = number_arg(0, 0x10000, "end address")  # exclusive: $10000 = up to $FFFF
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -78,14 +68,14 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _read_prg(path: str) -> tuple[int, bytes]:
-    raw = Path(path).read_bytes()
+    raw = read_input(path, MAX_PRG_BYTES, "C64 program")
     if len(raw) < 3:
         raise DiagnosticError([error(f"{path}: too short for a .prg (a 2-byte load address and at least one byte)")])
     return int.from_bytes(raw[:2], "little"), raw[2:]
 
 
 def _read_text(path: str) -> str:
-    raw = sys.stdin.buffer.read() if path == "-" else Path(path).read_bytes()
+    raw = read_input(path, what="listing")
     try:
         return raw.decode("utf-8")
     except UnicodeDecodeError:
@@ -98,10 +88,23 @@ def _write(args: argparse.Namespace) -> int:
     text = mse.write_listing(load, data, name=name, version=args.version, end=args.end, fill=args.fill,
                              last_line=args.last_line)
     if args.output:
-        write_atomic(args.output, text)
+        _write_output(args.output, text, args.prg, "listing")
     else:
         sys.stdout.write(text)
     return 0
+
+
+def _write_output(path: str, data: bytes | str, source: str, what: str) -> None:
+    _write_outputs([(path, data, what)], source)
+
+
+def _write_outputs(files: list[tuple[str, bytes | str, str]], source: str) -> None:
+    """The one output rule (fileio.OutputPlan): never over the input, all or nothing."""
+    plan = OutputPlan()
+    plan.add_input(source, "input")
+    for path, data, what in files:
+        plan.add(path, data, what)
+    plan.commit()
 
 
 def _read(args: argparse.Namespace) -> int:
@@ -135,11 +138,12 @@ def _report_listing(args: argparse.Namespace, result: mse.ReadResult, name: str,
               f"{result.count('bad')} still bad", file=sys.stderr)
     if output:
         if result.ok or (args.force and result.data):
-            write_atomic(output, result.prg)
+            files = [(output, result.prg, "program")]
             if args.fix:
-                fixed = str(Path(output).with_suffix(".fixed.txt"))
-                write_atomic(fixed, mse.corrected_listing(result))
-                print(f"asm6502 mse: wrote the corrected listing to {fixed}", file=sys.stderr)
+                files.append((str(Path(output).with_suffix(".fixed.txt")), mse.corrected_listing(result), "corrected listing"))
+            _write_outputs(files, args.txt)
+            if args.fix:
+                print(f"asm6502 mse: wrote the corrected listing to {files[1][0]}", file=sys.stderr)
             if not result.ok:
                 print(f"asm6502 mse: wrote {output} despite {n_err} error(s) (--force)", file=sys.stderr)
         else:

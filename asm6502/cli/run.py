@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import argparse
 import sys
-from pathlib import Path
 
-from asm6502.cli.common import guarded, int_arg
+from asm6502.cli.common import address_arg, count_arg, guarded
 from asm6502.emu.harness import (
     DEFAULT_BUDGET,
     Machine,
@@ -41,11 +40,11 @@ def build_parser() -> argparse.ArgumentParser:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument("prg", metavar="PRG", help=".prg file (2-byte load address + code)")
-    p.add_argument("--sys", type=int_arg, metavar="ADDR",
+    p.add_argument("--sys", type=address_arg, metavar="ADDR",
                    help="start address, e.g. 13312, $3400 or 0x3400 (default: the load address)")
     p.add_argument("--input", metavar="FILE",
                    help="keystrokes for CHRIN/GETIN from FILE ('-' = stdin); newline = RETURN")
-    p.add_argument("--max-instructions", type=int, default=DEFAULT_BUDGET, metavar="N",
+    p.add_argument("--max-instructions", type=count_arg, default=DEFAULT_BUDGET, metavar="N",
                    help=f"stop after N 6502 instructions (default {DEFAULT_BUDGET:,})")
     p.add_argument("--engine", choices=("fast", "naive"), default="fast",
                    help="fast (default) or naive: the py65 step()-per-instruction reference loop")
@@ -75,17 +74,21 @@ class _TerminalScreen:
 
 
 def _run(args: argparse.Namespace) -> int:
-    data = Path(args.prg).read_bytes()
+    from asm6502 import filetype
+    from asm6502.diagnostics import DiagnosticError, error
+    from asm6502.fileio import MAX_PRG_BYTES, read_input, read_text
+
+    data = read_input(args.prg, MAX_PRG_BYTES, "C64 program")
+    kind = filetype.sniff_program(data, args.prg, want="machine-code")
+    if kind is not None:
+        raise DiagnosticError([error(f"{args.prg} is {kind.what}; {kind.hint}")])
     interactive = args.input is None and sys.stdin.isatty()
     screen = _TerminalScreen(sys.stdout, ansi=sys.stdout.isatty()) if interactive else None
     machine = Machine(MachineOptions(engine=args.engine, getin_waits=interactive),
                       on_output=screen.put if screen else None)
     start, _end = machine.load_prg(data, name=args.prg)
     if not interactive:
-        if args.input in (None, "-"):
-            text = sys.stdin.read()
-        else:
-            text = Path(args.input).read_text(encoding="utf-8")
+        text = read_text(args.input or "-", what="input")
         machine.feed(text_to_keys(text, args.input or "<stdin>"))
     result = machine.run(start if args.sys is None else args.sys, args.max_instructions)
     total = result.instructions

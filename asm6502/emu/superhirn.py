@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import itertools
 import multiprocessing
+import os
 import re
 import time
 from collections import Counter
@@ -290,6 +291,25 @@ def _check_chunk(task: tuple[bytes, str, tuple[Code, ...]]) -> list[GameRecord]:
     return [check_game(prg, s, engine) for s in secrets]
 
 
+PARENT_POLL_SECONDS = 0.2
+
+
+def _exit_with_parent(parent: int) -> None:
+    """Pool initializer: a worker ends itself when the process that started it is gone.
+
+    A killed parent never closes the pool's task pipe (forked workers hold its write
+    end too), so without this the workers would wait on it for ever.
+    """
+    import threading
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(PARENT_POLL_SECONDS)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="exit-with-parent", daemon=True).start()
+
+
 def iter_sweep(prg: bytes, secrets: Sequence[Code] | None = None, jobs: int = 2,
                engine: str = "fast", chunk: int = 6) -> Iterator[GameRecord]:
     """Yield a GameRecord per secret (in completion order), ``jobs`` processes."""
@@ -302,7 +322,7 @@ def iter_sweep(prg: bytes, secrets: Sequence[Code] | None = None, jobs: int = 2,
     # fork where the OS has it (no re-import of the caller's main module);
     # the workers only run games, never the parent's threads or progress bar
     method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
-    with multiprocessing.get_context(method).Pool(jobs) as pool:
+    with multiprocessing.get_context(method).Pool(jobs, _exit_with_parent, (os.getpid(),)) as pool:
         for records in pool.imap_unordered(_check_chunk, tasks):
             yield from records
 

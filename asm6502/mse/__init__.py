@@ -832,6 +832,12 @@ def _check(parse: _Parse, src: _Text, fill: int) -> ReadResult:
                 "no 'PROGRAMM :' header: the end address is unknown, keeping all 15 bytes of the last line",
                 src.span(records[-1].start, 4, context=False)))
     end = max(end, start)
+    beyond = [(a, rec) for a, (rec, d) in sorted(placed.items()) if a + len(d) > 0x10000]
+    if beyond and end > 0x10000:  # the C64's memory ends at $FFFF: no .prg can load there
+        address, rec = beyond[0]
+        diags.append(error(f"the line at ${address:04X} runs past $FFFF, the end of the C64's memory",
+                           src.span(rec.start, 4)))
+        end = 0x10000
     image = bytearray([fill]) * (end - start)
     tail = bytearray()  # what a full last line shows past the end address
     for address, (_, data) in sorted(placed.items()):
@@ -883,9 +889,11 @@ def read_listing(text: str, filename: str, *, version: str | None = None, fill: 
         _check_version(version)
     src = _Text(text, filename)
     tried = [_parse(text, src, v) for v in ([version] if version else VERSIONS)]
-    # Most verified (minus failing) lines wins; then most lines read; then the reading that
-    # needed fewer repairs (e.g. V2 letters taken as OCR'd hex digits); ties go to the older format.
-    best = max(tried, key=lambda p: (p.verified, p.shaped, p.good, len(p.records), -p.repairs,
+    # A reading that found lines beats one that found none (a V1.0 listing whose only line is
+    # wrong is still a V1.0 listing); then most verified (minus failing) lines wins; then most
+    # lines read; then the reading that needed fewer repairs (e.g. V2 letters taken as OCR'd
+    # hex digits); ties go to the older format.
+    best = max(tried, key=lambda p: (bool(p.records), p.verified, p.shaped, p.good, len(p.records), -p.repairs,
                                      -VERSIONS.index(p.version)))
     return _check(best, src, fill)
 

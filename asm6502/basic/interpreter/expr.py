@@ -32,6 +32,16 @@ RELATION_BITS = {GREATER: 1, EQUAL: 2, LESS: 4}
 
 RND_SEED = 0x8B  # $8B-$8F
 
+# 6502 stack bytes one level of nesting takes while FRMEVL ($AD9E) recurses; FRMEVL
+# checks the stack with GETSTK ($A3FB) and stops with ?OUT OF MEMORY when it runs low.
+# Fitted to the deepest nesting the ROM runs (tests/fixtures/basic_stack_limits.txt,
+# measured with the ROM itself by tools/basic_stack_limits.py): in a PRINT at the top
+# level, 35 parentheses, 14 unary minus signs, 22 SGN( and 12 subscripts A(A(...
+PAREN, UNARY, OPERATOR, FUNCTION = 5, 12, 12, 8  # "(", "-"/NOT, a pending binary operator, SGN( etc.
+STRING_FUNCTION, STRING_FUNCTION_ARGUMENT = 6, 8  # LEFT$( RIGHT$( MID$(, and their number arguments
+SUBSCRIPT, FN_ARGUMENT, FN_BODY = 14, 9, 16  # A(i), FN A(x): the argument, then the body
+STRING_FUNCTIONS = frozenset({TK["LEFT$"], TK["RIGHT$"], TK["MID$"]})
+
 
 def is_letter(c: int) -> bool:
     return 0x41 <= c <= 0x5A
@@ -72,6 +82,18 @@ def compare(a, b) -> int:
 class ExpressionMixin:
     """Needs: cur, pos, ch(), adv(), expect(), mem, screen, fns, call_fn(), get(), var_ref()."""
 
+    # -- nesting ----------------------------------------------------------
+    def nested(self, cost: int, evaluate, *args):
+        """Evaluate one nesting level deeper, as FRMEVL's recursion fills the 6502 stack."""
+        depth = self.expr_stack + cost
+        if depth > self.expr_room():
+            raise BasicError(Err.OUT_OF_MEMORY)
+        self.expr_stack = depth
+        try:
+            return evaluate(*args)
+        finally:
+            self.expr_stack = depth - cost
+
     # -- entry points -----------------------------------------------------
     def expr(self, precedence: int = 0):
         left = self.operand()
@@ -87,14 +109,14 @@ class ExpressionMixin:
                         raise BasicError(Err.SYNTAX)
                     mask |= bit
                     c = self.adv()
-                right = self.expr(RELATIONAL_PRECEDENCE)
+                right = self.nested(OPERATOR, self.expr, RELATIONAL_PRECEDENCE)
                 left = self.relation(mask, left, right)
                 continue
             op_prec = BINARY_PRECEDENCE.get(c)
             if op_prec is None or op_prec <= precedence:
                 return left
             self.pos += 1
-            right = self.expr(op_prec)
+            right = self.nested(OPERATOR, self.expr, op_prec)
             left = self.binary(c, left, right)
 
     def num_expr(self) -> float:
@@ -175,7 +197,7 @@ class ExpressionMixin:
             return N.PI
         if c == MINUS:
             self.pos += 1
-            value = self.expr(UNARY_MINUS_PRECEDENCE)
+            value = self.nested(UNARY, self.expr, UNARY_MINUS_PRECEDENCE)
             if isinstance(value, bytes):
                 raise BasicError(Err.TYPE_MISMATCH)
             return -value
@@ -184,13 +206,13 @@ class ExpressionMixin:
             return self.operand()
         if c == NOT:
             self.pos += 1
-            value = self.expr(NOT_PRECEDENCE)
+            value = self.nested(UNARY, self.expr, NOT_PRECEDENCE)
             if isinstance(value, bytes):
                 raise BasicError(Err.TYPE_MISMATCH)
             return float(~int16(value))
         if c == 0x28:
             self.pos += 1
-            value = self.expr()
+            value = self.nested(PAREN, self.expr)
             self.expect(0x29)
             return value
         if c == FN:
@@ -200,7 +222,7 @@ class ExpressionMixin:
         if handler is None:
             raise BasicError(Err.SYNTAX)
         self.pos += 1
-        return handler(self)
+        return self.nested(STRING_FUNCTION if c in STRING_FUNCTIONS else FUNCTION, handler, self)
 
     def paren_num(self) -> float:
         self.expect(0x28)
@@ -334,7 +356,7 @@ def _string_and_count(it) -> tuple[bytes, int]:
     it.expect(0x28)
     text = it.str_expr()
     it.expect(0x2C)
-    n = it.byte_expr()
+    n = it.nested(STRING_FUNCTION_ARGUMENT, it.byte_expr)
     it.expect(0x29)
     return text, n
 
@@ -353,11 +375,11 @@ def _mid(it):
     it.expect(0x28)
     text = it.str_expr()
     it.expect(0x2C)
-    start = it.byte_expr()
+    start = it.nested(STRING_FUNCTION_ARGUMENT, it.byte_expr)
     length = 255
     if it.ch() == 0x2C:
         it.pos += 1
-        length = it.byte_expr()
+        length = it.nested(STRING_FUNCTION_ARGUMENT, it.byte_expr)
     it.expect(0x29)
     if start == 0:
         raise BasicError(Err.ILLEGAL_QUANTITY)

@@ -21,7 +21,7 @@ from asm6502.basic.tokens import KEYWORD_OF, TOKEN_OF
 
 from . import numbers as N
 from .errors import BREAK, READY, BasicError, Err
-from .expr import ExpressionMixin, address_value, int16, is_digit, is_letter
+from .expr import FN_ARGUMENT, FN_BODY, SUBSCRIPT, ExpressionMixin, address_value, int16, is_digit, is_letter
 from .fac import fadd
 from .flow import RunEnd, StopRun
 from .inout import InputOutputMixin
@@ -37,7 +37,14 @@ JIFFIES_PER_DAY = 24 * 60 * 60 * 60
 STATEMENTS_PER_JIFFY = 20  # the virtual clock: a C64 runs roughly 1000 statements/s
 STACK_START = 0xF6  # approximate CPU stack pointer while statements run
 STACK_LIMIT = 0x3E  # GETSTK $A3FB: keep $3E bytes + 2*A free
-FOR_FRAME, GOSUB_FRAME = 18, 5  # bytes per entry on the 6502 stack
+# Bytes per entry on the 6502 stack: FOR pushes 18 ($A753, after dropping its own return
+# address); GOSUB's 5 bytes ($A883) stay on top of the 2-byte return into NEWSTT.  The
+# floors below which GOSUB and FRMEVL stop with ?OUT OF MEMORY are fitted to the ROM's
+# limits (tests/fixtures/basic_stack_limits.txt, measured with the ROM): 10 nested FOR
+# loops, 23 nested GOSUBs, 35 parentheses in a PRINT.
+FOR_FRAME, GOSUB_FRAME = 18, 7
+GOSUB_FLOOR = 0x58  # fitted: 23 GOSUB frames leave less than this, 22 do not
+EXPR_FLOOR = STACK_LIMIT + 2 + 3  # FRMEVL's GETSTK (A=1) and 3 bytes of the statement's calls (fitted)
 ELEMENT_BYTES = {FLOAT: 5, INTEGER: 2, STRING: 3}  # $B26B: element sizes (string: descriptor)
 
 
@@ -121,6 +128,7 @@ class Interpreter(InputOutputMixin, ExpressionMixin):
         self.arrays: dict[Key, Array] = {}
         self.fns: dict[str, FnDef] = {}
         self.stack: list[ForFrame | GosubFrame] = []
+        self.expr_stack = 0  # stack bytes of the expression being evaluated (ExpressionMixin.nested)
         self.restore()
 
     def restore(self) -> None:
@@ -247,7 +255,7 @@ class Interpreter(InputOutputMixin, ExpressionMixin):
         """Read ``i, j, ...)`` after an array name's ``(``: non-negative 16-bit integers."""
         indices = []
         while True:
-            n = int16(self.num_expr())
+            n = int16(self.nested(SUBSCRIPT, self.num_expr))
             if n < 0:
                 raise BasicError(Err.ILLEGAL_QUANTITY)
             indices.append(n)
@@ -331,7 +339,7 @@ class Interpreter(InputOutputMixin, ExpressionMixin):
 
     def call_fn(self):
         name = self.fn_name()
-        arg = self.paren_num()
+        arg = self.nested(FN_ARGUMENT, self.paren_num)
         fn = self.fns.get(name)
         if fn is None:
             raise BasicError(Err.UNDEFD_FUNCTION)
@@ -341,7 +349,7 @@ class Interpreter(InputOutputMixin, ExpressionMixin):
         # only the text pointer moves: errors still name the calling line ($39/$3A)
         self.cur, self.pos = self.lines[fn.li].body, fn.pos
         try:
-            value = self.num_expr()
+            value = self.nested(FN_BODY, self.num_expr)
             if not self.at_end():
                 raise BasicError(Err.SYNTAX)
         finally:
@@ -373,6 +381,10 @@ class Interpreter(InputOutputMixin, ExpressionMixin):
     # -- loop stack -----------------------------------------------------------
     def _stack_bytes(self) -> int:
         return sum(FOR_FRAME if isinstance(f, ForFrame) else GOSUB_FRAME for f in self.stack)
+
+    def expr_room(self) -> int:
+        """Stack bytes an expression may take before FRMEVL reports ?OUT OF MEMORY."""
+        return STACK_START - self._stack_bytes() - EXPR_FLOOR
 
     def _check_stack(self, reserve: int) -> None:
         """GETSTK ($A3FB): ?OUT OF MEMORY when the 6502 stack would run low."""
@@ -488,7 +500,8 @@ class Interpreter(InputOutputMixin, ExpressionMixin):
         self.goto_line(self.linget())
 
     def do_gosub(self):
-        self._check_stack(3)
+        if STACK_START - self._stack_bytes() < GOSUB_FLOOR:  # GETSTK ($A3FB) in GOSUB
+            raise BasicError(Err.OUT_OF_MEMORY)
         number = self.linget()
         self.stack.append(GosubFrame(self.li, self.pos))
         self.goto_line(number)

@@ -38,6 +38,9 @@ def parse_prg(prg: bytes, *, filename: str = "<prg>") -> Program:
         raise DiagnosticError([error("file too short for a .prg (no 2-byte load address)", Span(filename, 1, 1, 0))])
     load = prg[0] | (prg[1] << 8)
     image = prg[2:]
+    if load + len(image) >= 0x10000:  # VARTAB ($2D), the first byte after it, must be an address too
+        raise DiagnosticError([error(f"loads at ${load:04X} with {len(image)} bytes: a program (and the variables "
+                                     "after it) must end below $FFFF", Span(filename, 1, 1, 0))])
     lines: list[Line] = []
     offset = 0
     while True:

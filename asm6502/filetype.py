@@ -1,0 +1,126 @@
+"""What kind of file the user handed to a command, so a wrong one gets one clear hint.
+
+A .d64 image, a BASIC program (text or tokenized), an MSE listing or other binary
+data given to the assembler would otherwise produce one error per line (130 KB
+of them for a disk image).  ``sniff`` looks at the bytes once and names the
+command that reads such a file.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+# 35 and 40 tracks, each without and with the error-byte block (one byte per sector)
+D64_SIZES = (174848, 175531, 196608, 197376)
+
+# statements that begin a BASIC line but never a Profi-Ass one (first word after the line number)
+BASIC_WORDS = frozenset(
+    "print rem goto gosub if for next data poke input get dim let on return restore read "
+    "open close list run new cont wait load save verify def clr cmd stop".split()
+)
+MSE_LINE = re.compile(r"^\s*[0-9a-f]{4}\s*:\s*(?:[0-9a-z]{2}\s*){4}", re.IGNORECASE)
+LINE_START = re.compile(r"^\s*\d+\s*([a-z][a-z0-9.$%]*)?", re.IGNORECASE)
+ESCAPE = re.compile(r"\{\$[0-9a-f]{2}\}")
+MIN_LINES = 2  # fewer lines than this never decide anything
+SAMPLE_LINES = 400  # the kind of a file shows in its first lines
+SAMPLE_CHARS = 40 * SAMPLE_LINES
+BASIC_START = re.compile(r"(?:" + "|".join(sorted(BASIC_WORDS)) + r"|\?)", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class Kind:
+    name: str  # "d64", "basic-prg", "basic-text", "mse", "binary"
+    what: str  # e.g. "a 1541 disk image"
+    hint: str  # the command that reads it
+
+
+def _basic_share(text: str) -> tuple[int, int]:
+    """(lines starting with a BASIC-only statement, numbered lines) among the first SAMPLE_LINES lines."""
+    basic = numbered = 0
+    for line in text[:SAMPLE_CHARS].splitlines()[:SAMPLE_LINES]:
+        m = LINE_START.match(line)
+        if not m or not line.lstrip()[:1].isdigit():
+            continue
+        numbered += 1
+        if BASIC_START.match(line, m.start(1) if m.group(1) else m.end(0)):
+            basic += 1
+    return basic, numbered
+
+
+def looks_like_basic(text: str) -> bool:
+    """Most numbered lines begin with PRINT, GOTO, IF, ... (no Profi-Ass line does)."""
+    basic, numbered = _basic_share(text)
+    return numbered >= MIN_LINES and basic * 2 > numbered
+
+
+def looks_like_mse(text: str) -> bool:
+    """Most non-blank lines look like ``3400 : A9 93 20 ...`` (MSE V1) or ``3400: ufir atw6 ...`` (V2)."""
+    lines = [line for line in text[:SAMPLE_CHARS].splitlines()[:SAMPLE_LINES] if line.strip()]
+    hits = sum(1 for line in lines if MSE_LINE.match(line))
+    return hits >= MIN_LINES and hits * 2 > len(lines)
+
+
+def sniff_binary(data: bytes, name: str) -> Kind | None:
+    """A disk image, or bytes that are no text at all (before any detokenizing)."""
+    if (len(data) in D64_SIZES or name.lower().endswith(".d64")) and b"\0" in data:  # a text of that size is text
+        return Kind("d64", "a 1541 disk image (.d64)",
+                    f"list it with 'asm6502 d64 list {name}', copy a file out with 'asm6502 d64 read {name} NAME -o FILE'")
+    if b"\0" in data[:4096] and not name.lower().endswith(".prg") and data[:2] != b"\x01\x08":
+        return Kind("binary", "binary data, not a source text", "give the Profi-Ass source (.asm text or a .prg saved by Profi-Ass)")
+    return None
+
+
+def sniff_machine_code(data: bytes, name: str, listing: str, instead: str = "a source") -> Kind | None:
+    """A .prg whose 'BASIC lines' are mostly {$hh} escapes: machine code, not a saved source (or BASIC program)."""
+    escaped = sum(len(m) for m in ESCAPE.findall(listing))
+    if len(listing) >= 64 and escaped * 4 > len(listing):
+        return Kind("machine-code", f"a machine-code program (loads at ${int.from_bytes(data[:2], 'little'):04X}), not {instead}",
+                    f"run it with 'asm6502 run {name}', print it as a type-in listing with 'asm6502 mse write {name}'")
+    return None
+
+
+def sniff_text(text: str, name: str, *, tokenized: bool) -> Kind | None:
+    """A BASIC program or an MSE listing where an assembler source was expected."""
+    if looks_like_basic(text):
+        if tokenized:
+            return Kind("basic-prg", "a tokenized BASIC program, not a Profi-Ass source",
+                        f"list it with 'asm6502 basic list {name}', run it with 'asm6502 basic run {name}'")
+        return Kind("basic-text", "a BASIC listing, not a Profi-Ass source",
+                    f"tokenize it with 'asm6502 basic tok {name}', run it with 'asm6502 basic run {name}'")
+    if not tokenized and looks_like_mse(text):
+        return Kind("mse", "an MSE type-in listing (hex bytes with checksums)",
+                    f"read it back into a program with 'asm6502 mse read {name} -o PROGRAM.prg'")
+    return None
+
+
+def looks_textual(data: bytes) -> bool:
+    """Lines of text (UTF-8, no control codes but tab and line ends): no C64 program looks like this,
+    its first bytes are a load address and a line link, which hold control codes or $00."""
+    sample = data[:512]
+    try:
+        text = sample.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        if exc.start < len(sample) - 3:  # only a character cut at the sample's end is forgiven
+            return False
+        text = sample[: exc.start].decode("utf-8")
+    return "\n" in text and all(c in "\t\n\r" or c >= " " for c in text)
+
+
+def sniff_program(data: bytes, name: str, *, want: str) -> Kind | None:
+    """The wrong kind of .prg for a command: *want* is "basic" (basic run/checksum), "any" (basic list:
+    any program, only text is refused) or "machine-code" (run)."""
+    if looks_textual(data):
+        hint = (f"tokenize it with 'asm6502 basic tok {name}'" if want != "machine-code"
+                else f"assemble it with 'asm6502 {name}', or tokenize a BASIC listing with 'asm6502 basic tok {name}'")
+        return Kind("text", "a text file, not a C64 program (.prg)", hint)
+    if want == "machine-code" and len(data) > 6 and data[:2] == b"\x01\x08":
+        from asm6502.basic.tokenizer import detokenize
+
+        if looks_like_basic(detokenize(data, filename=name).text):
+            return Kind("basic-prg", "a BASIC program", f"run it with 'asm6502 basic run {name}'")
+    if want == "basic" and len(data) > 2:
+        from asm6502.basic.tokenizer import detokenize
+
+        return sniff_machine_code(data, name, detokenize(data, filename=name).text, "a BASIC program")
+    return None
