@@ -172,7 +172,11 @@ def test_petcat_header_lines_are_skipped(header):
     body = "10 print 1\n20 end\n"
     for text in (header + "\n" + body, body + header + "\n"):
         result = tokenize(text)
-        assert result.prg == tokenize(body).prg and result.diagnostics == ()
+        assert result.prg == tokenize(body).prg
+        # only a header naming another load address is mentioned (the program is tokenized for $0801)
+        assert [d.message for d in result.diagnostics] == ([] if "==0801==" in header else
+                                                           [result.diagnostics[0].message])
+        assert all("$1C01" in d.message for d in result.diagnostics)
 
 
 def test_a_line_like_a_petcat_header_but_numbered_is_basic():

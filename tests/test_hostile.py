@@ -169,19 +169,19 @@ def test_a_full_disk_leaves_nothing_written(capsys, work):
 
 def test_a_failing_later_write_leaves_nothing_written(work, monkeypatch):
     """The third of three outputs fails (a full disk): the first two stay as they were, no temporary files."""
-    import tempfile
+    from asm6502 import fileio
 
     (work / "one.txt").write_text("old one\n")
-    real = tempfile.mkstemp
+    real = fileio._new_file  # (the plan's temporary files)
     calls = []
 
-    def mkstemp(*args, **kwargs):
+    def new_file(*args, **kwargs):
         calls.append(1)
         if len(calls) == 3:
             raise OSError(28, "No space left on device")
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(tempfile, "mkstemp", mkstemp)
+    monkeypatch.setattr(fileio, "_new_file", new_file)
     plan = OutputPlan()
     for name in ("one.txt", "two.txt", "three.txt"):
         plan.add(work / name, f"new {name}\n")
@@ -192,7 +192,7 @@ def test_a_failing_later_write_leaves_nothing_written(work, monkeypatch):
 
 
 def test_a_build_whose_later_write_fails_writes_no_artifact(capsys, work, monkeypatch):
-    import tempfile
+    from asm6502 import fileio
 
     (work / "build.yaml").write_text(textwrap.dedent("""\
         artifacts:
@@ -200,36 +200,36 @@ def test_a_build_whose_later_write_fails_writes_no_artifact(capsys, work, monkey
           out/a.labels: {rule: vice-labels, from: border.asm}
           out/a.lst: {rule: listing, from: border.asm}
     """))
-    real = tempfile.mkstemp
+    real = fileio._new_file  # (the plan's temporary files)
     calls = []
 
-    def mkstemp(*args, **kwargs):
+    def new_file(*args, **kwargs):
         calls.append(1)
         if len(calls) == 3:
             raise OSError(28, "No space left on device")
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(tempfile, "mkstemp", mkstemp)
+    monkeypatch.setattr(fileio, "_new_file", new_file)
     code, _, err = run(capsys, "build")
     assert code == 1 and "No space left on device" in err
     assert not [p for p in (work / "out").iterdir()]  # the folder may exist; no file, no temporary file
 
 
 def test_ctrl_c_while_writing_leaves_nothing(capsys, work, monkeypatch):
-    import tempfile
+    from asm6502 import fileio
 
     (work / "build.yaml").write_text("artifacts:\n  a.prg: {rule: assemble, from: border.asm}\n"
                                      "  a.lst: {rule: listing, from: border.asm}\n")
-    real = tempfile.mkstemp
+    real = fileio._new_file  # (the plan's temporary files)
     calls = []
 
-    def mkstemp(*args, **kwargs):
+    def new_file(*args, **kwargs):
         calls.append(1)
         if len(calls) == 2:
             raise KeyboardInterrupt
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(tempfile, "mkstemp", mkstemp)
+    monkeypatch.setattr(fileio, "_new_file", new_file)
     before = snapshot(work)
     code, _, err = run(capsys, "build")
     assert code == 130 and "interrupted" in err
@@ -560,3 +560,28 @@ def test_an_output_that_is_a_link_is_written_through_it(capsys, work):
     assert run(capsys, "border.asm", "-o", "b.prg")[0] == 0
     assert (work / "b.prg").is_symlink()
     assert (work / "real" / "b.prg").read_bytes() == bytes.fromhex("00c0" "a901" "8d20d0" "60")
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ("disasm", "superhirn.prg", "-o", "superhirn.prg"),
+        ("disasm", "superhirn.prg", "-o", "./superhirn.prg"),
+        ("convert", "border.asm", "--to", "acme", "-o", "border.asm"),
+        ("convert", "border.asm", "--to", "64tass", "-o", "link.s"),  # a symbolic link to the source
+    ],
+)
+def test_disasm_and_convert_never_write_over_their_input(capsys, work, argv):
+    (work / "link.s").symlink_to(work / "border.asm")
+    before = snapshot(work)
+    code, _, err = run(capsys, *argv)
+    assert code == 1 and "error" in err
+    assert snapshot(work) == before
+
+
+def test_disasm_and_convert_write_nothing_into_a_missing_folder(capsys, work):
+    before = snapshot(work)
+    for argv in (("disasm", "superhirn.prg", "-o", "nowhere/x.asm"), ("convert", "border.asm", "--to", "acme", "-o", "nowhere/x.a")):
+        code, _, err = run(capsys, *argv)
+        assert code == 1 and "does not exist" in err
+    assert snapshot(work) == before and not (work / "nowhere").exists()

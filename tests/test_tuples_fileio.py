@@ -54,6 +54,7 @@ def test_named_tuple_keeps_methods_docstring_and_name():
 @pytest.mark.parametrize("data", [b"\x00\x01\xff", "text\n\u00e4\n"])
 def test_write_atomic_writes_and_leaves_no_temporary_file(tmp_path, data):
     target = tmp_path / "sub" / "out.bin"
+    target.parent.mkdir()  # (the output rule creates no folders)
     write_atomic(target, data)
     assert target.read_bytes() == (data.encode("utf-8") if isinstance(data, str) else data)
     assert sorted(p.name for p in target.parent.iterdir()) == ["out.bin"]

@@ -20,6 +20,7 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "verify": ("asm6502.cli.verify", "verify a program in the emulator (e.g. 'verify superhirn')"),
     "d64": ("asm6502.cli.d64", "list, read and write 1541 .d64 disk images"),
     "disasm": ("asm6502.cli.disasm", "disassemble a .prg into Profi-Ass, 64tass or ACME source that reassembles"),
+    "convert": ("asm6502.cli.convert", "translate a Profi-Ass source to 64tass or ACME syntax"),
 }
 
 

@@ -43,13 +43,19 @@ def _run(args) -> int:
     from asm6502.asm.assemble import source_text
     from asm6502.cli.assemble import parse_defines
     from asm6502.convert import TARGETS, convert
-    from asm6502.fileio import write_atomic
+    from asm6502.fileio import OutputPlan, read_input
 
     source = Path(args.source)
     options = Options(
         cpu=args.cpu, defines=parse_defines(args.define), include_dirs=tuple(args.include), disk=args.disk, listing=False
     )
-    text = source_text(source.read_bytes(), str(source))
+    plan = OutputPlan()  # the one output rule: never over an input, nothing written on failure
+    plan.add_input(source, "source")
+    if args.disk:
+        plan.add_input(args.disk, "disk image")
+    if args.output:
+        plan.check(args.output, "output")
+    text = source_text(read_input(source, what="source"), str(source))
     conversion = convert(text, str(source), args.to, options)
     if not args.quiet:
         print_diagnostics(conversion.diagnostics)
@@ -61,7 +67,8 @@ def _run(args) -> int:
         raise DiagnosticError([error(f"the output '{out}' would overwrite the source: give another name with -o")])
     if args.check:
         _check(args.to, conversion)
-    write_atomic(out, conversion.text)
+    plan.add(out, conversion.text, "output")
+    plan.commit()
     return 0
 
 
