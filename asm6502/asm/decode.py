@@ -696,10 +696,15 @@ def split_commas(text: str, offset: int) -> list[tuple[str, int]]:
     """Split at commas outside quotes and brackets; returns (item, offset of the item)."""
     if '"' not in text and "(" not in text and "[" not in text:
         items = []
-        start = 0
+        start = offset
+        if " " not in text and text.isprintable():  # (no white space to strip: '$52,<l35,>l35')
+            for raw in text.split(","):
+                items.append((raw, start))
+                start += len(raw) + 1
+            return items
         for raw in text.split(","):
             lead = len(raw) - len(raw.lstrip())
-            items.append((raw.strip(), offset + start + lead))
+            items.append((raw.strip(), start + lead))
             start += len(raw) + 1
         return items
     items = []
