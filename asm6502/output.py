@@ -81,24 +81,39 @@ def listing_text(result: Result, source_name: str = "") -> str:
     no_bytes = " " * width
     code_row = f"%s  %04X  %-{width}s  %s"  # (% formatting: a third faster than an f-string here)
     append = out.append
+    hexes: dict = {}  # an instruction's or a short data entry's bytes -> their hex digits (most recur)
+    hexes_get = hexes.get
+    value_column = 5 + 2 + 4 + 2 + width  # (a '=' row: the value in the address column, padded to the text)
+    define_row = "%s  =%04X" + " " * (value_column - 12) + "  %s"  # (a 5-character line field, a 4-digit value)
+    multi = False
     for (rec, pc, size, line, stmt, _), extra in result.listed:
+        if line is last_line:
+            line_field = blank
+        else:
+            number = line.number
+            line_field = blank if number is None else "%5d" % number
+            multi = len(line.statements) > 1
+            last_line = line
         if stmt is None:
             text = ""
-        elif stmt.comment or len(line.statements) > 1:
+        elif stmt.comment or multi:
             text = listed_text(line, stmt).rstrip()  # (the row ends where its text ends)
         else:
             text = stmt.text
-        number = line.number
-        line_field = blank if line is last_line or number is None else "%5d" % number
-        last_line = line
         kind = type(rec)
         if kind is Insn or kind is Data:  # most rows: the address and the bytes
-            if len(extra) <= BYTES_PER_ROW:  # (the text is not empty and ends without blanks: no rstrip)
-                append(code_row % (line_field, pc, extra.hex(" ").upper(), text))
+            digits = hexes_get(extra)
+            if digits is not None:  # (the text is not empty and ends without blanks: no rstrip)
+                append(code_row % (line_field, pc, digits, text))
+            elif len(extra) <= BYTES_PER_ROW:
+                digits = hexes[extra] = extra.hex(" ").upper()
+                append(code_row % (line_field, pc, digits, text))
             else:  # longer data continues below
                 for i in range(0, len(extra), BYTES_PER_ROW):
                     chunk = extra[i : i + BYTES_PER_ROW].hex(" ").upper()
                     append(f"{line_field if i == 0 else blank}  {pc + i:04X}  {chunk:<{width}}  {text if i == 0 else ''}".rstrip())
+        elif kind is Define and extra is not None and extra <= 0xFFFF and len(line_field) == 5:  # the value defined
+            append(define_row % (line_field, extra, text))
         elif kind is Define and extra is not None:  # the value defined
             append(f"{line_field}  ={extra:04X}".ljust(5 + 2 + 4 + 2 + width) + f"  {text}")
         elif rec is None or kind is Define or kind is Bad or rec == "def":  # no address

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from asm6502.asm.decode import _FAST, _FAST_DEFINE, _FAST_INDIRECT, Decoder
+from asm6502.asm.decode import _FAST, _FAST_DEFINE, _FAST_INDIRECT, Decoder, split_commas
 
 WORDS = ["lda", "sta", "nop", "rts", "asl", "jmp", "bne", "ldx", "inc", "lax", "loop", "a", "x", "tab.1", "nop2", "LDA", "Nop"]
 OPERANDS = ["", " #1", " #<tab", " >tab", " !$12", " $12", " $1234", " tab,x", " tab,Y", " ($12,x)", " ($12),y", " ($1234)",
@@ -40,3 +40,15 @@ def test_fast_readings_agree_with_the_general_one(text):
        st.sampled_from(["6502", "6502i"]))
 def test_fast_readings_agree_on_random_statements(label, word, operand, cpu):
     _same(cpu, label + word + operand)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.text(alphabet=["a", "1", ",", " ", "\t", "\f", "\xa0", "<", "$"], max_size=12))
+def test_split_commas_gives_each_item_stripped_at_its_place(text):
+    """Both ways of splitting a data list without quotes or brackets (with and without white space):
+    one item per comma-separated part, without white space, at the column where it stands."""
+    items = split_commas(text, 5)
+    assert len(items) == text.count(",") + 1
+    for (item, offset), raw in zip(items, text.split(",")):
+        assert item == raw.strip()
+        assert text[offset - 5 : offset - 5 + len(item)] == item

@@ -26,6 +26,7 @@ IDENT = re.compile(r"[A-Za-z][A-Za-z0-9.]*")
 _INDEX = re.compile(r",\s*([xXyY])\s*$")
 _PSEUDO = re.compile(r"\.([A-Za-z#]*)")
 _BAD_INDEX = re.compile(r",\s*[A-Za-z]\s*$")
+_LONG_NAME = re.compile(r"[A-Za-z0-9.]{%d}" % (ex.SIGNIFICANT + 1))  # (a symbol name longer than the significant part has such a run)
 _ESCAPE = re.compile(r"\{\$([0-9A-Fa-f]{2})\}")
 ABSOLUTE_FORM = {None: Mode.ABSOLUTE, "X": Mode.ABSOLUTE_X, "Y": Mode.ABSOLUTE_Y}
 _OPERAND_SIZE = {mode: mode.operand_size for mode in Mode}
@@ -177,7 +178,7 @@ class Decoder:
             try:
                 node = ex.parse(text)
                 found = (node, ex.compile_node(node))
-                if len(text) > ex.SIGNIFICANT:
+                if len(text) > ex.SIGNIFICANT and _LONG_NAME.search(text) is not None:
                     self._collect_names(node)
             except ex.ExprError as exc:
                 found = (None, (exc.message, exc.offset, exc.length))
@@ -220,13 +221,17 @@ class Decoder:
 
     def _fast_define(self, m) -> Define | None:
         """``name = expr`` / ``name _ expr`` with an expression without blanks."""
-        if m.group(1).upper() in self.opcodes or len(m.group(1)) > LABEL_FIELD:
+        name, sign, expr_text = m.groups()
+        if len(name) > LABEL_FIELD or name.upper() in self.opcodes:
             return None  # ('lda = 5' is an instruction with a bad operand)
-        try:
-            node, fn = self.expression(m.group(3))
-        except ex.ExprError:
-            return None
-        return _tuple(Define, (None, None, m.group(1), m.group(2) == "_", fn, node, m.start(3)))
+        found = self.expressions.get(expr_text)
+        if found is None or found[0] is None:
+            try:
+                found = self.expression(expr_text)
+            except ex.ExprError:
+                return None
+        node, fn = found
+        return _tuple(Define, (None, None, name, sign == "_", fn, node, m.start(3)))
 
     def _fast(self, m) -> Insn | None:
         """The commonest statement, ``[label] mnemonic [#][<>!]operand[,x|,y]`` with an operand
@@ -247,10 +252,13 @@ class Decoder:
         else:
             if accumulator and (expr_text == "a" or expr_text == "A"):
                 return None
-            try:
-                node, fn = self.expression(expr_text)
-            except ex.ExprError:
-                return None
+            found = self.expressions.get(expr_text)  # (the memory asked first, as expression() does)
+            if found is None or found[0] is None:
+                try:
+                    found = self.expression(expr_text)
+                except ex.ExprError:
+                    return None
+            node, fn = found
             const = node.value if type(node) is ex.Num else None
             operand_offset = m.end(3)
             expr_offset = m.start(6)
@@ -605,15 +613,21 @@ class Decoder:
         for item, item_offset in split_commas(args, args_offset):
             if not item:
                 return _new(Bad, label, ("value expected between commas [UNDEF'D STATEMENT]", item_offset, 1))
-            prefix = item[0] if item[0] in "<>" else ""
-            body = item[len(prefix) :]
-            expr_offset = item_offset + len(prefix) + len(body) - len(body.lstrip())
+            prefix = item[0]
+            if prefix == "<" or prefix == ">":
+                body = item[1:]
+                expr_text = body.lstrip()
+                expr_offset = item_offset + 1 + len(body) - len(expr_text)
+            else:  # (split_commas gives the items without their blanks)
+                prefix = ""
+                expr_text = item
+                expr_offset = item_offset
             try:
-                node, fn = self.expression(body.lstrip())
+                node, fn = self.expression(expr_text)
             except ex.ExprError as exc:
                 return _new(Bad, label, (exc.message, expr_offset + exc.offset, exc.length))
             items.append((None, fn, node, prefix, expr_offset, len(item)))
-        size = sum(len(d) if d is not None else (2 if word else 1) for d, *_ in items)
+        size = len(items) * (2 if word else 1)  # (every item is an expression: a byte or a word)
         return _new(Data, label, None, op=op, items=tuple(items), size=size, op_offset=op_offset, op_length=op_length)
 
     def _asc(self, label, args: str, args_offset: int, op_offset: int, op_length: int) -> Record:
@@ -682,10 +696,15 @@ def split_commas(text: str, offset: int) -> list[tuple[str, int]]:
     """Split at commas outside quotes and brackets; returns (item, offset of the item)."""
     if '"' not in text and "(" not in text and "[" not in text:
         items = []
-        start = 0
+        start = offset
+        if " " not in text and text.isprintable():  # (no white space to strip: '$52,<l35,>l35')
+            for raw in text.split(","):
+                items.append((raw, start))
+                start += len(raw) + 1
+            return items
         for raw in text.split(","):
             lead = len(raw) - len(raw.lstrip())
-            items.append((raw.strip(), offset + start + lead))
+            items.append((raw.strip(), start + lead))
             start += len(raw) + 1
         return items
     items = []

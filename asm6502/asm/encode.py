@@ -210,7 +210,10 @@ class Encoder:
             if fixed is not None:
                 out += fixed
                 continue
-            value = self.value(fn, values, pc, local, line, stmt.col, offset)
+            try:
+                value = fn(values, pc, local)
+            except (ex.Unknown, ex.ExprError):  # (evaluated again to report it)
+                value = self.value(fn, values, pc, local, line, stmt.col, offset)
             if value is None:
                 value = 0
             elif prefix:

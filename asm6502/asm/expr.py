@@ -382,16 +382,15 @@ def compile_node(node: Node):
     first = compile_node(node.first)
     if len(node.rest) == 1:
         op, offset, operand = node.rest[0]
-        right = compile_node(operand)
-        if op == "+":
-            if type(operand) is Num:
+        if op == "+" or op == "-":
+            if type(operand) is Num:  # (a constant right operand needs no closure)
                 n = operand.value
-                return lambda v, pc, loc: (first(v, pc, loc) + n) & MAX
-            return lambda v, pc, loc: (first(v, pc, loc) + right(v, pc, loc)) & MAX
-        if op == "-":
-            if type(operand) is Num:
-                n = operand.value
+                if op == "+":
+                    return lambda v, pc, loc: (first(v, pc, loc) + n) & MAX
                 return lambda v, pc, loc: (first(v, pc, loc) - n) & MAX
+            right = compile_node(operand)
+            if op == "+":
+                return lambda v, pc, loc: (first(v, pc, loc) + right(v, pc, loc)) & MAX
             return lambda v, pc, loc: (first(v, pc, loc) - right(v, pc, loc)) & MAX
     steps = tuple((op, offset, compile_node(operand)) for op, offset, operand in node.rest)
 
