@@ -1,6 +1,6 @@
 """The disassembly as statements, independent of any assembler's syntax.
 
-The formatters (``asm6502/disasm/syntax_*.py``) turn these into text.
+The formatters (``asm6502/disasm/syntax/``) turn these into text.
 """
 
 from __future__ import annotations

@@ -10,10 +10,8 @@ at most 40 characters a line; comments without ``:`` (a colon ends one).
 
 from __future__ import annotations
 
-from asm6502.disasm.model import Byte, Comment, Data, Instruction, Listing, Ref, Symbol
-from asm6502.disasm.syntax.common import MODE_FORMAT, byte_text, hex_number, ref_text, word_text
-from asm6502.opcodes import Mode
-from asm6502.petscii_text import petscii_to_ascii
+from asm6502.disasm.model import Listing, Symbol
+from asm6502.disasm.syntax.common import Spelling, source_lines
 
 FIRST_LINE = 100
 STEP = 10
@@ -33,27 +31,8 @@ def _group(text: str) -> str:
     return text  # '<sym+1' is the low byte of sym+1 in Profi-Ass
 
 
-def _operand(s: Instruction) -> str:
-    if s.mode is Mode.ACCUMULATOR:
-        return "a"  # 'asl a' as in sources/superhirn.asm
-    if s.operand is None:
-        return ""
-    if isinstance(s.operand, Byte):
-        text = byte_text(s.operand, _spell, _group)
-    else:
-        assert isinstance(s.operand, Ref)
-        text = ref_text(s.operand, _spell)[0]
-    return MODE_FORMAT[s.mode].format(("!" if s.force_absolute else "") + text)
-
-
-def _statement(s: Instruction | Data) -> str:
-    if isinstance(s, Instruction):
-        return f"{s.mnemonic} {_operand(s)}".rstrip()
-    if s.kind == "text":
-        return f'.asc "{petscii_to_ascii(bytes(s.items))}"'
-    if s.kind == "words":
-        return ".wor " + ",".join(word_text(w, _spell) for w in s.items)
-    return ".byt " + ",".join(byte_text(b, _spell, _group) for b in s.items)
+def _line(label: str | None, text: str) -> str:
+    return text if label is None else f"{label} {text}"  # no indentation: BASIC drops leading blanks
 
 
 COMMENT_WIDTH = MAX_LINE_KEYS - 6  # room for a 5-digit line number and its blank
@@ -76,16 +55,7 @@ def _fits_in_memory(listing: Listing, source_chars: int) -> bool:
     return 0xC000 <= start and end <= 0xD000 or above_source <= start and end <= 0x8000
 
 
-def statements(listing: Listing) -> list[str]:
-    """The source lines without their numbers."""
-    body = [f"{e.symbol.short} = {hex_number(e.value, 4 if e.value > 0xFF else 2)}" for e in listing.equates]
-    body.append(f"*= {hex_number(listing.origin, 4)}")
-    for s in listing.body:
-        if isinstance(s, Comment):
-            body.append(_comment(s.text))
-        else:
-            text = _statement(s)
-            body.append(f"{s.label.short} {text}" if s.label else text)
+def _head(listing: Listing, body: list[str]) -> list[str]:
     head = ["sys32768", ".opt oo", ";", _comment(f"{listing.title} - disassembled by asm6502 disasm"),
             _comment(listing.traced_from)]
     if listing.cpu == "6502i":
@@ -95,7 +65,16 @@ def statements(listing: Listing) -> list[str]:
         head += [_comment(f".opt oo would assemble over this source or the system at ${listing.origin:04x} -"),
                  _comment(f'to send the code to disk, put a line  open1,8,1,"{name or "object"}"'),
                  _comment("before sys32768 and change .opt oo to .opt o1 (manual p. 18)")]
-    return head + [";"] + body
+    return head + [";"]
+
+
+PROFI = Spelling(byte=".byt", word=".wor", text=".asc", separator=",", origin="*= {}", head=_head,
+                 spell=_spell, group=_group, accumulator="a", force_operand="!", line=_line, comment=_comment)
+
+
+def statements(listing: Listing) -> list[str]:
+    """The source lines without their numbers."""
+    return source_lines(listing, PROFI)
 
 
 def render(listing: Listing) -> str:
