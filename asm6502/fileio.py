@@ -213,12 +213,31 @@ class OutputPlan:
                 else:
                     with open(planned.path, "wb") as fh:
                         fh.write(planned.data)
-            while temps:
-                tmp, target = temps[0]
-                os.replace(tmp, target)
-                temps.pop(0)
+            # the renames go together: a Ctrl-C waits until they are done (POSIX), so it never
+            # leaves some outputs new and others old
+            import signal
+
+            block = getattr(signal, "pthread_sigmask", None)
+            held = block(signal.SIG_BLOCK, {signal.SIGINT}) if block is not None else None
+            try:
+                while temps:
+                    tmp, target = temps[0]
+                    os.replace(tmp, target)
+                    temps.pop(0)
+            finally:
+                if block is not None:
+                    block(signal.SIG_SETMASK, held)
         except BaseException:
-            for tmp, _target in temps:
+            # the temporary files made so far; a Ctrl-C can fall between making one and noting it,
+            # so every file with this process's temporary name for a planned output goes too
+            import glob
+
+            leftovers = {tmp for tmp, _target in temps}
+            for planned, _keys in self._outputs:
+                target = Path(os.path.realpath(planned.path)) if os.path.islink(planned.path) else Path(planned.path)
+                pattern = glob.escape(os.path.join(target.parent, f".{target.name}.{os.getpid()}.")) + "*.tmp"
+                leftovers.update(glob.glob(pattern))
+            for tmp in leftovers:
                 try:
                     os.unlink(tmp)
                 except OSError:
