@@ -254,8 +254,9 @@ def test_sigint_during_a_build_exits_130_without_outputs(work):
     made = sorted(p.name for p in (work / "out").iterdir()) if (work / "out").exists() else []
     if proc.returncode == 130:
         assert made == []
-    else:  # the build was faster than the signal: then it is complete
-        assert proc.returncode == 0 and len(made) == 40
+    else:  # the build was faster than the signal: then it is complete (a signal after main()
+        # returned ends the interpreter itself: -SIGINT)
+        assert proc.returncode in (0, -signal.SIGINT) and len(made) == 40
 
 
 # --- tracebacks: every one of these once crashed ---------------------------------------------------
