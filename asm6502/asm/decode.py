@@ -443,7 +443,9 @@ class Decoder:
             return _new(Bad, label, (f"unknown mnemonic '{word}' (after label '{label}') [SYNTAX 1]", base, len(word)))
         return _new(Bad, label, (f"unknown mnemonic '{word}' [SYNTAX 1]", base, len(word)))
 
-    def _expression_record(self, cls, label, text: str, offset: int):
+    def _compiled(self, label, text: str, offset: int):
+        """(tree, closure, offset of the expression) of the expression ``text`` at ``offset``, or
+        the Bad record that reports it."""
         stripped = text.lstrip()
         offset += len(text) - len(stripped)
         if not stripped:
@@ -452,19 +454,22 @@ class Decoder:
             node, fn = self.expression(stripped)
         except ex.ExprError as exc:
             return _new(Bad, label, (exc.message, offset + exc.offset, exc.length))
+        return node, fn, offset
+
+    def _expression_record(self, cls, label, text: str, offset: int):
+        compiled = self._compiled(label, text, offset)
+        if type(compiled) is Bad:
+            return compiled
+        node, fn, offset = compiled
         return _new(cls, label, None, fn=fn, node=node, expr_offset=offset)
 
     def _definition(self, label, var: bool, text: str, offset: int) -> Record:
         if label is None:
             return _new(Bad, None, ("a definition needs a name in front [SYNTAX 8]", offset - 1, 1))
-        stripped = text.lstrip()
-        offset += len(text) - len(stripped)
-        if not stripped:
-            return _new(Bad, label, ("expression expected [SYNTAX 5]", offset, 1))
-        try:
-            node, fn = self.expression(stripped)
-        except ex.ExprError as exc:
-            return _new(Bad, label, (exc.message, offset + exc.offset, exc.length))
+        compiled = self._compiled(label, text, offset)
+        if type(compiled) is Bad:
+            return compiled
+        node, fn, offset = compiled
         return _tuple(Define, (None, None, label, var, fn, node, offset))
 
     # -- instructions -------------------------------------------------------------
