@@ -9,7 +9,8 @@ command that reads such a file.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+
+from asm6502.tuples import named_tuple
 
 # 35 and 40 tracks, each without and with the error-byte block (one byte per sector)
 D64_SIZES = (174848, 175531, 196608, 197376)
@@ -28,7 +29,7 @@ SAMPLE_CHARS = 40 * SAMPLE_LINES
 BASIC_START = re.compile(r"(?:" + "|".join(sorted(BASIC_WORDS)) + r"|\?)", re.IGNORECASE)
 
 
-@dataclass(frozen=True)
+@named_tuple  # (not a dataclass: importing dataclasses costs every command ~4 ms of start-up)
 class Kind:
     name: str  # "d64", "basic-prg", "basic-text", "mse", "binary"
     what: str  # e.g. "a 1541 disk image"
