@@ -490,45 +490,34 @@ class Decoder:
                 where = (end + p.offset, p.length)
             return _new(Bad, label, (p.message, *where))
         form, mode, code, zp_code, fixed, prefix, node, fn, expr_offset, lead, length = operand
-        if self.advice is not None:  # a warning for every use of this statement text (see ``advised``)
-            message, offset, length_ = self.advice
-            self.advice = None
-            record = _tuple(Insn, (
-                label, None, mnemonic, self.opcodes[mnemonic], end - len(word), end + lead, length, form, mode, code, zp_code,
-                fixed, len(fixed) if form == "fixed" else 1 + _OPERAND_SIZE[mode], prefix, fn,
-                node.value if type(node) is ex.Num else None, node, end + expr_offset,
-                mnemonic in self.unstable or code in self.unstable_codes or zp_code in self.unstable_codes,
-            ))  # fmt: skip
-            self.advised[id(record)] = (record, message, end + offset, length_)
-            return record
-        return _tuple(Insn, (
+        record = _tuple(Insn, (
             label, None, mnemonic, self.opcodes[mnemonic], end - len(word), end + lead, length, form, mode, code, zp_code,
             fixed, len(fixed) if form == "fixed" else 1 + _OPERAND_SIZE[mode], prefix, fn,
             node.value if type(node) is ex.Num else None, node, end + expr_offset,
             mnemonic in self.unstable or code in self.unstable_codes or zp_code in self.unstable_codes,
         ))  # fmt: skip
+        if self.advice is not None:  # a warning for every use of this statement text (see ``advised``)
+            message, offset, advice_length = self.advice
+            self.advice = None
+            self.advised[id(record)] = (record, message, end + offset, advice_length)
+        return record
 
     def _quick_operand(self, mnemonic: str, operand_text: str):
+        """The commonest operands (``[#][<>!]expr[,x|,y]``) read by one regular expression; the
+        mode rules are :meth:`_shape`'s (None: leave it to :meth:`_operand`)."""
         m = _QUICK_OPERAND.match(operand_text)
-        if m is None or mnemonic in self.operandless:
+        if m is None:
             return None
         blanks, immediate, prefix, expr_text, index = m.groups()
-        modes = self.opcodes[mnemonic]
-        if immediate:
-            if index or Mode.IMMEDIATE not in modes:
-                return None
-            form, mode, code, zp_code = "immediate", Mode.IMMEDIATE, modes[Mode.IMMEDIATE], -1
-        elif mnemonic in BRANCHES:
-            if index or prefix:
-                return None
-            form, mode, code, zp_code = "branch", Mode.RELATIVE, modes[Mode.RELATIVE], -1
-        else:
-            if not index and not prefix and expr_text in ("a", "A") and Mode.ACCUMULATOR in modes:
-                return None
-            mode = ABSOLUTE_FORM[index.upper() if index else None]
-            form, code, zp_code = "address", modes.get(mode, -1), modes.get(ZERO_PAGE_FORM[mode], -1)
-            if code < 0 and zp_code < 0:
-                return None
+        key = (mnemonic, immediate, prefix, index)
+        shape = self.shapes.get(key, _UNSEEN)
+        if shape is _UNSEEN:
+            shape = self.shapes[key] = self._shape(mnemonic, immediate, prefix or "", index, False)
+        if shape is None:
+            return None
+        _mnemonic, _modes, form, mode, code, zp_code, _fixed, _size, accumulator, _unstable = shape
+        if accumulator and expr_text in ("a", "A"):
+            return None
         try:
             node, fn = self.expression(expr_text)
         except ex.ExprError:
