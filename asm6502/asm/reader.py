@@ -104,8 +104,9 @@ _SEGMENT = re.compile(r'((?:[^:;"]|"[^"]*"?)*)((?:;(?:[^:"]|"[^"]*"?)*)?)')
 
 # one line of a joined text: leading blanks, the line number's digits, blanks, the rest (its trailing blanks are
 # stripped after: a lazy group before '[ \t]*$' makes the scan twice as slow)
-# (BASIC skips blanks inside a line number: "100 1abc" is line 1001, "abc", LINGET $A96B)
-LINE_PARTS = re.compile(r"^([ \t]*)((?:[0-9]+(?:[ \t]+(?=[0-9]))?)*)([ \t]*)(.*)$", re.MULTILINE)
+# (the digits: a digit, then digits and blanks up to the last digit -- one run, not a repeated group: a third
+# cheaper; BASIC skips blanks inside a line number: "100 1abc" is line 1001, "abc", LINGET $A96B)
+LINE_PARTS = re.compile(r"^([ \t]*)([0-9](?:[0-9 \t]*[0-9])?|)([ \t]*)(.*)$", re.MULTILINE)
 # the start line: "sys32768", "sys 32768", "sys 8*4096" (not a label such as 'system')
 START_LINE = re.compile(r"sys(?![a-z.])", re.IGNORECASE)
 _OPEN = re.compile(r'open\s*(\d+)\s*(?:,\s*(\d+)\s*(?:,\s*(\d+)\s*)?)?(?:,\s*"([^"]*)"?)?', re.IGNORECASE)
