@@ -32,12 +32,18 @@ ABSOLUTE_FORM = {None: Mode.ABSOLUTE, "X": Mode.ABSOLUTE_X, "Y": Mode.ABSOLUTE_Y
 _OPERAND_SIZE = {mode: mode.operand_size for mode in Mode}
 # the commonest operands: blanks, '#', a < > ! prefix, an expression without blanks, ',x' or ',y'
 # [label] mnemonic [operand]: what Decoder._fast reads
+# (A label is taken only where a three-letter word follows it, and no run gives back characters -- no
+# shorter run could end where the next part begins: the same readings as plain runs, without the
+# backtracking that costs a failed or unlabelled match most of its time.)
 _FAST = re.compile(
-    r"(?:([A-Za-z][A-Za-z0-9.]*)[ \t]+)?([A-Za-z]{3})(?:([ \t]+)(#?)([<>!]?)([^\s,;\"()\[\]#<>!]+|\*[-+][^\s,;\"()\[\]#<>!]*)(?:,([xXyY]))?)?\Z"
+    r"(?:([A-Za-z][A-Za-z0-9.]*+)[ \t]++(?=[A-Za-z]{3}(?:[ \t]|\Z)))?([A-Za-z]{3})"
+    r"(?:([ \t]++)(#?)([<>!]?)([^\s,;\"()\[\]#<>!]++|\*[-+][^\s,;\"()\[\]#<>!]*+)(?:,([xXyY]))?)?\Z"
 )
 # [label] mnemonic (operand,x) | (operand),y | (operand): what Decoder._fast_indirect reads
-_FAST_INDIRECT = re.compile(r"(?:([A-Za-z][A-Za-z0-9.]*)[ \t]+)?([A-Za-z]{3})[ \t]+\(([^\s,;\"()\[\]#<>!]+)(?:,([xX])\)|\),([yY])|\))\Z")
-_FAST_DEFINE = re.compile(r"([A-Za-z][A-Za-z0-9.]*)[ \t]+([=_])[ \t]*([^\s;\"]+)\Z")
+_FAST_INDIRECT = re.compile(
+    r"(?:([A-Za-z][A-Za-z0-9.]*+)[ \t]++(?=[A-Za-z]{3}[ \t]))?([A-Za-z]{3})[ \t]++\(([^\s,;\"()\[\]#<>!]++)(?:,([xX])\)|\),([yY])|\))\Z"
+)
+_FAST_DEFINE = re.compile(r"([A-Za-z][A-Za-z0-9.]*+)[ \t]++([=_])[ \t]*+([^\s;\"]++)\Z")
 _QUICK_OPERAND = re.compile(r"([ \t]+)(#?)([<>!]?)([^\s,;\"()\[\]#<>!]+|\*[-+][^\s,;\"()\[\]#<>!]*|\*)(?:,([xXyY]))?\Z")
 
 Problem = tuple[str, int, int]  # (message, offset, length)
@@ -204,16 +210,19 @@ class Decoder:
     def decode(self, text: str) -> Record:
         record = self.records.get(text)
         if record is None:
-            m = _FAST.match(text)
-            record = self._fast(m) if m is not None else None
-            if record is None:
+            record = None
+            if "=" in text or "_" in text:  # (a definition: no statement _fast accepts holds either sign)
                 m = _FAST_DEFINE.match(text)
                 if m is not None:
                     record = self._fast_define(m)
-            if record is None and "(" in text:
-                m = _FAST_INDIRECT.match(text)
+            else:
+                m = _FAST.match(text)
                 if m is not None:
-                    record = self._fast_indirect(m)
+                    record = self._fast(m)
+                if record is None and "(" in text:
+                    m = _FAST_INDIRECT.match(text)
+                    if m is not None:
+                        record = self._fast_indirect(m)
             if record is None:
                 record = self._decode(text)
             self.records[text] = record

@@ -99,14 +99,15 @@ def split_statements(text: str, start: int) -> list[Statement]:
 
 
 # one statement: its text up to a ';' outside quotes, then the comment; both end at a ':' outside quotes
-_SEGMENT = re.compile(r'((?:[^:;"]|"[^"]*"?)*)((?:;(?:[^:"]|"[^"]*"?)*)?)')
+# (runs that give nothing back: no anchor follows, so the longest reading is the one taken either way)
+_SEGMENT = re.compile(r'((?:[^:;"]++|"[^"]*+"?)*+)((?:;(?:[^:"]++|"[^"]*+"?)*+)?)')
 
 
 # one line of a joined text: leading blanks, the line number's digits, blanks, the rest (its trailing blanks are
-# stripped after: a lazy group before '[ \t]*$' makes the scan twice as slow)
-# (the digits: a digit, then digits and blanks up to the last digit -- one run, not a repeated group: a third
-# cheaper; BASIC skips blanks inside a line number: "100 1abc" is line 1001, "abc", LINGET $A96B)
-LINE_PARTS = re.compile(r"^([ \t]*)([0-9](?:[0-9 \t]*[0-9])?|)([ \t]*)(.*)$", re.MULTILINE)
+# stripped after: a lazy group before '[ \t]*$' makes the scan twice as slow).  The digits are a digit, then digits
+# and blanks up to the last digit: one run, not a repeated group; the other runs give nothing back (a fifth
+# cheaper).  (BASIC skips blanks inside a line number: "100 1abc" is line 1001, "abc", LINGET $A96B)
+LINE_PARTS = re.compile(r"^([ \t]*+)([0-9](?:[0-9 \t]*[0-9])?|)([ \t]*+)(.*+)$", re.MULTILINE)
 # the start line: "sys32768", "sys 32768", "sys 8*4096" (not a label such as 'system')
 START_LINE = re.compile(r"sys(?![a-z.])", re.IGNORECASE)
 _OPEN = re.compile(r'open\s*(\d+)\s*(?:,\s*(\d+)\s*(?:,\s*(\d+)\s*)?)?(?:,\s*"([^"]*)"?)?', re.IGNORECASE)
