@@ -181,16 +181,22 @@ class Decoder:
         """(tree, closure) of an expression text; raises ExprError."""
         found = self.expressions.get(text)
         if found is None:
-            try:
-                node = ex.parse(text)
-                found = (node, ex.compile_node(node))
-                if len(text) > ex.SIGNIFICANT and _LONG_NAME.search(text) is not None:
-                    self._collect_names(node)
-            except ex.ExprError as exc:
-                found = (None, (exc.message, exc.offset, exc.length))
-            self.expressions[text] = found
+            found = self._new_expression(text)
         if found[0] is None:
             raise ex.ExprError(*found[1])
+        return found
+
+    def _new_expression(self, text: str) -> tuple:
+        """(tree, closure) of an expression text not met before, or (None, (message, offset, length))
+        when it is no expression; remembered either way."""
+        try:
+            node = ex.parse(text)
+            found = (node, ex.compile_node(node))
+            if len(text) > ex.SIGNIFICANT and _LONG_NAME.search(text) is not None:
+                self._collect_names(node)
+        except ex.ExprError as exc:
+            found = (None, (exc.message, exc.offset, exc.length))
+        self.expressions[text] = found
         return found
 
     def _collect_names(self, node) -> None:
@@ -210,71 +216,54 @@ class Decoder:
     def decode(self, text: str) -> Record:
         record = self.records.get(text)
         if record is None:
-            record = None
-            if "=" in text or "_" in text:  # (a definition: no statement _fast accepts holds either sign)
-                m = _FAST_DEFINE.match(text)
-                if m is not None:
-                    record = self._fast_define(m)
-            else:
-                m = _FAST.match(text)
-                if m is not None:
-                    record = self._fast(m)
-                if record is None and "(" in text:
-                    m = _FAST_INDIRECT.match(text)
-                    if m is not None:
-                        record = self._fast_indirect(m)
-            if record is None:
-                record = self._decode(text)
-            self.records[text] = record
+            record = self.records[text] = self._read(text)
         return record
 
-    def _fast_define(self, m) -> Define | None:
-        """``name = expr`` / ``name _ expr`` with an expression without blanks."""
-        name, sign, expr_text = m.groups()
-        if len(name) > LABEL_FIELD or name.upper() in self.opcodes:
-            return None  # ('lda = 5' is an instruction with a bad operand)
-        found = self.expressions.get(expr_text)
-        if found is None or found[0] is None:
-            try:
-                found = self.expression(expr_text)
-            except ex.ExprError:
-                return None
-        node, fn = found
-        return _tuple(Define, (None, None, name, sign == "_", fn, node, m.start(3)))
-
-    def _fast(self, m) -> Insn | None:
-        """The commonest statement, ``[label] mnemonic [#][<>!]operand[,x|,y]`` with an operand
-        without blanks, read by one regular expression (None: leave it to :meth:`_decode`)."""
-        label, word, blanks, immediate, prefix, expr_text, index = m.groups()
-        if label is not None and label.upper() in self.opcodes:
-            return None  # 'nop nop' is a mnemonic with an operand (the general decoder reports it), not a label
-        key = (word, immediate, prefix, index)
-        shape = self.shapes.get(key, _UNSEEN)
-        if shape is _UNSEEN:
-            shape = self.shapes[key] = self._shape(word, immediate, prefix or "", index, expr_text is None)
-        if shape is None:
-            return None
-        mnemonic, modes, form, mode, code, zp_code, fixed, size, accumulator, unstable = shape
-        if expr_text is None:  # implied
-            node = fn = const = None
-            operand_offset = expr_offset = m.end(2)  # (as the general reading: no operand, both at the mnemonic's end)
-        else:
-            if accumulator and (expr_text == "a" or expr_text == "A"):
-                return None
-            found = self.expressions.get(expr_text)  # (the memory asked first, as expression() does)
-            if found is None or found[0] is None:
-                try:
-                    found = self.expression(expr_text)
-                except ex.ExprError:
-                    return None
-            node, fn = found
-            const = node.value if type(node) is ex.Num else None
-            operand_offset = m.end(3)
-            expr_offset = m.start(6)
-        return _tuple(Insn, (
-            label, None, mnemonic, modes, m.start(2), operand_offset, max(1, m.end() - operand_offset), form, mode, code,
-            zp_code, fixed, size, prefix or "", fn, const, node, expr_offset, unstable,
-        ))  # fmt: skip
+    def _read(self, text: str) -> Record:
+        """A statement not met before.  The commonest ones -- ``[label] mnemonic [#][<>!]operand[,x|,y]``
+        and ``name = expression`` with no blank in the operand -- are read by one regular expression
+        each, here (tests/test_decode_fast.py: the same record as the general reading, :meth:`_decode`);
+        whatever those readings do not decide goes to the general one."""
+        if "=" in text or "_" in text:  # a definition (no instruction the pattern below reads holds either sign)
+            m = _FAST_DEFINE.match(text)
+            if m is not None:
+                name, sign, expr_text = m.groups()
+                if len(name) <= LABEL_FIELD and name.upper() not in self.opcodes:  # ('lda = 5': an instruction)
+                    found = self.expressions.get(expr_text) or self._new_expression(expr_text)
+                    if found[0] is not None:
+                        return _tuple(Define, (None, None, name, sign == "_", found[1], found[0], m.start(3)))
+            return self._decode(text)
+        m = _FAST.match(text)
+        if m is not None:
+            label, word, blanks, immediate, prefix, expr_text, index = m.groups()
+            # ('nop nop' is a mnemonic with an operand -- the general reading reports it -- not a label)
+            if label is None or label.upper() not in self.opcodes:
+                shape = self.shapes.get((word, immediate, prefix, index), _UNSEEN)
+                if shape is _UNSEEN:
+                    shape = self.shapes[(word, immediate, prefix, index)] = self._shape(word, immediate, prefix or "", index, expr_text is None)
+                if shape is not None:
+                    mnemonic, modes, form, mode, code, zp_code, fixed, size, accumulator, unstable = shape
+                    if expr_text is None:  # implied (no operand: both offsets at the mnemonic's end, as the general reading)
+                        end = m.end(2)
+                        return _tuple(Insn, (label, None, mnemonic, modes, m.start(2), end, 1, form, mode, code, zp_code, fixed,
+                                             size, "", None, None, None, end, unstable))  # fmt: skip
+                    if not accumulator or (expr_text != "a" and expr_text != "A"):
+                        found = self.expressions.get(expr_text) or self._new_expression(expr_text)
+                        node = found[0]
+                        if node is not None:
+                            operand_offset = m.end(3)
+                            return _tuple(Insn, (
+                                label, None, mnemonic, modes, m.start(2), operand_offset, m.end() - operand_offset, form, mode,
+                                code, zp_code, fixed, size, prefix or "", found[1], node.value if type(node) is ex.Num else None,
+                                node, m.start(6), unstable,
+                            ))  # fmt: skip
+        elif "(" in text:
+            m = _FAST_INDIRECT.match(text)
+            if m is not None:
+                record = self._fast_indirect(m)
+                if record is not None:
+                    return record
+        return self._decode(text)
 
     def _fast_indirect(self, m) -> Insn | None:
         """``[label] mnemonic (e,x)`` / ``(e),y`` / ``jmp (e)`` with an expression without blanks,

@@ -224,12 +224,14 @@ def decimal(digits: str) -> int:
     return int(digits) if len(digits.lstrip("0")) <= 6 else MAX + 1
 
 
-# one number or symbol: most operands; read without the parser
-_ONE_ATOM = re.compile(r"(?:\$([0-9A-Fa-f]{1,4})|([0-9]{1,5})|([A-Za-z][A-Za-z0-9.]*))\Z")
+# one number or symbol, perhaps with a number added or subtracted ('loop', 'table+2', 'ptr-$01'): most
+# operands; read without the parser (the parser's tree: tests/test_expr.py)
+_SHORT = re.compile(r"(?:\$([0-9A-Fa-f]{1,4}+)|([0-9]{1,5}+)|([A-Za-z][A-Za-z0-9.]*+))(?:([-+])(?:\$([0-9A-Fa-f]{1,4}+)|([0-9]{1,5}+)))?\Z")
 
 
 # numbers and symbols joined by operators, without blanks ('table+2', 'a*8+b'): read by one regular expression
-_ATOM_TEXT = r"\$[0-9A-Fa-f]{1,4}(?![0-9A-Fa-f])|%[01]{1,16}(?![01])|[0-9]{1,5}(?![0-9])|[A-Za-z][A-Za-z0-9.]*"
+# (runs that give nothing back: a shorter run would end before a digit or letter, where no operator stands)
+_ATOM_TEXT = r"\$[0-9A-Fa-f]{1,4}+(?![0-9A-Fa-f])|%[01]{1,16}+(?![01])|[0-9]{1,5}+(?![0-9])|[A-Za-z][A-Za-z0-9.]*+"
 _CHAIN = re.compile(rf"(?:{_ATOM_TEXT})(?:[-+*/!&^<>](?:{_ATOM_TEXT}))+\Z")
 _CHAIN_PARTS = re.compile(rf"{_ATOM_TEXT}|[-+*/!&^<>]")
 _PAIR = re.compile(rf"({_ATOM_TEXT})([-+*/!&^<>])({_ATOM_TEXT})\Z")
@@ -248,6 +250,28 @@ def _atom(token: str, offset: int) -> Num | Sym | None:
         value = int(token)
         return _tuple(Num, (value, offset, len(token))) if value <= MAX else None
     return _tuple(Sym, (token.lower(), offset, len(token)))
+
+
+def _short(text: str, m) -> Node | None:
+    """The tree of a number or symbol, perhaps +/- a number, read by ``_SHORT`` (None: a decimal
+    number out of range, left to the parser's message)."""
+    hex_digits, decimal_digits, name, op, hex_right, decimal_right = m.groups()
+    if op is None:
+        length = len(text)
+    else:  # (the first atom ends at the operator)
+        length = m.start(4)
+        value = int(hex_right, 16) if hex_right is not None else int(decimal_right)
+        if value > MAX:
+            return None
+        operand = _tuple(Num, (value, length + 1, len(text) - length - 1))
+    if name is not None:
+        first = _tuple(Sym, (name.lower(), 0, length))
+    else:
+        value = int(hex_digits, 16) if hex_digits is not None else int(decimal_digits)
+        if value > MAX:
+            return None
+        first = _tuple(Num, (value, 0, length))
+    return first if op is None else _tuple(Chain, (first, ((op, length, operand),)))
 
 
 def _parse_chain(text: str) -> Node | None:
@@ -277,14 +301,11 @@ def _parse_chain(text: str) -> Node | None:
 
 def parse(text: str) -> Node:
     """Parse a whole expression; trailing text is an error."""
-    m = _ONE_ATOM.match(text)
+    m = _SHORT.match(text)
     if m is not None:
-        hex_digits, decimal_digits, name = m.groups()
-        if name is not None:
-            return _tuple(Sym, (name.lower(), 0, len(text)))
-        value = int(hex_digits, 16) if hex_digits is not None else int(decimal_digits)
-        if value <= MAX:
-            return _tuple(Num, (value, 0, len(text)))
+        node = _short(text, m)
+        if node is not None:
+            return node
     node = _parse_chain(text)
     if node is not None:
         return node
@@ -348,52 +369,88 @@ def with_prefix(value: int, prefix: str) -> int:
 
 
 def compile_node(node: Node):
+    """The closure of a tree.  (Each kind of closure is made by a function of its own: a function's
+    cells are all made when it is called, so one function making every kind would make them all.)"""
     kind = type(node)
-    if kind is Num:
-        value = node.value
-        return lambda v, pc, loc: value
     if kind is Sym:
-        name = node.name
-        if name[0] == ".":
-            stem = name[1 : 1 + LOCAL_SIGNIFICANT]
-
-            def local(v, pc, loc):
-                key = stem + (loc or ":00")
-                try:
-                    return v[key]
-                except KeyError:
-                    raise Unknown(node, key) from None
-
-            return local
-        key = name[:SIGNIFICANT]
-
-        def symbol(v, pc, loc):
-            try:
-                return v[key]
-            except KeyError:
-                raise Unknown(node, key) from None
-
-        return symbol
+        return _local(node) if node.name[0] == "." else _symbol(node, node.name[:SIGNIFICANT])
+    if kind is Num:
+        return _constant(node.value)
     if kind is PC:
-        return lambda v, pc, loc: pc
+        return _program_counter
     if kind is Neg:
-        inner = compile_node(node.operand)
-        return lambda v, pc, loc: -inner(v, pc, loc) & MAX
-    first = compile_node(node.first)
+        return _negated(compile_node(node.operand))
     if len(node.rest) == 1:
         op, offset, operand = node.rest[0]
         if op == "+" or op == "-":
             if type(operand) is Num:  # (a constant right operand needs no closure)
-                n = operand.value
-                if op == "+":
-                    return lambda v, pc, loc: (first(v, pc, loc) + n) & MAX
-                return lambda v, pc, loc: (first(v, pc, loc) - n) & MAX
-            right = compile_node(operand)
-            if op == "+":
-                return lambda v, pc, loc: (first(v, pc, loc) + right(v, pc, loc)) & MAX
-            return lambda v, pc, loc: (first(v, pc, loc) - right(v, pc, loc)) & MAX
-    steps = tuple((op, offset, compile_node(operand)) for op, offset, operand in node.rest)
+                n = operand.value if op == "+" else -operand.value
+                first = node.first
+                if type(first) is Sym and first.name[0] != ".":  # 'table+2': one closure
+                    return _symbol_plus(first, first.name[:SIGNIFICANT], n)
+                return _plus_constant(compile_node(first), n)
+            return _sum(compile_node(node.first), compile_node(operand), op == "-")
+    return _chain(compile_node(node.first), tuple((op, offset, compile_node(operand)) for op, offset, operand in node.rest))
 
+
+def _constant(value: int):
+    return lambda v, pc, loc: value
+
+
+def _program_counter(v, pc, loc):
+    return pc
+
+
+def _symbol(node: Sym, key: str):
+    def symbol(v, pc, loc):
+        try:
+            return v[key]
+        except KeyError:
+            raise Unknown(node, key) from None
+
+    return symbol
+
+
+def _local(node: Sym):
+    """``.name``: the label ``name`` of the macro call being run (``:00`` outside any call)."""
+    stem = node.name[1 : 1 + LOCAL_SIGNIFICANT]
+
+    def local(v, pc, loc):
+        key = stem + (loc or ":00")
+        try:
+            return v[key]
+        except KeyError:
+            raise Unknown(node, key) from None
+
+    return local
+
+
+def _symbol_plus(node: Sym, key: str, n: int):
+    """``symbol+n`` / ``symbol-n`` (n negative): the lookup of :func:`_symbol` and the sum in one closure."""
+    def symbol_plus(v, pc, loc):
+        try:
+            return (v[key] + n) & MAX
+        except KeyError:
+            raise Unknown(node, key) from None
+
+    return symbol_plus
+
+
+def _plus_constant(first, n: int):
+    return lambda v, pc, loc: (first(v, pc, loc) + n) & MAX
+
+
+def _sum(first, right, subtract: bool):
+    if subtract:
+        return lambda v, pc, loc: (first(v, pc, loc) - right(v, pc, loc)) & MAX
+    return lambda v, pc, loc: (first(v, pc, loc) + right(v, pc, loc)) & MAX
+
+
+def _negated(inner):
+    return lambda v, pc, loc: -inner(v, pc, loc) & MAX
+
+
+def _chain(first, steps):
     def chain(v, pc, loc):
         value = first(v, pc, loc)
         for op, offset, f in steps:
