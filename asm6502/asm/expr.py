@@ -301,6 +301,8 @@ def _parse_chain(text: str) -> Node | None:
 
 def parse(text: str) -> Node:
     """Parse a whole expression; trailing text is an error."""
+    if text.isalnum() and text.isascii() and not text[0].isdigit():  # a plain symbol ('loop', 'z220'): the commonest
+        return _tuple(Sym, (text.lower(), 0, len(text)))
     m = _SHORT.match(text)
     if m is not None:
         node = _short(text, m)

@@ -103,11 +103,13 @@ def split_statements(text: str, start: int) -> list[Statement]:
 _SEGMENT = re.compile(r'((?:[^:;"]++|"[^"]*+"?)*+)((?:;(?:[^:"]++|"[^"]*+"?)*+)?)')
 
 
-# one line of a joined text: leading blanks, the line number's digits, blanks, the rest (its trailing blanks are
+# one line: leading blanks, the line number's digits, blanks, the rest (its trailing blanks are
 # stripped after: a lazy group before '[ \t]*$' makes the scan twice as slow).  The digits are a digit, then digits
 # and blanks up to the last digit: one run, not a repeated group; the other runs give nothing back (a fifth
 # cheaper).  (BASIC skips blanks inside a line number: "100 1abc" is line 1001, "abc", LINGET $A96B)
-LINE_PARTS = re.compile(r"^([ \t]*+)([0-9](?:[0-9 \t]*[0-9])?|)([ \t]*+)(.*+)$", re.MULTILINE)
+LINE_PARTS = re.compile(r"^([ \t]*+)([0-9](?:[0-9 \t]*[0-9])?|)([ \t]*+)(.*+)$")
+_NOT_AFTER_ONE_BLANK = " \t0123456789"  # (or nothing: '"" in' is true) -- a line '100 x' whose x is none of these has its
+# statements after the one blank (more blanks, or a digit, which BASIC would join to the number: LINE_PARTS reads it)
 # the start line: "sys32768", "sys 32768", "sys 8*4096" (not a label such as 'system')
 START_LINE = re.compile(r"sys(?![a-z.])", re.IGNORECASE)
 _OPEN = re.compile(r'open\s*(\d+)\s*(?:,\s*(\d+)\s*(?:,\s*(\d+)\s*)?)?(?:,\s*"([^"]*)"?)?', re.IGNORECASE)
@@ -126,31 +128,43 @@ def read_lines(file: str, text: str) -> tuple[list[SourceLine], list[tuple[Sourc
     raw_lines = text.split("\n") if "\r" not in text else _LINE_BREAK.split(text)  # (the same lines, a quarter of the time)
     if raw_lines[-1] == "":
         raw_lines.pop()
-    parts = LINE_PARTS.findall("\n".join(raw_lines))
     lines: list[SourceLine] = []
-    problems: list[tuple[SourceLine, str, int]] = []
+    problems: list = []  # (index, number as shown, length)
     append = lines.append
     new = _new
-    for index, raw, (lead, digits, blanks, body) in zip(range(1, len(raw_lines) + 1), raw_lines, parts):
-        body = body.rstrip(" \t")
-        start = len(lead) + len(digits)
-        if digits:
-            if " " in digits or "\t" in digits:  # blanks inside the number: BASIC joins its digits
-                digits = digits.replace(" ", "").replace("\t", "")
-            number = int(digits) if len(digits) <= 6 or len(digits.lstrip("0")) <= 6 else None
+    parts = LINE_PARTS.match
+    for index, raw in enumerate(raw_lines, 1):
+        digits, _, body = raw.partition(" ")
+        if len(digits) < 6 and digits.isdigit() and digits.isascii() and body[:1] not in _NOT_AFTER_ONE_BLANK:
+            # the commonest line, '100 lda #1': its number, one blank, its statements (LINE_PARTS reads it so too)
+            number = int(digits)
+            if number > MAX_LINE_NUMBER:
+                problems.append((index, str(number), len(digits)))
+            start = len(digits)
+            col = start + 2
+            number_col = 1
         else:
-            number = None
+            lead, digits, blanks, body = parts(raw).groups()
+            start = len(lead) + len(digits)
+            col = start + len(blanks) + 1
+            number_col = len(lead) + 1
+            if digits:
+                if " " in digits or "\t" in digits:  # blanks inside the number: BASIC joins its digits
+                    digits = digits.replace(" ", "").replace("\t", "")
+                number = int(digits) if len(digits) <= 6 or len(digits.lstrip("0")) <= 6 else None
+                if number is None or number > MAX_LINE_NUMBER:
+                    problems.append((index, str(number) if number is not None else digits.lstrip("0")[:12] + "...", len(digits)))
+            else:
+                number = None
+        body = body.rstrip(" \t")
         if ":" in body or ";" in body or '"' in body:
             statements = tuple(split_statements(raw, start))
             has_code = statements[0].text != "" if len(statements) == 1 else any(s.text for s in statements)
         else:
-            statements = (new(Statement, (body, start + len(blanks) + 1, "")),)
+            statements = (new(Statement, (body, col, "")),)
             has_code = body != ""
-        line = new(SourceLine, (file, index, number, len(lead) + 1, raw, statements, has_code))
-        append(line)
-        if number is None and digits or number is not None and number > MAX_LINE_NUMBER:
-            shown = str(number) if number is not None else digits.lstrip("0")[:12] + "..."
-            problems.append((line, f"line number {shown} is larger than {MAX_LINE_NUMBER}", len(digits)))
+        append(new(SourceLine, (file, index, number, number_col, raw, statements, has_code)))
+    problems = [(lines[index - 1], f"line number {shown} is larger than {MAX_LINE_NUMBER}", length) for index, shown, length in problems]
     return lines, problems
 
 

@@ -1,0 +1,44 @@
+"""Reading source lines: the number, its column and the statement's column as BASIC reads them.
+
+``read_lines`` reads the commonest line ('100 lda #1') without its pattern; every line must come
+out as the pattern ``LINE_PARTS`` alone reads it.
+"""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from asm6502.asm.reader import LINE_PARTS, MAX_LINE_NUMBER, read_lines, split_statements
+
+
+def _by_pattern(raw: str):
+    """(number, number column, statements, its number is bad) of one line as LINE_PARTS reads it."""
+    lead, digits, blanks, body = LINE_PARTS.match(raw).groups()
+    joined = digits.replace(" ", "").replace("\t", "")
+    number = int(joined) if joined and len(joined.lstrip("0")) <= 6 else None
+    body = body.rstrip(" \t")
+    col = len(lead) + len(digits) + len(blanks) + 1
+    if ":" in body or ";" in body or '"' in body:
+        statements = [(s.text, s.col, s.comment) for s in split_statements(raw, len(lead) + len(digits))]
+    else:
+        statements = [(body, col, "")]
+    return number, len(lead) + 1, statements, bool(digits) and (number is None or number > MAX_LINE_NUMBER)
+
+
+@settings(max_examples=2000, deadline=None)
+@given(st.text(alphabet=[" ", "\t", "0", "1", "9", "a", "b", ":", ";", '"', "\f", "\xa0", "\u00b2", "\u0663"], max_size=10))
+def test_every_line_reads_as_its_pattern_reads_it(raw):
+    (line,), problems = read_lines("t.asm", raw + "\n")
+    number, number_col, statements, bad_number = _by_pattern(raw)
+    assert line.number == number
+    assert line.number_col == number_col
+    assert [(s.text, s.col, s.comment) for s in line.statements] == statements
+    assert bool(problems) == bad_number
+
+
+def test_the_commonest_lines():
+    lines, problems = read_lines("t.asm", "100 lda #1\n110  nop\n120 1rts\n   130 rts\n64000 nop\n")
+    assert [(ln.number, ln.number_col, ln.statements[0].text, ln.statements[0].col) for ln in lines] == [
+        (100, 1, "lda #1", 5), (110, 1, "nop", 6), (1201, 1, "rts", 6), (130, 4, "rts", 8), (64000, 1, "nop", 7)]
+    assert [(p[0].index, p[1]) for p in problems] == [(5, "line number 64000 is larger than 63999")]
