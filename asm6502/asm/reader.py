@@ -157,12 +157,19 @@ def read_lines(file: str, text: str) -> tuple[list[SourceLine], list[tuple[Sourc
             else:
                 number = None
         body = body.rstrip(" \t")
-        if ":" in body or ";" in body or '"' in body:
+        if ":" in body or '"' in body:
             statements = tuple(split_statements(raw, start))
             has_code = statements[0].text != "" if len(statements) == 1 else any(s.text for s in statements)
-        else:
+        elif ";" not in body:  # one statement
             statements = (new(Statement, (body, col, "")),)
             has_code = body != ""
+        else:  # one statement and a comment (split_statements' first case, on the line's own parts)
+            text, _, comment = body.partition(";")
+            if text[:1].isspace():  # (white space but blanks before it: split_statements counts it)
+                statements = tuple(split_statements(raw, start))
+            else:
+                statements = (new(Statement, (text.rstrip(), col, (";" + comment).rstrip())),)
+            has_code = statements[0].text != ""
         append(new(SourceLine, (file, index, number, number_col, raw, statements, has_code)))
     problems = [(lines[index - 1], f"line number {shown} is larger than {MAX_LINE_NUMBER}", length) for index, shown, length in problems]
     return lines, problems
