@@ -12,21 +12,33 @@ appendix C (PETSCII codes).
 from __future__ import annotations
 
 
+def _petscii_code(ch: str) -> int | None:
+    """The PETSCII code of one character (None: it has none)."""
+    code = ord(ch)
+    if "a" <= ch <= "z":
+        return code - 0x20  # $61-$7A -> $41-$5A
+    if "A" <= ch <= "Z":
+        return code + 0x80  # $41-$5A -> $C1-$DA
+    if ch == "~":
+        return 0xFF
+    if 0x20 <= code <= 0x5F:
+        return code
+    return None
+
+
+# every ASCII character -> the character whose code is its PETSCII code, or None (deleted) when it has
+# none: str.translate converts a whole string at once (the table is made from the rule above)
+_TO_PETSCII = {code: None if _petscii_code(chr(code)) is None else chr(_petscii_code(chr(code))) for code in range(128)}
+
+
 def ascii_to_petscii(text: str) -> bytes:
-    out = bytearray()
+    converted = text.translate(_TO_PETSCII)
+    if len(converted) == len(text) and text.isascii():  # (no character was deleted, none left as it was)
+        return converted.encode("latin-1")
     for ch in text:
-        code = ord(ch)
-        if "a" <= ch <= "z":
-            out.append(code - 0x20)  # $61-$7A -> $41-$5A
-        elif "A" <= ch <= "Z":
-            out.append(code + 0x80)  # $41-$5A -> $C1-$DA
-        elif ch == "~":
-            out.append(0xFF)
-        elif 0x20 <= code <= 0x5F:
-            out.append(code)
-        else:
+        if _petscii_code(ch) is None:
             raise ValueError(f"character {ch!r} has no PETSCII equivalent")
-    return bytes(out)
+    raise AssertionError(text)  # (unreachable: a string of convertible characters is converted above)
 
 
 def petscii_to_ascii(data: bytes) -> str:

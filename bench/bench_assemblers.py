@@ -10,9 +10,11 @@ The programs, each written in our dialect and in 64tass, ACME and Ophis syntax:
   local labels, ``:`` between statements, comments, strings, tables made by ``.goto``
   loops, conditional assembly.
 
-Each tool assembles each program ``--repeat`` times; the best wall-clock time counts, and
-the best CPU time (user + system of the tool's process) is shown beside it: on a shared
-machine the wall clock also waits for other processes, the CPU time much less.
+Each tool assembles each program ``--repeat`` times, in rounds: every round runs every tool
+once, so that a slow or fast spell of a shared machine falls on all tools alike.  The best
+wall-clock time counts, and the best CPU time (user + system of the tool's process) is shown
+beside it: on a shared machine the wall clock also waits for other processes, the CPU time much
+less.
 All outputs of a program must be byte-identical (exit status 1 otherwise).  A missing
 tool is reported and left out.
 
@@ -135,21 +137,24 @@ def _bench(args, work: Path) -> int:
             "acme": [shutil.which("acme") or "acme", "-f", "plain", "-o", str(out["acme"]), str(src["acme"])],
             "ophis": [ophis, "-q", "-o", str(out["ophis"]), str(src["ophis"])] if ophis else None,
         }
-        times: dict[str, float] = {}
-        cpu: dict[str, float] = {}
-        missing = []
-        print(f"'{program}': timing {len(tools)} commands, {args.repeat} runs each (about a minute for both programs "
-              "on 2 cores)", file=sys.stderr, flush=True)
-        for i, (name, cmd) in enumerate(tools.items(), 1):
-            print(f"  [{i}/{len(tools)}] {name} ...", file=sys.stderr, flush=True)
-            if cmd is None or shutil.which(cmd[0]) is None:
-                missing.append(name)
-                continue
-            try:
-                times[name], cpu[name] = best_of(args.repeat, lambda: run_tool(cmd))
-            except RuntimeError as exc:
-                print(f"ERROR: {name} failed on '{program}': {str(exc).splitlines()[1:2]}", file=sys.stderr)
-                status = 1
+        missing = [name for name, cmd in tools.items() if cmd is None or shutil.which(cmd[0]) is None]
+        runnable = {name: cmd for name, cmd in tools.items() if name not in missing}
+        samples: dict[str, list[tuple[float, float]]] = {name: [] for name in runnable}
+        print(f"'{program}': {args.repeat} rounds of {len(runnable)} commands, each command once a round (about a "
+              "minute for both programs on 2 cores)", file=sys.stderr, flush=True)
+        # Round robin: every tool is timed once in each round, so that a slower or faster spell of a
+        # shared machine falls on all of them alike, not on the tool that happened to run then.
+        for round_number in range(1, args.repeat + 1):
+            print(f"  round {round_number}/{args.repeat} ...", file=sys.stderr, flush=True)
+            for name, cmd in list(runnable.items()):
+                try:
+                    samples[name].append(best_of(1, lambda: run_tool(cmd)))
+                except RuntimeError as exc:
+                    print(f"ERROR: {name} failed on '{program}': {str(exc).splitlines()[1:2]}", file=sys.stderr)
+                    status = 1
+                    del runnable[name], samples[name]
+        times = {name: min(t for t, _ in runs) for name, runs in samples.items()}
+        cpu = {name: min(c for _, c in runs) for name, runs in samples.items()}
         outputs = {name: out[name].read_bytes() for name in times}
         reference = outputs.get("64tass") or next(iter(outputs.values()))
         lines = src["asm6502"].read_text().count("\n")

@@ -239,10 +239,11 @@ def test_ctrl_c_while_writing_leaves_nothing(capsys, work, monkeypatch):
 def test_sigint_during_a_build_exits_130_without_outputs(work):
     """A real SIGINT once the program runs (Python's own start-up, ~40 ms, is outside it)."""
     source = (ROOT / "sources" / "superhirn.asm").read_text()
-    for i in range(40):  # 40 sources, so the build takes a while
+    count = 300  # sources, so that the build lasts well past the signal (40 took 0.09 s in all, too close to it)
+    for i in range(count):
         (work / f"s{i}.asm").write_text(source)
     (work / "build.yaml").write_text("artifacts:\n" + "".join(
-        f"  out/a{i}.prg: {{rule: assemble, from: s{i}.asm}}\n" for i in range(40)))
+        f"  out/a{i}.prg: {{rule: assemble, from: s{i}.asm}}\n" for i in range(count)))
     proc = subprocess.Popen([sys.executable, "-c", "import sys; from asm6502.cli import main; "
                              "print('ready', flush=True); sys.exit(main(['build']))"],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=work)
@@ -256,7 +257,7 @@ def test_sigint_during_a_build_exits_130_without_outputs(work):
         assert made == []
     else:  # the build was faster than the signal: then it is complete (a signal after main()
         # returned ends the interpreter itself: -SIGINT)
-        assert proc.returncode in (0, -signal.SIGINT) and len(made) == 40
+        assert proc.returncode in (0, -signal.SIGINT) and len(made) == count
 
 
 # --- tracebacks: every one of these once crashed ---------------------------------------------------

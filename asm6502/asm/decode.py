@@ -95,28 +95,53 @@ class Define:
     expr_offset: int
 
 
-class Origin(Record):
+@named_tuple
+class Origin:
     """``*= value`` (with a label in front, the label gets the old program counter)."""
 
-    __slots__ = ("fn", "node", "expr_offset")
+    label: str | None
+    problem: None
+    fn: object
+    node: object
+    expr_offset: int
 
 
-class Data(Record):
+@named_tuple
+class Data:
     """``.byt``, ``.wor``, ``.asc``, ``.flp``: ``items`` are (bytes or None, fn, node, prefix, offset, length)."""
 
-    __slots__ = ("op", "items", "size", "op_offset", "op_length")
+    label: str | None
+    problem: None
+    op: str
+    items: tuple
+    size: int
+    op_offset: int
+    op_length: int
 
 
-class Pseudo(Record):
+@named_tuple
+class Pseudo:
     """Any other pseudo-op: ``op`` its first three letters, ``args`` the text after it."""
 
-    __slots__ = ("op", "name", "args", "args_offset", "op_offset", "op_length")
+    label: str | None
+    problem: None
+    op: str
+    name: str
+    args: str
+    args_offset: int
+    op_offset: int
+    op_length: int
 
 
-class Call(Record):
+@named_tuple
+class Call:
     """``'name args``: a macro call."""
 
-    __slots__ = ("name", "args", "name_offset")
+    label: str | None
+    problem: None
+    name: str
+    args: tuple
+    name_offset: int
 
 
 class Label(Record):
@@ -422,14 +447,14 @@ class Decoder:
                 return self._asc(label, args.strip(), args_offset, base, m.end())
             if op == "flp":
                 return self._flp(label, args.strip(), args_offset, base, m.end())
-            return _new(Pseudo, label, None, op=op, name=name, args=args.strip(), args_offset=args_offset, op_offset=base, op_length=m.end())
+            return _tuple(Pseudo, (label, None, op, name, args.strip(), args_offset, base, m.end()))
         if first == "'":
             m = IDENT.match(text, 1)
             if m is None:
                 return _new(Bad, label, ("macro name expected after \"'\" [SYNTAX 8]", base, 1))
             args_text = text[m.end() :].strip()
             args = tuple(a for a, _ in split_commas(args_text, 0)) if args_text else ()
-            return _new(Call, label, None, name=m.group(), args=args, name_offset=base + 1)
+            return _tuple(Call, (label, None, m.group(), args, base + 1))
         m = IDENT.match(text)
         if m is None:
             return _new(Bad, label, (f"unexpected '{first}' after label '{label}' [SYNTAX 1]", base, 1))
@@ -459,7 +484,7 @@ class Decoder:
         if type(compiled) is Bad:
             return compiled
         node, fn, offset = compiled
-        return _new(cls, label, None, fn=fn, node=node, expr_offset=offset)
+        return _tuple(cls, (label, None, fn, node, offset))
 
     def _definition(self, label, var: bool, text: str, offset: int) -> Record:
         if label is None:
@@ -620,7 +645,7 @@ class Decoder:
                 return _new(Bad, label, (exc.message, expr_offset + exc.offset, exc.length))
             items.append((None, fn, node, prefix, expr_offset, len(item)))
         size = len(items) * (2 if word else 1)  # (every item is an expression: a byte or a word)
-        return _new(Data, label, None, op=op, items=tuple(items), size=size, op_offset=op_offset, op_length=op_length)
+        return _tuple(Data, (label, None, op, tuple(items), size, op_offset, op_length))
 
     def _asc(self, label, args: str, args_offset: int, op_offset: int, op_length: int) -> Record:
         if not (args.startswith('"') and len(args) >= 2):
@@ -631,8 +656,7 @@ class Decoder:
         data, problems = petscii(body, args_offset + 1)
         if problems:
             return _new(Bad, label, problems[0])
-        return _new(Data, label, None, op="asc", items=((data, None, None, "", args_offset, len(args)),), size=len(data),
-                    op_offset=op_offset, op_length=op_length)  # fmt: skip
+        return _tuple(Data, (label, None, "asc", ((data, None, None, "", args_offset, len(args)),), len(data), op_offset, op_length))
 
     def _flp(self, label, args: str, args_offset: int, op_offset: int, op_length: int) -> Record:
         """``.flp 10,1e8``: BASIC's 5-byte floats, read and rounded by the ROM's FIN ($BCF3)."""
@@ -650,7 +674,7 @@ class Decoder:
             if not item or end != len(text):
                 return _new(Bad, label, (f"'{item}' is not a number (.flp takes numbers, not expressions) [SYNTAX 6]", item_offset, max(1, len(item))))
             items.append((pack(value), None, None, "", item_offset, len(item)))
-        return _new(Data, label, None, op="flp", items=tuple(items), size=5 * len(items), op_offset=op_offset, op_length=op_length)
+        return _tuple(Data, (label, None, "flp", tuple(items), 5 * len(items), op_offset, op_length))
 
 
 def _no_mode(mnemonic: str, modes: dict, what: str) -> _OperandProblem:
