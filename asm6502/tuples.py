@@ -1,4 +1,5 @@
-"""Named tuples declared as a class of annotated fields, without importing ``typing``.
+"""Named tuples declared as a class of annotated fields, without importing ``typing``; and slot
+records, declared the same way, for the records the assembler makes and reads most.
 
 ``typing.NamedTuple`` does the same, but importing ``typing`` and turning every
 field's annotation into a ForwardRef costs the assembler command milliseconds of
@@ -22,3 +23,49 @@ def named_tuple(cls: type) -> type:
             setattr(made, key, value)
     made.__qualname__ = cls.__qualname__
     return made
+
+
+def slot_record(cls: type) -> type:
+    """A class of ``cls``'s annotated fields kept in slots, made positionally by ``cls.make(...)``.
+
+    For the records made and read most (source lines, statements, decoded statements): reading a
+    slot costs a third of reading a named tuple's field, and ``make`` (an ``object.__new__`` and a
+    store per field, written out once here) a little less than ``tuple.__new__`` for a named tuple.
+    As named tuples, records compare and hash by their fields' values; ``_fields`` names the fields in
+    order, and the repr shows them."""
+    body = dict(cls.__dict__)
+    names = tuple(body.get("__annotations__", {}))
+    if any(name in body for name in names):
+        raise TypeError(f"{cls.__name__}: a slot record's fields have no defaults")
+    for key in ("__dict__", "__weakref__", "__annotations__"):
+        body.pop(key, None)
+    body["__slots__"] = names
+    body["_fields"] = names
+    body["__repr__"] = _record_repr
+    body["__eq__"] = _record_eq
+    body["__hash__"] = _record_hash
+    made = type(cls.__name__, (), body)
+    made.__qualname__ = cls.__qualname__
+    source = f"def make({', '.join(names)}):\n    record = new(cls)\n" + "".join(f"    record.{n} = {n}\n" for n in names) + "    return record\n"
+    scope = {"new": object.__new__, "cls": made}
+    exec(source, scope)  # (the generated function: one store per field, no loop)
+    made.make = staticmethod(scope["make"])
+    return made
+
+
+def _record_repr(record) -> str:
+    return f"{type(record).__name__}({', '.join(f'{name}={getattr(record, name)!r}' for name in record._fields)})"
+
+
+def _values(record) -> tuple:
+    return tuple(getattr(record, name) for name in record._fields)
+
+
+def _record_eq(record, other):
+    if type(other) is not type(record):
+        return NotImplemented
+    return record is other or _values(record) == _values(other)
+
+
+def _record_hash(record) -> int:
+    return hash(_values(record))

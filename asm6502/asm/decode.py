@@ -20,7 +20,7 @@ from asm6502.asm import expr as ex
 from asm6502.asm.reader import START_LINE
 from asm6502.opcodes import BRANCHES, ZERO_PAGE_FORM, Mode, instruction_set, unstable_mnemonics
 from asm6502.petscii_text import ascii_to_petscii
-from asm6502.tuples import named_tuple
+from asm6502.tuples import slot_record
 
 IDENT = re.compile(r"[A-Za-z][A-Za-z0-9.]*")
 _INDEX = re.compile(r",\s*([xXyY])\s*$")
@@ -56,9 +56,9 @@ class Record:
     __slots__ = ("label", "problem")
 
 
-@named_tuple
+@slot_record
 class Insn:
-    """An instruction.  ``form``: fixed | immediate | indirect | branch | address.  (A tuple, made in
+    """An instruction.  ``form``: fixed | immediate | indirect | branch | address.  (A slot record, made in
     one call: a large program has tens of thousands of them.)"""
 
     label: str | None
@@ -82,7 +82,7 @@ class Insn:
     unstable: bool
 
 
-@named_tuple
+@slot_record
 class Define:
     """``name = value`` (pass 1 only) or ``name _ value`` (``var``: the C64's left arrow)."""
 
@@ -95,7 +95,7 @@ class Define:
     expr_offset: int
 
 
-@named_tuple
+@slot_record
 class Origin:
     """``*= value`` (with a label in front, the label gets the old program counter)."""
 
@@ -106,7 +106,7 @@ class Origin:
     expr_offset: int
 
 
-@named_tuple
+@slot_record
 class Data:
     """``.byt``, ``.wor``, ``.asc``, ``.flp``: ``items`` are (bytes or None, fn, node, prefix, offset, length)."""
 
@@ -119,7 +119,7 @@ class Data:
     op_length: int
 
 
-@named_tuple
+@slot_record
 class Pseudo:
     """Any other pseudo-op: ``op`` its first three letters, ``args`` the text after it."""
 
@@ -133,7 +133,7 @@ class Pseudo:
     op_length: int
 
 
-@named_tuple
+@slot_record
 class Call:
     """``'name args``: a macro call."""
 
@@ -162,7 +162,7 @@ class Start(Record):
     __slots__ = ()
 
 
-_tuple = tuple.__new__  # (a named tuple's own __new__ is a Python function: slower)
+
 _UNSEEN = object()
 
 
@@ -256,7 +256,7 @@ class Decoder:
                 if len(name) <= LABEL_FIELD and name.upper() not in self.opcodes:  # ('lda = 5': an instruction)
                     found = self.expressions.get(expr_text) or self._new_expression(expr_text)
                     if found[0] is not None:
-                        return _tuple(Define, (None, None, name, sign == "_", found[1], found[0], m.start(3)))
+                        return Define.make(None, None, name, sign == "_", found[1], found[0], m.start(3))
             return self._decode(text)
         m = _FAST.match(text)
         if m is not None:
@@ -270,18 +270,18 @@ class Decoder:
                     mnemonic, modes, form, mode, code, zp_code, fixed, size, accumulator, unstable = shape
                     if expr_text is None:  # implied (no operand: both offsets at the mnemonic's end, as the general reading)
                         end = m.end(2)
-                        return _tuple(Insn, (label, None, mnemonic, modes, m.start(2), end, 1, form, mode, code, zp_code, fixed,
-                                             size, "", None, None, None, end, unstable))  # fmt: skip
+                        return Insn.make(label, None, mnemonic, modes, m.start(2), end, 1, form, mode, code, zp_code, fixed,
+                                             size, "", None, None, None, end, unstable)  # fmt: skip
                     if not accumulator or (expr_text != "a" and expr_text != "A"):
                         found = self.expressions.get(expr_text) or self._new_expression(expr_text)
                         node = found[0]
                         if node is not None:
                             operand_offset = m.end(3)
-                            return _tuple(Insn, (
+                            return Insn.make(
                                 label, None, mnemonic, modes, m.start(2), operand_offset, m.end() - operand_offset, form, mode,
                                 code, zp_code, fixed, size, prefix or "", found[1], node.value if type(node) is ex.Num else None,
                                 node, m.start(6), unstable,
-                            ))  # fmt: skip
+                            )  # fmt: skip
         elif "(" in text:
             m = _FAST_INDIRECT.match(text)
             if m is not None:
@@ -306,11 +306,11 @@ class Decoder:
         except ex.ExprError:
             return None
         code = modes[mode]
-        return _tuple(Insn, (
+        return Insn.make(
             label, None, mnemonic, modes, m.start(2), m.start(3) - 1, m.end() - m.start(3) + 1, "indirect", mode, code, -1,
             b"", 1 + _OPERAND_SIZE[mode], "", fn, node.value if type(node) is ex.Num else None, node, m.start(3),
             mnemonic in self.unstable or code in self.unstable_codes,
-        ))  # fmt: skip
+        )  # fmt: skip
 
     def _shape(self, word: str, immediate, prefix: str, index, implied: bool) -> tuple | None:
         """What a fast statement's record takes from its mnemonic, ``#``, prefix and index alone:
@@ -447,14 +447,14 @@ class Decoder:
                 return self._asc(label, args.strip(), args_offset, base, m.end())
             if op == "flp":
                 return self._flp(label, args.strip(), args_offset, base, m.end())
-            return _tuple(Pseudo, (label, None, op, name, args.strip(), args_offset, base, m.end()))
+            return Pseudo.make(label, None, op, name, args.strip(), args_offset, base, m.end())
         if first == "'":
             m = IDENT.match(text, 1)
             if m is None:
                 return _new(Bad, label, ("macro name expected after \"'\" [SYNTAX 8]", base, 1))
             args_text = text[m.end() :].strip()
             args = tuple(a for a, _ in split_commas(args_text, 0)) if args_text else ()
-            return _tuple(Call, (label, None, m.group(), args, base + 1))
+            return Call.make(label, None, m.group(), args, base + 1)
         m = IDENT.match(text)
         if m is None:
             return _new(Bad, label, (f"unexpected '{first}' after label '{label}' [SYNTAX 1]", base, 1))
@@ -484,7 +484,7 @@ class Decoder:
         if type(compiled) is Bad:
             return compiled
         node, fn, offset = compiled
-        return _tuple(cls, (label, None, fn, node, offset))
+        return cls.make(label, None, fn, node, offset)
 
     def _definition(self, label, var: bool, text: str, offset: int) -> Record:
         if label is None:
@@ -493,7 +493,7 @@ class Decoder:
         if type(compiled) is Bad:
             return compiled
         node, fn, offset = compiled
-        return _tuple(Define, (None, None, label, var, fn, node, offset))
+        return Define.make(None, None, label, var, fn, node, offset)
 
     # -- instructions -------------------------------------------------------------
 
@@ -513,12 +513,12 @@ class Decoder:
                 where = (end + p.offset, p.length)
             return _new(Bad, label, (p.message, *where))
         form, mode, code, zp_code, fixed, prefix, node, fn, expr_offset, lead, length = operand
-        record = _tuple(Insn, (
+        record = Insn.make(
             label, None, mnemonic, self.opcodes[mnemonic], end - len(word), end + lead, length, form, mode, code, zp_code,
             fixed, len(fixed) if form == "fixed" else 1 + _OPERAND_SIZE[mode], prefix, fn,
             node.value if type(node) is ex.Num else None, node, end + expr_offset,
             mnemonic in self.unstable or code in self.unstable_codes or zp_code in self.unstable_codes,
-        ))  # fmt: skip
+        )  # fmt: skip
         if self.advice is not None:  # a warning for every use of this statement text (see ``advised``)
             message, offset, advice_length = self.advice
             self.advice = None
@@ -645,7 +645,7 @@ class Decoder:
                 return _new(Bad, label, (exc.message, expr_offset + exc.offset, exc.length))
             items.append((None, fn, node, prefix, expr_offset, len(item)))
         size = len(items) * (2 if word else 1)  # (every item is an expression: a byte or a word)
-        return _tuple(Data, (label, None, op, tuple(items), size, op_offset, op_length))
+        return Data.make(label, None, op, tuple(items), size, op_offset, op_length)
 
     def _asc(self, label, args: str, args_offset: int, op_offset: int, op_length: int) -> Record:
         if not (args.startswith('"') and len(args) >= 2):
@@ -656,7 +656,7 @@ class Decoder:
         data, problems = petscii(body, args_offset + 1)
         if problems:
             return _new(Bad, label, problems[0])
-        return _tuple(Data, (label, None, "asc", ((data, None, None, "", args_offset, len(args)),), len(data), op_offset, op_length))
+        return Data.make(label, None, "asc", ((data, None, None, "", args_offset, len(args)),), len(data), op_offset, op_length)
 
     def _flp(self, label, args: str, args_offset: int, op_offset: int, op_length: int) -> Record:
         """``.flp 10,1e8``: BASIC's 5-byte floats, read and rounded by the ROM's FIN ($BCF3)."""
@@ -674,7 +674,7 @@ class Decoder:
             if not item or end != len(text):
                 return _new(Bad, label, (f"'{item}' is not a number (.flp takes numbers, not expressions) [SYNTAX 6]", item_offset, max(1, len(item))))
             items.append((pack(value), None, None, "", item_offset, len(item)))
-        return _tuple(Data, (label, None, "flp", tuple(items), 5 * len(items), op_offset, op_length))
+        return Data.make(label, None, "flp", tuple(items), 5 * len(items), op_offset, op_length)
 
 
 def _no_mode(mnemonic: str, modes: dict, what: str) -> _OperandProblem:

@@ -16,20 +16,20 @@ from __future__ import annotations
 
 import re
 
-from asm6502.tuples import named_tuple
+from asm6502.tuples import named_tuple, slot_record
 
 
 MAX_LINE_NUMBER = 63999  # the largest line number C64 BASIC accepts (LINGET, $A96B)
 
 
-@named_tuple
+@slot_record
 class Statement:
     text: str  # without the comment, trailing blanks removed
     col: int  # 1-based column of text[0] in the source line
-    comment: str = ""  # ';...' that followed, if any
+    comment: str  # ';...' that followed, if any ("" if none)
 
 
-@named_tuple
+@slot_record
 class SourceLine:
     file: str
     index: int  # 1-based physical line in the file
@@ -58,7 +58,7 @@ class Source:
     start_index: int  # index in ``lines`` of the first line after the start line (0: no start line)
 
 
-_new = tuple.__new__  # (a named tuple's own __new__ is a Python function: too slow for every statement)
+_statement = Statement.make
 
 
 def split_statements(text: str, start: int) -> list[Statement]:
@@ -66,13 +66,13 @@ def split_statements(text: str, start: int) -> list[Statement]:
     if '"' not in text and ":" not in text:  # one statement (and perhaps a comment)
         body, semi, comment = text[start:].partition(";")
         lead = len(body) - len(body.lstrip())
-        return [_new(Statement, (body.strip(), start + lead + 1, (semi + comment).rstrip()))]
+        return [_statement(body.strip(), start + lead + 1, (semi + comment).rstrip())]
     if '"' not in text and ";" not in text:  # statements joined by ':', no comment
         out = []
         pos = start
         for part in text[start:].split(":"):
             stripped = part.strip()
-            out.append(_new(Statement, (stripped, pos + len(part) - len(part.lstrip()) + 1, "")))
+            out.append(_statement(stripped, pos + len(part) - len(part.lstrip()) + 1, ""))
             pos += len(part) + 1
         return out
     if '"' not in text:  # no quotes: every ':' separates (it also ends a comment)
@@ -82,7 +82,7 @@ def split_statements(text: str, start: int) -> list[Statement]:
             body, semi, comment = part.partition(";")
             stripped = body.strip()
             lead = len(body) - len(body.lstrip())
-            out.append(_new(Statement, (stripped, pos + lead + 1, (semi + comment).rstrip())))
+            out.append(_statement(stripped, pos + lead + 1, (semi + comment).rstrip()))
             pos += len(part) + 1
         return out
     out = []  # quotes: a ':' or ';' inside "..." (or after an unclosed '"') is text, also in a comment
@@ -92,7 +92,7 @@ def split_statements(text: str, start: int) -> list[Statement]:
         m = _SEGMENT.match(text, pos)
         body, comment = m.groups()
         lead = len(body) - len(body.lstrip())
-        out.append(_new(Statement, (body.strip(), pos + lead + 1, comment.rstrip())))
+        out.append(_statement(body.strip(), pos + lead + 1, comment.rstrip()))
         pos = m.end() + 1  # (after the ':' that ends the statement)
         if pos > n:
             return out
@@ -131,7 +131,8 @@ def read_lines(file: str, text: str) -> tuple[list[SourceLine], list[tuple[Sourc
     lines: list[SourceLine] = []
     problems: list = []  # (index, number as shown, length)
     append = lines.append
-    new = _new
+    statement = _statement
+    make_line = SourceLine.make
     parts = LINE_PARTS.match
     for index, raw in enumerate(raw_lines, 1):
         digits, _, body = raw.partition(" ")
@@ -161,16 +162,16 @@ def read_lines(file: str, text: str) -> tuple[list[SourceLine], list[tuple[Sourc
             statements = tuple(split_statements(raw, start))
             has_code = statements[0].text != "" if len(statements) == 1 else any(s.text for s in statements)
         elif ";" not in body:  # one statement
-            statements = (new(Statement, (body, col, "")),)
+            statements = (statement(body, col, ""),)
             has_code = body != ""
         else:  # one statement and a comment (split_statements' first case, on the line's own parts)
             text, _, comment = body.partition(";")
             if text[:1].isspace():  # (white space but blanks before it: split_statements counts it)
                 statements = tuple(split_statements(raw, start))
             else:
-                statements = (new(Statement, (text.rstrip(), col, (";" + comment).rstrip())),)
+                statements = (statement(text.rstrip(), col, (";" + comment).rstrip()),)
             has_code = statements[0].text != ""
-        append(new(SourceLine, (file, index, number, number_col, raw, statements, has_code)))
+        append(make_line(file, index, number, number_col, raw, statements, has_code))
     problems = [(lines[index - 1], f"line number {shown} is larger than {MAX_LINE_NUMBER}", length) for index, shown, length in problems]
     return lines, problems
 
