@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 
+from asm6502.patterns import LazyPattern
 from asm6502.tuples import named_tuple
 
 # 35 and 40 tracks, each without and with the error-byte block (one byte per sector)
@@ -20,13 +21,13 @@ BASIC_WORDS = frozenset(
     "print rem goto gosub if for next data poke input get dim let on return restore read "
     "open close list run new cont wait load save verify def clr cmd stop".split()
 )
-MSE_LINE = re.compile(r"^\s*[0-9a-f]{4}\s*:\s*(?:[0-9a-z]{2}\s*){4}", re.IGNORECASE)
-LINE_START = re.compile(r"^\s*\d+\s*([a-z][a-z0-9.$%]*)?", re.IGNORECASE)
-ESCAPE = re.compile(r"\{\$[0-9a-f]{2}\}")
+MSE_LINE = re.compile(r"^\s*[0-9a-fA-F]{4}\s*:\s*(?:[0-9a-zA-Z]{2}\s*){4}")
+LINE_START = re.compile(r"^\s*\d+\s*([a-zA-Z][a-zA-Z0-9.$%]*)?")
+ESCAPE = LazyPattern(r"\{\$[0-9a-f]{2}\}")
 MIN_LINES = 2  # fewer lines than this never decide anything
 SAMPLE_LINES = 400  # the kind of a file shows in its first lines
 SAMPLE_CHARS = 40 * SAMPLE_LINES
-BASIC_START = re.compile(r"(?:" + "|".join(sorted(BASIC_WORDS)) + r"|\?)", re.IGNORECASE)
+BASIC_START = re.compile(r"(?:" + "|".join(sorted(BASIC_WORDS)) + r"|\?)", re.IGNORECASE | re.ASCII)  # (ASCII: a fourth of the compile time)
 
 
 @named_tuple  # (not a dataclass: importing dataclasses costs every command ~4 ms of start-up)

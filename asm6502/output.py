@@ -6,8 +6,9 @@ import io
 import re
 
 from asm6502.asm import Result
+from asm6502.patterns import LazyPattern
 
-_VICE_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_VICE_NAME = LazyPattern(r"[A-Za-z_][A-Za-z0-9_]*")
 BYTES_PER_ROW = 3  # an instruction's bytes fit on one row; longer data continues below
 
 

@@ -16,6 +16,7 @@ from asm6502.asm.layout import Layout
 from asm6502.asm.reader import SourceLine, read_source
 from asm6502.asm.result import Options, Result
 from asm6502.asm.symfile import write_symbols
+from asm6502.patterns import LazyPattern
 from asm6502.diagnostics import Diagnostic, DiagnosticError, Span, error, note, warning
 
 _SUFFIXES = ("", ".asm", ".txt", ".prg", ".src")
@@ -132,7 +133,7 @@ def _opened(layout: Layout, lfn: int | None) -> str | None:
     return opened.name if opened is not None else None
 
 
-_CAPITALS_IN_QUOTES = re.compile(r'"[^"\n]*[A-Z]')
+_CAPITALS_IN_QUOTES = LazyPattern(r'"[^"\n]*[A-Z]')
 
 
 def _capitals(source, text: str) -> list[Diagnostic]:

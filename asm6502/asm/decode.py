@@ -20,14 +20,15 @@ from asm6502.asm import expr as ex
 from asm6502.asm.reader import START_LINE
 from asm6502.opcodes import BRANCHES, ZERO_PAGE_FORM, Mode, instruction_set, unstable_mnemonics
 from asm6502.petscii_text import ascii_to_petscii
+from asm6502.patterns import LazyPattern
 from asm6502.tuples import slot_record
 
 IDENT = re.compile(r"[A-Za-z][A-Za-z0-9.]*")
-_INDEX = re.compile(r",\s*([xXyY])\s*$")
+_INDEX = LazyPattern(r",\s*([xXyY])\s*$")
 _PSEUDO = re.compile(r"\.([A-Za-z#]*)")
-_BAD_INDEX = re.compile(r",\s*[A-Za-z]\s*$")
+_BAD_INDEX = LazyPattern(r",\s*[A-Za-z]\s*$")
 _LONG_NAME = re.compile(r"[A-Za-z0-9.]{%d}" % (ex.SIGNIFICANT + 1))  # (a symbol name longer than the significant part has such a run)
-_ESCAPE = re.compile(r"\{\$([0-9A-Fa-f]{2})\}")
+_ESCAPE = LazyPattern(r"\{\$([0-9A-Fa-f]{2})\}")
 ABSOLUTE_FORM = {None: Mode.ABSOLUTE, "X": Mode.ABSOLUTE_X, "Y": Mode.ABSOLUTE_Y}
 _OPERAND_SIZE = {mode: mode.operand_size for mode in Mode}
 # the commonest operands: blanks, '#', a < > ! prefix, an expression without blanks, ',x' or ',y'
@@ -44,7 +45,7 @@ _FAST_INDIRECT = re.compile(
     r"(?:([A-Za-z][A-Za-z0-9.]*+)[ \t]++(?=[A-Za-z]{3}[ \t]))?([A-Za-z]{3})[ \t]++\(([^\s,;\"()\[\]#<>!]++)(?:,([xX])\)|\),([yY])|\))\Z"
 )
 _FAST_DEFINE = re.compile(r"([A-Za-z][A-Za-z0-9.]*+)[ \t]++([=_])[ \t]*+([^\s;\"]++)\Z")
-_QUICK_OPERAND = re.compile(r"([ \t]+)(#?)([<>!]?)([^\s,;\"()\[\]#<>!]+|\*[-+][^\s,;\"()\[\]#<>!]*|\*)(?:,([xXyY]))?\Z")
+_QUICK_OPERAND = LazyPattern(r"([ \t]+)(#?)([<>!]?)([^\s,;\"()\[\]#<>!]+|\*[-+][^\s,;\"()\[\]#<>!]*|\*)(?:,([xXyY]))?\Z")
 
 Problem = tuple[str, int, int]  # (message, offset, length)
 LABEL_FIELD = 10  # 'name = value' with a name of 11 characters or more is the original's SYNTAX 1 (labels_len_*)

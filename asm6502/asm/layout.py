@@ -23,6 +23,7 @@ import re
 from asm6502.asm import expr as ex
 from asm6502.asm.decode import IDENT, Call, Data, Decoder, Define, Insn, Label, Origin, Pseudo, Start
 from asm6502.asm.reader import SourceLine
+from asm6502.patterns import LazyPattern
 from asm6502.asm.result import Options, as_span
 from asm6502.diagnostics import Diagnostic, error, note, warning
 
@@ -58,12 +59,12 @@ class Macro:
 
 
 # a macro body ends at '.men' or '.mend' (a label may stand in front: it is a local label)
-_MEN = re.compile(r"\^?\s*(?:([A-Za-z][A-Za-z0-9.]*)\s+)?\.men", re.IGNORECASE)
-_PSEUDO_WORD = re.compile(r"\.[A-Za-z]*")
-_MAC = re.compile(r"\^?\s*(?:[A-Za-z][A-Za-z0-9.]*\s+)?\.mac", re.IGNORECASE)
-_DEVICE_NAME = re.compile(r'\s*(?:(\d+)\s*,\s*)?"')  # '8,"name"' (or '"name"': device 8)
+_MEN = LazyPattern(r"\^?\s*(?:([A-Za-z][A-Za-z0-9.]*)\s+)?\.[Mm][Ee][Nn]")
+_PSEUDO_WORD = LazyPattern(r"\.[A-Za-z]*")
+_MAC = LazyPattern(r"\^?\s*(?:[A-Za-z][A-Za-z0-9.]*\s+)?\.[Mm][Aa][Cc]")
+_DEVICE_NAME = LazyPattern(r'\s*(?:(\d+)\s*,\s*)?"')  # '8,"name"' (or '"name"': device 8)
 DRIVES = range(8, 12)  # the IEC bus devices a 1541 drive can be set to
-_OPT_ITEM = re.compile(r"(oo|o|p|m|n)(#|\d+|=.*)?\Z", re.IGNORECASE)
+_OPT_ITEM = LazyPattern(r"([Oo][Oo]|[OoPpMmNn])(#|\d+|=.*)?\Z")
 
 
 class Layout:

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 
+from asm6502.patterns import LazyPattern
 from asm6502.tuples import named_tuple, slot_record
 
 
@@ -112,10 +113,10 @@ _NOT_AFTER_ONE_BLANK = " \t0123456789"  # (or nothing: '"" in' is true) -- a lin
 # statements after the one blank (more blanks, or a digit, which BASIC would join to the number: LINE_PARTS reads it)
 # the start line: "sys32768", "sys 32768", "sys 8*4096" (not a label such as 'system')
 START_LINE = re.compile(r"sys(?![a-z.])", re.IGNORECASE)
-_OPEN = re.compile(r'open\s*(\d+)\s*(?:,\s*(\d+)\s*(?:,\s*(\d+)\s*)?)?(?:,\s*"([^"]*)"?)?', re.IGNORECASE)
+_OPEN = LazyPattern(r'open\s*(\d+)\s*(?:,\s*(\d+)\s*(?:,\s*(\d+)\s*)?)?(?:,\s*"([^"]*)"?)?', re.IGNORECASE)
 
 
-_LINE_BREAK = re.compile(r"\r\n|\r|\n")
+_LINE_BREAK = LazyPattern(r"\r\n|\r|\n")
 
 
 def read_lines(file: str, text: str) -> tuple[list[SourceLine], list[tuple[SourceLine, str, int]]]:
