@@ -151,13 +151,20 @@ class Layout:
             self.err(f"macro '{m.name}' has no .men [SYNTAX C]", (m.line, m.col, 4))
 
     def run_lines(self, lines: list[SourceLine], i: int, depth: int, local: str | None) -> None:
-        """Run ``lines`` from index ``i`` (a file, or a macro body when ``local`` is set)."""
+        """Run ``lines`` from index ``i`` (a file, or a macro body when ``local`` is set).
+
+        (The program counter and the statement count live in locals while instructions are laid
+        out, and in ``self`` whenever another method runs: every statement but an instruction.)"""
         decode = self.decoder.decode
         decoded = self.decoder.records.get  # (the decoder's memory, asked first: most texts were met before)
         append = self.layout.append
+        address_size = self.address_size
+        define_value = self.define_value
         values = self.values
         listing = self.listing
         limit = self.budget
+        executed = self.executed
+        pc = self.pc
         n = len(lines)
         while i < n:
             line = lines[i]
@@ -167,14 +174,15 @@ class Layout:
                 continue
             if not line.has_code:
                 if listing:
-                    append((None, self.pc, 0, line, line.statements[0] if line.statements else None, local))
+                    append((None, pc, 0, line, line.statements[0] if line.statements else None, local))
                 continue
             for stmt in line.statements:
                 text = stmt.text
                 if not text:
                     continue
-                self.executed += 1
-                if self.executed > limit:
+                executed += 1
+                if executed > limit:
+                    self.executed, self.pc = executed, pc
                     self.err(f"assembly stopped after {limit} statements ({self.options.max_statements} more than the "
                              "source holds): endless .goto loop?", (line, stmt.col, len(text)))
                     raise Stop
@@ -187,15 +195,14 @@ class Layout:
                             self.err(f"'{rec.label}' after ':': a label or definition only stands at the start of a line [SYNTAX 1]",
                                      (line, stmt.col, len(rec.label)))  # fmt: skip
                             continue
-                        self.define_label(rec.label, line, stmt, local)
-                    pc = self.pc
+                        define_value(rec.label, pc, "label", line, stmt, local)
                     if rec.form == "address":
-                        size = self.address_size(rec, values, pc, local)
+                        size = address_size(rec, values, pc, local)
                         append((rec, pc, size, line, stmt, local))
-                        self.pc = (pc + (3 if size == FORWARD else size)) & 0xFFFF
+                        pc = (pc + (3 if size == FORWARD else size)) & 0xFFFF
                     else:
                         append((rec, pc, rec.size, line, stmt, local))
-                        self.pc = (pc + rec.size) & 0xFFFF
+                        pc = (pc + rec.size) & 0xFFFF
                     continue
                 if stmt is not line.statements[0] and local is None and type(rec) is not Label:
                     name = rec.label if rec.label is not None else rec.name if type(rec) is Define else None
@@ -203,11 +210,14 @@ class Layout:
                         self.err(f"'{name}' after ':': a label or definition only stands at the start of a line [SYNTAX 1]",
                                  (line, stmt.col, len(name)))  # fmt: skip
                         continue
+                self.executed, self.pc = executed, pc
                 outcome = self.statement(rec, line, stmt, local, depth, lines)
+                executed, pc = self.executed, self.pc
                 if outcome is not None:
                     if outcome >= 0:  # .goto: the index of the line to go on with
                         i = outcome
                     break  # the rest of the line is skipped (.if false, .goto, .mac)
+        self.executed, self.pc = executed, pc
 
     def address_size(self, rec: Insn, values: dict, pc: int, local) -> int:
         """The one zero-page rule: zero page when the mnemonic has it, no '!' forces absolute, and
