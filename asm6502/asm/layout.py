@@ -438,8 +438,9 @@ class Layout:
                 self.err(f"{exc.message} (in the argument '{arg}')", where)
                 return None
         at = len(self.layout)
-        self.layout.append(("call", self.pc, (macro, tuple(fn for _, fn in compiled)), line, stmt, local))
-        for key, (_, fn) in zip(macro.params, compiled):
+        fns = tuple([fn for _, fn in compiled])
+        self.layout.append(("call", self.pc, (macro, fns), line, stmt, local))
+        for key, fn in zip(macro.params, fns):
             try:
                 self.values[key] = fn(self.values, self.pc, local)
             except (ex.Unknown, ex.ExprError):
@@ -448,11 +449,12 @@ class Layout:
             self.order.setdefault(key, None)
             self.spelling.setdefault(key, key)
         macro.calls += 1
-        self.run_lines(macro.body, 0, depth + 1, f":{macro.calls:02X}")
+        suffix = f":{macro.calls:02X}"  # (the call's local labels: '.lbl' is 'lbl:01' in the first call)
+        self.run_lines(macro.body, 0, depth + 1, suffix)
         if self.listing:  # where the call's body ends in the layout (for asm6502.convert)
-            self.call_ends[at] = (len(self.layout), f":{macro.calls:02X}")
-        if self.listing and not macro.labeled_end:
-            self.layout.append(("mend", self.pc, macro.end, line, stmt, f":{macro.calls:02X}"))
+            self.call_ends[at] = (len(self.layout), suffix)
+            if not macro.labeled_end:
+                self.layout.append(("mend", self.pc, macro.end, line, stmt, suffix))
         return None
 
     def argument(self, text: str):
