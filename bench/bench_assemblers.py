@@ -55,16 +55,12 @@ def cpu_now() -> float:
     return me.ru_utime + me.ru_stime + children.ru_utime + children.ru_stime
 
 
-def best_of(repeat: int, fn) -> tuple[float, float]:
-    """The best wall-clock time and the best CPU time of ``repeat`` runs of ``fn``."""
-    times, cpus = [], []
-    for _ in range(repeat):
-        c0 = cpu_now()
-        t0 = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t0)
-        cpus.append(cpu_now() - c0)
-    return min(times), min(cpus)
+def timed(fn) -> tuple[float, float]:
+    """The wall-clock time and the CPU time of one run of ``fn``."""
+    c0 = cpu_now()
+    t0 = time.perf_counter()
+    fn()
+    return time.perf_counter() - t0, cpu_now() - c0
 
 
 def run_tool(args: list[str]) -> None:
@@ -125,7 +121,7 @@ def _bench(args, work: Path) -> int:
     ophis = shutil.which("ophis", path=str(venv_bin)) or shutil.which("ophis")
     status = 0
     programs = ("large", "real") if args.program == "all" else (args.program,)
-    print(f"best of {args.repeat} runs per tool" + (f", files in {work}" if args.keep else ""))
+    print(f"best of {args.repeat} runs per tool, in {args.repeat} rounds" + (f", files in {work}" if args.keep else ""))
     for program in programs:
         src = _sources(program, args, work)
         out = {name: work / f"{program}-{name.replace(' ', '-')}.bin" for name in ("asm6502", "asm6502 listing", "64tass", "acme", "ophis")}
@@ -148,7 +144,7 @@ def _bench(args, work: Path) -> int:
             print(f"  round {round_number}/{args.repeat} ...", file=sys.stderr, flush=True)
             for name, cmd in list(runnable.items()):
                 try:
-                    samples[name].append(best_of(1, lambda: run_tool(cmd)))
+                    samples[name].append(timed(lambda: run_tool(cmd)))
                 except RuntimeError as exc:
                     print(f"ERROR: {name} failed on '{program}': {str(exc).splitlines()[1:2]}", file=sys.stderr)
                     status = 1
