@@ -70,6 +70,7 @@ def listing_text(result: Result, source_name: str = "") -> str:
     Made straight from pass 2's (layout entry, bytes or value) pairs, without making the
     ListingRows: each kind of entry is shown with the fields ``asm6502.asm.encode.row`` gives it."""
     from asm6502.asm.decode import Bad, Data, Define, Insn, Pseudo
+    from asm6502.asm.encode import with_comment
 
     out = []
     if source_name:
@@ -94,8 +95,8 @@ def listing_text(result: Result, source_name: str = "") -> str:
             last_line = line
         if stmt is None:
             text = ""
-        elif stmt.comment:  # (the statement and its comment; both are stripped)
-            text = f"{stmt.text} {stmt.comment}" if stmt.text else stmt.comment
+        elif stmt.comment:
+            text = with_comment(stmt)
         else:
             text = stmt.text
         digits = hexes_get(extra)  # (only the bytes of instructions and short data are keys)

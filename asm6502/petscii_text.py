@@ -33,12 +33,10 @@ _TO_PETSCII = {code: None if _petscii_code(chr(code)) is None else chr(_petscii_
 
 def ascii_to_petscii(text: str) -> bytes:
     converted = text.translate(_TO_PETSCII)
-    if len(converted) == len(text) and text.isascii():  # (no character was deleted, none left as it was)
-        return converted.encode("latin-1")
-    for ch in text:
-        if _petscii_code(ch) is None:
-            raise ValueError(f"character {ch!r} has no PETSCII equivalent")
-    raise AssertionError(text)  # (unreachable: a string of convertible characters is converted above)
+    if len(converted) != len(text) or not text.isascii():  # (a character was deleted, or one left as it was)
+        bad = next(ch for ch in text if _petscii_code(ch) is None)
+        raise ValueError(f"character {bad!r} has no PETSCII equivalent")
+    return converted.encode("latin-1")
 
 
 def petscii_to_ascii(data: bytes) -> str:

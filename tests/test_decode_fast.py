@@ -19,8 +19,7 @@ OPERANDS = ["", " #1", " #<tab", " >tab", " !$12", " $12", " $1234", " tab,x", "
 
 def _fields(record) -> list:
     """A record's fields but its compiled expressions (closures compare by identity)."""
-    names = getattr(type(record), "_fields", None) or [n for cls in type(record).__mro__ for n in getattr(cls, "__slots__", ())]
-    return [(n, getattr(record, n, None)) for n in names if n not in ("fn", "items")]
+    return [(n, getattr(record, n)) for n in type(record)._fields if n not in ("fn", "items")]
 
 
 def _same(cpu: str, text: str) -> bool:

@@ -32,7 +32,7 @@ _ESCAPE = LazyPattern(r"\{\$([0-9A-Fa-f]{2})\}")
 ABSOLUTE_FORM = {None: Mode.ABSOLUTE, "X": Mode.ABSOLUTE_X, "Y": Mode.ABSOLUTE_Y}
 _OPERAND_SIZE = {mode: mode.operand_size for mode in Mode}
 # the commonest operands: blanks, '#', a < > ! prefix, an expression without blanks, ',x' or ',y'
-# [label] mnemonic [operand]: what Decoder._fast reads
+# [label] mnemonic [operand]: what Decoder._read reads
 # (A label is taken only where a three-letter word follows it, and no run gives back characters -- no
 # shorter run could end where the next part begins: the same readings as plain runs, without the
 # backtracking that costs a failed or unlabelled match most of its time.)
@@ -49,12 +49,6 @@ _QUICK_OPERAND = LazyPattern(r"([ \t]+)(#?)([<>!]?)([^\s,;\"()\[\]#<>!]+|\*[-+][
 
 Problem = tuple[str, int, int]  # (message, offset, length)
 LABEL_FIELD = 10  # 'name = value' with a name of 11 characters or more is the original's SYNTAX 1 (labels_len_*)
-
-
-class Record:
-    """Base of the decoded statements; ``label`` is the label in front (or None)."""
-
-    __slots__ = ("label", "problem")
 
 
 @slot_record
@@ -145,35 +139,35 @@ class Call:
     name_offset: int
 
 
-class Label(Record):
+@slot_record
+class Label:
     """A label on its own."""
 
-    __slots__ = ()
+    label: str
+    problem: None
 
 
-class Bad(Record):
+@slot_record
+class Bad:
     """A statement the original rejects whatever the values (``problem`` says why)."""
 
-    __slots__ = ()
+    label: str | None
+    problem: Problem
 
 
-class Start(Record):
+@slot_record
+class Start:
     """``sys 32768``: the start line (a BASIC statement)."""
 
-    __slots__ = ()
+    label: None
+    problem: None
 
+
+# a decoded statement: every kind has ``label`` (the label in front, or None) and ``problem``
+Record = Insn | Define | Origin | Data | Pseudo | Call | Label | Bad | Start
 
 
 _UNSEEN = object()
-
-
-def _new(cls, label=None, problem=None, **fields):
-    record = cls.__new__(cls)
-    record.label = label
-    record.problem = problem
-    for name, value in fields.items():
-        setattr(record, name, value)
-    return record
 
 
 class _OperandProblem(Exception):
@@ -356,7 +350,7 @@ class Decoder:
                 offset = len(text) - len(rest)
                 record = self._decode_at(rest, offset)
                 if record.label is not None:
-                    return _new(Bad, problem=("a label must follow the up-arrow directly [SYNTAX 1]", offset, len(record.label)))
+                    return Bad.make(None, ("a label must follow the up-arrow directly [SYNTAX 1]", offset, len(record.label)))
                 return record
             return self._decode_at(text[1:], 1)
         return self._decode_at(text, 0)
@@ -367,41 +361,41 @@ class Decoder:
             return self._body(None, text, base)
         if not first.isalpha():
             if first == '"':
-                return _new(Bad, problem=("a statement cannot start with a string [SYNTAX 1]", base, len(text)))
-            return _new(Bad, problem=(f"unexpected '{first}' at the start of a statement [SYNTAX 8]", base, 1))
+                return Bad.make(None, ("a statement cannot start with a string [SYNTAX 1]", base, len(text)))
+            return Bad.make(None, (f"unexpected '{first}' at the start of a statement [SYNTAX 8]", base, 1))
         m = IDENT.match(text)
         if m is None:
-            return _new(Bad, problem=(f"unexpected '{first}' at the start of a statement [SYNTAX 8]", base, 1))
+            return Bad.make(None, (f"unexpected '{first}' at the start of a statement [SYNTAX 8]", base, 1))
         word = m.group()
         end = m.end()
         rest = text[end:]
         upper = word.upper()
         if upper in self.opcodes and (not rest or not rest[0].isalnum()):
             if rest and rest[0] not in " \t":  # 'lda#1': the original needs a blank after the mnemonic
-                return _new(Bad, problem=(f"a blank is needed after '{word}' [SYNTAX 0]", base + end, 1))
+                return Bad.make(None, (f"a blank is needed after '{word}' [SYNTAX 0]", base + end, 1))
             return self._instruction(None, word, rest, base + end)
         if START_LINE.match(text):
-            return _new(Start)
+            return Start.make(None, None)
         after = rest.lstrip()
         if len(word) > LABEL_FIELD and after[:1] in ("=", "_"):
-            return _new(Bad, problem=(f"'{word}' is longer than {LABEL_FIELD} characters: the original reads the '=' of a "
+            return Bad.make(None, (f"'{word}' is longer than {LABEL_FIELD} characters: the original reads the '=' of a "
                                       f"definition after a {LABEL_FIELD}-character name field (8 characters count) [SYNTAX 1]",
                                       base, len(word)))  # fmt: skip
         if not after:
             hint = self._undocumented_hint(word)
-            return _new(Label, word) if hint is None else _new(Bad, None, (hint, base, len(word)))
+            return Label.make(word, None) if hint is None else Bad.make(None, (hint, base, len(word)))
         if rest[0] not in " \t":  # 'val=5', 'val_5': the original needs a blank after a label
-            return _new(Bad, problem=(f"a blank is needed after the label '{word}' [SYNTAX {0 if rest[0] == '_' else 1}]", base + end, 1))
+            return Bad.make(None, (f"a blank is needed after the label '{word}' [SYNTAX {0 if rest[0] == '_' else 1}]", base + end, 1))
         record = self._body(word, after, base + len(text) - len(after))
         if type(record) is Bad and after[0] not in "=_*.'":
             hint = self._undocumented_hint(word)
             if hint:  # 'lax $12' without --cpu 6502i, or 64tass's 'alr #1': say so instead of "unknown mnemonic"
-                return _new(Bad, None, (hint, base, len(word)))
+                return Bad.make(None, (hint, base, len(word)))
             close = self.near_mnemonics(word)
             if close:  # 'ldq #2': the original takes 'ldq' for a label, then stumbles on the operand
                 message = record.problem[0]
                 syntax = message[message.rindex("[") :] if message.endswith("]") else "[SYNTAX 1]"
-                return _new(Bad, None, (f"unknown mnemonic '{word}' (did you mean {' or '.join(close)}?) {syntax}", base, len(word)))
+                return Bad.make(None, (f"unknown mnemonic '{word}' (did you mean {' or '.join(close)}?) {syntax}", base, len(word)))
         return record
 
     def near_mnemonics(self, word: str) -> list[str]:
@@ -435,7 +429,7 @@ class Decoder:
             rest = text[1:]
             if rest[:1] == "=":
                 return self._expression_record(Origin, label, rest[1:], base + 2)
-            return _new(Bad, label, ("'*=' expected (no blank between '*' and '=') [SYNTAX 1]", base, len(text)))
+            return Bad.make(label, ("'*=' expected (no blank between '*' and '=') [SYNTAX 1]", base, len(text)))
         if first == ".":
             m = _PSEUDO.match(text)
             name = m.group(1).lower()
@@ -452,20 +446,20 @@ class Decoder:
         if first == "'":
             m = IDENT.match(text, 1)
             if m is None:
-                return _new(Bad, label, ("macro name expected after \"'\" [SYNTAX 8]", base, 1))
+                return Bad.make(label, ("macro name expected after \"'\" [SYNTAX 8]", base, 1))
             args_text = text[m.end() :].strip()
             args = tuple(a for a, _ in split_commas(args_text, 0)) if args_text else ()
             return Call.make(label, None, m.group(), args, base + 1)
         m = IDENT.match(text)
         if m is None:
-            return _new(Bad, label, (f"unexpected '{first}' after label '{label}' [SYNTAX 1]", base, 1))
+            return Bad.make(label, (f"unexpected '{first}' after label '{label}' [SYNTAX 1]", base, 1))
         word = m.group()
         rest = text[m.end() :]
         if word.upper() in self.opcodes and (not rest or not rest[0].isalnum()):
             return self._instruction(label, word, rest, base + m.end())
         if label is not None:
-            return _new(Bad, label, (f"unknown mnemonic '{word}' (after label '{label}') [SYNTAX 1]", base, len(word)))
-        return _new(Bad, label, (f"unknown mnemonic '{word}' [SYNTAX 1]", base, len(word)))
+            return Bad.make(label, (f"unknown mnemonic '{word}' (after label '{label}') [SYNTAX 1]", base, len(word)))
+        return Bad.make(label, (f"unknown mnemonic '{word}' [SYNTAX 1]", base, len(word)))
 
     def _compiled(self, label, text: str, offset: int):
         """(tree, closure, offset of the expression) of the expression ``text`` at ``offset``, or
@@ -473,11 +467,11 @@ class Decoder:
         stripped = text.lstrip()
         offset += len(text) - len(stripped)
         if not stripped:
-            return _new(Bad, label, ("expression expected [SYNTAX 5]", offset, 1))
+            return Bad.make(label, ("expression expected [SYNTAX 5]", offset, 1))
         try:
             node, fn = self.expression(stripped)
         except ex.ExprError as exc:
-            return _new(Bad, label, (exc.message, offset + exc.offset, exc.length))
+            return Bad.make(label, (exc.message, offset + exc.offset, exc.length))
         return node, fn, offset
 
     def _expression_record(self, cls, label, text: str, offset: int):
@@ -489,7 +483,7 @@ class Decoder:
 
     def _definition(self, label, var: bool, text: str, offset: int) -> Record:
         if label is None:
-            return _new(Bad, None, ("a definition needs a name in front [SYNTAX 8]", offset - 1, 1))
+            return Bad.make(None, ("a definition needs a name in front [SYNTAX 8]", offset - 1, 1))
         compiled = self._compiled(label, text, offset)
         if type(compiled) is Bad:
             return compiled
@@ -512,7 +506,7 @@ class Decoder:
                 where = (end + lead, max(1, len(operand_stripped)))
             else:
                 where = (end + p.offset, p.length)
-            return _new(Bad, label, (p.message, *where))
+            return Bad.make(label, (p.message, *where))
         form, mode, code, zp_code, fixed, prefix, node, fn, expr_offset, lead, length = operand
         record = Insn.make(
             label, None, mnemonic, self.opcodes[mnemonic], end - len(word), end + lead, length, form, mode, code, zp_code,
@@ -625,12 +619,12 @@ class Decoder:
         """``.byt`` / ``.wor`` items: expressions (manual p. 12); a string is a character constant,
         its first character (``.byt "abc"`` is $41, as the original: data/data_byt_string_long)."""
         if not args:
-            return _new(Bad, label, (f".{op} needs at least one value [UNDEF'D STATEMENT]", op_offset, op_length))
+            return Bad.make(label, (f".{op} needs at least one value [UNDEF'D STATEMENT]", op_offset, op_length))
         word = op == "wor"
         items = []
         for item, item_offset in split_commas(args, args_offset):
             if not item:
-                return _new(Bad, label, ("value expected between commas [UNDEF'D STATEMENT]", item_offset, 1))
+                return Bad.make(label, ("value expected between commas [UNDEF'D STATEMENT]", item_offset, 1))
             prefix = item[0]
             if prefix == "<" or prefix == ">":
                 body = item[1:]
@@ -643,20 +637,20 @@ class Decoder:
             try:
                 node, fn = self.expression(expr_text)
             except ex.ExprError as exc:
-                return _new(Bad, label, (exc.message, expr_offset + exc.offset, exc.length))
+                return Bad.make(label, (exc.message, expr_offset + exc.offset, exc.length))
             items.append((None, fn, node, prefix, expr_offset, len(item)))
         size = len(items) * (2 if word else 1)  # (every item is an expression: a byte or a word)
         return Data.make(label, None, op, tuple(items), size, op_offset, op_length)
 
     def _asc(self, label, args: str, args_offset: int, op_offset: int, op_length: int) -> Record:
         if not (args.startswith('"') and len(args) >= 2):
-            return _new(Bad, label, ('.asc expects one string in double quotes: .asc "text" [SYNTAX 5]', args_offset, max(1, len(args))))
+            return Bad.make(label, ('.asc expects one string in double quotes: .asc "text" [SYNTAX 5]', args_offset, max(1, len(args))))
         body = args[1:-1] if args.endswith('"') else args[1:]
         if '"' in body:
-            return _new(Bad, label, (".asc takes one string; use .byt for lists [SYNTAX 5]", args_offset, len(args)))
+            return Bad.make(label, (".asc takes one string; use .byt for lists [SYNTAX 5]", args_offset, len(args)))
         data, problems = petscii(body, args_offset + 1)
         if problems:
-            return _new(Bad, label, problems[0])
+            return Bad.make(label, problems[0])
         return Data.make(label, None, "asc", ((data, None, None, "", args_offset, len(args)),), len(data), op_offset, op_length)
 
     def _flp(self, label, args: str, args_offset: int, op_offset: int, op_length: int) -> Record:
@@ -664,16 +658,16 @@ class Decoder:
         from asm6502.basic.interpreter.numbers import BasicOverflow, fin, pack
 
         if not args:
-            return _new(Bad, label, (".flp needs at least one number [SYNTAX 5]", op_offset, op_length))
+            return Bad.make(label, (".flp needs at least one number [SYNTAX 5]", op_offset, op_length))
         items = []
         for item, item_offset in split_commas(args, args_offset):
             text = item.upper().encode("ascii", "replace")
             try:
                 value, end = fin(text)
             except BasicOverflow:
-                return _new(Bad, label, (f"{item} is too large for a BASIC float [OVERFLOW]", item_offset, len(item)))
+                return Bad.make(label, (f"{item} is too large for a BASIC float [OVERFLOW]", item_offset, len(item)))
             if not item or end != len(text):
-                return _new(Bad, label, (f"'{item}' is not a number (.flp takes numbers, not expressions) [SYNTAX 6]", item_offset, max(1, len(item))))
+                return Bad.make(label, (f"'{item}' is not a number (.flp takes numbers, not expressions) [SYNTAX 6]", item_offset, max(1, len(item))))
             items.append((pack(value), None, None, "", item_offset, len(item)))
         return Data.make(label, None, "flp", tuple(items), 5 * len(items), op_offset, op_length)
 

@@ -275,12 +275,20 @@ def place_and_text(line, stmt) -> tuple[tuple, str]:
     return (line, stmt.col, max(1, len(stmt.text))), listed_text(line, stmt)
 
 
-def listed_text(line, stmt) -> str:
-    """A statement's text as the listing shows it: with its comment, and with the blanks before
-    a ':' that follows (the original lists them)."""
+def with_comment(stmt) -> str:
+    """A statement's text and its comment as a listing shows them (both are stripped)."""
     text = stmt.text
     if stmt.comment:
         return text + " " + stmt.comment if text else stmt.comment
+    return text
+
+
+def listed_text(line, stmt) -> str:
+    """A statement's text as the listing shows it: with its comment, and with the blanks before
+    a ':' that follows (the original lists them)."""
+    if stmt.comment:
+        return with_comment(stmt)
+    text = stmt.text
     if len(line.statements) > 1 and text:
         after = line.text[stmt.col - 1 + len(text) :]
         blanks = after[: len(after) - len(after.lstrip(" "))]
