@@ -230,9 +230,14 @@ def disk_image(disk: dict[str, Path]) -> bytes:
     return image.to_bytes()
 
 
-def assemble_case(tmp_path: Path, name: str, record: dict, source: str, disk: dict, capsys, via_d64: bool = False) -> tuple[int, str, Path]:
+def assemble_case(tmp_path: Path, name: str, record: dict, source: str, disk: dict, capsys, via_d64: bool = False,
+                  tokenized: bytes | None = None) -> tuple[int, str, Path]:
     src = tmp_path / (name.split("/")[-1] + ".src")
-    src.write_text(our_text(source, record["case"]))
+    if tokenized is not None:  # the source as the C64 saved it (a BASIC .prg)
+        src = src.with_suffix(".prg")
+        src.write_bytes(tokenized)
+    else:
+        src.write_text(our_text(source, record["case"]))
     if via_d64:
         image = tmp_path / "drive8.d64"
         image.write_bytes(disk_image(disk))
@@ -256,8 +261,9 @@ def assemble_case(tmp_path: Path, name: str, record: dict, source: str, disk: di
     return rc, capsys.readouterr().err, out
 
 
-def check_case(tmp_path: Path, name: str, record: dict, source: str, disk: dict, capsys, via_d64: bool = False) -> None:
-    rc, err, out = assemble_case(tmp_path, name, record, source, disk, capsys, via_d64)
+def check_case(tmp_path: Path, name: str, record: dict, source: str, disk: dict, capsys, via_d64: bool = False,
+               tokenized: bytes | None = None) -> None:
+    rc, err, out = assemble_case(tmp_path, name, record, source, disk, capsys, via_d64, tokenized)
     deviation = DEVIATIONS.get(name)
     if deviation is not None:
         if deviation[1] == "error":
@@ -306,6 +312,25 @@ def test_files_from_a_disk_image(tmp_path, capsys, name, record, source, disk):
     """The .file/.end/.lst cases again, with the drive's files in a .d64 given with --disk (the
     sources tokenized, as users kept them) instead of text files beside the source."""
     check_case(tmp_path, name, record, source, disk, capsys, via_d64=True)
+
+
+TOKENIZED = [(name, record, source, disk) for name, record, source, disk in CASES
+             if (FIXTURES / name.split("/")[0] / f"{name.split('/')[-1]}.tok.prg").is_file()]
+
+
+def _tokenized_params():
+    for name, record, source, disk in TOKENIZED:
+        marks = [pytest.mark.xfail(strict=True, reason="tokenized form not yet as the original")] if f"tokenized/{name}" in KNOWN_FAILING else []
+        yield pytest.param(name, record, source, disk, id=f"tokenized/{name}", marks=marks)
+
+
+@pytest.mark.parametrize(("name", "record", "source", "disk"), list(_tokenized_params()))
+def test_tokenized_as_the_original(tmp_path, capsys, name, record, source, disk):
+    """The real sources again, as the C64 saved them: ``<name>.tok.prg`` is the text typed into the
+    oracle's C64 and tokenized there by the real BASIC ROM (control codes inside quotes are bytes,
+    keywords tokens); the assembler reads the .prg and must give the original's result."""
+    prg = (FIXTURES / name.split("/")[0] / f"{name.split('/')[-1]}.tok.prg").read_bytes()
+    check_case(tmp_path, name, record, source, disk, capsys, tokenized=prg)
 
 
 def _norm(line: str) -> str:
@@ -445,7 +470,8 @@ def test_tables_name_existing_cases():
     names = {name for name, *_ in CASES}
     assert set(DEVIATIONS) <= names
     extra = ({f"manual-listing/{name}" for name in MANUAL} | {f"default-name/{name}" for name, *_ in OBJECT_FILES}
-             | {f"listing-format/{name}" for name, *_ in LISTED} | {f"d64/{name}" for name, *_ in ON_DISK})
+             | {f"listing-format/{name}" for name, *_ in LISTED} | {f"d64/{name}" for name, *_ in ON_DISK}
+             | {f"tokenized/{name}" for name, *_ in TOKENIZED})
     assert KNOWN_FAILING <= names | extra
     assert len(OBJECT_FILES) >= 4
 
@@ -482,7 +508,7 @@ def test_oracle_reproduces_fixture(name, record, source, disk):
     disk_data = {c64: oracle._disk_file(path) for c64, path in disk.items()}
     saved = list(sys.path), sys.dont_write_bytecode
     try:
-        new, screen = oracle.run(source, record["case"], disk_data)
+        new, screen = oracle.run(source, record["case"], disk_data, oracle.CORPUS_BUDGET if name.startswith("corpus/") else oracle.BUDGET)
     finally:
         sys.path[:], sys.dont_write_bytecode = saved
     new["disk"] = record["disk"]
