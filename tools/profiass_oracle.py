@@ -282,6 +282,8 @@ def cmd_manual() -> None:
     for src in sorted(mdir.glob("*.txt")):
         text = "".join(ln + "\n" for ln in source_lines(src.read_text()))
         rec = write_case(out, src.stem, text, "upper")
+        # the program as the C64 saved it (tokenized by the real BASIC ROM): tokenized/manual/<name>
+        (out / f"{src.stem}.tok.prg").write_bytes(_oracle().tokenize(source_lines(text), "upper"))
         (out / f"{src.stem}.manual.lst").write_text((mdir / "expected" / f"{src.stem}.lst").read_text())
         print(f"manual/{src.stem}: {summary(rec)}")
 
