@@ -134,20 +134,26 @@ def _fixture_cases() -> list[tuple[str, dict, str, dict[str, Path | bytes]]]:
         source = (path.parent / f"{path.stem}.src").read_text()
         disk = {name: path.parent / rel for name, rel in record["disk"].items()}
         cases.append((f"{path.parent.name}/{path.stem}", record, source, disk))
-    programs = FIXTURES / "random" / "programs.jsonl"
-    if programs.is_file():
-        for line in programs.read_text().splitlines():
-            row = json.loads(line)
-            cases.append((f"random/seed{row['seed']:04d}", row, row["source"], {}))
+    for group in ("random", "fuzz"):  # generated programs: tests/profiass_gen.py, tests/profiass_fuzz_gen.py
+        programs = FIXTURES / group / "programs.jsonl"
+        if programs.is_file():
+            for line in programs.read_text().splitlines():
+                row = json.loads(line)
+                cases.append((f"{group}/seed{row['seed']:04d}", row, row["source"], {}))
     return cases
 
 
 CASES = _fixture_cases()
 
 
+FUZZ_DEFAULT = 250  # fuzz/seed0000..0249 run by default; the other committed fuzz programs with -m slow
+
+
 def _params():
     for name, record, source, disk in CASES:
         marks = [pytest.mark.xfail(strict=True, reason="not yet as the original")] if name in KNOWN_FAILING else []
+        if name.startswith("fuzz/") and record["seed"] >= FUZZ_DEFAULT:
+            marks.append(pytest.mark.slow)
         yield pytest.param(name, record, source, disk, id=name, marks=marks)
 
 
@@ -420,7 +426,7 @@ def test_default_output_name_from_open(tmp_path, capsys, name, record, source):
 
 
 LISTED = [(name, record, source) for name, record, source, disk in CASES
-          if not name.startswith("random/") and not disk and not original_failed(record) and name not in DEVIATIONS
+          if not name.startswith(("random/", "fuzz/")) and not disk and not original_failed(record) and name not in DEVIATIONS
           and any(re.match(r"^\d+:", ln) for ln in record["listing"])]
 
 
@@ -463,7 +469,9 @@ def test_fixture_set_is_complete():
         groups[name.split("/")[0]] += 1
     assert groups.get("manual", 0) == 5
     assert groups.get("random", 0) >= 400
-    assert sum(n for g, n in groups.items() if g not in ("manual", "random")) >= 150
+    assert groups.get("fuzz", 0) >= 1000
+    assert groups.get("corpus", 0) >= 11
+    assert sum(n for g, n in groups.items() if g not in ("manual", "random", "fuzz", "corpus")) >= 150
 
 
 def test_tables_name_existing_cases():
@@ -487,7 +495,8 @@ def test_basic_line_number(text, number):
 
 
 ORACLE_HOME = Path("/tmp/profiass")
-REPRODUCE = [c for c in CASES if c[0].split("/")[0] != "random"][::60][:4] + [c for c in CASES if c[0].startswith("random/")][:1]
+REPRODUCE = ([c for c in CASES if c[0].split("/")[0] not in ("random", "fuzz")][::60][:4]
+             + [c for c in CASES if c[0].startswith("random/")][:1] + [c for c in CASES if c[0].startswith("fuzz/")][:1])
 
 
 @pytest.mark.skipif(not ORACLE_HOME.is_dir(), reason="the Profi-Ass oracle (/tmp/profiass) is not set up here")
@@ -512,7 +521,7 @@ def test_oracle_reproduces_fixture(name, record, source, disk):
     finally:
         sys.path[:], sys.dont_write_bytecode = saved
     new["disk"] = record["disk"]
-    if name.startswith("random/"):
+    if name.startswith(("random/", "fuzz/")):
         del new["listing"]
         new = {"seed": record["seed"], "source": source, **new}
     else:

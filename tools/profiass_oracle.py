@@ -9,6 +9,7 @@ need no oracle.  Maintainer use:
     python3 tools/profiass_oracle.py probes        # tests/fixtures/profiass/<group>/ from the probe table
     python3 tools/profiass_oracle.py manual        # tests/fixtures/profiass/manual/
     python3 tools/profiass_oracle.py random [N]    # tests/fixtures/profiass/random/programs.jsonl (420)
+    python3 tools/profiass_oracle.py fuzz [N]      # tests/fixtures/profiass/fuzz/programs.jsonl (1000)
     python3 tools/profiass_oracle.py corpus [NAME] # tests/fixtures/profiass/corpus/ from the real sources
                                                    # (corpus/<name>.orig.txt + corpus/manifest.jsonl)
     python3 tools/profiass_oracle.py all
@@ -288,6 +289,27 @@ def cmd_manual() -> None:
         print(f"manual/{src.stem}: {summary(rec)}")
 
 
+FUZZ_COUNT = 1000  # structural fuzz programs committed (seeds 0..999)
+
+
+def cmd_fuzz(count: int) -> None:
+    """fuzz/programs.jsonl: the original's record for tests/profiass_fuzz_gen.py's seeds 0..count-1."""
+    sys.path.insert(0, str(ROOT / "tests"))
+    from profiass_fuzz_gen import generate
+
+    out = FIXTURES / "fuzz"
+    out.mkdir(parents=True, exist_ok=True)
+    rows = []
+    for seed in range(count):
+        text = generate(seed)
+        rec, _ = run(text)
+        del rec["listing"]
+        rows.append(json.dumps({"seed": seed, "source": text, **rec}, separators=(",", ":")))
+        if seed % 100 == 0:
+            print(f"fuzz {seed}: {summary(rec)}", flush=True)
+    (out / "programs.jsonl").write_text("\n".join(rows) + "\n")
+
+
 def cmd_random(count: int) -> None:
     sys.path.insert(0, str(ROOT / "tests"))
     from profiass_gen import generate
@@ -399,7 +421,8 @@ def cmd_known_failing() -> int:
     tests = ("test_as_the_original", "test_manual_listing", "test_default_output_name_from_open", "test_listing_as_the_original",
              "test_files_from_a_disk_image", "test_tokenized_as_the_original")
     proc = subprocess.run(
-        [str(python if python.exists() else sys.executable), "-m", "pytest", "-q", "-p", "no:cacheprovider", "-rA"]
+        [str(python if python.exists() else sys.executable), "-m", "pytest", "-q", "-p", "no:cacheprovider", "-rA",
+         "-m", "slow or not slow"]  # (the committed fuzz programs past the first 250 are slow)
         + [f"tests/test_profiass_oracle.py::{t}" for t in tests],
         cwd=ROOT, capture_output=True, text=True,
     )
@@ -430,6 +453,8 @@ def main(argv: list[str]) -> int:
         cmd_manual()
     elif cmd == "corpus":
         cmd_corpus(argv[1] if len(argv) > 1 else None)
+    elif cmd == "fuzz":
+        cmd_fuzz(int(argv[1]) if len(argv) > 1 else FUZZ_COUNT)
     elif cmd == "random":
         cmd_random(int(argv[1]) if len(argv) > 1 else RANDOM_COUNT)
     elif cmd == "all":
