@@ -7,8 +7,9 @@ what real people vary when they type a source, not what an expression evaluator 
 * blanks before and after ``:`` ``;`` ``=`` ``,`` (none, one, several);
 * labels and ``name =value`` definitions in every statement position: first on the line, after
   ``:`` with and without a blank, on the SYS line, before a comment, alone;
-* quotes holding ``{$hh}`` control and graphics codes, ``:`` and ``;``, in ``lda #"x"``,
-  ``.byt``, ``.asc`` and comments, also unclosed;
+* quotes holding ``{$hh}`` control and graphics codes (typed in quote mode, as a C64 user
+  types them: never outside quotes, where the editor would execute them), ``:`` and ``;``, in
+  ``lda #"x"``, ``.byt``, ``.asc`` and comments, also unclosed;
 * upper and lower case (upper-case letters are the C64's shifted characters), ``^``
   indentation, long lines up to the 79 keys the C64's editor takes, statements on the SYS line.
 
@@ -35,7 +36,10 @@ IMMEDIATE = ("lda", "ldx", "ldy", "cmp", "adc", "and", "ora", "eor")
 MEMORY = ("lda", "sta", "ldx", "stx", "ldy", "sty", "inc", "dec", "bit", "cmp")
 INDEXED_X = ("lda", "sta", "ldy", "inc", "cmp", "adc")
 BRANCHES = ("bne", "beq", "bcc", "bcs", "bpl", "bmi")
-CODES = (0x93, 0x11, 0x91, 0x1D, 0x9D, 0x12, 0x92, 0x13, 0x05, 0x1C, 0x0D, 0xB2, 0xA0, 0xC1, 0xDB, 0x5C, 0xFF, 0x8D, 0x0E, 0x22)
+# keys typed inside quotes (quote mode stores them): colours, cursor keys, CLR/HOME, RVS, graphics.
+# Not RETURN/SHIFT-RETURN ($0D/$8D: they end the line), '"' ($22: it ends the quote), DEL/INST
+# ($14/$94: they edit), nor codes the screen editor stores as another code (pi $FF is read back as $DE)
+CODES = (0x93, 0x11, 0x91, 0x1D, 0x9D, 0x12, 0x92, 0x13, 0x05, 0x1C, 0x9E, 0xB2, 0xA0, 0xC1, 0xDB, 0x5C, 0xDD, 0x0E, 0x8E, 0x81)
 KEYS_MAX = 79  # keys per line the C64 screen editor takes (80 or more: the line is dropped)
 CODE_RE = re.compile(r"\{\$[0-9a-f]{2}\}")
 
@@ -113,7 +117,7 @@ class FuzzGen:
 
     def comment(self) -> str:
         pick = self.r.random()
-        body = self.r.choice(("zaehler", "wert holen", "ENDE", 'sag "ja"', "a;b", "x,y", "{$93}", "ok."))
+        body = self.r.choice(("zaehler", "wert holen", "ENDE", 'sag "ja"', "a;b", "x,y", '"{$93}"', "ok."))
         if pick < 0.5:
             return ";" + body
         return self.r.choice((" ;", "  ; ", " ; ", ";  ")) + body
