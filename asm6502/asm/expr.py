@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import re
 
-from asm6502.petscii_text import ascii_to_petscii
+from asm6502.petscii_text import ascii_to_petscii, brace_code
 from asm6502.tuples import named_tuple
 
 MAX = 0xFFFF
@@ -185,14 +185,20 @@ class _Parser:
 
     def character(self, start: int) -> Num:
         """``"c"``: the code of the first character after the quote (``""`` is the quote, $22);
-        the rest up to the closing quote is skipped, as the original does."""
+        the rest up to the closing quote is skipped, as the original does.  The first character
+        may be a key typed in quote mode, written ``{$93}`` or ``{clr}``: ``lda #"{$93}"`` is
+        A9 93 on the original (probe rules/char_clr)."""
         text = self.text
         if start + 1 >= len(text):
             raise ExprError("character expected after '\"' [SYNTAX 5]", start)
         ch = text[start + 1]
-        end = text.find('"', start + 2) if ch != '"' else start + 1
+        braced = brace_code(text, start + 1) if ch == "{" else None
+        first = start + 1 + (braced[1] if braced else 1)
+        end = text.find('"', first) if ch != '"' else start + 1
         end = len(text) - 1 if end == -1 else end
         self.pos = end + 1
+        if braced:
+            return Num(braced[0], start, end - start + 1)
         try:
             code = ascii_to_petscii(ch)[0]
         except ValueError as exc:
