@@ -2,7 +2,8 @@
 
 tests/fixtures/basic_rom/strings.json (LEFT$ RIGHT$ MID$ with every count and start 0..256 and
 past the string, CHR$ 0..256, ASC, VAL, STR$, LEN) and random_strings.json (300 generated
-programs, errors included) hold what the ROM printed (cbmbasic oracle: the ROM's own 6502 code),
+programs, errors included) and random_limits.json (300 programs of statements at their limits)
+hold what the ROM printed (cbmbasic oracle: the ROM's own 6502 code),
 written by tools/basic_rom_strings.py.  The same programs run here through asm6502's interpreter.
 
 The oracle has no screen: a printed line of 40 characters or more comes out in one piece.  On the
@@ -22,6 +23,7 @@ from asm6502.basic.tokenizer import tokenize
 
 TABLES = json.loads((FIXTURES / "basic_rom" / "strings.json").read_text())
 RANDOM = json.loads((FIXTURES / "basic_rom" / "random_strings.json").read_text())
+LIMITS = json.loads((FIXTURES / "basic_rom" / "random_limits.json").read_text())
 
 
 def screen_after(rom_output: str) -> str:
@@ -47,6 +49,13 @@ def test_random_string_programs_as_the_rom():
     """All 300 generated programs in one test (fast); the failures are listed by seed."""
     bad = [c["seed"] for c in RANDOM if ours(c["source"]) != screen_after(c["rom"])]
     assert not bad, f"{len(bad)} of {len(RANDOM)} differ from the ROM, seeds {bad[:20]}"
+
+
+def test_random_limit_programs_as_the_rom():
+    """300 programs of statements at their limits (ON past its list, FOR steps, array bounds,
+    POKE 256, integer overflow, READ past the DATA, RETURN/NEXT alone): the ROM's screen."""
+    bad = [c["seed"] for c in LIMITS if ours(c["source"]) != screen_after(c["rom"])]
+    assert not bad, f"{len(bad)} of {len(LIMITS)} differ from the ROM, seeds {bad[:20]}"
 
 
 @pytest.mark.parametrize(("expr", "want"), [

@@ -13,6 +13,8 @@ tests/fixtures/basic_rom/strings.json   the table programs (TABLES below): LEFT$
                                         CHR$ 0..256, ASC, VAL, STR$, LEN; [{"source", "rom"}]
 tests/fixtures/basic_rom/random_strings.json   N generated programs (random_program(seed)),
                                         errors included; [{"seed", "source", "rom"}]
+tests/fixtures/basic_rom/random_limits.json    N programs of statements at their limits
+                                        (random_statements(seed)), errors included
 
 Output lines stay under 40 characters (the oracle has no 40-column screen; the interpreter
 wraps as the C64 does), so the strings printed are short and the long ones are shown by LEN
@@ -156,6 +158,56 @@ def random_program(seed: int) -> str:
     return "\n".join(lines)
 
 
+LIMIT_STATEMENTS = (
+    "on n goto 910,920,930",
+    "on n gosub 950,950",
+    "on n-1 goto 910",
+    "for i=1 to n step {step}:k=k+1:next:print k;i",
+    "for i=n to 1 step -1:next i:print i",
+    "dim a{d}({size}):a{d}({index})=7:print a{d}({index})",
+    "poke 828,{byte}:print peek(828)",
+    "print int({num});abs({num});sgn({num})",
+    "read x:print x",
+    "return",
+    "next",
+    "print {num}/n",
+    "a%={num}:print a%",
+    "print len(str$({num}));val(str$({num}))={num}",
+    "print chr$(n+48);asc(chr$(n))",
+    "gosub 950:print k",
+    "print n and {byte};n or {byte};not n",
+    "if n then print \"t\":goto {line}",
+    "print {num}^2;sqr(abs({num}))",
+    "x$=\"\":for i=1 to n:x$=x$+\"ab\":next:print len(x$)",
+)
+
+
+def random_statements(seed: int) -> str:
+    """A small program of statements at their limits (ON with 0 or past its list, FOR with odd
+    steps, array bounds 10/11, POKE 256, INT/ABS/SGN of big and negative values, READ past the
+    DATA, RETURN/NEXT without GOSUB/FOR, integer overflow): errors included, they end the run."""
+    rng = random.Random(seed)
+    n = rng.choice(["0", "1", "2", "3", "4", "255", "256", "-1", "1.5", "32767", "32768"])
+    lines = [f"10 n={n}:k=0"]
+    number = 20
+    for _ in range(rng.randint(2, 5)):
+        template = rng.choice(LIMIT_STATEMENTS)
+        stmt = template.format(
+            step=rng.choice(["1", "0.5", "2", "-1", "0.25", "3"]),
+            d=rng.choice(["", "%", "$"]).replace("$", ""),
+            size=rng.choice(["10", "0", "5"]),
+            index=rng.choice(["0", "10", "11", "n", "-1"]),
+            byte=rng.choice(["0", "255", "256", "-1", "n"]),
+            num=rng.choice(["0", "-1", "1e9", "-32768", "32767.9", "-32769", "1.5e38", "n", "-2.5"]),
+            line=rng.choice(["9999", "910"]),
+        )
+        lines.append(f"{number} {stmt}")
+        number += 10
+    lines += ["900 end", "910 print \"a\":end", "920 print \"b\":end", "930 print \"c\":end",
+              "950 k=k+1:return", "990 data 1,x,,\"q\""]
+    return "\n".join(lines)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--random", type=int, default=RANDOM_COUNT)
@@ -167,7 +219,13 @@ def main() -> None:
         src = random_program(seed)
         rows.append({"seed": seed, "source": src, "rom": run(src)})
     (OUT / "random_strings.json").write_text(json.dumps(rows, indent=1) + "\n")
-    print(f"wrote strings.json ({len(tables)} programs), random_strings.json ({len(rows)} programs)")
+    limits = []
+    for seed in range(args.random):
+        src = random_statements(seed)
+        limits.append({"seed": seed, "source": src, "rom": run(src)})
+    (OUT / "random_limits.json").write_text(json.dumps(limits, indent=1) + "\n")
+    print(f"wrote strings.json ({len(tables)} programs), random_strings.json and random_limits.json "
+          f"({len(rows)} programs each)")
 
 
 if __name__ == "__main__":
