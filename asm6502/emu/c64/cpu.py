@@ -37,6 +37,23 @@ class C64CPU(FastMPU):
         self.cycles = 0
         self.limit = 0  # the machine's next event cycle; the run loop stops at it
 
+    # -- addressing helpers: py65's results without its wrap helper calls -----
+    def ZeroPageXAddr(self):
+        return (self.x + self.memory[self.pc]) & 0xFF
+
+    def ZeroPageYAddr(self):
+        return (self.y + self.memory[self.pc]) & 0xFF
+
+    def IndirectXAddr(self):
+        m = self.memory
+        zp = (m[self.pc] + self.x) & 0xFF
+        return m[zp] | m[(zp + 1) & 0xFF] << 8
+
+    def IndirectYAddr(self):
+        m = self.memory
+        zp = m[self.pc]
+        return ((m[zp] | m[(zp + 1) & 0xFF] << 8) + self.y) & 0xFFFF
+
     # -- branches: +1 cycle when taken, +1 more across a page -----------------
     def opBCL(self, x):
         if self.p & x:

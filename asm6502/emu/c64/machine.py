@@ -93,6 +93,15 @@ class Counters:
     traps: dict[str, int] = field(default_factory=dict)
 
 
+def _unmasking(instruction):
+    def run(cpu):
+        instruction(cpu)
+        if not cpu.p & 0x04:  # I flag clear: let the machine look at the interrupt lines
+            cpu.limit = cpu.cycles
+
+    return run
+
+
 class C64:
     """A PAL C64.  ``run(cycles)`` runs until a stop condition; ``type_text``
     queues keys; ``transcript`` holds what went through CHROUT to the screen."""
@@ -212,6 +221,8 @@ class C64:
         for op in UNDOCUMENTED_OPCODES:
             table[op] = undocumented
         table[TRAP_OPCODE] = trap
+        for op in (0x58, 0x28, 0x40):  # CLI, PLP, RTI may let a waiting interrupt in
+            table[op] = _unmasking(table[op])
         return table
 
     def _in_kernal(self, addr: int) -> bool:
@@ -416,9 +427,7 @@ class C64:
             self._interrupt(0xFFFE)
         limit = min(self.cia1.next_event(), self.cia2.next_event(), self.vic.next_event(),
                     self.next_frame, self.stop_cycle)
-        if irq and cpu.p & MPU.INTERRUPT:
-            limit = cpu.cycles + 1  # pending but masked: look again after each instruction
-        cpu.limit = limit
+        cpu.limit = limit  # an interrupt waiting behind the I flag: CLI/PLP/RTI pull the limit in
 
     def _interrupt(self, vector: int) -> None:
         cpu = self.cpu
