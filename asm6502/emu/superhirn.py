@@ -202,6 +202,57 @@ def play_machine(prg: bytes, respond: Responder, engine: str = "fast", budget: i
                        bytes(machine.screen), machine.instructions, result.message)
 
 
+# After SYS returns, BASIC prints CR LF "READY." CR LF (the LFs go nowhere on the
+# screen); before the program runs, BASIC ends the typed SYS line with a CR.
+READY_TEXT = b"\r\nREADY.\r\n"
+LINE_END = b"\r"
+
+
+def play_c64(machine, respond: Responder | None = None, lines: Sequence[str] | None = None,
+             budget: int = 400_000_000) -> MachineGame:
+    """The same game on the whole C64 (``asm6502.emu.c64``): *machine* is
+    booted with the program in memory; SYS 13312 and the answers are typed on
+    its keyboard, one line each time the KERNAL waits for a key -- the
+    *respond*er's answers to each guess, or the given *lines* in turn.  ``output``
+    is the CHROUT transcript up to BASIC's READY. after the final RTS;
+    ``instructions`` counts clock cycles here."""
+    machine.transcript.clear()
+    start = machine.cpu.cycles
+    machine.type_text(b"SYS%d\r" % SYS_ADDRESS)
+    stop = machine.run(budget)
+    seen = 0
+    pending: list[bytes] = []
+    script = None if lines is None else [line.encode("latin-1") for line in lines]
+    returned = False
+    while stop.reason == "idle":
+        out = bytes(machine.transcript)
+        if out.endswith(READY_TEXT):
+            returned = True
+            break
+        if script is not None:
+            if not script:
+                break
+            pending = [script.pop(0)]
+        elif not pending:
+            assert respond is not None
+            found = parse_guesses(out[seen:])
+            if not found:
+                break
+            seen = len(out)
+            pending = list(respond(found[-1]))
+        machine.type_text(pending.pop(0) + b"\r")
+        stop = machine.run(budget - (machine.cpu.cycles - start))
+    output = bytes(machine.transcript)
+    if output.startswith(LINE_END):
+        output = output[len(LINE_END):]
+    if returned:
+        output = output[: -len(READY_TEXT)]
+        outcome = "OK" if output.endswith(OK_TEXT) else "ERROR" if output.endswith(ERROR_TEXT) else "RETURNED"
+    else:
+        outcome = "WAITING" if stop.reason == "idle" else stop.reason.upper()
+    return MachineGame(parse_guesses(output), outcome, output, b"", machine.cpu.cycles - start, stop.message)
+
+
 def play_script(prg: bytes, lines: Iterable[str], engine: str = "fast", budget: int = GAME_BUDGET) -> MachineGame:
     """Run the program with all answer lines typed ahead (like ``--input``)."""
     machine = new_machine(prg, engine)

@@ -22,6 +22,7 @@ of KERNAL 901227-03 (its disassembly).
 
 from __future__ import annotations
 
+import copy
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -473,6 +474,42 @@ class C64:
         except _Halt as halt:
             self._stop = Stop("halt", halt.message, cpu.cycles)
         return self._stop
+
+    # --- snapshots -----------------------------------------------------------------------
+    def save_state(self) -> dict:
+        """Everything that changes while the machine runs (to restart from it: ``load_state``)."""
+        cpu = self.cpu
+        chips = {name: {k: copy.deepcopy(v) for k, v in vars(chip).items() if not callable(v)}
+                 for name, chip in (("vic", self.vic), ("cia1", self.cia1), ("cia2", self.cia2))}
+        return {
+            "memory": list(self.memory), "under": list(self.under), "color": list(self.color),
+            "cpu": (cpu.a, cpu.x, cpu.y, cpu.p, cpu.sp, cpu.pc, cpu.cycles),
+            "port": (self.port_ddr, self.port_data), "map": dict(self.map), "chips": chips,
+            "sid": list(self.sid), "noise": self._noise, "nmi": self.nmi_line, "next_frame": self.next_frame,
+            "transcript": bytes(self.transcript), "drive": copy.deepcopy(vars(self.drive)),
+        }
+
+    def load_state(self, state: dict) -> None:
+        cpu = self.cpu
+        self.memory[:] = state["memory"]
+        self.under[:] = state["under"]
+        self.color[:] = state["color"]
+        cpu.a, cpu.x, cpu.y, cpu.p, cpu.sp, cpu.pc, cpu.cycles = state["cpu"]
+        cpu.limit = cpu.cycles
+        self.port_ddr, self.port_data = state["port"]
+        self.map = dict(state["map"])
+        for name, chip in (("vic", self.vic), ("cia1", self.cia1), ("cia2", self.cia2)):
+            for k, v in state["chips"][name].items():
+                setattr(chip, k, copy.deepcopy(v))
+        self.sid[:] = state["sid"]
+        self._noise = state["noise"]
+        self.nmi_line = state["nmi"]
+        self.next_frame = state["next_frame"]
+        self.transcript[:] = state["transcript"]
+        for k, v in copy.deepcopy(state["drive"]).items():
+            setattr(self.drive, k, v)
+        self.buffer_keys.clear()
+        self.typist = keyboard.Typist()
 
     # --- loading programs ------------------------------------------------------------------
     def inject_prg(self, prg: bytes) -> tuple[int, int]:
