@@ -295,8 +295,24 @@ class ScenarioResult:
         return got == self.scenario.guesses and self.game.outcome == self.scenario.outcome
 
 
-def check_scenarios(prg: bytes, engine: str = "fast") -> list[ScenarioResult]:
-    return [ScenarioResult(s, play_script(prg, s.lines, engine)) for s in SCENARIOS]
+def check_scenarios(prg: bytes, engine: str = "fast", roms=None) -> list[ScenarioResult]:
+    if roms is None:
+        return [ScenarioResult(s, play_script(prg, s.lines, engine)) for s in SCENARIOS]
+    machine, state = booted_c64(prg, roms)
+    results = []
+    for s in SCENARIOS:
+        machine.load_state(state)
+        results.append(ScenarioResult(s, play_c64(machine, lines=s.lines)))
+    return results
+
+
+def booted_c64(prg: bytes, roms):
+    """A C64 (``asm6502.emu.c64``) on *roms* at READY. with the program in memory, and that state."""
+    from asm6502.emu.c64 import session
+
+    machine = session.boot(roms)
+    machine.inject_prg(prg)
+    return machine, machine.save_state()
 
 
 # --- the sweep over every secret -----------------------------------------------------------
@@ -314,10 +330,16 @@ class GameRecord:
         return not self.problems
 
 
-def check_game(prg: bytes, secret: Code, engine: str = "fast") -> GameRecord:
-    """Play ``secret`` truthfully; compare with the model guess by guess and byte by byte."""
+def check_game(prg: bytes, secret: Code, engine: str = "fast", c64=None) -> GameRecord:
+    """Play ``secret`` truthfully; compare with the model guess by guess and byte by byte.
+    *c64*: (machine, state) -- play on the whole C64 from that state instead."""
     started = time.process_time()
-    game = play_machine(prg, truthful(secret), engine)
+    if c64 is not None:
+        machine, state = c64
+        machine.load_state(state)
+        game = play_c64(machine, truthful(secret))
+    else:
+        game = play_machine(prg, truthful(secret), engine)
     model = model_play(truthful(secret))
     seconds = time.process_time() - started  # CPU time of this game, emulation + model
     problems = []
@@ -337,9 +359,10 @@ def check_game(prg: bytes, secret: Code, engine: str = "fast") -> GameRecord:
                       game.instructions, seconds, tuple(problems))
 
 
-def _check_chunk(task: tuple[bytes, str, tuple[Code, ...]]) -> list[GameRecord]:
-    prg, engine, secrets = task
-    return [check_game(prg, s, engine) for s in secrets]
+def _check_chunk(task) -> list[GameRecord]:
+    prg, engine, secrets, roms = task
+    c64 = booted_c64(prg, roms) if roms is not None else None
+    return [check_game(prg, s, engine, c64) for s in secrets]
 
 
 PARENT_POLL_SECONDS = 0.2
@@ -362,10 +385,13 @@ def _exit_with_parent(parent: int) -> None:
 
 
 def iter_sweep(prg: bytes, secrets: Sequence[Code] | None = None, jobs: int = 2,
-               engine: str = "fast", chunk: int = 6) -> Iterator[GameRecord]:
-    """Yield a GameRecord per secret (in completion order), ``jobs`` processes."""
+               engine: str = "fast", chunk: int = 6, roms=None) -> Iterator[GameRecord]:
+    """Yield a GameRecord per secret (in completion order), ``jobs`` processes.
+    *roms* (``c64.machine.RomImages``): play on the whole C64 (one boot per chunk)."""
     secrets = list(program_order() if secrets is None else secrets)
-    tasks = [(prg, engine, tuple(secrets[i : i + chunk])) for i in range(0, len(secrets), chunk)]
+    if roms is not None:
+        chunk = max(chunk, 24)
+    tasks = [(prg, engine, tuple(secrets[i : i + chunk]), roms) for i in range(0, len(secrets), chunk)]
     if jobs <= 1:
         for task in tasks:
             yield from _check_chunk(task)
@@ -384,6 +410,7 @@ class SweepReport:
     wall_seconds: float
     jobs: int
     scenarios: tuple[ScenarioResult, ...] = field(default=())
+    on_c64: bool = False  # played on the whole C64: ``instructions`` are clock cycles
 
     @property
     def failures(self) -> tuple[GameRecord, ...]:
@@ -452,7 +479,8 @@ class SweepReport:
         }
 
     def render(self) -> str:
-        lines = ["Superhirn II: the machine code played against every secret in py65", ""]
+        where = "on the C64 with its real ROMs" if self.on_c64 else "in py65"
+        lines = [f"Superhirn II: the machine code played against every secret {where}", ""]
         for s in self.scenarios:
             mark = "ok  " if s.passed else "FAIL"
             got = " ".join(code_text(g) for g in s.game.guesses)
@@ -475,7 +503,8 @@ class SweepReport:
         lines.append(f"secrets needing more than {CLAIMED_MAX_GUESSES} guesses: {over} of {n} ({over / n:.1%})")
         rate = self.instructions / self.wall_seconds if self.wall_seconds else 0
         per_process = self.instructions / self.cpu_seconds if self.cpu_seconds else 0
-        lines.append(f"6502 instructions executed: {self.instructions:,} in {self.wall_seconds:.1f} s wall "
+        unit = "C64 clock cycles" if self.on_c64 else "6502 instructions executed"
+        lines.append(f"{unit}: {self.instructions:,} in {self.wall_seconds:.1f} s wall "
                      f"with {self.jobs} job(s): {rate:,.0f}/s; {self.cpu_seconds:.1f} CPU s, "
                      f"{per_process:,.0f}/s per CPU second")
         verdict = "HOLDS" if self.claim_holds else "DOES NOT HOLD"
@@ -485,15 +514,17 @@ class SweepReport:
 
 
 def sweep(prg: bytes, secrets: Sequence[Code] | None = None, jobs: int = 2, engine: str = "fast",
-          progress: Callable[[GameRecord], None] | None = None, scenarios: bool = True) -> SweepReport:
-    """Play every secret (default all 1296) and the article's scenarios; build the report."""
-    checked = tuple(check_scenarios(prg, engine)) if scenarios else ()
+          progress: Callable[[GameRecord], None] | None = None, scenarios: bool = True,
+          roms=None) -> SweepReport:
+    """Play every secret (default all 1296) and the article's scenarios; build the report.
+    *roms*: on the whole C64 with these ROM images (counts are clock cycles then)."""
+    checked = tuple(check_scenarios(prg, engine, roms)) if scenarios else ()
     started = time.perf_counter()
     games = []
-    for record in iter_sweep(prg, secrets, jobs, engine):
+    for record in iter_sweep(prg, secrets, jobs, engine, roms=roms):
         games.append(record)
         if progress is not None:
             progress(record)
     wall = time.perf_counter() - started
     games.sort(key=lambda g: g.secret)
-    return SweepReport(tuple(games), wall, jobs, checked)
+    return SweepReport(tuple(games), wall, jobs, checked, on_c64=roms is not None)
