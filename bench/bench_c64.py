@@ -31,11 +31,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from asm6502.basic.tokenizer import tokenize  # noqa: E402
-from asm6502.emu import superhirn as sh  # noqa: E402
-from asm6502.emu.c64 import roms as romlib  # noqa: E402
-from asm6502.emu.c64 import session  # noqa: E402
-from asm6502.emu.c64.machine import C64  # noqa: E402
+from asm6502.basic.tokenizer import tokenize
+from asm6502.emu import superhirn as sh
+from asm6502.emu.c64 import roms as romlib
+from asm6502.emu.c64 import session
+from asm6502.emu.c64.machine import C64
 
 PAL_HZ = 985_248
 BASIC_LOOP = ('10 a$="":for i=1 to 400:a=a+sqr(i)*sin(i):a$=a$+"x"\n'
@@ -111,7 +111,7 @@ def main() -> int:
         return played.instructions
 
     print("bench_c64: Superhirn II game, stubbed runner ...", file=sys.stderr)
-    instructions, s_wall, s_cpu = best(args.rounds, stubbed)
+    instructions, _s_wall, s_cpu = best(args.rounds, stubbed)
 
     print(f"C64 machine on {lookup.roms.origin}, best of {args.rounds} rounds (CPU time = process time)")
     print()

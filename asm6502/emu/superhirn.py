@@ -243,8 +243,7 @@ def play_c64(machine, respond: Responder | None = None, lines: Sequence[str] | N
         machine.type_text(pending.pop(0) + b"\r")
         stop = machine.run(budget - (machine.cpu.cycles - start))
     output = bytes(machine.transcript)
-    if output.startswith(LINE_END):
-        output = output[len(LINE_END):]
+    output = output.removeprefix(LINE_END)
     if returned:
         output = output[: -len(READY_TEXT)]
         outcome = "OK" if output.endswith(OK_TEXT) else "ERROR" if output.endswith(ERROR_TEXT) else "RETURNED"

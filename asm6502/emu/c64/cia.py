@@ -22,7 +22,7 @@ PAL_CLOCK = 985_248  # Hz, PAL C64 (VIC-II 6569: 17.734475 MHz / 18)
 
 
 class Timer:
-    __slots__ = ("latch", "value", "base", "running", "one_shot", "external")
+    __slots__ = ("base", "external", "latch", "one_shot", "running", "value")
 
     def __init__(self) -> None:
         self.latch = 0xFFFF
@@ -55,7 +55,7 @@ class CIA:
     """One 6526.  ``port_a_in``/``port_b_in`` give the input lines of a port
     (the keyboard matrix on CIA 1), called with the port's output lines."""
 
-    def __init__(self, name: str, port_a_in: Callable[[int], int] | None = None,
+    def __init__(self, name: str, port_a_in: Callable[[int, int], int] | None = None,
                  port_b_in: Callable[[int, int], int] | None = None):
         self.name = name
         self.regs = [0] * 16

@@ -60,7 +60,7 @@ class Disk:
         self.blocks_free = blocks_free
 
     @classmethod
-    def open(cls, path: str) -> "Disk":
+    def open(cls, path: str) -> Disk:
         p = Path(path)
         if p.is_dir():
             files = []
@@ -196,6 +196,7 @@ class Drive:
         if not self.talking:
             return 0, ST_DEVICE_NOT_PRESENT
         ch = self.secondary & 0x0F
+        channel: Channel | None
         if ch == COMMAND_CHANNEL:
             channel = self.channels.setdefault(COMMAND_CHANNEL, Channel())
             if channel.pos >= len(channel.data):
@@ -245,16 +246,16 @@ class Drive:
 
     def _close(self, ch: int) -> None:
         channel = self.channels.pop(ch, None)
-        if channel is not None and channel.writing and self.disk is not None:
-            if not self.disk.save(channel.name, channel.type_name, bytes(channel.data)):
-                self.status = b"63,FILE EXISTS,00,00\r"
+        if (channel is not None and channel.writing and self.disk is not None
+                and not self.disk.save(channel.name, channel.type_name, bytes(channel.data))):
+            self.status = b"63,FILE EXISTS,00,00\r"
 
     def _command(self, raw: bytes) -> None:
         text = raw.rstrip(b"\r")
         self.log.append(f"command {text!r}")
         if text[:1] in (b"I", b"V") or text == b"":
             self.status = b"00, OK,00,00\r"
-        elif text.startswith(b"UJ") or text.startswith(b"U:"):
+        elif text.startswith((b"UJ", b"U:")):
             self.status = b"73,CBM DOS V2.6 1541,00,00\r"
         elif text.startswith(b"S") and self.disk is not None:
             pattern = text.split(b":", 1)[-1]

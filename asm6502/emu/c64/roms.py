@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import os
 import zlib
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -129,7 +130,7 @@ def load_dir(directory: str | os.PathLike) -> RomSet:
     return RomSet(found["basic"], found["kernal"], found["chargen"], str(d))
 
 
-def find_roms(explicit: str | None = None, env: dict[str, str] | None = None,
+def find_roms(explicit: str | None = None, env: Mapping[str, str] | None = None,
               places: list[Path] | None = None) -> RomLookup:
     """Look for the ROMs: *explicit* (``--roms``; errors are raised), then the
     environment variable, then VICE's directories (a directory without a full
@@ -137,8 +138,7 @@ def find_roms(explicit: str | None = None, env: dict[str, str] | None = None,
     if explicit is not None:
         roms = load_dir(explicit)
         return RomLookup(roms, [explicit], "given")
-    env = os.environ if env is None else env
-    value = env.get(ENV_VAR)
+    value = (os.environ if env is None else env).get(ENV_VAR)
     if value is not None:
         if value.strip().lower() in ("", "none", "off"):
             return RomLookup(None, [], f"{ENV_VAR}={value}")
