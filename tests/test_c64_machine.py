@@ -200,3 +200,116 @@ def test_directory_program_lists_like_the_1541(tmp_path):
     prog = disk.directory_program()
     assert prog[:2] == b"\x01\x04"
     assert b'"HELLO"' in prog and b"PRG" in prog and b"BLOCKS FREE." in prog
+
+
+# --- the picture in the other display modes --------------------------------------------
+def _pixels(m):
+    return screen.render(m)
+
+
+def test_display_off_is_border_only(test_roms):
+    m = booted(test_roms)
+    m.vic.regs[0x11] &= ~0x10
+    assert all(set(row) == {14} for row in _pixels(m))
+
+
+def test_hires_bitmap(test_roms):
+    m = booted(test_roms)
+    m.vic.regs[0x11] |= 0x20  # BMM
+    m.vic.regs[0x18] = 0x18  # screen $0400, bitmap $2000
+    m.poke_ram(0x2000, bytes([0b10000001]))
+    m.poke_ram(0x0400, bytes([0x25]))  # pixel colour 2 (set bits), 5 (clear bits)
+    row = _pixels(m)[screen.TOP][screen.LEFT : screen.LEFT + 8]
+    assert row == bytes([2, 5, 5, 5, 5, 5, 5, 2])
+
+
+def test_multicolour_bitmap(test_roms):
+    m = booted(test_roms)
+    m.vic.regs[0x11] |= 0x20
+    m.vic.regs[0x16] |= 0x10  # MCM
+    m.vic.regs[0x18] = 0x18
+    m.poke_ram(0x2000, bytes([0b00011011]))  # pairs 00 01 10 11
+    m.poke_ram(0x0400, bytes([0x37]))
+    m.color[0] = 9
+    row = _pixels(m)[screen.TOP][screen.LEFT : screen.LEFT + 8]
+    assert row == bytes([6, 6, 3, 3, 7, 7, 9, 9])  # background, screen high, screen low, colour RAM
+
+
+def test_multicolour_text_uses_colour_ram_bit_3(test_roms):
+    m = booted(test_roms)
+    m.vic.regs[0x16] |= 0x10
+    m.vic.regs[0x22], m.vic.regs[0x23] = 2, 4
+    m.poke_ram(0x0400, bytes([0]))  # screen code 0: character ROM bytes 3, 10, ...
+    m.color[0] = 8 | 5
+    row = _pixels(m)[screen.TOP][screen.LEFT : screen.LEFT + 8]
+    data = test_roms.chargen[0]  # %00000011
+    assert data == 3 and row == bytes([6, 6, 6, 6, 6, 6, 5, 5])
+
+
+def test_extended_background_colour(test_roms):
+    m = booted(test_roms)
+    m.vic.regs[0x11] |= 0x40  # ECM
+    m.vic.regs[0x24] = 11
+    m.poke_ram(0x0400, bytes([0xC0]))  # code $C0: background register 3, character 0
+    m.color[0] = 1
+    row = _pixels(m)[screen.TOP][screen.LEFT : screen.LEFT + 8]
+    assert row == bytes([11, 11, 11, 11, 11, 11, 1, 1])
+
+
+# --- the drive at the bus level: SAVE, a sequential file, the command channel -------------
+def _send(drive, sa, data=b""):
+    drive.listen(8)
+    drive.second(sa)
+    for b in data:
+        drive.ciout(b)
+    drive.unlisten()
+
+
+def _read(drive, sa):
+    drive.talk(8)
+    drive.tksa(sa)
+    out = bytearray()
+    while True:
+        byte, status = drive.acptr()
+        if status & 0x02:
+            return bytes(out), status
+        out.append(byte)
+        if status & 0x40:
+            return bytes(out), status
+
+
+def test_drive_save_then_load(tmp_path):
+    from asm6502.emu.c64.drive import Drive
+
+    drive = Drive(Disk.open(str(tmp_path)))
+    _send(drive, 0xF1, b"PROG")
+    _send(drive, 0x61, b"\x01\x08ABC")
+    _send(drive, 0xE1)
+    _send(drive, 0xF0, b"PROG")
+    assert _read(drive, 0x60) == (b"\x01\x08ABC", 0x40)
+    _send(drive, 0xF0, b"MISSING")
+    assert _read(drive, 0x60)[1] == 0x02
+    assert _read(drive, 0x6F)[0] == b"62,FILE NOT FOUND,00,00\r"
+    assert not list(tmp_path.iterdir())  # the folder itself is never written
+
+
+def test_drive_sequential_file_and_scratch(tmp_path):
+    from asm6502.emu.c64.drive import Drive
+
+    drive = Drive(Disk.open(str(tmp_path)))
+    _send(drive, 0xF2, b"DATA,S,W")
+    _send(drive, 0x62, b"HELLO\r")
+    _send(drive, 0xE2)
+    _send(drive, 0xF2, b"DATA,S,R")
+    assert _read(drive, 0x62) == (b"HELLO\r", 0x40)
+    assert drive.disk.files[0].type_name == "SEQ"
+    _send(drive, 0xFF, b"S:DATA")
+    assert _read(drive, 0x6F)[0] == b"01, FILES SCRATCHED,01,00\r"
+    assert not drive.disk.files
+
+
+def test_no_drive_answers_device_not_present():
+    from asm6502.emu.c64.drive import Drive
+
+    drive = Drive(None)
+    assert drive.listen(8) == 0x80 and drive.talk(9) == 0x80

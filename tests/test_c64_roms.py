@@ -195,3 +195,35 @@ def test_cli_run_screenshot_and_exit_code(tmp_path):
     assert proc.returncode == 0, proc.stderr
     assert "1234" in proc.stdout and "2211" in proc.stdout
     assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_typing_on_the_keyboard_matrix_reaches_the_real_kernal(booted):
+    machine = fresh(booted)
+    machine.type_text(b'PRINT "A!";1+1\r', mode="matrix")
+    assert machine.run(20_000_000).reason == "idle"
+    assert 'A! 2' in screen.screen_lines(machine)
+
+
+def test_save_and_load_through_the_kernal(booted):
+    machine = fresh(booted)
+    machine.type_text(b'10 PRINT "SAVED"\rSAVE"T",8\rNEW\rLOAD"T",8\rRUN\r')
+    assert machine.run(50_000_000).reason == "idle"
+    lines = screen.screen_lines(machine)
+    assert "SAVED" in lines and "?FILE NOT FOUND  ERROR" not in lines
+    assert D64.read_bytes() == DiskImage(D64.read_bytes()).to_bytes()  # the image file is untouched
+
+
+def test_jiffy_clock_runs_ti(booted):
+    machine = fresh(booted)
+    machine.type_text(b"T=TI:FOR I=1 TO 300:NEXT:PRINT TI-T\r")
+    assert machine.run(50_000_000).reason == "idle"
+    lines = screen.screen_lines(machine)
+    jiffies = int(lines[lines.index("T=TI:FOR I=1 TO 300:NEXT:PRINT TI-T") + 1])
+    assert 10 < jiffies < 100  # about half a second of C64 time
+
+
+def test_file_not_found(booted):
+    machine = fresh(booted)
+    machine.type_text(b'LOAD"NOPE",8\r')
+    assert machine.run(20_000_000).reason == "idle"
+    assert "?FILE NOT FOUND  ERROR" in screen.screen_lines(machine)
