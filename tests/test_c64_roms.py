@@ -227,3 +227,36 @@ def test_file_not_found(booted):
     machine.type_text(b'LOAD"NOPE",8\r')
     assert machine.run(20_000_000).reason == "idle"
     assert "?FILE NOT FOUND  ERROR" in screen.screen_lines(machine)
+
+
+@pytest.mark.slow
+def test_interactive_terminal_session():
+    """``asm6502 run`` in a terminal (a pseudo-terminal here): keys typed go to the C64
+    at its own speed, the screen is redrawn, Ctrl-D ends the session."""
+    import pty
+    import select
+    import time
+
+    pid, fd = pty.fork()
+    if pid == 0:  # the child: the command
+        os.environ["ASM6502_ROMS"] = ROMS.origin
+        os.execv(sys.executable, [sys.executable, "-m", "asm6502", "run"])
+    out = bytearray()
+
+    def pump(seconds):
+        end = time.time() + seconds
+        while time.time() < end:
+            if select.select([fd], [], [], 0.1)[0]:
+                try:
+                    out.extend(os.read(fd, 65536))
+                except OSError:
+                    return
+
+    pump(4)
+    os.write(fd, b"print 6*7\r")
+    pump(3)
+    os.write(fd, b"\x04")
+    pump(2)
+    _, status = os.waitpid(pid, 0)
+    assert os.WEXITSTATUS(status) == 0
+    assert b"PRINT 6*7" in out and b" 42" in out

@@ -8,8 +8,83 @@ import sys
 import time
 
 from asm6502.emu.c64 import screen, session
+from asm6502.emu.c64.machine import Stop
 from asm6502.emu.c64.roms import RomSet
 from asm6502.emu.harness import petscii_to_text, text_to_keys
+
+
+# Terminal keys -> PETSCII (C64 Programmer's Reference Guide, appendix C).
+_TERMINAL_KEYS = {
+    "\r": 0x0D, "\n": 0x0D, "\x7f": 0x14, "\b": 0x14,
+    "\x1b[A": 0x91, "\x1b[B": 0x11, "\x1b[C": 0x1D, "\x1b[D": 0x9D, "\x1b[H": 0x13,
+    "\x1bOP": 0x85, "\x1bOQ": 0x86, "\x1bOR": 0x87, "\x1bOS": 0x88,
+}
+SLICE = 19_656 * 2  # two frames between looks at the terminal (1/25 s of C64 time)
+
+
+def _terminal_keys(text: str) -> bytes:
+    out = bytearray()
+    i = 0
+    while i < len(text):
+        for seq in sorted(_TERMINAL_KEYS, key=len, reverse=True):
+            if text.startswith(seq, i):
+                out.append(_TERMINAL_KEYS[seq])
+                i += len(seq)
+                break
+        else:
+            try:
+                out += text_to_keys(text[i])
+            except Exception:  # a key the C64 does not have: ignored, as a real keyboard would
+                pass
+            i += 1
+    return bytes(out)
+
+
+def _interactive(machine, spec):
+    """Real-time use in a terminal: the C64 runs at its own speed (paced by the
+    wall clock), the screen is redrawn when it changes, keys typed go into the
+    keyboard buffer; Ctrl-D ends the run (Ctrl-C too)."""
+    import os
+    import select
+    import termios
+    import tty
+
+    fd = sys.stdin.fileno()
+    saved = termios.tcgetattr(fd)
+    shown = None
+    start_cycles = machine.cpu.cycles
+    start = time.perf_counter()
+    stop = None
+    try:
+        tty.setcbreak(fd)
+        while True:
+            stop = machine.run(SLICE, spec.until_text, spec.until_pc, stop_when_idle=False)
+            if stop.reason != "cycles":
+                break
+            if machine.cpu.cycles - start_cycles >= spec.cycles:
+                break
+            text = screen.screen_text(machine)
+            if text != shown:
+                # home, each line erased to its end, the rest of the screen erased: no flicker
+                sys.stdout.write("\x1b[H" + "".join(line + "\x1b[K\r\n" for line in text.split("\n")[:-1])
+                                 + "\x1b[J")
+                sys.stdout.flush()
+                shown = text
+            ahead = (machine.cpu.cycles - start_cycles) / 985_248 - (time.perf_counter() - start)
+            ready, _, _ = select.select([fd], [], [], max(0.0, ahead))
+            if ready:
+                data = os.read(fd, 64).decode("utf-8", errors="replace")
+                if "\x04" in data:  # Ctrl-D
+                    break
+                machine.type_text(_terminal_keys(data))
+    except KeyboardInterrupt:
+        pass
+    finally:
+        termios.tcsetattr(fd, termios.TCSADRAIN, saved)
+        sys.stdout.write("\x1b[H\x1b[2J")
+    if stop is not None and stop.reason != "cycles":
+        return stop
+    return Stop("idle", "the session was ended from the keyboard", machine.cpu.cycles)
 
 
 def run_on_c64(args: argparse.Namespace, roms: RomSet) -> int:
@@ -49,16 +124,10 @@ def run_on_c64(args: argparse.Namespace, roms: RomSet) -> int:
         session.start_program(machine, prg, args.sys)
     for k in keys:
         machine.type_text(k)
-    first = machine.cpu.cycles
-    stop = machine.run(spec.cycles, spec.until_text, spec.until_pc)
-    while interactive and stop.reason == "idle":
-        sys.stdout.write("\x1b[H\x1b[2J" + screen.screen_text(machine))
-        sys.stdout.flush()
-        line = sys.stdin.readline()
-        if not line:
-            break
-        machine.type_text(text_to_keys(line if line.endswith("\n") else line + "\n", "<stdin>"))
-        stop = machine.run(spec.cycles - (machine.cpu.cycles - first), spec.until_text, spec.until_pc)
+    if interactive and sys.stdout.isatty():
+        stop = _interactive(machine, spec)
+    else:
+        stop = machine.run(spec.cycles, spec.until_text, spec.until_pc)
     elapsed = time.perf_counter() - started
     if args.transcript:
         text = petscii_to_text(bytes(machine.transcript))
