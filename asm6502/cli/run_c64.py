@@ -12,7 +12,6 @@ from asm6502.emu.c64.machine import Stop
 from asm6502.emu.c64.roms import RomSet
 from asm6502.emu.harness import petscii_to_text, text_to_keys
 
-
 # Terminal keys -> PETSCII (C64 Programmer's Reference Guide, appendix C).
 _TERMINAL_KEYS = {
     "\r": 0x0D, "\n": 0x0D, "\x7f": 0x14, "\b": 0x14,
@@ -32,10 +31,9 @@ def _terminal_keys(text: str) -> bytes:
                 i += len(seq)
                 break
         else:
-            try:
-                out += text_to_keys(text[i])
-            except Exception:  # a key the C64 does not have: ignored, as a real keyboard would
-                pass
+            ch = text[i]
+            if ch == "\u00a3" or "a" <= ch.lower() <= "z" or 0x20 <= ord(ch) <= 0x5D:
+                out += text_to_keys(ch)  # other keys the C64 does not have are ignored
             i += 1
     return bytes(out)
 
