@@ -25,14 +25,16 @@ from __future__ import annotations
 import copy
 from collections import deque
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from py65.devices.mpu6502 import MPU
 
+from asm6502.diagnostics import DiagnosticError, error
 from asm6502.emu.c64 import keyboard
 from asm6502.emu.c64.cia import CIA
 from asm6502.emu.c64.cpu import C64CPU, CYCLES
 from asm6502.emu.c64.drive import Disk, Drive
+from asm6502.emu.c64.screen import screen_lines
 from asm6502.emu.c64.vic import CYCLES_PER_FRAME, VIC
 from asm6502.emu.harness import UNDOCUMENTED_OPCODES
 
@@ -88,10 +90,8 @@ class _Halt(Exception):
 
 @dataclass
 class Counters:
-    instructions_hint: int = 0
     frames: int = 0
     interrupts: int = 0
-    traps: dict[str, int] = field(default_factory=dict)
 
 
 def _unmasking(instruction):
@@ -297,10 +297,6 @@ class C64:
             else:
                 self.under[a] = b
 
-    def peek(self, addr: int) -> int:
-        """What the CPU would read (I/O registers included, without side effects on RAM)."""
-        return self.memory[addr]
-
     # --- I/O ---------------------------------------------------------------------------
     def _io_read(self, addr: int) -> None:
         if self.map["io"] != IO:
@@ -388,12 +384,9 @@ class C64:
                 mem[KEYD + i] = self.buffer_keys.popleft()
             mem[NDX] = n
         self.typist.frame()
-        if self.until_text is not None:
-            from asm6502.emu.c64.screen import screen_lines
-
-            if any(self.until_text in line for line in screen_lines(self)):
-                self._stop = Stop("text", f"the screen shows {self.until_text!r}", self.cpu.cycles)
-                return
+        if self.until_text is not None and any(self.until_text in line for line in screen_lines(self)):
+            self._stop = Stop("text", f"the screen shows {self.until_text!r}", self.cpu.cycles)
+            return
         if self.idle_stop:
             if not self.waiting_for_key():
                 self._idle_frames = 0
@@ -518,6 +511,8 @@ class C64:
         start = prg[0] | prg[1] << 8
         body = prg[2:]
         end = start + len(body)
+        if end > 0x10000:
+            raise DiagnosticError([error(f"load address ${start:04X} + {len(body)} bytes runs past $FFFF")])
         self.poke_ram(start, body)
         basic_start = self.memory[TXTTAB] | self.memory[TXTTAB + 1] << 8
         if start == basic_start:

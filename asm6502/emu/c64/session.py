@@ -88,7 +88,7 @@ def typed_keys(text: str, name: str = "--type") -> bytes:
                 out.append(_ESCAPES[nxt])
                 i += 2
                 continue
-            if nxt == "x" and i + 3 < len(text) + 0 and _is_hex(text[i + 2 : i + 4]):
+            if nxt == "x" and _is_hex(text[i + 2 : i + 4]):
                 out.append(int(text[i + 2 : i + 4], 16))
                 i += 4
                 continue
