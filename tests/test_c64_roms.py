@@ -260,3 +260,13 @@ def test_interactive_terminal_session():
     _, status = os.waitpid(pid, 0)
     assert os.WEXITSTATUS(status) == 0
     assert b"PRINT 6*7" in out and b" 42" in out
+
+
+def test_a_program_polling_get_in_vain_is_idle(booted):
+    machine = fresh(booted)
+    machine.type_text(b'10 GET A$:IF A$="" THEN 10\r20 PRINT "GOT ";A$:GOTO 10\rRUN\rXY')
+    stop = machine.run(50_000_000)
+    assert stop.reason == "idle" and "GETIN" in stop.message
+    assert ["GOT X", "GOT Y"] == [line for line in screen.screen_lines(machine) if line.startswith("GOT")]
+    stop = machine.run(200_000, stop_when_polling=False)
+    assert stop.reason == "cycles"

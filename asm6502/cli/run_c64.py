@@ -125,7 +125,8 @@ def run_on_c64(args: argparse.Namespace, roms: RomSet) -> int:
     if interactive and sys.stdout.isatty():
         stop = _interactive(machine, spec)
     else:
-        stop = machine.run(spec.cycles, spec.until_text, spec.until_pc)
+        # an explicit --cycles runs on while a program polls GET in vain (an animation, say)
+        stop = machine.run(spec.cycles, spec.until_text, spec.until_pc, stop_when_polling=args.cycles is None)
     elapsed = time.perf_counter() - started
     if args.transcript:
         text = petscii_to_text(bytes(machine.transcript))

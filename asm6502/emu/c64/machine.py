@@ -61,6 +61,8 @@ SERIAL_ENTRIES = {
     0xFFA8: "CIOUT", 0xFFA5: "ACPTR", 0xFFAE: "UNLSN", 0xFFAB: "UNTLK",
 }
 CHROUT_ENTRY = 0xFFD2
+GETIN_ENTRY = 0xFFE4
+POLL_FRAMES = 10  # GETIN polled with nothing to get for 10 frames (1/5 s): the program waits for a key
 
 BASIC_AREA = slice(0xA000, 0xC000)
 IO_AREA = slice(0xD000, 0xE000)
@@ -140,6 +142,9 @@ class C64:
         self.idle_stop = True
         self._stop: Stop | None = None
         self._idle_frames = 0
+        self._empty_polls = 0  # GETIN calls with nothing to get in this frame
+        self._poll_frames = 0
+        self.stop_when_polling = True
         self.next_frame = CYCLES_PER_FRAME
         self.cpu = C64CPU(self.memory, self._io_read, self._write_high)
         for chip in (self.vic, self.cia1, self.cia2):
@@ -174,10 +179,11 @@ class C64:
             if self.kernal[entry - 0xE000] != 0x4C:  # JMP abs
                 raise ValueError(f"KERNAL ${entry:04X} ({name}) is not a JMP: not a C64 KERNAL")
             self._patch(self._kernal_word(entry + 1), handlers[name])
-        original = self.kernal[CHROUT_ENTRY - 0xE000 : CHROUT_ENTRY - 0xE000 + 3]
-        if original[0] not in (0x4C, 0x6C):
-            raise ValueError("KERNAL $FFD2 (CHROUT) is not a JMP: not a C64 KERNAL")
-        self._patch(CHROUT_ENTRY, lambda: self._chrout(original))
+        for entry, name, hook in ((CHROUT_ENTRY, "CHROUT", self._chrout), (GETIN_ENTRY, "GETIN", self._getin)):
+            original = self.kernal[entry - 0xE000 : entry - 0xE000 + 3]
+            if original[0] not in (0x4C, 0x6C):
+                raise ValueError(f"KERNAL ${entry:04X} ({name}) is not a JMP: not a C64 KERNAL")
+            self._patch(entry, self._passthrough(original, hook))
 
     def _bus(self, status: int) -> None:
         cpu = self.cpu
@@ -191,16 +197,28 @@ class C64:
         self.cpu.a = byte
         self._bus(status)
 
-    def _chrout(self, original: list[int]) -> None:
-        cpu = self.cpu
+    def _passthrough(self, original: list[int], hook: Callable[[], None]) -> Callable[[], None]:
+        """A jump-table entry that calls *hook*, then does its own JMP / JMP (vector)."""
+
+        def trap() -> None:
+            hook()
+            target = original[1] | original[2] << 8
+            if original[0] == 0x6C:
+                target = self.memory[target] | self.memory[(target + 1) & 0xFFFF] << 8
+            self.cpu.pc = target
+
+        return trap
+
+    def _chrout(self) -> None:
+        a = self.cpu.a
         if self.memory[DFLTO] == 3:
-            self.transcript.append(cpu.a)
+            self.transcript.append(a)
             if self.on_output is not None:
-                self.on_output(cpu.a)
-        target = original[1] | original[2] << 8
-        if original[0] == 0x6C:  # JMP (vector)
-            target = self.memory[target] | self.memory[(target + 1) & 0xFFFF] << 8
-        cpu.pc = target
+                self.on_output(a)
+
+    def _getin(self) -> None:
+        if self.memory[NDX] == 0 and not self.keys_pending:
+            self._empty_polls += 1
 
     def _build_table(self) -> list:
         table = list(C64CPU.instruct)
@@ -395,6 +413,14 @@ class C64:
                 if self._idle_frames >= 3:
                     self._stop = Stop("idle", "the KERNAL waits for a key and nothing is left to type",
                                       self.cpu.cycles)
+            if self.stop_when_polling and self._empty_polls and not self.keys_pending:
+                self._poll_frames += 1
+                if self._poll_frames >= POLL_FRAMES:
+                    self._stop = Stop("idle", "the program polls the keyboard (GETIN) and nothing is left "
+                                      "to type", self.cpu.cycles)
+            else:
+                self._poll_frames = 0
+        self._empty_polls = 0
 
     def waiting_for_key(self) -> bool:
         mem = self.memory
@@ -433,10 +459,11 @@ class C64:
         self.counters.interrupts += 1
 
     def run(self, max_cycles: int, until_text: str | None = None, until_pc: int | None = None,
-            stop_when_idle: bool = True) -> Stop:
+            stop_when_idle: bool = True, stop_when_polling: bool = True) -> Stop:
         """Run at most *max_cycles* cycles; stop earlier when the screen shows
         *until_text*, the PC reaches *until_pc*, or (``stop_when_idle``) the
-        KERNAL waits for a key with nothing left to type."""
+        KERNAL waits for a key with nothing left to type -- in the screen editor,
+        or (``stop_when_polling`` too) a program calling GETIN for 1/5 s in vain."""
         cpu = self.cpu
         mem = self.memory
         table = self._table
@@ -444,7 +471,9 @@ class C64:
         self.stop_cycle = cpu.cycles + max_cycles
         self.until_text = until_text
         self.idle_stop = stop_when_idle
+        self.stop_when_polling = stop_when_polling
         self._idle_frames = 0
+        self._poll_frames = 0
         self._stop = None
         watch = -1 if until_pc is None else until_pc
         try:
