@@ -39,7 +39,9 @@ instead: the real KERNAL and BASIC boot to READY., the .prg is put in memory
 and started with RUN or SYS, --type and --input are typed on its keyboard,
 device 8 is --disk (a .d64 or a folder). At the end the text screen is
 printed (--transcript: what went through CHROUT instead); --screenshot
-writes a PNG. PRG may be left out: then only the typed keys run.
+writes a PNG. PRG may be left out: then only the typed keys run. Without
+--type/--input in a terminal the C64 runs in real time and you type on it
+(Ctrl-D ends); piped keys need --input -.
 
   asm6502 run --roms ~/vice/C64 build/superhirn.prg --type '1\\r1\\r' --screenshot s.png
   asm6502 run --roms ~/vice/C64 --disk build/asm6502.d64 --type 'LOAD"HIGH IQ",8\\rRUN\\r'
