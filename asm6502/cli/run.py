@@ -129,12 +129,10 @@ def _run(args: argparse.Namespace) -> int:
         what = ", ".join(machine_only) or "running without a PRG"
         reason = lookup.note() if lookup is not None else "--no-roms given"
         raise DiagnosticError([error(f"{what} needs the C64 ROM images: {reason}")])
-    if lookup is not None:
-        print(f"asm6502 run: note: {lookup.note()}", file=sys.stderr)
-    return _run_stubbed(args)
+    return _run_stubbed(args, lookup.note() if lookup is not None else None)
 
 
-def _run_stubbed(args: argparse.Namespace) -> int:
+def _run_stubbed(args: argparse.Namespace, note: str | None = None) -> int:
     from asm6502 import filetype
     from asm6502.diagnostics import DiagnosticError, error
     from asm6502.fileio import MAX_PRG_BYTES, read_input, read_text
@@ -143,6 +141,8 @@ def _run_stubbed(args: argparse.Namespace) -> int:
     kind = filetype.sniff_program(data, args.prg, want="machine-code")
     if kind is not None:
         raise DiagnosticError([error(f"{args.prg} is {kind.what}; {kind.hint}")])
+    if note is not None:  # said once the program is accepted (a refused file gets one error line)
+        print(f"asm6502 run: note: {note}", file=sys.stderr)
     interactive = args.input is None and sys.stdin.isatty()
     screen = _TerminalScreen(sys.stdout, ansi=sys.stdout.isatty()) if interactive else None
     machine = Machine(MachineOptions(engine=args.engine, getin_waits=interactive),
