@@ -78,8 +78,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("-I", "--include", action="append", default=[], metavar="DIR",
                         help="directory searched for '.file' sources and '.lst' symbol files (repeatable)")
     parser.add_argument("--disk", metavar="D64", help="a .d64 image whose files .file/.lst names are looked up in (tokenized sources)")
-    parser.add_argument("--case", choices=("lower", "upper"), default="lower",
-                        help="lower: a-z are the C64's unshifted letters, A-Z the shifted ones (petcat; default); "
+    parser.add_argument("--case", choices=("lower", "upper", "petcat"), default="lower",
+                        help="lower (or petcat, as in 'asm6502 basic'): a-z are the C64's unshifted letters, A-Z the "
+                        "shifted ones (default); "
                         "upper: a source typed from a listing printed in capitals, every letter unshifted")
     parser.add_argument("-q", "--quiet", "-w", "--no-warn", dest="quiet", action="store_true", help="do not print warnings")
     parser.add_argument("-V", "--version", action="version", version=f"asm6502 {__version__}")
@@ -180,7 +181,7 @@ def _assemble_command(args) -> int:
         if path:
             plan.check(path, what)
     options = Options(cpu=args.cpu, defines=parse_defines(args.define), listing=bool(args.listing),
-                      include_dirs=tuple(args.include), disk=args.disk, case=args.case)  # fmt: skip
+                      include_dirs=tuple(args.include), disk=args.disk, case="lower" if args.case == "petcat" else args.case)  # fmt: skip
     try:
         result = assemble(text, name, options)
     except DiagnosticError as exc:
