@@ -153,3 +153,24 @@ def test_examples_are_listed_in_their_readme():
 def test_the_module_runs_as_a_command():
     proc = subprocess.run([sys.executable, "-m", "asm6502", "--version"], capture_output=True, text=True)
     assert proc.returncode == 0 and proc.stdout.startswith("asm6502 ")
+
+
+# --- item 9: maintainer scripts without their oracle ------------------------------------------------
+
+@pytest.mark.parametrize("script", [
+    ["disasm_profiass_check.py"], ["profiass_oracle.py", "check", "1"], ["basic_rom_oracle.py", "--only", "SIN"],
+    ["basic_rom_runs.py"], ["basic_stack_limits.py"]])
+def test_a_maintainer_script_says_plainly_that_its_oracle_is_missing(tmp_path, script):
+    env = dict(os.environ, PROFIASS_HOME=str(tmp_path / "none"), CBMBASIC=str(tmp_path / "none"))
+    proc = subprocess.run([sys.executable, str(ROOT / "tools" / script[0]), *script[1:]], capture_output=True,
+                          text=True, env=env, cwd=tmp_path, timeout=60)
+    assert proc.returncode == 2, proc.stderr
+    assert "oracle is not set up, so nothing was checked" in proc.stderr and str(tmp_path / "none") in proc.stderr
+    assert "DIFFERS" not in proc.stdout + proc.stderr and "Traceback" not in proc.stderr
+    assert list(tmp_path.iterdir()) == []  # nothing written
+
+
+def test_basic_rom_oracle_takes_function_names_in_any_case_and_refuses_unknown_ones(tmp_path):
+    proc = subprocess.run([sys.executable, str(ROOT / "tools" / "basic_rom_oracle.py"), "--only", "SIN,nope"],
+                          capture_output=True, text=True, cwd=tmp_path, timeout=60)
+    assert proc.returncode == 2 and "unknown nope" in proc.stderr and "Traceback" not in proc.stderr
