@@ -167,7 +167,7 @@ def _print_all_fixes(result: mse.ReadResult, name: str) -> None:
         print(f"{name}:{report.line}: {len(report.fixes)} readings of line ${report.address:04X} found that verify:", file=sys.stderr)
         for k, fix in enumerate(report.fixes, start=1):
             changes = [f"${report.address + i:04X}: {new:02X} instead of {old:02X}"
-                       for i, (old, new) in enumerate(zip(report.data, fix)) if old != new]
+                       for i, (old, new) in enumerate(zip(report.data, fix, strict=False)) if old != new]
             print(f"  {k:>3}. {', '.join(changes) or 'the bytes as printed (the checksum is misprinted)'}", file=sys.stderr)
 
 
