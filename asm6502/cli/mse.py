@@ -15,7 +15,7 @@ DESCRIPTION = """\
 Write or read MSE ("MaschinenSpracheEditor") hex listings as printed in 64'er magazine.
 
   asm6502 mse write build/superhirn.prg --name "SUPERHIRN II" --end 0x360C --fill 0xFF
-  asm6502 mse read listing.txt -o superhirn.prg
+  asm6502 mse read examples/typo.mse.txt              # one mistyped byte: the error names the fix
   asm6502 mse read ocr-page.txt -o superhirn.prg --fix     # also superhirn.fixed.txt, the corrected listing
 """
 

@@ -29,7 +29,7 @@ the screen is printed with the typed lines echoed.
 
 examples:
   asm6502 run build/superhirn.prg                 # play: SYS 13312 is the load address
-  asm6502 run build/superhirn.prg --input answers.txt
+  asm6502 run build/superhirn.prg --input examples/answers.txt
   printf '1\\n1\\n' | asm6502 run build/superhirn.prg
 exit status: 0 when the program returned with RTS, 1 otherwise."""
 
