@@ -108,7 +108,7 @@ def is_machine_code(data: bytes) -> bool:
     if len(data) <= 4:
         return False  # an empty program is an empty program
     lines, ended = basic_line_chain(data)
-    return lines == 0 and len(data) > 4 or (not ended and int.from_bytes(data[:2], "little") != BASIC_TXTTAB)
+    return lines == 0 or (not ended and int.from_bytes(data[:2], "little") != BASIC_TXTTAB)
 
 
 def sniff_machine_code(data: bytes, name: str, listing: str, instead: str = "a source") -> Kind | None:
