@@ -15,6 +15,7 @@ from asm6502.asm.encode import Encoder
 from asm6502.asm.layout import Layout
 from asm6502.asm.reader import SourceLine, read_source
 from asm6502.asm.result import Options, Result
+from asm6502.asm.rows import as_span
 from asm6502.asm.symfile import write_symbols
 from asm6502.patterns import LazyPattern
 from asm6502.diagnostics import Diagnostic, DiagnosticError, Span, error, note, warning
@@ -163,10 +164,10 @@ def _advice(layout: Layout) -> list[Diagnostic]:
         return []
     out = []
     for entry in layout.layout:
-        found = advised.get(id(entry[0]))
+        found = advised.get(id(entry.rec))
         if found is not None:
             _record, message, offset, length = found
-            line, stmt = entry[3], entry[4]
+            line, stmt = entry.line, entry.stmt
             out.append(warning(message, Span(line.file, line.index, stmt.col + offset, length, line.text, line.number)))
     return out
 
@@ -182,9 +183,9 @@ def _spelling_warnings(layout: Layout) -> list[Diagnostic]:
         if spelled is None or spelled == name:
             continue
         for entry in layout.layout:
-            stmt = entry[4]
+            stmt = entry.stmt
             if stmt is not None and name in stmt.text.lower():
-                line = entry[3]
+                line = entry.line
                 col = stmt.col + stmt.text.lower().index(name)
                 out.append(
                     warning(
@@ -203,8 +204,6 @@ def assemble_file(path: str | os.PathLike, options: Options = Options()) -> Resu
 
 def _segments(chunks) -> tuple[list[tuple[int, bytes]], list[Diagnostic]]:
     """Chunks sorted by address and joined; overlapping output is the original's REVERSAL."""
-    from asm6502.asm.result import as_span
-
     diags = []
     ordered = sorted(chunks, key=lambda c: c[0])
     merged: list[list] = []

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from asm6502 import __version__
 from asm6502.cli.common import byte_arg, guarded, print_diagnostics
-from asm6502.diagnostics import DiagnosticError, Span, error, warning
+from asm6502.diagnostics import DiagnosticError, error, warning
 
 FORMATS = ("prg", "raw", "hex")
 SUFFIX = {"prg": ".prg", "raw": ".bin", "hex": ".hex"}
@@ -51,7 +51,7 @@ def build_parser() -> argparse.ArgumentParser:
         formatter_class=_Formatter,
     )
     parser.add_argument("source", metavar="SRC", help="Profi-Ass source (.asm text, or a C64 .prg source)")
-    parser.add_argument("-o", "--output", metavar="OUT", help="output file (default: SRC with .prg/.bin/.hex)")
+    parser.add_argument("-o", "--output", metavar="OUT", help="output file (default: the file '.opt o#' names, else SRC with .prg/.bin/.hex; never SRC itself)")
     parser.add_argument(
         "--format",
         choices=FORMATS,
@@ -78,8 +78,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("-I", "--include", action="append", default=[], metavar="DIR",
                         help="directory searched for '.file' sources and '.lst' symbol files (repeatable)")
     parser.add_argument("--disk", metavar="D64", help="a .d64 image whose files .file/.lst names are looked up in (tokenized sources)")
-    parser.add_argument("--case", choices=("lower", "upper"), default="lower",
-                        help="lower: a-z are the C64's unshifted letters, A-Z the shifted ones (petcat; default); "
+    parser.add_argument("--case", choices=("lower", "upper", "petcat"), default="lower",
+                        help="lower (or petcat, as in 'asm6502 basic'): a-z are the C64's unshifted letters, A-Z the "
+                        "shifted ones (default); "
                         "upper: a source typed from a listing printed in capitals, every letter unshifted")
     parser.add_argument("-q", "--quiet", "-w", "--no-warn", dest="quiet", action="store_true", help="do not print warnings")
     parser.add_argument("-V", "--version", action="version", version=f"asm6502 {__version__}")
@@ -146,6 +147,21 @@ def _looks_textual(data: bytes) -> bool:
     return all(b in (9, 10, 13) or 32 <= b < 127 for b in sample)
 
 
+def in_source_order(diagnostics) -> list:
+    """Diagnostics by file (in the order the files first appear), line and column, as a compiler prints
+    them; the two passes find them in another order (a pass-1 error on line 110 before pass 2's on 90)."""
+    files: dict[str, int] = {}
+    for d in diagnostics:
+        if d.span is not None:
+            files.setdefault(d.span.file, len(files))
+
+    def key(d):
+        span = d.span
+        return (files[span.file], span.line, span.col or 0) if span is not None else (len(files), 0, 0)
+
+    return sorted(diagnostics, key=key)
+
+
 def main(argv: list[str]) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
@@ -180,11 +196,11 @@ def _assemble_command(args) -> int:
         if path:
             plan.check(path, what)
     options = Options(cpu=args.cpu, defines=parse_defines(args.define), listing=bool(args.listing),
-                      include_dirs=tuple(args.include), disk=args.disk, case=args.case)  # fmt: skip
+                      include_dirs=tuple(args.include), disk=args.disk, case="lower" if args.case == "petcat" else args.case)  # fmt: skip
     try:
         result = assemble(text, name, options)
     except DiagnosticError as exc:
-        shown = exc.diagnostics[:MAX_SHOWN]
+        shown = in_source_order(exc.diagnostics)[:MAX_SHOWN]
         print_diagnostics(shown)
         if len(exc.diagnostics) > MAX_SHOWN:
             print(f"... {len(exc.diagnostics) - MAX_SHOWN} more diagnostics not shown", file=sys.stderr)
@@ -195,11 +211,11 @@ def _assemble_command(args) -> int:
     if args.format in ("prg", "raw"):
         for start, length in result.gaps():
             diags.append(
-                warning(f"gap of {length} bytes at ${start:04X}-${start + length - 1:04X} filled with ${args.fill:02X} in the {args.format} output",
-                        Span(name, 0, 0))
+                warning(f"{name}: gap of {length} bytes at ${start:04X}-${start + length - 1:04X} filled with "
+                        f"${args.fill:02X} in the {args.format} output")  # (a gap has no line of its own)
             )
     if not args.quiet:
-        print_diagnostics(d for d in diags)
+        print_diagnostics(in_source_order(diags))
     if args.output:
         out_path = Path(args.output)
     elif result.object_name:  # '.opt o#' names the file OPENed before the start line

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from asm6502.cli.common import guarded, print_diagnostics
-from asm6502.diagnostics import Diagnostic, Span, warning
+from asm6502.diagnostics import Span, note
 from asm6502.fileio import MAX_PRG_BYTES, OutputPlan, read_input
 from asm6502.numparse import SPELLINGS, check_range, parse_int
 
@@ -51,27 +51,32 @@ def _read_prg(path: str, want: str = "basic") -> bytes:
     return data
 
 
+CASES = ("lower", "upper", "petcat")  # the assembler's words; petcat is the same reading as lower
+
+
 def add_case_option(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--case", choices=("petcat", "upper"), default=None,
-                   help="petcat (default): lower case = unshifted letters, capitals = shifted; "
-                   "upper: an all-capital listing as magazines print it and OCR reads it (capitals = unshifted letters)")
+    p.add_argument("--case", choices=CASES, default=None,
+                   help="lower (or petcat): lower case = unshifted letters, capitals = shifted (petcat); "
+                   "upper: an all-capital listing as magazines print it and OCR reads it (capitals = unshifted "
+                   "letters). Default: upper for a listing without any lower-case letter, else lower")
 
 
 def tokenize_text(text: str, filename: str, case: str | None, start: int = 0x0801):
-    """Tokenize listing text; an all-capital listing read as petcat gets one clear warning instead of one per letter."""
+    """Tokenize listing text. Without --case, a listing without a lower-case letter is one typed or
+    OCR'd in capitals (petcat would read every letter as a shifted one, which CRUNCH drops outside
+    quotes): it is read as --case upper, and a note says so."""
     from asm6502.basic.case import from_capitals, looks_all_capitals
     from asm6502.basic.tokenizer import tokenize
 
+    if case is None and looks_all_capitals(text):
+        result = tokenize(from_capitals(text), filename=filename, start=start)
+        said = note("no lower-case letter in the listing: read as typed in capitals (capitals are the unshifted "
+                    "letters, as --case upper); give --case lower to read capitals as shifted letters (petcat)",
+                    Span(filename, 1))
+        return result, [said, *result.diagnostics]
     if case == "upper":
         return tokenize(from_capitals(text), filename=filename, start=start), []
     result = tokenize(text, filename=filename, start=start)
-    if case is None and looks_all_capitals(text):
-        shifted = [d for d in result.diagnostics if "shifted letter" in d.message]
-        hint: list[Diagnostic] = [warning(
-            "every letter is a capital: petcat text reads capitals as SHIFTED letters (graphics), which the C64 "
-            f"drops outside quotes ({len(shifted)} warnings not shown); if the listing was printed or OCR'd in "
-            "capitals, tokenize it with --case upper", Span(filename, 1))]
-        return result, hint + [d for d in result.diagnostics if d not in shifted]
     return result, list(result.diagnostics)
 
 

@@ -17,7 +17,7 @@ Code is traced from the entry points (the SYS address of a BASIC start line such
 '10 SYS 2064', else the load address; or --entry); everything else is data.
 
   asm6502 disasm build/superhirn.prg -o superhirn.asm
-  asm6502 disasm game.prg --syntax 64tass -o game.s && 64tass -o game2.prg game.s
+  asm6502 disasm build/superhirn.prg --syntax 64tass -o sh.s && 64tass -o sh2.prg sh.s
 """
 
 

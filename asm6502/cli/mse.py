@@ -15,7 +15,7 @@ DESCRIPTION = """\
 Write or read MSE ("MaschinenSpracheEditor") hex listings as printed in 64'er magazine.
 
   asm6502 mse write build/superhirn.prg --name "SUPERHIRN II" --end 0x360C --fill 0xFF
-  asm6502 mse read listing.txt -o superhirn.prg
+  asm6502 mse read examples/typo.mse.txt              # one mistyped byte: the error names the fix
   asm6502 mse read ocr-page.txt -o superhirn.prg --fix     # also superhirn.fixed.txt, the corrected listing
 """
 
@@ -62,6 +62,8 @@ def _parser() -> argparse.ArgumentParser:
                    "(missing lines are filled with $AA); the exit status is still 1")
     r.add_argument("--version", choices=("auto",) + mse.VERSIONS, default="auto",
                    help="MSE version of the listing (default: auto, decided by which checksums match)")
+    r.add_argument("--all-fixes", action="store_true", help="list all the readings found for a bad line "
+                   "(V1.0; single and double changes that verify), not only the likeliest few")
     r.add_argument("--fix", action="store_true", help="with -o: also write the corrected listing (repairs "
                    "applied, as it should have been printed) next to the PRG, as NAME.fixed.txt")
     return parser
@@ -126,6 +128,11 @@ def _read(args: argparse.Namespace) -> int:
 
 def _report_listing(args: argparse.Namespace, result: mse.ReadResult, name: str, output: str | None) -> int:
     print_diagnostics(result.diagnostics)
+    hidden = any("less likely" in n.message for d in result.diagnostics for n in d.notes)
+    if args.all_fixes:
+        _print_all_fixes(result, name)
+    elif hidden:
+        print("note: 'asm6502 mse read --all-fixes' lists all the readings found", file=sys.stderr)
     n_err = len(result.errors)
     if result.data:
         summary = (f"{name}: MSE V{result.version}, {result.lines} lines, ${result.start:04X}-${result.end - 1:04X} "
@@ -150,6 +157,18 @@ def _report_listing(args: argparse.Namespace, result: mse.ReadResult, name: str,
             print(f"asm6502 mse: {output} not written ({n_err} error(s); --force writes it anyway)",
                   file=sys.stderr)
     return 0 if result.ok else 1
+
+
+def _print_all_fixes(result: mse.ReadResult, name: str) -> None:
+    """Every reading of each bad line that verifies, likeliest first, as the bytes it changes."""
+    for report in result.report:
+        if report.status != "bad" or not report.fixes:
+            continue
+        print(f"{name}:{report.line}: {len(report.fixes)} readings of line ${report.address:04X} found that verify:", file=sys.stderr)
+        for k, fix in enumerate(report.fixes, start=1):
+            changes = [f"${report.address + i:04X}: {new:02X} instead of {old:02X}"
+                       for i, (old, new) in enumerate(zip(report.data, fix, strict=False)) if old != new]
+            print(f"  {k:>3}. {', '.join(changes) or 'the bytes as printed (the checksum is misprinted)'}", file=sys.stderr)
 
 
 def main(argv: list[str]) -> int:

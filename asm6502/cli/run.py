@@ -17,6 +17,8 @@ from asm6502.emu.harness import (
     text_to_keys,
 )
 
+CLR = 0x93  # PETSCII clear screen (CHROUT $FFD2 clears the screen and homes the cursor)
+
 EPILOG = """\
 The program runs as after LOAD and SYS: its final RTS ends the run. The C64
 routines it may call are stubbed: CHROUT $FFD2, CHRIN $FFCF (line input,
@@ -29,7 +31,7 @@ the screen is printed with the typed lines echoed.
 
 examples:
   asm6502 run build/superhirn.prg                 # play: SYS 13312 is the load address
-  asm6502 run build/superhirn.prg --input answers.txt
+  asm6502 run build/superhirn.prg --input examples/answers.txt
   printf '1\\n1\\n' | asm6502 run build/superhirn.prg
 exit status: 0 when the program returned with RTS, 1 otherwise.
 
@@ -153,8 +155,13 @@ def _run_stubbed(args: argparse.Namespace, note: str | None = None) -> int:
         machine.feed(text_to_keys(text, args.input or "<stdin>"))
     result = machine.run(start if args.sys is None else args.sys, args.max_instructions)
     total = result.instructions
+    waited = False
     while interactive and result.reason is StopReason.INPUT_NEEDED:
         screen.flush()
+        if not waited and result.message.startswith("CHRIN"):  # a C64 shows its cursor here; say what it means
+            waited = True
+            fresh_line = not machine.output or machine.output[-1] in (0x0D, 0x8D)
+            print(("" if fresh_line else "\n") + "(the program waits for a line: type it and press RETURN; Ctrl-D ends the run)", file=sys.stderr)
         line = sys.stdin.readline()
         if not line:
             break
@@ -167,7 +174,7 @@ def _run_stubbed(args: argparse.Namespace, note: str | None = None) -> int:
         if not petscii_to_text(machine.output).endswith("\n"):
             print()
     else:
-        text = petscii_to_text(bytes(machine.screen), ansi=False)
+        text = _scripted_text(bytes(machine.screen))
         sys.stdout.write(text if text.endswith("\n") or not text else text + "\n")
     if args.stats or not result.ok:
         message = result.message
@@ -176,6 +183,17 @@ def _run_stubbed(args: argparse.Namespace, note: str | None = None) -> int:
         print(f"asm6502 run: {result.reason.value}: {message} (PC ${result.pc:04X}, "
               f"{total:,} instructions)", file=sys.stderr)
     return 0 if result.ok else 1
+
+
+def _scripted_text(screen: bytes) -> str:
+    """The output of a scripted run as text: CLR ($93) clears nothing in a file, so it ends the current
+    line, or is dropped at the start of a line (as 'basic run' prints it), instead of a literal {clr}."""
+    text: list[str] = []
+    for part in screen.split(bytes([CLR])):
+        if text and text[-1] and not text[-1].endswith("\n"):
+            text.append("\n")
+        text.append(petscii_to_text(part, ansi=False))
+    return "".join(text)
 
 
 def main(argv: list[str]) -> int:

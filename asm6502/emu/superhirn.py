@@ -278,8 +278,8 @@ SCENARIOS: tuple[Scenario, ...] = (
     Scenario("worked example, secret 3436", "article 'Beispiel'", _EXAMPLE + ("4",), _EXAMPLE_GUESSES, "OK"),
     Scenario("0/0 to the sixth guess", "article 'Hinweise'", _EXAMPLE + ("0", "0"), _EXAMPLE_GUESSES, "ERROR"),
     Scenario("impossible 6 blacks", "article 'Hinweise'", ("6", "0"), ("1234",), "ERROR"),
-    Scenario("empty line for the blacks", "issue 4 (CHRIN returns $20)", ("", "0"), ("1234",), "ERROR"),
-    Scenario("a letter for the blacks", "issue 4", ("A", "0"), ("1234",), "ERROR"),
+    Scenario("empty line for the blacks", "CHRIN returns $20 for an empty line", ("", "0"), ("1234",), "ERROR"),
+    Scenario("a letter for the blacks", "a non-digit answer", ("A", "0"), ("1234",), "ERROR"),
 )
 
 
