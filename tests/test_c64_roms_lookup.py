@@ -79,8 +79,9 @@ def _cli(*args, env_roms="none"):
 
 
 def test_run_without_roms_uses_the_stubs_and_says_so():
-    proc = _cli("run", "build/superhirn.prg")
+    proc = _cli("run", "build/superhirn.prg", "--stats")
     assert "running with the KERNAL/BASIC stubs" in proc.stderr
+    assert "stubs" not in _cli("run", "build/superhirn.prg").stderr  # a scripted run stays quiet
     assert "1234" in proc.stdout
 
 

@@ -143,7 +143,9 @@ def _run_stubbed(args: argparse.Namespace, note: str | None = None) -> int:
     kind = filetype.sniff_program(data, args.prg, want="machine-code")
     if kind is not None:
         raise DiagnosticError([error(f"{args.prg} is {kind.what}; {kind.hint}")])
-    if note is not None:  # said once the program is accepted (a refused file gets one error line)
+    # said once the program is accepted (a refused file gets one error line), to a person
+    # watching the terminal or asking for --stats; a scripted run's stderr stays as it was
+    if note is not None and (args.stats or sys.stderr.isatty()):
         print(f"asm6502 run: note: {note}", file=sys.stderr)
     interactive = args.input is None and sys.stdin.isatty()
     screen = _TerminalScreen(sys.stdout, ansi=sys.stdout.isatty()) if interactive else None
