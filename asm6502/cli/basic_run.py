@@ -29,6 +29,13 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="stop after N statements (exit code 3), e.g. for programs that loop forever")
     p.add_argument("--screen", action="store_true",
                    help="at the end, print the final 40x25 screen instead of streaming the output")
+    p.add_argument("--rom", action="store_true",
+                   help="run on the whole C64 with the real BASIC and KERNAL ROMs (see --roms) instead "
+                   "of the interpreter; prints the screen at the end")
+    p.add_argument("--roms", metavar="DIR",
+                   help="directory of the ROM images for --rom (default: $ASM6502_ROMS, then VICE's C64 directories)")
+    p.add_argument("--cycles", type=count_arg, metavar="N",
+                   help="with --rom: stop after N clock cycles (exit code 3)")
     from asm6502.cli.basic import add_case_option
 
     add_case_option(p)
@@ -59,6 +66,8 @@ def run(args) -> int:
         prg = tok.prg
     else:
         prg = _read_prg(args.prg)
+    if args.rom or args.roms:
+        return _run_on_rom(args, prg)
     options = RunOptions(seed=args.seed, max_statements=args.max_statements)
     if args.input:
         text = read_input(args.input, what="input").decode("utf-8", errors="replace")
@@ -88,6 +97,44 @@ def run(args) -> int:
         where = f" in line {result.line}" if result.line is not None else ""
         print(f"asm6502: note: {result.message}{where}", file=sys.stderr)
     return EXIT_CODES[result.reason]
+
+
+def _run_on_rom(args, prg: bytes) -> int:
+    """The program on the C64 machine: boot, put it at the start of BASIC, RUN,
+    type --input; the screen at the end.  Exit codes as for the interpreter:
+    a ?... ERROR message after RUN is 1, the cycle limit 3."""
+    import re
+
+    from asm6502.diagnostics import DiagnosticError, error
+    from asm6502.emu.c64 import screen, session
+    from asm6502.emu.c64.roms import find_roms
+    from asm6502.emu.harness import text_to_keys
+    from asm6502.fileio import read_text
+
+    lookup = find_roms(args.roms)
+    if lookup.roms is None:
+        raise DiagnosticError([error(f"--rom needs the C64 ROM images: {lookup.note()}")])
+    machine = session.boot(session.images(lookup.roms))
+    session.start_program(machine, prg)
+    if args.input:
+        machine.type_text(text_to_keys(read_text(args.input, what="input"), args.input))
+    stop = machine.run(args.cycles or session.DEFAULT_CYCLES)
+    lines = screen.screen_lines(machine)
+    if "RUN" in lines:
+        lines = lines[len(lines) - 1 - lines[::-1].index("RUN") + 1 :]
+    rows = [row.rstrip(screen.REVERSED_SPACE).rstrip() for row in lines]
+    while rows and not rows[-1]:
+        rows.pop()
+    sys.stdout.write("\n".join(rows) + "\n")
+    if stop.reason == "cycles":
+        print(f"asm6502: note: {stop.message}", file=sys.stderr)
+        return EXIT_CODES["limit"]
+    if stop.reason == "halt":
+        print(f"asm6502: error: {stop.message}", file=sys.stderr)
+        return 1
+    if re.search(rb"\?[A-Z ]+ ERROR", bytes(machine.transcript)):
+        return EXIT_CODES["error"]
+    return EXIT_CODES["end"]
 
 
 def _terminal_poll() -> str | None:

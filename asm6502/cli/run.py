@@ -1,4 +1,5 @@
-"""``asm6502 run PRG``: run a machine-code program in py65 with C64 ROM stubs."""
+"""``asm6502 run PRG``: run a program in py65 -- with C64 ROM stubs, or on a
+whole C64 with the real ROM images when they are found (``--roms``)."""
 
 from __future__ import annotations
 
@@ -6,6 +7,7 @@ import argparse
 import sys
 
 from asm6502.cli.common import address_arg, count_arg, guarded
+from asm6502.emu.c64.session import DEFAULT_CYCLES
 from asm6502.emu.harness import (
     DEFAULT_BUDGET,
     Machine,
@@ -31,7 +33,24 @@ examples:
   asm6502 run build/superhirn.prg                 # play: SYS 13312 is the load address
   asm6502 run build/superhirn.prg --input examples/answers.txt
   printf '1\\n1\\n' | asm6502 run build/superhirn.prg
-exit status: 0 when the program returned with RTS, 1 otherwise."""
+exit status: 0 when the program returned with RTS, 1 otherwise.
+
+With the C64's ROM images (--roms DIR, the environment variable ASM6502_ROMS,
+or a VICE installation's C64 directory) the program runs on a whole C64
+instead: the real KERNAL and BASIC boot to READY., the .prg is put in memory
+and started with RUN or SYS, --type and --input are typed on its keyboard,
+device 8 is --disk (a .d64 or a folder). At the end the text screen is
+printed (--transcript: what went through CHROUT instead); --screenshot
+writes a PNG. PRG may be left out: then only the typed keys run. Without
+--type/--input in a terminal the C64 runs in real time and you type on it
+(Ctrl-D ends); piped keys need --input -.
+
+  asm6502 run --roms ~/vice/C64 build/superhirn.prg --type '1\\r1\\r' --screenshot s.png
+  asm6502 run --roms ~/vice/C64 --disk build/asm6502.d64 --type 'LOAD"HIGH IQ",8\\rRUN\\r'
+exit status on the C64: 0 the --until condition was met (without one: the
+program waits for a key and nothing is left to type); 1 the CPU stopped
+(JAM, undocumented opcode); 3 the cycle limit came first; 4 the program waits
+for a key, nothing is left to type, and the --until condition was not met."""
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -41,7 +60,8 @@ def build_parser() -> argparse.ArgumentParser:
         epilog=EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    p.add_argument("prg", metavar="PRG", help=".prg file (2-byte load address + code)")
+    p.add_argument("prg", metavar="PRG", nargs="?",
+                   help=".prg file (2-byte load address + code); optional on the C64 (--roms)")
     p.add_argument("--sys", type=address_arg, metavar="ADDR",
                    help="start address, e.g. 13312, $3400 or 0x3400 (default: the load address)")
     p.add_argument("--input", metavar="FILE",
@@ -51,6 +71,24 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--engine", choices=("fast", "naive"), default="fast",
                    help="fast (default) or naive: the py65 step()-per-instruction reference loop")
     p.add_argument("--stats", action="store_true", help="print the stop reason and instruction count on stderr")
+    c64 = p.add_argument_group("on the C64 with its real ROMs")
+    c64.add_argument("--roms", metavar="DIR",
+                     help="directory with the BASIC, KERNAL and character ROM images (default: "
+                     "$ASM6502_ROMS, then VICE's C64 directories)")
+    c64.add_argument("--no-roms", action="store_true", help="use the stubs even when ROM images are found")
+    c64.add_argument("--disk", metavar="D64|DIR", help="device 8: a .d64 image or a folder of .prg files")
+    c64.add_argument("--type", action="append", default=[], metavar="KEYS",
+                     help="type KEYS (\\r = RETURN, \\xNN = a PETSCII code); may be repeated")
+    c64.add_argument("--keyboard", choices=("buffer", "matrix"), default="buffer",
+                     help="typing goes into the KERNAL's keyboard buffer (default, like VICE's -keybuf) "
+                     "or is pressed on the keyboard matrix")
+    c64.add_argument("--cycles", type=count_arg, metavar="N",
+                     help=f"stop after N clock cycles (default {DEFAULT_CYCLES:,}; 985,248 a second)")
+    c64.add_argument("--until-text", metavar="TEXT", help="stop when the screen shows TEXT")
+    c64.add_argument("--until-pc", type=address_arg, metavar="ADDR", help="stop when the PC reaches ADDR")
+    c64.add_argument("--screenshot", metavar="PNG", help="write the final screen as a PNG picture")
+    c64.add_argument("--transcript", action="store_true",
+                     help="print what went through CHROUT to the screen instead of the final screen")
     return p
 
 
@@ -76,6 +114,27 @@ class _TerminalScreen:
 
 
 def _run(args: argparse.Namespace) -> int:
+    from asm6502.emu.c64.roms import find_roms
+
+    lookup = None if args.no_roms else find_roms(args.roms)
+    if lookup is not None and lookup.roms is not None:
+        from asm6502.cli.run_c64 import run_on_c64
+
+        return run_on_c64(args, lookup.roms)
+    machine_only = [name for name, value in (("--disk", args.disk), ("--type", args.type),
+                                             ("--until-text", args.until_text), ("--until-pc", args.until_pc),
+                                             ("--cycles", args.cycles), ("--screenshot", args.screenshot),
+                                             ("--transcript", args.transcript)) if value]
+    if machine_only or args.prg is None:
+        from asm6502.diagnostics import DiagnosticError, error
+
+        what = ", ".join(machine_only) or "running without a PRG"
+        reason = lookup.note() if lookup is not None else "--no-roms given"
+        raise DiagnosticError([error(f"{what} needs the C64 ROM images: {reason}")])
+    return _run_stubbed(args, lookup.note() if lookup is not None else None)
+
+
+def _run_stubbed(args: argparse.Namespace, note: str | None = None) -> int:
     from asm6502 import filetype
     from asm6502.diagnostics import DiagnosticError, error
     from asm6502.fileio import MAX_PRG_BYTES, read_input, read_text
@@ -84,6 +143,10 @@ def _run(args: argparse.Namespace) -> int:
     kind = filetype.sniff_program(data, args.prg, want="machine-code")
     if kind is not None:
         raise DiagnosticError([error(f"{args.prg} is {kind.what}; {kind.hint}")])
+    # said once the program is accepted (a refused file gets one error line), to a person
+    # watching the terminal or asking for --stats; a scripted run's stderr stays as it was
+    if note is not None and (args.stats or sys.stderr.isatty()):
+        print(f"asm6502 run: note: {note}", file=sys.stderr)
     interactive = args.input is None and sys.stdin.isatty()
     screen = _TerminalScreen(sys.stdout, ansi=sys.stdout.isatty()) if interactive else None
     machine = Machine(MachineOptions(engine=args.engine, getin_waits=interactive),

@@ -80,6 +80,10 @@ def build_parser() -> argparse.ArgumentParser:
                    help="fast (default) or naive: py65 step() per instruction (the reference loop)")
     s.add_argument("--no-progress", action="store_true",
                    help="no progress bar on stderr (there is none anyway when stderr is not a terminal)")
+    s.add_argument("--roms", metavar="DIR",
+                   help="play on the whole C64 with the real KERNAL and BASIC ROMs from DIR (default: "
+                   "$ASM6502_ROMS, then VICE's C64 directories; about 0.25 CPU s a game)")
+    s.add_argument("--no-roms", action="store_true", help="use the ROM stubs even when ROM images are found")
     s.add_argument("--require-claim", action="store_true",
                    help="also fail (exit 1) when a secret needs more than six guesses")
     return p
@@ -88,6 +92,16 @@ def build_parser() -> argparse.ArgumentParser:
 def _verify_superhirn(args: argparse.Namespace) -> int:
     prg = read_input(args.prg, MAX_PRG_BYTES, "C64 program")
     Machine().load_prg(prg, name=args.prg)  # a bad file is a diagnostic before any game
+    from asm6502.emu.c64.roms import find_roms
+
+    lookup = None if args.no_roms else find_roms(args.roms)
+    roms = None
+    if lookup is not None:
+        print(f"asm6502 verify: note: {lookup.note()}", file=sys.stderr)
+        if lookup.roms is not None:
+            from asm6502.emu.c64.session import images
+
+            roms = images(lookup.roms)
     total = len(args.secrets) if args.secrets else 6 ** superhirn.POSITIONS
     bar = None
     if not args.no_progress and sys.stderr.isatty():
@@ -96,7 +110,7 @@ def _verify_superhirn(args: argparse.Namespace) -> int:
         bar = tqdm(total=total, unit="game", desc="superhirn", file=sys.stderr, leave=False)
     try:
         report = superhirn.sweep(prg, args.secrets, jobs=args.jobs, engine=args.engine,
-                                 progress=(lambda _record: bar.update(1)) if bar else None)
+                                 progress=(lambda _record: bar.update(1)) if bar else None, roms=roms)
     finally:
         if bar is not None:
             bar.close()
