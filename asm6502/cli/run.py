@@ -73,22 +73,53 @@ class _TerminalScreen:
         self.stream.flush()
 
 
+class _Stream:
+    """Scripted output as it comes: the screen (output with the typed lines echoed) is written
+    in chunks while the program runs, so memory stays flat and a reader that has gone
+    (``| head``) stops the run at the next chunk."""
+
+    CHUNK = 4096
+
+    def __init__(self, stream):
+        self.stream = stream
+        self.machine: Machine | None = None
+        self.last = "\n"
+
+    def put(self, _byte: int) -> None:
+        if len(self.machine.screen) >= self.CHUNK:
+            self.flush()
+
+    def flush(self) -> None:
+        text = petscii_to_text(self.machine.take_screen(), ansi=False)
+        if text:
+            self.stream.write(text)
+            self.stream.flush()
+            self.last = text[-1]
+
+
 def _run(args: argparse.Namespace) -> int:
+    import errno
+
     from asm6502 import filetype
     from asm6502.diagnostics import DiagnosticError, error
-    from asm6502.fileio import MAX_PRG_BYTES, read_input, read_text
+    from asm6502.fileio import MAX_PRG_BYTES, Files
 
-    data = read_input(args.prg, MAX_PRG_BYTES, "C64 program")
+    files = Files()  # the gate (this command writes no file)
+    data = files.read(args.prg, MAX_PRG_BYTES, "C64 program")
     kind = filetype.sniff_program(data, args.prg, want="machine-code")
     if kind is not None:
         raise DiagnosticError([error(f"{args.prg} is {kind.what}; {kind.hint}")])
-    interactive = args.input is None and sys.stdin.isatty()
+    if sys.stdout is None:  # started with standard output closed (>&-)
+        raise OSError(errno.EBADF, "standard output is closed", "<stdout>")
+    interactive = args.input is None and sys.stdin is not None and sys.stdin.isatty()
     screen = _TerminalScreen(sys.stdout, ansi=sys.stdout.isatty()) if interactive else None
+    stream = None if interactive else _Stream(sys.stdout)
     machine = Machine(MachineOptions(engine=args.engine, getin_waits=interactive),
-                      on_output=screen.put if screen else None)
+                      on_output=screen.put if screen else stream.put)
     start, _end = machine.load_prg(data, name=args.prg)
     if not interactive:
-        text = read_text(args.input or "-", what="input")
+        stream.machine = machine
+        text = files.read_text(args.input or "-", what="input")
         machine.feed(text_to_keys(text, args.input or "<stdin>"))
     result = machine.run(start if args.sys is None else args.sys, args.max_instructions)
     total = result.instructions
@@ -106,8 +137,9 @@ def _run(args: argparse.Namespace) -> int:
         if not petscii_to_text(machine.output).endswith("\n"):
             print()
     else:
-        text = petscii_to_text(bytes(machine.screen), ansi=False)
-        sys.stdout.write(text if text.endswith("\n") or not text else text + "\n")
+        stream.flush()
+        if stream.last != "\n":
+            sys.stdout.write("\n")
     if args.stats or not result.ok:
         message = result.message
         if result.reason is StopReason.INPUT_NEEDED:

@@ -13,6 +13,8 @@ import tempfile
 from pathlib import Path
 from typing import NamedTuple
 
+from asm6502.fileio import MAX_PRG_BYTES, Files, write_atomic
+
 COMMANDS = {
     "64tass": lambda exe, src, out: [exe, "--quiet", "--no-warn", "-o", out, src],
     "acme": lambda exe, src, out: [exe, "-f", "cbm", "-o", out, src],
@@ -37,7 +39,7 @@ def assemble_with(target: str, text: str, timeout: float = 60) -> Assembled:
         raise FileNotFoundError(2, f"{target} is not installed", target)
     with tempfile.TemporaryDirectory() as tmp:
         src, out = Path(tmp, "converted.s"), Path(tmp, "converted.prg")
-        src.write_text(text)
+        write_atomic(src, text)  # (the gate: a scratch folder of this run only)
         proc = subprocess.run(COMMANDS[target](exe, str(src), str(out)), capture_output=True, text=True, timeout=timeout, cwd=tmp)
         ok = proc.returncode == 0 and out.exists()
-        return Assembled(ok, out.read_bytes() if ok else b"", (proc.stdout + proc.stderr).replace(tmp + "/", ""))
+        return Assembled(ok, Files().read(out, MAX_PRG_BYTES, "assembled program") if ok else b"", (proc.stdout + proc.stderr).replace(tmp + "/", ""))
