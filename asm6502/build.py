@@ -412,7 +412,7 @@ def load_manifest(path: str | os.PathLike, files=None) -> list[Artifact]:
     from asm6502.fileio import Files
 
     filename = os.fspath(path)
-    text = (files if files is not None else Files()).read_text(path, what="manifest")
+    text = (files if files is not None else Files()).text(path, what="manifest")
     src = _Source(text, filename)
     try:
         root = yaml.compose(text, Loader=yaml.SafeLoader)

@@ -3,7 +3,7 @@
 A command makes one ``Files`` (``OutputPlan`` is the same class under its old name) and hands it
 down to everything that touches the file system:
 
-- ``read``/``read_text`` read an input with a size limit (a C64 file is never larger than 64 KB, a
+- ``read``/``text`` read an input with a size limit (a C64 file is never larger than 64 KB, a
   source never larger than a few MB, so ``/dev/zero`` or a wrong, huge file is a clear error instead
   of gigabytes of memory) and register it as an input at the moment it is read -- the main source,
   every ``.file``/``.lst`` member, a ``--disk`` image, every ``build`` input;
@@ -217,7 +217,7 @@ class Files:
         self.add_input(path, what)
         return data
 
-    def read_text(self, path: str | os.PathLike, limit: int = MAX_SOURCE_BYTES, what: str = "input", *,
+    def text(self, path: str | os.PathLike, limit: int = MAX_SOURCE_BYTES, what: str = "input", *,
                   binary_check: bool = True) -> str:
         """A UTF-8 text input; a binary or UTF-16 file is one clear error (``refuse_binary``)."""
         name = os.fspath(path)
@@ -445,6 +445,37 @@ def write_stdout(data: bytes | str) -> None:
         return
     binary.write(data)
     binary.flush()
+
+
+def hold_standard_descriptors() -> None:
+    """Descriptors 0-2 that the process was started without (<&-, >&-) are taken by /dev/null,
+    so that no file opened later gets one of them (a write meant for the screen would land in it)."""
+    for fd in (0, 1, 2):
+        try:
+            os.fstat(fd)
+        except OSError:
+            taken = os.open(os.devnull, os.O_RDWR)
+            if taken != fd:  # (a lower descriptor was closed too and took it; the loop goes in order)
+                os.dup2(taken, fd)
+                os.close(taken)
+
+
+def silence_stdout() -> None:
+    """Standard output's reader has gone: what is still buffered for it goes to /dev/null."""
+    try:
+        null = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(null, sys.stdout.fileno())
+        os.close(null)
+    except (OSError, AttributeError, ValueError):
+        pass
+
+
+def scratch_folder():
+    """A new empty folder of this run only, removed with everything in it at the end of the
+    ``with`` block (``convert --check`` hands the converted source to the target assembler there)."""
+    import tempfile
+
+    return tempfile.TemporaryDirectory(prefix="asm6502-")
 
 
 def _same_bytes(path: Path, data: bytes) -> bool:

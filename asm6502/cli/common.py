@@ -66,20 +66,13 @@ class _Discard:
 
 def standard_streams() -> None:
     """Make a command safe when started with standard input, output or error closed (<&-, >&-):
-    the closed descriptors are taken by /dev/null so that no file the command opens gets them
-    (a write meant for the screen would land in it); ``sys.stdin``/``sys.stdout`` stay None, so a
-    read or write of them is a clear error (fileio.read_input, fileio.write_stdout), and a closed
-    standard error discards the messages."""
-    import os
+    the closed descriptors are taken by /dev/null (fileio.hold_standard_descriptors) so that no
+    file the command opens gets them; ``sys.stdin``/``sys.stdout`` stay None, so a read or write of
+    them is a clear error (fileio.read_input, fileio.write_stdout), and a closed standard error
+    discards the messages."""
+    from asm6502.fileio import hold_standard_descriptors
 
-    for fd in (0, 1, 2):
-        try:
-            os.fstat(fd)
-        except OSError:
-            taken = os.open(os.devnull, os.O_RDWR)
-            if taken != fd:  # (a lower descriptor was closed too and took it; the loop goes in order)
-                os.dup2(taken, fd)
-                os.close(taken)
+    hold_standard_descriptors()
     if sys.stderr is None:
         sys.stderr = _Discard()
 
@@ -87,14 +80,9 @@ def standard_streams() -> None:
 def reader_gone() -> int:
     """Standard output's reader has gone (``| head``): stop quietly with exit status 0, as ``cat``
     ends under SIGPIPE without a message; later writes (the interpreter's last flush) go nowhere."""
-    import os
+    from asm6502.fileio import silence_stdout
 
-    try:
-        null = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(null, sys.stdout.fileno())
-        os.close(null)
-    except (OSError, AttributeError, ValueError):
-        pass
+    silence_stdout()
     return 0
 
 

@@ -119,7 +119,7 @@ def _run(args: argparse.Namespace) -> int:
     start, _end = machine.load_prg(data, name=args.prg)
     if not interactive:
         stream.machine = machine
-        text = files.read_text(args.input or "-", what="input")
+        text = files.text(args.input or "-", what="input")
         machine.feed(text_to_keys(text, args.input or "<stdin>"))
     result = machine.run(start if args.sys is None else args.sys, args.max_instructions)
     total = result.instructions
