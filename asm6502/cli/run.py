@@ -74,20 +74,16 @@ class _TerminalScreen:
 
 
 class _Stream:
-    """Scripted output as it comes: the screen (output with the typed lines echoed) is written
-    in chunks while the program runs, so memory stays flat and a reader that has gone
-    (``| head``) stops the run at the next chunk."""
+    """Scripted output as it comes: the program runs a slice of instructions at a time and the
+    screen (output with the typed lines echoed) is written after each slice, so memory stays flat
+    and a reader that has gone (``| head``) stops the run within a slice."""
 
-    CHUNK = 4096
+    SLICE = 1_000_000  # instructions (about a second of the emulator at its slowest)
 
-    def __init__(self, stream):
+    def __init__(self, stream, machine: Machine):
         self.stream = stream
-        self.machine: Machine | None = None
+        self.machine = machine
         self.last = "\n"
-
-    def put(self, _byte: int) -> None:
-        if len(self.machine.screen) >= self.CHUNK:
-            self.flush()
 
     def flush(self) -> None:
         text = petscii_to_text(self.machine.take_screen(), ansi=False)
@@ -95,6 +91,22 @@ class _Stream:
             self.stream.write(text)
             self.stream.flush()
             self.last = text[-1]
+
+    def run(self, start: int, budget: int):
+        """Machine.run in slices; the result as one run of *budget* instructions would give it."""
+        machine = self.machine
+        result = machine.run(start, min(self.SLICE, budget))
+        done = result.instructions
+        while result.reason is StopReason.BUDGET and done < budget:
+            self.flush()
+            result = machine.resume(min(self.SLICE, budget - done))
+            done += result.instructions
+        self.flush()
+        from dataclasses import replace
+
+        if result.reason is StopReason.BUDGET:
+            result = replace(result, message=f"instruction budget of {budget} used up")
+        return replace(result, instructions=done)
 
 
 def _run(args: argparse.Namespace) -> int:
@@ -113,15 +125,17 @@ def _run(args: argparse.Namespace) -> int:
         raise OSError(errno.EBADF, "standard output is closed", "<stdout>")
     interactive = args.input is None and sys.stdin is not None and sys.stdin.isatty()
     screen = _TerminalScreen(sys.stdout, ansi=sys.stdout.isatty()) if interactive else None
-    stream = None if interactive else _Stream(sys.stdout)
     machine = Machine(MachineOptions(engine=args.engine, getin_waits=interactive),
-                      on_output=screen.put if screen else stream.put)
+                      on_output=screen.put if screen else None)
     start, _end = machine.load_prg(data, name=args.prg)
-    if not interactive:
-        stream.machine = machine
+    entry = start if args.sys is None else args.sys
+    if interactive:
+        result = machine.run(entry, args.max_instructions)
+    else:
         text = files.text(args.input or "-", what="input")
         machine.feed(text_to_keys(text, args.input or "<stdin>"))
-    result = machine.run(start if args.sys is None else args.sys, args.max_instructions)
+        stream = _Stream(sys.stdout, machine)
+        result = stream.run(entry, args.max_instructions)
     total = result.instructions
     while interactive and result.reason is StopReason.INPUT_NEEDED:
         screen.flush()
@@ -137,7 +151,6 @@ def _run(args: argparse.Namespace) -> int:
         if not petscii_to_text(machine.output).endswith("\n"):
             print()
     else:
-        stream.flush()
         if stream.last != "\n":
             sys.stdout.write("\n")
     if args.stats or not result.ok:
