@@ -70,6 +70,7 @@ def note(message: str, span: Span | None = None) -> Diagnostic:
     return Diagnostic(Severity.NOTE, message, span)
 
 
+SHOWN_WIDTH = 200  # characters of a source line echoed under a message
 _CONTROLS = {c: f"\\x{c:02x}" for c in (*range(0x20), 0x7F, *range(0x80, 0xA0))}
 
 
@@ -85,6 +86,11 @@ def _caret_lines(span: Span) -> list[str]:
     text = span.source.rstrip("\r\n").expandtabs(1)
     col = max(1, min(span.col, len(text) + 1))
     width = max(1, min(span.length, len(text) - col + 1)) if text else 1
+    if len(text) > SHOWN_WIDTH:  # a very long line: the part around the caret, '...' for the rest
+        start = max(0, min(col - 1 - SHOWN_WIDTH // 2, len(text) - SHOWN_WIDTH))
+        head, tail = ("..." if start else ""), ("..." if start + SHOWN_WIDTH < len(text) else "")
+        width = min(width, SHOWN_WIDTH - (col - 1 - start))
+        text, col = head + text[start : start + SHOWN_WIDTH] + tail, col - start + len(head)
     before, marked = shown(text[: col - 1]), shown(text[col - 1 : col - 1 + width])
     return ["  " + shown(text), "  " + " " * len(before) + "^" + "~" * (max(1, len(marked)) - 1)]
 
