@@ -258,7 +258,9 @@ class Files:
         if _is_special(name):
             self._outputs.append((planned, frozenset()))
             return
-        self._outputs.append((planned, self.check(name, what, span=span, make_parent=make_parent)))
+        unchanged = keep_same and _same_bytes(Path(os.path.realpath(name)), payload)  # (left alone: may be write-protected)
+        self._outputs.append((planned, self.check(name, what, span=span, make_parent=make_parent,
+                                                  _protected_ok=unchanged)))
 
     def add_confined(self, folder: str | os.PathLike, name: str, data: bytes | str, what: str, *,
                      span: Span | None = None, replaceable: Callable[[bytes], bool] | None = None) -> str:
@@ -286,7 +288,7 @@ class Files:
         return target
 
     def check(self, path: str | os.PathLike, what: str = "output", *, span: Span | None = None,
-              make_parent: bool = False) -> frozenset:
+              make_parent: bool = False, _protected_ok: bool = False) -> frozenset:
         """Raise DiagnosticError if *path* may not be written (see the module rule); its identity keys otherwise.
 
         ``add`` checks too; calling this first reports a bad output before any work is done.
@@ -305,7 +307,7 @@ class Files:
         if not parent.is_dir() and not (make_parent and not parent.exists()):
             raise DiagnosticError([error(f"{what} '{name}': directory '{parent}' does not exist "
                                          "(create it first; nothing creates directories for you)", span)])
-        if real.exists() and _write_protected(real):
+        if real.exists() and not _protected_ok and _write_protected(real):
             raise DiagnosticError([error(f"{what} '{name}' is write-protected; it was left alone "
                                          "(make it writable first, as cp would need)", span)])
         keys = frozenset(_identity(target))

@@ -342,3 +342,15 @@ def test_verify_checks_where_the_program_loads(capsys, work):
     code, _, err = run(capsys, "verify", "superhirn", "highiq.prg", "--jobs", "1")
     assert code == 1 and "highiq.prg loads at $0801-" in err and "starts at $3400" in err
     assert time.perf_counter() - started < 5
+
+
+def test_an_unchanged_write_protected_artifact_is_left_alone(capsys, work):
+    """build rewrites only files whose bytes changed: a read-only artifact that is up to date is no error."""
+    (work / "build.yaml").write_text("artifacts:\n  border.prg: {rule: assemble, from: border.asm}\n")
+    assert run(capsys, "build")[0] == 0
+    os.chmod(work / "border.prg", 0o444)
+    code, out, _ = run(capsys, "build")
+    assert code == 0 and "unchanged" in out
+    (work / "border.asm").write_text(PROGRAM.replace("lda #1", "lda #2"))
+    code, _, err = run(capsys, "build")
+    assert code == 1 and "'border.prg' is write-protected" in err
