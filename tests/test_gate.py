@@ -272,6 +272,12 @@ def test_run_stops_soon_after_the_reader_has_gone(work):
     assert time.monotonic() - started < 10  # the whole budget takes minutes
 
 
+def test_basic_run_stops_when_the_reader_has_gone(work):
+    (work / "p.bas").write_text('10 print "x";\n20 goto 10\n')
+    done = shell(work, "asm6502 basic run p.bas | head -c 10 >/dev/null; exit ${PIPESTATUS[0]}", timeout=30)
+    assert (done.returncode, done.stderr) == (0, b"")
+
+
 def test_ctrl_c_in_basic_run_is_130(work):
     (work / "p.bas").write_text('10 print "x";\n20 goto 10\n')
     proc = subprocess.Popen([sys.executable, "-m", "asm6502", "basic", "run", "p.bas"], cwd=work,

@@ -8,7 +8,6 @@ Adding a command is one ``register_x`` function and one list entry.
 from __future__ import annotations
 
 import argparse
-import sys
 from collections.abc import Callable
 from pathlib import Path
 
