@@ -471,7 +471,7 @@ def test_manifest_lines_are_counted_as_yaml_counts_them(capsys, work, breaker, l
     code, _, err = run(capsys, "build")
     assert code == 1
     assert f"build.yaml:{line}:5: error: not valid YAML: character #x000c is not allowed" in err
-    assert f"\n    # {chr(12)} form feed\n" in err  # the line the error is in, under it
+    assert "\n    # \\x0c form feed\n" in err  # the line the error is in, under it (the control character shown escaped)
 
 
 def test_petcat_listings_with_their_header_line(capsys, work):

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from asm6502.cli.common import count_arg, guarded, number_arg, print_diagnostics
 
-EXIT_CODES = {"end": 0, "stop": 0, "input": 0, "error": 1, "limit": 3, "unsupported": 4}
+EXIT_CODES = {"end": 0, "stop": 0, "input": 0, "error": 1, "limit": 3, "unsupported": 4, "interrupt": 130}
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -58,26 +58,37 @@ def run(args) -> int:
     from asm6502.basic.interpreter import RunOptions, run_prg
 
     from asm6502.cli.basic import _read_prg, _read_text, tokenize_text
-    from asm6502.fileio import read_input
+    from asm6502.fileio import Files, refuse_binary
 
+    files = Files()  # the gate (this command writes no file; it reads the program and the keystrokes)
     if Path(args.prg).suffix.lower() in (".bas", ".txt"):
-        tok, diagnostics = tokenize_text(_read_text(args.prg), args.prg, args.case)
+        tok, diagnostics = tokenize_text(_read_text(args.prg, files), args.prg, args.case)
         print_diagnostics(diagnostics)
         prg = tok.prg
     else:
-        prg = _read_prg(args.prg)
+        prg = _read_prg(args.prg, files=files)
     if args.rom or args.roms:
         return _run_on_rom(args, prg)
     options = RunOptions(seed=args.seed, max_statements=args.max_statements)
     if args.input:
-        text = read_input(args.input, what="input").decode("utf-8", errors="replace")
+        data = files.read(args.input, what="input")
+        refuse_binary(data, args.input, "keystrokes (a text file)")
+        text = data.decode("utf-8", errors="replace")
         keys = {"input_text": text, "stream": None, "echo": True}
     else:
+        if sys.stdin is None:  # started with standard input closed (<&-)
+            import errno
+
+            raise OSError(errno.EBADF, "standard input is closed (give the keystrokes with --input FILE)", "<stdin>")
         tty_in = sys.stdin.isatty()
         keys = {"input_text": "", "stream": sys.stdin, "echo": not tty_in,
                 "poll_key": _terminal_poll if tty_in else None}
 
     column = [0]
+    if sys.stdout is None:  # started with standard output closed (>&-)
+        import errno
+
+        raise OSError(errno.EBADF, "standard output is closed", "<stdout>")
     tty = sys.stdout.isatty()
 
     def sink(text: str) -> None:
@@ -90,6 +101,10 @@ def run(args) -> int:
     result = run_prg(prg, options=options, filename=args.prg, sink=None if args.screen else sink, **keys)
     if args.screen:
         sys.stdout.write(result.screen_text.rstrip("\n") + "\n")
+    if result.reason == "interrupt":
+        sys.stdout.write("\n" if column[0] else "")
+        sys.stdout.flush()
+        print("asm6502: interrupted", file=sys.stderr)
     if result.reason in ("input", "limit", "unsupported"):
         if column[0]:
             sys.stdout.write("\n")

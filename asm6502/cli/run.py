@@ -113,6 +113,54 @@ class _TerminalScreen:
         self.stream.flush()
 
 
+class _Stream:
+    """Scripted output as it comes: the program runs a slice of instructions at a time and the
+    screen (output with the typed lines echoed) is written after each slice, so memory stays flat
+    and a reader that has gone (``| head``) stops the run within a slice."""
+
+    SLICE = 1_000_000  # instructions (about a second of the emulator at its slowest)
+
+    def __init__(self, stream, machine: Machine):
+        self.stream = stream
+        self.machine = machine
+        self.last = "\n"
+
+    def flush(self) -> None:
+        """Write what the program printed since the last slice. CLR ($93) clears nothing in a
+        file: it ends the current line, or is dropped at the start of one (as 'basic run'
+        prints it), instead of a literal {clr}."""
+        parts: list[str] = []
+        last = self.last
+        for k, chunk in enumerate(self.machine.take_screen().split(bytes([CLR]))):
+            if k and last != "\n":  # a CLR after text on the current line
+                parts.append("\n")
+                last = "\n"
+            text = petscii_to_text(chunk, ansi=False)
+            if text:
+                parts.append(text)
+                last = text[-1]
+        if parts:
+            self.stream.write("".join(parts))
+            self.stream.flush()
+            self.last = last
+
+    def run(self, start: int, budget: int):
+        """Machine.run in slices; the result as one run of *budget* instructions would give it."""
+        machine = self.machine
+        result = machine.run(start, min(self.SLICE, budget))
+        done = result.instructions
+        while result.reason is StopReason.BUDGET and done < budget:
+            self.flush()
+            result = machine.resume(min(self.SLICE, budget - done))
+            done += result.instructions
+        self.flush()
+        from dataclasses import replace
+
+        if result.reason is StopReason.BUDGET:
+            result = replace(result, message=f"instruction budget of {budget} used up")
+        return replace(result, instructions=done)
+
+
 def _run(args: argparse.Namespace) -> int:
     from asm6502.emu.c64.roms import find_roms
 
@@ -135,11 +183,14 @@ def _run(args: argparse.Namespace) -> int:
 
 
 def _run_stubbed(args: argparse.Namespace, note: str | None = None) -> int:
+    import errno
+
     from asm6502 import filetype
     from asm6502.diagnostics import DiagnosticError, error
-    from asm6502.fileio import MAX_PRG_BYTES, read_input, read_text
+    from asm6502.fileio import MAX_PRG_BYTES, Files
 
-    data = read_input(args.prg, MAX_PRG_BYTES, "C64 program")
+    files = Files()  # the gate (this command writes no file)
+    data = files.read(args.prg, MAX_PRG_BYTES, "C64 program")
     kind = filetype.sniff_program(data, args.prg, want="machine-code")
     if kind is not None:
         raise DiagnosticError([error(f"{args.prg} is {kind.what}; {kind.hint}")])
@@ -147,15 +198,21 @@ def _run_stubbed(args: argparse.Namespace, note: str | None = None) -> int:
     # watching the terminal or asking for --stats; a scripted run's stderr stays as it was
     if note is not None and (args.stats or sys.stderr.isatty()):
         print(f"asm6502 run: note: {note}", file=sys.stderr)
-    interactive = args.input is None and sys.stdin.isatty()
+    if sys.stdout is None:  # started with standard output closed (>&-)
+        raise OSError(errno.EBADF, "standard output is closed", "<stdout>")
+    interactive = args.input is None and sys.stdin is not None and sys.stdin.isatty()
     screen = _TerminalScreen(sys.stdout, ansi=sys.stdout.isatty()) if interactive else None
     machine = Machine(MachineOptions(engine=args.engine, getin_waits=interactive),
                       on_output=screen.put if screen else None)
     start, _end = machine.load_prg(data, name=args.prg)
-    if not interactive:
-        text = read_text(args.input or "-", what="input")
+    entry = start if args.sys is None else args.sys
+    if interactive:
+        result = machine.run(entry, args.max_instructions)
+    else:
+        text = files.text(args.input or "-", what="input")
         machine.feed(text_to_keys(text, args.input or "<stdin>"))
-    result = machine.run(start if args.sys is None else args.sys, args.max_instructions)
+        stream = _Stream(sys.stdout, machine)
+        result = stream.run(entry, args.max_instructions)
     total = result.instructions
     waited = False
     while interactive and result.reason is StopReason.INPUT_NEEDED:
@@ -176,8 +233,8 @@ def _run_stubbed(args: argparse.Namespace, note: str | None = None) -> int:
         if not petscii_to_text(machine.output).endswith("\n"):
             print()
     else:
-        text = _scripted_text(bytes(machine.screen))
-        sys.stdout.write(text if text.endswith("\n") or not text else text + "\n")
+        if stream.last != "\n":
+            sys.stdout.write("\n")
     if args.stats or not result.ok:
         message = result.message
         if result.reason is StopReason.INPUT_NEEDED:
@@ -185,17 +242,6 @@ def _run_stubbed(args: argparse.Namespace, note: str | None = None) -> int:
         print(f"asm6502 run: {result.reason.value}: {message} (PC ${result.pc:04X}, "
               f"{total:,} instructions)", file=sys.stderr)
     return 0 if result.ok else 1
-
-
-def _scripted_text(screen: bytes) -> str:
-    """The output of a scripted run as text: CLR ($93) clears nothing in a file, so it ends the current
-    line, or is dropped at the start of a line (as 'basic run' prints it), instead of a literal {clr}."""
-    text: list[str] = []
-    for part in screen.split(bytes([CLR])):
-        if text and text[-1] and not text[-1].endswith("\n"):
-            text.append("\n")
-        text.append(petscii_to_text(part, ansi=False))
-    return "".join(text)
 
 
 def main(argv: list[str]) -> int:

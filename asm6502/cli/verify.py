@@ -10,7 +10,7 @@ import sys
 from asm6502.cli.common import guarded, number_arg
 from asm6502.emu import superhirn
 from asm6502.emu.harness import Machine
-from asm6502.fileio import MAX_PRG_BYTES, OutputPlan, read_input
+from asm6502.fileio import MAX_PRG_BYTES, Files, write_stdout
 
 EPILOG = """\
 Runs the program's machine code in py65 with faithful C64 ROM stubs. First the
@@ -90,8 +90,12 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _verify_superhirn(args: argparse.Namespace) -> int:
-    prg = read_input(args.prg, MAX_PRG_BYTES, "C64 program")
+    plan = Files()
+    prg = plan.read(args.prg, MAX_PRG_BYTES, "C64 program")
+    if args.output:
+        plan.check(args.output, "report")
     Machine().load_prg(prg, name=args.prg)  # a bad file is a diagnostic before any game
+    _check_loads_at(prg, args.prg, superhirn.SYS_ADDRESS, "Superhirn II")
     from asm6502.emu.c64.roms import find_roms
 
     lookup = None if args.no_roms else find_roms(args.roms)
@@ -116,17 +120,27 @@ def _verify_superhirn(args: argparse.Namespace) -> int:
             bar.close()
     text = json.dumps(report.to_json(), indent=2) + "\n" if args.json else report.render() + "\n"
     if args.output:
-        plan = OutputPlan()
-        plan.add_input(args.prg, "program")
         plan.add(args.output, text, "report")
         plan.commit()
     else:
-        sys.stdout.write(text)
+        write_stdout(text)
     if not report.all_passed:
         return 1
     if args.require_claim and not report.claim_holds:
         return 1
     return 0
+
+
+def _check_loads_at(prg: bytes, name: str, start: int, game: str) -> None:
+    """The program must hold the game's start address (it is started with SYS there): another
+    program would only play games of "BRK at $xxxx"."""
+    from asm6502.diagnostics import DiagnosticError, error
+
+    load = int.from_bytes(prg[:2], "little")
+    end = load + len(prg) - 2
+    if not load <= start < end:
+        raise DiagnosticError([error(f"{name} loads at ${load:04X}-${end - 1:04X}; {game} starts at ${start:04X} "
+                                     f"(SYS {start}): is it the right program?")])
 
 
 def main(argv: list[str]) -> int:
