@@ -453,10 +453,33 @@ LISTED = [(name, record, source) for name, record, source, disk in CASES
           and any(re.match(r"^\d+:", ln) for ln in record["listing"])]
 
 
+# how the oracle's screen text names the control codes the original printed inside quotes
+# (c64emu.CONTROL_NAMES); every other code it writes {$hh}
+ORACLE_CODE_NAMES = {"clr": 0x93, "home": 0x13, "down": 0x11, "up": 0x91, "right": 0x1D, "left": 0x9D, "rvs on": 0x12,
+                     "rvs off": 0x92, "lower": 0x0E, "upper": 0x8E, "white": 0x05, "del": 0x14, "inst": 0x94}
+BRACES = re.compile(r"\{([^{}]+)\}")
+
+
+def _code(m: re.Match) -> str:
+    """A key in braces as one spelling, {$hh}: the oracle's names, petcat's names (a listing of a
+    tokenized source, shown upper case like the rest of the screen) and {$hh} in either case."""
+    from asm6502.basic.petscii import parse_brace
+
+    inner = m.group(1)
+    code = ORACLE_CODE_NAMES.get(inner)
+    if code is None:
+        parsed = parse_brace(inner) or parse_brace(inner.swapcase())
+        if parsed is None or parsed[1] != 1:
+            return m.group(0)
+        code = parsed[0]
+    return "{$%02x}" % code
+
+
 def listing_lines(text_lines: list[str]) -> list[str]:
     """Listing lines compared: the form feed before a page header ({$0c} on the screen, \\f in a
-    file) becomes an empty line; trailing blanks are dropped."""
-    return [ln.replace("{$0c}", "").replace("\f", "").rstrip() for ln in text_lines]
+    file) becomes an empty line; trailing blanks are dropped; a code printed inside quotes is
+    compared as {$hh}, however it is named."""
+    return [BRACES.sub(_code, ln.replace("{$0c}", "").replace("\f", "")).rstrip() for ln in text_lines]
 
 
 def _listing_format_params():
