@@ -20,7 +20,7 @@ from asm6502.asm import expr as ex
 from asm6502.asm.pseudo import DATA, PSEUDO_OPS, WORDS
 from asm6502.asm.reader import START_LINE
 from asm6502.opcodes import BRANCHES, ZERO_PAGE_FORM, Mode, instruction_set, unstable_mnemonics
-from asm6502.petscii_text import ascii_to_petscii
+from asm6502.petscii_text import ascii_to_petscii, brace_code
 from asm6502.patterns import LazyPattern
 from asm6502.tuples import slot_record
 
@@ -29,7 +29,7 @@ _INDEX = LazyPattern(r",\s*([xXyY])\s*$")
 _PSEUDO = re.compile(r"\.([A-Za-z#]*)")
 _BAD_INDEX = LazyPattern(r",\s*[A-Za-z]\s*$")
 _LONG_NAME = re.compile(r"[A-Za-z0-9.]{%d}" % (ex.SIGNIFICANT + 1))  # (a symbol name longer than the significant part has such a run)
-_ESCAPE = LazyPattern(r"\{\$([0-9A-Fa-f]{2})\}")
+_BRACED = LazyPattern(r"\{[^{}]*\}")  # a key written in braces: {$93}, {clr} (petscii_text.brace_code reads it)
 ABSOLUTE_FORM = {None: Mode.ABSOLUTE, "X": Mode.ABSOLUTE_X, "Y": Mode.ABSOLUTE_Y}
 _OPERAND_SIZE = {mode: mode.operand_size for mode in Mode}
 # the commonest operands: blanks, '#', a < > ! prefix, an expression without blanks, ',x' or ',y'
@@ -363,6 +363,8 @@ class Decoder:
         if not first.isalpha():
             if first == '"':
                 return Bad.make(None, ("a statement cannot start with a string [SYNTAX 1]", base, len(text)))
+            if first == "=":  # '= 5', '=5' without a name: the original lists it and does nothing, as it does .stm
+                return Pseudo.make(None, None, "stm", "=", text[1:].strip(), base + 1, base, 1)
             return Bad.make(None, (f"unexpected '{first}' at the start of a statement [SYNTAX 8]", base, 1))
         m = IDENT.match(text)
         if m is None:
@@ -483,6 +485,8 @@ class Decoder:
 
     def _definition(self, label, var: bool, text: str, offset: int) -> Record:
         if label is None:
+            if not var:  # ('= 5' after '^ ': the same as without the arrow)
+                return Pseudo.make(None, None, "stm", "=", text.strip(), offset, offset - 1, 1)
             return Bad.make(None, ("a definition needs a name in front [SYNTAX 8]", offset - 1, 1))
         compiled = self._compiled(label, text, offset)
         if type(compiled) is Bad:
@@ -581,6 +585,8 @@ class Decoder:
         body = operand
         mi = _INDEX.search(operand) if "," in operand else None
         if mi:
+            if mi.start(1) > mi.start() + 1:  # 'lda $1234, x': the original wants the index right after ','
+                raise _OperandProblem("no blank between ',' and the index register: ',x' [SYNTAX 2]", lead + mi.start(), mi.end() - mi.start())
             index = mi.group(1).upper()
             body = operand[: mi.start()].rstrip()
         elif _BAD_INDEX.search(operand) and '"' not in operand:
@@ -607,6 +613,8 @@ class Decoder:
         body = body.lstrip()
         if not body:
             raise _OperandProblem("expression expected [SYNTAX 5]", offset, 1)
+        while body.endswith(")") and body.count(")") > body.count("("):
+            body = body[:-1]  # 'lda #1+2)', 'lda 1)': the original stops at a ')' it did not open (rules/paren_extra_*)
         try:
             node, fn = self.expression(body)
         except ex.ExprError as exc:
@@ -622,9 +630,13 @@ class Decoder:
             return Bad.make(label, (f".{op} needs at least one value [UNDEF'D STATEMENT]", op_offset, op_length))
         word = PSEUDO_OPS[op].encode == WORDS
         items = []
-        for item, item_offset in split_commas(args, args_offset):
-            if not item:
-                return Bad.make(label, ("value expected between commas [UNDEF'D STATEMENT]", item_offset, 1))
+        items_text = split_commas(args, args_offset)
+        for number, (item, item_offset) in enumerate(items_text):
+            if not item:  # '.byt 1,': UNDEF'D STATEMENT; '.byt ,1', '.byt 1,,2': SYNTAX 5 (rules/byt_*_comma*)
+                last = number == len(items_text) - 1
+                return Bad.make(label, ("value expected between commas " + ("[UNDEF'D STATEMENT]" if last else "[SYNTAX 5]"), item_offset, 1))
+            if item.count(")") > item.count("(") and '"' not in item:  # '.byt 1)': SYNTAX 6 (rules/paren_extra_byt)
+                return Bad.make(label, (f"unexpected ')' in '{item}' [SYNTAX 6]", item_offset + item.rindex(")"), 1))
             prefix = item[0]
             if prefix == "<" or prefix == ">":
                 body = item[1:]
@@ -678,16 +690,20 @@ def _no_mode(mnemonic: str, modes: dict, what: str) -> _OperandProblem:
 
 def petscii(body: str, offset: int) -> tuple[bytes, tuple[Problem, ...]]:
     """A string's PETSCII bytes, or b"" and an error for each character that has no code.
-    ``{$hh}`` is the character with code hh (a control code typed on the C64, as petcat writes it)."""
-    if "{$" in body:
+    ``{$hh}`` is the character with code hh (a key typed on the C64 in quote mode, as petcat
+    writes it); petcat's names (``{clr}``, ``{CBM-R}``: a tokenized source as it is listed) too."""
+    if "{" in body:
         out = bytearray()
         pos = 0
-        for m in _ESCAPE.finditer(body):
+        for m in _BRACED.finditer(body):
+            code = brace_code(body, m.start())
+            if code is None:
+                continue
             data, problems = petscii(body[pos : m.start()], offset + pos)
             if problems:
                 return b"", problems
             out += data
-            out.append(int(m.group(1), 16))
+            out.append(code[0])
             pos = m.end()
         data, problems = petscii(body[pos:], offset + pos)
         return (bytes(out + data), ()) if not problems else (b"", problems)

@@ -35,6 +35,13 @@ ASC_LIMIT = 48  # the original's '.asc' overflows past 48 characters (its line b
 MAX_CHAIN = 1000  # .file chains followed in one pass (a file naming itself would go on for ever)
 
 
+
+def blank_after_colon(line, stmt) -> bool:
+    """A blank between the ':' and the statement: the original then refuses a label or a
+    definition there (SYNTAX 1), but takes one right after the ':' (``pastrt =$80:pastop =$c0``,
+    ``lbl lda #1:other lda #2``; probes rules/colon_*)."""
+    return stmt.col >= 2 and line.text[stmt.col - 2] in " \t"
+
 class Stop(Exception):
     """Ends pass 1 (``.end``, a fatal error)."""
 
@@ -178,9 +185,9 @@ class Layout:
                     rec = decode(text)
                 if type(rec) is Insn:
                     if rec.label is not None:
-                        if stmt is not line.statements[0] and local is None:
-                            self.err(f"'{rec.label}' after ':': a label or definition only stands at the start of a line [SYNTAX 1]",
-                                     (line, stmt.col, len(rec.label)))  # fmt: skip
+                        if stmt is not line.statements[0] and local is None and blank_after_colon(line, stmt):
+                            self.err(f"'{rec.label}' after ':': the original takes a label after ':' only without a blank "
+                                     "between them [SYNTAX 1]", (line, stmt.col, len(rec.label)))  # fmt: skip
                             continue
                         define_value(rec.label, pc, "label", line, stmt, local)
                     if rec.form == "address":
@@ -191,11 +198,11 @@ class Layout:
                         append(_entry(rec, pc, rec.size, line, stmt, local))
                         pc = (pc + rec.size) & 0xFFFF
                     continue
-                if stmt is not line.statements[0] and local is None and type(rec) is not Label:
+                if stmt is not line.statements[0] and local is None and type(rec) is not Label and blank_after_colon(line, stmt):
                     name = rec.label if rec.label is not None else rec.name if type(rec) is Define else None
-                    if name is not None:  # (a label or a definition stands at the start of a line)
-                        self.err(f"'{name}' after ':': a label or definition only stands at the start of a line [SYNTAX 1]",
-                                 (line, stmt.col, len(name)))  # fmt: skip
+                    if name is not None:  # (a label or a definition right after ':' is taken; after ': ' not)
+                        self.err(f"'{name}' after ':': the original takes a label or definition after ':' only without "
+                                 "a blank between them [SYNTAX 1]", (line, stmt.col, len(name)))  # fmt: skip
                         continue
                 self.executed, self.pc = executed, pc
                 outcome = self.statement(rec, line, stmt, local, depth, lines)
