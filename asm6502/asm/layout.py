@@ -93,6 +93,7 @@ class Layout:
         self.symbol_listing = False
         self.started = False
         self.ended = False
+        self.last_line: int | None = None  # the number of the last line read: the .end line, else the last line
         self.chained: tuple | None = None  # where the first .file was met
         self.chain_closed = False
         self.numbered: dict[int, dict[int, int]] = {}  # id(lines) -> line number -> index (see line_numbers)
@@ -134,6 +135,8 @@ class Layout:
             except Stop:
                 pass
             break
+        if self.last_line is None:
+            self.last_line = next((line.number for line in reversed(lines) if line.number is not None), None)
         if self.chained is not None and not self.chain_closed:
             self.warn("a .file chain ends without '.end 8,\"first file\"': the original would run pass 2 on the last "
                       "file only (the manual asks for the .end); here the whole chain is assembled", self.chained)  # fmt: skip
@@ -533,6 +536,8 @@ class Layout:
 
     def op_end(self, rec, line, stmt, local, depth, lines):
         self.ended = True
+        if local is None:
+            self.last_line = line.number
         if rec.args:
             self.chain_closed = True  # '.end 8,"first"': the original reloads the chain's first file for pass 2
         after = next((i for i, other in enumerate(lines) if other is line), len(lines)) + 1
