@@ -510,3 +510,36 @@ PROBES += [
     P(R, "listing_colon_statements_sys", raw="10 sys32768:.opt p,oo:*=$c000\n20 nop\n30 .end\n"),
     P(R, "listing_colon_statements_sys_sym", raw="10 sys32768:.opt p,oo:*=$c000\n20 lbl nop:jmp lbl\n30 .sym\n40 .end\n"),
 ]
+
+# operands of more than 50 keys: OVERFLOW (a string of 48 characters in quotes is 50); what a real
+# line holds when a quote stays open up to the end of the line
+PROBES += [
+    P(R, "operand_length_50", 'lda #"abcdefghijklmnopqrstuvwxyzabcdefghijklmnopqrstu"', "nop"),
+    P(R, "operand_length_51", 'lda #"abcdefghijklmnopqrstuvwxyzabcdefghijklmnopqrstuv"', "nop"),
+    P(R, "operand_length_byt_51", '.byt 1,"abcdefghijklmnopqrstuvwxyzabcdefghijklmnopqrstu"', "nop"),
+    P(R, "operand_length_byt_50", '.byt 1,"abcdefghijklmnopqrstuvwxyzabcdefghijklmnopqrst"', "nop"),
+    P(R, "operand_length_code_51", 'lda #"{$93}abcdefghijklmnopqrstuvwxyzabcdefghijklmnopqrstu"', "nop"),
+    P(R, "operand_length_unclosed_colon", 'eor #"{$a0}:inc $1234:sty $2345:dex:cmp #$ae:dec $1234:bmi *', "nop"),
+    # an index missing after ',': SYNTAX 2
+    P(R, "index_missing_blank", "inc 5 ,"),
+    P(R, "index_missing_abs", "lda $1234,"),
+    P(R, "index_missing_wor", ".wor 5 ,"),
+    # what follows a complete expression
+    P(R, "junk_number_blank", "lda 1 2"),
+    P(R, "junk_after_char", 'lda #"b"a'),
+    P(R, "junk_after_char_digit", 'lda #"b"1'),
+    P(R, "junk_byt", ".byt 1 2"),
+    P(R, "junk_quote_after_symbol", 'lbl = 5', 'lda lbl"x"'),
+    P(R, "junk_quote_further", 'and #"c ;sag "ja"'),
+    P(R, "junk_shifted_after_char", 'lda #"b"A'),
+    P(R, "junk_shifted_blank", "lda #1 A"),
+    P(R, "junk_shifted_code", 'lda #"b"{$c1}'),
+    P(R, "junk_shifted_then_colon", 'ldx #"b"A:nop'),
+    # '#' without a value: UNDEF'D STATEMENT; '$' or '%' without digits: 0
+    P(R, "immediate_empty", "lda #"),
+    P(R, "immediate_empty_colon", "nop:ora #"),
+    P(R, "immediate_empty_blank", "ldx # "),
+    P(R, "number_no_digits_hex", "sty $"),
+    P(R, "number_no_digits_bin", "lda %"),
+    P(R, "number_no_digits_imm", "lda #$"),
+]

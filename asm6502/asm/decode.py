@@ -49,6 +49,7 @@ _FAST_DEFINE = re.compile(r"([A-Za-z][A-Za-z0-9.]*+)[ \t]++([=_])[ \t]*+([^\s;\"
 _QUICK_OPERAND = LazyPattern(r"([ \t]+)(#?)([<>!]?)([^\s,;\"()\[\]#<>!]+|\*[-+][^\s,;\"()\[\]#<>!]*|\*)(?:,([xXyY]))?\Z")
 
 Problem = tuple[str, int, int]  # (message, offset, length)
+OPERAND_LIMIT = 50  # an operand of more keys is the original's OVERFLOW (rules/operand_length_*)
 LABEL_FIELD = 10  # 'name = value' with a name of 11 characters or more is the original's SYNTAX 1 (labels_len_*)
 
 
@@ -499,6 +500,9 @@ class Decoder:
     def _instruction(self, label: str | None, word: str, operand_text: str, end: int) -> Record:
         """``word`` is the mnemonic as typed; ``operand_text`` follows it at offset ``end``."""
         mnemonic = word.upper()
+        long_operand = len(operand_text) > OPERAND_LIMIT and keys(operand_text.strip()) > OPERAND_LIMIT
+        if long_operand and _texty(operand_text):
+            return Bad.make(label, _overflow(operand_text, end))
         try:
             operand = self._quick_operand(mnemonic, operand_text) or self._operand(mnemonic, operand_text)
         except _OperandProblem as p:
@@ -518,6 +522,10 @@ class Decoder:
             node.value if type(node) is ex.Num else None, node, end + expr_offset,
             mnemonic in self.unstable or code in self.unstable_codes or zp_code in self.unstable_codes,
         )  # fmt: skip
+        if long_operand and self.advice is None:  # a long expression: assembled here, OVERFLOW on the original
+            lead = len(operand_text) - len(operand_text.lstrip())
+            self.advice = (f"an operand of {keys(operand_text.strip())} characters: the original Profi-Ass takes at most "
+                           f"{OPERAND_LIMIT} and reports OVERFLOW", lead, len(operand_text.strip()))
         if self.advice is not None:  # a warning for every use of this statement text (see ``advised``)
             message, offset, advice_length = self.advice
             self.advice = None
@@ -589,7 +597,7 @@ class Decoder:
                 raise _OperandProblem("no blank between ',' and the index register: ',x' [SYNTAX 2]", lead + mi.start(), mi.end() - mi.start())
             index = mi.group(1).upper()
             body = operand[: mi.start()].rstrip()
-        elif _BAD_INDEX.search(operand) and '"' not in operand:
+        elif (_BAD_INDEX.search(operand) or operand.endswith(",")) and '"' not in operand:  # ('lda $1234,': rules/index_missing_*)
             raise _OperandProblem("an index is ',x' or ',y' [SYNTAX 2]")
         if mnemonic in BRANCHES and Mode.RELATIVE in modes:
             if index:
@@ -605,8 +613,8 @@ class Decoder:
         """(prefix, tree, closure, offset of the expression): an optional < > ! then an expression."""
         stripped = text.lstrip()
         offset += len(text) - len(stripped)
-        if not stripped:
-            raise _OperandProblem("expression expected [SYNTAX 5]", offset, 1)
+        if not stripped:  # ('lda #' is the original's UNDEF'D STATEMENT: rules/immediate_empty)
+            raise _OperandProblem("expression expected " + ("[UNDEF'D STATEMENT]" if form == "immediate" else "[SYNTAX 5]"), offset, 1)
         prefix = stripped[0] if stripped[0] in "<>!" else ""
         body = stripped[1:] if prefix else stripped
         offset += len(prefix) + len(body) - len(body.lstrip())
@@ -628,6 +636,8 @@ class Decoder:
         its first character (``.byt "abc"`` is $41, as the original: data/data_byt_string_long)."""
         if not args:
             return Bad.make(label, (f".{op} needs at least one value [UNDEF'D STATEMENT]", op_offset, op_length))
+        if len(args) > OPERAND_LIMIT and _texty(args) and keys(args) > OPERAND_LIMIT:  # (long values alone: accepted)
+            return Bad.make(label, _overflow(args, args_offset))
         word = PSEUDO_OPS[op].encode == WORDS
         items = []
         items_text = split_commas(args, args_offset)
@@ -686,6 +696,31 @@ class Decoder:
 
 def _no_mode(mnemonic: str, modes: dict, what: str) -> _OperandProblem:
     return _OperandProblem(f"{mnemonic} has no {what} mode (it has: {', '.join(m.label for m in modes)}) [SYNTAX 9]")
+
+
+def keys(text: str) -> int:
+    """The keys typed for ``text``: a key written in braces (``{$93}``, ``{clr}``) is one."""
+    if "{" not in text:
+        return len(text)
+    return len(text) - sum(m.end() - m.start() - 1 for m in _BRACED.finditer(text) if brace_code(text, m.start()))
+
+
+def _texty(operand: str) -> bool:
+    """A string of two characters or more, or a quote left open (it runs to the end of the
+    line): what makes a real operand long (an expression of single-character constants is not)."""
+    parts = operand.split('"')  # (the odd parts are quoted)
+    return len(parts) % 2 == 0 or any(keys(part) >= 2 for part in parts[1::2])
+
+
+def _overflow(operand: str, offset: int) -> Problem:
+    """An operand longer than the original's buffer: it reports OVERFLOW and assembles nothing
+    (``lda #"`` + 47 characters + ``"``, 51 keys; an unclosed quote runs to the end of the line).
+    The project holds to it where a string or an open quote makes the operand long; a long
+    expression is assembled with a warning (a deviation, README; rules/operand_length_*)."""
+    lead = len(operand) - len(operand.lstrip())
+    stripped = operand.strip()
+    return (f"an operand of {keys(stripped)} characters: the original takes at most {OPERAND_LIMIT} [OVERFLOW]",
+            offset + lead, len(stripped))
 
 
 def petscii(body: str, offset: int) -> tuple[bytes, tuple[Problem, ...]]:

@@ -212,8 +212,8 @@ class _Parser:
         first_digit = self.pos
         while self.pos < len(self.text) and self.text[self.pos] in digits:
             self.pos += 1
-        if self.pos == first_digit:
-            raise ExprError(f"{kind} digits expected [SYNTAX 5]", start)
+        if self.pos == first_digit:  # '$' or '%' alone is 0 on the original ('sty $' = 84 00: rules/number_no_digits_*)
+            return Num(0, start, self.pos - start)
         if self.pos < len(self.text) and self.text[self.pos] in SYMBOL_CHARS:
             raise ExprError(f"invalid {kind} number (an operator is expected after it) [SYNTAX 3]", start, self.pos - start + 1)
         text = self.text[first_digit : self.pos]
@@ -319,8 +319,14 @@ def parse(text: str) -> Node:
         return node
     parser = _Parser(text)
     node = parser.chain()
-    if parser.peek():
-        raise ExprError(f"unexpected {shown_char(parser.peek())} after expression [SYNTAX 3]", parser.pos)
+    ch = parser.peek()
+    if ch:
+        if "A" <= ch <= "Z" or ch == "{" and (code := brace_code(text, parser.pos)) is not None and code[0] >= 0x80:
+            return node  # a shifted character ends the operand: 'lda #1 A' = A9 01 (rules/junk_shifted_*)
+        # 'lda 1 2', 'lda #"b"a': SYNTAX 5; a quote further on ('lda lbl"x"', 'lda #"c ;x "ja"'): SYNTAX 3 (rules/junk_*)
+        before = text[parser.pos - 1] if parser.pos else ""
+        digit = "5" if before in " \t\"" and ch.isalnum() and '"' not in text[parser.pos :] else "3"
+        raise ExprError(f"unexpected {shown_char(ch)} after expression [SYNTAX {digit}]", parser.pos)
     return node
 
 
