@@ -51,6 +51,21 @@ def keys(line: str) -> int:
     return len(CODE_RE.sub("#", line))
 
 
+def quote_mode_codes(line: str) -> str:
+    """The line with every ``{$hh}`` that would be typed outside quote mode made an ``x``: each
+    '"' typed toggles the editor's quote mode, and a control key outside it acts (CLR clears
+    the screen and the line being typed with it)."""
+    out = []
+    quoted = False
+    for piece in re.findall(r"\{\$[0-9a-f]{2}\}|.", line):
+        if piece == '"':
+            quoted = not quoted
+        elif len(piece) > 1 and not quoted:
+            piece = "x"
+        out.append(piece)
+    return "".join(out)
+
+
 class FuzzGen:
     def __init__(self, seed: int):
         self.r = random.Random(seed)
@@ -228,7 +243,7 @@ class FuzzGen:
         return text
 
     def emit(self, text: str) -> None:
-        line = f"{self.number} {text}"
+        line = quote_mode_codes(f"{self.number} {text}")
         if keys(line) > KEYS_MAX:  # cut to 79 keys, never inside a {$hh}
             cut = []
             for piece in re.findall(r"\{\$[0-9a-f]{2}\}|.", line):

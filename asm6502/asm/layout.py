@@ -277,10 +277,9 @@ class Layout:
                 return None
             self.err("'sys' is the start line: only the first one starts the assembler [SYNTAX 1]", (line, stmt.col, len(stmt.text)))
             return None
-        # Bad
+        # Bad: the original skips the statement, its label too (a reference to it is then
+        # UNDEF'D STATEMENT in pass 2: fuzz seeds 199, 604)
         message, offset, length = rec.problem
-        if rec.label is not None:
-            self.define_label(rec.label, line, stmt, local)
         self.err(message, (line, stmt.col + offset, length))
         if self.listing:
             self.layout.append(_entry(rec, self.pc, 0, line, stmt, local))
