@@ -543,3 +543,11 @@ PROBES += [
     P(R, "number_no_digits_bin", "lda %"),
     P(R, "number_no_digits_imm", "lda #$"),
 ]
+
+# a character and a quote after a complete expression (what unclosed quotes leave; fuzz seeds)
+PROBES += [
+    P(R, "junk_one_char_quote_end", 'and #"z;"x"'),
+    P(R, "junk_shifted_quote", 'adc #"a :ldy #"A"'),
+    P(R, "junk_char_opens_string", '.byt "c ,"b":nop'),
+    P(R, "junk_two_chars_quote", 'lda #"b"xy"'),
+]

@@ -321,11 +321,21 @@ def parse(text: str) -> Node:
     node = parser.chain()
     ch = parser.peek()
     if ch:
-        if "A" <= ch <= "Z" or ch == "{" and (code := brace_code(text, parser.pos)) is not None and code[0] >= 0x80:
+        junk = text[parser.pos :]
+        quote = junk.find('"')
+        shifted = "A" <= ch <= "Z" or ch == "{" and (code := brace_code(text, parser.pos)) is not None and code[0] >= 0x80
+        if shifted and quote < 0:
             return node  # a shifted character ends the operand: 'lda #1 A' = A9 01 (rules/junk_shifted_*)
-        # 'lda 1 2', 'lda #"b"a': SYNTAX 5; a quote further on ('lda lbl"x"', 'lda #"c ;x "ja"'): SYNTAX 3 (rules/junk_*)
+        # what follows a complete expression, as the original reports it (rules/junk_*, fuzz): a quote
+        # right away ('lda lbl"x"'), after two characters or more ('and #"c ;x "ja"') or opening a
+        # string ('.byt "c ,"b": nop'): SYNTAX 3; one character and a quote ending the line
+        # ('and #"z;"x"', 'adc #"a :ldy #"A"'), or a character after a blank or a closing quote
+        # ('lda 1 2', 'lda #"b"a'): SYNTAX 5
         before = text[parser.pos - 1] if parser.pos else ""
-        digit = "5" if before in " \t\"" and ch.isalnum() and '"' not in text[parser.pos :] else "3"
+        if quote >= 0:  # (one shifted character, or one character closing the line with its quote: 5)
+            digit = "5" if quote == 1 and (shifted or not junk[2:].strip()) else "3"
+        else:
+            digit = "5" if before in " \t\"" and ch.isalnum() else "3"
         raise ExprError(f"unexpected {shown_char(ch)} after expression [SYNTAX {digit}]", parser.pos)
     return node
 
