@@ -33,6 +33,8 @@ from pathlib import Path
 import yaml
 
 from asm6502.diagnostics import Diagnostic, DiagnosticError, Span, error, note
+from asm6502.fileio import OutputPlan, decode_utf8, read_input, read_text
+from asm6502.numparse import SPELLINGS, parse_int
 
 MANIFEST = "build.yaml"
 
@@ -118,8 +120,6 @@ def _number(value: Value, what: str, diags: list[Diagnostic], limit: int = 0xFFF
     text = _scalar(value, what, diags)
     if text is None:
         return None
-    from asm6502.numparse import SPELLINGS, parse_int
-
     try:
         number = parse_int(text)  # the spellings every option takes
     except ValueError:
@@ -172,15 +172,11 @@ class _Job:
         self.diagnostics: list[Diagnostic] = []
 
     def read(self, inp: Input) -> bytes:
-        from asm6502.fileio import read_input
-
         if inp.path in self.products:
             return self.products[inp.path]
         return read_input(self.root / inp.path)
 
     def text(self, inp: Input) -> str:
-        from asm6502.fileio import decode_utf8
-
         return decode_utf8(self.read(inp), inp.path)
 
     def assembly(self, inp: Input):
@@ -407,8 +403,6 @@ def _parse_artifact(src: _Source, key: Value, body: Value, diags: list[Diagnosti
 
 def load_manifest(path: str | os.PathLike) -> list[Artifact]:
     """Read and check a manifest; raise DiagnosticError with every problem found."""
-    from asm6502.fileio import read_text
-
     filename = os.fspath(path)
     text = read_text(path, what="manifest")
     src = _Source(text, filename)
@@ -545,8 +539,6 @@ def write(products: list[Product], manifest: str | os.PathLike = MANIFEST) -> li
     No output may be the manifest or a source the build reads (nor a link to one);
     missing directories inside the manifest's folder are created.
     """
-    from asm6502.fileio import OutputPlan
-
     plan = OutputPlan()
     plan.add_input(manifest, "manifest")
     made = {p.artifact.output for p in products}

@@ -17,6 +17,7 @@ from asm6502.asm.reader import SourceLine, read_source
 from asm6502.asm.result import Options, Result
 from asm6502.asm.rows import as_span
 from asm6502.asm.symfile import write_symbols
+from asm6502.cpu import CPUS
 from asm6502.patterns import LazyPattern
 from asm6502.diagnostics import Diagnostic, DiagnosticError, Span, error, note, warning
 
@@ -78,8 +79,8 @@ def _line_problems(problems) -> list[Diagnostic]:
 
 def assemble(text: str, filename: str = "<input>", options: Options = Options()) -> Result:
     """Assemble Profi-Ass source text.  Raises DiagnosticError when there are errors."""
-    if options.cpu not in ("6502", "6502i"):
-        raise DiagnosticError([error(f"unknown CPU '{options.cpu}' (use 6502 or 6502i)")])
+    if options.cpu not in CPUS:
+        raise DiagnosticError([error(f"unknown CPU '{options.cpu}' (use {' or '.join(CPUS)})")])
     if options.case not in ("lower", "upper"):
         raise DiagnosticError([error(f"unknown case '{options.case}' (use lower or upper)")])
     if options.case == "upper":  # typed from capitals: every letter is the unshifted one

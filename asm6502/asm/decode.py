@@ -19,7 +19,9 @@ import re
 from asm6502.asm import expr as ex
 from asm6502.asm.pseudo import DATA, PSEUDO_OPS, WORDS
 from asm6502.asm.reader import START_LINE
-from asm6502.opcodes import BRANCHES, ZERO_PAGE_FORM, Mode, instruction_set, unstable_mnemonics
+from asm6502.cpu import Cpu, instruction_set, unstable_mnemonics, unstable_opcodes
+from asm6502.opcodes import BRANCHES, ZERO_PAGE_FORM, Mode
+from asm6502.opcodes_undoc import ALIASES, UNDOCUMENTED
 from asm6502.petscii_text import ascii_to_petscii
 from asm6502.patterns import LazyPattern
 from asm6502.tuples import slot_record
@@ -184,7 +186,7 @@ class Decoder:
     def __init__(self, cpu: str):
         self.opcodes = instruction_set(cpu)
         self.unstable = unstable_mnemonics(cpu)
-        self.unstable_codes = _unstable_opcodes(cpu)
+        self.unstable_codes = unstable_opcodes(cpu)
         self.unstable_any = bool(self.unstable or self.unstable_codes)
         operandless = {Mode.IMPLIED, Mode.ACCUMULATOR}
         self.operandless = frozenset(m for m, modes in self.opcodes.items() if set(modes) <= operandless)
@@ -411,14 +413,12 @@ class Decoder:
         return sorted(set(close + same_letters), key=lambda m: (m not in same_letters, close.index(m) if m in close else 9))[:3]
 
     def _undocumented_hint(self, word: str) -> str | None:
-        from asm6502.opcodes_undoc import ALIASES, UNDOCUMENTED
-
         name = word.upper()
-        needs = " (and needs --cpu 6502i)" if "LAX" not in self.opcodes else ""
+        needs = f" (and needs --cpu {Cpu.NMOS_ILLEGAL})" if "LAX" not in self.opcodes else ""
         if name in ALIASES:
             return f"'{word}' is another name for {ALIASES[name]}: asm6502 uses 64tass's names for the undocumented opcodes{needs}"
         if name in UNDOCUMENTED and name not in self.opcodes:
-            return f"{name} is an undocumented NMOS opcode: assemble with --cpu 6502i to use it"
+            return f"{name} is an undocumented NMOS opcode: assemble with --cpu {Cpu.NMOS_ILLEGAL} to use it"
         return None
 
     def _body(self, label: str | None, text: str, base: int) -> Record:
@@ -766,11 +766,3 @@ def _indirect_form(operand: str) -> tuple[Mode, str, int] | None:
     if re.fullmatch(r",\s*[xX]", after):  # '(e),x': the original reads it as (e,x) (oracle: syntax_indirect_x_suffix)
         return Mode.INDEXED_INDIRECT, inner, 1
     return None
-
-
-def _unstable_opcodes(cpu: str) -> frozenset[int]:
-    if cpu != "6502i":
-        return frozenset()
-    from asm6502.opcodes_undoc import UNSTABLE_OPCODES
-
-    return UNSTABLE_OPCODES

@@ -11,18 +11,9 @@ import importlib
 import os
 import sys
 
-# command name -> (module, one-line summary shown in ``asm6502 --help``)
-SUBCOMMANDS: dict[str, tuple[str, str]] = {
-    "build": ("asm6502.cli.build", "build every artifact declared in build.yaml"),
-    "mse": ("asm6502.cli.mse", "write or read MSE type-in hex listings"),
-    "basic": ("asm6502.cli.basic", "tokenize, list, checksum and run C64 BASIC V2 programs"),
-    "run": ("asm6502.cli.run", "run a machine-code .prg in the py65 emulator with C64 ROM stubs"),
-    "verify": ("asm6502.cli.verify", "verify a program in the emulator (e.g. 'verify superhirn')"),
-    "d64": ("asm6502.cli.d64", "list, read and write 1541 .d64 disk images"),
-    "disasm": ("asm6502.cli.disasm", "disassemble a .prg into Profi-Ass, 64tass or ACME source that reassembles"),
-    "convert": ("asm6502.cli.convert", "translate a Profi-Ass source to 64tass or ACME syntax"),
-}
+from asm6502.cli.commands import SUBCOMMANDS
 
+__all__ = ["SUBCOMMANDS", "main"]
 
 def main(argv: list[str] | None = None) -> int:
     try:
@@ -50,7 +41,7 @@ def _dispatch(args: list[str], process_ends: bool = False) -> int:
         print(f"asm6502: error: unknown command '{args[0]}'; did you mean '{close[0]}'?\n"
               f"(commands: {', '.join(SUBCOMMANDS)}; anything else is a source file to assemble)", file=sys.stderr)
         return 2
-    from asm6502.cli import assemble
+    from asm6502.cli import assemble  # (lazy: start-up, see ARCHITECTURE.md -- a sub-command does not need the assembler's parser)
 
     rc = assemble.main(args)
     if process_ends:  # the process ends here: skip freeing the assembly's hundreds of thousands of

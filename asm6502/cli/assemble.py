@@ -3,13 +3,19 @@
 from __future__ import annotations
 
 import argparse
+import gc
 import os
 import sys
 from pathlib import Path
 
-from asm6502 import __version__
+from asm6502 import __version__, filetype, output
+from asm6502.asm import Options, assemble, expr
+from asm6502.cli.commands import SUBCOMMANDS
 from asm6502.cli.common import byte_arg, guarded, print_diagnostics
+from asm6502.cpu import CPUS
 from asm6502.diagnostics import DiagnosticError, Span, error, warning
+from asm6502.fileio import BOM, OutputPlan, read_input
+from asm6502.numparse import parse_int
 
 FORMATS = ("prg", "raw", "hex")
 SUFFIX = {"prg": ".prg", "raw": ".bin", "hex": ".hex"}
@@ -40,8 +46,6 @@ def _columns() -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from asm6502.cli import SUBCOMMANDS
-
     commands = "\n".join(f"  asm6502 {name:<7} {summary}" for name, (_, summary) in SUBCOMMANDS.items())
     parser = argparse.ArgumentParser(
         prog="asm6502",
@@ -73,7 +77,7 @@ def build_parser() -> argparse.ArgumentParser:
         "-D", "--define", action="append", default=[], metavar="NAME=VALUE", help="define a constant before assembly (repeatable)"
     )
     parser.add_argument(
-        "--cpu", choices=("6502", "6502i"), default="6502", help="6502: documented opcodes (default); 6502i: also the undocumented NMOS opcodes"
+        "--cpu", choices=CPUS, default="6502", help="6502: documented opcodes (default); 6502i: also the undocumented NMOS opcodes"
     )
     parser.add_argument("-I", "--include", action="append", default=[], metavar="DIR",
                         help="directory searched for '.file' sources and '.lst' symbol files (repeatable)")
@@ -87,8 +91,6 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def parse_defines(items: list[str]) -> tuple[tuple[str, int], ...]:
-    from asm6502.asm import expr
-    from asm6502.numparse import parse_int
 
     out = []
     for item in items:
@@ -118,9 +120,6 @@ def parse_defines(items: list[str]) -> tuple[tuple[str, int], ...]:
 
 def read_source_text(path: Path) -> tuple[str, str]:
     """The source text; a tokenized C64 Profi-Ass source (.prg) is detokenized first."""
-    from asm6502 import filetype
-    from asm6502.fileio import BOM, read_input
-
     data = read_input(path, what="source")
     _refuse(filetype.sniff_binary(data, str(path)), path)
     if path.suffix.lower() == ".prg" or (len(data) > 6 and data[:2] == b"\x01\x08" and b"\0" in data[:100] and not _looks_textual(data)):
@@ -153,7 +152,6 @@ def main(argv: list[str]) -> int:
 
 
 def _run(args) -> int:
-    import gc
 
     collecting = gc.isenabled()
     gc.disable()  # many small acyclic objects (rows, output text): the cyclic collector only costs time here
@@ -165,9 +163,6 @@ def _run(args) -> int:
 
 
 def _assemble_command(args) -> int:
-    from asm6502.asm import Options, assemble
-    from asm6502.fileio import OutputPlan
-    from asm6502 import output
 
     source = Path(args.source)
     text, name = read_source_text(source)

@@ -12,9 +12,12 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
+from asm6502.cli.basic_common import add_case_option, tokenize_text
+from asm6502.cli.basic_common import read_prg as _read_prg
+from asm6502.cli.basic_common import read_text as _read_text
+from asm6502.cli.basic_run import register_run
 from asm6502.cli.common import guarded, print_diagnostics
-from asm6502.diagnostics import Diagnostic, Span, warning
-from asm6502.fileio import MAX_PRG_BYTES, OutputPlan, read_input
+from asm6502.fileio import OutputPlan
 from asm6502.numparse import SPELLINGS, check_range, parse_int
 
 Register = Callable[["argparse._SubParsersAction"], None]
@@ -29,50 +32,6 @@ def address_arg(text: str) -> int:
         return check_range(value, 0, 0xFFFF, "address", text)
     except ValueError as exc:
         raise argparse.ArgumentTypeError(f"{exc} (bare digits are hex: 0801; or {SPELLINGS})") from None
-
-
-def _read_text(path: str) -> str:
-    data = read_input(path, what="BASIC listing")
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError:
-        return data.decode("latin-1")
-
-
-def _read_prg(path: str, want: str = "basic") -> bytes:
-    """A BASIC .prg; a text file or machine code gets one error naming the right command."""
-    from asm6502 import filetype
-    from asm6502.diagnostics import DiagnosticError, error
-
-    data = read_input(path, MAX_PRG_BYTES, "C64 program")
-    kind = filetype.sniff_program(data, path, want=want)
-    if kind is not None:
-        raise DiagnosticError([error(f"{path} is {kind.what}; {kind.hint}")])
-    return data
-
-
-def add_case_option(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--case", choices=("petcat", "upper"), default=None,
-                   help="petcat (default): lower case = unshifted letters, capitals = shifted; "
-                   "upper: an all-capital listing as magazines print it and OCR reads it (capitals = unshifted letters)")
-
-
-def tokenize_text(text: str, filename: str, case: str | None, start: int = 0x0801):
-    """Tokenize listing text; an all-capital listing read as petcat gets one clear warning instead of one per letter."""
-    from asm6502.basic.case import from_capitals, looks_all_capitals
-    from asm6502.basic.tokenizer import tokenize
-
-    if case == "upper":
-        return tokenize(from_capitals(text), filename=filename, start=start), []
-    result = tokenize(text, filename=filename, start=start)
-    if case is None and looks_all_capitals(text):
-        shifted = [d for d in result.diagnostics if "shifted letter" in d.message]
-        hint: list[Diagnostic] = [warning(
-            "every letter is a capital: petcat text reads capitals as SHIFTED letters (graphics), which the C64 "
-            f"drops outside quotes ({len(shifted)} warnings not shown); if the listing was printed or OCR'd in "
-            "capitals, tokenize it with --case upper", Span(filename, 1))]
-        return result, hint + [d for d in result.diagnostics if d not in shifted]
-    return result, list(result.diagnostics)
 
 
 def _report(diagnostics, quiet: bool) -> None:
@@ -180,12 +139,6 @@ def run_checksum(args) -> int:
 
 
 # --------------------------------------------------------------------------- run
-def register_run(sub) -> None:
-    from asm6502.cli.basic_run import register_run as register
-
-    register(sub)
-
-
 # --------------------------------------------------------------------------- main
 COMMANDS: list[tuple[str, Register]] = [
     ("tok", register_tok),

@@ -10,7 +10,11 @@ import argparse
 import sys
 from pathlib import Path
 
+from asm6502.cli.basic_common import add_case_option, tokenize_text
+from asm6502.cli.basic_common import read_prg as _read_prg
+from asm6502.cli.basic_common import read_text as _read_text
 from asm6502.cli.common import count_arg, guarded, number_arg, print_diagnostics
+from asm6502.fileio import read_input
 
 EXIT_CODES = {"end": 0, "stop": 0, "input": 0, "error": 1, "limit": 3, "unsupported": 4}
 
@@ -29,8 +33,6 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="stop after N statements (exit code 3), e.g. for programs that loop forever")
     p.add_argument("--screen", action="store_true",
                    help="at the end, print the final 40x25 screen instead of streaming the output")
-    from asm6502.cli.basic import add_case_option
-
     add_case_option(p)
     p.set_defaults(func=run)
 
@@ -48,10 +50,7 @@ def register_run(sub) -> None:
 
 
 def run(args) -> int:
-    from asm6502.basic.interpreter import RunOptions, run_prg
-
-    from asm6502.cli.basic import _read_prg, _read_text, tokenize_text
-    from asm6502.fileio import read_input
+    from asm6502.basic.interpreter import RunOptions, run_prg  # (lazy: start-up, see ARCHITECTURE.md)
 
     if Path(args.prg).suffix.lower() in (".bas", ".txt"):
         tok, diagnostics = tokenize_text(_read_text(args.prg), args.prg, args.case)

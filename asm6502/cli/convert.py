@@ -6,12 +6,18 @@ import argparse
 import sys
 from pathlib import Path
 
+from asm6502.asm import Options
+from asm6502.asm.assemble import source_text
+from asm6502.cli.assemble import parse_defines
 from asm6502.cli.common import guarded, print_diagnostics
+from asm6502.convert import TARGETS, convert
+from asm6502.convert.check import assemble_with
+from asm6502.cpu import CPUS
 from asm6502.diagnostics import DiagnosticError, error
+from asm6502.fileio import OutputPlan, read_input
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from asm6502.convert import TARGETS
 
     parser = argparse.ArgumentParser(
         prog="asm6502 convert",
@@ -28,7 +34,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("-I", "--include", action="append", default=[], metavar="DIR", help="directory for .file names (repeatable)")
     parser.add_argument("--disk", metavar="D64", help="a .d64 image whose files .file names are looked up in")
     parser.add_argument("-D", "--define", action="append", default=[], metavar="NAME=VALUE", help="define a constant before assembly (repeatable)")
-    parser.add_argument("--cpu", choices=("6502", "6502i"), default="6502", help="6502i: also the undocumented NMOS opcodes")
+    parser.add_argument("--cpu", choices=CPUS, default="6502", help="6502i: also the undocumented NMOS opcodes")
     parser.add_argument("-q", "--quiet", action="store_true", help="do not print warnings")
     return parser
 
@@ -39,11 +45,6 @@ def main(argv: list[str]) -> int:
 
 
 def _run(args) -> int:
-    from asm6502.asm import Options
-    from asm6502.asm.assemble import source_text
-    from asm6502.cli.assemble import parse_defines
-    from asm6502.convert import TARGETS, convert
-    from asm6502.fileio import OutputPlan, read_input
 
     source = Path(args.source)
     options = Options(
@@ -73,7 +74,6 @@ def _run(args) -> int:
 
 
 def _check(target: str, conversion) -> None:
-    from asm6502.convert.check import assemble_with
 
     done = assemble_with(target, conversion.text)
     expected = conversion.result.prg

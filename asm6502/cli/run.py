@@ -5,7 +5,10 @@ from __future__ import annotations
 import argparse
 import sys
 
+from asm6502 import filetype
 from asm6502.cli.common import address_arg, count_arg, guarded
+from asm6502.diagnostics import DiagnosticError, error
+from asm6502.fileio import MAX_PRG_BYTES, read_input, read_text
 from asm6502.emu.harness import (
     DEFAULT_BUDGET,
     Machine,
@@ -74,9 +77,6 @@ class _TerminalScreen:
 
 
 def _run(args: argparse.Namespace) -> int:
-    from asm6502 import filetype
-    from asm6502.diagnostics import DiagnosticError, error
-    from asm6502.fileio import MAX_PRG_BYTES, read_input, read_text
 
     data = read_input(args.prg, MAX_PRG_BYTES, "C64 program")
     kind = filetype.sniff_program(data, args.prg, want="machine-code")

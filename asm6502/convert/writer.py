@@ -34,7 +34,9 @@ from asm6502.convert.expression import Scope, Text, high_byte, low_byte, rewrite
 from asm6502.convert.structure import Loop, find_loops
 from asm6502.convert.targets import ATOM, OPERATORS, STRING_SAFE, Target
 from asm6502.diagnostics import Diagnostic, error, warning
-from asm6502.opcodes import Mode, instruction_set
+from asm6502.cpu import Cpu, instruction_set
+from asm6502.opcodes import Mode
+from asm6502.petscii_text import petscii_to_ascii
 
 INDENT = " " * 16
 _NUMBER = re.compile(r"^\s*\d*\s?")
@@ -471,7 +473,7 @@ class Writer:
             if self.defining is not None:
                 params = ", ".join(self.target.param.format(p=_identifier(p)).lstrip("\\") for p in macro.params)
                 wanted = _identifier(macro.name.lower())
-                if self.target.macro_reserved and (wanted in self.target.macro_reserved or wanted.upper() in instruction_set("6502i")):
+                if self.target.macro_reserved and (wanted in self.target.macro_reserved or wanted.upper() in instruction_set(Cpu.NMOS_ILLEGAL)):
                     wanted += "_m"
                 name = self.macro_names[key] = self.fresh(wanted)
                 head = " ".join(self.target.macro_head.format(n=name, p=params).split())  # (no parameters: one blank)
@@ -662,8 +664,6 @@ def _what(rec) -> str:
 
 def string_items(data: bytes) -> str:
     """Bytes as the target's string items: runs of safe characters in quotes, the rest as numbers."""
-    from asm6502.petscii_text import petscii_to_ascii
-
     parts = []
     run = ""
     for b in data:
