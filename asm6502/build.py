@@ -29,6 +29,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import yaml
 
@@ -225,7 +226,7 @@ def _run_mse(job: _Job, a: Artifact) -> str:
     from asm6502 import mse
 
     load, data = _prg_parts(job, a)
-    kwargs = {k: v for k, v in a.options if k in ("name", "version", "end", "fill")}
+    kwargs: dict[str, Any] = {k: v for k, v in a.options if k in ("name", "version", "end", "fill")}
     return mse.write_listing(load, data, **kwargs)
 
 
@@ -285,9 +286,17 @@ RULES: dict[str, Rule] = {
 }
 
 _INT_OPTIONS = {"fill": 0xFF, "end": 0x10000}
-_CHOICES = {
-    ("checksummer", "version"): ("1", "2", "3"),  # Checksummer 64 V1, V2, V3
-    ("mse", "version"): ("1.0", "2.0", "2.1"),  # MSE V1.0 (8 bytes a line), V2.0 and V2.1 (15 bytes)
+
+
+def _mse_versions() -> tuple[str, ...]:
+    from asm6502.mse import VERSIONS  # (lazy: start-up, tests/test_imports.py)
+
+    return VERSIONS
+
+
+_CHOICES: dict[tuple[str, str], Callable[[], tuple[str, ...]]] = {
+    ("checksummer", "version"): lambda: ("1", "2", "3"),  # Checksummer 64 V1, V2, V3
+    ("mse", "version"): _mse_versions,  # asm6502.mse.formats: MSE V1.0, V2.0 and V2.1
 }
 TEXT_SUFFIXES = (".bas", ".txt")  # read as listing text, anything else as a .prg
 _FILE_KEYS = ("name", "from", "type")
@@ -393,7 +402,7 @@ def _parse_artifact(src: _Source, key: Value, body: Value, diags: list[Diagnosti
                 options.append((name, _number(opts[name], name, diags, _INT_OPTIONS[name])))
             else:
                 text = _scalar(opts[name], name, diags)
-                choices = _CHOICES.get((rule_name, name))
+                choices = _CHOICES[(rule_name, name)]() if (rule_name, name) in _CHOICES else None
                 if text is not None and choices and text not in choices:
                     diags.append(error(f"{name} must be one of {', '.join(choices)}, not '{text}'", opts[name].span))
                 options.append((name, text))
@@ -520,7 +529,7 @@ def build(manifest: str | os.PathLike = MANIFEST) -> list[Product]:
         except DiagnosticError as exc:
             # a rule's complaint about an option (e.g. an MSE end address before the data's end)
             # has no place of its own: point it at the artifact's entry in the manifest
-            located = [d if d.span is not None else d._replace(span=a.span) for d in exc.diagnostics]
+            located = [d if d.span is not None else d._replace(span=a.span) for d in exc.diagnostics]  # type: ignore[attr-defined]  # (a named tuple)
             raise DiagnosticError(located + [note(f"while building '{a.output}' (rule {a.rule})", a.span)]) from None
         except ModuleNotFoundError as exc:
             raise DiagnosticError([error(f"rule '{a.rule}' needs {exc.name}, which this installation does not have", a.span)]) from None

@@ -51,7 +51,7 @@ def vice_labels(result: Result) -> str:
 def vice_names(names: list[str]) -> dict[str, str]:
     """Label names VICE's monitor accepts: letters, digits and '_' (others become '_', as
     cc65's ld65 does), a letter or '_' first; names that meet get a suffix _2, _3, ... ."""
-    taken = set(n for n in names if _VICE_NAME.fullmatch(n))
+    taken = {n for n in names if _VICE_NAME.fullmatch(n)}
     out: dict[str, str] = {}
     for name in names:  # sorted: the same program always gives the same names
         if _VICE_NAME.fullmatch(name):

@@ -18,8 +18,12 @@ from asm6502.asm.result import Options, Result
 from asm6502.asm.rows import as_span
 from asm6502.asm.symfile import write_symbols
 from asm6502.cpu import CPUS
-from asm6502.patterns import LazyPattern
 from asm6502.diagnostics import Diagnostic, DiagnosticError, Span, error, note, warning
+from asm6502.patterns import LazyPattern
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from asm6502.d64 import DiskImage
 
 _SUFFIXES = ("", ".asm", ".txt", ".prg", ".src")
 
@@ -44,7 +48,7 @@ class _Files:
     def __init__(self, options: Options, diags: list[Diagnostic]):
         self.options = options
         self.diags = diags
-        self.disk = None
+        self.disk: DiskImage | None = None
 
     def read(self, name: str, from_line: SourceLine, raw: bool = False):
         data, path = self.find(name, from_line)

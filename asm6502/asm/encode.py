@@ -54,7 +54,7 @@ class Encoder:
         values = self.values = dict(lay.values)  # pass 1's symbols; '_' variables and parameters change as pass 2 goes
         listing = lay.options.listing
         chunks = self.chunks
-        out = None  # the bytearray of the current chunk
+        out: bytearray = None  # the bytearray of the current chunk
         end = -1  # the address after it
         extra = self.extras.append
         reversal_fatal = lay.object_lfn is not None

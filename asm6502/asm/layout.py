@@ -89,8 +89,8 @@ class Layout:
         self.chained: tuple | None = None  # where the first .file was met
         self.chain_closed = False
         self.numbered: dict[int, dict[int, int]] = {}  # id(lines) -> line number -> index (see line_numbers)
-        self.if_unknown: list[tuple[str, tuple]] = []  # (.if symbol not known in pass 1, where)
-        self.sst: list[tuple[str, tuple]] = []  # ('.sst' file name, where)
+        self.if_unknown: list[tuple[str, str, tuple]] = []  # (key, name of a .if symbol not known in pass 1, where)
+        self.sst: list[tuple[str, dict[str, int]]] = []  # ('.sst' file name, the symbols at that point)
         # pseudo-op -> (its pass-1 method, listed here): asm6502/asm/pseudo.py
         self.pseudo = {name: (getattr(self, op.pass1), op.listing not in (DEFINITION, HIDDEN))
                        for name, op in PSEUDO_OPS.items() if op.kind == CONTROL}  # fmt: skip

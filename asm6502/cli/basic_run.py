@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from typing import Any
 
 from asm6502.cli.basic_common import add_case_option, tokenize_text
 from asm6502.cli.basic_common import read_prg as _read_prg
@@ -61,7 +62,7 @@ def run(args) -> int:
     options = RunOptions(seed=args.seed, max_statements=args.max_statements)
     if args.input:
         text = read_input(args.input, what="input").decode("utf-8", errors="replace")
-        keys = {"input_text": text, "stream": None, "echo": True}
+        keys: dict[str, Any] = {"input_text": text, "stream": None, "echo": True}
     else:
         tty_in = sys.stdin.isatty()
         keys = {"input_text": "", "stream": sys.stdin, "echo": not tty_in,

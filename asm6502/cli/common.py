@@ -9,7 +9,6 @@ from collections.abc import Callable, Iterable
 from asm6502.diagnostics import Diagnostic, DiagnosticError, render
 from asm6502.numparse import check_range, parse_int
 
-
 MAX_SHOWN = 50  # diagnostics printed before the rest is only counted (a wrong file gives thousands)
 
 

@@ -8,7 +8,6 @@ import sys
 from asm6502 import filetype
 from asm6502.cli.common import address_arg, count_arg, guarded
 from asm6502.diagnostics import DiagnosticError, error
-from asm6502.fileio import MAX_PRG_BYTES, read_input, read_text
 from asm6502.emu.harness import (
     DEFAULT_BUDGET,
     Machine,
@@ -17,6 +16,7 @@ from asm6502.emu.harness import (
     petscii_to_text,
     text_to_keys,
 )
+from asm6502.fileio import MAX_PRG_BYTES, read_input, read_text
 
 EPILOG = """\
 The program runs as after LOAD and SYS: its final RTS ends the run. The C64

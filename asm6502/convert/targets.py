@@ -114,8 +114,8 @@ class Target:
         return self.dialect.command.format(out="OUT.prg", src="SRC")
 
     def operator(self, op: str) -> tuple[int, str]:
-        entry = OPERATORS[op]
-        return entry[0], entry[self.operator_column]
+        precedence, tass, acme = OPERATORS[op]
+        return precedence, tass if self.operator_column == 1 else acme
 
 
 TASS = Target(

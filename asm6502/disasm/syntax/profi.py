@@ -53,7 +53,7 @@ def _fits_in_memory(listing: Listing, source_chars: int) -> bool:
     start, end = listing.origin, listing.end
     symbols = sum(1 for s in listing.body if getattr(s, "label", None)) + len(listing.equates)
     above_source = 0x0801 + source_chars + 16 * symbols + 0x800
-    return 0xC000 <= start and end <= 0xD000 or above_source <= start and end <= 0x8000
+    return start >= 0xC000 and end <= 0xD000 or above_source <= start and end <= 0x8000
 
 
 def _head(listing: Listing, body: list[str]) -> list[str]:
