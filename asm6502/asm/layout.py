@@ -143,6 +143,7 @@ class Layout:
         (The program counter and the statement count live in locals while instructions are laid
         out, and in ``self`` whenever another method runs: every statement but an instruction.)"""
         decode = self.decoder.decode
+        new_entry = Entry
         decoded = self.decoder.records.get  # (the decoder's memory, asked first: most texts were met before)
         append = self.layout.append
         address_size = self.address_size
@@ -183,13 +184,18 @@ class Layout:
                                      (line, stmt.col, len(rec.label)))  # fmt: skip
                             continue
                         define_value(rec.label, pc, "label", line, stmt, local)
-                    if rec.form == "address":
-                        size = address_size(rec, values, pc, local)
-                        append(_entry(rec, pc, size, line, stmt, local))
-                        pc = (pc + (3 if size == FORWARD else size)) & 0xFFFF
-                    else:
-                        append(_entry(rec, pc, rec.size, line, stmt, local))
-                        pc = (pc + rec.size) & 0xFFFF
+                    size = address_size(rec, values, pc, local) if rec.form == "address" else rec.size
+                    # (the commonest entry made here rather than by Entry.make: 400 fewer
+                    # instructions an entry without the call -- callgrind)
+                    entry = new_entry()
+                    entry.rec = rec
+                    entry.pc = pc
+                    entry.size = size
+                    entry.line = line
+                    entry.stmt = stmt
+                    entry.local = local
+                    append(entry)
+                    pc = (pc + (3 if size == FORWARD else size)) & 0xFFFF
                     continue
                 if stmt is not line.statements[0] and local is None and type(rec) is not Label:
                     name = rec.label if rec.label is not None else rec.name if type(rec) is Define else None
