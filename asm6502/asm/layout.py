@@ -39,7 +39,7 @@ class Stop(Exception):
     """Ends pass 1 (``.end``, a fatal error)."""
 
 
-class Chain(Exception):
+class NextFile(Exception):
     """``.file``: pass 1 goes on with another file's lines (and the current one ends)."""
 
     def __init__(self, lines, start):
@@ -117,7 +117,7 @@ class Layout:
             self.budget += sum(len(line.statements) for line in lines)
             try:
                 self.run_lines(lines, start, 0, None)
-            except Chain as chain:
+            except NextFile as chain:
                 lines, start = chain.lines, chain.start
                 self.started = False  # (the next file of the chain has its own start line)
                 chained += 1
@@ -559,7 +559,7 @@ class Layout:
         except OSError as exc:
             self.err(f"cannot read .file '{name}': {exc.strerror or exc} [IEEE]", where)
             raise Stop from None
-        raise Chain(new_lines, start)
+        raise NextFile(new_lines, start)
 
     def op_opt(self, rec, line, stmt, local, depth, lines):
         """``.opt P,P#,P=expr,O,OO,O#,O=expr,M,N``: listing and object output (manual p. 17)."""
