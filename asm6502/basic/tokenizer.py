@@ -345,6 +345,10 @@ def tokenize(text: str, *, filename: str = "<input>", start: int = BASIC_START) 
                                      f"for ${start:04X} (--start {address:04X} follows the header)",
                                      Span(filename, lineno, 1, len(raw), raw)))
             continue
+        if raw.lstrip().startswith(";"):
+            # a comment line in petcat text (a disk text's erratum notes under the header): no BASIC
+            # line starts with ';' -- a typed line starts with its number
+            continue
         parsed = _tokenize_line(raw, lineno, filename, diags)
         if parsed is None:
             continue
