@@ -1,0 +1,233 @@
+"""Checksummer listing lines found in typed or OCR'd text (issue 24).
+
+A 64'er BASIC listing prints every line followed by its Checksummer value ``<NNN>``.
+Typed, a listing is one line per row.  OCR of a magazine page is not: the page has two
+listing columns, and the OCR text gives each physical row as tab-separated cells, the left
+column's cells first (line number, text, checksum), then the right column's (number and
+text in one cell, checksum)::
+
+    100<TAB>REM ** FLOPPY **<TAB><233><TAB>580 PRINT"BITTE KORREKT FORMATIERTE D
+    120<TAB>PRINT"{CLR}":POKE 53280,1<TAB><TAB>ISKETTE"<TAB><246>
+    <TAB>2:POKE 53281,0<TAB><166><TAB>600 PRINT"EINLEGEN
+    (64'er 10/85 p. 32, tests/fixtures/basic_read/)
+
+An empty cell is the empty slot of a column (no number: the row goes on with the line
+above; no checksum: the line goes on in the next row).  A printed line longer than the
+print width goes on in the next row without a number; its checksum comes at its end.
+Captions (``Listing 1. ...``), the ``(c) 64'er`` stamp, page headers and article text
+are rows or cells that belong to no line; they are kept as ``prose`` and never read as
+BASIC.  This module only finds the pieces; :mod:`asm6502.basic.csread` checks them.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+# OCR's readings of the digits of a printed checksum or line number
+DIGIT_LOOKALIKES = {"O": "0", "o": "0", "Q": "0", "D": "0", "I": "1", "l": "1", "|": "1", "!": "1",
+                    "S": "5", "s": "5", "B": "8", "Z": "2", "z": "2", "G": "6"}
+_DIGIT = "0-9" + "".join(re.escape(c) for c in DIGIT_LOOKALIKES)
+_OPEN = r"[<({\[«]"
+_CLOSE = r"[>)}\]»]"
+# <233>, < 104 >, <O67> (a letter for a digit), 078> or <078 (one bracket lost)
+_CHECKSUM = rf"(?:{_OPEN}\s*(?P<a>[{_DIGIT}](?:\s?[{_DIGIT}]){{2}})\s*{_CLOSE}|{_OPEN}\s*(?P<b>[0-9]{{3}})|(?P<c>[0-9]{{3}})\s*{_CLOSE})"
+CHECKSUM_CELL = re.compile(rf"^\s*{_CHECKSUM}\s*$")
+CHECKSUM_AT_END = re.compile(rf"(?:^|\s){_CHECKSUM}\s*$")
+NUMBER_CELL = re.compile(rf"^\s*(?P<n>[0-9](?:[{_DIGIT}]){{0,4}})\s*$")
+NUMBERED = re.compile(rf"^\s*(?P<n>[0-9][{_DIGIT}]{{0,4}})(?:\s+|(?=[A-Za-z?]))(?P<rest>\S.*)$")
+MAX_LINE_TEXT = 120  # a typed line is at most 80 characters; print adds blanks after keywords
+
+
+@dataclass(frozen=True)
+class Piece:
+    """Text of one cell or row, with where it stands in the input (1-based line and column)."""
+
+    text: str
+    line: int
+    col: int
+
+
+@dataclass
+class Record:
+    """One listing line as found: its number, its text in pieces, its printed checksum."""
+
+    number: int
+    number_text: str
+    line: int
+    col: int
+    pieces: list[Piece] = field(default_factory=list)
+    checksum: int | None = None
+    checksum_text: str = ""
+    checksum_line: int = 0
+    checksum_col: int = 0
+    column: int = 0
+    block: int = 0
+    order: int = 0
+
+    @property
+    def text(self) -> str:
+        return "".join(p.text for p in self.pieces)
+
+
+@dataclass(frozen=True)
+class Checksum:
+    value: int
+    text: str  # as printed
+    misread: bool  # letters were read as digits (<O67>)
+
+
+def read_checksum(match: re.Match) -> Checksum:
+    raw = match.group("a") or match.group("b") or match.group("c")
+    digits = "".join(DIGIT_LOOKALIKES.get(c, c) for c in raw if not c.isspace())
+    return Checksum(int(digits) & 0xFF if int(digits) < 256 else int(digits), match.group(0).strip(),
+                    any(c in DIGIT_LOOKALIKES for c in raw))
+
+
+def read_number(text: str) -> int:
+    return int("".join(DIGIT_LOOKALIKES.get(c, c) for c in text))
+
+
+def _cells(raw: str) -> list[tuple[str, int]]:
+    out, pos = [], 1
+    for part in raw.split("\t"):
+        out.append((part, pos))
+        pos += len(part) + 1
+    return out
+
+
+@dataclass
+class _Segment:
+    """One column's part of a row."""
+
+    column: int
+    number: tuple[str, int] | None = None  # number cell (left column) or inline number
+    texts: list[tuple[str, int]] = field(default_factory=list)
+    checksum: tuple[re.Match, int] | None = None
+
+
+def _segments(raw: str) -> list[_Segment]:
+    """A row split into its columns by the slot rule (see the module docstring)."""
+    cells = _cells(raw)
+    if len(cells) == 1:
+        seg = _Segment(0)
+        _text_cell(seg, *cells[0])
+        return [seg]
+    segs: list[_Segment] = []
+    seg = _Segment(0)
+    slot = 0  # left column: 0 = number slot, 1 = text slot, 2 = more text / checksum / end
+    for text, col in cells:
+        if seg is None:
+            seg = _Segment(len(segs))
+            slot = 1
+        m = CHECKSUM_CELL.match(text)
+        if m:
+            seg.checksum = (m, col + m.start())
+            segs.append(seg)
+            seg = None
+            continue
+        if not text.strip():
+            if slot >= 2:
+                segs.append(seg)
+                seg = None
+            else:
+                slot += 1  # the empty number or text slot
+            continue
+        if slot == 0 and NUMBER_CELL.match(text):
+            seg.number = (text.strip(), col + len(text) - len(text.lstrip()))
+            slot = 1
+            continue
+        if slot == 0 or (slot == 1 and seg.column > 0 and not seg.texts):
+            _text_cell(seg, text, col)
+        elif slot >= 2 and seg.texts and NUMBERED.match(text) and not text.lstrip()[0] in "0":
+            segs.append(seg)  # the right column starts without an empty slot
+            seg = _Segment(len(segs))
+            _text_cell(seg, text, col)
+        else:
+            _text_cell(seg, text, col, inline_number=False)
+        slot = 2
+    if seg is not None and (seg.number or seg.texts or seg.checksum):
+        segs.append(seg)
+    return segs
+
+
+def _text_cell(seg: _Segment, text: str, col: int, *, inline_number: bool = True) -> None:
+    end = CHECKSUM_AT_END.search(text)
+    if end:
+        seg.checksum = (end, col + end.start() + (len(end.group(0)) - len(end.group(0).lstrip())))
+        text = text[: end.start()]
+    m = NUMBERED.match(text) if inline_number and not seg.texts and seg.number is None else None
+    if m:
+        seg.number = (m.group("n"), col + m.start("n"))
+        seg.texts.append((m.group("rest"), col + m.start("rest")))
+    elif text.strip():
+        seg.texts.append((text, col))
+
+
+@dataclass
+class Layout:
+    records: list[Record]
+    prose: list[Piece]  # text that belongs to no line (captions, article text, stamps)
+
+
+def find_records(text: str) -> Layout:
+    """Every numbered line with its pieces and checksum, in listing order."""
+    open_: dict[int, Record] = {}  # column -> the line still being read
+    records: list[Record] = []
+    prose: list[Piece] = []
+    block = 0
+    counter = 0
+    lines = text.split("\n")
+    for lineno, raw in enumerate(lines, start=1):
+        raw = raw.rstrip("\r")
+        if not raw.strip():
+            continue
+        segs = _segments(raw)
+        tabbed = "\t" in raw
+        any_record = False
+        for seg in segs:
+            rec = open_.get(seg.column)
+            if seg.number is not None:
+                value = read_number(seg.number[0])
+                # a row that goes on with an open line's text can start with digits ("2:POKE")
+                continuation = rec is not None and rec.checksum is None and not tabbed and value <= rec.number
+                if not continuation:
+                    if rec is not None:
+                        _close(rec, open_, records)
+                    counter += 1
+                    rec = Record(value, seg.number[0], lineno, seg.number[1], column=seg.column, block=block,
+                                 order=counter)
+                    open_[seg.column] = rec
+            for t, col in seg.texts:
+                if rec is not None and len(rec.text) + len(t) <= MAX_LINE_TEXT:
+                    rec.pieces.append(Piece(t, lineno, col))
+                    any_record = True
+                else:
+                    if rec is not None:
+                        _close(rec, open_, records)
+                        rec = None
+                    prose.append(Piece(t, lineno, col))
+            if seg.checksum is not None:
+                m, col = seg.checksum
+                if rec is not None:
+                    cs = read_checksum(m)
+                    rec.checksum, rec.checksum_text = cs.value, cs.text
+                    rec.checksum_line, rec.checksum_col = lineno, col
+                    _close(rec, open_, records)
+                    any_record = True
+                else:
+                    prose.append(Piece(m.group(0), lineno, col))
+            elif seg.number is not None and rec is not None and not seg.texts:
+                any_record = True
+        if not tabbed and not any_record and open_.get(1) is None and records and records[-1].column == 1:
+            block += 1  # text below a two-column stretch: the next stretch starts a new page
+    for rec in list(open_.values()):
+        _close(rec, open_, records)
+    records.sort(key=lambda r: (r.block, r.column, r.order))
+    return Layout(records, prose)
+
+
+def _close(rec: Record, open_: dict[int, Record], records: list[Record]) -> None:
+    if open_.get(rec.column) is rec:
+        del open_[rec.column]
+    records.append(rec)
