@@ -240,6 +240,8 @@ def candidate_edits(text: str, upper: bool) -> list[Edit]:
         options = CONFUSIONS.get(c, [])
         if c.isalpha() and c.islower() and not upper:
             options = options + [(m.lower(), cost) for m, cost in CONFUSIONS.get(c.upper(), ())]
+        if not upper:  # petcat text: the unshifted letters are the lower-case ones
+            options = [(m.lower(), cost) for m, cost in options if m.isalpha() and m.isupper()] + options
         for m, cost in options:
             if upper and m.isalpha() and m.islower():
                 continue

@@ -276,12 +276,20 @@ def register_run(sub) -> None:
     register(sub)
 
 
+# --------------------------------------------------------------------------- type
+def register_type(sub) -> None:
+    from asm6502.cli.type_basic import register_type as register
+
+    register(sub)
+
+
 # --------------------------------------------------------------------------- main
 COMMANDS: list[tuple[str, Register]] = [
     ("tok", register_tok),
     ("list", register_list),
     ("checksum", register_checksum),
     ("read", register_read),
+    ("type", register_type),
     ("run", register_run),
 ]
 

@@ -1,0 +1,63 @@
+"""The terminal loop of the typing modes (``basic type``, ``mse type``): prompt, one line, answer.
+
+The session (:mod:`asm6502.typein`) decides; this loop only reads lines, prints answers and
+saves the session's file (through fileio.OutputPlan) on ``.save``, ``.quit`` and end of input.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+from asm6502.fileio import OutputPlan, read_text
+
+QUIT = (".quit", ".q", ".exit")
+
+
+def load(path: str) -> str:
+    return read_text(path, what="typed listing") if Path(path).exists() else ""
+
+
+def save(path: str, text: str, program: tuple[str, bytes] | None = None) -> None:
+    plan = OutputPlan()
+    plan.add(path, text, "typed listing")
+    if program is not None:
+        plan.add(program[0], program[1], "program")
+    plan.commit()
+
+
+def run(session, path: str, program: Callable[[], tuple[str, bytes] | None], messages: list[str]) -> int:
+    """Read typed lines until .quit or end of input; save on the way out."""
+    out = sys.stdout
+    for m in messages:
+        print(m, file=out)
+    print("type .help for help; .quit saves and ends", file=out)
+    try:
+        import readline  # noqa: F401  (line editing and history where the platform has it)
+    except ImportError:
+        pass
+    while True:
+        try:
+            typed = input(session.prompt())
+        except EOFError:
+            print(file=out)
+            break
+        except KeyboardInterrupt:
+            print("\n(interrupted: .quit saves and ends)", file=out)
+            continue
+        cmd = typed.strip().lower()
+        if cmd in QUIT:
+            break
+        if cmd == ".save":
+            save(path, session.listing())
+            session.dirty = False
+            print(f"saved {path}", file=out)
+            continue
+        for line in session.feed(typed):
+            print(line, file=out)
+        out.flush()
+    if session.dirty or not Path(path).exists():
+        save(path, session.listing(), program())
+        print(f"saved {path}", file=out)
+    return 0
