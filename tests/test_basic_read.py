@@ -76,7 +76,7 @@ def test_ocr_damage_shown_in_the_print_is_repaired(printed, true, status, capsys
 
 def test_a_typo_without_visible_damage_is_reported_with_ranked_fixes():
     # S for 5 in a number: "POKE 53280,S" is plausible BASIC (S a variable): asked, not repaired
-    text = "10 poke 53280,s  <%03d>\n" % cs(10, "poke 53280,5")
+    text = f"10 poke 53280,s  <{cs(10, 'poke 53280,5'):03d}>\n"
     result, = read_listings(text, "t.txt")
     assert result.lines[0].status == "bad" and not result.ok
     err = result.errors[0]
@@ -97,12 +97,13 @@ def test_a_misread_checksum_is_a_ranked_fix():
 def test_go_to_and_goto_are_different_lines():
     # the C64 stores 'go to' as GO TO ($CB $A4), not GOTO: the checksum tells which was printed
     assert crunch_text("go to 10") != crunch_text("goto 10")
-    result, = read_listings("10 GO TO 10  <%03d>\n" % cs(10, "goto 10"), "t")
+    result, = read_listings(f"10 GO TO 10  <{cs(10, 'goto 10'):03d}>\n", "t")
     assert result.lines[0].status == "repaired" and result.lines[0].body == crunch_text("goto 10")
 
 
 def test_letters_for_digits_in_the_checksum_field():
-    result, = read_listings("10 print 1 <%s>\n" % f"{cs(10, 'print 1'):03d}".replace("0", "O"), "t")
+    printed = f"{cs(10, 'print 1'):03d}".replace("0", "O")
+    result, = read_listings(f"10 print 1 <{printed}>\n", "t")
     assert result.lines[0].status == "verified"
 
 
@@ -142,7 +143,7 @@ def test_two_columns_lines_split_over_rows_and_captions_between():
 
 def test_nothing_written_unless_every_line_verifies(tmp_path, capsys):
     src = tmp_path / "l.txt"
-    src.write_text("10 print 1  <%03d>\n20 poke 53280,s  <%03d>\n" % (cs(10, "print 1"), cs(20, "poke 53280,5")))
+    src.write_text(f"10 print 1  <{cs(10, 'print 1'):03d}>\n20 poke 53280,s  <{cs(20, 'poke 53280,5'):03d}>\n")
     out = tmp_path / "l.prg"
     code, _, err = run(["read", src, "-o", out], capsys)
     assert code == 1 and not out.exists() and "not written" in err
@@ -155,7 +156,7 @@ def test_nothing_written_unless_every_line_verifies(tmp_path, capsys):
 def test_fixed_listing_reads_back(tmp_path, capsys):
     true = "poke 53280,0:print x"
     src = tmp_path / "l.txt"
-    src.write_text("10 P0KE 53280,0:PRINT X  <%03d>\n" % cs(10, true))
+    src.write_text(f"10 P0KE 53280,0:PRINT X  <{cs(10, true):03d}>\n")
     code, _, err = run(["read", src, "-o", tmp_path / "l.prg", "--fix"], capsys)
     assert code == 0, err
     code, _, err = run(["read", tmp_path / "l.fixed.txt", "-o", tmp_path / "m.prg"], capsys)

@@ -6,7 +6,7 @@ origin is tests/fixtures/basic_read/MANIFEST.md.
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -31,7 +31,7 @@ def without_blanks(body: bytes) -> bytes:
     return bytes(out)
 
 
-@lru_cache(maxsize=None)
+@cache
 def read(ocr: str):
     """The one reading of a fixture (read once for all tests: it ranks fixes for 32 bad lines)."""
     result, = read_listings((FIXTURES / ocr).read_text(encoding="utf-8"), ocr)
@@ -42,7 +42,7 @@ def figures(ocr: str, disk: str) -> dict:
     result = read(ocr)
     truth = {line.number: line.body for line in tokenize((FIXTURES / disk).read_text(), filename=disk).lines}
     options = ChecksumOptions(result.version)
-    same = lambda r: r.body is not None and without_blanks(r.body) == without_blanks(truth.get(r.number, b"?"))  # noqa: E731
+    same = lambda r: r.body is not None and without_blanks(r.body) == without_blanks(truth.get(r.number, b"?"))
     return {
         "version": result.version,
         "lines": len(result.lines),
@@ -68,22 +68,32 @@ def _fix_is_disk(report, truth, upper) -> bool:
     return body is not None and without_blanks(body) == without_blanks(truth.get(report.number, b"?"))
 
 
-def test_floppy_adjust_64er_10_85():
-    got = figures("8510-p32-floppy-adjust.ocr.txt", "8510-floppy-adjust.disk.txt")
+# measured: (lines found, verified, verified = disk, repaired, repaired = disk, still bad, print = disk)
+MEASURED = [
+    # 10/85 p. 32: two columns, control codes and shifted letters OCR turned into symbols
+    ("8510-p32-floppy-adjust.ocr.txt", "8510-floppy-adjust.disk.txt", 75, (75, 28, 25, 17, 17, 30, 72)),
+    # 10/85 p. 54-56: one column, DATA lines with l for 1, lines broken over rows, a block of
+    # 12 lines OCR read column by column
+    ("8510-p54-schreiberling.ocr.txt", "8510-schreiberling.disk.txt", 231, (231, 143, 143, 56, 56, 32, 230)),
+]
+
+
+@pytest.mark.parametrize("ocr,disk,disk_lines,measured", MEASURED)
+def test_real_print_against_the_disk(ocr, disk, disk_lines, measured):
+    got = figures(ocr, disk)
     print(got)
-    assert got["version"] == 3 and got["lines"] == got["disk lines"] == 75
-    assert (got["verified"], got["repaired"], got["bad"]) == (28, 15, 32)
+    assert got["version"] == 3 and got["disk lines"] == disk_lines
+    assert (got["lines"], got["verified"], got["verified = disk"], got["repaired"], got["repaired = disk"],
+            got["bad"], got["print = disk"]) == measured
     # every repair made without asking is the disk's line
-    assert got["repaired = disk"] == got["repaired"] == 15
-    # 3 verified lines are not the disk's: lines 170 and 840 were printed differently from the
-    # disk (their printed checksums verify the print), line 540 reads two shifted letters as one
-    # other shifted letter whose rotated bits sum to the same checksum
-    assert got["verified = disk"] == 25 and got["print = disk"] == 72
-    assert got["best fix = disk"] == 0
-    assert not got["program = disk"]  # 32 lines still stand in the way, each named with its fixes
+    assert got["repaired = disk"] == got["repaired"]
+    # floppy-adjust: 3 verified lines are not the disk's -- lines 170 and 840 were printed
+    # differently from the disk (their printed checksums verify the print), line 540 reads two
+    # shifted letters as one other shifted letter whose rotated bits sum to the same checksum
+    assert not got["program = disk"]  # the bad lines stand in the way, each named with its fixes
 
 
-@pytest.mark.parametrize("ocr", ["8510-p32-floppy-adjust.ocr.txt"])
+@pytest.mark.parametrize("ocr", [m[0] for m in MEASURED])
 def test_every_line_is_accounted_for(ocr):
     result = read(ocr)
     for r in result.lines:

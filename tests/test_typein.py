@@ -153,6 +153,6 @@ def test_mse_type_in_a_terminal(tmp_path):
 
 @pytest.mark.parametrize("argv", [["mse", "type", "new.txt"]])
 def test_a_new_mse_file_needs_a_start_address(tmp_path, argv):
-    proc = subprocess.run([sys.executable, "-m", "asm6502", *argv], cwd=tmp_path, capture_output=True, text=True,
+    proc = subprocess.run([sys.executable, "-m", "asm6502", *argv], check=False, cwd=tmp_path, capture_output=True, text=True,
                           env=dict(os.environ, PYTHONPATH=str(ROOT)), stdin=subprocess.DEVNULL, timeout=20)
     assert proc.returncode == 1 and "--start" in proc.stderr and "Traceback" not in proc.stderr

@@ -165,16 +165,19 @@ PAIRS: tuple[tuple[str, str, float], ...] = (
 )
 ONE_WAY: tuple[tuple[str, str, float], ...] = (
     ("l", "1", 1.0), ("l", "I", 1.0), ("|", "1", 1.0), ("|", "I", 1.0), ("!", "1", 1.5), ("!", "I", 1.5),
-    ("#", "$", 1.0), ("^", "$", 1.5), ("*", "$", 2.0), ("&", "$", 2.0), ("s", "$", 2.0),
+    ("#", "$", 1.0), ("^", "$", 1.5), ("*", "$", 2.0), ("&", "$", 2.0), ("s", "$", 2.0), ("t", "$", 2.0),
+    ("\u2014", "-", 1.0), ("\u2013", "-", 1.0), ("\u00bb", ",", 1.5), ("i", "1", 1.5),
 )
 STRAYS = ".,'`-\u2019\u2018"
+LOST_COLON_COST = 1.0
+MAX_UNKNOWN = 2  # a line with more unreadable characters than this cannot be fixed by one or two changes
 UNKNOWN_COST = 2.5
 STRAY_COST = 2.0
 KEYWORD_LETTER_COST = 2.0
 JOIN_COST = 1.0
 PAIR_EXTRA = 0.5
-LIKELY = 1.5  # edits that may be paired
-MAX_PAIR_EDITS = 40
+LIKELY = 1.0  # moves that may be paired
+MAX_PAIR_EDITS = 24
 SUSPECT_FACTOR = 0.5
 
 
@@ -214,8 +217,8 @@ def suspect(text: str, k: int, upper: bool) -> bool:
         return True
     if upper and c.islower():
         return True
-    if c in "#^" and k and text[k - 1].isalpha():
-        return True  # G# for G$
+    if c in "#^*&t" and k and text[k - 1].isalnum() and (k + 1 == len(text) or text[k + 1] in "(=,;:)\"+ "):
+        return c != "t" or text[k - 1].isupper()  # G# for G$, A2*(72) for A2$(72), CHRt(146)
     left = text[k - 1] if k else " "
     right = text[k + 1] if k + 1 < len(text) else " "
     if c.isdigit():
@@ -232,6 +235,7 @@ def candidate_edits(text: str, upper: bool) -> list[Edit]:
     if text == plain_quotes(text):  # (offsets agree)
         for i, j, _ in control_spans(text):
             inside.update(range(i, j))
+    unknown = sum(petscii.char_to_petscii(c) is None and c not in "{}" for c in text)
     for k, c in enumerate(text):
         if k in inside:
             continue
@@ -248,13 +252,15 @@ def candidate_edits(text: str, upper: bool) -> list[Edit]:
             edits.append(Edit(k, k + 1, m, cost * factor, f"{m} read as {c}"))
         if upper and c.isalpha() and c.islower() and c.upper() not in (e.new for e in edits if e.start == k):
             edits.append(Edit(k, k + 1, c.upper(), 1.0 * factor, f"{c.upper()} read as {c}"))
-        if petscii.char_to_petscii(c) is None and c not in "{}":
+        if petscii.char_to_petscii(c) is None and c not in "{}" and unknown <= MAX_UNKNOWN:
             for m in _replacements(upper):
                 edits.append(Edit(k, k + 1, m, UNKNOWN_COST, f"unreadable '{c}'"))
             edits.append(Edit(k, k + 1, "", STRAY_COST, f"stray '{c}'"))
         elif c in STRAYS:
             edits.append(Edit(k, k + 1, "", STRAY_COST, f"stray '{c}'"))
     edits += _keyword_edits(text, quoted, upper)
+    if not text.strip():  # typing a bare number deletes a line: the print had something, mostly ':'
+        edits.append(Edit(0, len(text), ":", LOST_COLON_COST, "':' not read"))
     return edits
 
 
@@ -287,7 +293,8 @@ def _keyword_edits(text: str, quoted: list[bool], upper: bool) -> list[Edit]:
                 if len(diff) == 1:
                     k = m.start() + off + diff[0]
                     new = kw[diff[0]] if (upper or text[k].isupper()) else kw[diff[0]].lower()
-                    out.append(Edit(k, k + 1, new, KEYWORD_LETTER_COST, f"{kw} misread"))
+                    cost = KEYWORD_LETTER_COST * (SUSPECT_FACTOR if suspect(text, k, upper) else 1.0)
+                    out.append(Edit(k, k + 1, new, cost, f"{kw} misread"))
     return out
 
 
@@ -315,6 +322,20 @@ def apply(text: str, edits: tuple[Edit, ...]) -> str:
     return text
 
 
+SWEEP_COST = 1.0  # one misreading repeated all over a line (OCR read every 1 of "-1" as l)
+SWEEP_EACH = 0.1
+
+
+def _sweeps(text: str, edits: list[Edit], upper: bool) -> list[tuple[tuple[Edit, ...], float]]:
+    """The same confusion at every place the print shows it, as one move."""
+    groups: dict[tuple[str, str], list[Edit]] = {}
+    for e in edits:
+        if e.end == e.start + 1 and len(e.new) == 1 and e.why == f"{e.new} read as {text[e.start]}" \
+                and suspect(text, e.start, upper):
+            groups.setdefault((text[e.start], e.new), []).append(e)
+    return [(tuple(es), SWEEP_COST + SWEEP_EACH * (len(es) - 1)) for es in groups.values() if len(es) >= 2]
+
+
 def _overlap(a: Edit, b: Edit) -> bool:
     return a.start < b.end and b.start < a.end or a.start == b.start
 
@@ -328,24 +349,26 @@ def rank_fixes(number: int, text: str, printed: int, upper: bool, options: Check
     base = line_body(text, upper)
     base_tokens = _tokens(base)
 
-    def consider(chosen: tuple[Edit, ...], extra: float) -> None:
+    def consider(moves: tuple[tuple[tuple[Edit, ...], float], ...], extra: float) -> None:
+        chosen = tuple(e for m in moves for e in m[0])
+        cost = extra + sum(c for _, c in moves)
         new = apply(text, chosen)
-        if new in found and found[new].cost <= extra + sum(e.cost for e in chosen):
+        if new in found and found[new].cost <= cost:
             return
         body = line_body(new, upper)
         if body is not None and line_checksum(number, body, options) == printed:
             evidence = all(any(suspect(text, k, upper) for k in range(e.start, max(e.end, e.start + 1)) if k < len(text))
-                           or e.why == "blanks inside a keyword" for e in chosen)
-            cost = extra + sum(e.cost for e in chosen)
+                           or e.why in ("blanks inside a keyword", "':' not read") for e in chosen)
             if _tokens(body) > base_tokens:  # the change makes a keyword of a misread one (G0SUB)
                 cost = max(MIN_COST, cost - KEYWORD_BONUS)
             found[new] = Fix(cost, new, chosen, evidence)
 
-    for e in edits:
-        consider((e,), 0.0)
-    likely = sorted((e for e in edits if e.cost <= LIKELY), key=lambda e: e.cost)[:MAX_PAIR_EDITS]
+    moves = [((e,), e.cost) for e in edits] + _sweeps(text, edits, upper)
+    for move in moves:
+        consider((move,), 0.0)
+    likely = sorted((m for m in moves if m[1] <= LIKELY), key=lambda m: m[1])[:MAX_PAIR_EDITS]
     for a, b in combinations(likely, 2):
-        if not _overlap(a, b):
+        if not any(_overlap(x, y) for x in a[0] for y in b[0]):
             consider((a, b), PAIR_EXTRA)
     computed = checksum_of(number, text, upper, options)
     fixes = sorted(found.values(), key=lambda f: (f.cost, f.text))
@@ -404,7 +427,10 @@ def confident(fixes: list[Fix], upper: bool = False) -> bool:
         return False
     if damage_left(fixes[0].text, upper):
         return False
-    return len(fixes) == 1 or fixes[1].cost >= fixes[0].cost + AUTO_MARGIN
+    # a reading that leaves plain damage behind (or keeps the damaged line and blames the
+    # checksum) is no rival of one that clears it
+    rivals = [f for f in fixes[1:] if f.checksum is None and not damage_left(f.text, upper)]
+    return not rivals or rivals[0].cost >= fixes[0].cost + AUTO_MARGIN
 
 
 def describe(text: str, fix: Fix, printed: int) -> str:
@@ -422,8 +448,24 @@ def describe(text: str, fix: Fix, printed: int) -> str:
         old = text[lo:hi]
         new = text[lo : e.start] + e.new + text[e.end : hi]
         parts.append(f"'{new}' instead of '{old}' ({e.why})")
-    return "; ".join(parts)
+    merged: dict[str, int] = {}
+    for part in parts:
+        merged[part] = merged.get(part, 0) + 1
+    return "; ".join(p if n == 1 else f"{p} x{n}" for p, n in merged.items())
 
 
-__all__ = ["Edit", "Fix", "ORDINARY_COST", "apply", "candidate_edits", "checksum_of", "confident", "describe",
-           "line_body", "normalize_controls", "petcat_text", "rank_fixes", "suspect"]
+__all__ = [
+    "ORDINARY_COST",
+    "Edit",
+    "Fix",
+    "apply",
+    "candidate_edits",
+    "checksum_of",
+    "confident",
+    "describe",
+    "line_body",
+    "normalize_controls",
+    "petcat_text",
+    "rank_fixes",
+    "suspect",
+]

@@ -35,7 +35,8 @@ _CHECKSUM = rf"(?:{_OPEN}\s*(?P<a>[{_DIGIT}](?:\s?[{_DIGIT}]){{2}})\s*{_CLOSE}|{
 CHECKSUM_CELL = re.compile(rf"^\s*{_CHECKSUM}\s*$")
 CHECKSUM_AT_END = re.compile(rf"(?:^|\s){_CHECKSUM}\s*$")
 NUMBER_CELL = re.compile(rf"^\s*(?P<n>[0-9](?:[{_DIGIT}]){{0,4}})\s*$")
-NUMBERED = re.compile(rf"^\s*(?P<n>[0-9][{_DIGIT}]{{0,4}})(?:\s+|(?=[A-Za-z?]))(?P<rest>\S.*)$")
+# "400-REM": the blank after the number read as a dash
+NUMBERED = re.compile(rf"^\s*(?P<n>[0-9][{_DIGIT}]{{0,4}})(?:\s+|-(?=[A-Za-z])|(?=[A-Za-z?]))(?P<rest>\S.*)$")
 MAX_LINE_TEXT = 120  # a typed line is at most 80 characters; print adds blanks after keywords
 
 
@@ -116,7 +117,7 @@ def _segments(raw: str) -> list[_Segment]:
     segs: list[_Segment] = []
     seg = _Segment(0)
     slot = 0  # left column: 0 = number slot, 1 = text slot, 2 = more text / checksum / end
-    for text, col in cells:
+    for k, (text, col) in enumerate(cells):
         if seg is None:
             seg = _Segment(len(segs))
             slot = 1
@@ -127,6 +128,9 @@ def _segments(raw: str) -> list[_Segment]:
             seg = None
             continue
         if not text.strip():
+            rest = [t for t, _ in cells[k + 1 :] if t.strip()]
+            if slot >= 2 and len(rest) == 1 and CHECKSUM_CELL.match(rest[0]) and (seg.number or seg.texts):
+                continue  # "900<TAB>REM X<TAB><TAB><007>": a wide gap before the line's own checksum
             if slot >= 2:
                 segs.append(seg)
                 seg = None
@@ -138,10 +142,6 @@ def _segments(raw: str) -> list[_Segment]:
             slot = 1
             continue
         if slot == 0 or (slot == 1 and seg.column > 0 and not seg.texts):
-            _text_cell(seg, text, col)
-        elif slot >= 2 and seg.texts and NUMBERED.match(text) and not text.lstrip()[0] in "0":
-            segs.append(seg)  # the right column starts without an empty slot
-            seg = _Segment(len(segs))
             _text_cell(seg, text, col)
         else:
             _text_cell(seg, text, col, inline_number=False)
@@ -164,6 +164,28 @@ def _text_cell(seg: _Segment, text: str, col: int, *, inline_number: bool = True
         seg.texts.append((text, col))
 
 
+_NUMBER_RUN = re.compile(r"^\s*\d{1,5}(?:\s+\d{1,5})+\s*$")
+_CHECKSUM_RUN = re.compile(rf"^\s*(?:{_CHECKSUM}\s*){{2,}}$")
+
+
+def _unmerge(raw: str) -> list[str] | None:
+    """OCR sometimes reads a block of lines column by column: the line numbers in one cell, the
+    texts in the next, the checksums in a third (64'er 10/85 p. 55, lines 1010-1120).  When the
+    numbers rise, the checksums are as many and the texts split at their common first word into
+    as many, the block is read back as one row a line."""
+    cells = [c for c in raw.split("\t") if c.strip()]
+    if len(cells) != 3 or not _NUMBER_RUN.match(cells[0]) or not _CHECKSUM_RUN.match(cells[2]):
+        return None
+    numbers = cells[0].split()
+    values = [int(n) for n in numbers]
+    checksums = [m.group(0).strip() for m in re.finditer(_CHECKSUM, cells[2])]
+    first = cells[1].split()[0] if cells[1].split() else ""
+    texts = [first + t for t in cells[1].split(first)[1:]] if first else []
+    if values != sorted(values) or not len(numbers) == len(checksums) == len(texts):
+        return None
+    return [f"{n}\t{t.strip()}\t{c}" for n, t, c in zip(numbers, texts, checksums)]
+
+
 @dataclass
 class Layout:
     records: list[Record]
@@ -182,6 +204,22 @@ def find_records(text: str) -> Layout:
         raw = raw.rstrip("\r")
         if not raw.strip():
             continue
+        unmerged = _unmerge(raw)
+        if unmerged is not None:  # a block of lines OCR ran together: one row a line
+            for row in unmerged:
+                for seg in _segments(row):
+                    number = seg.number
+                    if number is None:
+                        continue
+                    counter += 1
+                    rec = Record(read_number(number[0]), number[0], lineno, 1, column=0, block=block, order=counter)
+                    rec.pieces = [Piece(t, lineno, 1) for t, _ in seg.texts]
+                    if seg.checksum is not None:
+                        cs = read_checksum(seg.checksum[0])
+                        rec.checksum, rec.checksum_text = cs.value, cs.text
+                        rec.checksum_line, rec.checksum_col = lineno, 1
+                    records.append(rec)
+            continue
         segs = _segments(raw)
         tabbed = "\t" in raw
         any_record = False
@@ -189,9 +227,11 @@ def find_records(text: str) -> Layout:
             rec = open_.get(seg.column)
             if seg.number is not None:
                 value = read_number(seg.number[0])
-                # a row that goes on with an open line's text can start with digits ("2:POKE")
-                continuation = rec is not None and rec.checksum is None and not tabbed and value <= rec.number
-                if not continuation:
+                # a row that goes on with an open line's text can start with digits ("-\n1<TAB><144>")
+                continuation = rec is not None and rec.checksum is None and value <= rec.number
+                if continuation:
+                    seg.texts.insert(0, (seg.number[0] + (" " if seg.texts else ""), seg.number[1]))
+                else:
                     if rec is not None:
                         _close(rec, open_, records)
                     counter += 1

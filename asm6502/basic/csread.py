@@ -11,8 +11,6 @@ Several listings in one text (line numbers starting again) are read separately.
 
 from __future__ import annotations
 
-
-
 from dataclasses import dataclass, field
 
 from asm6502.basic import csfix
@@ -129,8 +127,7 @@ def _decide_version(records: list[Record], upper: bool) -> int:
 def read_listings(text: str, filename: str = "<input>", *, version: int | None = None,
                   case: str | None = None) -> list[ReadResult]:
     """Every Checksummer listing in *text*, each read and checked.  Never raises for bad input."""
-    if text.startswith("\ufeff"):
-        text = text[1:]
+    text = text.removeprefix("\ufeff")
     src = _Source(text, filename)
     layout = find_records(text)
     groups = _split_listings(layout.records)

@@ -74,6 +74,7 @@ def _keyword_table() -> bytes:
 
 
 KEYWORD_TABLE = _keyword_table()
+FIRST_CODES = frozenset(kw.encode("ascii")[0] for kw in KEYWORDS)
 
 
 # --------------------------------------------------------------------------- results
@@ -123,6 +124,10 @@ def _match_keyword(buf: list[Piece], start: int) -> tuple[int, int] | None:
             return 0  # the buffer's $00 terminator
         return None if buf[x].escaped else buf[x].code
 
+    if at(start) not in FIRST_CODES:
+        # the walk below can only match where the first byte equals a keyword's first letter
+        # (a shifted first letter never gets here: $A585 skips bytes >= $80); a shortcut, same result
+        return None
     y = 0
     count = 0
     while True:

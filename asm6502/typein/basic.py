@@ -31,7 +31,7 @@ class BasicSession:
     dirty: bool = False
 
     @classmethod
-    def resume(cls, text: str, version: int = 3) -> tuple["BasicSession", list[str]]:
+    def resume(cls, text: str, version: int = 3) -> tuple[BasicSession, list[str]]:
         """A session from a partly typed file; messages for lines that do not verify."""
         session = cls(version=version)
         messages = []

@@ -28,7 +28,7 @@ class MseSession:
     dirty: bool = False
 
     @classmethod
-    def resume(cls, text: str, start: int | None, end: int | None, name: str) -> tuple["MseSession", list[str]]:
+    def resume(cls, text: str, start: int | None, end: int | None, name: str) -> tuple[MseSession, list[str]]:
         if not text.strip():
             if start is None:
                 raise ValueError("a new MSE listing needs --start")
