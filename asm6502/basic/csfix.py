@@ -275,11 +275,9 @@ def _keyword_edits(text: str, quoted: list[bool], upper: bool) -> list[Edit]:
     for m in re.finditer(r"[A-Za-z$#]+(?: +[A-Za-z$#(]+)+", text):
         if quoted[m.start()]:
             continue
-        run = m.group(0)
-        joined = re.sub(r" +", "", run).upper()
-        if _has_keyword_across(run.upper()):
-            out.append(Edit(m.start(), m.end(), re.sub(r" +", "", run), JOIN_COST, "blanks inside a keyword"))
-        del joined
+        joined = _join_keyword_blanks(m.group(0))
+        if joined != m.group(0):
+            out.append(Edit(m.start(), m.end(), joined, JOIN_COST, "blanks inside a keyword"))
     for m in re.finditer(r"[A-Za-z]{3,}", text):
         if quoted[m.start()]:
             continue
@@ -298,22 +296,45 @@ def _keyword_edits(text: str, quoted: list[bool], upper: bool) -> list[Edit]:
     return out
 
 
-def _has_keyword_across(run: str) -> bool:
-    """Joining the blanks of *run* makes a keyword that spans one of them."""
-    positions = []
-    joined = ""
+def _join_keyword_blanks(run: str) -> str:
+    """*run* without the blanks that fall inside a keyword (``PRIN T TAB(`` -> ``PRINT TAB(``);
+    the blanks between words stay (the C64 stores them)."""
+    letters, blank_before = [], []  # blank_before[i]: blanks before letters[i]
+    pending = 0
     for c in run:
         if c == " ":
-            positions.append(len(joined))
+            pending += 1
         else:
-            joined += c
-    for kw in KEYWORDS:
-        start = joined.find(kw)
-        while start >= 0:
-            if any(start < p < start + len(kw) for p in positions):
-                return True
-            start = joined.find(kw, start + 1)
-    return False
+            letters.append(c)
+            blank_before.append(pending)
+            pending = 0
+    joined = "".join(letters).upper()
+    drop = [False] * len(letters)
+    i = 0
+    while i < len(joined):  # left to right, the first keyword in table order, as CRUNCH reads
+        kw = next((k for k in KEYWORDS if joined.startswith(k, i)), None)
+        if kw is None:
+            i += 1
+            continue
+        for k in range(i + 1, i + len(kw)):
+            drop[k] = True
+        i += len(kw)
+    return "".join((" " * blank_before[i] if not drop[i] else "") + c for i, c in enumerate(letters)) + " " * pending
+
+
+def keyword_join(text: str, number: int, printed: int, upper: bool, options: ChecksumOptions) -> tuple[Fix, str] | None:
+    """A line that verifies as printed with a blank inside a keyword (``PRIN T``) and verifies
+    with the keyword whole too -- the Checksummer skips blanks and the token happens to sum the
+    same as its letters: the keyword is taken (the blank is OCR damage, issue 24's bench)."""
+    edits = tuple(e for e in _keyword_edits(text, _quoted(text), upper) if e.why == "blanks inside a keyword")
+    if not edits:
+        return None
+    new = apply(text, edits)
+    body = line_body(new, upper)
+    if body is None or line_checksum(number, body, options) != printed:
+        return None
+    fix = Fix(sum(e.cost for e in edits), new, edits, True)
+    return fix, describe(text, fix, printed)
 
 
 def apply(text: str, edits: tuple[Edit, ...]) -> str:

@@ -178,6 +178,15 @@ def _check(records: list[Record], src: _Source, version: int, upper: bool) -> Re
                                cs_where))
         computed = None if body is None else line_checksum(rec.number, body, options)
         if computed == rec.checksum:
+            joined = csfix.keyword_join(printed, rec.number, rec.checksum, upper, options)
+            if joined is not None:  # "PRIN T" and "PRINT" both verify: the blank is OCR damage
+                fix, repair = joined
+                diags.append(warning(f"repaired line {rec.number}: {repair} (the line verifies either way)",
+                                     cs_where, *([] if cs_where.source else [note(f"line {rec.number} reads: "
+                                                                                    f"{rec.number} {printed}")])))
+                reports.append(LineReport(rec.number, rec.line, "repaired", printed, fix.text, rec.checksum,
+                                          rec.checksum, csfix.line_body(fix.text, upper), repair))
+                continue
             reports.append(LineReport(rec.number, rec.line, "verified", printed, printed, rec.checksum, computed, body))
             continue
         fixes = csfix.rank_fixes(rec.number, printed, rec.checksum, upper, options)
@@ -185,6 +194,9 @@ def _check(records: list[Record], src: _Source, version: int, upper: bool) -> Re
         if csfix.confident(fixes, upper):
             best = fixes[0]
             repair = csfix.describe(printed, best, rec.checksum)
+            joined = csfix.keyword_join(best.text, rec.number, rec.checksum, upper, options)
+            if joined is not None:  # "TH EN" left by a fix elsewhere: whole either way, taken whole
+                best, repair = joined[0], repair + "; " + joined[1]
             new_body = csfix.line_body(best.text, upper)
             diags.append(warning(f"repaired line {rec.number}: {repair}", cs_where, *context))
             reports.append(LineReport(rec.number, rec.line, "repaired", printed, best.text, rec.checksum,
