@@ -156,3 +156,33 @@ def test_a_new_mse_file_needs_a_start_address(tmp_path, argv):
     proc = subprocess.run([sys.executable, "-m", "asm6502", *argv], check=False, cwd=tmp_path, capture_output=True, text=True,
                           env=dict(os.environ, PYTHONPATH=str(ROOT)), stdin=subprocess.DEVNULL, timeout=20)
     assert proc.returncode == 1 and "--start" in proc.stderr and "Traceback" not in proc.stderr
+
+
+def test_basic_resume_keeps_a_line_that_does_not_verify():
+    text = f"10 print 1 <{cs(10, 'print 1'):03d}>\n20 goto 10 <{(cs(20, 'goto 10') + 1) % 256:03d}>\n"
+    s, messages = BasicSession.resume(text)
+    assert messages == ["line 20 in the file does not verify; type it again"] and sorted(s.lines) == [10]
+    assert "20 goto 10" in s.listing()  # saving keeps it as it was
+    s.feed(f"20 goto 10 <{cs(20, 'goto 10'):03d}>")
+    assert not s.pending and sorted(s.lines) == [10, 20]
+
+
+@pytest.mark.parametrize("kind", ["basic", "mse"])
+def test_a_file_that_is_no_listing_is_not_typed_over(tmp_path, kind):
+    path = tmp_path / "notes.txt"
+    path.write_text("Meine Notizen, kein Listing.\n")
+    argv = [kind, "type", "notes.txt"] + (["--start", "0x3400"] if kind == "mse" else [])
+    proc = subprocess.run([sys.executable, "-m", "asm6502", *argv], check=False, cwd=tmp_path, capture_output=True,
+                          text=True, env=dict(os.environ, PYTHONPATH=str(ROOT)), stdin=subprocess.DEVNULL, timeout=20)
+    assert proc.returncode == 1 and "not a" in proc.stderr
+    assert path.read_text() == "Meine Notizen, kein Listing.\n"
+
+
+def test_mse_resume_refuses_a_bad_line_with_lines_after_it():
+    s = MseSession(0x3400, None, "X")
+    for k in range(3):
+        data = bytes([k] * 8)
+        s.feed(" ".join(f"{b:02x}" for b in data) + f" {checksum_v1(0x3400 + 8 * k, data):02x}")
+    broken = s.listing().replace("3408 : 01 01", "3408 : 01 02")
+    with pytest.raises(ValueError, match=r"\$3408 does not verify"):
+        MseSession.resume(broken, None, None, "")

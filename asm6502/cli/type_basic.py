@@ -24,9 +24,13 @@ def register_type(sub) -> None:
 def run_type(args) -> int:
     from asm6502.basic.tokenizer import tokenize
     from asm6502.cli import type_loop
+    from asm6502.diagnostics import DiagnosticError, error
     from asm6502.typein.basic import BasicSession
 
-    session, messages = BasicSession.resume(type_loop.load(args.file), args.checksum_version)
+    try:
+        session, messages = BasicSession.resume(type_loop.load(args.file), args.checksum_version)
+    except ValueError as exc:
+        raise DiagnosticError([error(f"{args.file}: {exc}")]) from None
     session.upper = args.case == "upper"
 
     def program():

@@ -29,20 +29,30 @@ class BasicSession:
     lines: dict[int, str] = field(default_factory=dict)  # number -> text (petcat)
     typed: list[int] = field(default_factory=list)  # order typed, for .back
     dirty: bool = False
+    # lines of the resumed file that do not verify: kept as they are (text, printed checksum)
+    # until typed again, so saving never loses them
+    pending: dict[int, tuple[str, int | None]] = field(default_factory=dict)
 
     @classmethod
     def resume(cls, text: str, version: int = 3) -> tuple[BasicSession, list[str]]:
-        """A session from a partly typed file; messages for lines that do not verify."""
+        """A session from a partly typed file; messages for lines that do not verify.
+
+        Raises ValueError if the file has text but no Checksummer line (not a typed listing)."""
         session = cls(version=version)
         messages = []
         if not text.strip():
             return session, messages
-        result = read_listings(text, "<file>", version=version)[0]
-        for r in result.lines:
-            session.lines[r.number] = csfix.petcat_text(r.text, result.upper)
-            session.typed.append(r.number)
-            if r.status == "bad":
-                messages.append(f"line {r.number} in the file does not verify; type it again")
+        results = read_listings(text, "<file>", version=version)
+        if not any(r.lines for r in results):
+            raise ValueError("not a Checksummer listing (no line with <NNN>); give a new file to type into")
+        for result in results:
+            for r in result.lines:
+                if r.status == "bad":
+                    session.pending[r.number] = (r.printed, r.checksum)
+                    messages.append(f"line {r.number} in the file does not verify; type it again")
+                    continue
+                session.lines[r.number] = csfix.petcat_text(r.text, result.upper)
+                session.typed.append(r.number)
         return session, messages
 
     def options(self) -> ChecksumOptions:
@@ -66,7 +76,10 @@ class BasicSession:
             self.dirty = True
             return [f"line {number} taken back: {number} {text} <{self._checksum(number, text):03d}>"]
         if cmd == ".list":
-            return [f"{n} {self.lines[n]} <{self._checksum(n, self.lines[n]):03d}>" for n in sorted(self.lines)] or ["(no lines)"]
+            rows = {n: f"{n} {t} <{self._checksum(n, t):03d}>" for n, t in self.lines.items()}
+            rows.update({n: f"{n} {t} <{'???' if c is None else f'{c:03d}'}> (does not verify)"
+                         for n, (t, c) in self.pending.items()})
+            return [rows[n] for n in sorted(rows)] or ["(no lines)"]
         if cmd in (".help", "?"):
             return [HELP]
         end = CHECKSUM_AT_END.search(t)
@@ -88,7 +101,8 @@ class BasicSession:
             answer = [f"refused: line {number} gives <{computed:03d}>, the print says <{printed:03d}>"]
             answer += [f"  most likely: {csfix.describe(text, f, printed)}" for f in fixes[:1]]
             return answer
-        replaced = number in self.lines
+        replaced = number in self.lines or number in self.pending
+        self.pending.pop(number, None)
         self.lines[number] = csfix.petcat_text(text, self.upper)
         if number in self.typed:
             self.typed.remove(number)
@@ -104,5 +118,6 @@ class BasicSession:
         return 0 if body is None else line_checksum(number, body, self.options())
 
     def listing(self) -> str:
-        rows = [(f"{n} {self.lines[n]}", self._checksum(n, self.lines[n])) for n in sorted(self.lines)]
-        return format_listing(rows) if rows else ""
+        rows = {n: (f"{n} {t}", self._checksum(n, t)) for n, t in self.lines.items()}
+        rows.update({n: (f"{n} {t}", c or 0) for n, (t, c) in self.pending.items()})
+        return format_listing([rows[n] for n in sorted(rows)]) if rows else ""

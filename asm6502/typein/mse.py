@@ -34,16 +34,20 @@ class MseSession:
                 raise ValueError("a new MSE listing needs --start")
             return cls(start, end, name), []
         result = read_listing(text, "<file>", version="1.0")
+        if not result.report:
+            raise ValueError("not an MSE V1.0 listing; give a new file to type into")
         session = cls(result.start if start is None else start, end if end is not None else result.end,
                       name or (result.name or ""))
-        good = [r for r in result.report if r.status != "bad"]
-        for r in good:
-            if r.address != session.next_address:
+        for r in result.report:
+            if r.status == "bad" or r.address != session.next_address:
                 break
             session.rows.append(bytes(r.data))
-        messages = [] if len(session.rows) == len(result.report) else \
-            [f"the file's lines after ${session.next_address:04X} do not verify; typing goes on there"]
-        return session, messages
+        if len(session.rows) < len(result.report):
+            # typing on would drop the lines after the first bad one when saving: refuse instead
+            follow = len(result.report) - len(session.rows) - 1
+            raise ValueError(f"the line for ${session.next_address:04X} does not verify and {follow} line(s) "
+                             "follow it; correct it first ('asm6502 mse read FILE' names the fix)")
+        return session, []
 
     @property
     def next_address(self) -> int:
