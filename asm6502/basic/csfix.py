@@ -41,7 +41,8 @@ QUOTES = str.maketrans({"\u201c": '"', "\u201d": '"', "\u201e": '"', "\u2033": '
 
 def _ocr_name(item: str) -> str:
     """A control name as OCR read it: count digits kept, O read as 0 in the name."""
-    m = re.match(r"^\s*(\d*)\s*(.*?)\s*$", item)
+    m = re.match(r"^\s*(\d*)\s*(.*?)\s*$", item, re.DOTALL)
+    assert m is not None  # every string matches
     count, name = m.group(1), m.group(2)
     return count + name.replace("0", "O").replace(" ", "")
 
@@ -231,7 +232,7 @@ def suspect(text: str, k: int, upper: bool) -> bool:
 def candidate_edits(text: str, upper: bool) -> list[Edit]:
     edits: list[Edit] = []
     quoted = _quoted(text)
-    inside = set()
+    inside: set[int] = set()
     if text == plain_quotes(text):  # (offsets agree)
         for i, j, _ in control_spans(text):
             inside.update(range(i, j))

@@ -111,16 +111,17 @@ def _segments(raw: str) -> list[_Segment]:
     """A row split into its columns by the slot rule (see the module docstring)."""
     cells = _cells(raw)
     if len(cells) == 1:
-        seg = _Segment(0)
-        _text_cell(seg, *cells[0])
-        return [seg]
+        only = _Segment(0)
+        _text_cell(only, *cells[0])
+        return [only]
     segs: list[_Segment] = []
-    seg = _Segment(0)
+    seg: _Segment | None = _Segment(0)
     slot = 0  # left column: 0 = number slot, 1 = text slot, 2 = more text / checksum / end
     for k, (text, col) in enumerate(cells):
         if seg is None:
             seg = _Segment(len(segs))
             slot = 1
+        assert seg is not None
         m = CHECKSUM_CELL.match(text)
         if m:
             seg.checksum = (m, col + m.start())
@@ -212,19 +213,19 @@ def find_records(text: str) -> Layout:
                     if number is None:
                         continue
                     counter += 1
-                    rec = Record(read_number(number[0]), number[0], lineno, 1, column=0, block=block, order=counter)
-                    rec.pieces = [Piece(t, lineno, 1) for t, _ in seg.texts]
+                    one = Record(read_number(number[0]), number[0], lineno, 1, column=0, block=block, order=counter)
+                    one.pieces = [Piece(t, lineno, 1) for t, _ in seg.texts]
                     if seg.checksum is not None:
                         cs = read_checksum(seg.checksum[0])
-                        rec.checksum, rec.checksum_text = cs.value, cs.text
-                        rec.checksum_line, rec.checksum_col = lineno, 1
-                    records.append(rec)
+                        one.checksum, one.checksum_text = cs.value, cs.text
+                        one.checksum_line, one.checksum_col = lineno, 1
+                    records.append(one)
             continue
         segs = _segments(raw)
         tabbed = "\t" in raw
         any_record = False
         for seg in segs:
-            rec = open_.get(seg.column)
+            rec: Record | None = open_.get(seg.column)
             if seg.number is not None:
                 value = read_number(seg.number[0])
                 # a row that goes on with an open line's text can start with digits ("-\n1<TAB><144>")

@@ -63,8 +63,8 @@ class ReadResult:
     @property
     def prg(self) -> bytes:
         """The program of the lines read (a bad line as printed; one without bytes left out)."""
-        entries = {r.number: r for r in self.lines if r.body is not None}
-        prg, _ = link_program([(n, entries[n].body, entries[n].line) for n in sorted(entries)], self.start)
+        bodies = {r.number: (r.body, r.line) for r in self.lines if r.body is not None}
+        prg, _ = link_program([(n, *bodies[n]) for n in sorted(bodies)], self.start)
         return prg
 
     def corrected_listing(self) -> str:

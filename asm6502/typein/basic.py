@@ -39,7 +39,7 @@ class BasicSession:
 
         Raises ValueError if the file has text but no Checksummer line (not a typed listing)."""
         session = cls(version=version)
-        messages = []
+        messages: list[str] = []
         if not text.strip():
             return session, messages
         results = read_listings(text, "<file>", version=version)
