@@ -93,6 +93,20 @@ def test_real_print_against_the_disk(ocr, disk, disk_lines, measured):
     assert not got["program = disk"]  # the bad lines stand in the way, each named with its fixes
 
 
+def test_real_print_settles_how_v3_counts_positions():
+    # checksummer.py's open question: does the rotation count the skipped blanks?  The printed
+    # values against the disk's lines say no
+    counts = {False: 0, True: 0}
+    printed = 0
+    for ocr, disk, _, _ in MEASURED:
+        truth = {line.number: line.body for line in tokenize((FIXTURES / disk).read_text(), filename=disk).lines}
+        for r in read(ocr).lines:
+            printed += 1
+            for spaces in counts:
+                counts[spaces] += r.checksum == line_checksum(r.number, truth[r.number], ChecksumOptions(3, spaces))
+    assert (printed, counts[False], counts[True]) == (306, 302, 62)
+
+
 @pytest.mark.parametrize("ocr", [m[0] for m in MEASURED])
 def test_every_line_is_accounted_for(ocr):
     result = read(ocr)
