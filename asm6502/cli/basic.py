@@ -241,7 +241,7 @@ def register_checksum(sub) -> None:
     p.add_argument("--version", type=int, choices=(1, 2, 3), default=3, dest="checksum_version",
                    help="Checksummer version: 1/2 (64'er 1-7/85, plain sum) or 3 (from 8/85, rotating; default)")
     p.add_argument("--v3-count-spaces", action="store_true",
-                   help="V3: let skipped spaces advance the rotation too (unconfirmed variant; see checksummer.py)")
+                   help="V3: let skipped spaces advance the rotation too (not what 64'er printed: see checksummer.py)")
     p.add_argument("--from", dest="kind", choices=("auto", "prg", "text"), default="auto",
                    help="how to read INPUT (auto: .bas/.txt are text, anything else a .prg)")
     p.add_argument("-o", "--output", metavar="FILE", help="write the listing here instead of standard output")
