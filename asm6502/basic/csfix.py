@@ -171,6 +171,8 @@ ONE_WAY: tuple[tuple[str, str, float], ...] = (
 )
 STRAYS = ".,'`-\u2019\u2018"
 LOST_COLON_COST = 1.0
+UNDERLINED = "\u00a3^#&@"  # what OCR made of an underlined (shifted) capital inside quotes
+SHIFTED_COST = 1.5
 MAX_UNKNOWN = 2  # a line with more unreadable characters than this cannot be fixed by one or two changes
 UNKNOWN_COST = 2.5
 STRAY_COST = 2.0
@@ -218,6 +220,9 @@ def suspect(text: str, k: int, upper: bool) -> bool:
         return True
     if upper and c.islower():
         return True
+    if upper and c in UNDERLINED and _quoted(text)[k] and ((k + 1 < len(text) and text[k + 1].isalpha())
+                                                         or (k and text[k - 1].isalpha())):
+        return True  # "£ISKETTE": a shifted D printed underlined
     if c in "#^*&t" and k and text[k - 1].isalnum() and (k + 1 == len(text) or text[k + 1] in "(=,;:)\"+ "):
         return c != "t" or text[k - 1].isupper()  # G# for G$, A2*(72) for A2$(72), CHRt(146)
     left = text[k - 1] if k else " "
@@ -237,6 +242,7 @@ def candidate_edits(text: str, upper: bool) -> list[Edit]:
         for i, j, _ in control_spans(text):
             inside.update(range(i, j))
     unknown = sum(petscii.char_to_petscii(c) is None and c not in "{}" for c in text)
+    shifted_marks = sum(c in UNDERLINED for c, q in zip(text, quoted) if q)
     for k, c in enumerate(text):
         if k in inside:
             continue
@@ -259,6 +265,11 @@ def candidate_edits(text: str, upper: bool) -> list[Edit]:
             edits.append(Edit(k, k + 1, "", STRAY_COST, f"stray '{c}'"))
         elif c in STRAYS:
             edits.append(Edit(k, k + 1, "", STRAY_COST, f"stray '{c}'"))
+        if upper and quoted[k] and c in UNDERLINED and shifted_marks <= MAX_UNKNOWN:
+            # 64'er printed a shifted letter as an underlined capital (10/85 p. 54, "Eingabehinweise"),
+            # which OCR reads as a symbol: in a capital listing the shifted letters are lower case
+            for m in "abcdefghijklmnopqrstuvwxyz":
+                edits.append(Edit(k, k + 1, m, SHIFTED_COST, f"underlined (shifted) {m.upper()} read as '{c}'"))
     edits += _keyword_edits(text, quoted, upper)
     if not text.strip():  # typing a bare number deletes a line: the print had something, mostly ':'
         edits.append(Edit(0, len(text), ":", LOST_COLON_COST, "':' not read"))
@@ -379,8 +390,10 @@ def rank_fixes(number: int, text: str, printed: int, upper: bool, options: Check
             return
         body = line_body(new, upper)
         if body is not None and line_checksum(number, body, options) == printed:
-            evidence = all(any(suspect(text, k, upper) for k in range(e.start, max(e.end, e.start + 1)) if k < len(text))
-                           or e.why in ("blanks inside a keyword", "':' not read") for e in chosen)
+            # a shifted letter guessed for an underline mark is one of 26: offered, never taken unasked
+            evidence = all((any(suspect(text, k, upper) for k in range(e.start, max(e.end, e.start + 1)) if k < len(text))
+                            or e.why in ("blanks inside a keyword", "':' not read"))
+                           and not e.why.startswith("underlined") for e in chosen)
             if _tokens(body) > base_tokens:  # the change makes a keyword of a misread one (G0SUB)
                 cost = max(MIN_COST, cost - KEYWORD_BONUS)
             found[new] = Fix(cost, new, chosen, evidence)
