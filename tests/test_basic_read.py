@@ -173,3 +173,19 @@ def test_no_listing_is_an_error(tmp_path, capsys):
 def test_normalize_controls_leaves_code_alone():
     assert csfix.normalize_controls('A$=CHR$(13):PRINT "(13)"') == 'A$=CHR$(13):PRINT "(13)"'
     assert csfix.normalize_controls('PRINT "C8SPACE,WHITE }X"') == 'PRINT "{8 $20}{wht}X"'
+
+
+def test_lines_run_together_in_one_row():
+    row = f"10 PRINT 1 <{cs(10, 'print 1'):03d}> 20 GOTO 10 <{cs(20, 'goto 10'):03d}> 30 END <{cs(30, 'end'):03d}>"
+    result, = read_listings(row + "\n", "t")
+    assert [(r.number, r.status) for r in result.lines] == [(10, "verified"), (20, "verified"), (30, "verified")]
+    assert result.lines[1].printed == "GOTO 10"
+
+
+def test_capitals_and_lower_case_print_read_the_same():
+    line = 'print "hallo": goto 10'
+    lower = f"10 {line} <{cs(10, line):03d}>\n"
+    upper, = read_listings(lower.upper(), "t")
+    plain, = read_listings(lower, "t")
+    assert upper.upper and not plain.upper
+    assert upper.prg == plain.prg and upper.ok and plain.ok

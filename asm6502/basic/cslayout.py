@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from itertools import pairwise
 
 # OCR's readings of the digits of a printed checksum or line number
 DIGIT_LOOKALIKES = {"O": "0", "o": "0", "Q": "0", "D": "0", "I": "1", "l": "1", "|": "1", "!": "1",
@@ -187,6 +188,22 @@ def _unmerge(raw: str) -> list[str] | None:
     return [f"{n}\t{t.strip()}\t{c}" for n, t, c in zip(numbers, texts, checksums)]
 
 
+_LINE_AFTER_CHECKSUM = re.compile(r"(?<=[>)}\]])[ ]+(?=[0-9]{1,5}[ ]+[A-Za-z?:])")
+
+
+def _run_together(raw: str) -> list[str]:
+    """A row that holds several typed lines one after the other (``10 PRINT 1 <123> 20 END <045>``),
+    as one row each; the later ones are padded with blanks so columns stay the row's."""
+    if "\t" in raw:
+        return [raw]
+    cuts = [m.end() for m in _LINE_AFTER_CHECKSUM.finditer(raw)
+            if CHECKSUM_AT_END.search(raw[: m.start()])]
+    if not cuts:
+        return [raw]
+    bounds = [0, *cuts, len(raw)]
+    return [" " * lo + raw[lo:hi] for lo, hi in pairwise(bounds)]
+
+
 @dataclass
 class Layout:
     records: list[Record]
@@ -201,8 +218,8 @@ def find_records(text: str) -> Layout:
     block = 0
     counter = 0
     lines = text.split("\n")
-    for lineno, raw in enumerate(lines, start=1):
-        raw = raw.rstrip("\r")
+    rows = [(lineno, part) for lineno, raw in enumerate(lines, start=1) for part in _run_together(raw.rstrip("\r"))]
+    for lineno, raw in rows:
         if not raw.strip():
             continue
         unmerged = _unmerge(raw)
