@@ -168,6 +168,7 @@ ONE_WAY: tuple[tuple[str, str, float], ...] = (
     ("l", "1", 1.0), ("l", "I", 1.0), ("|", "1", 1.0), ("|", "I", 1.0), ("!", "1", 1.5), ("!", "I", 1.5),
     ("#", "$", 1.0), ("^", "$", 1.5), ("*", "$", 2.0), ("&", "$", 2.0), ("s", "$", 2.0), ("t", "$", 2.0),
     ("\u2014", "-", 1.0), ("\u2013", "-", 1.0), ("\u00bb", ",", 1.5), ("i", "1", 1.5),
+    ("=", ":", 1.5), ("T", "^", 1.5),  # ':' alone on a line read as '='; the up-arrow (power) read as T
 )
 STRAYS = ".,'`-\u2019\u2018"
 LOST_COLON_COST = 1.0
@@ -229,9 +230,9 @@ def suspect(text: str, k: int, upper: bool) -> bool:
     right = text[k + 1] if k + 1 < len(text) else " "
     if c.isdigit():
         return (left.isalpha() or right.isalpha()) and not (left.isdigit() or right.isdigit())
-    if c.isalpha() and c in "OIlSBZGDQ":
+    if c.isalpha() and c in "OIlSBZGDQT":
         return left.isdigit() or (right.isdigit() and not left.isalpha())
-    return False
+    return not text.strip(" ").strip(c)  # a line that is one character like '=' is no statement
 
 
 def candidate_edits(text: str, upper: bool) -> list[Edit]:
@@ -394,8 +395,9 @@ def rank_fixes(number: int, text: str, printed: int, upper: bool, options: Check
             evidence = all((any(suspect(text, k, upper) for k in range(e.start, max(e.end, e.start + 1)) if k < len(text))
                             or e.why in ("blanks inside a keyword", "':' not read"))
                            and not e.why.startswith("underlined") for e in chosen)
-            if _tokens(body) > base_tokens:  # the change makes a keyword of a misread one (G0SUB)
+            if _tokens(body) > base_tokens:  # the change makes a keyword of a misread one (G0SUB, PDKE)
                 cost = max(MIN_COST, cost - KEYWORD_BONUS)
+                evidence = evidence or all(e.end == e.start + 1 and not e.why.startswith("underlined") for e in chosen)
             found[new] = Fix(cost, new, chosen, evidence)
 
     moves = [((e,), e.cost) for e in edits] + _sweeps(text, edits, upper)

@@ -35,6 +35,7 @@ _CLOSE = r"[>)}\]»]"
 _CHECKSUM = rf"(?:{_OPEN}\s*(?P<a>[{_DIGIT}](?:\s?[{_DIGIT}]){{2}})\s*{_CLOSE}|{_OPEN}\s*(?P<b>[0-9]{{3}})|(?P<c>[0-9]{{3}})\s*{_CLOSE})"
 CHECKSUM_CELL = re.compile(rf"^\s*{_CHECKSUM}\s*$")
 CHECKSUM_AT_END = re.compile(rf"(?:^|\s){_CHECKSUM}\s*$")
+CHECKSUM_INSIDE = re.compile(rf"(?<=\s)[<({{\[«]\s*(?P<a>[{_DIGIT}](?:\s?[{_DIGIT}]){{2}})\s*[>)}}\]»](?=\s)")
 NUMBER_CELL = re.compile(rf"^\s*(?P<n>[0-9](?:[{_DIGIT}]){{0,4}})\s*$")
 # "400-REM": the blank after the number read as a dash
 NUMBERED = re.compile(rf"^\s*(?P<n>[0-9][{_DIGIT}]{{0,4}})(?:\s+|-(?=[A-Za-z])|(?=[A-Za-z?]))(?P<rest>\S.*)$")
@@ -188,20 +189,33 @@ def _unmerge(raw: str) -> list[str] | None:
     return [f"{n}\t{t.strip()}\t{c}" for n, t, c in zip(numbers, texts, checksums)]
 
 
-_LINE_AFTER_CHECKSUM = re.compile(r"(?<=[>)}\]])[ ]+(?=[0-9]{1,5}[ ]+[A-Za-z?:])")
+_LINE_AFTER_CHECKSUM = re.compile(r"(?<=[>)}\]])[ \t]+(?=([0-9]{1,5})[ \t]+[A-Za-z?:=])")
+_FIRST_NUMBER = re.compile(r"^\s*([0-9]{1,5})[ \t]")
+_PROSE_AFTER_CHECKSUM = re.compile(r"(?<=[>)}\]])[ \t]+(?=[A-ZÄÖÜ][a-zäöüß]+[ .,:])")
 
 
 def _run_together(raw: str) -> list[str]:
-    """A row that holds several typed lines one after the other (``10 PRINT 1 <123> 20 END <045>``),
-    as one row each; the later ones are padded with blanks so columns stay the row's."""
-    if "\t" in raw:
-        return [raw]
-    cuts = [m.end() for m in _LINE_AFTER_CHECKSUM.finditer(raw)
-            if CHECKSUM_AT_END.search(raw[: m.start()])]
-    if not cuts:
+    """A row that holds several lines one after the other (``10 PRINT 1 <123> 20 END <045>``;
+    64'er 10/85 p. 131 came out of OCR as one row a listing), as one row each.  A cut is made
+    after a checksum that reads as one, or before a line number that rises; in a row with tabs
+    (two columns) only where there are several such cuts, and then the tabs were gaps inside
+    the lines.  The later rows are padded with blanks so columns stay the row's."""
+    first = _FIRST_NUMBER.match(raw)
+    last = int(first.group(1)) if first else -1
+    cuts = []
+    for m in _LINE_AFTER_CHECKSUM.finditer(raw):
+        number = int(m.group(1))
+        if CHECKSUM_AT_END.search(raw[: m.start()]) or number > last:
+            cuts.append(m.end())
+            last = number
+    caption = _PROSE_AFTER_CHECKSUM.search(raw)
+    if caption and CHECKSUM_AT_END.search(raw[: caption.start()]) and (cuts or "\t" not in raw):
+        cuts.append(caption.end())  # "... <178> Listing 1. Die User-Port-Alarmanlage."
+    if not cuts or ("\t" in raw and len(cuts) < 2):
         return [raw]
     bounds = [0, *cuts, len(raw)]
-    return [" " * lo + raw[lo:hi] for lo, hi in pairwise(bounds)]
+    parts = [" " * lo + raw[lo:hi] for lo, hi in pairwise(bounds)]
+    return [p.replace("\t", " ") for p in parts] if "\t" in raw else parts
 
 
 @dataclass
@@ -246,7 +260,8 @@ def find_records(text: str) -> Layout:
             if seg.number is not None:
                 value = read_number(seg.number[0])
                 # a row that goes on with an open line's text can start with digits ("-\n1<TAB><144>")
-                continuation = rec is not None and rec.checksum is None and value <= rec.number
+                continuation = rec is not None and rec.checksum is None and value <= rec.number and not (
+                    seg.texts and seg.texts[0][0].lstrip()[:1].isalpha())  # "100 REM" starts a line
                 if continuation:
                     seg.texts.insert(0, (seg.number[0] + (" " if seg.texts else ""), seg.number[1]))
                 else:

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from asm6502.basic import csfix
 from asm6502.basic.case import BRACES
 from asm6502.basic.checksummer import ChecksumOptions, format_listing, line_checksum
-from asm6502.basic.cslayout import Record, find_records
+from asm6502.basic.cslayout import CHECKSUM_INSIDE, Record, find_records, read_checksum
 from asm6502.basic.tokenizer import BASIC_START, MAX_LINE_NUMBER, link_program
 from asm6502.diagnostics import Diagnostic, Span, error, note, warning
 
@@ -102,6 +102,17 @@ def _upper(records: list[Record]) -> bool:
     return sum(c.isupper() for c in letters) >= UPPER_SHARE * len(letters)
 
 
+def _checksum_inside(number: int, text: str, upper: bool, options: ChecksumOptions) -> tuple[str, int, str] | None:
+    """(text before, its checksum, the rest) when *text* holds a checksum that verifies the text
+    before it: two lines run together, the second one's number unreadable."""
+    for m in CHECKSUM_INSIDE.finditer(text):
+        head = text[: m.start()].rstrip()
+        value = read_checksum(m).value
+        if head and csfix.checksum_of(number, head, upper, options) == value:
+            return head, value, text[m.end() :].strip()
+    return None
+
+
 def _split_listings(records: list[Record]) -> list[list[Record]]:
     """Line numbers start again: a new listing (a single misread number below does not)."""
     out: list[list[Record]] = []
@@ -139,8 +150,14 @@ def read_listings(text: str, filename: str = "<input>", *, version: int | None =
         with_checksum = [i for i, r in enumerate(records) if r.checksum is not None]
         if not with_checksum:
             continue
-        # lines without a checksum before the first and after the last are article text
-        records = records[with_checksum[0] : with_checksum[-1] + 1]
+        # lines without a checksum before the first and after the last are article text -- unless
+        # they share a text row with a line that has one (lines run together, its checksum unread)
+        lo, hi = with_checksum[0], with_checksum[-1]
+        while lo > 0 and records[lo - 1].line == records[lo].line:
+            lo -= 1
+        while hi + 1 < len(records) and records[hi + 1].line == records[hi].line:
+            hi += 1
+        records = records[lo : hi + 1]
         upper = _upper(records) if case is None else case == "upper"
         v = version or _decide_version(records, upper)
         results.append(_check(records, src, v, upper))
@@ -188,6 +205,14 @@ def _check(records: list[Record], src: _Source, version: int, upper: bool) -> Re
                                           rec.checksum, csfix.line_body(fix.text, upper), repair))
                 continue
             reports.append(LineReport(rec.number, rec.line, "verified", printed, printed, rec.checksum, computed, body))
+            continue
+        split = _checksum_inside(rec.number, printed, upper, options)
+        if split is not None:  # "560 REM X <109> 57cTc2T^ <107>": the next line's number unread
+            head, value, rest = split
+            diags.append(error(f"after line {rec.number} and its checksum <{value:03d}> the row goes on with "
+                               f"{rest!r}: a line whose number cannot be read; it is not read", cs_where))
+            reports.append(LineReport(rec.number, rec.line, "verified", printed, head, value, value,
+                                      csfix.line_body(head, upper)))
             continue
         fixes = csfix.rank_fixes(rec.number, printed, rec.checksum, upper, options)
         context = [] if cs_where.source else [note(f"line {rec.number} reads: {rec.number} {printed}")]
