@@ -93,7 +93,7 @@ MEASURED = [
     # 10/85 p. 131-132: two listings, each of them one run-together row in the OCR (line 340's
     # extra blank inside quotes is invisible to the checksum)
     ("8510-p131-alarmanlage-codeschloss.ocr.txt", 0, "8510-alarmanlage.disk.txt", (71, 61, 53, 0, 10, 0, 8, 57, 1, 1)),
-    ("8510-p131-alarmanlage-codeschloss.ocr.txt", 1, "8510-codeschloss.disk.txt", (93, 74, 81, 1, 4, 0, 8, 72, 1, 1)),
+    ("8510-p131-alarmanlage-codeschloss.ocr.txt", 1, "8510-codeschloss.disk.txt", (93, 74, 82, 1, 4, 0, 7, 73, 1, 1)),
 ]
 
 

@@ -474,17 +474,25 @@ def describe(text: str, fix: Fix, printed: int) -> str:
     """The change in listing terms: ``'POKE' instead of 'P0KE' (O read as 0)``."""
     if fix.checksum is not None:
         return f"the checksum misread: <{fix.checksum:03d}> instead of <{printed:03d}> (the line as printed gives {fix.checksum:03d})"
-    parts = []
+    # edits whose words touch are shown together: 'SI+11' instead of 'SI+ll'
+    groups: list[tuple[int, int, list[Edit]]] = []
     for e in sorted(fix.edits, key=lambda e: e.start):
-        lo = e.start
-        hi = e.end
-        while lo > 0 and _ALNUM.match(text[lo - 1] or " ") and e.start - lo < 8:
+        lo, hi = e.start, e.end
+        while lo > 0 and _ALNUM.match(text[lo - 1]) and e.start - lo < 8:
             lo -= 1
         while hi < len(text) and _ALNUM.match(text[hi]) and hi - e.end < 8:
             hi += 1
+        if groups and lo <= groups[-1][1]:
+            glo, ghi, members = groups[-1]
+            groups[-1] = (glo, max(ghi, hi), [*members, e])
+        else:
+            groups.append((lo, hi, [e]))
+    parts = []
+    for lo, hi, members in groups:
         old = text[lo:hi]
-        new = text[lo : e.start] + e.new + text[e.end : hi]
-        parts.append(f"'{new}' instead of '{old}' ({e.why})")
+        new = apply(old, tuple(Edit(e.start - lo, e.end - lo, e.new, e.cost, e.why) for e in members))
+        whys = list(dict.fromkeys(e.why for e in members))
+        parts.append(f"'{new}' instead of '{old}' ({', '.join(whys)})")
     merged: dict[str, int] = {}
     for part in parts:
         merged[part] = merged.get(part, 0) + 1

@@ -191,7 +191,8 @@ def _unmerge(raw: str) -> list[str] | None:
 
 _LINE_AFTER_CHECKSUM = re.compile(r"(?<=[>)}\]])[ \t]+(?=([0-9]{1,5})[ \t]+[A-Za-z?:=])")
 _FIRST_NUMBER = re.compile(r"^\s*([0-9]{1,5})[ \t]")
-_PROSE_AFTER_CHECKSUM = re.compile(r"(?<=[>)}\]])[ \t]+(?=[A-ZÄÖÜ][a-zäöüß]+[ .,:])")
+# a caption ("Listing 1. Die ...") or the "(c) 64'er" stamp (OCR: "e 64'er", "© 64^er")
+_PROSE_AFTER_CHECKSUM = re.compile(r"(?<=[>)}\]])[ \t]+(?=[A-ZÄÖÜ][a-zäöüß]+[ .,:]|[©@ceC][ \t]?64\S?er)")
 
 
 def _run_together(raw: str) -> list[str]:
