@@ -186,3 +186,10 @@ def test_mse_resume_refuses_a_bad_line_with_lines_after_it():
     broken = s.listing().replace("3408 : 01 01", "3408 : 01 02")
     with pytest.raises(ValueError, match=r"\$3408 does not verify"):
         MseSession.resume(broken, None, None, "")
+
+
+def test_mse_line_may_be_typed_with_its_address():
+    s = MseSession(0xC000, None, "")
+    line = format_line(0xC000, bytes(range(8)))
+    assert s.feed(line) == ["ok"] and s.prompt() == "C008 : "
+    assert s.feed(format_line(0xC010, bytes(8)))[0].startswith("refused")  # another line's address: no

@@ -80,6 +80,8 @@ class MseSession:
         if any(c not in HEX for c in digits):
             return ["refused: only hex digits (and blanks) in a line"]
         want = 8 if self.end is None else min(8, self.end - self.next_address)
+        if len(digits) == 2 * want + 6 and digits[:4] == f"{self.next_address:04X}":
+            digits = digits[4:]  # the line typed with its address, as printed
         if len(digits) != 2 * want + 2:
             return [f"refused: {want} bytes and the checksum are {2 * want + 2} hex digits, not {len(digits)}"]
         data, printed = bytes.fromhex(digits[:-2]), int(digits[-2:], 16)
