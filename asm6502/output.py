@@ -6,6 +6,10 @@ import io
 import re
 
 from asm6502.asm import Result
+from asm6502.asm.decode import Bad, Data, Define, Insn, Pseudo
+from asm6502.asm.entries import MacroEnd, MacroLine
+from asm6502.asm.pseudo import PAGE, PSEUDO_OPS, TITLE
+from asm6502.asm.rows import with_comment
 from asm6502.patterns import LazyPattern
 
 _VICE_NAME = LazyPattern(r"[A-Za-z_][A-Za-z0-9_]*")
@@ -23,7 +27,7 @@ def raw_bytes(result: Result, fill: int = 0x00) -> bytes:
 
 def intel_hex(result: Result) -> str:
     """Intel HEX (via the ``intelhex`` library); gaps between segments stay gaps."""
-    from intelhex import IntelHex
+    from intelhex import IntelHex  # (lazy: start-up -- see ARCHITECTURE.md, "Imports")
 
     ih = IntelHex()
     for start, data in result.segments:
@@ -68,10 +72,7 @@ def listing_text(result: Result, source_name: str = "") -> str:
     """The assembler listing: BASIC line, address, every byte, source statement.
 
     Made straight from pass 2's (layout entry, bytes or value) pairs, without making the
-    ListingRows: each kind of entry is shown with the fields ``asm6502.asm.encode.row`` gives it."""
-    from asm6502.asm.decode import Bad, Data, Define, Insn, Pseudo
-    from asm6502.asm.encode import with_comment
-
+    ListingRows: each kind of entry is shown with the fields ``asm6502.asm.rows.row`` gives it."""
     out = []
     if source_name:
         out.append(f"; asm6502 listing of {source_name}")
@@ -86,7 +87,8 @@ def listing_text(result: Result, source_name: str = "") -> str:
     hexes_get = hexes.get
     value_column = 5 + 2 + 4 + 2 + width  # (a '=' row: the value in the address column, padded to the text)
     value_pad = " " * (value_column - 12)  # (after a 5-character line field and a 4-digit value)
-    for (rec, pc, size, line, stmt, _), extra in result.listed:
+    for entry, extra in result.listed:
+        rec, pc, line, stmt = entry.rec, entry.pc, entry.line, entry.stmt
         if line is last_line:
             line_field = blank
         else:
@@ -116,13 +118,15 @@ def listing_text(result: Result, source_name: str = "") -> str:
             append(f"{line_field}  ={hex2[extra >> 8]}{hex2[extra & 0xFF]}{value_pad}  {text}")
         elif kind is Define and extra is not None:  # the value defined
             append(f"{line_field}  ={extra:04X}".ljust(5 + 2 + 4 + 2 + width) + f"  {text}")
-        elif rec is None or kind is Define or kind is Bad or rec == "def":  # no address
+        elif rec is None or kind is Define or kind is Bad or kind is MacroLine:  # no address
             append(f"{line_field}        {no_bytes}  {text}".rstrip())
-        elif kind is Pseudo and rec.op == "pag":
+        elif kind is MacroEnd:  # the end of a macro call: .men as the definition spells it
+            append(f"{line_field}  {hex2[pc >> 8]}{hex2[pc & 0xFF]}  {no_bytes}  {rec.spelling}".rstrip())
+        elif kind is Pseudo and PSEUDO_OPS[rec.op].listing == PAGE:
             append("\f")
-        elif kind is Pseudo and rec.op == "tit":
+        elif kind is Pseudo and PSEUDO_OPS[rec.op].listing == TITLE:
             append(f"{line_field}  {'':4}  {no_bytes}  {text}")
-        else:  # the address only: other pseudo-ops, '*=', macro calls and their ends (.men as spelled)
-            append(f"{line_field}  {hex2[pc >> 8]}{hex2[pc & 0xFF]}  {no_bytes}  {size if rec == 'mend' else text}".rstrip())
+        else:  # the address only: other pseudo-ops, '*=', macro calls
+            append(f"{line_field}  {hex2[pc >> 8]}{hex2[pc & 0xFF]}  {no_bytes}  {text}".rstrip())
     append("")  # (the text ends with a newline)
     return "\n".join(out)

@@ -193,3 +193,12 @@ def test_mse_line_may_be_typed_with_its_address():
     line = format_line(0xC000, bytes(range(8)))
     assert s.feed(line) == ["ok"] and s.prompt() == "C008 : "
     assert s.feed(format_line(0xC010, bytes(8)))[0].startswith("refused")  # another line's address: no
+
+
+@pytest.mark.parametrize("output", ["prog.txt", "nodir/prog.prg"])
+def test_a_program_output_that_cannot_be_written_is_refused_before_typing(tmp_path, output):
+    proc = subprocess.run([sys.executable, "-m", "asm6502", "basic", "type", "prog.txt", "-o", output], check=False,
+                          cwd=tmp_path, capture_output=True, text=True, env=dict(os.environ, PYTHONPATH=str(ROOT)),
+                          stdin=subprocess.DEVNULL, timeout=20)
+    assert proc.returncode == 1 and "error" in proc.stderr and "Traceback" not in proc.stderr
+    assert not (tmp_path / "prog.txt").exists()

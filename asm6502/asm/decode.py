@@ -17,6 +17,7 @@ from __future__ import annotations
 import re
 
 from asm6502.asm import expr as ex
+from asm6502.asm.pseudo import DATA, PSEUDO_OPS, WORDS
 from asm6502.asm.reader import START_LINE
 from asm6502.opcodes import BRANCHES, ZERO_PAGE_FORM, Mode, instruction_set, unstable_mnemonics
 from asm6502.petscii_text import ascii_to_petscii
@@ -436,12 +437,9 @@ class Decoder:
             op = name[:3]
             args = text[m.end() :]
             args_offset = base + m.end() + len(args) - len(args.lstrip())
-            if op in ("byt", "wor"):
-                return self._data_list(label, op, args.strip(), args_offset, base, m.end())
-            if op == "asc":
-                return self._asc(label, args.strip(), args_offset, base, m.end())
-            if op == "flp":
-                return self._flp(label, args.strip(), args_offset, base, m.end())
+            spec = PSEUDO_OPS.get(op)
+            if spec is not None and spec.kind == DATA:  # (asm6502/asm/pseudo.py: the method that reads it)
+                return getattr(self, spec.decode)(label, op, args.strip(), args_offset, base, m.end())
             return Pseudo.make(label, None, op, name, args.strip(), args_offset, base, m.end())
         if first == "'":
             m = IDENT.match(text, 1)
@@ -458,7 +456,9 @@ class Decoder:
         if word.upper() in self.opcodes and (not rest or not rest[0].isalnum()):
             return self._instruction(label, word, rest, base + m.end())
         if label is not None:
-            return Bad.make(label, (f"unknown mnemonic '{word}' (after label '{label}') [SYNTAX 1]", base, len(word)))
+            close = self.near_mnemonics(word)  # 'x lad #1': the same hint as without the label
+            hint = f"; did you mean {' or '.join(close)}?" if close else ""
+            return Bad.make(label, (f"unknown mnemonic '{word}' (after label '{label}'{hint}) [SYNTAX 1]", base, len(word)))
         return Bad.make(label, (f"unknown mnemonic '{word}' [SYNTAX 1]", base, len(word)))
 
     def _compiled(self, label, text: str, offset: int):
@@ -620,7 +620,7 @@ class Decoder:
         its first character (``.byt "abc"`` is $41, as the original: data/data_byt_string_long)."""
         if not args:
             return Bad.make(label, (f".{op} needs at least one value [UNDEF'D STATEMENT]", op_offset, op_length))
-        word = op == "wor"
+        word = PSEUDO_OPS[op].encode == WORDS
         items = []
         for item, item_offset in split_commas(args, args_offset):
             if not item:
@@ -642,7 +642,7 @@ class Decoder:
         size = len(items) * (2 if word else 1)  # (every item is an expression: a byte or a word)
         return Data.make(label, None, op, tuple(items), size, op_offset, op_length)
 
-    def _asc(self, label, args: str, args_offset: int, op_offset: int, op_length: int) -> Record:
+    def _asc(self, label, op: str, args: str, args_offset: int, op_offset: int, op_length: int) -> Record:
         if not (args.startswith('"') and len(args) >= 2):
             return Bad.make(label, ('.asc expects one string in double quotes: .asc "text" [SYNTAX 5]', args_offset, max(1, len(args))))
         body = args[1:-1] if args.endswith('"') else args[1:]
@@ -651,9 +651,9 @@ class Decoder:
         data, problems = petscii(body, args_offset + 1)
         if problems:
             return Bad.make(label, problems[0])
-        return Data.make(label, None, "asc", ((data, None, None, "", args_offset, len(args)),), len(data), op_offset, op_length)
+        return Data.make(label, None, op, ((data, None, None, "", args_offset, len(args)),), len(data), op_offset, op_length)
 
-    def _flp(self, label, args: str, args_offset: int, op_offset: int, op_length: int) -> Record:
+    def _flp(self, label, op: str, args: str, args_offset: int, op_offset: int, op_length: int) -> Record:
         """``.flp 10,1e8``: BASIC's 5-byte floats, read and rounded by the ROM's FIN ($BCF3)."""
         from asm6502.basic.interpreter.numbers import BasicOverflow, fin, pack
 
@@ -669,7 +669,7 @@ class Decoder:
             if not item or end != len(text):
                 return Bad.make(label, (f"'{item}' is not a number (.flp takes numbers, not expressions) [SYNTAX 6]", item_offset, max(1, len(item))))
             items.append((pack(value), None, None, "", item_offset, len(item)))
-        return Data.make(label, None, "flp", tuple(items), 5 * len(items), op_offset, op_length)
+        return Data.make(label, None, op, tuple(items), 5 * len(items), op_offset, op_length)
 
 
 def _no_mode(mnemonic: str, modes: dict, what: str) -> _OperandProblem:

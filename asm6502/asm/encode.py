@@ -10,12 +10,12 @@ are reported here: an undefined symbol, a value out of range, a branch too far.
 from __future__ import annotations
 
 from asm6502.asm import expr as ex
-from asm6502.asm.decode import Bad, Data, Define, Insn, Label, Origin, Pseudo
-from asm6502.asm.layout import FORWARD, Layout
-from asm6502.asm.result import ListingRow, as_span
+from asm6502.asm.decode import Data, Define, Insn
+from asm6502.asm.entries import FORWARD, MacroCall
+from asm6502.asm.layout import Layout
+from asm6502.asm.pseudo import PSEUDO_OPS, WORDS
+from asm6502.asm.rows import as_span
 from asm6502.diagnostics import Diagnostic, error, warning
-
-_tuple = tuple.__new__
 from asm6502.opcodes import ZERO_PAGE_FORM, Mode
 
 
@@ -60,21 +60,21 @@ class Encoder:
         reversal_fatal = lay.object_lfn is not None
         high = -1
         for entry in lay.layout:
-            rec, pc, size, line, stmt, local = entry
+            rec, pc = entry.rec, entry.pc
             kind = type(rec)
             if kind is Insn:
-                data = rec.fixed if rec.form == "fixed" and not rec.unstable else self.instruction(rec, pc, size, values, line, stmt, local)
+                data = rec.fixed if rec.form == "fixed" and not rec.unstable else \
+                    self.instruction(rec, pc, entry.size, values, entry.line, entry.stmt, entry.local)
             elif kind is Data:
-                data = self.data(rec, pc, values, line, stmt, local)
+                data = self.data(rec, pc, values, entry.line, entry.stmt, entry.local)
             else:
                 if kind is Define and rec.var:
-                    value = self.value(rec.fn, values, pc, local, line, stmt.col, rec.expr_offset)
+                    value = self.value(rec.fn, values, pc, entry.local, entry.line, entry.stmt.col, rec.expr_offset)
                     if value is not None:
                         values[ex.key_of(rec.name)] = value
-                elif rec == "call":
-                    macro, fns = size
-                    for key, fn in zip(macro.params, fns):
-                        value = self.value(fn, values, pc, local, line, stmt.col, 0)
+                elif kind is MacroCall:
+                    for key, fn in zip(rec.macro.params, rec.args):
+                        value = self.value(fn, values, pc, entry.local, entry.line, entry.stmt.col, 0)
                         if value is not None:
                             values[key] = value
                 if listing:  # ('=' and '_' rows show the value at this point of pass 2)
@@ -84,7 +84,7 @@ class Encoder:
                 out += data
                 end += len(data)
                 if end > 0x10000:
-                    self.err(f"the program counter passes $FFFF (at ${pc:04X} + {len(data)} bytes)", (line, stmt.col, len(stmt.text)))
+                    self.err(f"the program counter passes $FFFF (at ${pc:04X} + {len(data)} bytes)", _where(entry))
                     self.fatal = True
                     break
                 if end > high:
@@ -92,22 +92,22 @@ class Encoder:
             elif data:
                 if pc != end and end == 0x10000 and pc == 0:
                     self.err("the program counter passes $FFFF (the original wraps round to $0000; a .prg cannot)",
-                             (line, stmt.col, len(stmt.text)))  # fmt: skip
+                             _where(entry))  # fmt: skip
                     self.fatal = True
                     break
                 if pc != end:
                     if pc < high:
                         if reversal_fatal:
                             self.err(f"code at ${pc:04X} is below the code before (up to ${high - 1:04X}): the object file "
-                                     "cannot go back [REVERSAL]", (line, stmt.col, len(stmt.text)))  # fmt: skip
+                                     "cannot go back [REVERSAL]", _where(entry))  # fmt: skip
                             self.fatal = True
                             break
                     out = bytearray()
-                    chunks.append((pc, out, (line, stmt.col, len(stmt.text))))
+                    chunks.append((pc, out, _where(entry)))
                 out += data
                 end = pc + len(data)
                 if end > 0x10000:
-                    self.err(f"the program counter passes $FFFF (at ${pc:04X} + {len(data)} bytes)", (line, stmt.col, len(stmt.text)))
+                    self.err(f"the program counter passes $FFFF (at ${pc:04X} + {len(data)} bytes)", _where(entry))
                     self.fatal = True
                     break
                 if end > high:
@@ -202,9 +202,8 @@ class Encoder:
     # -- data ------------------------------------------------------------------------------
 
     def data(self, rec: Data, pc: int, values, line, stmt, local) -> bytes:
-        if rec.op in ("asc", "flp"):
-            return b"".join(item[0] for item in rec.items)
-        word = rec.op == "wor"
+        """A data entry's bytes: each item's fixed bytes or value (asm6502/asm/pseudo.py: ``encode``)."""
+        word = PSEUDO_OPS[rec.op].encode == WORDS
         out = bytearray()
         for fixed, fn, node, prefix, offset, length in rec.items:
             if fixed is not None:
@@ -230,68 +229,7 @@ class Encoder:
         return bytes(out)
 
 
-
-# -- listing ------------------------------------------------------------------------------
-# Pass 2 keeps an "extra" per layout entry -- the bytes of an instruction or data entry, the
-# value of a '=' / '_' row -- and Result.listed pairs them with the entries; the rows are made
-# from the pairs only when asked for (Result.listing); the listing text reads the pairs directly.
-
-
-def listing_rows(listed) -> tuple[ListingRow, ...]:
-    shown: dict[int, tuple] = {}  # id(statement) -> its place and text (a statement in a loop or macro is listed many times)
-    return tuple(row(entry, extra, shown) for entry, extra in listed)
-
-
-def row(entry, extra, shown: dict) -> ListingRow:
-    rec, pc, size, line, stmt, local = entry
-    place = shown.get(id(stmt)) if stmt is not None else place_and_text(line, None)
-    if place is None:
-        place = shown[id(stmt)] = place_and_text(line, stmt)
-    where, text = place
-    macro = local is not None
-    kind = type(rec)
-    # (fields: where, address, data, text, value, page_break, title, macro, definition; made in one call)
-    if kind is Insn or kind is Data:  # most rows
-        return _tuple(ListingRow, (where, pc, extra, text, None, False, None, macro, False))
-    if rec is None or kind is Bad:
-        return _tuple(ListingRow, (where, None, b"", text, None, False, None, macro, False))
-    if kind is Define:
-        return _tuple(ListingRow, (where, None, b"", text, extra, False, None, macro, False))
-    if rec == "def":
-        return _tuple(ListingRow, (where, None, b"", text, None, False, None, False, True))
-    if rec == "call" or rec == "mend":
-        return _tuple(ListingRow, (where, pc, b"", text if rec == "call" else size, None, False, None, rec == "mend" or macro, False))
-    if kind is Pseudo and rec.op == "tit":
-        return _tuple(ListingRow, (where, pc, b"", text, None, False, rec.args.strip('"'), macro, False))
-    if kind is Pseudo and rec.op == "pag":
-        return _tuple(ListingRow, (where, pc, b"", text, None, True, None, macro, False))
-    return _tuple(ListingRow, (where, pc, b"", text, None, False, None, macro, False))  # other pseudo-ops, Origin, Label
-
-
-def place_and_text(line, stmt) -> tuple[tuple, str]:
-    """A statement's place (line, col, length) and its text as the listing shows it."""
-    if stmt is None:
-        return (line, 1, 1), ""
-    return (line, stmt.col, max(1, len(stmt.text))), listed_text(line, stmt)
-
-
-def with_comment(stmt) -> str:
-    """A statement's text and its comment as a listing shows them (both are stripped)."""
-    text = stmt.text
-    if stmt.comment:
-        return text + " " + stmt.comment if text else stmt.comment
-    return text
-
-
-def listed_text(line, stmt) -> str:
-    """A statement's text as the listing shows it: with its comment, and with the blanks before
-    a ':' that follows (the original lists them)."""
-    if stmt.comment:
-        return with_comment(stmt)
-    text = stmt.text
-    if len(line.statements) > 1 and text:
-        after = line.text[stmt.col - 1 + len(text) :]
-        blanks = after[: len(after) - len(after.lstrip(" "))]
-        if after[len(blanks) : len(blanks) + 1] == ":":
-            text += blanks
-    return text
+def _where(entry) -> tuple:
+    """An entry's statement as a lazy span."""
+    stmt = entry.stmt
+    return (entry.line, stmt.col, len(stmt.text))

@@ -3,14 +3,8 @@
 Pass 1 runs every control statement -- ``.if``, ``.goto``, macro calls,
 ``.file`` chains, ``.end`` -- sizes every instruction and data statement,
 defines the symbols, and writes down each executed statement as one layout
-entry, a tuple ``(record, pc, size, line, statement, local)``:
-
-* ``record``: the decoded statement (see decode.py);
-* ``pc``: its address;
-* ``size``: its size; for an instruction that could be zero page, 2 (zero
-  page), 3 (absolute) or ``FORWARD`` (absolute because the value was not
-  known yet: a forward reference);
-* ``local``: the suffix of the macro call it belongs to (":01"), or None.
+entry (entries.py: :class:`Entry` -- the decoded statement or a macro record,
+its address, its size, its line and statement, its macro call's suffix).
 
 Pass 2 (encode.py) only walks these entries.  Zero page is decided here, in
 one place (:meth:`Layout.address_size`).
@@ -22,12 +16,18 @@ import re
 
 from asm6502.asm import expr as ex
 from asm6502.asm.decode import IDENT, Call, Data, Decoder, Define, Insn, Label, Origin, Pseudo, Start
-from asm6502.asm.reader import SourceLine
-from asm6502.patterns import LazyPattern
-from asm6502.asm.result import Options, as_span
+from asm6502.asm.entries import FORWARD, MACRO_LINE, Entry, Macro, MacroCall, MacroEnd
+from asm6502.asm.pseudo import CONTROL, DATA, DEFINITION, HIDDEN, PSEUDO_OPS
+from asm6502.asm.reader import SourceLine, file_name
+from asm6502.asm.result import Options
+from asm6502.asm.rows import as_span
+from asm6502.asm.symfile import read_symbols
 from asm6502.diagnostics import Diagnostic, error, note, warning
+from asm6502.patterns import LazyPattern
 
-FORWARD = 4  # an entry's size code: absolute (3 bytes) because the operand was a forward reference
+__all__ = ["FORWARD", "Layout", "Macro"]
+
+_entry = Entry.make
 MACRO_DEPTH = 16
 ASC_LIMIT = 48  # the original's '.asc' overflows past 48 characters (its line buffer; the manual says 55)
 
@@ -45,17 +45,6 @@ class Chain(Exception):
     def __init__(self, lines, start):
         super().__init__()
         self.lines, self.start = lines, start
-
-
-class Macro:
-    __slots__ = ("name", "params", "body", "line", "col", "calls", "end", "labeled_end")
-
-    def __init__(self, name, params, line, col):
-        self.name, self.params, self.line, self.col = name, params, line, col
-        self.body: list[SourceLine] = []
-        self.calls = 0
-        self.end = ".men"  # the end of the definition as spelled (.men or .mend), listed after each call
-        self.labeled_end = False  # 'label .mend': that line is the body's last, listed as it is
 
 
 # a macro body ends at '.men' or '.mend' (a label may stand in front: it is a local label)
@@ -82,7 +71,7 @@ class Layout:
         self.defined_at: dict[str, tuple] = {}
         self.order: dict[str, None] = {}  # every symbol key in the order the original creates them
         self.diags: list[Diagnostic] = []
-        self.layout: list[tuple] = []
+        self.layout: list[Entry] = []
         self.call_ends: dict[int, tuple[int, str]] = {}  # layout index of a macro call -> (index after its body, its locals' suffix)
         self.macros: dict[str, Macro] = {}
         self.macro_order: list[Macro] = []
@@ -102,12 +91,10 @@ class Layout:
         self.numbered: dict[int, dict[int, int]] = {}  # id(lines) -> line number -> index (see line_numbers)
         self.if_unknown: list[tuple[str, tuple]] = []  # (.if symbol not known in pass 1, where)
         self.sst: list[tuple[str, tuple]] = []  # ('.sst' file name, where)
-        self.pseudo = {
-            "opt": self.op_opt, "end": self.op_end, "if": self.op_if, "got": self.op_goto, "mac": self.op_mac,
-            "men": self.op_men, "fil": self.op_file, "tit": self.op_listing, "pag": self.op_listing,
-            "sym": self.op_sym, "sst": self.op_sst, "lst": self.op_lst, "stm": self.op_accept,
-            "gtb": self.op_c64, "sys": self.op_c64,
-        }  # fmt: skip
+        # pseudo-op -> (its pass-1 method, listed here): asm6502/asm/pseudo.py
+        self.pseudo = {name: (getattr(self, op.pass1), op.listing not in (DEFINITION, HIDDEN))
+                       for name, op in PSEUDO_OPS.items() if op.kind == CONTROL}  # fmt: skip
+        self.data_ops = {name: getattr(self, op.pass1) for name, op in PSEUDO_OPS.items() if op.kind == DATA}
         for name, value in options.defines:
             key = ex.key_of(name)
             self.values[key] = value & 0xFFFF
@@ -174,7 +161,7 @@ class Layout:
                 continue
             if not line.has_code:
                 if listing:
-                    append((None, pc, 0, line, line.statements[0] if line.statements else None, local))
+                    append(_entry(None, pc, 0, line, line.statements[0] if line.statements else None, local))
                 continue
             for stmt in line.statements:
                 text = stmt.text
@@ -198,10 +185,10 @@ class Layout:
                         define_value(rec.label, pc, "label", line, stmt, local)
                     if rec.form == "address":
                         size = address_size(rec, values, pc, local)
-                        append((rec, pc, size, line, stmt, local))
+                        append(_entry(rec, pc, size, line, stmt, local))
                         pc = (pc + (3 if size == FORWARD else size)) & 0xFFFF
                     else:
-                        append((rec, pc, rec.size, line, stmt, local))
+                        append(_entry(rec, pc, rec.size, line, stmt, local))
                         pc = (pc + rec.size) & 0xFFFF
                     continue
                 if stmt is not line.statements[0] and local is None and type(rec) is not Label:
@@ -246,27 +233,29 @@ class Layout:
         if kind is Define:
             return self.define(rec, line, stmt, local)
         if kind is Data:
-            self.layout.append((rec, self.pc, rec.size, line, stmt, local))
-            if rec.op == "asc" and rec.size > ASC_LIMIT:
-                self.err(f".asc string of {rec.size} characters: the original takes at most {ASC_LIMIT} [OVERFLOW]", (line, stmt.col, len(stmt.text)))
-            self.pc = (self.pc + rec.size) & 0xFFFF
+            self.data_ops[rec.op](rec, line, stmt, local)
             return None
         if kind is Label:  # (a label needs a statement after it: the original's SYNTAX 0)
             close = self.decoder.near_mnemonics(rec.label)
             typo = f" (a typo of {' or '.join(close)}?)" if close else ""
-            self.err(f"a label needs a statement after it on its line: '{rec.label}' alone{typo} [SYNTAX 0]", (line, stmt.col, len(rec.label)))
+            after = stmt.col - 1 + len(stmt.text)
+            colon = () if typo or line.text[after:after + 1] != ":" else (note(  # the 64tass/ACME habit 'loop: jmp loop'
+                f"in Profi-Ass ':' separates statements and a label has no colon: write '{rec.label} "
+                f"{line.text[after + 1:].split(';')[0].strip() or 'nop'}'"),)
+            self.err(f"a label needs a statement after it on its line: '{rec.label}' alone{typo} [SYNTAX 0]", (line, stmt.col, len(rec.label)), *colon)
             return None
         if kind is Origin:
             return self.origin(rec, line, stmt, local)
         if kind is Pseudo:
-            handler = self.pseudo.get(rec.op)
-            if rec.label is not None and rec.op != "mac":
+            found = self.pseudo.get(rec.op)
+            if rec.label is not None and rec.op != "mac":  # ('name .mac': the macro's name)
                 self.define_label(rec.label, line, stmt, local)
-            if handler is None:
+            if found is None:
                 self.err(f"unknown pseudo-op '.{rec.name}' [SYNTAX 7]", (line, stmt.col + rec.op_offset, rec.op_length))
                 return None
-            if self.listing and rec.op not in ("mac", "fil", "end"):  # (the original does not list '.end')
-                self.layout.append((rec, self.pc, 0, line, stmt, local))
+            handler, listed = found
+            if self.listing and listed:
+                self.layout.append(_entry(rec, self.pc, 0, line, stmt, local))
             return handler(rec, line, stmt, local, depth, lines)
         if kind is Call:
             if rec.label is not None:
@@ -284,8 +273,21 @@ class Layout:
             self.define_label(rec.label, line, stmt, local)
         self.err(message, (line, stmt.col + offset, length))
         if self.listing:
-            self.layout.append((rec, self.pc, 0, line, stmt, local))
+            self.layout.append(_entry(rec, self.pc, 0, line, stmt, local))
         return None
+
+    # -- data ----------------------------------------------------------------------------
+
+    def lay_data(self, rec: Data, line, stmt, local) -> None:
+        """``.byt``, ``.wor``, ``.flp``: laid out at the program counter."""
+        self.layout.append(_entry(rec, self.pc, rec.size, line, stmt, local))
+        self.pc = (self.pc + rec.size) & 0xFFFF
+
+    def lay_asc(self, rec: Data, line, stmt, local) -> None:
+        """``.asc``: as data; the original takes at most ASC_LIMIT characters."""
+        self.lay_data(rec, line, stmt, local)
+        if rec.size > ASC_LIMIT:
+            self.err(f".asc string of {rec.size} characters: the original takes at most {ASC_LIMIT} [OVERFLOW]", (line, stmt.col, len(stmt.text)))
 
     # -- symbols -------------------------------------------------------------------------
 
@@ -340,12 +342,12 @@ class Layout:
                 self.values.pop(key, None)
             else:
                 self.values[key] = value
-            self.layout.append((rec, self.pc, 0, line, stmt, local))  # pass 2 assigns it again
+            self.layout.append(_entry(rec, self.pc, 0, line, stmt, local))  # pass 2 assigns it again
         else:
             if value is not None:
                 self.define_value(rec.name, value, "const", line, stmt, None)
             if self.listing:
-                self.layout.append((rec, self.pc, 0, line, stmt, local))
+                self.layout.append(_entry(rec, self.pc, 0, line, stmt, local))
         return None
 
     def origin(self, rec: Origin, line, stmt, local):
@@ -361,7 +363,7 @@ class Layout:
         old = self.pc
         self.pc = value
         # (the listing shows the new address, or with a label in front the label's value)
-        self.layout.append((rec, value if rec.label is None else old, 0, line, stmt, local))
+        self.layout.append(_entry(rec, value if rec.label is None else old, 0, line, stmt, local))
         return None
 
     # -- macros --------------------------------------------------------------------------
@@ -381,12 +383,12 @@ class Layout:
         else:
             self.recording.body.append(line)
         if self.listing:
-            self.layout.append(("def", self.pc, 0, line, line.statements[0] if line.statements else None, None))
+            self.layout.append(_entry(MACRO_LINE, self.pc, 0, line, line.statements[0] if line.statements else None, None))
 
     def op_mac(self, rec: Pseudo, line, stmt, local, depth, lines):
         where = (line, stmt.col + rec.op_offset, rec.op_length)
         if self.listing:
-            self.layout.append(("def", self.pc, 0, line, stmt, None))
+            self.layout.append(_entry(MACRO_LINE, self.pc, 0, line, stmt, None))
         if local is not None:
             self.err("a macro cannot be defined inside another macro [SYNTAX D]", where)
             return -1
@@ -439,7 +441,7 @@ class Layout:
                 return None
         at = len(self.layout)
         fns = tuple([fn for _, fn in compiled])
-        self.layout.append(("call", self.pc, (macro, fns), line, stmt, local))
+        self.layout.append(_entry(MacroCall.make(None, None, macro, fns), self.pc, 0, line, stmt, local))
         for key, fn in zip(macro.params, fns):
             try:
                 self.values[key] = fn(self.values, self.pc, local)
@@ -454,7 +456,7 @@ class Layout:
         if self.listing:  # where the call's body ends in the layout (for asm6502.convert)
             self.call_ends[at] = (len(self.layout), suffix)
             if not macro.labeled_end:
-                self.layout.append(("mend", self.pc, macro.end, line, stmt, suffix))
+                self.layout.append(_entry(MacroEnd.make(None, None, macro.end), self.pc, 0, line, stmt, suffix))
         return None
 
     def argument(self, text: str):
@@ -536,8 +538,6 @@ class Layout:
     def op_file(self, rec, line, stmt, local, depth, lines):
         """``.file dev,"name"``: go on with the next source of the chain (this one ends here)."""
         where = (line, stmt.col + rec.args_offset, max(1, len(rec.args)))
-        if self.listing:
-            self.layout.append((rec, self.pc, 0, line, stmt, local))
         m = _DEVICE_NAME.match(rec.args)
         if m is None:
             self.err('.file needs a device and a file name: .file 8,"name" [SYNTAX 6]', where)
@@ -608,8 +608,6 @@ class Layout:
 
     def op_lst(self, rec, line, stmt, local, depth, lines):
         """``.lst dev,sa,"name"``: load a symbol table written by ``.sst`` (values overwrite, no checks)."""
-        from asm6502.asm.symfile import read_symbols
-
         name = file_argument(rec.args)
         where = (line, stmt.col + rec.args_offset, max(1, len(rec.args)))
         if not name:
@@ -635,8 +633,6 @@ class Layout:
 
 def file_argument(args: str) -> str | None:
     """The file name of ``dev,"name"`` / ``dev,sa,"name"`` / ``"name"`` / ``name``, without drive and type."""
-    from asm6502.asm.reader import file_name
-
     m = re.search(r'"([^"]*)"?', args)
     text = m.group(1) if m else args.split(",")[-1].strip()
     return file_name(text).strip() or None

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import re
 
+from asm6502.asm.pseudo import OPTIONS, PAGE, PSEUDO_OPS, SYMBOLS
 from asm6502.asm.result import Result
 from asm6502.opcodes import OPCODES
 
@@ -32,8 +33,19 @@ PAGE_LINES = 60  # the original's default page length (.pag n changes it)
 HEADER = "PROFI-ASS 64 V2.0    SEITE {page}"
 COMMENT_COLUMN = 43  # (0-based)
 _LABEL = re.compile(r"\^?([A-Za-z][A-Za-z0-9.]*)(\s+|$)")
-_OPT_M = re.compile(r"\.opt\b(.*)", re.IGNORECASE)
-_PSEUDO_ARGS = re.compile(r"\.([a-z]{3})[a-z]*(.*)", re.IGNORECASE)
+_PSEUDO_ARGS = re.compile(r"\.([a-z]{3})([a-z]*)(.*)", re.IGNORECASE)
+
+
+def listed_as(text: str) -> tuple[str | None, str]:
+    """(how the listing shows a row's pseudo-op -- asm6502/asm/pseudo.py: ``listing`` --, its arguments);
+    (None, "") for any other statement.  (The listing reads '.opt' written out in full only.)"""
+    m = _PSEUDO_ARGS.match(text.lstrip("^ "))
+    if m is None:
+        return None, ""
+    op = PSEUDO_OPS.get(m.group(1).lower())
+    if op is None or op.listing == OPTIONS and (m.group(2) or m.group(3)[:1].isalnum() or m.group(3)[:1] == "_"):
+        return None, ""
+    return op.listing, m.group(3)
 
 
 def split_statement(text: str) -> tuple[str, str, str]:
@@ -85,12 +97,12 @@ def render(result: Result, errors: int = 0) -> str:
     margin = 0
     per_line = 4
     for row in rows:
-        m = _PSEUDO_ARGS.match(row.text.lstrip("^ "))
-        if m and m.group(1).lower() == "pag" and m.group(2).strip():
-            numbers = _numbers(m.group(2)) + [None]
+        listing, args = listed_as(row.text)
+        if listing == PAGE and args.strip():
+            numbers = _numbers(args) + [None]
             margin = numbers[1] if numbers[1] is not None else margin
-        elif m and m.group(1).lower() == "sym" and m.group(2).strip():
-            per_line = _numbers(m.group(2))[0] or per_line
+        elif listing == SYMBOLS and args.strip():
+            per_line = _numbers(args)[0] or per_line
 
     def emit(line: str) -> None:
         nonlocal page, on_page
@@ -110,9 +122,9 @@ def render(result: Result, errors: int = 0) -> str:
     for row in rows:
         if row.title is not None:
             title = row.title
-        m = _OPT_M.match(row.text.lstrip("^ "))
-        if m:
-            options = {o.strip().lower() for o in m.group(1).split(";")[0].split(",")}
+        listing, args = listed_as(row.text)
+        if listing == OPTIONS:
+            options = {o.strip().lower() for o in args.split(";")[0].split(",")}
             if "m" in options:
                 show_macro = False
             if "n" in options:

@@ -4,8 +4,11 @@ from __future__ import annotations
 
 from functools import cached_property
 
-from asm6502.diagnostics import Diagnostic, Span
+from asm6502.asm.rows import ListingRow, as_span, listing_rows
+from asm6502.diagnostics import Diagnostic
 from asm6502.tuples import named_tuple
+
+__all__ = ["ListingRow", "Options", "Result", "as_span"]  # (ListingRow and as_span live in rows.py)
 
 
 @named_tuple
@@ -22,42 +25,6 @@ class Options:
     # how letters were typed: "lower" (petcat's convention: a-z are the C64's unshifted letters,
     # A-Z the shifted ones) or "upper" (a listing printed in capitals: every letter is unshifted)
     case: str = "lower"
-
-
-@named_tuple
-class ListingRow:
-    """One row of the listing: one executed statement."""
-
-    where: Span | tuple  # a Span, or (SourceLine, col, length) made into one on demand
-    address: int | None
-    data: bytes
-    text: str  # the statement and its comment as written
-    value: int | None = None  # for '=' / '_' rows: the value defined
-    page_break: bool = False
-    title: str | None = None
-    macro: bool = False  # a line of a macro expansion (the original lists it with '+')
-    definition: bool = False  # a line recorded into a macro (the original lists it with "'")
-
-    @property
-    def span(self) -> Span:
-        return as_span(self.where)
-
-    @property
-    def place(self) -> tuple[tuple[str, int], int | None]:
-        """((file, line index), BASIC line number), without making a Span."""
-        where = self.where
-        if isinstance(where, Span):
-            return (where.file, where.line), where.basic_line
-        line = where[0]
-        return (line.file, line.index), line.number
-
-
-def as_span(where: Span | tuple) -> Span:
-    """A Span from a Span or a lazy ``(SourceLine, col, length)``."""
-    if isinstance(where, Span):
-        return where
-    line, col, length = where
-    return Span(line.file, line.index, col, length, line.text, line.number)
 
 
 class Result:
@@ -112,8 +79,6 @@ class Result:
     @cached_property
     def listing(self) -> tuple[ListingRow, ...]:
         """One row per executed statement (empty unless Options.listing), made when first asked for."""
-        from asm6502.asm.encode import listing_rows
-
         return listing_rows(self.listed)
 
     @property

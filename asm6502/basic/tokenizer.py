@@ -53,6 +53,7 @@ from asm6502.diagnostics import Diagnostic, DiagnosticError, Span, error, warnin
 BASIC_START = 0x0801
 MAX_LINE_NUMBER = 63999
 SCREEN_LINE = 80  # one logical screen line: 2 x 40 columns
+MAX_TYPED = 5000  # longer lines are an error, not a warning (a 1 MB line took minutes to tokenize)
 LIST_LIMIT = 252  # LIST indexes a line with Y from 4 and stops when Y wraps to 0 ($A700)
 BASIC_END = 0xA000  # BASIC RAM ends below the BASIC ROM
 
@@ -296,6 +297,11 @@ def _tokenize_line(
                 span.at(p.col, p.width)))
     # screen cells as typed: the number (and blanks) as written, then one cell per byte
     typed = body_start - (len(raw) - len(raw.lstrip(" "))) + len(pieces)
+    if typed > MAX_TYPED:  # no C64 line: CRUNCH works in the 89-byte input buffer ($0200-$0258)
+        diags.append(error(
+            f"line {value} is {typed:,} characters as typed; a C64 screen line holds {SCREEN_LINE} "
+            f"(the line is not tokenized)", span.at(1, len(raw))))
+        return None
     if typed > SCREEN_LINE:
         diags.append(warning(
             f"line {value} is {typed} characters as typed; a C64 screen line holds {SCREEN_LINE}",

@@ -13,8 +13,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 from asm6502.cli.common import guarded, print_diagnostics
-from asm6502.diagnostics import Diagnostic, Span, warning
-from asm6502.fileio import MAX_PRG_BYTES, OutputPlan, read_input
+from asm6502.diagnostics import Span, note
+from asm6502.fileio import MAX_PRG_BYTES, Files, refuse_binary, write_stdout
 from asm6502.numparse import SPELLINGS, check_range, parse_int
 
 Register = Callable[["argparse._SubParsersAction"], None]
@@ -31,47 +31,54 @@ def address_arg(text: str) -> int:
         raise argparse.ArgumentTypeError(f"{exc} (bare digits are hex: 0801; or {SPELLINGS})") from None
 
 
-def _read_text(path: str) -> str:
-    data = read_input(path, what="BASIC listing")
+def _read_text(path: str, files: Files | None = None) -> str:
+    """A BASIC listing text, read through the command's gate; a binary or UTF-16 file is one clear error."""
+    data = (files if files is not None else Files()).read(path, what="BASIC listing")
+    refuse_binary(data, path, "a BASIC listing text")
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError:
         return data.decode("latin-1")
 
 
-def _read_prg(path: str, want: str = "basic") -> bytes:
+def _read_prg(path: str, want: str = "basic", files: Files | None = None) -> bytes:
     """A BASIC .prg; a text file or machine code gets one error naming the right command."""
     from asm6502 import filetype
     from asm6502.diagnostics import DiagnosticError, error
 
-    data = read_input(path, MAX_PRG_BYTES, "C64 program")
+    data = (files if files is not None else Files()).read(path, MAX_PRG_BYTES, "C64 program")
     kind = filetype.sniff_program(data, path, want=want)
     if kind is not None:
         raise DiagnosticError([error(f"{path} is {kind.what}; {kind.hint}")])
     return data
 
 
+CASES = ("lower", "upper", "petcat")  # the assembler's words; petcat is the same reading as lower
+
+
 def add_case_option(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--case", choices=("petcat", "upper"), default=None,
-                   help="petcat (default): lower case = unshifted letters, capitals = shifted; "
-                   "upper: an all-capital listing as magazines print it and OCR reads it (capitals = unshifted letters)")
+    p.add_argument("--case", choices=CASES, default=None,
+                   help="lower (or petcat): lower case = unshifted letters, capitals = shifted (petcat); "
+                   "upper: an all-capital listing as magazines print it and OCR reads it (capitals = unshifted "
+                   "letters). Default: upper for a listing without any lower-case letter, else lower")
 
 
 def tokenize_text(text: str, filename: str, case: str | None, start: int = 0x0801):
-    """Tokenize listing text; an all-capital listing read as petcat gets one clear warning instead of one per letter."""
+    """Tokenize listing text. Without --case, a listing without a lower-case letter is one typed or
+    OCR'd in capitals (petcat would read every letter as a shifted one, which CRUNCH drops outside
+    quotes): it is read as --case upper, and a note says so."""
     from asm6502.basic.case import from_capitals, looks_all_capitals
     from asm6502.basic.tokenizer import tokenize
 
+    if case is None and looks_all_capitals(text):
+        result = tokenize(from_capitals(text), filename=filename, start=start)
+        said = note("no lower-case letter in the listing: read as typed in capitals (capitals are the unshifted "
+                    "letters, as --case upper); give --case lower to read capitals as shifted letters (petcat)",
+                    Span(filename, 1))
+        return result, [said, *result.diagnostics]
     if case == "upper":
         return tokenize(from_capitals(text), filename=filename, start=start), []
     result = tokenize(text, filename=filename, start=start)
-    if case is None and looks_all_capitals(text):
-        shifted = [d for d in result.diagnostics if "shifted letter" in d.message]
-        hint: list[Diagnostic] = [warning(
-            "every letter is a capital: petcat text reads capitals as SHIFTED letters (graphics), which the C64 "
-            f"drops outside quotes ({len(shifted)} warnings not shown); if the listing was printed or OCR'd in "
-            "capitals, tokenize it with --case upper", Span(filename, 1))]
-        return result, hint + [d for d in result.diagnostics if d not in shifted]
     return result, list(result.diagnostics)
 
 
@@ -98,20 +105,21 @@ def register_tok(sub) -> None:
 
 
 def run_tok(args) -> int:
-    text = _read_text(args.source)
+    files = Files()
+    text = _read_text(args.source, files)
     _refuse_checksummer_listing(text, args.source)
     result, diagnostics = tokenize_text(text, args.source, args.case, args.start)
     _report(diagnostics, args.quiet)
-    _write(args.output or str(Path(args.source).with_suffix(".prg")), result.prg, args.source, "output")
+    _write(args.output or str(Path(args.source).with_suffix(".prg")), result.prg, args.source, "output", files)
     return 0
 
 
-def _write(path: str | None, data: bytes | str, source: str, what: str) -> None:
-    """The one output rule: never over an input, all or nothing (fileio.OutputPlan)."""
+def _write(path: str | None, data: bytes | str, source: str, what: str, files: Files | None = None) -> None:
+    """The one output rule: never over an input, all or nothing (the gate, fileio.Files)."""
     if path is None:
-        sys.stdout.write(data if isinstance(data, str) else data.decode("latin-1"))
+        write_stdout(data if isinstance(data, str) else data.decode("latin-1"))
         return
-    plan = OutputPlan()
+    plan = files if files is not None else Files()
     plan.add_input(source)
     plan.add(path, data, what)
     plan.commit()
@@ -164,7 +172,8 @@ def run_read(args) -> int:
         raise DiagnosticError([error("--fix needs -o PRG (the corrected listing is written next to it)")])
     name = "<stdin>" if args.source == "-" else args.source
     version = None if args.checksum_version == "auto" else int(args.checksum_version)
-    results = read_listings(_read_text(args.source), name, version=version,
+    files = Files()
+    results = read_listings(_read_text(args.source, files), name, version=version,
                             case=None if args.case == "auto" else args.case)
     status = 0
     for k, result in enumerate(results, start=1):
@@ -172,11 +181,11 @@ def run_read(args) -> int:
         if output and len(results) > 1:  # several listings in one text: X.prg -> X-1.prg, X-2.prg, ...
             output = str(Path(output).with_name(f"{Path(output).stem}-{k}{Path(output).suffix}"))
         label = name if len(results) == 1 else f"{name} (listing {k} of {len(results)})"
-        status |= _report_read(args, result, label, output)
+        status |= _report_read(args, result, label, output, files)
     return status
 
 
-def _report_read(args, result, label: str, output: str | None) -> int:
+def _report_read(args, result, label: str, output: str | None, files: Files) -> int:
     print_diagnostics(result.diagnostics)
     if result.lines:
         numbers = [r.number for r in result.lines]
@@ -189,9 +198,8 @@ def _report_read(args, result, label: str, output: str | None) -> int:
         return 0 if result.ok else 1
     n_err = len(result.errors)
     if result.ok or (args.force and result.lines):
-        plan = OutputPlan()
-        if args.source != "-":
-            plan.add_input(args.source)
+        plan = Files()  # one gate per listing written; the input as the command read it
+        plan.add_input(args.source)
         plan.add(output, result.prg, "program")
         fixed = str(Path(output).with_suffix(".fixed.txt"))
         if args.fix:
@@ -223,9 +231,10 @@ def register_list(sub) -> None:
 def run_list(args) -> int:
     from asm6502.basic.tokenizer import detokenize
 
-    result = detokenize(_read_prg(args.prg, want="any"), filename=args.prg)  # lists any .prg
+    files = Files()
+    result = detokenize(_read_prg(args.prg, want="any", files=files), filename=args.prg)  # lists any .prg
     _report(result.diagnostics, args.quiet)
-    _write(args.output, result.text, args.prg, "listing")
+    _write(args.output, result.text, args.prg, "listing", files)
     return 0
 
 
@@ -253,19 +262,20 @@ def register_checksum(sub) -> None:
 def run_checksum(args) -> int:
     from asm6502.basic.checksummer import ChecksumOptions, checksum_listing
 
+    files = Files()
     kind = args.kind
     if kind == "auto":
         kind = "text" if Path(args.input).suffix.lower() in (".bas", ".txt") else "prg"
     if kind == "text":
-        tok, diagnostics = tokenize_text(_read_text(args.input), args.input, args.case)
+        tok, diagnostics = tokenize_text(_read_text(args.input, files), args.input, args.case)
         _report(diagnostics, args.quiet)
         prg = tok.prg
     else:
-        prg = _read_prg(args.input)
+        prg = _read_prg(args.input, files=files)
     options = ChecksumOptions(version=args.checksum_version, count_spaces=args.v3_count_spaces)
     text, diagnostics = checksum_listing(prg, filename=args.input, options=options)
     _report(diagnostics if kind == "prg" else (), args.quiet)
-    _write(args.output, text, args.input, "listing")
+    _write(args.output, text, args.input, "listing", files)
     return 0
 
 

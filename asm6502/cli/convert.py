@@ -40,23 +40,21 @@ def main(argv: list[str]) -> int:
 
 def _run(args) -> int:
     from asm6502.asm import Options
-    from asm6502.asm.assemble import source_text
-    from asm6502.cli.assemble import parse_defines
+    from asm6502.cli.assemble import parse_defines, read_source_text
     from asm6502.convert import TARGETS, convert
-    from asm6502.fileio import OutputPlan, read_input
+    from asm6502.fileio import Files
 
     source = Path(args.source)
     options = Options(
         cpu=args.cpu, defines=parse_defines(args.define), include_dirs=tuple(args.include), disk=args.disk, listing=False
     )
-    plan = OutputPlan()  # the one output rule: never over an input, nothing written on failure
-    plan.add_input(source, "source")
+    plan = Files()  # the gate: never over an input (the .file members too), nothing written on failure
+    text, _name = read_source_text(source, plan)
     if args.disk:
         plan.add_input(args.disk, "disk image")
     if args.output:
         plan.check(args.output, "output")
-    text = source_text(read_input(source, what="source"), str(source))
-    conversion = convert(text, str(source), args.to, options)
+    conversion = convert(text, str(source), args.to, options, plan)
     if not args.quiet:
         print_diagnostics(conversion.diagnostics)
         shape = conversion.structure

@@ -39,4 +39,5 @@ def run_type(args) -> int:
         text = "".join(f"{n} {session.lines[n]}\n" for n in sorted(session.lines))
         return args.output, tokenize(text, filename=args.file).prg
 
+    type_loop.preflight(args.file, args.output)
     return type_loop.run(session, args.file, program, messages)

@@ -1,7 +1,7 @@
 """The terminal loop of the typing modes (``basic type``, ``mse type``): prompt, one line, answer.
 
 The session (:mod:`asm6502.typein`) decides; this loop only reads lines, prints answers and
-saves the session's file (through fileio.OutputPlan) on ``.save``, ``.quit`` and end of input.
+saves the session's file (through the gate, fileio.Files) on ``.save``, ``.quit`` and end of input.
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
-from asm6502.fileio import OutputPlan, read_text
+from asm6502.fileio import Files, read_text
 
 QUIT = (".quit", ".q", ".exit")
 
@@ -19,8 +19,17 @@ def load(path: str) -> str:
     return read_text(path, what="typed listing") if Path(path).exists() else ""
 
 
+def preflight(path: str, program: str | None) -> None:
+    """Before any typing: the session's file and the program may be written (a directory that
+    does not exist, the same name twice, a write-protected file are errors now, not at the end)."""
+    plan = Files()
+    plan.add(path, "", "typed listing")
+    if program:
+        plan.add(program, b"", "program")
+
+
 def save(path: str, text: str, program: tuple[str, bytes] | None = None) -> None:
-    plan = OutputPlan()
+    plan = Files()
     plan.add(path, text, "typed listing")
     if program is not None:
         plan.add(program[0], program[1], "program")

@@ -34,4 +34,5 @@ def run_type(args) -> int:
     def program():
         return (args.output, session.prg) if args.output and session.rows else None
 
+    type_loop.preflight(args.file, args.output)
     return type_loop.run(session, args.file, program, messages)

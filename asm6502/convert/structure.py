@@ -80,9 +80,10 @@ def find_loops(entries, files: dict, decode) -> tuple[dict[int, Loop], dict[int,
     rounds: dict[int, list] = {}  # id(bottom line) -> the rounds of the loop being run
     loops: dict[int, Loop] = {}
     previous = None
-    for i, (rec, pc, size, line, stmt, local) in enumerate(entries):
-        if local is not None:
+    for i, entry in enumerate(entries):
+        if entry.local is not None:
             continue
+        rec, line, stmt = entry.rec, entry.line, entry.stmt
         if line is not previous:
             started[id(line)] = i
             previous = line
@@ -106,7 +107,7 @@ def find_loops(entries, files: dict, decode) -> tuple[dict[int, Loop], dict[int,
             run.clear()
         run.append((start, i))
         after = entries[i + 1] if i + 1 < len(entries) else None
-        if after is not None and after[5] is None and after[3] is line and type(after[0]) is Pseudo and after[0].op == "got":
+        if after is not None and after.local is None and after.line is line and type(after.rec) is Pseudo and after.rec.op == "got":
             continue  # the condition held: another round
         if len(run) >= 2:
             loops[run[0][0]] = Loop(tuple(run), i + 1, top, line)
@@ -116,7 +117,8 @@ def find_loops(entries, files: dict, decode) -> tuple[dict[int, Loop], dict[int,
 
 def _inside(entries, start: int, end: int, top, bottom) -> bool:
     """Entries start..end-1 are all on the loop's lines (or in macro calls made there)."""
-    for rec, pc, size, line, stmt, local in entries[start:end]:
-        if local is None and not (line.file == top.file and top.index <= line.index < bottom.index):
+    for entry in entries[start:end]:
+        line = entry.line
+        if entry.local is None and not (line.file == top.file and top.index <= line.index < bottom.index):
             return False
     return True

@@ -25,9 +25,11 @@ from typing import NamedTuple
 
 from asm6502.asm import expr as ex
 from asm6502.asm.decode import Call, Data, Define, Insn, Origin, Pseudo, Start
-from asm6502.asm.layout import FORWARD, Layout
+from asm6502.asm.entries import FORWARD, MacroCall, MacroEnd, MacroLine
+from asm6502.asm.layout import Layout
+from asm6502.asm.pseudo import BYTES, PSEUDO_OPS, WORDS
 from asm6502.asm.reader import START_LINE
-from asm6502.asm.result import as_span
+from asm6502.asm.rows import as_span
 from asm6502.convert.expression import Scope, Text, high_byte, low_byte, rewrite, symbol_key
 from asm6502.convert.structure import Loop, find_loops
 from asm6502.convert.targets import ATOM, OPERATORS, STRING_SAFE, Target
@@ -36,8 +38,6 @@ from asm6502.opcodes import Mode, instruction_set
 
 INDENT = " " * 16
 _NUMBER = re.compile(r"^\s*\d*\s?")
-# pseudo-ops that only steer the C64 side (listing, printer, symbol table size): kept as comments
-_COMMENT_ONLY = {"opt", "tit", "pag", "sym", "stm", "if", "got"}
 INDEX = {Mode.ABSOLUTE_X: ",x", Mode.ABSOLUTE_Y: ",y"}
 
 
@@ -72,7 +72,7 @@ class Writer:
         self.unrolled: list[str] = []  # ... and why each of the others is unrolled
         self.wrap: frozenset = frozenset()  # (expression.py: Scope.wrap, Scope.needed)
         self.needed: set | None = None
-        self.variables = {ex.key_of(entry[0].name) for entry in layout.layout if type(entry[0]) is Define and entry[0].var}
+        self.variables = {ex.key_of(entry.rec.name) for entry in layout.layout if type(entry.rec) is Define and entry.rec.var}
         self.lines: list[str] = []
         self.diags: list[Diagnostic] = []
         self.names: dict[str, str] = {}  # symbol key -> name written
@@ -169,14 +169,14 @@ class Writer:
     def run(self, files: dict[str, tuple[list, int]]) -> None:
         """``files``: each source file's lines and the index of its start line, for the lines that did not run."""
         entries = self.entries = self.layout.layout
-        self.ran_lines = {id(entry[3]) for entry in entries}
-        self.ran = {id(entry[4]) for entry in entries if entry[4] is not None}
+        self.ran_lines = {id(entry.line) for entry in entries}
+        self.ran = {id(entry.stmt) for entry in entries if entry.stmt is not None}
         self.loops, self.irregular = find_loops(entries, {name: lines for name, (lines, _) in files.items()}, self.layout.decoder.decode)
         cursor = {name: start for name, (lines, start) in files.items()}  # per file: the lines written up to here
         previous = None
         i, n = 0, len(entries)
         while i < n:
-            rec, pc, size, line, stmt, local = entries[i]
+            line, local = entries[i].line, entries[i].local
             if line.file != self.file:
                 if self.file is not None:
                     self.note(f"---- .file: {os.path.basename(line.file)} ----")
@@ -212,19 +212,21 @@ class Writer:
     def dispatch(self, i: int) -> int:
         """Write layout entry ``i`` (a whole macro call when the macro is written as the target's);
         returns the index of the next entry."""
-        rec, pc, size, line, stmt, local = self.entries[i]
+        entry = self.entries[i]
+        rec, pc, size, line, stmt, local = entry.rec, entry.pc, entry.size, entry.line, entry.stmt, entry.local
+        kind = type(rec)
         if rec is None:
             self.emit("", comment=stmt.comment if stmt is not None else "")
-        elif isinstance(rec, str) and rec == "def":
+        elif kind is MacroLine:
             self.definition(line, stmt)
-        elif isinstance(rec, str) and rec == "call":
-            key = ex.key_of(size[0].name)
+        elif kind is MacroCall:
+            key = ex.key_of(rec.macro.name)
             if key in self.candidates:
                 after = self.macro_call(i)
                 if after is not None:
                     return after
-            self.call(pc, size, line, stmt, local)
-        elif isinstance(rec, str) and rec == "mend":
+            self.call(pc, rec, line, stmt, local)
+        elif kind is MacroEnd:
             self.note("end of the macro call")
         else:
             handler = self.handlers.get(type(rec))
@@ -325,12 +327,20 @@ class Writer:
     # -- data -----------------------------------------------------------------------------
 
     def do_data(self, rec: Data, pc, size, line, stmt, local) -> None:
+        """A data pseudo-op, written by the method asm6502/asm/pseudo.py names (``convert``)."""
+        getattr(self, PSEUDO_OPS[rec.op].convert)(rec, pc, size, line, stmt, local)
+
+    def convert_float(self, rec: Data, pc, size, line, stmt, local) -> None:
+        """'.flp': the floats' bytes, the numbers in a comment."""
+        data = b"".join(item[0] for item in rec.items)
+        self.emit(f"{self.target.byte} " + ", ".join(f"${b:02x}" for b in data), self.label(rec, local),
+                  f"; .flp {_after_op(stmt.text)}{_blank(stmt.comment)}")  # fmt: skip
+
+    def convert_data(self, rec: Data, pc, size, line, stmt, local) -> None:
+        """'.byt', '.wor', '.asc': the target's byte, word or text directive."""
         label = self.label(rec, local)
         target = self.target
-        if rec.op == "flp":
-            data = b"".join(item[0] for item in rec.items)
-            self.emit(f"{target.byte} " + ", ".join(f"${b:02x}" for b in data), label, f"; .flp {_after_op(stmt.text)}{_blank(stmt.comment)}")
-            return
+        encode = PSEUDO_OPS[rec.op].encode
         parts = []
         strings = False
         for item, (fixed, fn, node, prefix, offset, length) in enumerate(rec.items):
@@ -340,12 +350,12 @@ class Writer:
                     strings = True
                 continue
             value = self.expression(node, stmt.text, offset, pc, local)
-            if prefix == "<" or (rec.op == "byt" and not prefix and self.low_byte_needed(value, (id(rec), item))):
+            if prefix == "<" or (encode == BYTES and not prefix and self.low_byte_needed(value, (id(rec), item))):
                 value = low_byte(value)
             elif prefix == ">":
                 value = high_byte(value)
             parts.append(value.text)
-        directive = target.word if rec.op == "wor" else target.text if strings else target.byte
+        directive = target.word if encode == WORDS else target.text if strings else target.byte
         if not rec.size:  # '.asc ""': no bytes
             self.emit("", label, f"; {stmt.text}{_blank(stmt.comment)}")
             return
@@ -378,33 +388,55 @@ class Writer:
     # -- pseudo-ops and macro calls --------------------------------------------------------
 
     def do_pseudo(self, rec: Pseudo, pc, size, line, stmt, local) -> None:
-        label = self.label(rec, local) if rec.op != "mac" else None
+        """A control pseudo-op, written by the method asm6502/asm/pseudo.py names (``convert``)."""
+        label = self.label(rec, local)
         if label is not None:
             self.emit("", label)
         shown = stmt.text if rec.label is None else _after_label(stmt.text)
-        if rec.op == "men":
-            if stmt.comment:  # (the end of an expansion is noted by the call; the comment is kept)
-                self.emit("", comment=stmt.comment)
-            return
-        if rec.op == "fil":
-            self.note(f"{shown} (the next file follows)", stmt.comment)
-        elif rec.op in _COMMENT_ONLY:
-            self.note(shown, stmt.comment)
-            why = self.irregular.pop(id(line), None) if rec.op == "got" and local is None else None
-            if why is not None:
-                self.note(f"the .goto loop closed here is unrolled: {why}")
-                self.unrolled.append(why)
-        elif rec.op == "sst":
-            self.note(shown, stmt.comment)
-            self.problem(warning, f"'.{rec.name}' (write the symbol table to a file) has no counterpart in {self.target.name}: left as a comment", line, stmt)
-        elif rec.op == "lst":
-            self.note(shown, stmt.comment)
-            self.problem(error, f"'.{rec.name}' (load a symbol table from disk) cannot be translated: define the symbols it loads in the source instead", line, stmt)
-        else:
-            self.note(shown, stmt.comment)
+        getattr(self, PSEUDO_OPS[rec.op].convert)(rec, shown, line, stmt, local)
 
-    def call(self, pc, info, line, stmt, local) -> None:
-        macro, fns = info
+    def convert_comment(self, rec: Pseudo, shown: str, line, stmt, local) -> None:
+        """A pseudo-op that only steers the C64 side (listing, printer, symbol table size, pass 1): a comment."""
+        self.note(shown, stmt.comment)
+
+    def convert_goto(self, rec: Pseudo, shown: str, line, stmt, local) -> None:
+        """'.goto': a comment (a loop written as the target's is not met here: see loop), and why it was unrolled."""
+        self.note(shown, stmt.comment)
+        why = self.irregular.pop(id(line), None) if local is None else None
+        if why is not None:
+            self.note(f"the .goto loop closed here is unrolled: {why}")
+            self.unrolled.append(why)
+
+    def convert_end(self, rec: Pseudo, shown: str, line, stmt, local) -> None:
+        self.note(shown, stmt.comment)  # ('.end' is not laid out: not listed)
+
+    def convert_file(self, rec: Pseudo, shown: str, line, stmt, local) -> None:
+        self.note(f"{shown} (the next file follows)", stmt.comment)
+
+    def convert_macro(self, rec: Pseudo, shown: str, line, stmt, local) -> None:
+        self.definition(line, stmt)  # (pass 1 lays the '.mac' line out as a MacroLine)
+
+    def convert_macro_end(self, rec: Pseudo, shown: str, line, stmt, local) -> None:
+        if stmt.comment:  # (the end of an expansion is noted by the call; the comment is kept)
+            self.emit("", comment=stmt.comment)
+
+    def convert_unsupported(self, rec: Pseudo, shown: str, line, stmt, local) -> None:
+        """A pseudo-op the target has nothing for and the program does not need: a comment and a warning."""
+        self.note(shown, stmt.comment)
+        self.problem(warning, f"'.{rec.name}' ({PSEUDO_OPS[rec.op].summary}) has no counterpart in {self.target.name}: left as a comment", line, stmt)
+
+    def convert_untranslatable(self, rec: Pseudo, shown: str, line, stmt, local) -> None:
+        """A pseudo-op whose effect cannot be written in the target: an error."""
+        self.note(shown, stmt.comment)
+        self.problem(error, f"'.{rec.name}' ({PSEUDO_OPS[rec.op].summary}) cannot be translated", line, stmt)
+
+    def convert_symbol_load(self, rec: Pseudo, shown: str, line, stmt, local) -> None:
+        """'.lst': the symbols it loads are not in the source."""
+        self.note(shown, stmt.comment)
+        self.problem(error, f"'.{rec.name}' ({PSEUDO_OPS[rec.op].summary}) cannot be translated: define the symbols it loads in the source instead", line, stmt)
+
+    def call(self, pc, info: MacroCall, line, stmt, local) -> None:
+        macro = info.macro
         rec = self.layout.decoder.decode(stmt.text)
         label = self.label(rec, local) if isinstance(rec, Call) else None
         if label is not None:
@@ -462,19 +494,19 @@ class Writer:
         local labels) with this call's values and must come out as every other call's.  Returns the
         entry after the call, or None (then the call is expanded and the macro marked as failed)."""
         entries = self.entries
-        rec_, pc, (macro, fns), line, stmt, local = entries[i]
+        pc, macro, line, stmt, local = entries[i].pc, entries[i].rec.macro, entries[i].line, entries[i].stmt, entries[i].local
         key = ex.key_of(macro.name)
         end, suffix = self.layout.call_ends[i]
         j = i + 1
         while j < end:
-            rec, _, info, _, inner_stmt, inner = entries[j]
-            if inner == suffix and isinstance(rec, str) and rec == "call":  # a call of a macro that is the target's too
-                called = ex.key_of(info[0].name)
+            rec, inner_stmt, inner = entries[j].rec, entries[j].stmt, entries[j].local
+            if inner == suffix and type(rec) is MacroCall:  # a call of a macro that is the target's too
+                called = ex.key_of(rec.macro.name)
                 if called not in self.candidates:
-                    self.fail(key, f"its body calls '{info[0].name}', which is expanded")
+                    self.fail(key, f"its body calls '{rec.macro.name}', which is expanded")
                     return None
                 j = self.layout.call_ends[j][0]
-                if j < end and isinstance(entries[j][0], str) and entries[j][0] == "mend" and entries[j][4] is inner_stmt:
+                if j < end and type(entries[j].rec) is MacroEnd and entries[j].stmt is inner_stmt:
                     j += 1  # (the inner call's '.men' row)
                 continue
             if inner != suffix or not (rec is None or type(rec) is Insn or type(rec) is Data or (type(rec) is Pseudo and rec.op == "men")):
@@ -530,7 +562,7 @@ class Writer:
             self.emit("", label)
         name = self.macro_names.get(key, _identifier(macro.name.lower()))
         self.emit(self.target.macro_call.format(n=name, a=", ".join(args)).rstrip(), comment=stmt.comment)
-        mend = end < len(entries) and isinstance(entries[end][0], str) and entries[end][0] == "mend" and entries[end][4] is stmt
+        mend = end < len(entries) and type(entries[end].rec) is MacroEnd and entries[end].stmt is stmt
         return end + 1 if mend else end  # (after the call's '.men' row; a 'label .men' body has none)
 
     def fill_definitions(self, lines: list) -> list[str]:
@@ -582,7 +614,7 @@ class Writer:
         first, differ = None, False
         for start, at_if in loop.rounds:
             body = self.render(start, at_if)
-            rec, pc = self.entries[at_if][:2]
+            rec, pc = self.entries[at_if].rec, self.entries[at_if].pc
             try:
                 node, _ = self.layout.decoder.expression(rec.args)
                 condition = self.expression(node, rec.args, 0, pc, None).text
@@ -600,7 +632,8 @@ class Writer:
         """The default origin when code comes before any '*='; variables read before their first
         assignment start with their pass-1 value (as in pass 2)."""
         out = []
-        for rec, *_ in self.layout.layout:
+        for entry in self.layout.layout:
+            rec = entry.rec
             if type(rec) is Origin and not _reads_pc(rec.node):
                 break
             if type(rec) is Insn or type(rec) is Data or type(rec) is Origin:

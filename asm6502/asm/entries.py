@@ -1,0 +1,74 @@
+"""What pass 1 hands pass 2: one :class:`Entry` per executed statement, and the macro records.
+
+An entry's ``rec`` is a decoded statement (asm6502/asm/decode.py: ``Record``), one of the
+macro bookkeeping records below, or None (a line without code, kept for the listing).
+Every reader dispatches on ``type(entry.rec)``; no field carries two meanings.
+(Slot records, as the decoded statements: a large program lays out tens of thousands.)
+"""
+
+from __future__ import annotations
+
+from asm6502.asm.decode import Record
+from asm6502.asm.reader import SourceLine, Statement
+from asm6502.tuples import slot_record
+
+
+class Macro:
+    """A macro as ``.mac`` defines it; the calls count up as pass 1 runs them."""
+
+    __slots__ = ("name", "params", "body", "line", "col", "calls", "end", "labeled_end")
+
+    def __init__(self, name: str, params: tuple[str, ...], line: SourceLine, col: int):
+        self.name, self.params, self.line, self.col = name, params, line, col
+        self.body: list[SourceLine] = []
+        self.calls = 0
+        self.end = ".men"  # the end of the definition as spelled (.men or .mend), listed after each call
+        self.labeled_end = False  # 'label .mend': that line is the body's last, listed as it is
+
+
+@slot_record
+class MacroLine:
+    """A line of a macro definition (the ``.mac`` line, the body, the ``.men``): listed, not run."""
+
+    label: None
+    problem: None
+
+
+@slot_record
+class MacroCall:
+    """A macro call as it ran: the macro and its arguments' closures (pass 2 sets the parameters again)."""
+
+    label: None
+    problem: None
+    macro: Macro
+    args: tuple  # one compiled expression per parameter
+
+
+@slot_record
+class MacroEnd:
+    """The end of a call's body, listed with the definition's end as spelled (``.men`` or ``.mend``)."""
+
+    label: None
+    problem: None
+    spelling: str
+
+
+MACRO_LINE = MacroLine.make(None, None)  # (one record serves every definition line)
+
+# what an entry's ``rec`` holds
+Laid = Record | MacroLine | MacroCall | MacroEnd | None
+
+
+@slot_record
+class Entry:
+    """One executed statement as pass 1 laid it out."""
+
+    rec: Laid
+    pc: int  # its address
+    size: int  # its size; for an instruction that could be zero page, 2 (zero page), 3 (absolute) or FORWARD
+    line: SourceLine
+    stmt: Statement | None
+    local: str | None  # the suffix of the macro call it belongs to (":01"), or None
+
+
+FORWARD = 4  # an entry's size code: absolute (3 bytes) because the operand was a forward reference

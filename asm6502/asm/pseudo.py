@@ -1,0 +1,85 @@
+"""Every pseudo-op of Profi-Ass 64 V2.0, one entry each (the manual's "Pseudoops").
+
+The original reads a pseudo-op's first three letters only (``.byte`` is ``.byt``,
+``.goto`` is ``.got``): :data:`PSEUDO_OPS` is keyed by them.  An entry says what
+each stage does with the pseudo-op, by name, so that this table imports nothing
+and every stage reads it:
+
+* ``decode``: the :class:`asm6502.asm.decode.Decoder` method that reads the text
+  after the name (``pseudo``: kept as a ``Pseudo`` record with the text);
+* ``pass1``: the :class:`asm6502.asm.layout.Layout` method that runs it in pass 1;
+* ``encode``: how pass 2 makes a data pseudo-op's bytes (:data:`BYTES`, :data:`WORDS`:
+  each item's value; :data:`FIXED`: bytes the decoder made), ``""`` for control ones;
+* ``listing``: how both listings show it (one of :data:`LISTINGS`);
+* ``convert``: the :class:`asm6502.convert.writer.Writer` method that writes it in a
+  target's syntax (``convert_`` + the name).
+
+Adding a pseudo-op is one entry here plus its methods; tests/test_pseudo_registry.py
+fails when a method an entry names is missing, or a stage meets one it has no entry for.
+"""
+
+from __future__ import annotations
+
+from asm6502.tuples import named_tuple
+
+DATA = "data"  # makes bytes
+CONTROL = "control"  # steers the assembly, the listing or the files
+
+# encode: how pass 2 makes a data pseudo-op's bytes
+BYTES = "bytes"  # one byte per item (0-255 or -128..-1)
+WORDS = "words"  # two bytes per item, low byte first
+FIXED = "fixed"  # the bytes the decoder made (strings, floats)
+
+# listing: how a row of the pseudo-op is listed
+LISTED = "listed"  # address and text (data: and the bytes)
+TITLE = "title"  # '.tit': the text is the title of the listing's pages (no address)
+PAGE = "page"  # '.pag': a new page, or the page length and margin
+OPTIONS = "options"  # '.opt': listed; its 'm'/'n' leave the lines of macro calls out or in
+SYMBOLS = "symbols"  # '.sym': listed; the symbol table follows the listing (its argument: symbols a line)
+DEFINITION = "definition"  # '.mac': the line is listed as a line of a macro definition
+HIDDEN = "hidden"  # not listed ('.end', as the original)
+LISTINGS = (LISTED, TITLE, PAGE, OPTIONS, SYMBOLS, DEFINITION, HIDDEN)
+
+
+@named_tuple
+class PseudoOp:
+    name: str  # the first three letters, lower case ('if': two)
+    kind: str  # DATA or CONTROL
+    decode: str  # Decoder method
+    pass1: str  # Layout method
+    encode: str  # BYTES, WORDS, FIXED for data; "" for control
+    listing: str  # one of LISTINGS
+    convert: str  # Writer method
+    summary: str  # what it does (manual page)
+
+
+def _table(*entries: PseudoOp) -> dict[str, PseudoOp]:
+    table = {}
+    for entry in entries:
+        if not 2 <= len(entry.name) <= 3 or entry.name in table:  # (the original tells pseudo-ops apart by three letters)
+            raise ValueError(f"pseudo-op '{entry.name}': at most three letters, once")
+        table[entry.name] = entry
+    return table
+
+
+PSEUDO_OPS: dict[str, PseudoOp] = _table(
+    PseudoOp("byt", DATA, "_data_list", "lay_data", BYTES, LISTED, "convert_data", "bytes (p. 12)"),
+    PseudoOp("wor", DATA, "_data_list", "lay_data", WORDS, LISTED, "convert_data", "words, low byte first (p. 12)"),
+    PseudoOp("asc", DATA, "_asc", "lay_asc", FIXED, LISTED, "convert_data", "a string in PETSCII"),
+    PseudoOp("flp", DATA, "_flp", "lay_data", FIXED, LISTED, "convert_float", "BASIC's 5-byte floats"),
+    PseudoOp("opt", CONTROL, "pseudo", "op_opt", "", OPTIONS, "convert_comment", "listing and object output (p. 17)"),
+    PseudoOp("end", CONTROL, "pseudo", "op_end", "", HIDDEN, "convert_end", "the end of the source"),
+    PseudoOp("if", CONTROL, "pseudo", "op_if", "", LISTED, "convert_comment", "the rest of the line if true (p. 30)"),
+    PseudoOp("got", CONTROL, "pseudo", "op_goto", "", LISTED, "convert_goto", "go on at a line (p. 31)"),
+    PseudoOp("mac", CONTROL, "pseudo", "op_mac", "", DEFINITION, "convert_macro", "a macro definition (p. 23)"),
+    PseudoOp("men", CONTROL, "pseudo", "op_men", "", LISTED, "convert_macro_end", "the end of a macro definition (p. 23)"),
+    PseudoOp("fil", CONTROL, "pseudo", "op_file", "", LISTED, "convert_file", "go on with the next source file"),
+    PseudoOp("tit", CONTROL, "pseudo", "op_listing", "", TITLE, "convert_comment", "the listing's title"),
+    PseudoOp("pag", CONTROL, "pseudo", "op_listing", "", PAGE, "convert_comment", "a new listing page, page length"),
+    PseudoOp("sym", CONTROL, "pseudo", "op_sym", "", SYMBOLS, "convert_comment", "list the symbol table"),
+    PseudoOp("sst", CONTROL, "pseudo", "op_sst", "", LISTED, "convert_unsupported", "write the symbol table to a file"),
+    PseudoOp("lst", CONTROL, "pseudo", "op_lst", "", LISTED, "convert_symbol_load", "load a symbol table from disk"),
+    PseudoOp("stm", CONTROL, "pseudo", "op_accept", "", LISTED, "convert_comment", "the symbol table's memory"),
+    PseudoOp("gtb", CONTROL, "pseudo", "op_c64", "", LISTED, "convert_untranslatable", "the next source from BASIC memory"),
+    PseudoOp("sys", CONTROL, "pseudo", "op_c64", "", LISTED, "convert_untranslatable", "call machine code while assembling"),
+)

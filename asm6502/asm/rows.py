@@ -1,0 +1,115 @@
+"""The listing's rows, made from pass 2's (layout entry, extra) pairs when asked for.
+
+Pass 2 keeps an "extra" per layout entry -- the bytes of an instruction or data entry, the
+value of a '=' / '_' row -- and Result.listed pairs them with the entries; the rows are made
+from the pairs only when asked for (Result.listing); the listing text (asm6502/output.py)
+reads the pairs directly.
+"""
+
+from __future__ import annotations
+
+from asm6502.asm.decode import Bad, Data, Define, Insn, Pseudo
+from asm6502.asm.entries import MacroEnd, MacroLine
+from asm6502.asm.pseudo import PAGE, PSEUDO_OPS, TITLE
+from asm6502.diagnostics import Span
+from asm6502.tuples import named_tuple
+
+_tuple = tuple.__new__
+
+
+@named_tuple
+class ListingRow:
+    """One row of the listing: one executed statement."""
+
+    where: Span | tuple  # a Span, or (SourceLine, col, length) made into one on demand
+    address: int | None
+    data: bytes
+    text: str  # the statement and its comment as written
+    value: int | None = None  # for '=' / '_' rows: the value defined
+    page_break: bool = False
+    title: str | None = None
+    macro: bool = False  # a line of a macro expansion (the original lists it with '+')
+    definition: bool = False  # a line recorded into a macro (the original lists it with "'")
+
+    @property
+    def span(self) -> Span:
+        return as_span(self.where)
+
+    @property
+    def place(self) -> tuple[tuple[str, int], int | None]:
+        """((file, line index), BASIC line number), without making a Span."""
+        where = self.where
+        if isinstance(where, Span):
+            return (where.file, where.line), where.basic_line
+        line = where[0]
+        return (line.file, line.index), line.number
+
+
+def as_span(where: Span | tuple) -> Span:
+    """A Span from a Span or a lazy ``(SourceLine, col, length)``."""
+    if isinstance(where, Span):
+        return where
+    line, col, length = where
+    return Span(line.file, line.index, col, length, line.text, line.number)
+
+
+def listing_rows(listed) -> tuple[ListingRow, ...]:
+    shown: dict[int, tuple] = {}  # id(statement) -> its place and text (a statement in a loop or macro is listed many times)
+    return tuple(row(entry, extra, shown) for entry, extra in listed)
+
+
+def row(entry, extra, shown: dict) -> ListingRow:
+    rec, pc, line, stmt = entry.rec, entry.pc, entry.line, entry.stmt
+    place = shown.get(id(stmt)) if stmt is not None else place_and_text(line, None)
+    if place is None:
+        place = shown[id(stmt)] = place_and_text(line, stmt)
+    where, text = place
+    macro = entry.local is not None
+    kind = type(rec)
+    # (fields: where, address, data, text, value, page_break, title, macro, definition; made in one call)
+    if kind is Insn or kind is Data:  # most rows
+        return _tuple(ListingRow, (where, pc, extra, text, None, False, None, macro, False))
+    if rec is None or kind is Bad:
+        return _tuple(ListingRow, (where, None, b"", text, None, False, None, macro, False))
+    if kind is Define:
+        return _tuple(ListingRow, (where, None, b"", text, extra, False, None, macro, False))
+    if kind is MacroLine:
+        return _tuple(ListingRow, (where, None, b"", text, None, False, None, False, True))
+    if kind is MacroEnd:  # (the definition's end as spelled, as a line of the call)
+        return _tuple(ListingRow, (where, pc, b"", rec.spelling, None, False, None, True, False))
+    if kind is Pseudo:
+        listing = PSEUDO_OPS[rec.op].listing
+        if listing == TITLE:
+            return _tuple(ListingRow, (where, pc, b"", text, None, False, rec.args.strip('"'), macro, False))
+        if listing == PAGE:
+            return _tuple(ListingRow, (where, pc, b"", text, None, True, None, macro, False))
+    return _tuple(ListingRow, (where, pc, b"", text, None, False, None, macro, False))  # other pseudo-ops, Origin, Label, MacroCall
+
+
+def place_and_text(line, stmt) -> tuple[tuple, str]:
+    """A statement's place (line, col, length) and its text as the listing shows it."""
+    if stmt is None:
+        return (line, 1, 1), ""
+    return (line, stmt.col, max(1, len(stmt.text))), listed_text(line, stmt)
+
+
+def with_comment(stmt) -> str:
+    """A statement's text and its comment as a listing shows them (both are stripped)."""
+    text = stmt.text
+    if stmt.comment:
+        return text + " " + stmt.comment if text else stmt.comment
+    return text
+
+
+def listed_text(line, stmt) -> str:
+    """A statement's text as the listing shows it: with its comment, and with the blanks before
+    a ':' that follows (the original lists them)."""
+    if stmt.comment:
+        return with_comment(stmt)
+    text = stmt.text
+    if len(line.statements) > 1 and text:
+        after = line.text[stmt.col - 1 + len(text) :]
+        blanks = after[: len(after) - len(after.lstrip(" "))]
+        if after[len(blanks) : len(blanks) + 1] == ":":
+            text += blanks
+    return text
