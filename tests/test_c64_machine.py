@@ -95,7 +95,7 @@ def test_keyboard_matrix_scanned_by_the_interrupt(test_roms):
 def test_disk_traps_load_from_a_folder(test_roms, tmp_path):
     data = bytes(range(3, 103))
     (tmp_path / "testdata.prg").write_bytes(data)
-    m = booted(test_roms, disk=Disk.open(str(tmp_path)))
+    m = booted(test_roms, disk=Disk.load(str(tmp_path)))
     assert m.memory[0x03A2] == 0  # the drive answered
     assert m.memory[0x03A0] == len(data)
     assert bytes(m.memory[0xC000 : 0xC000 + len(data)]) == data
@@ -196,7 +196,7 @@ def test_keyboard_rows_and_columns():
 
 def test_directory_program_lists_like_the_1541(tmp_path):
     (tmp_path / "hello.prg").write_bytes(b"\x01\x08" + bytes(300))
-    disk = Disk.open(str(tmp_path))
+    disk = Disk.load(str(tmp_path))
     prog = disk.directory_program()
     assert prog[:2] == b"\x01\x04"
     assert b'"HELLO"' in prog and b"PRG" in prog and b"BLOCKS FREE." in prog
@@ -281,7 +281,7 @@ def _read(drive, sa):
 def test_drive_save_then_load(tmp_path):
     from asm6502.emu.c64.drive import Drive
 
-    drive = Drive(Disk.open(str(tmp_path)))
+    drive = Drive(Disk.load(str(tmp_path)))
     _send(drive, 0xF1, b"PROG")
     _send(drive, 0x61, b"\x01\x08ABC")
     _send(drive, 0xE1)
@@ -296,7 +296,7 @@ def test_drive_save_then_load(tmp_path):
 def test_drive_sequential_file_and_scratch(tmp_path):
     from asm6502.emu.c64.drive import Drive
 
-    drive = Drive(Disk.open(str(tmp_path)))
+    drive = Drive(Disk.load(str(tmp_path)))
     _send(drive, 0xF2, b"DATA,S,W")
     _send(drive, 0x62, b"HELLO\r")
     _send(drive, 0xE2)

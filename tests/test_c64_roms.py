@@ -58,7 +58,7 @@ pytestmark = pytest.mark.skipif(ROMS is None, reason=WHY)
 @pytest.fixture(scope="module")
 def booted():
     """A booted C64 with build/asm6502.d64 as device 8, and its state right after READY."""
-    machine = session.boot(session.images(ROMS), disk=Disk.open(str(D64)))
+    machine = session.boot(session.images(ROMS), disk=Disk.load(str(D64)))
     return machine, machine.save_state()
 
 

@@ -275,8 +275,29 @@ def test_cli_run_interactive_in_a_terminal(prg_file):
     assert (first + rest).replace(b"\r\n", b"\n") == b"\x1b[2J\x1b[H1234\n4\nOK\n"
 
 
-def test_scripted_clr_ends_a_line_or_is_dropped_at_a_line_start():
-    from asm6502.cli.run import _scripted_text
+class _Slices:
+    """What a machine printed, one slice of the run at a time (Machine.take_screen)."""
 
-    assert _scripted_text(b"\x93HI\r") == "HI\n"
-    assert _scripted_text(b"AB\x93CD\r\x93E") == "AB\nCD\nE"
+    def __init__(self, *chunks: bytes):
+        self.chunks = list(chunks)
+
+    def take_screen(self) -> bytes:
+        return self.chunks.pop(0) if self.chunks else b""
+
+
+@pytest.mark.parametrize("chunks, text", [
+    ((b"\x93HI\r",), "HI\n"),                       # at the start of the output: dropped
+    ((b"AB\x93CD\r\x93E",), "AB\nCD\nE"),           # after text: ends the line; at a line start: dropped
+    ((b"AB", b"\x93CD"), "AB\nCD"),                  # the line was written in an earlier slice
+    ((b"AB\r", b"\x93", b"CD"), "AB\nCD"),          # a CLR alone in a slice, after a line end
+])
+def test_scripted_clr_ends_a_line_or_is_dropped_at_a_line_start(chunks, text):
+    import io
+
+    from asm6502.cli.run import _Stream
+
+    out = io.StringIO()
+    stream = _Stream(out, _Slices(*chunks))
+    for _ in chunks:
+        stream.flush()
+    assert out.getvalue() == text

@@ -68,7 +68,7 @@ def run(args) -> int:
     else:
         prg = _read_prg(args.prg, files=files)
     if args.rom or args.roms:
-        return _run_on_rom(args, prg)
+        return _run_on_rom(args, prg, files)
     options = RunOptions(seed=args.seed, max_statements=args.max_statements)
     if args.input:
         data = files.read(args.input, what="input")
@@ -114,7 +114,7 @@ def run(args) -> int:
     return EXIT_CODES[result.reason]
 
 
-def _run_on_rom(args, prg: bytes) -> int:
+def _run_on_rom(args, prg: bytes, files) -> int:
     """The program on the C64 machine: boot, put it at the start of BASIC, RUN,
     type --input; the screen at the end.  Exit codes as for the interpreter:
     a ?... ERROR message after RUN is 1, the cycle limit 3."""
@@ -124,7 +124,6 @@ def _run_on_rom(args, prg: bytes) -> int:
     from asm6502.emu.c64 import screen, session
     from asm6502.emu.c64.roms import find_roms
     from asm6502.emu.harness import text_to_keys
-    from asm6502.fileio import read_text
 
     lookup = find_roms(args.roms)
     if lookup.roms is None:
@@ -132,7 +131,7 @@ def _run_on_rom(args, prg: bytes) -> int:
     machine = session.boot(session.images(lookup.roms))
     session.start_program(machine, prg)
     if args.input:
-        machine.type_text(text_to_keys(read_text(args.input, what="input"), args.input))
+        machine.type_text(text_to_keys(files.text(args.input, what="input"), args.input))
     stop = machine.run(args.cycles or session.DEFAULT_CYCLES)
     lines = screen.screen_lines(machine)
     if "RUN" in lines:

@@ -89,29 +89,23 @@ def run_on_c64(args: argparse.Namespace, roms: RomSet) -> int:
     from asm6502 import filetype
     from asm6502.diagnostics import DiagnosticError, error
     from asm6502.emu.c64.drive import Disk
-    from asm6502.fileio import MAX_PRG_BYTES, OutputPlan, read_input, read_text
+    from asm6502.fileio import MAX_PRG_BYTES, Files
 
-    plan = OutputPlan()
+    files = Files()  # the gate: every input registered as it is read, the screenshot written last
     prg = None
     if args.prg is not None:
-        prg = read_input(args.prg, MAX_PRG_BYTES, "C64 program")
+        prg = files.read(args.prg, MAX_PRG_BYTES, "C64 program")
         if len(prg) < 2:
             raise DiagnosticError([error(f"{args.prg}: a .prg file needs a 2-byte load address")])
         kind = filetype.sniff_program(prg, args.prg, want="any")  # a BASIC .prg runs too
         if kind is not None:
             raise DiagnosticError([error(f"{args.prg} is {kind.what}; {kind.hint}")])
-        plan.add_input(args.prg, "program")
-    disk = None
-    if args.disk is not None:
-        disk = Disk.open(args.disk)
-        plan.add_input(args.disk, "disk")
+    disk = Disk.load(args.disk, files) if args.disk is not None else None
     keys = [session.typed_keys(t) for t in args.type]
     if args.input is not None:
-        keys.append(text_to_keys(read_text(args.input, what="input"), args.input))
-        if args.input != "-":
-            plan.add_input(args.input, "input")
+        keys.append(text_to_keys(files.text(args.input, what="input"), args.input))
     if args.screenshot:
-        plan.check(args.screenshot, "screenshot")
+        files.check(args.screenshot, "screenshot")
     spec = session.RunSpec(args.cycles or session.DEFAULT_CYCLES, args.until_text, args.until_pc)
     interactive = args.input is None and not args.type and sys.stdin.isatty() and not spec.has_condition
 
@@ -134,8 +128,8 @@ def run_on_c64(args: argparse.Namespace, roms: RomSet) -> int:
     else:
         sys.stdout.write(screen.screen_text(machine))
     if args.screenshot:
-        plan.add(args.screenshot, screen.screenshot(machine), "screenshot")
-        plan.commit()
+        files.add(args.screenshot, screen.screenshot(machine), "screenshot")
+        files.commit()
     code = session.exit_code(stop, spec)
     if args.stats or code:
         total = machine.cpu.cycles

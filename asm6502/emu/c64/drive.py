@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from asm6502 import d64
-from asm6502.fileio import MAX_PRG_BYTES, read_input
+from asm6502.fileio import MAX_PRG_BYTES, Files
 
 ST_TIMEOUT_READ = 0x02
 ST_EOI = 0x40
@@ -60,7 +60,10 @@ class Disk:
         self.blocks_free = blocks_free
 
     @classmethod
-    def open(cls, path: str) -> Disk:
+    def load(cls, path: str, files: Files | None = None) -> Disk:
+        """Device 8's disk: a .d64 image or a folder of files, read once (through the command's
+        gate *files*, which registers each as an input); writes stay in memory."""
+        read = (files or Files()).read
         p = Path(path)
         if p.is_dir():
             files = []
@@ -74,10 +77,10 @@ class Disk:
                     petscii = d64.petscii_name(name[:16])
                 except (ValueError, d64.DiagnosticError):
                     continue
-                files.append(DiskFile(petscii, type_name, read_input(child, MAX_PRG_BYTES, "disk file")))
+                files.append(DiskFile(petscii, type_name, read(child, MAX_PRG_BYTES, "disk file")))
             title = d64.petscii_name(p.name.upper()[:16] or "DISK")
             return cls(title, b"00", files, 664 - sum(f.blocks for f in files))
-        image = d64.DiskImage(read_input(p, d64.IMAGE_SIZE_WITH_ERRORS, "disk image"), str(p))
+        image = d64.DiskImage(read(p, d64.IMAGE_SIZE_WITH_ERRORS, "disk image"), str(p))
         head = image.header()
         files = [DiskFile(e.name, e.type_name, image.read_file(e)) for e in image.directory()]
         return cls(head.name, head.disk_id, files, image.blocks_free())
