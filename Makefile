@@ -5,17 +5,18 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-stamp
 
-.PHONY: all build test test-slow lint clean
+.PHONY: all build test test-slow lint bench clean
 
 # measured: see README, "Long runs and benchmarks"
 SLOW_NOTE := about 40 minutes on 2 cores (measured in parts: 32 min for the sweep/fuzz/differential runs, 218 s disassembler, 64 s converter round trips); each test is listed when it ends, the slowest at the end
 
 all: build
 
+# (PYTHONWARNINGS hides the notice that setuptools prints at every editable install, 8 lines)
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[test]'
+	PYTHONWARNINGS="ignore:Editable installation" $(BIN)/python -m pip install --quiet -e '.[test]'
 	touch $@
 
 # every artifact declared in build.yaml (asm6502 build --check compares instead of writing)
@@ -34,6 +35,13 @@ lint: $(STAMP)
 test-slow: $(STAMP)
 	@echo "test-slow: $(SLOW_NOTE)"
 	$(BIN)/python -m pytest -m slow -v --durations=0
+
+# asm6502 against 64tass, ACME and Ophis, measured in the same run (a few minutes; see bench/README.md).
+# Ophis is the benchmark's peer, not a project dependency: installed into .venv here only.
+OPHIS := ophis-asm==2.3.0
+bench: $(STAMP)
+	$(BIN)/python -m pip install --quiet '$(OPHIS)'
+	$(BIN)/python bench/bench_assemblers.py
 
 clean:
 	rm -rf $(VENV) *.egg-info .pytest_cache .hypothesis .mypy_cache .ruff_cache

@@ -29,15 +29,19 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 import yaml
 
 from asm6502.diagnostics import Diagnostic, DiagnosticError, Span, error, note
-from asm6502.fileio import OutputPlan, decode_utf8, read_input, read_text
+from asm6502.fileio import Files, decode_utf8, inside, read_input
 from asm6502.numparse import SPELLINGS, parse_int
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
 MANIFEST = "build.yaml"
+MAX_COMPARED = 1 << 20  # bytes of a file on disk read to compare it with a fresh build
 
 
 # --- located YAML values -----------------------------------------------------
@@ -166,8 +170,9 @@ class Product:
 class _Job:
     """State of one build: products so far and shared intermediate results."""
 
-    def __init__(self, root: Path):
+    def __init__(self, root: Path, files=None):
         self.root = root
+        self.files = files if files is not None else Files()  # the gate: every input registered as it is read
         self.products: dict[str, bytes] = {}
         self.assembled: dict[str, object] = {}
         self.diagnostics: list[Diagnostic] = []
@@ -175,7 +180,7 @@ class _Job:
     def read(self, inp: Input) -> bytes:
         if inp.path in self.products:
             return self.products[inp.path]
-        return read_input(self.root / inp.path)
+        return self.files.read(self.root / inp.path, what="source")
 
     def text(self, inp: Input) -> str:
         return decode_utf8(self.read(inp), inp.path)
@@ -185,7 +190,7 @@ class _Job:
         if inp.path not in self.assembled:
             from asm6502.asm import assemble
 
-            result = assemble(self.text(inp), filename=inp.path)
+            result = assemble(self.text(inp), filename=inp.path, files=self.files)
             self.diagnostics.extend(result.diagnostics)
             self.assembled[inp.path] = result
         return self.assembled[inp.path]
@@ -410,10 +415,10 @@ def _parse_artifact(src: _Source, key: Value, body: Value, diags: list[Diagnosti
     return Artifact(_norm(key.text), rule_name, key.span, tuple(inputs), tuple(options))
 
 
-def load_manifest(path: str | os.PathLike) -> list[Artifact]:
+def load_manifest(path: str | os.PathLike, files=None) -> list[Artifact]:
     """Read and check a manifest; raise DiagnosticError with every problem found."""
     filename = os.fspath(path)
-    text = read_text(path, what="manifest")
+    text = (files if files is not None else Files()).text(path, what="manifest")
     src = _Source(text, filename)
     try:
         root = yaml.compose(text, Loader=yaml.SafeLoader)
@@ -515,11 +520,12 @@ def _order(artifacts: list[Artifact]) -> list[Artifact]:
     return out
 
 
-def build(manifest: str | os.PathLike = MANIFEST) -> list[Product]:
-    """Build every artifact in memory (dependencies first); nothing is written."""
-    artifacts = load_manifest(manifest)
+def build(manifest: str | os.PathLike = MANIFEST, files=None) -> list[Product]:
+    """Build every artifact in memory (dependencies first); nothing is written.
+    *files*: the command's gate (``fileio.Files``); ``write`` then takes the same one."""
+    artifacts = load_manifest(manifest, files)
     root = Path(manifest).parent
-    job = _Job(root)
+    job = _Job(root, files)
     products: list[Product] = []
     for a in _order(artifacts):
         rule = RULES[a.rule]
@@ -542,23 +548,36 @@ def build(manifest: str | os.PathLike = MANIFEST) -> list[Product]:
     return sorted(products, key=lambda p: order[p.artifact.output])
 
 
-def write(products: list[Product], manifest: str | os.PathLike = MANIFEST) -> list[tuple[Product, bool]]:
+def write(products: list[Product], manifest: str | os.PathLike = MANIFEST, files=None) -> list[tuple[Product, bool]]:
     """Write products whose file differs, all together (fileio.OutputPlan); return (product, changed) pairs.
 
     No output may be the manifest or a source the build reads (nor a link to one);
     missing directories inside the manifest's folder are created.
     """
-    plan = OutputPlan()
+    plan = files if files is not None else Files()
     plan.add_input(manifest, "manifest")
     made = {p.artifact.output for p in products}
     for p in products:
         for inp in p.artifact.inputs:
             if inp.path not in made:
                 plan.add_input(Path(manifest).parent / inp.path, "source")
+    root = Path(manifest).parent
     for p in products:
+        probe = p.path if os.path.lexists(p.path) else _existing(p.path.parent)
+        if probe is not None and not inside(root, probe):
+            raise DiagnosticError([error(f"output '{p.artifact.output}' leads out of the manifest's folder through a "
+                                         "symbolic link; artifacts are written only inside it", p.artifact.span)])
         plan.add(p.path, p.data, "artifact", span=p.artifact.span, keep_same=True, make_parent=True)
     written = dict(plan.commit())
     return [(p, written[os.fspath(p.path)]) for p in products]
+
+
+def _existing(path: Path) -> Path | None:
+    """The nearest folder of *path* that exists (an artifact's folder may be made by the build)."""
+    for folder in (path, *path.parents):
+        if folder.exists():
+            return folder
+    return None
 
 
 def differences(products: list[Product], max_lines: int = 12) -> list[str]:
@@ -570,7 +589,8 @@ def differences(products: list[Product], max_lines: int = 12) -> list[str]:
         if not p.path.is_file():
             report.append(f"{name}: missing (the build makes {len(p.data)} bytes)")
             continue
-        old = p.path.read_bytes()
+
+        old = read_input(p.path, max(len(p.data), MAX_COMPARED), "artifact")
         if old == p.data:
             continue
         try:
@@ -592,10 +612,16 @@ def differences(products: list[Product], max_lines: int = 12) -> list[str]:
     return report
 
 
-def undeclared(products: list[Product]) -> list[Path]:
-    """Files in the output directories that no artifact makes (stale leftovers)."""
+def undeclared(products: list[Product], manifest: str | os.PathLike = MANIFEST) -> list[Path]:
+    """Files in the output directories that no artifact makes (stale leftovers).
+
+    A folder that holds the manifest or a source is no output folder (a one-folder project keeps
+    everything together): only folders that hold nothing but artifacts are looked at."""
     made = {p.path.resolve() for p in products}
-    folders = {p.path.parent for p in products}
+    sources = {Path(manifest).resolve().parent} | {
+        (Path(manifest).parent / inp.path).resolve().parent
+        for p in products for inp in p.artifact.inputs if inp.path not in {q.artifact.output for q in products}}
+    folders = {p.path.parent for p in products if p.path.parent.resolve() not in sources}
     return sorted(
         f for d in folders if d.is_dir() for f in d.iterdir()
         if f.is_file() and not f.name.startswith(".") and f.resolve() not in made

@@ -69,13 +69,29 @@ def note(message: str, span: Span | None = None) -> Diagnostic:
     return Diagnostic(Severity.NOTE, message, span)
 
 
+SHOWN_WIDTH = 200  # characters of a source line echoed under a message
+_CONTROLS = {c: f"\\x{c:02x}" for c in (*range(0x20), 0x7F, *range(0x80, 0xA0))}
+
+
+def shown(text: str) -> str:
+    """*text* safe to echo on a terminal: control characters as ``\\x1b`` (an ESC sequence in a
+    source line would retitle the window or clear the screen), tabs and line breaks kept."""
+    return text.translate({c: e for c, e in _CONTROLS.items() if c not in (9, 10)})
+
+
 def _caret_lines(span: Span) -> list[str]:
     if span.source is None:
         return []
     text = span.source.rstrip("\r\n").expandtabs(1)
     col = max(1, min(span.col, len(text) + 1))
     width = max(1, min(span.length, len(text) - col + 1)) if text else 1
-    return ["  " + text, "  " + " " * (col - 1) + "^" + "~" * (width - 1)]
+    if len(text) > SHOWN_WIDTH:  # a very long line: the part around the caret, '...' for the rest
+        start = max(0, min(col - 1 - SHOWN_WIDTH // 2, len(text) - SHOWN_WIDTH))
+        head, tail = ("..." if start else ""), ("..." if start + SHOWN_WIDTH < len(text) else "")
+        width = min(width, SHOWN_WIDTH - (col - 1 - start))
+        text, col = head + text[start : start + SHOWN_WIDTH] + tail, col - start + len(head)
+    before, marked = shown(text[: col - 1]), shown(text[col - 1 : col - 1 + width])
+    return ["  " + shown(text), "  " + " " * len(before) + "^" + "~" * (max(1, len(marked)) - 1)]
 
 
 def render(diag: Diagnostic) -> str:
@@ -89,7 +105,7 @@ def render(diag: Diagnostic) -> str:
         head = f"{span.file}:{span.line}: {diag.severity.value}: {diag.message}"
     if span is not None and span.basic_line is not None:
         head += f" (line {span.basic_line})"
-    lines = [head]
+    lines = [shown(head)]
     if span is not None:
         lines += _caret_lines(span)
     for n in diag.notes:

@@ -1,29 +1,41 @@
-"""Reading inputs with a size limit, and the one output rule.
+"""The gate: every file a command reads or writes goes through one ``Files`` object.
 
-Inputs: ``read_input`` reads at most a limit (a C64 file is never larger than
-64 KB, a source never larger than a few MB), so ``/dev/zero`` or a wrong,
-huge file is a clear error instead of gigabytes of memory.
+A command makes one ``Files`` (``OutputPlan`` is the same class under its old name) and hands it
+down to everything that touches the file system:
 
-Outputs: a command collects everything it writes in an ``OutputPlan`` and
-writes it with ``commit`` at the very end, when everything succeeded:
+- ``read``/``text`` read an input with a size limit (a C64 file is never larger than 64 KB, a
+  source never larger than a few MB, so ``/dev/zero`` or a wrong, huge file is a clear error instead
+  of gigabytes of memory) and register it as an input at the moment it is read -- the main source,
+  every ``.file``/``.lst`` member, a ``--disk`` image, every ``build`` input;
+- ``add`` plans an output, ``add_confined`` an output whose name comes from inside a source
+  (``.sst``, ``.opt o#``): one flat file name inside the output folder, no path, no link leading
+  out, and no replacing a file this command does not write unless the user said so;
+- ``commit`` writes every planned output at the very end, when everything succeeded.
 
-- an output may not be any input of the command or another output -- the same
-  path, a symbolic link to it or a hard link of it (compared by device and
-  inode, after resolving links);
-- an output's directory must exist (nothing creates directories behind the
-  user's back; a typo in ``-o`` is an error);
+The output rule:
+
+- an output may not be any input of the command -- registered before or after it was planned --
+  or another output: the same path, a symbolic link to it or a hard link of it (compared by device
+  and inode, after resolving links);
+- an output's directory must exist (nothing creates directories behind the user's back; a typo in
+  ``-o`` is an error); ``name/`` names a directory, never the file ``name``;
+- a write-protected file is refused, as ``cp`` refuses it; a replaced file keeps its mode;
 - an output that is a symbolic link is written through it (the link stays);
-- every output is first written to a temporary file in its own directory; only
-  when all of them are written are they renamed over the targets (os.replace
-  is atomic on one file system), so a full disk or a failed write leaves the
-  old files as they were and no temporary file behind.
+- every output is first written to a temporary file in its own directory; only when all of them
+  are written are they renamed over the targets (os.replace is atomic on one file system), so a
+  full disk or a failed write leaves the old files as they were and no temporary file behind; an
+  error names the user's file, never the temporary one.
+
+No other module opens a file for writing (tests/test_gate_scan.py scans the package for it).
 """
 
 from __future__ import annotations
 
+import errno
 import os
 import stat
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 from asm6502.diagnostics import DiagnosticError, Span, error
@@ -32,20 +44,45 @@ from asm6502.tuples import named_tuple
 STDIO = "-"
 MAX_SOURCE_BYTES = 32 * 1024 * 1024  # text inputs: sources, listings, manifests
 MAX_PRG_BYTES = 2 + 0x10000  # a C64 file: 2-byte load address + at most 64 KB
-MAX_IMAGE_BYTES = 1 << 20
-BOM = b"\xef\xbb\xbf"  # disk images (a 40-track .d64 with error bytes is 197,376 bytes)
+MAX_IMAGE_BYTES = 1 << 20  # disk images (a 40-track .d64 with error bytes is 197,376 bytes)
+BOM = b"\xef\xbb\xbf"
 
 
 # --- inputs -------------------------------------------------------------------
 
 
-def read_input(path: str | os.PathLike, limit: int = MAX_SOURCE_BYTES, what: str = "input") -> bytes:
-    """The bytes of *path* (``-`` = standard input), at most *limit* of them."""
+def _kind_problem(name: str, regular: bool) -> str | None:
+    """Why *name* cannot be read as a file: "is a directory", "is not a regular file", or None.
+
+    A pipe or a device (``<(cmd)``, ``/dev/stdin``) is read when the user names it (``regular``
+    False); a name found by looking it up (``.file``, ``.lst``) must be a regular file."""
+    try:
+        mode = os.stat(name).st_mode
+    except OSError:
+        return None  # open() reports it with the system's words
+    if stat.S_ISDIR(mode):
+        return "is a directory, not a file"
+    if regular and not stat.S_ISREG(mode):
+        return "is not a regular file (a pipe, device or socket)"
+    return None
+
+
+def read_input(path: str | os.PathLike, limit: int = MAX_SOURCE_BYTES, what: str = "input", *,
+               regular: bool = False) -> bytes:
+    """The bytes of *path* (``-`` = standard input), at most *limit* of them.
+
+    Only ``Files.read`` should call this: it registers the file as an input too."""
     name = os.fspath(path)
     if name == STDIO:
-        binary = getattr(sys.stdin, "buffer", None)  # a StringIO stand-in has none
-        data = binary.read(limit + 1) if binary is not None else sys.stdin.read(limit + 1).encode("utf-8")
+        stdin = sys.stdin
+        if stdin is None:  # started with standard input closed (<&-)
+            raise OSError(errno.EBADF, "standard input is closed", "<stdin>")
+        binary = getattr(stdin, "buffer", None)  # a StringIO stand-in has none
+        data = binary.read(limit + 1) if binary is not None else stdin.read(limit + 1).encode("utf-8")
     else:
+        problem = _kind_problem(name, regular)
+        if problem is not None:
+            raise DiagnosticError([error(f"{what} '{name}' {problem}")])
         with open(name, "rb") as fh:
             data = fh.read(limit + 1)
     if len(data) > limit:
@@ -69,16 +106,51 @@ def decode_utf8(data: bytes, filename: str) -> str:
                                      Span(filename, line, column, 1, shown))]) from None
 
 
+def is_utf16(data: bytes) -> bool:
+    """UTF-16 text (a byte-order mark, or a zero byte beside most ASCII letters)."""
+    sample = data[:4096]
+    if sample[:2] in (b"\xff\xfe", b"\xfe\xff"):
+        return True
+    if len(sample) < 4:
+        return False
+    for zeros, chars in ((sample[1::2], sample[0::2]), (sample[0::2], sample[1::2])):
+        printable = sum(1 for b in chars if b in (9, 10, 13) or 32 <= b < 127)
+        if zeros.count(0) * 4 >= len(zeros) * 3 and printable * 10 >= len(chars) * 9:
+            return True
+    return False
+
+
+def refuse_binary(data: bytes, filename: str, what: str = "text", *, programs_ok: bool = False) -> None:
+    """One clear error for a file that is no text at all (UTF-16, a program, a disk image, zero
+    bytes) instead of hundreds of errors echoing its bytes -- the assembler's test, for every reader.
+    *programs_ok*: a C64 program is read too (the assembler reads sources saved on a C64)."""
+    from asm6502 import filetype
+
+    sample = data[:4096]
+    if is_utf16(sample):
+        raise DiagnosticError([error(f"the file is UTF-16 text, not UTF-8; save it as UTF-8 "
+                                     f"(e.g. iconv -f UTF-16 -t UTF-8 {filename})", Span(filename, 1, 0))])
+    kind = filetype.sniff_binary(data, filename)
+    if kind is not None and kind.name == "d64":
+        raise DiagnosticError([error(f"the file is {kind.what}, not {what}; {kind.hint}", Span(filename, 1, 0))])
+    looks_prg = filename.lower().endswith(".prg") or sample[:2] == b"\x01\x08"
+    if b"\0" in sample and not (programs_ok and looks_prg):
+        hint = (f"a C64 program: list a BASIC one with 'asm6502 basic list {filename}', "
+                f"print machine code as a type-in listing with 'asm6502 mse write {filename}'") if looks_prg \
+            else "binary data (a program, an image, an archive?)"
+        raise DiagnosticError([error(f"the file is {hint}, not {what}", Span(filename, 1, 0))])
+
+
 def read_text(path: str | os.PathLike, limit: int = MAX_SOURCE_BYTES, what: str = "input") -> str:
     """A UTF-8 text file (``-`` = standard input), size-limited."""
     name = os.fspath(path)
     return decode_utf8(read_input(path, limit, what), "<stdin>" if name == STDIO else name)
 
 
-# --- outputs ------------------------------------------------------------------
+# --- the gate -----------------------------------------------------------------
 
 
-def _identity(path: Path) -> set:
+def _identity(path: str | os.PathLike) -> set:
     """What makes two names the same file: the resolved path, and device + inode when it exists."""
     keys: set = {("path", os.path.realpath(path))}
     try:
@@ -89,13 +161,20 @@ def _identity(path: Path) -> set:
     return keys
 
 
-def _is_special(path: Path) -> bool:
+def _is_special(path: str | os.PathLike) -> bool:
     """A device or pipe (``/dev/null``, ``/dev/stdout``, a FIFO): written in place, never renamed over."""
     try:
         mode = os.stat(path).st_mode
     except OSError:
         return False
     return not stat.S_ISREG(mode) and not stat.S_ISDIR(mode)
+
+
+def inside(folder: str | os.PathLike, path: str | os.PathLike) -> bool:
+    """*path*, links resolved, lies in *folder* (links resolved) or below it."""
+    root = os.path.realpath(folder)
+    real = os.path.realpath(path)
+    return real == root or real.startswith(root.rstrip(os.sep) + os.sep)
 
 
 @named_tuple
@@ -105,6 +184,7 @@ class _Planned:
     what: str
     keep_same: bool  # leave the file alone when it already holds these bytes
     make_parent: bool  # create missing directories (build.yaml outputs inside the manifest's folder)
+    span: object  # where the output was asked for (a manifest entry, a '.sst' line), or None
 
 
 @named_tuple
@@ -114,63 +194,137 @@ class _Input:
     keys: frozenset
 
 
-class OutputPlan:
-    """The outputs of one command, checked when added and written together by ``commit``."""
+class Files:
+    """Every file of one command: inputs registered as they are read, outputs checked when
+    planned and written together by ``commit``.
 
-    def __init__(self) -> None:
+    *overwrite_option*: the command-line option that lets names from inside a source replace a
+    file this command does not write (``add_confined``); *overwrite*: whether the user gave it.
+    """
+
+    def __init__(self, *, overwrite: bool = False, overwrite_option: str = "--overwrite") -> None:
         self._inputs: list[_Input] = []
         self._outputs: list[tuple[_Planned, frozenset]] = []
+        self.overwrite = overwrite
+        self.overwrite_option = overwrite_option
+
+    # -- inputs
+
+    def read(self, path: str | os.PathLike, limit: int = MAX_SOURCE_BYTES, what: str = "input", *,
+             regular: bool = False) -> bytes:
+        """The bytes of an input (``-`` = standard input), registered as an input of this command."""
+        data = read_input(path, limit, what, regular=regular)
+        self.add_input(path, what)
+        return data
+
+    def text(self, path: str | os.PathLike, limit: int = MAX_SOURCE_BYTES, what: str = "input", *,
+                  binary_check: bool = True) -> str:
+        """A UTF-8 text input; a binary or UTF-16 file is one clear error (``refuse_binary``)."""
+        name = os.fspath(path)
+        shown = "<stdin>" if name == STDIO else name
+        data = self.read(path, limit, what)
+        if binary_check:
+            refuse_binary(data, shown, what)
+        return decode_utf8(data, shown)
 
     def add_input(self, path: str | os.PathLike, what: str = "input") -> None:
+        """Register *path* as an input: no output of this command may be it (checked now and at commit)."""
         name = os.fspath(path)
-        if name == STDIO or _is_special(Path(name)):
+        if name == STDIO or _is_special(name):
             return
-        self._inputs.append(_Input(name, what, frozenset(_identity(Path(name)))))
+        inp = _Input(name, what, frozenset(_identity(name)))
+        self._inputs.append(inp)
+        for planned, keys in self._outputs:
+            if keys & inp.keys:
+                raise DiagnosticError([self._overlap(planned.path, planned.what, inp, planned.span)])
+
+    @property
+    def inputs(self) -> list[str]:
+        return [i.path for i in self._inputs]
+
+    # -- outputs
 
     def add(self, path: str | os.PathLike, data: bytes | str, what: str = "output", *,
             span: Span | None = None, keep_same: bool = False, make_parent: bool = False) -> None:
         """Plan writing *data* to *path*; DiagnosticError when the path may not be written."""
         name = os.fspath(path)
         payload = data.encode("utf-8") if isinstance(data, str) else bytes(data)
-        planned = _Planned(name, payload, what, keep_same, make_parent)
+        planned = _Planned(name, payload, what, keep_same, make_parent, span)
         if name == STDIO:
             if any(p.path == STDIO for p, _ in self._outputs):
                 raise DiagnosticError([error(f"{what} '-' (standard output) is already used by another output", span)])
             self._outputs.append((planned, frozenset()))
             return
-        target = Path(name)
-        if _is_special(target):
+        if _is_special(name):
             self._outputs.append((planned, frozenset()))
             return
-        self._outputs.append((planned, self.check(name, what, span=span, make_parent=make_parent)))
+        unchanged = keep_same and _same_bytes(Path(os.path.realpath(name)), payload)  # (left alone: may be write-protected)
+        self._outputs.append((planned, self.check(name, what, span=span, make_parent=make_parent,
+                                                  _protected_ok=unchanged)))
+
+    def add_confined(self, folder: str | os.PathLike, name: str, data: bytes | str, what: str, *,
+                     span: Span | None = None, replaceable: Callable[[bytes], bool] | None = None) -> str:
+        """Plan an output whose *name* comes from inside a source: one flat file name in *folder*
+        (the C64 had one flat disk) -- no absolute path, no ``..``, no link leading out of the
+        folder -- and no replacing an existing file unless ``replaceable(its bytes)`` says it is one
+        this command writes (a symbol table for ``.sst``) or the user gave the overwrite option.
+        Returns the path planned."""
+        if not name or name in (".", "..") or any(c in name for c in "/\\\0"):
+            raise DiagnosticError([error(f"{what} '{name}': a name from the source is one file name in the output "
+                                         "folder (no folders, no '..'; the C64 had one flat disk)", span)])
+        target = os.path.join(os.fspath(folder), name)
+        if os.path.islink(target) and not inside(folder, target):
+            raise DiagnosticError([error(f"{what} '{target}' is a link leading out of the output folder "
+                                         f"'{os.fspath(folder) or '.'}'; a source writes only inside it", span)])
+        if os.path.lexists(target) and not self.overwrite:
+            try:
+                old = read_input(target, MAX_SOURCE_BYTES, what, regular=True)
+            except (OSError, DiagnosticError):
+                old = None
+            if old is None or replaceable is None or not replaceable(old):
+                raise DiagnosticError([error(f"{what} '{target}' would replace a file this command did not write; "
+                                             f"rename it, or add {self.overwrite_option} to replace it", span)])
+        self.add(target, data, what, span=span)
+        return target
 
     def check(self, path: str | os.PathLike, what: str = "output", *, span: Span | None = None,
-              make_parent: bool = False) -> frozenset:
+              make_parent: bool = False, _protected_ok: bool = False) -> frozenset:
         """Raise DiagnosticError if *path* may not be written (see the module rule); its identity keys otherwise.
 
         ``add`` checks too; calling this first reports a bad output before any work is done.
         """
         name = os.fspath(path)
-        target = Path(name)
-        if name == STDIO or _is_special(target):
+        if name == STDIO or _is_special(name):
             return frozenset()
+        if name.endswith(("/", os.sep)) or (os.altsep and name.endswith(os.altsep)):
+            raise DiagnosticError([error(f"{what} '{name}' ends with '/', which names a directory; "
+                                         "give a file name (without the '/')", span)])
+        target = Path(name)
         if target.is_dir():
             raise DiagnosticError([error(f"{what} '{name}' is a directory; give a file name", span)])
-        parent = Path(os.path.realpath(name)).parent if os.path.islink(name) else target.parent
+        real = Path(os.path.realpath(name)) if os.path.islink(name) else target
+        parent = real.parent
         if not parent.is_dir() and not (make_parent and not parent.exists()):
             raise DiagnosticError([error(f"{what} '{name}': directory '{parent}' does not exist "
                                          "(create it first; nothing creates directories for you)", span)])
+        if real.exists() and not _protected_ok and _write_protected(real):
+            raise DiagnosticError([error(f"{what} '{name}' is write-protected; it was left alone "
+                                         "(make it writable first, as cp would need)", span)])
         keys = frozenset(_identity(target))
         for inp in self._inputs:
             if keys & inp.keys:
-                how = "is" if os.path.realpath(name) == os.path.realpath(inp.path) else "is the same file as"
-                raise DiagnosticError([error(f"{what} '{name}' {how} the {inp.what} '{inp.path}'; "
-                                             "writing it would destroy the input: choose another output name", span)])
+                raise DiagnosticError([self._overlap(name, what, inp, span)])
         for other, other_keys in self._outputs:
             if keys & other_keys:
                 raise DiagnosticError([error(f"{what} '{name}' and {other.what} '{other.path}' are the same file; "
                                              "give each output its own name", span)])
         return keys
+
+    @staticmethod
+    def _overlap(name: str, what: str, inp: _Input, span):
+        how = "is" if os.path.realpath(name) == os.path.realpath(inp.path) else "is the same file as"
+        return error(f"{what} '{name}' {how} the {inp.what} '{inp.path}'; "
+                     "writing it would destroy the input: choose another output name", span)
 
     @property
     def paths(self) -> list[str]:
@@ -179,16 +333,21 @@ class OutputPlan:
     def commit(self) -> list[tuple[str, bool]]:
         """Write every planned output; return (path, written) pairs (False: already held these bytes).
 
-        All temporary files are written before the first rename; any failure
-        removes them and re-raises, leaving every target as it was.
+        Every output is checked again against every input (a ``.file`` member is read after the
+        outputs were planned). All temporary files are written before the first rename; any
+        failure removes them and re-raises, leaving every target as it was.
         """
+        for planned, keys in self._outputs:
+            for inp in self._inputs:
+                if keys & (inp.keys | frozenset(_identity(inp.path))):
+                    raise DiagnosticError([self._overlap(planned.path, planned.what, inp, planned.span)])
         temps: list[tuple[str, str]] = []
         report: list[tuple[str, bool]] = []
         special: list[_Planned] = []
-        mode = 0o666 & ~_umask()
+        default_mode = 0o666 & ~_umask()
         try:
             for planned, _keys in self._outputs:
-                if planned.path == STDIO or _is_special(Path(planned.path)):
+                if planned.path == STDIO or _is_special(planned.path):
                     special.append(planned)
                     report.append((planned.path, True))
                     continue
@@ -197,19 +356,24 @@ class OutputPlan:
                 if planned.keep_same and target.is_file() and _same_bytes(target, planned.data):
                     report.append((planned.path, False))
                     continue
-                if planned.make_parent:
-                    target.parent.mkdir(parents=True, exist_ok=True)
-                fd, tmp = _new_file(target.parent, target.name)
-                temps.append((tmp, os.fspath(target)))
-                with os.fdopen(fd, "wb") as fh:
-                    fh.write(planned.data)
-                os.chmod(tmp, mode)  # the file is made 0600; give what a plain open() would
+                try:
+                    if planned.make_parent:
+                        target.parent.mkdir(parents=True, exist_ok=True)
+                    try:
+                        mode = stat.S_IMODE(os.stat(target).st_mode)  # a replaced file keeps its mode
+                    except OSError:
+                        mode = default_mode  # a new file: what a plain open() would give
+                    fd, tmp = _new_file(target.parent, target.name)
+                    temps.append((tmp, os.fspath(target)))
+                    with os.fdopen(fd, "wb") as fh:
+                        fh.write(planned.data)
+                    os.chmod(tmp, mode)  # (the temporary file is made 0600)
+                except OSError as exc:
+                    raise _named(exc, planned.path) from None
                 report.append((planned.path, True))
             for planned in special:
                 if planned.path == STDIO:
-                    sys.stdout.flush()
-                    sys.stdout.buffer.write(planned.data)
-                    sys.stdout.buffer.flush()
+                    write_stdout(planned.data)
                 else:
                     with open(planned.path, "wb") as fh:
                         fh.write(planned.data)
@@ -221,8 +385,11 @@ class OutputPlan:
             held = block(signal.SIG_BLOCK, {signal.SIGINT}) if block is not None else None
             try:
                 while temps:
-                    tmp, target = temps[0]
-                    os.replace(tmp, target)
+                    tmp, target_name = temps[0]
+                    try:
+                        os.replace(tmp, target_name)
+                    except OSError as exc:
+                        raise _named(exc, target_name) from None
                     temps.pop(0)
             finally:
                 if block is not None:
@@ -246,12 +413,79 @@ class OutputPlan:
         return report
 
 
+OutputPlan = Files  # the name the commands used first
+
+
+def _write_protected(path: Path) -> bool:
+    """No write permission for this user, or no write bit at all (refused even for root, as a
+    careful ``cp -i`` and ``rm`` would ask first)."""
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:
+        return False
+    return stat.S_ISREG(mode) and (not (mode & 0o222) or not os.access(path, os.W_OK))
+
+
+def _named(exc: OSError, path: str) -> OSError:
+    """The same error naming the user's file instead of the temporary one."""
+    return type(exc)(exc.errno, exc.strerror or str(exc), path)
+
+
+def write_stdout(data: bytes | str) -> None:
+    """Bytes or text to standard output (an OSError when it is closed or the reader has gone)."""
+    out = sys.stdout
+    if out is None:  # started with standard output closed (>&-)
+        raise OSError(errno.EBADF, "standard output is closed", "<stdout>")
+    if isinstance(data, str):
+        out.write(data)
+        out.flush()
+        return
+    out.flush()
+    binary = getattr(out, "buffer", None)
+    if binary is None:  # a StringIO stand-in
+        out.write(data.decode("latin-1"))
+        return
+    binary.write(data)
+    binary.flush()
+
+
+def hold_standard_descriptors() -> None:
+    """Descriptors 0-2 that the process was started without (<&-, >&-) are taken by /dev/null,
+    so that no file opened later gets one of them (a write meant for the screen would land in it)."""
+    for fd in (0, 1, 2):
+        try:
+            os.fstat(fd)
+        except OSError:
+            taken = os.open(os.devnull, os.O_RDWR)
+            if taken != fd:  # (a lower descriptor was closed too and took it; the loop goes in order)
+                os.dup2(taken, fd)
+                os.close(taken)
+
+
+def silence_stdout() -> None:
+    """Standard output's reader has gone: what is still buffered for it goes to /dev/null."""
+    try:
+        null = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(null, sys.stdout.fileno())
+        os.close(null)
+    except (OSError, AttributeError, ValueError):
+        pass
+
+
+def scratch_folder():
+    """A new empty folder of this run only, removed with everything in it at the end of the
+    ``with`` block (``convert --check`` hands the converted source to the target assembler there)."""
+    import tempfile
+
+    return tempfile.TemporaryDirectory(prefix="asm6502-")
+
+
 def _same_bytes(path: Path, data: bytes) -> bool:
     try:
         if path.stat().st_size != len(data):
             return False
-        return path.read_bytes() == data
-    except OSError:
+        return read_input(path, len(data), "output") == data
+    except (OSError, DiagnosticError):
         return False
 
 
@@ -264,9 +498,9 @@ def _umask() -> int:
 def write_atomic(path: str | os.PathLike, data: bytes | str) -> None:
     """Write one file by the output rule (temporary file + rename; ``-`` is standard output).
 
-    Commands with several outputs or with inputs to protect use ``OutputPlan`` directly.
+    Commands with several outputs or with inputs to protect use ``Files`` directly.
     """
-    plan = OutputPlan()
+    plan = Files()
     plan.add(path, data)
     plan.commit()
 

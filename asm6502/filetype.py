@@ -72,10 +72,49 @@ def sniff_binary(data: bytes, name: str) -> Kind | None:
     return None
 
 
+BASIC_TXTTAB = 0x0801  # where the C64 loads and saves BASIC text (TXTTAB, $2B/$2C)
+MAX_LINE_NUMBER = 63999  # LINGET ($A96B) refuses larger line numbers
+
+
+def basic_line_chain(data: bytes) -> tuple[int, bool]:
+    """(program lines that chain correctly, whether the chain ends in a link with high byte 0)
+    for a .prg: each line is link (the next line's address), line number, text, $00; LINKPRG ($A53C)
+    stops at a link whose high byte is 0. A C64 relinks after LOAD, so a link is only asked to point
+    past its own line's end and inside the file; machine code breaks this within its first bytes."""
+    if len(data) < 4:
+        return 0, False
+    start = int.from_bytes(data[:2], "little")
+    mem = data[2:]
+    off = lines = 0
+    previous = -1
+    while off + 2 <= len(mem):
+        link = int.from_bytes(mem[off:off + 2], "little")
+        if link >> 8 == 0:
+            return lines, True
+        number = int.from_bytes(mem[off + 2:off + 4], "little") if off + 4 <= len(mem) else -1
+        term = mem.find(b"\x00", off + 4)
+        if number < previous or number > MAX_LINE_NUMBER or term < 0 or not start + term < link <= start + len(mem):
+            return lines, False
+        previous = number
+        lines += 1
+        off = term + 1
+    return lines, False
+
+
+def is_machine_code(data: bytes) -> bool:
+    """A .prg that cannot be a BASIC program (or a Profi-Ass source saved on a C64): no line chains
+    at all, or the chain breaks in a program that does not load at BASIC's start $0801."""
+    if len(data) <= 4:
+        return False  # an empty program is an empty program
+    lines, ended = basic_line_chain(data)
+    return lines == 0 or (not ended and int.from_bytes(data[:2], "little") != BASIC_TXTTAB)
+
+
 def sniff_machine_code(data: bytes, name: str, listing: str, instead: str = "a source") -> Kind | None:
-    """A .prg whose 'BASIC lines' are mostly {$hh} escapes: machine code, not a saved source (or BASIC program)."""
+    """A .prg that is machine code, not a saved source (or BASIC program): its BASIC line chain is
+    broken from the start, or its 'BASIC lines' are mostly {$hh} escapes."""
     escaped = sum(len(m) for m in ESCAPE.findall(listing))
-    if len(listing) >= 64 and escaped * 4 > len(listing):
+    if is_machine_code(data) or len(listing) >= 64 and escaped * 4 > len(listing):
         return Kind("machine-code", f"a machine-code program (loads at ${int.from_bytes(data[:2], 'little'):04X}), not {instead}",
                     f"run it with 'asm6502 run {name}', print it as a type-in listing with 'asm6502 mse write {name}'")
     return None

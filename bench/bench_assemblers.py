@@ -15,8 +15,9 @@ once, so that a slow or fast spell of a shared machine falls on all tools alike.
 wall-clock time counts, and the best CPU time (user + system of the tool's process) is shown
 beside it: on a shared machine the wall clock also waits for other processes, the CPU time much
 less.
-All outputs of a program must be byte-identical (exit status 1 otherwise).  A missing
-tool is reported and left out.
+All outputs of a program must be byte-identical, and every peer must be installed (exit
+status 1 otherwise: a ratio without its peer measured in the same run is no result).
+``make bench`` installs Ophis into .venv first.
 
 Timed:
 
@@ -46,6 +47,8 @@ import gen_large  # noqa: E402
 import gen_real  # noqa: E402
 
 GOAL = 0.20  # asm6502 / Ophis, measured in the same run
+INSTALL = {"ophis": "'make bench' installs it into .venv: pip install ophis-asm",
+           "64tass": "apt-get install 64tass", "acme": "apt-get install acme"}
 
 
 def cpu_now() -> float:
@@ -162,6 +165,9 @@ def _bench(args, work: Path) -> int:
             print(f"{name:<18} {t:>9.3f} {cpu[name]:>8.3f} {lines / t:>10,.0f}  {same}")
         for name in missing:
             print(f"{name:<18} {'-':>9} {'-':>8} {'-':>10}  not installed")
+            print(f"ERROR: {name} is not installed ({INSTALL.get(name, 'make')}); the benchmark needs every peer",
+                  file=sys.stderr)
+            status = 1
         print(f"{'ratio':<26} {'time':>7} {'CPU':>7}")
         for mine in ("asm6502", "asm6502 listing"):
             for other in ("ophis", "64tass", "acme"):

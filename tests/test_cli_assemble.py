@@ -81,14 +81,34 @@ def test_gap_warning(tmp_path):
     src.write_text("*= $1000\nnop\n*= $1004\nrts\n")
     proc = run(src, "-o", tmp_path / "gap.prg")
     assert proc.returncode == 0
-    assert "warning: gap of 3 bytes at $1001-$1003 filled with $00 in the prg output" in proc.stderr
+    assert f"warning: {src}: gap of 3 bytes at $1001-$1003 filled with $00 in the prg output" in proc.stderr
+    assert ":0:" not in proc.stderr  # a gap has no line of its own: no 'line 0'
+
     assert (tmp_path / "gap.prg").read_bytes() == b"\x00\x10\xea\x00\x00\x00\x60"
+
+
+def test_errors_come_in_line_order(tmp_path):
+    src = tmp_path / "order.asm"  # pass 1 finds line 110's error, pass 2 those of lines 20, 90 and 120
+    src.write_text("10 *= $c000\n20 jmp later\n90 lda #300\n110 x = y\n120 jmp nowhere\n")
+    proc = run(src, "-o", tmp_path / "order.prg")
+    assert proc.returncode == 1
+    assert [line.rsplit("(line ", 1)[1] for line in proc.stderr.splitlines() if ": error:" in line] == \
+        ["20)", "90)", "110)", "120)"]
+
+
+def test_a_64tass_label_colon_gets_a_hint(tmp_path):
+    src = tmp_path / "colon.asm"
+    src.write_text("10 *= $c000\n20 loop: jmp loop ;forever\n")
+    proc = run(src, "-o", tmp_path / "colon.prg")
+    assert proc.returncode == 1
+    assert "note: in Profi-Ass ':' separates statements and a label has no colon: write 'loop jmp loop'" in proc.stderr
 
 
 def test_help_documents_every_option():
     proc = run("--help")
     assert proc.returncode == 0
-    for option in ("-o", "--format", "--fill", "--listing", "--labels", "--mse", "-D", "--cpu", "--quiet"):
+    assert ".opt o#" in proc.stdout  # the default output name, as the README's option table says
+    for option in ("-o", "--format", "--fill", "--listing", "--labels", "--mse", "--mse-name", "-D", "--cpu", "--quiet"):
         assert option in proc.stdout
     for command in ("mse", "basic", "run", "verify", "d64", "build"):
         assert f"asm6502 {command}" in proc.stdout

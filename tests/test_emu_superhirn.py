@@ -189,13 +189,13 @@ def test_cli_run_scripted(prg_file, tmp_path, capsys):
     answers.write_text("1\n1\n0\n0\n1\n2\n1\n2\n3\n0\n4\n", encoding="utf-8")
     assert run_cli.main([str(prg_file), "--input", str(answers), "--sys", "$3400"]) == 0
     out = capsys.readouterr().out
-    assert out.startswith("{clr}1234\n1\n1\n2211\n") and out.endswith("3436\n4\nOK\n")
+    assert out.startswith("1234\n1\n1\n2211\n") and out.endswith("3436\n4\nOK\n")
 
 
 def test_cli_run_from_a_pipe(prg_file, monkeypatch, capsys):
     monkeypatch.setattr("sys.stdin", io.StringIO("6\n0\n"))
     assert run_cli.main([str(prg_file)]) == 0
-    assert capsys.readouterr().out == "{clr}1234\n6\n0\nERROR\n"
+    assert capsys.readouterr().out == "1234\n6\n0\nERROR\n"  # CLR clears nothing in a file
 
 
 def test_cli_run_input_ends_early(prg_file, monkeypatch, capsys):
@@ -273,3 +273,31 @@ def test_cli_run_interactive_in_a_terminal(prg_file):
         os.close(master)
     # the terminal echoes "4" and the newline; the program's own CR is not doubled
     assert (first + rest).replace(b"\r\n", b"\n") == b"\x1b[2J\x1b[H1234\n4\nOK\n"
+
+
+class _Slices:
+    """What a machine printed, one slice of the run at a time (Machine.take_screen)."""
+
+    def __init__(self, *chunks: bytes):
+        self.chunks = list(chunks)
+
+    def take_screen(self) -> bytes:
+        return self.chunks.pop(0) if self.chunks else b""
+
+
+@pytest.mark.parametrize("chunks, text", [
+    ((b"\x93HI\r",), "HI\n"),                       # at the start of the output: dropped
+    ((b"AB\x93CD\r\x93E",), "AB\nCD\nE"),           # after text: ends the line; at a line start: dropped
+    ((b"AB", b"\x93CD"), "AB\nCD"),                  # the line was written in an earlier slice
+    ((b"AB\r", b"\x93", b"CD"), "AB\nCD"),          # a CLR alone in a slice, after a line end
+])
+def test_scripted_clr_ends_a_line_or_is_dropped_at_a_line_start(chunks, text):
+    import io
+
+    from asm6502.cli.run import _Stream
+
+    out = io.StringIO()
+    stream = _Stream(out, _Slices(*chunks))
+    for _ in chunks:
+        stream.flush()
+    assert out.getvalue() == text

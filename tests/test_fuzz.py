@@ -27,6 +27,7 @@ import subprocess
 import sys
 import tempfile
 import textwrap
+import time
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -44,6 +45,8 @@ MSE_LISTING = (ROOT / "tests" / "fixtures" / "superhirn_listing1.txt").read_text
 FUZZ_SHORT = int(os.environ.get("FUZZ_SHORT", "250"))
 FUZZ_LONG = int(os.environ.get("FUZZ_EXAMPLES", "100000"))
 TIME_LIMIT = 10  # seconds per example: anything slower counts as a hang
+PROGRESS_FROM = 5_000  # examples: runs longer than this report their progress ...
+PROGRESS_EVERY = 30  # ... every this many seconds
 
 # An endless '.goto' loop is stopped by Options.max_statements; the default (a million
 # statements in pass 1) takes tens of seconds, so the fuzzer uses a smaller guard and
@@ -78,6 +81,28 @@ def time_limit(seconds: int):
     finally:
         signal.alarm(0)
         signal.signal(signal.SIGALRM, old)
+
+
+class Progress:
+    """Examples run so far; a long run (more than PROGRESS_FROM examples) says on the terminal every
+    PROGRESS_EVERY seconds how far it is, so that 20 minutes of fuzzing are not 20 minutes of silence."""
+
+    def __init__(self, reader: str, wanted: int):
+        self.reader, self.wanted, self.count = reader, wanted, 0
+        self.start = self.last = time.monotonic()
+        self.loud = wanted > PROGRESS_FROM
+
+    def tick(self) -> None:
+        self.count += 1
+        now = time.monotonic()
+        if self.loud and now - self.last >= PROGRESS_EVERY:
+            self.last = now
+            done = min(self.count, self.wanted)
+            left = (now - self.start) / done * (self.wanted - done)
+            # sys.__stderr__: pytest captures sys.stderr while a test runs
+            left_text = f"{left / 60:.0f} min" if left >= 90 else f"{left:.0f} s"
+            print(f"\n  fuzz {self.reader}: {done:,} of {self.wanted:,} examples, {(now - self.start) / 60:.1f} min, "
+                  f"about {left_text} left", file=sys.__stderr__, flush=True)
 
 
 def report(reader: str, examples: int, wanted: int) -> None:
@@ -160,7 +185,7 @@ def run_assembler(text: str, options: Options) -> None:
 
 
 def fuzz_assembler(n):
-    seen = [0]
+    seen = Progress("assembler", n)
 
     @profile(n)
     @given(text=asm_inputs, which=st.integers(0, len(FUZZ_OPTIONS) - 1))
@@ -168,11 +193,11 @@ def fuzz_assembler(n):
     @example(text="10 *=$1000\n20 .mac m p\n30 lda #p:\u00e4\n40 .men\n50 'm 1\n", which=0)  # found: macro + non-ASCII letter
     @example(text=".MAC M<,N\rN\r.MEN\r'M,", which=0)  # found: a statement that is only an empty macro argument
     def body(text, which):
-        seen[0] += 1
+        seen.tick()
         run_assembler(text, FUZZ_OPTIONS[which])
 
     body()
-    report("assembler", seen[0], n)
+    report("assembler", seen.count, n)
 
 
 def test_fuzz_assembler():
@@ -204,12 +229,12 @@ mse_mutated = mutations(st.one_of(excerpt(MSE_LISTING, 70), st.just(MSE_LISTING)
 def fuzz_mse(n):
     mse = pytest.importorskip("asm6502.mse")
 
-    seen = [0]
+    seen = Progress("mse", n)
 
     @profile(n)
     @given(text=st.one_of(mse_random, mse_mutated, st.text(max_size=200)), version=st.sampled_from([None, "1.0", "2.0", "2.1"]))
     def body(text, version):
-        seen[0] += 1
+        seen.tick()
         with time_limit(TIME_LIMIT):
             try:
                 result = mse.read_listing(text, "fuzz.txt", version=version)
@@ -220,7 +245,7 @@ def fuzz_mse(n):
             assert d.span is not None or not d.is_error, d.message
 
     body()
-    report("mse", seen[0], n)
+    report("mse", seen.count, n)
 
 
 def test_fuzz_mse():
@@ -252,12 +277,12 @@ basic_mutated = mutations(st.just(BASIC_SAMPLE), BASIC_WORDS, 6, 3)
 def fuzz_basic_text(n):
     tok = pytest.importorskip("asm6502.basic.tokenizer")
 
-    seen = [0]
+    seen = Progress("basic text", n)
 
     @profile(n)
     @given(text=st.one_of(basic_random, basic_mutated, st.text(max_size=200)))
     def body(text):
-        seen[0] += 1
+        seen.tick()
         with time_limit(TIME_LIMIT):
             try:
                 result = tok.tokenize(text, filename="fuzz.bas")
@@ -267,7 +292,7 @@ def fuzz_basic_text(n):
             tok.detokenize(result.prg)  # what we tokenized lists again
 
     body()
-    report("basic text", seen[0], n)
+    report("basic text", seen.count, n)
 
 
 def test_fuzz_basic_text():
@@ -302,12 +327,12 @@ def prg_inputs():
 
 def fuzz_prg(n):
     tok, inputs = prg_inputs()
-    seen = [0]
+    seen = Progress("prg", n)
 
     @profile(n)
     @given(data=inputs, which=st.integers(0, len(FUZZ_OPTIONS) - 1))
     def body(data, which):
-        seen[0] += 1
+        seen.tick()
         with time_limit(TIME_LIMIT):
             try:
                 listing = tok.detokenize(data, filename="fuzz.prg")
@@ -318,7 +343,7 @@ def fuzz_prg(n):
             run_assembler(listing.text, FUZZ_OPTIONS[which])
 
     body()
-    report("prg", seen[0], n)
+    report("prg", seen.count, n)
 
 
 def test_fuzz_prg():
@@ -356,12 +381,12 @@ def fuzz_d64(n):
 
     inputs = st.one_of(flips.map(flip), st.binary(max_size=64), st.just(seed[: len(seed) - 1]), st.just(bytes(len(seed))))
 
-    seen = [0]
+    seen = Progress("d64", n)
 
     @profile(n)
     @given(data=inputs)
     def body(data):
-        seen[0] += 1
+        seen.tick()
         with time_limit(TIME_LIMIT):
             try:
                 disk = d64.DiskImage(data, "fuzz.d64")
@@ -377,7 +402,7 @@ def fuzz_d64(n):
                 check_binary_errors(exc, "fuzz.d64")
 
     body()
-    report("d64", seen[0], n)
+    report("d64", seen.count, n)
 
 
 def test_fuzz_d64():
@@ -426,7 +451,7 @@ def fuzz_build(n):
         st.lists(st.sampled_from(YAML_WORDS), max_size=40).map("".join),
     )
 
-    seen = [0]
+    seen = Progress("build.yaml", n)
 
     @profile(n)
     @given(text=inputs)
@@ -434,7 +459,7 @@ def fuzz_build(n):
     @example(text=MANIFEST.replace('version: "1.0"', 'version: "9.9"'))  # found: the error had no position (only its note)
     @example(text=MANIFEST.replace("end: 0x1003", "end: 1003"))  # found: a rule error (end before the data) had no position
     def body(text):
-        seen[0] += 1
+        seen.tick()
         with tempfile.TemporaryDirectory() as tmp:
             Path(tmp, "p.asm").write_text("10 *=$1000\n20 lda #1\n30 rts\n")
             Path(tmp, "b.bas").write_text('10 print "hi"\n')
@@ -449,7 +474,7 @@ def fuzz_build(n):
             assert not Path(tmp, "out").exists()  # build() works in memory; nothing is written
 
     body()
-    report("build.yaml", seen[0], n)
+    report("build.yaml", seen.count, n)
 
 
 def test_fuzz_build_yaml():

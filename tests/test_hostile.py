@@ -282,7 +282,8 @@ def generated(work: Path) -> None:
     (work / "fn.bas").write_text("10 def fn a(x)=fn a(x)\n20 print fn a(1)\n")
     (work / "parens.bas").write_text("10 print " + "(" * 500 + "1" + ")" * 500 + "\n")
     (work / "minus.bas").write_text("10 print " + "-" * 1000 + "1\n")
-    (work / "top.prg").write_bytes(b"\xfe\xff\x0a\x00\x99\x22\x41")  # BASIC loading at $FFFE
+    # BASIC loading at $FFF0: line 10 PRINT"A", the end marker, and bytes up to $FFFF
+    (work / "top.prg").write_bytes(b"\xf0\xff\xf8\xff\x0a\x00\x99\x22\x41\x00\x00\x00" + bytes(6))
     (work / "top.mse").write_text("FFFC : 01 02 03 04 05 06 07 08 EC\n")  # runs past $FFFF
     bam_mismatch(work)
 
@@ -409,14 +410,25 @@ def test_a_file_named_like_a_command_is_still_assembled(capsys, work):
     assert run(capsys, "bild", "-o", "b.prg")[0] == 0
 
 
-def test_all_capital_basic_gets_one_warning_and_case_upper_reads_it(capsys, work):
+def test_all_capital_basic_is_read_as_typed_in_capitals_and_says_so(capsys, work):
     (work / "caps.bas").write_text('10 PRINT "HELLO"\n20 GOTO 10\n')
     code, _, err = run(capsys, "basic", "tok", "caps.bas", "-o", "caps.prg")
-    assert code == 0
-    assert len([line for line in err.splitlines() if "warning" in line]) == 1 and "--case upper" in err
+    assert code == 0 and "warning" not in err
+    assert len([line for line in err.splitlines() if "note: no lower-case letter" in line]) == 1
     assert run(capsys, "basic", "tok", "caps.bas", "--case", "upper", "-o", "upper.prg")[0] == 0
     assert run(capsys, "basic", "tok", "hello.bas", "-o", "lower.prg")[0] == 0
-    assert (work / "upper.prg").read_bytes() == (work / "lower.prg").read_bytes()
+    assert (work / "caps.prg").read_bytes() == (work / "upper.prg").read_bytes() == (work / "lower.prg").read_bytes()
+    code, out, _ = run(capsys, "basic", "list", "caps.prg")
+    assert code == 0 and out == '10 print "hello"\n20 goto 10\n'
+
+
+@pytest.mark.parametrize("word", ["lower", "petcat"])
+def test_case_lower_reads_capitals_as_shifted_letters_in_both_commands(capsys, work, word):
+    (work / "caps.bas").write_text('10 PRINT "HELLO"\n')
+    code, _, err = run(capsys, "basic", "tok", "caps.bas", "--case", word, "-o", "caps.prg")
+    assert code == 0 and "shifted letter 'P'" in err and "note: no lower-case" not in err
+    assert (work / "caps.prg").read_bytes()[6:8] == b' "'  # PRINT dropped: the C64 skips shifted letters
+    assert run(capsys, "border.asm", "--case", word, "-o", "b.prg", "-w")[0] == 0
 
 
 def test_case_upper_keeps_control_names(capsys, work):
@@ -459,7 +471,7 @@ def test_manifest_lines_are_counted_as_yaml_counts_them(capsys, work, breaker, l
     code, _, err = run(capsys, "build")
     assert code == 1
     assert f"build.yaml:{line}:5: error: not valid YAML: character #x000c is not allowed" in err
-    assert f"\n    # {chr(12)} form feed\n" in err  # the line the error is in, under it
+    assert "\n    # \\x0c form feed\n" in err  # the line the error is in, under it (the control character shown escaped)
 
 
 def test_petcat_listings_with_their_header_line(capsys, work):

@@ -63,7 +63,24 @@ def test_a_file_that_chains_to_itself_stops(tmp_path):
     src = tmp_path / "self.asm"
     src.write_text('100 sys32768\n110 *=$c000\n120 nop\n130 .file 8,"self.asm"\n')
     errs = errors_of(src.read_text().replace("self.asm", str(src.name)), Options(include_dirs=(str(tmp_path),)))
-    assert any("does a file name itself" in e.message for e in errs)
+    assert any("the .file chain comes back to 'self.asm' (self.asm -> self.asm)" in e.message for e in errs)
+
+
+def test_a_chain_cycle_is_found_when_it_closes(tmp_path):
+    """A 2 MB source whose last line .files itself: one error at the second visit, not 1000 rounds."""
+    import time
+
+    body = "".join(f"{100 + i} nop ; a comment to make the source 2 mb long\n" for i in range(45_000))
+    big = tmp_path / "big.asm"
+    big.write_text("10 *=$c000\n" + body + '63000 .file 8,"b"\n')
+    (tmp_path / "b.asm").write_text('10 nop\n20 .file 8,"big.asm"\n')
+    assert big.stat().st_size > 2_000_000
+    started = time.perf_counter()
+    with pytest.raises(DiagnosticError) as info:
+        assemble(big.read_text(), str(big), Options(listing=False))
+    messages = [e.message for e in info.value.errors]
+    assert any(f"comes back to '{big}' ({big} -> b -> big.asm)" in m for m in messages), messages
+    assert time.perf_counter() - started < 15
 
 
 @pytest.mark.parametrize(

@@ -598,9 +598,9 @@ def test_cli_read_stdin(monkeypatch, capsys):
     "argv, message",
     [
         (["read", "{tmp}/nope.txt"], "nope.txt: No such file or directory"),
-        (["read", "{tmp}"], "Is a directory"),
+        (["read", "{tmp}"], "is a directory"),
         (["read", "{tmp}/empty.txt"], "error: no MSE V1.0 listing lines found"),
-        (["read", "{tmp}/binary.txt"], "error: no MSE V1.0 listing lines found"),
+        (["read", "{tmp}/binary.txt"], "binary.txt:1: error: the file is binary data (a program, an image, an archive?), not an MSE listing text"),
         (["write", "{tmp}/nope.prg"], "nope.prg: No such file or directory"),
         (["write", "{tmp}/empty.txt"], "too short for a .prg"),
         (["write", "{tmp}/tiny.prg", "--end", "0x1000"], "error: end address $1000 is before the end of the data"),

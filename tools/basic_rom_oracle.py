@@ -33,6 +33,9 @@ import sys
 import tempfile
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from oracles import require_cbmbasic  # noqa: E402
+
 CHUNK = 400  # cases per program
 MAX_TEXT = 20_000  # characters of program text per program
 
@@ -305,7 +308,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", default="tests/fixtures/basic_rom")
     parser.add_argument("--seed", type=int, default=16)
     args = parser.parse_args(argv)
-    names = args.only.split(",") if args.only else list(FUNCTIONS)
+    names = [name.strip().lower() for name in args.only.split(",")] if args.only else list(FUNCTIONS)  # SIN = sin
+    unknown = [name for name in names if name not in FUNCTIONS]
+    if unknown:
+        parser.error(f"--only: unknown {', '.join(unknown)} (known: {', '.join(FUNCTIONS)})")
+    require_cbmbasic("tools/basic_rom_oracle.py")
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     for name in names:

@@ -14,12 +14,16 @@ from __future__ import annotations
 import json
 import subprocess
 import tempfile
+import sys
 from pathlib import Path
 
 from asm6502.basic.tokenizer import tokenize
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from oracles import cbmbasic_dir, require_cbmbasic  # noqa: E402
+
 ROOT = Path(__file__).resolve().parents[1]
-RUNPRG = Path("/work/shared/oracle/cbmbasic/runprg.sh")
+RUNPRG = cbmbasic_dir() / "runprg.sh"
 OUT = ROOT / "tests" / "fixtures" / "basic_rom" / "runs.json"
 
 # PTRGET ($B08B) corners: ST/TI reserved only as plain variables; FN names; LIST in a program.
@@ -62,6 +66,7 @@ def run(source: str) -> str:
 
 
 def main() -> None:
+    require_cbmbasic("tools/basic_rom_runs.py")
     cases = [{"source": source, "rom": run(source)} for source in PROGRAMS]
     OUT.write_text(json.dumps(cases, indent=1) + "\n")
     print(f"wrote {OUT.relative_to(ROOT)} ({len(cases)} runs)")

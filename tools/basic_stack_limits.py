@@ -15,6 +15,7 @@ tests/test_basic_stack.py checks the interpreter against the fixture.
 from __future__ import annotations
 
 import argparse
+import os
 import subprocess
 import sys
 import tempfile
@@ -25,6 +26,9 @@ FIXTURE = ROOT / "tests" / "fixtures" / "basic_stack_limits.txt"
 sys.path.insert(0, str(ROOT))
 
 from asm6502.basic.tokenizer import tokenize  # noqa: E402
+
+sys.path.insert(0, str(ROOT / "tools"))
+from oracles import cbmbasic_dir, require_cbmbasic  # noqa: E402
 
 
 def read_probes(path: Path = FIXTURE) -> list[list[str]]:
@@ -65,8 +69,10 @@ def first_failure(oracle: Path, template: str, high: int = 40) -> int:
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--oracle", type=Path, default=Path("/work/shared/oracle/cbmbasic"))
+    ap.add_argument("--oracle", type=Path, default=cbmbasic_dir())
     args = ap.parse_args()
+    os.environ.setdefault("CBMBASIC_ORACLE", str(args.oracle))
+    require_cbmbasic("tools/basic_stack_limits.py")
     header = [line for line in FIXTURE.read_text().splitlines() if line.startswith("#")]
     out = []
     for name, template, _old in read_probes():

@@ -15,7 +15,6 @@ fed to it, the screen output, the object file), for tests/test_disasm_profiass.p
 from __future__ import annotations
 
 import argparse
-import os
 import random
 import subprocess
 import sys
@@ -24,12 +23,14 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
+sys.path.insert(0, str(ROOT / "tools"))
 
 from disasm_programs import FlowGen  # noqa: E402
 
 from asm6502.disasm import disassemble  # noqa: E402
+from oracles import profiass_dir, require_profiass  # noqa: E402
 
-ORACLE = Path(os.environ.get("PROFIASS_ORACLE", ROOT.parent / "shared" / "oracle" / "profiass" / "profiass.py"))
+ORACLE = profiass_dir() / "profiass.py"
 FIXTURES = ROOT / "tests" / "fixtures" / "disasm"
 
 
@@ -57,6 +58,7 @@ def main() -> int:
     ap.add_argument("--random", type=int, default=0, metavar="N")
     ap.add_argument("--fixtures", action="store_true")
     args = ap.parse_args()
+    require_profiass("tools/disasm_profiass_check.py")  # no oracle: say so, not "DIFFERS" / "0 of N"
     prg = (ROOT / "build" / "superhirn.prg").read_bytes()
     source = disassemble(0x3400, prg[2:], title="superhirn.prg")
     obj, screen = oracle(source)

@@ -56,16 +56,16 @@ the record above without "listing"}; regenerated from ``tests/profiass_gen.py``.
 from __future__ import annotations
 
 import json
-import os
 import re
 import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 FIXTURES = ROOT / "tests" / "fixtures" / "profiass"
-ORACLE_DIR = Path(os.environ.get("PROFIASS_ORACLE", str(ROOT.parents[0] / "shared" / "oracle" / "profiass")))
-if not ORACLE_DIR.is_dir():
-    ORACLE_DIR = Path("/work/shared/oracle/profiass")
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from oracles import profiass_dir, require_profiass  # noqa: E402
+
+ORACLE_DIR = profiass_dir()
 RANDOM_COUNT = 420  # random programs committed (seeds 0..419)
 BUDGET = 8_000_000  # 6502 instructions: a probe takes < 2 M; a hang stops after ~0.1 s
 
@@ -370,6 +370,8 @@ def main(argv: list[str]) -> int:
         print(__doc__)
         return 2
     cmd = argv[0]
+    if cmd in ("probes", "manual", "random", "all", "show", "check"):  # these run the original
+        require_profiass(f"tools/profiass_oracle.py {cmd}")
     if cmd == "probes":
         cmd_probes(argv[1] if len(argv) > 1 else None)
     elif cmd == "manual":

@@ -6,6 +6,7 @@ Reading (reader.py) -> pass 1, which runs and lays out the program
 
 from __future__ import annotations
 
+import errno
 import gc
 import os
 import re
@@ -19,6 +20,7 @@ from asm6502.asm.rows import as_span
 from asm6502.asm.symfile import write_symbols
 from asm6502.cpu import CPUS
 from asm6502.diagnostics import Diagnostic, DiagnosticError, Span, error, note, warning
+from asm6502.fileio import MAX_IMAGE_BYTES, Files, _identity, _kind_problem
 from asm6502.patterns import LazyPattern
 
 TYPE_CHECKING = False
@@ -43,46 +45,81 @@ def _textual(data: bytes) -> bool:
 
 class _Files:
     """Finds the files a source names (``.file``, ``.lst``) as the C64 would: next to the
-    source, in the ``-I`` directories, then on the ``--disk`` image."""
+    source, in the ``-I`` directories, then on the ``--disk`` image. Every file is read through
+    the command's gate (``fileio.Files``), which registers it as an input: no output of the same
+    run may replace it. A ``.file`` chain that comes back to a file already in it is an error
+    when it closes (the original would load the files for ever)."""
 
-    def __init__(self, options: Options, diags: list[Diagnostic]):
+    def __init__(self, options: Options, diags: list[Diagnostic], gate=None):
         self.options = options
         self.diags = diags
         self.disk: DiskImage | None = None
+        self.gate = gate if gate is not None else Files()
+        self.chain: dict = {}  # identity of every file of the .file chain so far -> its name
+
+    def start(self, filename: str) -> None:
+        """The chain begins with the main source."""
+        self.chain = {}
+        self._enter(filename, filename)
+
+    def _enter(self, path: str, name: str) -> None:
+        keys = _identity(path) if os.path.exists(path) else {("name", path)}
+        for key in keys:
+            if key in self.chain:
+                ring = list(dict.fromkeys(self.chain.values())) + [name]
+                first = ring.index(self.chain[key]) if self.chain[key] in ring else 0
+                raise ChainLoop(errno.ELOOP, f"the .file chain comes back to '{self.chain[key]}' "
+                                f"({' -> '.join(ring[first:])}): the original would load these files for ever", name)
+        for key in keys:
+            self.chain[key] = name
 
     def read(self, name: str, from_line: SourceLine, raw: bool = False):
         data, path = self.find(name, from_line)
         if raw:
             return data
+        self._enter(path, name)
         source = read_source(path, source_text(data, path))
         self.diags.extend(_line_problems(source.problems))
         return source.lines, source.start_index
 
     def find(self, name: str, from_line: SourceLine) -> tuple[bytes, str]:
         dirs = [Path(from_line.file).parent] + [Path(p) for p in self.options.include_dirs]
+        odd = None  # the first name found that is no regular file (a folder, a pipe): said if nothing else is found
         for directory in dirs:
             for suffix in _SUFFIXES:
                 for candidate in (name + suffix, name.lower() + suffix):
                     path = directory / candidate
                     if path.is_file():
-                        return path.read_bytes(), os.fspath(path)
+                        return self.gate.read(path, what="file named by the source", regular=True), os.fspath(path)
+                    if odd is None and os.path.lexists(path):
+                        odd = os.fspath(path)
         if self.options.disk:
             from asm6502.d64 import DiskImage, petscii_name
 
             if self.disk is None:
-                self.disk = DiskImage(Path(self.options.disk).read_bytes(), self.options.disk)
+                self.disk = DiskImage(self.gate.read(self.options.disk, MAX_IMAGE_BYTES, "disk image"), self.options.disk)
             entry = self.disk.find(petscii_name(name, patterns=True))
             if entry is not None:
                 return self.disk.read_file(entry), f"{self.options.disk}:{name}"
+        if odd is not None:
+            problem = _kind_problem(odd, regular=True) or "is a link to nothing"
+            raise OSError(errno.EISDIR if "directory" in problem else errno.EINVAL, f"'{odd}' {problem}", name)
         raise FileNotFoundError(2, "no such file" + (" (looked next to the source, in -I directories and on --disk)" if self.options.disk or self.options.include_dirs else ""), name)
+
+
+class ChainLoop(OSError):
+    """A ``.file`` chain that names a file already in it."""
 
 
 def _line_problems(problems) -> list[Diagnostic]:
     return [error(message, Span(line.file, line.index, line.number_col, length, line.text, None)) for line, message, length in problems]
 
 
-def assemble(text: str, filename: str = "<input>", options: Options = Options()) -> Result:
-    """Assemble Profi-Ass source text.  Raises DiagnosticError when there are errors."""
+def assemble(text: str, filename: str = "<input>", options: Options = Options(), files=None) -> Result:
+    """Assemble Profi-Ass source text.  Raises DiagnosticError when there are errors.
+
+    *files*: the command's gate (``fileio.Files``) that every file the source names is read
+    through; a fresh one when not given."""
     if options.cpu not in CPUS:
         raise DiagnosticError([error(f"unknown CPU '{options.cpu}' (use {' or '.join(CPUS)})")])
     if options.case not in ("lower", "upper"):
@@ -94,16 +131,17 @@ def assemble(text: str, filename: str = "<input>", options: Options = Options())
     collecting = gc.isenabled()
     gc.disable()
     try:
-        return _assemble(text, filename, options)
+        return _assemble(text, filename, options, files)
     finally:
         if collecting:
             gc.enable()
 
 
-def _assemble(text: str, filename: str, options: Options) -> Result:
+def _assemble(text: str, filename: str, options: Options, gate=None) -> Result:
     source = read_source(filename, text)
     diags = _line_problems(source.problems) + _capitals(source, text)
-    files = _Files(options, diags)
+    files = _Files(options, diags, gate)
+    files.start(filename)
     layout = Layout(options, files.read, source.opens)
     layout.run(source.lines, source.start_index)
     encoder = Encoder(layout)
@@ -202,9 +240,10 @@ def _spelling_warnings(layout: Layout) -> list[Diagnostic]:
     return out
 
 
-def assemble_file(path: str | os.PathLike, options: Options = Options()) -> Result:
-    p = Path(path)
-    return assemble(source_text(p.read_bytes(), os.fspath(path)), os.fspath(path), options)
+def assemble_file(path: str | os.PathLike, options: Options = Options(), files=None) -> Result:
+    gate = files if files is not None else Files()
+    data = gate.read(path, what="source")
+    return assemble(source_text(data, os.fspath(path)), os.fspath(path), options, gate)
 
 
 def _segments(chunks) -> tuple[list[tuple[int, bytes]], list[Diagnostic]]:

@@ -462,7 +462,9 @@ class Decoder:
         if word.upper() in self.opcodes and (not rest or not rest[0].isalnum()):
             return self._instruction(label, word, rest, base + m.end())
         if label is not None:
-            return Bad.make(label, (f"unknown mnemonic '{word}' (after label '{label}') [SYNTAX 1]", base, len(word)))
+            close = self.near_mnemonics(word)  # 'x lad #1': the same hint as without the label
+            hint = f"; did you mean {' or '.join(close)}?" if close else ""
+            return Bad.make(label, (f"unknown mnemonic '{word}' (after label '{label}'{hint}) [SYNTAX 1]", base, len(word)))
         return Bad.make(label, (f"unknown mnemonic '{word}' [SYNTAX 1]", base, len(word)))
 
     def _compiled(self, label, text: str, offset: int):

@@ -244,7 +244,11 @@ class Layout:
         if kind is Label:  # (a label needs a statement after it: the original's SYNTAX 0)
             close = self.decoder.near_mnemonics(rec.label)
             typo = f" (a typo of {' or '.join(close)}?)" if close else ""
-            self.err(f"a label needs a statement after it on its line: '{rec.label}' alone{typo} [SYNTAX 0]", (line, stmt.col, len(rec.label)))
+            after = stmt.col - 1 + len(stmt.text)
+            colon = () if typo or line.text[after:after + 1] != ":" else (note(  # the 64tass/ACME habit 'loop: jmp loop'
+                f"in Profi-Ass ':' separates statements and a label has no colon: write '{rec.label} "
+                f"{line.text[after + 1:].split(';')[0].strip() or 'nop'}'"),)
+            self.err(f"a label needs a statement after it on its line: '{rec.label}' alone{typo} [SYNTAX 0]", (line, stmt.col, len(rec.label)), *colon)
             return None
         if kind is Origin:
             return self.origin(rec, line, stmt, local)

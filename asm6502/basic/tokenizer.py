@@ -53,6 +53,7 @@ from asm6502.diagnostics import Diagnostic, DiagnosticError, Span, error, warnin
 BASIC_START = 0x0801
 MAX_LINE_NUMBER = 63999
 SCREEN_LINE = 80  # one logical screen line: 2 x 40 columns
+MAX_TYPED = 5000  # longer lines are an error, not a warning (a 1 MB line took minutes to tokenize)
 LIST_LIMIT = 252  # LIST indexes a line with Y from 4 and stops when Y wraps to 0 ($A700)
 BASIC_END = 0xA000  # BASIC RAM ends below the BASIC ROM
 
@@ -74,6 +75,7 @@ def _keyword_table() -> bytes:
 
 
 KEYWORD_TABLE = _keyword_table()
+FIRST_CODES = frozenset(kw.encode("ascii")[0] for kw in KEYWORDS)
 
 
 # --------------------------------------------------------------------------- results
@@ -123,6 +125,10 @@ def _match_keyword(buf: list[Piece], start: int) -> tuple[int, int] | None:
             return 0  # the buffer's $00 terminator
         return None if buf[x].escaped else buf[x].code
 
+    if at(start) not in FIRST_CODES:
+        # the walk below can only match where the first byte equals a keyword's first letter
+        # (a shifted first letter never gets here: $A585 skips bytes >= $80); a shortcut, same result
+        return None
     y = 0
     count = 0
     while True:
@@ -291,6 +297,11 @@ def _tokenize_line(
                 span.at(p.col, p.width)))
     # screen cells as typed: the number (and blanks) as written, then one cell per byte
     typed = body_start - (len(raw) - len(raw.lstrip(" "))) + len(pieces)
+    if typed > MAX_TYPED:  # no C64 line: CRUNCH works in the 89-byte input buffer ($0200-$0258)
+        diags.append(error(
+            f"line {value} is {typed:,} characters as typed; a C64 screen line holds {SCREEN_LINE} "
+            f"(the line is not tokenized)", span.at(1, len(raw))))
+        return None
     if typed > SCREEN_LINE:
         diags.append(warning(
             f"line {value} is {typed} characters as typed; a C64 screen line holds {SCREEN_LINE}",
@@ -345,6 +356,10 @@ def tokenize(text: str, *, filename: str = "<input>", start: int = BASIC_START) 
                                      f"for ${start:04X} (--start {address:04X} follows the header)",
                                      Span(filename, lineno, 1, len(raw), raw)))
             continue
+        if raw.lstrip().startswith(";"):
+            # a comment line in petcat text (a disk text's erratum notes under the header): no BASIC
+            # line starts with ';' -- a typed line starts with its number
+            continue
         parsed = _tokenize_line(raw, lineno, filename, diags)
         if parsed is None:
             continue
@@ -364,23 +379,33 @@ def tokenize(text: str, *, filename: str = "<input>", start: int = BASIC_START) 
         program[number] = _Entry(number, body, lineno)
     if any(d.is_error for d in diags):
         raise DiagnosticError(diags)
+    try:
+        prg, lines = link_program([(n, program[n].body, program[n].source_line) for n in sorted(program)], start)
+    except ValueError as exc:
+        raise DiagnosticError(diags + [error(str(exc))]) from None
+    if start == BASIC_START and start + len(prg) - 2 > BASIC_END:
+        diags.append(warning(
+            f"program ends at ${start + len(prg) - 2:04X}, beyond BASIC RAM ($0801-$9FFF)"))
+    return TokenizeResult(prg, tuple(lines), tuple(diags), start)
+
+
+def link_program(entries: list[tuple[int, bytes, int | None]], start: int = BASIC_START) -> tuple[bytes, list[ProgramLine]]:
+    """The .prg of (number, body, source line) entries in the order given, as LOAD relinks them.
+
+    Raises ValueError if the program does not fit below $10000.
+    """
     lines: list[ProgramLine] = []
     image = bytearray()
     address = start
-    for number in sorted(program):
-        entry = program[number]
-        link = address + 4 + len(entry.body) + 1
+    for number, body, source_line in entries:
+        link = address + 4 + len(body) + 1
         if link > 0xFFFF:
-            raise DiagnosticError(diags + [error("program does not fit below $10000")])
-        lines.append(ProgramLine(number, entry.body, address, link, entry.source_line))
-        image += link.to_bytes(2, "little") + number.to_bytes(2, "little") + entry.body + b"\x00"
+            raise ValueError("program does not fit below $10000")
+        lines.append(ProgramLine(number, body, address, link, source_line))
+        image += link.to_bytes(2, "little") + number.to_bytes(2, "little") + body + b"\x00"
         address = link
     image += b"\x00\x00"
-    if start == BASIC_START and start + len(image) > BASIC_END:
-        diags.append(warning(
-            f"program ends at ${start + len(image):04X}, beyond BASIC RAM ($0801-$9FFF)"))
-    prg = start.to_bytes(2, "little") + bytes(image)
-    return TokenizeResult(prg, tuple(lines), tuple(diags), start)
+    return start.to_bytes(2, "little") + bytes(image), lines
 
 
 # --------------------------------------------------------------------------- listing

@@ -12,15 +12,20 @@ import os
 import sys
 
 from asm6502.cli.commands import SUBCOMMANDS
+from asm6502.cli.common import reader_gone, standard_streams
 
 __all__ = ["SUBCOMMANDS", "main"]
 
 def main(argv: list[str] | None = None) -> int:
+    if argv is None:  # the process: closed standard streams (<&-, >&-, 2>&-) are made safe first
+        standard_streams()
     try:
         return _dispatch(list(sys.argv[1:] if argv is None else argv), process_ends=argv is None)
     except KeyboardInterrupt:  # Ctrl-C while a module is still being imported
         print("asm6502: interrupted; nothing written", file=sys.stderr)
         return 130
+    except BrokenPipeError:  # the reader of standard output has gone (| head): quiet, as cat is
+        return reader_gone()
 
 
 def _dispatch(args: list[str], process_ends: bool = False) -> int:
@@ -45,8 +50,12 @@ def _dispatch(args: list[str], process_ends: bool = False) -> int:
 
     rc = assemble.main(args)
     if process_ends:  # the process ends here: skip freeing the assembly's hundreds of thousands of
-        sys.stdout.flush()  # objects one by one at interpreter exit (a third of the run time of a
-        sys.stderr.flush()  # large program); every output file is written and closed already
+        for stream in (sys.stdout, sys.stderr):  # objects one by one at interpreter exit (a third of
+            try:  # the run time of a large program); every output file is written and closed already
+                if stream is not None:
+                    stream.flush()
+            except OSError:
+                pass
         os._exit(rc)
     return rc
 

@@ -10,11 +10,12 @@ from pathlib import Path
 
 from asm6502 import __version__, filetype, output
 from asm6502.asm import Options, assemble, expr
+from asm6502.asm.symfile import read_symbols
 from asm6502.cli.commands import SUBCOMMANDS
 from asm6502.cli.common import byte_arg, guarded, print_diagnostics
 from asm6502.cpu import CPUS
-from asm6502.diagnostics import DiagnosticError, Span, error, warning
-from asm6502.fileio import BOM, OutputPlan, read_input
+from asm6502.diagnostics import DiagnosticError, error, warning
+from asm6502.fileio import BOM, Files, is_utf16, refuse_binary
 from asm6502.numparse import parse_int
 
 FORMATS = ("prg", "raw", "hex")
@@ -55,7 +56,7 @@ def build_parser() -> argparse.ArgumentParser:
         formatter_class=_Formatter,
     )
     parser.add_argument("source", metavar="SRC", help="Profi-Ass source (.asm text, or a C64 .prg source)")
-    parser.add_argument("-o", "--output", metavar="OUT", help="output file (default: SRC with .prg/.bin/.hex)")
+    parser.add_argument("-o", "--output", metavar="OUT", help="output file (default: the file '.opt o#' names, else SRC with .prg/.bin/.hex; never SRC itself)")
     parser.add_argument(
         "--format",
         choices=FORMATS,
@@ -82,9 +83,13 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("-I", "--include", action="append", default=[], metavar="DIR",
                         help="directory searched for '.file' sources and '.lst' symbol files (repeatable)")
     parser.add_argument("--disk", metavar="D64", help="a .d64 image whose files .file/.lst names are looked up in (tokenized sources)")
-    parser.add_argument("--case", choices=("lower", "upper"), default="lower",
-                        help="lower: a-z are the C64's unshifted letters, A-Z the shifted ones (petcat; default); "
+    parser.add_argument("--case", choices=("lower", "upper", "petcat"), default="lower",
+                        help="lower (or petcat, as in 'asm6502 basic'): a-z are the C64's unshifted letters, A-Z the "
+                        "shifted ones (default); "
                         "upper: a source typed from a listing printed in capitals, every letter unshifted")
+    parser.add_argument("--overwrite", action="store_true",
+                        help="let file names from inside the source (.sst, .opt o#) replace existing files that are "
+                        "not what this command writes (without it such a file is left alone and the run fails)")
     parser.add_argument("-q", "--quiet", "-w", "--no-warn", dest="quiet", action="store_true", help="do not print warnings")
     parser.add_argument("-V", "--version", action="version", version=f"asm6502 {__version__}")
     return parser
@@ -118,9 +123,12 @@ def parse_defines(items: list[str]) -> tuple[tuple[str, int], ...]:
     return tuple(out)
 
 
-def read_source_text(path: Path) -> tuple[str, str]:
-    """The source text; a tokenized C64 Profi-Ass source (.prg) is detokenized first."""
-    data = read_input(path, what="source")
+def read_source_text(path: Path, files=None) -> tuple[str, str]:
+    """The source text; a tokenized C64 Profi-Ass source (.prg) is detokenized first.
+    *files*: the command's gate (``fileio.Files``) that registers the source as an input."""
+    data = (files if files is not None else Files()).read(path, what="source")
+    if is_utf16(data):
+        refuse_binary(data, str(path), "a source text")
     _refuse(filetype.sniff_binary(data, str(path)), path)
     if path.suffix.lower() == ".prg" or (len(data) > 6 and data[:2] == b"\x01\x08" and b"\0" in data[:100] and not _looks_textual(data)):
         from asm6502.basic.tokenizer import detokenize
@@ -145,6 +153,21 @@ def _looks_textual(data: bytes) -> bool:
     return all(b in (9, 10, 13) or 32 <= b < 127 for b in sample)
 
 
+def in_source_order(diagnostics) -> list:
+    """Diagnostics by file (in the order the files first appear), line and column, as a compiler prints
+    them; the two passes find them in another order (a pass-1 error on line 110 before pass 2's on 90)."""
+    files: dict[str, int] = {}
+    for d in diagnostics:
+        if d.span is not None:
+            files.setdefault(d.span.file, len(files))
+
+    def key(d):
+        span = d.span
+        return (files[span.file], span.line, span.col or 0) if span is not None else (len(files), 0, 0)
+
+    return sorted(diagnostics, key=key)
+
+
 def main(argv: list[str]) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
@@ -165,21 +188,20 @@ def _run(args) -> int:
 def _assemble_command(args) -> int:
 
     source = Path(args.source)
-    text, name = read_source_text(source)
-    plan = OutputPlan()  # every output checked before the work, all written together at the end
-    plan.add_input(source, "source")
+    files = Files(overwrite=args.overwrite, overwrite_option="--overwrite")  # the gate: every read and write
+    text, name = read_source_text(source, files)
     if args.disk:
-        plan.add_input(args.disk, "disk image")
+        files.add_input(args.disk, "disk image")
     wanted = [(args.output, "output"), (args.listing, "listing"), (args.labels, "label file"), (args.mse, "MSE listing")]
     for path, what in wanted:
         if path:
-            plan.check(path, what)
+            files.check(path, what)  # a bad output is reported before any work is done
     options = Options(cpu=args.cpu, defines=parse_defines(args.define), listing=bool(args.listing),
-                      include_dirs=tuple(args.include), disk=args.disk, case=args.case)  # fmt: skip
+                      include_dirs=tuple(args.include), disk=args.disk, case="lower" if args.case == "petcat" else args.case)  # fmt: skip
     try:
-        result = assemble(text, name, options)
+        result = assemble(text, name, options, files)
     except DiagnosticError as exc:
-        shown = exc.diagnostics[:MAX_SHOWN]
+        shown = in_source_order(exc.diagnostics)[:MAX_SHOWN]
         print_diagnostics(shown)
         if len(exc.diagnostics) > MAX_SHOWN:
             print(f"... {len(exc.diagnostics) - MAX_SHOWN} more diagnostics not shown", file=sys.stderr)
@@ -190,41 +212,65 @@ def _assemble_command(args) -> int:
     if args.format in ("prg", "raw"):
         for start, length in result.gaps():
             diags.append(
-                warning(f"gap of {length} bytes at ${start:04X}-${start + length - 1:04X} filled with ${args.fill:02X} in the {args.format} output",
-                        Span(name, 0, 0))
+                warning(f"{name}: gap of {length} bytes at ${start:04X}-${start + length - 1:04X} filled with "
+                        f"${args.fill:02X} in the {args.format} output")  # (a gap has no line of its own)
             )
     if not args.quiet:
-        print_diagnostics(d for d in diags)
-    if args.output:
-        out_path = Path(args.output)
-    elif result.object_name:  # '.opt o#' names the file OPENed before the start line
-        out_path = source.parent / (result.object_name.lower().replace("/", "_") + SUFFIX[args.format])
-    else:
-        out_path = source.with_suffix(SUFFIX[args.format])
-    if not args.output and out_path.resolve() == source.resolve():
-        raise DiagnosticError([error(f"the default output name '{out_path}' is the source itself; "
-                                     "name the output with -o (e.g. -o program.prg)")])
+        print_diagnostics(in_source_order(diags))
     if args.format == "prg":
         payload: bytes | str = output.prg_bytes(result, args.fill)
     elif args.format == "raw":
         payload = output.raw_bytes(result, args.fill)
     else:
         payload = output.intel_hex(result)
-    plan.add(out_path, payload, "output")
+    if args.output:
+        out_path = Path(args.output)
+        files.add(out_path, payload, "output")
+    elif result.object_name:  # '.opt o#' names the file OPENed before the start line: a name from inside the source
+        object_name = result.object_name.lower().replace("/", "_") + SUFFIX[args.format]
+        out_path = Path(files.add_confined(source.parent, object_name, payload, "output named by '.opt o#'",
+                                           replaceable=_same_kind(args.format, payload)))
+    else:
+        out_path = source.with_suffix(SUFFIX[args.format])
+        if out_path.resolve() == source.resolve():
+            raise DiagnosticError([error(f"the default output name '{out_path}' is the source itself; "
+                                         "name the output with -o (e.g. -o program.prg)")])
+        files.add(out_path, payload, "output")
     if args.listing:
         if args.listing_format == "profi":
             from asm6502.asm.listing import render
 
-            plan.add(args.listing, render(result), "listing")
+            files.add(args.listing, render(result), "listing")
         else:
-            plan.add(args.listing, output.listing_text(result, source.name), "listing")
-    for file_name, data in result.files.items():  # '.sst' symbol tables, next to the output
-        plan.add(out_path.parent / file_name.lower(), data, "symbol table (.sst)")
+            files.add(args.listing, output.listing_text(result, source.name), "listing")
+    folder = source.parent if args.output == "-" else out_path.parent
+    for file_name, data in result.files.items():  # '.sst' symbol tables: names from inside the source, next to the output
+        files.add_confined(folder, file_name.lower(), data, "symbol table named by '.sst'", replaceable=_is_symbol_table)
     if args.labels:
-        plan.add(args.labels, output.vice_labels(result), "label file")
+        files.add(args.labels, output.vice_labels(result), "label file")
     if args.mse:
         from asm6502 import mse
 
-        plan.add(args.mse, mse.write_listing(result.load_address, result.image, name=(args.mse_name or source.stem).upper()), "MSE listing")
-    plan.commit()
+        files.add(args.mse, mse.write_listing(result.load_address, result.image, name=(args.mse_name or source.stem).upper()), "MSE listing")
+    files.commit()
     return 0
+
+
+def _is_symbol_table(old: bytes) -> bool:
+    """An existing file a '.sst' may replace: a symbol table (what an earlier run wrote)."""
+    try:
+        read_symbols(old)
+    except ValueError:
+        return False
+    return True
+
+
+def _same_kind(fmt: str, payload: bytes | str):
+    """An existing file an '.opt o#' output may replace: what an earlier run of this program
+    wrote (a .prg with the same load address, an Intel HEX text); a raw image only with --overwrite."""
+    if fmt == "prg":
+        head = bytes(payload[:2]) if isinstance(payload, bytes) else b""  # (a .prg payload is bytes)
+        return lambda old: len(old) >= 2 and old[:2] == head
+    if fmt == "hex":
+        return lambda old: old[:1] == b":"
+    return None

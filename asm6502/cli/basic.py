@@ -17,7 +17,9 @@ from asm6502.cli.basic_common import read_prg as _read_prg
 from asm6502.cli.basic_common import read_text as _read_text
 from asm6502.cli.basic_run import register_run
 from asm6502.cli.common import guarded, print_diagnostics
-from asm6502.fileio import OutputPlan
+from asm6502.cli.type_basic import register_type
+from asm6502.diagnostics import DiagnosticError, Span, error
+from asm6502.fileio import Files, write_stdout
 from asm6502.numparse import SPELLINGS, check_range, parse_int
 
 Register = Callable[["argparse._SubParsersAction"], None]
@@ -57,22 +59,111 @@ def register_tok(sub) -> None:
 
 
 def run_tok(args) -> int:
-    text = _read_text(args.source)
+    files = Files()
+    text = _read_text(args.source, files)
+    _refuse_checksummer_listing(text, args.source)
     result, diagnostics = tokenize_text(text, args.source, args.case, args.start)
     _report(diagnostics, args.quiet)
-    _write(args.output or str(Path(args.source).with_suffix(".prg")), result.prg, args.source, "output")
+    _write(args.output or str(Path(args.source).with_suffix(".prg")), result.prg, args.source, "output", files)
     return 0
 
 
-def _write(path: str | None, data: bytes | str, source: str, what: str) -> None:
-    """The one output rule: never over an input, all or nothing (fileio.OutputPlan)."""
+def _write(path: str | None, data: bytes | str, source: str, what: str, files: Files | None = None) -> None:
+    """The one output rule: never over an input, all or nothing (the gate, fileio.Files)."""
     if path is None:
-        sys.stdout.write(data if isinstance(data, str) else data.decode("latin-1"))
+        write_stdout(data if isinstance(data, str) else data.decode("latin-1"))
         return
-    plan = OutputPlan()
+    plan = files if files is not None else Files()
     plan.add_input(source)
     plan.add(path, data, what)
     plan.commit()
+
+
+def _refuse_checksummer_listing(text: str, path: str) -> None:
+    """A Checksummer listing would keep every ' <021>' in its line: name the command that reads it."""
+    from asm6502.basic.cslayout import CHECKSUM_AT_END
+
+    rows = [r for r in text.split("\n") if r.strip() and not r.lstrip().startswith(";")]
+    marked = [k for k, r in enumerate(text.split("\n"), start=1) if CHECKSUM_AT_END.search(r.rstrip("\r"))]
+    if rows and len(marked) * 2 >= len(rows):
+        raise DiagnosticError([error(
+            f"{path} is a Checksummer listing ({len(marked)} of {len(rows)} lines end in <NNN>); "
+            f"'asm6502 basic read {path} -o PROGRAM.prg' takes the checksums off and checks every line",
+            Span(path, marked[0]))])
+
+
+# --------------------------------------------------------------------------- read
+def register_read(sub) -> None:
+    p = sub.add_parser(
+        "read",
+        help="read a Checksummer listing (typed or OCR'd) back into a .prg, every line checked",
+        description="Read a 64'er Checksummer listing (every line followed by <NNN>) typed or OCR'd from a "
+        "magazine: take each checksum off, tokenize the line as the C64 stores it and check it (V1/V2 or V3, "
+        "decided by the checksums). OCR as it comes is read: two columns per page, lines broken over rows, "
+        "captions and article text in between, control codes as {CLR} or <CLR,DOWN>, letters for digits. "
+        "A line whose damage shows in the print and has one clearly most likely reading is repaired (and the "
+        "repair named); other bad lines are reported with the most likely fixes. Nothing is written unless "
+        "every line verifies (or --force).")
+    p.add_argument("source", metavar="TXT", help="listing text ('-' = standard input)")
+    p.add_argument("-o", "--output", metavar="PRG", help="write the program here (without -o: only check)")
+    p.add_argument("--force", action="store_true",
+                   help="write the PRG even when lines fail to verify (bad lines as printed); the exit status is still 1")
+    p.add_argument("--fix", action="store_true", help="with -o: also write the corrected listing (petcat text with "
+                   "each line's <NNN>, repairs applied) next to the PRG, as NAME.fixed.txt")
+    p.add_argument("--version", choices=("auto", "1", "2", "3"), default="auto", dest="checksum_version",
+                   help="Checksummer version (default auto: the one that reproduces more printed checksums)")
+    p.add_argument("--case", choices=("auto", "petcat", "upper"), default="auto",
+                   help="auto (default): a listing in capitals is read with capitals as unshifted letters")
+    p.set_defaults(func=run_read)
+
+
+def run_read(args) -> int:
+    from asm6502.basic.csread import read_listings
+
+    if args.fix and not args.output:
+        raise DiagnosticError([error("--fix needs -o PRG (the corrected listing is written next to it)")])
+    name = "<stdin>" if args.source == "-" else args.source
+    version = None if args.checksum_version == "auto" else int(args.checksum_version)
+    files = Files()
+    results = read_listings(_read_text(args.source, files), name, version=version,
+                            case=None if args.case == "auto" else args.case)
+    status = 0
+    for k, result in enumerate(results, start=1):
+        output = args.output
+        if output and len(results) > 1:  # several listings in one text: X.prg -> X-1.prg, X-2.prg, ...
+            output = str(Path(output).with_name(f"{Path(output).stem}-{k}{Path(output).suffix}"))
+        label = name if len(results) == 1 else f"{name} (listing {k} of {len(results)})"
+        status |= _report_read(args, result, label, output, files)
+    return status
+
+
+def _report_read(args, result, label: str, output: str | None, files: Files) -> int:
+    print_diagnostics(result.diagnostics)
+    if result.lines:
+        numbers = [r.number for r in result.lines]
+        version = "V1/V2" if result.version in (1, 2) else "V3"
+        print(f"{label}: Checksummer {version}, {len(numbers)} lines ({numbers[0]}-{numbers[-1]})"
+              f"{', capitals read as unshifted letters' if result.upper else ''}", file=sys.stderr)
+        print(f"{label}: {result.count('verified')} lines verified, {result.count('repaired')} repaired, "
+              f"{result.count('bad')} still bad", file=sys.stderr)
+    if not output:
+        return 0 if result.ok else 1
+    n_err = len(result.errors)
+    if result.ok or (args.force and result.lines):
+        plan = Files()  # one gate per listing written; the input as the command read it
+        plan.add_input(args.source)
+        plan.add(output, result.prg, "program")
+        fixed = str(Path(output).with_suffix(".fixed.txt"))
+        if args.fix:
+            plan.add(fixed, result.corrected_listing(), "corrected listing")
+        plan.commit()
+        if args.fix:
+            print(f"asm6502 basic: wrote the corrected listing to {fixed}", file=sys.stderr)
+        if not result.ok:
+            print(f"asm6502 basic: wrote {output} despite {n_err} error(s) (--force)", file=sys.stderr)
+    else:
+        print(f"asm6502 basic: {output} not written ({n_err} error(s); --force writes it anyway)", file=sys.stderr)
+    return 0 if result.ok else 1
 
 
 # --------------------------------------------------------------------------- list
@@ -92,9 +183,10 @@ def register_list(sub) -> None:
 def run_list(args) -> int:
     from asm6502.basic.tokenizer import detokenize
 
-    result = detokenize(_read_prg(args.prg, want="any"), filename=args.prg)  # lists any .prg
+    files = Files()
+    result = detokenize(_read_prg(args.prg, want="any", files=files), filename=args.prg)  # lists any .prg
     _report(result.diagnostics, args.quiet)
-    _write(args.output, result.text, args.prg, "listing")
+    _write(args.output, result.text, args.prg, "listing", files)
     return 0
 
 
@@ -110,7 +202,7 @@ def register_checksum(sub) -> None:
     p.add_argument("--version", type=int, choices=(1, 2, 3), default=3, dest="checksum_version",
                    help="Checksummer version: 1/2 (64'er 1-7/85, plain sum) or 3 (from 8/85, rotating; default)")
     p.add_argument("--v3-count-spaces", action="store_true",
-                   help="V3: let skipped spaces advance the rotation too (unconfirmed variant; see checksummer.py)")
+                   help="V3: let skipped spaces advance the rotation too (not what 64'er printed: see checksummer.py)")
     p.add_argument("--from", dest="kind", choices=("auto", "prg", "text"), default="auto",
                    help="how to read INPUT (auto: .bas/.txt are text, anything else a .prg)")
     p.add_argument("-o", "--output", metavar="FILE", help="write the listing here instead of standard output")
@@ -122,19 +214,20 @@ def register_checksum(sub) -> None:
 def run_checksum(args) -> int:
     from asm6502.basic.checksummer import ChecksumOptions, checksum_listing
 
+    files = Files()
     kind = args.kind
     if kind == "auto":
         kind = "text" if Path(args.input).suffix.lower() in (".bas", ".txt") else "prg"
     if kind == "text":
-        tok, diagnostics = tokenize_text(_read_text(args.input), args.input, args.case)
+        tok, diagnostics = tokenize_text(_read_text(args.input, files), args.input, args.case)
         _report(diagnostics, args.quiet)
         prg = tok.prg
     else:
-        prg = _read_prg(args.input)
+        prg = _read_prg(args.input, files=files)
     options = ChecksumOptions(version=args.checksum_version, count_spaces=args.v3_count_spaces)
     text, diagnostics = checksum_listing(prg, filename=args.input, options=options)
     _report(diagnostics if kind == "prg" else (), args.quiet)
-    _write(args.output, text, args.input, "listing")
+    _write(args.output, text, args.input, "listing", files)
     return 0
 
 
@@ -144,6 +237,8 @@ COMMANDS: list[tuple[str, Register]] = [
     ("tok", register_tok),
     ("list", register_list),
     ("checksum", register_checksum),
+    ("read", register_read),
+    ("type", register_type),
     ("run", register_run),
 ]
 

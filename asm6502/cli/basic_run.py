@@ -7,17 +7,23 @@ this module run on its own (``python -m asm6502.cli.basic_run PRG``).
 from __future__ import annotations
 
 import argparse
+import errno
+import re
 import sys
 from pathlib import Path
-from typing import Any
 
 from asm6502.cli.basic_common import add_case_option, tokenize_text
 from asm6502.cli.basic_common import read_prg as _read_prg
 from asm6502.cli.basic_common import read_text as _read_text
 from asm6502.cli.common import count_arg, guarded, number_arg, print_diagnostics
-from asm6502.fileio import read_input
+from asm6502.diagnostics import DiagnosticError, error
+from asm6502.fileio import Files, refuse_binary
 
-EXIT_CODES = {"end": 0, "stop": 0, "input": 0, "error": 1, "limit": 3, "unsupported": 4}
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+EXIT_CODES = {"end": 0, "stop": 0, "input": 0, "error": 1, "limit": 3, "unsupported": 4, "interrupt": 130}
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -34,6 +40,13 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="stop after N statements (exit code 3), e.g. for programs that loop forever")
     p.add_argument("--screen", action="store_true",
                    help="at the end, print the final 40x25 screen instead of streaming the output")
+    p.add_argument("--rom", action="store_true",
+                   help="run on the whole C64 with the real BASIC and KERNAL ROMs (see --roms) instead "
+                   "of the interpreter; prints the screen at the end")
+    p.add_argument("--roms", metavar="DIR",
+                   help="directory of the ROM images for --rom (default: $ASM6502_ROMS, then VICE's C64 directories)")
+    p.add_argument("--cycles", type=count_arg, metavar="N",
+                   help="with --rom: stop after N clock cycles (exit code 3)")
     add_case_option(p)
     p.set_defaults(func=run)
 
@@ -53,22 +66,33 @@ def register_run(sub) -> None:
 def run(args) -> int:
     from asm6502.basic.interpreter import RunOptions, run_prg  # (lazy: start-up, see ARCHITECTURE.md)
 
+    files = Files()  # the gate (this command writes no file; it reads the program and the keystrokes)
     if Path(args.prg).suffix.lower() in (".bas", ".txt"):
-        tok, diagnostics = tokenize_text(_read_text(args.prg), args.prg, args.case)
+        tok, diagnostics = tokenize_text(_read_text(args.prg, files), args.prg, args.case)
         print_diagnostics(diagnostics)
         prg = tok.prg
     else:
-        prg = _read_prg(args.prg)
+        prg = _read_prg(args.prg, files=files)
+    if args.rom or args.roms:
+        return _run_on_rom(args, prg, files)
     options = RunOptions(seed=args.seed, max_statements=args.max_statements)
     if args.input:
-        text = read_input(args.input, what="input").decode("utf-8", errors="replace")
+        data = files.read(args.input, what="input")
+        refuse_binary(data, args.input, "keystrokes (a text file)")
+        text = data.decode("utf-8", errors="replace")
         keys: dict[str, Any] = {"input_text": text, "stream": None, "echo": True}
     else:
+        if sys.stdin is None:  # started with standard input closed (<&-)
+
+            raise OSError(errno.EBADF, "standard input is closed (give the keystrokes with --input FILE)", "<stdin>")
         tty_in = sys.stdin.isatty()
         keys = {"input_text": "", "stream": sys.stdin, "echo": not tty_in,
                 "poll_key": _terminal_poll if tty_in else None}
 
     column = [0]
+    if sys.stdout is None:  # started with standard output closed (>&-)
+
+        raise OSError(errno.EBADF, "standard output is closed", "<stdout>")
     tty = sys.stdout.isatty()
 
     def sink(text: str) -> None:
@@ -81,6 +105,10 @@ def run(args) -> int:
     result = run_prg(prg, options=options, filename=args.prg, sink=None if args.screen else sink, **keys)
     if args.screen:
         sys.stdout.write(result.screen_text.rstrip("\n") + "\n")
+    if result.reason == "interrupt":
+        sys.stdout.write("\n" if column[0] else "")
+        sys.stdout.flush()
+        print("asm6502: interrupted", file=sys.stderr)
     if result.reason in ("input", "limit", "unsupported"):
         if column[0]:
             sys.stdout.write("\n")
@@ -88,6 +116,40 @@ def run(args) -> int:
         where = f" in line {result.line}" if result.line is not None else ""
         print(f"asm6502: note: {result.message}{where}", file=sys.stderr)
     return EXIT_CODES[result.reason]
+
+
+def _run_on_rom(args, prg: bytes, files) -> int:
+    """The program on the C64 machine: boot, put it at the start of BASIC, RUN,
+    type --input; the screen at the end.  Exit codes as for the interpreter:
+    a ?... ERROR message after RUN is 1, the cycle limit 3."""
+    from asm6502.emu.c64 import screen, session
+    from asm6502.emu.c64.roms import find_roms
+    from asm6502.emu.harness import text_to_keys
+
+    lookup = find_roms(args.roms)
+    if lookup.roms is None:
+        raise DiagnosticError([error(f"--rom needs the C64 ROM images: {lookup.note()}")])
+    machine = session.boot(session.images(lookup.roms))
+    session.start_program(machine, prg)
+    if args.input:
+        machine.type_text(text_to_keys(files.text(args.input, what="input"), args.input))
+    stop = machine.run(args.cycles or session.DEFAULT_CYCLES)
+    lines = screen.screen_lines(machine)
+    if "RUN" in lines:
+        lines = lines[len(lines) - 1 - lines[::-1].index("RUN") + 1 :]
+    rows = [row.rstrip(screen.REVERSED_SPACE).rstrip() for row in lines]
+    while rows and not rows[-1]:
+        rows.pop()
+    sys.stdout.write("\n".join(rows) + "\n")
+    if stop.reason == "cycles":
+        print(f"asm6502: note: {stop.message}", file=sys.stderr)
+        return EXIT_CODES["limit"]
+    if stop.reason == "halt":
+        print(f"asm6502: error: {stop.message}", file=sys.stderr)
+        return 1
+    if re.search(rb"\?[A-Z ]+ ERROR", bytes(machine.transcript)):
+        return EXIT_CODES["error"]
+    return EXIT_CODES["end"]
 
 
 def _terminal_poll() -> str | None:

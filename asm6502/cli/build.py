@@ -7,6 +7,7 @@ import sys
 
 from asm6502 import build as builder
 from asm6502.cli.common import guarded, print_diagnostics
+from asm6502.fileio import Files
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -29,12 +30,13 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _run(args) -> int:
-    products = builder.build(args.manifest)
+    files = Files()  # the gate: every input registered as it is read, every output checked against them
+    products = builder.build(args.manifest, files)
     for p in products:
         print_diagnostics(p.diagnostics)
     if args.check:
         report = builder.differences(products)
-        report += [f"{path}: not made by {args.manifest} (stale? delete it or declare it)" for path in builder.undeclared(products)]
+        report += [f"{path}: not made by {args.manifest} (stale? delete it or declare it)" for path in builder.undeclared(products, args.manifest)]
         for line in report:
             print(line)
         if report:
@@ -43,7 +45,7 @@ def _run(args) -> int:
         if not args.quiet:
             print(f"all {len(products)} artifacts are reproduced byte for byte")
         return 0
-    for p, changed in builder.write(products, args.manifest):
+    for p, changed in builder.write(products, args.manifest, files):
         if not args.quiet:
             print(f"{'wrote' if changed else 'unchanged'}  {p.artifact.output}  ({len(p.data)} bytes, {p.artifact.rule})")
     return 0

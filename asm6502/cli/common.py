@@ -7,6 +7,7 @@ import sys
 from collections.abc import Callable, Iterable
 
 from asm6502.diagnostics import Diagnostic, DiagnosticError, render
+from asm6502.fileio import hold_standard_descriptors, silence_stdout
 from asm6502.numparse import check_range, parse_int
 
 MAX_SHOWN = 50  # diagnostics printed before the rest is only counted (a wrong file gives thousands)
@@ -48,15 +49,51 @@ address_arg = number_arg(0, 0xFFFF, "address")
 count_arg = number_arg(1, 1 << 48, "count", hex_bounds=False)
 
 
+class _Discard:
+    """Standard error when the command was started with it closed (2>&-): nothing can be told."""
+
+    encoding = "utf-8"
+
+    def write(self, text: str) -> int:
+        return len(text)
+
+    def flush(self) -> None:
+        pass
+
+    def isatty(self) -> bool:
+        return False
+
+
+def standard_streams() -> None:
+    """Make a command safe when started with standard input, output or error closed (<&-, >&-):
+    the closed descriptors are taken by /dev/null (fileio.hold_standard_descriptors) so that no
+    file the command opens gets them; ``sys.stdin``/``sys.stdout`` stay None, so a read or write of
+    them is a clear error (fileio.read_input, fileio.write_stdout), and a closed standard error
+    discards the messages."""
+    hold_standard_descriptors()
+    if sys.stderr is None:
+        sys.stderr = _Discard()
+
+
+def reader_gone() -> int:
+    """Standard output's reader has gone (``| head``): stop quietly with exit status 0, as ``cat``
+    ends under SIGPIPE without a message; later writes (the interpreter's last flush) go nowhere."""
+    silence_stdout()
+    return 0
+
+
 def guarded(fn: Callable[[], int]) -> int:
     """Run a command body; turn expected failures into messages and exit codes.
 
-    DiagnosticError -> its diagnostics, exit 1; OSError -> one line, exit 1;
-    Ctrl-C -> exit 130 (outputs are written only at the very end, so nothing is
-    half-written). Never a traceback for bad input.
+    DiagnosticError -> its diagnostics, exit 1; OSError -> one line naming the user's file,
+    exit 1; standard output's reader gone (``| head``) -> quiet, exit 0; Ctrl-C -> exit 130
+    (outputs are written only at the very end, so nothing is half-written). Never a traceback
+    for bad input.
     """
     try:
         return fn()
+    except BrokenPipeError:
+        return reader_gone()
     except DiagnosticError as exc:
         print_diagnostics(exc.diagnostics)
         return 1

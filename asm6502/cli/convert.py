@@ -7,18 +7,15 @@ import sys
 from pathlib import Path
 
 from asm6502.asm import Options
-from asm6502.asm.assemble import source_text
-from asm6502.cli.assemble import parse_defines
+from asm6502.cli.assemble import parse_defines, read_source_text
 from asm6502.cli.common import guarded, print_diagnostics
 from asm6502.convert import TARGETS, convert
-from asm6502.convert.check import assemble_with
 from asm6502.cpu import CPUS
 from asm6502.diagnostics import DiagnosticError, error
-from asm6502.fileio import OutputPlan, read_input
+from asm6502.fileio import Files
 
 
 def build_parser() -> argparse.ArgumentParser:
-
     parser = argparse.ArgumentParser(
         prog="asm6502 convert",
         description="Translate a Profi-Ass 64 source into 64tass or ACME syntax that assembles to the same bytes. "
@@ -45,19 +42,17 @@ def main(argv: list[str]) -> int:
 
 
 def _run(args) -> int:
-
     source = Path(args.source)
     options = Options(
         cpu=args.cpu, defines=parse_defines(args.define), include_dirs=tuple(args.include), disk=args.disk, listing=False
     )
-    plan = OutputPlan()  # the one output rule: never over an input, nothing written on failure
-    plan.add_input(source, "source")
+    plan = Files()  # the gate: never over an input (the .file members too), nothing written on failure
+    text, _name = read_source_text(source, plan)
     if args.disk:
         plan.add_input(args.disk, "disk image")
     if args.output:
         plan.check(args.output, "output")
-    text = source_text(read_input(source, what="source"), str(source))
-    conversion = convert(text, str(source), args.to, options)
+    conversion = convert(text, str(source), args.to, options, plan)
     if not args.quiet:
         print_diagnostics(conversion.diagnostics)
         shape = conversion.structure
@@ -74,6 +69,7 @@ def _run(args) -> int:
 
 
 def _check(target: str, conversion) -> None:
+    from asm6502.convert.check import assemble_with
 
     done = assemble_with(target, conversion.text)
     expected = conversion.result.prg

@@ -8,7 +8,7 @@ from pathlib import Path
 from asm6502.cli.common import guarded
 from asm6502.d64 import DiskImage, FileType, parse_disk_spec, petscii_name
 from asm6502.diagnostics import DiagnosticError, error
-from asm6502.fileio import MAX_IMAGE_BYTES, MAX_SOURCE_BYTES, OutputPlan, read_input
+from asm6502.fileio import MAX_IMAGE_BYTES, MAX_SOURCE_BYTES, Files, write_stdout
 
 NAME_HELP = (
     "names are PETSCII as typed on a C64 in its start-up upper case mode: "
@@ -53,18 +53,18 @@ def _name_of(text: str, what: str) -> bytes:
         raise DiagnosticError([error(str(exc))]) from None
 
 
-def _load(path: str) -> DiskImage:
-    return DiskImage(read_input(path, MAX_IMAGE_BYTES, "disk image"), origin=path)
+def _load(path: str, files: Files | None = None) -> DiskImage:
+    return DiskImage((files if files is not None else Files()).read(path, MAX_IMAGE_BYTES, "disk image"), origin=path)
 
 
 def _list(args) -> int:
-    for line in _load(args.image).listing():
-        print(line)
+    write_stdout("".join(line + "\n" for line in _load(args.image).listing()))
     return 0
 
 
 def _read(args) -> int:
-    image = _load(args.image)
+    plan = Files()
+    image = _load(args.image, plan)
     try:
         pattern = petscii_name(args.name, what="file name", patterns=True)
     except ValueError as exc:
@@ -72,8 +72,6 @@ def _read(args) -> int:
     entry = image.find(pattern)
     if entry is None:
         raise DiagnosticError([error(f'{args.image}: no file "{args.name}" on the disk (62, FILE NOT FOUND)')])
-    plan = OutputPlan()
-    plan.add_input(args.image, "disk image")
     plan.add(args.output, image.read_file(entry), "output")
     plan.commit()
     print(f'{args.output}: "{entry.display_name}" {entry.type_name}, {entry.blocks} blocks')
@@ -81,6 +79,7 @@ def _read(args) -> int:
 
 
 def _write(args) -> int:
+    plan = Files()  # the image is the output; the files added to it are inputs
     if len(args.name) > len(args.files):
         raise DiagnosticError([error(f"{len(args.name)} --name options for {len(args.files)} files")])
     if args.new is not None:
@@ -90,7 +89,7 @@ def _write(args) -> int:
             raise DiagnosticError([error(f"--new: {exc}")]) from None
         if Path(args.image).exists() and not args.force:
             try:
-                _load(args.image)
+                _load(args.image)  # (only looked at: the image is this command's output)
             except (DiagnosticError, OSError):
                 raise DiagnosticError([error(f"{args.image} exists and is not a .d64 image; --new would replace it "
                                              "(add --force to replace it anyway)")]) from None
@@ -98,16 +97,15 @@ def _write(args) -> int:
     elif not args.files:
         raise DiagnosticError([error("nothing to do: give FILEs to add, or --new to format a disk")])
     else:
-        image = _load(args.image)
+        image = _load(args.image)  # (read to be changed: the image is this command's output)
     file_type = FileType[args.type.upper()]
     added = []
-    plan = OutputPlan()  # the image is the output; the files added to it are inputs
     for file in args.files:
         plan.add_input(file, "file to add")
     plan.check(args.image, "disk image")
     for i, file in enumerate(args.files):
         text = args.name[i] if i < len(args.name) else Path(file).stem
-        entry = image.add_file(_name_of(text, "file name"), read_input(file, MAX_SOURCE_BYTES, "file"), file_type,
+        entry = image.add_file(_name_of(text, "file name"), plan.read(file, MAX_SOURCE_BYTES, "file to add"), file_type,
                                replace=args.replace)
         added.append(entry)
     plan.add(args.image, image.to_bytes(), "disk image")

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from asm6502.cli.common import guarded, int_arg
 from asm6502.disasm import CPUS, SYNTAXES, SourceTooLong, disassemble
-from asm6502.fileio import MAX_PRG_BYTES, OutputPlan, read_input
+from asm6502.fileio import MAX_PRG_BYTES, Files, write_stdout
 
 DESCRIPTION = """\
 Disassemble a C64 program (.prg: 2-byte load address, then the bytes) into source for
@@ -17,7 +17,7 @@ Code is traced from the entry points (the SYS address of a BASIC start line such
 '10 SYS 2064', else the load address; or --entry); everything else is data.
 
   asm6502 disasm build/superhirn.prg -o superhirn.asm
-  asm6502 disasm game.prg --syntax 64tass -o game.s && 64tass -o game2.prg game.s
+  asm6502 disasm build/superhirn.prg --syntax 64tass -o sh.s && 64tass -o sh2.prg sh.s
 """
 
 
@@ -45,11 +45,10 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _run(args: argparse.Namespace) -> int:
-    plan = OutputPlan()  # the one output rule: never over the input, nothing written on failure
-    plan.add_input(args.prg, ".prg")
+    plan = Files()  # the gate: never over the input, nothing written on failure
+    raw = plan.read(args.prg, MAX_PRG_BYTES, ".prg")
     if args.output:
         plan.check(args.output, "output")
-    raw = read_input(args.prg, MAX_PRG_BYTES, ".prg")
     if len(raw) < 3:
         print(f"asm6502 disasm: error: {args.prg}: too short for a .prg (a 2-byte load address and at "
               "least one byte)", file=sys.stderr)
@@ -66,7 +65,7 @@ def _run(args: argparse.Namespace) -> int:
         plan.add(args.output, text, "output")
         plan.commit()
     else:
-        sys.stdout.write(text)
+        write_stdout(text)
     return 0
 
 

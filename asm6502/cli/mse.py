@@ -9,14 +9,15 @@ from pathlib import Path
 from asm6502 import mse
 from asm6502.cli.common import byte_arg, guarded, number_arg, print_diagnostics
 from asm6502.diagnostics import DiagnosticError, error
-from asm6502.fileio import MAX_PRG_BYTES, OutputPlan, read_input
+from asm6502.fileio import MAX_PRG_BYTES, Files, refuse_binary, write_stdout
 
 DESCRIPTION = """\
 Write or read MSE ("MaschinenSpracheEditor") hex listings as printed in 64'er magazine.
 
   asm6502 mse write build/superhirn.prg --name "SUPERHIRN II" --end 0x360C --fill 0xFF
-  asm6502 mse read listing.txt -o superhirn.prg
+  asm6502 mse read examples/typo.mse.txt              # one mistyped byte: the error names the fix
   asm6502 mse read ocr-page.txt -o superhirn.prg --fix     # also superhirn.fixed.txt, the corrected listing
+  asm6502 mse type typed.txt --start 0x3400 --end 0x360C   # type it in like the MSE, line by line
 """
 
 
@@ -28,7 +29,7 @@ def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="asm6502 mse", description=DESCRIPTION, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    sub = parser.add_subparsers(dest="command", required=True, metavar="{write,read}")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="{write,read,type}")
 
     w = sub.add_parser("write", help="print a .prg as an MSE listing", description="Print a .prg as an MSE listing "
                        "(header, dashed rule, one line per row) in the layout 64'er printed.")
@@ -62,20 +63,26 @@ def _parser() -> argparse.ArgumentParser:
                    "(missing lines are filled with $AA); the exit status is still 1")
     r.add_argument("--version", choices=("auto",) + mse.VERSIONS, default="auto",
                    help="MSE version of the listing (default: auto, decided by which checksums match)")
+    r.add_argument("--all-fixes", action="store_true", help="list all the readings found for a bad line "
+                   "(V1.0; single and double changes that verify), not only the likeliest few")
     r.add_argument("--fix", action="store_true", help="with -o: also write the corrected listing (repairs "
                    "applied, as it should have been printed) next to the PRG, as NAME.fixed.txt")
+    from asm6502.cli.type_mse import register_type
+
+    register_type(sub)
     return parser
 
 
-def _read_prg(path: str) -> tuple[int, bytes]:
-    raw = read_input(path, MAX_PRG_BYTES, "C64 program")
+def _read_prg(path: str, files: Files | None = None) -> tuple[int, bytes]:
+    raw = (files if files is not None else Files()).read(path, MAX_PRG_BYTES, "C64 program")
     if len(raw) < 3:
         raise DiagnosticError([error(f"{path}: too short for a .prg (a 2-byte load address and at least one byte)")])
     return int.from_bytes(raw[:2], "little"), raw[2:]
 
 
-def _read_text(path: str) -> str:
-    raw = read_input(path, what="listing")
+def _read_text(path: str, files: Files | None = None) -> str:
+    raw = (files if files is not None else Files()).read(path, what="listing")
+    refuse_binary(raw, "<stdin>" if path == "-" else path, "an MSE listing text")
     try:
         return raw.decode("utf-8")
     except UnicodeDecodeError:
@@ -83,24 +90,25 @@ def _read_text(path: str) -> str:
 
 
 def _write(args: argparse.Namespace) -> int:
-    load, data = _read_prg(args.prg)
+    files = Files()
+    load, data = _read_prg(args.prg, files)
     name = args.name if args.name is not None else Path(args.prg).stem.upper()
     text = mse.write_listing(load, data, name=name, version=args.version, end=args.end, fill=args.fill,
                              last_line=args.last_line)
     if args.output:
-        _write_output(args.output, text, args.prg, "listing")
+        _write_output(args.output, text, args.prg, "listing", files)
     else:
-        sys.stdout.write(text)
+        write_stdout(text)
     return 0
 
 
-def _write_output(path: str, data: bytes | str, source: str, what: str) -> None:
-    _write_outputs([(path, data, what)], source)
+def _write_output(path: str, data: bytes | str, source: str, what: str, gate: Files | None = None) -> None:
+    _write_outputs([(path, data, what)], source, gate)
 
 
-def _write_outputs(files: list[tuple[str, bytes | str, str]], source: str) -> None:
-    """The one output rule (fileio.OutputPlan): never over the input, all or nothing."""
-    plan = OutputPlan()
+def _write_outputs(files: list[tuple[str, bytes | str, str]], source: str, gate: Files | None = None) -> None:
+    """The one output rule (the gate, fileio.Files): never over an input, all or nothing."""
+    plan = gate if gate is not None else Files()
     plan.add_input(source, "input")
     for path, data, what in files:
         plan.add(path, data, what)
@@ -110,7 +118,8 @@ def _write_outputs(files: list[tuple[str, bytes | str, str]], source: str) -> No
 def _read(args: argparse.Namespace) -> int:
     if args.fix and not args.output:
         raise DiagnosticError([error("--fix needs -o PRG (the corrected listing is written next to it)")])
-    text = _read_text(args.txt)
+    gate = Files()
+    text = _read_text(args.txt, gate)
     name = "<stdin>" if args.txt == "-" else args.txt
     results = mse.read_listings(text, name, version=None if args.version == "auto" else args.version)
     status = 0
@@ -120,12 +129,18 @@ def _read(args: argparse.Namespace) -> int:
         if output and len(results) > 1:
             output = str(Path(output).with_name(f"{Path(output).stem}-{k}{Path(output).suffix}"))
         label = name if len(results) == 1 else f"{name} (listing {k} of {len(results)})"
-        status |= _report_listing(args, result, label, output)
+        status |= _report_listing(args, result, label, output, gate)
     return status
 
 
-def _report_listing(args: argparse.Namespace, result: mse.ReadResult, name: str, output: str | None) -> int:
+def _report_listing(args: argparse.Namespace, result: mse.ReadResult, name: str, output: str | None,
+                    gate: Files | None = None) -> int:
     print_diagnostics(result.diagnostics)
+    hidden = any("less likely" in n.message for d in result.diagnostics for n in d.notes)
+    if args.all_fixes:
+        _print_all_fixes(result, name)
+    elif hidden:
+        print("note: 'asm6502 mse read --all-fixes' lists all the readings found", file=sys.stderr)
     n_err = len(result.errors)
     if result.data:
         summary = (f"{name}: MSE V{result.version}, {result.lines} lines, ${result.start:04X}-${result.end - 1:04X} "
@@ -141,7 +156,7 @@ def _report_listing(args: argparse.Namespace, result: mse.ReadResult, name: str,
             files: list[tuple[str, bytes | str, str]] = [(output, result.prg, "program")]
             if args.fix:
                 files.append((str(Path(output).with_suffix(".fixed.txt")), mse.corrected_listing(result), "corrected listing"))
-            _write_outputs(files, args.txt)
+            _write_outputs(files, args.txt, _fresh(gate))
             if args.fix:
                 print(f"asm6502 mse: wrote the corrected listing to {files[1][0]}", file=sys.stderr)
             if not result.ok:
@@ -152,6 +167,31 @@ def _report_listing(args: argparse.Namespace, result: mse.ReadResult, name: str,
     return 0 if result.ok else 1
 
 
+def _print_all_fixes(result: mse.ReadResult, name: str) -> None:
+    """Every reading of each bad line that verifies, likeliest first, as the bytes it changes."""
+    for report in result.report:
+        if report.status != "bad" or not report.fixes:
+            continue
+        print(f"{name}:{report.line}: {len(report.fixes)} readings of line ${report.address:04X} found that verify:", file=sys.stderr)
+        for k, fix in enumerate(report.fixes, start=1):
+            changes = [f"${report.address + i:04X}: {new:02X} instead of {old:02X}"
+                       for i, (old, new) in enumerate(zip(report.data, fix, strict=False)) if old != new]
+            print(f"  {k:>3}. {', '.join(changes) or 'the bytes as printed (the checksum is misprinted)'}", file=sys.stderr)
+
+
+def _fresh(gate: Files | None) -> Files:
+    """A gate for one more listing's outputs, knowing every input read so far (each listing of a
+    page is committed on its own)."""
+    plan = Files()
+    for path in gate.inputs if gate is not None else []:
+        plan.add_input(path)
+    return plan
+
+
 def main(argv: list[str]) -> int:
     args = _parser().parse_args(argv)
+    if args.command == "type":
+        from asm6502.cli.type_mse import run_type
+
+        return guarded(lambda: run_type(args))
     return guarded(lambda: _write(args) if args.command == "write" else _read(args))

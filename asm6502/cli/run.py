@@ -1,13 +1,18 @@
-"""``asm6502 run PRG``: run a machine-code program in py65 with C64 ROM stubs."""
+"""``asm6502 run PRG``: run a program in py65 -- with C64 ROM stubs, or on a
+whole C64 with the real ROM images when they are found (``--roms``)."""
 
 from __future__ import annotations
 
 import argparse
+import errno
 import sys
+from dataclasses import replace
 
 from asm6502 import filetype
 from asm6502.cli.common import address_arg, count_arg, guarded
 from asm6502.diagnostics import DiagnosticError, error
+from asm6502.emu.c64.roms import find_roms
+from asm6502.emu.c64.session import DEFAULT_CYCLES
 from asm6502.emu.harness import (
     DEFAULT_BUDGET,
     Machine,
@@ -16,7 +21,9 @@ from asm6502.emu.harness import (
     petscii_to_text,
     text_to_keys,
 )
-from asm6502.fileio import MAX_PRG_BYTES, read_input, read_text
+from asm6502.fileio import MAX_PRG_BYTES, Files
+
+CLR = 0x93  # PETSCII clear screen (CHROUT $FFD2 clears the screen and homes the cursor)
 
 EPILOG = """\
 The program runs as after LOAD and SYS: its final RTS ends the run. The C64
@@ -30,9 +37,26 @@ the screen is printed with the typed lines echoed.
 
 examples:
   asm6502 run build/superhirn.prg                 # play: SYS 13312 is the load address
-  asm6502 run build/superhirn.prg --input answers.txt
+  asm6502 run build/superhirn.prg --input examples/answers.txt
   printf '1\\n1\\n' | asm6502 run build/superhirn.prg
-exit status: 0 when the program returned with RTS, 1 otherwise."""
+exit status: 0 when the program returned with RTS, 1 otherwise.
+
+With the C64's ROM images (--roms DIR, the environment variable ASM6502_ROMS,
+or a VICE installation's C64 directory) the program runs on a whole C64
+instead: the real KERNAL and BASIC boot to READY., the .prg is put in memory
+and started with RUN or SYS, --type and --input are typed on its keyboard,
+device 8 is --disk (a .d64 or a folder). At the end the text screen is
+printed (--transcript: what went through CHROUT instead); --screenshot
+writes a PNG. PRG may be left out: then only the typed keys run. Without
+--type/--input in a terminal the C64 runs in real time and you type on it
+(Ctrl-D ends); piped keys need --input -.
+
+  asm6502 run --roms ~/vice/C64 build/superhirn.prg --type '1\\r1\\r' --screenshot s.png
+  asm6502 run --roms ~/vice/C64 --disk build/asm6502.d64 --type 'LOAD"HIGH IQ",8\\rRUN\\r'
+exit status on the C64: 0 the --until condition was met (without one: the
+program waits for a key and nothing is left to type); 1 the CPU stopped
+(JAM, undocumented opcode); 3 the cycle limit came first; 4 the program waits
+for a key, nothing is left to type, and the --until condition was not met."""
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -42,7 +66,8 @@ def build_parser() -> argparse.ArgumentParser:
         epilog=EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    p.add_argument("prg", metavar="PRG", help=".prg file (2-byte load address + code)")
+    p.add_argument("prg", metavar="PRG", nargs="?",
+                   help=".prg file (2-byte load address + code); optional on the C64 (--roms)")
     p.add_argument("--sys", type=address_arg, metavar="ADDR",
                    help="start address, e.g. 13312, $3400 or 0x3400 (default: the load address)")
     p.add_argument("--input", metavar="FILE",
@@ -52,6 +77,24 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--engine", choices=("fast", "naive"), default="fast",
                    help="fast (default) or naive: the py65 step()-per-instruction reference loop")
     p.add_argument("--stats", action="store_true", help="print the stop reason and instruction count on stderr")
+    c64 = p.add_argument_group("on the C64 with its real ROMs")
+    c64.add_argument("--roms", metavar="DIR",
+                     help="directory with the BASIC, KERNAL and character ROM images (default: "
+                     "$ASM6502_ROMS, then VICE's C64 directories)")
+    c64.add_argument("--no-roms", action="store_true", help="use the stubs even when ROM images are found")
+    c64.add_argument("--disk", metavar="D64|DIR", help="device 8: a .d64 image or a folder of .prg files")
+    c64.add_argument("--type", action="append", default=[], metavar="KEYS",
+                     help="type KEYS (\\r = RETURN, \\xNN = a PETSCII code); may be repeated")
+    c64.add_argument("--keyboard", choices=("buffer", "matrix"), default="buffer",
+                     help="typing goes into the KERNAL's keyboard buffer (default, like VICE's -keybuf) "
+                     "or is pressed on the keyboard matrix")
+    c64.add_argument("--cycles", type=count_arg, metavar="N",
+                     help=f"stop after N clock cycles (default {DEFAULT_CYCLES:,}; 985,248 a second)")
+    c64.add_argument("--until-text", metavar="TEXT", help="stop when the screen shows TEXT")
+    c64.add_argument("--until-pc", type=address_arg, metavar="ADDR", help="stop when the PC reaches ADDR")
+    c64.add_argument("--screenshot", metavar="PNG", help="write the final screen as a PNG picture")
+    c64.add_argument("--transcript", action="store_true",
+                     help="print what went through CHROUT to the screen instead of the final screen")
     return p
 
 
@@ -76,24 +119,103 @@ class _TerminalScreen:
         self.stream.flush()
 
 
-def _run(args: argparse.Namespace) -> int:
+class _Stream:
+    """Scripted output as it comes: the program runs a slice of instructions at a time and the
+    screen (output with the typed lines echoed) is written after each slice, so memory stays flat
+    and a reader that has gone (``| head``) stops the run within a slice."""
 
-    data = read_input(args.prg, MAX_PRG_BYTES, "C64 program")
+    SLICE = 1_000_000  # instructions (about a second of the emulator at its slowest)
+
+    def __init__(self, stream, machine: Machine):
+        self.stream = stream
+        self.machine = machine
+        self.last = "\n"
+
+    def flush(self) -> None:
+        """Write what the program printed since the last slice. CLR ($93) clears nothing in a
+        file: it ends the current line, or is dropped at the start of one (as 'basic run'
+        prints it), instead of a literal {clr}."""
+        parts: list[str] = []
+        last = self.last
+        for k, chunk in enumerate(self.machine.take_screen().split(bytes([CLR]))):
+            if k and last != "\n":  # a CLR after text on the current line
+                parts.append("\n")
+                last = "\n"
+            text = petscii_to_text(chunk, ansi=False)
+            if text:
+                parts.append(text)
+                last = text[-1]
+        if parts:
+            self.stream.write("".join(parts))
+            self.stream.flush()
+            self.last = last
+
+    def run(self, start: int, budget: int):
+        """Machine.run in slices; the result as one run of *budget* instructions would give it."""
+        machine = self.machine
+        result = machine.run(start, min(self.SLICE, budget))
+        done = result.instructions
+        while result.reason is StopReason.BUDGET and done < budget:
+            self.flush()
+            result = machine.resume(min(self.SLICE, budget - done))
+            done += result.instructions
+        self.flush()
+
+        if result.reason is StopReason.BUDGET:
+            result = replace(result, message=f"instruction budget of {budget} used up")
+        return replace(result, instructions=done)
+
+
+def _run(args: argparse.Namespace) -> int:
+    lookup = None if args.no_roms else find_roms(args.roms)
+    if lookup is not None and lookup.roms is not None:
+        from asm6502.cli.run_c64 import run_on_c64
+
+        return run_on_c64(args, lookup.roms)
+    machine_only = [name for name, value in (("--disk", args.disk), ("--type", args.type),
+                                             ("--until-text", args.until_text), ("--until-pc", args.until_pc),
+                                             ("--cycles", args.cycles), ("--screenshot", args.screenshot),
+                                             ("--transcript", args.transcript)) if value]
+    if machine_only or args.prg is None:
+        what = ", ".join(machine_only) or "running without a PRG"
+        reason = lookup.note() if lookup is not None else "--no-roms given"
+        raise DiagnosticError([error(f"{what} needs the C64 ROM images: {reason}")])
+    return _run_stubbed(args, lookup.note() if lookup is not None else None)
+
+
+def _run_stubbed(args: argparse.Namespace, note: str | None = None) -> int:
+    files = Files()  # the gate (this command writes no file)
+    data = files.read(args.prg, MAX_PRG_BYTES, "C64 program")
     kind = filetype.sniff_program(data, args.prg, want="machine-code")
     if kind is not None:
         raise DiagnosticError([error(f"{args.prg} is {kind.what}; {kind.hint}")])
-    interactive = args.input is None and sys.stdin.isatty()
+    # said once the program is accepted (a refused file gets one error line), to a person
+    # watching the terminal or asking for --stats; a scripted run's stderr stays as it was
+    if note is not None and (args.stats or sys.stderr.isatty()):
+        print(f"asm6502 run: note: {note}", file=sys.stderr)
+    if sys.stdout is None:  # started with standard output closed (>&-)
+        raise OSError(errno.EBADF, "standard output is closed", "<stdout>")
+    interactive = args.input is None and sys.stdin is not None and sys.stdin.isatty()
     screen = _TerminalScreen(sys.stdout, ansi=sys.stdout.isatty()) if interactive else None
     machine = Machine(MachineOptions(engine=args.engine, getin_waits=interactive),
                       on_output=screen.put if screen else None)
     start, _end = machine.load_prg(data, name=args.prg)
-    if not interactive:
-        text = read_text(args.input or "-", what="input")
+    entry = start if args.sys is None else args.sys
+    if interactive:
+        result = machine.run(entry, args.max_instructions)
+    else:
+        text = files.text(args.input or "-", what="input")
         machine.feed(text_to_keys(text, args.input or "<stdin>"))
-    result = machine.run(start if args.sys is None else args.sys, args.max_instructions)
+        stream = _Stream(sys.stdout, machine)
+        result = stream.run(entry, args.max_instructions)
     total = result.instructions
+    waited = False
     while interactive and result.reason is StopReason.INPUT_NEEDED:
         screen.flush()
+        if not waited and result.message.startswith("CHRIN"):  # a C64 shows its cursor here; say what it means
+            waited = True
+            fresh_line = not machine.output or machine.output[-1] in (0x0D, 0x8D)
+            print(("" if fresh_line else "\n") + "(the program waits for a line: type it and press RETURN; Ctrl-D ends the run)", file=sys.stderr)
         line = sys.stdin.readline()
         if not line:
             break
@@ -106,8 +228,8 @@ def _run(args: argparse.Namespace) -> int:
         if not petscii_to_text(machine.output).endswith("\n"):
             print()
     else:
-        text = petscii_to_text(bytes(machine.screen), ansi=False)
-        sys.stdout.write(text if text.endswith("\n") or not text else text + "\n")
+        if stream.last != "\n":
+            sys.stdout.write("\n")
     if args.stats or not result.ok:
         message = result.message
         if result.reason is StopReason.INPUT_NEEDED:

@@ -8,9 +8,10 @@ import os
 import sys
 
 from asm6502.cli.common import guarded, number_arg
+from asm6502.diagnostics import DiagnosticError, error
 from asm6502.emu import superhirn
 from asm6502.emu.harness import Machine
-from asm6502.fileio import MAX_PRG_BYTES, OutputPlan, read_input
+from asm6502.fileio import MAX_PRG_BYTES, Files, write_stdout
 
 EPILOG = """\
 Runs the program's machine code in py65 with faithful C64 ROM stubs. First the
@@ -80,14 +81,32 @@ def build_parser() -> argparse.ArgumentParser:
                    help="fast (default) or naive: py65 step() per instruction (the reference loop)")
     s.add_argument("--no-progress", action="store_true",
                    help="no progress bar on stderr (there is none anyway when stderr is not a terminal)")
+    s.add_argument("--roms", metavar="DIR",
+                   help="play on the whole C64 with the real KERNAL and BASIC ROMs from DIR (default: "
+                   "$ASM6502_ROMS, then VICE's C64 directories; about 0.25 CPU s a game)")
+    s.add_argument("--no-roms", action="store_true", help="use the ROM stubs even when ROM images are found")
     s.add_argument("--require-claim", action="store_true",
                    help="also fail (exit 1) when a secret needs more than six guesses")
     return p
 
 
 def _verify_superhirn(args: argparse.Namespace) -> int:
-    prg = read_input(args.prg, MAX_PRG_BYTES, "C64 program")
+    plan = Files()
+    prg = plan.read(args.prg, MAX_PRG_BYTES, "C64 program")
+    if args.output:
+        plan.check(args.output, "report")
     Machine().load_prg(prg, name=args.prg)  # a bad file is a diagnostic before any game
+    _check_loads_at(prg, args.prg, superhirn.SYS_ADDRESS, "Superhirn II")
+    from asm6502.emu.c64.roms import find_roms
+
+    lookup = None if args.no_roms else find_roms(args.roms)
+    roms = None
+    if lookup is not None:
+        print(f"asm6502 verify: note: {lookup.note()}", file=sys.stderr)
+        if lookup.roms is not None:
+            from asm6502.emu.c64.session import images
+
+            roms = images(lookup.roms)
     total = len(args.secrets) if args.secrets else 6 ** superhirn.POSITIONS
     bar = None
     if not args.no_progress and sys.stderr.isatty():
@@ -96,23 +115,31 @@ def _verify_superhirn(args: argparse.Namespace) -> int:
         bar = tqdm(total=total, unit="game", desc="superhirn", file=sys.stderr, leave=False)
     try:
         report = superhirn.sweep(prg, args.secrets, jobs=args.jobs, engine=args.engine,
-                                 progress=(lambda _record: bar.update(1)) if bar else None)
+                                 progress=(lambda _record: bar.update(1)) if bar else None, roms=roms)
     finally:
         if bar is not None:
             bar.close()
     text = json.dumps(report.to_json(), indent=2) + "\n" if args.json else report.render() + "\n"
     if args.output:
-        plan = OutputPlan()
-        plan.add_input(args.prg, "program")
         plan.add(args.output, text, "report")
         plan.commit()
     else:
-        sys.stdout.write(text)
+        write_stdout(text)
     if not report.all_passed:
         return 1
     if args.require_claim and not report.claim_holds:
         return 1
     return 0
+
+
+def _check_loads_at(prg: bytes, name: str, start: int, game: str) -> None:
+    """The program must hold the game's start address (it is started with SYS there): another
+    program would only play games of "BRK at $xxxx"."""
+    load = int.from_bytes(prg[:2], "little")
+    end = load + len(prg) - 2
+    if not load <= start < end:
+        raise DiagnosticError([error(f"{name} loads at ${load:04X}-${end - 1:04X}; {game} starts at ${start:04X} "
+                                     f"(SYS {start}): is it the right program?")])
 
 
 def main(argv: list[str]) -> int:

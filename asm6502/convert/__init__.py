@@ -45,16 +45,19 @@ class Conversion(NamedTuple):
     structure: Structure = Structure((), (), 0, ())
 
 
-def convert(text: str, filename: str, target: str, options: Options = Options()) -> Conversion:
+def convert(text: str, filename: str, target: str, options: Options = Options(), files=None) -> Conversion:
     """Convert Profi-Ass source ``text`` for ``target`` ("64tass" or "acme").
-    Raises DiagnosticError when the source does not assemble or a statement cannot be translated."""
+    Raises DiagnosticError when the source does not assemble or a statement cannot be translated.
+    *files*: the command's gate (``fileio.Files``) the files of a ``.file`` chain are read through."""
     chosen = TARGETS.get(target)
     if chosen is None:
         raise DiagnosticError([error(f"unknown target '{target}' (use {' or '.join(TARGETS)})")])
-    result = assemble(text, filename, options)
+    result = assemble(text, filename, options, files)
     source = read_source(filename, text)
+    chain = _Files(options, [], files)
+    chain.start(filename)
+    reader = chain.read
     files = {filename: (source.lines, source.start_index)}
-    reader = _Files(options, []).read
 
     def read(name, line, raw=False):  # the files of a .file chain, kept for the lines that do not run
         found = reader(name, line, raw)

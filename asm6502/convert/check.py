@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import shutil
 import subprocess
-import tempfile
 from pathlib import Path
 from typing import NamedTuple
+
+from asm6502.fileio import MAX_PRG_BYTES, Files, scratch_folder, write_atomic
 
 COMMANDS = {
     "64tass": lambda exe, src, out: [exe, "--quiet", "--no-warn", "-o", out, src],
@@ -35,9 +36,9 @@ def assemble_with(target: str, text: str, timeout: float = 60) -> Assembled:
     exe = executable(target)
     if exe is None:
         raise FileNotFoundError(2, f"{target} is not installed", target)
-    with tempfile.TemporaryDirectory() as tmp:
+    with scratch_folder() as tmp:
         src, out = Path(tmp, "converted.s"), Path(tmp, "converted.prg")
-        src.write_text(text)
+        write_atomic(src, text)  # (the gate: a scratch folder of this run only)
         proc = subprocess.run(COMMANDS[target](exe, str(src), str(out)), capture_output=True, text=True, timeout=timeout, cwd=tmp)
         ok = proc.returncode == 0 and out.exists()
-        return Assembled(ok, out.read_bytes() if ok else b"", (proc.stdout + proc.stderr).replace(tmp + "/", ""))
+        return Assembled(ok, Files().read(out, MAX_PRG_BYTES, "assembled program") if ok else b"", (proc.stdout + proc.stderr).replace(tmp + "/", ""))

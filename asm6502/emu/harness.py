@@ -440,7 +440,7 @@ class Machine:
             # $E147: the SYS caller stores the registers (Mapping: SAREG..SPREG)
             self.memory[SAREG : SAREG + 4] = [cpu.a, cpu.x, cpu.y, cpu.p]
         return RunResult(
-            stop.reason, cpu.pc, done, bytes(self.output[out_mark:]), stop.message,
+            stop.reason, cpu.pc, done, bytes(self.output[min(out_mark, len(self.output)):]), stop.message,
             cpu.a, cpu.x, cpu.y, cpu.p, cpu.sp,
         )
 
@@ -530,6 +530,14 @@ class Machine:
             cpu.pc = (cpu.stPopWord() + 1) & 0xFFFF  # the routine's RTS
             if not _in_rom(cpu.pc):
                 return
+
+    def take_screen(self) -> bytes:
+        """The screen bytes since the last call; they (and ``output``) are forgotten here, so a
+        caller that streams them keeps memory flat however long the program prints."""
+        data = bytes(self.screen)
+        self.screen.clear()
+        self.output.clear()
+        return data
 
     # --- stubs -----------------------------------------------------------------
     def _emit(self, byte: int) -> None:

@@ -202,6 +202,56 @@ def play_machine(prg: bytes, respond: Responder, engine: str = "fast", budget: i
                        bytes(machine.screen), machine.instructions, result.message)
 
 
+# After SYS returns, BASIC prints CR LF "READY." CR LF (the LFs go nowhere on the
+# screen); before the program runs, BASIC ends the typed SYS line with a CR.
+READY_TEXT = b"\r\nREADY.\r\n"
+LINE_END = b"\r"
+
+
+def play_c64(machine, respond: Responder | None = None, lines: Sequence[str] | None = None,
+             budget: int = 400_000_000) -> MachineGame:
+    """The same game on the whole C64 (``asm6502.emu.c64``): *machine* is
+    booted with the program in memory; SYS 13312 and the answers are typed on
+    its keyboard, one line each time the KERNAL waits for a key -- the
+    *respond*er's answers to each guess, or the given *lines* in turn.  ``output``
+    is the CHROUT transcript up to BASIC's READY. after the final RTS;
+    ``instructions`` counts clock cycles here."""
+    machine.transcript.clear()
+    start = machine.cpu.cycles
+    machine.type_text(b"SYS%d\r" % SYS_ADDRESS)
+    stop = machine.run(budget)
+    seen = 0
+    pending: list[bytes] = []
+    script = None if lines is None else [line.encode("latin-1") for line in lines]
+    returned = False
+    while stop.reason == "idle":
+        out = bytes(machine.transcript)
+        if out.endswith(READY_TEXT):
+            returned = True
+            break
+        if script is not None:
+            if not script:
+                break
+            pending = [script.pop(0)]
+        elif not pending:
+            assert respond is not None
+            found = parse_guesses(out[seen:])
+            if not found:
+                break
+            seen = len(out)
+            pending = list(respond(found[-1]))
+        machine.type_text(pending.pop(0) + b"\r")
+        stop = machine.run(budget - (machine.cpu.cycles - start))
+    output = bytes(machine.transcript)
+    output = output.removeprefix(LINE_END)
+    if returned:
+        output = output[: -len(READY_TEXT)]
+        outcome = "OK" if output.endswith(OK_TEXT) else "ERROR" if output.endswith(ERROR_TEXT) else "RETURNED"
+    else:
+        outcome = "WAITING" if stop.reason == "idle" else stop.reason.upper()
+    return MachineGame(parse_guesses(output), outcome, output, b"", machine.cpu.cycles - start, stop.message)
+
+
 def play_script(prg: bytes, lines: Iterable[str], engine: str = "fast", budget: int = GAME_BUDGET) -> MachineGame:
     """Run the program with all answer lines typed ahead (like ``--input``)."""
     machine = new_machine(prg, engine)
@@ -228,8 +278,8 @@ SCENARIOS: tuple[Scenario, ...] = (
     Scenario("worked example, secret 3436", "article 'Beispiel'", _EXAMPLE + ("4",), _EXAMPLE_GUESSES, "OK"),
     Scenario("0/0 to the sixth guess", "article 'Hinweise'", _EXAMPLE + ("0", "0"), _EXAMPLE_GUESSES, "ERROR"),
     Scenario("impossible 6 blacks", "article 'Hinweise'", ("6", "0"), ("1234",), "ERROR"),
-    Scenario("empty line for the blacks", "issue 4 (CHRIN returns $20)", ("", "0"), ("1234",), "ERROR"),
-    Scenario("a letter for the blacks", "issue 4", ("A", "0"), ("1234",), "ERROR"),
+    Scenario("empty line for the blacks", "CHRIN returns $20 for an empty line", ("", "0"), ("1234",), "ERROR"),
+    Scenario("a letter for the blacks", "a non-digit answer", ("A", "0"), ("1234",), "ERROR"),
 )
 
 
@@ -244,8 +294,24 @@ class ScenarioResult:
         return got == self.scenario.guesses and self.game.outcome == self.scenario.outcome
 
 
-def check_scenarios(prg: bytes, engine: str = "fast") -> list[ScenarioResult]:
-    return [ScenarioResult(s, play_script(prg, s.lines, engine)) for s in SCENARIOS]
+def check_scenarios(prg: bytes, engine: str = "fast", roms=None) -> list[ScenarioResult]:
+    if roms is None:
+        return [ScenarioResult(s, play_script(prg, s.lines, engine)) for s in SCENARIOS]
+    machine, state = booted_c64(prg, roms)
+    results = []
+    for s in SCENARIOS:
+        machine.load_state(state)
+        results.append(ScenarioResult(s, play_c64(machine, lines=s.lines)))
+    return results
+
+
+def booted_c64(prg: bytes, roms):
+    """A C64 (``asm6502.emu.c64``) on *roms* at READY. with the program in memory, and that state."""
+    from asm6502.emu.c64 import session
+
+    machine = session.boot(roms)
+    machine.inject_prg(prg)
+    return machine, machine.save_state()
 
 
 # --- the sweep over every secret -----------------------------------------------------------
@@ -263,10 +329,16 @@ class GameRecord:
         return not self.problems
 
 
-def check_game(prg: bytes, secret: Code, engine: str = "fast") -> GameRecord:
-    """Play ``secret`` truthfully; compare with the model guess by guess and byte by byte."""
+def check_game(prg: bytes, secret: Code, engine: str = "fast", c64=None) -> GameRecord:
+    """Play ``secret`` truthfully; compare with the model guess by guess and byte by byte.
+    *c64*: (machine, state) -- play on the whole C64 from that state instead."""
     started = time.process_time()
-    game = play_machine(prg, truthful(secret), engine)
+    if c64 is not None:
+        machine, state = c64
+        machine.load_state(state)
+        game = play_c64(machine, truthful(secret))
+    else:
+        game = play_machine(prg, truthful(secret), engine)
     model = model_play(truthful(secret))
     seconds = time.process_time() - started  # CPU time of this game, emulation + model
     problems = []
@@ -286,9 +358,10 @@ def check_game(prg: bytes, secret: Code, engine: str = "fast") -> GameRecord:
                       game.instructions, seconds, tuple(problems))
 
 
-def _check_chunk(task: tuple[bytes, str, tuple[Code, ...]]) -> list[GameRecord]:
-    prg, engine, secrets = task
-    return [check_game(prg, s, engine) for s in secrets]
+def _check_chunk(task) -> list[GameRecord]:
+    prg, engine, secrets, roms = task
+    c64 = booted_c64(prg, roms) if roms is not None else None
+    return [check_game(prg, s, engine, c64) for s in secrets]
 
 
 PARENT_POLL_SECONDS = 0.2
@@ -311,10 +384,13 @@ def _exit_with_parent(parent: int) -> None:
 
 
 def iter_sweep(prg: bytes, secrets: Sequence[Code] | None = None, jobs: int = 2,
-               engine: str = "fast", chunk: int = 6) -> Iterator[GameRecord]:
-    """Yield a GameRecord per secret (in completion order), ``jobs`` processes."""
+               engine: str = "fast", chunk: int = 6, roms=None) -> Iterator[GameRecord]:
+    """Yield a GameRecord per secret (in completion order), ``jobs`` processes.
+    *roms* (``c64.machine.RomImages``): play on the whole C64 (one boot per chunk)."""
     secrets = list(program_order() if secrets is None else secrets)
-    tasks = [(prg, engine, tuple(secrets[i : i + chunk])) for i in range(0, len(secrets), chunk)]
+    if roms is not None:
+        chunk = max(chunk, 24)
+    tasks = [(prg, engine, tuple(secrets[i : i + chunk]), roms) for i in range(0, len(secrets), chunk)]
     if jobs <= 1:
         for task in tasks:
             yield from _check_chunk(task)
@@ -333,6 +409,7 @@ class SweepReport:
     wall_seconds: float
     jobs: int
     scenarios: tuple[ScenarioResult, ...] = field(default=())
+    on_c64: bool = False  # played on the whole C64: ``instructions`` are clock cycles
 
     @property
     def failures(self) -> tuple[GameRecord, ...]:
@@ -401,7 +478,8 @@ class SweepReport:
         }
 
     def render(self) -> str:
-        lines = ["Superhirn II: the machine code played against every secret in py65", ""]
+        where = "on the C64 with its real ROMs" if self.on_c64 else "in py65"
+        lines = [f"Superhirn II: the machine code played against every secret {where}", ""]
         for s in self.scenarios:
             mark = "ok  " if s.passed else "FAIL"
             got = " ".join(code_text(g) for g in s.game.guesses)
@@ -424,7 +502,8 @@ class SweepReport:
         lines.append(f"secrets needing more than {CLAIMED_MAX_GUESSES} guesses: {over} of {n} ({over / n:.1%})")
         rate = self.instructions / self.wall_seconds if self.wall_seconds else 0
         per_process = self.instructions / self.cpu_seconds if self.cpu_seconds else 0
-        lines.append(f"6502 instructions executed: {self.instructions:,} in {self.wall_seconds:.1f} s wall "
+        unit = "C64 clock cycles" if self.on_c64 else "6502 instructions executed"
+        lines.append(f"{unit}: {self.instructions:,} in {self.wall_seconds:.1f} s wall "
                      f"with {self.jobs} job(s): {rate:,.0f}/s; {self.cpu_seconds:.1f} CPU s, "
                      f"{per_process:,.0f}/s per CPU second")
         verdict = "HOLDS" if self.claim_holds else "DOES NOT HOLD"
@@ -434,15 +513,17 @@ class SweepReport:
 
 
 def sweep(prg: bytes, secrets: Sequence[Code] | None = None, jobs: int = 2, engine: str = "fast",
-          progress: Callable[[GameRecord], None] | None = None, scenarios: bool = True) -> SweepReport:
-    """Play every secret (default all 1296) and the article's scenarios; build the report."""
-    checked = tuple(check_scenarios(prg, engine)) if scenarios else ()
+          progress: Callable[[GameRecord], None] | None = None, scenarios: bool = True,
+          roms=None) -> SweepReport:
+    """Play every secret (default all 1296) and the article's scenarios; build the report.
+    *roms*: on the whole C64 with these ROM images (counts are clock cycles then)."""
+    checked = tuple(check_scenarios(prg, engine, roms)) if scenarios else ()
     started = time.perf_counter()
     games = []
-    for record in iter_sweep(prg, secrets, jobs, engine):
+    for record in iter_sweep(prg, secrets, jobs, engine, roms=roms):
         games.append(record)
         if progress is not None:
             progress(record)
     wall = time.perf_counter() - started
     games.sort(key=lambda g: g.secret)
-    return SweepReport(tuple(games), wall, jobs, checked)
+    return SweepReport(tuple(games), wall, jobs, checked, on_c64=roms is not None)

@@ -45,9 +45,16 @@ from __future__ import annotations
 
 from asm6502.mse.checking import LineReport, ReadResult, corrected_listing, read_listing, read_listings
 from asm6502.mse.codec import (
+    ALPHA_LOOKALIKES,
     ALPHABET,
+    CONFUSIONS,
+    HEX_LOOKALIKES,
     MAX_FIXES_SHOWN,
     MSE_FILL,
+    ORDINARY_COST,
+    SECOND_CHANGE_COST,
+    SUSPECT_FACTOR,
+    TRANSPOSE_COST,
     V1_RULE,
     V2_CHECKSUM_GAP,
     char_cost,
@@ -62,7 +69,8 @@ from asm6502.mse.formats import BYTES_PER_LINE, FORMATS, VERSIONS, MseFormat, V1
 from asm6502.mse.writing import LAST_LINE_LAYOUTS, check_version, format_line, write_listing
 
 __all__ = [
-    "ALPHABET", "BYTES_PER_LINE", "FORMATS", "LAST_LINE_LAYOUTS", "MAX_FIXES_SHOWN", "MSE_FILL", "V1_RULE",
+    "ALPHA_LOOKALIKES", "CONFUSIONS", "HEX_LOOKALIKES", "ORDINARY_COST", "SECOND_CHANGE_COST", "SUSPECT_FACTOR",
+    "TRANSPOSE_COST", "ALPHABET", "BYTES_PER_LINE", "FORMATS", "LAST_LINE_LAYOUTS", "MAX_FIXES_SHOWN", "MSE_FILL", "V1_RULE",
     "V2_CHECKSUM_GAP", "VERSIONS", "LineReport", "MseFormat", "ReadResult", "V1Format", "V2Format", "char_cost",
     "check_version", "checksum_v1", "checksum_v2", "corrected_listing", "decode_v2_checksum", "decode_v2_data",
     "encode_v2_checksum", "encode_v2_data", "format_line", "read_listing", "read_listings", "write_listing",

@@ -56,7 +56,7 @@ class RunOptions:
 
 @dataclass
 class RunResult:
-    reason: str  # "end", "stop", "error", "input", "limit", "unsupported"
+    reason: str  # "end", "stop", "interrupt" (Ctrl-C), "error", "input", "limit", "unsupported"
     message: str  # what ended the run, as the C64 printed it (or a note)
     line: int | None
     statements: int
@@ -409,8 +409,9 @@ class Interpreter(InputOutputMixin, ExpressionMixin):
         except RunEnd as end:
             reason, message = end.reason, end.message
             line = self.line_number
-        except (StopRun, KeyboardInterrupt):  # STOP, or Ctrl-C as the RUN/STOP key
-            reason, line = "stop", self.line_number
+        except (StopRun, KeyboardInterrupt) as stopped:  # STOP, or Ctrl-C as the RUN/STOP key
+            # (the screen shows BREAK as the C64's does; the command's exit status tells Ctrl-C apart: 130)
+            reason, line = "stop" if isinstance(stopped, StopRun) else "interrupt", self.line_number
             self.screen.newline()
             message = f"{BREAK} IN {line}"
             self.screen.write(message.encode("ascii"))
@@ -422,7 +423,7 @@ class Interpreter(InputOutputMixin, ExpressionMixin):
             message = exc.message()
             self.screen.newline()
             self.screen.write(message.encode("ascii"))
-        if reason in ("end", "stop", "error"):
+        if reason in ("end", "stop", "interrupt", "error"):
             self.screen.newline()
             self.screen.write(READY.encode("ascii"))
             self.screen.newline()

@@ -1,0 +1,551 @@
+"""The C64 around py65's 6510: ROMs, banking, VIC-II, CIAs, SID, colour RAM,
+keyboard, device 8 -- enough for the real BASIC and KERNAL to boot and run.
+
+Memory is one list of 65,536 ints, the CPU's view: RAM where RAM is visible,
+the ROM bytes where a ROM is banked in.  The RAM under the ROMs lives in
+``under`` while hidden; a bank switch (a write to the 6510 port $01) copies
+8 KB slices.  I/O registers are read through ``io_read`` (see ``cpu.py``).
+
+Time: the CPU counts cycles; the chips are not ticked but asked when their
+next event (CIA underflow, raster compare, the end of a video frame) is due,
+and the CPU runs undisturbed up to the earliest one (``cpu.limit``).  A
+register write that changes a schedule pulls the limit in.  Once a frame
+(19,656 cycles) the machine types queued keys, checks the stop conditions
+and whether the KERNAL waits for a key with nothing left to type.
+
+Facts: the PLA's memory configurations and the processor port (C64
+Programmer's Reference Guide, "Memory management"; Mapping the C64, $0000,
+$0001); the KERNAL's variables (Mapping: $90 ST, $9A DFLTO, $C6 NDX, $0277
+KEYD, $0289 XMAX, $CC BLNSW); the KERNAL routines named by address are those
+of KERNAL 901227-03 (its disassembly).
+"""
+
+from __future__ import annotations
+
+import copy
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from py65.devices.mpu6502 import MPU
+
+from asm6502.diagnostics import DiagnosticError, error
+from asm6502.emu.c64 import keyboard
+from asm6502.emu.c64.cia import CIA
+from asm6502.emu.c64.cpu import C64CPU, CYCLES
+from asm6502.emu.c64.drive import Disk, Drive
+from asm6502.emu.c64.screen import screen_lines
+from asm6502.emu.c64.vic import CYCLES_PER_FRAME, VIC
+from asm6502.emu.harness import UNDOCUMENTED_OPCODES
+
+PAL_HZ = 985_248
+TRAP_OPCODE = 0x02  # a JAM opcode on the 6510: never in working code; VICE traps with it too
+
+# KERNAL variables (Mapping the C64)
+ST = 0x90
+DFLTO = 0x9A  # output device (3 = screen)
+NDX = 0xC6  # number of keys in the keyboard buffer
+KEYD = 0x0277  # keyboard buffer
+XMAX = 0x0289  # keyboard buffer size
+BLNSW = 0xCC  # cursor blink switch: 0 = the cursor blinks (editor waits for a key)
+TXTTAB = 0x2B
+VARTAB = 0x2D
+
+# The screen editor's wait-for-a-key loop in KERNAL 901227-03 ($E5CD-$E5D4:
+# LDA NDX / STA BLNSW / STA $0292 / BEQ back).
+KEY_WAIT_LOOP = range(0xE5CD, 0xE5D7)
+
+# KERNAL jump table entries of the serial bus (PRG "KERNAL routines").
+SERIAL_ENTRIES = {
+    0xFFB1: "LISTEN", 0xFFB4: "TALK", 0xFF93: "SECOND", 0xFF96: "TKSA",
+    0xFFA8: "CIOUT", 0xFFA5: "ACPTR", 0xFFAE: "UNLSN", 0xFFAB: "UNTLK",
+}
+CHROUT_ENTRY = 0xFFD2
+GETIN_ENTRY = 0xFFE4
+POLL_FRAMES = 10  # GETIN polled with nothing to get for 10 frames (1/5 s): the program waits for a key
+
+BASIC_AREA = slice(0xA000, 0xC000)
+IO_AREA = slice(0xD000, 0xE000)
+KERNAL_AREA = slice(0xE000, 0x10000)
+RAM, ROM, IO = "ram", "rom", "io"
+
+
+@dataclass(frozen=True)
+class RomImages:
+    basic: bytes
+    kernal: bytes
+    chargen: bytes
+
+
+@dataclass
+class Stop:
+    reason: str  # "text", "pc", "idle", "cycles", "halt"
+    message: str
+    cycles: int
+
+
+class _Halt(Exception):
+    def __init__(self, message: str):
+        super().__init__(message)
+        self.message = message
+
+
+@dataclass
+class Counters:
+    frames: int = 0
+    interrupts: int = 0
+
+
+def _unmasking(instruction):
+    def run(cpu):
+        instruction(cpu)
+        if not cpu.p & 0x04:  # I flag clear: let the machine look at the interrupt lines
+            cpu.limit = cpu.cycles
+
+    return run
+
+
+class C64:
+    """A PAL C64.  ``run(cycles)`` runs until a stop condition; ``type_text``
+    queues keys; ``transcript`` holds what went through CHROUT to the screen."""
+
+    def __init__(self, roms: RomImages, disk: Disk | None = None, keyboard_mode: str = "buffer"):
+        if keyboard_mode not in ("buffer", "matrix"):
+            raise ValueError(f"keyboard mode {keyboard_mode!r}: buffer or matrix")
+        self.roms = roms
+        self.keyboard_mode = keyboard_mode
+        self.kernal = list(roms.kernal)
+        self.basic = list(roms.basic)
+        self.chargen = list(roms.chargen)
+        # VICE's power-on RAM pattern: 64 bytes $00, 64 bytes $FF, ...
+        self.memory: list[int] = [0x00 if (a >> 6) & 1 == 0 else 0xFF for a in range(0x10000)]
+        self.under: list[int] = list(self.memory)
+        self.color = [0] * 1024
+        self.port_ddr = 0
+        self.port_data = 0x3F
+        self.map = {"basic": RAM, "io": RAM, "kernal": RAM}
+        self.vic = VIC()
+        self.cia1 = CIA("CIA 1", port_a_in=self._cia1_port_a, port_b_in=self._cia1_port_b)
+        self.cia2 = CIA("CIA 2")
+        self.sid = [0] * 0x20
+        self._noise = 0x7FFFF8  # SID voice 3 noise LFSR (23 bits)
+        self.drive = Drive(disk)
+        self.typist = keyboard.Typist()
+        self.buffer_keys: deque[int] = deque()
+        self.transcript = bytearray()
+        self.on_output: Callable[[int], None] | None = None
+        self.counters = Counters()
+        self.nmi_line = False
+        self.stop_cycle = 0
+        self.until_text: str | None = None
+        self.until_pc: int | None = None
+        self.idle_stop = True
+        self._stop: Stop | None = None
+        self._idle_frames = 0
+        self._empty_polls = 0  # GETIN calls with nothing to get in this frame
+        self._poll_frames = 0
+        self.stop_when_polling = True
+        self.next_frame = CYCLES_PER_FRAME
+        self.cpu = C64CPU(self.memory, self._io_read, self._write_high)
+        for chip in (self.vic, self.cia1, self.cia2):
+            chip.on_change = self._pull_limit
+        self.traps: dict[int, Callable[[], None]] = {}
+        self._install_traps()
+        self._table = self._build_table()
+        self._write_port()
+        self.reset()
+
+    # --- ROM traps -------------------------------------------------------------
+    def _kernal_word(self, addr: int) -> int:
+        return self.kernal[addr - 0xE000] | self.kernal[addr - 0xE000 + 1] << 8
+
+    def _patch(self, addr: int, handler: Callable[[], None]) -> None:
+        self.kernal[addr - 0xE000] = TRAP_OPCODE
+        self.traps[addr] = handler
+
+    def _install_traps(self) -> None:
+        """Serial-bus routines (the targets of the jump table's JMPs) and CHROUT."""
+        handlers = {
+            "LISTEN": lambda: self._bus(self.drive.listen(self.cpu.a)),
+            "TALK": lambda: self._bus(self.drive.talk(self.cpu.a)),
+            "SECOND": lambda: self._bus(self.drive.second(self.cpu.a)),
+            "TKSA": lambda: self._bus(self.drive.tksa(self.cpu.a)),
+            "CIOUT": lambda: self._bus(self.drive.ciout(self.cpu.a)),
+            "UNLSN": lambda: self._bus(self.drive.unlisten()),
+            "UNTLK": lambda: self._bus(self.drive.untalk()),
+            "ACPTR": self._acptr,
+        }
+        for entry, name in SERIAL_ENTRIES.items():
+            if self.kernal[entry - 0xE000] != 0x4C:  # JMP abs
+                raise ValueError(f"KERNAL ${entry:04X} ({name}) is not a JMP: not a C64 KERNAL")
+            self._patch(self._kernal_word(entry + 1), handlers[name])
+        for entry, name, hook in ((CHROUT_ENTRY, "CHROUT", self._chrout), (GETIN_ENTRY, "GETIN", self._getin)):
+            original = self.kernal[entry - 0xE000 : entry - 0xE000 + 3]
+            if original[0] not in (0x4C, 0x6C):
+                raise ValueError(f"KERNAL ${entry:04X} ({name}) is not a JMP: not a C64 KERNAL")
+            self._patch(entry, self._passthrough(original, hook))
+
+    def _bus(self, status: int) -> None:
+        cpu = self.cpu
+        if status:
+            self.memory[ST] |= status
+        cpu.p &= ~MPU.CARRY
+        cpu.pc = (cpu.stPopWord() + 1) & 0xFFFF  # the routine's RTS
+
+    def _acptr(self) -> None:
+        byte, status = self.drive.acptr()
+        self.cpu.a = byte
+        self._bus(status)
+
+    def _passthrough(self, original: list[int], hook: Callable[[], None]) -> Callable[[], None]:
+        """A jump-table entry that calls *hook*, then does its own JMP / JMP (vector)."""
+
+        def trap() -> None:
+            hook()
+            target = original[1] | original[2] << 8
+            if original[0] == 0x6C:
+                target = self.memory[target] | self.memory[(target + 1) & 0xFFFF] << 8
+            self.cpu.pc = target
+
+        return trap
+
+    def _chrout(self) -> None:
+        a = self.cpu.a
+        if self.memory[DFLTO] == 3:
+            self.transcript.append(a)
+            if self.on_output is not None:
+                self.on_output(a)
+
+    def _getin(self) -> None:
+        if self.memory[NDX] == 0 and not self.keys_pending:
+            self._empty_polls += 1
+
+    def _build_table(self) -> list:
+        table = list(C64CPU.instruct)
+        machine = self
+
+        def trap(cpu):
+            addr = (cpu.pc - 1) & 0xFFFF
+            handler = machine.traps.get(addr)
+            if handler is None or machine.memory[addr] != TRAP_OPCODE or not machine._in_kernal(addr):
+                cpu.pc = addr
+                raise _Halt(f"the CPU jammed: opcode $02 at ${addr:04X}")
+            handler()
+
+        def undocumented(cpu):
+            cpu.pc = (cpu.pc - 1) & 0xFFFF
+            op = machine.memory[cpu.pc]
+            raise _Halt(f"undocumented opcode ${op:02X} at ${cpu.pc:04X} (py65 does not implement it)")
+
+        for op in UNDOCUMENTED_OPCODES:
+            table[op] = undocumented
+        table[TRAP_OPCODE] = trap
+        for op in (0x58, 0x28, 0x40):  # CLI, PLP, RTI may let a waiting interrupt in
+            table[op] = _unmasking(table[op])
+        return table
+
+    def _in_kernal(self, addr: int) -> bool:
+        return addr >= 0xE000 and self.map["kernal"] == ROM
+
+    # --- memory map ---------------------------------------------------------------
+    def _write_port(self) -> None:
+        ddr, data = self.port_ddr, self.port_data
+        lines = (data | ~ddr) & 0x07  # inputs are pulled up
+        loram, hiram, charen = lines & 1, lines & 2, lines & 4
+        want = {
+            "basic": ROM if loram and hiram else RAM,
+            "kernal": ROM if hiram else RAM,
+            "io": (IO if charen else ROM) if (loram or hiram) else RAM,
+        }
+        mem = self.memory
+        for region, area, rom in (("basic", BASIC_AREA, self.basic), ("io", IO_AREA, self.chargen),
+                                  ("kernal", KERNAL_AREA, self.kernal)):
+            old, new = self.map[region], want[region]
+            if old == new:
+                continue
+            if old == RAM:
+                self.under[area] = mem[area]
+            if new == RAM:
+                mem[area] = self.under[area]
+            elif new == ROM:
+                mem[area] = rom
+            self.map[region] = new
+        mem[0] = ddr
+        mem[1] = (data & ddr) | (0x17 & ~ddr & 0xFF)
+
+    def _write_high(self, addr: int, value: int) -> None:
+        if addr < 2:
+            if addr == 0:
+                self.port_ddr = value
+            else:
+                self.port_data = value
+            self._write_port()
+            return
+        if addr < 0xC000:
+            region = "basic"
+        elif addr < 0xD000:
+            self.memory[addr] = value
+            return
+        elif addr < 0xE000:
+            region = "io"
+        else:
+            region = "kernal"
+        kind = self.map[region]
+        if kind == RAM:
+            self.memory[addr] = value
+        elif kind == ROM:
+            self.under[addr] = value
+        else:
+            self._io_write(addr, value)
+
+    def ram(self, addr: int) -> int:
+        """The RAM byte at *addr* whatever is banked in (what the VIC sees)."""
+        if addr < 0xA000 or 0xC000 <= addr < 0xD000:
+            return self.memory[addr]
+        region = "basic" if addr < 0xC000 else "io" if addr < 0xE000 else "kernal"
+        return self.memory[addr] if self.map[region] == RAM else self.under[addr]
+
+    def poke_ram(self, addr: int, data: bytes) -> None:
+        for i, b in enumerate(data):
+            a = addr + i
+            region = None if a < 0xA000 or 0xC000 <= a < 0xD000 else (
+                "basic" if a < 0xC000 else "io" if a < 0xE000 else "kernal")
+            if region is None or self.map[region] == RAM:
+                self.memory[a] = b
+            else:
+                self.under[a] = b
+
+    # --- I/O ---------------------------------------------------------------------------
+    def _io_read(self, addr: int) -> None:
+        if self.map["io"] != IO:
+            return
+        c = self.cpu.cycles
+        page = addr >> 8
+        if page < 0xD4:
+            value = self.vic.read(addr, c)
+        elif page < 0xD8:
+            value = self._sid_read(addr & 0x1F)
+        elif page < 0xDC:
+            value = self.color[addr & 0x3FF]
+        elif page == 0xDC:
+            value = self.cia1.read(addr & 0x0F, c)
+        elif page == 0xDD:
+            value = self.cia2.read(addr & 0x0F, c)
+        else:
+            value = 0xFF  # I/O 1 and 2: no cartridge
+        self.memory[addr] = value
+
+    def _io_write(self, addr: int, value: int) -> None:
+        c = self.cpu.cycles
+        page = addr >> 8
+        if page < 0xD4:
+            self.vic.write(addr, value, c)
+        elif page < 0xD8:
+            self.sid[addr & 0x1F] = value
+        elif page < 0xDC:
+            self.color[addr & 0x3FF] = value & 0x0F
+        elif page == 0xDC:
+            self.cia1.write(addr & 0x0F, value, c)
+        elif page == 0xDD:
+            self.cia2.write(addr & 0x0F, value, c)
+
+    def _sid_read(self, reg: int) -> int:
+        if reg in (0x19, 0x1A):  # paddles: none connected
+            return 0xFF
+        if reg == 0x1B:  # oscillator 3: the noise generator's LFSR (bits 22..0), taps 22 and 17
+            n = self._noise
+            for _ in range(8):
+                n = ((n << 1) | (((n >> 22) ^ (n >> 17)) & 1)) & 0x7FFFFF
+            self._noise = n
+            return (n >> 15) & 0xFF
+        return 0
+
+    def _pressed(self) -> frozenset[int]:
+        return self.typist.pressed
+
+    def _cia1_port_a(self, out_a: int, out_b: int) -> int:
+        pressed = self._pressed()
+        return out_a & keyboard.columns_for(pressed, out_b) if pressed else out_a
+
+    def _cia1_port_b(self, out_a: int, out_b: int) -> int:
+        pressed = self._pressed()
+        return out_b & keyboard.rows_for(pressed, out_a) if pressed else out_b
+
+    def _pull_limit(self) -> None:
+        self.cpu.limit = self.cpu.cycles  # look at the chips after this instruction
+
+    # --- reset and running --------------------------------------------------------------
+    def reset(self) -> None:
+        cpu = self.cpu
+        cpu.sp = 0xFD
+        cpu.p = MPU.UNUSED | MPU.INTERRUPT | MPU.BREAK
+        cpu.pc = self.memory[0xFFFC] | self.memory[0xFFFD] << 8
+
+    def type_text(self, petscii: bytes, mode: str | None = None) -> None:
+        """Queue keys: through the KERNAL's keyboard buffer (``buffer``, as VICE's
+        -keybuf does) or pressed on the keyboard matrix (``matrix``)."""
+        if (mode or self.keyboard_mode) == "matrix":
+            self.typist.type(petscii)
+        else:
+            self.buffer_keys.extend(petscii)
+
+    @property
+    def keys_pending(self) -> bool:
+        return bool(self.buffer_keys) or self.typist.busy
+
+    def _frame(self) -> None:
+        self.counters.frames += 1
+        mem = self.memory
+        if self.buffer_keys and mem[NDX] == 0 and 0 < mem[XMAX] <= 10:
+            n = min(len(self.buffer_keys), mem[XMAX])
+            for i in range(n):
+                mem[KEYD + i] = self.buffer_keys.popleft()
+            mem[NDX] = n
+        self.typist.frame()
+        if self.until_text is not None and any(self.until_text in line for line in screen_lines(self)):
+            self._stop = Stop("text", f"the screen shows {self.until_text!r}", self.cpu.cycles)
+            return
+        if self.idle_stop:
+            if not self.waiting_for_key():
+                self._idle_frames = 0
+            elif self.cpu.pc in KEY_WAIT_LOOP:  # (the frame may end inside the interrupt handler)
+                self._idle_frames += 1
+                if self._idle_frames >= 3:
+                    self._stop = Stop("idle", "the KERNAL waits for a key and nothing is left to type",
+                                      self.cpu.cycles)
+            if self.stop_when_polling and self._empty_polls and not self.keys_pending:
+                self._poll_frames += 1
+                if self._poll_frames >= POLL_FRAMES:
+                    self._stop = Stop("idle", "the program polls the keyboard (GETIN) and nothing is left "
+                                      "to type", self.cpu.cycles)
+            else:
+                self._poll_frames = 0
+        self._empty_polls = 0
+
+    def waiting_for_key(self) -> bool:
+        mem = self.memory
+        return (not self.keys_pending and mem[NDX] == 0 and mem[BLNSW] == 0
+                and mem[XMAX] != 0 and self.map["kernal"] == ROM)
+
+    def _service(self) -> None:
+        cpu = self.cpu
+        c = cpu.cycles
+        self.cia1.update(c)
+        self.cia2.update(c)
+        self.vic.update(c)
+        while c >= self.next_frame:
+            self.next_frame += CYCLES_PER_FRAME
+            self._frame()
+        if c >= self.stop_cycle and self._stop is None:
+            self._stop = Stop("cycles", f"{self.stop_cycle:,} cycles reached", c)
+        nmi = self.cia2.irq
+        if nmi and not self.nmi_line:
+            self._interrupt(0xFFFA)
+        self.nmi_line = nmi
+        irq = self.cia1.irq or self.vic.irq
+        if irq and not cpu.p & MPU.INTERRUPT:
+            self._interrupt(0xFFFE)
+        limit = min(self.cia1.next_event(), self.cia2.next_event(), self.vic.next_event(),
+                    self.next_frame, self.stop_cycle)
+        cpu.limit = limit  # an interrupt waiting behind the I flag: CLI/PLP/RTI pull the limit in
+
+    def _interrupt(self, vector: int) -> None:
+        cpu = self.cpu
+        cpu.stPushWord(cpu.pc)
+        cpu.stPush((cpu.p & ~MPU.BREAK) | MPU.UNUSED)
+        cpu.p |= MPU.INTERRUPT
+        cpu.pc = self.memory[vector] | self.memory[vector + 1] << 8
+        cpu.cycles += 7
+        self.counters.interrupts += 1
+
+    def run(self, max_cycles: int, until_text: str | None = None, until_pc: int | None = None,
+            stop_when_idle: bool = True, stop_when_polling: bool = True) -> Stop:
+        """Run at most *max_cycles* cycles; stop earlier when the screen shows
+        *until_text*, the PC reaches *until_pc*, or (``stop_when_idle``) the
+        KERNAL waits for a key with nothing left to type -- in the screen editor,
+        or (``stop_when_polling`` too) a program calling GETIN for 1/5 s in vain."""
+        cpu = self.cpu
+        mem = self.memory
+        table = self._table
+        cyc = CYCLES
+        self.stop_cycle = cpu.cycles + max_cycles
+        self.until_text = until_text
+        self.idle_stop = stop_when_idle
+        self.stop_when_polling = stop_when_polling
+        self._idle_frames = 0
+        self._poll_frames = 0
+        self._stop = None
+        watch = -1 if until_pc is None else until_pc
+        try:
+            self._service()
+            while self._stop is None:
+                while True:
+                    pc = cpu.pc
+                    if pc == watch:
+                        self._stop = Stop("pc", f"the PC reached ${watch:04X}", cpu.cycles)
+                        break
+                    op = mem[pc]
+                    cpu.pc = pc + 1
+                    table[op](cpu)
+                    c = cpu.cycles + cyc[op]
+                    cpu.cycles = c
+                    if c >= cpu.limit:
+                        break
+                if self._stop is None:
+                    self._service()
+        except _Halt as halt:
+            self._stop = Stop("halt", halt.message, cpu.cycles)
+        return self._stop
+
+    # --- snapshots -----------------------------------------------------------------------
+    def save_state(self) -> dict:
+        """Everything that changes while the machine runs (to restart from it: ``load_state``)."""
+        cpu = self.cpu
+        chips = {name: {k: copy.deepcopy(v) for k, v in vars(chip).items() if not callable(v)}
+                 for name, chip in (("vic", self.vic), ("cia1", self.cia1), ("cia2", self.cia2))}
+        return {
+            "memory": list(self.memory), "under": list(self.under), "color": list(self.color),
+            "cpu": (cpu.a, cpu.x, cpu.y, cpu.p, cpu.sp, cpu.pc, cpu.cycles),
+            "port": (self.port_ddr, self.port_data), "map": dict(self.map), "chips": chips,
+            "sid": list(self.sid), "noise": self._noise, "nmi": self.nmi_line, "next_frame": self.next_frame,
+            "transcript": bytes(self.transcript), "drive": copy.deepcopy(vars(self.drive)),
+        }
+
+    def load_state(self, state: dict) -> None:
+        cpu = self.cpu
+        self.memory[:] = state["memory"]
+        self.under[:] = state["under"]
+        self.color[:] = state["color"]
+        cpu.a, cpu.x, cpu.y, cpu.p, cpu.sp, cpu.pc, cpu.cycles = state["cpu"]
+        cpu.limit = cpu.cycles
+        self.port_ddr, self.port_data = state["port"]
+        self.map = dict(state["map"])
+        for name, chip in (("vic", self.vic), ("cia1", self.cia1), ("cia2", self.cia2)):
+            for k, v in state["chips"][name].items():
+                setattr(chip, k, copy.deepcopy(v))
+        self.sid[:] = state["sid"]
+        self._noise = state["noise"]
+        self.nmi_line = state["nmi"]
+        self.next_frame = state["next_frame"]
+        self.transcript[:] = state["transcript"]
+        for k, v in copy.deepcopy(state["drive"]).items():
+            setattr(self.drive, k, v)
+        self.buffer_keys.clear()
+        self.typist = keyboard.Typist()
+
+    # --- loading programs ------------------------------------------------------------------
+    def inject_prg(self, prg: bytes) -> tuple[int, int]:
+        """Put a .prg into RAM as LOAD"...",8,1 would; a BASIC program at the
+        start of BASIC also gets its end pointer (VARTAB), as LOAD sets it."""
+        start = prg[0] | prg[1] << 8
+        body = prg[2:]
+        end = start + len(body)
+        if end > 0x10000:
+            raise DiagnosticError([error(f"load address ${start:04X} + {len(body)} bytes runs past $FFFF")])
+        self.poke_ram(start, body)
+        basic_start = self.memory[TXTTAB] | self.memory[TXTTAB + 1] << 8
+        if start == basic_start:
+            for ptr in (VARTAB, VARTAB + 2, VARTAB + 4):  # VARTAB, ARYTAB, STREND
+                self.memory[ptr] = end & 0xFF
+                self.memory[ptr + 1] = end >> 8
+        return start, end

@@ -1,0 +1,91 @@
+"""Peak memory (maximum resident set) and time of asm6502 commands on large and hostile inputs.
+
+Each command runs as a user runs it, in its own process, measured with os.wait4 (the child's own
+ru_maxrss, not the largest of all children); an address-space limit (--limit-mb) keeps a runaway
+from taking the shared machine down. The ratio is peak memory / input size.
+
+    .venv/bin/python bench/bench_memory.py            # every case, the table of bench/README.md
+    .venv/bin/python bench/bench_memory.py --case blank-32mb
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import resource
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+ASM6502 = [sys.executable, "-m", "asm6502"]
+
+
+def make_inputs(folder: Path) -> dict[str, Path]:
+    subprocess.run([sys.executable, str(HERE / "gen_large.py"), "--out", str(folder)], check=True, capture_output=True)
+    subprocess.run([sys.executable, str(HERE / "gen_real.py"), "--out", str(folder)], check=True, capture_output=True)
+    (folder / "blank.asm").write_bytes(b"\n" * 32_000_000)
+    (folder / "nop.asm").write_bytes(b"10 *= $c000\n" + b" nop\n" * 1_000_000)
+    (folder / "tiny.asm").write_text("10 *= $c000\n20 rts\n")
+    (folder / "loop.asm").write_text("10 *= $c000\n20 loop lda #65\n30 jsr $ffd2\n40 jmp loop\n")
+    subprocess.run(ASM6502 + ["loop.asm", "-o", "loop.prg"], cwd=folder, check=True)
+    body = "".join(f"{100 + i} nop ; a comment to make the source 2 mb long\n" for i in range(45_000))
+    (folder / "self.asm").write_text("10 *=$c000\n" + body + '63000 .file 8,"self.asm"\n')
+    return {name: folder / name for name in ("tiny.asm", "big.asm", "real.asm", "blank.asm", "nop.asm", "loop.prg", "self.asm")}
+
+
+CASES = {
+    # name: (command words, the input whose size the ratio is taken of)
+    "tiny (the fixed base)": (["tiny.asm", "-o", "out.prg"], "tiny.asm"),
+    "large (bench)": (["big.asm", "-o", "out.bin", "--format", "raw", "-q"], "big.asm"),
+    "large + listing": (["big.asm", "-o", "out.bin", "--format", "raw", "-q", "--listing", "out.lst"], "big.asm"),
+    "real (bench)": (["real.asm", "-o", "out.bin", "--format", "raw", "-q"], "real.asm"),
+    "blank-32mb": (["blank.asm", "-o", "out.bin", "-q"], "blank.asm"),
+    "blank-32mb convert": (["convert", "blank.asm", "--to", "acme", "-o", "out.a", "-q"], "blank.asm"),
+    "nop-1M-lines": (["nop.asm", "-o", "out.bin", "-q"], "nop.asm"),
+    "self .file 2 MB": (["self.asm", "-o", "out.bin", "-q"], "self.asm"),
+    "run print loop 30M insns": (["run", "loop.prg", "--max-instructions", "30000000"], "loop.prg"),
+}
+
+
+def measure(words: list[str], cwd: Path, limit_mb: int) -> tuple[int, float, int]:
+    """(exit status, seconds, peak KB) of one command."""
+
+    def limit() -> None:
+        resource.setrlimit(resource.RLIMIT_AS, (limit_mb << 20, limit_mb << 20))
+
+    started = time.perf_counter()
+    proc = subprocess.Popen(ASM6502 + words, cwd=cwd, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL, preexec_fn=limit)
+    _, status, usage = os.wait4(proc.pid, 0)
+    seconds = time.perf_counter() - started
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    return proc.returncode, seconds, usage.ru_maxrss  # KB on Linux
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--case", choices=sorted(CASES), action="append", help="only these cases")
+    parser.add_argument("--limit-mb", type=int, default=4000, help="address-space limit of each command")
+    args = parser.parse_args()
+    folder = Path(tempfile.mkdtemp(prefix="asm6502-mem-"))
+    try:
+        inputs = make_inputs(folder)
+        base_kb = measure(CASES["tiny (the fixed base)"][0], folder, args.limit_mb)[2]
+        print(f"{'case':<26} {'input':>10} {'exit':>4} {'time':>7} {'peak RSS':>10} {'(RSS-base)/input':>16}")
+        for name in args.case or list(CASES):
+            words, measured = CASES[name]
+            size = inputs[measured].stat().st_size
+            code, seconds, peak_kb = measure(words, folder, args.limit_mb)
+            print(f"{name:<26} {size / 1e6:>8.2f}MB {code:>4} {seconds:>6.2f}s {peak_kb / 1024:>8.0f}MB "
+                  f"{max(0, peak_kb - base_kb) * 1024 / size:>15.1f}x", flush=True)
+    finally:
+        shutil.rmtree(folder)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

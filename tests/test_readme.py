@@ -1,0 +1,196 @@
+"""Every command in README.md runs as written, in order, from a fresh copy of the repository.
+
+The convention, for whoever writes a README section:
+
+* A block fenced `` ```sh `` is run. Each command (a line; lines ending in ``\\`` joined) runs with
+  bash (``-o pipefail``) from the copy's root, with ``.venv/bin`` first on PATH (as after
+  ``. .venv/bin/activate``) and an empty stdin. It must exit 0, unless its comment says ``exit N``.
+* A block fenced `` ```sh manual `` (any word after ``sh``) is shown, not run: it needs a terminal,
+  VICE, ROM images, the network or minutes (``make test``, ``make bench``, a game to play).
+* A command whose program is not installed (``64tass`` on a machine without it) is left out and
+  named when the test is skipped for it; a missing ``asm6502`` sub-command or file is a failure.
+* A block fenced `` ```text output `` right after a run block (nothing but blank lines between)
+  lists lines that must appear, in this order, in what that block's commands printed (stdout and
+  stderr together); a line ``...`` stands for any number of lines.
+* Every other block (`` ```text ``, `` ```yaml ``, indented text) is only shown.
+
+The copy holds the files git tracks plus the new ones it does not ignore -- a fresh clone of what
+would be committed -- in a temporary folder. Its ``.venv`` holds wrappers that run this Python on
+the copy's package, and the stamp that tells ``make`` the package is installed, so that ``make``
+only builds (installing is ``make``'s own business, tested by using it). The commands may write
+into ``scratch/`` only: ``build/`` must stay byte-identical and nothing else may appear.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+
+from helpers import ROOT
+
+FENCE = re.compile(r"^```(\S*)(.*)$")
+EXIT = re.compile(r"#.*\bexit (\d+)")
+TIMEOUT = 120  # seconds per command
+BUILTINS = {".", "source", "cd", "export", "set", "true", "test", "[", "echo", "printf"}
+
+
+@dataclass
+class Block:
+    line: int  # README line of the opening fence
+    commands: list[tuple[int, str]] = field(default_factory=list)  # (README line, command)
+    expected: list[str] | None = None  # lines of the `text output` block after it
+
+
+def run_blocks(text: str) -> list[Block]:
+    """The ``sh`` blocks of the README, each with the ``text output`` block that follows it."""
+    blocks: list[Block] = []
+    lines = text.splitlines()
+    i = 0
+    last_end = None  # index after the closing fence of the last run block
+    while i < len(lines):
+        m = FENCE.match(lines[i])
+        if not m:
+            i += 1
+            continue
+        lang, rest = m.group(1), m.group(2).strip()
+        start = i
+        i += 1
+        body = []
+        while i < len(lines) and not lines[i].startswith("```"):
+            body.append(lines[i])
+            i += 1
+        i += 1  # the closing fence
+        if lang == "sh" and not rest:
+            block = Block(start + 1)
+            pending, first = "", None
+            for k, line in enumerate(body):
+                if first is None:
+                    first = start + 2 + k
+                if line.endswith("\\"):
+                    pending += line[:-1] + " "
+                    continue
+                command, pending = (pending + line).strip(), ""
+                if command and not command.startswith("#"):
+                    block.commands.append((first, command))
+                first = None
+            blocks.append(block)
+            last_end = i
+        elif lang == "text" and rest == "output":
+            between = lines[last_end:start] if last_end is not None else ["no run block"]
+            assert blocks and all(not line.strip() for line in between), \
+                f"README.md:{start + 1}: a 'text output' block must follow a run block directly"
+            blocks[-1].expected = body
+    return blocks
+
+
+def follows(expected: list[str], output: str) -> str | None:
+    """None when the expected lines appear in order in output ('...' = any lines), else the first missing."""
+    got = output.splitlines()
+    pos = 0
+    gap = False
+    for want in expected:
+        if want.strip() == "...":
+            gap = True
+            continue
+        while pos < len(got) and got[pos].rstrip() != want.rstrip():
+            if not gap:
+                return want
+            pos += 1
+        if pos == len(got):
+            return want
+        pos += 1
+        gap = False
+    return None
+
+
+def fresh_copy(dest: Path) -> None:
+    """The files a fresh clone would hold (tracked, and new files git does not ignore)."""
+    if shutil.which("git") is None or not (ROOT / ".git").exists():
+        pytest.skip("not a git checkout: the README's commands are run from a copy of what git tracks")
+    listed = subprocess.run(["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"], cwd=ROOT,
+                            capture_output=True, check=True).stdout.decode().split("\0")
+    for name in filter(None, listed):
+        source = ROOT / name
+        if source.is_file():
+            (dest / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(source, dest / name)
+
+
+def fake_venv(copy: Path) -> None:
+    """.venv/bin/{python,asm6502,activate} running this Python on the copy's package; make's stamp."""
+    bin_dir = copy / ".venv" / "bin"
+    bin_dir.mkdir(parents=True)
+    (bin_dir / "python").symlink_to(sys.executable)
+    (bin_dir / "asm6502").write_text(f'#!/bin/sh\nexec "{sys.executable}" -m asm6502 "$@"\n')
+    (bin_dir / "asm6502").chmod(0o755)
+    (bin_dir / "activate").write_text(f'PATH="{bin_dir}:$PATH"; export PATH\n')
+    (copy / ".venv" / ".installed-stamp").touch()  # newer than pyproject.toml: 'make' only builds
+
+
+def snapshot(folder: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*"))
+            if p.is_file() and ".venv" not in p.parts and "__pycache__" not in p.parts}
+
+
+def test_the_readme_blocks_are_found():
+    blocks = run_blocks((ROOT / "README.md").read_text(encoding="utf-8"))
+    commands = [c for b in blocks for _, c in b.commands]
+    assert len(commands) >= 30 and "make" in [c.split()[0] for c in commands]
+    assert sum(b.expected is not None for b in blocks) >= 3
+
+
+def test_follows_reads_dots_as_any_lines():
+    assert follows(["a", "...", "d"], "a\nb\nc\nd\n") is None
+    assert follows(["a", "c"], "a\nb\nc\n") == "c"
+    assert follows(["b"], "a\nb\n") == "b"  # the first line must match unless '...' comes first
+    assert follows(["...", "b"], "a\nb\n") is None
+
+
+def test_every_readme_command_runs_as_written(tmp_path):
+    copy = tmp_path / "asm6502"
+    copy.mkdir()
+    fresh_copy(copy)
+    fake_venv(copy)
+    env = dict(os.environ, PATH=f"{copy / '.venv' / 'bin'}{os.pathsep}{os.environ.get('PATH', '')}",
+               PYTHONPATH=str(copy), PYTHONDONTWRITEBYTECODE="1", COLUMNS="100")
+    env.pop("VIRTUAL_ENV", None)
+    where = subprocess.run([str(copy / ".venv" / "bin" / "python"), "-c", "import asm6502; print(asm6502.__file__)"],
+                           env=env, capture_output=True, text=True, cwd=copy).stdout
+    assert where.startswith(str(copy)), f"the copy's package is not the one imported: {where}"
+    before = snapshot(copy)
+    failures, missing_tools = [], []
+    for block in run_blocks((copy / "README.md").read_text(encoding="utf-8")):
+        printed = ""
+        for line, command in block.commands:
+            program = command.split()[0]
+            if program not in BUILTINS and shutil.which(program, path=env["PATH"]) is None:
+                missing_tools.append(f"README.md:{line}: {program}")
+                continue
+            m = EXIT.search(command)
+            want = int(m.group(1)) if m else 0
+            proc = subprocess.run(["bash", "-o", "pipefail", "-c", command], cwd=copy, env=env,
+                                  stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=TIMEOUT)
+            printed += proc.stdout + proc.stderr
+            if proc.returncode != want:
+                failures.append(f"README.md:{line}: exit {proc.returncode}, not {want}: {command}\n"
+                                f"{(proc.stdout + proc.stderr)[-1500:]}")
+        if block.expected is not None and not missing_tools:
+            missing = follows(block.expected, printed)
+            if missing is not None:
+                failures.append(f"README.md:{block.line}: the output shown below this block is not what it "
+                                f"printed; first line not found: {missing!r}\n{printed[-1500:]}")
+    after = snapshot(copy)
+    changed = sorted(name for name in before if after.get(name) != before[name])
+    outside = sorted(name for name in after if name not in before and not name.startswith("scratch/"))
+    if changed or outside:
+        failures.append(f"the commands changed {changed} and wrote {outside} (only scratch/ is theirs)")
+    assert not failures, "\n\n".join(failures)
+    if missing_tools:
+        pytest.skip("not installed, so not run: " + ", ".join(missing_tools))
