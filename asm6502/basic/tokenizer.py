@@ -194,7 +194,7 @@ def crunch(buf: list[Piece]) -> CrunchResult:
             dropped.append(piece)  # $A585: bytes >= $80 are skipped
             i += 1
             continue
-        elif c == PI_TOKEN or c == SPACE:
+        elif c in (PI_TOKEN, SPACE):
             stored, i = c, i + 1
         elif c == QUOTE:
             out.append(c)

@@ -12,9 +12,14 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
+from asm6502.cli.basic_common import add_case_option, tokenize_text
+from asm6502.cli.basic_common import read_prg as _read_prg
+from asm6502.cli.basic_common import read_text as _read_text
+from asm6502.cli.basic_run import register_run
 from asm6502.cli.common import guarded, print_diagnostics
-from asm6502.diagnostics import Span, note
-from asm6502.fileio import MAX_PRG_BYTES, Files, refuse_binary, write_stdout
+from asm6502.cli.type_basic import register_type
+from asm6502.diagnostics import DiagnosticError, Span, error
+from asm6502.fileio import Files, write_stdout
 from asm6502.numparse import SPELLINGS, check_range, parse_int
 
 Register = Callable[["argparse._SubParsersAction"], None]
@@ -29,57 +34,6 @@ def address_arg(text: str) -> int:
         return check_range(value, 0, 0xFFFF, "address", text)
     except ValueError as exc:
         raise argparse.ArgumentTypeError(f"{exc} (bare digits are hex: 0801; or {SPELLINGS})") from None
-
-
-def _read_text(path: str, files: Files | None = None) -> str:
-    """A BASIC listing text, read through the command's gate; a binary or UTF-16 file is one clear error."""
-    data = (files if files is not None else Files()).read(path, what="BASIC listing")
-    refuse_binary(data, path, "a BASIC listing text")
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError:
-        return data.decode("latin-1")
-
-
-def _read_prg(path: str, want: str = "basic", files: Files | None = None) -> bytes:
-    """A BASIC .prg; a text file or machine code gets one error naming the right command."""
-    from asm6502 import filetype
-    from asm6502.diagnostics import DiagnosticError, error
-
-    data = (files if files is not None else Files()).read(path, MAX_PRG_BYTES, "C64 program")
-    kind = filetype.sniff_program(data, path, want=want)
-    if kind is not None:
-        raise DiagnosticError([error(f"{path} is {kind.what}; {kind.hint}")])
-    return data
-
-
-CASES = ("lower", "upper", "petcat")  # the assembler's words; petcat is the same reading as lower
-
-
-def add_case_option(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--case", choices=CASES, default=None,
-                   help="lower (or petcat): lower case = unshifted letters, capitals = shifted (petcat); "
-                   "upper: an all-capital listing as magazines print it and OCR reads it (capitals = unshifted "
-                   "letters). Default: upper for a listing without any lower-case letter, else lower")
-
-
-def tokenize_text(text: str, filename: str, case: str | None, start: int = 0x0801):
-    """Tokenize listing text. Without --case, a listing without a lower-case letter is one typed or
-    OCR'd in capitals (petcat would read every letter as a shifted one, which CRUNCH drops outside
-    quotes): it is read as --case upper, and a note says so."""
-    from asm6502.basic.case import from_capitals, looks_all_capitals
-    from asm6502.basic.tokenizer import tokenize
-
-    if case is None and looks_all_capitals(text):
-        result = tokenize(from_capitals(text), filename=filename, start=start)
-        said = note("no lower-case letter in the listing: read as typed in capitals (capitals are the unshifted "
-                    "letters, as --case upper); give --case lower to read capitals as shifted letters (petcat)",
-                    Span(filename, 1))
-        return result, [said, *result.diagnostics]
-    if case == "upper":
-        return tokenize(from_capitals(text), filename=filename, start=start), []
-    result = tokenize(text, filename=filename, start=start)
-    return result, list(result.diagnostics)
 
 
 def _report(diagnostics, quiet: bool) -> None:
@@ -128,7 +82,6 @@ def _write(path: str | None, data: bytes | str, source: str, what: str, files: F
 def _refuse_checksummer_listing(text: str, path: str) -> None:
     """A Checksummer listing would keep every ' <021>' in its line: name the command that reads it."""
     from asm6502.basic.cslayout import CHECKSUM_AT_END
-    from asm6502.diagnostics import DiagnosticError, error
 
     rows = [r for r in text.split("\n") if r.strip() and not r.lstrip().startswith(";")]
     marked = [k for k, r in enumerate(text.split("\n"), start=1) if CHECKSUM_AT_END.search(r.rstrip("\r"))]
@@ -166,7 +119,6 @@ def register_read(sub) -> None:
 
 def run_read(args) -> int:
     from asm6502.basic.csread import read_listings
-    from asm6502.diagnostics import DiagnosticError, error
 
     if args.fix and not args.output:
         raise DiagnosticError([error("--fix needs -o PRG (the corrected listing is written next to it)")])
@@ -280,19 +232,6 @@ def run_checksum(args) -> int:
 
 
 # --------------------------------------------------------------------------- run
-def register_run(sub) -> None:
-    from asm6502.cli.basic_run import register_run as register
-
-    register(sub)
-
-
-# --------------------------------------------------------------------------- type
-def register_type(sub) -> None:
-    from asm6502.cli.type_basic import register_type as register
-
-    register(sub)
-
-
 # --------------------------------------------------------------------------- main
 COMMANDS: list[tuple[str, Register]] = [
     ("tok", register_tok),

@@ -153,7 +153,7 @@ def _report_listing(args: argparse.Namespace, result: mse.ReadResult, name: str,
               f"{result.count('bad')} still bad", file=sys.stderr)
     if output:
         if result.ok or (args.force and result.data):
-            files = [(output, result.prg, "program")]
+            files: list[tuple[str, bytes | str, str]] = [(output, result.prg, "program")]
             if args.fix:
                 files.append((str(Path(output).with_suffix(".fixed.txt")), mse.corrected_listing(result), "corrected listing"))
             _write_outputs(files, args.txt, _fresh(gate))

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from asm6502.diagnostics import DiagnosticError, error
+
 
 def register_type(sub) -> None:
     p = sub.add_parser(
@@ -24,7 +26,6 @@ def register_type(sub) -> None:
 def run_type(args) -> int:
     from asm6502.basic.tokenizer import tokenize
     from asm6502.cli import type_loop
-    from asm6502.diagnostics import DiagnosticError, error
     from asm6502.typein.basic import BasicSession
 
     try:

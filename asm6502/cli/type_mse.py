@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from asm6502.cli.common import number_arg
+from asm6502.diagnostics import DiagnosticError, error
 
 
 def register_type(sub) -> None:
@@ -23,7 +24,6 @@ def register_type(sub) -> None:
 
 def run_type(args) -> int:
     from asm6502.cli import type_loop
-    from asm6502.diagnostics import DiagnosticError, error
     from asm6502.typein.mse import MseSession
 
     try:
