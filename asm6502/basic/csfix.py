@@ -199,9 +199,18 @@ CONFUSIONS = _confusions()
 _ALNUM = re.compile(r"[A-Za-z0-9]")
 
 
+TYPOGRAPHIC_QUOTES = "\u201c\u201d\u201e\u2033"  # the quote mark; OCR's '\u00ab' and '\u00bb' are commas as often
+
+
+def readable(c: str) -> bool:
+    """*c* stands for a PETSCII character (a typographic quote is the quote mark)."""
+    return petscii.char_to_petscii(c) is not None or c in "{}" or c in TYPOGRAPHIC_QUOTES
+
+
 def _quoted(text: str) -> list[bool]:
     """For each character: inside quotes (or after REM), where keywords are not crunched."""
     out, quote, rem = [], False, False
+    text = plain_quotes(text) if len(plain_quotes(text)) == len(text) else text
     upper = text.upper()
     for k, c in enumerate(text):
         if not quote and not rem and upper.startswith("REM", k):
@@ -217,7 +226,7 @@ def suspect(text: str, k: int, upper: bool) -> bool:
     (a digit inside a word, a letter inside a number), a lower-case letter in a capital
     listing, a character with no PETSCII code."""
     c = text[k]
-    if petscii.char_to_petscii(c) is None and c not in "{}":
+    if not readable(c):
         return True
     if upper and c.islower():
         return True
@@ -242,7 +251,7 @@ def candidate_edits(text: str, upper: bool) -> list[Edit]:
     if text == plain_quotes(text):  # (offsets agree)
         for i, j, _ in control_spans(text):
             inside.update(range(i, j))
-    unknown = sum(petscii.char_to_petscii(c) is None and c not in "{}" for c in text)
+    unknown = sum(not readable(c) for c in text)
     shifted_marks = sum(c in UNDERLINED for c, q in zip(text, quoted) if q)
     for k, c in enumerate(text):
         if k in inside:
@@ -260,7 +269,7 @@ def candidate_edits(text: str, upper: bool) -> list[Edit]:
             edits.append(Edit(k, k + 1, m, cost * factor, f"{m} read as {c}"))
         if upper and c.isalpha() and c.islower() and c.upper() not in (e.new for e in edits if e.start == k):
             edits.append(Edit(k, k + 1, c.upper(), 1.0 * factor, f"{c.upper()} read as {c}"))
-        if petscii.char_to_petscii(c) is None and c not in "{}" and unknown <= MAX_UNKNOWN:
+        if not readable(c) and unknown <= MAX_UNKNOWN:
             for m in _replacements(upper):
                 edits.append(Edit(k, k + 1, m, UNKNOWN_COST, f"unreadable '{c}'"))
             edits.append(Edit(k, k + 1, "", STRAY_COST, f"stray '{c}'"))
@@ -380,8 +389,9 @@ def rank_fixes(number: int, text: str, printed: int, upper: bool, options: Check
     that the checksum itself was misread (the text as printed, the checksum it gives)."""
     edits = candidate_edits(text, upper)
     found: dict[str, Fix] = {}
-    base = line_body(text, upper)
-    base_tokens = _tokens(base)
+    # the keywords of the line as printed (an unreadable character left out: a fix that only
+    # makes the line readable does not make a keyword of a misread one)
+    base_tokens = _tokens(line_body("".join(c if readable(c) else " " for c in text), upper))
 
     def consider(moves: tuple[tuple[tuple[Edit, ...], float], ...], extra: float) -> None:
         chosen = tuple(e for m in moves for e in m[0])
@@ -425,8 +435,28 @@ KEYWORD_BONUS = 0.5
 MIN_COST = 0.1
 
 
+_REM, _DATA, _QUOTE, _COLON = 0x8F, 0x83, 0x22, 0x3A
+
+
 def _tokens(body: bytes | None) -> int:
-    return 0 if body is None else sum(b >= 0x80 for b in body)
+    """Keyword tokens in a stored line (a shifted or graphics character inside quotes, after
+    REM or in DATA is a character, not a keyword)."""
+    if body is None:
+        return 0
+    count, quote, data = 0, False, False
+    for b in body:
+        if b == _QUOTE:
+            quote = not quote
+        elif quote:
+            continue
+        elif b == _REM:
+            return count + 1
+        elif data:
+            data = b != _COLON
+        elif b >= 0x80:
+            count += 1
+            data = b == _DATA
+    return count
 
 
 _BROKEN_NAME = re.compile(r"[<\[][A-Za-z0-9 .\-]{2,12}[,>}\]?]")
@@ -442,7 +472,7 @@ def damage_left(text: str, upper: bool) -> bool:
     if _BROKEN_NAME.search(normalize_controls(text)):
         return True  # a control-code name left unread ("<RVOFF,SPACE ?")
     for k, c in enumerate(text):
-        if petscii.char_to_petscii(c) is None and c not in "{}":
+        if not readable(c):
             return True
         if quoted[k]:
             continue
