@@ -22,10 +22,11 @@ misread (``<087>`` for ``<067>``).
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from itertools import combinations
 
-from asm6502.basic import petscii
+from asm6502.basic import csglyph, petscii
 from asm6502.basic.case import from_capitals
 from asm6502.basic.checksummer import ChecksumOptions, line_checksum
 from asm6502.basic.tokenizer import crunch
@@ -169,6 +170,8 @@ ONE_WAY: tuple[tuple[str, str, float], ...] = (
     ("#", "$", 1.0), ("^", "$", 1.5), ("*", "$", 2.0), ("&", "$", 2.0), ("s", "$", 2.0), ("t", "$", 2.0),
     ("\u2014", "-", 1.0), ("\u2013", "-", 1.0), ("\u00bb", ",", 1.5), ("i", "1", 1.5),
     ("=", ":", 1.5), ("T", "^", 1.5),  # ':' alone on a line read as '='; the up-arrow (power) read as T
+    ("t", "^", 1.5), ("f", "^", 1.5),  # ... or as t or f (10/85 p. 32 line 920: '" t MAX."' for '" ^ max."')
+    ("C", "(", 1.5), (">", ")", 1.5),  # round brackets read as C and > (10/85 p. 55: 'CHR$CX)', 'LEN(Al$(I) >>')
 )
 STRAYS = ".,'`-\u2019\u2018"
 LOST_COLON_COST = 1.0
@@ -252,7 +255,6 @@ def candidate_edits(text: str, upper: bool) -> list[Edit]:
         for i, j, _ in control_spans(text):
             inside.update(range(i, j))
     unknown = sum(not readable(c) for c in text)
-    shifted_marks = sum(c in UNDERLINED for c, q in zip(text, quoted) if q)
     for k, c in enumerate(text):
         if k in inside:
             continue
@@ -275,11 +277,6 @@ def candidate_edits(text: str, upper: bool) -> list[Edit]:
             edits.append(Edit(k, k + 1, "", STRAY_COST, f"stray '{c}'"))
         elif c in STRAYS:
             edits.append(Edit(k, k + 1, "", STRAY_COST, f"stray '{c}'"))
-        if upper and quoted[k] and c in UNDERLINED and shifted_marks <= MAX_UNKNOWN:
-            # 64'er printed a shifted letter as an underlined capital (10/85 p. 54, "Eingabehinweise"),
-            # which OCR reads as a symbol: in a capital listing the shifted letters are lower case
-            for m in "abcdefghijklmnopqrstuvwxyz":
-                edits.append(Edit(k, k + 1, m, SHIFTED_COST, f"underlined (shifted) {m.upper()} read as '{c}'"))
     edits += _keyword_edits(text, quoted, upper)
     if not text.strip():  # typing a bare number deletes a line: the print had something, mostly ':'
         edits.append(Edit(0, len(text), ":", LOST_COLON_COST, "':' not read"))
@@ -365,8 +362,7 @@ def apply(text: str, edits: tuple[Edit, ...]) -> str:
     return text
 
 
-SWEEP_COST = 1.0  # one misreading repeated all over a line (OCR read every 1 of "-1" as l)
-SWEEP_EACH = 0.1
+SWEEP_EACH = 0.1  # one misreading repeated all over a line (OCR read every 1 of "-1" as l)
 
 
 def _sweeps(text: str, edits: list[Edit], upper: bool) -> list[tuple[tuple[Edit, ...], float]]:
@@ -376,11 +372,72 @@ def _sweeps(text: str, edits: list[Edit], upper: bool) -> list[tuple[tuple[Edit,
         if e.end == e.start + 1 and len(e.new) == 1 and e.why == f"{e.new} read as {text[e.start]}" \
                 and suspect(text, e.start, upper):
             groups.setdefault((text[e.start], e.new), []).append(e)
-    return [(tuple(es), SWEEP_COST + SWEEP_EACH * (len(es) - 1)) for es in groups.values() if len(es) >= 2]
+    # one decision (this glyph is that character) made once, whatever the number of places
+    return [(tuple(es), min(e.cost for e in es) + SWEEP_EACH * (len(es) - 1)) for es in groups.values() if len(es) >= 2]
+
+
+MIXED_READING_COST = 1.0  # OCR reads one glyph one way within a line: 'll' is '11', rarely 'LI'
+
+
+def _mixed(text: str, edits: tuple[Edit, ...]) -> bool:
+    """The edits read one printed character two ways (or change it here and keep it there)."""
+    readings: dict[str, set[str]] = {}
+    for e in edits:
+        if e.end == e.start + 1 and len(e.new) == 1:
+            readings.setdefault(text[e.start], set()).add(e.new)
+    return any(len(v) > 1 for v in readings.values())
 
 
 def _overlap(a: Edit, b: Edit) -> bool:
     return a.start < b.end and b.start < a.end or a.start == b.start
+
+
+LIKELY_SWEEP = 1.5  # a sweep of a few places may be paired too (F0R F=1 TO ll: 0 for O and both l for 1)
+MAX_GLYPH_PLACES = 12
+
+
+def _glyph_fixes(number: int, text: str, printed: int, upper: bool, options: ChecksumOptions,
+                 likely: list[tuple[tuple[Edit, ...], float]], consider: Callable[..., None]) -> None:
+    """A shifted letter or graphics character inside quotes that OCR misread (csglyph), alone,
+    after a likely edit elsewhere, or with another word's first letter shifted as printed."""
+    plain = plain_quotes(text)
+    if len(plain) != len(text):
+        return
+    skip = {k for i, j, _ in control_spans(plain) for k in range(i, j)}
+    found_places = csglyph.places(plain, _quoted(plain), skip, upper)[:MAX_GLYPH_PLACES]
+    if not found_places:
+        return
+
+    def checksum(candidate: str) -> int | None:
+        body = line_body(candidate, upper)
+        return None if body is None else line_checksum(number, body, options)
+
+    def glyph_move(base: str, place: csglyph.Place) -> tuple[tuple[Edit, ...], float] | None:
+        code = csglyph.solve(base, place.index, printed, options.version == 3, checksum)
+        c = text[place.index]
+        if code is None or code not in place.allowed or code == petscii.char_to_petscii(from_capitals(c) if upper else c):
+            return None
+        new = csglyph.spelled(code, upper)
+        cost = csglyph.cost(place, code, c) * (SUSPECT_FACTOR if suspect(text, place.index, upper) else 1.0)
+        what = "graphics character" if code not in csglyph.SHIFTED_LETTERS else "shifted letter"
+        return (Edit(place.index, place.index + 1, new, cost, f"underlined ({what}) {new} read as '{c}'"),), cost
+
+    for place in found_places:
+        move = glyph_move(text, place)
+        if move:
+            consider((move,), 0.0)
+    contexts = [m for m in likely if all(e.end - e.start == len(e.new) for e in m[0])]
+    contexts += [((Edit(p.index, p.index + 1, text[p.index].lower() if upper else text[p.index].upper(),
+                        csglyph.SAME_LETTER_COST, f"underlined (shifted letter) {text[p.index]} read as itself"),),
+                  csglyph.SAME_LETTER_COST) for p in found_places if p.kind == "initial"]
+    for context in contexts:
+        base = apply(text, context[0])
+        for place in found_places:
+            if any(e.start <= place.index < max(e.end, e.start + 1) for e in context[0]):
+                continue
+            move = glyph_move(base, place)
+            if move:
+                consider((context, move), PAIR_EXTRA)
 
 
 def rank_fixes(number: int, text: str, printed: int, upper: bool, options: ChecksumOptions,
@@ -395,7 +452,7 @@ def rank_fixes(number: int, text: str, printed: int, upper: bool, options: Check
 
     def consider(moves: tuple[tuple[tuple[Edit, ...], float], ...], extra: float) -> None:
         chosen = tuple(e for m in moves for e in m[0])
-        cost = extra + sum(c for _, c in moves)
+        cost = extra + sum(c for _, c in moves) + (MIXED_READING_COST if len(chosen) > 1 and _mixed(text, chosen) else 0.0)
         new = apply(text, chosen)
         if new in found and found[new].cost <= cost:
             return
@@ -413,10 +470,12 @@ def rank_fixes(number: int, text: str, printed: int, upper: bool, options: Check
     moves = [((e,), e.cost) for e in edits] + _sweeps(text, edits, upper)
     for move in moves:
         consider((move,), 0.0)
-    likely = sorted((m for m in moves if m[1] <= LIKELY), key=lambda m: m[1])[:MAX_PAIR_EDITS]
+    likely = sorted((m for m in moves if len(m[0]) == 1 and m[1] <= LIKELY), key=lambda m: m[1])[:MAX_PAIR_EDITS]
+    likely += [m for m in moves if len(m[0]) > 1 and m[1] <= LIKELY_SWEEP]  # sweeps are few: always paired
     for a, b in combinations(likely, 2):
         if not any(_overlap(x, y) for x in a[0] for y in b[0]):
             consider((a, b), PAIR_EXTRA)
+    _glyph_fixes(number, text, printed, upper, options, likely, consider)
     computed = checksum_of(number, text, upper, options)
     fixes = sorted(found.values(), key=lambda f: (f.cost, f.text))
     if computed is not None:
@@ -436,6 +495,7 @@ MIN_COST = 0.1
 
 
 _REM, _DATA, _QUOTE, _COLON = 0x8F, 0x83, 0x22, 0x3A
+_OPERATORS = frozenset((0xAA, 0xAB, 0xAC, 0xAD, 0xAE, 0xB1, 0xB2, 0xB3))  # + - * / ^ > = <: not misread words
 
 
 def _tokens(body: bytes | None) -> int:
@@ -453,7 +513,7 @@ def _tokens(body: bytes | None) -> int:
             return count + 1
         elif data:
             data = b != _COLON
-        elif b >= 0x80:
+        elif b >= 0x80 and b not in _OPERATORS:
             count += 1
             data = b == _DATA
     return count
@@ -475,6 +535,8 @@ def damage_left(text: str, upper: bool) -> bool:
         if not readable(c):
             return True
         if quoted[k]:
+            if upper and c in UNDERLINED and suspect(text, k, upper):
+                return True  # an underlined (shifted) letter OCR made a symbol of: not read yet
             continue
         left = text[k - 1] if k else " "
         right = text[k + 1] if k + 1 < len(text) else " "

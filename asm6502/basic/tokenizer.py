@@ -114,27 +114,26 @@ class DetokenizeResult:
 
 
 # --------------------------------------------------------------------------- CRUNCH
-def _match_keyword(buf: list[Piece], start: int) -> tuple[int, int] | None:
+def _match_keyword(buf: list[Piece], start: int, codes: list[int | None] | None = None) -> tuple[int, int] | None:
     """The ROM keyword search ($A5AC-$A604) at buf[start]: (token, bytes used) or None.
 
-    Escaped pieces never match (they cannot be typed, so they stop a keyword).
+    Escaped pieces never match (they cannot be typed, so they stop a keyword).  *codes* is
+    the buffer as codes, None for an escaped piece, and the $00 terminator at its end
+    (crunch passes it once per line: the walk reads it often).
     """
-
-    def at(x: int) -> int | None:
-        if x >= len(buf):
-            return 0  # the buffer's $00 terminator
-        return None if buf[x].escaped else buf[x].code
-
-    if at(start) not in FIRST_CODES:
+    if codes is None:
+        codes = _codes(buf)
+    if codes[start] not in FIRST_CODES:
         # the walk below can only match where the first byte equals a keyword's first letter
         # (a shifted first letter never gets here: $A585 skips bytes >= $80); a shortcut, same result
         return None
+    last = len(codes) - 1  # the terminator: read again past the end, as at() did
     y = 0
     count = 0
     while True:
         x = start
         while True:
-            a = at(x)
+            a = codes[x if x < last else last]
             table = KEYWORD_TABLE[y]
             if a is None or (table == 0 and a == 0):
                 diff = None  # never matches (the ROM would read past its table)
@@ -157,6 +156,11 @@ def _match_keyword(buf: list[Piece], start: int) -> tuple[int, int] | None:
             return None
 
 
+def _codes(buf: list[Piece]) -> list[int | None]:
+    """The buffer as _match_keyword reads it: codes, None where escaped, then the $00 end."""
+    return [None if p.escaped else p.code for p in buf] + [0]
+
+
 @dataclass(frozen=True)
 class CrunchResult:
     body: bytes
@@ -170,6 +174,7 @@ def crunch(buf: list[Piece]) -> CrunchResult:
     data_mode = False
     i = 0
     n = len(buf)
+    codes = _codes(buf)
 
     def copy_to(stop: int | None, i: int) -> int:
         """Copy raw until *stop* (copied too) or the line end ($A5E5-$A5F3)."""
@@ -207,7 +212,7 @@ def crunch(buf: list[Piece]) -> CrunchResult:
         elif 0x30 <= c < 0x3C:
             stored, i = c, i + 1
         else:
-            match = _match_keyword(buf, i)
+            match = _match_keyword(buf, i, codes)
             if match is None:
                 stored, i = c, i + 1
             else:
