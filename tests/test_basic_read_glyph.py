@@ -48,3 +48,17 @@ def test_the_solved_reading_is_offered_never_taken():
     line, = result.lines
     assert line.status == "bad"
     assert line.fixed_texts[0] == 'DATA"{CBM-G}",0,12,74 ,106,74,12,0,0,27 ,69,0,0,0,0,0,0'
+
+
+@pytest.mark.parametrize("line,fixed", [
+    # 10/85 p. 55 line 200: the rule read as 36 dashes is 24 long
+    ("200 REM EINLESEN------------------------------------ <076>", "REM EINLESEN" + "-" * 24),
+    # 10/85 p. 131 line 130: the rule between the stars lost
+    ("120 REM * A L A R M A N L A G E * <233>\n130 REM *   * <226>", "REM * " + "-" * 21 + "   *"),
+])
+def test_a_rem_rule_of_any_length_is_offered(line, fixed):
+    from asm6502.basic.csread import read_listings
+    result, = read_listings(line + "\n", "t")
+    r = result.lines[-1]
+    assert r.status == "bad"  # the length cannot be read: offered, never taken
+    assert csfix.line_body(r.fixed_texts[0], True).replace(b" ", b"") == csfix.line_body(fixed, True).replace(b" ", b"")

@@ -96,11 +96,11 @@ TUNED = [
     ("8510-p32-floppy-adjust.ocr.txt", 0, "8510-floppy-adjust.disk.txt", (75, 75, 29, 3, 20, 0, 26, 72, 3, 5)),
     # 10/85 p. 54-56: one column, DATA lines with l for 1, lines broken over rows, a block of
     # 12 lines OCR read column by column
-    ("8510-p54-schreiberling.ocr.txt", 0, "8510-schreiberling.disk.txt", (231, 231, 143, 0, 63, 0, 25, 230, 6, 8)),
+    ("8510-p54-schreiberling.ocr.txt", 0, "8510-schreiberling.disk.txt", (231, 231, 143, 0, 63, 0, 25, 230, 11, 13)),
     # 10/85 p. 131-132: two listings, each of them one run-together row in the OCR (line 340's
     # extra blank inside quotes is invisible to the checksum)
-    ("8510-p131-alarmanlage-codeschloss.ocr.txt", 0, "8510-alarmanlage.disk.txt", (71, 61, 53, 0, 10, 0, 8, 57, 1, 1)),
-    ("8510-p131-alarmanlage-codeschloss.ocr.txt", 1, "8510-codeschloss.disk.txt", (93, 74, 82, 1, 4, 0, 7, 73, 1, 1)),
+    ("8510-p131-alarmanlage-codeschloss.ocr.txt", 0, "8510-alarmanlage.disk.txt", (71, 61, 53, 0, 10, 0, 8, 57, 2, 2)),
+    ("8510-p131-alarmanlage-codeschloss.ocr.txt", 1, "8510-codeschloss.disk.txt", (93, 74, 82, 1, 4, 0, 7, 73, 2, 2)),
 ]
 HELD_OUT = [
     # 10/85 p. 73: the last page of "Hypra-Text" (Listing 1, lines 30580-56109), one column with

@@ -440,6 +440,38 @@ def _glyph_fixes(number: int, text: str, printed: int, upper: bool, options: Che
                 consider((context, move), PAIR_EXTRA)
 
 
+REM_RULE_COST = 2.0  # the length of a printed rule of dashes cannot be read: any length is as likely
+REM_RULE_MORE = 20  # lengths tried beyond the one read
+REM_RULE_LOST = 40  # a rule OCR lost at a REM's end: up to this long
+_RULE = re.compile(r"-{2,}|\u2014|\u2013")
+
+
+def _rem_rule_edits(text: str) -> list[Edit]:
+    """A REM's rule of dashes, as 64'er printed it to set off a program's parts, is a line OCR
+    cannot count: it reads more or fewer dashes, an em dash for two, or loses the rule at the
+    REM's end (10/85 p. 54-56, Schreiberling lines 5-1864; p. 131 line 130)."""
+    quoted = _quoted(text)
+    start = next((k for k in range(len(text)) if quoted[k] and text.upper().startswith("REM", k)
+                  and (k == 0 or not quoted[k - 1])), None)
+    if start is None:
+        return []
+    out = []
+    body = text[start + 3 :]
+    for m in _RULE.finditer(body):
+        lo, hi = start + 3 + m.start(), start + 3 + m.end()
+        have = len(m.group(0)) if m.group(0)[0] == "-" else 2
+        for n in range(0, have + REM_RULE_MORE + 1):
+            if n != have or m.group(0)[0] != "-":
+                out.append(Edit(lo, hi, "-" * n, REM_RULE_COST, f"a rule of {n} dashes read as {len(m.group(0))}"))
+    gaps = [start + 3 + m.start() + 1 for m in re.finditer(r" {2,}(?=\S)", body)]  # 'REM *   *'
+    if not body.rstrip().endswith(("-", "\u2014", "\u2013")):
+        gaps.append(len(text.rstrip()))
+    for at in gaps:
+        for n in range(1, REM_RULE_LOST + 1):
+            out.append(Edit(at, at, " " + "-" * n + " ", REM_RULE_COST, f"a rule of {n} dashes not read"))
+    return out
+
+
 def rank_fixes(number: int, text: str, printed: int, upper: bool, options: ChecksumOptions,
                limit: int = 20) -> list[Fix]:
     """Readings of a line's text whose checksum is *printed*, most likely first; and the reading
@@ -476,6 +508,8 @@ def rank_fixes(number: int, text: str, printed: int, upper: bool, options: Check
         if not any(_overlap(x, y) for x in a[0] for y in b[0]):
             consider((a, b), PAIR_EXTRA)
     _glyph_fixes(number, text, printed, upper, options, likely, consider)
+    for edit in _rem_rule_edits(text):
+        consider((((edit,), edit.cost),), 0.0)
     computed = checksum_of(number, text, upper, options)
     fixes = sorted(found.values(), key=lambda f: (f.cost, f.text))
     if computed is not None:
