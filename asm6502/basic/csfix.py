@@ -224,6 +224,10 @@ def _quoted(text: str) -> list[bool]:
     return out
 
 
+def quoted_at(text: str, k: int) -> bool:
+    return _quoted(text)[k]
+
+
 def suspect(text: str, k: int, upper: bool) -> bool:
     """The print shows damage at text[k]: a character of the wrong class for its neighbours
     (a digit inside a word, a letter inside a number), a lower-case letter in a capital
@@ -241,6 +245,8 @@ def suspect(text: str, k: int, upper: bool) -> bool:
     left = text[k - 1] if k else " "
     right = text[k + 1] if k + 1 < len(text) else " "
     if c.isdigit():
+        if re.search(r"(?:FOR|NEXT) *$", text[:k].upper()) and not quoted_at(text, k):
+            return True  # a variable's place: 'FOR 1=1 TO 23' is FOR I
         return (left.isalpha() or right.isalpha()) and not (left.isdigit() or right.isdigit())
     if c.isalpha() and c in "OIlSBZGDQT":
         return left.isdigit() or (right.isdigit() and not left.isalpha())
@@ -392,6 +398,7 @@ def _overlap(a: Edit, b: Edit) -> bool:
     return a.start < b.end and b.start < a.end or a.start == b.start
 
 
+DAMAGE_LEFT_COST = 1.0
 LIKELY_SWEEP = 1.5  # a sweep of a few places may be paired too (F0R F=1 TO ll: 0 for O and both l for 1)
 MAX_GLYPH_PLACES = 12
 
@@ -497,12 +504,16 @@ def rank_fixes(number: int, text: str, printed: int, upper: bool, options: Check
             if _tokens(body) > base_tokens:  # the change makes a keyword of a misread one (G0SUB, PDKE)
                 cost = max(MIN_COST, cost - KEYWORD_BONUS)
                 evidence = evidence or all(e.end == e.start + 1 and not e.why.startswith("underlined") for e in chosen)
+            if damage_left(new, upper):
+                cost += DAMAGE_LEFT_COST  # a reading that leaves the print's damage unexplained
             found[new] = Fix(cost, new, chosen, evidence)
 
     moves = [((e,), e.cost) for e in edits] + _sweeps(text, edits, upper)
     for move in moves:
         consider((move,), 0.0)
-    likely = sorted((m for m in moves if len(m[0]) == 1 and m[1] <= LIKELY), key=lambda m: m[1])[:MAX_PAIR_EDITS]
+    # (a keyword's misread letter first among equals: DAfA0 is DATA 0)
+    likely = sorted((m for m in moves if len(m[0]) == 1 and m[1] <= LIKELY),
+                    key=lambda m: (m[1], not m[0][0].why.endswith(" misread")))[:MAX_PAIR_EDITS]
     likely += [m for m in moves if len(m[0]) > 1 and m[1] <= LIKELY_SWEEP]  # sweeps are few: always paired
     for a, b in combinations(likely, 2):
         if not any(_overlap(x, y) for x in a[0] for y in b[0]):
