@@ -172,6 +172,7 @@ ONE_WAY: tuple[tuple[str, str, float], ...] = (
     ("=", ":", 1.5), ("T", "^", 1.5),  # ':' alone on a line read as '='; the up-arrow (power) read as T
     ("t", "^", 1.5), ("f", "^", 1.5),  # ... or as t or f (10/85 p. 32 line 920: '" t MAX."' for '" ^ max."')
     ("C", "(", 1.5), (">", ")", 1.5),  # round brackets read as C and > (10/85 p. 55: 'CHR$CX)', 'LEN(Al$(I) >>')
+    ("s", ":", 1.5), ("j", "I", 1.5),  # 10/85 p. 55 lines 290, 320 ('s' for ':'), p. 131 line 570 ('jR' for IR)
 )
 STRAYS = ".,'`-\u2019\u2018"
 LOST_COLON_COST = 1.0
@@ -399,6 +400,8 @@ def _overlap(a: Edit, b: Edit) -> bool:
 
 
 DAMAGE_LEFT_COST = 1.0
+# readings the print cannot confirm (a glyph solved from the checksum, a rule's length): offered only
+UNREADABLE_KINDS = ("underlined", "a rule of")
 LIKELY_SWEEP = 1.5  # a sweep of a few places may be paired too (F0R F=1 TO ll: 0 for O and both l for 1)
 MAX_GLYPH_PLACES = 12
 
@@ -489,21 +492,25 @@ def rank_fixes(number: int, text: str, printed: int, upper: bool, options: Check
     # makes the line readable does not make a keyword of a misread one)
     base_tokens = _tokens(line_body("".join(c if readable(c) else " " for c in text), upper))
 
+    misses: set[str] = set()
+
     def consider(moves: tuple[tuple[tuple[Edit, ...], float], ...], extra: float) -> None:
         chosen = tuple(e for m in moves for e in m[0])
         cost = extra + sum(c for _, c in moves) + (MIXED_READING_COST if len(chosen) > 1 and _mixed(text, chosen) else 0.0)
         new = apply(text, chosen)
-        if new in found and found[new].cost <= cost:
+        if new in found and found[new].cost <= cost or new in misses:
             return
         body = line_body(new, upper)
-        if body is not None and line_checksum(number, body, options) == printed:
+        if body is None or line_checksum(number, body, options) != printed:
+            misses.add(new)  # the same text is reached by other moves: read it once
+        else:
             # a shifted letter guessed for an underline mark is one of 26: offered, never taken unasked
             evidence = all((any(suspect(text, k, upper) for k in range(e.start, max(e.end, e.start + 1)) if k < len(text))
                             or e.why in ("blanks inside a keyword", "':' not read"))
-                           and not e.why.startswith("underlined") for e in chosen)
+                           and not e.why.startswith(UNREADABLE_KINDS) for e in chosen)
             if _tokens(body) > base_tokens:  # the change makes a keyword of a misread one (G0SUB, PDKE)
                 cost = max(MIN_COST, cost - KEYWORD_BONUS)
-                evidence = evidence or all(e.end == e.start + 1 and not e.why.startswith("underlined") for e in chosen)
+                evidence = evidence or all(e.end == e.start + 1 and not e.why.startswith(UNREADABLE_KINDS) for e in chosen)
             if damage_left(new, upper):
                 cost += DAMAGE_LEFT_COST  # a reading that leaves the print's damage unexplained
             found[new] = Fix(cost, new, chosen, evidence)
@@ -589,6 +596,8 @@ def damage_left(text: str, upper: bool) -> bool:
             return True
         if c.isdigit() and left.isalpha() and right.isalpha():
             return True
+        if c.isdigit() and re.search(r"(?:FOR|NEXT) *$", text[:k].upper()):
+            return True  # a variable's place
         if c.isalpha() and left.isdigit() and right.isdigit():
             return True
     return False

@@ -123,11 +123,38 @@ def _match_keyword(buf: list[Piece], start: int, codes: list[int | None] | None 
     """
     if codes is None:
         codes = _codes(buf)
-    if codes[start] not in FIRST_CODES:
+    first = codes[start]
+    if first not in FIRST_CODES:
         # the walk below can only match where the first byte equals a keyword's first letter
         # (a shifted first letter never gets here: $A585 skips bytes >= $80); a shortcut, same result
         return None
     last = len(codes) - 1  # the terminator: read again past the end, as at() did
+    # A shortcut, same result: the walk passes every keyword whose first letter differs after
+    # one compare, counting it; so only the keywords starting with this byte are walked, each
+    # with its table count.  A match running on past a keyword's last byte (the buffer holds
+    # that shifted byte itself) is left to the walk below, which reproduces the ROM's count.
+    for count, y in _KEYWORDS_BY_FIRST.get(first, ()):
+        x = start
+        while True:
+            a = codes[x if x < last else last]
+            table = KEYWORD_TABLE[y]
+            if a is None:
+                break
+            diff = (a - table) & 0xFF
+            if diff == 0 and table < 0x80:
+                x += 1
+                y += 1
+                continue
+            if diff == 0x80:
+                return (0x80 | count) & 0xFF, x + 1 - start
+            if diff == 0:
+                return _rom_walk(codes, start, last)
+            break
+    return None
+
+
+def _rom_walk(codes: list[int | None], start: int, last: int) -> tuple[int, int] | None:
+    """$A5AC-$A604 byte by byte, the whole table from its start."""
     y = 0
     count = 0
     while True:
@@ -154,6 +181,22 @@ def _match_keyword(buf: list[Piece], start: int, codes: list[int | None] | None 
             y += 1
         if KEYWORD_TABLE[y] == 0:
             return None
+
+
+def _keywords_by_first() -> dict[int, list[tuple[int, int]]]:
+    """For each first byte, the keywords starting with it: (table count, table offset)."""
+    out: dict[int, list[tuple[int, int]]] = {}
+    y = count = 0
+    while KEYWORD_TABLE[y] != 0:
+        out.setdefault(KEYWORD_TABLE[y] & 0x7F, []).append((count, y))  # (a one-byte keyword: + - * / ^ > = <)
+        while KEYWORD_TABLE[y] < 0x80:
+            y += 1
+        y += 1
+        count += 1
+    return out
+
+
+_KEYWORDS_BY_FIRST = _keywords_by_first()
 
 
 def _codes(buf: list[Piece]) -> list[int | None]:
