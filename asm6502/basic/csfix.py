@@ -456,19 +456,32 @@ REM_RULE_LOST = 40  # a rule OCR lost at a REM's end: up to this long
 _RULE = re.compile(r"-{2,}|\u2014|\u2013")
 
 
-def _rem_rule_edits(text: str) -> list[Edit]:
-    """A REM's rule of dashes, as 64'er printed it to set off a program's parts, is a line OCR
-    cannot count: it reads more or fewer dashes, an em dash for two, or loses the rule at the
-    REM's end (10/85 p. 54-56, Schreiberling lines 5-1864; p. 131 line 130)."""
+def _rem_rule_edits(text: str) -> tuple[list[Edit], list[Edit]]:
+    """A rule of dashes (or dots, stars) as 64'er printed it to set off a program's parts or to
+    pad a screen line is a line OCR cannot count: it reads more or fewer of them, an em dash for
+    two, or loses a REM's rule at its end (10/85 p. 54-56, Schreiberling lines 5-1864 and 320;
+    p. 131 line 130).  (rule edits, em dashes read for two dashes)."""
     quoted = _quoted(text)
     start = next((k for k in range(len(text)) if quoted[k] and text.upper().startswith("REM", k)
                   and (k == 0 or not quoted[k - 1])), None)
+    out: list[Edit] = []
+    dashes: list[Edit] = []
+    # inside quotes: a run of four or more (a short one is likely what was typed)
+    quote_end = len(text) if start is None else start
+    for m in _QUOTED_RULE.finditer(text[:quote_end]):
+        if quoted[m.start()] and quoted[m.end() - 1]:
+            have = len(m.group(0))
+            for n in range(1, have + REM_RULE_MORE + 1):
+                if n != have:
+                    out.append(Edit(m.start(), m.end(), m.group(0)[0] * n, REM_RULE_COST,
+                                    f"a rule of {n} '{m.group(0)[0]}' read as {have}"))
     if start is None:
-        return []
-    out = []
+        return out, dashes
     body = text[start + 3 :]
     for m in _RULE.finditer(body):
         lo, hi = start + 3 + m.start(), start + 3 + m.end()
+        if m.group(0)[0] != "-":
+            dashes.append(Edit(lo, hi, "--", SUSPECT_FACTOR, "two dashes read as one long one"))
         have = len(m.group(0)) if m.group(0)[0] == "-" else 2
         for n in range(0, have + REM_RULE_MORE + 1):
             if n != have or m.group(0)[0] != "-":
@@ -479,7 +492,10 @@ def _rem_rule_edits(text: str) -> list[Edit]:
     for at in gaps:
         for n in range(1, REM_RULE_LOST + 1):
             out.append(Edit(at, at, " " + "-" * n + " ", REM_RULE_COST, f"a rule of {n} dashes not read"))
-    return out
+    return out, dashes
+
+
+_QUOTED_RULE = re.compile(r"-{4,}|\.{4,}|\*{4,}")
 
 
 def rank_fixes(number: int, text: str, printed: int, upper: bool, options: ChecksumOptions,
@@ -526,8 +542,13 @@ def rank_fixes(number: int, text: str, printed: int, upper: bool, options: Check
         if not any(_overlap(x, y) for x in a[0] for y in b[0]):
             consider((a, b), PAIR_EXTRA)
     _glyph_fixes(number, text, printed, upper, options, likely, consider)
-    for edit in _rem_rule_edits(text):
+    rules, dashes = _rem_rule_edits(text)
+    helpers = [m for m in likely if len(m[0]) == 1 and m[1] < LIKELY] + [((d,), d.cost) for d in dashes]
+    for edit in rules:
         consider((((edit,), edit.cost),), 0.0)
+        for helper in helpers:  # the rule and one misreading the print shows elsewhere
+            if not any(_overlap(edit, e) or e.start == edit.end for e in helper[0]):
+                consider((((edit,), edit.cost), helper), PAIR_EXTRA)
     computed = checksum_of(number, text, upper, options)
     fixes = sorted(found.values(), key=lambda f: (f.cost, f.text))
     if computed is not None:
