@@ -62,3 +62,28 @@ def test_a_rem_rule_of_any_length_is_offered(line, fixed):
     r = result.lines[-1]
     assert r.status == "bad"  # the length cannot be read: offered, never taken
     assert csfix.line_body(r.fixed_texts[0], True).replace(b" ", b"") == csfix.line_body(fixed, True).replace(b" ", b"")
+
+
+@pytest.mark.parametrize("line,status,text", [
+    # Hypra-Text 34050: a lone typographic quote is the quote mark, not a character to replace
+    # (it was 'repaired' to an X that happened to verify)
+    ('34050 PRINT"{HOME,20DOWN >";EN;\u201c<2SPAC ET";EMt <009>', "bad", None),
+    # Hypra-Text 56103: a fix of an unreadable character does not "make a keyword" (it was
+    # 'repaired' to a shifted P: shifted letters in quotes counted as keywords)
+    ('56103 PRINT" IST, DANN DIE \u00dcYPRA-TEXTaiSKETTE" <246>', "bad", None),
+    # floppy-adjust 445: one glyph read one way: 'll' is 11, with F0R's 0 for O
+    ("445 POKE CU,24:PRINT:F0R F=1 TO ll:PRINT:NEXT:POKE CU,10:PRINT <217>", "repaired",
+     "POKE CU,24:PRINT:FOR F=1 TO 11:PRINT:NEXT:POKE CU,10:PRINT"),
+    # floppy-adjust 1180: {RVOFF} is 64'er's spelling; the underlined E is offered, not taken
+    ('1180 IF TM>MT THEN PRINT"<RVSON,UP,RED>FALSCHE\u00a3INSTELLUNG !<RVOFF,WHITE?" <001>', "bad",
+     'IF TM>MT THEN PRINT"<RVSON,UP,RED>FALSCHEeINSTELLUNG !<RVOFF,WHITE?"'),
+])
+def test_real_lines(line, status, text):
+    from asm6502.basic.csread import read_listings
+    result, = read_listings(line + "\n", "t")
+    r, = result.lines
+    assert r.status == status
+    if status == "repaired":
+        assert r.text == text
+    elif text is not None:
+        assert r.fixed_texts[0] == text
