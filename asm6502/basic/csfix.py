@@ -16,7 +16,10 @@ likely), single edits and pairs of likely ones; an edit list whose line verifies
 misread (``PRJNT``), blanks inside a keyword (``PR I NT``, ``GO TO`` -- the C64 stores
 ``go to`` as GO TO, not GOTO), an unreadable character (a graphics or shifted character
 printed as a symbol OCR has no letter for), a stray speck, and the printed checksum itself
-misread (``<087>`` for ``<067>``).
+misread (``<087>`` for ``<067>``).  Issue 24b added, from real 64'er print: a shifted letter or
+graphics character inside quotes solved from the checksum (:mod:`asm6502.basic.csglyph`), a rule
+of dashes whose length OCR cannot count, one glyph's misreading swept over a line as one decision,
+and a higher cost for a reading that leaves the print's damage unexplained.
 """
 
 from __future__ import annotations
@@ -177,7 +180,6 @@ ONE_WAY: tuple[tuple[str, str, float], ...] = (
 STRAYS = ".,'`-\u2019\u2018"
 LOST_COLON_COST = 1.0
 UNDERLINED = "\u00a3^#&@"  # what OCR made of an underlined (shifted) capital inside quotes
-SHIFTED_COST = 1.5
 MAX_UNKNOWN = 2  # a line with more unreadable characters than this cannot be fixed by one or two changes
 UNKNOWN_COST = 2.5
 STRAY_COST = 2.0
