@@ -439,9 +439,15 @@ def _glyph_fixes(number: int, text: str, printed: int, upper: bool, options: Che
         if move:
             consider((move,), 0.0)
     contexts = [m for m in likely if all(e.end - e.start == len(e.new) for e in m[0])]
-    contexts += [((Edit(p.index, p.index + 1, text[p.index].lower() if upper else text[p.index].upper(),
-                        csglyph.SAME_LETTER_COST, f"underlined (shifted letter) {text[p.index]} read as itself"),),
-                  csglyph.SAME_LETTER_COST) for p in found_places if p.kind == "initial"]
+    for p in found_places:
+        if p.kind != "initial":
+            continue
+        c = text[p.index]
+        for meant in c + csglyph.UNDERLINE_READS.get(c.upper(), ""):
+            new = meant.lower() if upper else meant.upper()
+            why = "itself" if meant == c else f"'{c}'"
+            contexts.append(((Edit(p.index, p.index + 1, new, csglyph.SAME_LETTER_COST,
+                                   f"underlined (shifted letter) {meant} read as {why}"),), csglyph.SAME_LETTER_COST))
     for context in contexts:
         base = apply(text, context[0])
         for place in found_places:

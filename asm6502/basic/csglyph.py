@@ -29,6 +29,9 @@ SYMBOL_COST = 1.5  # a symbol inside quotes is any graphics character or shifted
 ALONE_COST = 2.5  # a letter alone in quotes may be a glyph read as a letter ("Y"), or just a letter ("J")
 SAME_LETTER_COST = 1.5  # a word's first letter shifted, the underline lost
 OTHER_LETTER_COST = 2.5  # a word's first letter is another shifted letter ('SITTE' for "Bitte")
+# OCR's usual readings of an underlined capital, printed -> meant (10/85 p. 32: 'SITTE', 'SISKETTE',
+# 'SANN', 'ZASTE', 'ELOPPY' for Bitte, Diskette, Dann, Taste, Floppy)
+UNDERLINE_READS = {"S": "BD", "Z": "T", "E": "F"}
 _PROBE_A, _PROBE_B = 0xC3, 0xC1  # differ in one bit: their checksums differ by a power of two
 
 
@@ -103,9 +106,10 @@ def solve(text: str, k: int, printed: int, rotates: bool, checksum: Callable[[st
 
 def cost(place: Place, code: int, printed_char: str) -> float:
     if place.kind == "initial":
-        same = printed_char.isalpha() and code == 0xC1 + ord(printed_char.upper()) - ord("A")
-        return SAME_LETTER_COST if same else OTHER_LETTER_COST
+        letter = chr(code - 0xC1 + ord("A")) if code in SHIFTED_LETTERS else ""
+        usual = letter == printed_char.upper() or letter in UNDERLINE_READS.get(printed_char.upper(), "")
+        return SAME_LETTER_COST if usual else OTHER_LETTER_COST
     return SYMBOL_COST if place.kind == "symbol" else ALONE_COST
 
 
-__all__ = ["GRAPHICS", "SHIFTED_LETTERS", "Place", "cost", "places", "solve", "spelled"]
+__all__ = ["GRAPHICS", "SHIFTED_LETTERS", "UNDERLINE_READS", "Place", "cost", "places", "solve", "spelled"]
