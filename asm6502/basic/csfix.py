@@ -389,7 +389,7 @@ MIXED_READING_COST = 1.0  # OCR reads one glyph one way within a line: 'll' is '
 
 
 def _mixed(text: str, edits: tuple[Edit, ...]) -> bool:
-    """The edits read one printed character two ways (or change it here and keep it there)."""
+    """The edits read one printed character two ways ('ll' as 'LI')."""
     readings: dict[str, set[str]] = {}
     for e in edits:
         if e.end == e.start + 1 and len(e.new) == 1:
