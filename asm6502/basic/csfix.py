@@ -16,16 +16,20 @@ likely), single edits and pairs of likely ones; an edit list whose line verifies
 misread (``PRJNT``), blanks inside a keyword (``PR I NT``, ``GO TO`` -- the C64 stores
 ``go to`` as GO TO, not GOTO), an unreadable character (a graphics or shifted character
 printed as a symbol OCR has no letter for), a stray speck, and the printed checksum itself
-misread (``<087>`` for ``<067>``).
+misread (``<087>`` for ``<067>``).  Issue 24b added, from real 64'er print: a shifted letter or
+graphics character inside quotes solved from the checksum (:mod:`asm6502.basic.csglyph`), a rule
+of dashes whose length OCR cannot count, one glyph's misreading swept over a line as one decision,
+and a higher cost for a reading that leaves the print's damage unexplained.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from itertools import combinations
 
-from asm6502.basic import petscii
+from asm6502.basic import csglyph, petscii
 from asm6502.basic.case import from_capitals
 from asm6502.basic.checksummer import ChecksumOptions, line_checksum
 from asm6502.basic.tokenizer import crunch
@@ -169,11 +173,13 @@ ONE_WAY: tuple[tuple[str, str, float], ...] = (
     ("#", "$", 1.0), ("^", "$", 1.5), ("*", "$", 2.0), ("&", "$", 2.0), ("s", "$", 2.0), ("t", "$", 2.0),
     ("\u2014", "-", 1.0), ("\u2013", "-", 1.0), ("\u00bb", ",", 1.5), ("i", "1", 1.5),
     ("=", ":", 1.5), ("T", "^", 1.5),  # ':' alone on a line read as '='; the up-arrow (power) read as T
+    ("t", "^", 1.5), ("f", "^", 1.5),  # ... or as t or f (10/85 p. 32 line 920: '" t MAX."' for '" ^ max."')
+    ("C", "(", 1.5), (">", ")", 1.5),  # round brackets read as C and > (10/85 p. 55: 'CHR$CX)', 'LEN(Al$(I) >>')
+    ("s", ":", 1.5), ("j", "I", 1.5),  # 10/85 p. 55 lines 290, 320 ('s' for ':'), p. 131 line 570 ('jR' for IR)
 )
 STRAYS = ".,'`-\u2019\u2018"
 LOST_COLON_COST = 1.0
 UNDERLINED = "\u00a3^#&@"  # what OCR made of an underlined (shifted) capital inside quotes
-SHIFTED_COST = 1.5
 MAX_UNKNOWN = 2  # a line with more unreadable characters than this cannot be fixed by one or two changes
 UNKNOWN_COST = 2.5
 STRAY_COST = 2.0
@@ -199,9 +205,18 @@ CONFUSIONS = _confusions()
 _ALNUM = re.compile(r"[A-Za-z0-9]")
 
 
+TYPOGRAPHIC_QUOTES = "\u201c\u201d\u201e\u2033"  # the quote mark; OCR's '\u00ab' and '\u00bb' are commas as often
+
+
+def readable(c: str) -> bool:
+    """*c* stands for a PETSCII character (a typographic quote is the quote mark)."""
+    return petscii.char_to_petscii(c) is not None or c in "{}" or c in TYPOGRAPHIC_QUOTES
+
+
 def _quoted(text: str) -> list[bool]:
     """For each character: inside quotes (or after REM), where keywords are not crunched."""
     out, quote, rem = [], False, False
+    text = plain_quotes(text) if len(plain_quotes(text)) == len(text) else text
     upper = text.upper()
     for k, c in enumerate(text):
         if not quote and not rem and upper.startswith("REM", k):
@@ -212,12 +227,16 @@ def _quoted(text: str) -> list[bool]:
     return out
 
 
+def quoted_at(text: str, k: int) -> bool:
+    return _quoted(text)[k]
+
+
 def suspect(text: str, k: int, upper: bool) -> bool:
     """The print shows damage at text[k]: a character of the wrong class for its neighbours
     (a digit inside a word, a letter inside a number), a lower-case letter in a capital
     listing, a character with no PETSCII code."""
     c = text[k]
-    if petscii.char_to_petscii(c) is None and c not in "{}":
+    if not readable(c):
         return True
     if upper and c.islower():
         return True
@@ -229,6 +248,8 @@ def suspect(text: str, k: int, upper: bool) -> bool:
     left = text[k - 1] if k else " "
     right = text[k + 1] if k + 1 < len(text) else " "
     if c.isdigit():
+        if re.search(r"(?:FOR|NEXT) *$", text[:k].upper()) and not quoted_at(text, k):
+            return True  # a variable's place: 'FOR 1=1 TO 23' is FOR I
         return (left.isalpha() or right.isalpha()) and not (left.isdigit() or right.isdigit())
     if c.isalpha() and c in "OIlSBZGDQT":
         return left.isdigit() or (right.isdigit() and not left.isalpha())
@@ -242,8 +263,7 @@ def candidate_edits(text: str, upper: bool) -> list[Edit]:
     if text == plain_quotes(text):  # (offsets agree)
         for i, j, _ in control_spans(text):
             inside.update(range(i, j))
-    unknown = sum(petscii.char_to_petscii(c) is None and c not in "{}" for c in text)
-    shifted_marks = sum(c in UNDERLINED for c, q in zip(text, quoted) if q)
+    unknown = sum(not readable(c) for c in text)
     for k, c in enumerate(text):
         if k in inside:
             continue
@@ -260,17 +280,12 @@ def candidate_edits(text: str, upper: bool) -> list[Edit]:
             edits.append(Edit(k, k + 1, m, cost * factor, f"{m} read as {c}"))
         if upper and c.isalpha() and c.islower() and c.upper() not in (e.new for e in edits if e.start == k):
             edits.append(Edit(k, k + 1, c.upper(), 1.0 * factor, f"{c.upper()} read as {c}"))
-        if petscii.char_to_petscii(c) is None and c not in "{}" and unknown <= MAX_UNKNOWN:
+        if not readable(c) and unknown <= MAX_UNKNOWN:
             for m in _replacements(upper):
                 edits.append(Edit(k, k + 1, m, UNKNOWN_COST, f"unreadable '{c}'"))
             edits.append(Edit(k, k + 1, "", STRAY_COST, f"stray '{c}'"))
         elif c in STRAYS:
             edits.append(Edit(k, k + 1, "", STRAY_COST, f"stray '{c}'"))
-        if upper and quoted[k] and c in UNDERLINED and shifted_marks <= MAX_UNKNOWN:
-            # 64'er printed a shifted letter as an underlined capital (10/85 p. 54, "Eingabehinweise"),
-            # which OCR reads as a symbol: in a capital listing the shifted letters are lower case
-            for m in "abcdefghijklmnopqrstuvwxyz":
-                edits.append(Edit(k, k + 1, m, SHIFTED_COST, f"underlined (shifted) {m.upper()} read as '{c}'"))
     edits += _keyword_edits(text, quoted, upper)
     if not text.strip():  # typing a bare number deletes a line: the print had something, mostly ':'
         edits.append(Edit(0, len(text), ":", LOST_COLON_COST, "':' not read"))
@@ -356,8 +371,7 @@ def apply(text: str, edits: tuple[Edit, ...]) -> str:
     return text
 
 
-SWEEP_COST = 1.0  # one misreading repeated all over a line (OCR read every 1 of "-1" as l)
-SWEEP_EACH = 0.1
+SWEEP_EACH = 0.1  # one misreading repeated all over a line (OCR read every 1 of "-1" as l)
 
 
 def _sweeps(text: str, edits: list[Edit], upper: bool) -> list[tuple[tuple[Edit, ...], float]]:
@@ -367,11 +381,129 @@ def _sweeps(text: str, edits: list[Edit], upper: bool) -> list[tuple[tuple[Edit,
         if e.end == e.start + 1 and len(e.new) == 1 and e.why == f"{e.new} read as {text[e.start]}" \
                 and suspect(text, e.start, upper):
             groups.setdefault((text[e.start], e.new), []).append(e)
-    return [(tuple(es), SWEEP_COST + SWEEP_EACH * (len(es) - 1)) for es in groups.values() if len(es) >= 2]
+    # one decision (this glyph is that character) made once, whatever the number of places
+    return [(tuple(es), min(e.cost for e in es) + SWEEP_EACH * (len(es) - 1)) for es in groups.values() if len(es) >= 2]
+
+
+MIXED_READING_COST = 1.0  # OCR reads one glyph one way within a line: 'll' is '11', rarely 'LI'
+
+
+def _mixed(text: str, edits: tuple[Edit, ...]) -> bool:
+    """The edits read one printed character two ways ('ll' as 'LI')."""
+    readings: dict[str, set[str]] = {}
+    for e in edits:
+        if e.end == e.start + 1 and len(e.new) == 1:
+            readings.setdefault(text[e.start], set()).add(e.new)
+    return any(len(v) > 1 for v in readings.values())
 
 
 def _overlap(a: Edit, b: Edit) -> bool:
     return a.start < b.end and b.start < a.end or a.start == b.start
+
+
+DAMAGE_LEFT_COST = 1.0
+# readings the print cannot confirm (a glyph solved from the checksum, a rule's length): offered only
+UNREADABLE_KINDS = ("underlined", "a rule of")
+LIKELY_SWEEP = 1.5  # a sweep of a few places may be paired too (F0R F=1 TO ll: 0 for O and both l for 1)
+MAX_GLYPH_PLACES = 12
+
+
+def _glyph_fixes(number: int, text: str, printed: int, upper: bool, options: ChecksumOptions,
+                 likely: list[tuple[tuple[Edit, ...], float]], consider: Callable[..., None]) -> None:
+    """A shifted letter or graphics character inside quotes that OCR misread (csglyph), alone,
+    after a likely edit elsewhere, or with another word's first letter shifted as printed."""
+    plain = plain_quotes(text)
+    if len(plain) != len(text):
+        return
+    skip = {k for i, j, _ in control_spans(plain) for k in range(i, j)}
+    found_places = csglyph.places(plain, _quoted(plain), skip, upper)[:MAX_GLYPH_PLACES]
+    if not found_places:
+        return
+
+    def checksum(candidate: str) -> int | None:
+        body = line_body(candidate, upper)
+        return None if body is None else line_checksum(number, body, options)
+
+    def glyph_move(base: str, place: csglyph.Place) -> tuple[tuple[Edit, ...], float] | None:
+        code = csglyph.solve(base, place.index, printed, options.version == 3, checksum)
+        c = text[place.index]
+        if code is None or code not in place.allowed or code == petscii.char_to_petscii(from_capitals(c) if upper else c):
+            return None
+        new = csglyph.spelled(code, upper)
+        cost = csglyph.cost(place, code, c) * (SUSPECT_FACTOR if suspect(text, place.index, upper) else 1.0)
+        what = "graphics character" if code not in csglyph.SHIFTED_LETTERS else "shifted letter"
+        return (Edit(place.index, place.index + 1, new, cost, f"underlined ({what}) {new} read as '{c}'"),), cost
+
+    for place in found_places:
+        move = glyph_move(text, place)
+        if move:
+            consider((move,), 0.0)
+    contexts = [m for m in likely if all(e.end - e.start == len(e.new) for e in m[0])]
+    for p in found_places:
+        if p.kind != "initial":
+            continue
+        c = text[p.index]
+        for meant in c + csglyph.UNDERLINE_READS.get(c.upper(), ""):
+            new = meant.lower() if upper else meant.upper()
+            why = "itself" if meant == c else f"'{c}'"
+            contexts.append(((Edit(p.index, p.index + 1, new, csglyph.SAME_LETTER_COST,
+                                   f"underlined (shifted letter) {meant} read as {why}"),), csglyph.SAME_LETTER_COST))
+    for context in contexts:
+        base = apply(text, context[0])
+        for place in found_places:
+            if any(e.start <= place.index < max(e.end, e.start + 1) for e in context[0]):
+                continue
+            move = glyph_move(base, place)
+            if move:
+                consider((context, move), PAIR_EXTRA)
+
+
+REM_RULE_COST = 2.0  # the length of a printed rule of dashes cannot be read: any length is as likely
+REM_RULE_MORE = 20  # lengths tried beyond the one read
+REM_RULE_LOST = 40  # a rule OCR lost at a REM's end: up to this long
+_RULE = re.compile(r"-{2,}|\u2014|\u2013")
+
+
+def _rem_rule_edits(text: str) -> tuple[list[Edit], list[Edit]]:
+    """A rule of dashes (or dots, stars) as 64'er printed it to set off a program's parts or to
+    pad a screen line is a line OCR cannot count: it reads more or fewer of them, an em dash for
+    two, or loses a REM's rule at its end (10/85 p. 54-56, Schreiberling lines 5-1864 and 320;
+    p. 131 line 130).  (rule edits, em dashes read for two dashes)."""
+    quoted = _quoted(text)
+    start = next((k for k in range(len(text)) if quoted[k] and text.upper().startswith("REM", k)
+                  and (k == 0 or not quoted[k - 1])), None)
+    out: list[Edit] = []
+    dashes: list[Edit] = []
+    # inside quotes: a run of four or more (a short one is likely what was typed)
+    quote_end = len(text) if start is None else start
+    for m in _QUOTED_RULE.finditer(text[:quote_end]):
+        if quoted[m.start()] and quoted[m.end() - 1]:
+            have = len(m.group(0))
+            for n in range(1, have + REM_RULE_MORE + 1):
+                if n != have:
+                    out.append(Edit(m.start(), m.end(), m.group(0)[0] * n, REM_RULE_COST,
+                                    f"a rule of {n} '{m.group(0)[0]}' read as {have}"))
+    if start is None:
+        return out, dashes
+    body = text[start + 3 :]
+    for m in _RULE.finditer(body):
+        lo, hi = start + 3 + m.start(), start + 3 + m.end()
+        if m.group(0)[0] != "-":
+            dashes.append(Edit(lo, hi, "--", SUSPECT_FACTOR, "two dashes read as one long one"))
+        have = len(m.group(0)) if m.group(0)[0] == "-" else 2
+        for n in range(0, have + REM_RULE_MORE + 1):
+            if n != have or m.group(0)[0] != "-":
+                out.append(Edit(lo, hi, "-" * n, REM_RULE_COST, f"a rule of {n} dashes read as {len(m.group(0))}"))
+    gaps = [start + 3 + m.start() + 1 for m in re.finditer(r" {2,}(?=\S)", body)]  # 'REM *   *'
+    if not body.rstrip().endswith(("-", "\u2014", "\u2013")):
+        gaps.append(len(text.rstrip()))
+    for at in gaps:
+        for n in range(1, REM_RULE_LOST + 1):
+            out.append(Edit(at, at, " " + "-" * n + " ", REM_RULE_COST, f"a rule of {n} dashes not read"))
+    return out, dashes
+
+
+_QUOTED_RULE = re.compile(r"-{4,}|\.{4,}|\*{4,}")
 
 
 def rank_fixes(number: int, text: str, printed: int, upper: bool, options: ChecksumOptions,
@@ -380,33 +512,51 @@ def rank_fixes(number: int, text: str, printed: int, upper: bool, options: Check
     that the checksum itself was misread (the text as printed, the checksum it gives)."""
     edits = candidate_edits(text, upper)
     found: dict[str, Fix] = {}
-    base = line_body(text, upper)
-    base_tokens = _tokens(base)
+    # the keywords of the line as printed (an unreadable character left out: a fix that only
+    # makes the line readable does not make a keyword of a misread one)
+    base_tokens = _tokens(line_body("".join(c if readable(c) else " " for c in text), upper))
+
+    misses: set[str] = set()
 
     def consider(moves: tuple[tuple[tuple[Edit, ...], float], ...], extra: float) -> None:
         chosen = tuple(e for m in moves for e in m[0])
-        cost = extra + sum(c for _, c in moves)
+        cost = extra + sum(c for _, c in moves) + (MIXED_READING_COST if len(chosen) > 1 and _mixed(text, chosen) else 0.0)
         new = apply(text, chosen)
-        if new in found and found[new].cost <= cost:
+        if new in found and found[new].cost <= cost or new in misses:
             return
         body = line_body(new, upper)
-        if body is not None and line_checksum(number, body, options) == printed:
+        if body is None or line_checksum(number, body, options) != printed:
+            misses.add(new)  # the same text is reached by other moves: read it once
+        else:
             # a shifted letter guessed for an underline mark is one of 26: offered, never taken unasked
             evidence = all((any(suspect(text, k, upper) for k in range(e.start, max(e.end, e.start + 1)) if k < len(text))
                             or e.why in ("blanks inside a keyword", "':' not read"))
-                           and not e.why.startswith("underlined") for e in chosen)
+                           and not e.why.startswith(UNREADABLE_KINDS) for e in chosen)
             if _tokens(body) > base_tokens:  # the change makes a keyword of a misread one (G0SUB, PDKE)
                 cost = max(MIN_COST, cost - KEYWORD_BONUS)
-                evidence = evidence or all(e.end == e.start + 1 and not e.why.startswith("underlined") for e in chosen)
+                evidence = evidence or all(e.end == e.start + 1 and not e.why.startswith(UNREADABLE_KINDS) for e in chosen)
+            if damage_left(new, upper):
+                cost += DAMAGE_LEFT_COST  # a reading that leaves the print's damage unexplained
             found[new] = Fix(cost, new, chosen, evidence)
 
     moves = [((e,), e.cost) for e in edits] + _sweeps(text, edits, upper)
     for move in moves:
         consider((move,), 0.0)
-    likely = sorted((m for m in moves if m[1] <= LIKELY), key=lambda m: m[1])[:MAX_PAIR_EDITS]
+    # (a keyword's misread letter first among equals: DAfA0 is DATA 0)
+    likely = sorted((m for m in moves if len(m[0]) == 1 and m[1] <= LIKELY),
+                    key=lambda m: (m[1], not m[0][0].why.endswith(" misread")))[:MAX_PAIR_EDITS]
+    likely += [m for m in moves if len(m[0]) > 1 and m[1] <= LIKELY_SWEEP]  # sweeps are few: always paired
     for a, b in combinations(likely, 2):
         if not any(_overlap(x, y) for x in a[0] for y in b[0]):
             consider((a, b), PAIR_EXTRA)
+    _glyph_fixes(number, text, printed, upper, options, likely, consider)
+    rules, dashes = _rem_rule_edits(text)
+    helpers = [m for m in likely if len(m[0]) == 1 and m[1] < LIKELY] + [((d,), d.cost) for d in dashes]
+    for edit in rules:
+        consider((((edit,), edit.cost),), 0.0)
+        for helper in helpers:  # the rule and one misreading the print shows elsewhere
+            if not any(_overlap(edit, e) or e.start == edit.end for e in helper[0]):
+                consider((((edit,), edit.cost), helper), PAIR_EXTRA)
     computed = checksum_of(number, text, upper, options)
     fixes = sorted(found.values(), key=lambda f: (f.cost, f.text))
     if computed is not None:
@@ -425,8 +575,29 @@ KEYWORD_BONUS = 0.5
 MIN_COST = 0.1
 
 
+_REM, _DATA, _QUOTE, _COLON = 0x8F, 0x83, 0x22, 0x3A
+_OPERATORS = frozenset((0xAA, 0xAB, 0xAC, 0xAD, 0xAE, 0xB1, 0xB2, 0xB3))  # + - * / ^ > = <: not misread words
+
+
 def _tokens(body: bytes | None) -> int:
-    return 0 if body is None else sum(b >= 0x80 for b in body)
+    """Keyword tokens in a stored line (a shifted or graphics character inside quotes, after
+    REM or in DATA is a character, not a keyword)."""
+    if body is None:
+        return 0
+    count, quote, data = 0, False, False
+    for b in body:
+        if b == _QUOTE:
+            quote = not quote
+        elif quote:
+            continue
+        elif b == _REM:
+            return count + 1
+        elif data:
+            data = b != _COLON
+        elif b >= 0x80 and b not in _OPERATORS:
+            count += 1
+            data = b == _DATA
+    return count
 
 
 _BROKEN_NAME = re.compile(r"[<\[][A-Za-z0-9 .\-]{2,12}[,>}\]?]")
@@ -442,9 +613,11 @@ def damage_left(text: str, upper: bool) -> bool:
     if _BROKEN_NAME.search(normalize_controls(text)):
         return True  # a control-code name left unread ("<RVOFF,SPACE ?")
     for k, c in enumerate(text):
-        if petscii.char_to_petscii(c) is None and c not in "{}":
+        if not readable(c):
             return True
         if quoted[k]:
+            if upper and c in UNDERLINED and suspect(text, k, upper):
+                return True  # an underlined (shifted) letter OCR made a symbol of: not read yet
             continue
         left = text[k - 1] if k else " "
         right = text[k + 1] if k + 1 < len(text) else " "
@@ -452,6 +625,8 @@ def damage_left(text: str, upper: bool) -> bool:
             return True
         if c.isdigit() and left.isalpha() and right.isalpha():
             return True
+        if c.isdigit() and re.search(r"(?:FOR|NEXT) *$", text[:k].upper()):
+            return True  # a variable's place
         if c.isalpha() and left.isdigit() and right.isdigit():
             return True
     return False
