@@ -5,7 +5,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-stamp
 
-.PHONY: all build test test-slow bench clean
+.PHONY: all build test test-slow lint bench clean
 
 # measured: see README, "Long runs and benchmarks"
 SLOW_NOTE := about 40 minutes on 2 cores (measured in parts: 32 min for the sweep/fuzz/differential runs, 218 s disassembler, 64 s converter round trips); each test is listed when it ends, the slowest at the end
@@ -26,6 +26,11 @@ build: $(STAMP)
 test: $(STAMP)
 	$(BIN)/python -m pytest -q
 
+# ruff and mypy on the package (settings in pyproject.toml; tests/test_lint.py runs them too)
+lint: $(STAMP)
+	$(BIN)/python -m ruff check asm6502
+	$(BIN)/python -m mypy
+
 # long runs (full Superhirn sweep, long fuzzing profile)
 test-slow: $(STAMP)
 	@echo "test-slow: $(SLOW_NOTE)"
@@ -39,4 +44,4 @@ bench: $(STAMP)
 	$(BIN)/python bench/bench_assemblers.py
 
 clean:
-	rm -rf $(VENV) *.egg-info .pytest_cache .hypothesis
+	rm -rf $(VENV) *.egg-info .pytest_cache .hypothesis .mypy_cache .ruff_cache

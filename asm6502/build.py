@@ -33,6 +33,12 @@ from pathlib import Path
 import yaml
 
 from asm6502.diagnostics import Diagnostic, DiagnosticError, Span, error, note
+from asm6502.fileio import Files, decode_utf8, inside, read_input
+from asm6502.numparse import SPELLINGS, parse_int
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 MANIFEST = "build.yaml"
 MAX_COMPARED = 1 << 20  # bytes of a file on disk read to compare it with a fresh build
@@ -119,8 +125,6 @@ def _number(value: Value, what: str, diags: list[Diagnostic], limit: int = 0xFFF
     text = _scalar(value, what, diags)
     if text is None:
         return None
-    from asm6502.numparse import SPELLINGS, parse_int
-
     try:
         number = parse_int(text)  # the spellings every option takes
     except ValueError:
@@ -167,8 +171,6 @@ class _Job:
     """State of one build: products so far and shared intermediate results."""
 
     def __init__(self, root: Path, files=None):
-        from asm6502.fileio import Files
-
         self.root = root
         self.files = files if files is not None else Files()  # the gate: every input registered as it is read
         self.products: dict[str, bytes] = {}
@@ -181,8 +183,6 @@ class _Job:
         return self.files.read(self.root / inp.path, what="source")
 
     def text(self, inp: Input) -> str:
-        from asm6502.fileio import decode_utf8
-
         return decode_utf8(self.read(inp), inp.path)
 
     def assembly(self, inp: Input):
@@ -231,7 +231,7 @@ def _run_mse(job: _Job, a: Artifact) -> str:
     from asm6502 import mse
 
     load, data = _prg_parts(job, a)
-    kwargs = {k: v for k, v in a.options if k in ("name", "version", "end", "fill")}
+    kwargs: dict[str, Any] = {k: v for k, v in a.options if k in ("name", "version", "end", "fill")}
     return mse.write_listing(load, data, **kwargs)
 
 
@@ -291,9 +291,17 @@ RULES: dict[str, Rule] = {
 }
 
 _INT_OPTIONS = {"fill": 0xFF, "end": 0x10000}
-_CHOICES = {
-    ("checksummer", "version"): ("1", "2", "3"),  # Checksummer 64 V1, V2, V3
-    ("mse", "version"): ("1.0", "2.0", "2.1"),  # MSE V1.0 (8 bytes a line), V2.0 and V2.1 (15 bytes)
+
+
+def _mse_versions() -> tuple[str, ...]:
+    from asm6502.mse import VERSIONS  # (lazy: start-up, tests/test_imports.py)
+
+    return VERSIONS
+
+
+_CHOICES: dict[tuple[str, str], Callable[[], tuple[str, ...]]] = {
+    ("checksummer", "version"): lambda: ("1", "2", "3"),  # Checksummer 64 V1, V2, V3
+    ("mse", "version"): _mse_versions,  # asm6502.mse.formats: MSE V1.0, V2.0 and V2.1
 }
 TEXT_SUFFIXES = (".bas", ".txt")  # read as listing text, anything else as a .prg
 _FILE_KEYS = ("name", "from", "type")
@@ -399,7 +407,7 @@ def _parse_artifact(src: _Source, key: Value, body: Value, diags: list[Diagnosti
                 options.append((name, _number(opts[name], name, diags, _INT_OPTIONS[name])))
             else:
                 text = _scalar(opts[name], name, diags)
-                choices = _CHOICES.get((rule_name, name))
+                choices = _CHOICES[(rule_name, name)]() if (rule_name, name) in _CHOICES else None
                 if text is not None and choices and text not in choices:
                     diags.append(error(f"{name} must be one of {', '.join(choices)}, not '{text}'", opts[name].span))
                 options.append((name, text))
@@ -409,8 +417,6 @@ def _parse_artifact(src: _Source, key: Value, body: Value, diags: list[Diagnosti
 
 def load_manifest(path: str | os.PathLike, files=None) -> list[Artifact]:
     """Read and check a manifest; raise DiagnosticError with every problem found."""
-    from asm6502.fileio import Files
-
     filename = os.fspath(path)
     text = (files if files is not None else Files()).text(path, what="manifest")
     src = _Source(text, filename)
@@ -529,7 +535,7 @@ def build(manifest: str | os.PathLike = MANIFEST, files=None) -> list[Product]:
         except DiagnosticError as exc:
             # a rule's complaint about an option (e.g. an MSE end address before the data's end)
             # has no place of its own: point it at the artifact's entry in the manifest
-            located = [d if d.span is not None else d._replace(span=a.span) for d in exc.diagnostics]
+            located = [d if d.span is not None else d._replace(span=a.span) for d in exc.diagnostics]  # type: ignore[attr-defined]  # (a named tuple)
             raise DiagnosticError(located + [note(f"while building '{a.output}' (rule {a.rule})", a.span)]) from None
         except ModuleNotFoundError as exc:
             raise DiagnosticError([error(f"rule '{a.rule}' needs {exc.name}, which this installation does not have", a.span)]) from None
@@ -548,8 +554,6 @@ def write(products: list[Product], manifest: str | os.PathLike = MANIFEST, files
     No output may be the manifest or a source the build reads (nor a link to one);
     missing directories inside the manifest's folder are created.
     """
-    from asm6502.fileio import Files, inside
-
     plan = files if files is not None else Files()
     plan.add_input(manifest, "manifest")
     made = {p.artifact.output for p in products}
@@ -585,7 +589,6 @@ def differences(products: list[Product], max_lines: int = 12) -> list[str]:
         if not p.path.is_file():
             report.append(f"{name}: missing (the build makes {len(p.data)} bytes)")
             continue
-        from asm6502.fileio import read_input
 
         old = read_input(p.path, max(len(p.data), MAX_COMPARED), "artifact")
         if old == p.data:

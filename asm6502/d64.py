@@ -229,7 +229,7 @@ class DiskImage:
     # -- construction --
 
     @classmethod
-    def format(cls, disk_name: bytes, disk_id: bytes, origin: str = "<d64>") -> "DiskImage":
+    def format(cls, disk_name: bytes, disk_id: bytes, origin: str = "<d64>") -> DiskImage:
         """A freshly formatted disk, like the 1541 command NEW"NAME,ID"."""
         if not 1 <= len(disk_name) <= MAX_NAME:
             raise _fail(origin, f"disk name must be 1 to {MAX_NAME} characters")
@@ -274,7 +274,7 @@ class DiskImage:
         at = self._offset(track, sector)
         return bytes(self._data[at : at + SECTOR_SIZE])
 
-    def _put(self, track: int, sector: int, data: bytes) -> None:
+    def _put(self, track: int, sector: int, data: bytes | bytearray) -> None:
         at = self._offset(track, sector)
         self._data[at : at + SECTOR_SIZE] = data
 

@@ -16,7 +16,6 @@ from enum import Enum
 from asm6502.tuples import named_tuple
 
 
-
 class Severity(str, Enum):
     ERROR = "error"
     WARNING = "warning"
@@ -38,7 +37,7 @@ class Span:
     source: str | None = None  # the whole source line, for the caret display
     basic_line: int | None = None  # Profi-Ass / BASIC line number, when there is one
 
-    def at(self, col: int, length: int = 1) -> "Span":
+    def at(self, col: int, length: int = 1) -> Span:
         """The same line, another column."""
         return Span(self.file, self.line, col, length, self.source, self.basic_line)
 
@@ -48,7 +47,7 @@ class Diagnostic:
     severity: Severity
     message: str
     span: Span | None = None
-    notes: tuple["Diagnostic", ...] = ()
+    notes: tuple[Diagnostic, ...] = ()
 
     @property
     def is_error(self) -> bool:

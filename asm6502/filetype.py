@@ -18,8 +18,7 @@ D64_SIZES = (174848, 175531, 196608, 197376)
 
 # statements that begin a BASIC line but never a Profi-Ass one (first word after the line number)
 BASIC_WORDS = frozenset(
-    "print rem goto gosub if for next data poke input get dim let on return restore read "
-    "open close list run new cont wait load save verify def clr cmd stop".split()
+    ["print", "rem", "goto", "gosub", "if", "for", "next", "data", "poke", "input", "get", "dim", "let", "on", "return", "restore", "read", "open", "close", "list", "run", "new", "cont", "wait", "load", "save", "verify", "def", "clr", "cmd", "stop"]
 )
 MSE_LINE = re.compile(r"^\s*[0-9a-fA-F]{4}\s*:\s*(?:[0-9a-zA-Z]{2}\s*){4}")
 LINE_START = re.compile(r"^\s*\d+\s*([a-zA-Z][a-zA-Z0-9.$%]*)?")

@@ -136,26 +136,3 @@ def instruction_size(mode: Mode) -> int:
 
 
 assert len(OPCODES) == 56 and len(DECODE) == 151
-
-
-def instruction_set(cpu: str) -> dict[str, dict[Mode, int]]:
-    """Mnemonic -> modes for a CPU: "6502" (documented) or "6502i" (plus undocumented NMOS opcodes)."""
-    if cpu == "6502":
-        return OPCODES
-    if cpu == "6502i":
-        from asm6502.opcodes_undoc import UNDOCUMENTED
-
-        merged = {m: dict(modes) for m, modes in OPCODES.items()}
-        for mnemonic, modes in UNDOCUMENTED.items():
-            merged.setdefault(mnemonic, {}).update(modes)
-        return merged
-    raise ValueError(f"unknown CPU {cpu!r}")
-
-
-def unstable_mnemonics(cpu: str) -> frozenset[str]:
-    """Undocumented instructions whose result depends on the chip (warned about when used)."""
-    if cpu == "6502i":
-        from asm6502.opcodes_undoc import UNSTABLE
-
-        return UNSTABLE
-    return frozenset()

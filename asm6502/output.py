@@ -51,7 +51,7 @@ def vice_labels(result: Result) -> str:
 def vice_names(names: list[str]) -> dict[str, str]:
     """Label names VICE's monitor accepts: letters, digits and '_' (others become '_', as
     cc65's ld65 does), a letter or '_' first; names that meet get a suffix _2, _3, ... ."""
-    taken = set(n for n in names if _VICE_NAME.fullmatch(n))
+    taken = {n for n in names if _VICE_NAME.fullmatch(n)}
     out: dict[str, str] = {}
     for name in names:  # sorted: the same program always gives the same names
         if _VICE_NAME.fullmatch(name):
@@ -88,13 +88,14 @@ def listing_text(result: Result, source_name: str = "") -> str:
     value_column = 5 + 2 + 4 + 2 + width  # (a '=' row: the value in the address column, padded to the text)
     value_pad = " " * (value_column - 12)  # (after a 5-character line field and a 4-digit value)
     for entry, extra in result.listed:
-        rec, pc, line, stmt = entry.rec, entry.pc, entry.line, entry.stmt
+        line = entry.line
         if line is last_line:
             line_field = blank
         else:
             number = line.number
             line_field = blank if number is None else str(number).rjust(5)
             last_line = line
+        stmt = entry.stmt
         if stmt is None:
             text = ""
         elif stmt.comment:
@@ -102,9 +103,11 @@ def listing_text(result: Result, source_name: str = "") -> str:
         else:
             text = stmt.text
         digits = hexes_get(extra)  # (only the bytes of instructions and short data are keys)
+        pc = entry.pc
         if digits is not None:  # most rows: bytes met before (the text is not empty and ends without blanks)
             append(f"{line_field}  {hex2[pc >> 8]}{hex2[pc & 0xFF]}  {digits}  {text}")
             continue
+        rec = entry.rec
         kind = type(rec)
         if kind is Insn or kind is Data:  # the address and the bytes
             if len(extra) <= BYTES_PER_ROW:
@@ -122,10 +125,8 @@ def listing_text(result: Result, source_name: str = "") -> str:
             append(f"{line_field}        {no_bytes}  {text}".rstrip())
         elif kind is MacroEnd:  # the end of a macro call: .men as the definition spells it
             append(f"{line_field}  {hex2[pc >> 8]}{hex2[pc & 0xFF]}  {no_bytes}  {rec.spelling}".rstrip())
-        elif kind is Pseudo and PSEUDO_OPS[rec.op].listing == PAGE:
-            append("\f")
-        elif kind is Pseudo and PSEUDO_OPS[rec.op].listing == TITLE:
-            append(f"{line_field}  {'':4}  {no_bytes}  {text}")
+        elif kind is Pseudo and (listed := PSEUDO_OPS[rec.op].listing) in (PAGE, TITLE):
+            append("\f" if listed == PAGE else f"{line_field}  {'':4}  {no_bytes}  {text}")
         else:  # the address only: other pseudo-ops, '*=', macro calls
             append(f"{line_field}  {hex2[pc >> 8]}{hex2[pc & 0xFF]}  {no_bytes}  {text}".rstrip())
     append("")  # (the text ends with a newline)

@@ -15,7 +15,8 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 
-from asm6502.opcodes import BRANCHES, ZERO_PAGE_FORM, Mode, instruction_set
+from asm6502.cpu import instruction_set
+from asm6502.opcodes import BRANCHES, ZERO_PAGE_FORM, Mode
 
 FLOW = {"JMP", "JSR", "RTS", "RTI", "BRK", "JAM"} | BRANCHES
 ROM_ADDRESSES = [0xD020, 0xD021, 0xD418, 0xDC0D, 0xFFD2, 0xFFE4, 0x0314, 0x0400, 0xD800 + 40]

@@ -87,3 +87,13 @@ def test_petcat_header_line_is_skipped_by_tok_and_checksum(tmp_path, capsys):
     code, out, err = run(["checksum", src], capsys)
     assert (code, err) == (0, "") and out == run(["checksum", plain], capsys)[1]
     assert out.splitlines()[0].startswith("10 rem life")
+
+
+def test_comment_lines_under_the_petcat_header_are_skipped(tmp_path, capsys):
+    # a 64'er disk text carries its erratum notes as ';' lines under the header (issue 24)
+    src, plain = tmp_path / "notes.bas", tmp_path / "plain.bas"
+    src.write_text(";life.prg ==0801==\n; line 20 corrected (64'er 11/85)\n  ;  second note\n10 rem life\n20 print 1\n")
+    plain.write_text(PETCAT_LISTING.split("\n", 1)[1])
+    assert run(["tok", src, "-o", tmp_path / "a.prg"], capsys)[:3:2] == (0, "")
+    assert run(["tok", plain, "-o", tmp_path / "b.prg"], capsys)[0] == 0
+    assert (tmp_path / "a.prg").read_bytes() == (tmp_path / "b.prg").read_bytes()

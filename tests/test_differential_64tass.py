@@ -36,7 +36,8 @@ import sys
 from asm6502.asm import expr as ex
 from asm6502.asm import Options, assemble
 from asm6502.diagnostics import DiagnosticError
-from asm6502.opcodes import BRANCHES, DECODE, OPCODES, ZERO_PAGE_FORM, Mode, instruction_set
+from asm6502.cpu import instruction_set
+from asm6502.opcodes import BRANCHES, DECODE, OPCODES, ZERO_PAGE_FORM, Mode
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
 from gen_large import attach_labels  # noqa: E402  (lone labels as Profi-Ass wants them)

@@ -297,5 +297,6 @@ def test_fast_cpu_matches_py65_step_by_step(seed, regs, start):
         ref.step()
         fast.pc += 1
         table[op](fast)
+        fast.pc &= 0xFFFF  # as py65's step() ends (the harness masks after every control transfer)
         assert (fast.a, fast.x, fast.y, fast.p, fast.sp, fast.pc) == (ref.a, ref.x, ref.y, ref.p, ref.sp, ref.pc)
     assert fast.memory == ref.memory

@@ -18,8 +18,14 @@ from asm6502.asm.reader import SourceLine, read_source
 from asm6502.asm.result import Options, Result
 from asm6502.asm.rows import as_span
 from asm6502.asm.symfile import write_symbols
-from asm6502.patterns import LazyPattern
+from asm6502.cpu import CPUS
 from asm6502.diagnostics import Diagnostic, DiagnosticError, Span, error, note, warning
+from asm6502.fileio import MAX_IMAGE_BYTES, Files, _identity, _kind_problem
+from asm6502.patterns import LazyPattern
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from asm6502.d64 import DiskImage
 
 _SUFFIXES = ("", ".asm", ".txt", ".prg", ".src")
 
@@ -45,11 +51,9 @@ class _Files:
     when it closes (the original would load the files for ever)."""
 
     def __init__(self, options: Options, diags: list[Diagnostic], gate=None):
-        from asm6502.fileio import Files
-
         self.options = options
         self.diags = diags
-        self.disk = None
+        self.disk: DiskImage | None = None
         self.gate = gate if gate is not None else Files()
         self.chain: dict = {}  # identity of every file of the .file chain so far -> its name
 
@@ -59,8 +63,6 @@ class _Files:
         self._enter(filename, filename)
 
     def _enter(self, path: str, name: str) -> None:
-        from asm6502.fileio import _identity
-
         keys = _identity(path) if os.path.exists(path) else {("name", path)}
         for key in keys:
             if key in self.chain:
@@ -81,8 +83,6 @@ class _Files:
         return source.lines, source.start_index
 
     def find(self, name: str, from_line: SourceLine) -> tuple[bytes, str]:
-        from asm6502.fileio import MAX_IMAGE_BYTES, _kind_problem
-
         dirs = [Path(from_line.file).parent] + [Path(p) for p in self.options.include_dirs]
         odd = None  # the first name found that is no regular file (a folder, a pipe): said if nothing else is found
         for directory in dirs:
@@ -120,8 +120,8 @@ def assemble(text: str, filename: str = "<input>", options: Options = Options(),
 
     *files*: the command's gate (``fileio.Files``) that every file the source names is read
     through; a fresh one when not given."""
-    if options.cpu not in ("6502", "6502i"):
-        raise DiagnosticError([error(f"unknown CPU '{options.cpu}' (use 6502 or 6502i)")])
+    if options.cpu not in CPUS:
+        raise DiagnosticError([error(f"unknown CPU '{options.cpu}' (use {' or '.join(CPUS)})")])
     if options.case not in ("lower", "upper"):
         raise DiagnosticError([error(f"unknown case '{options.case}' (use lower or upper)")])
     if options.case == "upper":  # typed from capitals: every letter is the unshifted one
@@ -241,8 +241,6 @@ def _spelling_warnings(layout: Layout) -> list[Diagnostic]:
 
 
 def assemble_file(path: str | os.PathLike, options: Options = Options(), files=None) -> Result:
-    from asm6502.fileio import Files
-
     gate = files if files is not None else Files()
     data = gate.read(path, what="source")
     return assemble(source_text(data, os.fspath(path)), os.fspath(path), options, gate)

@@ -19,10 +19,18 @@ import re
 from asm6502.asm import expr as ex
 from asm6502.asm.pseudo import DATA, PSEUDO_OPS, WORDS
 from asm6502.asm.reader import START_LINE
-from asm6502.opcodes import BRANCHES, ZERO_PAGE_FORM, Mode, instruction_set, unstable_mnemonics
-from asm6502.petscii_text import ascii_to_petscii, brace_code
+from asm6502.cpu import Cpu, instruction_set, unstable_mnemonics, unstable_opcodes
+from asm6502.opcodes import BRANCHES, ZERO_PAGE_FORM, Mode
+from asm6502.opcodes_undoc import ALIASES, UNDOCUMENTED
 from asm6502.patterns import LazyPattern
-from asm6502.tuples import slot_record
+from asm6502.petscii_text import ascii_to_petscii, brace_code
+from asm6502.tuples import SlotRecord, slot_record
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+    from asm6502.asm.expr import Compiled
 
 IDENT = re.compile(r"[A-Za-z][A-Za-z0-9.]*")
 _INDEX = LazyPattern(r",\s*([xXyY])\s*$")
@@ -54,7 +62,7 @@ LABEL_FIELD = 10  # 'name = value' with a name of 11 characters or more is the o
 
 
 @slot_record
-class Insn:
+class Insn(SlotRecord):
     """An instruction.  ``form``: fixed | immediate | indirect | branch | address.  (A slot record, made in
     one call: a large program has tens of thousands of them.)"""
 
@@ -72,7 +80,7 @@ class Insn:
     fixed: bytes  # "fixed": the whole instruction
     size: int  # for every form but "address" (zero page or absolute: pass 1 decides)
     prefix: str  # "<", ">", "!" or ""
-    fn: object  # the operand's compiled expression (expr.compile_node)
+    fn: Compiled  # the operand's compiled expression (expr.compile_node)
     const: int | None  # the operand's value when it is a number
     node: object
     expr_offset: int
@@ -80,31 +88,31 @@ class Insn:
 
 
 @slot_record
-class Define:
+class Define(SlotRecord):
     """``name = value`` (pass 1 only) or ``name _ value`` (``var``: the C64's left arrow)."""
 
     label: None
     problem: None
     name: str
     var: bool
-    fn: object
+    fn: Compiled
     node: object
     expr_offset: int
 
 
 @slot_record
-class Origin:
+class Origin(SlotRecord):
     """``*= value`` (with a label in front, the label gets the old program counter)."""
 
     label: str | None
     problem: None
-    fn: object
+    fn: Compiled
     node: object
     expr_offset: int
 
 
 @slot_record
-class Data:
+class Data(SlotRecord):
     """``.byt``, ``.wor``, ``.asc``, ``.flp``: ``items`` are (bytes or None, fn, node, prefix, offset, length)."""
 
     label: str | None
@@ -117,7 +125,7 @@ class Data:
 
 
 @slot_record
-class Pseudo:
+class Pseudo(SlotRecord):
     """Any other pseudo-op: ``op`` its first three letters, ``args`` the text after it."""
 
     label: str | None
@@ -131,7 +139,7 @@ class Pseudo:
 
 
 @slot_record
-class Call:
+class Call(SlotRecord):
     """``'name args``: a macro call."""
 
     label: str | None
@@ -142,7 +150,7 @@ class Call:
 
 
 @slot_record
-class Label:
+class Label(SlotRecord):
     """A label on its own."""
 
     label: str
@@ -150,7 +158,7 @@ class Label:
 
 
 @slot_record
-class Bad:
+class Bad(SlotRecord):
     """A statement the original rejects whatever the values (``problem`` says why)."""
 
     label: str | None
@@ -158,7 +166,7 @@ class Bad:
 
 
 @slot_record
-class Start:
+class Start(SlotRecord):
     """``sys 32768``: the start line (a BASIC statement)."""
 
     label: None
@@ -185,12 +193,12 @@ class Decoder:
     def __init__(self, cpu: str):
         self.opcodes = instruction_set(cpu)
         self.unstable = unstable_mnemonics(cpu)
-        self.unstable_codes = _unstable_opcodes(cpu)
+        self.unstable_codes = unstable_opcodes(cpu)
         self.unstable_any = bool(self.unstable or self.unstable_codes)
         operandless = {Mode.IMPLIED, Mode.ACCUMULATOR}
         self.operandless = frozenset(m for m, modes in self.opcodes.items() if set(modes) <= operandless)
         self.records: dict[str, Record] = {}
-        self.shapes: dict[tuple, tuple | None] = {}  # (mnemonic as typed, '#', prefix, index) -> see _shape
+        self.shapes: dict[tuple, Any] = {}  # (mnemonic as typed, '#', prefix, index) -> see _shape
         self.expressions: dict[str, tuple] = {}  # text -> (tree, closure) or (None, (message, offset, length))
         self.names: set[str] = set()  # every symbol name met in an expression (for the 8-character warning)
         # records assembled as the original reads them but worth a warning: id -> (record, message, offset, length)
@@ -414,14 +422,12 @@ class Decoder:
         return sorted(set(close + same_letters), key=lambda m: (m not in same_letters, close.index(m) if m in close else 9))[:3]
 
     def _undocumented_hint(self, word: str) -> str | None:
-        from asm6502.opcodes_undoc import ALIASES, UNDOCUMENTED
-
         name = word.upper()
-        needs = " (and needs --cpu 6502i)" if "LAX" not in self.opcodes else ""
+        needs = f" (and needs --cpu {Cpu.NMOS_ILLEGAL})" if "LAX" not in self.opcodes else ""
         if name in ALIASES:
             return f"'{word}' is another name for {ALIASES[name]}: asm6502 uses 64tass's names for the undocumented opcodes{needs}"
         if name in UNDOCUMENTED and name not in self.opcodes:
-            return f"{name} is an undocumented NMOS opcode: assemble with --cpu 6502i to use it"
+            return f"{name} is an undocumented NMOS opcode: assemble with --cpu {Cpu.NMOS_ILLEGAL} to use it"
         return None
 
     def _body(self, label: str | None, text: str, base: int) -> Record:
@@ -449,8 +455,8 @@ class Decoder:
             if m is None:
                 return Bad.make(label, ("macro name expected after \"'\" [SYNTAX 8]", base, 1))
             args_text = text[m.end() :].strip()
-            args = tuple(a for a, _ in split_commas(args_text, 0)) if args_text else ()
-            return Call.make(label, None, m.group(), args, base + 1)
+            call_args = tuple(a for a, _ in split_commas(args_text, 0)) if args_text else ()
+            return Call.make(label, None, m.group(), call_args, base + 1)
         m = IDENT.match(text)
         if m is None:
             return Bad.make(label, (f"unexpected '{first}' after label '{label}' [SYNTAX 1]", base, 1))
@@ -745,13 +751,13 @@ def petscii(body: str, offset: int) -> tuple[bytes, tuple[Problem, ...]]:
     try:
         return ascii_to_petscii(body), ()
     except ValueError:
-        problems = []
+        missing = []
         for i, ch in enumerate(body):
             try:
                 ascii_to_petscii(ch)
             except ValueError:
-                problems.append((f"character {ch!r} has no PETSCII code", offset + i, 1))
-        return b"", tuple(problems)
+                missing.append((f"character {ch!r} has no PETSCII code", offset + i, 1))
+        return b"", tuple(missing)
 
 
 def split_commas(text: str, offset: int) -> list[tuple[str, int]]:
@@ -819,11 +825,3 @@ def _indirect_form(operand: str) -> tuple[Mode, str, int] | None:
     if re.fullmatch(r",\s*[xX]", after):  # '(e),x': the original reads it as (e,x) (oracle: syntax_indirect_x_suffix)
         return Mode.INDEXED_INDIRECT, inner, 1
     return None
-
-
-def _unstable_opcodes(cpu: str) -> frozenset[int]:
-    if cpu != "6502i":
-        return frozenset()
-    from asm6502.opcodes_undoc import UNSTABLE_OPCODES
-
-    return UNSTABLE_OPCODES

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from asm6502.asm import expr as ex
 from asm6502.asm.decode import Data, Define, Insn
-from asm6502.asm.entries import FORWARD, MacroCall
+from asm6502.asm.entries import FORWARD, Entry, MacroCall
 from asm6502.asm.layout import Layout
 from asm6502.asm.pseudo import PSEUDO_OPS, WORDS
 from asm6502.asm.rows import as_span
@@ -54,7 +54,7 @@ class Encoder:
         values = self.values = dict(lay.values)  # pass 1's symbols; '_' variables and parameters change as pass 2 goes
         listing = lay.options.listing
         chunks = self.chunks
-        out = None  # the bytearray of the current chunk
+        out: bytearray = None  # the bytearray of the current chunk
         end = -1  # the address after it
         extra = self.extras.append
         reversal_fatal = lay.object_lfn is not None
@@ -63,8 +63,7 @@ class Encoder:
             rec, pc = entry.rec, entry.pc
             kind = type(rec)
             if kind is Insn:
-                data = rec.fixed if rec.form == "fixed" and not rec.unstable else \
-                    self.instruction(rec, pc, entry.size, values, entry.line, entry.stmt, entry.local)
+                data = rec.fixed if rec.form == "fixed" and not rec.unstable else self.instruction(rec, pc, entry, values)
             elif kind is Data:
                 data = self.data(rec, pc, values, entry.line, entry.stmt, entry.local)
             else:
@@ -117,47 +116,50 @@ class Encoder:
 
     # -- instructions ------------------------------------------------------------------
 
-    def instruction(self, rec: Insn, pc: int, size: int, values, line, stmt, local) -> bytes:
+    def instruction(self, rec: Insn, pc: int, entry: Entry, values) -> bytes:
+        """(The entry's other fields are read where needed: most instructions need none.)"""
         form = rec.form
         if form == "fixed":
             if rec.unstable:
-                self.unstable(rec, line, stmt)
+                self.unstable(rec, entry)
             return rec.fixed
         value = rec.const
         if value is None:
             try:
-                value = rec.fn(values, pc, local)
+                value = rec.fn(values, pc, entry.local)
             except (ex.Unknown, ex.ExprError):  # (evaluated again to report it)
-                value = self.value(rec.fn, values, pc, local, line, stmt.col, rec.expr_offset)
+                value = self.value(rec.fn, values, pc, entry.local, entry.line, entry.stmt.col, rec.expr_offset)
             if value is None:
+                size = entry.size
                 return bytes(3 if size == FORWARD else size)  # the original: the size stays, the bytes are 00
         if rec.prefix and rec.prefix != "!":
             value = value & 0xFF if rec.prefix == "<" else value >> 8
         if rec.unstable:
-            self.unstable(rec, line, stmt)
+            self.unstable(rec, entry)
         if form == "address":
+            size = entry.size
             if size == 2:
                 if value > 0xFF:
                     self.err(
                         f"value ${value:04X} does not fit {ZERO_PAGE_FORM[rec.mode].label}, and {rec.mnemonic} has no "
                         f"{rec.mode.label} mode [ILLEGAL QUANTITY]",
-                        self.operand(rec, line, stmt),
+                        self.operand(rec, entry),
                     )
                     return bytes(2)
                 return bytes((rec.zp_code, value))
             if rec.code < 0:
                 self.err(f"{rec.mnemonic} has no {rec.mode.label} mode (it has: {', '.join(m.label for m in rec.modes)}) [SYNTAX 2]",
-                         self.operand(rec, line, stmt))  # fmt: skip
+                         self.operand(rec, entry))  # fmt: skip
                 return bytes(3)
             if size == FORWARD and value <= 0xFF:
                 self.warn(
-                    f"'{stmt.text}' is assembled absolute (a forward reference to ${value:02X}): the original Profi-Ass "
+                    f"'{entry.stmt.text}' is assembled absolute (a forward reference to ${value:02X}): the original Profi-Ass "
                     "sizes it absolute in pass 1 but writes zero page in pass 2, so its output differs from here on",
-                    self.operand(rec, line, stmt),
+                    self.operand(rec, entry),
                 )
             return bytes((rec.code, value & 0xFF, value >> 8))
         if form == "immediate":
-            return bytes((rec.code, self.byte(value, rec, line, stmt, "immediate mode")))
+            return bytes((rec.code, self.byte(value, rec, entry, "immediate mode")))
         if form == "branch":
             distance = value - (pc + 2)
             if not -128 <= distance <= 127:
@@ -165,7 +167,7 @@ class Encoder:
                 self.err(
                     f"branch out of range: target ${value:04X} is {distance:+d} bytes away, {over} byte{'s' if over != 1 else ''} "
                     "too far (a branch reaches -128..+127) [BRANCH OUT OF RANGE]",
-                    self.operand(rec, line, stmt),
+                    self.operand(rec, entry),
                 )
                 return bytes(2)
             return bytes((rec.code, distance & 0xFF))
@@ -174,30 +176,30 @@ class Encoder:
                 self.warn(
                     f"JMP (${value:04X}) reads its target from ${value:04X} and ${value & 0xFF00:04X}, not "
                     f"${(value + 1) & 0xFFFF:04X}: the NMOS 6502 does not carry into the high byte",
-                    self.operand(rec, line, stmt),
+                    self.operand(rec, entry),
                 )
             return bytes((rec.code, value & 0xFF, value >> 8))
         if value > 0xFF:  # ($nn,X) and ($nn),Y
             self.err(f"value ${value:04X} is not a zero-page address ({rec.mode.label} needs $00-$FF) [ILLEGAL QUANTITY]",
-                     self.operand(rec, line, stmt))  # fmt: skip
+                     self.operand(rec, entry))  # fmt: skip
             return bytes(2)
         return bytes((rec.code, value))
 
-    def byte(self, value: int, rec, line, stmt, what: str) -> int:
+    def byte(self, value: int, rec, entry: Entry, what: str) -> int:
         """The one-byte rule: 0-255, or $FF80-$FFFF (a negative number, -128..-1)."""
         if value <= 0xFF:
             return value
         if value >= 0xFF80:
             return value & 0xFF
-        self.err(f"value ${value:04X} does not fit in a byte ({what}: 0-255 or -128..-1) [ILLEGAL QUANTITY]", self.operand(rec, line, stmt))
+        self.err(f"value ${value:04X} does not fit in a byte ({what}: 0-255 or -128..-1) [ILLEGAL QUANTITY]", self.operand(rec, entry))
         return 0
 
-    def operand(self, rec: Insn, line, stmt) -> tuple:
-        return (line, stmt.col + rec.operand_offset, rec.operand_length)
+    def operand(self, rec: Insn, entry: Entry) -> tuple:
+        return (entry.line, entry.stmt.col + rec.operand_offset, rec.operand_length)
 
-    def unstable(self, rec: Insn, line, stmt) -> None:
+    def unstable(self, rec: Insn, entry: Entry) -> None:
         self.warn(f"{rec.mnemonic} is an unstable undocumented opcode: its result differs between chips",
-                  (line, stmt.col + rec.mnemonic_offset, len(rec.mnemonic)))  # fmt: skip
+                  (entry.line, entry.stmt.col + rec.mnemonic_offset, len(rec.mnemonic)))  # fmt: skip
 
     # -- data ------------------------------------------------------------------------------
 

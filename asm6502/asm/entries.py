@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from asm6502.asm.decode import Record
 from asm6502.asm.reader import SourceLine, Statement
-from asm6502.tuples import slot_record
+from asm6502.tuples import SlotRecord, slot_record
 
 
 class Macro:
@@ -27,7 +27,7 @@ class Macro:
 
 
 @slot_record
-class MacroLine:
+class MacroLine(SlotRecord):
     """A line of a macro definition (the ``.mac`` line, the body, the ``.men``): listed, not run."""
 
     label: None
@@ -35,7 +35,7 @@ class MacroLine:
 
 
 @slot_record
-class MacroCall:
+class MacroCall(SlotRecord):
     """A macro call as it ran: the macro and its arguments' closures (pass 2 sets the parameters again)."""
 
     label: None
@@ -45,7 +45,7 @@ class MacroCall:
 
 
 @slot_record
-class MacroEnd:
+class MacroEnd(SlotRecord):
     """The end of a call's body, listed with the definition's end as spelled (``.men`` or ``.mend``)."""
 
     label: None
@@ -60,7 +60,7 @@ Laid = Record | MacroLine | MacroCall | MacroEnd | None
 
 
 @slot_record
-class Entry:
+class Entry(SlotRecord):
     """One executed statement as pass 1 laid it out."""
 
     rec: Laid

@@ -47,7 +47,7 @@ class ExprError(Exception):
 class Unknown(Exception):
     """A symbol without a value (yet): ``key`` as looked up, ``node`` the Sym."""
 
-    def __init__(self, node: "Sym", key: str):
+    def __init__(self, node: Sym, key: str):
         super().__init__(key)
         self.node = node
         self.key = key
@@ -84,7 +84,7 @@ class PC:
 
 @named_tuple
 class Neg:
-    operand: "Node"
+    operand: Node
     offset: int
 
 
@@ -92,11 +92,18 @@ class Neg:
 class Chain:
     """``first op1 t1 op2 t2 ...`` evaluated strictly left to right."""
 
-    first: "Node"
-    rest: tuple[tuple[str, int, "Node"], ...]  # (operator, offset, operand)
+    first: Node
+    rest: tuple[tuple[str, int, Node], ...]  # (operator, offset, operand)
 
 
 Node = Num | Sym | PC | Neg | Chain
+
+TYPE_CHECKING = False  # (typing is not imported at run time)
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    # an expression's closure: (symbol values, program counter, macro call suffix or None) -> its value
+    Compiled = Callable[[dict, int, str | None], int]
 
 
 def shown_char(ch: str) -> str:
@@ -270,6 +277,7 @@ def _short(text: str, m) -> Node | None:
         if value > MAX:
             return None
         operand = _tuple(Num, (value, length + 1, len(text) - length - 1))
+    first: Node
     if name is not None:
         first = _tuple(Sym, (name.lower(), 0, length))
     else:
@@ -376,7 +384,7 @@ def multiply(left: int, right: int, offset: int = 0) -> int:
         if right & 1:
             result += left
             if result > MAX:
-                raise ExprError(f"overflow in the multiplication [ILLEGAL QUANTITY]", offset)
+                raise ExprError("overflow in the multiplication [ILLEGAL QUANTITY]", offset)
         left = (left << 1) & MAX
         right >>= 1
     return result

@@ -59,9 +59,7 @@ def split_statement(text: str) -> tuple[str, str, str]:
     label = ""
     m = _LABEL.match(text)
     if m and m.group(1).upper() not in OPCODES and not text[m.end(1) :].lstrip().startswith(("(", "#", "$")):
-        rest = text[m.end() :]
-        if rest or True:
-            label, text = m.group(1), rest.lstrip()
+        label, text = m.group(1), text[m.end() :].lstrip()
     if text.startswith("'"):  # a macro call: its name in the mnemonic column
         name, _, args = text.partition(" ")
         return label, name, args.lstrip()

@@ -17,21 +17,20 @@ from __future__ import annotations
 import re
 
 from asm6502.patterns import LazyPattern
-from asm6502.tuples import named_tuple, slot_record
-
+from asm6502.tuples import SlotRecord, named_tuple, slot_record
 
 MAX_LINE_NUMBER = 63999  # the largest line number C64 BASIC accepts (LINGET, $A96B)
 
 
 @slot_record
-class Statement:
+class Statement(SlotRecord):
     text: str  # without the comment, trailing blanks removed
     col: int  # 1-based column of text[0] in the source line
     comment: str  # ';...' that followed, if any ("" if none)
 
 
 @slot_record
-class SourceLine:
+class SourceLine(SlotRecord):
     file: str
     index: int  # 1-based physical line in the file
     number: int | None  # the BASIC line number

@@ -16,7 +16,7 @@ class Options:
     """How to assemble.  Immutable: the same options always give the same bytes.  (Options and
     Result are no dataclasses: importing dataclasses costs the command a few milliseconds.)"""
 
-    cpu: str = "6502"  # "6502" (documented opcodes) or "6502i" (with undocumented ones)
+    cpu: str = "6502"  # a name of asm6502.cpu.Cpu: "6502" (documented opcodes) or "6502i" (with undocumented ones)
     defines: tuple[tuple[str, int], ...] = ()  # -D name=value
     max_statements: int = 1_000_000  # guard against endless .goto loops (statements run in pass 1)
     include_dirs: tuple[str, ...] = ()  # -I: more directories for .file/.lst names

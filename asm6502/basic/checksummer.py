@@ -18,7 +18,11 @@ decide; the format description at fileformats.archiveteam.org ("starting with
 0 bits at the first byte of the line, then each byte one bit more", written
 from a JavaScript re-implementation) reads as p counting the bytes summed.  The
 default follows that reading; ``count_spaces=True`` selects the other one so
-a reader with a real V3 listing can check which reproduces it.  (Sonderheft
+a reader with a real V3 listing can check which reproduces it.  Real print
+settles it (issue 24, tests/test_basic_read_real.py): of the 306 values printed
+in two 64'er 10/85 listings, 302 are the checksums of the disk's lines with p
+counting only the bytes summed, 62 with the blanks counted too (the lines
+without blanks); the 4 others are lines printed differently from the disk.  (Sonderheft
 3/85 prints <176> for ``1 REM`` under V3 - matched by neither reading nor by
 V1/V2; it equals the V1 sum plus one counted space, 1+0+$8F+$20, which hints
 at an early variant that checksummed the typed line; later issues print <63>.)

@@ -76,6 +76,7 @@ _ALIASES: dict[str, int] = {
     "light gray": 0x9B, "space": 0x20, "pi": 0xFF,
     # 64'er magazine spellings
     "rvson": 0x12, "rvsoff": 0x92, "rvs on": 0x12, "rvs off": 0x92,
+    "rvoff": 0x92,  # 64'er 10/85 prints {RVSON} ... {RVOFF} (pp. 32, 70-73; issue 24b's real print)
     "lig.red": 0x96, "lig.green": 0x99, "lig.blue": 0x9A, "light red": 0x96,
     "grey1": 0x97, "grey2": 0x98, "grey3": 0x9B, "grey": 0x98,
     "gray1": 0x97, "gray2": 0x98, "gray3": 0x9B, "dark grey": 0x97, "light grey": 0x9B,

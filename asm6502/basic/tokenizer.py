@@ -75,6 +75,7 @@ def _keyword_table() -> bytes:
 
 
 KEYWORD_TABLE = _keyword_table()
+FIRST_CODES = frozenset(kw.encode("ascii")[0] for kw in KEYWORDS)
 
 
 # --------------------------------------------------------------------------- results
@@ -113,23 +114,53 @@ class DetokenizeResult:
 
 
 # --------------------------------------------------------------------------- CRUNCH
-def _match_keyword(buf: list[Piece], start: int) -> tuple[int, int] | None:
+def _match_keyword(buf: list[Piece], start: int, codes: list[int | None] | None = None) -> tuple[int, int] | None:
     """The ROM keyword search ($A5AC-$A604) at buf[start]: (token, bytes used) or None.
 
-    Escaped pieces never match (they cannot be typed, so they stop a keyword).
+    Escaped pieces never match (they cannot be typed, so they stop a keyword).  *codes* is
+    the buffer as codes, None for an escaped piece, and the $00 terminator at its end
+    (crunch passes it once per line: the walk reads it often).
     """
+    if codes is None:
+        codes = _codes(buf)
+    first = codes[start]
+    if first not in FIRST_CODES:
+        # the walk below can only match where the first byte equals a keyword's first letter
+        # (a shifted first letter never gets here: $A585 skips bytes >= $80); a shortcut, same result
+        return None
+    last = len(codes) - 1  # the terminator: read again past the end, as at() did
+    # A shortcut, same result: the walk passes every keyword whose first letter differs after
+    # one compare, counting it; so only the keywords starting with this byte are walked, each
+    # with its table count.  A match running on past a keyword's last byte (the buffer holds
+    # that shifted byte itself) is left to the walk below, which reproduces the ROM's count.
+    for count, y in _KEYWORDS_BY_FIRST.get(first, ()):
+        x = start
+        while True:
+            a = codes[x if x < last else last]
+            table = KEYWORD_TABLE[y]
+            if a is None:
+                break
+            diff = (a - table) & 0xFF
+            if diff == 0 and table < 0x80:
+                x += 1
+                y += 1
+                continue
+            if diff == 0x80:
+                return (0x80 | count) & 0xFF, x + 1 - start
+            if diff == 0:
+                return _rom_walk(codes, start, last)
+            break
+    return None
 
-    def at(x: int) -> int | None:
-        if x >= len(buf):
-            return 0  # the buffer's $00 terminator
-        return None if buf[x].escaped else buf[x].code
 
+def _rom_walk(codes: list[int | None], start: int, last: int) -> tuple[int, int] | None:
+    """$A5AC-$A604 byte by byte, the whole table from its start."""
     y = 0
     count = 0
     while True:
         x = start
         while True:
-            a = at(x)
+            a = codes[x if x < last else last]
             table = KEYWORD_TABLE[y]
             if a is None or (table == 0 and a == 0):
                 diff = None  # never matches (the ROM would read past its table)
@@ -152,6 +183,27 @@ def _match_keyword(buf: list[Piece], start: int) -> tuple[int, int] | None:
             return None
 
 
+def _keywords_by_first() -> dict[int, list[tuple[int, int]]]:
+    """For each first byte, the keywords starting with it: (table count, table offset)."""
+    out: dict[int, list[tuple[int, int]]] = {}
+    y = count = 0
+    while KEYWORD_TABLE[y] != 0:
+        out.setdefault(KEYWORD_TABLE[y] & 0x7F, []).append((count, y))  # (a one-byte keyword: + - * / ^ > = <)
+        while KEYWORD_TABLE[y] < 0x80:
+            y += 1
+        y += 1
+        count += 1
+    return out
+
+
+_KEYWORDS_BY_FIRST = _keywords_by_first()
+
+
+def _codes(buf: list[Piece]) -> list[int | None]:
+    """The buffer as _match_keyword reads it: codes, None where escaped, then the $00 end."""
+    return [None if p.escaped else p.code for p in buf] + [0]
+
+
 @dataclass(frozen=True)
 class CrunchResult:
     body: bytes
@@ -165,6 +217,7 @@ def crunch(buf: list[Piece]) -> CrunchResult:
     data_mode = False
     i = 0
     n = len(buf)
+    codes = _codes(buf)
 
     def copy_to(stop: int | None, i: int) -> int:
         """Copy raw until *stop* (copied too) or the line end ($A5E5-$A5F3)."""
@@ -189,7 +242,7 @@ def crunch(buf: list[Piece]) -> CrunchResult:
             dropped.append(piece)  # $A585: bytes >= $80 are skipped
             i += 1
             continue
-        elif c == PI_TOKEN or c == SPACE:
+        elif c in (PI_TOKEN, SPACE):
             stored, i = c, i + 1
         elif c == QUOTE:
             out.append(c)
@@ -202,7 +255,7 @@ def crunch(buf: list[Piece]) -> CrunchResult:
         elif 0x30 <= c < 0x3C:
             stored, i = c, i + 1
         else:
-            match = _match_keyword(buf, i)
+            match = _match_keyword(buf, i, codes)
             if match is None:
                 stored, i = c, i + 1
             else:
@@ -351,6 +404,10 @@ def tokenize(text: str, *, filename: str = "<input>", start: int = BASIC_START) 
                                      f"for ${start:04X} (--start {address:04X} follows the header)",
                                      Span(filename, lineno, 1, len(raw), raw)))
             continue
+        if raw.lstrip().startswith(";"):
+            # a comment line in petcat text (a disk text's erratum notes under the header): no BASIC
+            # line starts with ';' -- a typed line starts with its number
+            continue
         parsed = _tokenize_line(raw, lineno, filename, diags)
         if parsed is None:
             continue
@@ -370,23 +427,33 @@ def tokenize(text: str, *, filename: str = "<input>", start: int = BASIC_START) 
         program[number] = _Entry(number, body, lineno)
     if any(d.is_error for d in diags):
         raise DiagnosticError(diags)
+    try:
+        prg, lines = link_program([(n, program[n].body, program[n].source_line) for n in sorted(program)], start)
+    except ValueError as exc:
+        raise DiagnosticError(diags + [error(str(exc))]) from None
+    if start == BASIC_START and start + len(prg) - 2 > BASIC_END:
+        diags.append(warning(
+            f"program ends at ${start + len(prg) - 2:04X}, beyond BASIC RAM ($0801-$9FFF)"))
+    return TokenizeResult(prg, tuple(lines), tuple(diags), start)
+
+
+def link_program(entries: list[tuple[int, bytes, int | None]], start: int = BASIC_START) -> tuple[bytes, list[ProgramLine]]:
+    """The .prg of (number, body, source line) entries in the order given, as LOAD relinks them.
+
+    Raises ValueError if the program does not fit below $10000.
+    """
     lines: list[ProgramLine] = []
     image = bytearray()
     address = start
-    for number in sorted(program):
-        entry = program[number]
-        link = address + 4 + len(entry.body) + 1
+    for number, body, source_line in entries:
+        link = address + 4 + len(body) + 1
         if link > 0xFFFF:
-            raise DiagnosticError(diags + [error("program does not fit below $10000")])
-        lines.append(ProgramLine(number, entry.body, address, link, entry.source_line))
-        image += link.to_bytes(2, "little") + number.to_bytes(2, "little") + entry.body + b"\x00"
+            raise ValueError("program does not fit below $10000")
+        lines.append(ProgramLine(number, body, address, link, source_line))
+        image += link.to_bytes(2, "little") + number.to_bytes(2, "little") + body + b"\x00"
         address = link
     image += b"\x00\x00"
-    if start == BASIC_START and start + len(image) > BASIC_END:
-        diags.append(warning(
-            f"program ends at ${start + len(image):04X}, beyond BASIC RAM ($0801-$9FFF)"))
-    prg = start.to_bytes(2, "little") + bytes(image)
-    return TokenizeResult(prg, tuple(lines), tuple(diags), start)
+    return start.to_bytes(2, "little") + bytes(image), lines
 
 
 # --------------------------------------------------------------------------- listing

@@ -7,26 +7,18 @@ Only this package prints and chooses exit codes; the library returns values.
 
 from __future__ import annotations
 
+import gc
 import importlib
 import os
 import sys
 
-# command name -> (module, one-line summary shown in ``asm6502 --help``)
-SUBCOMMANDS: dict[str, tuple[str, str]] = {
-    "build": ("asm6502.cli.build", "build every artifact declared in build.yaml"),
-    "mse": ("asm6502.cli.mse", "write or read MSE type-in hex listings"),
-    "basic": ("asm6502.cli.basic", "tokenize, list, checksum and run C64 BASIC V2 programs"),
-    "run": ("asm6502.cli.run", "run a machine-code .prg in the py65 emulator with C64 ROM stubs"),
-    "verify": ("asm6502.cli.verify", "verify a program in the emulator (e.g. 'verify superhirn')"),
-    "d64": ("asm6502.cli.d64", "list, read and write 1541 .d64 disk images"),
-    "disasm": ("asm6502.cli.disasm", "disassemble a .prg into Profi-Ass, 64tass or ACME source that reassembles"),
-    "convert": ("asm6502.cli.convert", "translate a Profi-Ass source to 64tass or ACME syntax"),
-}
+from asm6502.cli.commands import SUBCOMMANDS
+from asm6502.cli.common import reader_gone, standard_streams
+
+__all__ = ["SUBCOMMANDS", "main"]
 
 
 def main(argv: list[str] | None = None) -> int:
-    from asm6502.cli.common import reader_gone, standard_streams
-
     if argv is None:  # the process: closed standard streams (<&-, >&-, 2>&-) are made safe first
         standard_streams()
     try:
@@ -56,8 +48,10 @@ def _dispatch(args: list[str], process_ends: bool = False) -> int:
         print(f"asm6502: error: unknown command '{args[0]}'; did you mean '{close[0]}'?\n"
               f"(commands: {', '.join(SUBCOMMANDS)}; anything else is a source file to assemble)", file=sys.stderr)
         return 2
-    from asm6502.cli import assemble
+    from asm6502.cli import assemble  # (lazy: start-up, see ARCHITECTURE.md -- a sub-command does not need the assembler's parser)
 
+    if process_ends:  # the cyclic collector stays off to the end: a collection after the assembly would
+        gc.disable()  # traverse its hundreds of thousands of objects (13 % of a large program's run, callgrind)
     rc = assemble.main(args)
     if process_ends:  # the process ends here: skip freeing the assembly's hundreds of thousands of
         for stream in (sys.stdout, sys.stderr):  # objects one by one at interpreter exit (a third of

@@ -3,13 +3,20 @@
 from __future__ import annotations
 
 import argparse
+import gc
 import os
 import sys
 from pathlib import Path
 
-from asm6502 import __version__
+from asm6502 import __version__, filetype, output
+from asm6502.asm import Options, assemble, expr
+from asm6502.asm.symfile import read_symbols
+from asm6502.cli.commands import SUBCOMMANDS
 from asm6502.cli.common import byte_arg, guarded, print_diagnostics
+from asm6502.cpu import CPUS
 from asm6502.diagnostics import DiagnosticError, error, warning
+from asm6502.fileio import BOM, Files, is_utf16, refuse_binary
+from asm6502.numparse import parse_int
 
 FORMATS = ("prg", "raw", "hex")
 SUFFIX = {"prg": ".prg", "raw": ".bin", "hex": ".hex"}
@@ -40,8 +47,6 @@ def _columns() -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from asm6502.cli import SUBCOMMANDS
-
     commands = "\n".join(f"  asm6502 {name:<7} {summary}" for name, (_, summary) in SUBCOMMANDS.items())
     parser = argparse.ArgumentParser(
         prog="asm6502",
@@ -73,7 +78,7 @@ def build_parser() -> argparse.ArgumentParser:
         "-D", "--define", action="append", default=[], metavar="NAME=VALUE", help="define a constant before assembly (repeatable)"
     )
     parser.add_argument(
-        "--cpu", choices=("6502", "6502i"), default="6502", help="6502: documented opcodes (default); 6502i: also the undocumented NMOS opcodes"
+        "--cpu", choices=CPUS, default="6502", help="6502: documented opcodes (default); 6502i: also the undocumented NMOS opcodes"
     )
     parser.add_argument("-I", "--include", action="append", default=[], metavar="DIR",
                         help="directory searched for '.file' sources and '.lst' symbol files (repeatable)")
@@ -91,8 +96,6 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def parse_defines(items: list[str]) -> tuple[tuple[str, int], ...]:
-    from asm6502.asm import expr
-    from asm6502.numparse import parse_int
 
     out = []
     for item in items:
@@ -123,9 +126,6 @@ def parse_defines(items: list[str]) -> tuple[tuple[str, int], ...]:
 def read_source_text(path: Path, files=None) -> tuple[str, str]:
     """The source text; a tokenized C64 Profi-Ass source (.prg) is detokenized first.
     *files*: the command's gate (``fileio.Files``) that registers the source as an input."""
-    from asm6502 import filetype
-    from asm6502.fileio import BOM, Files, is_utf16, refuse_binary
-
     data = (files if files is not None else Files()).read(path, what="source")
     if is_utf16(data):
         refuse_binary(data, str(path), "a source text")
@@ -175,7 +175,6 @@ def main(argv: list[str]) -> int:
 
 
 def _run(args) -> int:
-    import gc
 
     collecting = gc.isenabled()
     gc.disable()  # many small acyclic objects (rows, output text): the cyclic collector only costs time here
@@ -187,9 +186,6 @@ def _run(args) -> int:
 
 
 def _assemble_command(args) -> int:
-    from asm6502.asm import Options, assemble
-    from asm6502.fileio import Files
-    from asm6502 import output
 
     source = Path(args.source)
     files = Files(overwrite=args.overwrite, overwrite_option="--overwrite")  # the gate: every read and write
@@ -262,8 +258,6 @@ def _assemble_command(args) -> int:
 
 def _is_symbol_table(old: bytes) -> bool:
     """An existing file a '.sst' may replace: a symbol table (what an earlier run wrote)."""
-    from asm6502.asm.symfile import read_symbols
-
     try:
         read_symbols(old)
     except ValueError:
@@ -275,7 +269,8 @@ def _same_kind(fmt: str, payload: bytes | str):
     """An existing file an '.opt o#' output may replace: what an earlier run of this program
     wrote (a .prg with the same load address, an Intel HEX text); a raw image only with --overwrite."""
     if fmt == "prg":
-        return lambda old: len(old) >= 2 and old[:2] == bytes(payload[:2])
+        head = bytes(payload[:2]) if isinstance(payload, bytes) else b""  # (a .prg payload is bytes)
+        return lambda old: len(old) >= 2 and old[:2] == head
     if fmt == "hex":
         return lambda old: old[:1] == b":"
     return None

@@ -8,12 +8,18 @@ Adding a command is one ``register_x`` function and one list entry.
 from __future__ import annotations
 
 import argparse
+import sys
 from collections.abc import Callable
 from pathlib import Path
 
+from asm6502.cli.basic_common import add_case_option, tokenize_text
+from asm6502.cli.basic_common import read_prg as _read_prg
+from asm6502.cli.basic_common import read_text as _read_text
+from asm6502.cli.basic_run import register_run
 from asm6502.cli.common import guarded, print_diagnostics
-from asm6502.diagnostics import Span, note
-from asm6502.fileio import MAX_PRG_BYTES, Files, refuse_binary, write_stdout
+from asm6502.cli.type_basic import register_type
+from asm6502.diagnostics import DiagnosticError, Span, error
+from asm6502.fileio import Files, write_stdout
 from asm6502.numparse import SPELLINGS, check_range, parse_int
 
 Register = Callable[["argparse._SubParsersAction"], None]
@@ -28,57 +34,6 @@ def address_arg(text: str) -> int:
         return check_range(value, 0, 0xFFFF, "address", text)
     except ValueError as exc:
         raise argparse.ArgumentTypeError(f"{exc} (bare digits are hex: 0801; or {SPELLINGS})") from None
-
-
-def _read_text(path: str, files: Files | None = None) -> str:
-    """A BASIC listing text, read through the command's gate; a binary or UTF-16 file is one clear error."""
-    data = (files if files is not None else Files()).read(path, what="BASIC listing")
-    refuse_binary(data, path, "a BASIC listing text")
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError:
-        return data.decode("latin-1")
-
-
-def _read_prg(path: str, want: str = "basic", files: Files | None = None) -> bytes:
-    """A BASIC .prg; a text file or machine code gets one error naming the right command."""
-    from asm6502 import filetype
-    from asm6502.diagnostics import DiagnosticError, error
-
-    data = (files if files is not None else Files()).read(path, MAX_PRG_BYTES, "C64 program")
-    kind = filetype.sniff_program(data, path, want=want)
-    if kind is not None:
-        raise DiagnosticError([error(f"{path} is {kind.what}; {kind.hint}")])
-    return data
-
-
-CASES = ("lower", "upper", "petcat")  # the assembler's words; petcat is the same reading as lower
-
-
-def add_case_option(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--case", choices=CASES, default=None,
-                   help="lower (or petcat): lower case = unshifted letters, capitals = shifted (petcat); "
-                   "upper: an all-capital listing as magazines print it and OCR reads it (capitals = unshifted "
-                   "letters). Default: upper for a listing without any lower-case letter, else lower")
-
-
-def tokenize_text(text: str, filename: str, case: str | None, start: int = 0x0801):
-    """Tokenize listing text. Without --case, a listing without a lower-case letter is one typed or
-    OCR'd in capitals (petcat would read every letter as a shifted one, which CRUNCH drops outside
-    quotes): it is read as --case upper, and a note says so."""
-    from asm6502.basic.case import from_capitals, looks_all_capitals
-    from asm6502.basic.tokenizer import tokenize
-
-    if case is None and looks_all_capitals(text):
-        result = tokenize(from_capitals(text), filename=filename, start=start)
-        said = note("no lower-case letter in the listing: read as typed in capitals (capitals are the unshifted "
-                    "letters, as --case upper); give --case lower to read capitals as shifted letters (petcat)",
-                    Span(filename, 1))
-        return result, [said, *result.diagnostics]
-    if case == "upper":
-        return tokenize(from_capitals(text), filename=filename, start=start), []
-    result = tokenize(text, filename=filename, start=start)
-    return result, list(result.diagnostics)
 
 
 def _report(diagnostics, quiet: bool) -> None:
@@ -106,6 +61,7 @@ def register_tok(sub) -> None:
 def run_tok(args) -> int:
     files = Files()
     text = _read_text(args.source, files)
+    _refuse_checksummer_listing(text, args.source)
     result, diagnostics = tokenize_text(text, args.source, args.case, args.start)
     _report(diagnostics, args.quiet)
     _write(args.output or str(Path(args.source).with_suffix(".prg")), result.prg, args.source, "output", files)
@@ -121,6 +77,93 @@ def _write(path: str | None, data: bytes | str, source: str, what: str, files: F
     plan.add_input(source)
     plan.add(path, data, what)
     plan.commit()
+
+
+def _refuse_checksummer_listing(text: str, path: str) -> None:
+    """A Checksummer listing would keep every ' <021>' in its line: name the command that reads it."""
+    from asm6502.basic.cslayout import CHECKSUM_AT_END
+
+    rows = [r for r in text.split("\n") if r.strip() and not r.lstrip().startswith(";")]
+    marked = [k for k, r in enumerate(text.split("\n"), start=1) if CHECKSUM_AT_END.search(r.rstrip("\r"))]
+    if rows and len(marked) * 2 >= len(rows):
+        raise DiagnosticError([error(
+            f"{path} is a Checksummer listing ({len(marked)} of {len(rows)} lines end in <NNN>); "
+            f"'asm6502 basic read {path} -o PROGRAM.prg' takes the checksums off and checks every line",
+            Span(path, marked[0]))])
+
+
+# --------------------------------------------------------------------------- read
+def register_read(sub) -> None:
+    p = sub.add_parser(
+        "read",
+        help="read a Checksummer listing (typed or OCR'd) back into a .prg, every line checked",
+        description="Read a 64'er Checksummer listing (every line followed by <NNN>) typed or OCR'd from a "
+        "magazine: take each checksum off, tokenize the line as the C64 stores it and check it (V1/V2 or V3, "
+        "decided by the checksums). OCR as it comes is read: two columns per page, lines broken over rows, "
+        "captions and article text in between, control codes as {CLR} or <CLR,DOWN>, letters for digits. "
+        "A line whose damage shows in the print and has one clearly most likely reading is repaired (and the "
+        "repair named); other bad lines are reported with the most likely fixes. Nothing is written unless "
+        "every line verifies (or --force).")
+    p.add_argument("source", metavar="TXT", help="listing text ('-' = standard input)")
+    p.add_argument("-o", "--output", metavar="PRG", help="write the program here (without -o: only check)")
+    p.add_argument("--force", action="store_true",
+                   help="write the PRG even when lines fail to verify (bad lines as printed); the exit status is still 1")
+    p.add_argument("--fix", action="store_true", help="with -o: also write the corrected listing (petcat text with "
+                   "each line's <NNN>, repairs applied) next to the PRG, as NAME.fixed.txt")
+    p.add_argument("--version", choices=("auto", "1", "2", "3"), default="auto", dest="checksum_version",
+                   help="Checksummer version (default auto: the one that reproduces more printed checksums)")
+    p.add_argument("--case", choices=("auto", "petcat", "upper"), default="auto",
+                   help="auto (default): a listing in capitals is read with capitals as unshifted letters")
+    p.set_defaults(func=run_read)
+
+
+def run_read(args) -> int:
+    from asm6502.basic.csread import read_listings
+
+    if args.fix and not args.output:
+        raise DiagnosticError([error("--fix needs -o PRG (the corrected listing is written next to it)")])
+    name = "<stdin>" if args.source == "-" else args.source
+    version = None if args.checksum_version == "auto" else int(args.checksum_version)
+    files = Files()
+    results = read_listings(_read_text(args.source, files), name, version=version,
+                            case=None if args.case == "auto" else args.case)
+    status = 0
+    for k, result in enumerate(results, start=1):
+        output = args.output
+        if output and len(results) > 1:  # several listings in one text: X.prg -> X-1.prg, X-2.prg, ...
+            output = str(Path(output).with_name(f"{Path(output).stem}-{k}{Path(output).suffix}"))
+        label = name if len(results) == 1 else f"{name} (listing {k} of {len(results)})"
+        status |= _report_read(args, result, label, output, files)
+    return status
+
+
+def _report_read(args, result, label: str, output: str | None, files: Files) -> int:
+    print_diagnostics(result.diagnostics)
+    if result.lines:
+        numbers = [r.number for r in result.lines]
+        version = "V1/V2" if result.version in (1, 2) else "V3"
+        print(f"{label}: Checksummer {version}, {len(numbers)} lines ({numbers[0]}-{numbers[-1]})"
+              f"{', capitals read as unshifted letters' if result.upper else ''}", file=sys.stderr)
+        print(f"{label}: {result.count('verified')} lines verified, {result.count('repaired')} repaired, "
+              f"{result.count('bad')} still bad", file=sys.stderr)
+    if not output:
+        return 0 if result.ok else 1
+    n_err = len(result.errors)
+    if result.ok or (args.force and result.lines):
+        plan = Files()  # one gate per listing written; the input as the command read it
+        plan.add_input(args.source)
+        plan.add(output, result.prg, "program")
+        fixed = str(Path(output).with_suffix(".fixed.txt"))
+        if args.fix:
+            plan.add(fixed, result.corrected_listing(), "corrected listing")
+        plan.commit()
+        if args.fix:
+            print(f"asm6502 basic: wrote the corrected listing to {fixed}", file=sys.stderr)
+        if not result.ok:
+            print(f"asm6502 basic: wrote {output} despite {n_err} error(s) (--force)", file=sys.stderr)
+    else:
+        print(f"asm6502 basic: {output} not written ({n_err} error(s); --force writes it anyway)", file=sys.stderr)
+    return 0 if result.ok else 1
 
 
 # --------------------------------------------------------------------------- list
@@ -159,7 +202,7 @@ def register_checksum(sub) -> None:
     p.add_argument("--version", type=int, choices=(1, 2, 3), default=3, dest="checksum_version",
                    help="Checksummer version: 1/2 (64'er 1-7/85, plain sum) or 3 (from 8/85, rotating; default)")
     p.add_argument("--v3-count-spaces", action="store_true",
-                   help="V3: let skipped spaces advance the rotation too (unconfirmed variant; see checksummer.py)")
+                   help="V3: let skipped spaces advance the rotation too (not what 64'er printed: see checksummer.py)")
     p.add_argument("--from", dest="kind", choices=("auto", "prg", "text"), default="auto",
                    help="how to read INPUT (auto: .bas/.txt are text, anything else a .prg)")
     p.add_argument("-o", "--output", metavar="FILE", help="write the listing here instead of standard output")
@@ -189,17 +232,13 @@ def run_checksum(args) -> int:
 
 
 # --------------------------------------------------------------------------- run
-def register_run(sub) -> None:
-    from asm6502.cli.basic_run import register_run as register
-
-    register(sub)
-
-
 # --------------------------------------------------------------------------- main
 COMMANDS: list[tuple[str, Register]] = [
     ("tok", register_tok),
     ("list", register_list),
     ("checksum", register_checksum),
+    ("read", register_read),
+    ("type", register_type),
     ("run", register_run),
 ]
 

@@ -7,10 +7,21 @@ this module run on its own (``python -m asm6502.cli.basic_run PRG``).
 from __future__ import annotations
 
 import argparse
+import errno
+import re
 import sys
 from pathlib import Path
 
+from asm6502.cli.basic_common import add_case_option, tokenize_text
+from asm6502.cli.basic_common import read_prg as _read_prg
+from asm6502.cli.basic_common import read_text as _read_text
 from asm6502.cli.common import count_arg, guarded, number_arg, print_diagnostics
+from asm6502.diagnostics import DiagnosticError, error
+from asm6502.fileio import Files, refuse_binary
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 EXIT_CODES = {"end": 0, "stop": 0, "input": 0, "error": 1, "limit": 3, "unsupported": 4, "interrupt": 130}
 
@@ -36,8 +47,6 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="directory of the ROM images for --rom (default: $ASM6502_ROMS, then VICE's C64 directories)")
     p.add_argument("--cycles", type=count_arg, metavar="N",
                    help="with --rom: stop after N clock cycles (exit code 3)")
-    from asm6502.cli.basic import add_case_option
-
     add_case_option(p)
     p.set_defaults(func=run)
 
@@ -55,10 +64,7 @@ def register_run(sub) -> None:
 
 
 def run(args) -> int:
-    from asm6502.basic.interpreter import RunOptions, run_prg
-
-    from asm6502.cli.basic import _read_prg, _read_text, tokenize_text
-    from asm6502.fileio import Files, refuse_binary
+    from asm6502.basic.interpreter import RunOptions, run_prg  # (lazy: start-up, see ARCHITECTURE.md)
 
     files = Files()  # the gate (this command writes no file; it reads the program and the keystrokes)
     if Path(args.prg).suffix.lower() in (".bas", ".txt"):
@@ -74,10 +80,9 @@ def run(args) -> int:
         data = files.read(args.input, what="input")
         refuse_binary(data, args.input, "keystrokes (a text file)")
         text = data.decode("utf-8", errors="replace")
-        keys = {"input_text": text, "stream": None, "echo": True}
+        keys: dict[str, Any] = {"input_text": text, "stream": None, "echo": True}
     else:
         if sys.stdin is None:  # started with standard input closed (<&-)
-            import errno
 
             raise OSError(errno.EBADF, "standard input is closed (give the keystrokes with --input FILE)", "<stdin>")
         tty_in = sys.stdin.isatty()
@@ -86,7 +91,6 @@ def run(args) -> int:
 
     column = [0]
     if sys.stdout is None:  # started with standard output closed (>&-)
-        import errno
 
         raise OSError(errno.EBADF, "standard output is closed", "<stdout>")
     tty = sys.stdout.isatty()
@@ -118,9 +122,6 @@ def _run_on_rom(args, prg: bytes, files) -> int:
     """The program on the C64 machine: boot, put it at the start of BASIC, RUN,
     type --input; the screen at the end.  Exit codes as for the interpreter:
     a ?... ERROR message after RUN is 1, the cycle limit 3."""
-    import re
-
-    from asm6502.diagnostics import DiagnosticError, error
     from asm6502.emu.c64 import screen, session
     from asm6502.emu.c64.roms import find_roms
     from asm6502.emu.harness import text_to_keys

@@ -7,6 +7,7 @@ import sys
 
 from asm6502 import build as builder
 from asm6502.cli.common import guarded, print_diagnostics
+from asm6502.fileio import Files
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -29,8 +30,6 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _run(args) -> int:
-    from asm6502.fileio import Files
-
     files = Files()  # the gate: every input registered as it is read, every output checked against them
     products = builder.build(args.manifest, files)
     for p in products:

@@ -7,8 +7,8 @@ import sys
 from collections.abc import Callable, Iterable
 
 from asm6502.diagnostics import Diagnostic, DiagnosticError, render
+from asm6502.fileio import hold_standard_descriptors, silence_stdout
 from asm6502.numparse import check_range, parse_int
-
 
 MAX_SHOWN = 50  # diagnostics printed before the rest is only counted (a wrong file gives thousands)
 
@@ -70,8 +70,6 @@ def standard_streams() -> None:
     file the command opens gets them; ``sys.stdin``/``sys.stdout`` stay None, so a read or write of
     them is a clear error (fileio.read_input, fileio.write_stdout), and a closed standard error
     discards the messages."""
-    from asm6502.fileio import hold_standard_descriptors
-
     hold_standard_descriptors()
     if sys.stderr is None:
         sys.stderr = _Discard()
@@ -80,8 +78,6 @@ def standard_streams() -> None:
 def reader_gone() -> int:
     """Standard output's reader has gone (``| head``): stop quietly with exit status 0, as ``cat``
     ends under SIGPIPE without a message; later writes (the interpreter's last flush) go nowhere."""
-    from asm6502.fileio import silence_stdout
-
     silence_stdout()
     return 0
 

@@ -6,13 +6,16 @@ import argparse
 import sys
 from pathlib import Path
 
+from asm6502.asm import Options
+from asm6502.cli.assemble import parse_defines, read_source_text
 from asm6502.cli.common import guarded, print_diagnostics
+from asm6502.convert import TARGETS, convert
+from asm6502.cpu import CPUS
 from asm6502.diagnostics import DiagnosticError, error
+from asm6502.fileio import Files
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from asm6502.convert import TARGETS
-
     parser = argparse.ArgumentParser(
         prog="asm6502 convert",
         description="Translate a Profi-Ass 64 source into 64tass or ACME syntax that assembles to the same bytes. "
@@ -28,7 +31,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("-I", "--include", action="append", default=[], metavar="DIR", help="directory for .file names (repeatable)")
     parser.add_argument("--disk", metavar="D64", help="a .d64 image whose files .file names are looked up in")
     parser.add_argument("-D", "--define", action="append", default=[], metavar="NAME=VALUE", help="define a constant before assembly (repeatable)")
-    parser.add_argument("--cpu", choices=("6502", "6502i"), default="6502", help="6502i: also the undocumented NMOS opcodes")
+    parser.add_argument("--cpu", choices=CPUS, default="6502", help="6502i: also the undocumented NMOS opcodes")
     parser.add_argument("-q", "--quiet", action="store_true", help="do not print warnings")
     return parser
 
@@ -39,11 +42,6 @@ def main(argv: list[str]) -> int:
 
 
 def _run(args) -> int:
-    from asm6502.asm import Options
-    from asm6502.cli.assemble import parse_defines, read_source_text
-    from asm6502.convert import TARGETS, convert
-    from asm6502.fileio import Files
-
     source = Path(args.source)
     options = Options(
         cpu=args.cpu, defines=parse_defines(args.define), include_dirs=tuple(args.include), disk=args.disk, listing=False

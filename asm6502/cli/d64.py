@@ -8,7 +8,7 @@ from pathlib import Path
 from asm6502.cli.common import guarded
 from asm6502.d64 import DiskImage, FileType, parse_disk_spec, petscii_name
 from asm6502.diagnostics import DiagnosticError, error
-from asm6502.fileio import MAX_IMAGE_BYTES, MAX_SOURCE_BYTES, Files
+from asm6502.fileio import MAX_IMAGE_BYTES, MAX_SOURCE_BYTES, Files, write_stdout
 
 NAME_HELP = (
     "names are PETSCII as typed on a C64 in its start-up upper case mode: "
@@ -58,8 +58,6 @@ def _load(path: str, files: Files | None = None) -> DiskImage:
 
 
 def _list(args) -> int:
-    from asm6502.fileio import write_stdout
-
     write_stdout("".join(line + "\n" for line in _load(args.image).listing()))
     return 0
 

@@ -17,6 +17,7 @@ Write or read MSE ("MaschinenSpracheEditor") hex listings as printed in 64'er ma
   asm6502 mse write build/superhirn.prg --name "SUPERHIRN II" --end 0x360C --fill 0xFF
   asm6502 mse read examples/typo.mse.txt              # one mistyped byte: the error names the fix
   asm6502 mse read ocr-page.txt -o superhirn.prg --fix     # also superhirn.fixed.txt, the corrected listing
+  asm6502 mse type typed.txt --start 0x3400 --end 0x360C   # type it in like the MSE, line by line
 """
 
 
@@ -28,7 +29,7 @@ def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="asm6502 mse", description=DESCRIPTION, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    sub = parser.add_subparsers(dest="command", required=True, metavar="{write,read}")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="{write,read,type}")
 
     w = sub.add_parser("write", help="print a .prg as an MSE listing", description="Print a .prg as an MSE listing "
                        "(header, dashed rule, one line per row) in the layout 64'er printed.")
@@ -66,6 +67,9 @@ def _parser() -> argparse.ArgumentParser:
                    "(V1.0; single and double changes that verify), not only the likeliest few")
     r.add_argument("--fix", action="store_true", help="with -o: also write the corrected listing (repairs "
                    "applied, as it should have been printed) next to the PRG, as NAME.fixed.txt")
+    from asm6502.cli.type_mse import register_type
+
+    register_type(sub)
     return parser
 
 
@@ -149,7 +153,7 @@ def _report_listing(args: argparse.Namespace, result: mse.ReadResult, name: str,
               f"{result.count('bad')} still bad", file=sys.stderr)
     if output:
         if result.ok or (args.force and result.data):
-            files = [(output, result.prg, "program")]
+            files: list[tuple[str, bytes | str, str]] = [(output, result.prg, "program")]
             if args.fix:
                 files.append((str(Path(output).with_suffix(".fixed.txt")), mse.corrected_listing(result), "corrected listing"))
             _write_outputs(files, args.txt, _fresh(gate))
@@ -186,4 +190,8 @@ def _fresh(gate: Files | None) -> Files:
 
 def main(argv: list[str]) -> int:
     args = _parser().parse_args(argv)
+    if args.command == "type":
+        from asm6502.cli.type_mse import run_type
+
+        return guarded(lambda: run_type(args))
     return guarded(lambda: _write(args) if args.command == "write" else _read(args))

@@ -4,9 +4,14 @@ whole C64 with the real ROM images when they are found (``--roms``)."""
 from __future__ import annotations
 
 import argparse
+import errno
 import sys
+from dataclasses import replace
 
+from asm6502 import filetype
 from asm6502.cli.common import address_arg, count_arg, guarded
+from asm6502.diagnostics import DiagnosticError, error
+from asm6502.emu.c64.roms import find_roms
 from asm6502.emu.c64.session import DEFAULT_CYCLES
 from asm6502.emu.harness import (
     DEFAULT_BUDGET,
@@ -16,6 +21,7 @@ from asm6502.emu.harness import (
     petscii_to_text,
     text_to_keys,
 )
+from asm6502.fileio import MAX_PRG_BYTES, Files
 
 CLR = 0x93  # PETSCII clear screen (CHROUT $FFD2 clears the screen and homes the cursor)
 
@@ -154,7 +160,6 @@ class _Stream:
             result = machine.resume(min(self.SLICE, budget - done))
             done += result.instructions
         self.flush()
-        from dataclasses import replace
 
         if result.reason is StopReason.BUDGET:
             result = replace(result, message=f"instruction budget of {budget} used up")
@@ -162,8 +167,6 @@ class _Stream:
 
 
 def _run(args: argparse.Namespace) -> int:
-    from asm6502.emu.c64.roms import find_roms
-
     lookup = None if args.no_roms else find_roms(args.roms)
     if lookup is not None and lookup.roms is not None:
         from asm6502.cli.run_c64 import run_on_c64
@@ -174,8 +177,6 @@ def _run(args: argparse.Namespace) -> int:
                                              ("--cycles", args.cycles), ("--screenshot", args.screenshot),
                                              ("--transcript", args.transcript)) if value]
     if machine_only or args.prg is None:
-        from asm6502.diagnostics import DiagnosticError, error
-
         what = ", ".join(machine_only) or "running without a PRG"
         reason = lookup.note() if lookup is not None else "--no-roms given"
         raise DiagnosticError([error(f"{what} needs the C64 ROM images: {reason}")])
@@ -183,12 +184,6 @@ def _run(args: argparse.Namespace) -> int:
 
 
 def _run_stubbed(args: argparse.Namespace, note: str | None = None) -> int:
-    import errno
-
-    from asm6502 import filetype
-    from asm6502.diagnostics import DiagnosticError, error
-    from asm6502.fileio import MAX_PRG_BYTES, Files
-
     files = Files()  # the gate (this command writes no file)
     data = files.read(args.prg, MAX_PRG_BYTES, "C64 program")
     kind = filetype.sniff_program(data, args.prg, want="machine-code")

@@ -4,13 +4,18 @@ type, run until a stop condition, print the screen, write a screenshot."""
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import time
 
+from asm6502 import filetype
+from asm6502.diagnostics import DiagnosticError, error
 from asm6502.emu.c64 import screen, session
+from asm6502.emu.c64.drive import Disk
 from asm6502.emu.c64.machine import Stop
 from asm6502.emu.c64.roms import RomSet
 from asm6502.emu.harness import petscii_to_text, text_to_keys
+from asm6502.fileio import MAX_PRG_BYTES, Files
 
 # Terminal keys -> PETSCII (C64 Programmer's Reference Guide, appendix C).
 _TERMINAL_KEYS = {
@@ -42,7 +47,6 @@ def _interactive(machine, spec):
     """Real-time use in a terminal: the C64 runs at its own speed (paced by the
     wall clock), the screen is redrawn when it changes, keys typed go into the
     keyboard buffer; Ctrl-D ends the run (Ctrl-C too)."""
-    import os
     import select
     import termios
     import tty
@@ -86,11 +90,6 @@ def _interactive(machine, spec):
 
 
 def run_on_c64(args: argparse.Namespace, roms: RomSet) -> int:
-    from asm6502 import filetype
-    from asm6502.diagnostics import DiagnosticError, error
-    from asm6502.emu.c64.drive import Disk
-    from asm6502.fileio import MAX_PRG_BYTES, Files
-
     files = Files()  # the gate: every input registered as it is read, the screenshot written last
     prg = None
     if args.prg is not None:

@@ -8,6 +8,7 @@ import os
 import sys
 
 from asm6502.cli.common import guarded, number_arg
+from asm6502.diagnostics import DiagnosticError, error
 from asm6502.emu import superhirn
 from asm6502.emu.harness import Machine
 from asm6502.fileio import MAX_PRG_BYTES, Files, write_stdout
@@ -134,8 +135,6 @@ def _verify_superhirn(args: argparse.Namespace) -> int:
 def _check_loads_at(prg: bytes, name: str, start: int, game: str) -> None:
     """The program must hold the game's start address (it is started with SYS there): another
     program would only play games of "BRK at $xxxx"."""
-    from asm6502.diagnostics import DiagnosticError, error
-
     load = int.from_bytes(prg[:2], "little")
     end = load + len(prg) - 2
     if not load <= start < end:

@@ -65,7 +65,7 @@ def convert(text: str, filename: str, target: str, options: Options = Options(),
             files.setdefault(found[0][0].file, (found[0], found[1]))
         return found
 
-    layout = Layout(options._replace(listing=True), read, source.opens)
+    layout = Layout(options._replace(listing=True), read, source.opens)  # type: ignore[attr-defined]  # (a named tuple)
     layout.run(source.lines, source.start_index)
     expanded: dict[str, str] = {}
     guarded: frozenset[str] = frozenset()

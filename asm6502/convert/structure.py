@@ -22,13 +22,14 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from asm6502.asm.decode import Call, Data, Define, Insn, Pseudo
+from asm6502.asm.reader import SourceLine
 
 
 class Loop(NamedTuple):
     rounds: tuple[tuple[int, int], ...]  # per round: (its first layout entry, the index of its '.if' entry)
     end: int  # the entry after the last round's '.if'
-    top: object  # the SourceLine of line N
-    bottom: object  # the SourceLine of '.if ... : .goto N'
+    top: SourceLine  # line N
+    bottom: SourceLine  # '.if ... : .goto N'
 
 
 def loop_top(bottom, lines, decode) -> tuple[object, str | None]:

@@ -11,7 +11,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from asm6502.opcodes import Mode
+from asm6502.dialects import ACME as ACME_DIALECT
+from asm6502.dialects import TASS as TASS_DIALECT
+from asm6502.dialects import Dialect
 
 # Profi-Ass operator -> (precedence in the targets, 64tass token, ACME token)
 OPERATORS: dict[str, tuple[int, str, str]] = {
@@ -38,22 +40,12 @@ CHAR_SAFE = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ01234
 
 @dataclass(frozen=True)
 class Target:
-    name: str
-    suffix: str  # usual source file suffix
-    header: tuple[str, ...]  # lines after the title comment ({cpu} is replaced)
-    cpu: dict[str, str]  # asm6502 --cpu -> the target's CPU name
-    org: str  # '* = {e}'
+    dialect: Dialect  # directives, origin, forced addressing, CPU names, renamed mnemonics (asm6502/dialects.py)
+    text_setup: tuple[str, ...]  # lines after the CPU statement: how strings and characters are read
     const: str
     var: str
-    byte: str
-    word: str
-    text: str
-    force_absolute: str  # '{m} @w {o}' -- an instruction that must stay absolute
-    force_zero_page: str | None  # for zero page with an operand that reads a variable ('!set' values keep ACME at 16 bits)
-    mnemonics: dict[tuple[str, Mode | None], str]  # asm6502's (64tass's) name and mode -> the target's, where they differ
     operator_column: int  # index into OPERATORS' token columns
     reserved: frozenset[str]  # Profi-Ass names the target cannot take as symbols (renamed with a '_' suffix)
-    command: str  # how to assemble the converted source into a .prg
     # macros (see writer.py: Writer.macro_call): the head ({n} name, {p} parameters), a parameter as
     # the body reads it, a macro-local label, the end, a call ({a} arguments)
     macro_head: str
@@ -66,16 +58,69 @@ class Target:
     loop_head: str
     loop_tail: str
 
+    @property
+    def name(self) -> str:
+        return self.dialect.name
+
+    @property
+    def suffix(self) -> str:
+        return self.dialect.suffix
+
+    @property
+    def header(self) -> tuple[str, ...]:
+        """The lines after the title comment ({cpu} is replaced)."""
+        return ("        " + self.dialect.cpu_directive.format("{cpu}"),) + self.text_setup
+
+    @property
+    def cpu(self) -> dict:
+        """asm6502 --cpu -> the target's CPU name."""
+        return self.dialect.cpu_names
+
+    @property
+    def org(self) -> str:
+        return self.dialect.origin.replace("{}", "{e}")
+
+    @property
+    def byte(self) -> str:
+        return self.dialect.byte
+
+    @property
+    def word(self) -> str:
+        return self.dialect.word
+
+    @property
+    def text(self) -> str:
+        return self.dialect.text
+
+    @property
+    def force_absolute(self) -> str:
+        """'{m} @w {o}': an instruction that must stay absolute."""
+        return self.dialect.forced_absolute("{m}", "{o}")
+
+    @property
+    def force_zero_page(self) -> str | None:
+        """For zero page with an operand that reads a variable ('!set' values keep ACME at 16 bits)."""
+        zero_page = self.dialect.zero_page_mnemonic
+        return None if zero_page is None else "{m}" + zero_page + " {o}"
+
+    @property
+    def mnemonics(self) -> dict:
+        """asm6502's (64tass's) name and mode -> the target's, where they differ."""
+        return self.dialect.renames
+
+    @property
+    def command(self) -> str:
+        """How to assemble the converted source into a .prg."""
+        return self.dialect.command.format(out="OUT.prg", src="SRC")
+
     def operator(self, op: str) -> tuple[int, str]:
-        entry = OPERATORS[op]
-        return entry[0], entry[self.operator_column]
+        precedence, tass, acme = OPERATORS[op]
+        return precedence, tass if self.operator_column == 1 else acme
 
 
 TASS = Target(
-    name="64tass",
-    suffix=".s",
-    header=(
-        '        .cpu "{cpu}"',
+    dialect=TASS_DIALECT,
+    text_setup=(
         '        .enc "petscii"          ; Profi-Ass strings: lower case = unshifted $41-$5A',
         '        .cdef " @", $20',
         '        .cdef "AZ", $c1',
@@ -83,19 +128,10 @@ TASS = Target(
         '        .cdef "az", $41',
         '        .cdef "~~", $ff',
     ),
-    cpu={"6502": "6502", "6502i": "6502i"},
-    org="* = {e}",
     const="{n} = {e}",
     var="{n} := {e}",
-    byte=".byte",
-    word=".word",
-    text=".text",
-    force_absolute="{m} @w {o}",
-    force_zero_page=None,
-    mnemonics={},
     operator_column=1,
     reserved=frozenset(),
-    command="64tass -o OUT.prg SRC",
     # 64tass reference manual, "Macros": '\\name' is the argument's text; a macro's labels are local to
     # each call; ".for init, condition, step": the condition is checked before each round
     macro_head="{n} .macro {p}",
@@ -110,23 +146,12 @@ TASS = Target(
 )
 
 ACME = Target(
-    name="acme",
-    suffix=".a",
-    header=("        !cpu {cpu}", "        !ct pet                 ; character constants in PETSCII"),
-    cpu={"6502": "6502", "6502i": "nmos6502"},
-    org="* = {e}",
+    dialect=ACME_DIALECT,
+    text_setup=("        !ct pet                 ; character constants in PETSCII",),
     const="{n} = {e}",
     var="!set {n} = {e}",
-    byte="!byte",
-    word="!word",
-    text="!pet",
-    force_absolute="{m}+2 {o}",
-    force_zero_page="{m}+1 {o}",
-    # ACME 0.97 docs/Illegals.txt names five undocumented opcodes differently
-    mnemonics={("isb", None): "isc", ("asr", None): "alr", ("lds", None): "las", ("shs", None): "tas", ("lax", Mode.IMMEDIATE): "lxa"},
     operator_column=2,
     reserved=frozenset({"not", "and", "or", "xor", "div", "mod", "asl", "lsl", "lsr", "asr"}),
-    command="acme -f cbm -o OUT.prg SRC",
     # ACME docs/QuickRef.txt: '!macro name .p1, .p2 { }' (call by value; '.name' symbols are local
     # to each call), '!do { } while CONDITION' (checked after each round)
     macro_head="!macro {n} {p} {{",

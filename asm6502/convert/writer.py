@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Callable
 from typing import NamedTuple
 
 from asm6502.asm import expr as ex
@@ -33,8 +34,10 @@ from asm6502.asm.rows import as_span
 from asm6502.convert.expression import Scope, Text, high_byte, low_byte, rewrite, symbol_key
 from asm6502.convert.structure import Loop, find_loops
 from asm6502.convert.targets import ATOM, OPERATORS, STRING_SAFE, Target
+from asm6502.cpu import Cpu, instruction_set
 from asm6502.diagnostics import Diagnostic, error, warning
-from asm6502.opcodes import Mode, instruction_set
+from asm6502.opcodes import Mode
+from asm6502.petscii_text import petscii_to_ascii
 
 INDENT = " " * 16
 _NUMBER = re.compile(r"^\s*\d*\s?")
@@ -73,7 +76,7 @@ class Writer:
         self.wrap: frozenset = frozenset()  # (expression.py: Scope.wrap, Scope.needed)
         self.needed: set | None = None
         self.variables = {ex.key_of(entry.rec.name) for entry in layout.layout if type(entry.rec) is Define and entry.rec.var}
-        self.lines: list[str] = []
+        self.lines: list = []  # lines, and _Slot where a target macro's body goes
         self.diags: list[Diagnostic] = []
         self.names: dict[str, str] = {}  # symbol key -> name written
         self.taken: set[str] = set()
@@ -85,7 +88,7 @@ class Writer:
         self.def_line = None
         self.here = 0xC000  # the program counter after the statements so far (the original's default origin)
         # the statements that are written (the others -- errors, lone labels -- stop the assembly before)
-        self.handlers = {Insn: self.do_insn, Data: self.do_data, Define: self.do_define, Origin: self.do_origin, Pseudo: self.do_pseudo}
+        self.handlers: dict[type, Callable[..., None]] = {Insn: self.do_insn, Data: self.do_data, Define: self.do_define, Origin: self.do_origin, Pseudo: self.do_pseudo}
 
     # -- names ---------------------------------------------------------------------------
 
@@ -471,7 +474,7 @@ class Writer:
             if self.defining is not None:
                 params = ", ".join(self.target.param.format(p=_identifier(p)).lstrip("\\") for p in macro.params)
                 wanted = _identifier(macro.name.lower())
-                if self.target.macro_reserved and (wanted in self.target.macro_reserved or wanted.upper() in instruction_set("6502i")):
+                if self.target.macro_reserved and (wanted in self.target.macro_reserved or wanted.upper() in instruction_set(Cpu.NMOS_ILLEGAL)):
                     wanted += "_m"
                 name = self.macro_names[key] = self.fresh(wanted)
                 head = " ".join(self.target.macro_head.format(n=name, p=params).split())  # (no parameters: one blank)
@@ -583,7 +586,8 @@ class Writer:
         back to before the loop, a comment says why, and None is returned (the loop is unrolled)."""
         kept = (dict(self.values), set(self.assigned), dict(self.initial), dict(self.setter), self.here, len(self.diags))
         needed: set = set()
-        for wrap, collect in ((frozenset(), needed), (None, None)):
+        rounds: tuple[tuple[frozenset | None, set | None], ...] = ((frozenset(), needed), (None, None))
+        for wrap, collect in rounds:
             self.wrap, self.needed = (frozenset(needed) if wrap is None else wrap), collect
             try:
                 first, reason = self.rounds(loop)
@@ -662,8 +666,6 @@ def _what(rec) -> str:
 
 def string_items(data: bytes) -> str:
     """Bytes as the target's string items: runs of safe characters in quotes, the rest as numbers."""
-    from asm6502.petscii_text import petscii_to_ascii
-
     parts = []
     run = ""
     for b in data:

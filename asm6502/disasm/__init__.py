@@ -8,6 +8,7 @@ Profi-Ass, 64tass or ACME syntax (:mod:`.syntax`).
 
 from __future__ import annotations
 
+from asm6502.cpu import CPUS
 from asm6502.disasm.basic_stub import find_stub
 from asm6502.disasm.decode import decoder
 from asm6502.disasm.layout import build
@@ -17,7 +18,6 @@ from asm6502.disasm.syntax.profi import SourceTooLong
 from asm6502.disasm.trace import Word, analyse
 
 SYNTAXES = tuple(RENDERERS)
-CPUS = ("6502", "6502i")
 
 __all__ = ["CPUS", "SYNTAXES", "SourceTooLong", "disassemble", "listing"]
 

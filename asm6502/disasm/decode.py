@@ -12,7 +12,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from asm6502.opcodes import ZERO_PAGE_FORM, Mode, instruction_set
+from asm6502.cpu import instruction_set
+from asm6502.opcodes import ZERO_PAGE_FORM, Mode
 
 
 @dataclass(frozen=True)

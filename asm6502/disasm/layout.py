@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from asm6502.disasm import names
 from asm6502.disasm.basic_stub import BasicStub
 from asm6502.disasm.decode import Decoder, Insn
-from asm6502.disasm.model import (TEXT_BYTES, Byte, Comment, Data, Equate, Instruction, Listing, Ref, Symbol)
+from asm6502.disasm.model import TEXT_BYTES, Byte, Comment, Data, Equate, Instruction, Listing, Ref, Symbol
 from asm6502.disasm.model import Word as WordItem
 from asm6502.disasm.trace import Analysis
 from asm6502.opcodes import Mode
@@ -166,7 +166,7 @@ class _Builder:
     def run(self, out: list, address: int, step: int, per_line: int, member: Callable[[int], bool],
             item: Callable[[int], object], kind: str) -> int:
         """One line of table words or table bytes from ``address``; returns the address after it."""
-        items = []
+        items: list[object] = []
         start = address
         while address < self.a.end and member(address) and len(items) < per_line:
             if items and address in self.labels:

@@ -127,7 +127,7 @@ def _can_be_code(a: Analysis, address: int, dec: Decoder) -> bool:
 
 def _sequence(a: Analysis, insn: Insn) -> list[Insn]:
     """The instructions that follow ``insn`` in address order (straight-line code)."""
-    out = []
+    out: list[Insn] = []
     address = insn.end
     while len(out) < WINDOW and address in a.code:
         nxt = a.code[address]

@@ -428,8 +428,8 @@ class Machine:
         try:
             if _in_rom(self.cpu.pc):  # stopped inside a stub (waiting for keys)
                 self._arrive(0)
-        except _Stop as stop:
-            done, stopped = 0, stop
+        except _Stop as caught:
+            done, stopped = 0, caught
         else:
             engine = self._execute_fast if self._instruct is not None else self._execute_naive
             done, stopped = engine(max_instructions)
@@ -662,7 +662,7 @@ _ANSI: dict[int, str] = {
 _SPECIAL_GLYPHS = {0x5C: "£", 0x5E: "↑", 0x5F: "←", 0xFF: "π", 0xDE: "π"}
 
 
-def petscii_to_text(data: bytes, ansi: bool = False) -> str:
+def petscii_to_text(data: bytes | bytearray, ansi: bool = False) -> str:
     """Render PETSCII output for a terminal: CR ($0D, $8D) ends a line, letters
     $41-$5A are capitals, $93 clears the screen (ANSI) or reads ``{clr}``.
     Other controls: ANSI cursor moves or ``{name}``; graphics: ``{$xx}``."""

@@ -115,7 +115,7 @@ def answer_value(line: bytes) -> int:
 def model_play(respond: Responder, max_rounds: int = 50) -> ModelGame:
     """Play the article's algorithm in Python against ``respond``."""
     order = program_order()
-    guess = FIRST_GUESS
+    guess: Code = FIRST_GUESS
     guesses = [guess]
     history: list[tuple[Code, int, int]] = []
     start = 0  # the first search begins at "1111" itself

@@ -6,8 +6,6 @@ published sample lines; see the package docstring for the line formats.
 
 from __future__ import annotations
 
-VERSIONS = ("1.0", "2.0", "2.1")
-BYTES_PER_LINE = {"1.0": 8, "2.0": 15, "2.1": 15}
 MSE_FILL = 0xAA  # the MSE's fill value for memory it was not given (issue 3)
 
 # MSE V2.x digit alphabet: "7" = 0, "a" = 1, ..., "z" = 26, "2" = 27, ..., "6" = 31.
@@ -53,6 +51,20 @@ def _confusion_table() -> dict[tuple[str, str], float]:
 
 
 _CONFUSION_COST = _confusion_table()
+
+
+def read_hex(chars: str) -> tuple[str, int] | None:
+    """Normalize OCR look-alikes; return (hex digits, number substituted) or None."""
+    out, subst = [], 0
+    for c in chars:
+        if c in HEX_LOOKALIKES:
+            out.append(HEX_LOOKALIKES[c])
+            subst += 1
+        elif c.upper() in _HEX:
+            out.append(c.upper())
+        else:
+            return None
+    return "".join(out), subst
 
 
 def char_cost(printed: str, meant: str) -> float:

@@ -72,7 +72,7 @@ def damage_listing(listing: str, rng: random.Random, *, classes: dict[str, float
 
         def hit(name: str) -> bool:
             if rng.random() < classes.get(name, 0.0):
-                truth.classes.append(name)
+                truth.classes.append(name)  # noqa: B023 (hit runs within this round of the loop)
                 return True
             return False
 

@@ -13,9 +13,9 @@ import math
 
 from asm6502.basic.tokens import PI_TOKEN, TOKEN_OF
 
+from . import fpu, rom_math
 from . import numbers as N
 from .errors import BasicError, Err
-from . import fpu, rom_math
 from .fac import fadd, fdiv, fmul, fpwr, fsub
 from .rnd import rnd_from_timers, rnd_next, rnd_reseed
 
@@ -100,7 +100,7 @@ class ExpressionMixin:
         while True:
             c = self.ch()
             if c in RELATION_BITS:
-                if RELATIONAL_PRECEDENCE <= precedence:
+                if precedence >= RELATIONAL_PRECEDENCE:
                     return left
                 mask = 0
                 while c in RELATION_BITS:

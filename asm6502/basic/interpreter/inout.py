@@ -123,6 +123,7 @@ class InputOutputMixin:
         """
         while text[pos] == 0x20:
             pos += 1
+        value: bytes | float
         if ref[1][1] == STRING:
             if text[pos] == QUOTE:
                 end = text.find(b'"', pos + 1)

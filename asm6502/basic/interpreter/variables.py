@@ -31,7 +31,7 @@ class Array:
     data: list = field(default_factory=list)
 
     @classmethod
-    def create(cls, kind: str, bounds: tuple[int, ...]) -> "Array":
+    def create(cls, kind: str, bounds: tuple[int, ...]) -> Array:
         size = 1
         for b in bounds:
             size *= b + 1

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
+from asm6502.cpu import Cpu
 from asm6502.disasm.model import Byte, Comment, Data, Instruction, Listing, Ref, Symbol, Word
 from asm6502.opcodes import Mode
 from asm6502.petscii_text import petscii_to_ascii
@@ -149,7 +150,7 @@ def banner(listing: Listing, command: str, cpu: str, text_setup: tuple[str, ...]
     name = listing.title.rsplit(".", 1)[0] or "program"
     lines = [f"; {listing.title} - disassembled by asm6502 disasm", f"; {listing.traced_from}",
              "; " + command.format(name=name), ""]
-    if listing.cpu == "6502i":
+    if listing.cpu == Cpu.NMOS_ILLEGAL:
         lines.append(columns(None, cpu))
     if listing.uses_text:
         lines += [columns(None, text) for text in text_setup]

@@ -10,6 +10,7 @@ at most 40 characters a line; comments without ``:`` (a colon ends one).
 
 from __future__ import annotations
 
+from asm6502.cpu import Cpu
 from asm6502.disasm.model import Listing, Symbol
 from asm6502.disasm.syntax.common import Spelling, source_lines
 
@@ -52,14 +53,14 @@ def _fits_in_memory(listing: Listing, source_chars: int) -> bool:
     start, end = listing.origin, listing.end
     symbols = sum(1 for s in listing.body if getattr(s, "label", None)) + len(listing.equates)
     above_source = 0x0801 + source_chars + 16 * symbols + 0x800
-    return 0xC000 <= start and end <= 0xD000 or above_source <= start and end <= 0x8000
+    return start >= 0xC000 and end <= 0xD000 or above_source <= start and end <= 0x8000
 
 
 def _head(listing: Listing, body: list[str]) -> list[str]:
     head = ["sys32768", ".opt oo", ";", _comment(f"{listing.title} - disassembled by asm6502 disasm"),
             _comment(listing.traced_from)]
-    if listing.cpu == "6502i":
-        head.append(_comment("undocumented opcodes - assemble with asm6502 --cpu 6502i"))
+    if listing.cpu == Cpu.NMOS_ILLEGAL:
+        head.append(_comment(f"undocumented opcodes - assemble with asm6502 --cpu {Cpu.NMOS_ILLEGAL}"))
     if not _fits_in_memory(listing, sum(len(line) + 6 for line in body)):
         name = "".join(c for c in listing.title.rsplit(".", 1)[0].lower() if c.isalnum() or c in " .-")[:16]
         head += [_comment(f".opt oo would assemble over this source or the system at ${listing.origin:04x} -"),

@@ -4,6 +4,8 @@ makes ``.text`` read like Profi-Ass's ``.asc``."""
 
 from __future__ import annotations
 
+from asm6502.cpu import Cpu
+from asm6502.dialects import TASS as DIALECT
 from asm6502.disasm.model import Listing
 from asm6502.disasm.syntax.common import Spelling, banner
 from asm6502.disasm.syntax.common import render as render_with
@@ -13,11 +15,13 @@ ENCODING = ('.enc "petcat"', '.cdef " @", $20, "az", $41, "[_", $5b, "AZ", $c1')
 
 
 def _head(listing: Listing, body: list[str]) -> list[str]:
-    return banner(listing, "64tass -o {name}.prg {name}.s", '.cpu "6502i"', ENCODING)
+    command = DIALECT.command.format(out="{name}.prg", src="{name}" + DIALECT.suffix)
+    return banner(listing, command, DIALECT.cpu_directive.format(DIALECT.cpu_names[Cpu.NMOS_ILLEGAL]), ENCODING)
 
 
-TASS = Spelling(byte=".byte", word=".word", text=".text", separator=", ", origin="* = {}", head=_head,
-                accumulator="a", force_operand="@w ")
+TASS = Spelling(byte=DIALECT.byte, word=DIALECT.word, text=DIALECT.text, separator=", ", origin=DIALECT.origin, head=_head,
+                accumulator="a", force_operand=DIALECT.force_operand, force_mnemonic=DIALECT.force_mnemonic,
+                renames=DIALECT.renames)
 
 
 def render(listing: Listing) -> str:

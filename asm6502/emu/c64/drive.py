@@ -66,7 +66,7 @@ class Disk:
         read = (files or Files()).read
         p = Path(path)
         if p.is_dir():
-            files = []
+            found: list[DiskFile] = []
             for child in sorted(p.iterdir()):
                 if not child.is_file():
                     continue
@@ -77,13 +77,13 @@ class Disk:
                     petscii = d64.petscii_name(name[:16])
                 except (ValueError, d64.DiagnosticError):
                     continue
-                files.append(DiskFile(petscii, type_name, read(child, MAX_PRG_BYTES, "disk file")))
+                found.append(DiskFile(petscii, type_name, read(child, MAX_PRG_BYTES, "disk file")))
             title = d64.petscii_name(p.name.upper()[:16] or "DISK")
-            return cls(title, b"00", files, 664 - sum(f.blocks for f in files))
+            return cls(title, b"00", found, 664 - sum(f.blocks for f in found))
         image = d64.DiskImage(read(p, d64.IMAGE_SIZE_WITH_ERRORS, "disk image"), str(p))
         head = image.header()
-        files = [DiskFile(e.name, e.type_name, image.read_file(e)) for e in image.directory()]
-        return cls(head.name, head.disk_id, files, image.blocks_free())
+        entries = [DiskFile(e.name, e.type_name, image.read_file(e)) for e in image.directory()]
+        return cls(head.name, head.disk_id, entries, image.blocks_free())
 
     def find(self, pattern: bytes) -> DiskFile | None:
         for f in self.files:

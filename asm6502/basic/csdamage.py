@@ -1,0 +1,115 @@
+"""Synthetic OCR damage for Checksummer listings: test and benchmark material (issue 24).
+
+Each damage class is one kind of misreading found in the real 64'er OCR of issue 24's
+fixtures (tests/fixtures/basic_read/): a letter O in a keyword read as 0 (``P0KE``), a digit 1
+read as l or I (``-l``, ``CHR$(l)``), ``$`` read as ``#`` or ``^`` (``G#``), a blank inside a
+keyword (``PR I NT``), ``;``/``:`` and ``,``/``.`` swapped, a checksum digit misread
+(``<l*7>``, 6/8).  The print is all capitals, as 64'er printed listings.  A
+:class:`Damaged` listing remembers each line's true text, so a test can say what the reader
+must recover.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from dataclasses import dataclass, field
+
+from asm6502.basic.case import from_capitals
+
+CLASSES = ("o-zero", "one-l", "dollar", "keyword-blank", "punctuation", "checksum")
+_LINE = re.compile(r"^(\d+) (.*?)\s+<(\d{3})>$")
+_CHECKSUM_SLIPS = {"6": "8", "8": "6", "3": "8", "1": "7", "7": "1", "0": "8", "5": "6"}
+KEYWORDS_TO_SPLIT = ("PRINT", "GOTO", "GOSUB", "POKE", "NEXT", "THEN", "RETURN", "INPUT")
+
+
+@dataclass
+class LineTruth:
+    number: int
+    text: str  # the line as printed (capitals), undamaged
+    classes: list[str] = field(default_factory=list)
+
+
+@dataclass
+class Damaged:
+    text: str
+    lines: list[LineTruth]
+
+
+def _outside_quotes(text: str) -> list[int]:
+    """Indexes of characters outside quotes and before a REM."""
+    out, quote = [], False
+    upper = text.upper()
+    for k, c in enumerate(text):
+        if not quote and upper.startswith("REM", k):
+            break
+        if c == '"':
+            quote = not quote
+        elif not quote and c != "{":
+            out.append(k)
+    return out
+
+
+def _damage_line(text: str, rng: random.Random, classes: dict[str, float], hit: list[str]) -> str:
+    spots = _outside_quotes(text)
+
+    def chance(name: str) -> bool:
+        if rng.random() < classes.get(name, 0.0):
+            hit.append(name)
+            return True
+        return False
+
+    chars = list(text)
+    o = [k for k in spots if chars[k] == "O" and k and chars[k - 1].isalpha()]
+    if o and chance("o-zero"):
+        chars[rng.choice(o)] = "0"
+    ones = [k for k in spots if chars[k] == "1"]
+    if ones and chance("one-l"):
+        for k in ones if rng.random() < 0.5 else [rng.choice(ones)]:  # often every 1 of a line
+            chars[k] = rng.choice("lI")
+    dollars = [k for k in spots if chars[k] == "$"]
+    if dollars and chance("dollar"):
+        chars[rng.choice(dollars)] = rng.choice("#^")
+    punct = [k for k in spots if chars[k] in ";:,."]
+    if punct and chance("punctuation"):
+        k = rng.choice(punct)
+        chars[k] = {";": ":", ":": ";", ",": ".", ".": ","}[chars[k]]
+    text = "".join(chars)
+    if chance("keyword-blank"):
+        found = [(m.start(), kw) for kw in KEYWORDS_TO_SPLIT for m in re.finditer(kw, text)
+                 if m.start() in _outside_quotes(text)]
+        if found:
+            at, kw = rng.choice(found)
+            cut = at + rng.randrange(1, len(kw))
+            text = text[:cut] + " " + text[cut:]
+        else:
+            hit.remove("keyword-blank")
+    return text
+
+
+def damage_listing(listing: str, rng: random.Random, *, classes: dict[str, float]) -> Damaged:
+    """Print a petcat Checksummer listing (``basic checksum`` output) in capitals, then damage
+    each line: every class hits a line with its probability."""
+    out, truths = [], []
+    for row in listing.splitlines():
+        m = _LINE.match(row)
+        if not m:
+            out.append(row)
+            continue
+        number, text, checksum = int(m.group(1)), from_capitals(m.group(2)), m.group(3)
+        truth = LineTruth(number, text)
+        damaged = _damage_line(text, rng, classes, truth.classes)
+        if rng.random() < classes.get("checksum", 0.0):
+            k = rng.randrange(3)
+            if checksum[k] in _CHECKSUM_SLIPS:
+                checksum = checksum[:k] + _CHECKSUM_SLIPS[checksum[k]] + checksum[k + 1 :]
+                truth.classes.append("checksum")
+        out.append(f"{number} {damaged}  <{checksum}>")
+        truths.append(truth)
+    return Damaged("\n".join(out) + "\n", truths)
+
+
+# Assumed per-line rates for a page of mixed damage (the real pages of the fixtures show these
+# kinds; their rates vary from page to page).
+REALISTIC = {"o-zero": 0.08, "one-l": 0.15, "dollar": 0.08, "keyword-blank": 0.05, "punctuation": 0.04,
+             "checksum": 0.03}

@@ -1,0 +1,307 @@
+"""Checksummer listing lines found in typed or OCR'd text (issue 24).
+
+A 64'er BASIC listing prints every line followed by its Checksummer value ``<NNN>``.
+Typed, a listing is one line per row.  OCR of a magazine page is not: the page has two
+listing columns, and the OCR text gives each physical row as tab-separated cells, the left
+column's cells first (line number, text, checksum), then the right column's (number and
+text in one cell, checksum)::
+
+    100<TAB>REM ** FLOPPY **<TAB><233><TAB>580 PRINT"BITTE KORREKT FORMATIERTE D
+    120<TAB>PRINT"{CLR}":POKE 53280,1<TAB><TAB>ISKETTE"<TAB><246>
+    <TAB>2:POKE 53281,0<TAB><166><TAB>600 PRINT"EINLEGEN
+    (64'er 10/85 p. 32, tests/fixtures/basic_read/)
+
+An empty cell is the empty slot of a column (no number: the row goes on with the line
+above; no checksum: the line goes on in the next row).  A printed line longer than the
+print width goes on in the next row without a number; its checksum comes at its end.
+Captions (``Listing 1. ...``), the ``(c) 64'er`` stamp, page headers and article text
+are rows or cells that belong to no line; they are kept as ``prose`` and never read as
+BASIC.  This module only finds the pieces; :mod:`asm6502.basic.csread` checks them.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from itertools import pairwise
+
+# OCR's readings of the digits of a printed checksum or line number
+DIGIT_LOOKALIKES = {"O": "0", "o": "0", "Q": "0", "D": "0", "I": "1", "l": "1", "|": "1", "!": "1",
+                    "S": "5", "s": "5", "B": "8", "Z": "2", "z": "2", "G": "6"}
+_DIGIT = "0-9" + "".join(re.escape(c) for c in DIGIT_LOOKALIKES)
+_OPEN = r"[<({\[«]"
+_CLOSE = r"[>)}\]»]"
+# <233>, < 104 >, <O67> (a letter for a digit), 078> or <078 (one bracket lost)
+_CHECKSUM = rf"(?:{_OPEN}\s*(?P<a>[{_DIGIT}](?:\s?[{_DIGIT}]){{2}})\s*{_CLOSE}|{_OPEN}\s*(?P<b>[0-9]{{3}})|(?P<c>[0-9]{{3}})\s*{_CLOSE})"
+CHECKSUM_CELL = re.compile(rf"^\s*{_CHECKSUM}\s*$")
+CHECKSUM_AT_END = re.compile(rf"(?:^|\s){_CHECKSUM}\s*$")
+CHECKSUM_INSIDE = re.compile(rf"(?<=\s)[<({{\[«]\s*(?P<a>[{_DIGIT}](?:\s?[{_DIGIT}]){{2}})\s*[>)}}\]»](?=\s)")
+NUMBER_CELL = re.compile(rf"^\s*(?P<n>[0-9](?:[{_DIGIT}]){{0,4}})\s*$")
+# "400-REM": the blank after the number read as a dash
+NUMBERED = re.compile(rf"^\s*(?P<n>[0-9][{_DIGIT}]{{0,4}})(?:\s+|-(?=[A-Za-z])|(?=[A-Za-z?]))(?P<rest>\S.*)$")
+MAX_LINE_TEXT = 120  # a typed line is at most 80 characters; print adds blanks after keywords
+
+
+@dataclass(frozen=True)
+class Piece:
+    """Text of one cell or row, with where it stands in the input (1-based line and column)."""
+
+    text: str
+    line: int
+    col: int
+
+
+@dataclass
+class Record:
+    """One listing line as found: its number, its text in pieces, its printed checksum."""
+
+    number: int
+    number_text: str
+    line: int
+    col: int
+    pieces: list[Piece] = field(default_factory=list)
+    checksum: int | None = None
+    checksum_text: str = ""
+    checksum_line: int = 0
+    checksum_col: int = 0
+    column: int = 0
+    block: int = 0
+    order: int = 0
+
+    @property
+    def text(self) -> str:
+        return "".join(p.text for p in self.pieces)
+
+
+@dataclass(frozen=True)
+class Checksum:
+    value: int
+    text: str  # as printed
+    misread: bool  # letters were read as digits (<O67>)
+
+
+def read_checksum(match: re.Match) -> Checksum:
+    raw = match.group("a") or match.group("b") or match.group("c")
+    digits = "".join(DIGIT_LOOKALIKES.get(c, c) for c in raw if not c.isspace())
+    return Checksum(int(digits) & 0xFF if int(digits) < 256 else int(digits), match.group(0).strip(),
+                    any(c in DIGIT_LOOKALIKES for c in raw))
+
+
+def read_number(text: str) -> int:
+    return int("".join(DIGIT_LOOKALIKES.get(c, c) for c in text))
+
+
+def _cells(raw: str) -> list[tuple[str, int]]:
+    out, pos = [], 1
+    for part in raw.split("\t"):
+        out.append((part, pos))
+        pos += len(part) + 1
+    return out
+
+
+@dataclass
+class _Segment:
+    """One column's part of a row."""
+
+    column: int
+    number: tuple[str, int] | None = None  # number cell (left column) or inline number
+    texts: list[tuple[str, int]] = field(default_factory=list)
+    checksum: tuple[re.Match, int] | None = None
+
+
+def _segments(raw: str) -> list[_Segment]:
+    """A row split into its columns by the slot rule (see the module docstring)."""
+    cells = _cells(raw)
+    if len(cells) == 1:
+        only = _Segment(0)
+        _text_cell(only, *cells[0])
+        return [only]
+    segs: list[_Segment] = []
+    seg: _Segment | None = _Segment(0)
+    slot = 0  # left column: 0 = number slot, 1 = text slot, 2 = more text / checksum / end
+    for k, (text, col) in enumerate(cells):
+        if seg is None:
+            seg = _Segment(len(segs))
+            slot = 1
+        assert seg is not None
+        m = CHECKSUM_CELL.match(text)
+        if m:
+            seg.checksum = (m, col + m.start())
+            segs.append(seg)
+            seg = None
+            continue
+        if not text.strip():
+            rest = [t for t, _ in cells[k + 1 :] if t.strip()]
+            if slot >= 2 and len(rest) == 1 and CHECKSUM_CELL.match(rest[0]) and (seg.number or seg.texts):
+                continue  # "900<TAB>REM X<TAB><TAB><007>": a wide gap before the line's own checksum
+            if slot >= 2:
+                segs.append(seg)
+                seg = None
+            else:
+                slot += 1  # the empty number or text slot
+            continue
+        if slot == 0 and NUMBER_CELL.match(text):
+            seg.number = (text.strip(), col + len(text) - len(text.lstrip()))
+            slot = 1
+            continue
+        if slot == 0 or (slot == 1 and seg.column > 0 and not seg.texts):
+            _text_cell(seg, text, col)
+        else:
+            _text_cell(seg, text, col, inline_number=False)
+        slot = 2
+    if seg is not None and (seg.number or seg.texts or seg.checksum):
+        segs.append(seg)
+    return segs
+
+
+def _text_cell(seg: _Segment, text: str, col: int, *, inline_number: bool = True) -> None:
+    end = CHECKSUM_AT_END.search(text)
+    if end:
+        seg.checksum = (end, col + end.start() + (len(end.group(0)) - len(end.group(0).lstrip())))
+        text = text[: end.start()]
+    m = NUMBERED.match(text) if inline_number and not seg.texts and seg.number is None else None
+    if m:
+        seg.number = (m.group("n"), col + m.start("n"))
+        seg.texts.append((m.group("rest"), col + m.start("rest")))
+    elif text.strip():
+        seg.texts.append((text, col))
+
+
+_NUMBER_RUN = re.compile(r"^\s*\d{1,5}(?:\s+\d{1,5})+\s*$")
+_CHECKSUM_RUN = re.compile(rf"^\s*(?:{_CHECKSUM}\s*){{2,}}$")
+
+
+def _unmerge(raw: str) -> list[str] | None:
+    """OCR sometimes reads a block of lines column by column: the line numbers in one cell, the
+    texts in the next, the checksums in a third (64'er 10/85 p. 55, lines 1010-1120).  When the
+    numbers rise, the checksums are as many and the texts split at their common first word into
+    as many, the block is read back as one row a line."""
+    cells = [c for c in raw.split("\t") if c.strip()]
+    if len(cells) != 3 or not _NUMBER_RUN.match(cells[0]) or not _CHECKSUM_RUN.match(cells[2]):
+        return None
+    numbers = cells[0].split()
+    values = [int(n) for n in numbers]
+    checksums = [m.group(0).strip() for m in re.finditer(_CHECKSUM, cells[2])]
+    first = cells[1].split()[0] if cells[1].split() else ""
+    texts = [first + t for t in cells[1].split(first)[1:]] if first else []
+    if values != sorted(values) or not len(numbers) == len(checksums) == len(texts):
+        return None
+    return [f"{n}\t{t.strip()}\t{c}" for n, t, c in zip(numbers, texts, checksums)]
+
+
+_LINE_AFTER_CHECKSUM = re.compile(r"(?<=[>)}\]])[ \t]+(?=([0-9]{1,5})[ \t]+[A-Za-z?:=])")
+_FIRST_NUMBER = re.compile(r"^\s*([0-9]{1,5})[ \t]")
+# a caption ("Listing 1. Die ...") or the "(c) 64'er" stamp (OCR: "e 64'er", "© 64^er")
+_PROSE_AFTER_CHECKSUM = re.compile(r"(?<=[>)}\]])[ \t]+(?=[A-ZÄÖÜ][a-zäöüß]+[ .,:]|[©@ceC][ \t]?64\S?er)")
+
+
+def _run_together(raw: str) -> list[str]:
+    """A row that holds several lines one after the other (``10 PRINT 1 <123> 20 END <045>``;
+    64'er 10/85 p. 131 came out of OCR as one row a listing), as one row each.  A cut is made
+    after a checksum that reads as one, or before a line number that rises; in a row with tabs
+    (two columns) only where there are several such cuts, and then the tabs were gaps inside
+    the lines.  The later rows are padded with blanks so columns stay the row's."""
+    first = _FIRST_NUMBER.match(raw)
+    last = int(first.group(1)) if first else -1
+    cuts = []
+    for m in _LINE_AFTER_CHECKSUM.finditer(raw):
+        number = int(m.group(1))
+        if CHECKSUM_AT_END.search(raw[: m.start()]) or number > last:
+            cuts.append(m.end())
+            last = number
+    caption = _PROSE_AFTER_CHECKSUM.search(raw)
+    if caption and CHECKSUM_AT_END.search(raw[: caption.start()]) and (cuts or "\t" not in raw):
+        cuts.append(caption.end())  # "... <178> Listing 1. Die User-Port-Alarmanlage."
+    if not cuts or ("\t" in raw and len(cuts) < 2):
+        return [raw]
+    bounds = [0, *cuts, len(raw)]
+    parts = [" " * lo + raw[lo:hi] for lo, hi in pairwise(bounds)]
+    return [p.replace("\t", " ") for p in parts] if "\t" in raw else parts
+
+
+@dataclass
+class Layout:
+    records: list[Record]
+    prose: list[Piece]  # text that belongs to no line (captions, article text, stamps)
+
+
+def find_records(text: str) -> Layout:
+    """Every numbered line with its pieces and checksum, in listing order."""
+    open_: dict[int, Record] = {}  # column -> the line still being read
+    records: list[Record] = []
+    prose: list[Piece] = []
+    block = 0
+    counter = 0
+    lines = text.split("\n")
+    rows = [(lineno, part) for lineno, raw in enumerate(lines, start=1) for part in _run_together(raw.rstrip("\r"))]
+    for lineno, raw in rows:
+        if not raw.strip():
+            continue
+        unmerged = _unmerge(raw)
+        if unmerged is not None:  # a block of lines OCR ran together: one row a line
+            for row in unmerged:
+                for seg in _segments(row):
+                    number = seg.number
+                    if number is None:
+                        continue
+                    counter += 1
+                    one = Record(read_number(number[0]), number[0], lineno, 1, column=0, block=block, order=counter)
+                    one.pieces = [Piece(t, lineno, 1) for t, _ in seg.texts]
+                    if seg.checksum is not None:
+                        cs = read_checksum(seg.checksum[0])
+                        one.checksum, one.checksum_text = cs.value, cs.text
+                        one.checksum_line, one.checksum_col = lineno, 1
+                    records.append(one)
+            continue
+        segs = _segments(raw)
+        tabbed = "\t" in raw
+        any_record = False
+        for seg in segs:
+            rec: Record | None = open_.get(seg.column)
+            if seg.number is not None:
+                value = read_number(seg.number[0])
+                # a row that goes on with an open line's text can start with digits ("-\n1<TAB><144>")
+                continuation = rec is not None and rec.checksum is None and value <= rec.number and not (
+                    seg.texts and seg.texts[0][0].lstrip()[:1].isalpha())  # "100 REM" starts a line
+                if continuation:
+                    seg.texts.insert(0, (seg.number[0] + (" " if seg.texts else ""), seg.number[1]))
+                else:
+                    if rec is not None:
+                        _close(rec, open_, records)
+                    counter += 1
+                    rec = Record(value, seg.number[0], lineno, seg.number[1], column=seg.column, block=block,
+                                 order=counter)
+                    open_[seg.column] = rec
+            for t, col in seg.texts:
+                if rec is not None and len(rec.text) + len(t) <= MAX_LINE_TEXT:
+                    rec.pieces.append(Piece(t, lineno, col))
+                    any_record = True
+                else:
+                    if rec is not None:
+                        _close(rec, open_, records)
+                        rec = None
+                    prose.append(Piece(t, lineno, col))
+            if seg.checksum is not None:
+                m, col = seg.checksum
+                if rec is not None:
+                    cs = read_checksum(m)
+                    rec.checksum, rec.checksum_text = cs.value, cs.text
+                    rec.checksum_line, rec.checksum_col = lineno, col
+                    _close(rec, open_, records)
+                    any_record = True
+                else:
+                    prose.append(Piece(m.group(0), lineno, col))
+            elif seg.number is not None and rec is not None and not seg.texts:
+                any_record = True
+        if not tabbed and not any_record and open_.get(1) is None and records and records[-1].column == 1:
+            block += 1  # text below a two-column stretch: the next stretch starts a new page
+    for rec in list(open_.values()):
+        _close(rec, open_, records)
+    records.sort(key=lambda r: (r.block, r.column, r.order))
+    return Layout(records, prose)
+
+
+def _close(rec: Record, open_: dict[int, Record], records: list[Record]) -> None:
+    if open_.get(rec.column) is rec:
+        del open_[rec.column]
+    records.append(rec)

@@ -1,0 +1,248 @@
+"""Reading a printed Checksummer listing back into a program, every line checked (issue 24).
+
+``read_listings(text)`` finds the listing lines (:mod:`asm6502.basic.cslayout`), takes each
+line's ``<NNN>`` off, tokenizes the line as the C64 stores it and compares its Checksummer
+value with the printed one.  The Checksummer version is decided by the checksums (V1/V2 sum
+the bytes, V3 rotates them; whichever reproduces more printed values).  As ``mse read`` does,
+each line ends "verified" (as printed), "repaired" (the print shows damage and one reading is
+clearly the most likely: the repair is named) or "bad" (ranked fixes, most likely first).
+Several listings in one text (line numbers starting again) are read separately.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from asm6502.basic import csfix
+from asm6502.basic.case import BRACES
+from asm6502.basic.checksummer import ChecksumOptions, format_listing, line_checksum
+from asm6502.basic.cslayout import CHECKSUM_INSIDE, Record, find_records, read_checksum
+from asm6502.basic.tokenizer import BASIC_START, MAX_LINE_NUMBER, link_program
+from asm6502.diagnostics import Diagnostic, Span, error, note, warning
+
+MAX_FIXES_SHOWN = 3
+UPPER_SHARE = 0.8  # letters that are capitals, above which the listing is read as all-capitals
+
+
+@dataclass(frozen=True)
+class LineReport:
+    """One listing line: *status* verified / repaired / bad; *text* as accepted (printed style)."""
+
+    number: int
+    line: int  # line in the input text
+    status: str
+    printed: str  # the text as read
+    text: str  # the text taken (repaired or as printed)
+    checksum: int | None  # printed
+    computed: int | None  # of *text*
+    body: bytes | None
+    repair: str = ""
+    fixes: tuple[str, ...] = ()  # descriptions, most likely first
+    fixed_texts: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class ReadResult:
+    version: int
+    upper: bool
+    lines: tuple[LineReport, ...]
+    diagnostics: tuple[Diagnostic, ...] = field(default=())
+    start: int = BASIC_START
+
+    def count(self, status: str) -> int:
+        return sum(r.status == status for r in self.lines)
+
+    @property
+    def errors(self) -> tuple[Diagnostic, ...]:
+        return tuple(d for d in self.diagnostics if d.is_error)
+
+    @property
+    def ok(self) -> bool:
+        return bool(self.lines) and not self.errors
+
+    @property
+    def prg(self) -> bytes:
+        """The program of the lines read (a bad line as printed; one without bytes left out)."""
+        bodies = {r.number: (r.body, r.line) for r in self.lines if r.body is not None}
+        prg, _ = link_program([(n, *bodies[n]) for n in sorted(bodies)], self.start)
+        return prg
+
+    def corrected_listing(self) -> str:
+        """The listing as it should have been printed, as petcat text: each line's text taken
+        (repairs applied; control codes as petcat names; capitals read as they were), its
+        checksum.  ``basic read`` reads it back, ``basic tok`` after the checksums are taken off."""
+        options = ChecksumOptions(self.version)
+        rows = []
+        for r in self.lines:
+            text = csfix.petcat_text(r.text, self.upper)
+            value = line_checksum(r.number, r.body, options) if r.body is not None else (r.checksum or 0)
+            rows.append((f"{r.number} {text}", value))
+        return format_listing(rows)
+
+
+class _Source:
+    def __init__(self, text: str, filename: str):
+        self.filename = filename
+        self.lines = text.split("\n")
+        self.starts = [0]
+        for line in self.lines[:-1]:
+            self.starts.append(self.starts[-1] + len(line) + 1)
+
+    def span(self, line: int, col: int, length: int = 1) -> Span:
+        source = self.lines[line - 1].rstrip("\r") if 0 < line <= len(self.lines) else None
+        if source is not None and (len(source) > 120 or "\t" in source):
+            source = None  # an OCR row of two columns is too long to echo under every message
+        return Span(self.filename, line, col, length, source)
+
+
+def _upper(records: list[Record]) -> bool:
+    letters = [c for r in records for part in BRACES.split(r.text)[0::2] for c in part if c.isascii() and c.isalpha()]
+    if len(letters) < 4:
+        return False
+    return sum(c.isupper() for c in letters) >= UPPER_SHARE * len(letters)
+
+
+def _checksum_inside(number: int, text: str, upper: bool, options: ChecksumOptions) -> tuple[str, int, str] | None:
+    """(text before, its checksum, the rest) when *text* holds a checksum that verifies the text
+    before it: two lines run together, the second one's number unreadable."""
+    for m in CHECKSUM_INSIDE.finditer(text):
+        head = text[: m.start()].rstrip()
+        value = read_checksum(m).value
+        if head and csfix.checksum_of(number, head, upper, options) == value:
+            return head, value, text[m.end() :].strip()
+    return None
+
+
+def _split_listings(records: list[Record]) -> list[list[Record]]:
+    """Line numbers start again: a new listing (a single misread number below does not)."""
+    out: list[list[Record]] = []
+    for rec in records:
+        if out and rec.number < out[-1][-1].number and rec.number <= out[-1][0].number:
+            out.append([rec])
+        elif out:
+            out[-1].append(rec)
+        else:
+            out.append([rec])
+    return out
+
+
+def _decide_version(records: list[Record], upper: bool) -> int:
+    scores = {}
+    for version in (3, 1):
+        options = ChecksumOptions(version)
+        scores[version] = sum(
+            r.checksum is not None and csfix.checksum_of(r.number, r.text, upper, options) == r.checksum for r in records)
+    return 1 if scores[1] > scores[3] else 3
+
+
+def read_listings(text: str, filename: str = "<input>", *, version: int | None = None,
+                  case: str | None = None) -> list[ReadResult]:
+    """Every Checksummer listing in *text*, each read and checked.  Never raises for bad input."""
+    text = text.removeprefix("\ufeff")
+    src = _Source(text, filename)
+    layout = find_records(text)
+    groups = _split_listings(layout.records)
+    if not groups:
+        return [ReadResult(version or 3, False, (), (error("no Checksummer listing lines found (a line number, "
+                                                          "the line, <NNN>)", Span(filename, 1, 1)),))]
+    results = []
+    for records in groups:
+        with_checksum = [i for i, r in enumerate(records) if r.checksum is not None]
+        if not with_checksum:
+            continue
+        # lines without a checksum before the first and after the last are article text -- unless
+        # they share a text row with a line that has one (lines run together, its checksum unread)
+        lo, hi = with_checksum[0], with_checksum[-1]
+        while lo > 0 and records[lo - 1].line == records[lo].line:
+            lo -= 1
+        while hi + 1 < len(records) and records[hi + 1].line == records[hi].line:
+            hi += 1
+        records = records[lo : hi + 1]
+        upper = _upper(records) if case is None else case == "upper"
+        v = version or _decide_version(records, upper)
+        results.append(_check(records, src, v, upper))
+    if not results:
+        return [ReadResult(version or 3, False, (), (error("no line with a Checksummer value <NNN> found",
+                                                          Span(filename, 1, 1)),))]
+    return results
+
+
+def _check(records: list[Record], src: _Source, version: int, upper: bool) -> ReadResult:
+    options = ChecksumOptions(version)
+    diags: list[Diagnostic] = []
+    reports: list[LineReport] = []
+    seen: dict[int, int] = {}
+    last = -1
+    for rec in records:
+        where = src.span(rec.line, rec.col, len(rec.number_text))
+        printed = rec.text.strip(" ")
+        if rec.number > MAX_LINE_NUMBER:
+            diags.append(error(f"line number {rec.number} is out of range 0-{MAX_LINE_NUMBER}", where))
+        if rec.number in seen:
+            diags.append(error(f"line {rec.number} twice (first in text line {seen[rec.number]})", where))
+        elif rec.number < last:
+            diags.append(warning(f"line {rec.number} comes after line {last} (a misread line number?)", where))
+        seen.setdefault(rec.number, rec.line)
+        last = max(last, rec.number)
+        body = csfix.line_body(printed, upper)
+        if rec.checksum is None:
+            diags.append(error(f"line {rec.number}: no checksum <NNN> found; the line cannot be checked", where))
+            reports.append(LineReport(rec.number, rec.line, "bad", printed, printed, None, None, body))
+            continue
+        cs_where = src.span(rec.checksum_line, rec.checksum_col, len(rec.checksum_text))
+        if rec.checksum > 255:
+            diags.append(error(f"line {rec.number}: checksum {rec.checksum_text} is not a byte value 0-255",
+                               cs_where))
+        computed = None if body is None else line_checksum(rec.number, body, options)
+        if computed == rec.checksum:
+            joined = csfix.keyword_join(printed, rec.number, rec.checksum, upper, options)
+            if joined is not None:  # "PRIN T" and "PRINT" both verify: the blank is OCR damage
+                fix, repair = joined
+                diags.append(warning(f"repaired line {rec.number}: {repair} (the line verifies either way)",
+                                     cs_where, *([] if cs_where.source else [note(f"line {rec.number} reads: "
+                                                                                    f"{rec.number} {printed}")])))
+                reports.append(LineReport(rec.number, rec.line, "repaired", printed, fix.text, rec.checksum,
+                                          rec.checksum, csfix.line_body(fix.text, upper), repair))
+                continue
+            reports.append(LineReport(rec.number, rec.line, "verified", printed, printed, rec.checksum, computed, body))
+            continue
+        split = _checksum_inside(rec.number, printed, upper, options)
+        if split is not None:  # "560 REM X <109> 57cTc2T^ <107>": the next line's number unread
+            head, value, rest = split
+            diags.append(error(f"after line {rec.number} and its checksum <{value:03d}> the row goes on with "
+                               f"{rest!r}: a line whose number cannot be read; it is not read", cs_where))
+            reports.append(LineReport(rec.number, rec.line, "verified", printed, head, value, value,
+                                      csfix.line_body(head, upper)))
+            continue
+        fixes = csfix.rank_fixes(rec.number, printed, rec.checksum, upper, options)
+        context = [] if cs_where.source else [note(f"line {rec.number} reads: {rec.number} {printed}")]
+        if csfix.confident(fixes, upper):
+            best = fixes[0]
+            repair = csfix.describe(printed, best, rec.checksum)
+            joined = csfix.keyword_join(best.text, rec.number, rec.checksum, upper, options)
+            if joined is not None:  # "TH EN" left by a fix elsewhere: whole either way, taken whole
+                best, repair = joined[0], repair + "; " + joined[1]
+            new_body = csfix.line_body(best.text, upper)
+            diags.append(warning(f"repaired line {rec.number}: {repair}", cs_where, *context))
+            reports.append(LineReport(rec.number, rec.line, "repaired", printed, best.text, rec.checksum,
+                                      rec.checksum, new_body, repair))
+            continue
+        described = tuple(csfix.describe(printed, f, rec.checksum) for f in fixes)
+        notes = context + [note("possible fix: " + d) for d in described[:MAX_FIXES_SHOWN]]
+        if len(fixes) > MAX_FIXES_SHOWN:
+            notes.append(note(f"{len(fixes) - MAX_FIXES_SHOWN} less likely changes also match"))
+        if body is None:
+            what = f"line {rec.number}: unreadable control-code name or character; the line cannot be tokenized"
+        else:
+            what = (f"checksum mismatch in line {rec.number} (computed {computed:03d}, printed "
+                    f"{rec.checksum_text})")
+        diags.append(error(what, cs_where, *notes))
+        reports.append(LineReport(rec.number, rec.line, "bad", printed, printed, rec.checksum, computed, body, "",
+                                  described, tuple(f.text for f in fixes)))
+    diags.sort(key=lambda d: (d.span.line, d.span.col) if d.span else (0, 0))
+    return ReadResult(version, upper, tuple(reports), tuple(diags))
+
+
+__all__ = ["LineReport", "ReadResult", "read_listings"]
+
+

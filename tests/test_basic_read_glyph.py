@@ -1,0 +1,89 @@
+"""csglyph: a shifted letter or graphics character inside quotes solved from the checksum (issue 24b)."""
+
+from __future__ import annotations
+
+import pytest
+
+from asm6502.basic import csfix, csglyph
+from asm6502.basic.checksummer import ChecksumOptions, line_checksum
+
+
+def checksum_of(number: int, version: int):
+    def checksum(text: str) -> int | None:
+        body = csfix.line_body(text, True)
+        return None if body is None else line_checksum(number, body, ChecksumOptions(version))
+    return checksum
+
+
+@pytest.mark.parametrize("version", [1, 3])
+@pytest.mark.parametrize("text,k", [
+    ('DATA"Y",0,112,34', 5),  # 10/85 p. 74 line 8502: {CBM-K} read as Y
+    ('PRINT"<CLR>BITTE KORREKT FORMATIERTE £ISKETTE"', 32),  # p. 32 line 580: shifted D read as £
+    ('PRINT"ZEIT :"TM"S"TAB(SP)', 6),  # p. 32 line 1120: shifted Z, the underline lost
+])
+def test_the_byte_that_fits_is_the_one_printed(text, k, version):
+    # whatever byte the print had at text[k], solving from the checksum finds it again
+    checksum = checksum_of(1120, version)
+    for code in (0xA0, 0xAB, 0xBA, 0xC1, 0xC4, 0xDA, 0xDF):
+        printed = checksum(text[:k] + csglyph.spelled(code, True) + text[k + 1:])
+        assert csglyph.solve(text, k, printed, version == 3, checksum) == code
+
+
+@pytest.mark.parametrize("text,want", [
+    ('DATA"Y",0', [(5, "alone")]),
+    ('PRINT"£ISK WIRD"', [(6, "symbol"), (11, "initial")]),  # (the I of £ISK is inside the word)
+    ('PRINT"<CLR>EIN"', [(11, "initial")]),  # inside a control-code name: not a glyph
+    ('REM "£ISK"', []),  # after REM: not in quotes
+])
+def test_places(text, want):
+    skip = {k for i, j, _ in csfix.control_spans(text) for k in range(i, j)}
+    got = [(p.index, p.kind) for p in csglyph.places(text, csfix._quoted(text), skip, True)]
+    assert got == want
+
+
+def test_the_solved_reading_is_offered_never_taken():
+    # 10/85 p. 74 line 8510: the disk's {CBM-G} is the first fix, and the line stays bad
+    from asm6502.basic.csread import read_listings
+    result, = read_listings('8510 DATA"^",0,12,74 ,106,74,12,0,0,27 ,69,0,0,0,0,0,0 <214>\n', "t")
+    line, = result.lines
+    assert line.status == "bad"
+    assert line.fixed_texts[0] == 'DATA"{CBM-G}",0,12,74 ,106,74,12,0,0,27 ,69,0,0,0,0,0,0'
+
+
+@pytest.mark.parametrize("line,fixed", [
+    # 10/85 p. 55 line 200: the rule read as 36 dashes is 24 long
+    ("200 REM EINLESEN------------------------------------ <076>", "REM EINLESEN" + "-" * 24),
+    # 10/85 p. 131 line 130: the rule between the stars lost
+    ("120 REM * A L A R M A N L A G E * <233>\n130 REM *   * <226>", "REM * " + "-" * 21 + "   *"),
+])
+def test_a_rem_rule_of_any_length_is_offered(line, fixed):
+    from asm6502.basic.csread import read_listings
+    result, = read_listings(line + "\n", "t")
+    r = result.lines[-1]
+    assert r.status == "bad"  # the length cannot be read: offered, never taken
+    assert csfix.line_body(r.fixed_texts[0], True).replace(b" ", b"") == csfix.line_body(fixed, True).replace(b" ", b"")
+
+
+@pytest.mark.parametrize("line,status,text", [
+    # Hypra-Text 34050: a lone typographic quote is the quote mark, not a character to replace
+    # (it was 'repaired' to an X that happened to verify)
+    ('34050 PRINT"{HOME,20DOWN >";EN;\u201c<2SPAC ET";EMt <009>', "bad", None),
+    # Hypra-Text 56103: a fix of an unreadable character does not "make a keyword" (it was
+    # 'repaired' to a shifted P: shifted letters in quotes counted as keywords)
+    ('56103 PRINT" IST, DANN DIE \u00dcYPRA-TEXTaiSKETTE" <246>', "bad", None),
+    # floppy-adjust 445: one glyph read one way: 'll' is 11, with F0R's 0 for O
+    ("445 POKE CU,24:PRINT:F0R F=1 TO ll:PRINT:NEXT:POKE CU,10:PRINT <217>", "repaired",
+     "POKE CU,24:PRINT:FOR F=1 TO 11:PRINT:NEXT:POKE CU,10:PRINT"),
+    # floppy-adjust 1180: {RVOFF} is 64'er's spelling; the underlined E is offered, not taken
+    ('1180 IF TM>MT THEN PRINT"<RVSON,UP,RED>FALSCHE\u00a3INSTELLUNG !<RVOFF,WHITE?" <001>', "bad",
+     'IF TM>MT THEN PRINT"<RVSON,UP,RED>FALSCHEeINSTELLUNG !<RVOFF,WHITE?"'),
+])
+def test_real_lines(line, status, text):
+    from asm6502.basic.csread import read_listings
+    result, = read_listings(line + "\n", "t")
+    r, = result.lines
+    assert r.status == status
+    if status == "repaired":
+        assert r.text == text
+    elif text is not None:
+        assert r.fixed_texts[0] == text

@@ -1,0 +1,153 @@
+"""``basic read`` on real print: 64'er OCR against the program on the magazine's disk (issue 24).
+
+The figures asserted here are the ones measured and reported in the README; the manifest of
+origin is tests/fixtures/basic_read/MANIFEST.md.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from pathlib import Path
+
+import pytest
+
+from asm6502.basic.checksummer import ChecksumOptions, line_checksum
+from asm6502.basic.csread import read_listings
+from asm6502.basic.tokenizer import tokenize
+
+FIXTURES = Path(__file__).parent / "fixtures" / "basic_read"
+
+
+def without_blanks(body: bytes) -> bytes:
+    """A line's bytes without the blanks outside quotes: 64'er printed a blank after keywords
+    that the disk program does not have (the Checksummer skips blanks, so both verify)."""
+    out, quote = bytearray(), False
+    for b in body:
+        if b == 0x22:
+            quote = not quote
+        if b == 0x20 and not quote:
+            continue
+        out.append(b)
+    return bytes(out)
+
+
+@cache
+def read_all(ocr: str):
+    """The one reading of a fixture (read once for all tests: it ranks fixes for the bad lines)."""
+    return read_listings((FIXTURES / ocr).read_text(encoding="utf-8"), ocr)
+
+
+def read(ocr: str, listing: int = 0):
+    return read_all(ocr)[listing]
+
+
+def figures(ocr: str, disk: str, listing: int = 0) -> dict:
+    result = read(ocr, listing)
+    truth = {line.number: line.body for line in tokenize((FIXTURES / disk).read_text(), filename=disk).lines}
+    options = ChecksumOptions(result.version)
+    on_disk = [r for r in result.lines if r.number in truth]
+
+    def same(r) -> bool:
+        return r.body is not None and without_blanks(r.body) == without_blanks(truth[r.number])
+
+    def same_but_quoted_blanks(r) -> bool:
+        # a blank inside quotes that OCR lost (or added) is invisible to the checksum: a
+        # repair elsewhere in such a line is judged on what it changed
+        return r.body is not None and r.body.replace(b" ", b"") == truth[r.number].replace(b" ", b"")
+
+    return {
+        "version": result.version,
+        "lines": len(result.lines),
+        # the disk texts are petcat listings: a line whose body is one blank cannot be typed back
+        # from them, so a few printed lines (':' or 'REM') have no disk line to compare with
+        "on disk": len(on_disk),
+        "verified": result.count("verified"),
+        "verified != disk": sum(not same(r) for r in on_disk if r.status == "verified"),
+        "repaired": result.count("repaired"),
+        "repaired != disk": sum(not same_but_quoted_blanks(r) for r in on_disk if r.status == "repaired"),
+        "quoted blanks lost": sum(same_but_quoted_blanks(r) and not same(r) for r in on_disk),
+        "bad": result.count("bad"),
+        # lines where the printed checksum is the disk line's: print and disk agree there
+        "print = disk": sum(r.checksum == line_checksum(r.number, truth[r.number], options) for r in on_disk),
+        "best fix = disk": sum(r.status == "bad" and _fix_is_disk(r, truth, result.upper, 1) for r in on_disk),
+        "top 3 fixes hold disk": sum(r.status == "bad" and _fix_is_disk(r, truth, result.upper, 3) for r in on_disk),
+        "program = disk": all(same(r) for r in on_disk) and len(on_disk) == len(truth) == len(result.lines),
+    }
+
+
+def _fix_is_disk(report, truth, upper, among: int) -> bool:
+    """The disk's line is among the first *among* fixes offered for a bad line."""
+    from asm6502.basic.csfix import line_body
+
+    # (blanks inside quotes too: one the print lost cannot be read back, the checksum skips it)
+    want = truth.get(report.number, b"?").replace(b" ", b"")
+    bodies = [line_body(text, upper) for text in report.fixed_texts[:among]]
+    return any(body is not None and body.replace(b" ", b"") == want for body in bodies)
+
+
+KEYS = ("lines", "on disk", "verified", "verified != disk", "repaired", "repaired != disk", "bad", "print = disk",
+        "best fix = disk", "top 3 fixes hold disk")
+# measured, in the order of KEYS.  TUNED: the listings the OCR confusions in csfix.py were
+# studied on; HELD_OUT: listings of the same issue read only to measure (issue 24b)
+TUNED = [
+    # 10/85 p. 32: two columns, control codes and shifted letters OCR turned into symbols.
+    # 3 verified lines differ from the disk: 170 and 840 were printed differently from the disk
+    # (their printed checksums verify the print), 540 reads two shifted letters as one other
+    # shifted letter whose rotated bits sum to the same checksum
+    ("8510-p32-floppy-adjust.ocr.txt", 0, "8510-floppy-adjust.disk.txt", (75, 75, 29, 3, 21, 0, 25, 72, 8, 10)),
+    # 10/85 p. 54-56: one column, DATA lines with l for 1, lines broken over rows, a block of
+    # 12 lines OCR read column by column
+    ("8510-p54-schreiberling.ocr.txt", 0, "8510-schreiberling.disk.txt", (231, 231, 143, 0, 67, 0, 21, 230, 11, 12)),
+    # 10/85 p. 131-132: two listings, each of them one run-together row in the OCR (line 340's
+    # extra blank inside quotes is invisible to the checksum)
+    ("8510-p131-alarmanlage-codeschloss.ocr.txt", 0, "8510-alarmanlage.disk.txt", (71, 61, 53, 0, 11, 0, 7, 57, 2, 2)),
+    ("8510-p131-alarmanlage-codeschloss.ocr.txt", 1, "8510-codeschloss.disk.txt", (93, 74, 82, 1, 4, 0, 7, 73, 2, 2)),
+]
+HELD_OUT = [
+    # 10/85 p. 73: the last page of "Hypra-Text" (Listing 1, lines 30580-56109), one column with
+    # the lines broken over rows, '$' read as 't' all over the page, shifted letters
+    ("8510-p73-hypra-text.ocr.txt", 0, "8510-hypra-text.disk.txt", (117, 117, 46, 1, 26, 0, 45, 115, 6, 8)),
+    # 10/85 p. 74: "ZLOADER" (Listing 3), two columns as tab-separated cells; the print has ':'
+    # where the disk has REM blocks (4900, 7000)
+    ("8510-p74-zloader.ocr.txt", 0, "8510-zloader.disk.txt", (74, 72, 38, 3, 22, 0, 14, 66, 3, 3)),
+    # 10/85 p. 74: Listing 4, DATA lines each with one graphics character in quotes
+    ("8510-p74-zloader-aender.ocr.txt", 0, "8510-zloader-aender.disk.txt", (31, 31, 1, 0, 0, 0, 30, 30, 16, 20)),
+]
+MEASURED = TUNED + HELD_OUT
+
+
+@pytest.mark.parametrize("ocr,listing,disk,measured", MEASURED)
+def test_real_print_against_the_disk(ocr, listing, disk, measured):
+    got = figures(ocr, disk, listing)
+    print(got)
+    assert got["version"] == 3
+    assert tuple(got[k] for k in KEYS) == measured
+    assert got["repaired != disk"] == 0  # every repair made without asking is the disk's line
+    assert not got["program = disk"]  # the bad lines stand in the way, each named with its fixes
+
+
+def test_two_listings_on_one_page_are_read_separately():
+    assert [len(r.lines) for r in read_all("8510-p131-alarmanlage-codeschloss.ocr.txt")] == [71, 93]
+
+
+def test_real_print_settles_how_v3_counts_positions():
+    # checksummer.py's open question: does the rotation count the skipped blanks?  The printed
+    # values against the disk's lines say no
+    counts = {False: 0, True: 0}
+    printed = 0
+    for ocr, listing, disk, _ in TUNED[:2]:  # (the other two have lines the disk text cannot hold)
+        truth = {line.number: line.body for line in tokenize((FIXTURES / disk).read_text(), filename=disk).lines}
+        for r in read(ocr, listing).lines:
+            printed += 1
+            for spaces in counts:
+                counts[spaces] += r.checksum == line_checksum(r.number, truth[r.number], ChecksumOptions(3, spaces))
+    assert (printed, counts[False], counts[True]) == (306, 302, 62)
+
+
+@pytest.mark.parametrize("ocr,listing", [m[:2] for m in MEASURED])
+def test_every_line_is_accounted_for(ocr, listing):
+    result = read(ocr, listing)
+    for r in result.lines:
+        assert r.status in ("verified", "repaired", "bad")
+    bad = {d.message.split("line ")[1].split()[0].rstrip(":") for d in result.errors if "line " in d.message}
+    assert {str(r.number) for r in result.lines if r.status == "bad"} <= bad
