@@ -30,7 +30,9 @@ from __future__ import annotations
 import re
 
 from asm6502.asm.pseudo import OPTIONS, PAGE, PSEUDO_OPS, SYMBOLS
+from asm6502.asm.reader import LINE_PARTS, START_LINE
 from asm6502.asm.result import Result
+from asm6502.asm.rows import as_span
 from asm6502.opcodes import OPCODES
 
 PAGE_LINES = 60  # the original's default page length (.pag n changes it)
@@ -88,9 +90,6 @@ def split_comment(text: str) -> tuple[str, str | None]:
 def start_line_place(rows) -> tuple | None:
     """The place (file, line) of the start line, when the first rows are its statements after
     ``sys 32768:`` (the original numbers them with the last line's number)."""
-    from asm6502.asm.reader import LINE_PARTS, START_LINE
-    from asm6502.asm.rows import as_span
-
     if not rows:
         return None
     m = LINE_PARTS.match(as_span(rows[0].where).source or "")
