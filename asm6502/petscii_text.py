@@ -39,6 +39,23 @@ def ascii_to_petscii(text: str) -> bytes:
     return converted.encode("latin-1")
 
 
+def brace_code(text: str, pos: int) -> tuple[int, int] | None:
+    """A key written in braces at ``text[pos]``: ``{$93}`` or petcat's name for it (``{clr}``,
+    ``{CBM-R}``, as a tokenized source is listed); returns (PETSCII code, length of the braces
+    and their contents), or None when ``text[pos]`` starts no such code."""
+    if not text.startswith("{", pos):
+        return None
+    end = text.find("}", pos + 1)
+    if end < 0:
+        return None
+    from asm6502.basic.petscii import parse_brace  # (the one table of petcat's names)
+
+    parsed = parse_brace(text[pos + 1 : end])
+    if parsed is None or parsed[1] != 1:
+        return None
+    return parsed[0], end + 1 - pos
+
+
 def petscii_to_ascii(data: bytes) -> str:
     out = []
     for b in data:

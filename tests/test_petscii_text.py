@@ -34,3 +34,19 @@ def test_a_whole_string_converts_as_its_characters_do(text):
     else:
         assert ascii_to_petscii(text) == bytes(codes)
         assert petscii_to_ascii(ascii_to_petscii(text)) == text
+
+
+@pytest.mark.parametrize(("text", "pos", "want"), [
+    ('"{$93}"', 1, (0x93, 5)),
+    ('"{clr}"', 1, (0x93, 5)),
+    ('"{CBM-R}x', 1, (0xB2, 7)),
+    ('"{SHIFT-+}"', 1, (0xDB, 9)),
+    ('"{2 down}"', 1, None),  # a count: more than one key
+    ('"{nosuchkey}"', 1, None),
+    ('"{$93"', 1, None),
+    ('"a"', 1, None),
+])
+def test_brace_code(text, pos, want):
+    from asm6502.petscii_text import brace_code
+
+    assert brace_code(text, pos) == want

@@ -112,6 +112,34 @@ DEVIATIONS: dict[str, tuple[str, str]] = {
         "the project reports it (a memory image from the load address cannot wrap)",
         "error",
     ),
+    "rules/mode_sta_imm_ff": (
+        "the original computes opcodes from the mode and silently writes 89 FF (an undocumented NOP) for 'sta #$ff', a mode "
+        "the mnemonic does not have; the project reports the error",
+        "error",
+    ),
+    "rules/opt_twice_oo_oo": (
+        "a second '.opt oo' restarts the original's object range at the current address (the bytes before it are not "
+        "in the range); the project's output starts at the first byte written (README: deviations)",
+        "ok",
+    ),
+    "rules/opt_twice_p_then_oo": (
+        "the object range starts at the last '.opt' with an O option in the original, at the first byte here",
+        "ok",
+    ),
+    "rules/opt_twice_after_org": (
+        "the object range starts at the last '.opt' with an O option in the original, at the first byte here",
+        "ok",
+    ),
+    "rules/colon_label_on_sys_line": (
+        "'100 sys32768:lbl nop' then '110 .opt p,oo': the original's object range starts at the .opt, after the NOP; "
+        "the project's output at the NOP (the label itself is taken by both)",
+        "ok",
+    ),
+    "rules/sys_colon_nop": (
+        "'100 sys32768:nop' then '110 .opt p,oo': the original's range starts after the NOP (at the .opt), "
+        "the project's output at the NOP",
+        "ok",
+    ),
     "opt/opt_o_equals_rts": (
         ".opt o=expr hands the object to a routine on the C64; off the C64 it cannot run "
         "(issue 12, item 2)",
@@ -134,20 +162,26 @@ def _fixture_cases() -> list[tuple[str, dict, str, dict[str, Path | bytes]]]:
         source = (path.parent / f"{path.stem}.src").read_text()
         disk = {name: path.parent / rel for name, rel in record["disk"].items()}
         cases.append((f"{path.parent.name}/{path.stem}", record, source, disk))
-    programs = FIXTURES / "random" / "programs.jsonl"
-    if programs.is_file():
-        for line in programs.read_text().splitlines():
-            row = json.loads(line)
-            cases.append((f"random/seed{row['seed']:04d}", row, row["source"], {}))
+    for group in ("random", "fuzz"):  # generated programs: tests/profiass_gen.py, tests/profiass_fuzz_gen.py
+        programs = FIXTURES / group / "programs.jsonl"
+        if programs.is_file():
+            for line in programs.read_text().splitlines():
+                row = json.loads(line)
+                cases.append((f"{group}/seed{row['seed']:04d}", row, row["source"], {}))
     return cases
 
 
 CASES = _fixture_cases()
 
 
+FUZZ_DEFAULT = 150  # fuzz/seed0000..0149 run by default; the other committed fuzz programs with -m slow
+
+
 def _params():
     for name, record, source, disk in CASES:
         marks = [pytest.mark.xfail(strict=True, reason="not yet as the original")] if name in KNOWN_FAILING else []
+        if name.startswith("fuzz/") and record["seed"] >= FUZZ_DEFAULT:
+            marks.append(pytest.mark.slow)
         yield pytest.param(name, record, source, disk, id=name, marks=marks)
 
 
@@ -230,9 +264,14 @@ def disk_image(disk: dict[str, Path]) -> bytes:
     return image.to_bytes()
 
 
-def assemble_case(tmp_path: Path, name: str, record: dict, source: str, disk: dict, capsys, via_d64: bool = False) -> tuple[int, str, Path]:
+def assemble_case(tmp_path: Path, name: str, record: dict, source: str, disk: dict, capsys, via_d64: bool = False,
+                  tokenized: bytes | None = None) -> tuple[int, str, Path]:
     src = tmp_path / (name.split("/")[-1] + ".src")
-    src.write_text(our_text(source, record["case"]))
+    if tokenized is not None:  # the source as the C64 saved it (a BASIC .prg)
+        src = src.with_suffix(".prg")
+        src.write_bytes(tokenized)
+    else:
+        src.write_text(our_text(source, record["case"]))
     if via_d64:
         image = tmp_path / "drive8.d64"
         image.write_bytes(disk_image(disk))
@@ -256,8 +295,9 @@ def assemble_case(tmp_path: Path, name: str, record: dict, source: str, disk: di
     return rc, capsys.readouterr().err, out
 
 
-def check_case(tmp_path: Path, name: str, record: dict, source: str, disk: dict, capsys, via_d64: bool = False) -> None:
-    rc, err, out = assemble_case(tmp_path, name, record, source, disk, capsys, via_d64)
+def check_case(tmp_path: Path, name: str, record: dict, source: str, disk: dict, capsys, via_d64: bool = False,
+               tokenized: bytes | None = None) -> None:
+    rc, err, out = assemble_case(tmp_path, name, record, source, disk, capsys, via_d64, tokenized)
     deviation = DEVIATIONS.get(name)
     if deviation is not None:
         if deviation[1] == "error":
@@ -306,6 +346,25 @@ def test_files_from_a_disk_image(tmp_path, capsys, name, record, source, disk):
     """The .file/.end/.lst cases again, with the drive's files in a .d64 given with --disk (the
     sources tokenized, as users kept them) instead of text files beside the source."""
     check_case(tmp_path, name, record, source, disk, capsys, via_d64=True)
+
+
+TOKENIZED = [(name, record, source, disk) for name, record, source, disk in CASES
+             if (FIXTURES / name.split("/")[0] / f"{name.split('/')[-1]}.tok.prg").is_file()]
+
+
+def _tokenized_params():
+    for name, record, source, disk in TOKENIZED:
+        marks = [pytest.mark.xfail(strict=True, reason="tokenized form not yet as the original")] if f"tokenized/{name}" in KNOWN_FAILING else []
+        yield pytest.param(name, record, source, disk, id=f"tokenized/{name}", marks=marks)
+
+
+@pytest.mark.parametrize(("name", "record", "source", "disk"), list(_tokenized_params()))
+def test_tokenized_as_the_original(tmp_path, capsys, name, record, source, disk):
+    """The real sources again, as the C64 saved them: ``<name>.tok.prg`` is the text typed into the
+    oracle's C64 and tokenized there by the real BASIC ROM (control codes inside quotes are bytes,
+    keywords tokens); the assembler reads the .prg and must give the original's result."""
+    prg = (FIXTURES / name.split("/")[0] / f"{name.split('/')[-1]}.tok.prg").read_bytes()
+    check_case(tmp_path, name, record, source, disk, capsys, tokenized=prg)
 
 
 def _norm(line: str) -> str:
@@ -395,14 +454,37 @@ def test_default_output_name_from_open(tmp_path, capsys, name, record, source):
 
 
 LISTED = [(name, record, source) for name, record, source, disk in CASES
-          if not name.startswith("random/") and not disk and not original_failed(record) and name not in DEVIATIONS
+          if not name.startswith(("random/", "fuzz/")) and not disk and not original_failed(record) and name not in DEVIATIONS
           and any(re.match(r"^\d+:", ln) for ln in record["listing"])]
+
+
+# how the oracle's screen text names the control codes the original printed inside quotes
+# (c64emu.CONTROL_NAMES); every other code it writes {$hh}
+ORACLE_CODE_NAMES = {"clr": 0x93, "home": 0x13, "down": 0x11, "up": 0x91, "right": 0x1D, "left": 0x9D, "rvs on": 0x12,
+                     "rvs off": 0x92, "lower": 0x0E, "upper": 0x8E, "white": 0x05, "del": 0x14, "inst": 0x94}
+BRACES = re.compile(r"\{([^{}]+)\}")
+
+
+def _code(m: re.Match) -> str:
+    """A key in braces as one spelling, {$hh}: the oracle's names, petcat's names (a listing of a
+    tokenized source, shown upper case like the rest of the screen) and {$hh} in either case."""
+    from asm6502.basic.petscii import parse_brace
+
+    inner = m.group(1)
+    code = ORACLE_CODE_NAMES.get(inner)
+    if code is None:
+        parsed = parse_brace(inner) or parse_brace(inner.swapcase())
+        if parsed is None or parsed[1] != 1:
+            return m.group(0)
+        code = parsed[0]
+    return "{$%02x}" % code
 
 
 def listing_lines(text_lines: list[str]) -> list[str]:
     """Listing lines compared: the form feed before a page header ({$0c} on the screen, \\f in a
-    file) becomes an empty line; trailing blanks are dropped."""
-    return [ln.replace("{$0c}", "").replace("\f", "").rstrip() for ln in text_lines]
+    file) becomes an empty line; trailing blanks are dropped; a code printed inside quotes is
+    compared as {$hh}, however it is named."""
+    return [BRACES.sub(_code, ln.replace("{$0c}", "").replace("\f", "")).rstrip() for ln in text_lines]
 
 
 def _listing_format_params():
@@ -438,14 +520,17 @@ def test_fixture_set_is_complete():
         groups[name.split("/")[0]] += 1
     assert groups.get("manual", 0) == 5
     assert groups.get("random", 0) >= 400
-    assert sum(n for g, n in groups.items() if g not in ("manual", "random")) >= 150
+    assert groups.get("fuzz", 0) >= 1000
+    assert groups.get("corpus", 0) >= 11
+    assert sum(n for g, n in groups.items() if g not in ("manual", "random", "fuzz", "corpus")) >= 150
 
 
 def test_tables_name_existing_cases():
     names = {name for name, *_ in CASES}
     assert set(DEVIATIONS) <= names
     extra = ({f"manual-listing/{name}" for name in MANUAL} | {f"default-name/{name}" for name, *_ in OBJECT_FILES}
-             | {f"listing-format/{name}" for name, *_ in LISTED} | {f"d64/{name}" for name, *_ in ON_DISK})
+             | {f"listing-format/{name}" for name, *_ in LISTED} | {f"d64/{name}" for name, *_ in ON_DISK}
+             | {f"tokenized/{name}" for name, *_ in TOKENIZED})
     assert KNOWN_FAILING <= names | extra
     assert len(OBJECT_FILES) >= 4
 
@@ -461,7 +546,8 @@ def test_basic_line_number(text, number):
 
 
 ORACLE_HOME = Path("/tmp/profiass")
-REPRODUCE = [c for c in CASES if c[0].split("/")[0] != "random"][::60][:4] + [c for c in CASES if c[0].startswith("random/")][:1]
+REPRODUCE = ([c for c in CASES if c[0].split("/")[0] not in ("random", "fuzz")][::60][:4]
+             + [c for c in CASES if c[0].startswith("random/")][:1] + [c for c in CASES if c[0].startswith("fuzz/")][:1])
 
 
 @pytest.mark.skipif(not ORACLE_HOME.is_dir(), reason="the Profi-Ass oracle (/tmp/profiass) is not set up here")
@@ -482,11 +568,11 @@ def test_oracle_reproduces_fixture(name, record, source, disk):
     disk_data = {c64: oracle._disk_file(path) for c64, path in disk.items()}
     saved = list(sys.path), sys.dont_write_bytecode
     try:
-        new, screen = oracle.run(source, record["case"], disk_data)
+        new, screen = oracle.run(source, record["case"], disk_data, oracle.CORPUS_BUDGET if name.startswith("corpus/") else oracle.BUDGET)
     finally:
         sys.path[:], sys.dont_write_bytecode = saved
     new["disk"] = record["disk"]
-    if name.startswith("random/"):
+    if name.startswith(("random/", "fuzz/")):
         del new["listing"]
         new = {"seed": record["seed"], "source": source, **new}
     else:

@@ -9,6 +9,9 @@ need no oracle.  Maintainer use:
     python3 tools/profiass_oracle.py probes        # tests/fixtures/profiass/<group>/ from the probe table
     python3 tools/profiass_oracle.py manual        # tests/fixtures/profiass/manual/
     python3 tools/profiass_oracle.py random [N]    # tests/fixtures/profiass/random/programs.jsonl (420)
+    python3 tools/profiass_oracle.py fuzz [N]      # tests/fixtures/profiass/fuzz/programs.jsonl (1000)
+    python3 tools/profiass_oracle.py corpus [NAME] # tests/fixtures/profiass/corpus/ from the real sources
+                                                   # (corpus/<name>.orig.txt + corpus/manifest.jsonl)
     python3 tools/profiass_oracle.py all
     python3 tools/profiass_oracle.py show SRC [--case upper]   # one source, record + screen to stdout
     python3 tools/profiass_oracle.py check [N]     # re-run N fixtures, compare (exit 1 on a difference)
@@ -158,7 +161,7 @@ def parse_screen(screen: str) -> dict:
     return {"errors": errors, "listing": listing or [], "basic_error": basic_error}
 
 
-def run(text: str, case: str = "lower", disk: dict[str, str] | None = None) -> tuple[dict, str]:
+def run(text: str, case: str = "lower", disk: dict[str, str] | None = None, budget: int = BUDGET) -> tuple[dict, str]:
     """Assemble `text` with the original; returns (record, screen text).
 
     The source runs twice: once with the free RAM (FREE_RAM) filled with $00, once with $FF.
@@ -193,7 +196,7 @@ def run(text: str, case: str = "lower", disk: dict[str, str] | None = None) -> t
         original = pa.ProfiAss
         pa.ProfiAss = Recording
         try:
-            res = pa.assemble(lines=source_lines(text), case=case, disk=dict(disk_bytes), budget=BUDGET)
+            res = pa.assemble(lines=source_lines(text), case=case, disk=dict(disk_bytes), budget=budget)
         finally:
             pa.ProfiAss = original
         rng = res["range"]
@@ -231,9 +234,10 @@ def run(text: str, case: str = "lower", disk: dict[str, str] | None = None) -> t
     return record, screen
 
 
-def write_case(directory: Path, name: str, text: str, case: str = "lower", disk: dict[str, str] | None = None) -> dict:
+def write_case(directory: Path, name: str, text: str, case: str = "lower", disk: dict[str, str] | None = None,
+               budget: int = BUDGET) -> dict:
     directory.mkdir(parents=True, exist_ok=True)
-    record, screen = run(text, case, disk)
+    record, screen = run(text, case, disk, budget)
     (directory / f"{name}.src").write_text(text)
     disk_map = {}
     for c64name, src in sorted((disk or {}).items()):
@@ -279,8 +283,31 @@ def cmd_manual() -> None:
     for src in sorted(mdir.glob("*.txt")):
         text = "".join(ln + "\n" for ln in source_lines(src.read_text()))
         rec = write_case(out, src.stem, text, "upper")
+        # the program as the C64 saved it (tokenized by the real BASIC ROM): tokenized/manual/<name>
+        (out / f"{src.stem}.tok.prg").write_bytes(_oracle().tokenize(source_lines(text), "upper"))
         (out / f"{src.stem}.manual.lst").write_text((mdir / "expected" / f"{src.stem}.lst").read_text())
         print(f"manual/{src.stem}: {summary(rec)}")
+
+
+FUZZ_COUNT = 1000  # structural fuzz programs committed (seeds 0..999)
+
+
+def cmd_fuzz(count: int) -> None:
+    """fuzz/programs.jsonl: the original's record for tests/profiass_fuzz_gen.py's seeds 0..count-1."""
+    sys.path.insert(0, str(ROOT / "tests"))
+    from profiass_fuzz_gen import generate
+
+    out = FIXTURES / "fuzz"
+    out.mkdir(parents=True, exist_ok=True)
+    rows = []
+    for seed in range(count):
+        text = generate(seed)
+        rec, _ = run(text)
+        del rec["listing"]
+        rows.append(json.dumps({"seed": seed, "source": text, **rec}, separators=(",", ":")))
+        if seed % 100 == 0:
+            print(f"fuzz {seed}: {summary(rec)}", flush=True)
+    (out / "programs.jsonl").write_text("\n".join(rows) + "\n")
 
 
 def cmd_random(count: int) -> None:
@@ -298,6 +325,55 @@ def cmd_random(count: int) -> None:
         if seed % 50 == 0:
             print(f"random {seed}: {summary(rec)}", flush=True)
     (out / "programs.jsonl").write_text("\n".join(rows) + "\n")
+
+
+CORPUS = FIXTURES / "corpus"
+CORPUS_BUDGET = 400_000_000  # a real program listed to the screen scrolls for 10-100 M instructions
+HEADER_RE = re.compile(r"^;")  # a dump's own header (";name.prg ==0801==", ";Eingetippt von ...")
+BRACE_RE = re.compile(r"\{([^}$][^}]*)\}")
+
+
+def corpus_manifest() -> list[dict]:
+    """corpus/manifest.jsonl: one real source a line, {"name", "repo", "path", "commit", "origin",
+    "changes": [[old, new], ...], "why"}; the text is corpus/<name>.orig.txt as published."""
+    return [json.loads(ln) for ln in (CORPUS / "manifest.jsonl").read_text().splitlines() if ln.strip()]
+
+
+def corpus_text(orig: str, changes: list[list[str]]) -> str:
+    """The text typed into the oracle's C64 from a published source dump: the dump's header lines
+    and blank lines dropped, the blanks before each line number dropped (petcat right-aligns the
+    numbers), petcat's {names} as {$hh} codes (the keys the oracle types), then the manifest's
+    changes (each must apply at least once)."""
+    sys.path.insert(0, str(ROOT))
+    from asm6502.basic.petscii import parse_brace
+
+    def code(m: re.Match) -> str:
+        parsed = parse_brace(m.group(1))
+        if parsed is None:
+            raise SystemExit(f"unknown petcat name {{{m.group(1)}}}")
+        return ("{$%02x}" % parsed[0]) * parsed[1]
+
+    lines = [BRACE_RE.sub(code, ln.lstrip(" ")) for ln in orig.splitlines() if ln.strip() and not HEADER_RE.match(ln)]
+    text = "".join(ln + "\n" for ln in lines)
+    for old, new in changes:
+        if old not in text:
+            raise SystemExit(f"change {old!r} -> {new!r} does not apply")
+        text = text.replace(old, new)
+    return text
+
+
+def cmd_corpus(only: str | None = None) -> None:
+    """corpus/<name>.src, .json, .screen.txt from the original, and <name>.tok.prg: the same source
+    as the C64 saved it (tokenized by the real BASIC ROM while typing)."""
+    for entry in corpus_manifest():
+        name = entry["name"]
+        if only and only != name:
+            continue
+        text = corpus_text((CORPUS / f"{name}.orig.txt").read_text(encoding="utf-8"), entry["changes"])
+        disk = {k: (CORPUS / v).read_text() for k, v in entry.get("disk", {}).items()}
+        rec = write_case(CORPUS, name, text, entry.get("case", "lower"), disk, CORPUS_BUDGET)
+        (CORPUS / f"{name}.tok.prg").write_bytes(_oracle().tokenize(source_lines(text), entry.get("case", "lower")))
+        print(f"corpus/{name}: {summary(rec)}", flush=True)
 
 
 def summary(rec: dict) -> str:
@@ -326,7 +402,7 @@ def cmd_check(count: int) -> int:
     for path, rec in cases[::step][:count]:
         text = (path.parent / (path.stem + ".src")).read_text()
         disk = {k: _disk_file(path.parent / v) for k, v in rec["disk"].items()}
-        new, screen = run(text, rec["case"], disk)
+        new, screen = run(text, rec["case"], disk, CORPUS_BUDGET if path.parent == CORPUS else BUDGET)
         new["disk"] = rec["disk"]
         same = new == rec and screen == (path.parent / (path.stem + ".screen.txt")).read_text()
         bad += not same
@@ -343,9 +419,10 @@ def cmd_known_failing() -> int:
     target.write_text("")
     python = ROOT / ".venv" / "bin" / "python"
     tests = ("test_as_the_original", "test_manual_listing", "test_default_output_name_from_open", "test_listing_as_the_original",
-             "test_files_from_a_disk_image")
+             "test_files_from_a_disk_image", "test_tokenized_as_the_original")
     proc = subprocess.run(
-        [str(python if python.exists() else sys.executable), "-m", "pytest", "-q", "-p", "no:cacheprovider", "-rA"]
+        [str(python if python.exists() else sys.executable), "-m", "pytest", "-q", "-p", "no:cacheprovider", "-rA",
+         "-m", "slow or not slow"]  # (the committed fuzz programs past the first 250 are slow)
         + [f"tests/test_profiass_oracle.py::{t}" for t in tests],
         cwd=ROOT, capture_output=True, text=True,
     )
@@ -376,6 +453,10 @@ def main(argv: list[str]) -> int:
         cmd_probes(argv[1] if len(argv) > 1 else None)
     elif cmd == "manual":
         cmd_manual()
+    elif cmd == "corpus":
+        cmd_corpus(argv[1] if len(argv) > 1 else None)
+    elif cmd == "fuzz":
+        cmd_fuzz(int(argv[1]) if len(argv) > 1 else FUZZ_COUNT)
     elif cmd == "random":
         cmd_random(int(argv[1]) if len(argv) > 1 else RANDOM_COUNT)
     elif cmd == "all":

@@ -371,3 +371,183 @@ PROBES = [
         (0x0180, 0x0180), (0x7fff, 0x3), (0x3, 0x5556), (0x5556, 0x3), (0xfffe, 0x8000), (0x8000, 0xfffe),
         (0x9, 0x1c72), (0x1c72, 0x9), (0x6, 0x2aab), (0x2aab, 0x6))]),
 ]
+
+# ---- rules: every rule of tests/fixtures/profiass/README.md again, in at least three surroundings
+# (blanks, position on the line, case, quotes); and the cases real programs showed (issue 21)
+R = "rules"
+SYS_COLON = "100 sys32768{sep}.opt p,oo{sep2}*=$c000\n110 nop\n120 .end\n"
+PROBES += [
+    # the SYS line's rest is assembled: statements after ':' (and a REM is SYNTAX 1)
+    P(R, "sys_colon_rem_tight", raw="100 sys32768:rem x\n110 .opt p,oo\n120 lda #1\n"),
+    P(R, "sys_colon_rem_blank_after", raw="100 sys 32768: rem x\n110 .opt p,oo\n120 lda #1\n"),
+    P(R, "sys_colon_opt_org_tight", raw=SYS_COLON.format(sep=":", sep2=":")),
+    P(R, "sys_colon_opt_org_blanks", raw=SYS_COLON.format(sep=" : ", sep2=": ")),
+    P(R, "sys_colon_nop", raw="100 sys32768:nop\n110 .opt p,oo\n120 lda #1\n"),
+    # .opt with a comment
+    P(R, "opt_p_comment_tight", "lda #1", opt="p;x"),
+    P(R, "opt_oo_comment", "lda #1", opt="oo ; x"),
+    P(R, "opt_p_oo_comment_tight", "lda #1", opt="p,oo;x"),
+    # a second .opt with an O option restarts the range
+    P(R, "opt_twice_oo_oo", "nop", ".opt oo", "nop", "nop"),
+    P(R, "opt_twice_p_then_oo", "nop", ".opt p", "nop", ".opt p,oo", "nop"),
+    P(R, "opt_twice_after_org", "nop", "*= $c010", ".opt oo", "nop"),
+    # modes the 6502 lacks: the formula's opcode, or SYNTAX 9
+    P(R, "mode_sty_abs_y", "sty $1234,y"),
+    P(R, "mode_ldy_zp_y", "ldy 1,y"),
+    P(R, "mode_sta_imm_ff", "sta #$ff"),
+    P(R, "mode_jmp_imm_label", "lbl jmp #lbl"),
+    P(R, "mode_cpy_zp_x", "cpy 1,x"),
+    # a label alone on its line: SYNTAX 0
+    P(R, "label_alone_comment", "lbl ;x", "nop"),
+    P(R, "label_alone_blank_before", " lbl", "nop"),
+    P(R, "label_alone_caret", "^lbl", "nop"),
+    P(R, "label_then_colon_nop", "lbl:nop", "jmp lbl"),
+    # labels and definitions after ':' -- without a blank they are taken, with one: SYNTAX 1
+    P(R, "colon_label_tight", "lbl lda #1:other lda #2", "jmp other"),
+    P(R, "colon_label_blank_before_colon", "nop :other lda #2", "jmp other"),
+    P(R, "colon_label_blank_after", "nop: other lda #2", "jmp other"),
+    P(R, "colon_label_blanks_both", "nop : other lda #2", "jmp other"),
+    P(R, "colon_label_two_blanks", "nop:  other lda #2", "nop"),
+    P(R, "colon_definition_tight", "pastrt =$80:pastop =$c0", "lda #pastrt:ldx #pastop"),
+    P(R, "colon_definition_blank_after", "nop: pastop =$c0", "ldx #pastop"),
+    P(R, "colon_definition_three", "aa =1:bb =2:cc =3", ".byt aa,bb,cc"),
+    P(R, "colon_label_on_sys_line", raw="100 sys32768:lbl nop\n110 .opt p,oo\n120 jmp lbl\n"),
+    P(R, "colon_label_after_comment_colon", "nop ;x:lbl nop", "jmp lbl"),
+    P(R, "colon_label_caret", "nop:^lbl nop", "jmp lbl"),
+    P(R, "colon_label_ldx_a2", "a1 lda #1:a2 ldx #2:jmp a2"),
+    P(R, "colon_a2_blank", "a1 lda #1: a2 ldx #2"),
+    P(R, "colon_mnemonic_blank", "lda #1: ldx #2:  ldy #3"),
+    # '=' needs a blank before it; the value may follow after blanks or none
+    P(R, "equals_blank_after_only", "val= 5", "lda #val"),
+    P(R, "equals_blank_before_only", "val =5", "lda #val"),
+    P(R, "equals_blanks_both", "val = 5", "lda #val"),
+    P(R, "equals_two_blanks_after", "val =  5", "lda #val"),
+    P(R, "equals_tab_like_blanks", "val    =    5", "lda #val"),
+    P(R, "underscore_blanks", "val _ 5", "lda #val"),
+    # 'lda#1': SYNTAX 0
+    P(R, "mnemonic_hash_ldx", "ldx#1"),
+    P(R, "mnemonic_two_blanks", "lda  #1"),
+    P(R, "mnemonic_hash_blank", "lda # 1"),
+    # '= 5' without a name
+    P(R, "equals_no_name_tight", "=5", "nop"),
+    P(R, "equals_no_name_after_colon", "nop:= 5", "nop"),
+    P(R, "equals_no_name_blank", " = 5", "nop"),
+    # name lengths of '=' definitions
+    P(R, "equals_name_11", "abcdefghijk = 5", "lda #abcdefghijk"),
+    P(R, "equals_name_13", "abcdefghijklm = 5", "nop"),
+    P(R, "label_name_13", "abcdefghijklm nop", "jmp abcdefghijklm"),
+    # numbers
+    P(R, "number_hex_six_digits", ".wor $112345"),
+    P(R, "number_hex_five_abs", "lda $12345"),
+    P(R, "number_dec_65535", ".wor 65535"),
+    P(R, "number_dec_65536_wor", ".wor 65536"),
+    P(R, "number_bin_18_bits", ".wor %111111111111111111"),
+    # blanks around ',': before it they are fine, after it SYNTAX 2
+    P(R, "comma_blank_after_index", "lda $1234, x"),
+    P(R, "comma_blank_before_index", "lda $1234 ,x"),
+    P(R, "comma_blank_after_byt", ".byt 1, 2"),
+    P(R, "comma_blank_before_byt", ".byt 1 ,2"),
+    P(R, "comma_blank_after_indirect_y", "lda ($fb), y"),
+    P(R, "comma_blank_before_indirect_y", "lda ($fb) ,y"),
+    # an extra ')' and unclosed quotes
+    P(R, "paren_extra_double", "lda #(1+2))"),
+    P(R, "paren_extra_byt", ".byt 1)"),
+    P(R, "paren_extra_abs", "lda 1)"),
+    P(R, "asc_unclosed_semicolon", '.asc "ab;c', "nop"),
+    P(R, "asc_unclosed_colon", '.asc "a:b', "nop"),
+    P(R, "byt_unclosed", '.byt "a', "nop"),
+    # .byt with a missing item
+    P(R, "byt_leading_comma", ".byt ,1"),
+    P(R, "wor_trailing_comma", ".wor 1,"),
+    P(R, "byt_two_commas", ".byt 1,,2"),
+    # strings in .byt/.wor: the first character
+    P(R, "byt_string_and_number", '.byt "ab",1'),
+    P(R, "wor_one_char", '.wor "a"'),
+    P(R, "byt_empty_string", '.byt ""'),
+    # a ':' ends a comment, also one holding quotes
+    P(R, "comment_colon_tight", "lda #1;x:nop"),
+    P(R, "comment_quote_colon", 'lda #1 ;"x:y" : nop'),
+    P(R, "comment_only_line_colon", ";x:nop"),
+    P(R, "comment_quote_open_colon", 'lda #1 ; "x:nop'),
+    # up-arrow indentation
+    P(R, "caret_label_data", "^lbl .byt 1", "jmp lbl"),
+    P(R, "caret_blanks_comment", "^     nop ;x"),
+    P(R, "caret_after_colon", "nop:^ nop"),
+    # '* =' with blanks
+    P(R, "org_two_blanks_before_equals", "*  =$c010", "nop", org=""),
+    P(R, "org_blanks_after", "*=   $c010", "nop", org=""),
+    P(R, "org_comment_after", "*= $c010 ;x", "nop", org=""),
+    # one-character constants: letters, punctuation, {$hh} codes, also after a label and unclosed
+    P(R, "char_clr", 'lda #"{$93}"'),
+    P(R, "char_byt_graphic", '.byt "{$b2}"'),
+    P(R, "char_clr_labelled", 'cls lda #"{$93}"', "jmp cls"),
+    P(R, "char_clr_unclosed", 'lda #"{$93}', "nop"),
+    P(R, "char_colon", 'lda #":"', "nop"),
+    P(R, "char_semicolon", 'lda #";"', "nop"),
+    P(R, "char_blank", 'lda #" "', "nop"),
+    P(R, "char_shifted", 'lda #"A":ldx #"{$c1}"'),
+    P(R, "char_quote_code", 'lda #"{$22}"', "nop"),
+    P(R, "char_cmp_after_colon", 'nop:cmp #"{$1d}"'),
+    P(R, "asc_codes_and_text", '.asc "{$b2}a"'),
+    P(R, "asc_codes_colon_semicolon", '.asc "{$93}:;{$11}x"'),
+    P(R, "byt_codes_list", '.byt "{$b2}","{$db}",142,"{$dd}"'),
+    # labels: 8 significant characters
+    P(R, "label_8_same_prefix_branch", "nographic nop", "jmp nographik"),
+    P(R, "label_9_vs_8", "abcdefgh1 nop", "jmp abcdefgh"),
+    P(R, "equals_8_prefix", "abcdefgh1 = 5", "lda #abcdefgh2"),
+    # BASIC keywords in names
+    P(R, "keyword_if_label", "ifx nop", "jmp ifx"),
+    P(R, "keyword_stop_label", "stop1 = 3", "lda #stop1"),
+    P(R, "keyword_print_colon", "nop:print2 nop", "jmp print2"),
+    # the printed listing: the operand field before a comment, and the page length
+    P(R, "listing_operand_7_comment", "abcdefg = $1234", "lda abcdefg;x"),
+    P(R, "listing_operand_8_comment", "abcdefgh = $1234", "lda abcdefgh  ;x"),
+    P(R, "listing_operand_short_comment", "lda #1;x", "lda ($fb),y ;x", "jmp $1234  ;x"),
+    P(R, "listing_operand_data_comment", ".byt 1,2,3;x", ".asc \"ab\" ;x", "nop;x", "nop ;x"),
+    P(R, "listing_operand_blanks_comment", "lda  #1  ;x", "lda $1234 , x ;x", "ldx #\"a\";x"),
+    P(R, "listing_page_71_nops", *(["nop"] * 71), opt="p,oo"),
+    P(R, "listing_page_120_nops", *(["nop"] * 120), opt="p,oo"),
+    P(R, "listing_colon_statements_sys", raw="10 sys32768:.opt p,oo:*=$c000\n20 nop\n30 .end\n"),
+    P(R, "listing_colon_statements_sys_sym", raw="10 sys32768:.opt p,oo:*=$c000\n20 lbl nop:jmp lbl\n30 .sym\n40 .end\n"),
+]
+
+# operands of more than 50 keys: OVERFLOW (a string of 48 characters in quotes is 50); what a real
+# line holds when a quote stays open up to the end of the line
+PROBES += [
+    P(R, "operand_length_50", 'lda #"abcdefghijklmnopqrstuvwxyzabcdefghijklmnopqrstu"', "nop"),
+    P(R, "operand_length_51", 'lda #"abcdefghijklmnopqrstuvwxyzabcdefghijklmnopqrstuv"', "nop"),
+    P(R, "operand_length_byt_51", '.byt 1,"abcdefghijklmnopqrstuvwxyzabcdefghijklmnopqrstu"', "nop"),
+    P(R, "operand_length_byt_50", '.byt 1,"abcdefghijklmnopqrstuvwxyzabcdefghijklmnopqrst"', "nop"),
+    P(R, "operand_length_code_51", 'lda #"{$93}abcdefghijklmnopqrstuvwxyzabcdefghijklmnopqrstu"', "nop"),
+    P(R, "operand_length_unclosed_colon", 'eor #"{$a0}:inc $1234:sty $2345:dex:cmp #$ae:dec $1234:bmi *', "nop"),
+    # an index missing after ',': SYNTAX 2
+    P(R, "index_missing_blank", "inc 5 ,"),
+    P(R, "index_missing_abs", "lda $1234,"),
+    P(R, "index_missing_wor", ".wor 5 ,"),
+    # what follows a complete expression
+    P(R, "junk_number_blank", "lda 1 2"),
+    P(R, "junk_after_char", 'lda #"b"a'),
+    P(R, "junk_after_char_digit", 'lda #"b"1'),
+    P(R, "junk_byt", ".byt 1 2"),
+    P(R, "junk_quote_after_symbol", 'lbl = 5', 'lda lbl"x"'),
+    P(R, "junk_quote_further", 'and #"c ;sag "ja"'),
+    P(R, "junk_shifted_after_char", 'lda #"b"A'),
+    P(R, "junk_shifted_blank", "lda #1 A"),
+    P(R, "junk_shifted_code", 'lda #"b"{$c1}'),
+    P(R, "junk_shifted_then_colon", 'ldx #"b"A:nop'),
+    # '#' without a value: UNDEF'D STATEMENT; '$' or '%' without digits: 0
+    P(R, "immediate_empty", "lda #"),
+    P(R, "immediate_empty_colon", "nop:ora #"),
+    P(R, "immediate_empty_blank", "ldx # "),
+    P(R, "number_no_digits_hex", "sty $"),
+    P(R, "number_no_digits_bin", "lda %"),
+    P(R, "number_no_digits_imm", "lda #$"),
+]
+
+# a character and a quote after a complete expression (what unclosed quotes leave; fuzz seeds)
+PROBES += [
+    P(R, "junk_one_char_quote_end", 'and #"z;"x"'),
+    P(R, "junk_shifted_quote", 'adc #"a :ldy #"A"'),
+    P(R, "junk_char_opens_string", '.byt "c ,"b":nop'),
+    P(R, "junk_two_chars_quote", 'lda #"b"xy"'),
+]

@@ -161,7 +161,7 @@ def _assemble(text: str, filename: str, options: Options, gate=None) -> Result:
         object_name=_opened(layout, layout.object_lfn), listing_name=_opened(layout, layout.listing_lfn),
         files=sst_files,
         symbol_table=_symbol_table(layout, encoder) if layout.symbol_listing else None,
-        macro_calls=tuple((m.name, m.calls) for m in layout.macro_order),
+        macro_calls=tuple((m.name, m.calls) for m in layout.macro_order), last_line=layout.last_line,
     )  # fmt: skip
 
 

@@ -23,7 +23,7 @@ from asm6502.cpu import Cpu, instruction_set, unstable_mnemonics, unstable_opcod
 from asm6502.opcodes import BRANCHES, ZERO_PAGE_FORM, Mode
 from asm6502.opcodes_undoc import ALIASES, UNDOCUMENTED
 from asm6502.patterns import LazyPattern
-from asm6502.petscii_text import ascii_to_petscii
+from asm6502.petscii_text import ascii_to_petscii, brace_code
 from asm6502.tuples import SlotRecord, slot_record
 
 TYPE_CHECKING = False
@@ -37,7 +37,7 @@ _INDEX = LazyPattern(r",\s*([xXyY])\s*$")
 _PSEUDO = re.compile(r"\.([A-Za-z#]*)")
 _BAD_INDEX = LazyPattern(r",\s*[A-Za-z]\s*$")
 _LONG_NAME = re.compile(r"[A-Za-z0-9.]{%d}" % (ex.SIGNIFICANT + 1))  # (a symbol name longer than the significant part has such a run)
-_ESCAPE = LazyPattern(r"\{\$([0-9A-Fa-f]{2})\}")
+_BRACED = LazyPattern(r"\{[^{}]*\}")  # a key written in braces: {$93}, {clr} (petscii_text.brace_code reads it)
 ABSOLUTE_FORM = {None: Mode.ABSOLUTE, "X": Mode.ABSOLUTE_X, "Y": Mode.ABSOLUTE_Y}
 _OPERAND_SIZE = {mode: mode.operand_size for mode in Mode}
 # the commonest operands: blanks, '#', a < > ! prefix, an expression without blanks, ',x' or ',y'
@@ -57,6 +57,7 @@ _FAST_DEFINE = re.compile(r"([A-Za-z][A-Za-z0-9.]*+)[ \t]++([=_])[ \t]*+([^\s;\"
 _QUICK_OPERAND = LazyPattern(r"([ \t]+)(#?)([<>!]?)([^\s,;\"()\[\]#<>!]+|\*[-+][^\s,;\"()\[\]#<>!]*|\*)(?:,([xXyY]))?\Z")
 
 Problem = tuple[str, int, int]  # (message, offset, length)
+OPERAND_LIMIT = 50  # an operand of more keys is the original's OVERFLOW (rules/operand_length_*)
 LABEL_FIELD = 10  # 'name = value' with a name of 11 characters or more is the original's SYNTAX 1 (labels_len_*)
 
 
@@ -371,6 +372,8 @@ class Decoder:
         if not first.isalpha():
             if first == '"':
                 return Bad.make(None, ("a statement cannot start with a string [SYNTAX 1]", base, len(text)))
+            if first == "=":  # '= 5', '=5' without a name: the original lists it and does nothing, as it does .stm
+                return Pseudo.make(None, None, "stm", "=", text[1:].strip(), base + 1, base, 1)
             return Bad.make(None, (f"unexpected '{first}' at the start of a statement [SYNTAX 8]", base, 1))
         m = IDENT.match(text)
         if m is None:
@@ -489,6 +492,8 @@ class Decoder:
 
     def _definition(self, label, var: bool, text: str, offset: int) -> Record:
         if label is None:
+            if not var:  # ('= 5' after '^ ': the same as without the arrow)
+                return Pseudo.make(None, None, "stm", "=", text.strip(), offset, offset - 1, 1)
             return Bad.make(None, ("a definition needs a name in front [SYNTAX 8]", offset - 1, 1))
         compiled = self._compiled(label, text, offset)
         if type(compiled) is Bad:
@@ -501,6 +506,9 @@ class Decoder:
     def _instruction(self, label: str | None, word: str, operand_text: str, end: int) -> Record:
         """``word`` is the mnemonic as typed; ``operand_text`` follows it at offset ``end``."""
         mnemonic = word.upper()
+        long_operand = len(operand_text) > OPERAND_LIMIT and keys(operand_text.strip()) > OPERAND_LIMIT
+        if long_operand and _texty(operand_text):
+            return Bad.make(label, _overflow(operand_text, end))
         try:
             operand = self._quick_operand(mnemonic, operand_text) or self._operand(mnemonic, operand_text)
         except _OperandProblem as p:
@@ -520,6 +528,10 @@ class Decoder:
             node.value if type(node) is ex.Num else None, node, end + expr_offset,
             mnemonic in self.unstable or code in self.unstable_codes or zp_code in self.unstable_codes,
         )  # fmt: skip
+        if long_operand and self.advice is None:  # a long expression: assembled here, OVERFLOW on the original
+            lead = len(operand_text) - len(operand_text.lstrip())
+            self.advice = (f"an operand of {keys(operand_text.strip())} characters: the original Profi-Ass takes at most "
+                           f"{OPERAND_LIMIT} and reports OVERFLOW", lead, len(operand_text.strip()))
         if self.advice is not None:  # a warning for every use of this statement text (see ``advised``)
             message, offset, advice_length = self.advice
             self.advice = None
@@ -587,9 +599,11 @@ class Decoder:
         body = operand
         mi = _INDEX.search(operand) if "," in operand else None
         if mi:
+            if mi.start(1) > mi.start() + 1:  # 'lda $1234, x': the original wants the index right after ','
+                raise _OperandProblem("no blank between ',' and the index register: ',x' [SYNTAX 2]", lead + mi.start(), mi.end() - mi.start())
             index = mi.group(1).upper()
             body = operand[: mi.start()].rstrip()
-        elif _BAD_INDEX.search(operand) and '"' not in operand:
+        elif (_BAD_INDEX.search(operand) or operand.endswith(",")) and '"' not in operand:  # ('lda $1234,': rules/index_missing_*)
             raise _OperandProblem("an index is ',x' or ',y' [SYNTAX 2]")
         if mnemonic in BRANCHES and Mode.RELATIVE in modes:
             if index:
@@ -605,14 +619,16 @@ class Decoder:
         """(prefix, tree, closure, offset of the expression): an optional < > ! then an expression."""
         stripped = text.lstrip()
         offset += len(text) - len(stripped)
-        if not stripped:
-            raise _OperandProblem("expression expected [SYNTAX 5]", offset, 1)
+        if not stripped:  # ('lda #' is the original's UNDEF'D STATEMENT: rules/immediate_empty)
+            raise _OperandProblem("expression expected " + ("[UNDEF'D STATEMENT]" if form == "immediate" else "[SYNTAX 5]"), offset, 1)
         prefix = stripped[0] if stripped[0] in "<>!" else ""
         body = stripped[1:] if prefix else stripped
         offset += len(prefix) + len(body) - len(body.lstrip())
         body = body.lstrip()
         if not body:
             raise _OperandProblem("expression expected [SYNTAX 5]", offset, 1)
+        while body.endswith(")") and body.count(")") > body.count("("):
+            body = body[:-1]  # 'lda #1+2)', 'lda 1)': the original stops at a ')' it did not open (rules/paren_extra_*)
         try:
             node, fn = self.expression(body)
         except ex.ExprError as exc:
@@ -626,11 +642,17 @@ class Decoder:
         its first character (``.byt "abc"`` is $41, as the original: data/data_byt_string_long)."""
         if not args:
             return Bad.make(label, (f".{op} needs at least one value [UNDEF'D STATEMENT]", op_offset, op_length))
+        if len(args) > OPERAND_LIMIT and _texty(args) and keys(args) > OPERAND_LIMIT:  # (long values alone: accepted)
+            return Bad.make(label, _overflow(args, args_offset))
         word = PSEUDO_OPS[op].encode == WORDS
         items = []
-        for item, item_offset in split_commas(args, args_offset):
-            if not item:
-                return Bad.make(label, ("value expected between commas [UNDEF'D STATEMENT]", item_offset, 1))
+        items_text = split_commas(args, args_offset)
+        for number, (item, item_offset) in enumerate(items_text):
+            if not item:  # '.byt 1,': UNDEF'D STATEMENT; '.byt ,1', '.byt 1,,2': SYNTAX 5 (rules/byt_*_comma*)
+                last = number == len(items_text) - 1
+                return Bad.make(label, ("value expected between commas " + ("[UNDEF'D STATEMENT]" if last else "[SYNTAX 5]"), item_offset, 1))
+            if item.count(")") > item.count("(") and '"' not in item:  # '.byt 1)': SYNTAX 6 (rules/paren_extra_byt)
+                return Bad.make(label, (f"unexpected ')' in '{item}' [SYNTAX 6]", item_offset + item.rindex(")"), 1))
             prefix = item[0]
             if prefix == "<" or prefix == ">":
                 body = item[1:]
@@ -682,18 +704,47 @@ def _no_mode(mnemonic: str, modes: dict, what: str) -> _OperandProblem:
     return _OperandProblem(f"{mnemonic} has no {what} mode (it has: {', '.join(m.label for m in modes)}) [SYNTAX 9]")
 
 
+def keys(text: str) -> int:
+    """The keys typed for ``text``: a key written in braces (``{$93}``, ``{clr}``) is one."""
+    if "{" not in text:
+        return len(text)
+    return len(text) - sum(m.end() - m.start() - 1 for m in _BRACED.finditer(text) if brace_code(text, m.start()))
+
+
+def _texty(operand: str) -> bool:
+    """A string of two characters or more, or a quote left open (it runs to the end of the
+    line): what makes a real operand long (an expression of single-character constants is not)."""
+    parts = operand.split('"')  # (the odd parts are quoted)
+    return len(parts) % 2 == 0 or any(keys(part) >= 2 for part in parts[1::2])
+
+
+def _overflow(operand: str, offset: int) -> Problem:
+    """An operand longer than the original's buffer: it reports OVERFLOW and assembles nothing
+    (``lda #"`` + 47 characters + ``"``, 51 keys; an unclosed quote runs to the end of the line).
+    The project holds to it where a string or an open quote makes the operand long; a long
+    expression is assembled with a warning (a deviation, README; rules/operand_length_*)."""
+    lead = len(operand) - len(operand.lstrip())
+    stripped = operand.strip()
+    return (f"an operand of {keys(stripped)} characters: the original takes at most {OPERAND_LIMIT} [OVERFLOW]",
+            offset + lead, len(stripped))
+
+
 def petscii(body: str, offset: int) -> tuple[bytes, tuple[Problem, ...]]:
     """A string's PETSCII bytes, or b"" and an error for each character that has no code.
-    ``{$hh}`` is the character with code hh (a control code typed on the C64, as petcat writes it)."""
-    if "{$" in body:
+    ``{$hh}`` is the character with code hh (a key typed on the C64 in quote mode, as petcat
+    writes it); petcat's names (``{clr}``, ``{CBM-R}``: a tokenized source as it is listed) too."""
+    if "{" in body:
         out = bytearray()
         pos = 0
-        for m in _ESCAPE.finditer(body):
+        for m in _BRACED.finditer(body):
+            code = brace_code(body, m.start())
+            if code is None:
+                continue
             data, problems = petscii(body[pos : m.start()], offset + pos)
             if problems:
                 return b"", problems
             out += data
-            out.append(int(m.group(1), 16))
+            out.append(code[0])
             pos = m.end()
         data, problems = petscii(body[pos:], offset + pos)
         return (bytes(out + data), ()) if not problems else (b"", problems)

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import re
 
-from asm6502.petscii_text import ascii_to_petscii
+from asm6502.petscii_text import ascii_to_petscii, brace_code
 from asm6502.tuples import named_tuple
 
 MAX = 0xFFFF
@@ -192,14 +192,20 @@ class _Parser:
 
     def character(self, start: int) -> Num:
         """``"c"``: the code of the first character after the quote (``""`` is the quote, $22);
-        the rest up to the closing quote is skipped, as the original does."""
+        the rest up to the closing quote is skipped, as the original does.  The first character
+        may be a key typed in quote mode, written ``{$93}`` or ``{clr}``: ``lda #"{$93}"`` is
+        A9 93 on the original (probe rules/char_clr)."""
         text = self.text
         if start + 1 >= len(text):
             raise ExprError("character expected after '\"' [SYNTAX 5]", start)
         ch = text[start + 1]
-        end = text.find('"', start + 2) if ch != '"' else start + 1
+        braced = brace_code(text, start + 1) if ch == "{" else None
+        first = start + 1 + (braced[1] if braced else 1)
+        end = text.find('"', first) if ch != '"' else start + 1
         end = len(text) - 1 if end == -1 else end
         self.pos = end + 1
+        if braced:
+            return Num(braced[0], start, end - start + 1)
         try:
             code = ascii_to_petscii(ch)[0]
         except ValueError as exc:
@@ -213,8 +219,8 @@ class _Parser:
         first_digit = self.pos
         while self.pos < len(self.text) and self.text[self.pos] in digits:
             self.pos += 1
-        if self.pos == first_digit:
-            raise ExprError(f"{kind} digits expected [SYNTAX 5]", start)
+        if self.pos == first_digit:  # '$' or '%' alone is 0 on the original ('sty $' = 84 00: rules/number_no_digits_*)
+            return Num(0, start, self.pos - start)
         if self.pos < len(self.text) and self.text[self.pos] in SYMBOL_CHARS:
             raise ExprError(f"invalid {kind} number (an operator is expected after it) [SYNTAX 3]", start, self.pos - start + 1)
         text = self.text[first_digit : self.pos]
@@ -321,8 +327,24 @@ def parse(text: str) -> Node:
         return node
     parser = _Parser(text)
     node = parser.chain()
-    if parser.peek():
-        raise ExprError(f"unexpected {shown_char(parser.peek())} after expression [SYNTAX 3]", parser.pos)
+    ch = parser.peek()
+    if ch:
+        junk = text[parser.pos :]
+        quote = junk.find('"')
+        shifted = "A" <= ch <= "Z" or ch == "{" and (code := brace_code(text, parser.pos)) is not None and code[0] >= 0x80
+        if shifted and quote < 0:
+            return node  # a shifted character ends the operand: 'lda #1 A' = A9 01 (rules/junk_shifted_*)
+        # what follows a complete expression, as the original reports it (rules/junk_*, fuzz): a quote
+        # right away ('lda lbl"x"'), after two characters or more ('and #"c ;x "ja"') or opening a
+        # string ('.byt "c ,"b": nop'): SYNTAX 3; one character and a quote ending the line
+        # ('and #"z;"x"', 'adc #"a :ldy #"A"'), or a character after a blank or a closing quote
+        # ('lda 1 2', 'lda #"b"a'): SYNTAX 5
+        before = text[parser.pos - 1] if parser.pos else ""
+        if quote >= 0:  # (one shifted character, or one character closing the line with its quote: 5)
+            digit = "5" if quote == 1 and (shifted or not junk[2:].strip()) else "3"
+        else:
+            digit = "5" if before in " \t\"" and ch.isalnum() else "3"
+        raise ExprError(f"unexpected {shown_char(ch)} after expression [SYNTAX {digit}]", parser.pos)
     return node
 
 

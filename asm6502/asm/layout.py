@@ -35,6 +35,13 @@ ASC_LIMIT = 48  # the original's '.asc' overflows past 48 characters (its line b
 MAX_CHAIN = 1000  # .file chains followed in one pass (a file naming itself would go on for ever)
 
 
+
+def blank_after_colon(line, stmt) -> bool:
+    """A blank between the ':' and the statement: the original then refuses a label or a
+    definition there (SYNTAX 1), but takes one right after the ':' (``pastrt =$80:pastop =$c0``,
+    ``lbl lda #1:other lda #2``; probes rules/colon_*)."""
+    return stmt.col >= 2 and line.text[stmt.col - 2] in " \t"
+
 class Stop(Exception):
     """Ends pass 1 (``.end``, a fatal error)."""
 
@@ -86,6 +93,7 @@ class Layout:
         self.symbol_listing = False
         self.started = False
         self.ended = False
+        self.last_line: int | None = None  # the number of the last line read: the .end line, else the last line
         self.chained: tuple | None = None  # where the first .file was met
         self.chain_closed = False
         self.numbered: dict[int, dict[int, int]] = {}  # id(lines) -> line number -> index (see line_numbers)
@@ -127,6 +135,8 @@ class Layout:
             except Stop:
                 pass
             break
+        if self.last_line is None:
+            self.last_line = next((line.number for line in reversed(lines) if line.number is not None), None)
         if self.chained is not None and not self.chain_closed:
             self.warn("a .file chain ends without '.end 8,\"first file\"': the original would run pass 2 on the last "
                       "file only (the manual asks for the .end); here the whole chain is assembled", self.chained)  # fmt: skip
@@ -179,9 +189,9 @@ class Layout:
                     rec = decode(text)
                 if type(rec) is Insn:
                     if rec.label is not None:
-                        if stmt is not line.statements[0] and local is None:
-                            self.err(f"'{rec.label}' after ':': a label or definition only stands at the start of a line [SYNTAX 1]",
-                                     (line, stmt.col, len(rec.label)))  # fmt: skip
+                        if stmt is not line.statements[0] and local is None and blank_after_colon(line, stmt):
+                            self.err(f"'{rec.label}' after ':': the original takes a label after ':' only without a blank "
+                                     "between them [SYNTAX 1]", (line, stmt.col, len(rec.label)))  # fmt: skip
                             continue
                         define_value(rec.label, pc, "label", line, stmt, local)
                     size = address_size(rec, values, pc, local) if rec.form == "address" else rec.size
@@ -197,11 +207,11 @@ class Layout:
                     append(entry)
                     pc = (pc + (3 if size == FORWARD else size)) & 0xFFFF
                     continue
-                if stmt is not line.statements[0] and local is None and type(rec) is not Label:
+                if stmt is not line.statements[0] and local is None and type(rec) is not Label and blank_after_colon(line, stmt):
                     name = rec.label if rec.label is not None else rec.name if type(rec) is Define else None
-                    if name is not None:  # (a label or a definition stands at the start of a line)
-                        self.err(f"'{name}' after ':': a label or definition only stands at the start of a line [SYNTAX 1]",
-                                 (line, stmt.col, len(name)))  # fmt: skip
+                    if name is not None:  # (a label or a definition right after ':' is taken; after ': ' not)
+                        self.err(f"'{name}' after ':': the original takes a label or definition after ':' only without "
+                                 "a blank between them [SYNTAX 1]", (line, stmt.col, len(name)))  # fmt: skip
                         continue
                 self.executed, self.pc = executed, pc
                 outcome = self.statement(rec, line, stmt, local, depth, lines)
@@ -273,10 +283,9 @@ class Layout:
                 return None
             self.err("'sys' is the start line: only the first one starts the assembler [SYNTAX 1]", (line, stmt.col, len(stmt.text)))
             return None
-        # Bad
+        # Bad: the original skips the statement, its label too (a reference to it is then
+        # UNDEF'D STATEMENT in pass 2: fuzz seeds 199, 604)
         message, offset, length = rec.problem
-        if rec.label is not None:
-            self.define_label(rec.label, line, stmt, local)
         self.err(message, (line, stmt.col + offset, length))
         if self.listing:
             self.layout.append(_entry(rec, self.pc, 0, line, stmt, local))
@@ -532,6 +541,8 @@ class Layout:
 
     def op_end(self, rec, line, stmt, local, depth, lines):
         self.ended = True
+        if local is None:
+            self.last_line = line.number
         if rec.args:
             self.chain_closed = True  # '.end 8,"first"': the original reloads the chain's first file for pass 2
         after = next((i for i, other in enumerate(lines) if other is line), len(lines)) + 1

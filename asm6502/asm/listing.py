@@ -15,10 +15,14 @@
 Columns: the BASIC line number and ':' (``+`` for a line of a macro call, padded
 to 7), the address (or the value of a definition, ``'`` on a line recorded into
 a macro), up to three object bytes, the label (9 columns), the mnemonic or
-pseudo-op (5 columns), the operand, and a comment two blanks after it.  Letters
-are shown as the C64 screen shows the unshifted ones: upper case.  A page is 60
-lines; each starts with a form feed and the header (after a ``.tit`` text).
-``.opt m`` leaves the lines of macro calls out, ``.opt n`` takes that back.
+pseudo-op (5 columns), the operand as typed up to the comment (its blanks too)
+padded to 7 columns, one blank and the comment.  Letters are shown as the C64
+screen shows the unshifted ones: upper case.  A page is 60 lines, the header
+line and the blank line after it included (58 listing lines); each starts with a
+form feed and the header (after a ``.tit`` text).  The statements after ':' on
+the start line (``10 sys32768:.opt p,oo``) carry the number of the last line
+read (the ``.end`` line), as the original prints them.  ``.opt m`` leaves the
+lines of macro calls out, ``.opt n`` takes that back.
 """
 
 from __future__ import annotations
@@ -26,12 +30,15 @@ from __future__ import annotations
 import re
 
 from asm6502.asm.pseudo import OPTIONS, PAGE, PSEUDO_OPS, SYMBOLS
+from asm6502.asm.reader import LINE_PARTS, START_LINE
 from asm6502.asm.result import Result
+from asm6502.asm.rows import as_span
 from asm6502.opcodes import OPCODES
 
 PAGE_LINES = 60  # the original's default page length (.pag n changes it)
+HEADER_LINES = 2  # of a page's lines, the header and the blank line after it (the form feed does not count)
 HEADER = "PROFI-ASS 64 V2.0    SEITE {page}"
-COMMENT_COLUMN = 43  # (0-based)
+OPERAND_FIELD = 7  # a comment follows the operand padded to 7 columns, and one blank
 _LABEL = re.compile(r"\^?([A-Za-z][A-Za-z0-9.]*)(\s+|$)")
 _PSEUDO_ARGS = re.compile(r"\.([a-z]{3})([a-z]*)(.*)", re.IGNORECASE)
 
@@ -60,11 +67,33 @@ def split_statement(text: str) -> tuple[str, str, str]:
         return label, name, args.lstrip()
     if text.startswith("*"):
         body = text[1:].lstrip()
-        return label, "*" + body[:1], body[1:].strip()
+        return label, "*" + body[:1], body[1:].lstrip()
     if text[:1] in ("=", "_"):
-        return label, "\u2190" if text[0] == "_" else "=", text[1:].strip()
+        return label, "\u2190" if text[0] == "_" else "=", text[1:].lstrip()
     word, _, operand = text.partition(" ")
     return label, word, operand.lstrip()
+
+
+def split_comment(text: str) -> tuple[str, str | None]:
+    """(statement, comment from its ';' on, or None) of a row's text: the first ';' outside quotes."""
+    if ";" not in text:
+        return text, None
+    quoted = False
+    for i, ch in enumerate(text):
+        if ch == '"':
+            quoted = not quoted
+        elif ch == ";" and not quoted:
+            return text[:i], text[i:]
+    return text, None
+
+
+def start_line_place(rows) -> tuple | None:
+    """The place (file, line) of the start line, when the first rows are its statements after
+    ``sys 32768:`` (the original numbers them with the last line's number)."""
+    if not rows:
+        return None
+    m = LINE_PARTS.match(as_span(rows[0].where).source or "")
+    return rows[0].place[0] if m is not None and START_LINE.match(m.group(4)) else None
 
 
 def screen(text: str) -> str:
@@ -104,7 +133,7 @@ def render(result: Result, errors: int = 0) -> str:
 
     def emit(line: str) -> None:
         nonlocal page, on_page
-        if on_page >= page_lines:
+        if on_page >= page_lines - HEADER_LINES:
             page += 1
             on_page = 0
             out.append(" " * margin + "\f")
@@ -117,6 +146,7 @@ def render(result: Result, errors: int = 0) -> str:
     # lines before the first '*=' show that address (org/org_set, org/org_star_plus fixtures).
     first_code = next((row.address for row in rows if row.data and row.address is not None), None)
     before_origin = True
+    start_place = start_line_place(rows)
     for row in rows:
         if row.title is not None:
             title = row.title
@@ -129,11 +159,13 @@ def render(result: Result, errors: int = 0) -> str:
                 show_macro = "m" not in options
         if row.macro and not show_macro:
             continue
-        number = row.place[1]
+        place, number = row.place
+        if start_place is not None and place == start_place and result.last_line is not None:
+            number = result.last_line
         head = ("+" if row.macro else f"{number}:" if number is not None else ":").ljust(7)
-        statement, _, comment = row.text.partition(";") if ";" in row.text and '"' not in row.text else (row.text, "", "")
+        statement, comment = split_comment(row.text)
         if not statement.strip():
-            emit(f"{head}{'':14}" + screen(";" + comment if comment or _ else "").rstrip())
+            emit(f"{head}{'':14}" + screen(comment or "").rstrip())
             continue
         label, mnemonic, operand = split_statement(statement)
         if mnemonic == "*=":
@@ -153,10 +185,9 @@ def render(result: Result, errors: int = 0) -> str:
             body = f"{label[:9]:<9}{mnemonic} {operand}"
         else:  # the mnemonic or pseudo-op in 5 columns, the operand right after
             body = f"{label[:9]:<9}{mnemonic:<5}{operand}"
-        text = f"{head}{address:<4} {data:<9}" + screen(body)
-        if comment:  # a comment starts in column 44, or two blanks after a longer operand
-            text = text.rstrip().ljust(max(len(text.rstrip()) + 2, COMMENT_COLUMN)) + screen(";" + comment)
-        emit(text)
+        if comment is not None:  # the operand as typed, padded to 7 columns, one blank, the comment
+            body = body[: len(body) - len(operand)] + operand.ljust(OPERAND_FIELD) + " " + comment
+        emit(f"{head}{address:<4} {data:<9}" + screen(body))
         if row.page_break:  # '.pag' on its own: a new page; '.pag n' sets the page length
             numbers = _numbers(operand)
             if numbers[0] is not None:

@@ -102,10 +102,16 @@ def with_comment(stmt) -> str:
 
 
 def listed_text(line, stmt) -> str:
-    """A statement's text as the listing shows it: with its comment, and with the blanks before
-    a ':' that follows (the original lists them)."""
+    """A statement's text as the listing shows it: with its comment, and with the blanks typed
+    before a ';' or a ':' that follows (the original lists the operand as typed up to them:
+    ``lda abcdefgh  ;x`` keeps both blanks; probes rules/listing_operand_*)."""
     if stmt.comment:
-        return with_comment(stmt)
+        text = stmt.text
+        if not text:
+            return stmt.comment
+        after = line.text[stmt.col - 1 + len(text) :]
+        blanks = after[: len(after) - len(after.lstrip(" "))]
+        return text + (blanks if after[len(blanks) : len(blanks) + 1] == ";" else " ") + stmt.comment
     text = stmt.text
     if len(line.statements) > 1 and text:
         after = line.text[stmt.col - 1 + len(text) :]

@@ -61,9 +61,9 @@ def number(token: str, value: int) -> str:
     if first == '"':
         ch = token[1:2]
         return f"'{ch}'" if ch in CHAR_SAFE else f"${value:02x}"
-    if first == "$" and int(token[1:], 16) == value:
+    if first == "$" and token[1:] and int(token[1:], 16) == value:  # ('$' alone is 0 in Profi-Ass)
         return token
-    if first == "%" and int(token[1:], 2) == value:
+    if first == "%" and token[1:] and int(token[1:], 2) == value:
         return token
     if first.isdigit() and int(token) == value:
         return token

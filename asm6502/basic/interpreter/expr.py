@@ -367,8 +367,10 @@ def _left(it):
 
 
 def _right(it):
+    # RIGHT$ ($B72C): start = LEN - count; a count past the string borrows, and LEFT$'s
+    # whole-string branch ($B706) takes the string as it is
     text, n = _string_and_count(it)
-    return text[len(text) - n:] if n else b""
+    return text[len(text) - n:] if n < len(text) else text
 
 
 def _mid(it):
