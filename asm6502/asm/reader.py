@@ -157,7 +157,7 @@ def read_lines(file: str, text: str) -> tuple[list[SourceLine], list[tuple[Sourc
     parts = LINE_PARTS.match
     blank = None  # every empty line is this one object (its index: the first empty line's): memory stays
     # near the text's own size however many empty lines a file has (32 MB of them took 8.5 GB)
-    unnumbered: dict[str, int] = {}  # a line without a number -> the index in ``lines`` of its first reading
+    unnumbered: dict[str, int] = {}  # a line without a number -> the index of its first reading
     for index, raw in enumerate(raw_lines, 1):
         if not raw:
             if blank is None:
@@ -177,7 +177,7 @@ def read_lines(file: str, text: str) -> tuple[list[SourceLine], list[tuple[Sourc
             first = unnumbered.get(raw)
             if first is not None:  # (read before: the same strings, statement objects of its own; 1 M lines of ' nop'
                 # took 105 bytes a line less)
-                line = lines[first]
+                line = lines[first - 1]
                 statements = tuple([statement(s.text, s.col, s.comment) for s in line.statements])
                 append(make_line(file, index, None, line.number_col, line.text, statements, line.has_code))
                 continue
@@ -193,7 +193,7 @@ def read_lines(file: str, text: str) -> tuple[list[SourceLine], list[tuple[Sourc
                     problems.append((index, str(number) if number is not None else digits.lstrip("0")[:12] + "...", len(digits)))
             else:
                 number = None
-                unnumbered[raw] = len(lines)  # (the index this line gets below)
+                unnumbered[raw] = index
         body = body.rstrip(" \t")
         if ":" in body or '"' in body:
             statements = tuple(split_statements(raw, start))
