@@ -37,6 +37,21 @@ def test_every_line_reads_as_its_pattern_reads_it(raw):
     assert bool(problems) == bad_number
 
 
+@settings(max_examples=500, deadline=None)
+@given(st.text(alphabet=[" ", "\t", "0", "1", "a", ":", ";", '"', "\f"], min_size=1, max_size=8))
+def test_a_line_read_again_reads_as_the_first_time(raw):
+    """(Lines without a number that were read before share their strings: reader.read_lines.  Empty
+    lines are one shared line object.)"""
+    lines, problems = read_lines("t.asm", f"{raw}\n 1 nop\n{raw}\n{raw}\n")
+    first, _, again, third = lines
+    for line in (again, third):
+        assert (line.number, line.number_col, line.text, line.has_code) == (first.number, first.number_col, first.text, first.has_code)
+        assert [(s.text, s.col, s.comment) for s in line.statements] == [(s.text, s.col, s.comment) for s in first.statements]
+        assert not any(s is f for s, f in zip(line.statements, first.statements))  # (listing rows and convert key on them)
+    assert [line.index for line in lines] == [1, 2, 3, 4]
+    assert [p[0].index for p in problems] in ([], [1, 3, 4])  # (a bad line number is reported on every line)
+
+
 def test_the_commonest_lines():
     lines, problems = read_lines("t.asm", "100 lda #1\n110  nop\n120 1rts\n   130 rts\n64000 nop\n")
     assert [(ln.number, ln.number_col, ln.statements[0].text, ln.statements[0].col) for ln in lines] == [

@@ -316,7 +316,7 @@ def _parse_chain(text: str) -> Node | None:
 def parse(text: str) -> Node:
     """Parse a whole expression; trailing text is an error."""
     if text.isalnum() and text.isascii() and not text[0].isdigit():  # a plain symbol ('loop', 'z220'): the commonest
-        return _tuple(Sym, (text.lower(), 0, len(text)))
+        return _tuple(Sym, (text if text.islower() else text.lower(), 0, len(text)))  # (no copy of a name in lower case)
     m = _SHORT.match(text)
     if m is not None:
         node = _short(text, m)
@@ -433,8 +433,10 @@ def _program_counter(v, pc, loc):
     return pc
 
 
+# (The closures of symbols keep node and key as parameter defaults, not in cells: 80-120 bytes less
+# each -- a large program has tens of thousands -- and read as fast as locals; never passed.)
 def _symbol(node: Sym, key: str):
-    def symbol(v, pc, loc):
+    def symbol(v, pc, loc, key=key, node=node):
         try:
             return v[key]
         except KeyError:
@@ -459,7 +461,7 @@ def _local(node: Sym):
 
 def _symbol_plus(node: Sym, key: str, n: int):
     """``symbol+n`` / ``symbol-n`` (n negative): the lookup of :func:`_symbol` and the sum in one closure."""
-    def symbol_plus(v, pc, loc):
+    def symbol_plus(v, pc, loc, key=key, n=n, node=node):
         try:
             return (v[key] + n) & MAX
         except KeyError:

@@ -313,7 +313,7 @@ class Layout:
         """Define a label or '=' constant (pass 1 only): a second definition is the original's
         REDEFINITION, and the first value stays."""
         where = (line, stmt.col, len(name))
-        full = name.lower()
+        full = name if name.islower() else name.lower()  # (no copy of a name already in lower case: one a symbol)
         if local is None:
             key = full[: ex.SIGNIFICANT]
             spelled = self.spelling.setdefault(key, full)
