@@ -25,7 +25,7 @@ and a higher cost for a reading that leaves the print's damage unexplained.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from itertools import combinations
 
@@ -256,7 +256,9 @@ def suspect(text: str, k: int, upper: bool) -> bool:
     return not text.strip(" ").strip(c)  # a line that is one character like '=' is no statement
 
 
-def candidate_edits(text: str, upper: bool) -> list[Edit]:
+def candidate_edits(text: str, upper: bool, learned: frozenset[tuple[str, str]] = frozenset()) -> list[Edit]:
+    """Single edits of *text*; a confusion in *learned* (this page's OCR made it in sure repairs,
+    :func:`learn`) costs less."""
     edits: list[Edit] = []
     quoted = _quoted(text)
     inside: set[int] = set()
@@ -277,6 +279,7 @@ def candidate_edits(text: str, upper: bool) -> list[Edit]:
         for m, cost in options:
             if upper and m.isalpha() and m.islower():
                 continue
+            cost *= LEARNED_FACTOR if sus and (c, m) in learned else 1.0  # where the print shows damage
             edits.append(Edit(k, k + 1, m, cost * factor, f"{m} read as {c}"))
         if upper and c.isalpha() and c.islower() and c.upper() not in (e.new for e in edits if e.start == k):
             edits.append(Edit(k, k + 1, c.upper(), 1.0 * factor, f"{c.upper()} read as {c}"))
@@ -409,7 +412,8 @@ MAX_GLYPH_PLACES = 12
 
 
 def _glyph_fixes(number: int, text: str, printed: int, upper: bool, options: ChecksumOptions,
-                 likely: list[tuple[tuple[Edit, ...], float]], consider: Callable[..., None]) -> None:
+                 likely: list[tuple[tuple[Edit, ...], float]], consider: Callable[..., None],
+                 body_of: Callable[[str], bytes | None]) -> None:
     """A shifted letter or graphics character inside quotes that OCR misread (csglyph), alone,
     after a likely edit elsewhere, or with another word's first letter shifted as printed."""
     plain = plain_quotes(text)
@@ -421,7 +425,7 @@ def _glyph_fixes(number: int, text: str, printed: int, upper: bool, options: Che
         return
 
     def checksum(candidate: str) -> int | None:
-        body = line_body(candidate, upper)
+        body = body_of(candidate)
         return None if body is None else line_checksum(number, body, options)
 
     def glyph_move(base: str, place: csglyph.Place) -> tuple[tuple[Edit, ...], float] | None:
@@ -506,11 +510,45 @@ def _rem_rule_edits(text: str) -> tuple[list[Edit], list[Edit]]:
 _QUOTED_RULE = re.compile(r"-{4,}|\.{4,}|\*{4,}")
 
 
+LEARNED_MIN = 2  # sure repairs of one listing that show a confusion: this page's OCR makes it
+LEARNED_FACTOR = 0.5
+
+
+def learn(repairs: Iterable[tuple[str, Fix]]) -> frozenset[tuple[str, str]]:
+    """The confusions (printed, meant) this listing's OCR made in *repairs* (printed text, the
+    fix taken without asking) in at least LEARNED_MIN lines: one page is set in one typeface and
+    read by one OCR run, so its habits hold for its other lines (10/85 p. 73 reads every '$'
+    of the page as 't').  Only plain one-character confusions are learned, never a solved glyph."""
+    lines: dict[tuple[str, str], int] = {}
+    for text, fix in repairs:
+        seen = {(text[e.start], e.new) for e in fix.edits
+                if e.end == e.start + 1 and e.why == f"{e.new} read as {text[e.start]}"}
+        for key in seen:
+            lines[key] = lines.get(key, 0) + 1
+    return frozenset(key for key, n in lines.items() if n >= LEARNED_MIN)
+
+
+DEEP_MAX_COST = 1.5  # moves combined three at a time
+DEEP_MOVES = 14
+DEEP_COST = 4.0  # a triple dearer than this is not tried
+
+
 def rank_fixes(number: int, text: str, printed: int, upper: bool, options: ChecksumOptions,
-               limit: int = 20) -> list[Fix]:
+               limit: int = 20, learned: frozenset[tuple[str, str]] = frozenset(), deep: bool = False,
+               bodies: dict[str, bytes | None] | None = None) -> list[Fix]:
     """Readings of a line's text whose checksum is *printed*, most likely first; and the reading
-    that the checksum itself was misread (the text as printed, the checksum it gives)."""
-    edits = candidate_edits(text, upper)
+    that the checksum itself was misread (the text as printed, the checksum it gives).  *learned*:
+    the listing's own confusions (:func:`learn`); *deep*: three misreadings combined too (offered,
+    never taken without asking: three changes can cancel in an 8-bit checksum).  *bodies*: the
+    texts already tokenized for this line (a second ranking reads each text once)."""
+    edits = candidate_edits(text, upper, learned)
+    memo: dict[str, bytes | None] = {} if bodies is None else bodies
+
+    def body_of(candidate: str) -> bytes | None:
+        if candidate not in memo:
+            memo[candidate] = line_body(candidate, upper)
+        return memo[candidate]
+
     found: dict[str, Fix] = {}
     # the keywords of the line as printed (an unreadable character left out: a fix that only
     # makes the line readable does not make a keyword of a misread one)
@@ -518,13 +556,13 @@ def rank_fixes(number: int, text: str, printed: int, upper: bool, options: Check
 
     misses: set[str] = set()
 
-    def consider(moves: tuple[tuple[tuple[Edit, ...], float], ...], extra: float) -> None:
+    def consider(moves: tuple[tuple[tuple[Edit, ...], float], ...], extra: float, offered: bool = False) -> None:
         chosen = tuple(e for m in moves for e in m[0])
         cost = extra + sum(c for _, c in moves) + (MIXED_READING_COST if len(chosen) > 1 and _mixed(text, chosen) else 0.0)
         new = apply(text, chosen)
         if new in found and found[new].cost <= cost or new in misses:
             return
-        body = line_body(new, upper)
+        body = body_of(new)
         if body is None or line_checksum(number, body, options) != printed:
             misses.add(new)  # the same text is reached by other moves: read it once
         else:
@@ -537,7 +575,7 @@ def rank_fixes(number: int, text: str, printed: int, upper: bool, options: Check
                 evidence = evidence or all(e.end == e.start + 1 and not e.why.startswith(UNREADABLE_KINDS) for e in chosen)
             if damage_left(new, upper):
                 cost += DAMAGE_LEFT_COST  # a reading that leaves the print's damage unexplained
-            found[new] = Fix(cost, new, chosen, evidence)
+            found[new] = Fix(cost, new, chosen, evidence and not offered)
 
     moves = [((e,), e.cost) for e in edits] + _sweeps(text, edits, upper)
     for move in moves:
@@ -549,7 +587,9 @@ def rank_fixes(number: int, text: str, printed: int, upper: bool, options: Check
     for a, b in combinations(likely, 2):
         if not any(_overlap(x, y) for x in a[0] for y in b[0]):
             consider((a, b), PAIR_EXTRA)
-    _glyph_fixes(number, text, printed, upper, options, likely, consider)
+    _glyph_fixes(number, text, printed, upper, options, likely, consider, body_of)
+    if deep:
+        _triples(text, upper, moves, consider)
     rules, dashes = _rem_rule_edits(text)
     helpers = [m for m in likely if len(m[0]) == 1 and m[1] < LIKELY] + [((d,), d.cost) for d in dashes]
     for edit in rules:
@@ -567,6 +607,20 @@ def rank_fixes(number: int, text: str, printed: int, upper: bool, options: Check
             fixes.append(Fix(cost, text, (), False, computed))
             fixes.sort(key=lambda f: (f.cost, f.text))
     return fixes[:limit]
+
+
+def _triples(text: str, upper: bool, moves: list[tuple[tuple[Edit, ...], float]], consider: Callable[..., None]) -> None:
+    """Three likely misreadings in one line, each where the print shows damage (10/85 p. 55
+    line 160: 'Al^(72),A2*(72),A3*(72)')."""
+    pool = sorted((m for m in moves if m[1] <= DEEP_MAX_COST
+                   and all(k < len(text) and suspect(text, k, upper) for e in m[0] for k in range(e.start, max(e.end, e.start + 1)))),
+                  key=lambda m: m[1])[:DEEP_MOVES]
+    for trio in combinations(pool, 3):
+        if sum(c for _, c in trio) + 2 * PAIR_EXTRA > DEEP_COST:
+            continue
+        if any(_overlap(x, y) for a, b in combinations(trio, 2) for x in a[0] for y in b[0]):
+            continue
+        consider(trio, 2 * PAIR_EXTRA, offered=True)
 
 
 AUTO_MAX_COST = 2.0
@@ -683,6 +737,7 @@ __all__ = [
     "checksum_of",
     "confident",
     "describe",
+    "learn",
     "line_body",
     "normalize_controls",
     "petcat_text",

@@ -170,7 +170,9 @@ def read_listings(text: str, filename: str = "<input>", *, version: int | None =
 def _check(records: list[Record], src: _Source, version: int, upper: bool) -> ReadResult:
     options = ChecksumOptions(version)
     diags: list[Diagnostic] = []
-    reports: list[LineReport] = []
+    reports: list[LineReport | None] = []
+    repairs: list[tuple[str, csfix.Fix]] = []  # (printed, the fix taken): what this page's OCR does
+    later: list[tuple[int, Record, str, bytes | None, int | None, Span, dict[str, bytes | None]]] = []
     seen: dict[int, int] = {}
     last = -1
     for rec in records:
@@ -214,33 +216,61 @@ def _check(records: list[Record], src: _Source, version: int, upper: bool) -> Re
             reports.append(LineReport(rec.number, rec.line, "verified", printed, head, value, value,
                                       csfix.line_body(head, upper)))
             continue
-        fixes = csfix.rank_fixes(rec.number, printed, rec.checksum, upper, options)
-        context = [] if cs_where.source else [note(f"line {rec.number} reads: {rec.number} {printed}")]
-        if csfix.confident(fixes, upper):
-            best = fixes[0]
-            repair = csfix.describe(printed, best, rec.checksum)
-            joined = csfix.keyword_join(best.text, rec.number, rec.checksum, upper, options)
-            if joined is not None:  # "TH EN" left by a fix elsewhere: whole either way, taken whole
-                best, repair = joined[0], repair + "; " + joined[1]
-            new_body = csfix.line_body(best.text, upper)
-            diags.append(warning(f"repaired line {rec.number}: {repair}", cs_where, *context))
-            reports.append(LineReport(rec.number, rec.line, "repaired", printed, best.text, rec.checksum,
-                                      rec.checksum, new_body, repair))
+        bodies: dict[str, bytes | None] = {}
+        fixes = csfix.rank_fixes(rec.number, printed, rec.checksum, upper, options, bodies=bodies)
+        if not csfix.confident(fixes, upper):
+            later.append((len(reports), rec, printed, body, computed, cs_where, bodies))
+            reports.append(None)  # ranked again with what the listing's sure repairs teach
             continue
-        described = tuple(csfix.describe(printed, f, rec.checksum) for f in fixes)
-        notes = context + [note("possible fix: " + d) for d in described[:MAX_FIXES_SHOWN]]
-        if len(fixes) > MAX_FIXES_SHOWN:
-            notes.append(note(f"{len(fixes) - MAX_FIXES_SHOWN} less likely changes also match"))
-        if body is None:
-            what = f"line {rec.number}: unreadable control-code name or character; the line cannot be tokenized"
-        else:
-            what = (f"checksum mismatch in line {rec.number} (computed {computed:03d}, printed "
-                    f"{rec.checksum_text})")
-        diags.append(error(what, cs_where, *notes))
-        reports.append(LineReport(rec.number, rec.line, "bad", printed, printed, rec.checksum, computed, body, "",
-                                  described, tuple(f.text for f in fixes)))
+        repairs.append((printed, fixes[0]))
+        _conclude(rec, printed, body, computed, cs_where, fixes, upper, options, diags, reports)
+    learned = csfix.learn(repairs)
+    for at, rec, printed, body, computed, cs_where, bodies in later:
+        fixes = csfix.rank_fixes(rec.number, printed, rec.checksum, upper, options, learned=learned, deep=True,
+                                 bodies=bodies)
+        # ranked with the learned confusions and three misreadings, never taken without asking:
+        # a cheaper confusion makes chance matches cheaper too (10/85 p. 73 showed them)
+        _conclude(rec, printed, body, computed, cs_where, fixes, upper, options, diags, reports, at, sure=False)
     diags.sort(key=lambda d: (d.span.line, d.span.col) if d.span else (0, 0))
-    return ReadResult(version, upper, tuple(reports), tuple(diags))
+    return ReadResult(version, upper, tuple(r for r in reports if r is not None), tuple(diags))
+
+
+def _conclude(rec: Record, printed: str, body: bytes | None, computed: int | None, cs_where: Span,
+              fixes: list[csfix.Fix], upper: bool, options: ChecksumOptions, diags: list[Diagnostic],
+              reports: list[LineReport | None], at: int | None = None, sure: bool = True) -> None:
+    """A line that does not verify as printed: repaired (its best fix is sure) or bad (its fixes named)."""
+    assert rec.checksum is not None
+
+    def put(report: LineReport) -> None:
+        if at is None:
+            reports.append(report)
+        else:
+            reports[at] = report
+
+    context = [] if cs_where.source else [note(f"line {rec.number} reads: {rec.number} {printed}")]
+    if sure and csfix.confident(fixes, upper):
+        best = fixes[0]
+        repair = csfix.describe(printed, best, rec.checksum)
+        joined = csfix.keyword_join(best.text, rec.number, rec.checksum, upper, options)
+        if joined is not None:  # "TH EN" left by a fix elsewhere: whole either way, taken whole
+            best, repair = joined[0], repair + "; " + joined[1]
+        new_body = csfix.line_body(best.text, upper)
+        diags.append(warning(f"repaired line {rec.number}: {repair}", cs_where, *context))
+        put(LineReport(rec.number, rec.line, "repaired", printed, best.text, rec.checksum,
+                       rec.checksum, new_body, repair))
+        return
+    described = tuple(csfix.describe(printed, f, rec.checksum) for f in fixes)
+    notes = context + [note("possible fix: " + d) for d in described[:MAX_FIXES_SHOWN]]
+    if len(fixes) > MAX_FIXES_SHOWN:
+        notes.append(note(f"{len(fixes) - MAX_FIXES_SHOWN} less likely changes also match"))
+    if body is None:
+        what = f"line {rec.number}: unreadable control-code name or character; the line cannot be tokenized"
+    else:
+        what = (f"checksum mismatch in line {rec.number} (computed {computed:03d}, printed "
+                f"{rec.checksum_text})")
+    diags.append(error(what, cs_where, *notes))
+    put(LineReport(rec.number, rec.line, "bad", printed, printed, rec.checksum, computed, body, "",
+                   described, tuple(f.text for f in fixes)))
 
 
 __all__ = ["LineReport", "ReadResult", "read_listings"]
