@@ -222,3 +222,17 @@ def test_what_a_listing_learned_ranks_its_bad_lines_and_repairs_none():
     result = read_listings(text)[0]
     assert [r.status for r in result.lines] == ["verified", "repaired", "repaired", "bad"]
     assert result.lines[3].fixed_texts[0] == "PRINT A$;B$;C$(1);D$(2)"  # three misreadings
+
+
+@pytest.mark.parametrize("number,printed,true", [
+    # 10/85 p. 32 line 200: an underlined G read as '<S'
+    (200, 'X=1: W$="<SROBEINSTELLUNG" : GOSUB 400', 'X=1: W$="gROBEINSTELLUNG" : GOSUB 400'),
+    # 10/85 p. 54 line 5: both rules of a REM counted wrong (7 for 6 dashes, 27 for 19)
+    (5, "REM-------SCHREIBERLING---------------------------", "REM ------ SCHREIBERLING -------------------"),
+])
+def test_the_deep_search_ranks_first_what_one_or_two_readings_cannot_find(number, printed, true):
+    options = ChecksumOptions(3)
+    value = line_checksum(number, csfix.line_body(true, True), options)
+    assert true.replace(" ", "") not in [f.text.replace(" ", "") for f in csfix.rank_fixes(number, printed, value, True, options)]
+    deep = csfix.rank_fixes(number, printed, value, True, options, deep=True)
+    assert deep[0].text.replace(" ", "") == true.replace(" ", "") and not csfix.confident(deep, True)

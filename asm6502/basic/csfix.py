@@ -409,18 +409,22 @@ DAMAGE_LEFT_COST = 1.0
 UNREADABLE_KINDS = ("underlined", "a rule of")
 LIKELY_SWEEP = 1.5  # a sweep of a few places may be paired too (F0R F=1 TO ll: 0 for O and both l for 1)
 MAX_GLYPH_PLACES = 12
+DEEP_CONTEXTS = 6  # the cheapest readings paired before a solved glyph
 
 
 def _glyph_fixes(number: int, text: str, printed: int, upper: bool, options: ChecksumOptions,
                  likely: list[tuple[tuple[Edit, ...], float]], consider: Callable[..., None],
-                 body_of: Callable[[str], bytes | None]) -> None:
+                 body_of: Callable[[str], bytes | None], deep: bool = False) -> None:
     """A shifted letter or graphics character inside quotes that OCR misread (csglyph), alone,
-    after a likely edit elsewhere, or with another word's first letter shifted as printed."""
+    after a likely edit elsewhere, or with another word's first letter shifted as printed.
+    *deep*: also an underlined capital read as two characters, and after two such readings."""
     plain = plain_quotes(text)
     if len(plain) != len(text):
         return
     skip = {k for i, j, _ in control_spans(plain) for k in range(i, j)}
     found_places = csglyph.places(plain, _quoted(plain), skip, upper)[:MAX_GLYPH_PLACES]
+    if deep:
+        found_places += csglyph.two_character_places(plain, _quoted(plain), skip, upper)[:MAX_GLYPH_PLACES]
     if not found_places:
         return
 
@@ -429,14 +433,15 @@ def _glyph_fixes(number: int, text: str, printed: int, upper: bool, options: Che
         return None if body is None else line_checksum(number, body, options)
 
     def glyph_move(base: str, place: csglyph.Place) -> tuple[tuple[Edit, ...], float] | None:
-        code = csglyph.solve(base, place.index, printed, options.version == 3, checksum)
-        c = text[place.index]
-        if code is None or code not in place.allowed or code == petscii.char_to_petscii(from_capitals(c) if upper else c):
+        code = csglyph.solve(base, place.index, printed, options.version == 3, checksum, place.width)
+        c = text[place.index : place.index + place.width]
+        if code is None or code not in place.allowed or (place.width == 1 and code == petscii.char_to_petscii(
+                from_capitals(c) if upper else c)):
             return None
         new = csglyph.spelled(code, upper)
         cost = csglyph.cost(place, code, c) * (SUSPECT_FACTOR if suspect(text, place.index, upper) else 1.0)
         what = "graphics character" if code not in csglyph.SHIFTED_LETTERS else "shifted letter"
-        return (Edit(place.index, place.index + 1, new, cost, f"underlined ({what}) {new} read as '{c}'"),), cost
+        return (Edit(place.index, place.index + place.width, new, cost, f"underlined ({what}) {new} read as '{c}'"),), cost
 
     for place in found_places:
         move = glyph_move(text, place)
@@ -452,17 +457,25 @@ def _glyph_fixes(number: int, text: str, printed: int, upper: bool, options: Che
             why = "itself" if meant == c else f"'{c}'"
             contexts.append(((Edit(p.index, p.index + 1, new, csglyph.SAME_LETTER_COST,
                                    f"underlined (shifted letter) {meant} read as {why}"),), csglyph.SAME_LETTER_COST))
+    if deep:  # two readings before the solved one (10/85 p. 32 line 450: CL0SE l, "lYE." for "Bye.")
+        singles = sorted((m for m in contexts if len(m[0]) == 1), key=lambda m: m[1])[:DEEP_CONTEXTS]
+        for a, b in combinations(singles, 2):
+            if not _overlap(a[0][0], b[0][0]):
+                both = (a[0] + b[0], a[1] + b[1] + PAIR_EXTRA)
+                consider((both,), 0.0, offered=True)
+                contexts.append(both)
     for context in contexts:
         base = apply(text, context[0])
         for place in found_places:
-            if any(e.start <= place.index < max(e.end, e.start + 1) for e in context[0]):
+            if any(e.start < place.index + place.width and place.index < max(e.end, e.start + 1) for e in context[0]):
                 continue
             move = glyph_move(base, place)
             if move:
-                consider((context, move), PAIR_EXTRA)
+                consider((context, move), PAIR_EXTRA, offered=len(context[0]) > 1)
 
 
-REM_RULE_COST = 2.0  # the length of a printed rule of dashes cannot be read: any length is as likely
+REM_RULE_COST = 2.0  # the length of a printed rule of dashes is hard to read ...
+RULE_DASH_COST = 0.05  # ... but OCR counts closer more often than not (10/85 p. 54: 7 for 6, 27 for 19)
 REM_RULE_MORE = 20  # lengths tried beyond the one read
 REM_RULE_LOST = 40  # a rule OCR lost at a REM's end: up to this long
 _RULE = re.compile(r"-{2,}|\u2014|\u2013")
@@ -485,7 +498,7 @@ def _rem_rule_edits(text: str) -> tuple[list[Edit], list[Edit]]:
             have = len(m.group(0))
             for n in range(1, have + REM_RULE_MORE + 1):
                 if n != have:
-                    out.append(Edit(m.start(), m.end(), m.group(0)[0] * n, REM_RULE_COST,
+                    out.append(Edit(m.start(), m.end(), m.group(0)[0] * n, REM_RULE_COST + RULE_DASH_COST * abs(n - have),
                                     f"a rule of {n} '{m.group(0)[0]}' read as {have}"))
     if start is None:
         return out, dashes
@@ -497,7 +510,8 @@ def _rem_rule_edits(text: str) -> tuple[list[Edit], list[Edit]]:
         have = len(m.group(0)) if m.group(0)[0] == "-" else 2
         for n in range(0, have + REM_RULE_MORE + 1):
             if n != have or m.group(0)[0] != "-":
-                out.append(Edit(lo, hi, "-" * n, REM_RULE_COST, f"a rule of {n} dashes read as {len(m.group(0))}"))
+                out.append(Edit(lo, hi, "-" * n, REM_RULE_COST + RULE_DASH_COST * abs(n - have),
+                                f"a rule of {n} dashes read as {len(m.group(0))}"))
     gaps = [start + 3 + m.start() + 1 for m in re.finditer(r" {2,}(?=\S)", body)]  # 'REM *   *'
     if not body.rstrip().endswith(("-", "\u2014", "\u2013")):
         gaps.append(len(text.rstrip()))
@@ -587,11 +601,16 @@ def rank_fixes(number: int, text: str, printed: int, upper: bool, options: Check
     for a, b in combinations(likely, 2):
         if not any(_overlap(x, y) for x in a[0] for y in b[0]):
             consider((a, b), PAIR_EXTRA)
-    _glyph_fixes(number, text, printed, upper, options, likely, consider, body_of)
+    _glyph_fixes(number, text, printed, upper, options, likely, consider, body_of, deep)
     if deep:
         _triples(text, upper, moves, consider)
     rules, dashes = _rem_rule_edits(text)
     helpers = [m for m in likely if len(m[0]) == 1 and m[1] < LIKELY] + [((d,), d.cost) for d in dashes]
+    if deep:  # two rules in one line, both counted wrong (10/85 p. 54 lines 5 and 20)
+        read = [e for e in rules if " read as " in e.why]
+        for ra, rb in combinations(read, 2):
+            if ra.start != rb.start and not _overlap(ra, rb):
+                consider((((ra,), ra.cost), ((rb,), rb.cost)), PAIR_EXTRA, offered=True)
     for edit in rules:
         consider((((edit,), edit.cost),), 0.0)
         for helper in helpers:  # the rule and one misreading the print shows elsewhere
