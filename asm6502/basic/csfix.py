@@ -27,7 +27,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from itertools import combinations
+from itertools import combinations, product
 
 from asm6502.basic import csglyph, petscii
 from asm6502.basic.case import from_capitals
@@ -545,6 +545,8 @@ def learn(repairs: Iterable[tuple[str, Fix]]) -> frozenset[tuple[str, str]]:
 DEEP_MAX_COST = 1.5  # moves combined three at a time
 DEEP_MOVES = 14
 DEEP_COST = 4.0  # a triple dearer than this is not tried
+DEEP_WIDE = 10  # likely moves paired with as many less likely ones
+DEEP_WIDE_COST = 2.0
 
 
 def rank_fixes(number: int, text: str, printed: int, upper: bool, options: ChecksumOptions,
@@ -604,6 +606,11 @@ def rank_fixes(number: int, text: str, printed: int, upper: bool, options: Check
     _glyph_fixes(number, text, printed, upper, options, likely, consider, body_of, deep)
     if deep:
         _triples(text, upper, moves, consider)
+        # a likely misreading and a less likely one (10/85 p. 55 line 260: 'Al$(I)' twice, 'CHR$CX)')
+        wide = sorted((m for m in moves if LIKELY < m[1] <= DEEP_WIDE_COST), key=lambda m: m[1])[:DEEP_WIDE]
+        for a, b in product(sorted(likely, key=lambda m: m[1])[:DEEP_WIDE], wide):
+            if not any(_overlap(x, y) for x in a[0] for y in b[0]):
+                consider((a, b), PAIR_EXTRA, offered=True)
     rules, dashes = _rem_rule_edits(text)
     helpers = [m for m in likely if len(m[0]) == 1 and m[1] < LIKELY] + [((d,), d.cost) for d in dashes]
     if deep:  # two rules in one line, both counted wrong (10/85 p. 54 lines 5 and 20)
