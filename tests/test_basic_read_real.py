@@ -94,7 +94,7 @@ TUNED = [
     # 3 verified lines differ from the disk: 170 and 840 were printed differently from the disk
     # (their printed checksums verify the print), 540 reads two shifted letters as one other
     # shifted letter whose rotated bits sum to the same checksum
-    ("8510-p32-floppy-adjust.ocr.txt", 0, "8510-floppy-adjust.disk.txt", (75, 75, 29, 3, 21, 0, 25, 72, 9, 11)),
+    ("8510-p32-floppy-adjust.ocr.txt", 0, "8510-floppy-adjust.disk.txt", (75, 75, 29, 3, 21, 0, 25, 72, 9, 12)),
     # 10/85 p. 54-56: one column, DATA lines with l for 1, lines broken over rows, a block of
     # 12 lines OCR read column by column
     ("8510-p54-schreiberling.ocr.txt", 0, "8510-schreiberling.disk.txt", (231, 231, 143, 0, 67, 0, 21, 230, 14, 16)),

@@ -41,7 +41,7 @@ class Place:
 
     index: int
     allowed: range
-    kind: str  # "symbol", "alone", "initial", "two"
+    kind: str  # "symbol", "alone", "initial"; deep search: "two" (characters), "small" (letter)
     width: int = 1  # characters OCR made of the glyph
 
 
@@ -75,7 +75,8 @@ def places(text: str, quoted: list[bool], skip: set[int], upper: bool) -> list[P
 def two_character_places(text: str, quoted: list[bool], skip: set[int], upper: bool) -> list[Place]:
     """Where a capital listing's word inside quotes may begin with an underlined capital that OCR
     read as two characters: a ligature or a symbol before a capital ('flAX.' for "Max.",
-    '<SROBEINSTELLUNG' for "Grobeinstellung", 'fiDJUST' for "Adjust"; 10/85 p. 32)."""
+    '<SROBEINSTELLUNG' for "Grobeinstellung", 'fiDJUST' for "Adjust"; 10/85 p. 32) -- or as
+    a small letter ('lYE.')."""
     out: list[Place] = []
     if not upper:
         return out
@@ -94,6 +95,8 @@ def two_character_places(text: str, quoted: list[bool], skip: set[int], upper: b
             continue
         if c.islower() or c in "<>([":  # (another symbol is a place of its own: '£ISKETTE')
             out.append(Place(k, SHIFTED_LETTERS, "two", 2))
+        if c.islower() and text[k + 1].isupper():  # 'lYE.' for "Bye." (10/85 p. 32 line 450)
+            out.append(Place(k, SHIFTED_LETTERS, "small"))
     return out
 
 
@@ -136,7 +139,7 @@ def cost(place: Place, code: int, printed_char: str) -> float:
         letter = chr(code - 0xC1 + ord("A")) if code in SHIFTED_LETTERS else ""
         usual = letter == printed_char.upper() or letter in UNDERLINE_READS.get(printed_char.upper(), "")
         return SAME_LETTER_COST if usual else OTHER_LETTER_COST
-    if place.kind == "two":
+    if place.kind in ("two", "small"):
         return OTHER_LETTER_COST
     return SYMBOL_COST if place.kind == "symbol" else ALONE_COST
 
