@@ -224,17 +224,18 @@ def test_what_a_listing_learned_ranks_its_bad_lines_and_repairs_none():
     assert result.lines[3].fixed_texts[0] == "PRINT A$;B$;C$(1);D$(2)"  # three misreadings
 
 
-@pytest.mark.parametrize("number,printed,true", [
+@pytest.mark.parametrize("number,printed,true,learned", [
     # 10/85 p. 32 line 200: an underlined G read as '<S'
-    (200, 'X=1: W$="<SROBEINSTELLUNG" : GOSUB 400', 'X=1: W$="gROBEINSTELLUNG" : GOSUB 400'),
+    (200, 'X=1: W$="<SROBEINSTELLUNG" : GOSUB 400', 'X=1: W$="gROBEINSTELLUNG" : GOSUB 400', ()),
     # 10/85 p. 54 line 5: both rules of a REM counted wrong (7 for 6 dashes, 27 for 19)
-    (5, "REM-------SCHREIBERLING---------------------------", "REM ------ SCHREIBERLING -------------------"),
-    # 10/85 p. 55 line 260: l for 1 twice (one decision) and C for '(' (a less likely reading)
-    (260, ": IF J=1 THEN Al$(I)=Al$(I)+CHR$CX)", ": IF J=1 THEN A1$(I)=A1$(I)+CHR$(X)"),
+    (5, "REM-------SCHREIBERLING---------------------------", "REM ------ SCHREIBERLING -------------------", ()),
+    # 10/85 p. 55 line 260: l for 1 twice (one decision; the page's sure repairs show it) and C
+    # for '(' (a less likely reading)
+    (260, ": IF J=1 THEN Al$(I)=Al$(I)+CHR$CX)", ": IF J=1 THEN A1$(I)=A1$(I)+CHR$(X)", (("l", "1"),)),
 ])
-def test_the_deep_search_ranks_first_what_one_or_two_readings_cannot_find(number, printed, true):
+def test_the_deep_search_ranks_first_what_one_or_two_readings_cannot_find(number, printed, true, learned):
     options = ChecksumOptions(3)
     value = line_checksum(number, csfix.line_body(true, True), options)
     assert true.replace(" ", "") not in [f.text.replace(" ", "") for f in csfix.rank_fixes(number, printed, value, True, options)]
-    deep = csfix.rank_fixes(number, printed, value, True, options, deep=True)
+    deep = csfix.rank_fixes(number, printed, value, True, options, deep=True, learned=frozenset(learned))
     assert deep[0].text.replace(" ", "") == true.replace(" ", "") and not csfix.confident(deep, True)

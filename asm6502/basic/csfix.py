@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from itertools import combinations, product
 
 from asm6502.basic import csglyph, petscii
@@ -542,23 +542,60 @@ def learn(repairs: Iterable[tuple[str, Fix]]) -> frozenset[tuple[str, str]]:
     return frozenset(key for key, n in lines.items() if n >= LEARNED_MIN)
 
 
+@dataclass
+class Tried:
+    """The texts of one line already read: their bytes, and the ones that do not verify."""
+
+    bodies: dict[str, bytes | None] = field(default_factory=dict)
+    misses: set[str] = field(default_factory=set)
+
+
 DEEP_MAX_COST = 1.5  # moves combined three at a time
 DEEP_MOVES = 14
 DEEP_COST = 4.0  # a triple dearer than this is not tried
-DEEP_WIDE = 10  # likely moves paired with as many less likely ones
+DEEP_WIDE = 6  # likely moves paired with as many less likely ones
 DEEP_WIDE_COST = 2.0
+
+
+def _rem_checksum(number: int, text: str, upper: bool, options: ChecksumOptions,
+                  body_of: Callable[[str], bytes | None]) -> tuple[int, Callable[[str], int | None]] | None:
+    """(where a REM's text starts, the checksum of a text that differs from *text* only there),
+    computed on the bytes: a REM's text is stored as typed, one byte per character."""
+    quoted = _quoted(text)
+    start = next((k + 3 for k in range(len(text)) if quoted[k] and text.upper().startswith("REM", k)
+                  and (k == 0 or not quoted[k - 1])), None)
+
+    def literal(tail: str) -> bytes | None:
+        tail = tail.rstrip(" ")
+        if "{" in tail or "}" in tail:
+            return None
+        codes = [petscii.char_to_petscii(c) for c in (from_capitals(tail) if upper else tail)]
+        return None if None in codes else bytes(c for c in codes if c is not None)
+
+    body = body_of(text)
+    tail = None if start is None else literal(text[start:])
+    if start is None or body is None or tail is None or not body.endswith(tail):
+        return None
+    head = body[: len(body) - len(tail)]
+
+    def checksum(candidate: str) -> int | None:
+        new = literal(candidate[start:])
+        return None if new is None else line_checksum(number, head + new, options)
+
+    return start, checksum
 
 
 def rank_fixes(number: int, text: str, printed: int, upper: bool, options: ChecksumOptions,
                limit: int = 20, learned: frozenset[tuple[str, str]] = frozenset(), deep: bool = False,
-               bodies: dict[str, bytes | None] | None = None) -> list[Fix]:
+               tried: Tried | None = None) -> list[Fix]:
     """Readings of a line's text whose checksum is *printed*, most likely first; and the reading
     that the checksum itself was misread (the text as printed, the checksum it gives).  *learned*:
     the listing's own confusions (:func:`learn`); *deep*: three misreadings combined too (offered,
-    never taken without asking: three changes can cancel in an 8-bit checksum).  *bodies*: the
-    texts already tokenized for this line (a second ranking reads each text once)."""
+    never taken without asking: three changes can cancel in an 8-bit checksum).  *tried*: the
+    texts already read for this line (a second ranking reads each text once)."""
     edits = candidate_edits(text, upper, learned)
-    memo: dict[str, bytes | None] = {} if bodies is None else bodies
+    tried = Tried() if tried is None else tried
+    memo, misses = tried.bodies, tried.misses
 
     def body_of(candidate: str) -> bytes | None:
         if candidate not in memo:
@@ -569,8 +606,6 @@ def rank_fixes(number: int, text: str, printed: int, upper: bool, options: Check
     # the keywords of the line as printed (an unreadable character left out: a fix that only
     # makes the line readable does not make a keyword of a misread one)
     base_tokens = _tokens(line_body("".join(c if readable(c) else " " for c in text), upper))
-
-    misses: set[str] = set()
 
     def consider(moves: tuple[tuple[tuple[Edit, ...], float], ...], extra: float, offered: bool = False) -> None:
         chosen = tuple(e for m in moves for e in m[0])
@@ -613,11 +648,14 @@ def rank_fixes(number: int, text: str, printed: int, upper: bool, options: Check
                 consider((a, b), PAIR_EXTRA, offered=True)
     rules, dashes = _rem_rule_edits(text)
     helpers = [m for m in likely if len(m[0]) == 1 and m[1] < LIKELY] + [((d,), d.cost) for d in dashes]
-    if deep:  # two rules in one line, both counted wrong (10/85 p. 54 lines 5 and 20)
+    if deep:  # two rules of a REM, both counted wrong (10/85 p. 54 lines 5 and 20)
         read = [e for e in rules if " read as " in e.why]
+        quick = _rem_checksum(number, text, upper, options, body_of)
         for ra, rb in combinations(read, 2):
             if ra.start != rb.start and not _overlap(ra, rb):
-                consider((((ra,), ra.cost), ((rb,), rb.cost)), PAIR_EXTRA, offered=True)
+                # (each pair of lengths is checked on the bytes first: there are hundreds)
+                if quick is not None and min(ra.start, rb.start) >= quick[0] and quick[1](apply(text, (ra, rb))) == printed:
+                    consider((((ra,), ra.cost), ((rb,), rb.cost)), PAIR_EXTRA, offered=True)
     for edit in rules:
         consider((((edit,), edit.cost),), 0.0)
         for helper in helpers:  # the rule and one misreading the print shows elsewhere
@@ -758,6 +796,7 @@ __all__ = [
     "ORDINARY_COST",
     "Edit",
     "Fix",
+    "Tried",
     "apply",
     "candidate_edits",
     "checksum_of",

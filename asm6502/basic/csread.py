@@ -172,7 +172,7 @@ def _check(records: list[Record], src: _Source, version: int, upper: bool) -> Re
     diags: list[Diagnostic] = []
     reports: list[LineReport | None] = []
     repairs: list[tuple[str, csfix.Fix]] = []  # (printed, the fix taken): what this page's OCR does
-    later: list[tuple[int, Record, str, bytes | None, int | None, Span, dict[str, bytes | None]]] = []
+    later: list[tuple[int, Record, str, bytes | None, int | None, Span, csfix.Tried]] = []
     seen: dict[int, int] = {}
     last = -1
     for rec in records:
@@ -216,18 +216,18 @@ def _check(records: list[Record], src: _Source, version: int, upper: bool) -> Re
             reports.append(LineReport(rec.number, rec.line, "verified", printed, head, value, value,
                                       csfix.line_body(head, upper)))
             continue
-        bodies: dict[str, bytes | None] = {}
-        fixes = csfix.rank_fixes(rec.number, printed, rec.checksum, upper, options, bodies=bodies)
+        tried = csfix.Tried()
+        fixes = csfix.rank_fixes(rec.number, printed, rec.checksum, upper, options, tried=tried)
         if not csfix.confident(fixes, upper):
-            later.append((len(reports), rec, printed, body, computed, cs_where, bodies))
+            later.append((len(reports), rec, printed, body, computed, cs_where, tried))
             reports.append(None)  # ranked again with what the listing's sure repairs teach
             continue
         repairs.append((printed, fixes[0]))
         _conclude(rec, printed, body, computed, cs_where, fixes, upper, options, diags, reports)
     learned = csfix.learn(repairs)
-    for at, rec, printed, body, computed, cs_where, bodies in later:
+    for at, rec, printed, body, computed, cs_where, tried in later:
         fixes = csfix.rank_fixes(rec.number, printed, rec.checksum, upper, options, learned=learned, deep=True,
-                                 bodies=bodies)
+                                 tried=tried)
         # ranked with the learned confusions and three misreadings, never taken without asking:
         # a cheaper confusion makes chance matches cheaper too (10/85 p. 73 showed them)
         _conclude(rec, printed, body, computed, cs_where, fixes, upper, options, diags, reports, at, sure=False)
