@@ -19,7 +19,10 @@ printed as a symbol OCR has no letter for), a stray speck, and the printed check
 misread (``<087>`` for ``<067>``).  Issue 24b added, from real 64'er print: a shifted letter or
 graphics character inside quotes solved from the checksum (:mod:`asm6502.basic.csglyph`), a rule
 of dashes whose length OCR cannot count, one glyph's misreading swept over a line as one decision,
-and a higher cost for a reading that leaves the print's damage unexplained.
+and a higher cost for a reading that leaves the print's damage unexplained.  Issue 24c added a
+second ranking of the lines still bad (``deep``, offered only): the listing's own confusions
+learned from its sure repairs (:func:`learn`), three misreadings, a likely with a less likely
+one, an underlined capital read as two characters, and both rules of a REM counted wrong.
 """
 
 from __future__ import annotations

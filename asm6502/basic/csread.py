@@ -6,6 +6,8 @@ value with the printed one.  The Checksummer version is decided by the checksums
 the bytes, V3 rotates them; whichever reproduces more printed values).  As ``mse read`` does,
 each line ends "verified" (as printed), "repaired" (the print shows damage and one reading is
 clearly the most likely: the repair is named) or "bad" (ranked fixes, most likely first).
+The bad lines are ranked a second time, with the confusions this listing's sure repairs
+show and a deeper search (issue 24c); that ranking names fixes, it never repairs.
 Several listings in one text (line numbers starting again) are read separately.
 """
 
