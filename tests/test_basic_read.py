@@ -239,3 +239,16 @@ def test_the_deep_search_ranks_first_what_one_or_two_readings_cannot_find(number
     assert true.replace(" ", "") not in [f.text.replace(" ", "") for f in csfix.rank_fixes(number, printed, value, True, options)]
     deep = csfix.rank_fixes(number, printed, value, True, options, deep=True, learned=frozenset(learned))
     assert deep[0].text.replace(" ", "") == true.replace(" ", "") and not csfix.confident(deep, True)
+
+
+@pytest.mark.parametrize("printed,status", [
+    ("GOTO 310", "verified"),  # two lines run together, the first one as printed
+    ("GuTO 310", "repaired"),  # ... or after a sure repair (10/85 p. 131 line 660)
+])
+def test_two_lines_run_together_are_split_at_the_checksum_that_verifies_the_first(printed, status):
+    inside = cs(660, "goto 310")
+    text = f"650 REM SPRUNG <{cs(650, 'rem sprung'):03d}>\n660 {printed} <{inside:03d}> 670 1 <138>\n"
+    result = read_listings(text)[0]
+    line = result.lines[1]
+    assert (line.status, line.text, line.checksum) == (status, "GOTO 310", inside)
+    assert any("the row goes on with '670 1'" in d.message for d in result.errors)

@@ -100,7 +100,7 @@ TUNED = [
     ("8510-p54-schreiberling.ocr.txt", 0, "8510-schreiberling.disk.txt", (231, 231, 143, 0, 67, 0, 21, 230, 14, 16)),
     # 10/85 p. 131-132: two listings, each of them one run-together row in the OCR (line 340's
     # extra blank inside quotes is invisible to the checksum)
-    ("8510-p131-alarmanlage-codeschloss.ocr.txt", 0, "8510-alarmanlage.disk.txt", (71, 61, 53, 0, 11, 0, 7, 57, 2, 2)),
+    ("8510-p131-alarmanlage-codeschloss.ocr.txt", 0, "8510-alarmanlage.disk.txt", (71, 61, 53, 0, 12, 0, 6, 58, 2, 2)),
     ("8510-p131-alarmanlage-codeschloss.ocr.txt", 1, "8510-codeschloss.disk.txt", (93, 74, 82, 1, 4, 0, 7, 73, 2, 2)),
 ]
 HELD_OUT = [

@@ -104,14 +104,22 @@ def _upper(records: list[Record]) -> bool:
     return sum(c.isupper() for c in letters) >= UPPER_SHARE * len(letters)
 
 
-def _checksum_inside(number: int, text: str, upper: bool, options: ChecksumOptions) -> tuple[str, int, str] | None:
-    """(text before, its checksum, the rest) when *text* holds a checksum that verifies the text
-    before it: two lines run together, the second one's number unreadable."""
+def _checksum_inside(number: int, text: str, upper: bool,
+                     options: ChecksumOptions) -> tuple[str, int, str, str] | None:
+    """(text before, its checksum, the rest, the repair made) when *text* holds a checksum that
+    verifies the text before it, as printed or after a sure repair: two lines run together, the
+    second one's number unreadable (10/85 p. 131: '660 GuTO 310 <112> 670 1 <138>')."""
     for m in CHECKSUM_INSIDE.finditer(text):
         head = text[: m.start()].rstrip()
         value = read_checksum(m).value
         if head and csfix.checksum_of(number, head, upper, options) == value:
-            return head, value, text[m.end() :].strip()
+            return head, value, text[m.end() :].strip(), ""
+    for m in CHECKSUM_INSIDE.finditer(text):
+        head = text[: m.start()].rstrip()
+        value = read_checksum(m).value
+        fixes = csfix.rank_fixes(number, head, value, upper, options) if head and value <= 255 else []
+        if csfix.confident(fixes, upper):
+            return fixes[0].text, value, text[m.end() :].strip(), csfix.describe(head, fixes[0], value)
     return None
 
 
@@ -212,11 +220,14 @@ def _check(records: list[Record], src: _Source, version: int, upper: bool) -> Re
             continue
         split = _checksum_inside(rec.number, printed, upper, options)
         if split is not None:  # "560 REM X <109> 57cTc2T^ <107>": the next line's number unread
-            head, value, rest = split
+            head, value, rest, repair = split
             diags.append(error(f"after line {rec.number} and its checksum <{value:03d}> the row goes on with "
                                f"{rest!r}: a line whose number cannot be read; it is not read", cs_where))
-            reports.append(LineReport(rec.number, rec.line, "verified", printed, head, value, value,
-                                      csfix.line_body(head, upper)))
+            if repair:
+                diags.append(warning(f"repaired line {rec.number}: {repair}", cs_where,
+                                     *([] if cs_where.source else [note(f"line {rec.number} reads: {rec.number} {printed}")])))
+            reports.append(LineReport(rec.number, rec.line, "repaired" if repair else "verified", printed, head, value,
+                                      value, csfix.line_body(head, upper), repair))
             continue
         tried = csfix.Tried()
         fixes = csfix.rank_fixes(rec.number, printed, rec.checksum, upper, options, tried=tried)
