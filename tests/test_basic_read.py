@@ -189,3 +189,66 @@ def test_capitals_and_lower_case_print_read_the_same():
     plain, = read_listings(lower, "t")
     assert upper.upper and not plain.upper
     assert upper.prg == plain.prg and upper.ok and plain.ok
+
+
+def _fix(text: str, *pairs: tuple[int, str]) -> csfix.Fix:
+    edits = tuple(csfix.Edit(k, k + 1, new, 1.0, f"{new} read as {text[k]}") for k, new in pairs)
+    return csfix.Fix(1.0, csfix.apply(text, edits), edits, True)
+
+
+def test_a_listing_learns_the_confusions_its_sure_repairs_show():
+    repairs = [("PRINT At", _fix("PRINT At", (7, "$"))), ("B=Bt+Ct", _fix("B=Bt+Ct", (3, "$"), (6, "$"))),
+               ("P0KE 1,2", _fix("P0KE 1,2", (1, "O")))]
+    # t for $ in two lines (twice in one line counts once), 0 for O in one line only
+    assert csfix.learn(repairs) == frozenset({("t", "$")})
+    assert csfix.learn(repairs[:1]) == frozenset()
+
+
+def test_three_misreadings_are_ranked_in_the_deep_search_and_only_offered():
+    # 64'er 10/85 p. 55 line 160 as OCR read it: l for 1, ^ and * (twice) for $
+    printed, true = "DIM Al^(72),A2*(72),A3*(72)", "DIM A1$(72),A2$(72),A3$(72)"
+    value = line_checksum(160, csfix.line_body(true, True), ChecksumOptions(3))
+    shallow = csfix.rank_fixes(160, printed, value, True, ChecksumOptions(3))
+    deep = csfix.rank_fixes(160, printed, value, True, ChecksumOptions(3), deep=True)
+    assert true not in [f.text for f in shallow]
+    assert deep[0].text == true and not deep[0].evidence and not csfix.confident(deep, True)
+
+
+def test_what_a_listing_learned_ranks_its_bad_lines_and_repairs_none():
+    # a capital listing whose OCR reads '$' as 't' (10/85 p. 73); lines 10 and 20 are sure repairs
+    rows = [(5, "REM THE PAGE IS SET IN CAPITALS", None), (10, 'A$="X":B$="Y"', 'At="X":B$="Y"'), (20, 'C$=A$+B$', 'C$=At+B$'),
+            (30, 'PRINT A$;B$;C$(1);D$(2)', 'PRINT At;Bt;C*(1);D^(2)')]
+    text = "".join(f"{n} {printed or true}  <{cs(n, true.lower()):03d}>\n" for n, true, printed in rows)
+    result = read_listings(text)[0]
+    assert [r.status for r in result.lines] == ["verified", "repaired", "repaired", "bad"]
+    assert result.lines[3].fixed_texts[0] == "PRINT A$;B$;C$(1);D$(2)"  # three misreadings
+
+
+@pytest.mark.parametrize("number,printed,true,learned", [
+    # 10/85 p. 32 line 200: an underlined G read as '<S'
+    (200, 'X=1: W$="<SROBEINSTELLUNG" : GOSUB 400', 'X=1: W$="gROBEINSTELLUNG" : GOSUB 400', ()),
+    # 10/85 p. 54 line 5: both rules of a REM counted wrong (7 for 6 dashes, 27 for 19)
+    (5, "REM-------SCHREIBERLING---------------------------", "REM ------ SCHREIBERLING -------------------", ()),
+    # 10/85 p. 55 line 260: l for 1 twice (one decision; the page's sure repairs show it) and C
+    # for '(' (a less likely reading)
+    (260, ": IF J=1 THEN Al$(I)=Al$(I)+CHR$CX)", ": IF J=1 THEN A1$(I)=A1$(I)+CHR$(X)", (("l", "1"),)),
+])
+def test_the_deep_search_ranks_first_what_one_or_two_readings_cannot_find(number, printed, true, learned):
+    options = ChecksumOptions(3)
+    value = line_checksum(number, csfix.line_body(true, True), options)
+    assert true.replace(" ", "") not in [f.text.replace(" ", "") for f in csfix.rank_fixes(number, printed, value, True, options)]
+    deep = csfix.rank_fixes(number, printed, value, True, options, deep=True, learned=frozenset(learned))
+    assert deep[0].text.replace(" ", "") == true.replace(" ", "") and not csfix.confident(deep, True)
+
+
+@pytest.mark.parametrize("printed,status", [
+    ("GOTO 310", "verified"),  # two lines run together, the first one as printed
+    ("GuTO 310", "repaired"),  # ... or after a sure repair (10/85 p. 131 line 660)
+])
+def test_two_lines_run_together_are_split_at_the_checksum_that_verifies_the_first(printed, status):
+    inside = cs(660, "goto 310")
+    text = f"650 REM SPRUNG <{cs(650, 'rem sprung'):03d}>\n660 {printed} <{inside:03d}> 670 1 <138>\n"
+    result = read_listings(text)[0]
+    line = result.lines[1]
+    assert (line.status, line.text, line.checksum) == (status, "GOTO 310", inside)
+    assert any("the row goes on with '670 1'" in d.message for d in result.errors)

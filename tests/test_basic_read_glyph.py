@@ -87,3 +87,15 @@ def test_real_lines(line, status, text):
         assert r.text == text
     elif text is not None:
         assert r.fixed_texts[0] == text
+
+
+def test_deep_places_are_words_in_quotes_begun_by_two_characters_or_a_small_letter():
+    from asm6502.basic import csglyph
+    from asm6502.basic.csfix import _quoted
+
+    text = 'PRINT"flAX. <SROBE lYE. £ISK":X=fl'
+    got = [(p.index, p.width, p.kind) for p in csglyph.two_character_places(text, _quoted(text), set(), True)]
+    # 'fl' (two characters or a small letter), '<S', 'l' before 'YE'; '£' is a place of its own,
+    # 'fl' outside quotes is no place
+    assert got == [(6, 2, "two"), (12, 2, "two"), (19, 2, "two"), (19, 1, "small")]
+    assert csglyph.two_character_places(text, _quoted(text), set(), False) == []

@@ -94,19 +94,19 @@ TUNED = [
     # 3 verified lines differ from the disk: 170 and 840 were printed differently from the disk
     # (their printed checksums verify the print), 540 reads two shifted letters as one other
     # shifted letter whose rotated bits sum to the same checksum
-    ("8510-p32-floppy-adjust.ocr.txt", 0, "8510-floppy-adjust.disk.txt", (75, 75, 29, 3, 21, 0, 25, 72, 8, 10)),
+    ("8510-p32-floppy-adjust.ocr.txt", 0, "8510-floppy-adjust.disk.txt", (75, 75, 29, 3, 21, 0, 25, 72, 9, 12)),
     # 10/85 p. 54-56: one column, DATA lines with l for 1, lines broken over rows, a block of
     # 12 lines OCR read column by column
-    ("8510-p54-schreiberling.ocr.txt", 0, "8510-schreiberling.disk.txt", (231, 231, 143, 0, 67, 0, 21, 230, 11, 12)),
+    ("8510-p54-schreiberling.ocr.txt", 0, "8510-schreiberling.disk.txt", (231, 231, 143, 0, 67, 0, 21, 230, 14, 16)),
     # 10/85 p. 131-132: two listings, each of them one run-together row in the OCR (line 340's
     # extra blank inside quotes is invisible to the checksum)
-    ("8510-p131-alarmanlage-codeschloss.ocr.txt", 0, "8510-alarmanlage.disk.txt", (71, 61, 53, 0, 11, 0, 7, 57, 2, 2)),
+    ("8510-p131-alarmanlage-codeschloss.ocr.txt", 0, "8510-alarmanlage.disk.txt", (71, 61, 53, 0, 12, 0, 6, 58, 2, 2)),
     ("8510-p131-alarmanlage-codeschloss.ocr.txt", 1, "8510-codeschloss.disk.txt", (93, 74, 82, 1, 4, 0, 7, 73, 2, 2)),
 ]
 HELD_OUT = [
     # 10/85 p. 73: the last page of "Hypra-Text" (Listing 1, lines 30580-56109), one column with
     # the lines broken over rows, '$' read as 't' all over the page, shifted letters
-    ("8510-p73-hypra-text.ocr.txt", 0, "8510-hypra-text.disk.txt", (117, 117, 46, 1, 26, 0, 45, 115, 6, 8)),
+    ("8510-p73-hypra-text.ocr.txt", 0, "8510-hypra-text.disk.txt", (117, 117, 46, 1, 26, 0, 45, 115, 7, 8)),
     # 10/85 p. 74: "ZLOADER" (Listing 3), two columns as tab-separated cells; the print has ':'
     # where the disk has REM blocks (4900, 7000)
     ("8510-p74-zloader.ocr.txt", 0, "8510-zloader.disk.txt", (74, 72, 38, 3, 22, 0, 14, 66, 3, 3)),

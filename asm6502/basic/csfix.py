@@ -19,15 +19,18 @@ printed as a symbol OCR has no letter for), a stray speck, and the printed check
 misread (``<087>`` for ``<067>``).  Issue 24b added, from real 64'er print: a shifted letter or
 graphics character inside quotes solved from the checksum (:mod:`asm6502.basic.csglyph`), a rule
 of dashes whose length OCR cannot count, one glyph's misreading swept over a line as one decision,
-and a higher cost for a reading that leaves the print's damage unexplained.
+and a higher cost for a reading that leaves the print's damage unexplained.  Issue 24c added a
+second ranking of the lines still bad (``deep``, offered only): the listing's own confusions
+learned from its sure repairs (:func:`learn`), three misreadings, a likely with a less likely
+one, an underlined capital read as two characters, and both rules of a REM counted wrong.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
-from dataclasses import dataclass
-from itertools import combinations
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from itertools import combinations, product
 
 from asm6502.basic import csglyph, petscii
 from asm6502.basic.case import from_capitals
@@ -256,7 +259,9 @@ def suspect(text: str, k: int, upper: bool) -> bool:
     return not text.strip(" ").strip(c)  # a line that is one character like '=' is no statement
 
 
-def candidate_edits(text: str, upper: bool) -> list[Edit]:
+def candidate_edits(text: str, upper: bool, learned: frozenset[tuple[str, str]] = frozenset()) -> list[Edit]:
+    """Single edits of *text*; a confusion in *learned* (this page's OCR made it in sure repairs,
+    :func:`learn`) costs less."""
     edits: list[Edit] = []
     quoted = _quoted(text)
     inside: set[int] = set()
@@ -277,6 +282,7 @@ def candidate_edits(text: str, upper: bool) -> list[Edit]:
         for m, cost in options:
             if upper and m.isalpha() and m.islower():
                 continue
+            cost *= LEARNED_FACTOR if sus and (c, m) in learned else 1.0  # where the print shows damage
             edits.append(Edit(k, k + 1, m, cost * factor, f"{m} read as {c}"))
         if upper and c.isalpha() and c.islower() and c.upper() not in (e.new for e in edits if e.start == k):
             edits.append(Edit(k, k + 1, c.upper(), 1.0 * factor, f"{c.upper()} read as {c}"))
@@ -406,33 +412,39 @@ DAMAGE_LEFT_COST = 1.0
 UNREADABLE_KINDS = ("underlined", "a rule of")
 LIKELY_SWEEP = 1.5  # a sweep of a few places may be paired too (F0R F=1 TO ll: 0 for O and both l for 1)
 MAX_GLYPH_PLACES = 12
+DEEP_CONTEXTS = 6  # the cheapest readings paired before a solved glyph
 
 
 def _glyph_fixes(number: int, text: str, printed: int, upper: bool, options: ChecksumOptions,
-                 likely: list[tuple[tuple[Edit, ...], float]], consider: Callable[..., None]) -> None:
+                 likely: list[tuple[tuple[Edit, ...], float]], consider: Callable[..., None],
+                 body_of: Callable[[str], bytes | None], deep: bool = False) -> None:
     """A shifted letter or graphics character inside quotes that OCR misread (csglyph), alone,
-    after a likely edit elsewhere, or with another word's first letter shifted as printed."""
+    after a likely edit elsewhere, or with another word's first letter shifted as printed.
+    *deep*: also an underlined capital read as two characters, and after two such readings."""
     plain = plain_quotes(text)
     if len(plain) != len(text):
         return
     skip = {k for i, j, _ in control_spans(plain) for k in range(i, j)}
     found_places = csglyph.places(plain, _quoted(plain), skip, upper)[:MAX_GLYPH_PLACES]
+    if deep:
+        found_places += csglyph.two_character_places(plain, _quoted(plain), skip, upper)[:MAX_GLYPH_PLACES]
     if not found_places:
         return
 
     def checksum(candidate: str) -> int | None:
-        body = line_body(candidate, upper)
+        body = body_of(candidate)
         return None if body is None else line_checksum(number, body, options)
 
     def glyph_move(base: str, place: csglyph.Place) -> tuple[tuple[Edit, ...], float] | None:
-        code = csglyph.solve(base, place.index, printed, options.version == 3, checksum)
-        c = text[place.index]
-        if code is None or code not in place.allowed or code == petscii.char_to_petscii(from_capitals(c) if upper else c):
+        code = csglyph.solve(base, place.index, printed, options.version == 3, checksum, place.width)
+        c = text[place.index : place.index + place.width]
+        if code is None or code not in place.allowed or (place.width == 1 and code == petscii.char_to_petscii(
+                from_capitals(c) if upper else c)):
             return None
         new = csglyph.spelled(code, upper)
         cost = csglyph.cost(place, code, c) * (SUSPECT_FACTOR if suspect(text, place.index, upper) else 1.0)
         what = "graphics character" if code not in csglyph.SHIFTED_LETTERS else "shifted letter"
-        return (Edit(place.index, place.index + 1, new, cost, f"underlined ({what}) {new} read as '{c}'"),), cost
+        return (Edit(place.index, place.index + place.width, new, cost, f"underlined ({what}) {new} read as '{c}'"),), cost
 
     for place in found_places:
         move = glyph_move(text, place)
@@ -448,17 +460,25 @@ def _glyph_fixes(number: int, text: str, printed: int, upper: bool, options: Che
             why = "itself" if meant == c else f"'{c}'"
             contexts.append(((Edit(p.index, p.index + 1, new, csglyph.SAME_LETTER_COST,
                                    f"underlined (shifted letter) {meant} read as {why}"),), csglyph.SAME_LETTER_COST))
+    if deep:  # two readings before the solved one (10/85 p. 32 line 450: CL0SE l, "lYE." for "Bye.")
+        singles = sorted((m for m in contexts if len(m[0]) == 1), key=lambda m: m[1])[:DEEP_CONTEXTS]
+        for a, b in combinations(singles, 2):
+            if not _overlap(a[0][0], b[0][0]):
+                both = (a[0] + b[0], a[1] + b[1] + PAIR_EXTRA)
+                consider((both,), 0.0, offered=True)
+                contexts.append(both)
     for context in contexts:
         base = apply(text, context[0])
         for place in found_places:
-            if any(e.start <= place.index < max(e.end, e.start + 1) for e in context[0]):
+            if any(e.start < place.index + place.width and place.index < max(e.end, e.start + 1) for e in context[0]):
                 continue
             move = glyph_move(base, place)
             if move:
-                consider((context, move), PAIR_EXTRA)
+                consider((context, move), PAIR_EXTRA, offered=len(context[0]) > 1)
 
 
-REM_RULE_COST = 2.0  # the length of a printed rule of dashes cannot be read: any length is as likely
+REM_RULE_COST = 2.0  # the length of a printed rule of dashes is hard to read ...
+RULE_DASH_COST = 0.05  # ... but OCR counts closer more often than not (10/85 p. 54: 7 for 6, 27 for 19)
 REM_RULE_MORE = 20  # lengths tried beyond the one read
 REM_RULE_LOST = 40  # a rule OCR lost at a REM's end: up to this long
 _RULE = re.compile(r"-{2,}|\u2014|\u2013")
@@ -481,7 +501,7 @@ def _rem_rule_edits(text: str) -> tuple[list[Edit], list[Edit]]:
             have = len(m.group(0))
             for n in range(1, have + REM_RULE_MORE + 1):
                 if n != have:
-                    out.append(Edit(m.start(), m.end(), m.group(0)[0] * n, REM_RULE_COST,
+                    out.append(Edit(m.start(), m.end(), m.group(0)[0] * n, REM_RULE_COST + RULE_DASH_COST * abs(n - have),
                                     f"a rule of {n} '{m.group(0)[0]}' read as {have}"))
     if start is None:
         return out, dashes
@@ -493,7 +513,8 @@ def _rem_rule_edits(text: str) -> tuple[list[Edit], list[Edit]]:
         have = len(m.group(0)) if m.group(0)[0] == "-" else 2
         for n in range(0, have + REM_RULE_MORE + 1):
             if n != have or m.group(0)[0] != "-":
-                out.append(Edit(lo, hi, "-" * n, REM_RULE_COST, f"a rule of {n} dashes read as {len(m.group(0))}"))
+                out.append(Edit(lo, hi, "-" * n, REM_RULE_COST + RULE_DASH_COST * abs(n - have),
+                                f"a rule of {n} dashes read as {len(m.group(0))}"))
     gaps = [start + 3 + m.start() + 1 for m in re.finditer(r" {2,}(?=\S)", body)]  # 'REM *   *'
     if not body.rstrip().endswith(("-", "\u2014", "\u2013")):
         gaps.append(len(text.rstrip()))
@@ -506,25 +527,96 @@ def _rem_rule_edits(text: str) -> tuple[list[Edit], list[Edit]]:
 _QUOTED_RULE = re.compile(r"-{4,}|\.{4,}|\*{4,}")
 
 
+LEARNED_MIN = 2  # sure repairs of one listing that show a confusion: this page's OCR makes it
+LEARNED_FACTOR = 0.5
+
+
+def learn(repairs: Iterable[tuple[str, Fix]]) -> frozenset[tuple[str, str]]:
+    """The confusions (printed, meant) this listing's OCR made in *repairs* (printed text, the
+    fix taken without asking) in at least LEARNED_MIN lines: one page is set in one typeface and
+    read by one OCR run, so its habits hold for its other lines (10/85 p. 73 reads every '$'
+    of the page as 't').  Only plain one-character confusions are learned, never a solved glyph."""
+    lines: dict[tuple[str, str], int] = {}
+    for text, fix in repairs:
+        seen = {(text[e.start], e.new) for e in fix.edits
+                if e.end == e.start + 1 and e.why == f"{e.new} read as {text[e.start]}"}
+        for key in seen:
+            lines[key] = lines.get(key, 0) + 1
+    return frozenset(key for key, n in lines.items() if n >= LEARNED_MIN)
+
+
+@dataclass
+class Tried:
+    """The texts of one line already read: their bytes, and the ones that do not verify."""
+
+    bodies: dict[str, bytes | None] = field(default_factory=dict)
+    misses: set[str] = field(default_factory=set)
+
+
+DEEP_MAX_COST = 1.5  # moves combined three at a time
+DEEP_MOVES = 14
+DEEP_COST = 4.0  # a triple dearer than this is not tried
+DEEP_WIDE = 6  # likely moves paired with as many less likely ones
+DEEP_WIDE_COST = 2.0
+
+
+def _rem_checksum(number: int, text: str, upper: bool, options: ChecksumOptions,
+                  body_of: Callable[[str], bytes | None]) -> tuple[int, Callable[[str], int | None]] | None:
+    """(where a REM's text starts, the checksum of a text that differs from *text* only there),
+    computed on the bytes: a REM's text is stored as typed, one byte per character."""
+    quoted = _quoted(text)
+    start = next((k + 3 for k in range(len(text)) if quoted[k] and text.upper().startswith("REM", k)
+                  and (k == 0 or not quoted[k - 1])), None)
+
+    def literal(tail: str) -> bytes | None:
+        tail = tail.rstrip(" ")
+        if "{" in tail or "}" in tail:
+            return None
+        codes = [petscii.char_to_petscii(c) for c in (from_capitals(tail) if upper else tail)]
+        return None if None in codes else bytes(c for c in codes if c is not None)
+
+    body = body_of(text)
+    tail = None if start is None else literal(text[start:])
+    if start is None or body is None or tail is None or not body.endswith(tail):
+        return None
+    head = body[: len(body) - len(tail)]
+
+    def checksum(candidate: str) -> int | None:
+        new = literal(candidate[start:])
+        return None if new is None else line_checksum(number, head + new, options)
+
+    return start, checksum
+
+
 def rank_fixes(number: int, text: str, printed: int, upper: bool, options: ChecksumOptions,
-               limit: int = 20) -> list[Fix]:
+               limit: int = 20, learned: frozenset[tuple[str, str]] = frozenset(), deep: bool = False,
+               tried: Tried | None = None) -> list[Fix]:
     """Readings of a line's text whose checksum is *printed*, most likely first; and the reading
-    that the checksum itself was misread (the text as printed, the checksum it gives)."""
-    edits = candidate_edits(text, upper)
+    that the checksum itself was misread (the text as printed, the checksum it gives).  *learned*:
+    the listing's own confusions (:func:`learn`); *deep*: three misreadings combined too (offered,
+    never taken without asking: three changes can cancel in an 8-bit checksum).  *tried*: the
+    texts already read for this line (a second ranking reads each text once)."""
+    edits = candidate_edits(text, upper, learned)
+    tried = Tried() if tried is None else tried
+    memo, misses = tried.bodies, tried.misses
+
+    def body_of(candidate: str) -> bytes | None:
+        if candidate not in memo:
+            memo[candidate] = line_body(candidate, upper)
+        return memo[candidate]
+
     found: dict[str, Fix] = {}
     # the keywords of the line as printed (an unreadable character left out: a fix that only
     # makes the line readable does not make a keyword of a misread one)
     base_tokens = _tokens(line_body("".join(c if readable(c) else " " for c in text), upper))
 
-    misses: set[str] = set()
-
-    def consider(moves: tuple[tuple[tuple[Edit, ...], float], ...], extra: float) -> None:
+    def consider(moves: tuple[tuple[tuple[Edit, ...], float], ...], extra: float, offered: bool = False) -> None:
         chosen = tuple(e for m in moves for e in m[0])
         cost = extra + sum(c for _, c in moves) + (MIXED_READING_COST if len(chosen) > 1 and _mixed(text, chosen) else 0.0)
         new = apply(text, chosen)
         if new in found and found[new].cost <= cost or new in misses:
             return
-        body = line_body(new, upper)
+        body = body_of(new)
         if body is None or line_checksum(number, body, options) != printed:
             misses.add(new)  # the same text is reached by other moves: read it once
         else:
@@ -537,7 +629,7 @@ def rank_fixes(number: int, text: str, printed: int, upper: bool, options: Check
                 evidence = evidence or all(e.end == e.start + 1 and not e.why.startswith(UNREADABLE_KINDS) for e in chosen)
             if damage_left(new, upper):
                 cost += DAMAGE_LEFT_COST  # a reading that leaves the print's damage unexplained
-            found[new] = Fix(cost, new, chosen, evidence)
+            found[new] = Fix(cost, new, chosen, evidence and not offered)
 
     moves = [((e,), e.cost) for e in edits] + _sweeps(text, edits, upper)
     for move in moves:
@@ -549,9 +641,24 @@ def rank_fixes(number: int, text: str, printed: int, upper: bool, options: Check
     for a, b in combinations(likely, 2):
         if not any(_overlap(x, y) for x in a[0] for y in b[0]):
             consider((a, b), PAIR_EXTRA)
-    _glyph_fixes(number, text, printed, upper, options, likely, consider)
+    _glyph_fixes(number, text, printed, upper, options, likely, consider, body_of, deep)
+    if deep:
+        _triples(text, upper, moves, consider)
+        # a likely misreading and a less likely one (10/85 p. 55 line 260: 'Al$(I)' twice, 'CHR$CX)')
+        wide = sorted((m for m in moves if LIKELY < m[1] <= DEEP_WIDE_COST), key=lambda m: m[1])[:DEEP_WIDE]
+        for a, b in product(sorted(likely, key=lambda m: m[1])[:DEEP_WIDE], wide):
+            if not any(_overlap(x, y) for x in a[0] for y in b[0]):
+                consider((a, b), PAIR_EXTRA, offered=True)
     rules, dashes = _rem_rule_edits(text)
     helpers = [m for m in likely if len(m[0]) == 1 and m[1] < LIKELY] + [((d,), d.cost) for d in dashes]
+    if deep:  # two rules of a REM, both counted wrong (10/85 p. 54 lines 5 and 20)
+        read = [e for e in rules if " read as " in e.why]
+        quick = _rem_checksum(number, text, upper, options, body_of)
+        for ra, rb in combinations(read, 2):
+            if ra.start != rb.start and not _overlap(ra, rb):
+                # (each pair of lengths is checked on the bytes first: there are hundreds)
+                if quick is not None and min(ra.start, rb.start) >= quick[0] and quick[1](apply(text, (ra, rb))) == printed:
+                    consider((((ra,), ra.cost), ((rb,), rb.cost)), PAIR_EXTRA, offered=True)
     for edit in rules:
         consider((((edit,), edit.cost),), 0.0)
         for helper in helpers:  # the rule and one misreading the print shows elsewhere
@@ -567,6 +674,20 @@ def rank_fixes(number: int, text: str, printed: int, upper: bool, options: Check
             fixes.append(Fix(cost, text, (), False, computed))
             fixes.sort(key=lambda f: (f.cost, f.text))
     return fixes[:limit]
+
+
+def _triples(text: str, upper: bool, moves: list[tuple[tuple[Edit, ...], float]], consider: Callable[..., None]) -> None:
+    """Three likely misreadings in one line, each where the print shows damage (10/85 p. 55
+    line 160: 'Al^(72),A2*(72),A3*(72)')."""
+    pool = sorted((m for m in moves if m[1] <= DEEP_MAX_COST
+                   and all(k < len(text) and suspect(text, k, upper) for e in m[0] for k in range(e.start, max(e.end, e.start + 1)))),
+                  key=lambda m: m[1])[:DEEP_MOVES]
+    for trio in combinations(pool, 3):
+        if sum(c for _, c in trio) + 2 * PAIR_EXTRA > DEEP_COST:
+            continue
+        if any(_overlap(x, y) for a, b in combinations(trio, 2) for x in a[0] for y in b[0]):
+            continue
+        consider(trio, 2 * PAIR_EXTRA, offered=True)
 
 
 AUTO_MAX_COST = 2.0
@@ -678,11 +799,13 @@ __all__ = [
     "ORDINARY_COST",
     "Edit",
     "Fix",
+    "Tried",
     "apply",
     "candidate_edits",
     "checksum_of",
     "confident",
     "describe",
+    "learn",
     "line_body",
     "normalize_controls",
     "petcat_text",

@@ -41,7 +41,8 @@ class Place:
 
     index: int
     allowed: range
-    kind: str  # "symbol", "alone", "initial"
+    kind: str  # "symbol", "alone", "initial"; deep search: "two" (characters), "small" (letter)
+    width: int = 1  # characters OCR made of the glyph
 
 
 def places(text: str, quoted: list[bool], skip: set[int], upper: bool) -> list[Place]:
@@ -71,6 +72,34 @@ def places(text: str, quoted: list[bool], skip: set[int], upper: bool) -> list[P
     return out
 
 
+def two_character_places(text: str, quoted: list[bool], skip: set[int], upper: bool) -> list[Place]:
+    """Where a capital listing's word inside quotes may begin with an underlined capital that OCR
+    read as two characters: a ligature or a symbol before a capital ('flAX.' for "Max.",
+    '<SROBEINSTELLUNG' for "Grobeinstellung", 'fiDJUST' for "Adjust"; 10/85 p. 32) -- or as
+    a small letter ('lYE.')."""
+    out: list[Place] = []
+    if not upper:
+        return out
+    quote = False
+    for k, c in enumerate(text[:-2]):
+        if not quote and text.upper().startswith("REM", k):
+            return out
+        if c == '"':
+            quote = not quote
+            continue
+        if not quote or not quoted[k] or k in skip or k + 1 in skip:
+            continue
+        left = text[k - 1] if k else " "
+        pair, after = text[k : k + 2], text[k + 2]
+        if left.isalnum() or not after.isupper() or " " in pair or '"' in pair or any(d.isdigit() for d in pair):
+            continue
+        if c.islower() or c in "<>([":  # (another symbol is a place of its own: '£ISKETTE')
+            out.append(Place(k, SHIFTED_LETTERS, "two", 2))
+        if c.islower() and text[k + 1].isupper():  # 'lYE.' for "Bye." (10/85 p. 32 line 450)
+            out.append(Place(k, SHIFTED_LETTERS, "small"))
+    return out
+
+
 def spelled(code: int, upper: bool) -> str:
     """*code* as a listing line writes it: a shifted letter as a lower-case letter in a capital
     listing (upper case in petcat text), anything else by its petcat name."""
@@ -85,11 +114,12 @@ def _rol(value: int, bits: int) -> int:
     return ((value << bits) | (value >> (8 - bits))) & 0xFF
 
 
-def solve(text: str, k: int, printed: int, rotates: bool, checksum: Callable[[str], int | None]) -> int | None:
-    """The one byte that, put for text[k], gives the *printed* checksum (None if text[k]'s place
-    in the line cannot be told: the line does not tokenize with a byte there)."""
-    a = checksum(text[:k] + petscii.escape(_PROBE_A, named=False) + text[k + 1 :])
-    b = checksum(text[:k] + petscii.escape(_PROBE_B, named=False) + text[k + 1 :])
+def solve(text: str, k: int, printed: int, rotates: bool, checksum: Callable[[str], int | None],
+          width: int = 1) -> int | None:
+    """The one byte that, put for text[k:k + width], gives the *printed* checksum (None if the
+    place in the line cannot be told: the line does not tokenize with a byte there)."""
+    a = checksum(text[:k] + petscii.escape(_PROBE_A, named=False) + text[k + width :])
+    b = checksum(text[:k] + petscii.escape(_PROBE_B, named=False) + text[k + width :])
     if a is None or b is None:
         return None
     shift = 0
@@ -109,7 +139,10 @@ def cost(place: Place, code: int, printed_char: str) -> float:
         letter = chr(code - 0xC1 + ord("A")) if code in SHIFTED_LETTERS else ""
         usual = letter == printed_char.upper() or letter in UNDERLINE_READS.get(printed_char.upper(), "")
         return SAME_LETTER_COST if usual else OTHER_LETTER_COST
+    if place.kind in ("two", "small"):
+        return OTHER_LETTER_COST
     return SYMBOL_COST if place.kind == "symbol" else ALONE_COST
 
 
-__all__ = ["GRAPHICS", "SHIFTED_LETTERS", "UNDERLINE_READS", "Place", "cost", "places", "solve", "spelled"]
+__all__ = ["GRAPHICS", "SHIFTED_LETTERS", "UNDERLINE_READS", "Place", "cost", "places", "solve", "spelled",
+           "two_character_places"]

@@ -6,6 +6,8 @@ value with the printed one.  The Checksummer version is decided by the checksums
 the bytes, V3 rotates them; whichever reproduces more printed values).  As ``mse read`` does,
 each line ends "verified" (as printed), "repaired" (the print shows damage and one reading is
 clearly the most likely: the repair is named) or "bad" (ranked fixes, most likely first).
+The bad lines are ranked a second time, with the confusions this listing's sure repairs
+show and a deeper search (issue 24c); that ranking names fixes, it never repairs.
 Several listings in one text (line numbers starting again) are read separately.
 """
 
@@ -102,14 +104,22 @@ def _upper(records: list[Record]) -> bool:
     return sum(c.isupper() for c in letters) >= UPPER_SHARE * len(letters)
 
 
-def _checksum_inside(number: int, text: str, upper: bool, options: ChecksumOptions) -> tuple[str, int, str] | None:
-    """(text before, its checksum, the rest) when *text* holds a checksum that verifies the text
-    before it: two lines run together, the second one's number unreadable."""
+def _checksum_inside(number: int, text: str, upper: bool,
+                     options: ChecksumOptions) -> tuple[str, int, str, str] | None:
+    """(text before, its checksum, the rest, the repair made) when *text* holds a checksum that
+    verifies the text before it, as printed or after a sure repair: two lines run together, the
+    second one's number unreadable (10/85 p. 131: '660 GuTO 310 <112> 670 1 <138>')."""
     for m in CHECKSUM_INSIDE.finditer(text):
         head = text[: m.start()].rstrip()
         value = read_checksum(m).value
         if head and csfix.checksum_of(number, head, upper, options) == value:
-            return head, value, text[m.end() :].strip()
+            return head, value, text[m.end() :].strip(), ""
+    for m in CHECKSUM_INSIDE.finditer(text):
+        head = text[: m.start()].rstrip()
+        value = read_checksum(m).value
+        fixes = csfix.rank_fixes(number, head, value, upper, options) if head and value <= 255 else []
+        if csfix.confident(fixes, upper):
+            return fixes[0].text, value, text[m.end() :].strip(), csfix.describe(head, fixes[0], value)
     return None
 
 
@@ -170,7 +180,9 @@ def read_listings(text: str, filename: str = "<input>", *, version: int | None =
 def _check(records: list[Record], src: _Source, version: int, upper: bool) -> ReadResult:
     options = ChecksumOptions(version)
     diags: list[Diagnostic] = []
-    reports: list[LineReport] = []
+    reports: list[LineReport | None] = []
+    repairs: list[tuple[str, csfix.Fix]] = []  # (printed, the fix taken): what this page's OCR does
+    later: list[tuple[int, Record, str, bytes | None, int | None, Span, csfix.Tried]] = []
     seen: dict[int, int] = {}
     last = -1
     for rec in records:
@@ -208,39 +220,70 @@ def _check(records: list[Record], src: _Source, version: int, upper: bool) -> Re
             continue
         split = _checksum_inside(rec.number, printed, upper, options)
         if split is not None:  # "560 REM X <109> 57cTc2T^ <107>": the next line's number unread
-            head, value, rest = split
+            head, value, rest, repair = split
             diags.append(error(f"after line {rec.number} and its checksum <{value:03d}> the row goes on with "
                                f"{rest!r}: a line whose number cannot be read; it is not read", cs_where))
-            reports.append(LineReport(rec.number, rec.line, "verified", printed, head, value, value,
-                                      csfix.line_body(head, upper)))
+            if repair:
+                diags.append(warning(f"repaired line {rec.number}: {repair}", cs_where,
+                                     *([] if cs_where.source else [note(f"line {rec.number} reads: {rec.number} {printed}")])))
+            reports.append(LineReport(rec.number, rec.line, "repaired" if repair else "verified", printed, head, value,
+                                      value, csfix.line_body(head, upper), repair))
             continue
-        fixes = csfix.rank_fixes(rec.number, printed, rec.checksum, upper, options)
-        context = [] if cs_where.source else [note(f"line {rec.number} reads: {rec.number} {printed}")]
-        if csfix.confident(fixes, upper):
-            best = fixes[0]
-            repair = csfix.describe(printed, best, rec.checksum)
-            joined = csfix.keyword_join(best.text, rec.number, rec.checksum, upper, options)
-            if joined is not None:  # "TH EN" left by a fix elsewhere: whole either way, taken whole
-                best, repair = joined[0], repair + "; " + joined[1]
-            new_body = csfix.line_body(best.text, upper)
-            diags.append(warning(f"repaired line {rec.number}: {repair}", cs_where, *context))
-            reports.append(LineReport(rec.number, rec.line, "repaired", printed, best.text, rec.checksum,
-                                      rec.checksum, new_body, repair))
+        tried = csfix.Tried()
+        fixes = csfix.rank_fixes(rec.number, printed, rec.checksum, upper, options, tried=tried)
+        if not csfix.confident(fixes, upper):
+            later.append((len(reports), rec, printed, body, computed, cs_where, tried))
+            reports.append(None)  # ranked again with what the listing's sure repairs teach
             continue
-        described = tuple(csfix.describe(printed, f, rec.checksum) for f in fixes)
-        notes = context + [note("possible fix: " + d) for d in described[:MAX_FIXES_SHOWN]]
-        if len(fixes) > MAX_FIXES_SHOWN:
-            notes.append(note(f"{len(fixes) - MAX_FIXES_SHOWN} less likely changes also match"))
-        if body is None:
-            what = f"line {rec.number}: unreadable control-code name or character; the line cannot be tokenized"
-        else:
-            what = (f"checksum mismatch in line {rec.number} (computed {computed:03d}, printed "
-                    f"{rec.checksum_text})")
-        diags.append(error(what, cs_where, *notes))
-        reports.append(LineReport(rec.number, rec.line, "bad", printed, printed, rec.checksum, computed, body, "",
-                                  described, tuple(f.text for f in fixes)))
+        repairs.append((printed, fixes[0]))
+        _conclude(rec, printed, body, computed, cs_where, fixes, upper, options, diags, reports)
+    learned = csfix.learn(repairs)
+    for at, rec, printed, body, computed, cs_where, tried in later:
+        fixes = csfix.rank_fixes(rec.number, printed, rec.checksum, upper, options, learned=learned, deep=True,
+                                 tried=tried)
+        # ranked with the learned confusions and three misreadings, never taken without asking:
+        # a cheaper confusion makes chance matches cheaper too (10/85 p. 73 showed them)
+        _conclude(rec, printed, body, computed, cs_where, fixes, upper, options, diags, reports, at, sure=False)
     diags.sort(key=lambda d: (d.span.line, d.span.col) if d.span else (0, 0))
-    return ReadResult(version, upper, tuple(reports), tuple(diags))
+    return ReadResult(version, upper, tuple(r for r in reports if r is not None), tuple(diags))
+
+
+def _conclude(rec: Record, printed: str, body: bytes | None, computed: int | None, cs_where: Span,
+              fixes: list[csfix.Fix], upper: bool, options: ChecksumOptions, diags: list[Diagnostic],
+              reports: list[LineReport | None], at: int | None = None, sure: bool = True) -> None:
+    """A line that does not verify as printed: repaired (its best fix is sure) or bad (its fixes named)."""
+    assert rec.checksum is not None
+
+    def put(report: LineReport) -> None:
+        if at is None:
+            reports.append(report)
+        else:
+            reports[at] = report
+
+    context = [] if cs_where.source else [note(f"line {rec.number} reads: {rec.number} {printed}")]
+    if sure and csfix.confident(fixes, upper):
+        best = fixes[0]
+        repair = csfix.describe(printed, best, rec.checksum)
+        joined = csfix.keyword_join(best.text, rec.number, rec.checksum, upper, options)
+        if joined is not None:  # "TH EN" left by a fix elsewhere: whole either way, taken whole
+            best, repair = joined[0], repair + "; " + joined[1]
+        new_body = csfix.line_body(best.text, upper)
+        diags.append(warning(f"repaired line {rec.number}: {repair}", cs_where, *context))
+        put(LineReport(rec.number, rec.line, "repaired", printed, best.text, rec.checksum,
+                       rec.checksum, new_body, repair))
+        return
+    described = tuple(csfix.describe(printed, f, rec.checksum) for f in fixes)
+    notes = context + [note("possible fix: " + d) for d in described[:MAX_FIXES_SHOWN]]
+    if len(fixes) > MAX_FIXES_SHOWN:
+        notes.append(note(f"{len(fixes) - MAX_FIXES_SHOWN} less likely changes also match"))
+    if body is None:
+        what = f"line {rec.number}: unreadable control-code name or character; the line cannot be tokenized"
+    else:
+        what = (f"checksum mismatch in line {rec.number} (computed {computed:03d}, printed "
+                f"{rec.checksum_text})")
+    diags.append(error(what, cs_where, *notes))
+    put(LineReport(rec.number, rec.line, "bad", printed, printed, rec.checksum, computed, body, "",
+                   described, tuple(f.text for f in fixes)))
 
 
 __all__ = ["LineReport", "ReadResult", "read_listings"]
