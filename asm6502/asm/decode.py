@@ -35,6 +35,8 @@ if TYPE_CHECKING:
 IDENT = re.compile(r"[A-Za-z][A-Za-z0-9.]*")
 _INDEX = LazyPattern(r",\s*([xXyY])\s*$")
 _PSEUDO = re.compile(r"\.([A-Za-z#]*)")
+_QUOTED = LazyPattern(r'"[^"]*"?')
+_BAD_COMMA = LazyPattern(r",(?![xy])")  # (a shifted X is no index: ": abc 1,X" is SYNTAX 2)
 _BAD_INDEX = LazyPattern(r",\s*[A-Za-z]\s*$")
 _LONG_NAME = re.compile(r"[A-Za-z0-9.]{%d}" % (ex.SIGNIFICANT + 1))  # (a symbol name longer than the significant part has such a run)
 _BRACED = LazyPattern(r"\{[^{}]*\}")  # a key written in braces: {$93}, {clr} (petscii_text.brace_code reads it)
@@ -248,6 +250,35 @@ class Decoder:
         if record is None:
             record = self.records[text] = self._read(text)
         return record
+
+    def decode_after_blank_colon(self, text: str) -> Record:
+        """A statement after ``: `` (a blank between the ``:`` and it) that starts with a name: the
+        original reads no label or definition there (it takes one right after the ``:``).  When the
+        name's first three letters are a mnemonic, it assembles that mnemonic with the operand after
+        the whole word (``nop: ldaxy 5`` = LDA $05, ``nop: inxa`` = INX, ``nop: andy .byt 1`` =
+        ``and .byt 1``: SYNTAX 5); any other name is SYNTAX 1, or SYNTAX 2 where a ``,`` outside
+        quotes in the rest is not followed by x or y (the index check comes first: ``: abc 1,2``,
+        ``: abc .wor 1,2``; but ``: abc lda 1,x``: 1).  Probes rules/colon_blank_*, fuzz seeds 14, 44, 403."""
+        key = "\0" + text  # (the decoder's memory, beside the statements read the ordinary way)
+        record = self.records.get(key)
+        if record is None:
+            record = self.records[key] = self._after_blank_colon(text)
+        return record
+
+    def _after_blank_colon(self, text: str) -> Record:
+        word = text.split(None, 1)[0]
+        mnemonic = word[:3]
+        if word.upper() in self.opcodes:
+            return self.decode(text)
+        if len(word) > 3 and mnemonic.isalpha() and mnemonic.upper() in self.opcodes:
+            return self._instruction(None, mnemonic, " " * (len(word) - 3) + text[len(word) :], 3)
+        if not word[:1].isalpha() and self.decode(text).label is None:
+            return self.decode(text)
+        if _BAD_COMMA.search(_QUOTED.sub("", text)):
+            return Bad.make(None, (f"'{word}' after ': ': the original takes no name after a ':' and a blank, and a ',' "
+                                   "not followed by x or y is its first complaint there [SYNTAX 2]", 0, len(word)))  # fmt: skip
+        return Bad.make(None, (f"'{word}' after ': ': the original takes a label or definition after ':' only without "
+                               "a blank between them [SYNTAX 1]", 0, len(word)))  # fmt: skip
 
     def _read(self, text: str) -> Record:
         """A statement not met before.  The commonest ones -- ``[label] mnemonic [#][<>!]operand[,x|,y]``
@@ -604,6 +635,10 @@ class Decoder:
             index = mi.group(1).upper()
             body = operand[: mi.start()].rstrip()
         elif (_BAD_INDEX.search(operand) or operand.endswith(",")) and '"' not in operand:  # ('lda $1234,': rules/index_missing_*)
+            raise _OperandProblem("an index is ',x' or ',y' [SYNTAX 2]")
+        elif "," in operand and _BAD_COMMA.search(_QUOTED.sub("", operand)):
+            # a ',' outside quotes not followed by the index: SYNTAX 2 before anything else the operand
+            # holds ('lda 1 2,3', 'and .byt "0", 1', 'lda .x,1', 'and "0",1': rules/comma_not_index_*)
             raise _OperandProblem("an index is ',x' or ',y' [SYNTAX 2]")
         if mnemonic in BRANCHES and Mode.RELATIVE in modes:
             if index:

@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 
 from asm6502.asm import expr as ex
-from asm6502.asm.decode import IDENT, Call, Data, Decoder, Define, Insn, Label, Origin, Pseudo, Start
+from asm6502.asm.decode import IDENT, Bad, Call, Data, Decoder, Define, Insn, Label, Origin, Pseudo, Start
 from asm6502.asm.entries import FORWARD, MACRO_LINE, Entry, Macro, MacroCall, MacroEnd
 from asm6502.asm.pseudo import CONTROL, DATA, DEFINITION, HIDDEN, PSEUDO_OPS
 from asm6502.asm.reader import SourceLine, file_name
@@ -187,12 +187,11 @@ class Layout:
                 rec = decoded(text)
                 if rec is None:
                     rec = decode(text)
+                if (stmt is not line.statements[0] and local is None and (rec.label is not None or type(rec) is Define or type(rec) is Bad)
+                        and blank_after_colon(line, stmt)):  # fmt: skip
+                    rec = self.decoder.decode_after_blank_colon(text)
                 if type(rec) is Insn:
                     if rec.label is not None:
-                        if stmt is not line.statements[0] and local is None and blank_after_colon(line, stmt):
-                            self.err(f"'{rec.label}' after ':': the original takes a label after ':' only without a blank "
-                                     "between them [SYNTAX 1]", (line, stmt.col, len(rec.label)))  # fmt: skip
-                            continue
                         define_value(rec.label, pc, "label", line, stmt, local)
                     size = address_size(rec, values, pc, local) if rec.form == "address" else rec.size
                     # (the commonest entry made here rather than by Entry.make: 400 fewer
@@ -207,12 +206,6 @@ class Layout:
                     append(entry)
                     pc = (pc + (3 if size == FORWARD else size)) & 0xFFFF
                     continue
-                if stmt is not line.statements[0] and local is None and type(rec) is not Label and blank_after_colon(line, stmt):
-                    name = rec.label if rec.label is not None else rec.name if type(rec) is Define else None
-                    if name is not None:  # (a label or a definition right after ':' is taken; after ': ' not)
-                        self.err(f"'{name}' after ':': the original takes a label or definition after ':' only without "
-                                 "a blank between them [SYNTAX 1]", (line, stmt.col, len(name)))  # fmt: skip
-                        continue
                 self.executed, self.pc = executed, pc
                 outcome = self.statement(rec, line, stmt, local, depth, lines)
                 executed, pc = self.executed, self.pc
