@@ -433,6 +433,12 @@ PROBES += [
     P(R, "colon_blank_name_index", "nop: abc lda 1,x"),
     P(R, "colon_blank_name_shifted_index", "nop: abc 1,X"),
     P(R, "colon_blank_name_comma_after_index", "nop: abc 1,x,2"),
+    # after OVERFLOW the original skips from its 50-key operand buffer to the next ':' and goes on
+    # there: an open quote that swallowed ':' statements (fuzz seeds 144, 695, 813)
+    P(R, "overflow_resume_47", 'eor #"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa:inx:lda xundef'),
+    P(R, "overflow_resume_48", 'eor #"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa:inx:lda xundef'),
+    P(R, "overflow_resume_byt", '.byt "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa:inx:inx:lda xundef'),
+    P(R, "overflow_resume_code_key", 'lbl eor #"{$a0}aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa:inx:inx:nop'),
     # a ',' not followed by x or y in an instruction's operand: SYNTAX 2 before the expression's errors
     P(R, "comma_not_index_after_junk", "lda 1 2,3"),
     P(R, "comma_not_index_quote", 'nop:and "0",1'),

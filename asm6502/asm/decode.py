@@ -753,6 +753,27 @@ def _texty(operand: str) -> bool:
     return len(parts) % 2 == 0 or any(keys(part) >= 2 for part in parts[1::2])
 
 
+def overflow_resume(text: str, operand_offset: int) -> int | None:
+    """Where the original goes on after an OVERFLOW: its operand buffer holds 50 keys; it skips
+    from there to the next ':' -- a quote left open makes ':' part of the operand -- and reads the
+    statements after it (``eor #"`` + 48 characters + ``:inx:lda x``: INX, LDA; + 47: LDA only;
+    rules/overflow_resume_*, fuzz seeds 144, 695, 813).  The index in ``text`` after that ':', or None."""
+    count = 0
+    j = operand_offset
+    n = len(text)
+    while j < n and count < OPERAND_LIMIT:
+        if text[j] == "{":
+            m = _BRACED.match(text, j)
+            if m is not None and brace_code(text, j):
+                j = m.end()
+                count += 1
+                continue
+        j += 1
+        count += 1
+    colon = text.find(":", j)
+    return None if colon < 0 else colon + 1
+
+
 def _overflow(operand: str, offset: int) -> Problem:
     """An operand longer than the original's buffer: it reports OVERFLOW and assembles nothing
     (``lda #"`` + 47 characters + ``"``, 51 keys; an unclosed quote runs to the end of the line).
