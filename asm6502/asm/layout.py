@@ -219,7 +219,7 @@ class Layout:
                     if type(rec) is Bad and rec.problem[0].endswith("[OVERFLOW]"):
                         after = overflow_resume(text, rec.problem[1])
                         if after is not None:
-                            resume = split_statements(line.text, stmt.col - 1 + after)
+                            resume = tuple(split_statements(line.text, stmt.col - 1 + after))
                             break
                 statements = resume
         self.executed, self.pc = executed, pc
