@@ -433,6 +433,12 @@ PROBES += [
     P(R, "colon_blank_name_index", "nop: abc lda 1,x"),
     P(R, "colon_blank_name_shifted_index", "nop: abc 1,X"),
     P(R, "colon_blank_name_comma_after_index", "nop: abc 1,x,2"),
+    # junk after an expression holding a macro-local label: outside a macro SYNTAX 5 (the label's
+    # complaint comes first), inside one the junk's own digit (fuzz seed 723)
+    P(R, "local_junk_quote", 'lda .l "x"'),
+    P(R, "local_junk_chain", 'lda 1+.l "x"'),
+    P(R, "local_junk_byt", '.byt .l "x"'),
+    P(R, "local_junk_in_macro", raw="100 sys32768\n110 .opt p,oo\n115 *= $c000\n120 m1 .mac a\n130 lda .x \"y\"\n140 x .men\n150 'm1 5\n"),
     # after OVERFLOW the original skips from its 50-key operand buffer to the next ':' and goes on
     # there: an open quote that swallowed ':' statements (fuzz seeds 144, 695, 813)
     P(R, "overflow_resume_47", 'eor #"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa:inx:lda xundef'),

@@ -344,8 +344,21 @@ def parse(text: str) -> Node:
             digit = "5" if quote == 1 and (shifted or not junk[2:].strip()) else "3"
         else:
             digit = "5" if before in " \t\"" and ch.isalnum() else "3"
+        if _holds_local(node):  # (outside a macro the original complains of the label first: layout.LOCAL_JUNK)
+            raise ExprError(f"unexpected {shown_char(ch)} after an expression with a macro-local label [SYNTAX {digit}]", parser.pos)
         raise ExprError(f"unexpected {shown_char(ch)} after expression [SYNTAX {digit}]", parser.pos)
     return node
+
+
+def _holds_local(node) -> bool:
+    kind = type(node)
+    if kind is Sym:
+        return node.name[0] == "."
+    if kind is Neg:
+        return _holds_local(node.operand)
+    if kind is Chain:
+        return _holds_local(node.first) or any(_holds_local(operand) for _, _, operand in node.rest)
+    return False
 
 
 def apply(op: str, left: int, right: int, offset: int) -> int:

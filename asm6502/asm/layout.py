@@ -36,6 +36,9 @@ MAX_CHAIN = 1000  # .file chains followed in one pass (a file naming itself woul
 
 
 
+LOCAL_JUNK = " with a macro-local label"  # (in expr.py's message for what follows such an expression)
+
+
 def blank_after_colon(line, stmt) -> bool:
     """A blank between the ':' and the statement: the original then refuses a label or a
     definition there (SYNTAX 1), but takes one right after the ':' (``pastrt =$80:pastop =$c0``,
@@ -288,6 +291,8 @@ class Layout:
         # Bad: the original skips the statement, its label too (a reference to it is then
         # UNDEF'D STATEMENT in pass 2: fuzz seeds 199, 604)
         message, offset, length = rec.problem
+        if local is None and LOCAL_JUNK in message:  # 'lda .l "x"' outside a macro: SYNTAX 5 (rules/local_junk_*)
+            message = "a label local to a macro (.name) is referenced only inside a macro, and " + message.replace(LOCAL_JUNK, "").replace("[SYNTAX 3]", "[SYNTAX 5]")
         self.err(message, (line, stmt.col + offset, length))
         if self.listing:
             self.layout.append(_entry(rec, self.pc, 0, line, stmt, local))
