@@ -433,6 +433,12 @@ PROBES += [
     P(R, "colon_blank_name_index", "nop: abc lda 1,x"),
     P(R, "colon_blank_name_shifted_index", "nop: abc 1,X"),
     P(R, "colon_blank_name_comma_after_index", "nop: abc 1,x,2"),
+    # a statement that starts with a character no statement starts with: SYNTAX 1; '?' (PRINT) 0
+    P(R, "start_char_comma", "nop:,21"),
+    P(R, "start_char_dollar", "$12"),
+    P(R, "start_char_paren_blank", "nop: (1)"),
+    P(R, "start_char_digit", "nop:1"),
+    P(R, "start_char_question", "nop:?"),
     # junk after an expression holding a macro-local label: outside a macro SYNTAX 5 (the label's
     # complaint comes first), inside one the junk's own digit (fuzz seed 723)
     P(R, "local_junk_quote", 'lda .l "x"'),

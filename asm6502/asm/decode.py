@@ -405,10 +405,10 @@ class Decoder:
                 return Bad.make(None, ("a statement cannot start with a string [SYNTAX 1]", base, len(text)))
             if first == "=":  # '= 5', '=5' without a name: the original lists it and does nothing, as it does .stm
                 return Pseudo.make(None, None, "stm", "=", text[1:].strip(), base + 1, base, 1)
-            return Bad.make(None, (f"unexpected '{first}' at the start of a statement [SYNTAX 8]", base, 1))
+            return _bad_start(first, base)
         m = IDENT.match(text)
         if m is None:
-            return Bad.make(None, (f"unexpected '{first}' at the start of a statement [SYNTAX 8]", base, 1))
+            return _bad_start(first, base)
         word = m.group()
         end = m.end()
         rest = text[end:]
@@ -733,6 +733,12 @@ class Decoder:
                 return Bad.make(label, (f"'{item}' is not a number (.flp takes numbers, not expressions) [SYNTAX 6]", item_offset, max(1, len(item))))
             items.append((pack(value), None, None, "", item_offset, len(item)))
         return Data.make(label, None, op, tuple(items), 5 * len(items), op_offset, op_length)
+
+
+def _bad_start(first: str, offset: int) -> Record:
+    """A statement starting with a character no statement starts with: SYNTAX 1 (',21', '$12',
+    '(1)', '#1', '-1', ...), but 0 for '?' (BASIC's PRINT, a keyword token; rules/start_char_*)."""
+    return Bad.make(None, (f"unexpected '{first}' at the start of a statement [SYNTAX {0 if first == '?' else 1}]", offset, 1))
 
 
 def _no_mode(mnemonic: str, modes: dict, what: str) -> _OperandProblem:
