@@ -433,6 +433,12 @@ PROBES += [
     P(R, "colon_blank_name_index", "nop: abc lda 1,x"),
     P(R, "colon_blank_name_shifted_index", "nop: abc 1,X"),
     P(R, "colon_blank_name_comma_after_index", "nop: abc 1,x,2"),
+    # what follows an expression after a blank: one character SYNTAX 5, two or more 3
+    P(R, "junk_after_blank_two", "lda x yy"),
+    P(R, "junk_after_blank_two_words", "lda x y z"),
+    P(R, "junk_after_blank_number", "lda 1 22"),
+    P(R, "junk_after_quote_two", 'lda #"b"ab'),
+    P(R, "junk_after_blank_data", ".byt 1 22"),
     # a statement that starts with a character no statement starts with: SYNTAX 1; '?' (PRINT) 0
     P(R, "start_char_comma", "nop:,21"),
     P(R, "start_char_dollar", "$12"),
