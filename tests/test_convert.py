@@ -103,10 +103,7 @@ def test_fixture_programs(target, name, options):
 
 PROBES = sorted(p for p in (HERE / "fixtures" / "profiass").glob("*/*.src") if p.parent.name not in ("manual", "random"))
 # ACME stops at $FFFF ("Produced too much code"); Profi-Ass wraps the program counter to $0000.
-# corpus/vocabulary (a real program, issue 21): 'hl = $00fd' is written '$00fd' for ACME, which reads
-# a hex number with leading zeros as 16 bits, so 'lda (hl),y' is "Number out of range" there
-# (a converter question, left to its owner)
-PROBES_NOT_FOR = {("org_pc_wrap_ffff", "acme"), ("vocabulary", "acme")}
+PROBES_NOT_FOR = {("org_pc_wrap_ffff", "acme")}
 
 
 @per_target
@@ -258,6 +255,10 @@ def statements(source: str, target: str) -> list[str]:
         # '!' in front: forced absolute; a forward reference is absolute too
         ("20 *= $1000 : lda !$12", "lda @w $12", "lda+2 $12"),
         ("20 *= $1000 : lda f,x\n30 f = 5", "lda @w f,x", "lda+2 f,x"),
+        # leading zeros dropped: ACME takes '$00fd' as 16 bits (absolute, and no '(zp),y'); Profi-Ass as $FD
+        ("20 *= $1000 : lda $00fd", "lda $fd", "lda $fd"),
+        ("20 *= $1000 : lda ($00fd),y : lda (%00000001,x)", "lda ($fd),y", "lda ($fd),y"),
+        ("20 *= $1000\n30 hl = $00fd\n40 lda (hl),y", "hl = $fd", "hl = $fd"),
         # character constants in PETSCII
         ('20 *= $1000 : cmp #"a" : cmp #"A" : cmp #"?"', "cmp #'a'", "cmp #'a'"),
         # '.asc' with characters the targets write differently as numbers

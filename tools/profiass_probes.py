@@ -417,6 +417,51 @@ PROBES += [
     P(R, "colon_label_ldx_a2", "a1 lda #1:a2 ldx #2:jmp a2"),
     P(R, "colon_a2_blank", "a1 lda #1: a2 ldx #2"),
     P(R, "colon_mnemonic_blank", "lda #1: ldx #2:  ldy #3"),
+    # after ': ' a name is no label: its first three letters, if a mnemonic, are the statement's
+    # mnemonic and the operand follows the whole word; another name is SYNTAX 1, or 2 with a ',' not
+    # followed by x or y in the rest (fuzz seeds 14, 44, 403, 601, 848, 857, 875)
+    P(R, "colon_blank_mnemonic_word", "nop: ldaxy 5: lda1 #5:  inxa"),
+    P(R, "colon_blank_mnemonic_word_blank_before", "nop : asla"),
+    P(R, "colon_blank_mnemonic_word_empty", "nop: ldax"),
+    P(R, "colon_blank_mnemonic_word_data", "nop: andy .byt 1"),
+    P(R, "colon_blank_mnemonic_word_branch", "nop: bccx adc 244,x"),
+    P(R, "colon_blank_mnemonic_word_implied_operand", "nop: inxa b"),
+    P(R, "colon_blank_name_alone", "nop: abc"),
+    P(R, "colon_blank_name_comma", "nop: abc .byt 1,2"),
+    P(R, "colon_blank_name_comma_definition", "nop: abc =1,2"),
+    P(R, "colon_blank_name_comma_in_quotes", 'nop: abc .byt "a,b"'),
+    P(R, "colon_blank_name_index", "nop: abc lda 1,x"),
+    P(R, "colon_blank_name_shifted_index", "nop: abc 1,X"),
+    P(R, "colon_blank_name_comma_after_index", "nop: abc 1,x,2"),
+    # what follows an expression after a blank: one character SYNTAX 5, two or more 3
+    P(R, "junk_after_blank_two", "lda x yy"),
+    P(R, "junk_after_blank_two_words", "lda x y z"),
+    P(R, "junk_after_blank_number", "lda 1 22"),
+    P(R, "junk_after_quote_two", 'lda #"b"ab'),
+    P(R, "junk_after_blank_data", ".byt 1 22"),
+    # a statement that starts with a character no statement starts with: SYNTAX 1; '?' (PRINT) 0
+    P(R, "start_char_comma", "nop:,21"),
+    P(R, "start_char_dollar", "$12"),
+    P(R, "start_char_paren_blank", "nop: (1)"),
+    P(R, "start_char_digit", "nop:1"),
+    P(R, "start_char_question", "nop:?"),
+    # junk after an expression holding a macro-local label: outside a macro SYNTAX 5 (the label's
+    # complaint comes first), inside one the junk's own digit (fuzz seed 723)
+    P(R, "local_junk_quote", 'lda .l "x"'),
+    P(R, "local_junk_chain", 'lda 1+.l "x"'),
+    P(R, "local_junk_byt", '.byt .l "x"'),
+    P(R, "local_junk_in_macro", raw="100 sys32768\n110 .opt p,oo\n115 *= $c000\n120 m1 .mac a\n130 lda .x \"y\"\n140 x .men\n150 'm1 5\n"),
+    # after OVERFLOW the original skips from its 50-key operand buffer to the next ':' and goes on
+    # there: an open quote that swallowed ':' statements (fuzz seeds 144, 695, 813)
+    P(R, "overflow_resume_47", 'eor #"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa:inx:lda xundef'),
+    P(R, "overflow_resume_48", 'eor #"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa:inx:lda xundef'),
+    P(R, "overflow_resume_byt", '.byt "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa:inx:inx:lda xundef'),
+    P(R, "overflow_resume_code_key", 'lbl eor #"{$a0}aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa:inx:inx:nop'),
+    # a ',' not followed by x or y in an instruction's operand: SYNTAX 2 before the expression's errors
+    P(R, "comma_not_index_after_junk", "lda 1 2,3"),
+    P(R, "comma_not_index_quote", 'nop:and "0",1'),
+    P(R, "comma_not_index_data_word", 'nop:and .byt "0",  1'),
+    P(R, "comma_not_index_branch", "bne 1,2"),
     # '=' needs a blank before it; the value may follow after blanks or none
     P(R, "equals_blank_after_only", "val= 5", "lda #val"),
     P(R, "equals_blank_before_only", "val =5", "lda #val"),

@@ -35,6 +35,8 @@ if TYPE_CHECKING:
 IDENT = re.compile(r"[A-Za-z][A-Za-z0-9.]*")
 _INDEX = LazyPattern(r",\s*([xXyY])\s*$")
 _PSEUDO = re.compile(r"\.([A-Za-z#]*)")
+_QUOTED = LazyPattern(r'"[^"]*"?')
+_BAD_COMMA = LazyPattern(r",(?![xy])")  # (a shifted X is no index: ": abc 1,X" is SYNTAX 2)
 _BAD_INDEX = LazyPattern(r",\s*[A-Za-z]\s*$")
 _LONG_NAME = re.compile(r"[A-Za-z0-9.]{%d}" % (ex.SIGNIFICANT + 1))  # (a symbol name longer than the significant part has such a run)
 _BRACED = LazyPattern(r"\{[^{}]*\}")  # a key written in braces: {$93}, {clr} (petscii_text.brace_code reads it)
@@ -249,6 +251,35 @@ class Decoder:
             record = self.records[text] = self._read(text)
         return record
 
+    def decode_after_blank_colon(self, text: str) -> Record:
+        """A statement after ``: `` (a blank between the ``:`` and it) that starts with a name: the
+        original reads no label or definition there (it takes one right after the ``:``).  When the
+        name's first three letters are a mnemonic, it assembles that mnemonic with the operand after
+        the whole word (``nop: ldaxy 5`` = LDA $05, ``nop: inxa`` = INX, ``nop: andy .byt 1`` =
+        ``and .byt 1``: SYNTAX 5); any other name is SYNTAX 1, or SYNTAX 2 where a ``,`` outside
+        quotes in the rest is not followed by x or y (the index check comes first: ``: abc 1,2``,
+        ``: abc .wor 1,2``; but ``: abc lda 1,x``: 1).  Probes rules/colon_blank_*, fuzz seeds 14, 44, 403."""
+        key = "\0" + text  # (the decoder's memory, beside the statements read the ordinary way)
+        record = self.records.get(key)
+        if record is None:
+            record = self.records[key] = self._after_blank_colon(text)
+        return record
+
+    def _after_blank_colon(self, text: str) -> Record:
+        word = text.split(None, 1)[0]
+        mnemonic = word[:3]
+        if word.upper() in self.opcodes:
+            return self.decode(text)
+        if len(word) > 3 and mnemonic.isalpha() and mnemonic.upper() in self.opcodes:
+            return self._instruction(None, mnemonic, " " * (len(word) - 3) + text[len(word) :], 3)
+        if not word[:1].isalpha() and self.decode(text).label is None:
+            return self.decode(text)
+        if _BAD_COMMA.search(_QUOTED.sub("", text)):
+            return Bad.make(None, (f"'{word}' after ': ': the original takes no name after a ':' and a blank, and a ',' "
+                                   "not followed by x or y is its first complaint there [SYNTAX 2]", 0, len(word)))  # fmt: skip
+        return Bad.make(None, (f"'{word}' after ': ': the original takes a label or definition after ':' only without "
+                               "a blank between them [SYNTAX 1]", 0, len(word)))  # fmt: skip
+
     def _read(self, text: str) -> Record:
         """A statement not met before.  The commonest ones -- ``[label] mnemonic [#][<>!]operand[,x|,y]``
         and ``name = expression`` with no blank in the operand -- are read by one regular expression
@@ -374,10 +405,10 @@ class Decoder:
                 return Bad.make(None, ("a statement cannot start with a string [SYNTAX 1]", base, len(text)))
             if first == "=":  # '= 5', '=5' without a name: the original lists it and does nothing, as it does .stm
                 return Pseudo.make(None, None, "stm", "=", text[1:].strip(), base + 1, base, 1)
-            return Bad.make(None, (f"unexpected '{first}' at the start of a statement [SYNTAX 8]", base, 1))
+            return _bad_start(first, base)
         m = IDENT.match(text)
         if m is None:
-            return Bad.make(None, (f"unexpected '{first}' at the start of a statement [SYNTAX 8]", base, 1))
+            return _bad_start(first, base)
         word = m.group()
         end = m.end()
         rest = text[end:]
@@ -605,6 +636,10 @@ class Decoder:
             body = operand[: mi.start()].rstrip()
         elif (_BAD_INDEX.search(operand) or operand.endswith(",")) and '"' not in operand:  # ('lda $1234,': rules/index_missing_*)
             raise _OperandProblem("an index is ',x' or ',y' [SYNTAX 2]")
+        elif "," in operand and _BAD_COMMA.search(_QUOTED.sub("", operand)):
+            # a ',' outside quotes not followed by the index: SYNTAX 2 before anything else the operand
+            # holds ('lda 1 2,3', 'and .byt "0", 1', 'lda .x,1', 'and "0",1': rules/comma_not_index_*)
+            raise _OperandProblem("an index is ',x' or ',y' [SYNTAX 2]")
         if mnemonic in BRANCHES and Mode.RELATIVE in modes:
             if index:
                 raise _no_mode(mnemonic, modes, "indexed")
@@ -700,6 +735,12 @@ class Decoder:
         return Data.make(label, None, op, tuple(items), 5 * len(items), op_offset, op_length)
 
 
+def _bad_start(first: str, offset: int) -> Record:
+    """A statement starting with a character no statement starts with: SYNTAX 1 (',21', '$12',
+    '(1)', '#1', '-1', ...), but 0 for '?' (BASIC's PRINT, a keyword token; rules/start_char_*)."""
+    return Bad.make(None, (f"unexpected '{first}' at the start of a statement [SYNTAX {0 if first == '?' else 1}]", offset, 1))
+
+
 def _no_mode(mnemonic: str, modes: dict, what: str) -> _OperandProblem:
     return _OperandProblem(f"{mnemonic} has no {what} mode (it has: {', '.join(m.label for m in modes)}) [SYNTAX 9]")
 
@@ -716,6 +757,27 @@ def _texty(operand: str) -> bool:
     line): what makes a real operand long (an expression of single-character constants is not)."""
     parts = operand.split('"')  # (the odd parts are quoted)
     return len(parts) % 2 == 0 or any(keys(part) >= 2 for part in parts[1::2])
+
+
+def overflow_resume(text: str, operand_offset: int) -> int | None:
+    """Where the original goes on after an OVERFLOW: its operand buffer holds 50 keys; it skips
+    from there to the next ':' -- a quote left open makes ':' part of the operand -- and reads the
+    statements after it (``eor #"`` + 48 characters + ``:inx:lda x``: INX, LDA; + 47: LDA only;
+    rules/overflow_resume_*, fuzz seeds 144, 695, 813).  The index in ``text`` after that ':', or None."""
+    count = 0
+    j = operand_offset
+    n = len(text)
+    while j < n and count < OPERAND_LIMIT:
+        if text[j] == "{":
+            m = _BRACED.match(text, j)
+            if m is not None and brace_code(text, j):
+                j = m.end()
+                count += 1
+                continue
+        j += 1
+        count += 1
+    colon = text.find(":", j)
+    return None if colon < 0 else colon + 1
 
 
 def _overflow(operand: str, offset: int) -> Problem:

@@ -338,14 +338,27 @@ def parse(text: str) -> Node:
         # right away ('lda lbl"x"'), after two characters or more ('and #"c ;x "ja"') or opening a
         # string ('.byt "c ,"b": nop'): SYNTAX 3; one character and a quote ending the line
         # ('and #"z;"x"', 'adc #"a :ldy #"A"'), or a character after a blank or a closing quote
-        # ('lda 1 2', 'lda #"b"a'): SYNTAX 5
+        # ('lda 1 2', 'lda #"b"a'): SYNTAX 5, two or more after the blank ('lda x yy') 3
         before = text[parser.pos - 1] if parser.pos else ""
         if quote >= 0:  # (one shifted character, or one character closing the line with its quote: 5)
             digit = "5" if quote == 1 and (shifted or not junk[2:].strip()) else "3"
-        else:
-            digit = "5" if before in " \t\"" and ch.isalnum() else "3"
+        else:  # (one character after a blank: 5; 'lda x yy', 'lda x y z', 'lda 1 22': 3; rules/junk_after_blank_*)
+            digit = "5" if before in " \t\"" and ch.isalnum() and len(junk.rstrip()) == 1 else "3"
+        if _holds_local(node):  # (outside a macro the original complains of the label first: layout.LOCAL_JUNK)
+            raise ExprError(f"unexpected {shown_char(ch)} after an expression with a macro-local label [SYNTAX {digit}]", parser.pos)
         raise ExprError(f"unexpected {shown_char(ch)} after expression [SYNTAX {digit}]", parser.pos)
     return node
+
+
+def _holds_local(node) -> bool:
+    kind = type(node)
+    if kind is Sym:
+        return node.name[0] == "."
+    if kind is Neg:
+        return _holds_local(node.operand)
+    if kind is Chain:
+        return _holds_local(node.first) or any(_holds_local(operand) for _, _, operand in node.rest)
+    return False
 
 
 def apply(op: str, left: int, right: int, offset: int) -> int:

@@ -15,10 +15,10 @@ from __future__ import annotations
 import re
 
 from asm6502.asm import expr as ex
-from asm6502.asm.decode import IDENT, Call, Data, Decoder, Define, Insn, Label, Origin, Pseudo, Start
+from asm6502.asm.decode import IDENT, Bad, Call, Data, Decoder, Define, Insn, Label, Origin, Pseudo, Start, overflow_resume
 from asm6502.asm.entries import FORWARD, MACRO_LINE, Entry, Macro, MacroCall, MacroEnd
 from asm6502.asm.pseudo import CONTROL, DATA, DEFINITION, HIDDEN, PSEUDO_OPS
-from asm6502.asm.reader import SourceLine, file_name
+from asm6502.asm.reader import SourceLine, file_name, split_statements
 from asm6502.asm.result import Options
 from asm6502.asm.rows import as_span
 from asm6502.asm.symfile import read_symbols
@@ -34,6 +34,9 @@ ASC_LIMIT = 48  # the original's '.asc' overflows past 48 characters (its line b
 
 MAX_CHAIN = 1000  # .file chains followed in one pass (a file naming itself would go on for ever)
 
+
+
+LOCAL_JUNK = " with a macro-local label"  # (in expr.py's message for what follows such an expression)
 
 
 def blank_after_colon(line, stmt) -> bool:
@@ -174,52 +177,54 @@ class Layout:
                 if listing:
                     append(_entry(None, pc, 0, line, line.statements[0] if line.statements else None, local))
                 continue
-            for stmt in line.statements:
-                text = stmt.text
-                if not text:
-                    continue
-                executed += 1
-                if executed > limit:
-                    self.executed, self.pc = executed, pc
-                    self.err(f"assembly stopped after {limit} statements ({self.options.max_statements} more than the "
-                             "source holds): endless .goto loop?", (line, stmt.col, len(text)))
-                    raise Stop
-                rec = decoded(text)
-                if rec is None:
-                    rec = decode(text)
-                if type(rec) is Insn:
-                    if rec.label is not None:
-                        if stmt is not line.statements[0] and local is None and blank_after_colon(line, stmt):
-                            self.err(f"'{rec.label}' after ':': the original takes a label after ':' only without a blank "
-                                     "between them [SYNTAX 1]", (line, stmt.col, len(rec.label)))  # fmt: skip
-                            continue
-                        define_value(rec.label, pc, "label", line, stmt, local)
-                    size = address_size(rec, values, pc, local) if rec.form == "address" else rec.size
-                    # (the commonest entry made here rather than by Entry.make: 400 fewer
-                    # instructions an entry without the call -- callgrind)
-                    entry = new_entry()
-                    entry.rec = rec
-                    entry.pc = pc
-                    entry.size = size
-                    entry.line = line
-                    entry.stmt = stmt
-                    entry.local = local
-                    append(entry)
-                    pc = (pc + (3 if size == FORWARD else size)) & 0xFFFF
-                    continue
-                if stmt is not line.statements[0] and local is None and type(rec) is not Label and blank_after_colon(line, stmt):
-                    name = rec.label if rec.label is not None else rec.name if type(rec) is Define else None
-                    if name is not None:  # (a label or a definition right after ':' is taken; after ': ' not)
-                        self.err(f"'{name}' after ':': the original takes a label or definition after ':' only without "
-                                 "a blank between them [SYNTAX 1]", (line, stmt.col, len(name)))  # fmt: skip
+            statements = line.statements
+            while statements:
+                resume = None  # (statements after an OVERFLOW: see overflow_resume)
+                for stmt in statements:
+                    text = stmt.text
+                    if not text:
                         continue
-                self.executed, self.pc = executed, pc
-                outcome = self.statement(rec, line, stmt, local, depth, lines)
-                executed, pc = self.executed, self.pc
-                if outcome is not None:
-                    if outcome >= 0:  # .goto: the index of the line to go on with
-                        i = outcome
-                    break  # the rest of the line is skipped (.if false, .goto, .mac)
+                    executed += 1
+                    if executed > limit:
+                        self.executed, self.pc = executed, pc
+                        self.err(f"assembly stopped after {limit} statements ({self.options.max_statements} more than the "
+                                 "source holds): endless .goto loop?", (line, stmt.col, len(text)))
+                        raise Stop
+                    rec = decoded(text)
+                    if rec is None:
+                        rec = decode(text)
+                    if (stmt is not line.statements[0] and local is None and (rec.label is not None or type(rec) is Define or type(rec) is Bad)
+                            and blank_after_colon(line, stmt)):  # fmt: skip
+                        rec = self.decoder.decode_after_blank_colon(text)
+                    if type(rec) is Insn:
+                        if rec.label is not None:
+                            define_value(rec.label, pc, "label", line, stmt, local)
+                        size = address_size(rec, values, pc, local) if rec.form == "address" else rec.size
+                        # (the commonest entry made here rather than by Entry.make: 400 fewer
+                        # instructions an entry without the call -- callgrind)
+                        entry = new_entry()
+                        entry.rec = rec
+                        entry.pc = pc
+                        entry.size = size
+                        entry.line = line
+                        entry.stmt = stmt
+                        entry.local = local
+                        append(entry)
+                        pc = (pc + (3 if size == FORWARD else size)) & 0xFFFF
+                        continue
+                    self.executed, self.pc = executed, pc
+                    outcome = self.statement(rec, line, stmt, local, depth, lines)
+                    executed, pc = self.executed, self.pc
+                    if outcome is not None:
+                        if outcome >= 0:  # .goto: the index of the line to go on with
+                            i = outcome
+                        break  # the rest of the line is skipped (.if false, .goto, .mac)
+                    if type(rec) is Bad and rec.problem[0].endswith("[OVERFLOW]"):
+                        after = overflow_resume(text, rec.problem[1])
+                        if after is not None:
+                            resume = tuple(split_statements(line.text, stmt.col - 1 + after))
+                            break
+                statements = resume
         self.executed, self.pc = executed, pc
 
     def address_size(self, rec: Insn, values: dict, pc: int, local) -> int:
@@ -286,6 +291,8 @@ class Layout:
         # Bad: the original skips the statement, its label too (a reference to it is then
         # UNDEF'D STATEMENT in pass 2: fuzz seeds 199, 604)
         message, offset, length = rec.problem
+        if local is None and LOCAL_JUNK in message:  # 'lda .l "x"' outside a macro: SYNTAX 5 (rules/local_junk_*)
+            message = "a label local to a macro (.name) is referenced only inside a macro, and " + message.replace(LOCAL_JUNK, "").replace("[SYNTAX 3]", "[SYNTAX 5]")
         self.err(message, (line, stmt.col + offset, length))
         if self.listing:
             self.layout.append(_entry(rec, self.pc, 0, line, stmt, local))

@@ -74,6 +74,13 @@ def split_statement(text: str) -> tuple[str, str, str]:
     return label, word, operand.lstrip()
 
 
+def _after_blank_colon(row) -> bool:
+    """A statement after ':' and a blank (layout.blank_after_colon: no label there)."""
+    span = as_span(row.where)
+    before = (span.source or "")[: span.col - 1]
+    return before[-1:] in (" ", "\t") and before.rstrip().endswith(":")
+
+
 def split_comment(text: str) -> tuple[str, str | None]:
     """(statement, comment from its ';' on, or None) of a row's text: the first ';' outside quotes."""
     if ";" not in text:
@@ -168,6 +175,9 @@ def render(result: Result, errors: int = 0) -> str:
             emit(f"{head}{'':14}" + screen(comment or "").rstrip())
             continue
         label, mnemonic, operand = split_statement(statement)
+        if label[3:] and label[:3].upper() in OPCODES and _after_blank_colon(row):
+            # 'nop: ldaxy 5' is LDA 5: the original lists the whole word as the mnemonic ('LDAXY5')
+            label, mnemonic, operand = "", label, f"{mnemonic} {operand}".strip()
         if mnemonic == "*=":
             before_origin = False
         if row.definition:

@@ -61,10 +61,10 @@ def number(token: str, value: int) -> str:
     if first == '"':
         ch = token[1:2]
         return f"'{ch}'" if ch in CHAR_SAFE else f"${value:02x}"
-    if first == "$" and token[1:] and int(token[1:], 16) == value:  # ('$' alone is 0 in Profi-Ass)
-        return token
-    if first == "%" and token[1:] and int(token[1:], 2) == value:
-        return token
+    if first in "$%" and token[1:] and int(token[1:], 16 if first == "$" else 2) == value:  # ('$' alone is 0 in Profi-Ass)
+        # a byte value keeps at most a byte's digits: ACME takes '$00fd' as a 16-bit value
+        # (absolute, and out of range in '(zp),y'); Profi-Ass takes it as $FD (zero page)
+        return token if value > 0xFF else first + token[1:][-(2 if first == "$" else 8) :]
     if first.isdigit() and int(token) == value:
         return token
     return f"${value:x}"
