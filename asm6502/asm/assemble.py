@@ -144,11 +144,10 @@ def _assemble(text: str, filename: str, options: Options, gate=None) -> Result:
     files.start(filename)
     layout = Layout(options, files.read, source.opens)
     layout.run(source.lines, source.start_index)
-    first = source.lines[0].text if source.lines else ""
-    # Pass 2 reads the entries only: the lines that did not run (comments, skipped code) and the
-    # decoder's tables of the texts it has read go before it starts (the large bench program: N MB)
-    source = None
-    layout.decoder.forget()
+    if options.listing:  # (pass 2 then keeps every entry's bytes: they take the memory of the decoder's tables of
+        # texts, which only pass 1 reads -- the large bench program's peak 2.5 MB lower; without a listing the peak is
+        # pass 1's own, and freeing them early only costs time: 0.65 % more instructions, callgrind)
+        layout.decoder.forget()
     encoder = Encoder(layout)
     encoder.run()
     all_diags = list(dict.fromkeys(diags + layout.diags + encoder.diags + _spelling_warnings(layout) + _advice(layout)))
@@ -157,6 +156,7 @@ def _assemble(text: str, filename: str, options: Options, gate=None) -> Result:
     if any(d.is_error for d in all_diags):
         raise DiagnosticError(all_diags)
     if not segments:
+        first = source.lines[0].text if source.lines else ""
         raise DiagnosticError(all_diags + [error("the program produces no bytes", Span(filename, 1, 1, 1, first, None))])
     spelled = layout.spelling
     sst_files = {name: write_symbols([(spelled.get(k, k), v) for k, v in table.items()]) for name, table in layout.sst}

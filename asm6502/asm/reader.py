@@ -41,11 +41,15 @@ class SourceLine(SlotRecord):
 
     @property
     def text(self) -> str:
-        """The raw line.  The commonest line, '100 lda #1' (its number without leading zeros, one blank,
-        one statement without a comment or trailing blanks), keeps no copy of it: its number and its
-        statement's text make it again (the large bench program: 66 bytes a line less)."""
+        """The raw line.  The commonest line, '100 lda #1' (its number's ASCII digits, one blank, one
+        statement without a comment or trailing blanks), keeps no copy of it: its number, padded with
+        zeros to the digits typed (the statement's column less 2), and its statement's text make it
+        again (the large bench program: 66 bytes a line less)."""
         raw = self.raw
-        return raw if raw is not None else f"{self.number} {self.statements[0].text}"
+        if raw is not None:
+            return raw
+        stmt = self.statements[0]
+        return str(self.number).rjust(stmt.col - 2, "0") + " " + stmt.text
 
 
 @named_tuple
@@ -181,7 +185,7 @@ def read_lines(file: str, text: str) -> tuple[list[SourceLine], list[tuple[Sourc
             start = len(digits)
             col = start + 2
             number_col = 1
-            rebuilt = digits[0] != "0" or start == 1  # (str(number) gives back the digits as typed)
+            kept = body
         else:
             first = unnumbered.get(raw)
             if first is not None:  # (read before: the same strings, statement objects of its own; 1 M lines of ' nop'
@@ -194,7 +198,7 @@ def read_lines(file: str, text: str) -> tuple[list[SourceLine], list[tuple[Sourc
             start = len(lead) + len(digits)
             col = start + len(blanks) + 1
             number_col = len(lead) + 1
-            rebuilt = False
+            kept = None
             if digits:
                 if " " in digits or "\t" in digits:  # blanks inside the number: BASIC joins its digits
                     digits = digits.replace(" ", "").replace("\t", "")
@@ -211,7 +215,7 @@ def read_lines(file: str, text: str) -> tuple[list[SourceLine], list[tuple[Sourc
         elif ";" not in body:  # one statement
             statements = (statement(body, col, ""),)
             has_code = body != ""
-            if rebuilt and start + 1 + len(body) == len(raw):  # (no trailing blanks: the line is its number, ' ', body)
+            if body is kept:  # (rstrip gave back the same string: no trailing blanks, the line is its number, ' ', body)
                 append(make_line(file, index, number, 1, None, statements, has_code))
                 continue
         else:  # one statement and a comment (split_statements' first case, on the line's own parts)
