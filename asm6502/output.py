@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import re
+from itertools import islice
 
 from asm6502.asm import Result
 from asm6502.asm.decode import Bad, Data, Define, Insn, Pseudo
@@ -68,6 +69,9 @@ def vice_names(names: list[str]) -> dict[str, str]:
     return out
 
 
+LISTING_BLOCK = 4096  # rows joined at a time
+
+
 def listing_text(result: Result, source_name: str = "") -> str:
     """The assembler listing: BASIC line, address, every byte, source statement.
 
@@ -87,47 +91,57 @@ def listing_text(result: Result, source_name: str = "") -> str:
     hexes_get = hexes.get
     value_column = 5 + 2 + 4 + 2 + width  # (a '=' row: the value in the address column, padded to the text)
     value_pad = " " * (value_column - 12)  # (after a 5-character line field and a 4-digit value)
-    for entry, extra in result.listed:
-        line = entry.line
-        if line is last_line:
-            line_field = blank
-        else:
-            number = line.number
-            line_field = blank if number is None else str(number).rjust(5)
-            last_line = line
-        stmt = entry.stmt
-        if stmt is None:
-            text = ""
-        elif stmt.comment:
-            text = with_comment(stmt)
-        else:
-            text = stmt.text
-        digits = hexes_get(extra)  # (only the bytes of instructions and short data are keys)
-        pc = entry.pc
-        if digits is not None:  # most rows: bytes met before (the text is not empty and ends without blanks)
-            append(f"{line_field}  {hex2[pc >> 8]}{hex2[pc & 0xFF]}  {digits}  {text}")
-            continue
-        rec = entry.rec
-        kind = type(rec)
-        if kind is Insn or kind is Data:  # the address and the bytes
-            if len(extra) <= BYTES_PER_ROW:
-                digits = hexes[extra] = extra.hex(" ").upper().ljust(width)
+    pairs = result.listed
+    blocks = []  # the text a block of rows at a time: no string per row of the whole listing at once (the large
+    # bench program's listing: 46,000 of them, 4 MB beside the text's 1.7)
+    while True:
+        shown = len(out)
+        for entry, extra in islice(pairs, LISTING_BLOCK):
+            line = entry.line
+            if line is last_line:
+                line_field = blank
+            else:
+                number = line.number
+                line_field = blank if number is None else str(number).rjust(5)
+                last_line = line
+            stmt = entry.stmt
+            if stmt is None:
+                text = ""
+            elif stmt.comment:
+                text = with_comment(stmt)
+            else:
+                text = stmt.text
+            digits = hexes_get(extra)  # (only the bytes of instructions and short data are keys)
+            pc = entry.pc
+            if digits is not None:  # most rows: bytes met before (the text is not empty and ends without blanks)
                 append(f"{line_field}  {hex2[pc >> 8]}{hex2[pc & 0xFF]}  {digits}  {text}")
-            else:  # longer data continues below
-                for i in range(0, len(extra), BYTES_PER_ROW):
-                    chunk = extra[i : i + BYTES_PER_ROW].hex(" ").upper()
-                    append(f"{line_field if i == 0 else blank}  {pc + i:04X}  {chunk:<{width}}  {text if i == 0 else ''}".rstrip())
-        elif kind is Define and extra is not None and extra <= 0xFFFF:  # the value defined
-            append(f"{line_field}  ={hex2[extra >> 8]}{hex2[extra & 0xFF]}{value_pad}  {text}")
-        elif kind is Define and extra is not None:  # the value defined
-            append(f"{line_field}  ={extra:04X}".ljust(5 + 2 + 4 + 2 + width) + f"  {text}")
-        elif rec is None or kind is Define or kind is Bad or kind is MacroLine:  # no address
-            append(f"{line_field}        {no_bytes}  {text}".rstrip())
-        elif kind is MacroEnd:  # the end of a macro call: .men as the definition spells it
-            append(f"{line_field}  {hex2[pc >> 8]}{hex2[pc & 0xFF]}  {no_bytes}  {rec.spelling}".rstrip())
-        elif kind is Pseudo and (listed := PSEUDO_OPS[rec.op].listing) in (PAGE, TITLE):
-            append("\f" if listed == PAGE else f"{line_field}  {'':4}  {no_bytes}  {text}")
-        else:  # the address only: other pseudo-ops, '*=', macro calls
-            append(f"{line_field}  {hex2[pc >> 8]}{hex2[pc & 0xFF]}  {no_bytes}  {text}".rstrip())
+                continue
+            rec = entry.rec
+            kind = type(rec)
+            if kind is Insn or kind is Data:  # the address and the bytes
+                if len(extra) <= BYTES_PER_ROW:
+                    digits = hexes[extra] = extra.hex(" ").upper().ljust(width)
+                    append(f"{line_field}  {hex2[pc >> 8]}{hex2[pc & 0xFF]}  {digits}  {text}")
+                else:  # longer data continues below
+                    for i in range(0, len(extra), BYTES_PER_ROW):
+                        chunk = extra[i : i + BYTES_PER_ROW].hex(" ").upper()
+                        append(f"{line_field if i == 0 else blank}  {pc + i:04X}  {chunk:<{width}}  {text if i == 0 else ''}".rstrip())
+            elif kind is Define and extra is not None and extra <= 0xFFFF:  # the value defined
+                append(f"{line_field}  ={hex2[extra >> 8]}{hex2[extra & 0xFF]}{value_pad}  {text}")
+            elif kind is Define and extra is not None:  # the value defined
+                append(f"{line_field}  ={extra:04X}".ljust(5 + 2 + 4 + 2 + width) + f"  {text}")
+            elif rec is None or kind is Define or kind is Bad or kind is MacroLine:  # no address
+                append(f"{line_field}        {no_bytes}  {text}".rstrip())
+            elif kind is MacroEnd:  # the end of a macro call: .men as the definition spells it
+                append(f"{line_field}  {hex2[pc >> 8]}{hex2[pc & 0xFF]}  {no_bytes}  {rec.spelling}".rstrip())
+            elif kind is Pseudo and (listed := PSEUDO_OPS[rec.op].listing) in (PAGE, TITLE):
+                append("\f" if listed == PAGE else f"{line_field}  {'':4}  {no_bytes}  {text}")
+            else:  # the address only: other pseudo-ops, '*=', macro calls
+                append(f"{line_field}  {hex2[pc >> 8]}{hex2[pc & 0xFF]}  {no_bytes}  {text}".rstrip())
+        if len(out) == shown:
+            break
+        blocks.append("\n".join(out))
+        out.clear()
     append("")  # (the text ends with a newline)
-    return "\n".join(out)
+    blocks.append("\n".join(out))
+    return "\n".join(blocks)

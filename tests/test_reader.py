@@ -35,6 +35,7 @@ def test_every_line_reads_as_its_pattern_reads_it(raw):
     assert line.number_col == number_col
     assert [(s.text, s.col, s.comment) for s in line.statements] == statements
     assert bool(problems) == bad_number
+    assert line.text == raw  # (the commonest line keeps no copy of its text: SourceLine.text makes it again)
 
 
 @settings(max_examples=500, deadline=None)
@@ -57,3 +58,11 @@ def test_the_commonest_lines():
     assert [(ln.number, ln.number_col, ln.statements[0].text, ln.statements[0].col) for ln in lines] == [
         (100, 1, "lda #1", 5), (110, 1, "nop", 6), (1201, 1, "rts", 6), (130, 4, "rts", 8), (64000, 1, "nop", 7)]
     assert [(p[0].index, p[1]) for p in problems] == [(5, "line number 64000 is larger than 63999")]
+
+
+def test_a_line_without_its_copy_is_its_text_again():
+    """'100 lda #1' keeps no copy of the raw line (66 bytes a line less); its text is made again, leading zeros too."""
+    raws = ["100 lda #1", "0100 lda #2", "00 nop", "7 x", "100 lda #1 ", "99999 nop", " 5 a", "10 a:b", "10 a ;c", "100\tnop"]
+    lines, _ = read_lines("t.asm", "\n".join(raws) + "\n")
+    assert [line.text for line in lines] == raws
+    assert [line.raw is None for line in lines] == [True, True, True, True, False, True, False, False, False, False]

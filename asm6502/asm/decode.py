@@ -207,6 +207,12 @@ class Decoder:
         self.advised: dict[int, tuple] = {}
         self.advice: tuple | None = None  # (set while an operand is read)
 
+    def forget(self) -> None:
+        """Drop the tables of texts read so far (after pass 1: the records live on in the entries)."""
+        self.records = {}
+        self.expressions = {}
+        self.shapes = {}
+
     # -- expressions ---------------------------------------------------------------
 
     def expression(self, text: str):

@@ -35,9 +35,21 @@ class SourceLine(SlotRecord):
     index: int  # 1-based physical line in the file
     number: int | None  # the BASIC line number
     number_col: int
-    text: str  # the raw line
+    raw: str | None  # the raw line; None when ``text`` rebuilds it (see there)
     statements: tuple[Statement, ...]
     has_code: bool  # False for empty and comment-only lines
+
+    @property
+    def text(self) -> str:
+        """The raw line.  The commonest line, '100 lda #1' (its number's ASCII digits, one blank, one
+        statement without a comment or trailing blanks), keeps no copy of it: its number, padded with
+        zeros to the digits typed (the statement's column less 2), and its statement's text make it
+        again (the large bench program: 66 bytes a line less)."""
+        raw = self.raw
+        if raw is not None:
+            return raw
+        stmt = self.statements[0]
+        return str(self.number).rjust(stmt.col - 2, "0") + " " + stmt.text
 
 
 @named_tuple
@@ -173,6 +185,7 @@ def read_lines(file: str, text: str) -> tuple[list[SourceLine], list[tuple[Sourc
             start = len(digits)
             col = start + 2
             number_col = 1
+            kept = body
         else:
             first = unnumbered.get(raw)
             if first is not None:  # (read before: the same strings, statement objects of its own; 1 M lines of ' nop'
@@ -185,6 +198,7 @@ def read_lines(file: str, text: str) -> tuple[list[SourceLine], list[tuple[Sourc
             start = len(lead) + len(digits)
             col = start + len(blanks) + 1
             number_col = len(lead) + 1
+            kept = None
             if digits:
                 if " " in digits or "\t" in digits:  # blanks inside the number: BASIC joins its digits
                     digits = digits.replace(" ", "").replace("\t", "")
@@ -201,6 +215,9 @@ def read_lines(file: str, text: str) -> tuple[list[SourceLine], list[tuple[Sourc
         elif ";" not in body:  # one statement
             statements = (statement(body, col, ""),)
             has_code = body != ""
+            if body is kept:  # (rstrip gave back the same string: no trailing blanks, the line is its number, ' ', body)
+                append(make_line(file, index, number, 1, None, statements, has_code))
+                continue
         else:  # one statement and a comment (split_statements' first case, on the line's own parts)
             text, _, comment = body.partition(";")
             if text[:1].isspace():  # (white space but blanks before it: split_statements counts it)
