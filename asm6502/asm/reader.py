@@ -166,6 +166,8 @@ def read_lines(file: str, text: str) -> tuple[list[SourceLine], list[tuple[Sourc
     append = lines.append
     statement = _statement
     make_line = SourceLine.make
+    new_statement = Statement
+    new_line = SourceLine
     parts = LINE_PARTS.match
     blank = None  # every empty line is this one object (its index: the first empty line's): memory stays
     # near the text's own size however many empty lines a file has (32 MB of them took 8.5 GB)
@@ -213,11 +215,25 @@ def read_lines(file: str, text: str) -> tuple[list[SourceLine], list[tuple[Sourc
             statements = tuple(split_statements(raw, start))
             has_code = statements[0].text != "" if len(statements) == 1 else any(s.text for s in statements)
         elif ";" not in body:  # one statement
+            if body is kept:  # (rstrip gave back the same string: no trailing blanks, the line is its number, ' ', body)
+                # (the commonest line's two records made here rather than by their ``make``: no call per
+                # line -- the large bench program's reading 437 -> 399 M instructions, callgrind)
+                stmt = new_statement()
+                stmt.text = body
+                stmt.col = col
+                stmt.comment = ""
+                line = new_line()
+                line.file = file
+                line.index = index
+                line.number = number
+                line.number_col = 1
+                line.raw = None
+                line.statements = (stmt,)
+                line.has_code = body != ""
+                append(line)
+                continue
             statements = (statement(body, col, ""),)
             has_code = body != ""
-            if body is kept:  # (rstrip gave back the same string: no trailing blanks, the line is its number, ' ', body)
-                append(make_line(file, index, number, 1, None, statements, has_code))
-                continue
         else:  # one statement and a comment (split_statements' first case, on the line's own parts)
             text, _, comment = body.partition(";")
             if text[:1].isspace():  # (white space but blanks before it: split_statements counts it)
