@@ -134,13 +134,24 @@ _BLOCK = 1 << 20  # characters split at a time: no list of every line's text bes
 
 
 def _raw_lines(text: str):
-    """The lines of *text* (without their breaks), split a block at a time."""
+    """The lines of *text* (without their breaks): a list when the text is at most a block (the
+    generator's resumption per line cost 7 M instructions on the large bench program), else split a
+    block at a time."""
     if "\r" in text:
         raw = _LINE_BREAK.split(text)
         if raw[-1] == "":
             raw.pop()
-        yield from raw
-        return
+        return raw
+    if len(text) <= _BLOCK:
+        parts = text.split("\n")
+        if parts[-1] == "":
+            parts.pop()
+        return parts
+    return _blocks(text)
+
+
+def _blocks(text: str):
+    """The lines of a text without CR, split a block at a time."""
     pos, n = 0, len(text)
     while pos < n:
         end = text.find("\n", pos + _BLOCK)
@@ -166,6 +177,8 @@ def read_lines(file: str, text: str) -> tuple[list[SourceLine], list[tuple[Sourc
     append = lines.append
     statement = _statement
     make_line = SourceLine.make
+    new_statement = Statement
+    new_line = SourceLine
     parts = LINE_PARTS.match
     blank = None  # every empty line is this one object (its index: the first empty line's): memory stays
     # near the text's own size however many empty lines a file has (32 MB of them took 8.5 GB)
@@ -213,11 +226,25 @@ def read_lines(file: str, text: str) -> tuple[list[SourceLine], list[tuple[Sourc
             statements = tuple(split_statements(raw, start))
             has_code = statements[0].text != "" if len(statements) == 1 else any(s.text for s in statements)
         elif ";" not in body:  # one statement
+            if body is kept:  # (rstrip gave back the same string: no trailing blanks, the line is its number, ' ', body)
+                # (the commonest line's two records made here rather than by their ``make``: no call per
+                # line -- the large bench program's reading 437 -> 399 M instructions, callgrind)
+                stmt = new_statement()
+                stmt.text = body
+                stmt.col = col
+                stmt.comment = ""
+                line = new_line()
+                line.file = file
+                line.index = index
+                line.number = number
+                line.number_col = 1
+                line.raw = None
+                line.statements = (stmt,)
+                line.has_code = body != ""
+                append(line)
+                continue
             statements = (statement(body, col, ""),)
             has_code = body != ""
-            if body is kept:  # (rstrip gave back the same string: no trailing blanks, the line is its number, ' ', body)
-                append(make_line(file, index, number, 1, None, statements, has_code))
-                continue
         else:  # one statement and a comment (split_statements' first case, on the line's own parts)
             text, _, comment = body.partition(";")
             if text[:1].isspace():  # (white space but blanks before it: split_statements counts it)
