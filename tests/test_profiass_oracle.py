@@ -448,7 +448,7 @@ def test_default_output_name_from_open(tmp_path, capsys, name, record, source):
     rc = main([str(src)])
     err = capsys.readouterr().err
     assert rc == 0, err
-    out = src.parent / (c64name.lower() + ".prg")
+    out = src.parent / (c64name.lower().replace("/", "_") + ".prg")  # ('bass/irq': a '/' is no host directory)
     assert out.is_file(), f"no {out.name}; files: {sorted(p.name for p in src.parent.iterdir())}"
     assert out.read_bytes().hex(" ") == bytes.fromhex(data).hex(" ")
 

@@ -731,9 +731,13 @@ class Decoder:
     def _asc(self, label, op: str, args: str, args_offset: int, op_offset: int, op_length: int) -> Record:
         if not (args.startswith('"') and len(args) >= 2):
             return Bad.make(label, ('.asc expects one string in double quotes: .asc "text" [SYNTAX 5]', args_offset, max(1, len(args))))
-        body = args[1:-1] if args.endswith('"') else args[1:]
-        if '"' in body:
-            return Bad.make(label, (".asc takes one string; use .byt for lists [SYNTAX 5]", args_offset, len(args)))
+        if len(args) > OPERAND_LIMIT and keys(args) > OPERAND_LIMIT:  # the whole operand counts, closing quote
+            return Bad.make(label, _overflow(args, args_offset))  # and tail too ('.asc "' + 48 + '"x': rules/asc_tail_*)
+        # the string ends at its closing quote and the original ignores the rest of the statement
+        # ('.asc "ab"cd' = 41 42, '.asc "ab"x":nop' too: the quote it opens holds ':nop'), an
+        # unclosed one runs to the statement's end (rules/asc_tail_*, asc_unclosed_*)
+        close = args.find('"', 1)
+        body = args[1:close] if close >= 0 else args[1:]
         data, problems = petscii(body, args_offset + 1)
         if problems:
             return Bad.make(label, problems[0])

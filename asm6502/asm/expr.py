@@ -335,12 +335,16 @@ def parse(text: str) -> Node:
         if shifted and quote < 0:
             return node  # a shifted character ends the operand: 'lda #1 A' = A9 01 (rules/junk_shifted_*)
         # what follows a complete expression, as the original reports it (rules/junk_*, fuzz): a quote
-        # right away ('lda lbl"x"'), after two characters or more ('and #"c ;x "ja"') or opening a
+        # right away with a character after it ('lda lbl"x"'), after two characters or more ('and #"c ;x "ja"') or opening a
         # string ('.byt "c ,"b": nop'): SYNTAX 3; one character and a quote ending the line
         # ('and #"z;"x"', 'adc #"a :ldy #"A"'), or a character after a blank or a closing quote
         # ('lda 1 2', 'lda #"b"a'): SYNTAX 5, two or more after the blank ('lda x yy') 3
         before = text[parser.pos - 1] if parser.pos else ""
-        if quote >= 0:  # (one shifted character, or one character closing the line with its quote: 5)
+        if quote == 0:  # a quote after the expression: 5 when nothing or a ':' follows it ('lda #"a""',
+            # 'lda #"a" "', 'ldx #"a : eor #" "', 'lda #"a" ":nop', 'lda 1 "'), 3 when a character does
+            # ('lda lbl"x"', 'lda #"a" "x'; rules/junk_quote_*, fuzz seed 100514)
+            digit = "5" if not junk[1:].strip() or junk[1] == ":" else "3"
+        elif quote > 0:  # (one shifted character, or one character closing the line with its quote: 5)
             digit = "5" if quote == 1 and (shifted or not junk[2:].strip()) else "3"
         else:  # (one character after a blank: 5; 'lda x yy', 'lda x y z', 'lda 1 22': 3; rules/junk_after_blank_*)
             digit = "5" if before in " \t\"" and ch.isalnum() and len(junk.rstrip()) == 1 else "3"

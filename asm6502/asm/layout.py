@@ -29,7 +29,6 @@ __all__ = ["FORWARD", "Layout", "Macro"]
 
 _entry = Entry.make
 MACRO_DEPTH = 16
-ASC_LIMIT = 48  # the original's '.asc' overflows past 48 characters (its line buffer; the manual says 55)
 
 
 MAX_CHAIN = 1000  # .file chains followed in one pass (a file naming itself would go on for ever)
@@ -310,10 +309,8 @@ class Layout:
         self.pc = (self.pc + rec.size) & 0xFFFF
 
     def lay_asc(self, rec: Data, line, stmt, local) -> None:
-        """``.asc``: as data; the original takes at most ASC_LIMIT characters."""
+        """``.asc``: as data (its length is the operand's, checked by the decoder: OPERAND_LIMIT)."""
         self.lay_data(rec, line, stmt, local)
-        if rec.size > ASC_LIMIT:
-            self.err(f".asc string of {rec.size} characters: the original takes at most {ASC_LIMIT} [OVERFLOW]", (line, stmt.col, len(stmt.text)))
 
     # -- symbols -------------------------------------------------------------------------
 
