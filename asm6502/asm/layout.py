@@ -423,7 +423,7 @@ class Layout:
         for stmt in statements:
             listed.append(stmt)
             rec = self.decoder.decode(stmt.text) if stmt.text else None
-            if type(rec) is Pseudo and rec.op == "if" and rec.args:
+            if type(rec) is Pseudo and PSEUDO_OPS[rec.op].pass1 == "op_if" and rec.args:  # (the pass-1 method names the '.if')
                 try:
                     _, fn = self.decoder.expression(rec.args)
                     if not fn(self.values, self.pc, None):
