@@ -637,3 +637,27 @@ PROBES += [
     P(R, "junk_char_opens_string", '.byt "c ,"b":nop'),
     P(R, "junk_two_chars_quote", 'lda #"b"xy"'),
 ]
+
+# the listing of empty statements: a comment that a ':' ends, a ':' at the end of a line or twice
+# (a real source's comments 'call from basic:' -- corpus georam_out); statements after a ':' on a
+# line recorded into a macro
+PROBES += [
+    P(R, "listing_comment_colon_end", ";call:", "nop"),
+    P(R, "listing_comment_colon_blank_end", ";call: ", "nop"),
+    P(R, "listing_comment_colon_twice", ";a:;b", "nop"),
+    P(R, "listing_insn_comment_colon_end", "nop ;c:", "nop"),
+    P(R, "listing_trailing_colon", "nop:", "nop"),
+    P(R, "listing_double_colon", "nop::nop"),
+    P(R, "listing_leading_colon", ":nop"),
+    P(R, "listing_only_colon", ":", "nop"),
+    P(R, "listing_mac_two_statements", "m1 .mac", "lda #1:lda #2", ".men", "'m1", "rts"),
+    P(R, "listing_mac_comment_colon", "m1 .mac", ";c:", "nop", ".men", "'m1"),
+    P(R, "listing_mac_if_false_rest", "m1 .mac", ".if 0:lda #2", "nop", ".men", "'m1"),
+]
+
+# a '.if' on a line recorded into a macro: the original lists the line's statements as it would run them there
+PROBES += [
+    P(R, "listing_mac_if_true_rest", "m1 .mac", ".if 1:lda #2", "nop", ".men", "'m1"),
+    P(R, "listing_mac_if_param_rest", "m1 .mac a", ".if a:lda #2", "nop", ".men", "'m1 0", "'m1 1"),
+    P(R, "listing_mac_if_pc_rest", "m1 .mac", ".if * & $000f:nop:nop", ".men", "'m1", "nop", "'m1", "rts"),
+]

@@ -173,15 +173,18 @@ class Layout:
                 self.record(line)
                 continue
             if not line.has_code:
-                if listing:
-                    append(_entry(None, pc, 0, line, line.statements[0] if line.statements else None, local))
+                if listing:  # each statement a row: ';call:' is a comment and an empty statement (rules/listing_comment_colon_end)
+                    for stmt in line.statements or (None,):
+                        append(_entry(None, pc, 0, line, stmt, local))
                 continue
             statements = line.statements
             while statements:
                 resume = None  # (statements after an OVERFLOW: see overflow_resume)
                 for stmt in statements:
                     text = stmt.text
-                    if not text:
+                    if not text:  # a comment, or nothing between two ':' (listed with the address: rules/listing_double_colon)
+                        if listing:
+                            append(_entry(None, pc, 0, line, stmt, local))
                         continue
                     executed += 1
                     if executed > limit:
@@ -406,7 +409,28 @@ class Layout:
         else:
             self.recording.body.append(line)
         if self.listing:
-            self.layout.append(_entry(MACRO_LINE, self.pc, 0, line, line.statements[0] if line.statements else None, None))
+            for stmt in self.recorded_statements(line):
+                self.layout.append(_entry(MACRO_LINE, self.pc, 0, line, stmt, None))
+
+    def recorded_statements(self, line: SourceLine) -> list:
+        """The statements the original lists for a line recorded into a macro: every one, up to a
+        '.if' that is false where the definition stands (its '*' there; a value it cannot know yet,
+        such as a parameter's, goes on): probes rules/listing_mac_*, corpus georam_out."""
+        statements = line.statements
+        if len(statements) < 2:
+            return [statements[0] if statements else None]
+        listed = []
+        for stmt in statements:
+            listed.append(stmt)
+            rec = self.decoder.decode(stmt.text) if stmt.text else None
+            if type(rec) is Pseudo and PSEUDO_OPS[rec.op].pass1 == "op_if" and rec.args:  # (the pass-1 method names the '.if')
+                try:
+                    _, fn = self.decoder.expression(rec.args)
+                    if not fn(self.values, self.pc, None):
+                        break
+                except (ex.ExprError, ex.Unknown):
+                    pass
+        return listed
 
     def op_mac(self, rec: Pseudo, line, stmt, local, depth, lines):
         where = (line, stmt.col + rec.op_offset, rec.op_length)

@@ -171,8 +171,13 @@ def render(result: Result, errors: int = 0) -> str:
             number = result.last_line
         head = ("+" if row.macro else f"{number}:" if number is not None else ":").ljust(7)
         statement, comment = split_comment(row.text)
-        if not statement.strip():
-            emit(f"{head}{'':14}" + screen(comment or "").rstrip())
+        if not statement.strip():  # a comment, or an empty statement: its address ("'" in a macro's definition)
+            if comment:
+                emit(f"{head}{chr(39) if row.definition else '':14}" + screen(comment).rstrip())
+            elif row.definition or row.address is not None:
+                emit(f"{head}" + ("'" if row.definition else f"{row.address:04X}"))
+            else:
+                emit(f"{head}{'':14}")
             continue
         label, mnemonic, operand = split_statement(statement)
         if label[3:] and label[:3].upper() in OPCODES and _after_blank_colon(row):

@@ -69,8 +69,8 @@ def row(entry, extra, shown: dict) -> ListingRow:
     # (fields: where, address, data, text, value, page_break, title, macro, definition; made in one call)
     if kind is Insn or kind is Data:  # most rows
         return _tuple(ListingRow, (where, pc, extra, text, None, False, None, macro, False))
-    if rec is None or kind is Bad:
-        return _tuple(ListingRow, (where, None, b"", text, None, False, None, macro, False))
+    if rec is None or kind is Bad:  # (an empty statement, after a ':', shows the address: probes rules/listing_*colon*)
+        return _tuple(ListingRow, (where, pc if rec is None and not text else None, b"", text, None, False, None, macro, False))
     if kind is Define:
         return _tuple(ListingRow, (where, None, b"", text, extra, False, None, macro, False))
     if kind is MacroLine:
