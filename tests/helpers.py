@@ -44,3 +44,16 @@ def printed_superhirn() -> tuple[int, bytes]:
         assert int(addr, 16) == start + len(data)
         data += bytes(int(h, 16) for h in rest.split()[:-1])
     return start, bytes(data)
+
+
+def run_cli(capsys, *argv) -> tuple[int, str, str]:
+    """An asm6502 command in-process: (exit code, stdout, stderr). An uncaught exception (a
+    traceback) fails the calling test by itself; argparse's SystemExit gives its code."""
+    from asm6502.cli import main
+
+    try:
+        code = main([str(a) for a in argv])
+    except SystemExit as exc:  # argparse
+        code = exc.code
+    out, err = capsys.readouterr()
+    return code, out, err

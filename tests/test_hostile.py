@@ -23,20 +23,13 @@ import pytest
 from asm6502.cli import main
 from asm6502.fileio import OutputPlan
 from asm6502.diagnostics import DiagnosticError
-from helpers import ROOT
+from helpers import ROOT, run_cli
 
 BUILD = ROOT / "build"
 PROGRAM = "10 *= $c000\n20 lda #1\n30 sta $d020\n40 rts\n"
 
 
-def run(capsys, *argv) -> tuple[int, str, str]:
-    """The command in-process: an uncaught exception (a traceback) fails the test by itself."""
-    try:
-        code = main([str(a) for a in argv])
-    except SystemExit as exc:  # argparse
-        code = exc.code
-    out, err = capsys.readouterr()
-    return code, out, err
+run = run_cli  # the command in-process (helpers.run_cli)
 
 
 def snapshot(folder: Path) -> dict[str, bytes]:

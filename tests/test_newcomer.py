@@ -12,21 +12,14 @@ from pathlib import Path
 
 import pytest
 
-from asm6502.cli import main
 from asm6502.filetype import basic_line_chain, is_machine_code
-from helpers import ROOT
+from helpers import ROOT, run_cli
 
 EXAMPLES = ROOT / "examples"
 BUILD = ROOT / "build"
 
 
-def run(capsys, *argv) -> tuple[int, str, str]:
-    try:
-        code = main([str(a) for a in argv])
-    except SystemExit as exc:  # argparse
-        code = exc.code
-    out, err = capsys.readouterr()
-    return code, out, err
+run = run_cli  # the command in-process (helpers.run_cli)
 
 
 def assemble(capsys, tmp_path, source: str, name: str = "prog") -> Path:
