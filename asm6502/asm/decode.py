@@ -705,11 +705,12 @@ class Decoder:
         word = PSEUDO_OPS[op].encode == WORDS
         items = []
         items_text = split_commas(args, args_offset)
+        expressions = self.expressions
         for number, (item, item_offset) in enumerate(items_text):
             if not item:  # '.byt 1,': UNDEF'D STATEMENT; '.byt ,1', '.byt 1,,2': SYNTAX 5 (rules/byt_*_comma*)
                 last = number == len(items_text) - 1
                 return Bad.make(label, ("value expected between commas " + ("[UNDEF'D STATEMENT]" if last else "[SYNTAX 5]"), item_offset, 1))
-            if item.count(")") > item.count("(") and '"' not in item:  # '.byt 1)': SYNTAX 6 (rules/paren_extra_byt)
+            if ")" in item and item.count(")") > item.count("(") and '"' not in item:  # '.byt 1)': SYNTAX 6 (rules/paren_extra_byt)
                 return Bad.make(label, (f"unexpected ')' in '{item}' [SYNTAX 6]", item_offset + item.rindex(")"), 1))
             prefix = item[0]
             if prefix == "<" or prefix == ">":
@@ -720,11 +721,12 @@ class Decoder:
                 prefix = ""
                 expr_text = item
                 expr_offset = item_offset
-            try:
-                node, fn = self.expression(expr_text)
-            except ex.ExprError as exc:
-                return Bad.make(label, (exc.message, expr_offset + exc.offset, exc.length))
-            items.append((None, fn, node, prefix, expr_offset, len(item)))
+            found = expressions.get(expr_text) or self._new_expression(expr_text)  # (self.expression without its call)
+            node = found[0]
+            if node is None:
+                message, offset, length = found[1]
+                return Bad.make(label, (message, expr_offset + offset, length))
+            items.append((None, found[1], node, prefix, expr_offset, len(item)))
         size = len(items) * (2 if word else 1)  # (every item is an expression: a byte or a word)
         return Data.make(label, None, op, tuple(items), size, op_offset, op_length)
 
