@@ -292,12 +292,13 @@ def cmd_manual() -> None:
 FUZZ_COUNT = 1000  # structural fuzz programs committed (seeds 0..999)
 
 
-def cmd_fuzz(count: int) -> None:
-    """fuzz/programs.jsonl: the original's record for tests/profiass_fuzz_gen.py's seeds 0..count-1."""
+def _record_generated(group: str, module: str, count: int, every: int) -> None:
+    """<group>/programs.jsonl: the original's record (without its listing) for the programs that
+    tests/<module>.py generates from seeds 0..count-1."""
     sys.path.insert(0, str(ROOT / "tests"))
-    from profiass_fuzz_gen import generate
+    generate = __import__(module).generate
 
-    out = FIXTURES / "fuzz"
+    out = FIXTURES / group
     out.mkdir(parents=True, exist_ok=True)
     rows = []
     for seed in range(count):
@@ -305,26 +306,19 @@ def cmd_fuzz(count: int) -> None:
         rec, _ = run(text)
         del rec["listing"]
         rows.append(json.dumps({"seed": seed, "source": text, **rec}, separators=(",", ":")))
-        if seed % 100 == 0:
-            print(f"fuzz {seed}: {summary(rec)}", flush=True)
+        if seed % every == 0:
+            print(f"{group} {seed}: {summary(rec)}", flush=True)
     (out / "programs.jsonl").write_text("\n".join(rows) + "\n")
+
+
+def cmd_fuzz(count: int) -> None:
+    """fuzz/programs.jsonl: the structural fuzzer's programs (tests/profiass_fuzz_gen.py)."""
+    _record_generated("fuzz", "profiass_fuzz_gen", count, 100)
 
 
 def cmd_random(count: int) -> None:
-    sys.path.insert(0, str(ROOT / "tests"))
-    from profiass_gen import generate
-
-    out = FIXTURES / "random"
-    out.mkdir(parents=True, exist_ok=True)
-    rows = []
-    for seed in range(count):
-        text = generate(seed)
-        rec, _ = run(text)
-        del rec["listing"]
-        rows.append(json.dumps({"seed": seed, "source": text, **rec}, separators=(",", ":")))
-        if seed % 50 == 0:
-            print(f"random {seed}: {summary(rec)}", flush=True)
-    (out / "programs.jsonl").write_text("\n".join(rows) + "\n")
+    """random/programs.jsonl: the random programs of tests/profiass_gen.py."""
+    _record_generated("random", "profiass_gen", count, 50)
 
 
 CORPUS = FIXTURES / "corpus"
