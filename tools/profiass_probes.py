@@ -661,3 +661,30 @@ PROBES += [
     P(R, "listing_mac_if_param_rest", "m1 .mac a", ".if a:lda #2", "nop", ".men", "'m1 0", "'m1 1"),
     P(R, "listing_mac_if_pc_rest", "m1 .mac", ".if * & $000f:nop:nop", ".men", "'m1", "nop", "'m1", "rts"),
 ]
+
+# a real source typed from the print (corpus cursor_joy): its '.OPT P,00' (a digit for 'oo': the
+# original says 5 SYNTAX, so the printed program had 'P,OO'), and comments after blanks
+# ('840 :        ;in tastpuffer'): a comment with blanks before it is listed with the address, in the
+# comment column; one at the start of a statement (or of the line: BASIC drops the blanks
+# after the line number) in column 22 without an address
+PROBES += [
+    P(R, "opt_p_zero_zero", "lda #1", opt="p,00"),
+    P(R, "opt_p_zero_zero_upper", "LDA #1", opt="P,00", case="upper"),
+    P(R, "opt_p_oo_upper", "LDA #1", opt="P,OO", case="upper"),
+    P(R, "listing_colon_comment", ":;x", "nop"),
+    P(R, "listing_colon_blank_comment", ": ;x", "nop"),
+    P(R, "listing_colon_blanks_comment", ":      ;x", "nop"),
+    P(R, "listing_insn_colon_blanks_comment", "nop:   ;x", "nop"),
+    P(R, "listing_colon_blanks_comment_colon", ":   ;x:nop", "nop"),
+    P(R, "listing_blanks_comment", "   ;x", "nop"),
+    P(R, "listing_caret_blanks_comment", "^   ;x", "nop"),
+    P(R, "listing_caret_comment", "^;x", "nop"),
+    P(R, "listing_caret_alone", "^", "nop"),
+    P(R, "listing_caret_colon", "^:nop", "nop"),
+    P(R, "listing_caret_blanks_colon", "^   :nop", "nop"),
+    P(R, "listing_insn_colon_caret_comment", "nop:^;x", "nop"),
+    P(R, "listing_insn_colon_blank_caret_comment", "nop: ^  ;x", "nop"),
+    P(R, "listing_insn_colon_blank_caret_insn", "nop: ^ nop", "nop"),
+    P(R, "listing_insn_colon_blank_caret", "nop: ^", "nop"),
+    P(R, "listing_insn_colon_caret_insn", "nop:^ nop", "nop"),
+]

@@ -272,6 +272,8 @@ class Decoder:
         return record
 
     def _after_blank_colon(self, text: str) -> Record:
+        if text[0] == "^":  # ('nop: ^ nop', 'nop: ^  ;x': rules/listing_insn_colon_blank_caret_*)
+            return Bad.make(None, ("an up-arrow after ': ': the original takes one right after the ':' only [SYNTAX 1]", 0, 1))
         word = text.split(None, 1)[0]
         mnemonic = word[:3]
         if word.upper() in self.opcodes:

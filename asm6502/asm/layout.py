@@ -182,7 +182,9 @@ class Layout:
                 resume = None  # (statements after an OVERFLOW: see overflow_resume)
                 for stmt in statements:
                     text = stmt.text
-                    if not text:  # a comment, or nothing between two ':' (listed with the address: rules/listing_double_colon)
+                    if not text or text == "^" and (stmt is line.statements[0] or not blank_after_colon(line, stmt)):
+                        # a comment, or nothing between two ':' (listed with the address: rules/listing_double_colon),
+                        # or the up-arrow's indentation before nothing ('^;x': rules/listing_caret_*)
                         if listing:
                             append(_entry(None, pc, 0, line, stmt, local))
                         continue
@@ -195,7 +197,8 @@ class Layout:
                     rec = decoded(text)
                     if rec is None:
                         rec = decode(text)
-                    if (stmt is not line.statements[0] and local is None and (rec.label is not None or type(rec) is Define or type(rec) is Bad)
+                    if (stmt is not line.statements[0] and local is None
+                            and (rec.label is not None or type(rec) is Define or type(rec) is Bad or text[0] == "^")
                             and blank_after_colon(line, stmt)):  # fmt: skip
                         rec = self.decoder.decode_after_blank_colon(text)
                     if type(rec) is Insn:

@@ -16,7 +16,7 @@ Columns: the BASIC line number and ':' (``+`` for a line of a macro call, padded
 to 7), the address (or the value of a definition, ``'`` on a line recorded into
 a macro), up to three object bytes, the label (9 columns), the mnemonic or
 pseudo-op (5 columns), the operand as typed up to the comment (its blanks too)
-padded to 7 columns, one blank and the comment.  Letters are shown as the C64
+padded to 7 columns (a key written in braces, ``{$91}``, is one column), one blank and the comment.  Letters are shown as the C64
 screen shows the unshifted ones: upper case.  A page is 60 lines, the header
 line and the blank line after it included (58 listing lines); each starts with a
 form feed and the header (after a ``.tit`` text).  The statements after ':' on
@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import re
 
+from asm6502.asm.decode import keys
 from asm6502.asm.pseudo import OPTIONS, PAGE, PSEUDO_OPS, SYMBOLS
 from asm6502.asm.reader import LINE_PARTS, START_LINE
 from asm6502.asm.result import Result
@@ -172,7 +173,10 @@ def render(result: Result, errors: int = 0) -> str:
         head = ("+" if row.macro else f"{number}:" if number is not None else ":").ljust(7)
         statement, comment = split_comment(row.text)
         if not statement.strip():  # a comment, or an empty statement: its address ("'" in a macro's definition)
-            if comment:
+            if comment and statement and not row.definition and row.address is not None:
+                # blanks before the ';' (': ;x', '^  ;x'): the address, the comment in its column
+                emit(f"{head}{row.address:04X} {'':<9}{'':<9}{'':<5}{'':<{OPERAND_FIELD}} " + screen(comment).rstrip())
+            elif comment:
                 emit(f"{head}{chr(39) if row.definition else '':14}" + screen(comment).rstrip())
             elif row.definition or row.address is not None:
                 emit(f"{head}" + ("'" if row.definition else f"{row.address:04X}"))
@@ -200,8 +204,9 @@ def render(result: Result, errors: int = 0) -> str:
             body = f"{label[:9]:<9}{mnemonic} {operand}"
         else:  # the mnemonic or pseudo-op in 5 columns, the operand right after
             body = f"{label[:9]:<9}{mnemonic:<5}{operand}"
-        if comment is not None:  # the operand as typed, padded to 7 columns, one blank, the comment
-            body = body[: len(body) - len(operand)] + operand.ljust(OPERAND_FIELD) + " " + comment
+        if comment is not None:  # the operand as typed, padded to 7 keys ({$91} is one), one blank, the comment
+            padding = " " * max(0, OPERAND_FIELD - keys(operand))
+            body = body[: len(body) - len(operand)] + operand + padding + " " + comment
         emit(f"{head}{address:<4} {data:<9}" + screen(body))
         if row.page_break:  # '.pag' on its own: a new page; '.pag n' sets the page length
             numbers = _numbers(operand)

@@ -69,8 +69,9 @@ def row(entry, extra, shown: dict) -> ListingRow:
     # (fields: where, address, data, text, value, page_break, title, macro, definition; made in one call)
     if kind is Insn or kind is Data:  # most rows
         return _tuple(ListingRow, (where, pc, extra, text, None, False, None, macro, False))
-    if rec is None or kind is Bad:  # (an empty statement, after a ':', shows the address: probes rules/listing_*colon*)
-        return _tuple(ListingRow, (where, pc if rec is None and not text else None, b"", text, None, False, None, macro, False))
+    if rec is None or kind is Bad:  # (an empty statement, after a ':', shows the address: probes rules/listing_*colon*;
+        # so does a comment with blanks before it: ' ;x', rules/listing_*blank*_comment)
+        return _tuple(ListingRow, (where, pc if rec is None and (not text or text[0] == " ") else None, b"", text, None, False, None, macro, False))
     if kind is Define:
         return _tuple(ListingRow, (where, None, b"", text, extra, False, None, macro, False))
     if kind is MacroLine:
@@ -107,15 +108,29 @@ def listed_text(line, stmt) -> str:
     ``lda abcdefgh  ;x`` keeps both blanks; probes rules/listing_operand_*)."""
     if stmt.comment:
         text = stmt.text
-        if not text:
-            return stmt.comment
+        if not text or text == "^":  # (a comment with blanks before it, after a ':' or a '^', listed as ' ;x')
+            return " " + stmt.comment if _blank_before_comment(line, stmt) else stmt.comment
         after = line.text[stmt.col - 1 + len(text) :]
         blanks = after[: len(after) - len(after.lstrip(" "))]
         return text + (blanks if after[len(blanks) : len(blanks) + 1] == ";" else " ") + stmt.comment
     text = stmt.text
+    if text == "^":  # the up-arrow's indentation before nothing: an empty statement
+        return ""
     if len(line.statements) > 1 and text:
         after = line.text[stmt.col - 1 + len(text) :]
         blanks = after[: len(after) - len(after.lstrip(" "))]
         if after[len(blanks) : len(blanks) + 1] == ":":
             text += blanks
     return text
+
+
+def _blank_before_comment(line, stmt) -> bool:
+    """Whether blanks stand before the ';' of a statement that is only a comment, after a ':' or
+    a '^' (the original then lists the address and the comment in its column: ': ;x', '^  ;x';
+    blanks after the line number are not there: BASIC drops them).  Probes rules/listing_*comment."""
+    raw = line.text
+    i = stmt.col - 1  # (the statement's first character: its '^', or the ';')
+    if raw[i : i + 1] == "^":
+        return raw[i + 1 : i + 2] in (" ", "\t")
+    before = raw[:i]
+    return before[-1:] in (" ", "\t") and before.rstrip(" \t").endswith(":")
