@@ -18,6 +18,7 @@ from asm6502.asm.reader import SourceLine, read_source
 from asm6502.asm.result import Options, Result
 from asm6502.asm.rows import as_span
 from asm6502.asm.symfile import write_symbols
+from asm6502.asm.typed import as_typed
 from asm6502.cpu import CPUS
 from asm6502.diagnostics import Diagnostic, DiagnosticError, Span, error, note, warning
 from asm6502.fileio import MAX_IMAGE_BYTES, Files, _identity, _kind_problem
@@ -78,7 +79,8 @@ class _Files:
         if raw:
             return data
         self._enter(path, name)
-        source = read_source(path, source_text(data, path))
+        text = source_text(data, path)
+        source = read_source(path, as_typed(text) if self.options.case == "lower" else text)
         self.diags.extend(_line_problems(source.problems))
         return source.lines, source.start_index
 
@@ -126,6 +128,7 @@ def assemble(text: str, filename: str = "<input>", options: Options = Options(),
         raise DiagnosticError([error(f"unknown case '{options.case}' (use lower or upper)")])
     if options.case == "upper":  # typed from capitals: every letter is the unshifted one
         text = text.lower()
+    text = as_typed(text)  # the lines as the C64 stored them: shifted keys outside quotes dropped
     # Both passes allocate many small, acyclic objects; CPython's cyclic collector would scan
     # them again and again (a quarter of the run time on a large program): paused, then restored.
     collecting = gc.isenabled()
