@@ -661,3 +661,31 @@ PROBES += [
     P(R, "listing_mac_if_param_rest", "m1 .mac a", ".if a:lda #2", "nop", ".men", "'m1 0", "'m1 1"),
     P(R, "listing_mac_if_pc_rest", "m1 .mac", ".if * & $000f:nop:nop", ".men", "'m1", "nop", "'m1", "rts"),
 ]
+
+# the printed listing (issue 21, item 5): a text is what typing it stored -- CRUNCH drops shifted keys
+# outside quotes, a shifted letter ends a keyword's abbreviation (aB = ABS) --; keys in quotes are
+# printed as characters; a long label stays under the mnemonic; '1 SYMBOL DEFINED'; '.opt n' stops
+# the listing; pass 2 starts at pass 1's range start and ']' shows pass 2's
+PROBES += [
+    P(R, "shifted_comment", "nop ;xAy", "nop ;atn", "nop ;xLy", "nop ;Z"),
+    P(R, "shifted_abbreviation_label", "aBc = 5", "lda #aBc"),
+    P(R, "shifted_label_first", "Abc nop", "jmp bc", "dAta = 1", "lda #dAta"),
+    P(R, "shifted_then_junk", ".asc \"aA\"B", 'ldx #"b"Lm', "lda #1 Ab"),
+    P(R, "listing_quote_keys", 'lda #"{$c1}" ;"{$c1}"', '.asc "a{$93}A{$22}"', 'lda #"{$a0}"', 'lda #"{$ff}"'),
+    P(R, "listing_quote_keys_data", '.byt "{$d0}",1 ;"{$22}"', '.asc "{$5e}{$5f}{$41}"'),
+    P(R, "label_name_15_nop", "abcdefghijklmno nop", "jmp abcdefghijklmno"),
+    P(R, "label_name_12_14_operand", "bbcdefghijkl lda #1", "cbcdefghijklmn lda #1", "dbcdefghij nop ;x"),
+    P(R, "label_name_17_data", "ebcdefghijklmnopq .byt 1", "fbcdefghijklmn .pag", "gbcdefghijklm rts"),
+    P(R, "sym_one_symbol", "ab = 1", ".sym 1"),
+    P(R, "sym_one_label", "lbl nop", ".sym"),
+    P(R, "range_opt_n_oo_p", "lda #1", ".opt n", "lda #2", ".opt oo", "lda #3", ".opt p", "lda #4"),
+    P(R, "range_opt_twice_org", "lda #1", ".opt p,oo", "*= $c010", "lda #2"),
+    P(R, "range_opt_p_twice", "lda #1", ".opt p", "lda #2", opt="p"),
+    P(R, "range_opt_n_then_p_oo", "lda #1", ".opt n", "lda #2", ".opt p,oo", "lda #3"),
+    P(R, "range_if_address", "i _ 0", "nop", ".if i : .goto 160", "i _ 1 : .if i : nop : .goto 130", "*= $c100",
+      ".if 1 : .goto 190", "nop", "rts", org=""),
+    P(R, "range_no_code_org_end", "x = 1", "*= $c100", "y = 2", org=""),
+    P(R, "char_quote_two", 'lda #""', "nop"),
+    P(R, "char_quote_three", 'lda #"""+1', 'lda #"""', 'ldx #""":nop'),
+    P(R, "char_quote_two_tail", 'lda #""+1', 'cmp #"" ;x'),
+]

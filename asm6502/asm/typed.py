@@ -3,7 +3,7 @@ that typing the text made, not the keys themselves.
 
 BASIC's CRUNCH ($A57C, asm6502/basic/tokenizer.py) throws away every key >= $80 typed outside
 quotes (the shifted letters, ``{$c1}``), and a shifted letter that completes a keyword's
-abbreviation ends that keyword (``aB`` = ABS).  So ``Abc = 5`` defines BC, ``lda #1 A`` is
+abbreviation ends that keyword (``aB`` = ABS).  ``{$22}`` is the quote key, a ``"``.  So ``Abc = 5`` defines BC, ``lda #1 A`` is
 ``lda #1``, ``nop ;xAy`` has the comment ``;XY`` and ``aBc = 5`` defines ABSC, in the object
 code and in the listing alike (rules/junk_shifted_*, labels/labels_shifted_name,
 rules/shifted_*).  Inside quotes every key is kept.
@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 
 from asm6502.asm.reader import LINE_PARTS
-from asm6502.basic.petscii import Piece, parse_text
+from asm6502.basic.petscii import Piece, parse_brace, parse_text
 from asm6502.basic.tokenizer import crunch, list_line
 from asm6502.basic.tokens import PI_TOKEN
 
@@ -39,7 +39,13 @@ def as_typed(text: str) -> str:
     return "\n".join(lines)
 
 
+def _quote_key(m: re.Match) -> str:
+    return '"' if parse_brace(m.group(1)) == (0x22, 1) else m.group(0)
+
+
 def _typed_line(line: str) -> str:
+    if "{" in line:  # '{$22}' is the quote key: it opens or closes a string like '"' (rules/listing_quote_keys)
+        line = _BRACE.sub(_quote_key, line)
     end = "\r" if line.endswith("\r") else ""
     lead, digits, blanks, body = LINE_PARTS.match(line.removesuffix("\r")).groups()
     pieces, errors = parse_text(body)
@@ -53,6 +59,7 @@ def _typed_line(line: str) -> str:
     return lead + digits + blanks + listed + end
 
 
+_BRACE = re.compile(r"\{([^{}]*)\}")
 _EDGE_BLANKS = re.compile(r"^(?:\{\$20\})+|(?:\{\$20\})+$")
 
 

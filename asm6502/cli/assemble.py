@@ -217,13 +217,17 @@ def _assemble_command(args) -> int:
             )
     if not args.quiet:
         print_diagnostics(in_source_order(diags))
-    if args.format == "prg":
-        payload: bytes | str = output.prg_bytes(result, args.fill)
+    if not result.segments:  # (definitions only: the listing, symbol tables and labels, no object file)
+        payload: bytes | str | None = None
+    elif args.format == "prg":
+        payload = output.prg_bytes(result, args.fill)
     elif args.format == "raw":
         payload = output.raw_bytes(result, args.fill)
     else:
         payload = output.intel_hex(result)
-    if args.output:
+    if payload is None:
+        out_path = Path(args.output) if args.output else source
+    elif args.output:
         out_path = Path(args.output)
         files.add(out_path, payload, "output")
     elif result.object_name:  # '.opt o#' names the file OPENed before the start line: a name from inside the source
@@ -248,7 +252,7 @@ def _assemble_command(args) -> int:
         files.add_confined(folder, file_name.lower(), data, "symbol table named by '.sst'", replaceable=_is_symbol_table)
     if args.labels:
         files.add(args.labels, output.vice_labels(result), "label file")
-    if args.mse:
+    if args.mse and result.segments:
         from asm6502 import mse
 
         files.add(args.mse, mse.write_listing(result.load_address, result.image, name=(args.mse_name or source.stem).upper()), "MSE listing")
