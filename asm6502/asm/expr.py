@@ -333,8 +333,6 @@ def parse(text: str) -> Node:
         junk = text[parser.pos :]
         quote = junk.find('"')
         shifted = "A" <= ch <= "Z" or ch == "{" and (code := brace_code(text, parser.pos)) is not None and code[0] >= 0x80
-        if shifted and quote < 0:
-            return node  # a shifted character ends the operand: 'lda #1 A' = A9 01 (rules/junk_shifted_*)
         # what follows a complete expression, as the original reports it (rules/junk_*, fuzz): a quote
         # right away with a character after it ('lda lbl"x"'), after two characters or more ('and #"c ;x "ja"') or opening a
         # string ('.byt "c ,"b": nop'): SYNTAX 3; one character and a quote ending the line
