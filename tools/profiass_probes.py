@@ -688,4 +688,8 @@ PROBES += [
     P(R, "char_quote_two", 'lda #""', "nop"),
     P(R, "char_quote_three", 'lda #"""+1', 'lda #"""', 'ldx #""":nop'),
     P(R, "char_quote_two_tail", 'lda #""+1', 'cmp #"" ;x'),
+    # .flp: a number that came to 0 through FIN's DIV10 keeps the mantissa of 10 (00 20 00 00 00)
+    P(R, "flp_zero_decimal", ".flp 0.0", ".flp .0", ".flp 0e-1", ".flp 0", ".flp 0e5"),
+    P(R, "flp_underflow", ".flp -1e-39", ".flp 1e-40", ".flp 1.4e-39", ".flp 1.5e-39", ".flp 2.9387359e-39"),
+    P(R, "flp_underflow_list", ".flp 1e-39, 0.00, 5", ".flp -0.0"),
 ]

@@ -747,7 +747,7 @@ class Decoder:
 
     def _flp(self, label, op: str, args: str, args_offset: int, op_offset: int, op_length: int) -> Record:
         """``.flp 10,1e8``: BASIC's 5-byte floats, read and rounded by the ROM's FIN ($BCF3)."""
-        from asm6502.basic.interpreter.numbers import BasicOverflow, fin, pack
+        from asm6502.basic.interpreter.numbers import BasicOverflow, mflpt_after_fin
 
         if not args:
             return Bad.make(label, (".flp needs at least one number [SYNTAX 5]", op_offset, op_length))
@@ -755,12 +755,12 @@ class Decoder:
         for item, item_offset in split_commas(args, args_offset):
             text = item.upper().encode("ascii", "replace")
             try:
-                value, end = fin(text)
+                data, end = mflpt_after_fin(text)
             except BasicOverflow:
                 return Bad.make(label, (f"{item} is too large for a BASIC float [OVERFLOW]", item_offset, len(item)))
             if not item or end != len(text):
                 return Bad.make(label, (f"'{item}' is not a number (.flp takes numbers, not expressions) [SYNTAX 6]", item_offset, max(1, len(item))))
-            items.append((pack(value), None, None, "", item_offset, len(item)))
+            items.append((data, None, None, "", item_offset, len(item)))
         return Data.make(label, None, op, tuple(items), 5 * len(items), op_offset, op_length)
 
 
