@@ -692,4 +692,23 @@ PROBES += [
     P(R, "flp_zero_decimal", ".flp 0.0", ".flp .0", ".flp 0e-1", ".flp 0", ".flp 0e5"),
     P(R, "flp_underflow", ".flp -1e-39", ".flp 1e-40", ".flp 1.4e-39", ".flp 1.5e-39", ".flp 2.9387359e-39"),
     P(R, "flp_underflow_list", ".flp 1e-39, 0.00, 5", ".flp -0.0"),
+    # macros: a parameter that is no name is SYNTAX 8 at each call (the body still runs); a second
+    # definition of a name is REDEFINITION, its '.men' SYNTAX B, and the calls run the first
+    P(R, "mac_param_bad_digit_call", "m .mac 1", "lda #1", ".men", "'m 5", ".sym"),
+    P(R, "mac_param_bad_second", "m .mac a,2b", "lda #a", ".men", "'m 5,6", ".sym"),
+    P(R, "mac_param_bad_hex", "m .mac $10", "nop", ".men", "'m 7", ".sym"),
+    P(R, "mac_param_bad_not_called", "m .mac a,2b", "nop", ".men", "rts"),
+    P(R, "mac_redefined_call_after", "m1 .mac", "nop", ".men", "m1 .mac", "lda #1", ".men", "'m1", "rts"),
+    P(R, "mac_redefined_call_between", "m1 .mac", "nop", ".men", "'m1", "m1 .mac", "rts", ".men", "'m1"),
+    P(R, "mac_redefined_params", "m1 .mac a", "lda #a", ".men", "m1 .mac b,c", "nop", ".mend", "'m1 4"),
+    # '.sym' with no symbol at all
+    P(R, "sym_none", "nop", ".sym"),
+    P(R, "sym_none_2", ".sym 2", "rts"),
+    P(R, "sym_none_no_code", ".sym"),
+    # a macro's labels as its definition defines them: 'name:00' = the offset in the body
+    P(R, "mac_local_sym_not_called", "nop", "m1 .mac", "nop", "x nop", ".men", ".sym"),
+    P(R, "mac_local_sym_offsets", "m1 .mac", ".byt 1,2,3", "y nop", "z lda $1234", "w .men", "'m1", ".sym"),
+    P(R, "mac_local_sym_param", "m1 .mac p", "lda #p", "q nop", ".men", "*= $c100", "'m1 1", ".sym", org="$1000"),
+    P(R, "mac_local_sym_forward", "m1 .mac", "lda .x", "x nop", ".men", "'m1", ".sym"),
+    P(R, "mac_local_outside", "m1 .mac", "nop", "x nop", ".men", "lda .x"),
 ]

@@ -174,9 +174,11 @@ def _assemble(text: str, filename: str, options: Options, gate=None) -> Result:
 
 def _symbol_table(layout: Layout, encoder: Encoder) -> tuple[tuple[str, int], ...]:
     """'.sym': every symbol, the newest first, with its value at the end of pass 2; a macro-local
-    label as NAME:NN (NN: the call)."""
+    label as NAME:NN (NN: the call; 00: its offset in the macro's definition)."""
     values = encoder.values
-    return tuple((layout.spelling.get(k, k), values[k]) for k in reversed(layout.order) if k in values)
+    defined = layout.definition_labels  # (the labels of the macros' definitions, 'name:00')
+    return tuple((layout.spelling.get(k, k), values[k] if k in values else defined[k]) for k in reversed(layout.order)
+                 if k in values or k in defined)
 
 
 def _opened(layout: Layout, lfn: int | None) -> str | None:

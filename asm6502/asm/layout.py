@@ -79,6 +79,7 @@ class Layout:
         self.spelling: dict[str, str] = {}  # key -> first full spelling
         self.defined_at: dict[str, tuple] = {}
         self.order: dict[str, None] = {}  # every symbol key in the order the original creates them
+        self.definition_labels: dict[str, int] = {}  # 'name:00' -> its offset in a macro's definition (see defined_labels)
         self.diags: list[Diagnostic] = []
         self.layout: list[Entry] = []
         self.call_ends: dict[int, tuple[int, str]] = {}  # layout index of a macro call -> (index after its body, its locals' suffix)
@@ -403,6 +404,11 @@ class Layout:
             if m.group(1):  # 'label .mend': the label is the last statement of the body
                 self.recording.body.append(line)
                 self.recording.labeled_end = True
+            if self.recording.redefined:
+                stmt = line.statements[0]
+                self.err("the end of a macro defined twice: '.men' without '.mac' [SYNTAX B]", (line, stmt.col, len(stmt.text)))
+            else:
+                self.defined_labels(self.recording)
             self.recording = None
         elif _MAC.match(text):
             self.err("a macro cannot be defined inside another macro [SYNTAX D]", (line, line.statements[0].col, len(text)))
@@ -411,6 +417,30 @@ class Layout:
         if self.listing:
             for stmt in self.recorded_statements(line):
                 self.layout.append(_entry(MACRO_LINE, self.pc, 0, line, stmt, None))
+
+    def defined_labels(self, macro: Macro) -> None:
+        """The original runs a macro's definition through: every label of the body becomes
+        'name:00', its offset from the body's first line (an operand not known there is absolute),
+        listed by '.sym' before the calls' own (macro/macro_local_sym, rules/mac_local_sym_*).
+        Only the symbol table shows them: '.x' outside a call stays an error (rules/mac_local_outside)."""
+        offset = 0
+        for body_line in macro.body:
+            for stmt in body_line.statements:
+                if not stmt.text:
+                    continue
+                rec = self.decoder.decode(stmt.text)
+                kind = type(rec)
+                if rec.label is not None and kind is not Define and kind is not Bad:
+                    key = ex.local_key(rec.label, ":00")
+                    if key not in self.definition_labels:
+                        self.definition_labels[key] = offset
+                        self.order.setdefault(key, None)
+                        self.spelling.setdefault(key, key)
+                if kind is Insn:
+                    size = self.address_size(rec, self.values, offset, ":00") if rec.form == "address" else rec.size
+                    offset += 3 if size == FORWARD else size
+                elif kind is Data:
+                    offset += rec.size
 
     def recorded_statements(self, line: SourceLine) -> list:
         """The statements the original lists for a line recorded into a macro: every one, up to a
@@ -449,14 +479,17 @@ class Layout:
             name = m.group()
             params_text = params_text[m.end() :].strip()
         params = tuple(p.strip() for p in params_text.split(",") if p.strip())
-        for p in params:
-            if not IDENT.fullmatch(p):
-                self.err(f"bad macro parameter name '{p}' [SYNTAX 8]", where)
         key = ex.key_of(name)
+        # (a parameter that is no name, '1' or '$10', is the original's SYNTAX 8 at every call, not
+        # here: syntax/syntax_mac_param_digit, rules/mac_param_bad_*)
+        macro = Macro(name, tuple(ex.key_of(p) if IDENT.fullmatch(p) else p for p in params), line, stmt.col)
         if key in self.macros:
+            # the first definition stays; this one is recorded and its end is '.men without .mac'
+            # (macro/macro_redefined, rules/mac_redefined_*)
             self.err(f"macro '{name}' is defined twice [REDEFINITION]", where)
-        macro = Macro(name, tuple(ex.key_of(p) for p in params), line, stmt.col)
-        self.macros[key] = macro
+            macro.redefined = True
+        else:
+            self.macros[key] = macro
         self.macro_order.append(macro)
         self.recording = macro
         return -1
@@ -490,6 +523,9 @@ class Layout:
         fns = tuple([fn for _, fn in compiled])
         self.layout.append(_entry(MacroCall.make(None, None, macro, fns), self.pc, 0, line, stmt, local))
         for key, fn in zip(macro.params, fns):
+            if not IDENT.fullmatch(key):
+                self.err(f"macro '{macro.name}': the parameter '{key}' is no name [SYNTAX 8]", where)
+                continue
             try:
                 self.values[key] = fn(self.values, self.pc, local)
             except (ex.Unknown, ex.ExprError):

@@ -303,7 +303,9 @@ def render(result: Result, errors: int = 0) -> str:
             out.append(" " * margin + "".join(cells[i : i + per_line]))
         if len(cells) % per_line == 0:
             out.append(" " * margin)  # (a full last line ends with its own return)
-        # (one symbol: "1 SYMBOL DEFINED", rules/listing_colon_statements_sys_sym, sym_one_*)
-        out.append(" " * margin + f"{len(cells)} SYMBOL{'' if len(cells) == 1 else 'S'} DEFINED")
+        # (one symbol: "1 SYMBOL DEFINED", none: "NO SYMBOLS DEFINED"; rules/listing_colon_statements_sys_sym,
+        # sym_one_*, sym_none_*)
+        count = f"{len(cells)} SYMBOL{'' if len(cells) == 1 else 'S'}" if cells else "NO SYMBOLS"
+        out.append(" " * margin + f"{count} DEFINED")
         out.append("")
     return "\n".join(out) + "\n"
