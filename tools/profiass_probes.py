@@ -711,4 +711,21 @@ PROBES += [
     P(R, "mac_local_sym_param", "m1 .mac p", "lda #p", "q nop", ".men", "*= $c100", "'m1 1", ".sym", org="$1000"),
     P(R, "mac_local_sym_forward", "m1 .mac", "lda .x", "x nop", ".men", "'m1", ".sym"),
     P(R, "mac_local_outside", "m1 .mac", "nop", "x nop", ".men", "lda .x"),
+    # '.opt' with a P last, a blank and a comment: UNDEF'D STATEMENT (the P's file number missing)
+    P(R, "opt_p_blank_comment_last", "lda #1", opt="oo,p  ;x"),
+    P(R, "opt_p_blank_comment_later", "lda #1", ".opt p ;x", "nop"),
+    P(R, "opt_p_blank_comment_m", "lda #1", opt="m,p ; y"),
+    P(R, "opt_m_blank_comment", "lda #1", opt="oo,m ;x"),
+    # '.opt o': the buffer, the program and the symbol table share $7900 bytes; one byte more is OUT OF MEMORY
+    P(R, "opt_o_buffer_room_plain_fits", raw="100 sys32768\n110 .opt o\n115 *= $1000\n130 nop\n140 *= $1000+30902\n150 nop\n"),
+    P(R, "opt_o_buffer_room_plain_full", raw="100 sys32768\n110 .opt o\n115 *= $1000\n130 nop\n140 *= $1000+30903\n150 nop\n"),
+    P(R, "opt_o_buffer_room_equals_6_fits", raw="100 sys32768\n110 .opt o\n115 *= $1000\n116 abcdef = 0\n130 nop\n140 *= $1000+30881\n150 nop\n"),
+    P(R, "opt_o_buffer_room_equals_6_full", raw="100 sys32768\n110 .opt o\n115 *= $1000\n116 abcdef = 0\n130 nop\n140 *= $1000+30882\n150 nop\n"),
+    P(R, "opt_o_buffer_room_label_3_fits", raw="100 sys32768\n110 .opt o\n115 *= $1000\n116 abc nop\n130 nop\n140 *= $1000+30885\n150 nop\n"),
+    P(R, "opt_o_buffer_room_label_3_full", raw="100 sys32768\n110 .opt o\n115 *= $1000\n116 abc nop\n130 nop\n140 *= $1000+30886\n150 nop\n"),
+    # '.stm': the symbol table grows down from $8000, a symbol takes its name (8 significant) + 2 bytes
+    P(R, "stm_one_fits_two_not", ".stm $7ffc", "a1 = 1", "a2 = 2"),
+    P(R, "stm_none_fits", ".stm $7ffd", "a1 = 1", "nop"),
+    P(R, "stm_label_overflows", ".stm $7ff8", "a1 = 1", "a2 = 2", "abcdef nop"),
+    P(R, "stm_after_symbols", "a1 = 1", ".stm $7ffc", "nop", "a2 = 2"),
 ]

@@ -290,7 +290,10 @@ class Decoder:
         """A statement not met before.  The commonest ones -- ``[label] mnemonic [#][<>!]operand[,x|,y]``
         and ``name = expression`` with no blank in the operand -- are read by one regular expression
         each, here (tests/test_decode_fast.py: the same record as the general reading, :meth:`_decode`);
-        whatever those readings do not decide goes to the general one."""
+        whatever those readings do not decide goes to the general one, and so does a statement longer than
+        the original's operand buffer (its OVERFLOW: the general reading reports or warns)."""
+        if len(text) > OPERAND_LIMIT:
+            return self._decode(text)
         if "=" in text or "_" in text:  # a definition (no instruction the pattern below reads holds either sign)
             m = _FAST_DEFINE.match(text)
             if m is not None:

@@ -92,6 +92,8 @@ class Layout:
         # for what .goto and macros repeat (an endless .goto loop ends there)
         self.budget = options.max_statements
         self.object_lfn: int | None = None
+        self.object_buffer = False  # '.opt o': the object goes to the original's buffer in the C64's BASIC RAM
+        self.symbol_memory: tuple[int, int] | None = None  # '.stm': (lowest address, symbols defined before it)
         self.listing_lfn: int | None = None
         self.symbol_listing = False
         self.started = False
@@ -436,10 +438,10 @@ class Layout:
                         self.definition_labels[key] = offset
                         self.order.setdefault(key, None)
                         self.spelling.setdefault(key, key)
-                if kind is Insn:
+                if isinstance(rec, Insn):
                     size = self.address_size(rec, self.values, offset, ":00") if rec.form == "address" else rec.size
                     offset += 3 if size == FORWARD else size
-                elif kind is Data:
+                elif isinstance(rec, Data):
                     offset += rec.size
 
     def recorded_statements(self, line: SourceLine) -> list:
@@ -646,6 +648,12 @@ class Layout:
 
     def op_opt(self, rec, line, stmt, local, depth, lines):
         """``.opt P,P#,P=expr,O,OO,O#,O=expr,M,N``: listing and object output (manual p. 17)."""
+        after = line.text[stmt.col - 1 + len(stmt.text) :]
+        if after[:1] in (" ", "\t") and after.lstrip().startswith(";") and rec.args.rsplit(",", 1)[-1].strip().lower() == "p":
+            # a P last, then a blank and a comment: the original looks for the file number there and
+            # finds none (opt/opt_p_comment_after, rules/opt_p_blank_comment_*; 'p;x', 'p1 ;x', 'oo ;x' are fine)
+            self.err(".opt P, a blank and a comment: the original reads a file number after P and finds none "
+                     "(write 'p;' or put the P first) [UNDEF'D STATEMENT]", (line, stmt.col, len(stmt.text)))
         for item in filter(None, (a.strip() for a in rec.args.split(","))):
             m = _OPT_ITEM.match(item)
             if m is None:
@@ -657,6 +665,8 @@ class Layout:
                 self.err(f".opt {item}: hands {what} to a routine of the running C64: not supported here (leave it out, or use "
                          f"{'P' if letter == 'p' else 'O'}# with an OPEN line)", (line, stmt.col + rec.args_offset, len(rec.args)))  # fmt: skip
                 continue
+            if letter in ("n", "o", "oo"):  # (the O options exclude each other: opt/opt_o1_and_oo)
+                self.object_buffer = letter == "o" and not arg
             if letter == "n":
                 self.object_lfn = self.listing_lfn = None
             elif arg and arg[0].isdigit():
@@ -673,7 +683,13 @@ class Layout:
         return None  # .tit / .pag: the listing shows them (encode.py)
 
     def op_accept(self, rec, line, stmt, local, depth, lines):
-        return None  # .stm: the symbol table's memory limit on the C64 -- nothing to do here
+        """``.stm addr``: the lowest address of the original's symbol table (it grows down from $8000);
+        assemble.py checks the symbols against it after pass 1 (SYM TABLE OVERFLOW)."""
+        if rec.args:
+            value = self.value_of(rec, rec.args, line, stmt, local)
+            if value is not None:
+                self.symbol_memory = (value, len(self.order))
+        return None
 
     def op_sym(self, rec, line, stmt, local, depth, lines):
         if rec.args:
