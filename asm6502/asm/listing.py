@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import re
 
+from asm6502.asm.decode import keys
 from asm6502.asm.pseudo import OPTIONS, PAGE, PSEUDO_OPS, SYMBOLS
 from asm6502.asm.reader import LINE_PARTS, START_LINE
 from asm6502.asm.result import Result
@@ -130,14 +131,6 @@ def screen(text: str) -> str:
         return _shown(text)
     parts = _BRACES.split(text)  # (the odd ones are the codes)
     return "".join(_printable(part) if k % 2 else _shown(part) for k, part in enumerate(parts))
-
-
-def keys(text: str) -> int:
-    """How many keys (columns of the original's listing) a text is: a ``{...}`` code is one."""
-    if "{" not in text:
-        return len(text)
-    parts = _BRACES.split(text)
-    return sum(len(part) if k % 2 == 0 else 1 for k, part in enumerate(parts))
 
 
 def _numbers(args: str) -> list[int | None]:
