@@ -164,9 +164,13 @@ def _assemble(text: str, filename: str, options: Options, gate=None) -> Result:
     all_diags += overlaps
     if any(d.is_error for d in all_diags):
         raise DiagnosticError(all_diags)
-    if not segments:  # (the original assembles it: definitions only, a symbol table for '.sst'; org/org_no_code)
+    if not segments:
         first = source.lines[0].text if source.lines else ""
-        all_diags.append(warning("the program produces no bytes: no object file is written", Span(filename, 1, 1, 1, first, None)))
+        where = Span(filename, 1, 1, 1, first, None)
+        if not (options.listing or layout.sst):
+            raise DiagnosticError(all_diags + [error("the program produces no bytes", where)])
+        # (definitions only, for their listing or a '.sst' symbol table: the original assembles it, org/org_no_code)
+        all_diags.append(warning("the program produces no bytes: no object file is written", where))
     spelled = layout.spelling
     sst_files = {name: write_symbols([(spelled.get(k, k), v) for k, v in table.items()]) for name, table in layout.sst}
     return Result(
