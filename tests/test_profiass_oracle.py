@@ -234,6 +234,8 @@ DEVIATIONS: dict[str, tuple[str, str]] = {
 LISTING_DEVIATIONS: dict[str, str] = {
     "labels/labels_shifted_name": "'Abc = 5': the C64 drops the shifted A (the original lists BC); the project reads "
                                   "a capital in a word as the letter and lists ABC (README: deviations)",
+    "rules/shifted_comment": "'nop ;xAy': the C64 drops the shifted A (the original lists ;XY); the project keeps a "
+                             "comment as written (;XaY), also for the other listing and 'convert'",
     "rules/shifted_abbreviation_label": "'aBc = 5': on the C64 'aB' is the abbreviation of ABS (the original lists ABSC); "
                                         "the project reads a capital in a word as the letter and lists ABC",
 }

@@ -130,7 +130,7 @@ def assemble(text: str, filename: str = "<input>", options: Options = Options(),
         raise DiagnosticError([error(f"unknown case '{options.case}' (use lower or upper)")])
     if options.case == "upper":  # typed from capitals: every letter is the unshifted one
         text = text.lower()
-    text = as_typed(text)  # the lines as the C64 stored them: shifted keys outside quotes dropped
+    text = as_typed(text)  # the lines as the C64 stored them: shifted keys outside quotes dropped (typed.py)
     # Both passes allocate many small, acyclic objects; CPython's cyclic collector would scan
     # them again and again (a quarter of the run time on a large program): paused, then restored.
     collecting = gc.isenabled()
@@ -167,9 +167,8 @@ def _assemble(text: str, filename: str, options: Options, gate=None) -> Result:
     if not segments:
         first = source.lines[0].text if source.lines else ""
         where = Span(filename, 1, 1, 1, first, None)
-        if not (options.listing or layout.sst):
+        if not options.empty_ok:
             raise DiagnosticError(all_diags + [error("the program produces no bytes", where)])
-        # (definitions only, for their listing or a '.sst' symbol table: the original assembles it, org/org_no_code)
         all_diags.append(warning("the program produces no bytes: no object file is written", where))
     spelled = layout.spelling
     sst_files = {name: write_symbols([(spelled.get(k, k), v) for k, v in table.items()]) for name, table in layout.sst}

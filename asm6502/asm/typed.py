@@ -3,15 +3,16 @@ the text made, not the keys themselves.
 
 BASIC's CRUNCH ($A57C, asm6502/basic/tokenizer.py) throws away every key >= $80 typed outside
 quotes: a shifted letter (a capital in petcat's convention) or a code written ``{$c1}``.  So
-``lda #1 A`` is ``lda #1``, ``lda #"b"A`` is ``lda #"b"`` and ``nop ;xAy`` has the comment
-``;XY``, in the object code and in the listing alike (rules/junk_shifted_*, shifted_comment).
+``lda #1 A`` is ``lda #1`` and ``lda #"b"A`` is ``lda #"b"``, in the object code and in the
+listing alike (rules/junk_shifted_*).
 Inside quotes every key is kept, and ``{$22}`` is the quote key itself, a ``"``
 (rules/listing_quote_keys).
 
 A shifted letter inside a word -- a mnemonic, a label, hex digits: ``LDA``, ``Abc``, ``$FF`` --
 is kept and read as the letter (README: deviations; the original drops it there too, which turns
-``$FF`` into ``$``, 0): only a key outside quotes that is no part of a word (after a blank, a quote
-or at the start, with no letter or digit after it) and every one in a comment are dropped.
+``$FF`` into ``$``, 0), and so is every key of a comment (the original lists ``nop ;xAy`` with
+``;XY``: rules/shifted_comment, a deviation of the listing): only a key outside quotes and comments
+that is no part of a word (after a blank or a quote, with no letter or digit after it) is dropped.
 """
 
 from __future__ import annotations
@@ -30,6 +31,9 @@ QUOTE, COLON, SEMICOLON, BLANK = 0x22, 0x3A, 0x3B, 0x20
 
 def as_typed(text: str) -> str:
     """The source with every line as the C64 stored it (see the module's docstring)."""
+    if text.isascii() and "{" not in text and text.lower() == text:  # (the common source: 0.2 ms for 800 KB,
+        # a tenth of the search below)
+        return text
     if _MAYBE_SHIFTED.search(text) is None:
         return text
     lines = text.split("\n")
@@ -69,7 +73,7 @@ def _typed_line(line: str) -> str:
             comment = False
         elif code >= 0x80 and code != PI_TOKEN:
             after = pieces[k + 1].code if k + 1 < len(pieces) else BLANK
-            if comment or before in (BLANK, QUOTE) and not _word_key(after):
+            if not comment and before in (BLANK, QUOTE) and not _word_key(after):
                 dropped.append(p)
                 continue
         before = code

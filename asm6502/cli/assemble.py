@@ -197,7 +197,8 @@ def _assemble_command(args) -> int:
         if path:
             files.check(path, what)  # a bad output is reported before any work is done
     options = Options(cpu=args.cpu, defines=parse_defines(args.define), listing=bool(args.listing),
-                      include_dirs=tuple(args.include), disk=args.disk, case="lower" if args.case == "petcat" else args.case)  # fmt: skip
+                      include_dirs=tuple(args.include), disk=args.disk, case="lower" if args.case == "petcat" else args.case,
+                      empty_ok=bool(args.listing))  # (definitions only: their listing, no object file)  # fmt: skip
     try:
         result = assemble(text, name, options, files)
     except DiagnosticError as exc:
