@@ -126,7 +126,7 @@ def screen(text: str) -> str:
     """Text as the C64 screen shows it in the upper-case character set: the unshifted letters
     (lower case in a source file) upper case, the shifted ones lower case; up and left arrows.
     The original prints a key typed in quotes as it is: ``lda #"{$c1}"`` is listed ``LDA  #"a"``,
-    ``lda #"{$22}"`` with three quotes (rules/char_shifted, char_quote_code, listing_quote_codes)."""
+    ``lda #"{$22}"`` with three quotes (rules/char_shifted, char_quote_code, listing_quote_keys)."""
     if "{" not in text:
         return _shown(text)
     parts = _BRACES.split(text)  # (the odd ones are the codes)
