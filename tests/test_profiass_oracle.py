@@ -140,11 +140,104 @@ DEVIATIONS: dict[str, tuple[str, str]] = {
         "the project's output at the NOP",
         "ok",
     ),
+    "opt/opt_twice": (
+        "a second '.opt p,oo' restarts the original's object range at the current address (]C002-C004, the first LDA "
+        "left out); the project's output starts at the first byte written (README: deviations)",
+        "ok",
+    ),
+    "opt/opt_n_keeps_oo": (
+        "'.opt n,oo' restarts the original's object range like any '.opt' with an O option; the project's output starts "
+        "at the first byte written",
+        "ok",
+    ),
+    "opt/opt_n_clears": (
+        "after '.opt n' the original stores nothing, but its range runs on to the last address (C000-C006, the unwritten "
+        "bytes included); the project's output ends at the last byte written",
+        "ok",
+    ),
+    "rules/range_opt_twice_org": (
+        "the object range starts at the last '.opt' with an O option in the original, at the first byte here",
+        "ok",
+    ),
+    "rules/range_opt_n_oo_p": (
+        "the object range starts at the last '.opt' with an O option in the original, at the first byte here",
+        "ok",
+    ),
+    "rules/range_opt_n_then_p_oo": (
+        "the object range starts at the last '.opt' with an O option in the original, at the first byte here",
+        "ok",
+    ),
+    "syntax/syntax_lowercase_shifted_opcode": (
+        "'LDA #1' typed with shifted letters: the C64 drops them (BASIC's CRUNCH) and the original reports the rest; "
+        "the project reads a capital in a word as the letter (README: deviations)",
+        "ok",
+    ),
+    "rules/shifted_label_first": (
+        "'Abc nop' / 'jmp bc': the C64 drops the shifted A, so the original's label is BC; the project reads Abc as ABC "
+        "(a capital in a word is the letter, README: deviations) and reports BC undefined",
+        "error",
+    ),
+    "rules/shifted_then_junk": (
+        "'lda #1 Ab': the original sees 'b' after the operand (SYNTAX 5), the project reads the word 'Ab' (SYNTAX 3); "
+        "both report an error",
+        "error",
+    ),
+    "macro/macro_calls_macro": (
+        "a macro calling another macro: the original loops for ever printing SYNTAX B (a defect); the project expands "
+        "the nested call",
+        "ok",
+    ),
+    "macro/macro_defined_not_called": (
+        "the original runs a macro's definition through and reports UNDEF'D STATEMENT for a parameter there; the project "
+        "evaluates a macro body only when it is called (README: deviations)",
+        "ok",
+    ),
+    "macro/macro_with_loop": (
+        "'_', '.if' and '.goto' in a macro's definition run (with errors) while the original defines it; the project "
+        "runs a body only when it is called, and gives the same bytes (README: deviations)",
+        "ok",
+    ),
+    "macro/macro_error_f_param_count": (
+        "the project reports the call's SYNTAX F; the original also an UNDEF'D STATEMENT in the definition it runs "
+        "through (README: deviations)",
+        "error",
+    ),
+    "macro/macro_error_f_too_many": (
+        "the project reports the call's SYNTAX F; the original also an UNDEF'D STATEMENT in the definition it runs "
+        "through (README: deviations)",
+        "error",
+    ),
+    "errors/errors_overflow_long_expression": (
+        "an operand of more than 50 keys is the original's OVERFLOW (its buffer); the project assembles the expression "
+        "and warns (README: deviations)",
+        "warn",
+    ),
+    "random/seed0401": (
+        "a call whose argument is ILLEGAL QUANTITY: the original then runs the definition with the parameters "
+        "undefined and reports UNDEF'D STATEMENT there too; the project reports the call's error (README: deviations)",
+        "error",
+    ),
+    **{case: (
+        "a program without a single byte: the original assembles it (nothing to save); the project writes its "
+        "listing or '.sst' symbol table when asked for one, and otherwise reports that there is no byte",
+        "error",
+    ) for case in ("org/org_no_code", "rules/sym_one_symbol", "rules/range_no_code_org_end", "rules/sym_none_no_code",
+                                      "syntax/syntax_mac_param_digit")},
     "opt/opt_o_equals_rts": (
         ".opt o=expr hands the object to a routine on the C64; off the C64 it cannot run "
         "(issue 12, item 2)",
         "error",
     ),
+}
+
+# Deliberate differences in the printed listing alone (the object code is compared as usual): case -> why.
+LISTING_DEVIATIONS: dict[str, str] = {
+    "labels/labels_shifted_name": "'Abc = 5': the C64 drops the shifted A (the original lists BC); the project reads "
+                                  "a capital in a word as the letter and lists ABC (README: deviations)",
+    "rules/shifted_comment": "'nop ;xAy': the C64 drops the shifted A (the original lists ;XY); the project keeps a "
+                             "comment as written (;XaY), also for the other listing and 'convert'",
+    "rules/shifted_abbreviation_label": "'aBc = 5': on the C64 'aB' is the abbreviation of ABS (the original lists ABSC); "
+                                        "the project reads a capital in a word as the letter and lists ABC",
 }
 
 # Measured on today's assembler (branch issue12o, before the new core): the cases that do not
@@ -454,7 +547,10 @@ def test_default_output_name_from_open(tmp_path, capsys, name, record, source):
 
 
 LISTED = [(name, record, source) for name, record, source, disk in CASES
-          if not name.startswith(("random/", "fuzz/")) and not disk and not original_failed(record) and name not in DEVIATIONS
+          if not name.startswith(("random/", "fuzz/")) and not disk and not original_failed(record)
+          and (DEVIATIONS.get(name, ("", "ok"))[1] == "ok" or "without a single byte" in DEVIATIONS[name][0])
+          # (an "ok" deviation is in the object only, and a program without bytes is listed: their listings are compared)
+          and name not in LISTING_DEVIATIONS
           and any(re.match(r"^\d+:", ln) for ln in record["listing"])]
 
 
@@ -508,7 +604,8 @@ def test_listing_as_the_original(tmp_path, capsys, name, record, source):
     err = capsys.readouterr().err
     assert rc == 0, err
     want = listing_lines(record["listing"])
-    got = listing_lines(listing.read_text().rstrip("\n").split("\n"))  # not splitlines(): it splits at \f
+    # the file's last newline ends its last line; not splitlines(): it splits at \f
+    got = listing_lines(listing.read_text().removesuffix("\n").split("\n"))
     assert got == want
 
 
@@ -528,6 +625,7 @@ def test_fixture_set_is_complete():
 def test_tables_name_existing_cases():
     names = {name for name, *_ in CASES}
     assert set(DEVIATIONS) <= names
+    assert set(LISTING_DEVIATIONS) <= names
     extra = ({f"manual-listing/{name}" for name in MANUAL} | {f"default-name/{name}" for name, *_ in OBJECT_FILES}
              | {f"listing-format/{name}" for name, *_ in LISTED} | {f"d64/{name}" for name, *_ in ON_DISK}
              | {f"tokenized/{name}" for name, *_ in TOKENIZED})

@@ -688,3 +688,71 @@ PROBES += [
     P(R, "listing_insn_colon_blank_caret", "nop: ^", "nop"),
     P(R, "listing_insn_colon_caret_insn", "nop:^ nop", "nop"),
 ]
+
+# the printed listing (issue 21, item 5): a text is what typing it stored -- CRUNCH drops shifted keys
+# outside quotes, a shifted letter ends a keyword's abbreviation (aB = ABS) --; keys in quotes are
+# printed as characters; a long label stays under the mnemonic; '1 SYMBOL DEFINED'; '.opt n' stops
+# the listing; pass 2 starts at pass 1's range start and ']' shows pass 2's
+PROBES += [
+    P(R, "shifted_comment", "nop ;xAy", "nop ;atn", "nop ;xLy", "nop ;Z"),
+    P(R, "shifted_abbreviation_label", "aBc = 5", "lda #aBc"),
+    P(R, "shifted_label_first", "Abc nop", "jmp bc", "dAta = 1", "lda #dAta"),
+    P(R, "shifted_then_junk", ".asc \"aA\"B", 'ldx #"b"Lm', "lda #1 Ab"),
+    P(R, "listing_quote_keys", 'lda #"{$c1}" ;"{$c1}"', '.asc "a{$93}A{$22}"', 'lda #"{$a0}"', 'lda #"{$ff}"'),
+    P(R, "listing_quote_keys_data", '.byt "{$d0}",1 ;"{$22}"', '.asc "{$5e}{$5f}{$41}"'),
+    P(R, "label_name_15_nop", "abcdefghijklmno nop", "jmp abcdefghijklmno"),
+    P(R, "label_name_12_14_operand", "bbcdefghijkl lda #1", "cbcdefghijklmn lda #1", "dbcdefghij nop ;x"),
+    P(R, "label_name_17_data", "ebcdefghijklmnopq .byt 1", "fbcdefghijklmn .pag", "gbcdefghijklm rts"),
+    P(R, "sym_one_symbol", "ab = 1", ".sym 1"),
+    P(R, "sym_one_label", "lbl nop", ".sym"),
+    P(R, "range_opt_n_oo_p", "lda #1", ".opt n", "lda #2", ".opt oo", "lda #3", ".opt p", "lda #4"),
+    P(R, "range_opt_twice_org", "lda #1", ".opt p,oo", "*= $c010", "lda #2"),
+    P(R, "range_opt_p_twice", "lda #1", ".opt p", "lda #2", opt="p"),
+    P(R, "range_opt_n_then_p_oo", "lda #1", ".opt n", "lda #2", ".opt p,oo", "lda #3"),
+    P(R, "range_if_address", "i _ 0", "nop", ".if i : .goto 160", "i _ 1 : .if i : nop : .goto 130", "*= $c100",
+      ".if 1 : .goto 190", "nop", "rts", org=""),
+    P(R, "range_no_code_org_end", "x = 1", "*= $c100", "y = 2", org=""),
+    P(R, "char_quote_two", 'lda #""', "nop"),
+    P(R, "char_quote_three", 'lda #"""+1', 'lda #"""', 'ldx #""":nop'),
+    P(R, "char_quote_two_tail", 'lda #""+1', 'cmp #"" ;x'),
+    # .flp: a number that came to 0 through FIN's DIV10 keeps the mantissa of 10 (00 20 00 00 00)
+    P(R, "flp_zero_decimal", ".flp 0.0", ".flp .0", ".flp 0e-1", ".flp 0", ".flp 0e5"),
+    P(R, "flp_underflow", ".flp -1e-39", ".flp 1e-40", ".flp 1.4e-39", ".flp 1.5e-39", ".flp 2.9387359e-39"),
+    P(R, "flp_underflow_list", ".flp 1e-39, 0.00, 5", ".flp -0.0"),
+    # macros: a parameter that is no name is SYNTAX 8 at each call (the body still runs); a second
+    # definition of a name is REDEFINITION, its '.men' SYNTAX B, and the calls run the first
+    P(R, "mac_param_bad_digit_call", "m .mac 1", "lda #1", ".men", "'m 5", ".sym"),
+    P(R, "mac_param_bad_second", "m .mac a,2b", "lda #a", ".men", "'m 5,6", ".sym"),
+    P(R, "mac_param_bad_hex", "m .mac $10", "nop", ".men", "'m 7", ".sym"),
+    P(R, "mac_param_bad_not_called", "m .mac a,2b", "nop", ".men", "rts"),
+    P(R, "mac_redefined_call_after", "m1 .mac", "nop", ".men", "m1 .mac", "lda #1", ".men", "'m1", "rts"),
+    P(R, "mac_redefined_call_between", "m1 .mac", "nop", ".men", "'m1", "m1 .mac", "rts", ".men", "'m1"),
+    P(R, "mac_redefined_params", "m1 .mac a", "lda #a", ".men", "m1 .mac b,c", "nop", ".mend", "'m1 4"),
+    # '.sym' with no symbol at all
+    P(R, "sym_none", "nop", ".sym"),
+    P(R, "sym_none_2", ".sym 2", "rts"),
+    P(R, "sym_none_no_code", ".sym"),
+    # a macro's labels as its definition defines them: 'name:00' = the offset in the body
+    P(R, "mac_local_sym_not_called", "nop", "m1 .mac", "nop", "x nop", ".men", ".sym"),
+    P(R, "mac_local_sym_offsets", "m1 .mac", ".byt 1,2,3", "y nop", "z lda $1234", "w .men", "'m1", ".sym"),
+    P(R, "mac_local_sym_param", "m1 .mac p", "lda #p", "q nop", ".men", "*= $c100", "'m1 1", ".sym", org="$1000"),
+    P(R, "mac_local_sym_forward", "m1 .mac", "lda .x", "x nop", ".men", "'m1", ".sym"),
+    P(R, "mac_local_outside", "m1 .mac", "nop", "x nop", ".men", "lda .x"),
+    # '.opt' with a P last, a blank and a comment: UNDEF'D STATEMENT (the P's file number missing)
+    P(R, "opt_p_blank_comment_last", "lda #1", opt="oo,p  ;x"),
+    P(R, "opt_p_blank_comment_later", "lda #1", ".opt p ;x", "nop"),
+    P(R, "opt_p_blank_comment_m", "lda #1", opt="m,p ; y"),
+    P(R, "opt_m_blank_comment", "lda #1", opt="oo,m ;x"),
+    # '.opt o': the buffer, the program and the symbol table share $7900 bytes; one byte more is OUT OF MEMORY
+    P(R, "opt_o_buffer_room_plain_fits", raw="100 sys32768\n110 .opt o\n115 *= $1000\n130 nop\n140 *= $1000+30902\n150 nop\n"),
+    P(R, "opt_o_buffer_room_plain_full", raw="100 sys32768\n110 .opt o\n115 *= $1000\n130 nop\n140 *= $1000+30903\n150 nop\n"),
+    P(R, "opt_o_buffer_room_equals_6_fits", raw="100 sys32768\n110 .opt o\n115 *= $1000\n116 abcdef = 0\n130 nop\n140 *= $1000+30881\n150 nop\n"),
+    P(R, "opt_o_buffer_room_equals_6_full", raw="100 sys32768\n110 .opt o\n115 *= $1000\n116 abcdef = 0\n130 nop\n140 *= $1000+30882\n150 nop\n"),
+    P(R, "opt_o_buffer_room_label_3_fits", raw="100 sys32768\n110 .opt o\n115 *= $1000\n116 abc nop\n130 nop\n140 *= $1000+30885\n150 nop\n"),
+    P(R, "opt_o_buffer_room_label_3_full", raw="100 sys32768\n110 .opt o\n115 *= $1000\n116 abc nop\n130 nop\n140 *= $1000+30886\n150 nop\n"),
+    # '.stm': the symbol table grows down from $8000, a symbol takes its name (8 significant) + 2 bytes
+    P(R, "stm_one_fits_two_not", ".stm $7ffc", "a1 = 1", "a2 = 2"),
+    P(R, "stm_none_fits", ".stm $7ffd", "a1 = 1", "nop"),
+    P(R, "stm_label_overflows", ".stm $7ff8", "a1 = 1", "a2 = 2", "abcdef nop"),
+    P(R, "stm_after_symbols", "a1 = 1", ".stm $7ffc", "nop", "a2 = 2"),
+]

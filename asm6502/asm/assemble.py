@@ -12,12 +12,15 @@ import os
 import re
 from pathlib import Path
 
+from asm6502.asm.decode import Data, Insn
 from asm6502.asm.encode import Encoder
+from asm6502.asm.entries import FORWARD
 from asm6502.asm.layout import Layout
 from asm6502.asm.reader import SourceLine, read_source
 from asm6502.asm.result import Options, Result
 from asm6502.asm.rows import as_span
 from asm6502.asm.symfile import write_symbols
+from asm6502.asm.typed import as_typed
 from asm6502.cpu import CPUS
 from asm6502.diagnostics import Diagnostic, DiagnosticError, Span, error, note, warning
 from asm6502.fileio import MAX_IMAGE_BYTES, Files, _identity, _kind_problem
@@ -78,7 +81,8 @@ class _Files:
         if raw:
             return data
         self._enter(path, name)
-        source = read_source(path, source_text(data, path))
+        text = source_text(data, path)
+        source = read_source(path, as_typed(text) if self.options.case == "lower" else text)
         self.diags.extend(_line_problems(source.problems))
         return source.lines, source.start_index
 
@@ -126,6 +130,7 @@ def assemble(text: str, filename: str = "<input>", options: Options = Options(),
         raise DiagnosticError([error(f"unknown case '{options.case}' (use lower or upper)")])
     if options.case == "upper":  # typed from capitals: every letter is the unshifted one
         text = text.lower()
+    text = as_typed(text)  # the lines as the C64 stored them: shifted keys outside quotes dropped (typed.py)
     # Both passes allocate many small, acyclic objects; CPython's cyclic collector would scan
     # them again and again (a quarter of the run time on a large program): paused, then restored.
     collecting = gc.isenabled()
@@ -150,6 +155,10 @@ def _assemble(text: str, filename: str, options: Options, gate=None) -> Result:
         layout.decoder.forget()
     encoder = Encoder(layout)
     encoder.run()
+    if layout.symbol_memory is not None:
+        encoder.diags += _symbol_overflow(layout)
+    if layout.object_buffer and not encoder.fatal:
+        encoder.diags += _buffer_overflow(layout, text)
     all_diags = list(dict.fromkeys(diags + layout.diags + encoder.diags + _spelling_warnings(layout) + _advice(layout)))
     segments, overlaps = _segments(encoder.chunks)
     all_diags += overlaps
@@ -157,7 +166,10 @@ def _assemble(text: str, filename: str, options: Options, gate=None) -> Result:
         raise DiagnosticError(all_diags)
     if not segments:
         first = source.lines[0].text if source.lines else ""
-        raise DiagnosticError(all_diags + [error("the program produces no bytes", Span(filename, 1, 1, 1, first, None))])
+        where = Span(filename, 1, 1, 1, first, None)
+        if not options.empty_ok:
+            raise DiagnosticError(all_diags + [error("the program produces no bytes", where)])
+        all_diags.append(warning("the program produces no bytes: no object file is written", where))
     spelled = layout.spelling
     sst_files = {name: write_symbols([(spelled.get(k, k), v) for k, v in table.items()]) for name, table in layout.sst}
     return Result(
@@ -169,11 +181,65 @@ def _assemble(text: str, filename: str, options: Options, gate=None) -> Result:
     )  # fmt: skip
 
 
+# '.opt o' keeps the object in a buffer in the C64's BASIC RAM: the program text, the symbol table
+# and the buffer share these bytes (measured on the original: rules/opt_o_buffer_room_*, errors/errors_out_of_memory)
+BUFFER_ROOM = 0x78FF
+
+
+def _symbol_bytes(key: str) -> int:
+    """The bytes of a symbol in the original's table, as measured: its name (8 characters
+    significant) and its value (rules/opt_o_buffer_room_*; names of 2, 3, 6 and 10 characters)."""
+    return min(len(key.split(":")[0]), 8) + 2
+
+
+def _symbol_overflow(layout: Layout) -> list[Diagnostic]:
+    """SYM TABLE OVERFLOW at the first symbol after '.stm' that the table, growing down from
+    $8000, has no room for (fatal on the original: errors/errors_sym_table_overflow, rules/stm_*)."""
+    lowest, after = layout.symbol_memory
+    used = 0
+    for k, key in enumerate(layout.order):
+        used += _symbol_bytes(key)
+        if k >= after and used > 0x8000 - lowest:
+            where = layout.defined_at.get(key)
+            return [error(f"no room for '{layout.spelling.get(key, key)}' in the symbol table above ${lowest:04X} "
+                          f"({used} bytes from $8000 down) [SYM TABLE OVERFLOW]", as_span(where) if where else None)]
+    return []
+
+
+def _buffer_overflow(layout: Layout, text: str) -> list[Diagnostic]:
+    """OUT OF MEMORY where '.opt o''s buffer outgrows the room the program's text and its symbols
+    leave (fatal on the original)."""
+    from asm6502.basic.tokenizer import tokenize
+
+    try:
+        program = len(tokenize(text).prg) - 2  # (the program as the C64 holds it, tokenized)
+    except DiagnosticError:
+        return []
+    room = BUFFER_ROOM - program - sum(_symbol_bytes(key) for key in layout.order)
+    start = None
+    for entry in layout.layout:
+        size = 3 if entry.size == FORWARD else entry.size
+        if not size or type(entry.rec) not in (Insn, Data):
+            continue
+        start = entry.pc if start is None else start
+        if entry.pc + size - start > room:
+            return [error(f"the '.opt o' buffer is full: {entry.pc + size - start} bytes of code from ${start:04X}, room for "
+                          f"{max(room, 0)} beside the program and its symbols [OUT OF MEMORY]", as_span(_place(entry)))]
+    return []
+
+
+def _place(entry) -> tuple:
+    stmt = entry.stmt
+    return (entry.line, stmt.col, len(stmt.text)) if stmt is not None else (entry.line, 1, 1)
+
+
 def _symbol_table(layout: Layout, encoder: Encoder) -> tuple[tuple[str, int], ...]:
     """'.sym': every symbol, the newest first, with its value at the end of pass 2; a macro-local
-    label as NAME:NN (NN: the call)."""
+    label as NAME:NN (NN: the call; 00: its offset in the macro's definition)."""
     values = encoder.values
-    return tuple((layout.spelling.get(k, k), values[k]) for k in reversed(layout.order) if k in values)
+    defined = layout.definition_labels  # (the labels of the macros' definitions, 'name:00')
+    return tuple((layout.spelling.get(k, k), values[k] if k in values else defined[k]) for k in reversed(layout.order)
+                 if k in values or k in defined)
 
 
 def _opened(layout: Layout, lfn: int | None) -> str | None:

@@ -292,7 +292,10 @@ class Decoder:
         """A statement not met before.  The commonest ones -- ``[label] mnemonic [#][<>!]operand[,x|,y]``
         and ``name = expression`` with no blank in the operand -- are read by one regular expression
         each, here (tests/test_decode_fast.py: the same record as the general reading, :meth:`_decode`);
-        whatever those readings do not decide goes to the general one."""
+        whatever those readings do not decide goes to the general one, and so does a statement longer than
+        the original's operand buffer (its OVERFLOW: the general reading reports or warns)."""
+        if len(text) > OPERAND_LIMIT:
+            return self._decode(text)
         if "=" in text or "_" in text:  # a definition (no instruction the pattern below reads holds either sign)
             m = _FAST_DEFINE.match(text)
             if m is not None:
@@ -749,7 +752,7 @@ class Decoder:
 
     def _flp(self, label, op: str, args: str, args_offset: int, op_offset: int, op_length: int) -> Record:
         """``.flp 10,1e8``: BASIC's 5-byte floats, read and rounded by the ROM's FIN ($BCF3)."""
-        from asm6502.basic.interpreter.numbers import BasicOverflow, fin, pack
+        from asm6502.basic.interpreter.numbers import BasicOverflow, mflpt_after_fin
 
         if not args:
             return Bad.make(label, (".flp needs at least one number [SYNTAX 5]", op_offset, op_length))
@@ -757,12 +760,12 @@ class Decoder:
         for item, item_offset in split_commas(args, args_offset):
             text = item.upper().encode("ascii", "replace")
             try:
-                value, end = fin(text)
+                data, end = mflpt_after_fin(text)
             except BasicOverflow:
                 return Bad.make(label, (f"{item} is too large for a BASIC float [OVERFLOW]", item_offset, len(item)))
             if not item or end != len(text):
                 return Bad.make(label, (f"'{item}' is not a number (.flp takes numbers, not expressions) [SYNTAX 6]", item_offset, max(1, len(item))))
-            items.append((pack(value), None, None, "", item_offset, len(item)))
+            items.append((data, None, None, "", item_offset, len(item)))
         return Data.make(label, None, op, tuple(items), 5 * len(items), op_offset, op_length)
 
 

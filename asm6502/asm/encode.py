@@ -57,7 +57,7 @@ class Encoder:
         out: bytearray = None  # the bytearray of the current chunk
         end = -1  # the address after it
         extra = self.extras.append
-        reversal_fatal = lay.object_lfn is not None
+        reversal_fatal = lay.object_lfn is not None or lay.object_buffer  # (a file or '.opt o''s buffer cannot go back)
         high = -1
         for entry in lay.layout:
             rec, pc = entry.rec, entry.pc
@@ -98,7 +98,7 @@ class Encoder:
                     if pc < high:
                         if reversal_fatal:
                             self.err(f"code at ${pc:04X} is below the code before (up to ${high - 1:04X}): the object file "
-                                     "cannot go back [REVERSAL]", _where(entry))  # fmt: skip
+                                     "or buffer cannot go back [REVERSAL]", _where(entry))  # fmt: skip
                             self.fatal = True
                             break
                     out = bytearray()

@@ -16,7 +16,7 @@ from asm6502.tuples import SlotRecord, slot_record
 class Macro:
     """A macro as ``.mac`` defines it; the calls count up as pass 1 runs them."""
 
-    __slots__ = ("name", "params", "body", "line", "col", "calls", "end", "labeled_end")
+    __slots__ = ("name", "params", "body", "line", "col", "calls", "end", "labeled_end", "redefined")
 
     def __init__(self, name: str, params: tuple[str, ...], line: SourceLine, col: int):
         self.name, self.params, self.line, self.col = name, params, line, col
@@ -24,6 +24,7 @@ class Macro:
         self.calls = 0
         self.end = ".men"  # the end of the definition as spelled (.men or .mend), listed after each call
         self.labeled_end = False  # 'label .mend': that line is the body's last, listed as it is
+        self.redefined = False  # a second '.mac' of a name: REDEFINITION, never called (the first one is)
 
 
 @slot_record

@@ -191,8 +191,9 @@ class _Parser:
         raise ExprError(f"unexpected character {shown_char(ch)} in expression [SYNTAX 5]", start)
 
     def character(self, start: int) -> Num:
-        """``"c"``: the code of the first character after the quote (``""`` is the quote, $22);
-        the rest up to the closing quote is skipped, as the original does.  The first character
+        """``"c"``: the code of the first character after the quote, whatever it is (``""`` is the
+        quote, $22, and so is three quotes); the rest up to the next quote is skipped, as the original does
+        (``lda #""+1`` = A9 22: rules/char_quote_*).  The first character
         may be a key typed in quote mode, written ``{$93}`` or ``{clr}``: ``lda #"{$93}"`` is
         A9 93 on the original (probe rules/char_clr)."""
         text = self.text
@@ -201,7 +202,7 @@ class _Parser:
         ch = text[start + 1]
         braced = brace_code(text, start + 1) if ch == "{" else None
         first = start + 1 + (braced[1] if braced else 1)
-        end = text.find('"', first) if ch != '"' else start + 1
+        end = text.find('"', first)  # (also after a quote as the character: '""' is $22 up to the end, '"""+1' $23)
         end = len(text) - 1 if end == -1 else end
         self.pos = end + 1
         if braced:
@@ -332,8 +333,6 @@ def parse(text: str) -> Node:
         junk = text[parser.pos :]
         quote = junk.find('"')
         shifted = "A" <= ch <= "Z" or ch == "{" and (code := brace_code(text, parser.pos)) is not None and code[0] >= 0x80
-        if shifted and quote < 0:
-            return node  # a shifted character ends the operand: 'lda #1 A' = A9 01 (rules/junk_shifted_*)
         # what follows a complete expression, as the original reports it (rules/junk_*, fuzz): a quote
         # right away with a character after it ('lda lbl"x"'), after two characters or more ('and #"c ;x "ja"') or opening a
         # string ('.byt "c ,"b": nop'): SYNTAX 3; one character and a quote ending the line

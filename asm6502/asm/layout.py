@@ -79,6 +79,7 @@ class Layout:
         self.spelling: dict[str, str] = {}  # key -> first full spelling
         self.defined_at: dict[str, tuple] = {}
         self.order: dict[str, None] = {}  # every symbol key in the order the original creates them
+        self.definition_labels: dict[str, int] = {}  # 'name:00' -> its offset in a macro's definition (see defined_labels)
         self.diags: list[Diagnostic] = []
         self.layout: list[Entry] = []
         self.call_ends: dict[int, tuple[int, str]] = {}  # layout index of a macro call -> (index after its body, its locals' suffix)
@@ -91,6 +92,8 @@ class Layout:
         # for what .goto and macros repeat (an endless .goto loop ends there)
         self.budget = options.max_statements
         self.object_lfn: int | None = None
+        self.object_buffer = False  # '.opt o': the object goes to the original's buffer in the C64's BASIC RAM
+        self.symbol_memory: tuple[int, int] | None = None  # '.stm': (lowest address, symbols defined before it)
         self.listing_lfn: int | None = None
         self.symbol_listing = False
         self.started = False
@@ -406,6 +409,11 @@ class Layout:
             if m.group(1):  # 'label .mend': the label is the last statement of the body
                 self.recording.body.append(line)
                 self.recording.labeled_end = True
+            if self.recording.redefined:
+                stmt = line.statements[0]
+                self.err("the end of a macro defined twice: '.men' without '.mac' [SYNTAX B]", (line, stmt.col, len(stmt.text)))
+            else:
+                self.defined_labels(self.recording)
             self.recording = None
         elif _MAC.match(text):
             self.err("a macro cannot be defined inside another macro [SYNTAX D]", (line, line.statements[0].col, len(text)))
@@ -414,6 +422,30 @@ class Layout:
         if self.listing:
             for stmt in self.recorded_statements(line):
                 self.layout.append(_entry(MACRO_LINE, self.pc, 0, line, stmt, None))
+
+    def defined_labels(self, macro: Macro) -> None:
+        """The original runs a macro's definition through: every label of the body becomes
+        'name:00', its offset from the body's first line (an operand not known there is absolute),
+        listed by '.sym' before the calls' own (macro/macro_local_sym, rules/mac_local_sym_*).
+        Only the symbol table shows them: '.x' outside a call stays an error (rules/mac_local_outside)."""
+        offset = 0
+        for body_line in macro.body:
+            for stmt in body_line.statements:
+                if not stmt.text:
+                    continue
+                rec = self.decoder.decode(stmt.text)
+                kind = type(rec)
+                if rec.label is not None and kind is not Define and kind is not Bad:
+                    key = ex.local_key(rec.label, ":00")
+                    if key not in self.definition_labels:
+                        self.definition_labels[key] = offset
+                        self.order.setdefault(key, None)
+                        self.spelling.setdefault(key, key)
+                if isinstance(rec, Insn):
+                    size = self.address_size(rec, self.values, offset, ":00") if rec.form == "address" else rec.size
+                    offset += 3 if size == FORWARD else size
+                elif isinstance(rec, Data):
+                    offset += rec.size
 
     def recorded_statements(self, line: SourceLine) -> list:
         """The statements the original lists for a line recorded into a macro: every one, up to a
@@ -452,14 +484,17 @@ class Layout:
             name = m.group()
             params_text = params_text[m.end() :].strip()
         params = tuple(p.strip() for p in params_text.split(",") if p.strip())
-        for p in params:
-            if not IDENT.fullmatch(p):
-                self.err(f"bad macro parameter name '{p}' [SYNTAX 8]", where)
         key = ex.key_of(name)
+        # (a parameter that is no name, '1' or '$10', is the original's SYNTAX 8 at every call, not
+        # here: syntax/syntax_mac_param_digit, rules/mac_param_bad_*)
+        macro = Macro(name, tuple(ex.key_of(p) if IDENT.fullmatch(p) else p for p in params), line, stmt.col)
         if key in self.macros:
+            # the first definition stays; this one is recorded and its end is '.men without .mac'
+            # (macro/macro_redefined, rules/mac_redefined_*)
             self.err(f"macro '{name}' is defined twice [REDEFINITION]", where)
-        macro = Macro(name, tuple(ex.key_of(p) for p in params), line, stmt.col)
-        self.macros[key] = macro
+            macro.redefined = True
+        else:
+            self.macros[key] = macro
         self.macro_order.append(macro)
         self.recording = macro
         return -1
@@ -493,6 +528,9 @@ class Layout:
         fns = tuple([fn for _, fn in compiled])
         self.layout.append(_entry(MacroCall.make(None, None, macro, fns), self.pc, 0, line, stmt, local))
         for key, fn in zip(macro.params, fns):
+            if not IDENT.fullmatch(key):
+                self.err(f"macro '{macro.name}': the parameter '{key}' is no name [SYNTAX 8]", where)
+                continue
             try:
                 self.values[key] = fn(self.values, self.pc, local)
             except (ex.Unknown, ex.ExprError):
@@ -613,6 +651,12 @@ class Layout:
 
     def op_opt(self, rec, line, stmt, local, depth, lines):
         """``.opt P,P#,P=expr,O,OO,O#,O=expr,M,N``: listing and object output (manual p. 17)."""
+        after = line.text[stmt.col - 1 + len(stmt.text) :]
+        if after[:1] in (" ", "\t") and after.lstrip().startswith(";") and rec.args.rsplit(",", 1)[-1].strip().lower() == "p":
+            # a P last, then a blank and a comment: the original looks for the file number there and
+            # finds none (opt/opt_p_comment_after, rules/opt_p_blank_comment_*; 'p;x', 'p1 ;x', 'oo ;x' are fine)
+            self.err(".opt P, a blank and a comment: the original reads a file number after P and finds none "
+                     "(write 'p;' or put the P first) [UNDEF'D STATEMENT]", (line, stmt.col, len(stmt.text)))
         for item in filter(None, (a.strip() for a in rec.args.split(","))):
             m = _OPT_ITEM.match(item)
             if m is None:
@@ -624,6 +668,8 @@ class Layout:
                 self.err(f".opt {item}: hands {what} to a routine of the running C64: not supported here (leave it out, or use "
                          f"{'P' if letter == 'p' else 'O'}# with an OPEN line)", (line, stmt.col + rec.args_offset, len(rec.args)))  # fmt: skip
                 continue
+            if letter in ("n", "o", "oo"):  # (the O options exclude each other: opt/opt_o1_and_oo)
+                self.object_buffer = letter == "o" and not arg
             if letter == "n":
                 self.object_lfn = self.listing_lfn = None
             elif arg and arg[0].isdigit():
@@ -640,7 +686,13 @@ class Layout:
         return None  # .tit / .pag: the listing shows them (encode.py)
 
     def op_accept(self, rec, line, stmt, local, depth, lines):
-        return None  # .stm: the symbol table's memory limit on the C64 -- nothing to do here
+        """``.stm addr``: the lowest address of the original's symbol table (it grows down from $8000);
+        assemble.py checks the symbols against it after pass 1 (SYM TABLE OVERFLOW)."""
+        if rec.args:
+            value = self.value_of(rec, rec.args, line, stmt, local)
+            if value is not None:
+                self.symbol_memory = (value, len(self.order))
+        return None
 
     def op_sym(self, rec, line, stmt, local, depth, lines):
         if rec.args:

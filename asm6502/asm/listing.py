@@ -34,11 +34,14 @@ from asm6502.asm.pseudo import OPTIONS, PAGE, PSEUDO_OPS, SYMBOLS
 from asm6502.asm.reader import LINE_PARTS, START_LINE
 from asm6502.asm.result import Result
 from asm6502.asm.rows import as_span
+from asm6502.basic.petscii import parse_brace, petscii_to_char
 from asm6502.opcodes import OPCODES
 
+DEFAULT_ORIGIN = 0xC000  # where the program counter starts (org/org_default_c000)
 PAGE_LINES = 60  # the original's default page length (.pag n changes it)
 HEADER_LINES = 2  # of a page's lines, the header and the blank line after it (the form feed does not count)
 HEADER = "PROFI-ASS 64 V2.0    SEITE {page}"
+NAME_FIELD = 14  # label (9 columns) and mnemonic (5): the operand starts in the 15th column
 OPERAND_FIELD = 7  # a comment follows the operand padded to 7 columns, and one blank
 _LABEL = re.compile(r"\^?([A-Za-z][A-Za-z0-9.]*)(\s+|$)")
 _PSEUDO_ARGS = re.compile(r"\.([a-z]{3})([a-z]*)(.*)", re.IGNORECASE)
@@ -104,10 +107,30 @@ def start_line_place(rows) -> tuple | None:
     return rows[0].place[0] if m is not None and START_LINE.match(m.group(4)) else None
 
 
+_BRACES = re.compile(r"(\{[^{}]*\})")
+
+
+def _printable(code: str) -> str:
+    """A key written ``{...}`` that prints as a character (``{$c1}``: the shifted A, ``{$22}``: a quote)
+    as the screen shows it; a control code stays ``{...}``."""
+    parsed = parse_brace(code[1:-1])
+    char = petscii_to_char(parsed[0]) if parsed is not None and parsed[1] == 1 else None
+    return code if char is None or char == "~" else _shown(char)
+
+
+def _shown(text: str) -> str:
+    return text.swapcase().replace("^", "\u2191").replace("_", "\u2190")
+
+
 def screen(text: str) -> str:
     """Text as the C64 screen shows it in the upper-case character set: the unshifted letters
-    (lower case in a source file) upper case, the shifted ones lower case; up and left arrows."""
-    return text.swapcase().replace("^", "\u2191").replace("_", "\u2190")
+    (lower case in a source file) upper case, the shifted ones lower case; up and left arrows.
+    The original prints a key typed in quotes as it is: ``lda #"{$c1}"`` is listed ``LDA  #"a"``,
+    ``lda #"{$22}"`` with three quotes (rules/char_shifted, char_quote_code, listing_quote_keys)."""
+    if "{" not in text:
+        return _shown(text)
+    parts = _BRACES.split(text)  # (the odd ones are the codes)
+    return "".join(_printable(part) if k % 2 else _shown(part) for k, part in enumerate(parts))
 
 
 def _numbers(args: str) -> list[int | None]:
@@ -117,6 +140,51 @@ def _numbers(args: str) -> list[int | None]:
         part = part.strip()
         out.append(int(part) if part.isdigit() else None)
     return out
+
+
+def _object_options(row) -> tuple[bool, bool]:
+    """(an O option, an N) in the row's '.opt'."""
+    listing, args = listed_as(row.text)
+    if listing != OPTIONS:
+        return False, False
+    options = [o.strip().lower() for o in args.split(";")[0].split(",")]
+    return any(o[:1] == "o" for o in options), "n" in options
+
+
+def pass_two(rows) -> tuple[int, int, int]:
+    """(where the original's pass 2 starts, the start and the end of the ']XXXX-YYYY' it prints).
+
+    The original keeps a range start: the address of the first byte made after the start of a
+    pass or after a '.opt' with an O option -- in pass 1 also after a '.opt n' --, $0000 while none
+    was made.  Pass 2 starts at pass 1's range start instead of $C000, so the lines before the
+    first '*=' are listed from there, and ']' shows pass 2's range start and its last address
+    (opt/opt_twice, opt_n_clears, opt_n_keeps_oo, org/org_no_code, cond/cond_goto_loop;
+    rules/range_*)."""
+
+    def range_start(pass_no: int, shift: int) -> int:
+        start, pending, before_origin = 0, True, True
+        for row in rows:
+            if row.definition:
+                continue
+            o, n = _object_options(row)
+            if o or n and pass_no == 1:
+                pending = True
+            if before_origin and split_statement(split_comment(row.text)[0])[1] == "*=":
+                before_origin = False
+            if pending and row.data and row.address is not None:
+                start, pending = (row.address + (shift if before_origin else 0)) & 0xFFFF, False
+        return start
+
+    start = range_start(1, 0)
+    shift = start - DEFAULT_ORIGIN
+    end, before_origin = start, True
+    for row in rows:
+        if row.definition or row.value is not None or row.address is None:
+            continue
+        if before_origin and split_statement(split_comment(row.text)[0])[1] == "*=":
+            before_origin = False
+        end = (row.address + (shift if before_origin else 0) + len(row.data)) & 0xFFFF
+    return start, range_start(2, shift), end
 
 
 def render(result: Result, errors: int = 0) -> str:
@@ -150,10 +218,9 @@ def render(result: Result, errors: int = 0) -> str:
         out.append(" " * margin + line)
         on_page += 1
 
-    # Pass 2 of the original starts at the first address it wrote code to in pass 1, so the
-    # lines before the first '*=' show that address (org/org_set, org/org_star_plus fixtures).
-    first_code = next((row.address for row in rows if row.data and row.address is not None), None)
+    start, range_start, range_end = pass_two(rows)
     before_origin = True
+    printing = True  # '.opt n' stops the listing, a P option starts it again (opt/opt_n_clears)
     start_place = start_line_place(rows)
     for row in rows:
         if row.title is not None:
@@ -165,7 +232,10 @@ def render(result: Result, errors: int = 0) -> str:
                 show_macro = False
             if "n" in options:
                 show_macro = "m" not in options
-        if row.macro and not show_macro:
+                printing = False
+            if any(o[:1] == "p" for o in options):
+                printing = True
+        if row.macro and not show_macro or not printing:
             continue
         place, number = row.place
         if start_place is not None and place == start_place and result.last_line is not None:
@@ -194,7 +264,7 @@ def render(result: Result, errors: int = 0) -> str:
         elif row.value is not None:
             address = f"{row.value:04X}"
         elif row.address is not None:
-            address = f"{first_code if before_origin and not row.data and first_code is not None else row.address:04X}"
+            address = f"{(row.address + start - DEFAULT_ORIGIN) & 0xFFFF if before_origin else row.address:04X}"
         else:
             address = ""
         data = " ".join(f"{b:02X}" for b in row.data[:3])
@@ -202,11 +272,16 @@ def render(result: Result, errors: int = 0) -> str:
             mnemonic = mnemonic[:5]  # (the original lists a pseudo-op's name in 5 columns: .BYTES -> .BYTE)
         if mnemonic.startswith("'") and len(mnemonic) >= 5:  # a long macro name: a blank before the arguments
             body = f"{label[:9]:<9}{mnemonic} {operand}"
+        elif len(mnemonic) >= 5:
+            body = f"{label[:9]:<9}{mnemonic}{operand}"
         else:  # the mnemonic or pseudo-op in 5 columns, the operand right after
-            body = f"{label[:9]:<9}{mnemonic:<5}{operand}"
-        if comment is not None:  # the operand as typed, padded to 7 keys ({$91} is one), one blank, the comment
-            padding = " " * max(0, OPERAND_FIELD - keys(operand))
-            body = body[: len(body) - len(operand)] + operand + padding + " " + comment
+            body = f"{label[:9]:<9}{mnemonic}" + (" " if operand else "")
+            # the original writes the whole label, then the mnemonic over it from its 10th column, one
+            # blank after it when an operand follows, and the operand from the 15th: the label's
+            # letters in between stay (rules/label_name_13: ABCDEFGHINOPM; label_name_long_*)
+            body = (body + label[len(body) : NAME_FIELD]).ljust(NAME_FIELD) + operand
+        if comment is not None:  # the operand as typed, padded to 7 columns, one blank, the comment
+            body = body[: len(body) - len(operand)] + operand + " " * max(OPERAND_FIELD - keys(operand), 0) + " " + comment
         emit(f"{head}{address:<4} {data:<9}" + screen(body))
         if row.page_break:  # '.pag' on its own: a new page; '.pag n' sets the page length
             numbers = _numbers(operand)
@@ -214,11 +289,7 @@ def render(result: Result, errors: int = 0) -> str:
                 page_lines = numbers[0]
             elif not operand.strip():
                 on_page = page_lines
-    last = next((row for row in reversed(rows) if row.data and row.address is not None), None)
-    if last is not None:  # ]first byte written - the address after the last one
-        out.append(" " * margin + f"]{first_code:04X}-{(last.address + len(last.data)) & 0xFFFF:04X}")
-    elif result.segments:
-        out.append(" " * margin + f"]{result.load_address:04X}-{result.end_address & 0xFFFF:04X}")
+    out.append(" " * margin + f"]{range_start:04X}-{range_end:04X}")
     out.append(" " * margin + ("NO ERRORS" if not errors else f"{errors} ERRORS"))
     if result.symbol_table is not None:  # '.sym': on a page of its own, the newest symbol first, 4 a line
         on_page = page_lines
@@ -228,6 +299,9 @@ def render(result: Result, errors: int = 0) -> str:
             out.append(" " * margin + "".join(cells[i : i + per_line]))
         if len(cells) % per_line == 0:
             out.append(" " * margin)  # (a full last line ends with its own return)
-        out.append(" " * margin + f"{len(cells)} SYMBOLS DEFINED")
+        # (one symbol: "1 SYMBOL DEFINED", none: "NO SYMBOLS DEFINED"; rules/listing_colon_statements_sys_sym,
+        # sym_one_*, sym_none_*)
+        count = f"{len(cells)} SYMBOL{'' if len(cells) == 1 else 'S'}" if cells else "NO SYMBOLS"
+        out.append(" " * margin + f"{count} DEFINED")
         out.append("")
     return "\n".join(out) + "\n"

@@ -25,6 +25,9 @@ class Options:
     # how letters were typed: "lower" (petcat's convention: a-z are the C64's unshifted letters,
     # A-Z the shifted ones) or "upper" (a listing printed in capitals: every letter is unshifted)
     case: str = "lower"
+    # a program without a single byte (definitions only, for their listing): a Result without segments
+    # and a warning (the original assembles it: org/org_no_code) instead of the error "produces no bytes"
+    empty_ok: bool = False
 
 
 class Result:

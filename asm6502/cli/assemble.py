@@ -197,7 +197,8 @@ def _assemble_command(args) -> int:
         if path:
             files.check(path, what)  # a bad output is reported before any work is done
     options = Options(cpu=args.cpu, defines=parse_defines(args.define), listing=bool(args.listing),
-                      include_dirs=tuple(args.include), disk=args.disk, case="lower" if args.case == "petcat" else args.case)  # fmt: skip
+                      include_dirs=tuple(args.include), disk=args.disk, case="lower" if args.case == "petcat" else args.case,
+                      empty_ok=bool(args.listing))  # (definitions only: their listing, no object file)  # fmt: skip
     try:
         result = assemble(text, name, options, files)
     except DiagnosticError as exc:
@@ -217,13 +218,17 @@ def _assemble_command(args) -> int:
             )
     if not args.quiet:
         print_diagnostics(in_source_order(diags))
-    if args.format == "prg":
-        payload: bytes | str = output.prg_bytes(result, args.fill)
+    if not result.segments:  # (definitions only: the listing, symbol tables and labels, no object file)
+        payload: bytes | str | None = None
+    elif args.format == "prg":
+        payload = output.prg_bytes(result, args.fill)
     elif args.format == "raw":
         payload = output.raw_bytes(result, args.fill)
     else:
         payload = output.intel_hex(result)
-    if args.output:
+    if payload is None:
+        out_path = Path(args.output) if args.output else source
+    elif args.output:
         out_path = Path(args.output)
         files.add(out_path, payload, "output")
     elif result.object_name:  # '.opt o#' names the file OPENed before the start line: a name from inside the source
@@ -248,7 +253,7 @@ def _assemble_command(args) -> int:
         files.add_confined(folder, file_name.lower(), data, "symbol table named by '.sst'", replaceable=_is_symbol_table)
     if args.labels:
         files.add(args.labels, output.vice_labels(result), "label file")
-    if args.mse:
+    if args.mse and result.segments:
         from asm6502 import mse
 
         files.add(args.mse, mse.write_listing(result.load_address, result.image, name=(args.mse_name or source.stem).upper()), "MSE listing")

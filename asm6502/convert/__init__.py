@@ -22,6 +22,7 @@ from asm6502.asm.assemble import _Files
 from asm6502.asm.layout import Layout
 from asm6502.asm.reader import read_source
 from asm6502.asm.result import Result
+from asm6502.asm.typed import as_typed
 from asm6502.convert.targets import TARGETS, Target
 from asm6502.convert.writer import INDENT, Writer
 from asm6502.diagnostics import Diagnostic, DiagnosticError, error
@@ -53,7 +54,7 @@ def convert(text: str, filename: str, target: str, options: Options = Options(),
     if chosen is None:
         raise DiagnosticError([error(f"unknown target '{target}' (use {' or '.join(TARGETS)})")])
     result = assemble(text, filename, options, files)
-    source = read_source(filename, text)
+    source = read_source(filename, as_typed(text) if options.case == "lower" else text)  # (the lines assemble reads)
     chain = _Files(options, [], files)
     chain.start(filename)
     reader = chain.read

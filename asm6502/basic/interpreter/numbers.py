@@ -190,7 +190,31 @@ def accumulate(digits: list[int]) -> fpu.Fac:
 
 
 def fin(data: bytes, pos: int = 0, *, skip_spaces: bool = True) -> tuple[float, int]:
-    """FIN ($BCF3): parse a number at ``data[pos]``; return (FAC value, end position).
+    """FIN ($BCF3): parse a number at ``data[pos]``; return (FAC value, end position) (see fin_fac)."""
+    f, negative, end = fin_fac(data, pos, skip_spaces=skip_spaces)
+    value = fpu.to_float(f)
+    return (-value if negative and value else value), end
+
+
+# DIV10 ($BAFE) loads 10 into FAC and divides ARG by it; when the quotient underflows, or ARG is
+# already 0, MULDIV's ZEROFC clears only the exponent and the sign: the mantissa of 10 stays
+_ZERO_AFTER_DIV10: fpu.Fac = (0, 0, fpu.TEN[2])
+
+
+def mflpt_after_fin(data: bytes, pos: int = 0) -> tuple[bytes, int]:
+    """(the 5 bytes MOVMF $BBD4 stores of FIN's result, end position), as ``.flp`` of the original
+    Profi-Ass stores them: a number that came to 0 through a DIV10 (``1e-39``, ``0.0``, ``-.0``) keeps
+    the mantissa of 10 beside its zero exponent, 00 20 00 00 00 (MOVMF writes FACHO AND $7F; the
+    sign is 0); a plain ``0`` is 00 00 00 00 00 (flp/flp_tiny, rules/flp_zero_*)."""
+    f, negative, end = fin_fac(data, pos)
+    if f[0] == 0:
+        return bytes([0]) + ((f[2] >> 8) & 0x7FFFFFFF).to_bytes(4, "big"), end
+    value = fpu.to_float(f)
+    return pack(-value if negative else value), end
+
+
+def fin_fac(data: bytes, pos: int = 0, *, skip_spaces: bool = True) -> tuple[fpu.Fac, bool, int]:
+    """FIN ($BCF3): parse a number at ``data[pos]``; return (FAC, negative, end position).
 
     Like CHRGET, spaces are skipped everywhere when ``skip_spaces``.  Parsing
     stops at the first byte that cannot continue the number; an empty number
@@ -256,8 +280,9 @@ def fin(data: bytes, pos: int = 0, *, skip_spaces: bool = True) -> tuple[float, 
     else:
         for _ in range(0x100 - scale):
             f = fpu.div10(f)
-    value = fpu.to_float(f)
-    return (-value if negative and value else value), i
+            if f[0] == 0:
+                f = _ZERO_AFTER_DIV10
+    return f, negative, i
 
 
 def to_int16(x: float) -> int:
