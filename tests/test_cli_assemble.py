@@ -134,3 +134,21 @@ def test_mse_listing_alongside(tmp_path):
     assert text.startswith("PROGRAMM : SUPERHIRN II 3400 360B\n")
     back = read_listing(text, "s.mse.txt")
     assert back.ok and back.start == 0x3400 and bytes(back.data) == (tmp_path / "s.prg").read_bytes()[2:]
+
+
+# A program of definitions only makes no bytes: the original assembles it (rules/org_no_code) and
+# writes what it was asked for; here an error only when nothing at all would be written.
+@pytest.mark.parametrize(("lines", "extra", "rc", "written"), [
+    (["20 a = 1"], [], 1, []),                                                   # nothing to write
+    (["20 a = 1"], ["--labels", "d.lbl"], 0, ["d.lbl"]),                          # the labels
+    (["20 a = 1"], ["--listing", "d.lst"], 0, ["d.lst"]),                         # the listing
+    (["20 a = 1", '30 .sst 8,2,"syms,s,w"', "40 .end"], [], 0, ["syms"]),          # the source's symbol table
+    (["20 a = 1", '30 .sst 8,2,"syms,s,w"', "40 .end"], ["--labels", "d.lbl"], 0, ["d.lbl", "syms"]),
+])
+def test_definitions_only(tmp_path, lines, extra, rc, written):
+    src = tmp_path / "d.asm"
+    src.write_text("\n".join(["10 sys32768", *lines]) + "\n")
+    proc = run(src, *extra, cwd=tmp_path)
+    assert proc.returncode == rc, proc.stderr
+    assert "the program produces no bytes" in proc.stderr
+    assert sorted(p.name for p in tmp_path.iterdir() if p != src) == written

@@ -198,7 +198,7 @@ def _assemble_command(args) -> int:
             files.check(path, what)  # a bad output is reported before any work is done
     options = Options(cpu=args.cpu, defines=parse_defines(args.define), listing=bool(args.listing),
                       include_dirs=tuple(args.include), disk=args.disk, case="lower" if args.case == "petcat" else args.case,
-                      empty_ok=bool(args.listing))  # (definitions only: their listing, no object file)  # fmt: skip
+                      empty_ok=bool(args.listing or args.labels))  # (definitions only: their listing or labels, no object file)  # fmt: skip
     try:
         result = assemble(text, name, options, files)
     except DiagnosticError as exc:
