@@ -250,6 +250,18 @@ def suspect(text: str, k: int, upper: bool) -> bool:
         return c != "t" or text[k - 1].isupper()  # G# for G$, A2*(72) for A2$(72), CHRt(146)
     left = text[k - 1] if k else " "
     right = text[k + 1] if k + 1 < len(text) else " "
+    if c in STRAYS and (not text[k + 1 :].strip() or (c in ".," and left.isdigit() and right == " ")) \
+            and not _quoted(text)[k]:
+        return True  # a speck at the line's end or after a number ('360 :\'', 'W=41. THEN'; 10/85 p. 54)
+    if c == "!" and not _quoted(text)[k]:
+        return True  # '!' outside quotes is no BASIC ('0,-!' for '0,-1'; 10/85 p. 56)
+    if c != "(" and _FUNCTION_BEFORE.search(text[:k]) and not _quoted(text)[k]:
+        return True  # a function's '(' misread ('CHR$CX)'; 10/85 p. 55)
+    if c.isdigit() and k >= 2 and k + 2 < len(text) and left == " " == right and text[k - 2].isalpha() \
+            and text[k + 2].isalpha():
+        return True  # a letter of a word set letter-spaced ('C 0 D E S C H L 0 S S'; 10/85 p. 132)
+    if c == ";" and not _quoted(text)[k] and not _PRINTS.search(_statement_before(text, k)):
+        return True  # ';' belongs to PRINT and INPUT only ('FOR 1=1 TO 23;O$=...', 10/85 p. 54)
     if c.isdigit():
         if re.search(r"(?:FOR|NEXT) *$", text[:k].upper()) and not quoted_at(text, k):
             return True  # a variable's place: 'FOR 1=1 TO 23' is FOR I
@@ -257,6 +269,21 @@ def suspect(text: str, k: int, upper: bool) -> bool:
     if c.isalpha() and c in "OIlSBZGDQT":
         return left.isdigit() or (right.isdigit() and not left.isalpha())
     return not text.strip(" ").strip(c)  # a line that is one character like '=' is no statement
+
+
+_FUNCTION_BEFORE = re.compile(r"(?:CHR\$|LEFT\$|RIGHT\$|MID\$|STR\$|VAL|ASC|LEN|PEEK|SGN|INT|ABS|USR|FRE|POS|SQR|RND"
+                              r"|LOG|EXP|COS|SIN|TAN|ATN) *$")
+_PRINTS = re.compile(r"PRINT|INPUT|CMD|\?", re.IGNORECASE)
+
+
+def _statement_before(text: str, k: int) -> str:
+    """The statement *text*[k] stands in, up to k (from the last ':' outside quotes)."""
+    quoted = _quoted(text)
+    start = 0
+    for i in range(k):
+        if text[i] == ":" and not quoted[i]:
+            start = i + 1
+    return text[start:k]
 
 
 def candidate_edits(text: str, upper: bool, learned: frozenset[tuple[str, str]] = frozenset()) -> list[Edit]:
@@ -290,8 +317,9 @@ def candidate_edits(text: str, upper: bool, learned: frozenset[tuple[str, str]] 
             for m in _replacements(upper):
                 edits.append(Edit(k, k + 1, m, UNKNOWN_COST, f"unreadable '{c}'"))
             edits.append(Edit(k, k + 1, "", STRAY_COST, f"stray '{c}'"))
-        elif c in STRAYS:
-            edits.append(Edit(k, k + 1, "", STRAY_COST, f"stray '{c}'"))
+        elif c in STRAYS and not (c == "-" and "-" in (text[k - 1 : k] + text[k + 1 : k + 2])):
+            # (a dash beside a dash is a rule's: its length is a rule edit)
+            edits.append(Edit(k, k + 1, "", STRAY_COST * factor, f"stray '{c}'"))
     edits += _keyword_edits(text, quoted, upper)
     if not text.strip():  # typing a bare number deletes a line: the print had something, mostly ':'
         edits.append(Edit(0, len(text), ":", LOST_COLON_COST, "':' not read"))
@@ -627,6 +655,10 @@ def rank_fixes(number: int, text: str, printed: int, upper: bool, options: Check
             if _tokens(body) > base_tokens:  # the change makes a keyword of a misread one (G0SUB, PDKE)
                 cost = max(MIN_COST, cost - KEYWORD_BONUS)
                 evidence = evidence or all(e.end == e.start + 1 and not e.why.startswith(UNREADABLE_KINDS) for e in chosen)
+            if _unmakes_keyword(text, new, chosen):
+                cost += KEYWORD_LOST_COST  # a keyword printed whole, unmade ('POR' for FOR, '(HR' for CHR)
+            if any(_makes_damage(text, e) for e in chosen):
+                cost += MAKES_DAMAGE_COST  # a digit put into a word the print shows whole ('LSAECHSI5CH')
             if damage_left(new, upper):
                 cost += DAMAGE_LEFT_COST  # a reading that leaves the print's damage unexplained
             found[new] = Fix(cost, new, chosen, evidence and not offered)
@@ -674,6 +706,58 @@ def rank_fixes(number: int, text: str, printed: int, upper: bool, options: Check
             fixes.append(Fix(cost, text, (), False, computed))
             fixes.sort(key=lambda f: (f.cost, f.text))
     return fixes[:limit]
+
+
+KEYWORD_LOST_COST = 1.0
+MAKES_DAMAGE_COST = 1.5
+
+
+def _keywords_at(text: str) -> dict[int, tuple[int, str]]:
+    """For each character of *text* that is part of a keyword as CRUNCH reads it (outside
+    quotes, before REM and DATA), the keyword's (start, spelling)."""
+    out: dict[int, tuple[int, str]] = {}
+    quoted = _quoted(text)
+    i = 0
+    while i < len(text):
+        if quoted[i]:
+            i += 1
+            continue
+        kw = next((k for k in KEYWORDS if text.startswith(k, i)), None)
+        if kw is None:
+            i += 1
+            continue
+        for k in range(i, i + len(kw)):
+            out[k] = (i, kw)
+        if kw == "DATA":
+            break
+        i += len(kw)
+    return out
+
+
+def _unmakes_keyword(text: str, new: str, edits: tuple[Edit, ...]) -> bool:
+    """A one-character edit changes a letter of a keyword the print shows whole and the new
+    text does not read that keyword there ('POR' for FOR, 'PRUNT' for PRINT)."""
+    if any(e.end != e.start + 1 or len(e.new) != 1 for e in edits) or not any(text[e.start].isalpha() for e in edits):
+        return False  # (an operator read for '$' is no keyword the print shows: 'CHR^(13)')
+    old_kw = _keywords_at(text)
+    if not any(e.start in old_kw for e in edits):
+        return False
+    new_kw = _keywords_at(new)
+    return any(text[e.start].isalpha() and e.start in old_kw and new_kw.get(e.start) != old_kw[e.start] for e in edits)
+
+
+def _makes_damage(text: str, e: Edit) -> bool:
+    """The edit puts a digit into a word of three or more letters the print shows whole: OCR
+    reads a printed letter as a digit and the reverse, but a clean word is rarely a misread
+    number (10/85 p. 54 line 22: '5 read as S' in ANGELSAECHSISCH verifies by chance)."""
+    if e.end != e.start + 1 or len(e.new) != 1 or not e.new.isdigit() or not text[e.start].isalpha():
+        return False
+    lo, hi = e.start, e.end
+    while lo > 0 and text[lo - 1].isalpha():
+        lo -= 1
+    while hi < len(text) and text[hi].isalpha():
+        hi += 1
+    return hi - lo >= 3 and all(c.isupper() for c in text[lo:hi]) or hi - lo >= 3 and all(c.islower() for c in text[lo:hi])
 
 
 def _triples(text: str, upper: bool, moves: list[tuple[tuple[Edit, ...], float]], consider: Callable[..., None]) -> None:
@@ -756,6 +840,8 @@ def damage_left(text: str, upper: bool) -> bool:
 def confident(fixes: list[Fix], upper: bool = False) -> bool:
     """Repair without asking: the best fix is where the print shows damage, cheap, clearly
     ahead of the next one, and leaves no plain damage behind."""
+    if fixes and _sure_rule(fixes, upper):
+        return True
     if not fixes or not fixes[0].evidence or fixes[0].cost > AUTO_MAX_COST or fixes[0].checksum is not None:
         return False
     if damage_left(fixes[0].text, upper):
@@ -764,6 +850,23 @@ def confident(fixes: list[Fix], upper: bool = False) -> bool:
     # checksum) is no rival of one that clears it
     rivals = [f for f in fixes[1:] if f.checksum is None and not damage_left(f.text, upper)]
     return not rivals or rivals[0].cost >= fixes[0].cost + AUTO_MARGIN
+
+
+def _sure_rule(fixes: list[Fix], upper: bool) -> bool:
+    """The only reading found is a REM's rule of dashes counted anew (OCR cannot count a rule,
+    or lost it in a gap of the print), the line shows no other damage and a misread checksum
+    is clearly less likely: taken (64'er 10/85 p. 131 line 130 'REM *   *', the banner's rule
+    lost; p. 54 line 200 '36 dashes for 24).  A rule is a REM's text: a wrong length changes a
+    comment, never what the program does."""
+    best = fixes[0]
+    if best.checksum is not None or not best.edits or not all(
+            e.why.startswith("a rule of") and e.why.endswith("not read") or re.fullmatch(r"a rule of \d+ dashes read as \d+", e.why)
+            or e.why == "two dashes read as one long one"
+            for e in best.edits):
+        return False
+    if damage_left(best.text, upper) or any(f.checksum is None for f in fixes[1:]):
+        return False
+    return all(f.cost >= best.cost + AUTO_MARGIN for f in fixes[1:])
 
 
 def describe(text: str, fix: Fix, printed: int) -> str:
