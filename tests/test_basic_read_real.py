@@ -72,6 +72,13 @@ def figures(ocr: str, disk: str, listing: int = 0) -> dict:
         "best fix = disk": sum(r.status == "bad" and _fix_is_disk(r, truth, result.upper, 1) for r in on_disk),
         "top 3 fixes hold disk": sum(r.status == "bad" and _fix_is_disk(r, truth, result.upper, 3) for r in on_disk),
         "program = disk": all(same(r) for r in on_disk) and len(on_disk) == len(truth) == len(result.lines),
+        # the listing comes back whole: no line left bad, every disk line read, and every line whose
+        # printed checksum is the disk line's reads as the disk's line; the others are lines the
+        # magazine printed differently from its disk (the print's own checksum verifies the print)
+        "whole": result.count("bad") == 0 and set(truth) <= {r.number for r in result.lines} and all(
+            same(r) for r in on_disk if r.checksum == line_checksum(r.number, truth[r.number], options)),
+        "printed differently": sorted(r.number for r in on_disk
+                                      if r.checksum != line_checksum(r.number, truth[r.number], options)),
     }
 
 
@@ -112,6 +119,10 @@ HELD_OUT = [
     ("8510-p74-zloader.ocr.txt", 0, "8510-zloader.disk.txt", (74, 72, 38, 3, 23, 0, 13, 66, 3, 3)),
     # 10/85 p. 74: Listing 4, DATA lines each with one graphics character in quotes
     ("8510-p74-zloader-aender.ocr.txt", 0, "8510-zloader-aender.disk.txt", (31, 31, 1, 0, 0, 0, 30, 30, 16, 20)),
+    # 9/85 p. 73 (issue 24d, measured only): "Blinker", Listing 2 the demo (shifted letters in
+    # DATA strings, '$' read as '^') and Listing 1 the loader (DATA lines)
+    ("8509-p73-blinker.ocr.txt", 0, "8509-blinker-demo.disk.txt", (27, 27, 9, 1, 6, 0, 12, 26, 2, 2)),
+    ("8509-p73-blinker.ocr.txt", 1, "8509-blinker.disk.txt", (11, 11, 10, 1, 1, 0, 0, 10, 0, 0)),
 ]
 MEASURED = TUNED + HELD_OUT
 
@@ -124,6 +135,15 @@ def test_real_print_against_the_disk(ocr, listing, disk, measured):
     assert tuple(got[k] for k in KEYS) == measured
     assert got["repaired != disk"] == 0  # every repair made without asking is the disk's line
     assert not got["program = disk"]  # the bad lines stand in the way, each named with its fixes
+
+
+def test_a_real_listing_comes_back_whole():
+    # 9/85 p. 73, the Blinker loader (held out: no rule was studied on it): every line verifies or
+    # is repaired; it is the disk's program but for line 11, which the magazine printed without
+    # the disk's cursor moves and default address in the INPUT prompt (its printed checksum
+    # verifies the printed line, not the disk's)
+    got = figures("8509-p73-blinker.ocr.txt", "8509-blinker.disk.txt", 1)
+    assert got["whole"] and got["printed differently"] == [11]
 
 
 def test_two_listings_on_one_page_are_read_separately():

@@ -823,6 +823,9 @@ def damage_left(text: str, upper: bool) -> bool:
         if quoted[k]:
             if upper and c in UNDERLINED and suspect(text, k, upper):
                 return True  # an underlined (shifted) letter OCR made a symbol of: not read yet
+            if upper and c.islower() and text[k + 1 : k + 2].islower() and text[k + 2 : k + 3].isupper() \
+                    and not (k and text[k - 1].isalnum()):
+                return True  # an underlined capital OCR read as a ligature ('flAX.', 'fiDJUST'; 10/85 p. 32)
             continue
         left = text[k - 1] if k else " "
         right = text[k + 1] if k + 1 < len(text) else " "
