@@ -119,3 +119,44 @@ def test_a_listing_may_end_with_a_damaged_checksum_field():
     # the last line's field unreadable as <NNN> is still a listing line, not article text
     result, = read_listings("140 REM * * <189>\n150 REM * * <j Q9 >\n", "t")
     assert [r.number for r in result.lines] == [140, 150]
+
+
+def test_a_function_name_inside_a_keyword_is_no_function():
+    # 'PRINT' ends in INT: the ':' after it is no misread '(' (High IQ line 120 in the round-trip
+    # bench was repaired wrongly to 'PRINT;' when it was)
+    text = "PRINT X$;: NEXT C: PRINT: NEXT R"
+    assert not csfix.suspect(text, text.rindex(":"), True)
+    assert csfix.suspect(": IF J=1 THEN A=CHR$CX)", 20, True)
+
+
+def _whole(text: str, upper: bool) -> bytes | None:
+    """The line tokenized in one piece, as ``basic tok`` does."""
+    from asm6502.basic import petscii
+    from asm6502.basic.tokenizer import crunch
+
+    pieces, errors = petscii.parse_text(csfix.petcat_text(text, upper).strip(" "))
+    return None if errors else crunch(pieces).body
+
+
+def test_a_line_tokenized_statement_by_statement_is_the_line_tokenized_whole():
+    # basic read tokenizes each statement (and each ','-cut chunk) once per line; every
+    # printed line of the fixtures and each one-character reading of it must give the same bytes
+    import random
+    from pathlib import Path
+
+    from asm6502.basic.cslayout import find_records
+
+    rng = random.Random(24)
+    fixtures = Path(__file__).parent / "fixtures" / "basic_read"
+    checked = 0
+    for path in sorted(fixtures.glob("*.ocr.txt")):
+        for record in find_records(path.read_text(encoding="utf-8")).records:
+            printed = record.text.strip(" ")
+            cache: dict = {}
+            chunks: dict = {}
+            texts = [printed] + [printed[:k] + c + printed[k + 1:] for k in
+                                 rng.sample(range(len(printed)), min(3, len(printed))) for c in ':"{},$ 0R']
+            for text in texts:
+                assert csfix.statement_bodies(text, True, cache, chunks) == _whole(text, True), text
+                checked += 1
+    assert checked > 10000
