@@ -566,6 +566,13 @@ def _glyph_fixes(number: int, text: str, printed: int, upper: bool, options: Che
 
 REM_RULE_COST = 2.0  # the length of a printed rule of dashes is hard to read ...
 RULE_DASH_COST = 0.05  # ... but OCR counts closer more often than not (10/85 p. 54: 7 for 6, 27 for 19)
+RULE_MORE_COST = 0.1  # ... and reads more dashes than printed, not fewer (p. 54-56: 7/6, 27/19, 36/24, 26/25, 28/16)
+
+
+def _rule_cost(n: int, have: int) -> float:
+    """A rule read as *have* marks that is *n* long; a rule is never read for fewer than half
+    its marks, nor a printed rule for one mark or none (REM_RULE_COST + inf: not tried)."""
+    return REM_RULE_COST + (RULE_DASH_COST * (have - n) if n <= have else RULE_MORE_COST * (n - have))
 REM_RULE_MORE = 20  # lengths tried beyond the one read
 REM_RULE_LOST = 40  # a rule OCR lost at a REM's end: up to this long
 _RULE = re.compile(r"-{2,}|\u2014|\u2013")
@@ -598,9 +605,9 @@ def _rem_rule_edits(text: str) -> tuple[list[Edit], list[Edit]]:
         if m.group(0)[0] != "-":
             dashes.append(Edit(lo, hi, "--", SUSPECT_FACTOR, "two dashes read as one long one"))
         have = len(m.group(0)) if m.group(0)[0] == "-" else 2
-        for n in range(0, have + REM_RULE_MORE + 1):
+        for n in range(max(0, have // 2) if have > 2 else 0, have + REM_RULE_MORE + 1):
             if n != have or m.group(0)[0] != "-":
-                out.append(Edit(lo, hi, "-" * n, REM_RULE_COST + RULE_DASH_COST * abs(n - have),
+                out.append(Edit(lo, hi, "-" * n, _rule_cost(n, have),
                                 f"a rule of {n} dashes read as {len(m.group(0))}"))
     gaps = [start + 3 + m.start() + 1 for m in re.finditer(r" {2,}(?=\S)", body)]  # 'REM *   *'
     if not body.rstrip().endswith(("-", "\u2014", "\u2013")):
