@@ -104,7 +104,7 @@ TUNED = [
     ("8510-p32-floppy-adjust.ocr.txt", 0, "8510-floppy-adjust.disk.txt", (75, 75, 29, 3, 21, 0, 25, 72, 9, 12)),
     # 10/85 p. 54-56: one column, DATA lines with l for 1, lines broken over rows, a block of
     # 12 lines OCR read column by column
-    ("8510-p54-schreiberling.ocr.txt", 0, "8510-schreiberling.disk.txt", (231, 231, 143, 0, 81, 0, 7, 231, 3, 4)),
+    ("8510-p54-schreiberling.ocr.txt", 0, "8510-schreiberling.disk.txt", (231, 231, 143, 0, 81, 0, 7, 231, 4, 4)),
     # 10/85 p. 131-132: two listings, each of them one run-together row in the OCR (line 340's
     # extra blank inside quotes is invisible to the checksum)
     ("8510-p131-alarmanlage-codeschloss.ocr.txt", 0, "8510-alarmanlage.disk.txt", (71, 60, 54, 0, 15, 0, 2, 60, 1, 1)),
@@ -123,6 +123,10 @@ HELD_OUT = [
     # DATA strings, '$' read as '^') and Listing 1 the loader (DATA lines)
     ("8509-p73-blinker.ocr.txt", 0, "8509-blinker-demo.disk.txt", (27, 27, 9, 1, 6, 0, 12, 26, 2, 2)),
     ("8509-p73-blinker.ocr.txt", 1, "8509-blinker.disk.txt", (11, 11, 10, 1, 1, 0, 0, 10, 0, 0)),
+    # 9/85 p. 70-71 (issue 24d): "Disk-Designer", two columns with the right column's numbers in
+    # cells of their own; 11 verified lines differ from the disk only by blanks OCR put into or
+    # lost from strings (invisible to the checksum)
+    ("8509-p70-disk-designer.ocr.txt", 0, "8509-disk-designer.disk.txt", (247, 247, 111, 11, 94, 0, 42, 245, 9, 9)),
 ]
 MEASURED = TUNED + HELD_OUT
 

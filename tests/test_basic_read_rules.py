@@ -160,3 +160,25 @@ def test_a_line_tokenized_statement_by_statement_is_the_line_tokenized_whole():
                 assert csfix.statement_bodies(text, True, cache, chunks) == _whole(text, True), text
                 checked += 1
     assert checked > 10000
+
+
+def test_a_right_column_may_give_its_numbers_in_cells_of_their_own():
+    # 9/85 p. 70: '630 IF E<>140 THEN 530<TAB><152><TAB>1380<TAB>s NEXT I<TAB><254>'; a number
+    # followed by the empty text slot and a checksum is a line whose text OCR lost; one followed
+    # by the checksum itself is a line's last digits broken into the next row (10/85 p. 74)
+    from asm6502.basic.cslayout import find_records
+
+    rows = "630 IF E<>140 THEN 530\t<152>\t1380\ts NEXT I\t<254>\n640 POKE 204,0\t<031>\t1490\t\t<196>\n"
+    got = [(r.number, r.text.strip(), r.checksum) for r in find_records(rows).records]
+    assert got == [(630, "IF E<>140 THEN 530", 152), (640, "POKE 204,0", 31), (1380, "s NEXT I", 254), (1490, "", 196)]
+    rows = "4890 REM\t<040>\t30019 PRINT X:GOTO\t\n4900 :\t<050>\t30030\t<000>\n"
+    got = [(r.number, r.text.strip(), r.checksum) for r in find_records(rows).records]
+    assert got == [(4890, "REM", 40), (4900, ":", 50), (30019, "PRINT X:GOTO30030", 0)]
+
+
+def test_a_statement_never_begins_with_a_digit():
+    # 9/85 p. 70 line 1390: '8 F=ASC(...)' for ':  F=ASC(...)' -- a fix elsewhere that leaves the
+    # '8' leaves damage (it was taken by a chance match)
+    assert csfix.suspect("8 F=ASC(LEFT^(PROGR$ ( J) , 1))", 0, True)
+    assert csfix.damage_left("8 F=ASC(LEFT$(PROGR$ ( J) . 1))", True)
+    assert not csfix.suspect("IF X THEN 530", 11, True)

@@ -321,6 +321,8 @@ def suspect(text: str, k: int, upper: bool) -> bool:
         return True  # a letter of a word set letter-spaced ('C 0 D E S C H L 0 S S'; 10/85 p. 132)
     if c == ";" and not _quoted(text)[k] and not _PRINTS.search(_statement_before(text, k)):
         return True  # ';' belongs to PRINT and INPUT only ('FOR 1=1 TO 23;O$=...', 10/85 p. 54)
+    if c.isdigit() and not _statement_before(text, k).strip() and not _quoted(text)[k]:
+        return True  # a statement never begins with a digit ('8 F=ASC(...)' for ':  F=...'; 9/85 p. 70)
     if c.isdigit():
         if re.search(r"(?:FOR|NEXT) *$", text[:k].upper()) and not quoted_at(text, k):
             return True  # a variable's place: 'FOR 1=1 TO 23' is FOR I
@@ -903,6 +905,8 @@ def damage_left(text: str, upper: bool) -> bool:
             return True
         if c.isdigit() and re.search(r"(?:FOR|NEXT) *$", text[:k].upper()):
             return True  # a variable's place
+        if c.isdigit() and not _statement_before(text, k).strip():
+            return True  # a statement never begins with a digit
         if c.isalpha() and left.isdigit() and right.isdigit():
             return True
     return False

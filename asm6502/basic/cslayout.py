@@ -188,7 +188,10 @@ def _segments(raw: str) -> list[_Segment]:
             else:
                 slot += 1  # the empty number or text slot
             continue
-        if slot == 0 and NUMBER_CELL.match(text):
+        if NUMBER_CELL.match(text) and (slot == 0 or (slot == 1 and seg.column > 0 and not seg.texts
+                                                      and seg.number is None and _text_follows(cells, k))):
+            # (the right column's number in a cell of its own, as the left one's, 9/85 p. 70 --
+            # not a line's last digits broken into the next row: 'GOTO' / '30030' <056>)
             seg.number = (text.strip(), col + len(text) - len(text.lstrip()))
             slot = 1
             continue
@@ -200,6 +203,17 @@ def _segments(raw: str) -> list[_Segment]:
     if seg is not None and (seg.number or seg.texts or seg.checksum):
         segs.append(seg)
     return segs
+
+
+def _text_follows(cells: list[tuple[str, int]], k: int) -> bool:
+    """The cell after cells[k] holds a line's text, or is its empty text slot before the
+    line's checksum ('1490<TAB><TAB><196>': the text OCR lost) -- not the checksum itself."""
+    if k + 1 >= len(cells):
+        return False
+    after = cells[k + 1][0]
+    if not after.strip():
+        return k + 2 < len(cells) and bool(CHECKSUM_CELL.match(cells[k + 2][0]))
+    return not CHECKSUM_CELL.match(after)
 
 
 def _text_cell(seg: _Segment, text: str, col: int, *, inline_number: bool = True) -> None:
