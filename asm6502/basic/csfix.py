@@ -80,8 +80,13 @@ def _spelled(codes: list[int]) -> str:
     return "".join(out)
 
 
-def control_spans(text: str) -> list[tuple[int, int, list[int]]]:
-    """Where *text* (quotes already plain) spells control codes: (start, end, codes)."""
+Names = dict[tuple[str, bool], "list[int] | None"]  # a line's control names already read
+
+
+def control_spans(text: str, names: Names | None = None) -> list[tuple[int, int, list[int]]]:
+    """Where *text* (quotes already plain) spells control codes: (start, end, codes).  *names*:
+    the names read before (the readings of one line repeat them)."""
+    names = {} if names is None else names
     spans: list[tuple[int, int, list[int]]] = []
     i = 0
     quote = False
@@ -98,7 +103,10 @@ def control_spans(text: str) -> list[tuple[int, int, list[int]]]:
                     break
                 if d not in _CLOSERS:
                     continue
-                codes = _name_codes(text[i + 1 : j], numeric_ok=c == "{")
+                key = (text[i + 1 : j], c == "{")
+                if key not in names:
+                    names[key] = _name_codes(*key)
+                codes = names[key]
                 if codes:
                     found = (i, j + 1, codes)
                     break
@@ -116,19 +124,19 @@ def plain_quotes(text: str) -> str:
     return text.replace("''", '"').translate(QUOTES)
 
 
-def normalize_controls(text: str) -> str:
+def normalize_controls(text: str, names: Names | None = None) -> str:
     """Control-code names in any of the bracket spellings OCR gives, as petcat ``{name}``s."""
     text = plain_quotes(text)
     out, last = [], 0
-    for i, j, codes in control_spans(text):
+    for i, j, codes in control_spans(text, names):
         out.append(text[last:i] + _spelled(codes))
         last = j
     return "".join(out) + text[last:]
 
 
-def petcat_text(text: str, upper: bool) -> str:
+def petcat_text(text: str, upper: bool, names: Names | None = None) -> str:
     """A printed line's text (after its number) as petcat text."""
-    text = normalize_controls(text)
+    text = normalize_controls(text, names)
     return from_capitals(text) if upper else text
 
 
@@ -179,7 +187,8 @@ def _pieces(petcat: str, chunks: dict[str, list[petscii.Piece] | None]) -> list[
 
 
 def statement_bodies(text: str, upper: bool, cache: dict[str, bytes | None],
-                     chunks: dict[str, list[petscii.Piece] | None] | None = None) -> bytes | None:
+                     chunks: dict[str, list[petscii.Piece] | None] | None = None,
+                     names: Names | None = None) -> bytes | None:
     """:func:`line_body`, each statement tokenized once per line read (*cache*: statement text ->
     bytes): the readings of a line differ in one or two places, so most of its statements
     repeat (issue 24d: a third of ``basic read``'s time was tokenizing the same statements)."""
@@ -190,7 +199,7 @@ def statement_bodies(text: str, upper: bool, cache: dict[str, bytes | None],
     out = []
     for part in parts:
         if part not in cache:
-            pieces = _pieces(petcat_text(part, upper), chunks)
+            pieces = _pieces(petcat_text(part, upper, names), chunks)
             cache[part] = None if pieces is None else crunch(pieces).body
         body = cache[part]
         if body is None:
@@ -321,7 +330,8 @@ def suspect(text: str, k: int, upper: bool) -> bool:
         return True  # a letter of a word set letter-spaced ('C 0 D E S C H L 0 S S'; 10/85 p. 132)
     if c == ";" and not _quoted(text)[k] and not _PRINTS.search(_statement_before(text, k)):
         return True  # ';' belongs to PRINT and INPUT only ('FOR 1=1 TO 23;O$=...', 10/85 p. 54)
-    if c.isdigit() and not _statement_before(text, k).strip() and not _quoted(text)[k]:
+    if c.isdigit() and (not text[:k].strip() or text[:k].rstrip().endswith(":")) \
+            and not _statement_before(text, k).strip() and not _quoted(text)[k]:
         return True  # a statement never begins with a digit ('8 F=ASC(...)' for ':  F=...'; 9/85 p. 70)
     if c.isdigit():
         if re.search(r"(?:FOR|NEXT) *$", text[:k].upper()) and not quoted_at(text, k):
@@ -649,6 +659,7 @@ class Tried:
     misses: set[str] = field(default_factory=set)
     statements: dict[str, bytes | None] = field(default_factory=dict)
     chunks: dict[str, list[petscii.Piece] | None] = field(default_factory=dict)
+    names: Names = field(default_factory=dict)
 
 
 DEEP_MAX_COST = 1.5  # moves combined three at a time
@@ -700,7 +711,7 @@ def rank_fixes(number: int, text: str, printed: int, upper: bool, options: Check
 
     def body_of(candidate: str) -> bytes | None:
         if candidate not in memo:
-            memo[candidate] = statement_bodies(candidate, upper, tried.statements, tried.chunks)
+            memo[candidate] = statement_bodies(candidate, upper, tried.statements, tried.chunks, tried.names)
         return memo[candidate]
 
     found: dict[str, Fix] = {}
@@ -905,7 +916,8 @@ def damage_left(text: str, upper: bool) -> bool:
             return True
         if c.isdigit() and re.search(r"(?:FOR|NEXT) *$", text[:k].upper()):
             return True  # a variable's place
-        if c.isdigit() and not _statement_before(text, k).strip():
+        if c.isdigit() and (not text[:k].strip() or text[:k].rstrip().endswith(":")) \
+                and not _statement_before(text, k).strip():
             return True  # a statement never begins with a digit
         if c.isalpha() and left.isdigit() and right.isdigit():
             return True
