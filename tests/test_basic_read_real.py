@@ -95,7 +95,7 @@ def _fix_is_disk(report, truth, upper, among: int) -> bool:
 KEYS = ("lines", "on disk", "verified", "verified != disk", "repaired", "repaired != disk", "bad", "print = disk",
         "best fix = disk", "top 3 fixes hold disk")
 # measured, in the order of KEYS.  TUNED: the listings the OCR confusions in csfix.py were
-# studied on; HELD_OUT: listings of the same issue read only to measure (issue 24b)
+# studied on; HELD_OUT: listings read only to measure (10/85: issue 24b; 9/85: issue 24d)
 TUNED = [
     # 10/85 p. 32: two columns, control codes and shifted letters OCR turned into symbols.
     # 3 verified lines differ from the disk: 170 and 840 were printed differently from the disk
