@@ -52,21 +52,20 @@ def _rol8(value: int, bits: int) -> int:
     return ((value << bits) | (value >> (8 - bits))) & 0xFF
 
 
+# every byte rotated left by 0-7 bits: ROTATED[bits][byte]
+ROTATED: tuple[bytes, ...] = tuple(bytes(_rol8(b, bits) for b in range(256)) for bits in range(8))
+
+
 def line_checksum(number: int, body: bytes, options: ChecksumOptions = ChecksumOptions()) -> int:
     """Checksum of one stored line (*body* without the terminating $00)."""
     if options.version not in VERSIONS:
         raise ValueError(f"Checksummer version must be 1, 2 or 3, not {options.version}")
     data = bytes([number & 0xFF, (number >> 8) & 0xFF]) + bytes(body)
-    total = 0
-    p = 0
-    for byte in data:
-        if byte == SPACE:
-            if options.count_spaces:
-                p += 1
-            continue
-        total += _rol8(byte, p) if options.version == 3 else byte
-        p += 1
-    return total & 0xFF
+    if options.version != 3:
+        return (sum(data) - SPACE * data.count(SPACE)) & 0xFF
+    if options.count_spaces:  # a skipped space still advances the position
+        return sum(ROTATED[p & 7][b] for p, b in enumerate(data) if b != SPACE) & 0xFF
+    return sum(ROTATED[p & 7][b] for p, b in enumerate(data.replace(b" ", b""))) & 0xFF
 
 
 def checksums(lines: Iterable[tuple[int, bytes]], options: ChecksumOptions = ChecksumOptions()) -> list[int]:

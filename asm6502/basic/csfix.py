@@ -80,8 +80,13 @@ def _spelled(codes: list[int]) -> str:
     return "".join(out)
 
 
-def control_spans(text: str) -> list[tuple[int, int, list[int]]]:
-    """Where *text* (quotes already plain) spells control codes: (start, end, codes)."""
+Names = dict[tuple[str, bool], "list[int] | None"]  # a line's control names already read
+
+
+def control_spans(text: str, names: Names | None = None) -> list[tuple[int, int, list[int]]]:
+    """Where *text* (quotes already plain) spells control codes: (start, end, codes).  *names*:
+    the names read before (the readings of one line repeat them)."""
+    names = {} if names is None else names
     spans: list[tuple[int, int, list[int]]] = []
     i = 0
     quote = False
@@ -98,7 +103,10 @@ def control_spans(text: str) -> list[tuple[int, int, list[int]]]:
                     break
                 if d not in _CLOSERS:
                     continue
-                codes = _name_codes(text[i + 1 : j], numeric_ok=c == "{")
+                key = (text[i + 1 : j], c == "{")
+                if key not in names:
+                    names[key] = _name_codes(*key)
+                codes = names[key]
                 if codes:
                     found = (i, j + 1, codes)
                     break
@@ -116,28 +124,88 @@ def plain_quotes(text: str) -> str:
     return text.replace("''", '"').translate(QUOTES)
 
 
-def normalize_controls(text: str) -> str:
+def normalize_controls(text: str, names: Names | None = None) -> str:
     """Control-code names in any of the bracket spellings OCR gives, as petcat ``{name}``s."""
     text = plain_quotes(text)
     out, last = [], 0
-    for i, j, codes in control_spans(text):
+    for i, j, codes in control_spans(text, names):
         out.append(text[last:i] + _spelled(codes))
         last = j
     return "".join(out) + text[last:]
 
 
-def petcat_text(text: str, upper: bool) -> str:
+def petcat_text(text: str, upper: bool, names: Names | None = None) -> str:
     """A printed line's text (after its number) as petcat text."""
-    text = normalize_controls(text)
+    text = normalize_controls(text, names)
     return from_capitals(text) if upper else text
 
 
 def line_body(text: str, upper: bool) -> bytes | None:
     """The bytes the C64 stores for a printed line's text; None if it has unknown names."""
-    pieces, errors = petscii.parse_text(petcat_text(text, upper).strip(" "))
-    if errors:
-        return None
-    return crunch(pieces).body
+    return statement_bodies(text, upper, {})
+
+
+def _statements(plain: str) -> list[str]:
+    """*plain* (quotes plain) cut at each ':' outside quotes, up to a REM: CRUNCH ($A579) leaves
+    quotes and DATA at a ':' outside quotes, so each statement is tokenized as if it began the
+    line.  One piece when a '{$..}' could be a quote or colon written as a code."""
+    if "{$" in plain:
+        return [plain]
+    out, last, quote = [], 0, False
+    upper = plain.upper()
+    for k, c in enumerate(plain):
+        if c == '"':
+            quote = not quote
+        elif not quote:
+            if c == ":":
+                out.append(plain[last:k])
+                last = k + 1
+            elif c in "Rr" and upper.startswith("REM", k):
+                break  # (any case: a REM ends the cutting, whichever letters it is)
+    out.append(plain[last:])
+    return out
+
+
+_CHUNK = re.compile(r"(\{[^{}]*\}|[{}]|[^{},]+,?|,)")
+
+
+def _pieces(petcat: str, chunks: dict[str, list[petscii.Piece] | None]) -> list[petscii.Piece] | None:
+    """``petscii.parse_text`` of *petcat* (None on an error), read in chunks -- each control
+    name, and the text between them cut after each ',': the text is read one character or one
+    ``{...}`` at a time, so the chunks' pieces make the whole's (their columns aside, which
+    tokenizing does not use), and a reading of a line that changes one place reads one chunk."""
+    out: list[petscii.Piece] = []
+    for chunk in _CHUNK.findall(petcat):
+        if chunk not in chunks:
+            pieces, errors = petscii.parse_text(chunk)
+            chunks[chunk] = None if errors else pieces
+        got = chunks[chunk]
+        if got is None:
+            return None
+        out += got
+    return out
+
+
+def statement_bodies(text: str, upper: bool, cache: dict[str, bytes | None],
+                     chunks: dict[str, list[petscii.Piece] | None] | None = None,
+                     names: Names | None = None) -> bytes | None:
+    """:func:`line_body`, each statement tokenized once per line read (*cache*: statement text ->
+    bytes): the readings of a line differ in one or two places, so most of its statements
+    repeat (issue 24d: a third of ``basic read``'s time was tokenizing the same statements)."""
+    chunks = {} if chunks is None else chunks
+    parts = _statements(plain_quotes(text))
+    parts[0] = parts[0].lstrip(" ")
+    parts[-1] = parts[-1].rstrip(" ")
+    out = []
+    for part in parts:
+        if part not in cache:
+            pieces = _pieces(petcat_text(part, upper, names), chunks)
+            cache[part] = None if pieces is None else crunch(pieces).body
+        body = cache[part]
+        if body is None:
+            return None
+        out.append(body)
+    return b":".join(out)
 
 
 def checksum_of(number: int, text: str, upper: bool, options: ChecksumOptions) -> int | None:
@@ -250,6 +318,21 @@ def suspect(text: str, k: int, upper: bool) -> bool:
         return c != "t" or text[k - 1].isupper()  # G# for G$, A2*(72) for A2$(72), CHRt(146)
     left = text[k - 1] if k else " "
     right = text[k + 1] if k + 1 < len(text) else " "
+    if c in STRAYS and (not text[k + 1 :].strip() or (c in ".," and left.isdigit() and right == " ")) \
+            and not _quoted(text)[k]:
+        return True  # a speck at the line's end or after a number ('360 :\'', 'W=41. THEN'; 10/85 p. 54)
+    if c == "!" and not _quoted(text)[k]:
+        return True  # '!' outside quotes is no BASIC ('0,-!' for '0,-1'; 10/85 p. 56)
+    if c != "(" and _FUNCTION_BEFORE.search(text[:k]) and not _quoted(text)[k]:
+        return True  # a function's '(' misread ('CHR$CX)'; 10/85 p. 55)
+    if c.isdigit() and k >= 2 and k + 2 < len(text) and left == " " == right and text[k - 2].isalpha() \
+            and text[k + 2].isalpha():
+        return True  # a letter of a word set letter-spaced ('C 0 D E S C H L 0 S S'; 10/85 p. 132)
+    if c == ";" and not _quoted(text)[k] and not _PRINTS.search(_statement_before(text, k)):
+        return True  # ';' belongs to PRINT and INPUT only ('FOR 1=1 TO 23;O$=...', 10/85 p. 54)
+    if c.isdigit() and (not text[:k].strip() or text[:k].rstrip().endswith(":")) \
+            and not _statement_before(text, k).strip() and not _quoted(text)[k]:
+        return True  # a statement never begins with a digit ('8 F=ASC(...)' for ':  F=...'; 9/85 p. 70)
     if c.isdigit():
         if re.search(r"(?:FOR|NEXT) *$", text[:k].upper()) and not quoted_at(text, k):
             return True  # a variable's place: 'FOR 1=1 TO 23' is FOR I
@@ -257,6 +340,21 @@ def suspect(text: str, k: int, upper: bool) -> bool:
     if c.isalpha() and c in "OIlSBZGDQT":
         return left.isdigit() or (right.isdigit() and not left.isalpha())
     return not text.strip(" ").strip(c)  # a line that is one character like '=' is no statement
+
+
+_FUNCTION_BEFORE = re.compile(r"(?<![A-Za-z])(?:CHR\$|LEFT\$|RIGHT\$|MID\$|STR\$|VAL|ASC|LEN|PEEK|SGN|INT|ABS|USR|FRE|POS|SQR|RND"
+                              r"|LOG|EXP|COS|SIN|TAN|ATN) *$")
+_PRINTS = re.compile(r"PRINT|INPUT|CMD|\?", re.IGNORECASE)
+
+
+def _statement_before(text: str, k: int) -> str:
+    """The statement *text*[k] stands in, up to k (from the last ':' outside quotes)."""
+    quoted = _quoted(text)
+    start = 0
+    for i in range(k):
+        if text[i] == ":" and not quoted[i]:
+            start = i + 1
+    return text[start:k]
 
 
 def candidate_edits(text: str, upper: bool, learned: frozenset[tuple[str, str]] = frozenset()) -> list[Edit]:
@@ -290,8 +388,9 @@ def candidate_edits(text: str, upper: bool, learned: frozenset[tuple[str, str]] 
             for m in _replacements(upper):
                 edits.append(Edit(k, k + 1, m, UNKNOWN_COST, f"unreadable '{c}'"))
             edits.append(Edit(k, k + 1, "", STRAY_COST, f"stray '{c}'"))
-        elif c in STRAYS:
-            edits.append(Edit(k, k + 1, "", STRAY_COST, f"stray '{c}'"))
+        elif c in STRAYS and not (c == "-" and "-" in (text[k - 1 : k] + text[k + 1 : k + 2])):
+            # (a dash beside a dash is a rule's: its length is a rule edit)
+            edits.append(Edit(k, k + 1, "", STRAY_COST * factor, f"stray '{c}'"))
     edits += _keyword_edits(text, quoted, upper)
     if not text.strip():  # typing a bare number deletes a line: the print had something, mostly ':'
         edits.append(Edit(0, len(text), ":", LOST_COLON_COST, "':' not read"))
@@ -479,6 +578,13 @@ def _glyph_fixes(number: int, text: str, printed: int, upper: bool, options: Che
 
 REM_RULE_COST = 2.0  # the length of a printed rule of dashes is hard to read ...
 RULE_DASH_COST = 0.05  # ... but OCR counts closer more often than not (10/85 p. 54: 7 for 6, 27 for 19)
+RULE_MORE_COST = 0.1  # ... and reads more dashes than printed, not fewer (p. 54-56: 7/6, 27/19, 36/24, 26/25, 28/16)
+
+
+def _rule_cost(n: int, have: int) -> float:
+    """A rule read as *have* marks that is *n* long; a rule is never read for fewer than half
+    its marks, nor a printed rule for one mark or none (REM_RULE_COST + inf: not tried)."""
+    return REM_RULE_COST + (RULE_DASH_COST * (have - n) if n <= have else RULE_MORE_COST * (n - have))
 REM_RULE_MORE = 20  # lengths tried beyond the one read
 REM_RULE_LOST = 40  # a rule OCR lost at a REM's end: up to this long
 _RULE = re.compile(r"-{2,}|\u2014|\u2013")
@@ -511,9 +617,9 @@ def _rem_rule_edits(text: str) -> tuple[list[Edit], list[Edit]]:
         if m.group(0)[0] != "-":
             dashes.append(Edit(lo, hi, "--", SUSPECT_FACTOR, "two dashes read as one long one"))
         have = len(m.group(0)) if m.group(0)[0] == "-" else 2
-        for n in range(0, have + REM_RULE_MORE + 1):
+        for n in range(max(0, have // 2) if have > 2 else 0, have + REM_RULE_MORE + 1):
             if n != have or m.group(0)[0] != "-":
-                out.append(Edit(lo, hi, "-" * n, REM_RULE_COST + RULE_DASH_COST * abs(n - have),
+                out.append(Edit(lo, hi, "-" * n, _rule_cost(n, have),
                                 f"a rule of {n} dashes read as {len(m.group(0))}"))
     gaps = [start + 3 + m.start() + 1 for m in re.finditer(r" {2,}(?=\S)", body)]  # 'REM *   *'
     if not body.rstrip().endswith(("-", "\u2014", "\u2013")):
@@ -551,6 +657,9 @@ class Tried:
 
     bodies: dict[str, bytes | None] = field(default_factory=dict)
     misses: set[str] = field(default_factory=set)
+    statements: dict[str, bytes | None] = field(default_factory=dict)
+    chunks: dict[str, list[petscii.Piece] | None] = field(default_factory=dict)
+    names: Names = field(default_factory=dict)
 
 
 DEEP_MAX_COST = 1.5  # moves combined three at a time
@@ -602,7 +711,7 @@ def rank_fixes(number: int, text: str, printed: int, upper: bool, options: Check
 
     def body_of(candidate: str) -> bytes | None:
         if candidate not in memo:
-            memo[candidate] = line_body(candidate, upper)
+            memo[candidate] = statement_bodies(candidate, upper, tried.statements, tried.chunks, tried.names)
         return memo[candidate]
 
     found: dict[str, Fix] = {}
@@ -627,6 +736,10 @@ def rank_fixes(number: int, text: str, printed: int, upper: bool, options: Check
             if _tokens(body) > base_tokens:  # the change makes a keyword of a misread one (G0SUB, PDKE)
                 cost = max(MIN_COST, cost - KEYWORD_BONUS)
                 evidence = evidence or all(e.end == e.start + 1 and not e.why.startswith(UNREADABLE_KINDS) for e in chosen)
+            if _unmakes_keyword(text, new, chosen):
+                cost += KEYWORD_LOST_COST  # a keyword printed whole, unmade ('POR' for FOR, '(HR' for CHR)
+            if any(_makes_damage(text, e) for e in chosen):
+                cost += MAKES_DAMAGE_COST  # a digit put into a word the print shows whole ('LSAECHSI5CH')
             if damage_left(new, upper):
                 cost += DAMAGE_LEFT_COST  # a reading that leaves the print's damage unexplained
             found[new] = Fix(cost, new, chosen, evidence and not offered)
@@ -674,6 +787,58 @@ def rank_fixes(number: int, text: str, printed: int, upper: bool, options: Check
             fixes.append(Fix(cost, text, (), False, computed))
             fixes.sort(key=lambda f: (f.cost, f.text))
     return fixes[:limit]
+
+
+KEYWORD_LOST_COST = 1.0
+MAKES_DAMAGE_COST = 1.5
+
+
+def _keywords_at(text: str) -> dict[int, tuple[int, str]]:
+    """For each character of *text* that is part of a keyword as CRUNCH reads it (outside
+    quotes, before REM and DATA), the keyword's (start, spelling)."""
+    out: dict[int, tuple[int, str]] = {}
+    quoted = _quoted(text)
+    i = 0
+    while i < len(text):
+        if quoted[i]:
+            i += 1
+            continue
+        kw = next((k for k in KEYWORDS if text.startswith(k, i)), None)
+        if kw is None:
+            i += 1
+            continue
+        for k in range(i, i + len(kw)):
+            out[k] = (i, kw)
+        if kw == "DATA":
+            break
+        i += len(kw)
+    return out
+
+
+def _unmakes_keyword(text: str, new: str, edits: tuple[Edit, ...]) -> bool:
+    """A one-character edit changes a letter of a keyword the print shows whole and the new
+    text does not read that keyword there ('POR' for FOR, 'PRUNT' for PRINT)."""
+    if any(e.end != e.start + 1 or len(e.new) != 1 for e in edits) or not any(text[e.start].isalpha() for e in edits):
+        return False  # (an operator read for '$' is no keyword the print shows: 'CHR^(13)')
+    old_kw = _keywords_at(text)
+    if not any(e.start in old_kw for e in edits):
+        return False
+    new_kw = _keywords_at(new)
+    return any(text[e.start].isalpha() and e.start in old_kw and new_kw.get(e.start) != old_kw[e.start] for e in edits)
+
+
+def _makes_damage(text: str, e: Edit) -> bool:
+    """The edit puts a digit into a word of three or more letters the print shows whole: OCR
+    reads a printed letter as a digit and the reverse, but a clean word is rarely a misread
+    number (10/85 p. 54 line 22: '5 read as S' in ANGELSAECHSISCH verifies by chance)."""
+    if e.end != e.start + 1 or len(e.new) != 1 or not e.new.isdigit() or not text[e.start].isalpha():
+        return False
+    lo, hi = e.start, e.end
+    while lo > 0 and text[lo - 1].isalpha():
+        lo -= 1
+    while hi < len(text) and text[hi].isalpha():
+        hi += 1
+    return hi - lo >= 3 and all(c.isupper() for c in text[lo:hi]) or hi - lo >= 3 and all(c.islower() for c in text[lo:hi])
 
 
 def _triples(text: str, upper: bool, moves: list[tuple[tuple[Edit, ...], float]], consider: Callable[..., None]) -> None:
@@ -739,6 +904,9 @@ def damage_left(text: str, upper: bool) -> bool:
         if quoted[k]:
             if upper and c in UNDERLINED and suspect(text, k, upper):
                 return True  # an underlined (shifted) letter OCR made a symbol of: not read yet
+            if upper and c.islower() and text[k + 1 : k + 2].islower() and text[k + 2 : k + 3].isupper() \
+                    and not (k and text[k - 1].isalnum()):
+                return True  # an underlined capital OCR read as a ligature ('flAX.', 'fiDJUST'; 10/85 p. 32)
             continue
         left = text[k - 1] if k else " "
         right = text[k + 1] if k + 1 < len(text) else " "
@@ -748,6 +916,9 @@ def damage_left(text: str, upper: bool) -> bool:
             return True
         if c.isdigit() and re.search(r"(?:FOR|NEXT) *$", text[:k].upper()):
             return True  # a variable's place
+        if c.isdigit() and (not text[:k].strip() or text[:k].rstrip().endswith(":")) \
+                and not _statement_before(text, k).strip():
+            return True  # a statement never begins with a digit
         if c.isalpha() and left.isdigit() and right.isdigit():
             return True
     return False
@@ -756,6 +927,8 @@ def damage_left(text: str, upper: bool) -> bool:
 def confident(fixes: list[Fix], upper: bool = False) -> bool:
     """Repair without asking: the best fix is where the print shows damage, cheap, clearly
     ahead of the next one, and leaves no plain damage behind."""
+    if fixes and _sure_rule(fixes, upper):
+        return True
     if not fixes or not fixes[0].evidence or fixes[0].cost > AUTO_MAX_COST or fixes[0].checksum is not None:
         return False
     if damage_left(fixes[0].text, upper):
@@ -764,6 +937,23 @@ def confident(fixes: list[Fix], upper: bool = False) -> bool:
     # checksum) is no rival of one that clears it
     rivals = [f for f in fixes[1:] if f.checksum is None and not damage_left(f.text, upper)]
     return not rivals or rivals[0].cost >= fixes[0].cost + AUTO_MARGIN
+
+
+def _sure_rule(fixes: list[Fix], upper: bool) -> bool:
+    """The only reading found is a REM's rule of dashes counted anew (OCR cannot count a rule,
+    or lost it in a gap of the print), the line shows no other damage and a misread checksum
+    is clearly less likely: taken (64'er 10/85 p. 131 line 130 'REM *   *', the banner's rule
+    lost; p. 54 line 200 '36 dashes for 24).  A rule is a REM's text: a wrong length changes a
+    comment, never what the program does."""
+    best = fixes[0]
+    if best.checksum is not None or not best.edits or not all(
+            e.why.startswith("a rule of") and e.why.endswith("not read") or re.fullmatch(r"a rule of \d+ dashes read as \d+", e.why)
+            or e.why == "two dashes read as one long one"
+            for e in best.edits):
+        return False
+    if damage_left(best.text, upper) or any(f.checksum is None for f in fixes[1:]):
+        return False
+    return all(f.cost >= best.cost + AUTO_MARGIN for f in fixes[1:])
 
 
 def describe(text: str, fix: Fix, printed: int) -> str:

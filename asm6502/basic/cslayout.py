@@ -87,6 +87,54 @@ def read_checksum(match: re.Match) -> Checksum:
                     any(c in DIGIT_LOOKALIKES for c in raw))
 
 
+# a checksum field OCR damaged past reading: each character stands for these digits
+_FIELD_DIGITS = {**DIGIT_LOOKALIKES, "Q": "08", "j": "1", "i": "1"}
+_FIELD_OPEN = "<({[\u00ab-"
+_FIELD_CLOSE = ">}]\u00bb"
+MAX_FIELD_VALUES = 10  # a field with one digit unreadable; more is no check
+
+
+@dataclass(frozen=True)
+class DamagedField:
+    head: str  # the line's text before the field
+    text: str  # the field as printed
+    values: tuple[int, ...]  # the checksums it can be
+
+
+def damaged_checksum(text: str) -> DamagedField | None:
+    """A checksum field at the end of *text* that OCR damaged so it does not read as ``<NNN>``:
+    the opening bracket read as '-', a digit as a symbol or a letter (64'er 10/85 p. 131:
+    '-^38>' for <238>, '<j Q9 >' for <189>; p. 56: '<l*7>' for <187>).  Its values: every
+    byte whose three digits agree with what can be read (at most one digit unreadable)."""
+    body = text.rstrip()
+    if not body or body[-1] not in _FIELD_CLOSE:
+        return None
+    for k in range(len(body) - 2, max(-1, len(body) - 10), -1):
+        if body[k] in _FIELD_OPEN:
+            break
+    else:
+        return None
+    inner = body[k + 1 : -1].replace(" ", "")
+    if not 1 <= len(inner) <= 3 or '"' in inner or not any(c.isdigit() or c in DIGIT_LOOKALIKES for c in inner):
+        return None
+    sets = ["0123456789"] * (3 - len(inner)) + [c if c.isdigit() else _FIELD_DIGITS.get(c, "0123456789") for c in inner]
+    values = tuple(sorted({v for a in sets[0] for b in sets[1] for c in sets[2] if (v := int(a + b + c)) <= 255}))
+    if not values or len(values) > MAX_FIELD_VALUES:
+        return None
+    return DamagedField(body[:k].rstrip(), body[k:].strip(), values)
+
+
+# digits OCR reads as one another in a line number (10/85 p. 131: '350' for 550)
+NUMBER_DIGIT_CONFUSIONS = {"3": "58", "5": "36", "6": "58", "8": "3609", "0": "896", "9": "80", "1": "7", "7": "1"}
+
+
+def number_readings(text: str) -> list[int]:
+    """The line numbers *text* can be with one digit misread."""
+    digits = "".join(DIGIT_LOOKALIKES.get(c, c) for c in text)
+    return [int(digits[:k] + d + digits[k + 1 :]) for k, c in enumerate(digits)
+            for d in NUMBER_DIGIT_CONFUSIONS.get(c, "")]
+
+
 def read_number(text: str) -> int:
     return int("".join(DIGIT_LOOKALIKES.get(c, c) for c in text))
 
@@ -140,7 +188,10 @@ def _segments(raw: str) -> list[_Segment]:
             else:
                 slot += 1  # the empty number or text slot
             continue
-        if slot == 0 and NUMBER_CELL.match(text):
+        if NUMBER_CELL.match(text) and (slot == 0 or (slot == 1 and seg.column > 0 and not seg.texts
+                                                      and seg.number is None and _text_follows(cells, k))):
+            # (the right column's number in a cell of its own, as the left one's, 9/85 p. 70 --
+            # not a line's last digits broken into the next row: 'GOTO' / '30030' <056>)
             seg.number = (text.strip(), col + len(text) - len(text.lstrip()))
             slot = 1
             continue
@@ -152,6 +203,17 @@ def _segments(raw: str) -> list[_Segment]:
     if seg is not None and (seg.number or seg.texts or seg.checksum):
         segs.append(seg)
     return segs
+
+
+def _text_follows(cells: list[tuple[str, int]], k: int) -> bool:
+    """The cell after cells[k] holds a line's text, or is its empty text slot before the
+    line's checksum ('1490<TAB><TAB><196>': the text OCR lost) -- not the checksum itself."""
+    if k + 1 >= len(cells):
+        return False
+    after = cells[k + 1][0]
+    if not after.strip():
+        return k + 2 < len(cells) and bool(CHECKSUM_CELL.match(cells[k + 2][0]))
+    return not CHECKSUM_CELL.match(after)
 
 
 def _text_cell(seg: _Segment, text: str, col: int, *, inline_number: bool = True) -> None:

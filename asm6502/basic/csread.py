@@ -13,12 +13,13 @@ Several listings in one text (line numbers starting again) are read separately.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import re
+from dataclasses import dataclass, field, replace
 
 from asm6502.basic import csfix
 from asm6502.basic.case import BRACES
 from asm6502.basic.checksummer import ChecksumOptions, format_listing, line_checksum
-from asm6502.basic.cslayout import CHECKSUM_INSIDE, Record, find_records, read_checksum
+from asm6502.basic.cslayout import CHECKSUM_INSIDE, DamagedField, Record, damaged_checksum, find_records, number_readings, read_checksum
 from asm6502.basic.tokenizer import BASIC_START, MAX_LINE_NUMBER, link_program
 from asm6502.diagnostics import Diagnostic, Span, error, note, warning
 
@@ -157,7 +158,8 @@ def read_listings(text: str, filename: str = "<input>", *, version: int | None =
                                                           "the line, <NNN>)", Span(filename, 1, 1)),))]
     results = []
     for records in groups:
-        with_checksum = [i for i, r in enumerate(records) if r.checksum is not None]
+        # (a field OCR damaged past reading is a checksum too: '-^38>', '<j Q9 >')
+        with_checksum = [i for i, r in enumerate(records) if r.checksum is not None or damaged_checksum(r.text)]
         if not with_checksum:
             continue
         # lines without a checksum before the first and after the last are article text -- unless
@@ -185,9 +187,15 @@ def _check(records: list[Record], src: _Source, version: int, upper: bool) -> Re
     later: list[tuple[int, Record, str, bytes | None, int | None, Span, csfix.Tried]] = []
     seen: dict[int, int] = {}
     last = -1
-    for rec in records:
+    for at, rec in enumerate(records):
         where = src.span(rec.line, rec.col, len(rec.number_text))
         printed = rec.text.strip(" ")
+        renumbered = _renumber(rec, printed, last, records[at + 1].number if at + 1 < len(records) else None,
+                               seen, upper, options)
+        if renumbered is not None:
+            diags.append(warning(f"line {renumbered} read as {rec.number_text}: its place between line {last} and "
+                                 f"the next one and its checksum say so", where))
+            rec = replace(rec, number=renumbered)
         if rec.number > MAX_LINE_NUMBER:
             diags.append(error(f"line number {rec.number} is out of range 0-{MAX_LINE_NUMBER}", where))
         if rec.number in seen:
@@ -197,6 +205,9 @@ def _check(records: list[Record], src: _Source, version: int, upper: bool) -> Re
         seen.setdefault(rec.number, rec.line)
         last = max(last, rec.number)
         body = csfix.line_body(printed, upper)
+        field = damaged_checksum(printed) if rec.checksum is None else None
+        if field is not None and _damaged_field(rec, printed, field, where, upper, options, diags, reports):
+            continue
         if rec.checksum is None:
             diags.append(error(f"line {rec.number}: no checksum <NNN> found; the line cannot be checked", where))
             reports.append(LineReport(rec.number, rec.line, "bad", printed, printed, None, None, body))
@@ -217,6 +228,14 @@ def _check(records: list[Record], src: _Source, version: int, upper: bool) -> Re
                                           rec.checksum, csfix.line_body(fix.text, upper), repair))
                 continue
             reports.append(LineReport(rec.number, rec.line, "verified", printed, printed, rec.checksum, computed, body))
+            continue
+        opener = _opener_misread(rec, printed, upper, options)
+        if opener is not None:  # "160 REM * * z 209 >": the field's '<' read as a letter
+            head, repair = opener
+            diags.append(warning(f"repaired line {rec.number}: {repair}", cs_where,
+                                 *([] if cs_where.source else [note(f"line {rec.number} reads: {rec.number} {printed}")])))
+            reports.append(LineReport(rec.number, rec.line, "repaired", printed, head, rec.checksum, rec.checksum,
+                                      csfix.line_body(head, upper), repair))
             continue
         split = _checksum_inside(rec.number, printed, upper, options)
         if split is not None:  # "560 REM X <109> 57cTc2T^ <107>": the next line's number unread
@@ -246,6 +265,67 @@ def _check(records: list[Record], src: _Source, version: int, upper: bool) -> Re
         _conclude(rec, printed, body, computed, cs_where, fixes, upper, options, diags, reports, at, sure=False)
     diags.sort(key=lambda d: (d.span.line, d.span.col) if d.span else (0, 0))
     return ReadResult(version, upper, tuple(r for r in reports if r is not None), tuple(diags))
+
+
+def _renumber(rec: Record, printed: str, last: int, following: int | None, seen: dict[int, int], upper: bool,
+              options: ChecksumOptions) -> int | None:
+    """A line number out of order that OCR misread: one digit read as another puts it between
+    its neighbours and its line verifies with it ('540 NEXT A <052> 350 : <018> 560 ...' on
+    64'er 10/85 p. 131 is line 550)."""
+    if rec.checksum is None or (rec.number > last and rec.number not in seen
+                                and (following is None or rec.number < following)):
+        return None
+    for number in number_readings(rec.number_text):
+        if number > last and number not in seen and (following is None or number < following) and \
+                csfix.checksum_of(number, printed, upper, options) == rec.checksum:
+            return number
+    return None
+
+
+def _opener_misread(rec: Record, printed: str, upper: bool, options: ChecksumOptions) -> tuple[str, str] | None:
+    """A checksum read without its opening bracket, a short mark before it that is the bracket
+    misread ('REM * * z 209 >', 'REM <; 218 >'; 64'er 10/85 p. 132): the line without the mark
+    verifies."""
+    assert rec.checksum is not None
+    if not rec.checksum_text or rec.checksum_text[0] in "<({[\u00ab":
+        return None
+    m = re.search(r"\s(\S{1,2})$", printed)
+    if m is None:
+        return None
+    head = printed[: m.start()].rstrip()
+    if not head or csfix.checksum_of(rec.number, head, upper, options) != rec.checksum:
+        return None
+    return head, f"'{m.group(1)}' before the checksum is its '<' misread"
+
+
+def _damaged_field(rec: Record, printed: str, field: DamagedField, where: Span, upper: bool,
+                   options: ChecksumOptions, diags: list[Diagnostic], reports: list[LineReport | None]) -> bool:
+    """A line whose checksum field OCR damaged past reading (``-^38>``, ``<j Q9 >``): checked
+    against every value the field can be.  The line as printed giving one of them is taken
+    (with one digit unreadable only where the line shows no damage: one in 26 would match by
+    chance); up to three values, the fixes for each are ranked together and the best taken
+    when it is sure.  False: not read (the line stays without a checksum)."""
+    context = [] if where.source else [note(f"line {rec.number} reads: {rec.number} {printed}")]
+    computed = csfix.checksum_of(rec.number, field.head, upper, options)
+    text, value, repair = None, None, ""
+    if computed in field.values and (len(field.values) <= 3 or not csfix.damage_left(field.head, upper)):
+        text, value = field.head, computed
+        repair = f"the checksum field '{field.text}' read as <{computed:03d}> (the line as printed gives it)"
+    elif len(field.values) <= 3:
+        ranked = sorted(((f, v) for v in field.values
+                         for f in csfix.rank_fixes(rec.number, field.head, v, upper, options) if f.checksum is None),
+                        key=lambda fv: (fv[0].cost, fv[0].text))
+        if csfix.confident([f for f, _ in ranked], upper):
+            best, value = ranked[0]
+            text = best.text
+            repair = (csfix.describe(field.head, best, value) +
+                      f"; the checksum field '{field.text}' read as <{value:03d}>")
+    if text is None or value is None:
+        return False
+    diags.append(warning(f"repaired line {rec.number}: {repair}", where, *context))
+    reports.append(LineReport(rec.number, rec.line, "repaired", printed, text, value, value,
+                              csfix.line_body(text, upper), repair))
+    return True
 
 
 def _conclude(rec: Record, printed: str, body: bytes | None, computed: int | None, cs_where: Span,
