@@ -374,7 +374,8 @@ def candidate_edits(text: str, upper: bool, learned: frozenset[tuple[str, str]] 
             continue
         sus = suspect(text, k, upper)
         factor = SUSPECT_FACTOR if sus else 1.0
-        options = CONFUSIONS.get(c, [])
+        options = CONFUSIONS.get(c, []) if c != "-" or "-" not in text[k - 1 : k] + text[k + 1 : k + 2] else []
+        # (a dash beside a dash is a rule's: its length is a rule edit)
         if c.isalpha() and c.islower() and not upper:
             options = options + [(m.lower(), cost) for m, cost in CONFUSIONS.get(c.upper(), ())]
         if not upper:  # petcat text: the unshifted letters are the lower-case ones
@@ -785,8 +786,9 @@ def rank_fixes(number: int, text: str, printed: int, upper: bool, options: Check
             if not any(_overlap(x, y) for x in a[0] for y in b[0]):
                 consider((a, b), PAIR_EXTRA, offered=True)
     rules, dashes = _rem_rule_edits(text)
-    if deep:
-        rules += _quoted_gap_rules(text)
+    if deep:  # a rule lost from quotes: alone (each length paired with every helper would cost more than it finds)
+        for edit in _quoted_gap_rules(text):
+            consider((((edit,), edit.cost),), 0.0)
     helpers = [m for m in likely if len(m[0]) == 1 and m[1] < LIKELY] + [((d,), d.cost) for d in dashes]
     if deep:  # two rules of a REM, both counted wrong (10/85 p. 54 lines 5 and 20)
         read = [e for e in rules if " read as " in e.why]
