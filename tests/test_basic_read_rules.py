@@ -208,3 +208,27 @@ def test_a_line_run_into_the_last_ones_row_is_read_when_its_number_fits():
     # a number that does not fit between its neighbours stays a line not read, placed
     result, _ = _in_a_listing('560 REM * EINZUGEBENDEN CODE AUFBAUEN * <109> 57cTc2T^"^^ <107> 580 REM <134>\n')
     assert any("(between line 560 and line 580)" in d.message for d in result.errors)
+
+
+def test_the_page_footer_is_no_line():
+    # 9/85 p. 70: the footer's page number and the logo OCR garbled, over the issue's name; the
+    # same form on 11/85 ('8 söa?' over 'Ausgabe ll/November 1985')
+    from asm6502.basic.cslayout import find_records
+
+    rows = "625 IF E=137 THEN END\t<012>\n70 \u00a3k?Jj*\nAusgabe 9/September 1985\n630 GOTO 530\t<152>\n"
+    assert [r.number for r in find_records(rows).records] == [625, 630]
+    rows = "625 IF E=137 THEN END\t<012>\n8 s\u00f6a?\nAusgabe ll/November 1985\n"
+    assert [r.number for r in find_records(rows).records] == [625]
+    # a line with words before the footer stays a line
+    rows = "625 IF E=137 THEN END\t<012>\n70 PRINT X\nAusgabe 9/September 1985\n"
+    assert [r.number for r in find_records(rows).records] == [625, 70]
+
+
+def test_a_speck_touching_the_checksum_field_and_a_line_numbers_1_read_as_i():
+    # 9/85 p. 73: line 100's field '.<172>' (in a cell of its own and at a row's end), 'i0i0 DATA'
+    from asm6502.basic.cslayout import find_records
+
+    got = [(r.number, r.checksum, r.checksum_text) for r in find_records(
+        "100 PRINT 1\t.<172>\n110 PRINT 2 .<171>\ni0i0 DATA 1\t<083>\n").records]
+    assert got == [(100, 172, "<172>"), (110, 171, "<171>"), (1010, 83, "<083>")]
+    assert [r.number for r in find_records("i DATA 1 <083>\nI2C PRINT <083>\n").records] == []

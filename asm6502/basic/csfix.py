@@ -612,9 +612,9 @@ def _rem_rule_edits(text: str) -> tuple[list[Edit], list[Edit]]:
     for m in _QUOTED_RULE.finditer(text[:quote_end]):
         if quoted[m.start()] and quoted[m.end() - 1]:
             have = len(m.group(0))
-            for n in range(1, have + REM_RULE_MORE + 1):
-                if n != have:
-                    out.append(Edit(m.start(), m.end(), m.group(0)[0] * n, REM_RULE_COST + RULE_DASH_COST * abs(n - have),
+            for n in range(max(1, have // 2), have + REM_RULE_MORE + 1):
+                if n != have:  # (OCR reads a rule longer, not shorter: _rule_cost, as in a REM)
+                    out.append(Edit(m.start(), m.end(), m.group(0)[0] * n, _rule_cost(n, have),
                                     f"a rule of {n} '{m.group(0)[0]}' read as {have}"))
     if start is None:
         return out, dashes
