@@ -312,10 +312,10 @@ def find_records(text: str) -> Layout:
         if not raw.strip():
             continue
         if _FOOTER.match(raw):  # the page footer: its page number is no line (9/85 p. 70 '70 £k?Jj*')
-            for col, rec in list(open_.items()):
-                if rec.checksum is None and rec.line == last_row and _LOGO.match(rec.text):
+            for col, page in list(open_.items()):
+                if page.checksum is None and page.line == last_row and _LOGO.match(page.text):
                     del open_[col]
-                    prose.extend([Piece(rec.number_text, rec.line, rec.col), *rec.pieces])
+                    prose.extend([Piece(page.number_text, page.line, page.col), *page.pieces])
             prose.append(Piece(raw, lineno, 1))
             continue
         last_row = lineno

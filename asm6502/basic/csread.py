@@ -19,7 +19,17 @@ from dataclasses import dataclass, field, replace
 from asm6502.basic import csfix
 from asm6502.basic.case import BRACES
 from asm6502.basic.checksummer import ChecksumOptions, format_listing, line_checksum
-from asm6502.basic.cslayout import CHECKSUM_INSIDE, NUMBERED, DamagedField, Piece, Record, damaged_checksum, find_records, number_readings, read_checksum
+from asm6502.basic.cslayout import (
+    CHECKSUM_INSIDE,
+    NUMBERED,
+    DamagedField,
+    Piece,
+    Record,
+    damaged_checksum,
+    find_records,
+    number_readings,
+    read_checksum,
+)
 from asm6502.basic.tokenizer import BASIC_START, MAX_LINE_NUMBER, link_program
 from asm6502.diagnostics import Diagnostic, Span, error, note, warning
 
