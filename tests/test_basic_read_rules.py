@@ -75,8 +75,8 @@ def test_a_damaged_checksum_field_is_read_as_the_values_it_can_be(text, field, v
     # p. 56 line 2160: '<l*7>' (one digit unreadable: taken only where the line shows no damage)
     ("2160 DATA 0,128,255,255,0,0,0,-1,0,0,254,255,1,2,0,-1,-1<l*7>", "repaired",
      "DATA 0,128,255,255,0,0,0,-1,0,0,254,255,1,2,0,-1,-1", 197),
-    # p. 132 line 540: '<m>' -- nothing to check against
-    ("540 IF X = 0 THEN RUN <m>", "bad", None, None),
+    # p. 132 line 540: '<m>' -- nothing to check against: unchecked, the field taken off
+    ("540 IF X = 0 THEN RUN <m>", "unchecked", "IF X = 0 THEN RUN", None),
 ])
 def test_a_line_with_a_damaged_checksum_field(text, status, taken, checksum):
     _, (line,) = _in_a_listing(text)
@@ -182,3 +182,53 @@ def test_a_statement_never_begins_with_a_digit():
     assert csfix.suspect("8 F=ASC(LEFT^(PROGR$ ( J) , 1))", 0, True)
     assert csfix.damage_left("8 F=ASC(LEFT$(PROGR$ ( J) . 1))", True)
     assert not csfix.suspect("IF X THEN 530", 11, True)
+
+
+@pytest.mark.parametrize("row,status,first", [
+    # a line of one mark is no statement: the ':' 64'er set parts off with (10/85 p. 131 line
+    # 670 '1'; held out, 9/85 p. 70-71 lines 810, 1540 '8', 1550 '3', 2140 '5': all taken right)
+    ("670 1 <138>", "repaired", ":"),
+    ("810 8 <024>", "repaired", ":"),
+    # '-' for ':' or '.': a dot's speck drawn out; offered, never taken (10/85 p. 132 line 250)
+    ("250 T = 54296 : I = 1 - CL = 6 <179>", "bad", "T = 54296 : I = 1 : CL = 6"),
+    # a rule of dashes in quotes between two control codes, lost: offered (p. 132 line 350)
+    ('350 PRINT "<5RIGHT> <CYAN>" <237>', "bad", 'PRINT "<5RIGHT>-----------<CYAN>"'),
+])
+def test_rules_of_issue_24e(row, status, first):
+    _, (line,) = _in_a_listing(row)
+    assert line.status == status
+    assert _bytes(line.text if status == "repaired" else line.fixed_texts[0]) == _bytes(first)
+
+
+def test_a_line_run_into_the_last_ones_row_is_read_when_its_number_fits():
+    # 10/85 p. 131: '660 GuTO 310 <112> 670 1 <138> 680 = <148>': line 670 was lost before
+    result, lines = _in_a_listing("660 GuTO 310 <112> 670 1 <138> 680 = <148>\n")
+    assert [(r.number, r.status) for r in lines] == [(660, "repaired"), (670, "repaired"), (680, "repaired")]
+    assert not result.errors
+    # a number that does not fit between its neighbours stays a line not read, placed
+    result, _ = _in_a_listing('560 REM * EINZUGEBENDEN CODE AUFBAUEN * <109> 57cTc2T^"^^ <107> 580 REM <134>\n')
+    assert any("(between line 560 and line 580)" in d.message for d in result.errors)
+
+
+def test_the_page_footer_is_no_line():
+    # 9/85 p. 70: the footer's page number and the logo OCR garbled, over the issue's name; the
+    # same form on 11/85 ('8 söa?' over 'Ausgabe ll/November 1985')
+    from asm6502.basic.cslayout import find_records
+
+    rows = "625 IF E=137 THEN END\t<012>\n70 \u00a3k?Jj*\nAusgabe 9/September 1985\n630 GOTO 530\t<152>\n"
+    assert [r.number for r in find_records(rows).records] == [625, 630]
+    rows = "625 IF E=137 THEN END\t<012>\n8 s\u00f6a?\nAusgabe ll/November 1985\n"
+    assert [r.number for r in find_records(rows).records] == [625]
+    # a line with words before the footer stays a line
+    rows = "625 IF E=137 THEN END\t<012>\n70 PRINT X\nAusgabe 9/September 1985\n"
+    assert [r.number for r in find_records(rows).records] == [625, 70]
+
+
+def test_a_speck_touching_the_checksum_field_and_a_line_numbers_1_read_as_i():
+    # 9/85 p. 73: line 100's field '.<172>' (in a cell of its own and at a row's end), 'i0i0 DATA'
+    from asm6502.basic.cslayout import find_records
+
+    got = [(r.number, r.checksum, r.checksum_text) for r in find_records(
+        "100 PRINT 1\t.<172>\n110 PRINT 2 .<171>\ni0i0 DATA 1\t<083>\n").records]
+    assert got == [(100, 172, "<172>"), (110, 171, "<171>"), (1010, 83, "<083>")]
+    assert [r.number for r in find_records("i DATA 1 <083>\nI2C PRINT <083>\n").records] == []

@@ -52,6 +52,7 @@ LAZY = {
     ("asm6502.build", "asm6502.d64"): "13 ms; a build loads the modules of its rules only",
     ("asm6502.cli.basic", "asm6502.basic.cslayout"): "5.4 ms; only for a Checksummer listing's layout",
     ("asm6502.cli.basic", "asm6502.basic.csread"): "33 ms; only for 'basic read'",
+    ("asm6502.cli.basic", "asm6502.basic.csaccept"): "loads csread (33 ms), the stage after it; only for 'basic read'",
     ("asm6502.cli.basic_run", "asm6502.emu.c64.roms"): "with emu.c64.session (32 ms): only for 'basic run --rom'",
     ("asm6502.cli.basic_run", "asm6502.emu.c64.screen"): "14 ms; only for 'basic run --rom'",
     ("asm6502.cli.basic_run", "asm6502.emu.c64.session"): "32 ms (the whole C64); only for 'basic run --rom'",

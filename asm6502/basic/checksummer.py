@@ -72,14 +72,18 @@ def checksums(lines: Iterable[tuple[int, bytes]], options: ChecksumOptions = Che
     return [line_checksum(number, body, options) for number, body in lines]
 
 
-def format_listing(entries: Iterable[tuple[str, int]], *, width: int = 0) -> str:
+UNREAD_FIELD = "<???>"  # a checksum nobody could read (``basic read``'s corrected listing)
+
+
+def format_listing(entries: Iterable[tuple[str, int | None]], *, width: int = 0) -> str:
     """A type-in listing: each line's text, then ``<NNN>``, aligned in one column.
 
-    Three digits with leading zeros, as 64'er printed them (``<067>``).
+    Three digits with leading zeros, as 64'er printed them (``<067>``); None: ``<???>``.
     """
     rows = list(entries)
     column = max([width] + [len(text) for text, _ in rows if len(text) <= 80])
-    return "".join(f"{text.ljust(column)} <{value:03d}>\n" for text, value in rows)
+    return "".join(f"{text.ljust(column)} {UNREAD_FIELD if value is None else f'<{value:03d}>'}\n"
+                   for text, value in rows)
 
 
 def checksum_listing(

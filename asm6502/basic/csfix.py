@@ -247,9 +247,11 @@ ONE_WAY: tuple[tuple[str, str, float], ...] = (
     ("t", "^", 1.5), ("f", "^", 1.5),  # ... or as t or f (10/85 p. 32 line 920: '" t MAX."' for '" ^ max."')
     ("C", "(", 1.5), (">", ")", 1.5),  # round brackets read as C and > (10/85 p. 55: 'CHR$CX)', 'LEN(Al$(I) >>')
     ("s", ":", 1.5), ("j", "I", 1.5),  # 10/85 p. 55 lines 290, 320 ('s' for ':'), p. 131 line 570 ('jR' for IR)
+    ("-", ":", 2.0), ("-", ".", 2.0),  # a dot's speck drawn out (10/85 p. 132 line 250 '1 - CL', p. 131 line 350 'K-')
 )
 STRAYS = ".,'`-\u2019\u2018"
 LOST_COLON_COST = 1.0
+LONE_COLON_COST = 1.5
 UNDERLINED = "\u00a3^#&@"  # what OCR made of an underlined (shifted) capital inside quotes
 MAX_UNKNOWN = 2  # a line with more unreadable characters than this cannot be fixed by one or two changes
 UNKNOWN_COST = 2.5
@@ -372,7 +374,8 @@ def candidate_edits(text: str, upper: bool, learned: frozenset[tuple[str, str]] 
             continue
         sus = suspect(text, k, upper)
         factor = SUSPECT_FACTOR if sus else 1.0
-        options = CONFUSIONS.get(c, [])
+        options = CONFUSIONS.get(c, []) if c != "-" or "-" not in text[k - 1 : k] + text[k + 1 : k + 2] else []
+        # (a dash beside a dash is a rule's: its length is a rule edit)
         if c.isalpha() and c.islower() and not upper:
             options = options + [(m.lower(), cost) for m, cost in CONFUSIONS.get(c.upper(), ())]
         if not upper:  # petcat text: the unshifted letters are the lower-case ones
@@ -394,6 +397,10 @@ def candidate_edits(text: str, upper: bool, learned: frozenset[tuple[str, str]] 
     edits += _keyword_edits(text, quoted, upper)
     if not text.strip():  # typing a bare number deletes a line: the print had something, mostly ':'
         edits.append(Edit(0, len(text), ":", LOST_COLON_COST, "':' not read"))
+    elif len(text.strip()) == 1 and text.strip() not in ":=" and unknown == 0:
+        # a line of one mark is no statement: 64'er set off a program's parts with ':' lines,
+        # OCR reads the lone ':' as '=' (ONE_WAY) or as '1' (10/85 p. 131 line 670: '670 1 <138>')
+        edits.append(Edit(0, len(text), ":", LONE_COLON_COST, f": read as {text.strip()}"))
     return edits
 
 
@@ -605,9 +612,9 @@ def _rem_rule_edits(text: str) -> tuple[list[Edit], list[Edit]]:
     for m in _QUOTED_RULE.finditer(text[:quote_end]):
         if quoted[m.start()] and quoted[m.end() - 1]:
             have = len(m.group(0))
-            for n in range(1, have + REM_RULE_MORE + 1):
-                if n != have:
-                    out.append(Edit(m.start(), m.end(), m.group(0)[0] * n, REM_RULE_COST + RULE_DASH_COST * abs(n - have),
+            for n in range(max(1, have // 2), have + REM_RULE_MORE + 1):
+                if n != have:  # (OCR reads a rule longer, not shorter: _rule_cost, as in a REM)
+                    out.append(Edit(m.start(), m.end(), m.group(0)[0] * n, _rule_cost(n, have),
                                     f"a rule of {n} '{m.group(0)[0]}' read as {have}"))
     if start is None:
         return out, dashes
@@ -631,6 +638,22 @@ def _rem_rule_edits(text: str) -> tuple[list[Edit], list[Edit]]:
 
 
 _QUOTED_RULE = re.compile(r"-{4,}|\.{4,}|\*{4,}")
+# blanks between two control names (or a name and a quote) inside quotes: nothing else printed there
+_QUOTED_GAP = re.compile(r"(?<=[>}\]I])( +)(?=[<{\[])|(?<=\")( +)(?=[<{\[])|(?<=[>}\]])( +)(?=\")")
+
+
+def _quoted_gap_rules(text: str) -> list[Edit]:
+    """A rule of dashes printed inside quotes between two control codes, that OCR lost and left
+    a blank for (10/85 p. 132 line 350: '"<5RIGHT> <CYAN>"' for 11 dashes between them): every
+    length up to REM_RULE_LOST, offered only (a blank between control codes is mostly typed)."""
+    quoted = _quoted(text)
+    out = []
+    for m in _QUOTED_GAP.finditer(text):
+        lo, hi = m.span()
+        if quoted[lo] and quoted[hi - 1] and not text.upper().startswith("REM", 0):
+            out += [Edit(lo, hi, "-" * n, REM_RULE_COST, f"a rule of {n} dashes in quotes lost")
+                    for n in range(2, REM_RULE_LOST + 1)]
+    return out
 
 
 LEARNED_MIN = 2  # sure repairs of one listing that show a confusion: this page's OCR makes it
@@ -763,6 +786,9 @@ def rank_fixes(number: int, text: str, printed: int, upper: bool, options: Check
             if not any(_overlap(x, y) for x in a[0] for y in b[0]):
                 consider((a, b), PAIR_EXTRA, offered=True)
     rules, dashes = _rem_rule_edits(text)
+    if deep:  # a rule lost from quotes: alone (each length paired with every helper would cost more than it finds)
+        for edit in _quoted_gap_rules(text):
+            consider((((edit,), edit.cost),), 0.0)
     helpers = [m for m in likely if len(m[0]) == 1 and m[1] < LIKELY] + [((d,), d.cost) for d in dashes]
     if deep:  # two rules of a REM, both counted wrong (10/85 p. 54 lines 5 and 20)
         read = [e for e in rules if " read as " in e.why]

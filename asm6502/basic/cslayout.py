@@ -29,16 +29,21 @@ from itertools import pairwise
 DIGIT_LOOKALIKES = {"O": "0", "o": "0", "Q": "0", "D": "0", "I": "1", "l": "1", "|": "1", "!": "1",
                     "S": "5", "s": "5", "B": "8", "Z": "2", "z": "2", "G": "6"}
 _DIGIT = "0-9" + "".join(re.escape(c) for c in DIGIT_LOOKALIKES)
+# a line number's 1 read as a letter, even first (9/85 p. 73: 'i0i0 DATA' is line 1010)
+NUMBER_LOOKALIKES = {**DIGIT_LOOKALIKES, "i": "1"}
+_ONE_FIRST = r"[iIl|][0-9][0-9iIl|]{1,3}(?=\s)"
+# a speck OCR saw touching a checksum field's bracket (9/85 p. 73 line 100: '6<TAB>.<172>')
+_SPECK = "[.,'`\u2019]?"
 _OPEN = r"[<({\[«]"
 _CLOSE = r"[>)}\]»]"
 # <233>, < 104 >, <O67> (a letter for a digit), 078> or <078 (one bracket lost)
 _CHECKSUM = rf"(?:{_OPEN}\s*(?P<a>[{_DIGIT}](?:\s?[{_DIGIT}]){{2}})\s*{_CLOSE}|{_OPEN}\s*(?P<b>[0-9]{{3}})|(?P<c>[0-9]{{3}})\s*{_CLOSE})"
-CHECKSUM_CELL = re.compile(rf"^\s*{_CHECKSUM}\s*$")
-CHECKSUM_AT_END = re.compile(rf"(?:^|\s){_CHECKSUM}\s*$")
+CHECKSUM_CELL = re.compile(rf"^\s*{_SPECK}{_CHECKSUM}\s*$")
+CHECKSUM_AT_END = re.compile(rf"(?:^|\s){_SPECK}{_CHECKSUM}\s*$")
 CHECKSUM_INSIDE = re.compile(rf"(?<=\s)[<({{\[«]\s*(?P<a>[{_DIGIT}](?:\s?[{_DIGIT}]){{2}})\s*[>)}}\]»](?=\s)")
 NUMBER_CELL = re.compile(rf"^\s*(?P<n>[0-9](?:[{_DIGIT}]){{0,4}})\s*$")
 # "400-REM": the blank after the number read as a dash
-NUMBERED = re.compile(rf"^\s*(?P<n>[0-9][{_DIGIT}]{{0,4}})(?:\s+|-(?=[A-Za-z])|(?=[A-Za-z?]))(?P<rest>\S.*)$")
+NUMBERED = re.compile(rf"^\s*(?P<n>[0-9][{_DIGIT}]{{0,4}}|{_ONE_FIRST})(?:\s+|-(?=[A-Za-z])|(?=[A-Za-z?]))(?P<rest>\S.*)$")
 MAX_LINE_TEXT = 120  # a typed line is at most 80 characters; print adds blanks after keywords
 
 
@@ -83,7 +88,7 @@ class Checksum:
 def read_checksum(match: re.Match) -> Checksum:
     raw = match.group("a") or match.group("b") or match.group("c")
     digits = "".join(DIGIT_LOOKALIKES.get(c, c) for c in raw if not c.isspace())
-    return Checksum(int(digits) & 0xFF if int(digits) < 256 else int(digits), match.group(0).strip(),
+    return Checksum(int(digits) & 0xFF if int(digits) < 256 else int(digits), match.group(0).strip().lstrip(".,'`\u2019"),
                     any(c in DIGIT_LOOKALIKES for c in raw))
 
 
@@ -130,13 +135,13 @@ NUMBER_DIGIT_CONFUSIONS = {"3": "58", "5": "36", "6": "58", "8": "3609", "0": "8
 
 def number_readings(text: str) -> list[int]:
     """The line numbers *text* can be with one digit misread."""
-    digits = "".join(DIGIT_LOOKALIKES.get(c, c) for c in text)
+    digits = "".join(NUMBER_LOOKALIKES.get(c, c) for c in text)
     return [int(digits[:k] + d + digits[k + 1 :]) for k, c in enumerate(digits)
             for d in NUMBER_DIGIT_CONFUSIONS.get(c, "")]
 
 
 def read_number(text: str) -> int:
-    return int("".join(DIGIT_LOOKALIKES.get(c, c) for c in text))
+    return int("".join(NUMBER_LOOKALIKES.get(c, c) for c in text))
 
 
 def _cells(raw: str) -> list[tuple[str, int]]:
@@ -281,6 +286,12 @@ def _run_together(raw: str) -> list[str]:
     return [p.replace("\t", " ") for p in parts] if "\t" in raw else parts
 
 
+# 64'er's page footer: the page number and the magazine's logo (OCR: '70 £k?Jj*', '72 ^a?',
+# '74 33a?'), over "Ausgabe 9/September 1985" (10/85: "Ausgabe lO/Oktober 1985")
+_FOOTER = re.compile(r"^\s*Ausgabe\s+[0-9lIO]{1,2}\s*/\s*[A-Z][a-z]+\s+19[0-9]{2}\s*$")
+_LOGO = re.compile(r"^\s*[^A-Za-z\s]*(?:[A-Za-z][^A-Za-z\s]*){0,3}\s*$")  # a few marks, no word
+
+
 @dataclass
 class Layout:
     records: list[Record]
@@ -296,9 +307,18 @@ def find_records(text: str) -> Layout:
     counter = 0
     lines = text.split("\n")
     rows = [(lineno, part) for lineno, raw in enumerate(lines, start=1) for part in _run_together(raw.rstrip("\r"))]
+    last_row = 0
     for lineno, raw in rows:
         if not raw.strip():
             continue
+        if _FOOTER.match(raw):  # the page footer: its page number is no line (9/85 p. 70 '70 £k?Jj*')
+            for col, page in list(open_.items()):
+                if page.checksum is None and page.line == last_row and _LOGO.match(page.text):
+                    del open_[col]
+                    prose.extend([Piece(page.number_text, page.line, page.col), *page.pieces])
+            prose.append(Piece(raw, lineno, 1))
+            continue
+        last_row = lineno
         unmerged = _unmerge(raw)
         if unmerged is not None:  # a block of lines OCR ran together: one row a line
             for row in unmerged:

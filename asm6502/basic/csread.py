@@ -19,17 +19,31 @@ from dataclasses import dataclass, field, replace
 from asm6502.basic import csfix
 from asm6502.basic.case import BRACES
 from asm6502.basic.checksummer import ChecksumOptions, format_listing, line_checksum
-from asm6502.basic.cslayout import CHECKSUM_INSIDE, DamagedField, Record, damaged_checksum, find_records, number_readings, read_checksum
+from asm6502.basic.cslayout import (
+    CHECKSUM_INSIDE,
+    NUMBERED,
+    DamagedField,
+    Piece,
+    Record,
+    damaged_checksum,
+    find_records,
+    number_readings,
+    read_checksum,
+)
 from asm6502.basic.tokenizer import BASIC_START, MAX_LINE_NUMBER, link_program
 from asm6502.diagnostics import Diagnostic, Span, error, note, warning
 
 MAX_FIXES_SHOWN = 3
+# a checksum field at a line's end whose digits OCR lost: brackets around one to four marks
+_UNREADABLE_FIELD = re.compile(r"\s(<[^<>{}\d\s]{1,4}>)\s*$")
 UPPER_SHARE = 0.8  # letters that are capitals, above which the listing is read as all-capitals
 
 
 @dataclass(frozen=True)
 class LineReport:
-    """One listing line: *status* verified / repaired / bad; *text* as accepted (printed style)."""
+    """One listing line: *status* verified / repaired / bad / unchecked (its checksum field
+    unreadable) / accepted (a fix the user confirmed, :mod:`asm6502.basic.csaccept`); *text* as
+    taken (printed style); *error*: the diagnostic that reports it bad or unchecked."""
 
     number: int
     line: int  # line in the input text
@@ -42,6 +56,7 @@ class LineReport:
     repair: str = ""
     fixes: tuple[str, ...] = ()  # descriptions, most likely first
     fixed_texts: tuple[str, ...] = ()
+    error: Diagnostic | None = field(default=None, compare=False)
 
 
 @dataclass(frozen=True)
@@ -73,12 +88,15 @@ class ReadResult:
     def corrected_listing(self) -> str:
         """The listing as it should have been printed, as petcat text: each line's text taken
         (repairs applied; control codes as petcat names; capitals read as they were), its
-        checksum.  ``basic read`` reads it back, ``basic tok`` after the checksums are taken off."""
+        checksum.  A line still bad keeps its printed checksum and an unchecked one ``<???>``:
+        read back (``basic read``, or ``basic type`` resuming the file) they stand in the way
+        again, until typed or confirmed."""
         options = ChecksumOptions(self.version)
-        rows = []
+        rows: list[tuple[str, int | None]] = []
         for r in self.lines:
             text = csfix.petcat_text(r.text, self.upper)
-            value = line_checksum(r.number, r.body, options) if r.body is not None else (r.checksum or 0)
+            value = r.checksum if r.status in ("bad", "unchecked") else \
+                line_checksum(r.number, r.body, options) if r.body is not None else r.checksum
             rows.append((f"{r.number} {text}", value))
         return format_listing(rows)
 
@@ -159,7 +177,8 @@ def read_listings(text: str, filename: str = "<input>", *, version: int | None =
     results = []
     for records in groups:
         # (a field OCR damaged past reading is a checksum too: '-^38>', '<j Q9 >')
-        with_checksum = [i for i, r in enumerate(records) if r.checksum is not None or damaged_checksum(r.text)]
+        with_checksum = [i for i, r in enumerate(records) if r.checksum is not None or damaged_checksum(r.text)
+                         or _unreadable_field(r.text) is not None]
         if not with_checksum:
             continue
         # lines without a checksum before the first and after the last are article text -- unless
@@ -185,6 +204,7 @@ def _check(records: list[Record], src: _Source, version: int, upper: bool) -> Re
     reports: list[LineReport | None] = []
     repairs: list[tuple[str, csfix.Fix]] = []  # (printed, the fix taken): what this page's OCR does
     later: list[tuple[int, Record, str, bytes | None, int | None, Span, csfix.Tried]] = []
+    records = list(records)  # (a line found run into another's row is read after it)
     seen: dict[int, int] = {}
     last = -1
     for at, rec in enumerate(records):
@@ -209,8 +229,21 @@ def _check(records: list[Record], src: _Source, version: int, upper: bool) -> Re
         if field is not None and _damaged_field(rec, printed, field, where, upper, options, diags, reports):
             continue
         if rec.checksum is None:
-            diags.append(error(f"line {rec.number}: no checksum <NNN> found; the line cannot be checked", where))
-            reports.append(LineReport(rec.number, rec.line, "bad", printed, printed, None, None, body))
+            unread = _unreadable_field(printed)
+            if unread is not None:
+                # '<m>' (10/85 p. 132 line 540): a field, its digits past reading
+                head = printed[: unread.start()].rstrip()
+                diag = error(f"line {rec.number}: checksum field {unread.group(1)!r} unreadable; the line is "
+                             f"unchecked (--accept {rec.number} takes it as printed)", where,
+                             *([] if where.source else [note(f"line {rec.number} reads: {rec.number} {printed}")]))
+                diags.append(diag)
+                reports.append(LineReport(rec.number, rec.line, "unchecked", printed, head, None, None,
+                                          csfix.line_body(head, upper), error=diag))
+                continue
+            diag = error(f"line {rec.number}: no checksum <NNN> found; the line is unchecked", where)
+            diags.append(diag)
+            reports.append(LineReport(rec.number, rec.line, "unchecked", printed, printed, None, None, body,
+                                      error=diag))
             continue
         cs_where = src.span(rec.checksum_line, rec.checksum_col, len(rec.checksum_text))
         if rec.checksum > 255:
@@ -240,8 +273,18 @@ def _check(records: list[Record], src: _Source, version: int, upper: bool) -> Re
         split = _checksum_inside(rec.number, printed, upper, options)
         if split is not None:  # "560 REM X <109> 57cTc2T^ <107>": the next line's number unread
             head, value, rest, repair = split
-            diags.append(error(f"after line {rec.number} and its checksum <{value:03d}> the row goes on with "
-                               f"{rest!r}: a line whose number cannot be read; it is not read", cs_where))
+            following = records[at + 1].number if at + 1 < len(records) else None
+            m = NUMBERED.match(rest)
+            if m is not None and rec.number < int(m.group("n")) and int(m.group("n")) not in seen and (
+                    following is None or int(m.group("n")) < following):
+                # "660 GuTO 310 <112> 670 1 <138>" (10/85 p. 131): the next line is read, not lost;
+                # its number fits between its neighbours
+                records.insert(at + 1, replace(rec, number=int(m.group("n")), number_text=m.group("n"),
+                                               pieces=[Piece(m.group("rest"), rec.line, rec.col)]))
+            else:
+                diags.append(error(f"after line {rec.number} and its checksum <{value:03d}> the row goes on with "
+                                   f"{rest!r}: a line whose number cannot be read"
+                                   f"{_between(rec.number, following)}; it is not read", cs_where))
             if repair:
                 diags.append(warning(f"repaired line {rec.number}: {repair}", cs_where,
                                      *([] if cs_where.source else [note(f"line {rec.number} reads: {rec.number} {printed}")])))
@@ -265,6 +308,17 @@ def _check(records: list[Record], src: _Source, version: int, upper: bool) -> Re
         _conclude(rec, printed, body, computed, cs_where, fixes, upper, options, diags, reports, at, sure=False)
     diags.sort(key=lambda d: (d.span.line, d.span.col) if d.span else (0, 0))
     return ReadResult(version, upper, tuple(r for r in reports if r is not None), tuple(diags))
+
+
+def _unreadable_field(text: str) -> re.Match | None:
+    """'<m>' at the end of a line's text: a checksum field whose digits OCR lost (no control name)."""
+    m = _UNREADABLE_FIELD.search(text)
+    return m if m is not None and m.start() and csfix.normalize_controls(m.group(1)) == m.group(1) else None
+
+
+def _between(last: int, following: int | None) -> str:
+    """Where a line whose number OCR lost stands: between its neighbours (to type it from the print)."""
+    return f" (between line {last} and line {following})" if following is not None else f" (after line {last})"
 
 
 def _renumber(rec: Record, printed: str, last: int, following: int | None, seen: dict[int, int], upper: bool,
@@ -361,9 +415,10 @@ def _conclude(rec: Record, printed: str, body: bytes | None, computed: int | Non
     else:
         what = (f"checksum mismatch in line {rec.number} (computed {computed:03d}, printed "
                 f"{rec.checksum_text})")
-    diags.append(error(what, cs_where, *notes))
+    diag = error(what, cs_where, *notes)
+    diags.append(diag)
     put(LineReport(rec.number, rec.line, "bad", printed, printed, rec.checksum, computed, body, "",
-                   described, tuple(f.text for f in fixes)))
+                   described, tuple(f.text for f in fixes), diag))
 
 
 __all__ = ["LineReport", "ReadResult", "read_listings"]

@@ -110,6 +110,11 @@ def register_read(sub) -> None:
                    help="write the PRG even when lines fail to verify (bad lines as printed); the exit status is still 1")
     p.add_argument("--fix", action="store_true", help="with -o: also write the corrected listing (petcat text with "
                    "each line's <NNN>, repairs applied) next to the PRG, as NAME.fixed.txt")
+    p.add_argument("--accept", metavar="LINE", action="append", default=[],
+                   help="take a fix you confirmed for a line still bad: LINE (its first fix), LINE=RANK (the "
+                   "RANK-th offered), LISTING/LINE[=RANK] (with several listings in the text), or all (every "
+                   "bad line's first fix); an unchecked line (checksum unreadable) is taken as printed. "
+                   "Repeatable; with --fix the corrected listing shows what was taken")
     p.add_argument("--version", choices=("auto", "1", "2", "3"), default="auto", dest="checksum_version",
                    help="Checksummer version (default auto: the one that reproduces more printed checksums)")
     p.add_argument("--case", choices=("auto", "petcat", "upper"), default="auto",
@@ -118,6 +123,7 @@ def register_read(sub) -> None:
 
 
 def run_read(args) -> int:
+    from asm6502.basic.csaccept import accept, parse_choice
     from asm6502.basic.csread import read_listings
 
     if args.fix and not args.output:
@@ -125,8 +131,14 @@ def run_read(args) -> int:
     name = "<stdin>" if args.source == "-" else args.source
     version = None if args.checksum_version == "auto" else int(args.checksum_version)
     files = Files()
+    try:
+        choices = [parse_choice(c) for c in args.accept]
+    except ValueError as exc:
+        raise DiagnosticError([error(str(exc))]) from None
     results = read_listings(_read_text(args.source, files), name, version=version,
                             case=None if args.case == "auto" else args.case)
+    if choices:
+        results = accept(results, [c for c in choices if c is not None], take_all=None in choices)
     status = 0
     for k, result in enumerate(results, start=1):
         output = args.output
@@ -144,8 +156,10 @@ def _report_read(args, result, label: str, output: str | None, files: Files) -> 
         version = "V1/V2" if result.version in (1, 2) else "V3"
         print(f"{label}: Checksummer {version}, {len(numbers)} lines ({numbers[0]}-{numbers[-1]})"
               f"{', capitals read as unshifted letters' if result.upper else ''}", file=sys.stderr)
-        print(f"{label}: {result.count('verified')} lines verified, {result.count('repaired')} repaired, "
-              f"{result.count('bad')} still bad", file=sys.stderr)
+        confirmed = f", {result.count('accepted')} as you confirmed" if result.count("accepted") else ""
+        unchecked = f", {result.count('unchecked')} unchecked" if result.count("unchecked") else ""
+        print(f"{label}: {result.count('verified')} lines verified, {result.count('repaired')} repaired{confirmed}, "
+              f"{result.count('bad')} still bad{unchecked}", file=sys.stderr)
     if not output:
         return 0 if result.ok else 1
     n_err = len(result.errors)

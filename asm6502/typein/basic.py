@@ -47,7 +47,7 @@ class BasicSession:
             raise ValueError("not a Checksummer listing (no line with <NNN>); give a new file to type into")
         for result in results:
             for r in result.lines:
-                if r.status == "bad":
+                if r.status in ("bad", "unchecked"):
                     session.pending[r.number] = (r.printed, r.checksum)
                     messages.append(f"line {r.number} in the file does not verify; type it again")
                     continue
@@ -118,6 +118,6 @@ class BasicSession:
         return 0 if body is None else line_checksum(number, body, self.options())
 
     def listing(self) -> str:
-        rows = {n: (f"{n} {t}", self._checksum(n, t)) for n, t in self.lines.items()}
-        rows.update({n: (f"{n} {t}", c or 0) for n, (t, c) in self.pending.items()})
+        rows: dict[int, tuple[str, int | None]] = {n: (f"{n} {t}", self._checksum(n, t)) for n, t in self.lines.items()}
+        rows.update({n: (f"{n} {t}", c) for n, (t, c) in self.pending.items()})  # (None: '<???>', unchecked)
         return format_listing([rows[n] for n in sorted(rows)]) if rows else ""
