@@ -149,16 +149,20 @@ def run_read(args) -> int:
     return status
 
 
+def _lines(n: int) -> str:
+    return f"{n} line" if n == 1 else f"{n} lines"
+
+
 def _report_read(args, result, label: str, output: str | None, files: Files) -> int:
     print_diagnostics(result.diagnostics)
     if result.lines:
         numbers = [r.number for r in result.lines]
         version = "V1/V2" if result.version in (1, 2) else "V3"
-        print(f"{label}: Checksummer {version}, {len(numbers)} lines ({numbers[0]}-{numbers[-1]})"
+        print(f"{label}: Checksummer {version}, {_lines(len(numbers))} ({numbers[0]}-{numbers[-1]})"
               f"{', capitals read as unshifted letters' if result.upper else ''}", file=sys.stderr)
         confirmed = f", {result.count('accepted')} as you confirmed" if result.count("accepted") else ""
         unchecked = f", {result.count('unchecked')} unchecked" if result.count("unchecked") else ""
-        print(f"{label}: {result.count('verified')} lines verified, {result.count('repaired')} repaired{confirmed}, "
+        print(f"{label}: {_lines(result.count('verified'))} verified, {result.count('repaired')} repaired{confirmed}, "
               f"{result.count('bad')} still bad{unchecked}", file=sys.stderr)
     if not output:
         return 0 if result.ok else 1
