@@ -62,7 +62,7 @@ def test_confirmed_fixes_make_the_program(tmp_path, capsys):
     assert code == 0, err
     assert "line 20 as confirmed (--accept 20): fix 1 taken: '5' instead of 's'" in err
     assert "line 30 as confirmed (--accept 30): taken unchecked, as printed" in err
-    assert "1 lines verified, 0 repaired, 2 as you confirmed, 0 still bad" in err
+    assert "1 line verified, 0 repaired, 2 as you confirmed, 0 still bad" in err
     assert out.read_bytes() == program(TRUE)
 
 
