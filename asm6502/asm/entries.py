@@ -9,7 +9,7 @@ Every reader dispatches on ``type(entry.rec)``; no field carries two meanings.
 from __future__ import annotations
 
 from asm6502.asm.decode import Record
-from asm6502.asm.reader import SourceLine, Statement
+from asm6502.asm.reader import Line, Stmt
 from asm6502.tuples import SlotRecord, slot_record
 
 
@@ -18,9 +18,9 @@ class Macro:
 
     __slots__ = ("name", "params", "body", "line", "col", "calls", "end", "labeled_end")
 
-    def __init__(self, name: str, params: tuple[str, ...], line: SourceLine, col: int):
+    def __init__(self, name: str, params: tuple[str, ...], line: Line, col: int):
         self.name, self.params, self.line, self.col = name, params, line, col
-        self.body: list[SourceLine] = []
+        self.body: list[Line] = []
         self.calls = 0
         self.end = ".men"  # the end of the definition as spelled (.men or .mend), listed after each call
         self.labeled_end = False  # 'label .mend': that line is the body's last, listed as it is
@@ -66,8 +66,8 @@ class Entry(SlotRecord):
     rec: Laid
     pc: int  # its address
     size: int  # its size; for an instruction that could be zero page, 2 (zero page), 3 (absolute) or FORWARD
-    line: SourceLine
-    stmt: Statement | None
+    line: Line
+    stmt: Stmt | None
     local: str | None  # the suffix of the macro call it belongs to (":01"), or None
 
 

@@ -18,7 +18,7 @@ from asm6502.asm import expr as ex
 from asm6502.asm.decode import IDENT, Bad, Call, Data, Decoder, Define, Insn, Label, Origin, Pseudo, Start, overflow_resume
 from asm6502.asm.entries import FORWARD, MACRO_LINE, Entry, Macro, MacroCall, MacroEnd
 from asm6502.asm.pseudo import CONTROL, DATA, DEFINITION, HIDDEN, PSEUDO_OPS
-from asm6502.asm.reader import SourceLine, file_name, split_statements
+from asm6502.asm.reader import Line, PlainLine, file_name, split_statements
 from asm6502.asm.result import Options
 from asm6502.asm.rows import as_span
 from asm6502.asm.symfile import read_symbols
@@ -42,7 +42,7 @@ def blank_after_colon(line, stmt) -> bool:
     """A blank between the ':' and the statement: the original then refuses a label or a
     definition there (SYNTAX 1), but takes one right after the ':' (``pastrt =$80:pastop =$c0``,
     ``lbl lda #1:other lda #2``; probes rules/colon_*)."""
-    return stmt.col >= 2 and line.text[stmt.col - 2] in " \t"
+    return stmt.col >= 2 and line.line_text[stmt.col - 2] in " \t"
 
 class Stop(Exception):
     """Ends pass 1 (``.end``, a fatal error)."""
@@ -70,7 +70,7 @@ class Layout:
 
     def __init__(self, options: Options, reader, opens: dict):
         self.options = options
-        self.reader = reader  # (name, line) -> list[SourceLine], raises OSError
+        self.reader = reader  # (name, line) -> list[Line], raises OSError
         self.opens = opens
         self.decoder = Decoder(options.cpu)
         self.listing = options.listing
@@ -121,10 +121,10 @@ class Layout:
 
     # -- the walk -----------------------------------------------------------------------
 
-    def run(self, lines: list[SourceLine], start: int) -> None:
+    def run(self, lines: list[Line], start: int) -> None:
         chained = 0
         while True:
-            self.budget += sum(len(line.statements) for line in lines)
+            self.budget += sum([1 if type(line) is PlainLine else len(line.statements) for line in lines])
             try:
                 self.run_lines(lines, start, 0, None)
             except NextFile as chain:
@@ -149,7 +149,7 @@ class Layout:
             m = self.recording
             self.err(f"macro '{m.name}' has no .men [SYNTAX C]", (m.line, m.col, 4))
 
-    def run_lines(self, lines: list[SourceLine], i: int, depth: int, local: str | None) -> None:
+    def run_lines(self, lines: list[Line], i: int, depth: int, local: str | None) -> None:
         """Run ``lines`` from index ``i`` (a file, or a macro body when ``local`` is set).
 
         (The program counter and the statement count live in locals while instructions are laid
@@ -177,7 +177,9 @@ class Layout:
                     for stmt in line.statements or (None,):
                         append(_entry(None, pc, 0, line, stmt, local))
                 continue
-            statements = line.statements
+            statements = (line,) if type(line) is PlainLine else line.statements  # (a PlainLine is its own one
+            # statement: its ``statements`` property would make the tuple in a call)
+            first = statements[0]
             while statements:
                 resume = None  # (statements after an OVERFLOW: see overflow_resume)
                 for stmt in statements:
@@ -195,7 +197,7 @@ class Layout:
                     rec = decoded(text)
                     if rec is None:
                         rec = decode(text)
-                    if (stmt is not line.statements[0] and local is None and (rec.label is not None or type(rec) is Define or type(rec) is Bad)
+                    if (stmt is not first and local is None and (rec.label is not None or type(rec) is Define or type(rec) is Bad)
                             and blank_after_colon(line, stmt)):  # fmt: skip
                         rec = self.decoder.decode_after_blank_colon(text)
                     if type(rec) is Insn:
@@ -228,7 +230,7 @@ class Layout:
                     if type(rec) is Bad and rec.problem[0].endswith("[OVERFLOW]"):
                         after = overflow_resume(text, rec.problem[1])
                         if after is not None:
-                            resume = tuple(split_statements(line.text, stmt.col - 1 + after))
+                            resume = tuple(split_statements(line.line_text, stmt.col - 1 + after))
                             break
                 statements = resume
         self.executed, self.pc = executed, pc
@@ -266,9 +268,9 @@ class Layout:
             close = self.decoder.near_mnemonics(rec.label)
             typo = f" (a typo of {' or '.join(close)}?)" if close else ""
             after = stmt.col - 1 + len(stmt.text)
-            colon = () if typo or line.text[after:after + 1] != ":" else (note(  # the 64tass/ACME habit 'loop: jmp loop'
+            colon = () if typo or line.line_text[after:after + 1] != ":" else (note(  # the 64tass/ACME habit 'loop: jmp loop'
                 f"in Profi-Ass ':' separates statements and a label has no colon: write '{rec.label} "
-                f"{line.text[after + 1:].split(';')[0].strip() or 'nop'}'"),)
+                f"{line.line_text[after + 1:].split(';')[0].strip() or 'nop'}'"),)
             self.err(f"a label needs a statement after it on its line: '{rec.label}' alone{typo} [SYNTAX 0]", (line, stmt.col, len(rec.label)), *colon)
             return None
         if kind is Origin:
@@ -394,7 +396,7 @@ class Layout:
 
     # -- macros --------------------------------------------------------------------------
 
-    def record(self, line: SourceLine) -> None:
+    def record(self, line: Line) -> None:
         """A line between .mac and .men becomes part of the macro's body."""
         text = line.statements[0].text if line.statements else ""
         m = _MEN.match(text)
@@ -412,7 +414,7 @@ class Layout:
             for stmt in self.recorded_statements(line):
                 self.layout.append(_entry(MACRO_LINE, self.pc, 0, line, stmt, None))
 
-    def recorded_statements(self, line: SourceLine) -> list:
+    def recorded_statements(self, line: Line) -> list:
         """The statements the original lists for a line recorded into a macro: every one, up to a
         '.if' that is false where the definition stands (its '*' there; a value it cannot know yet,
         such as a parameter's, goes on): probes rules/listing_mac_*, corpus georam_out."""
@@ -562,7 +564,7 @@ class Layout:
                  (line, stmt.col + rec.args_offset, len(rec.args)))  # fmt: skip
         raise Stop  # fatal in the original (manual p. 31)
 
-    def line_numbers(self, lines: list[SourceLine]) -> dict[int, int]:
+    def line_numbers(self, lines: list[Line]) -> dict[int, int]:
         """BASIC line number -> index in ``lines`` (a file or a macro body), made once per list."""
         table = self.numbered.get(id(lines))
         if table is None:  # (the first line of a number counts: the reversed pairs let it overwrite the later ones)

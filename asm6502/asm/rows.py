@@ -21,7 +21,7 @@ _tuple = tuple.__new__
 class ListingRow:
     """One row of the listing: one executed statement."""
 
-    where: Span | tuple  # a Span, or (SourceLine, col, length) made into one on demand
+    where: Span | tuple  # a Span, or (line, col, length) made into one on demand
     address: int | None
     data: bytes
     text: str  # the statement and its comment as written
@@ -46,11 +46,11 @@ class ListingRow:
 
 
 def as_span(where: Span | tuple) -> Span:
-    """A Span from a Span or a lazy ``(SourceLine, col, length)``."""
+    """A Span from a Span or a lazy ``(line, col, length)``."""
     if isinstance(where, Span):
         return where
     line, col, length = where
-    return Span(line.file, line.index, col, length, line.text, line.number)
+    return Span(line.file, line.index, col, length, line.line_text, line.number)
 
 
 def listing_rows(listed) -> tuple[ListingRow, ...]:
@@ -109,12 +109,12 @@ def listed_text(line, stmt) -> str:
         text = stmt.text
         if not text:
             return stmt.comment
-        after = line.text[stmt.col - 1 + len(text) :]
+        after = line.line_text[stmt.col - 1 + len(text) :]
         blanks = after[: len(after) - len(after.lstrip(" "))]
         return text + (blanks if after[len(blanks) : len(blanks) + 1] == ";" else " ") + stmt.comment
     text = stmt.text
-    if len(line.statements) > 1 and text:
-        after = line.text[stmt.col - 1 + len(text) :]
+    if stmt is not line and len(line.statements) > 1 and text:  # (a PlainLine is its own only statement)
+        after = line.line_text[stmt.col - 1 + len(text) :]
         blanks = after[: len(after) - len(after.lstrip(" "))]
         if after[len(blanks) : len(blanks) + 1] == ":":
             text += blanks
