@@ -18,7 +18,7 @@ from asm6502.asm import expr as ex
 from asm6502.asm.decode import IDENT, Bad, Call, Data, Decoder, Define, Insn, Label, Origin, Pseudo, Start, overflow_resume
 from asm6502.asm.entries import FORWARD, MACRO_LINE, Entry, Macro, MacroCall, MacroEnd
 from asm6502.asm.pseudo import CONTROL, DATA, DEFINITION, HIDDEN, PSEUDO_OPS
-from asm6502.asm.reader import Line, PlainLine, file_name, split_statements
+from asm6502.asm.reader import Line, PlainLine, SimpleLine, SourceLine, file_name, split_statements
 from asm6502.asm.result import Options
 from asm6502.asm.rows import as_span
 from asm6502.asm.symfile import read_symbols
@@ -124,7 +124,7 @@ class Layout:
     def run(self, lines: list[Line], start: int) -> None:
         chained = 0
         while True:
-            self.budget += sum([1 if type(line) is PlainLine else len(line.statements) for line in lines])
+            self.budget += len(lines) + sum([len(line.statements) - 1 for line in lines if type(line) is SourceLine])  # (the others: one each)
             try:
                 self.run_lines(lines, start, 0, None)
             except NextFile as chain:
@@ -177,8 +177,9 @@ class Layout:
                     for stmt in line.statements or (None,):
                         append(_entry(None, pc, 0, line, stmt, local))
                 continue
-            statements = (line,) if type(line) is PlainLine else line.statements  # (a PlainLine is its own one
-            # statement: its ``statements`` property would make the tuple in a call)
+            kind = type(line)
+            statements: tuple = (line,) if kind is PlainLine or kind is SimpleLine else line.statements  # (such a line is its
+            # own one statement: its ``statements`` property would make the tuple in a call)
             first = statements[0]
             while statements:
                 resume = None  # (statements after an OVERFLOW: see overflow_resume)

@@ -68,8 +68,31 @@ class PlainLine(SlotRecord):
         return str(self.number).rjust(self.col - 2, "0") + " " + self.text
 
 
-Line = SourceLine | PlainLine  # a source line: what layout entries, spans and listing rows point at
-Stmt = Statement | PlainLine  # a statement of a line
+@slot_record
+class SimpleLine(SlotRecord):
+    """Any other line of one statement without a comment, a ':' or a '"' (a line without a number,
+    blanks around the number, trailing blanks): as a PlainLine, one object is the line and its
+    statement, but it keeps the raw line (a line read before shares its string: 1 M lines of ' nop'
+    take 104 bytes a line less than a SourceLine, a Statement and their tuple)."""
+
+    file: str
+    index: int
+    number: int | None
+    number_col: int
+    line_text: str  # the raw line
+    text: str  # the statement's text
+    col: int  # 1-based column of text[0]
+    comment = ""
+    has_code = True
+
+    @property
+    def statements(self) -> tuple[SimpleLine]:
+        """(Made at each reading: the passes' hot loops ask the line's type first.)"""
+        return (self,)
+
+
+Line = SourceLine | PlainLine | SimpleLine  # a source line: what layout entries, spans and listing rows point at
+Stmt = Statement | PlainLine | SimpleLine  # a statement of a line
 
 
 @named_tuple
@@ -197,6 +220,7 @@ def read_lines(file: str, text: str) -> tuple[list[Line], list[tuple[Line, str, 
     append = lines.append
     statement = _statement
     make_line = SourceLine.make
+    make_simple = SimpleLine.make
     new_line = PlainLine
     parts = LINE_PARTS.match
     blank = None  # every empty line is this one object (its index: the first empty line's): memory stays
@@ -223,6 +247,9 @@ def read_lines(file: str, text: str) -> tuple[list[Line], list[tuple[Line, str, 
             if first is not None:  # (read before: the same strings, statement objects of its own; 1 M lines of ' nop'
                 # took 105 bytes a line less)
                 line = lines[first - 1]
+                if type(line) is SimpleLine:
+                    append(make_simple(file, index, None, line.number_col, line.line_text, line.text, line.col))
+                    continue
                 statements = tuple([statement(s.text, s.col, s.comment) for s in line.statements])
                 append(make_line(file, index, None, line.number_col, line.line_text, statements, line.has_code))
                 continue
@@ -256,8 +283,11 @@ def read_lines(file: str, text: str) -> tuple[list[Line], list[tuple[Line, str, 
                 line.col = col
                 append(line)
                 continue
-            statements = (statement(body, col, ""),)
-            has_code = body != ""
+            if body:
+                append(make_simple(file, index, number, number_col, raw, body, col))
+                continue
+            statements = (statement(body, col, ""),)  # (nothing after the number)
+            has_code = False
         else:  # one statement and a comment (split_statements' first case, on the line's own parts)
             text, _, comment = body.partition(";")
             if text[:1].isspace():  # (white space but blanks before it: split_statements counts it)
