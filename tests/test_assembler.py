@@ -206,11 +206,14 @@ def test_redefinable_variable_and_goto_loop():
     ("10", "20", "30", "30", "50", "60"),  # the first line of a number counts
     ("10", "70", "30", "5", "50", "60"),  # out of order: looked up in a dict
     ("10", "20", "30", "40", "30", "60"),  # out of order, the first line of a number counts
+    ("", "", "0", "40", "50", "60"),  # lines without a number before line 0
 ])
 def test_goto_finds_the_first_line_of_its_number(numbers):
-    body = ("*= $2000", "i _ 0", ".byt i*2", "i _ i+1", ".if 5-i : .goto 30", "rts")
+    target = numbers[2]
+    body = ("*= $2000", "i _ 0", ".byt i*2", "i _ i+1", f".if 5-i : .goto {target}", "rts")
     src = "\n".join(f"{n} {s}" if n else f" {s}" for n, s in zip(numbers, body)) + "\n\n"
-    # (a second line numbered 30 after the first: '.goto 30' to it would skip '.byt' and give 00 60)
+    # (a second line numbered 30 after the first: '.goto 30' to it would skip '.byt' and give 00 60; a line
+    # without a number before line 0: '.goto 0' to it would run 'i _ 0' again, for ever)
     assert assemble(src, "t.asm").image == bytes([0, 2, 4, 6, 8, 0x60])
 
 

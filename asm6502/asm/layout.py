@@ -18,7 +18,7 @@ from bisect import bisect_left
 
 from asm6502.asm import expr as ex
 from asm6502.asm.decode import IDENT, Bad, Call, Data, Decoder, Define, Insn, Label, Origin, Pseudo, Start, overflow_resume
-from asm6502.asm.entries import FORWARD, MACRO_LINE, Entry, Macro, MacroCall, MacroEnd
+from asm6502.asm.entries import FORWARD, MACRO_LINE, Entries, Macro, MacroCall, MacroEnd
 from asm6502.asm.pseudo import CONTROL, DATA, DEFINITION, HIDDEN, PSEUDO_OPS
 from asm6502.asm.reader import Line, PlainLine, SimpleLine, SourceLine, file_name, split_statements
 from asm6502.asm.result import Options
@@ -29,7 +29,6 @@ from asm6502.patterns import LazyPattern
 
 __all__ = ["FORWARD", "Layout", "Macro"]
 
-_entry = Entry.make
 MACRO_DEPTH = 16
 
 
@@ -82,7 +81,7 @@ class Layout:
         self.defined_at: dict[str, tuple] = {}
         self.order: dict[str, None] = {}  # every symbol key in the order the original creates them
         self.diags: list[Diagnostic] = []
-        self.layout: list[Entry] = []
+        self.layout = Entries()  # what pass 1 laid out
         self.call_ends: dict[int, tuple[int, str]] = {}  # layout index of a macro call -> (index after its body, its locals' suffix)
         self.macros: dict[str, Macro] = {}
         self.macro_order: list[Macro] = []
@@ -157,9 +156,11 @@ class Layout:
         (The program counter and the statement count live in locals while instructions are laid
         out, and in ``self`` whenever another method runs: every statement but an instruction.)"""
         decode = self.decoder.decode
-        new_entry = Entry
         decoded = self.decoder.records.get  # (the decoder's memory, asked first: most texts were met before)
-        append = self.layout.append
+        entries = self.layout
+        add = entries.add
+        recs, sizes, entry_lines, stmts, locals_ = entries.recs, entries.sizes, entries.lines, entries.stmts, entries.locals
+        add_pc = entries.pcs.append  # (an array's method is looked up by name at each call)
         address_size = self.address_size
         define_value = self.define_value
         values = self.values
@@ -167,6 +168,7 @@ class Layout:
         limit = self.budget
         executed = self.executed
         pc = self.pc
+        own: list = [None]  # the statements of a line that is its own one statement
         n = len(lines)
         while i < n:
             line = lines[i]
@@ -174,14 +176,19 @@ class Layout:
             if self.recording is not None:
                 self.record(line)
                 continue
-            if not line.has_code:
+            kind = type(line)
+            if kind is PlainLine or kind is SimpleLine:  # its own one statement, with code (no attribute read: the
+                # 'statements' property would make a tuple in a call, and Python 3.11 caches an attribute's place for
+                # objects of one class: a line of another class than the last one read there takes the slow lookup)
+                own[0] = line  # (one list for every such line of this run: no tuple made and freed a line)
+                statements: list | tuple = own
+            elif line.has_code:
+                statements = line.statements
+            else:
                 if listing:  # each statement a row: ';call:' is a comment and an empty statement (rules/listing_comment_colon_end)
                     for stmt in line.statements or (None,):
-                        append(_entry(None, pc, 0, line, stmt, local))
+                        add(None, pc, 0, line, stmt, local)
                 continue
-            kind = type(line)
-            statements: tuple = (line,) if kind is PlainLine or kind is SimpleLine else line.statements  # (such a line is its
-            # own one statement: its ``statements`` property would make the tuple in a call)
             first = statements[0]
             while statements:
                 resume = None  # (statements after an OVERFLOW: see overflow_resume)
@@ -189,7 +196,7 @@ class Layout:
                     text = stmt.text
                     if not text:  # a comment, or nothing between two ':' (listed with the address: rules/listing_double_colon)
                         if listing:
-                            append(_entry(None, pc, 0, line, stmt, local))
+                            add(None, pc, 0, line, stmt, local)
                         continue
                     executed += 1
                     if executed > limit:
@@ -207,16 +214,13 @@ class Layout:
                         if rec.label is not None:
                             define_value(rec.label, pc, "label", line, stmt, local)
                         size = address_size(rec, values, pc, local) if rec.form == "address" else rec.size
-                        # (the commonest entry made here rather than by Entry.make: 400 fewer
-                        # instructions an entry without the call -- callgrind)
-                        entry = new_entry()
-                        entry.rec = rec
-                        entry.pc = pc
-                        entry.size = size
-                        entry.line = line
-                        entry.stmt = stmt
-                        entry.local = local
-                        append(entry)
+                        # (the commonest entry added here rather than by Entries.add: no call)
+                        recs.append(rec)
+                        add_pc(pc)
+                        sizes.append(size)
+                        entry_lines.append(line)
+                        stmts.append(stmt)
+                        locals_.append(local)
                         pc = (pc + (3 if size == FORWARD else size)) & 0xFFFF
                         continue
                     self.executed, self.pc = executed, pc
@@ -287,7 +291,7 @@ class Layout:
                 return None
             handler, listed = found
             if self.listing and listed:
-                self.layout.append(_entry(rec, self.pc, 0, line, stmt, local))
+                self.layout.add(rec, self.pc, 0, line, stmt, local)
             return handler(rec, line, stmt, local, depth, lines)
         if kind is Call:
             if rec.label is not None:
@@ -306,14 +310,14 @@ class Layout:
             message = "a label local to a macro (.name) is referenced only inside a macro, and " + message.replace(LOCAL_JUNK, "").replace("[SYNTAX 3]", "[SYNTAX 5]")
         self.err(message, (line, stmt.col + offset, length))
         if self.listing:
-            self.layout.append(_entry(rec, self.pc, 0, line, stmt, local))
+            self.layout.add(rec, self.pc, 0, line, stmt, local)
         return None
 
     # -- data ----------------------------------------------------------------------------
 
     def lay_data(self, rec: Data, line, stmt, local) -> None:
         """``.byt``, ``.wor``, ``.flp``: laid out at the program counter."""
-        self.layout.append(_entry(rec, self.pc, rec.size, line, stmt, local))
+        self.layout.add(rec, self.pc, rec.size, line, stmt, local)
         self.pc = (self.pc + rec.size) & 0xFFFF
 
     def lay_asc(self, rec: Data, line, stmt, local) -> None:
@@ -365,7 +369,8 @@ class Layout:
         if rec.var:
             key = ex.key_of(rec.name)
             self.spelling.setdefault(key, rec.name.lower())
-            self.defined_at.setdefault(key, (line, stmt.col, len(rec.name)))
+            if key not in self.defined_at:  # (its place made once, not at each round of a loop)
+                self.defined_at[key] = (line, stmt.col, len(rec.name))
             if self.kinds.get(key) is None:
                 self.kinds[key] = "var"
             self.order.setdefault(key, None)
@@ -373,12 +378,12 @@ class Layout:
                 self.values.pop(key, None)
             else:
                 self.values[key] = value
-            self.layout.append(_entry(rec, self.pc, 0, line, stmt, local))  # pass 2 assigns it again
+            self.layout.add(rec, self.pc, 0, line, stmt, local)  # pass 2 assigns it again
         else:
             if value is not None:
                 self.define_value(rec.name, value, "const", line, stmt, None)
             if self.listing:
-                self.layout.append(_entry(rec, self.pc, 0, line, stmt, local))
+                self.layout.add(rec, self.pc, 0, line, stmt, local)
         return None
 
     def origin(self, rec: Origin, line, stmt, local):
@@ -394,7 +399,7 @@ class Layout:
         old = self.pc
         self.pc = value
         # (the listing shows the new address, or with a label in front the label's value)
-        self.layout.append(_entry(rec, value if rec.label is None else old, 0, line, stmt, local))
+        self.layout.add(rec, value if rec.label is None else old, 0, line, stmt, local)
         return None
 
     # -- macros --------------------------------------------------------------------------
@@ -415,7 +420,7 @@ class Layout:
             self.recording.body.append(line)
         if self.listing:
             for stmt in self.recorded_statements(line):
-                self.layout.append(_entry(MACRO_LINE, self.pc, 0, line, stmt, None))
+                self.layout.add(MACRO_LINE, self.pc, 0, line, stmt, None)
 
     def recorded_statements(self, line: Line) -> list:
         """The statements the original lists for a line recorded into a macro: every one, up to a
@@ -440,7 +445,7 @@ class Layout:
     def op_mac(self, rec: Pseudo, line, stmt, local, depth, lines):
         where = (line, stmt.col + rec.op_offset, rec.op_length)
         if self.listing:
-            self.layout.append(_entry(MACRO_LINE, self.pc, 0, line, stmt, None))
+            self.layout.add(MACRO_LINE, self.pc, 0, line, stmt, None)
         if local is not None:
             self.err("a macro cannot be defined inside another macro [SYNTAX D]", where)
             return -1
@@ -493,7 +498,7 @@ class Layout:
                 return None
         at = len(self.layout)
         fns = tuple([fn for _, fn in compiled])
-        self.layout.append(_entry(MacroCall.make(None, None, macro, fns), self.pc, 0, line, stmt, local))
+        self.layout.add(MacroCall.make(None, None, macro, fns), self.pc, 0, line, stmt, local)
         for key, fn in zip(macro.params, fns):
             try:
                 self.values[key] = fn(self.values, self.pc, local)
@@ -508,7 +513,7 @@ class Layout:
         if self.listing:  # where the call's body ends in the layout (for asm6502.convert)
             self.call_ends[at] = (len(self.layout), suffix)
             if not macro.labeled_end:
-                self.layout.append(_entry(MacroEnd.make(None, None, macro.end), self.pc, 0, line, stmt, suffix))
+                self.layout.add(MacroEnd.make(None, None, macro.end), self.pc, 0, line, stmt, suffix)
         return None
 
     def argument(self, text: str):
@@ -576,18 +581,15 @@ class Layout:
         table = self.numbered.get(id(lines))
         if table is None:
             numbers = [line.number for line in lines]
-            last = -1
-            keys = array("i")  # each line's number, a line without one taking the number before it (-1 at the start)
-            ascending = True
-            for number in numbers:
-                if number is not None:
-                    if number < last:
-                        ascending = False
-                        break
-                    last = number
-                keys.append(last)
-            if ascending:
-                table = self.numbered[id(lines)] = _Ascending(keys)
+            keys = numbers  # each line's number, a line without one taking the number before it (0 at the start)
+            if None in numbers:
+                keys, last = [], 0
+                for number in numbers:
+                    if number is not None:
+                        last = number
+                    keys.append(last)
+            if keys == sorted(keys):  # (unsigned items: an array of "i" converts each through PyArg_Parse, 3 times the cost)
+                table = self.numbered[id(lines)] = _Ascending(array("I", keys), lines)
             else:  # (the first line of a number counts: the reversed pairs let it overwrite the later ones)
                 table = self.numbered[id(lines)] = dict(zip(reversed(numbers), range(len(numbers) - 1, -1, -1)))
                 table.pop(None, None)
@@ -705,17 +707,22 @@ class Layout:
 class _Ascending:
     """The lines of a list in ascending order of number, looked up by bisection (Layout.line_numbers)."""
 
-    __slots__ = ("keys",)
+    __slots__ = ("keys", "lines")
 
-    def __init__(self, keys: array):
-        self.keys = keys
+    def __init__(self, keys: array, lines: list):
+        self.keys, self.lines = keys, lines
 
     def get(self, number: int) -> int | None:
-        """The index of the first line of that number (a line without a number never is: it has the
-        key of the numbered line before it, which comes first)."""
+        """The index of the first line of that number.  (A line without a number has the key of the
+        numbered line before it, which comes first; only those before the first numbered line, key 0,
+        are passed over here.)"""
         keys = self.keys
         i = bisect_left(keys, number)
-        return i if i < len(keys) and keys[i] == number else None
+        while i < len(keys) and keys[i] == number:
+            if self.lines[i].number == number:
+                return i
+            i += 1
+        return None
 
 
 def file_argument(args: str) -> str | None:

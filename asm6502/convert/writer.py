@@ -171,7 +171,7 @@ class Writer:
 
     def run(self, files: dict[str, tuple[list, int]]) -> None:
         """``files``: each source file's lines and the index of its start line, for the lines that did not run."""
-        entries = self.entries = self.layout.layout
+        entries = self.entries = list(self.layout.layout)  # (Entry records made from pass 1's columns)
         self.ran_lines = {id(entry.line) for entry in entries}
         self.ran = {id(entry.stmt) for entry in entries if entry.stmt is not None}
         self.loops, self.irregular = find_loops(entries, {name: lines for name, (lines, _) in files.items()}, self.layout.decoder.decode)
