@@ -224,6 +224,15 @@ def test_endless_goto_is_stopped():
     assert "endless .goto loop?" in info.value.errors[0].message
 
 
+def test_endless_goto_stops_after_every_statement_of_the_source_and_the_limit():
+    """The budget: every statement of the source once (5 lines, 8 statements), then max_statements more
+    (the statements after a line's first are counted only when the budget of one a line runs out)."""
+    src = "10 *= $2000\n20 nop:nop:nop ; x\n25 lda #1\n30 .goto 20\n40 .byt 1:.byt 2\n"
+    with pytest.raises(DiagnosticError) as info:
+        assemble(src, "t.asm", Options(max_statements=5000))
+    assert info.value.errors[0].message.startswith("assembly stopped after 5008 statements (5000 more than the source holds)")
+
+
 def test_if_false_skips_rest_of_line():
     assert code(".if 0 : nop : nop\n.if 1 : brk") == "00"
 
