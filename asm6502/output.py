@@ -75,7 +75,7 @@ LISTING_BLOCK = 4096  # rows joined at a time
 def listing_text(result: Result, source_name: str = "") -> str:
     """The assembler listing: BASIC line, address, every byte, source statement.
 
-    Made straight from pass 2's (layout entry, bytes or value) pairs, without making the
+    Made straight from the layout entries' fields and pass 2's bytes or value (Result.listed), without making the
     ListingRows: each kind of entry is shown with the fields ``asm6502.asm.rows.row`` gives it."""
     out = []
     if source_name:
@@ -96,27 +96,25 @@ def listing_text(result: Result, source_name: str = "") -> str:
     # bench program's listing: 46,000 of them, 4 MB beside the text's 1.7)
     while True:
         shown = len(out)
-        for entry, extra in islice(pairs, LISTING_BLOCK):
-            line = entry.line
+        for rec, pc, line, stmt, _local, extra in islice(pairs, LISTING_BLOCK):
             if line is last_line:
                 line_field = blank
             else:
                 number = line.number
                 line_field = blank if number is None else str(number).rjust(5)
                 last_line = line
-            stmt = entry.stmt
-            if stmt is None:
+            if stmt is line:  # a line of one statement without a comment (one object: reader.PlainLine, SimpleLine)
+                text = stmt.text
+            elif stmt is None:
                 text = ""
             elif stmt.comment:
                 text = with_comment(stmt)
             else:
                 text = stmt.text
             digits = hexes_get(extra)  # (only the bytes of instructions and short data are keys)
-            pc = entry.pc
             if digits is not None:  # most rows: bytes met before (the text is not empty and ends without blanks)
                 append(f"{line_field}  {hex2[pc >> 8]}{hex2[pc & 0xFF]}  {digits}  {text}")
                 continue
-            rec = entry.rec
             kind = type(rec)
             if kind is Insn or kind is Data:  # the address and the bytes
                 if len(extra) <= BYTES_PER_ROW:

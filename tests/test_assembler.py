@@ -200,11 +200,37 @@ def test_redefinable_variable_and_goto_loop():
     assert assemble(src, "t.asm").image == bytes([0, 2, 4, 6, 8, 0x60])
 
 
+@pytest.mark.parametrize("numbers", [
+    ("10", "20", "30", "40", "50", "60"),  # ascending: looked up by bisection
+    ("10", "", "30", "", "50", "60"),  # lines without a number between (an empty line too)
+    ("10", "20", "30", "30", "50", "60"),  # the first line of a number counts
+    ("10", "70", "30", "5", "50", "60"),  # out of order: looked up in a dict
+    ("10", "20", "30", "40", "30", "60"),  # out of order, the first line of a number counts
+    ("", "", "0", "40", "50", "60"),  # lines without a number before line 0
+])
+def test_goto_finds_the_first_line_of_its_number(numbers):
+    target = numbers[2]
+    body = ("*= $2000", "i _ 0", ".byt i*2", "i _ i+1", f".if 5-i : .goto {target}", "rts")
+    src = "\n".join(f"{n} {s}" if n else f" {s}" for n, s in zip(numbers, body)) + "\n\n"
+    # (a second line numbered 30 after the first: '.goto 30' to it would skip '.byt' and give 00 60; a line
+    # without a number before line 0: '.goto 0' to it would run 'i _ 0' again, for ever)
+    assert assemble(src, "t.asm").image == bytes([0, 2, 4, 6, 8, 0x60])
+
+
 def test_endless_goto_is_stopped():
     src = "10 *= $2000\n20 nop\n30 .goto 20"
     with pytest.raises(DiagnosticError) as info:
         assemble(src, "t.asm", Options(max_statements=5000))
     assert "endless .goto loop?" in info.value.errors[0].message
+
+
+def test_endless_goto_stops_after_every_statement_of_the_source_and_the_limit():
+    """The budget: every statement of the source once (5 lines, 8 statements), then max_statements more
+    (the statements after a line's first are counted only when the budget of one a line runs out)."""
+    src = "10 *= $2000\n20 nop:nop:nop ; x\n25 lda #1\n30 .goto 20\n40 .byt 1:.byt 2\n"
+    with pytest.raises(DiagnosticError) as info:
+        assemble(src, "t.asm", Options(max_statements=5000))
+    assert info.value.errors[0].message.startswith("assembly stopped after 5008 statements (5000 more than the source holds)")
 
 
 def test_if_false_skips_rest_of_line():

@@ -9,7 +9,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from asm6502.asm.reader import LINE_PARTS, MAX_LINE_NUMBER, read_lines, split_statements
+from asm6502.asm.reader import LINE_PARTS, MAX_LINE_NUMBER, PlainLine, read_lines, split_statements
 
 
 def _by_pattern(raw: str):
@@ -35,7 +35,7 @@ def test_every_line_reads_as_its_pattern_reads_it(raw):
     assert line.number_col == number_col
     assert [(s.text, s.col, s.comment) for s in line.statements] == statements
     assert bool(problems) == bad_number
-    assert line.text == raw  # (the commonest line keeps no copy of its text: SourceLine.text makes it again)
+    assert line.line_text == raw  # (the commonest line keeps no copy of its text: PlainLine.line_text makes it again)
 
 
 @settings(max_examples=500, deadline=None)
@@ -46,7 +46,7 @@ def test_a_line_read_again_reads_as_the_first_time(raw):
     lines, problems = read_lines("t.asm", f"{raw}\n 1 nop\n{raw}\n{raw}\n")
     first, _, again, third = lines
     for line in (again, third):
-        assert (line.number, line.number_col, line.text, line.has_code) == (first.number, first.number_col, first.text, first.has_code)
+        assert (line.number, line.number_col, line.line_text, line.has_code) == (first.number, first.number_col, first.line_text, first.has_code)
         assert [(s.text, s.col, s.comment) for s in line.statements] == [(s.text, s.col, s.comment) for s in first.statements]
         assert not any(s is f for s, f in zip(line.statements, first.statements))  # (listing rows and convert key on them)
     assert [line.index for line in lines] == [1, 2, 3, 4]
@@ -64,5 +64,7 @@ def test_a_line_without_its_copy_is_its_text_again():
     """'100 lda #1' keeps no copy of the raw line (66 bytes a line less); its text is made again, leading zeros too."""
     raws = ["100 lda #1", "0100 lda #2", "00 nop", "7 x", "100 lda #1 ", "99999 nop", " 5 a", "10 a:b", "10 a ;c", "100\tnop"]
     lines, _ = read_lines("t.asm", "\n".join(raws) + "\n")
-    assert [line.text for line in lines] == raws
-    assert [line.raw is None for line in lines] == [True, True, True, True, False, True, False, False, False, False]
+    assert [line.line_text for line in lines] == raws
+    assert [type(line) is PlainLine for line in lines] == [True, True, True, True, False, True, False, False, False, False]
+    plain = lines[0]  # (one object is the line and its one statement)
+    assert plain.statements == (plain,) and (plain.text, plain.col, plain.comment, plain.has_code) == ("lda #1", 5, "", True)

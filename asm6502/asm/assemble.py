@@ -16,7 +16,7 @@ from asm6502.asm.decode import Data, Insn
 from asm6502.asm.encode import Encoder
 from asm6502.asm.entries import FORWARD
 from asm6502.asm.layout import Layout
-from asm6502.asm.reader import SourceLine, read_source
+from asm6502.asm.reader import Line, read_source
 from asm6502.asm.result import Options, Result
 from asm6502.asm.rows import as_span
 from asm6502.asm.symfile import write_symbols
@@ -76,7 +76,7 @@ class _Files:
         for key in keys:
             self.chain[key] = name
 
-    def read(self, name: str, from_line: SourceLine, raw: bool = False):
+    def read(self, name: str, from_line: Line, raw: bool = False):
         data, path = self.find(name, from_line)
         if raw:
             return data
@@ -86,7 +86,7 @@ class _Files:
         self.diags.extend(_line_problems(source.problems))
         return source.lines, source.start_index
 
-    def find(self, name: str, from_line: SourceLine) -> tuple[bytes, str]:
+    def find(self, name: str, from_line: Line) -> tuple[bytes, str]:
         dirs = [Path(from_line.file).parent] + [Path(p) for p in self.options.include_dirs]
         odd = None  # the first name found that is no regular file (a folder, a pipe): said if nothing else is found
         for directory in dirs:
@@ -116,7 +116,7 @@ class ChainLoop(OSError):
 
 
 def _line_problems(problems) -> list[Diagnostic]:
-    return [error(message, Span(line.file, line.index, line.number_col, length, line.text, None)) for line, message, length in problems]
+    return [error(message, Span(line.file, line.index, line.number_col, length, line.line_text, None)) for line, message, length in problems]
 
 
 def assemble(text: str, filename: str = "<input>", options: Options = Options(), files=None) -> Result:
@@ -165,7 +165,7 @@ def _assemble(text: str, filename: str, options: Options, gate=None) -> Result:
     if any(d.is_error for d in all_diags):
         raise DiagnosticError(all_diags)
     if not segments:
-        first = source.lines[0].text if source.lines else ""
+        first = source.lines[0].line_text if source.lines else ""
         where = Span(filename, 1, 1, 1, first, None)
         if not (options.empty_ok or layout.sst):  # ('.sst' tables are output enough: the original writes them)
             raise DiagnosticError(all_diags + [error("the program produces no bytes", where)])
@@ -200,7 +200,7 @@ def _symbol_overflow(layout: Layout) -> list[Diagnostic]:
     for k, key in enumerate(layout.order):
         used += _symbol_bytes(key)
         if k >= after and used > 0x8000 - lowest:
-            where = layout.defined_at.get(key)
+            where = layout.place_of(key)
             return [error(f"no room for '{layout.spelling.get(key, key)}' in the symbol table above ${lowest:04X} "
                           f"({used} bytes from $8000 down) [SYM TABLE OVERFLOW]", as_span(where) if where else None)]
     return []
@@ -258,8 +258,8 @@ def _capitals(source, text: str) -> list[Diagnostic]:
     m = _CAPITALS_IN_QUOTES.search(text)
     if m is None:
         return []
-    line = next((ln for ln in source.lines if ln.text and m.group() in ln.text), None)
-    where = Span(source.lines[0].file, line.index, line.text.index(m.group()) + 1, len(m.group()) + 1, line.text, line.number) \
+    line = next((ln for ln in source.lines if ln.line_text and m.group() in ln.line_text), None)
+    where = Span(source.lines[0].file, line.index, line.line_text.index(m.group()) + 1, len(m.group()) + 1, line.line_text, line.number) \
         if line is not None else None
     return [warning("the source has no lower-case letters: capitals in strings and character constants are the C64's "
                     "shifted letters ($C1-$DA) here (petcat's convention); if it was typed from a listing printed in "
@@ -281,7 +281,7 @@ def _advice(layout: Layout) -> list[Diagnostic]:
         if found is not None:
             _record, message, offset, length = found
             line, stmt = entry.line, entry.stmt
-            out.append(warning(message, Span(line.file, line.index, stmt.col + offset, length, line.text, line.number)))
+            out.append(warning(message, Span(line.file, line.index, stmt.col + offset, length, line.line_text, line.number)))
     return out
 
 
@@ -303,7 +303,7 @@ def _spelling_warnings(layout: Layout) -> list[Diagnostic]:
                 out.append(
                     warning(
                         f"'{name}' refers to '{spelled}': Profi-Ass keeps only the first 8 characters ('{key}')",
-                        Span(line.file, line.index, col, len(name), line.text, line.number),
+                        Span(line.file, line.index, col, len(name), line.line_text, line.number),
                     )
                 )
                 break

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from asm6502.asm import expr as ex
 from asm6502.asm.decode import Data, Define, Insn
-from asm6502.asm.entries import FORWARD, Entry, MacroCall
+from asm6502.asm.entries import FORWARD, MacroCall
 from asm6502.asm.layout import Layout
 from asm6502.asm.pseudo import PSEUDO_OPS, WORDS
 from asm6502.asm.rows import as_span
@@ -33,12 +33,13 @@ class Encoder:
     def warn(self, message: str, where) -> None:
         self.diags.append(warning(message, as_span(where)))
 
-    def value(self, fn, values, pc, local, line, col, expr_offset) -> int | None:
-        """An expression's value in pass 2; None after reporting an error."""
+    def value(self, fn, values, pc, local, line, stmt, expr_offset) -> int | None:
+        """An expression's value in pass 2; None after reporting an error (the statement's column read only then)."""
         try:
             return fn(values, pc, local)
         except ex.Unknown as u:
             node = u.node
+            col = stmt.col
             if node.name[0] == "." and local is None:
                 self.err(f"'{node.name}' outside a macro: a label local to a macro is referenced only inside it [SYNTAX 5]",
                          (line, col + expr_offset + node.offset, node.length))  # fmt: skip
@@ -46,7 +47,7 @@ class Encoder:
             what = f"local label '{node.name}'" if node.name[0] == "." else f"symbol '{node.name}'"
             self.err(f"undefined {what} [UNDEF'D STATEMENT]", (line, col + expr_offset + node.offset, node.length))
         except ex.ExprError as exc:
-            self.err(exc.message, (line, col + expr_offset + exc.offset, exc.length))
+            self.err(exc.message, (line, stmt.col + expr_offset + exc.offset, exc.length))
         return None
 
     def run(self) -> None:
@@ -59,21 +60,21 @@ class Encoder:
         extra = self.extras.append
         reversal_fatal = lay.object_lfn is not None or lay.object_buffer  # (a file or '.opt o''s buffer cannot go back)
         high = -1
-        for entry in lay.layout:
-            rec, pc = entry.rec, entry.pc
+        entries = lay.layout
+        for rec, pc, size, line, stmt, local in zip(entries.recs, entries.pcs, entries.sizes, entries.lines, entries.stmts, entries.locals):
             kind = type(rec)
             if kind is Insn:
-                data = rec.fixed if rec.form == "fixed" and not rec.unstable else self.instruction(rec, pc, entry, values)
+                data = rec.fixed if rec.form == "fixed" and not rec.unstable else self.instruction(rec, pc, size, line, stmt, local, values)
             elif kind is Data:
-                data = self.data(rec, pc, values, entry.line, entry.stmt, entry.local)
+                data = self.data(rec, pc, values, line, stmt, local)
             else:
                 if kind is Define and rec.var:
-                    value = self.value(rec.fn, values, pc, entry.local, entry.line, entry.stmt.col, rec.expr_offset)
+                    value = self.value(rec.fn, values, pc, local, line, stmt, rec.expr_offset)
                     if value is not None:
                         values[ex.key_of(rec.name)] = value
                 elif kind is MacroCall:
                     for key, fn in zip(rec.macro.params, rec.args):
-                        value = self.value(fn, values, pc, entry.local, entry.line, entry.stmt.col, 0)
+                        value = self.value(fn, values, pc, local, line, stmt, 0)
                         if value is not None:
                             values[key] = value
                 if listing:  # ('=' and '_' rows show the value at this point of pass 2)
@@ -83,7 +84,7 @@ class Encoder:
                 out += data
                 end += len(data)
                 if end > 0x10000:
-                    self.err(f"the program counter passes $FFFF (at ${pc:04X} + {len(data)} bytes)", _where(entry))
+                    self.err(f"the program counter passes $FFFF (at ${pc:04X} + {len(data)} bytes)", _where(line, stmt))
                     self.fatal = True
                     break
                 if end > high:
@@ -91,22 +92,22 @@ class Encoder:
             elif data:
                 if pc != end and end == 0x10000 and pc == 0:
                     self.err("the program counter passes $FFFF (the original wraps round to $0000; a .prg cannot)",
-                             _where(entry))  # fmt: skip
+                             _where(line, stmt))  # fmt: skip
                     self.fatal = True
                     break
                 if pc != end:
                     if pc < high:
                         if reversal_fatal:
                             self.err(f"code at ${pc:04X} is below the code before (up to ${high - 1:04X}): the object file "
-                                     "or buffer cannot go back [REVERSAL]", _where(entry))  # fmt: skip
+                                     "or buffer cannot go back [REVERSAL]", _where(line, stmt))  # fmt: skip
                             self.fatal = True
                             break
                     out = bytearray()
-                    chunks.append((pc, out, _where(entry)))
+                    chunks.append((pc, out, _where(line, stmt)))
                 out += data
                 end = pc + len(data)
                 if end > 0x10000:
-                    self.err(f"the program counter passes $FFFF (at ${pc:04X} + {len(data)} bytes)", _where(entry))
+                    self.err(f"the program counter passes $FFFF (at ${pc:04X} + {len(data)} bytes)", _where(line, stmt))
                     self.fatal = True
                     break
                 if end > high:
@@ -116,50 +117,48 @@ class Encoder:
 
     # -- instructions ------------------------------------------------------------------
 
-    def instruction(self, rec: Insn, pc: int, entry: Entry, values) -> bytes:
-        """(The entry's other fields are read where needed: most instructions need none.)"""
+    def instruction(self, rec: Insn, pc: int, size: int, line, stmt, local, values) -> bytes:
+        """An instruction entry's bytes."""
         form = rec.form
         if form == "fixed":
             if rec.unstable:
-                self.unstable(rec, entry)
+                self.unstable(rec, line, stmt)
             return rec.fixed
         value = rec.const
         if value is None:
             try:
-                value = rec.fn(values, pc, entry.local)
+                value = rec.fn(values, pc, local)
             except (ex.Unknown, ex.ExprError):  # (evaluated again to report it)
-                value = self.value(rec.fn, values, pc, entry.local, entry.line, entry.stmt.col, rec.expr_offset)
+                value = self.value(rec.fn, values, pc, local, line, stmt, rec.expr_offset)
             if value is None:
-                size = entry.size
                 return bytes(3 if size == FORWARD else size)  # the original: the size stays, the bytes are 00
         if rec.prefix and rec.prefix != "!":
             value = value & 0xFF if rec.prefix == "<" else value >> 8
         if rec.unstable:
-            self.unstable(rec, entry)
+            self.unstable(rec, line, stmt)
         if form == "address":
-            size = entry.size
             if size == 2:
                 if value > 0xFF:
                     self.err(
                         f"value ${value:04X} does not fit {ZERO_PAGE_FORM[rec.mode].label}, and {rec.mnemonic} has no "
                         f"{rec.mode.label} mode [ILLEGAL QUANTITY]",
-                        self.operand(rec, entry),
+                        self.operand(rec, line, stmt),
                     )
                     return bytes(2)
                 return bytes((rec.zp_code, value))
             if rec.code < 0:
                 self.err(f"{rec.mnemonic} has no {rec.mode.label} mode (it has: {', '.join(m.label for m in rec.modes)}) [SYNTAX 2]",
-                         self.operand(rec, entry))  # fmt: skip
+                         self.operand(rec, line, stmt))  # fmt: skip
                 return bytes(3)
             if size == FORWARD and value <= 0xFF:
                 self.warn(
-                    f"'{entry.stmt.text}' is assembled absolute (a forward reference to ${value:02X}): the original Profi-Ass "
+                    f"'{stmt.text}' is assembled absolute (a forward reference to ${value:02X}): the original Profi-Ass "
                     "sizes it absolute in pass 1 but writes zero page in pass 2, so its output differs from here on",
-                    self.operand(rec, entry),
+                    self.operand(rec, line, stmt),
                 )
             return bytes((rec.code, value & 0xFF, value >> 8))
         if form == "immediate":
-            return bytes((rec.code, self.byte(value, rec, entry, "immediate mode")))
+            return bytes((rec.code, self.byte(value, rec, line, stmt, "immediate mode")))
         if form == "branch":
             distance = value - (pc + 2)
             if not -128 <= distance <= 127:
@@ -167,7 +166,7 @@ class Encoder:
                 self.err(
                     f"branch out of range: target ${value:04X} is {distance:+d} bytes away, {over} byte{'s' if over != 1 else ''} "
                     "too far (a branch reaches -128..+127) [BRANCH OUT OF RANGE]",
-                    self.operand(rec, entry),
+                    self.operand(rec, line, stmt),
                 )
                 return bytes(2)
             return bytes((rec.code, distance & 0xFF))
@@ -176,30 +175,30 @@ class Encoder:
                 self.warn(
                     f"JMP (${value:04X}) reads its target from ${value:04X} and ${value & 0xFF00:04X}, not "
                     f"${(value + 1) & 0xFFFF:04X}: the NMOS 6502 does not carry into the high byte",
-                    self.operand(rec, entry),
+                    self.operand(rec, line, stmt),
                 )
             return bytes((rec.code, value & 0xFF, value >> 8))
         if value > 0xFF:  # ($nn,X) and ($nn),Y
             self.err(f"value ${value:04X} is not a zero-page address ({rec.mode.label} needs $00-$FF) [ILLEGAL QUANTITY]",
-                     self.operand(rec, entry))  # fmt: skip
+                     self.operand(rec, line, stmt))  # fmt: skip
             return bytes(2)
         return bytes((rec.code, value))
 
-    def byte(self, value: int, rec, entry: Entry, what: str) -> int:
+    def byte(self, value: int, rec, line, stmt, what: str) -> int:
         """The one-byte rule: 0-255, or $FF80-$FFFF (a negative number, -128..-1)."""
         if value <= 0xFF:
             return value
         if value >= 0xFF80:
             return value & 0xFF
-        self.err(f"value ${value:04X} does not fit in a byte ({what}: 0-255 or -128..-1) [ILLEGAL QUANTITY]", self.operand(rec, entry))
+        self.err(f"value ${value:04X} does not fit in a byte ({what}: 0-255 or -128..-1) [ILLEGAL QUANTITY]", self.operand(rec, line, stmt))
         return 0
 
-    def operand(self, rec: Insn, entry: Entry) -> tuple:
-        return (entry.line, entry.stmt.col + rec.operand_offset, rec.operand_length)
+    def operand(self, rec: Insn, line, stmt) -> tuple:
+        return (line, stmt.col + rec.operand_offset, rec.operand_length)
 
-    def unstable(self, rec: Insn, entry: Entry) -> None:
+    def unstable(self, rec: Insn, line, stmt) -> None:
         self.warn(f"{rec.mnemonic} is an unstable undocumented opcode: its result differs between chips",
-                  (entry.line, entry.stmt.col + rec.mnemonic_offset, len(rec.mnemonic)))  # fmt: skip
+                  (line, stmt.col + rec.mnemonic_offset, len(rec.mnemonic)))  # fmt: skip
 
     # -- data ------------------------------------------------------------------------------
 
@@ -214,7 +213,7 @@ class Encoder:
             try:
                 value = fn(values, pc, local)
             except (ex.Unknown, ex.ExprError):  # (evaluated again to report it)
-                value = self.value(fn, values, pc, local, line, stmt.col, offset)
+                value = self.value(fn, values, pc, local, line, stmt, offset)
             if value is None:
                 value = 0
             elif prefix:
@@ -231,7 +230,6 @@ class Encoder:
         return bytes(out)
 
 
-def _where(entry) -> tuple:
-    """An entry's statement as a lazy span."""
-    stmt = entry.stmt
-    return (entry.line, stmt.col, len(stmt.text))
+def _where(line, stmt) -> tuple:
+    """A statement as a lazy span."""
+    return (line, stmt.col, len(stmt.text))

@@ -76,6 +76,14 @@ class Sym:
     offset: int
     length: int
 
+    def lookup(self, v, pc, loc):
+        """The compiled expression of a symbol whose name is its key (at most 8 characters): bound to
+        the tree's node, 64 bytes a symbol where a closure took 208 (a large program has tens of thousands)."""
+        try:
+            return v[self[0]]
+        except KeyError:
+            raise Unknown(self, self[0]) from None
+
 
 @named_tuple
 class PC:
@@ -449,16 +457,28 @@ def _program_counter(v, pc, loc):
     return pc
 
 
-# (The closures of symbols keep node and key as parameter defaults, not in cells: 80-120 bytes less
-# each -- a large program has tens of thousands -- and read as fast as locals; never passed.)
-def _symbol(node: Sym, key: str):
-    def symbol(v, pc, loc, key=key, node=node):
-        try:
-            return v[key]
-        except KeyError:
-            raise Unknown(node, key) from None
+class _Lookup(tuple):
+    """(key, n, Sym node): the compiled expressions of a symbol whose key is not its name, and of
+    ``symbol+n`` / ``symbol-n`` (n negative), as bound methods of this tuple: 128 bytes where a
+    closure keeping them as parameter defaults took 232 (and one with cells more)."""
 
-    return symbol
+    __slots__ = ()
+
+    def value(self, v, pc, loc):
+        try:
+            return v[self[0]]
+        except KeyError:
+            raise Unknown(self[2], self[0]) from None
+
+    def plus(self, v, pc, loc):
+        try:
+            return (v[self[0]] + self[1]) & MAX
+        except KeyError:
+            raise Unknown(self[2], self[0]) from None
+
+
+def _symbol(node: Sym, key: str):
+    return node.lookup if key == node.name else _tuple(_Lookup, (key, 0, node)).value
 
 
 def _local(node: Sym):
@@ -476,14 +496,8 @@ def _local(node: Sym):
 
 
 def _symbol_plus(node: Sym, key: str, n: int):
-    """``symbol+n`` / ``symbol-n`` (n negative): the lookup of :func:`_symbol` and the sum in one closure."""
-    def symbol_plus(v, pc, loc, key=key, n=n, node=node):
-        try:
-            return (v[key] + n) & MAX
-        except KeyError:
-            raise Unknown(node, key) from None
-
-    return symbol_plus
+    """``symbol+n`` / ``symbol-n`` (n negative): the lookup of :func:`_symbol` and the sum in one call."""
+    return _tuple(_Lookup, (key, n, node)).plus
 
 
 def _plus_constant(first, n: int):

@@ -13,12 +13,14 @@ one place (:meth:`Layout.address_size`).
 from __future__ import annotations
 
 import re
+from array import array
+from bisect import bisect_left
 
 from asm6502.asm import expr as ex
 from asm6502.asm.decode import IDENT, Bad, Call, Data, Decoder, Define, Insn, Label, Origin, Pseudo, Start, overflow_resume
-from asm6502.asm.entries import FORWARD, MACRO_LINE, Entry, Macro, MacroCall, MacroEnd
+from asm6502.asm.entries import FORWARD, MACRO_LINE, Entries, Macro, MacroCall, MacroEnd
 from asm6502.asm.pseudo import CONTROL, DATA, DEFINITION, HIDDEN, PSEUDO_OPS
-from asm6502.asm.reader import SourceLine, file_name, split_statements
+from asm6502.asm.reader import Line, PlainLine, SimpleLine, SourceLine, file_name, split_statements
 from asm6502.asm.result import Options
 from asm6502.asm.rows import as_span
 from asm6502.asm.symfile import read_symbols
@@ -27,7 +29,6 @@ from asm6502.patterns import LazyPattern
 
 __all__ = ["FORWARD", "Layout", "Macro"]
 
-_entry = Entry.make
 MACRO_DEPTH = 16
 
 
@@ -42,7 +43,7 @@ def blank_after_colon(line, stmt) -> bool:
     """A blank between the ':' and the statement: the original then refuses a label or a
     definition there (SYNTAX 1), but takes one right after the ':' (``pastrt =$80:pastop =$c0``,
     ``lbl lda #1:other lda #2``; probes rules/colon_*)."""
-    return stmt.col >= 2 and line.text[stmt.col - 2] in " \t"
+    return stmt.col >= 2 and line.line_text[stmt.col - 2] in " \t"
 
 class Stop(Exception):
     """Ends pass 1 (``.end``, a fatal error)."""
@@ -70,18 +71,18 @@ class Layout:
 
     def __init__(self, options: Options, reader, opens: dict):
         self.options = options
-        self.reader = reader  # (name, line) -> list[SourceLine], raises OSError
+        self.reader = reader  # (name, line) -> list[Line], raises OSError
         self.opens = opens
         self.decoder = Decoder(options.cpu)
         self.listing = options.listing
         self.values: dict[str, int] = {}
         self.kinds: dict[str, str] = {}  # key -> "label" | "const" | "var" | "param"
         self.spelling: dict[str, str] = {}  # key -> first full spelling
-        self.defined_at: dict[str, tuple] = {}
+        self.defined_at: dict[str, tuple | PlainLine | SimpleLine] = {}  # key -> where it was first defined (see place_of)
         self.order: dict[str, None] = {}  # every symbol key in the order the original creates them
         self.definition_labels: dict[str, int] = {}  # 'name:00' -> its offset in a macro's definition (see defined_labels)
         self.diags: list[Diagnostic] = []
-        self.layout: list[Entry] = []
+        self.layout = Entries()  # what pass 1 laid out
         self.call_ends: dict[int, tuple[int, str]] = {}  # layout index of a macro call -> (index after its body, its locals' suffix)
         self.macros: dict[str, Macro] = {}
         self.macro_order: list[Macro] = []
@@ -91,6 +92,7 @@ class Layout:
         # statements pass 1 may run: every statement of every file once, plus max_statements
         # for what .goto and macros repeat (an endless .goto loop ends there)
         self.budget = options.max_statements
+        self.uncounted: list[list[Line]] = []  # files whose lines' statements after the first are not in the budget yet
         self.object_lfn: int | None = None
         self.object_buffer = False  # '.opt o': the object goes to the original's buffer in the C64's BASIC RAM
         self.symbol_memory: tuple[int, int] | None = None  # '.stm': (lowest address, symbols defined before it)
@@ -101,7 +103,7 @@ class Layout:
         self.last_line: int | None = None  # the number of the last line read: the .end line, else the last line
         self.chained: tuple | None = None  # where the first .file was met
         self.chain_closed = False
-        self.numbered: dict[int, dict[int, int]] = {}  # id(lines) -> line number -> index (see line_numbers)
+        self.numbered: dict = {}  # id(lines) -> line number -> index (see line_numbers)
         self.if_unknown: list[tuple[str, str, tuple]] = []  # (key, name of a .if symbol not known in pass 1, where)
         self.sst: list[tuple[str, dict[str, int]]] = []  # ('.sst' file name, the symbols at that point)
         # pseudo-op -> (its pass-1 method, listed here): asm6502/asm/pseudo.py
@@ -124,10 +126,11 @@ class Layout:
 
     # -- the walk -----------------------------------------------------------------------
 
-    def run(self, lines: list[SourceLine], start: int) -> None:
+    def run(self, lines: list[Line], start: int) -> None:
         chained = 0
         while True:
-            self.budget += sum(len(line.statements) for line in lines)
+            self.budget += len(lines)  # (every line has a statement; its others are counted when needed: full_budget)
+            self.uncounted.append(lines)
             try:
                 self.run_lines(lines, start, 0, None)
             except NextFile as chain:
@@ -152,15 +155,17 @@ class Layout:
             m = self.recording
             self.err(f"macro '{m.name}' has no .men [SYNTAX C]", (m.line, m.col, 4))
 
-    def run_lines(self, lines: list[SourceLine], i: int, depth: int, local: str | None) -> None:
+    def run_lines(self, lines: list[Line], i: int, depth: int, local: str | None) -> None:
         """Run ``lines`` from index ``i`` (a file, or a macro body when ``local`` is set).
 
         (The program counter and the statement count live in locals while instructions are laid
         out, and in ``self`` whenever another method runs: every statement but an instruction.)"""
         decode = self.decoder.decode
-        new_entry = Entry
         decoded = self.decoder.records.get  # (the decoder's memory, asked first: most texts were met before)
-        append = self.layout.append
+        entries = self.layout
+        add = entries.add
+        recs, sizes, entry_lines, stmts, locals_ = entries.recs, entries.sizes, entries.lines, entries.stmts, entries.locals
+        add_pc = entries.pcs.append  # (an array's method is looked up by name at each call)
         address_size = self.address_size
         define_value = self.define_value
         values = self.values
@@ -168,6 +173,7 @@ class Layout:
         limit = self.budget
         executed = self.executed
         pc = self.pc
+        own: list = [None]  # the statements of a line that is its own one statement
         n = len(lines)
         while i < n:
             line = lines[i]
@@ -175,24 +181,32 @@ class Layout:
             if self.recording is not None:
                 self.record(line)
                 continue
-            if not line.has_code:
+            kind = type(line)
+            if kind is PlainLine or kind is SimpleLine:  # its own one statement, with code (no attribute read: the
+                # 'statements' property would make a tuple in a call, and Python 3.11 caches an attribute's place for
+                # objects of one class: a line of another class than the last one read there takes the slow lookup)
+                own[0] = line  # (one list for every such line of this run: no tuple made and freed a line)
+                statements: list | tuple = own
+            elif line.has_code:
+                statements = line.statements
+            else:
                 if listing:  # each statement a row: ';call:' is a comment and an empty statement (rules/listing_comment_colon_end)
                     for stmt in line.statements or (None,):
-                        append(_entry(None, pc, 0, line, stmt, local))
+                        add(None, pc, 0, line, stmt, local)
                 continue
-            statements = line.statements
+            first = statements[0]
             while statements:
                 resume = None  # (statements after an OVERFLOW: see overflow_resume)
                 for stmt in statements:
                     text = stmt.text
-                    if not text or text == "^" and (stmt is line.statements[0] or not blank_after_colon(line, stmt)):
+                    if not text or text == "^" and (stmt is first or not blank_after_colon(line, stmt)):
                         # a comment, or nothing between two ':' (listed with the address: rules/listing_double_colon),
                         # or the up-arrow's indentation before nothing ('^;x': rules/listing_caret_*)
                         if listing:
-                            append(_entry(None, pc, 0, line, stmt, local))
+                            add(None, pc, 0, line, stmt, local)
                         continue
                     executed += 1
-                    if executed > limit:
+                    if executed > limit and executed > (limit := self.full_budget()):
                         self.executed, self.pc = executed, pc
                         self.err(f"assembly stopped after {limit} statements ({self.options.max_statements} more than the "
                                  "source holds): endless .goto loop?", (line, stmt.col, len(text)))
@@ -200,7 +214,7 @@ class Layout:
                     rec = decoded(text)
                     if rec is None:
                         rec = decode(text)
-                    if (stmt is not line.statements[0] and local is None
+                    if (stmt is not first and local is None
                             and (rec.label is not None or type(rec) is Define or type(rec) is Bad or text[0] == "^")
                             and blank_after_colon(line, stmt)):  # fmt: skip
                         rec = self.decoder.decode_after_blank_colon(text)
@@ -208,16 +222,13 @@ class Layout:
                         if rec.label is not None:
                             define_value(rec.label, pc, "label", line, stmt, local)
                         size = address_size(rec, values, pc, local) if rec.form == "address" else rec.size
-                        # (the commonest entry made here rather than by Entry.make: 400 fewer
-                        # instructions an entry without the call -- callgrind)
-                        entry = new_entry()
-                        entry.rec = rec
-                        entry.pc = pc
-                        entry.size = size
-                        entry.line = line
-                        entry.stmt = stmt
-                        entry.local = local
-                        append(entry)
+                        # (the commonest entry added here rather than by Entries.add: no call)
+                        recs.append(rec)
+                        add_pc(pc)
+                        sizes.append(size)
+                        entry_lines.append(line)
+                        stmts.append(stmt)
+                        locals_.append(local)
                         pc = (pc + (3 if size == FORWARD else size)) & 0xFFFF
                         continue
                     self.executed, self.pc = executed, pc
@@ -234,10 +245,20 @@ class Layout:
                     if type(rec) is Bad and rec.problem[0].endswith("[OVERFLOW]"):
                         after = overflow_resume(text, rec.problem[1])
                         if after is not None:
-                            resume = tuple(split_statements(line.text, stmt.col - 1 + after))
+                            resume = tuple(split_statements(line.line_text, stmt.col - 1 + after))
                             break
                 statements = resume
         self.executed, self.pc = executed, pc
+
+    def full_budget(self) -> int:
+        """The budget with every statement of the files run so far.  A line's statements after its first
+        are counted only when the budget of one a line is used up: most programs never get there, and
+        counting them at the start took a pass over every line (a list of a count per line: 256 MB for
+        32 MB of empty lines; a generator: 5 M instructions on the large bench program)."""
+        for lines in self.uncounted:
+            self.budget += sum(len(line.statements) - 1 for line in lines if type(line) is SourceLine)
+        self.uncounted = []
+        return self.budget
 
     def address_size(self, rec: Insn, values: dict, pc: int, local) -> int:
         """The one zero-page rule: zero page when the mnemonic has it, no '!' forces absolute, and
@@ -272,9 +293,9 @@ class Layout:
             close = self.decoder.near_mnemonics(rec.label)
             typo = f" (a typo of {' or '.join(close)}?)" if close else ""
             after = stmt.col - 1 + len(stmt.text)
-            colon = () if typo or line.text[after:after + 1] != ":" else (note(  # the 64tass/ACME habit 'loop: jmp loop'
+            colon = () if typo or line.line_text[after:after + 1] != ":" else (note(  # the 64tass/ACME habit 'loop: jmp loop'
                 f"in Profi-Ass ':' separates statements and a label has no colon: write '{rec.label} "
-                f"{line.text[after + 1:].split(';')[0].strip() or 'nop'}'"),)
+                f"{line.line_text[after + 1:].split(';')[0].strip() or 'nop'}'"),)
             self.err(f"a label needs a statement after it on its line: '{rec.label}' alone{typo} [SYNTAX 0]", (line, stmt.col, len(rec.label)), *colon)
             return None
         if kind is Origin:
@@ -288,7 +309,7 @@ class Layout:
                 return None
             handler, listed = found
             if self.listing and listed:
-                self.layout.append(_entry(rec, self.pc, 0, line, stmt, local))
+                self.layout.add(rec, self.pc, 0, line, stmt, local)
             return handler(rec, line, stmt, local, depth, lines)
         if kind is Call:
             if rec.label is not None:
@@ -307,14 +328,14 @@ class Layout:
             message = "a label local to a macro (.name) is referenced only inside a macro, and " + message.replace(LOCAL_JUNK, "").replace("[SYNTAX 3]", "[SYNTAX 5]")
         self.err(message, (line, stmt.col + offset, length))
         if self.listing:
-            self.layout.append(_entry(rec, self.pc, 0, line, stmt, local))
+            self.layout.add(rec, self.pc, 0, line, stmt, local)
         return None
 
     # -- data ----------------------------------------------------------------------------
 
     def lay_data(self, rec: Data, line, stmt, local) -> None:
         """``.byt``, ``.wor``, ``.flp``: laid out at the program counter."""
-        self.layout.append(_entry(rec, self.pc, rec.size, line, stmt, local))
+        self.layout.add(rec, self.pc, rec.size, line, stmt, local)
         self.pc = (self.pc + rec.size) & 0xFFFF
 
     def lay_asc(self, rec: Data, line, stmt, local) -> None:
@@ -329,7 +350,6 @@ class Layout:
     def define_value(self, name: str, value: int, kind: str, line, stmt, local) -> None:
         """Define a label or '=' constant (pass 1 only): a second definition is the original's
         REDEFINITION, and the first value stays."""
-        where = (line, stmt.col, len(name))
         full = name if name.islower() else name.lower()  # (no copy of a name already in lower case: one a symbol)
         if local is None:
             key = full[: ex.SIGNIFICANT]
@@ -337,19 +357,31 @@ class Layout:
             if spelled != full:
                 self.warn(
                     f"'{name}' and '{spelled}' are the same label: Profi-Ass keeps only the first {ex.SIGNIFICANT} characters ('{key}')",
-                    where,
-                    *([note("the other spelling is here", as_span(self.defined_at[key]))] if key in self.defined_at else []),
+                    (line, stmt.col, len(name)),
+                    *([note("the other spelling is here", as_span(self.place_of(key)))] if key in self.defined_at else []),
                 )
         else:
             key = ex.local_key(name, local)
         if key in self.kinds:
-            first = self.defined_at.get(key)
-            self.err(f"duplicate symbol '{name}' [REDEFINITION]", where, *([note("first defined here", as_span(first))] if first else []))
+            first = self.place_of(key)
+            self.err(f"duplicate symbol '{name}' [REDEFINITION]", (line, stmt.col, len(name)),
+                     *([note("first defined here", as_span(first))] if first else []))  # fmt: skip
             return
         self.kinds[key] = kind
-        self.defined_at[key] = where
+        self.defined_at[key] = stmt if stmt is line else (line, stmt.col, len(name))  # (see place_of)
         self.values[key] = value
         self.order[key] = None
+
+    def place_of(self, key: str) -> tuple | None:
+        """Where symbol ``key`` was first defined: (line, col, length of its name).  A line that is its own
+        statement is noted itself, without the tuple (64 bytes a symbol: the large bench program's 15,000
+        labels and constants 0.9 MB); its name is its record's label or '=' name."""
+        where = self.defined_at.get(key)
+        if where is None or isinstance(where, tuple):
+            return where
+        rec = self.decoder.decode(where.text)
+        name = rec.label if rec.label is not None else rec.name if type(rec) is Define else ""
+        return (where, where.col, len(name))
 
     def define(self, rec: Define, line, stmt, local):
         try:
@@ -366,7 +398,8 @@ class Layout:
         if rec.var:
             key = ex.key_of(rec.name)
             self.spelling.setdefault(key, rec.name.lower())
-            self.defined_at.setdefault(key, (line, stmt.col, len(rec.name)))
+            if key not in self.defined_at:  # (its place noted once, not at each round of a loop)
+                self.defined_at[key] = stmt if stmt is line else (line, stmt.col, len(rec.name))  # (see place_of)
             if self.kinds.get(key) is None:
                 self.kinds[key] = "var"
             self.order.setdefault(key, None)
@@ -374,12 +407,12 @@ class Layout:
                 self.values.pop(key, None)
             else:
                 self.values[key] = value
-            self.layout.append(_entry(rec, self.pc, 0, line, stmt, local))  # pass 2 assigns it again
+            self.layout.add(rec, self.pc, 0, line, stmt, local)  # pass 2 assigns it again
         else:
             if value is not None:
                 self.define_value(rec.name, value, "const", line, stmt, None)
             if self.listing:
-                self.layout.append(_entry(rec, self.pc, 0, line, stmt, local))
+                self.layout.add(rec, self.pc, 0, line, stmt, local)
         return None
 
     def origin(self, rec: Origin, line, stmt, local):
@@ -395,12 +428,12 @@ class Layout:
         old = self.pc
         self.pc = value
         # (the listing shows the new address, or with a label in front the label's value)
-        self.layout.append(_entry(rec, value if rec.label is None else old, 0, line, stmt, local))
+        self.layout.add(rec, value if rec.label is None else old, 0, line, stmt, local)
         return None
 
     # -- macros --------------------------------------------------------------------------
 
-    def record(self, line: SourceLine) -> None:
+    def record(self, line: Line) -> None:
         """A line between .mac and .men becomes part of the macro's body."""
         text = line.statements[0].text if line.statements else ""
         m = _MEN.match(text)
@@ -421,7 +454,7 @@ class Layout:
             self.recording.body.append(line)
         if self.listing:
             for stmt in self.recorded_statements(line):
-                self.layout.append(_entry(MACRO_LINE, self.pc, 0, line, stmt, None))
+                self.layout.add(MACRO_LINE, self.pc, 0, line, stmt, None)
 
     def defined_labels(self, macro: Macro) -> None:
         """The original runs a macro's definition through: every label of the body becomes
@@ -447,7 +480,7 @@ class Layout:
                 elif isinstance(rec, Data):
                     offset += rec.size
 
-    def recorded_statements(self, line: SourceLine) -> list:
+    def recorded_statements(self, line: Line) -> list:
         """The statements the original lists for a line recorded into a macro: every one, up to a
         '.if' that is false where the definition stands (its '*' there; a value it cannot know yet,
         such as a parameter's, goes on): probes rules/listing_mac_*, corpus georam_out."""
@@ -470,7 +503,7 @@ class Layout:
     def op_mac(self, rec: Pseudo, line, stmt, local, depth, lines):
         where = (line, stmt.col + rec.op_offset, rec.op_length)
         if self.listing:
-            self.layout.append(_entry(MACRO_LINE, self.pc, 0, line, stmt, None))
+            self.layout.add(MACRO_LINE, self.pc, 0, line, stmt, None)
         if local is not None:
             self.err("a macro cannot be defined inside another macro [SYNTAX D]", where)
             return -1
@@ -526,7 +559,7 @@ class Layout:
                 return None
         at = len(self.layout)
         fns = tuple([fn for _, fn in compiled])
-        self.layout.append(_entry(MacroCall.make(None, None, macro, fns), self.pc, 0, line, stmt, local))
+        self.layout.add(MacroCall.make(None, None, macro, fns), self.pc, 0, line, stmt, local)
         for key, fn in zip(macro.params, fns):
             if not IDENT.fullmatch(key):
                 self.err(f"macro '{macro.name}': the parameter '{key}' is no name [SYNTAX 8]", where)
@@ -544,7 +577,7 @@ class Layout:
         if self.listing:  # where the call's body ends in the layout (for asm6502.convert)
             self.call_ends[at] = (len(self.layout), suffix)
             if not macro.labeled_end:
-                self.layout.append(_entry(MacroEnd.make(None, None, macro.end), self.pc, 0, line, stmt, suffix))
+                self.layout.add(MacroEnd.make(None, None, macro.end), self.pc, 0, line, stmt, suffix)
         return None
 
     def argument(self, text: str):
@@ -603,13 +636,27 @@ class Layout:
                  (line, stmt.col + rec.args_offset, len(rec.args)))  # fmt: skip
         raise Stop  # fatal in the original (manual p. 31)
 
-    def line_numbers(self, lines: list[SourceLine]) -> dict[int, int]:
-        """BASIC line number -> index in ``lines`` (a file or a macro body), made once per list."""
+    def line_numbers(self, lines: list[Line]):
+        """BASIC line number -> index in ``lines`` (a file or a macro body), made once per list: ``.get(number)``.
+
+        Lines in ascending order of number (lines without a number between them), as a BASIC program
+        is, are looked up by bisection in an array of their numbers (4 bytes a line; a dict of every
+        number took 80: the real-shaped bench program's .goto loops 2.1 MB); others by a dict."""
         table = self.numbered.get(id(lines))
-        if table is None:  # (the first line of a number counts: the reversed pairs let it overwrite the later ones)
+        if table is None:
             numbers = [line.number for line in lines]
-            table = self.numbered[id(lines)] = dict(zip(reversed(numbers), range(len(numbers) - 1, -1, -1)))
-            table.pop(None, None)
+            keys = numbers  # each line's number, a line without one taking the number before it (0 at the start)
+            if None in numbers:
+                keys, last = [], 0
+                for number in numbers:
+                    if number is not None:
+                        last = number
+                    keys.append(last)
+            if keys == sorted(keys):  # (unsigned items: an array of "i" converts each through PyArg_Parse, 3 times the cost)
+                table = self.numbered[id(lines)] = _Ascending(array("I", keys), lines)
+            else:  # (the first line of a number counts: the reversed pairs let it overwrite the later ones)
+                table = self.numbered[id(lines)] = dict(zip(reversed(numbers), range(len(numbers) - 1, -1, -1)))
+                table.pop(None, None)
         return table
 
     def op_end(self, rec, line, stmt, local, depth, lines):
@@ -651,7 +698,7 @@ class Layout:
 
     def op_opt(self, rec, line, stmt, local, depth, lines):
         """``.opt P,P#,P=expr,O,OO,O#,O=expr,M,N``: listing and object output (manual p. 17)."""
-        after = line.text[stmt.col - 1 + len(stmt.text) :]
+        after = line.line_text[stmt.col - 1 + len(stmt.text) :]
         if after[:1] in (" ", "\t") and after.lstrip().startswith(";") and rec.args.rsplit(",", 1)[-1].strip().lower() == "p":
             # a P last, then a blank and a comment: the original looks for the file number there and
             # finds none (opt/opt_p_comment_after, rules/opt_p_blank_comment_*; 'p;x', 'p1 ;x', 'oo ;x' are fine)
@@ -732,6 +779,27 @@ class Layout:
     def op_c64(self, rec, line, stmt, local, depth, lines):
         what = {"gtb": "gets the next source from BASIC memory", "sys": "calls machine code during assembly"}[rec.op]
         self.err(f"'.{rec.name}' needs a running C64 (it {what}): not supported here", (line, stmt.col + rec.op_offset, rec.op_length))
+        return None
+
+
+class _Ascending:
+    """The lines of a list in ascending order of number, looked up by bisection (Layout.line_numbers)."""
+
+    __slots__ = ("keys", "lines")
+
+    def __init__(self, keys: array, lines: list):
+        self.keys, self.lines = keys, lines
+
+    def get(self, number: int) -> int | None:
+        """The index of the first line of that number.  (A line without a number has the key of the
+        numbered line before it, which comes first; only those before the first numbered line, key 0,
+        are passed over here.)"""
+        keys = self.keys
+        i = bisect_left(keys, number)
+        while i < len(keys) and keys[i] == number:
+            if self.lines[i].number == number:
+                return i
+            i += 1
         return None
 
 

@@ -35,21 +35,64 @@ class SourceLine(SlotRecord):
     index: int  # 1-based physical line in the file
     number: int | None  # the BASIC line number
     number_col: int
-    raw: str | None  # the raw line; None when ``text`` rebuilds it (see there)
+    line_text: str  # the raw line
     statements: tuple[Statement, ...]
     has_code: bool  # False for empty and comment-only lines
 
+
+@slot_record
+class PlainLine(SlotRecord):
+    """The commonest line, '100 lda #1' (its number's ASCII digits, one blank, one statement without
+    a comment, a ':', a '"' or trailing blanks): one object is the line and its one statement, with the
+    fields of both (``text`` and ``col`` are the statement's, ``line_text`` the line's).  It keeps no
+    copy of the raw line: its number, padded with zeros to the digits typed (the statement's column
+    less 2), and its statement make it again.  (A SourceLine, a Statement and their tuple took 192
+    bytes a line; this takes 72: the large bench program's 42,567 such lines 5 MB less.)"""
+
+    file: str
+    index: int
+    number: int
+    text: str  # the statement's text
+    col: int  # 1-based column of text[0]
+    number_col = 1
+    comment = ""
+    has_code = True
+
     @property
-    def text(self) -> str:
-        """The raw line.  The commonest line, '100 lda #1' (its number's ASCII digits, one blank, one
-        statement without a comment or trailing blanks), keeps no copy of it: its number, padded with
-        zeros to the digits typed (the statement's column less 2), and its statement's text make it
-        again (the large bench program: 66 bytes a line less)."""
-        raw = self.raw
-        if raw is not None:
-            return raw
-        stmt = self.statements[0]
-        return str(self.number).rjust(stmt.col - 2, "0") + " " + stmt.text
+    def statements(self) -> tuple[PlainLine]:
+        """(Made at each reading: the passes' hot loops ask ``type(line) is PlainLine`` first.)"""
+        return (self,)
+
+    @property
+    def line_text(self) -> str:
+        return str(self.number).rjust(self.col - 2, "0") + " " + self.text
+
+
+@slot_record
+class SimpleLine(SlotRecord):
+    """Any other line of one statement without a comment, a ':' or a '"' (a line without a number,
+    blanks around the number, trailing blanks): as a PlainLine, one object is the line and its
+    statement, but it keeps the raw line (a line read before shares its string: 1 M lines of ' nop'
+    take 104 bytes a line less than a SourceLine, a Statement and their tuple)."""
+
+    file: str
+    index: int
+    number: int | None
+    number_col: int
+    line_text: str  # the raw line
+    text: str  # the statement's text
+    col: int  # 1-based column of text[0]
+    comment = ""
+    has_code = True
+
+    @property
+    def statements(self) -> tuple[SimpleLine]:
+        """(Made at each reading: the passes' hot loops ask the line's type first.)"""
+        return (self,)
+
+
+Line = SourceLine | PlainLine | SimpleLine  # a source line: what layout entries, spans and listing rows point at
+Stmt = Statement | PlainLine | SimpleLine  # a statement of a line
 
 
 @named_tuple
@@ -64,8 +107,8 @@ class OpenFile:
 
 @named_tuple
 class Source:
-    lines: list[SourceLine]  # the assembler lines: from the start line on (all lines when there is none)
-    problems: list[tuple[SourceLine, str, int]]  # (line, message, length) of bad line numbers
+    lines: list[Line]  # the assembler lines: from the start line on (all lines when there is none)
+    problems: list[tuple[Line, str, int]]  # (line, message, length) of bad line numbers
     opens: dict[int, OpenFile]  # by logical file number
     start_index: int  # index in ``lines`` of the first line after the start line (0: no start line)
 
@@ -164,7 +207,7 @@ def _blocks(text: str):
         pos = end + 1
 
 
-def read_lines(file: str, text: str) -> tuple[list[SourceLine], list[tuple[SourceLine, str, int]]]:
+def read_lines(file: str, text: str) -> tuple[list[Line], list[tuple[Line, str, int]]]:
     """All lines of ``text``, each with its BASIC line number and statements.
 
     Lines end at LF, CR LF or CR only: a form feed or a NEL ($85) inside a line is a
@@ -172,13 +215,13 @@ def read_lines(file: str, text: str) -> tuple[list[SourceLine], list[tuple[Sourc
     line's position).
     """
     raw_lines = _raw_lines(text)
-    lines: list[SourceLine] = []
+    lines: list[Line] = []
     problems: list = []  # (index, number as shown, length)
     append = lines.append
     statement = _statement
     make_line = SourceLine.make
-    new_statement = Statement
-    new_line = SourceLine
+    make_simple = SimpleLine.make
+    new_line = PlainLine
     parts = LINE_PARTS.match
     blank = None  # every empty line is this one object (its index: the first empty line's): memory stays
     # near the text's own size however many empty lines a file has (32 MB of them took 8.5 GB)
@@ -204,8 +247,11 @@ def read_lines(file: str, text: str) -> tuple[list[SourceLine], list[tuple[Sourc
             if first is not None:  # (read before: the same strings, statement objects of its own; 1 M lines of ' nop'
                 # took 105 bytes a line less)
                 line = lines[first - 1]
+                if type(line) is SimpleLine:
+                    append(make_simple(file, index, None, line.number_col, line.line_text, line.text, line.col))
+                    continue
                 statements = tuple([statement(s.text, s.col, s.comment) for s in line.statements])
-                append(make_line(file, index, None, line.number_col, line.text, statements, line.has_code))
+                append(make_line(file, index, None, line.number_col, line.line_text, statements, line.has_code))
                 continue
             lead, digits, blanks, body = parts(raw).groups()
             start = len(lead) + len(digits)
@@ -227,24 +273,21 @@ def read_lines(file: str, text: str) -> tuple[list[SourceLine], list[tuple[Sourc
             has_code = statements[0].text != "" if len(statements) == 1 else any(s.text for s in statements)
         elif ";" not in body:  # one statement
             if body is kept:  # (rstrip gave back the same string: no trailing blanks, the line is its number, ' ', body)
-                # (the commonest line's two records made here rather than by their ``make``: no call per
-                # line -- the large bench program's reading 437 -> 399 M instructions, callgrind)
-                stmt = new_statement()
-                stmt.text = body
-                stmt.col = col
-                stmt.comment = ""
+                # (the commonest line: one PlainLine, made here rather than by its ``make``: no call per line --
+                # the large bench program's reading 437 -> 399 M instructions, callgrind)
                 line = new_line()
                 line.file = file
                 line.index = index
                 line.number = number
-                line.number_col = 1
-                line.raw = None
-                line.statements = (stmt,)
-                line.has_code = body != ""
+                line.text = body
+                line.col = col
                 append(line)
                 continue
-            statements = (statement(body, col, ""),)
-            has_code = body != ""
+            if body:
+                append(make_simple(file, index, number, number_col, raw, body, col))
+                continue
+            statements = (statement(body, col, ""),)  # (nothing after the number)
+            has_code = False
         else:  # one statement and a comment (split_statements' first case, on the line's own parts)
             text, _, comment = body.partition(";")
             if text[:1].isspace():  # (white space but blanks before it: split_statements counts it)

@@ -48,7 +48,8 @@ class Result:
                  files=None, symbol_table=None, macro_calls=(), last_line=None):  # fmt: skip
         # tables: pass 1's (values, first spellings, kinds) by symbol key, from which ``symbols`` and
         # ``labels`` are made when first asked for (most runs of the command never ask)
-        # listed: (pass 1's layout entries, pass 2's extra per entry -- its bytes or '=' value), empty without a listing
+        # listed: (pass 1's layout entries (entries.Entries), pass 2's extra per entry -- its bytes or '=' value; empty
+        # without a listing)
         self.segments, self._tables, self.diagnostics, self._listed = segments, tables, diagnostics, listed
         self.object_name, self.listing_name, self.files = object_name, listing_name, {} if files is None else files
         self.symbol_table, self.macro_calls, self.last_line = symbol_table, macro_calls, last_line
@@ -77,8 +78,12 @@ class Result:
 
     @property
     def listed(self):
-        """(layout entry, bytes or value) per listed statement, in the order of the listing: an iterator."""
-        return zip(*self._listed)
+        """(rec, pc, line, stmt, local, bytes or value) per listed statement -- a layout entry's fields and pass
+        2's extra -- in the order of the listing: an iterator."""
+        entries, extras = self._listed
+        if not extras:
+            return iter(())
+        return zip(entries.recs, entries.pcs, entries.lines, entries.stmts, entries.locals, extras)
 
     @cached_property
     def listing(self) -> tuple[ListingRow, ...]:

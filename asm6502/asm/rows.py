@@ -1,7 +1,7 @@
-"""The listing's rows, made from pass 2's (layout entry, extra) pairs when asked for.
+"""The listing's rows, made from the layout entries' fields and pass 2's extras when asked for.
 
 Pass 2 keeps an "extra" per layout entry -- the bytes of an instruction or data entry, the
-value of a '=' / '_' row -- and Result.listed pairs them with the entries; the rows are made
+value of a '=' / '_' row -- and Result.listed gives them with the entries' fields; the rows are made
 from the pairs only when asked for (Result.listing); the listing text (asm6502/output.py)
 reads the pairs directly.
 """
@@ -21,7 +21,7 @@ _tuple = tuple.__new__
 class ListingRow:
     """One row of the listing: one executed statement."""
 
-    where: Span | tuple  # a Span, or (SourceLine, col, length) made into one on demand
+    where: Span | tuple  # a Span, or (line, col, length) made into one on demand
     address: int | None
     data: bytes
     text: str  # the statement and its comment as written
@@ -46,25 +46,25 @@ class ListingRow:
 
 
 def as_span(where: Span | tuple) -> Span:
-    """A Span from a Span or a lazy ``(SourceLine, col, length)``."""
+    """A Span from a Span or a lazy ``(line, col, length)``."""
     if isinstance(where, Span):
         return where
     line, col, length = where
-    return Span(line.file, line.index, col, length, line.text, line.number)
+    return Span(line.file, line.index, col, length, line.line_text, line.number)
 
 
 def listing_rows(listed) -> tuple[ListingRow, ...]:
+    """The rows of Result.listed's (rec, pc, line, stmt, local, extra) per layout entry."""
     shown: dict[int, tuple] = {}  # id(statement) -> its place and text (a statement in a loop or macro is listed many times)
-    return tuple(row(entry, extra, shown) for entry, extra in listed)
+    return tuple([row(rec, pc, line, stmt, local, extra, shown) for rec, pc, line, stmt, local, extra in listed])
 
 
-def row(entry, extra, shown: dict) -> ListingRow:
-    rec, pc, line, stmt = entry.rec, entry.pc, entry.line, entry.stmt
+def row(rec, pc, line, stmt, local, extra, shown: dict) -> ListingRow:
     place = shown.get(id(stmt)) if stmt is not None else place_and_text(line, None)
     if place is None:
         place = shown[id(stmt)] = place_and_text(line, stmt)
     where, text = place
-    macro = entry.local is not None
+    macro = local is not None
     kind = type(rec)
     # (fields: where, address, data, text, value, page_break, title, macro, definition; made in one call)
     if kind is Insn or kind is Data:  # most rows
@@ -106,18 +106,20 @@ def listed_text(line, stmt) -> str:
     """A statement's text as the listing shows it: with its comment, and with the blanks typed
     before a ';' or a ':' that follows (the original lists the operand as typed up to them:
     ``lda abcdefgh  ;x`` keeps both blanks; probes rules/listing_operand_*)."""
+    if stmt is line:  # a line of one statement without a comment (one object: reader.PlainLine, SimpleLine)
+        return "" if stmt.text == "^" else stmt.text  # ('^' alone: the up-arrow's indentation before nothing)
     if stmt.comment:
         text = stmt.text
         if not text or text == "^":  # (a comment with blanks before it, after a ':' or a '^', listed as ' ;x')
             return " " + stmt.comment if _blank_before_comment(line, stmt) else stmt.comment
-        after = line.text[stmt.col - 1 + len(text) :]
+        after = line.line_text[stmt.col - 1 + len(text) :]
         blanks = after[: len(after) - len(after.lstrip(" "))]
         return text + (blanks if after[len(blanks) : len(blanks) + 1] == ";" else " ") + stmt.comment
     text = stmt.text
     if text == "^":  # the up-arrow's indentation before nothing: an empty statement
         return ""
     if len(line.statements) > 1 and text:
-        after = line.text[stmt.col - 1 + len(text) :]
+        after = line.line_text[stmt.col - 1 + len(text) :]
         blanks = after[: len(after) - len(after.lstrip(" "))]
         if after[len(blanks) : len(blanks) + 1] == ":":
             text += blanks
@@ -128,7 +130,7 @@ def _blank_before_comment(line, stmt) -> bool:
     """Whether blanks stand before the ';' of a statement that is only a comment, after a ':' or
     a '^' (the original then lists the address and the comment in its column: ': ;x', '^  ;x';
     blanks after the line number are not there: BASIC drops them).  Probes rules/listing_*comment."""
-    raw = line.text
+    raw = line.line_text
     i = stmt.col - 1  # (the statement's first character: its '^', or the ';')
     if raw[i : i + 1] == "^":
         return raw[i + 1 : i + 2] in (" ", "\t")

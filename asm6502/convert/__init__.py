@@ -96,7 +96,7 @@ def convert(text: str, filename: str, target: str, options: Options = Options(),
 def _header(target: Target, filename: str, options: Options, basic_lines, writer: Writer) -> list[str]:
     out = [f"; {os.path.basename(filename)}: converted from Profi-Ass 64 by 'asm6502 convert --to {target.name}'"]
     out += [f"; assemble with: {target.command}"]
-    out += [f"; BASIC before the start line: {line.text.strip()}" for line in basic_lines if line.has_code]
+    out += [f"; BASIC before the start line: {line.line_text.strip()}" for line in basic_lines if line.has_code]
     out += [line.format(cpu=target.cpu[options.cpu]) for line in target.header]
     for name, value in options.defines:
         out.append(INDENT + target.const.format(n=writer.name_of(name.lower()[:8]), e=f"${value:x}") + "  ; (-D on the command line)")

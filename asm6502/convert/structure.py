@@ -22,14 +22,14 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from asm6502.asm.decode import Call, Data, Define, Insn, Pseudo
-from asm6502.asm.reader import SourceLine
+from asm6502.asm.reader import Line
 
 
 class Loop(NamedTuple):
     rounds: tuple[tuple[int, int], ...]  # per round: (its first layout entry, the index of its '.if' entry)
     end: int  # the entry after the last round's '.if'
-    top: SourceLine  # line N
-    bottom: SourceLine  # '.if ... : .goto N'
+    top: Line  # line N
+    bottom: Line  # '.if ... : .goto N'
 
 
 def loop_top(bottom, lines, decode) -> tuple[object, str | None]:

@@ -171,7 +171,7 @@ class Writer:
 
     def run(self, files: dict[str, tuple[list, int]]) -> None:
         """``files``: each source file's lines and the index of its start line, for the lines that did not run."""
-        entries = self.entries = self.layout.layout
+        entries = self.entries = list(self.layout.layout)  # (Entry records made from pass 1's columns)
         self.ran_lines = {id(entry.line) for entry in entries}
         self.ran = {id(entry.stmt) for entry in entries if entry.stmt is not None}
         self.loops, self.irregular = find_loops(entries, {name: lines for name, (lines, _) in files.items()}, self.layout.decoder.decode)
@@ -255,7 +255,7 @@ class Writer:
         for line in lines:
             if id(line) in self.ran_lines or any(START_LINE.match(stmt.text) for stmt in line.statements):
                 continue
-            body = _NUMBER.sub("", line.text, count=1).rstrip()
+            body = _NUMBER.sub("", line.line_text, count=1).rstrip()
             if body.lstrip().startswith(";"):
                 self.emit("", comment=body.strip())
             elif body:
@@ -490,7 +490,7 @@ class Writer:
         elif self.defining is not None:
             return  # (a body line of a macro written as the target's)
         start = stmt.col - 1 if stmt is not None else 0
-        self.note("macro| " + line.text[start:].rstrip())
+        self.note("macro| " + line.line_text[start:].rstrip())
 
     def macro_call(self, i: int) -> int | None:
         """A call of a macro written as the target's: its body is written the target's way (parameters,
