@@ -20,6 +20,7 @@ LAZY = {
     ("asm6502.asm.assemble", "asm6502.basic.tokenizer"): "14 ms; only for a tokenized (.prg) source",
     ("asm6502.asm.assemble", "asm6502.d64"): "13 ms; only with --disk",
     ("asm6502.asm.decode", "difflib"): "0.7 ms; only to name the mnemonic a typo was meant to be",
+    ("asm6502.asm.typed", "asm6502.basic.petscii"): "8 ms (dataclasses with it); only for a source with shifted keys or codes in braces",
     ("asm6502.petscii_text", "asm6502.basic.petscii"): "8 ms (dataclasses with it); only for a key written in braces ({clr})",
     ("asm6502.asm.decode", "asm6502.basic.interpreter.numbers"): "13 ms; only for .flp",
     ("asm6502.output", "intelhex"): "2.2 ms; only for --format hex",
