@@ -226,6 +226,10 @@ def read_lines(file: str, text: str) -> tuple[list[Line], list[tuple[Line, str, 
     blank = None  # every empty line is this one object (its index: the first empty line's): memory stays
     # near the text's own size however many empty lines a file has (32 MB of them took 8.5 GB)
     unnumbered: dict[str, int] = {}  # a line without a number -> the index of its first reading
+    texts: dict[str, str] = {}
+    share = texts.setdefault  # a one-statement line's statement text -> its first string: lines of the same statement
+    # share one (the large bench program's 42,567 such lines hold 29,348 texts: 0.7 MB less, the real one's 16,632
+    # hold 7,624: 0.5 MB less; the decoder's tables hold that string already)
     for index, raw in enumerate(raw_lines, 1):
         if not raw:
             if blank is None:
@@ -279,12 +283,12 @@ def read_lines(file: str, text: str) -> tuple[list[Line], list[tuple[Line, str, 
                 line.file = file
                 line.index = index
                 line.number = number
-                line.text = body
+                line.text = share(body, body)
                 line.col = col
                 append(line)
                 continue
             if body:
-                append(make_simple(file, index, number, number_col, raw, body, col))
+                append(make_simple(file, index, number, number_col, raw, share(body, body), col))
                 continue
             statements = (statement(body, col, ""),)  # (nothing after the number)
             has_code = False
