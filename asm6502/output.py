@@ -120,10 +120,13 @@ def listing_text(result: Result, source_name: str = "") -> str:
                 if len(extra) <= BYTES_PER_ROW:
                     digits = hexes[extra] = extra.hex(" ").upper().ljust(width)
                     append(f"{line_field}  {hex2[pc >> 8]}{hex2[pc & 0xFF]}  {digits}  {text}")
-                else:  # longer data continues below
-                    for i in range(0, len(extra), BYTES_PER_ROW):
-                        chunk = extra[i : i + BYTES_PER_ROW].hex(" ").upper()
-                        append(f"{line_field if i == 0 else blank}  {pc + i:04X}  {chunk:<{width}}  {text if i == 0 else ''}".rstrip())
+                else:  # longer data continues below: a row's digits are a slice of the whole entry's
+                    every = extra.hex(" ").upper()  # (byte k at 3k, 3k+1; a row of bytes i..i+2 at 3i up to 3i+8)
+                    append(f"{line_field}  {hex2[pc >> 8]}{hex2[pc & 0xFF]}  {every[:width]}  {text}".rstrip())
+                    for i in range(BYTES_PER_ROW, len(extra), BYTES_PER_ROW):  # (the digits end the row: no blanks)
+                        at = pc + i
+                        address = f"{hex2[at >> 8]}{hex2[at & 0xFF]}" if at <= 0xFFFF else f"{at:04X}"
+                        append(f"{blank}  {address}  {every[3 * i : 3 * i + width]}")
             elif kind is Define and extra is not None and extra <= 0xFFFF:  # the value defined
                 append(f"{line_field}  ={hex2[extra >> 8]}{hex2[extra & 0xFF]}{value_pad}  {text}")
             elif kind is Define and extra is not None:  # the value defined
