@@ -86,11 +86,13 @@ def listing_text(result: Result, source_name: str = "") -> str:
     blank = " " * 5
     no_bytes = " " * width
     hex2 = [f"{i:02X}" for i in range(256)]  # (an address's digits as two table entries: a third of the cost of '%04X')
+    high = ["  " + digits for digits in hex2]  # (the high byte's with the blanks before the address: fewer pieces a row)
+    value_high = ["  =" + digits for digits in hex2]  # (the same for the value of a '=' row)
     append = out.append
-    hexes: dict = {}  # an instruction's or a short data entry's bytes -> their hex digits, padded (most recur)
+    hexes: dict = {}  # an instruction's or a short data entry's bytes -> "  " + their hex digits, padded, + "  " (most recur)
     hexes_get = hexes.get
     value_column = 5 + 2 + 4 + 2 + width  # (a '=' row: the value in the address column, padded to the text)
-    value_pad = " " * (value_column - 12)  # (after a 5-character line field and a 4-digit value)
+    value_pad = " " * (value_column - 12) + "  "  # (after a 5-character line field and a 4-digit value; then the text's blanks)
     pairs = result.listed
     blocks = []  # the text a block of rows at a time: no string per row of the whole listing at once (the large
     # bench program's listing: 46,000 of them, 4 MB beside the text's 1.7)
@@ -113,19 +115,22 @@ def listing_text(result: Result, source_name: str = "") -> str:
                 text = stmt.text
             digits = hexes_get(extra)  # (only the bytes of instructions and short data are keys)
             if digits is not None:  # most rows: bytes met before (the text is not empty and ends without blanks)
-                append(f"{line_field}  {hex2[pc >> 8]}{hex2[pc & 0xFF]}  {digits}  {text}")
+                append(f"{line_field}{high[pc >> 8]}{hex2[pc & 0xFF]}{digits}{text}")
                 continue
             kind = type(rec)
             if kind is Insn or kind is Data:  # the address and the bytes
                 if len(extra) <= BYTES_PER_ROW:
-                    digits = hexes[extra] = extra.hex(" ").upper().ljust(width)
-                    append(f"{line_field}  {hex2[pc >> 8]}{hex2[pc & 0xFF]}  {digits}  {text}")
-                else:  # longer data continues below
-                    for i in range(0, len(extra), BYTES_PER_ROW):
-                        chunk = extra[i : i + BYTES_PER_ROW].hex(" ").upper()
-                        append(f"{line_field if i == 0 else blank}  {pc + i:04X}  {chunk:<{width}}  {text if i == 0 else ''}".rstrip())
+                    digits = hexes[extra] = f"  {extra.hex(' ').upper().ljust(width)}  "
+                    append(f"{line_field}{high[pc >> 8]}{hex2[pc & 0xFF]}{digits}{text}")
+                else:  # longer data continues below: a row's digits are a slice of the whole entry's
+                    every = extra.hex(" ").upper()  # (byte k at 3k, 3k+1; a row of bytes i..i+2 at 3i up to 3i+8)
+                    append(f"{line_field}  {hex2[pc >> 8]}{hex2[pc & 0xFF]}  {every[:width]}  {text}".rstrip())
+                    for i in range(BYTES_PER_ROW, len(extra), BYTES_PER_ROW):  # (the digits end the row: no blanks)
+                        at = pc + i
+                        address = f"{hex2[at >> 8]}{hex2[at & 0xFF]}" if at <= 0xFFFF else f"{at:04X}"
+                        append(f"{blank}  {address}  {every[3 * i : 3 * i + width]}")
             elif kind is Define and extra is not None and extra <= 0xFFFF:  # the value defined
-                append(f"{line_field}  ={hex2[extra >> 8]}{hex2[extra & 0xFF]}{value_pad}  {text}")
+                append(f"{line_field}{value_high[extra >> 8]}{hex2[extra & 0xFF]}{value_pad}{text}")
             elif kind is Define and extra is not None:  # the value defined
                 append(f"{line_field}  ={extra:04X}".ljust(5 + 2 + 4 + 2 + width) + f"  {text}")
             elif rec is None or kind is Define or kind is Bad or kind is MacroLine:  # no address

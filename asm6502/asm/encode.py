@@ -58,6 +58,7 @@ class Encoder:
         out: bytearray = None  # the bytearray of the current chunk
         end = -1  # the address after it
         extra = self.extras.append
+        key_of = ex.key_of  # (a module's function looked up once: a listing run asks it at every '=' row)
         reversal_fatal = lay.object_lfn is not None or lay.object_buffer  # (a file or '.opt o''s buffer cannot go back)
         high = -1
         entries = lay.layout
@@ -71,14 +72,14 @@ class Encoder:
                 if kind is Define and rec.var:
                     value = self.value(rec.fn, values, pc, local, line, stmt, rec.expr_offset)
                     if value is not None:
-                        values[ex.key_of(rec.name)] = value
+                        values[key_of(rec.name)] = value
                 elif kind is MacroCall:
                     for key, fn in zip(rec.macro.params, rec.args):
                         value = self.value(fn, values, pc, local, line, stmt, 0)
                         if value is not None:
                             values[key] = value
                 if listing:  # ('=' and '_' rows show the value at this point of pass 2)
-                    extra(values.get(ex.key_of(rec.name)) if kind is Define else None)
+                    extra(values.get(key_of(rec.name)) if kind is Define else None)
                 continue
             if data and pc == end:  # (most entries: the code goes on where the last ended)
                 out += data
