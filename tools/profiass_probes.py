@@ -755,4 +755,9 @@ PROBES += [
     P(R, "stm_none_fits", ".stm $7ffd", "a1 = 1", "nop"),
     P(R, "stm_label_overflows", ".stm $7ff8", "a1 = 1", "a2 = 2", "abcdef nop"),
     P(R, "stm_after_symbols", "a1 = 1", ".stm $7ffc", "nop", "a2 = 2"),
+    # a program of definitions only that writes its symbol table: no error, the table written (the CLI
+    # writes it and no object file: tests/test_cli_assemble.py::test_definitions_only)
+    P(R, "no_code_sst", "a = 1", "b = 2", '.sst 8,2,"syms,s,w"'),
+    P(R, "no_code_sst_upper", "A = 1", 'B   =   2 ;X', '.SST 8,2,"SYMS,S,W"', case="upper", opt="P,OO"),
+    P(R, "no_code_sst_colon", 'a = 1:b = 2: .sst 8,2,"syms,s,w"', "c _ 3"),
 ]
