@@ -59,15 +59,17 @@ def round_trip(text: str, name: str, target: str, options: Options = Options(lis
 
 
 def assembling(programs):
-    """(name, text) of the programs asm6502 assembles (the others have deliberate errors)."""
+    """(name, text) of the programs asm6502 assembles to bytes (the others have deliberate errors,
+    or only define symbols for a '.sst' table: nothing to compare)."""
     from asm6502.asm import assemble
 
     for name, text in programs:
         try:
-            assemble(text, name, Options(listing=False))
+            result = assemble(text, name, Options(listing=False))
         except DiagnosticError:
             continue
-        yield name, text
+        if result.segments:
+            yield name, text
 
 
 # --- whole programs ---------------------------------------------------------------------
