@@ -83,7 +83,7 @@ class Result:
         entries, extras = self._listed
         if not extras:
             return iter(())
-        return zip(entries.recs, entries.pcs, entries.lines, entries.stmts, entries.locals, extras)
+        return map(_row_fields, entries.recs, entries.pcs, entries.placed(every=False), entries.locals, extras)
 
     @cached_property
     def listing(self) -> tuple[ListingRow, ...]:
@@ -129,3 +129,8 @@ class Result:
 
 
 _COMPARED = ("segments", "symbols", "labels", "diagnostics", "object_name", "listing_name", "files", "symbol_table", "macro_calls")
+
+
+def _row_fields(rec, pc, place, local, extra) -> tuple:
+    """(rec, pc, line, stmt, local, extra) of a listed entry (its line and statement made on demand)."""
+    return rec, pc, place[0], place[1], local, extra
