@@ -180,7 +180,7 @@ def inside(folder: str | os.PathLike, path: str | os.PathLike) -> bool:
 @named_tuple
 class _Planned:
     path: str
-    data: bytes
+    data: bytes | bytearray
     what: str
     keep_same: bool  # leave the file alone when it already holds these bytes
     make_parent: bool  # create missing directories (build.yaml outputs inside the manifest's folder)
@@ -244,11 +244,12 @@ class Files:
 
     # -- outputs
 
-    def add(self, path: str | os.PathLike, data: bytes | str, what: str = "output", *,
+    def add(self, path: str | os.PathLike, data: bytes | bytearray | str, what: str = "output", *,
             span: Span | None = None, keep_same: bool = False, make_parent: bool = False) -> None:
         """Plan writing *data* to *path*; DiagnosticError when the path may not be written."""
         name = os.fspath(path)
-        payload = data.encode("utf-8") if isinstance(data, str) else bytes(data)
+        payload = data.encode("utf-8") if isinstance(data, str) else data if isinstance(data, bytearray) else bytes(data)
+        # (a bytearray is kept as it is, not copied: the caller hands it over -- output.encoded's listing)
         planned = _Planned(name, payload, what, keep_same, make_parent, span)
         if name == STDIO:
             if any(p.path == STDIO for p, _ in self._outputs):
@@ -431,7 +432,7 @@ def _named(exc: OSError, path: str) -> OSError:
     return type(exc)(exc.errno, exc.strerror or str(exc), path)
 
 
-def write_stdout(data: bytes | str) -> None:
+def write_stdout(data: bytes | bytearray | str) -> None:
     """Bytes or text to standard output (an OSError when it is closed or the reader has gone)."""
     out = sys.stdout
     if out is None:  # started with standard output closed (>&-)
@@ -480,7 +481,7 @@ def scratch_folder():
     return tempfile.TemporaryDirectory(prefix="asm6502-")
 
 
-def _same_bytes(path: Path, data: bytes) -> bool:
+def _same_bytes(path: Path, data: bytes | bytearray) -> bool:
     try:
         if path.stat().st_size != len(data):
             return False

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import re
+from collections.abc import Iterable, Iterator
 from itertools import islice
 
 from asm6502.asm import Result
@@ -73,7 +74,21 @@ LISTING_BLOCK = 4096  # rows joined at a time
 
 
 def listing_text(result: Result, source_name: str = "") -> str:
-    """The assembler listing: BASIC line, address, every byte, source statement.
+    """The assembler listing: BASIC line, address, every byte, source statement."""
+    return "".join(listing_blocks(result, source_name))
+
+
+def encoded(blocks: Iterable[str]) -> bytearray:
+    """The UTF-8 bytes of a text made a block at a time, without the whole text as a string beside
+    them (the large bench program's listing: 1.7 MB less at the command's peak)."""
+    out = bytearray()
+    for block in blocks:
+        out += block.encode("utf-8")
+    return out
+
+
+def listing_blocks(result: Result, source_name: str = "") -> Iterator[str]:
+    """The listing's text a block of rows at a time, each row ended by a newline.
 
     Made straight from the layout entries' fields and pass 2's bytes or value (Result.listed), without making the
     ListingRows: each kind of entry is shown with the fields ``asm6502.asm.rows.row`` gives it."""
@@ -94,8 +109,8 @@ def listing_text(result: Result, source_name: str = "") -> str:
     value_column = 5 + 2 + 4 + 2 + width  # (a '=' row: the value in the address column, padded to the text)
     value_pad = " " * (value_column - 12) + "  "  # (after a 5-character line field and a 4-digit value; then the text's blanks)
     pairs = result.listed
-    blocks = []  # the text a block of rows at a time: no string per row of the whole listing at once (the large
-    # bench program's listing: 46,000 of them, 4 MB beside the text's 1.7)
+    # a block of rows at a time: no string per row of the whole listing at once (the large bench program's
+    # listing: 46,000 of them, 4 MB beside the text's 1.7)
     while True:
         shown = len(out)
         for rec, pc, line, stmt, _local, extra in islice(pairs, LISTING_BLOCK):
@@ -143,8 +158,9 @@ def listing_text(result: Result, source_name: str = "") -> str:
                 append(f"{line_field}  {hex2[pc >> 8]}{hex2[pc & 0xFF]}  {no_bytes}  {text}".rstrip())
         if len(out) == shown:
             break
-        blocks.append("\n".join(out))
+        append("")  # (every row ends with a newline)
+        yield "\n".join(out)
         out.clear()
-    append("")  # (the text ends with a newline)
-    blocks.append("\n".join(out))
-    return "\n".join(blocks)
+    if out:
+        append("")
+        yield "\n".join(out)

@@ -247,7 +247,7 @@ def _assemble_command(args) -> int:
 
             files.add(args.listing, render(result), "listing")
         else:
-            files.add(args.listing, output.listing_text(result, source.name), "listing")
+            files.add(args.listing, output.encoded(output.listing_blocks(result, source.name)), "listing")
     folder = source.parent if args.output == "-" else out_path.parent
     for file_name, data in result.files.items():  # '.sst' symbol tables: names from inside the source, next to the output
         files.add_confined(folder, file_name.lower(), data, "symbol table named by '.sst'", replaceable=_is_symbol_table)
