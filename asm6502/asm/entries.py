@@ -79,8 +79,8 @@ class Entry(SlotRecord):
 FORWARD = 4  # an entry's size code: absolute (3 bytes) because the operand was a forward reference
 
 
-NO_STMT = 0xFFFF  # an entry's statement number: the entry has none
-OTHER_STMT = 0xFFFE  # ... a statement of no line's statements (after an OVERFLOW, split again): in Entries.other
+NO_STMT = 0xFF  # an entry's statement number: the entry has none
+OTHER_STMT = 0xFE  # ... a statement of no line's statements (after an OVERFLOW, split again): in Entries.other
 
 
 class Entries:
@@ -90,7 +90,7 @@ class Entries:
     line (``stmts``): no line or statement object an entry.  The passes and the listing read the
     columns; ``entries[i]`` and iteration give :class:`Entry` records made on demand (``convert``,
     diagnostics).  (An Entry and its address took 112 bytes an entry; the columns take 24 --
-    addresses and sizes as 4-byte array items, line and statement numbers 4 and 2.)"""
+    addresses and sizes as 4-byte array items, line and statement numbers 4 and 1.)"""
 
     __slots__ = ("recs", "pcs", "sizes", "refs", "stmts", "locals", "other", "sources", "starts", "_add_pc")
 
@@ -99,7 +99,7 @@ class Entries:
         self.pcs = array("I")  # addresses (unsigned: an array of "i" converts each item through PyArg_Parse, 3 times the cost)
         self.sizes: list[int] = []  # (cached small ints or the records' own sizes: no object an entry; a list appends faster than an array)
         self.refs = array("I")  # the entry's line: Lines.base + its position there
-        self.stmts = array("H")  # the entry's statement: its number in the line's statements (NO_STMT, OTHER_STMT)
+        self.stmts = bytearray()  # the entry's statement: its number in the line's statements (NO_STMT, OTHER_STMT)
         self.locals: list[str | None] = []
         self.other: dict[int, Stmt] = {}  # entry -> its statement, where that is OTHER_STMT
         self.sources: list[Lines] = []  # every Lines run, in the order registered
@@ -119,13 +119,21 @@ class Entries:
         self._add_pc(pc)
         self.sizes.append(size)
         self.refs.append(ref)
-        self.stmts.append(statement_number(line, stmt))
-        if self.stmts[-1] == OTHER_STMT:
-            self.other[len(self.recs) - 1] = stmt
+        if stmt is line:  # (a line that is its own one statement; or the line run now, without its object: Layout.define)
+            self.stmts.append(0)
+        else:
+            number = statement_number(line, stmt)
+            self.stmts.append(number)
+            if number == OTHER_STMT:
+                self.other[len(self.recs) - 1] = stmt
         self.locals.append(local)
 
     def __len__(self) -> int:
         return len(self.recs)
+
+    def source(self, ref: int) -> Lines:
+        """The Lines that holds the line of ``ref``."""
+        return self.sources[bisect_right(self.starts, ref) - 1]
 
     def line(self, ref: int) -> Line:
         """The line of ``ref`` (made on demand when its Lines keeps none)."""
@@ -135,11 +143,7 @@ class Entries:
     def statement(self, i: int, line: Line) -> Stmt | None:
         """Entry ``i``'s statement, of its line ``line``."""
         number = self.stmts[i]
-        if number == 0 and not isinstance(line, SourceLine):  # (a line that is its own one statement)
-            return line
-        if number >= OTHER_STMT:
-            return None if number == NO_STMT else self.other[i]
-        return line.statements[number]
+        return statement_of(number, line, self.other[i] if number == OTHER_STMT else None)
 
     def place(self, i: int) -> tuple[Line, Stmt | None]:
         """Entry ``i``'s line and statement (made on demand)."""
@@ -175,13 +179,25 @@ class Entries:
                    self.recs, self.pcs, self.sizes, self.placed(), self.locals)
 
 
+def statement_of(number: int, line: Line, other: Stmt | None) -> Stmt | None:
+    """The statement of ``line`` an entry notes as ``number`` (``other``: an OTHER_STMT entry's statement)."""
+    if number == 0 and not isinstance(line, SourceLine):  # (a line that is its own one statement)
+        return line
+    if number >= OTHER_STMT:
+        return None if number == NO_STMT else other
+    return line.statements[number]
+
+
 def statement_number(line: Line, stmt: Stmt | None) -> int:
     """``stmt``'s number in ``line``'s statements (NO_STMT, OTHER_STMT: see Entries)."""
     if stmt is line:
         return 0
     if stmt is None:
         return NO_STMT
-    for k, s in enumerate(line.statements):
+    statements = line.statements
+    if statements[0] is stmt:  # (the commonest: the first)
+        return 0
+    for k, s in enumerate(statements):
         if s is stmt:
             return k if k < OTHER_STMT else OTHER_STMT
     return OTHER_STMT

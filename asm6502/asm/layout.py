@@ -119,10 +119,6 @@ class Layout:
 
     # -- diagnostics ------------------------------------------------------------------
 
-    def lay(self, rec, pc: int, size: int, line, stmt, local) -> None:
-        """An entry for ``stmt`` of ``line``, the line run now."""
-        self.layout.add(rec, pc, size, self.ref, line, stmt, local)
-
     def err(self, message: str, where, *notes: Diagnostic) -> None:
         self.diags.append(error(message, as_span(where), *notes))
 
@@ -149,7 +145,7 @@ class Layout:
                 pass
             break
         if self.last_line is None:
-            self.last_line = next((number for number in reversed(lines.numbers) if number >= 0), None)
+            self.last_line = next((number for number in reversed(lines.numbers) if number != NO_NUMBER), None)
         if self.chained is not None and not self.chain_closed:
             self.warn("a .file chain ends without '.end 8,\"first file\"': the original would run pass 2 on the last "
                       "file only (the manual asks for the .end); here the whole chain is assembled", self.chained)  # fmt: skip
@@ -182,32 +178,40 @@ class Layout:
         executed = self.executed
         pc = self.pc
         texts = lines.texts
-        base = lines.base if lines.base >= 0 else entries.register(lines)
+        before = (lines.base if lines.base >= 0 else entries.register(lines)) - 1  # (the ref of line i is before + i after i += 1)
         n = len(texts)
         while i < n:
             item = texts[i]
             i += 1
             if self.recording is not None:
-                self.ref = base + i - 1
+                self.ref = before + i
                 self.record(lines, i - 1)
                 continue
             if type(item) is str:  # a line of one statement with code: its text
                 rec = decoded(item)
                 if rec is None:
                     rec = decode(item)
-                if type(rec) is Insn and executed < limit:  # (the commonest statement, laid out from the columns)
+                if executed >= limit:
+                    pass  # (the budget: as any line, below)
+                elif type(rec) is Insn:  # (the commonest statement, laid out from the columns)
                     executed += 1
                     if rec.label is not None:
-                        self.ref = base + i - 1
+                        self.ref = before + i
                         define_value(rec.label, pc, "label", None, None, local)
                     size = address_size(rec, values, pc, local) if rec.form == "address" else rec.size
                     recs.append(rec)
                     add_pc(pc)
                     sizes.append(size)
-                    add_ref(base + i - 1)
+                    add_ref(before + i)
                     add_stmt(0)
                     locals_.append(local)
                     pc = (pc + (3 if size == FORWARD else size)) & 0xFFFF
+                    continue
+                elif type(rec) is Define:  # (the next commonest: its line's object made only for a message)
+                    executed += 1
+                    self.ref = before + i
+                    self.executed, self.pc = executed, pc
+                    self.define(rec, None, None, local)
                     continue
                 line = lines.line(i - 1)  # (any other statement: as any line, with its object made now)
                 statements: list | tuple = (line,)
@@ -216,11 +220,11 @@ class Layout:
                 statements = line.statements
             else:
                 if listing:  # each statement a row: ';call:' is a comment and an empty statement (rules/listing_comment_colon_end)
-                    self.ref = base + i - 1
+                    self.ref = before + i
                     for stmt in item.statements or (None,):
-                        self.lay(None, pc, 0, item, stmt, local)
+                        self.layout.add(None, pc, 0, self.ref, item, stmt, local)
                 continue
-            ref = self.ref = base + i - 1
+            ref = self.ref = before + i
             first = statements[0]
             numbered = True  # (the statements are the line's own: an entry notes a statement by its number)
             while statements:
@@ -232,7 +236,7 @@ class Layout:
                         # or the up-arrow's indentation before nothing ('^;x': rules/listing_caret_*)
                         if listing:
                             self.ref = ref
-                            self.lay(None, pc, 0, line, stmt, local)
+                            self.layout.add(None, pc, 0, self.ref, line, stmt, local)
                         continue
                     executed += 1
                     if executed > limit and executed > (limit := self.full_budget()):
@@ -342,7 +346,7 @@ class Layout:
                 return None
             handler, listed = found
             if self.listing and listed:
-                self.lay(rec, self.pc, 0, line, stmt, local)
+                self.layout.add(rec, self.pc, 0, self.ref, line, stmt, local)
             return handler(rec, line, stmt, local, depth, lines)
         if kind is Call:
             if rec.label is not None:
@@ -361,14 +365,14 @@ class Layout:
             message = "a label local to a macro (.name) is referenced only inside a macro, and " + message.replace(LOCAL_JUNK, "").replace("[SYNTAX 3]", "[SYNTAX 5]")
         self.err(message, (line, stmt.col + offset, length))
         if self.listing:
-            self.lay(rec, self.pc, 0, line, stmt, local)
+            self.layout.add(rec, self.pc, 0, self.ref, line, stmt, local)
         return None
 
     # -- data ----------------------------------------------------------------------------
 
     def lay_data(self, rec: Data, line, stmt, local) -> None:
         """``.byt``, ``.wor``, ``.flp``: laid out at the program counter."""
-        self.lay(rec, self.pc, rec.size, line, stmt, local)
+        self.layout.add(rec, self.pc, rec.size, self.ref, line, stmt, local)
         self.pc = (self.pc + rec.size) & 0xFFFF
 
     def lay_asc(self, rec: Data, line, stmt, local) -> None:
@@ -424,15 +428,21 @@ class Layout:
         return (line, line.col, len(name))
 
     def define(self, rec: Define, line, stmt, local):
+        """'name = expr' ('_' for a variable).  (``line`` None: the line run now, which is its own one statement,
+        its object made only for a message.)"""
         try:
             value = rec.fn(self.values, self.pc, local)
         except ex.Unknown as u:
             value = None
+            if line is None:
+                line = stmt = self.layout.line(self.ref)
             if not rec.var:
                 self.err(f"'{u.node.name}' is not defined yet: '=' takes its value in pass 1 [UNDEF'D STATEMENT]",
                          (line, stmt.col + rec.expr_offset + u.node.offset, u.node.length))  # fmt: skip
                 value = self.pc  # (the original then gives the name the program counter: labels/labels_equ_forward_ref)
         except ex.ExprError as exc:
+            if line is None:
+                line = stmt = self.layout.line(self.ref)
             self.err(exc.message, (line, stmt.col + rec.expr_offset + exc.offset, exc.length))
             value = None
         if rec.var:
@@ -447,12 +457,12 @@ class Layout:
                 self.values.pop(key, None)
             else:
                 self.values[key] = value
-            self.lay(rec, self.pc, 0, line, stmt, local)  # pass 2 assigns it again
+            self.layout.add(rec, self.pc, 0, self.ref, line, stmt, local)  # pass 2 assigns it again
         else:
             if value is not None:
                 self.define_value(rec.name, value, "const", line, stmt, None)
             if self.listing:
-                self.lay(rec, self.pc, 0, line, stmt, local)
+                self.layout.add(rec, self.pc, 0, self.ref, line, stmt, local)
         return None
 
     def origin(self, rec: Origin, line, stmt, local):
@@ -468,7 +478,7 @@ class Layout:
         old = self.pc
         self.pc = value
         # (the listing shows the new address, or with a label in front the label's value)
-        self.lay(rec, value if rec.label is None else old, 0, line, stmt, local)
+        self.layout.add(rec, value if rec.label is None else old, 0, self.ref, line, stmt, local)
         return None
 
     # -- macros --------------------------------------------------------------------------
@@ -495,7 +505,7 @@ class Layout:
             self.recording.body.add(line)
         if self.listing:
             for stmt in self.recorded_statements(line):
-                self.lay(MACRO_LINE, self.pc, 0, line, stmt, None)
+                self.layout.add(MACRO_LINE, self.pc, 0, self.ref, line, stmt, None)
 
     def defined_labels(self, macro: Macro) -> None:
         """The original runs a macro's definition through: every label of the body becomes
@@ -544,7 +554,7 @@ class Layout:
     def op_mac(self, rec: Pseudo, line, stmt, local, depth, lines):
         where = (line, stmt.col + rec.op_offset, rec.op_length)
         if self.listing:
-            self.lay(MACRO_LINE, self.pc, 0, line, stmt, None)
+            self.layout.add(MACRO_LINE, self.pc, 0, self.ref, line, stmt, None)
         if local is not None:
             self.err("a macro cannot be defined inside another macro [SYNTAX D]", where)
             return -1
@@ -600,7 +610,7 @@ class Layout:
                 return None
         at = len(self.layout)
         fns = tuple([fn for _, fn in compiled])
-        self.lay(MacroCall.make(None, None, macro, fns), self.pc, 0, line, stmt, local)
+        self.layout.add(MacroCall.make(None, None, macro, fns), self.pc, 0, self.ref, line, stmt, local)
         for key, fn in zip(macro.params, fns):
             if not IDENT.fullmatch(key):
                 self.err(f"macro '{macro.name}': the parameter '{key}' is no name [SYNTAX 8]", where)
@@ -620,7 +630,7 @@ class Layout:
         if self.listing:  # where the call's body ends in the layout (for asm6502.convert)
             self.call_ends[at] = (len(self.layout), suffix)
             if not macro.labeled_end:
-                self.lay(MacroEnd.make(None, None, macro.end), self.pc, 0, line, stmt, suffix)
+                self.layout.add(MacroEnd.make(None, None, macro.end), self.pc, 0, self.ref, line, stmt, suffix)
         return None
 
     def argument(self, text: str):
@@ -692,7 +702,7 @@ class Layout:
             if NO_NUMBER in numbers:
                 keys, last = array("I"), 0
                 for number in numbers:
-                    if number >= 0:
+                    if number != NO_NUMBER:
                         last = number
                     keys.append(last)
             else:

@@ -96,8 +96,8 @@ Line = SourceLine | PlainLine | SimpleLine  # a source line: what layout entries
 Stmt = Statement | PlainLine | SimpleLine  # a statement of a line
 
 
-NO_NUMBER = -1  # (a line without a number, in Lines.numbers)
-_MAX_COL = 0xFFFF  # (the largest column Lines.cols holds: a line whose statement starts further right is kept as its object)
+NO_NUMBER = 0x3FFFFFFF  # (a line without a number, in Lines.numbers; below 2**30: one digit of a Python int, compared fast)
+_MAX_COL = 0xFF  # (the largest column Lines.cols holds: a line whose statement starts further right is kept as its object)
 
 
 class Lines:
@@ -111,15 +111,15 @@ class Lines:
     line's index is its position + 1 (a macro body's lines: ``indexes``).  ``lines[i]`` makes the
     line object (PlainLine, SimpleLine) on demand: for errors, listings, convert and the control
     statements; the passes read the columns.  (A PlainLine and its index and number took 128 bytes a
-    line, the list's pointer 8; the columns take 14.)"""
+    line, the list's pointer 8; the columns take 13.)"""
 
     __slots__ = ("file", "texts", "numbers", "cols", "raws", "indexes", "base")
 
     def __init__(self, file: str, indexes: array | None = None):
         self.file = file
         self.texts: list = []  # a one-statement line's text (str), else the line's object
-        self.numbers = array("i")  # NO_NUMBER: none
-        self.cols = array("H")  # the one statement's column (0 for a line kept as its object)
+        self.numbers = array("I")  # NO_NUMBER: none (unsigned: an array of "i" or "H" converts each item through PyArg_Parse, 3 times the cost)
+        self.cols = bytearray()  # the one statement's column (0 for a line kept as its object)
         self.raws: list = []  # a SimpleLine's raw line at its position (None or beyond the end: a PlainLine's)
         self.indexes = indexes  # a macro body's lines' indexes in their file (None: position + 1)
         self.base = -1  # where its lines start among every line pass 1 ran (Entries.register)
@@ -152,11 +152,11 @@ class Lines:
             line.col = self.cols[i]
             return line
         number = self.numbers[i]
-        return SimpleLine.make(self.file, index, None if number < 0 else number, len(raw) - len(raw.lstrip(" \t")) + 1, raw, text, self.cols[i])
+        return SimpleLine.make(self.file, index, None if number == NO_NUMBER else number, len(raw) - len(raw.lstrip(" \t")) + 1, raw, text, self.cols[i])
 
     def number(self, i: int) -> int | None:
         number = self.numbers[i]
-        return None if number < 0 else number
+        return None if number == NO_NUMBER else number
 
     def add(self, line: Line) -> None:
         """Append a line (by its columns when it has a form they hold)."""

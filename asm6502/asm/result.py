@@ -77,6 +77,12 @@ class Result:
         return {spelling.get(k, k): v for k, v in values.items() if kinds.get(k) == "label" and ":" not in k}
 
     @property
+    def listed_columns(self) -> tuple:
+        """(pass 1's Entries, pass 2's extras: one per entry; empty without a listing): the listing text reads
+        the columns, lines and statements included, without making their objects."""
+        return self._listed
+
+    @property
     def listed(self):
         """(rec, pc, line, stmt, local, bytes or value) per listed statement -- a layout entry's fields and pass
         2's extra -- in the order of the listing: an iterator."""
