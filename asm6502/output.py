@@ -11,7 +11,7 @@ from asm6502.asm import Result
 from asm6502.asm.decode import Bad, Data, Define, Insn, Pseudo
 from asm6502.asm.entries import OTHER_STMT, MacroEnd, MacroLine, statement_of
 from asm6502.asm.pseudo import PAGE, PSEUDO_OPS, TITLE
-from asm6502.asm.reader import NO_NUMBER
+from asm6502.asm.reader import NO_NUMBER, Lines
 from asm6502.asm.rows import with_comment
 from asm6502.patterns import LazyPattern
 
@@ -111,11 +111,12 @@ def listing_blocks(result: Result, source_name: str = "") -> Iterator[str]:
     entries, extras = result.listed_columns
     rows = zip(entries.recs, entries.pcs, entries.refs, entries.stmts, extras)
     others = iter(entries.other.values())  # (the statements of OTHER_STMT entries, in the entries' order)
-    lines = texts = numbers = item = plain = None  # the Lines of the row's line, its columns, the line's item there,
-    # and that item if it is a text (a line of one statement without a comment)
-    at_line = 0
+    main = entries.sources[0] if entries.sources else Lines("")  # the first file: its lines' refs are their positions
+    main_texts, main_numbers, main_end = main.texts, main.numbers, len(main.texts)
+    texts, numbers, lo, hi = main_texts, main_numbers, 0, 0  # another Lines (a macro's body, a .file): lo <= ref < hi
+    item = plain = None  # the row's line's item in its Lines' texts, and that item if it is a text (a line of one
+    # statement without a comment)
     no_number, other_stmt, kind_of, str_ = NO_NUMBER, OTHER_STMT, type, str  # (locals: read at every row)
-    lo = hi = 0  # (the refs of those lines: lo <= ref < hi)
     last = -1  # the ref of the row before
     line_field = blank
     # a block of rows at a time: no string per row of the whole listing at once (the large bench program's
@@ -125,14 +126,17 @@ def listing_blocks(result: Result, source_name: str = "") -> Iterator[str]:
         for rec, pc, ref, k, extra in islice(rows, LISTING_BLOCK):
             if ref != last:  # (a line's number is shown on its first row only)
                 last = ref
-                if not lo <= ref < hi:
-                    lines = entries.source(ref)
-                    lo, texts, numbers = lines.base, lines.texts, lines.numbers
-                    hi = lo + len(texts)
-                at_line = ref - lo if lo else ref  # (the first file's lines start at 0: no int made)
-                item = texts[at_line]
+                if ref < main_end:
+                    item = main_texts[ref]
+                    number = main_numbers[ref]
+                else:
+                    if not lo <= ref < hi:
+                        lines = entries.source(ref)
+                        lo, texts, numbers = lines.base, lines.texts, lines.numbers
+                        hi = lo + len(texts)
+                    item = texts[ref - lo]
+                    number = numbers[ref - lo]
                 plain = item if kind_of(item) is str_ else None
-                number = numbers[at_line]
                 line_field = blank if number == no_number else str(number).rjust(5)
             elif line_field is not blank:
                 line_field = blank
@@ -143,8 +147,8 @@ def listing_blocks(result: Result, source_name: str = "") -> Iterator[str]:
                     line = item
                     stmt = item.statements[k]
                 else:
-                    line = lines.line(at_line) if plain is not None else item
-                    stmt = statement_of(k, line, next(others) if k == OTHER_STMT else None)
+                    line = entries.line(ref) if plain is not None else item
+                    stmt = statement_of(k, line, next(others) if k == other_stmt else None)
                 if stmt is line:  # (a line kept as its object: PlainLine, SimpleLine)
                     text = stmt.text
                 elif stmt is None:

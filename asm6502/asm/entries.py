@@ -113,19 +113,20 @@ class Entries:
         self.starts.append(base)
         return base
 
-    def add(self, rec: Laid, pc: int, size: int, ref: int, line: Line, stmt: Stmt | None, local: str | None) -> None:
-        """An entry for ``stmt`` of ``line`` (whose ref is ``ref``)."""
+    def add(self, rec: Laid, pc: int, size: int, ref: int, number: int, stmt: Stmt | None, local: str | None) -> None:
+        """An entry for statement ``number`` of the line ``ref`` (-1: none; OTHER_STMT or more: ``stmt``
+        itself, none of its line's statements, or one beyond the 254th)."""
         self.recs.append(rec)
         self._add_pc(pc)
         self.sizes.append(size)
         self.refs.append(ref)
-        if stmt is line:  # (a line that is its own one statement; or the line run now, without its object: Layout.define)
-            self.stmts.append(0)
-        else:
-            number = statement_number(line, stmt)
+        if 0 <= number < OTHER_STMT:
             self.stmts.append(number)
-            if number == OTHER_STMT:
-                self.other[len(self.recs) - 1] = stmt
+        elif number < 0:
+            self.stmts.append(NO_STMT)
+        else:
+            self.stmts.append(OTHER_STMT)
+            self.other[len(self.recs) - 1] = stmt
         self.locals.append(local)
 
     def __len__(self) -> int:
@@ -187,17 +188,3 @@ def statement_of(number: int, line: Line, other: Stmt | None) -> Stmt | None:
         return None if number == NO_STMT else other
     return line.statements[number]
 
-
-def statement_number(line: Line, stmt: Stmt | None) -> int:
-    """``stmt``'s number in ``line``'s statements (NO_STMT, OTHER_STMT: see Entries)."""
-    if stmt is line:
-        return 0
-    if stmt is None:
-        return NO_STMT
-    statements = line.statements
-    if statements[0] is stmt:  # (the commonest: the first)
-        return 0
-    for k, s in enumerate(statements):
-        if s is stmt:
-            return k if k < OTHER_STMT else OTHER_STMT
-    return OTHER_STMT

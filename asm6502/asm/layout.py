@@ -80,6 +80,7 @@ class Layout:
         self.spelling: dict[str, str] = {}  # key -> first full spelling
         self.defined_at: dict[str, tuple | int] = {}  # key -> where it was first defined (see place_of)
         self.ref = 0  # the line of the statement run now (Entries.refs): entries and places of definitions note it
+        self.k = 0  # that statement's number in its line (OTHER_STMT or more: none of the line's own; Entries.add)
         self.order: dict[str, None] = {}  # every symbol key in the order the original creates them
         self.definition_labels: dict[str, int] = {}  # 'name:00' -> its offset in a macro's definition (see defined_labels)
         self.diags: list[Diagnostic] = []
@@ -177,6 +178,7 @@ class Layout:
         limit = self.budget
         executed = self.executed
         pc = self.pc
+        other_stmt = OTHER_STMT
         texts = lines.texts
         before = (lines.base if lines.base >= 0 else entries.register(lines)) - 1  # (the ref of line i is before + i after i += 1)
         n = len(texts)
@@ -210,6 +212,7 @@ class Layout:
                 elif type(rec) is Define:  # (the next commonest: its line's object made only for a message)
                     executed += 1
                     self.ref = before + i
+                    self.k = 0
                     self.executed, self.pc = executed, pc
                     self.define(rec, None, None, local)
                     continue
@@ -220,23 +223,22 @@ class Layout:
                 statements = line.statements
             else:
                 if listing:  # each statement a row: ';call:' is a comment and an empty statement (rules/listing_comment_colon_end)
-                    self.ref = before + i
-                    for stmt in item.statements or (None,):
-                        self.layout.add(None, pc, 0, self.ref, item, stmt, local)
+                    for k, stmt in enumerate(item.statements or (None,)):
+                        entries.add(None, pc, 0, before + i, k if stmt is not None else -1, stmt, local)
                 continue
-            ref = self.ref = before + i
-            first = statements[0]
-            numbered = True  # (the statements are the line's own: an entry notes a statement by its number)
+            ref = self.ref = before + i  # (a macro call restores it: Layout.call)
+            first = 0  # the number of the line's first statement (its own statements: an entry notes one by its number)
             while statements:
                 resume = None  # (statements after an OVERFLOW: see overflow_resume)
-                for k, stmt in enumerate(statements):
+                k = first - 1
+                for stmt in statements:
+                    k += 1  # (no enumerate: an object a line)
                     text = stmt.text
-                    if not text or text == "^" and (stmt is first or not blank_after_colon(line, stmt)):
+                    if not text or text == "^" and (k == 0 or not blank_after_colon(line, stmt)):
                         # a comment, or nothing between two ':' (listed with the address: rules/listing_double_colon),
                         # or the up-arrow's indentation before nothing ('^;x': rules/listing_caret_*)
                         if listing:
-                            self.ref = ref
-                            self.layout.add(None, pc, 0, self.ref, line, stmt, local)
+                            entries.add(None, pc, 0, ref, k, stmt, local)
                         continue
                     executed += 1
                     if executed > limit and executed > (limit := self.full_budget()):
@@ -247,16 +249,15 @@ class Layout:
                     rec = decoded(text)
                     if rec is None:
                         rec = decode(text)
-                    if (stmt is not first and local is None
+                    if (k != 0 and local is None
                             and (rec.label is not None or type(rec) is Define or type(rec) is Bad or text[0] == "^")
                             and blank_after_colon(line, stmt)):  # fmt: skip
                         rec = self.decoder.decode_after_blank_colon(text)
-                    self.ref = ref
                     if type(rec) is Insn:
                         if rec.label is not None:
                             define_value(rec.label, pc, "label", line, stmt, local)
                         size = address_size(rec, values, pc, local) if rec.form == "address" else rec.size
-                        if numbered and k < OTHER_STMT:
+                        if k < other_stmt:
                             recs.append(rec)
                             add_pc(pc)
                             sizes.append(size)
@@ -264,10 +265,11 @@ class Layout:
                             add_stmt(k)
                             locals_.append(local)
                         else:
-                            entries.add(rec, pc, size, ref, line, stmt, local)
+                            entries.add(rec, pc, size, ref, k, stmt, local)
                         pc = (pc + (3 if size == FORWARD else size)) & 0xFFFF
                         continue
                     self.executed, self.pc = executed, pc
+                    self.k = k
                     if type(rec) is Define:  # ('statement' would only pass it on to 'define', which moves neither
                         # count and goes on with the line: the large bench program's 9,206 definitions: 12 M instructions less, callgrind)
                         self.define(rec, line, stmt, local)
@@ -284,7 +286,7 @@ class Layout:
                             resume = tuple(split_statements(line.line_text, stmt.col - 1 + after))
                             break
                 statements = resume
-                numbered = False
+                first = OTHER_STMT  # (statements split again: none of the line's own, noted as themselves)
         self.executed, self.pc = executed, pc
 
     def full_budget(self) -> int:
@@ -346,7 +348,7 @@ class Layout:
                 return None
             handler, listed = found
             if self.listing and listed:
-                self.layout.add(rec, self.pc, 0, self.ref, line, stmt, local)
+                self.layout.add(rec, self.pc, 0, self.ref, self.k, stmt, local)
             return handler(rec, line, stmt, local, depth, lines)
         if kind is Call:
             if rec.label is not None:
@@ -365,14 +367,14 @@ class Layout:
             message = "a label local to a macro (.name) is referenced only inside a macro, and " + message.replace(LOCAL_JUNK, "").replace("[SYNTAX 3]", "[SYNTAX 5]")
         self.err(message, (line, stmt.col + offset, length))
         if self.listing:
-            self.layout.add(rec, self.pc, 0, self.ref, line, stmt, local)
+            self.layout.add(rec, self.pc, 0, self.ref, self.k, stmt, local)
         return None
 
     # -- data ----------------------------------------------------------------------------
 
     def lay_data(self, rec: Data, line, stmt, local) -> None:
         """``.byt``, ``.wor``, ``.flp``: laid out at the program counter."""
-        self.layout.add(rec, self.pc, rec.size, self.ref, line, stmt, local)
+        self.layout.add(rec, self.pc, rec.size, self.ref, self.k, stmt, local)
         self.pc = (self.pc + rec.size) & 0xFFFF
 
     def lay_asc(self, rec: Data, line, stmt, local) -> None:
@@ -457,12 +459,12 @@ class Layout:
                 self.values.pop(key, None)
             else:
                 self.values[key] = value
-            self.layout.add(rec, self.pc, 0, self.ref, line, stmt, local)  # pass 2 assigns it again
+            self.layout.add(rec, self.pc, 0, self.ref, self.k, stmt, local)  # pass 2 assigns it again
         else:
             if value is not None:
                 self.define_value(rec.name, value, "const", line, stmt, None)
             if self.listing:
-                self.layout.add(rec, self.pc, 0, self.ref, line, stmt, local)
+                self.layout.add(rec, self.pc, 0, self.ref, self.k, stmt, local)
         return None
 
     def origin(self, rec: Origin, line, stmt, local):
@@ -478,7 +480,7 @@ class Layout:
         old = self.pc
         self.pc = value
         # (the listing shows the new address, or with a label in front the label's value)
-        self.layout.add(rec, value if rec.label is None else old, 0, self.ref, line, stmt, local)
+        self.layout.add(rec, value if rec.label is None else old, 0, self.ref, self.k, stmt, local)
         return None
 
     # -- macros --------------------------------------------------------------------------
@@ -504,8 +506,8 @@ class Layout:
         else:
             self.recording.body.add(line)
         if self.listing:
-            for stmt in self.recorded_statements(line):
-                self.layout.add(MACRO_LINE, self.pc, 0, self.ref, line, stmt, None)
+            for k, stmt in enumerate(self.recorded_statements(line)):
+                self.layout.add(MACRO_LINE, self.pc, 0, self.ref, k if stmt is not None else -1, stmt, None)
 
     def defined_labels(self, macro: Macro) -> None:
         """The original runs a macro's definition through: every label of the body becomes
@@ -554,7 +556,7 @@ class Layout:
     def op_mac(self, rec: Pseudo, line, stmt, local, depth, lines):
         where = (line, stmt.col + rec.op_offset, rec.op_length)
         if self.listing:
-            self.layout.add(MACRO_LINE, self.pc, 0, self.ref, line, stmt, None)
+            self.layout.add(MACRO_LINE, self.pc, 0, self.ref, self.k, stmt, None)
         if local is not None:
             self.err("a macro cannot be defined inside another macro [SYNTAX D]", where)
             return -1
@@ -610,7 +612,7 @@ class Layout:
                 return None
         at = len(self.layout)
         fns = tuple([fn for _, fn in compiled])
-        self.layout.add(MacroCall.make(None, None, macro, fns), self.pc, 0, self.ref, line, stmt, local)
+        self.layout.add(MacroCall.make(None, None, macro, fns), self.pc, 0, self.ref, self.k, stmt, local)
         for key, fn in zip(macro.params, fns):
             if not IDENT.fullmatch(key):
                 self.err(f"macro '{macro.name}': the parameter '{key}' is no name [SYNTAX 8]", where)
@@ -624,13 +626,13 @@ class Layout:
             self.spelling.setdefault(key, key)
         macro.calls += 1
         suffix = f":{macro.calls:02X}"  # (the call's local labels: '.lbl' is 'lbl:01' in the first call)
-        ref = self.ref
+        ref, k = self.ref, self.k
         self.run_lines(macro.body, 0, depth + 1, suffix)
-        self.ref = ref
+        self.ref, self.k = ref, k
         if self.listing:  # where the call's body ends in the layout (for asm6502.convert)
             self.call_ends[at] = (len(self.layout), suffix)
             if not macro.labeled_end:
-                self.layout.add(MacroEnd.make(None, None, macro.end), self.pc, 0, self.ref, line, stmt, suffix)
+                self.layout.add(MacroEnd.make(None, None, macro.end), self.pc, 0, self.ref, self.k, stmt, suffix)
         return None
 
     def argument(self, text: str):
