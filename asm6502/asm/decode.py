@@ -84,9 +84,13 @@ class Insn(SlotRecord):
     prefix: str  # "<", ">", "!" or ""
     fn: Compiled  # the operand's compiled expression (expr.compile_node)
     const: int | None  # the operand's value when it is a number
-    node: object
     expr_offset: int
     unstable: bool
+
+    @property
+    def node(self):
+        """The operand's tree (None for the fixed form): made of ``fn`` (expr.tree_of), not kept beside it."""
+        return None if self.fn is None else ex.tree_of(self.fn)
 
 
 @slot_record
@@ -98,8 +102,12 @@ class Define(SlotRecord):
     name: str
     var: bool
     fn: Compiled
-    node: object
     expr_offset: int
+
+    @property
+    def node(self):
+        """The expression's tree (expr.tree_of)."""
+        return ex.tree_of(self.fn)
 
 
 @slot_record
@@ -109,8 +117,12 @@ class Origin(SlotRecord):
     label: str | None
     problem: None
     fn: Compiled
-    node: object
     expr_offset: int
+
+    @property
+    def node(self):
+        """The expression's tree (expr.tree_of)."""
+        return ex.tree_of(self.fn)
 
 
 @slot_record
@@ -201,7 +213,8 @@ class Decoder:
         self.operandless = frozenset(m for m, modes in self.opcodes.items() if set(modes) <= operandless)
         self.records: dict[str, Record] = {}
         self.shapes: dict[tuple, Any] = {}  # (mnemonic as typed, '#', prefix, index) -> see _shape
-        self.expressions: dict[str, tuple] = {}  # text -> (tree, closure) or (None, (message, offset, length))
+        # text -> its compiled expression (the tree: expr.tree_of), or (message, offset, length) when it is none
+        self.expressions: dict[str, Any] = {}
         self.names: set[str] = set()  # every symbol name met in an expression (for the 8-character warning)
         # records assembled as the original reads them but worth a warning: id -> (record, message, offset, length)
         self.advised: dict[int, tuple] = {}
@@ -216,24 +229,27 @@ class Decoder:
     # -- expressions ---------------------------------------------------------------
 
     def expression(self, text: str):
-        """(tree, closure) of an expression text; raises ExprError."""
-        found = self.expressions.get(text)
-        if found is None:
-            found = self._new_expression(text)
-        if found[0] is None:
-            raise ex.ExprError(*found[1])
+        """(tree, compiled expression) of an expression text; raises ExprError."""
+        fn = self.compiled(text)
+        return ex.tree_of(fn), fn
+
+    def compiled(self, text: str):
+        """The compiled expression of an expression text; raises ExprError."""
+        found = self.expressions.get(text) or self._new_expression(text)
+        if type(found) is tuple:
+            raise ex.ExprError(*found)
         return found
 
-    def _new_expression(self, text: str) -> tuple:
-        """(tree, closure) of an expression text not met before, or (None, (message, offset, length))
+    def _new_expression(self, text: str):
+        """The compiled expression of an expression text not met before, or (message, offset, length)
         when it is no expression; remembered either way."""
         try:
             node = ex.parse(text)
-            found = (node, ex.compile_node(node))
+            found = ex.compile_node(node)
             if len(text) > ex.SIGNIFICANT and _LONG_NAME.search(text) is not None:
                 self._collect_names(node)
         except ex.ExprError as exc:
-            found = (None, (exc.message, exc.offset, exc.length))
+            found = (exc.message, exc.offset, exc.length)
         self.expressions[text] = found
         return found
 
@@ -302,8 +318,8 @@ class Decoder:
                 name, sign, expr_text = m.groups()
                 if len(name) <= LABEL_FIELD and name.upper() not in self.opcodes:  # ('lda = 5': an instruction)
                     found = self.expressions.get(expr_text) or self._new_expression(expr_text)
-                    if found[0] is not None:
-                        return Define.make(None, None, name, sign == "_", found[1], found[0], m.start(3))
+                    if type(found) is not tuple:
+                        return Define.make(None, None, name, sign == "_", found, m.start(3))
             return self._decode(text)
         m = _FAST.match(text)
         if m is not None:
@@ -318,11 +334,10 @@ class Decoder:
                     if expr_text is None:  # implied (no operand: both offsets at the mnemonic's end, as the general reading)
                         end = m.end(2)
                         return Insn.make(label, None, mnemonic, modes, m.start(2), end, 1, form, mode, code, zp_code, fixed,
-                                             size, "", None, None, None, end, unstable)  # fmt: skip
+                                             size, "", None, None, end, unstable)  # fmt: skip
                     if not accumulator or (expr_text != "a" and expr_text != "A"):
                         found = self.expressions.get(expr_text) or self._new_expression(expr_text)
-                        node = found[0]
-                        if node is not None:  # (the commonest record made here rather than by Insn.make: no call with
+                        if type(found) is not tuple:  # (the commonest record made here rather than by Insn.make: no call with
                             # 19 arguments -- the large bench program: 18 M instructions less, callgrind)
                             operand_offset = m.end(3)
                             rec = Insn()
@@ -340,9 +355,9 @@ class Decoder:
                             rec.fixed = fixed
                             rec.size = size
                             rec.prefix = prefix or ""
-                            rec.fn = found[1]
-                            rec.const = node.value if type(node) is ex.Num else None
-                            rec.node = node
+                            rec.fn = found
+                            owner = found.__self__  # (a number's compiled expression is a method of its node: ex.constant_of)
+                            rec.const = owner.value if type(owner) is ex.Num else None
                             rec.expr_offset = m.start(6)
                             rec.unstable = unstable
                             return rec
@@ -366,13 +381,13 @@ class Decoder:
         if mode not in modes or mnemonic in self.operandless or mode is Mode.INDIRECT and mnemonic != "JMP":
             return None  # ('lda (5)' is 'lda 5'; a missing mode is reported by _decode)
         try:
-            node, fn = self.expression(expr_text)
+            fn = self.compiled(expr_text)
         except ex.ExprError:
             return None
         code = modes[mode]
         return Insn.make(
             label, None, mnemonic, modes, m.start(2), m.start(3) - 1, m.end() - m.start(3) + 1, "indirect", mode, code, -1,
-            b"", 1 + _OPERAND_SIZE[mode], "", fn, node.value if type(node) is ex.Num else None, node, m.start(3),
+            b"", 1 + _OPERAND_SIZE[mode], "", fn, ex.constant_of(fn), m.start(3),
             mnemonic in self.unstable or code in self.unstable_codes,
         )  # fmt: skip
 
@@ -530,24 +545,24 @@ class Decoder:
         return Bad.make(label, (f"unknown mnemonic '{word}' [SYNTAX 1]", base, len(word)))
 
     def _compiled(self, label, text: str, offset: int):
-        """(tree, closure, offset of the expression) of the expression ``text`` at ``offset``, or
+        """(compiled expression, offset of the expression) of the expression ``text`` at ``offset``, or
         the Bad record that reports it."""
         stripped = text.lstrip()
         offset += len(text) - len(stripped)
         if not stripped:
             return Bad.make(label, ("expression expected [SYNTAX 5]", offset, 1))
         try:
-            node, fn = self.expression(stripped)
+            fn = self.compiled(stripped)
         except ex.ExprError as exc:
             return Bad.make(label, (exc.message, offset + exc.offset, exc.length))
-        return node, fn, offset
+        return fn, offset
 
     def _expression_record(self, cls, label, text: str, offset: int):
         compiled = self._compiled(label, text, offset)
         if type(compiled) is Bad:
             return compiled
-        node, fn, offset = compiled
-        return cls.make(label, None, fn, node, offset)
+        fn, offset = compiled
+        return cls.make(label, None, fn, offset)
 
     def _definition(self, label, var: bool, text: str, offset: int) -> Record:
         if label is None:
@@ -557,8 +572,8 @@ class Decoder:
         compiled = self._compiled(label, text, offset)
         if type(compiled) is Bad:
             return compiled
-        node, fn, offset = compiled
-        return Define.make(None, None, label, var, fn, node, offset)
+        fn, offset = compiled
+        return Define.make(None, None, label, var, fn, offset)
 
     # -- instructions -------------------------------------------------------------
 
@@ -580,11 +595,11 @@ class Decoder:
             else:
                 where = (end + p.offset, p.length)
             return Bad.make(label, (p.message, *where))
-        form, mode, code, zp_code, fixed, prefix, node, fn, expr_offset, lead, length = operand
+        form, mode, code, zp_code, fixed, prefix, fn, expr_offset, lead, length = operand
         record = Insn.make(
             label, None, mnemonic, self.opcodes[mnemonic], end - len(word), end + lead, length, form, mode, code, zp_code,
             fixed, len(fixed) if form == "fixed" else 1 + _OPERAND_SIZE[mode], prefix, fn,
-            node.value if type(node) is ex.Num else None, node, end + expr_offset,
+            None if fn is None else ex.constant_of(fn), end + expr_offset,
             mnemonic in self.unstable or code in self.unstable_codes or zp_code in self.unstable_codes,
         )  # fmt: skip
         if long_operand and self.advice is None:  # a long expression: assembled here, OVERFLOW on the original
@@ -614,11 +629,11 @@ class Decoder:
         if accumulator and expr_text in ("a", "A"):
             return None
         try:
-            node, fn = self.expression(expr_text)
+            fn = self.compiled(expr_text)
         except ex.ExprError:
             return None
         lead = len(blanks)
-        return form, mode, code, zp_code, b"", prefix, node, fn, m.start(4), lead, len(operand_text) - lead
+        return form, mode, code, zp_code, b"", prefix, fn, m.start(4), lead, len(operand_text) - lead
 
     def _operand(self, mnemonic: str, operand_text: str):
         operand = operand_text.strip()
@@ -626,9 +641,9 @@ class Decoder:
         length = max(1, len(operand))
         form, mode, code, zp_code, expr_text, offset = self._form(mnemonic, operand, lead)
         if form == "fixed":
-            return form, mode, code, -1, bytes((code,)), "", None, None, 0, lead, length
-        prefix, node, fn, expr_offset = self._operand_expression(expr_text, offset, form)
-        return form, mode, code, zp_code, b"", prefix, node, fn, expr_offset, lead, length
+            return form, mode, code, -1, bytes((code,)), "", None, 0, lead, length
+        prefix, fn, expr_offset = self._operand_expression(expr_text, offset, form)
+        return form, mode, code, zp_code, b"", prefix, fn, expr_offset, lead, length
 
     def _form(self, mnemonic: str, operand: str, lead: int):
         """(form, mode, opcode, zero-page opcode, expression text, its offset) of an operand."""
@@ -679,7 +694,7 @@ class Decoder:
         return "address", absolute, modes.get(absolute, -1), modes.get(zero_page, -1), body, lead
 
     def _operand_expression(self, text: str, offset: int, form: str):
-        """(prefix, tree, closure, offset of the expression): an optional < > ! then an expression."""
+        """(prefix, compiled expression, offset of the expression): an optional < > ! then an expression."""
         stripped = text.lstrip()
         offset += len(text) - len(stripped)
         if not stripped:  # ('lda #' is the original's UNDEF'D STATEMENT: rules/immediate_empty)
@@ -693,10 +708,10 @@ class Decoder:
         while body.endswith(")") and body.count(")") > body.count("("):
             body = body[:-1]  # 'lda #1+2)', 'lda 1)': the original stops at a ')' it did not open (rules/paren_extra_*)
         try:
-            node, fn = self.expression(body)
+            fn = self.compiled(body)
         except ex.ExprError as exc:
             raise _OperandProblem(exc.message, offset + exc.offset, exc.length) from None
-        return prefix, node, fn, offset
+        return prefix, fn, offset
 
     # -- data -----------------------------------------------------------------------
 
@@ -726,12 +741,11 @@ class Decoder:
                 prefix = ""
                 expr_text = item
                 expr_offset = item_offset
-            found = expressions.get(expr_text) or self._new_expression(expr_text)  # (self.expression without its call)
-            node = found[0]
-            if node is None:
-                message, offset, length = found[1]
+            found = expressions.get(expr_text) or self._new_expression(expr_text)  # (self.compiled without its call)
+            if type(found) is tuple:
+                message, offset, length = found
                 return Bad.make(label, (message, expr_offset + offset, length))
-            items.append((None, found[1], node, prefix, expr_offset, len(item)))
+            items.append((None, found, ex.tree_of(found), prefix, expr_offset, len(item)))
         size = len(items) * (2 if word else 1)  # (every item is an expression: a byte or a word)
         return Data.make(label, None, op, tuple(items), size, op_offset, op_length)
 
