@@ -66,17 +66,13 @@ LABEL_FIELD = 10  # 'name = value' with a name of 11 characters or more is the o
 @slot_record
 class Insn(SlotRecord):
     """An instruction.  ``form``: fixed | immediate | indirect | branch | address.  (A slot record, made in
-    one call: a large program has tens of thousands of them.)"""
+    one call: a large program has tens of thousands of them.)  The passes read the slots; what only messages
+    and ``convert`` read -- the mnemonic, its modes, the mode, the offsets -- is in two tuples that the
+    records of one mnemonic and mode, and of the same offsets, share (the large bench program's 15,817
+    records: 119 and 106 tuples; 128 bytes a record where 19 slots took 184)."""
 
     label: str | None
-    problem: Problem | None
-    mnemonic: str
-    modes: dict
-    mnemonic_offset: int
-    operand_offset: int
-    operand_length: int
     form: str
-    mode: Mode
     code: int  # the opcode; for "address" the absolute one (-1: the mnemonic has none)
     zp_code: int  # "address" only: the zero-page opcode (-1: none)
     fixed: bytes  # "fixed": the whole instruction
@@ -84,8 +80,39 @@ class Insn(SlotRecord):
     prefix: str  # "<", ">", "!" or ""
     fn: Compiled  # the operand's compiled expression (expr.compile_node)
     const: int | None  # the operand's value when it is a number
-    expr_offset: int
     unstable: bool
+    kind: tuple  # (mnemonic, its modes, mode): Decoder.kind
+    offsets: tuple  # (mnemonic_offset, operand_offset, operand_length, expr_offset): Decoder.offsets
+
+    problem = None  # (an instruction is no problem: Bad is)
+
+    @property
+    def mnemonic(self) -> str:
+        return self.kind[0]
+
+    @property
+    def modes(self) -> dict:
+        return self.kind[1]
+
+    @property
+    def mode(self) -> Mode:
+        return self.kind[2]
+
+    @property
+    def mnemonic_offset(self) -> int:
+        return self.offsets[0]
+
+    @property
+    def operand_offset(self) -> int:
+        return self.offsets[1]
+
+    @property
+    def operand_length(self) -> int:
+        return self.offsets[2]
+
+    @property
+    def expr_offset(self) -> int:
+        return self.offsets[3]
 
     @property
     def node(self):
@@ -213,6 +240,8 @@ class Decoder:
         self.operandless = frozenset(m for m, modes in self.opcodes.items() if set(modes) <= operandless)
         self.records: dict[str, Record] = {}
         self.shapes: dict[tuple, Any] = {}  # (mnemonic as typed, '#', prefix, index) -> see _shape
+        self.kinds: dict[tuple, tuple] = {}  # (mnemonic, mode) -> Insn.kind
+        self.shared: dict[tuple, tuple] = {}  # Insn.offsets -> itself
         # text -> its compiled expression (the tree: expr.tree_of), or (message, offset, length) when it is none
         self.expressions: dict[str, Any] = {}
         self.names: set[str] = set()  # every symbol name met in an expression (for the 8-character warning)
@@ -225,6 +254,8 @@ class Decoder:
         self.records = {}
         self.expressions = {}
         self.shapes = {}
+        self.kinds = {}
+        self.shared = {}
 
     # -- expressions ---------------------------------------------------------------
 
@@ -330,26 +361,20 @@ class Decoder:
                 if shape is _UNSEEN:
                     shape = self.shapes[(word, immediate, prefix, index)] = self._shape(word, immediate, prefix or "", index, expr_text is None)
                 if shape is not None:
-                    mnemonic, modes, form, mode, code, zp_code, fixed, size, accumulator, unstable = shape
+                    kind, form, code, zp_code, fixed, size, accumulator, unstable = shape
                     if expr_text is None:  # implied (no operand: both offsets at the mnemonic's end, as the general reading)
                         end = m.end(2)
-                        return Insn.make(label, None, mnemonic, modes, m.start(2), end, 1, form, mode, code, zp_code, fixed,
-                                             size, "", None, None, end, unstable)  # fmt: skip
+                        return Insn.make(label, form, code, zp_code, fixed, size, "", None, None, unstable, kind,
+                                         self.offsets(m.start(2), end, 1, end))  # fmt: skip
                     if not accumulator or (expr_text != "a" and expr_text != "A"):
                         found = self.expressions.get(expr_text) or self._new_expression(expr_text)
                         if type(found) is not tuple:  # (the commonest record made here rather than by Insn.make: no call with
-                            # 19 arguments -- the large bench program: 18 M instructions less, callgrind)
+                            # 12 arguments -- the large bench program: 18 M instructions less, callgrind, with 19)
                             operand_offset = m.end(3)
+                            shared = self.shared
                             rec = Insn()
                             rec.label = label
-                            rec.problem = None
-                            rec.mnemonic = mnemonic
-                            rec.modes = modes
-                            rec.mnemonic_offset = m.start(2)
-                            rec.operand_offset = operand_offset
-                            rec.operand_length = m.end() - operand_offset
                             rec.form = form
-                            rec.mode = mode
                             rec.code = code
                             rec.zp_code = zp_code
                             rec.fixed = fixed
@@ -358,8 +383,10 @@ class Decoder:
                             rec.fn = found
                             owner = found.__self__  # (a number's compiled expression is a method of its node: ex.constant_of)
                             rec.const = owner.value if type(owner) is ex.Num else None
-                            rec.expr_offset = m.start(6)
                             rec.unstable = unstable
+                            rec.kind = kind
+                            offsets = (m.start(2), operand_offset, m.end() - operand_offset, m.start(6))  # (self.offsets, inline)
+                            rec.offsets = shared.get(offsets) or shared.setdefault(offsets, offsets)
                             return rec
         elif "(" in text:
             m = _FAST_INDIRECT.match(text)
@@ -386,15 +413,14 @@ class Decoder:
             return None
         code = modes[mode]
         return Insn.make(
-            label, None, mnemonic, modes, m.start(2), m.start(3) - 1, m.end() - m.start(3) + 1, "indirect", mode, code, -1,
-            b"", 1 + _OPERAND_SIZE[mode], "", fn, ex.constant_of(fn), m.start(3),
-            mnemonic in self.unstable or code in self.unstable_codes,
+            label, "indirect", code, -1, b"", 1 + _OPERAND_SIZE[mode], "", fn, ex.constant_of(fn),
+            mnemonic in self.unstable or code in self.unstable_codes, self.kind(mnemonic, mode),
+            self.offsets(m.start(2), m.start(3) - 1, m.end() - m.start(3) + 1, m.start(3)),
         )  # fmt: skip
 
     def _shape(self, word: str, immediate, prefix: str, index, implied: bool) -> tuple | None:
         """What a fast statement's record takes from its mnemonic, ``#``, prefix and index alone:
-        (mnemonic, modes, form, mode, code, zp_code, fixed, size, 'a' would be the accumulator,
-        unstable); None when the statement is left to :meth:`_decode`.  Worked out once per
+        (kind: see :meth:`kind`, form, code, zp_code, fixed, size, 'a' would be the accumulator, unstable); None when the statement is left to :meth:`_decode`.  Worked out once per
         combination (:attr:`shapes`)."""
         mnemonic = word.upper()
         modes = self.opcodes.get(mnemonic)
@@ -424,7 +450,20 @@ class Decoder:
                 return None
         size = len(fixed) if fixed else 1 + _OPERAND_SIZE[mode]
         unstable = self.unstable_any and (mnemonic in self.unstable or code in self.unstable_codes or zp_code in self.unstable_codes)
-        return mnemonic, modes, form, mode, code, zp_code, fixed, size, accumulator, unstable
+        return self.kind(mnemonic, mode), form, code, zp_code, fixed, size, accumulator, unstable
+
+    def kind(self, mnemonic: str, mode: Mode) -> tuple:
+        """(mnemonic, its modes, mode): one tuple for every instruction record of them (Insn.kind)."""
+        kind = self.kinds.get((mnemonic, mode))
+        if kind is None:
+            kind = self.kinds[(mnemonic, mode)] = (mnemonic, self.opcodes[mnemonic], mode)
+        return kind
+
+    def offsets(self, mnemonic_offset: int, operand_offset: int, operand_length: int, expr_offset: int) -> tuple:
+        """(mnemonic_offset, operand_offset, operand_length, expr_offset): one tuple for every instruction record
+        of them (Insn.offsets; the large bench program's 15,817 records have 106)."""
+        offsets = (mnemonic_offset, operand_offset, operand_length, expr_offset)
+        return self.shared.setdefault(offsets, offsets)
 
     def _decode(self, text: str) -> Record:
         offset = 0
@@ -597,10 +636,10 @@ class Decoder:
             return Bad.make(label, (p.message, *where))
         form, mode, code, zp_code, fixed, prefix, fn, expr_offset, lead, length = operand
         record = Insn.make(
-            label, None, mnemonic, self.opcodes[mnemonic], end - len(word), end + lead, length, form, mode, code, zp_code,
-            fixed, len(fixed) if form == "fixed" else 1 + _OPERAND_SIZE[mode], prefix, fn,
-            None if fn is None else ex.constant_of(fn), end + expr_offset,
+            label, form, code, zp_code, fixed, len(fixed) if form == "fixed" else 1 + _OPERAND_SIZE[mode], prefix, fn,
+            None if fn is None else ex.constant_of(fn),
             mnemonic in self.unstable or code in self.unstable_codes or zp_code in self.unstable_codes,
+            self.kind(mnemonic, mode), self.offsets(end - len(word), end + lead, length, end + expr_offset),
         )  # fmt: skip
         if long_operand and self.advice is None:  # a long expression: assembled here, OVERFLOW on the original
             lead = len(operand_text) - len(operand_text.lstrip())
@@ -625,7 +664,8 @@ class Decoder:
             shape = self.shapes[key] = self._shape(mnemonic, immediate, prefix or "", index, False)
         if shape is None:
             return None
-        _mnemonic, _modes, form, mode, code, zp_code, _fixed, _size, accumulator, _unstable = shape
+        kind, form, code, zp_code, _fixed, _size, accumulator, _unstable = shape
+        mode = kind[2]
         if accumulator and expr_text in ("a", "A"):
             return None
         try:
