@@ -122,14 +122,16 @@ class Insn(SlotRecord):
 
 @slot_record
 class Define(SlotRecord):
-    """``name = value`` (pass 1 only) or ``name _ value`` (``var``: the C64's left arrow)."""
+    """``name = value`` (pass 1 only) or ``name _ value`` (``var``: the C64's left arrow).  (No label in
+    front, no problem: both None on the class, not in slots -- the large bench program has 9,206 of them.)"""
 
-    label: None
-    problem: None
     name: str
     var: bool
     fn: Compiled
     expr_offset: int
+
+    label = None
+    problem = None
 
     @property
     def node(self):
@@ -142,9 +144,10 @@ class Origin(SlotRecord):
     """``*= value`` (with a label in front, the label gets the old program counter)."""
 
     label: str | None
-    problem: None
     fn: Compiled
     expr_offset: int
+
+    problem = None
 
     @property
     def node(self):
@@ -157,12 +160,13 @@ class Data(SlotRecord):
     """``.byt``, ``.wor``, ``.asc``, ``.flp``: ``items`` are (bytes or None, fn, node, prefix, offset, length)."""
 
     label: str | None
-    problem: None
     op: str
     items: tuple
     size: int
     op_offset: int
     op_length: int
+
+    problem = None
 
 
 @slot_record
@@ -350,7 +354,7 @@ class Decoder:
                 if len(name) <= LABEL_FIELD and name.upper() not in self.opcodes:  # ('lda = 5': an instruction)
                     found = self.expressions.get(expr_text) or self._new_expression(expr_text)
                     if type(found) is not tuple:
-                        return Define.make(None, None, name, sign == "_", found, m.start(3))
+                        return Define.make(name, sign == "_", found, m.start(3))
             return self._decode(text)
         m = _FAST.match(text)
         if m is not None:
@@ -601,7 +605,7 @@ class Decoder:
         if type(compiled) is Bad:
             return compiled
         fn, offset = compiled
-        return cls.make(label, None, fn, offset)
+        return cls.make(label, fn, offset)
 
     def _definition(self, label, var: bool, text: str, offset: int) -> Record:
         if label is None:
@@ -612,7 +616,7 @@ class Decoder:
         if type(compiled) is Bad:
             return compiled
         fn, offset = compiled
-        return Define.make(None, None, label, var, fn, offset)
+        return Define.make(label, var, fn, offset)
 
     # -- instructions -------------------------------------------------------------
 
@@ -787,7 +791,7 @@ class Decoder:
                 return Bad.make(label, (message, expr_offset + offset, length))
             items.append((None, found, ex.tree_of(found), prefix, expr_offset, len(item)))
         size = len(items) * (2 if word else 1)  # (every item is an expression: a byte or a word)
-        return Data.make(label, None, op, tuple(items), size, op_offset, op_length)
+        return Data.make(label, op, tuple(items), size, op_offset, op_length)
 
     def _asc(self, label, op: str, args: str, args_offset: int, op_offset: int, op_length: int) -> Record:
         if not (args.startswith('"') and len(args) >= 2):
@@ -802,7 +806,7 @@ class Decoder:
         data, problems = petscii(body, args_offset + 1)
         if problems:
             return Bad.make(label, problems[0])
-        return Data.make(label, None, op, ((data, None, None, "", args_offset, len(args)),), len(data), op_offset, op_length)
+        return Data.make(label, op, ((data, None, None, "", args_offset, len(args)),), len(data), op_offset, op_length)
 
     def _flp(self, label, op: str, args: str, args_offset: int, op_offset: int, op_length: int) -> Record:
         """``.flp 10,1e8``: BASIC's 5-byte floats, read and rounded by the ROM's FIN ($BCF3)."""
@@ -820,7 +824,7 @@ class Decoder:
             if not item or end != len(text):
                 return Bad.make(label, (f"'{item}' is not a number (.flp takes numbers, not expressions) [SYNTAX 6]", item_offset, max(1, len(item))))
             items.append((data, None, None, "", item_offset, len(item)))
-        return Data.make(label, None, op, tuple(items), 5 * len(items), op_offset, op_length)
+        return Data.make(label, op, tuple(items), 5 * len(items), op_offset, op_length)
 
 
 def _bad_start(first: str, offset: int) -> Record:
