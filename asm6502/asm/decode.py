@@ -385,8 +385,7 @@ class Decoder:
                             rec.size = size
                             rec.prefix = prefix or ""
                             rec.fn = found
-                            owner = found.__self__  # (a number's compiled expression is a method of its node: ex.constant_of)
-                            rec.const = owner.value if type(owner) is ex.Num else None
+                            rec.const = found.value if type(found) is ex.Num else None  # (ex.constant_of, inline)
                             rec.unstable = unstable
                             rec.kind = kind
                             offsets = (m.start(2), operand_offset, m.end() - operand_offset, m.start(6))  # (self.offsets, inline)
