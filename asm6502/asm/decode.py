@@ -157,16 +157,26 @@ class Origin(SlotRecord):
 
 @slot_record
 class Data(SlotRecord):
-    """``.byt``, ``.wor``, ``.asc``, ``.flp``: ``items`` are (bytes or None, fn, node, prefix, offset, length)."""
+    """``.byt``, ``.wor``, ``.asc``, ``.flp``: ``items`` are (bytes or None, fn, node, prefix, offset, length).
+    (Kept as ``parts``, four an item: the bytes or the compiled expression, prefix, offset, length -- 32 bytes an
+    item where its tuple took 96; the large bench program has 12,026.)"""
 
     label: str | None
     op: str
-    items: tuple
+    parts: tuple
     size: int
     op_offset: int
     op_length: int
 
     problem = None
+
+    @property
+    def items(self) -> tuple:
+        """(bytes or None, fn, node, prefix, offset, length) an item (for convert; pass 2 reads ``parts``)."""
+        it = iter(self.parts)
+        return tuple((first, None, None, prefix, offset, length) if type(first) is bytes
+                     else (None, first, ex.tree_of(first), prefix, offset, length)
+                     for first, prefix, offset, length in zip(it, it, it, it))  # fmt: skip
 
 
 @slot_record
@@ -766,7 +776,7 @@ class Decoder:
         if len(args) > OPERAND_LIMIT and _texty(args) and keys(args) > OPERAND_LIMIT:  # (long values alone: accepted)
             return Bad.make(label, _overflow(args, args_offset))
         word = PSEUDO_OPS[op].encode == WORDS
-        items = []
+        items: list = []
         items_text = split_commas(args, args_offset)
         expressions = self.expressions
         for number, (item, item_offset) in enumerate(items_text):
@@ -788,8 +798,8 @@ class Decoder:
             if type(found) is tuple:
                 message, offset, length = found
                 return Bad.make(label, (message, expr_offset + offset, length))
-            items.append((None, found, ex.tree_of(found), prefix, expr_offset, len(item)))
-        size = len(items) * (2 if word else 1)  # (every item is an expression: a byte or a word)
+            items += (found, prefix, expr_offset, len(item))
+        size = len(items) // 4 * (2 if word else 1)  # (every item is an expression: a byte or a word)
         return Data.make(label, op, tuple(items), size, op_offset, op_length)
 
     def _asc(self, label, op: str, args: str, args_offset: int, op_offset: int, op_length: int) -> Record:
@@ -805,7 +815,7 @@ class Decoder:
         data, problems = petscii(body, args_offset + 1)
         if problems:
             return Bad.make(label, problems[0])
-        return Data.make(label, op, ((data, None, None, "", args_offset, len(args)),), len(data), op_offset, op_length)
+        return Data.make(label, op, (data, "", args_offset, len(args)), len(data), op_offset, op_length)
 
     def _flp(self, label, op: str, args: str, args_offset: int, op_offset: int, op_length: int) -> Record:
         """``.flp 10,1e8``: BASIC's 5-byte floats, read and rounded by the ROM's FIN ($BCF3)."""
@@ -813,7 +823,7 @@ class Decoder:
 
         if not args:
             return Bad.make(label, (".flp needs at least one number [SYNTAX 5]", op_offset, op_length))
-        items = []
+        items: list = []
         for item, item_offset in split_commas(args, args_offset):
             text = item.upper().encode("ascii", "replace")
             try:
@@ -822,8 +832,8 @@ class Decoder:
                 return Bad.make(label, (f"{item} is too large for a BASIC float [OVERFLOW]", item_offset, len(item)))
             if not item or end != len(text):
                 return Bad.make(label, (f"'{item}' is not a number (.flp takes numbers, not expressions) [SYNTAX 6]", item_offset, max(1, len(item))))
-            items.append((data, None, None, "", item_offset, len(item)))
-        return Data.make(label, op, tuple(items), 5 * len(items), op_offset, op_length)
+            items += (data, "", item_offset, len(item))
+        return Data.make(label, op, tuple(items), 5 * (len(items) // 4), op_offset, op_length)
 
 
 def _bad_start(first: str, offset: int) -> Record:
