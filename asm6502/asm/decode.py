@@ -15,6 +15,7 @@ offset, length), offsets 0-based in the statement text.
 from __future__ import annotations
 
 import re
+from types import MethodType
 
 from asm6502.asm import expr as ex
 from asm6502.asm.pseudo import DATA, PSEUDO_OPS, WORDS
@@ -289,10 +290,12 @@ class Decoder:
         """The compiled expression of an expression text not met before, or (message, offset, length)
         when it is no expression; remembered either way."""
         try:
-            node = ex.parse(text)
-            found = ex.compile_node(node)
             if len(text) > ex.SIGNIFICANT and _LONG_NAME.search(text) is not None:
+                node = ex.parse(text)
+                found = ex.compile_node(node)
                 self._collect_names(node)
+            else:
+                found = ex.compile_text(text)
         except ex.ExprError as exc:
             found = (exc.message, exc.offset, exc.length)
         self.expressions[text] = found
@@ -395,7 +398,8 @@ class Decoder:
                             rec.size = size
                             rec.prefix = prefix or ""
                             rec.fn = found
-                            rec.const = found.value if type(found) is ex.Num else None  # (ex.constant_of, inline)
+                            rec.const = found.__self__.value if type(found) is MethodType and type(found.__self__) is ex.Num else None
+                            # (ex.constant_of, inline)
                             rec.unstable = unstable
                             rec.kind = kind
                             offsets = (m.start(2), operand_offset, m.end() - operand_offset, m.start(6))  # (self.offsets, inline)

@@ -22,6 +22,7 @@ macro call (``":01"``).  A symbol missing from ``values`` raises
 from __future__ import annotations
 
 import re
+from types import MethodType
 
 from asm6502.petscii_text import ascii_to_petscii, brace_code
 from asm6502.tuples import named_tuple
@@ -69,8 +70,8 @@ class Num:
     offset: int
     length: int
 
-    def __call__(self, v, pc, loc):
-        """The compiled expression of a number is its node (see :func:`compile_node`)."""
+    def constant(self, v, pc, loc):
+        """The compiled expression of a number: bound to its node (see :func:`compile_node`)."""
         return self[0]
 
 
@@ -93,8 +94,8 @@ class Sym:
 class PC:
     offset: int
 
-    def __call__(self, v, pc, loc):
-        """The compiled expression of ``*`` is its node."""
+    def counter(self, v, pc, loc):
+        """The compiled expression of ``*``: bound to its node."""
         return pc
 
 
@@ -431,11 +432,13 @@ def with_prefix(value: int, prefix: str) -> int:
 
 # -- compiling a tree into a closure: f(values, pc, local) -> int -----------------
 #
-# Every compiled expression is a callable object: its tree's node (a symbol, a number, '*'), or a small
-# tuple that keeps what the evaluation needs and the tree (``tree_of`` gives it back): the decoder keeps one
-# object per expression text, and no tree beside it.  (A closure took 150 bytes and a cell of 56 per value it
-# keeps; a bound method of the node 64 more than the node alone.  Calling an object's ``__call__`` costs
-# about 50 ns more than calling a bound method: the large bench program calls some 60,000.)
+# Every compiled expression keeps its tree or can make it again (``tree_of``): the decoder keeps one object
+# per expression text, and no tree beside it.  The commonest two are callable objects themselves -- a symbol's
+# its Sym node, 'table+2''s a _Plus (the large bench program's 9,344 and 7,968: a bound method beside each
+# took 64 bytes more) --; every other is a bound method of its node (a number, '*') or of a small tuple that
+# keeps what the evaluation needs and the tree (a closure took 150 bytes and a cell of 56 per value it
+# keeps).  (Calling an object's ``__call__`` costs about 50 ns more than calling a bound method: numbers are
+# called often -- definitions, data -- and are few, so they stay bound methods.)
 
 
 def compile_node(node: Node):
@@ -443,13 +446,15 @@ def compile_node(node: Node):
     kind = type(node)
     if kind is Sym:
         if node.name[0] == ".":
-            return _tuple(_Local, (node.name[1 : 1 + LOCAL_SIGNIFICANT], node))
+            return _tuple(_Local, (node.name[1 : 1 + LOCAL_SIGNIFICANT], node)).value
         key = node.name[:SIGNIFICANT]
-        return node if key == node.name else _tuple(_Lookup, (key, node))
-    if kind is Num or kind is PC:
-        return node
+        return node if key == node.name else _tuple(_Lookup, (key, node)).value
+    if kind is Num:
+        return node.constant
+    if kind is PC:
+        return node.counter
     if kind is Neg:
-        return _tuple(_Negated, (compile_node(node.operand), node))
+        return _tuple(_Negated, (compile_node(node.operand), node)).value
     if len(node.rest) == 1:
         op, offset, operand = node.rest[0]
         if op == "+" or op == "-":
@@ -462,24 +467,47 @@ def compile_node(node: Node):
                     if first.offset == 0 and first.length == length and offset == length and operand.offset == length + 1:
                         # (written without blanks, the commonest: the tree is made again when asked for)
                         return _Plus(name[:SIGNIFICANT], n, name, 2 * operand.length + (op == "-"))
-                    return _tuple(_LookupPlus, (name[:SIGNIFICANT], n, first, node))
-                return _tuple(_PlusConstant, (compile_node(first), n, node))
-            return _tuple(_Difference if op == "-" else _Sum, (compile_node(node.first), compile_node(operand), node))
+                    return _tuple(_LookupPlus, (name[:SIGNIFICANT], n, first, node)).value
+                return _tuple(_PlusConstant, (compile_node(first), n, node)).value
+            if op == "-":
+                return _tuple(_Difference, (compile_node(node.first), compile_node(operand), node)).value
+            return _tuple(_Sum, (compile_node(node.first), compile_node(operand), node)).value
     steps = tuple((op, offset, compile_node(operand)) for op, offset, operand in node.rest)
-    return _tuple(_Chain, (compile_node(node.first), steps, node))
+    return _tuple(_Chain, (compile_node(node.first), steps, node)).value
+
+
+# 'symbol+n' / 'symbol-n' without blanks: compiled by compile_text without making its tree
+_SYMBOL_PLUS = re.compile(r"([A-Za-z][A-Za-z0-9.]*+)([-+])(?:\$([0-9A-Fa-f]{1,4}+)|([0-9]{1,5}+))\Z")
+
+
+def compile_text(text: str):
+    """``compile_node(parse(text))`` (raises ExprError); 'symbol+n' without making the tree it would drop (the
+    large bench program's 7,968: 6 M instructions, callgrind)."""
+    m = _SYMBOL_PLUS.match(text)
+    if m is not None:
+        name, op, hex_digits, decimal_digits = m.groups()
+        value = int(hex_digits, 16) if hex_digits is not None else int(decimal_digits)
+        if value <= MAX:  # (else the parser's message)
+            name = name.lower()
+            return _Plus(name[:SIGNIFICANT], value if op == "+" else -value, name, 2 * (len(text) - len(name) - 1) + (op == "-"))
+    return compile_node(parse(text))
 
 
 def tree_of(fn) -> Node:
     """The tree a compiled expression was made of (:func:`compile_node`)."""
     kind = type(fn)
-    if kind is Sym or kind is Num or kind is PC:
+    if kind is Sym:
         return fn
-    return fn.tree()
+    if kind is _Plus:
+        return fn.tree()
+    owner = fn.__self__  # (a bound method)
+    kind = type(owner)
+    return owner if kind is Num or kind is PC else owner.tree()
 
 
 def constant_of(fn) -> int | None:
     """The value of a compiled expression that is a number, else None."""
-    return fn.value if type(fn) is Num else None
+    return fn.__self__.value if type(fn) is MethodType and type(fn.__self__) is Num else None
 
 
 class _Lookup(tuple):
@@ -487,7 +515,7 @@ class _Lookup(tuple):
 
     __slots__ = ()
 
-    def __call__(self, v, pc, loc):
+    def value(self, v, pc, loc):
         try:
             return v[self[0]]
         except KeyError:
@@ -502,7 +530,7 @@ class _LookupPlus(tuple):
 
     __slots__ = ()
 
-    def __call__(self, v, pc, loc):
+    def value(self, v, pc, loc):
         try:
             return (v[self[0]] + self[1]) & MAX
         except KeyError:
@@ -545,7 +573,7 @@ class _Local(tuple):
 
     __slots__ = ()
 
-    def __call__(self, v, pc, loc):
+    def value(self, v, pc, loc):
         key = self[0] + (loc or ":00")
         try:
             return v[key]
@@ -561,7 +589,7 @@ class _PlusConstant(tuple):
 
     __slots__ = ()
 
-    def __call__(self, v, pc, loc):
+    def value(self, v, pc, loc):
         return (self[0](v, pc, loc) + self[1]) & MAX
 
     def tree(self) -> Node:
@@ -573,7 +601,7 @@ class _Sum(tuple):
 
     __slots__ = ()
 
-    def __call__(self, v, pc, loc):
+    def value(self, v, pc, loc):
         return (self[0](v, pc, loc) + self[1](v, pc, loc)) & MAX
 
     def tree(self) -> Node:
@@ -585,7 +613,7 @@ class _Difference(tuple):
 
     __slots__ = ()
 
-    def __call__(self, v, pc, loc):
+    def value(self, v, pc, loc):
         return (self[0](v, pc, loc) - self[1](v, pc, loc)) & MAX
 
     def tree(self) -> Node:
@@ -597,7 +625,7 @@ class _Negated(tuple):
 
     __slots__ = ()
 
-    def __call__(self, v, pc, loc):
+    def value(self, v, pc, loc):
         return -self[0](v, pc, loc) & MAX
 
     def tree(self) -> Node:
@@ -609,7 +637,7 @@ class _Chain(tuple):
 
     __slots__ = ()
 
-    def __call__(self, v, pc, loc):
+    def value(self, v, pc, loc):
         value = self[0](v, pc, loc)
         for op, offset, f in self[1]:
             value = apply(op, value, f(v, pc, loc), offset)
