@@ -275,9 +275,17 @@ class Decoder:
     # -- expressions ---------------------------------------------------------------
 
     def expression(self, text: str):
-        """(tree, compiled expression) of an expression text; raises ExprError."""
-        fn = self.compiled(text)
-        return ex.tree_of(fn), fn
+        """(tree, compiled expression) of an expression text; raises ExprError.  (Layout asks it for every
+        macro call's arguments: self.compiled and ex.tree_of inline, the commonest trees first.)"""
+        found = self.expressions.get(text) or self._new_expression(text)
+        if type(found) is tuple:
+            raise ex.ExprError(*found)
+        if type(found) is MethodType:
+            owner = found.__self__
+            kind = type(owner)
+            if kind is ex.Sym or kind is ex.Num:
+                return owner, found
+        return ex.tree_of(found), found
 
     def compiled(self, text: str):
         """The compiled expression of an expression text; raises ExprError."""

@@ -81,9 +81,9 @@ class Sym:
     offset: int
     length: int
 
-    def __call__(self, v, pc, loc):
-        """The compiled expression of a symbol whose name is its key (at most 8 characters) is its node: no
-        object beside it (a closure took 208 bytes, a bound method 64; a large program has tens of thousands)."""
+    def lookup(self, v, pc, loc):
+        """The compiled expression of a symbol whose name is its key (at most 8 characters): bound to its
+        node, 64 bytes a symbol where a closure took 208 (a large program has tens of thousands)."""
         try:
             return v[self[0]]
         except KeyError:
@@ -448,7 +448,7 @@ def compile_node(node: Node):
         if node.name[0] == ".":
             return _tuple(_Local, (node.name[1 : 1 + LOCAL_SIGNIFICANT], node)).value
         key = node.name[:SIGNIFICANT]
-        return node if key == node.name else _tuple(_Lookup, (key, node)).value
+        return node.lookup if key == node.name else _tuple(_Lookup, (key, node)).value
     if kind is Num:
         return node.constant
     if kind is PC:
@@ -483,7 +483,7 @@ _SYMBOL_PLUS = re.compile(r"([A-Za-z][A-Za-z0-9.]*+)([-+])(?:\$([0-9A-Fa-f]{1,4}
 def compile_text(text: str):
     """``compile_node(parse(text))`` (raises ExprError); 'symbol+n' without making the tree it would drop (the
     large bench program's 7,968: 6 M instructions, callgrind)."""
-    m = _SYMBOL_PLUS.match(text)
+    m = _SYMBOL_PLUS.match(text) if "+" in text or "-" in text else None
     if m is not None:
         name, op, hex_digits, decimal_digits = m.groups()
         value = int(hex_digits, 16) if hex_digits is not None else int(decimal_digits)
@@ -496,13 +496,11 @@ def compile_text(text: str):
 def tree_of(fn) -> Node:
     """The tree a compiled expression was made of (:func:`compile_node`)."""
     kind = type(fn)
-    if kind is Sym:
-        return fn
     if kind is _Plus:
         return fn.tree()
     owner = fn.__self__  # (a bound method)
     kind = type(owner)
-    return owner if kind is Num or kind is PC else owner.tree()
+    return owner if kind is Num or kind is PC or kind is Sym else owner.tree()
 
 
 def constant_of(fn) -> int | None:
