@@ -19,7 +19,8 @@ OPERANDS = ["", " #1", " #<tab", " >tab", " !$12", " $12", " $1234", " tab,x", "
 
 def _fields(record) -> list:
     """A record's fields but its compiled expressions (closures compare by identity)."""
-    return [(n, getattr(record, n)) for n in type(record)._fields if n not in ("fn", "items")]
+    fields = [(n, getattr(record, n)) for n in type(record)._fields if n not in ("fn", "parts")]
+    return fields + [("node", record.node)] if hasattr(record, "fn") else fields
 
 
 def _same(cpu: str, text: str) -> bool:

@@ -34,3 +34,22 @@ def test_chain_reading_equals_the_parser(text):
         assert fast is None
         return
     assert fast is None or repr(fast) == repr(slow)
+
+
+@pytest.mark.parametrize("text", ["table+2", "Table-$0A", "t.1+65535", "x-0", "x+0", "abcdefghij+$ffff", "a+99999", "a+$12345",
+                                  "a-1", "a+1-2", "a + 1", "7+a", ".loc+1"])
+def test_compile_text_is_compile_node_of_the_parse(text):
+    """compile_text's reading of 'symbol+n' (no tree made) gives what the parser and compile_node give, and
+    the same tree back (expr.tree_of); other texts go the parser's way (errors too)."""
+    try:
+        expected = ex.compile_node(ex.parse(text))
+    except ex.ExprError as exc:
+        with pytest.raises(ex.ExprError) as raised:
+            ex.compile_text(text)
+        assert (raised.value.message, raised.value.offset) == (exc.message, exc.offset)
+        return
+    got = ex.compile_text(text)
+    assert type(got) is type(expected)
+    assert ex.tree_of(got) == ex.tree_of(expected) == ex.parse(text)
+    values = {"table": 0x1000, "t.1": 5, "x": 0, "abcdefgh": 0xFFF0, "a": 0x20, "loc:00": 7}
+    assert got(values, 0, None) == expected(values, 0, None)

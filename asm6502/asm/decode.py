@@ -15,6 +15,7 @@ offset, length), offsets 0-based in the statement text.
 from __future__ import annotations
 
 import re
+from types import MethodType
 
 from asm6502.asm import expr as ex
 from asm6502.asm.pseudo import DATA, PSEUDO_OPS, WORDS
@@ -66,17 +67,13 @@ LABEL_FIELD = 10  # 'name = value' with a name of 11 characters or more is the o
 @slot_record
 class Insn(SlotRecord):
     """An instruction.  ``form``: fixed | immediate | indirect | branch | address.  (A slot record, made in
-    one call: a large program has tens of thousands of them.)"""
+    one call: a large program has tens of thousands of them.)  The passes read the slots; what only messages
+    and ``convert`` read -- the mnemonic, its modes, the mode, the offsets -- is in two tuples that the
+    records of one mnemonic and mode, and of the same offsets, share (the large bench program's 15,817
+    records: 119 and 106 tuples; 128 bytes a record where 19 slots took 184)."""
 
     label: str | None
-    problem: Problem | None
-    mnemonic: str
-    modes: dict
-    mnemonic_offset: int
-    operand_offset: int
-    operand_length: int
     form: str
-    mode: Mode
     code: int  # the opcode; for "address" the absolute one (-1: the mnemonic has none)
     zp_code: int  # "address" only: the zero-page opcode (-1: none)
     fixed: bytes  # "fixed": the whole instruction
@@ -84,22 +81,63 @@ class Insn(SlotRecord):
     prefix: str  # "<", ">", "!" or ""
     fn: Compiled  # the operand's compiled expression (expr.compile_node)
     const: int | None  # the operand's value when it is a number
-    node: object
-    expr_offset: int
     unstable: bool
+    kind: tuple  # (mnemonic, its modes, mode): Decoder.kind
+    offsets: tuple  # (mnemonic_offset, operand_offset, operand_length, expr_offset): Decoder.offsets
+
+    problem = None  # (an instruction is no problem: Bad is)
+
+    @property
+    def mnemonic(self) -> str:
+        return self.kind[0]
+
+    @property
+    def modes(self) -> dict:
+        return self.kind[1]
+
+    @property
+    def mode(self) -> Mode:
+        return self.kind[2]
+
+    @property
+    def mnemonic_offset(self) -> int:
+        return self.offsets[0]
+
+    @property
+    def operand_offset(self) -> int:
+        return self.offsets[1]
+
+    @property
+    def operand_length(self) -> int:
+        return self.offsets[2]
+
+    @property
+    def expr_offset(self) -> int:
+        return self.offsets[3]
+
+    @property
+    def node(self):
+        """The operand's tree (None for the fixed form): made of ``fn`` (expr.tree_of), not kept beside it."""
+        return None if self.fn is None else ex.tree_of(self.fn)
 
 
 @slot_record
 class Define(SlotRecord):
-    """``name = value`` (pass 1 only) or ``name _ value`` (``var``: the C64's left arrow)."""
+    """``name = value`` (pass 1 only) or ``name _ value`` (``var``: the C64's left arrow).  (No label in
+    front, no problem: both None on the class, not in slots -- the large bench program has 9,206 of them.)"""
 
-    label: None
-    problem: None
     name: str
     var: bool
     fn: Compiled
-    node: object
     expr_offset: int
+
+    label = None
+    problem = None
+
+    @property
+    def node(self):
+        """The expression's tree (expr.tree_of)."""
+        return ex.tree_of(self.fn)
 
 
 @slot_record
@@ -107,23 +145,39 @@ class Origin(SlotRecord):
     """``*= value`` (with a label in front, the label gets the old program counter)."""
 
     label: str | None
-    problem: None
     fn: Compiled
-    node: object
     expr_offset: int
+
+    problem = None
+
+    @property
+    def node(self):
+        """The expression's tree (expr.tree_of)."""
+        return ex.tree_of(self.fn)
 
 
 @slot_record
 class Data(SlotRecord):
-    """``.byt``, ``.wor``, ``.asc``, ``.flp``: ``items`` are (bytes or None, fn, node, prefix, offset, length)."""
+    """``.byt``, ``.wor``, ``.asc``, ``.flp``: ``items`` are (bytes or None, fn, node, prefix, offset, length).
+    (Kept as ``parts``, four an item: the bytes or the compiled expression, prefix, offset, length -- 32 bytes an
+    item where its tuple took 96; the large bench program has 12,026.)"""
 
     label: str | None
-    problem: None
     op: str
-    items: tuple
+    parts: tuple
     size: int
     op_offset: int
     op_length: int
+
+    problem = None
+
+    @property
+    def items(self) -> tuple:
+        """(bytes or None, fn, node, prefix, offset, length) an item (for convert; pass 2 reads ``parts``)."""
+        it = iter(self.parts)
+        return tuple((first, None, None, prefix, offset, length) if type(first) is bytes
+                     else (None, first, ex.tree_of(first), prefix, offset, length)
+                     for first, prefix, offset, length in zip(it, it, it, it))  # fmt: skip
 
 
 @slot_record
@@ -201,7 +255,10 @@ class Decoder:
         self.operandless = frozenset(m for m, modes in self.opcodes.items() if set(modes) <= operandless)
         self.records: dict[str, Record] = {}
         self.shapes: dict[tuple, Any] = {}  # (mnemonic as typed, '#', prefix, index) -> see _shape
-        self.expressions: dict[str, tuple] = {}  # text -> (tree, closure) or (None, (message, offset, length))
+        self.kinds: dict[tuple, tuple] = {}  # (mnemonic, mode) -> Insn.kind
+        self.shared: dict[tuple, tuple] = {}  # Insn.offsets -> itself
+        # text -> its compiled expression (the tree: expr.tree_of), or (message, offset, length) when it is none
+        self.expressions: dict[str, Any] = {}
         self.names: set[str] = set()  # every symbol name met in an expression (for the 8-character warning)
         # records assembled as the original reads them but worth a warning: id -> (record, message, offset, length)
         self.advised: dict[int, tuple] = {}
@@ -212,28 +269,43 @@ class Decoder:
         self.records = {}
         self.expressions = {}
         self.shapes = {}
+        self.kinds = {}
+        self.shared = {}
 
     # -- expressions ---------------------------------------------------------------
 
     def expression(self, text: str):
-        """(tree, closure) of an expression text; raises ExprError."""
-        found = self.expressions.get(text)
-        if found is None:
-            found = self._new_expression(text)
-        if found[0] is None:
-            raise ex.ExprError(*found[1])
+        """(tree, compiled expression) of an expression text; raises ExprError.  (Layout asks it for every
+        macro call's arguments: self.compiled and ex.tree_of inline, the commonest trees first.)"""
+        found = self.expressions.get(text) or self._new_expression(text)
+        if type(found) is tuple:
+            raise ex.ExprError(*found)
+        if type(found) is MethodType:
+            owner = found.__self__
+            kind = type(owner)
+            if kind is ex.Sym or kind is ex.Num:
+                return owner, found
+        return ex.tree_of(found), found
+
+    def compiled(self, text: str):
+        """The compiled expression of an expression text; raises ExprError."""
+        found = self.expressions.get(text) or self._new_expression(text)
+        if type(found) is tuple:
+            raise ex.ExprError(*found)
         return found
 
-    def _new_expression(self, text: str) -> tuple:
-        """(tree, closure) of an expression text not met before, or (None, (message, offset, length))
+    def _new_expression(self, text: str):
+        """The compiled expression of an expression text not met before, or (message, offset, length)
         when it is no expression; remembered either way."""
         try:
-            node = ex.parse(text)
-            found = (node, ex.compile_node(node))
             if len(text) > ex.SIGNIFICANT and _LONG_NAME.search(text) is not None:
+                node = ex.parse(text)
+                found = ex.compile_node(node)
                 self._collect_names(node)
+            else:
+                found = ex.compile_text(text)
         except ex.ExprError as exc:
-            found = (None, (exc.message, exc.offset, exc.length))
+            found = (exc.message, exc.offset, exc.length)
         self.expressions[text] = found
         return found
 
@@ -302,8 +374,8 @@ class Decoder:
                 name, sign, expr_text = m.groups()
                 if len(name) <= LABEL_FIELD and name.upper() not in self.opcodes:  # ('lda = 5': an instruction)
                     found = self.expressions.get(expr_text) or self._new_expression(expr_text)
-                    if found[0] is not None:
-                        return Define.make(None, None, name, sign == "_", found[1], found[0], m.start(3))
+                    if type(found) is not tuple:
+                        return Define.make(name, sign == "_", found, m.start(3))
             return self._decode(text)
         m = _FAST.match(text)
         if m is not None:
@@ -314,37 +386,32 @@ class Decoder:
                 if shape is _UNSEEN:
                     shape = self.shapes[(word, immediate, prefix, index)] = self._shape(word, immediate, prefix or "", index, expr_text is None)
                 if shape is not None:
-                    mnemonic, modes, form, mode, code, zp_code, fixed, size, accumulator, unstable = shape
+                    kind, form, code, zp_code, fixed, size, accumulator, unstable = shape
                     if expr_text is None:  # implied (no operand: both offsets at the mnemonic's end, as the general reading)
                         end = m.end(2)
-                        return Insn.make(label, None, mnemonic, modes, m.start(2), end, 1, form, mode, code, zp_code, fixed,
-                                             size, "", None, None, None, end, unstable)  # fmt: skip
+                        return Insn.make(label, form, code, zp_code, fixed, size, "", None, None, unstable, kind,
+                                         self.offsets(m.start(2), end, 1, end))  # fmt: skip
                     if not accumulator or (expr_text != "a" and expr_text != "A"):
                         found = self.expressions.get(expr_text) or self._new_expression(expr_text)
-                        node = found[0]
-                        if node is not None:  # (the commonest record made here rather than by Insn.make: no call with
-                            # 19 arguments -- the large bench program: 18 M instructions less, callgrind)
+                        if type(found) is not tuple:  # (the commonest record made here rather than by Insn.make: no call with
+                            # 12 arguments -- the large bench program: 18 M instructions less, callgrind, with 19)
                             operand_offset = m.end(3)
+                            shared = self.shared
                             rec = Insn()
                             rec.label = label
-                            rec.problem = None
-                            rec.mnemonic = mnemonic
-                            rec.modes = modes
-                            rec.mnemonic_offset = m.start(2)
-                            rec.operand_offset = operand_offset
-                            rec.operand_length = m.end() - operand_offset
                             rec.form = form
-                            rec.mode = mode
                             rec.code = code
                             rec.zp_code = zp_code
                             rec.fixed = fixed
                             rec.size = size
                             rec.prefix = prefix or ""
-                            rec.fn = found[1]
-                            rec.const = node.value if type(node) is ex.Num else None
-                            rec.node = node
-                            rec.expr_offset = m.start(6)
+                            rec.fn = found
+                            rec.const = found.__self__.value if type(found) is MethodType and type(found.__self__) is ex.Num else None
+                            # (ex.constant_of, inline)
                             rec.unstable = unstable
+                            rec.kind = kind
+                            offsets = (m.start(2), operand_offset, m.end() - operand_offset, m.start(6))  # (self.offsets, inline)
+                            rec.offsets = shared.get(offsets) or shared.setdefault(offsets, offsets)
                             return rec
         elif "(" in text:
             m = _FAST_INDIRECT.match(text)
@@ -366,20 +433,19 @@ class Decoder:
         if mode not in modes or mnemonic in self.operandless or mode is Mode.INDIRECT and mnemonic != "JMP":
             return None  # ('lda (5)' is 'lda 5'; a missing mode is reported by _decode)
         try:
-            node, fn = self.expression(expr_text)
+            fn = self.compiled(expr_text)
         except ex.ExprError:
             return None
         code = modes[mode]
         return Insn.make(
-            label, None, mnemonic, modes, m.start(2), m.start(3) - 1, m.end() - m.start(3) + 1, "indirect", mode, code, -1,
-            b"", 1 + _OPERAND_SIZE[mode], "", fn, node.value if type(node) is ex.Num else None, node, m.start(3),
-            mnemonic in self.unstable or code in self.unstable_codes,
+            label, "indirect", code, -1, b"", 1 + _OPERAND_SIZE[mode], "", fn, ex.constant_of(fn),
+            mnemonic in self.unstable or code in self.unstable_codes, self.kind(mnemonic, mode),
+            self.offsets(m.start(2), m.start(3) - 1, m.end() - m.start(3) + 1, m.start(3)),
         )  # fmt: skip
 
     def _shape(self, word: str, immediate, prefix: str, index, implied: bool) -> tuple | None:
         """What a fast statement's record takes from its mnemonic, ``#``, prefix and index alone:
-        (mnemonic, modes, form, mode, code, zp_code, fixed, size, 'a' would be the accumulator,
-        unstable); None when the statement is left to :meth:`_decode`.  Worked out once per
+        (kind: see :meth:`kind`, form, code, zp_code, fixed, size, 'a' would be the accumulator, unstable); None when the statement is left to :meth:`_decode`.  Worked out once per
         combination (:attr:`shapes`)."""
         mnemonic = word.upper()
         modes = self.opcodes.get(mnemonic)
@@ -409,7 +475,20 @@ class Decoder:
                 return None
         size = len(fixed) if fixed else 1 + _OPERAND_SIZE[mode]
         unstable = self.unstable_any and (mnemonic in self.unstable or code in self.unstable_codes or zp_code in self.unstable_codes)
-        return mnemonic, modes, form, mode, code, zp_code, fixed, size, accumulator, unstable
+        return self.kind(mnemonic, mode), form, code, zp_code, fixed, size, accumulator, unstable
+
+    def kind(self, mnemonic: str, mode: Mode) -> tuple:
+        """(mnemonic, its modes, mode): one tuple for every instruction record of them (Insn.kind)."""
+        kind = self.kinds.get((mnemonic, mode))
+        if kind is None:
+            kind = self.kinds[(mnemonic, mode)] = (mnemonic, self.opcodes[mnemonic], mode)
+        return kind
+
+    def offsets(self, mnemonic_offset: int, operand_offset: int, operand_length: int, expr_offset: int) -> tuple:
+        """(mnemonic_offset, operand_offset, operand_length, expr_offset): one tuple for every instruction record
+        of them (Insn.offsets; the large bench program's 15,817 records have 106)."""
+        offsets = (mnemonic_offset, operand_offset, operand_length, expr_offset)
+        return self.shared.setdefault(offsets, offsets)
 
     def _decode(self, text: str) -> Record:
         offset = 0
@@ -530,24 +609,24 @@ class Decoder:
         return Bad.make(label, (f"unknown mnemonic '{word}' [SYNTAX 1]", base, len(word)))
 
     def _compiled(self, label, text: str, offset: int):
-        """(tree, closure, offset of the expression) of the expression ``text`` at ``offset``, or
+        """(compiled expression, offset of the expression) of the expression ``text`` at ``offset``, or
         the Bad record that reports it."""
         stripped = text.lstrip()
         offset += len(text) - len(stripped)
         if not stripped:
             return Bad.make(label, ("expression expected [SYNTAX 5]", offset, 1))
         try:
-            node, fn = self.expression(stripped)
+            fn = self.compiled(stripped)
         except ex.ExprError as exc:
             return Bad.make(label, (exc.message, offset + exc.offset, exc.length))
-        return node, fn, offset
+        return fn, offset
 
     def _expression_record(self, cls, label, text: str, offset: int):
         compiled = self._compiled(label, text, offset)
         if type(compiled) is Bad:
             return compiled
-        node, fn, offset = compiled
-        return cls.make(label, None, fn, node, offset)
+        fn, offset = compiled
+        return cls.make(label, fn, offset)
 
     def _definition(self, label, var: bool, text: str, offset: int) -> Record:
         if label is None:
@@ -557,8 +636,8 @@ class Decoder:
         compiled = self._compiled(label, text, offset)
         if type(compiled) is Bad:
             return compiled
-        node, fn, offset = compiled
-        return Define.make(None, None, label, var, fn, node, offset)
+        fn, offset = compiled
+        return Define.make(label, var, fn, offset)
 
     # -- instructions -------------------------------------------------------------
 
@@ -580,12 +659,12 @@ class Decoder:
             else:
                 where = (end + p.offset, p.length)
             return Bad.make(label, (p.message, *where))
-        form, mode, code, zp_code, fixed, prefix, node, fn, expr_offset, lead, length = operand
+        form, mode, code, zp_code, fixed, prefix, fn, expr_offset, lead, length = operand
         record = Insn.make(
-            label, None, mnemonic, self.opcodes[mnemonic], end - len(word), end + lead, length, form, mode, code, zp_code,
-            fixed, len(fixed) if form == "fixed" else 1 + _OPERAND_SIZE[mode], prefix, fn,
-            node.value if type(node) is ex.Num else None, node, end + expr_offset,
+            label, form, code, zp_code, fixed, len(fixed) if form == "fixed" else 1 + _OPERAND_SIZE[mode], prefix, fn,
+            None if fn is None else ex.constant_of(fn),
             mnemonic in self.unstable or code in self.unstable_codes or zp_code in self.unstable_codes,
+            self.kind(mnemonic, mode), self.offsets(end - len(word), end + lead, length, end + expr_offset),
         )  # fmt: skip
         if long_operand and self.advice is None:  # a long expression: assembled here, OVERFLOW on the original
             lead = len(operand_text) - len(operand_text.lstrip())
@@ -610,15 +689,16 @@ class Decoder:
             shape = self.shapes[key] = self._shape(mnemonic, immediate, prefix or "", index, False)
         if shape is None:
             return None
-        _mnemonic, _modes, form, mode, code, zp_code, _fixed, _size, accumulator, _unstable = shape
+        kind, form, code, zp_code, _fixed, _size, accumulator, _unstable = shape
+        mode = kind[2]
         if accumulator and expr_text in ("a", "A"):
             return None
         try:
-            node, fn = self.expression(expr_text)
+            fn = self.compiled(expr_text)
         except ex.ExprError:
             return None
         lead = len(blanks)
-        return form, mode, code, zp_code, b"", prefix, node, fn, m.start(4), lead, len(operand_text) - lead
+        return form, mode, code, zp_code, b"", prefix, fn, m.start(4), lead, len(operand_text) - lead
 
     def _operand(self, mnemonic: str, operand_text: str):
         operand = operand_text.strip()
@@ -626,9 +706,9 @@ class Decoder:
         length = max(1, len(operand))
         form, mode, code, zp_code, expr_text, offset = self._form(mnemonic, operand, lead)
         if form == "fixed":
-            return form, mode, code, -1, bytes((code,)), "", None, None, 0, lead, length
-        prefix, node, fn, expr_offset = self._operand_expression(expr_text, offset, form)
-        return form, mode, code, zp_code, b"", prefix, node, fn, expr_offset, lead, length
+            return form, mode, code, -1, bytes((code,)), "", None, 0, lead, length
+        prefix, fn, expr_offset = self._operand_expression(expr_text, offset, form)
+        return form, mode, code, zp_code, b"", prefix, fn, expr_offset, lead, length
 
     def _form(self, mnemonic: str, operand: str, lead: int):
         """(form, mode, opcode, zero-page opcode, expression text, its offset) of an operand."""
@@ -679,7 +759,7 @@ class Decoder:
         return "address", absolute, modes.get(absolute, -1), modes.get(zero_page, -1), body, lead
 
     def _operand_expression(self, text: str, offset: int, form: str):
-        """(prefix, tree, closure, offset of the expression): an optional < > ! then an expression."""
+        """(prefix, compiled expression, offset of the expression): an optional < > ! then an expression."""
         stripped = text.lstrip()
         offset += len(text) - len(stripped)
         if not stripped:  # ('lda #' is the original's UNDEF'D STATEMENT: rules/immediate_empty)
@@ -693,10 +773,10 @@ class Decoder:
         while body.endswith(")") and body.count(")") > body.count("("):
             body = body[:-1]  # 'lda #1+2)', 'lda 1)': the original stops at a ')' it did not open (rules/paren_extra_*)
         try:
-            node, fn = self.expression(body)
+            fn = self.compiled(body)
         except ex.ExprError as exc:
             raise _OperandProblem(exc.message, offset + exc.offset, exc.length) from None
-        return prefix, node, fn, offset
+        return prefix, fn, offset
 
     # -- data -----------------------------------------------------------------------
 
@@ -708,7 +788,7 @@ class Decoder:
         if len(args) > OPERAND_LIMIT and _texty(args) and keys(args) > OPERAND_LIMIT:  # (long values alone: accepted)
             return Bad.make(label, _overflow(args, args_offset))
         word = PSEUDO_OPS[op].encode == WORDS
-        items = []
+        items: list = []
         items_text = split_commas(args, args_offset)
         expressions = self.expressions
         for number, (item, item_offset) in enumerate(items_text):
@@ -726,14 +806,13 @@ class Decoder:
                 prefix = ""
                 expr_text = item
                 expr_offset = item_offset
-            found = expressions.get(expr_text) or self._new_expression(expr_text)  # (self.expression without its call)
-            node = found[0]
-            if node is None:
-                message, offset, length = found[1]
+            found = expressions.get(expr_text) or self._new_expression(expr_text)  # (self.compiled without its call)
+            if type(found) is tuple:
+                message, offset, length = found
                 return Bad.make(label, (message, expr_offset + offset, length))
-            items.append((None, found[1], node, prefix, expr_offset, len(item)))
-        size = len(items) * (2 if word else 1)  # (every item is an expression: a byte or a word)
-        return Data.make(label, None, op, tuple(items), size, op_offset, op_length)
+            items += (found, prefix, expr_offset, len(item))
+        size = len(items) // 4 * (2 if word else 1)  # (every item is an expression: a byte or a word)
+        return Data.make(label, op, tuple(items), size, op_offset, op_length)
 
     def _asc(self, label, op: str, args: str, args_offset: int, op_offset: int, op_length: int) -> Record:
         if not (args.startswith('"') and len(args) >= 2):
@@ -748,7 +827,7 @@ class Decoder:
         data, problems = petscii(body, args_offset + 1)
         if problems:
             return Bad.make(label, problems[0])
-        return Data.make(label, None, op, ((data, None, None, "", args_offset, len(args)),), len(data), op_offset, op_length)
+        return Data.make(label, op, (data, "", args_offset, len(args)), len(data), op_offset, op_length)
 
     def _flp(self, label, op: str, args: str, args_offset: int, op_offset: int, op_length: int) -> Record:
         """``.flp 10,1e8``: BASIC's 5-byte floats, read and rounded by the ROM's FIN ($BCF3)."""
@@ -756,7 +835,7 @@ class Decoder:
 
         if not args:
             return Bad.make(label, (".flp needs at least one number [SYNTAX 5]", op_offset, op_length))
-        items = []
+        items: list = []
         for item, item_offset in split_commas(args, args_offset):
             text = item.upper().encode("ascii", "replace")
             try:
@@ -765,8 +844,8 @@ class Decoder:
                 return Bad.make(label, (f"{item} is too large for a BASIC float [OVERFLOW]", item_offset, len(item)))
             if not item or end != len(text):
                 return Bad.make(label, (f"'{item}' is not a number (.flp takes numbers, not expressions) [SYNTAX 6]", item_offset, max(1, len(item))))
-            items.append((data, None, None, "", item_offset, len(item)))
-        return Data.make(label, None, op, tuple(items), 5 * len(items), op_offset, op_length)
+            items += (data, "", item_offset, len(item))
+        return Data.make(label, op, tuple(items), 5 * (len(items) // 4), op_offset, op_length)
 
 
 def _bad_start(first: str, offset: int) -> Record:

@@ -222,9 +222,10 @@ class Encoder:
         """A data entry's bytes: each item's fixed bytes or value (asm6502/asm/pseudo.py: ``encode``)."""
         word = PSEUDO_OPS[rec.op].encode == WORDS
         out = bytearray()
-        for fixed, fn, node, prefix, offset, length in rec.items:
-            if fixed is not None:
-                out += fixed
+        it = iter(rec.parts)  # (four an item: the bytes or the compiled expression, prefix, offset, length)
+        for fn, prefix, offset, length in zip(it, it, it, it):
+            if type(fn) is bytes:
+                out += fn
                 continue
             try:
                 value = fn(values, pc, local)

@@ -22,6 +22,7 @@ macro call (``":01"``).  A symbol missing from ``values`` raises
 from __future__ import annotations
 
 import re
+from types import MethodType
 
 from asm6502.petscii_text import ascii_to_petscii, brace_code
 from asm6502.tuples import named_tuple
@@ -69,6 +70,10 @@ class Num:
     offset: int
     length: int
 
+    def constant(self, v, pc, loc):
+        """The compiled expression of a number: bound to its node (see :func:`compile_node`)."""
+        return self[0]
+
 
 @named_tuple
 class Sym:
@@ -77,8 +82,8 @@ class Sym:
     length: int
 
     def lookup(self, v, pc, loc):
-        """The compiled expression of a symbol whose name is its key (at most 8 characters): bound to
-        the tree's node, 64 bytes a symbol where a closure took 208 (a large program has tens of thousands)."""
+        """The compiled expression of a symbol whose name is its key (at most 8 characters): bound to its
+        node, 64 bytes a symbol where a closure took 208 (a large program has tens of thousands)."""
         try:
             return v[self[0]]
         except KeyError:
@@ -88,6 +93,10 @@ class Sym:
 @named_tuple
 class PC:
     offset: int
+
+    def counter(self, v, pc, loc):
+        """The compiled expression of ``*``: bound to its node."""
+        return pc
 
 
 @named_tuple
@@ -422,45 +431,85 @@ def with_prefix(value: int, prefix: str) -> int:
 
 
 # -- compiling a tree into a closure: f(values, pc, local) -> int -----------------
+#
+# Every compiled expression keeps its tree or can make it again (``tree_of``): the decoder keeps one object
+# per expression text, and no tree beside it.  'table+2' is a callable _Plus that makes its tree when asked
+# (the large bench program's 7,968: a bound method beside each would take 64 bytes more); every other is a
+# bound method of its node (a symbol, a number, '*') or of a small tuple that keeps what the evaluation needs
+# and the tree (a closure took 150 bytes and a cell of 56 per value it keeps).  (Calling an object's
+# ``__call__`` -- through a new argument tuple and frame -- costs about 50 ns more than calling a bound method:
+# a symbol's node with ``__call__`` saved 64 bytes a symbol but cost the real-shaped program 25 M instructions.)
 
 
 def compile_node(node: Node):
-    """The closure of a tree.  (Each kind of closure is made by a function of its own: a function's
-    cells are all made when it is called, so one function making every kind would make them all.)"""
+    """The compiled expression of a tree: ``f(values, pc, local) -> int`` (see the module's docstring)."""
     kind = type(node)
     if kind is Sym:
-        return _local(node) if node.name[0] == "." else _symbol(node, node.name[:SIGNIFICANT])
+        if node.name[0] == ".":
+            return _tuple(_Local, (node.name[1 : 1 + LOCAL_SIGNIFICANT], node)).value
+        key = node.name[:SIGNIFICANT]
+        return node.lookup if key == node.name else _tuple(_Lookup, (key, node)).value
     if kind is Num:
-        return _constant(node.value)
+        return node.constant
     if kind is PC:
-        return _program_counter
+        return node.counter
     if kind is Neg:
-        return _negated(compile_node(node.operand))
+        return _tuple(_Negated, (compile_node(node.operand), node)).value
     if len(node.rest) == 1:
         op, offset, operand = node.rest[0]
         if op == "+" or op == "-":
             if type(operand) is Num:  # (a constant right operand needs no closure)
                 n = operand.value if op == "+" else -operand.value
                 first = node.first
-                if type(first) is Sym and first.name[0] != ".":  # 'table+2': one closure
-                    return _symbol_plus(first, first.name[:SIGNIFICANT], n)
-                return _plus_constant(compile_node(first), n)
-            return _sum(compile_node(node.first), compile_node(operand), op == "-")
-    return _chain(compile_node(node.first), tuple((op, offset, compile_node(operand)) for op, offset, operand in node.rest))
+                if type(first) is Sym and first.name[0] != ".":  # 'table+2': one call
+                    name = first.name
+                    length = len(name)
+                    if first.offset == 0 and first.length == length and offset == length and operand.offset == length + 1:
+                        # (written without blanks, the commonest: the tree is made again when asked for)
+                        return _Plus(name[:SIGNIFICANT], n, name, 2 * operand.length + (op == "-"))
+                    return _tuple(_LookupPlus, (name[:SIGNIFICANT], n, first, node)).value
+                return _tuple(_PlusConstant, (compile_node(first), n, node)).value
+            if op == "-":
+                return _tuple(_Difference, (compile_node(node.first), compile_node(operand), node)).value
+            return _tuple(_Sum, (compile_node(node.first), compile_node(operand), node)).value
+    steps = tuple((op, offset, compile_node(operand)) for op, offset, operand in node.rest)
+    return _tuple(_Chain, (compile_node(node.first), steps, node)).value
 
 
-def _constant(value: int):
-    return lambda v, pc, loc: value
+# 'symbol+n' / 'symbol-n' without blanks: compiled by compile_text without making its tree
+_SYMBOL_PLUS = re.compile(r"([A-Za-z][A-Za-z0-9.]*+)([-+])(?:\$([0-9A-Fa-f]{1,4}+)|([0-9]{1,5}+))\Z")
 
 
-def _program_counter(v, pc, loc):
-    return pc
+def compile_text(text: str):
+    """``compile_node(parse(text))`` (raises ExprError); 'symbol+n' without making the tree it would drop (the
+    large bench program's 7,968: 6 M instructions, callgrind)."""
+    m = _SYMBOL_PLUS.match(text) if "+" in text or "-" in text else None
+    if m is not None:
+        name, op, hex_digits, decimal_digits = m.groups()
+        value = int(hex_digits, 16) if hex_digits is not None else int(decimal_digits)
+        if value <= MAX:  # (else the parser's message)
+            name = name.lower()
+            return _Plus(name[:SIGNIFICANT], value if op == "+" else -value, name, 2 * (len(text) - len(name) - 1) + (op == "-"))
+    return compile_node(parse(text))
+
+
+def tree_of(fn) -> Node:
+    """The tree a compiled expression was made of (:func:`compile_node`)."""
+    kind = type(fn)
+    if kind is _Plus:
+        return fn.tree()
+    owner = fn.__self__  # (a bound method)
+    kind = type(owner)
+    return owner if kind is Num or kind is PC or kind is Sym else owner.tree()
+
+
+def constant_of(fn) -> int | None:
+    """The value of a compiled expression that is a number, else None."""
+    return fn.__self__.value if type(fn) is MethodType and type(fn.__self__) is Num else None
 
 
 class _Lookup(tuple):
-    """(key, n, Sym node): the compiled expressions of a symbol whose key is not its name, and of
-    ``symbol+n`` / ``symbol-n`` (n negative), as bound methods of this tuple: 128 bytes where a
-    closure keeping them as parameter defaults took 232 (and one with cells more)."""
+    """(key, Sym node): a symbol whose key is not its name (longer than 8 characters)."""
 
     __slots__ = ()
 
@@ -468,60 +517,132 @@ class _Lookup(tuple):
         try:
             return v[self[0]]
         except KeyError:
-            raise Unknown(self[2], self[0]) from None
+            raise Unknown(self[1], self[0]) from None
 
-    def plus(self, v, pc, loc):
+    def tree(self) -> Node:
+        return self[1]
+
+
+class _LookupPlus(tuple):
+    """(key, n, Sym node, tree): ``symbol+n`` / ``symbol-n`` (n negative) written with blanks."""
+
+    __slots__ = ()
+
+    def value(self, v, pc, loc):
         try:
             return (v[self[0]] + self[1]) & MAX
         except KeyError:
             raise Unknown(self[2], self[0]) from None
 
+    def tree(self) -> Node:
+        return self[3]
 
-def _symbol(node: Sym, key: str):
-    return node.lookup if key == node.name else _tuple(_Lookup, (key, 0, node)).value
+
+class _Plus:
+    """``symbol+n`` / ``symbol-n`` (n negative) written without blanks (``table+2``: the large bench program's
+    commonest expression but a symbol): the symbol's key, n, its name and ``form`` (2 * the number's length,
+    + 1 for '-').  It keeps no tree: 80 bytes where the tree took 300 (a Chain, its tuples, a Sym and a Num);
+    the tree is made when first asked for (convert, an error), then kept (convert tells nodes by identity)."""
+
+    __slots__ = ("key", "n", "name", "form", "made")
+
+    def __init__(self, key: str, n: int, name: str, form: int):
+        self.key, self.n, self.name, self.form = key, n, name, form
+        self.made: Node | None = None
+
+    def __call__(self, v, pc, loc):
+        try:
+            return (v[self.key] + self.n) & MAX
+        except KeyError:
+            raise Unknown(self.tree().first, self.key) from None
+
+    def tree(self) -> Node:
+        if self.made is None:
+            name, n, form = self.name, self.n, self.form
+            length = len(name)
+            op = "-" if form & 1 else "+"
+            operand = _tuple(Num, (-n if form & 1 else n, length + 1, form >> 1))
+            self.made = _tuple(Chain, (_tuple(Sym, (name, 0, length)), ((op, length, operand),)))
+        return self.made
 
 
-def _local(node: Sym):
-    """``.name``: the label ``name`` of the macro call being run (``:00`` outside any call)."""
-    stem = node.name[1 : 1 + LOCAL_SIGNIFICANT]
+class _Local(tuple):
+    """(stem, Sym node): ``.name``, the label ``name`` of the macro call being run (``:00`` outside any call)."""
 
-    def local(v, pc, loc):
-        key = stem + (loc or ":00")
+    __slots__ = ()
+
+    def value(self, v, pc, loc):
+        key = self[0] + (loc or ":00")
         try:
             return v[key]
         except KeyError:
-            raise Unknown(node, key) from None
+            raise Unknown(self[1], key) from None
 
-    return local
-
-
-def _symbol_plus(node: Sym, key: str, n: int):
-    """``symbol+n`` / ``symbol-n`` (n negative): the lookup of :func:`_symbol` and the sum in one call."""
-    return _tuple(_Lookup, (key, n, node)).plus
+    def tree(self) -> Node:
+        return self[1]
 
 
-def _plus_constant(first, n: int):
-    return lambda v, pc, loc: (first(v, pc, loc) + n) & MAX
+class _PlusConstant(tuple):
+    """(compiled first operand, n, tree): ``first + n``."""
+
+    __slots__ = ()
+
+    def value(self, v, pc, loc):
+        return (self[0](v, pc, loc) + self[1]) & MAX
+
+    def tree(self) -> Node:
+        return self[2]
 
 
-def _sum(first, right, subtract: bool):
-    if subtract:
-        return lambda v, pc, loc: (first(v, pc, loc) - right(v, pc, loc)) & MAX
-    return lambda v, pc, loc: (first(v, pc, loc) + right(v, pc, loc)) & MAX
+class _Sum(tuple):
+    """(compiled left operand, compiled right operand, tree): ``left + right``."""
+
+    __slots__ = ()
+
+    def value(self, v, pc, loc):
+        return (self[0](v, pc, loc) + self[1](v, pc, loc)) & MAX
+
+    def tree(self) -> Node:
+        return self[2]
 
 
-def _negated(inner):
-    return lambda v, pc, loc: -inner(v, pc, loc) & MAX
+class _Difference(tuple):
+    """(compiled left operand, compiled right operand, tree): ``left - right``."""
+
+    __slots__ = ()
+
+    def value(self, v, pc, loc):
+        return (self[0](v, pc, loc) - self[1](v, pc, loc)) & MAX
+
+    def tree(self) -> Node:
+        return self[2]
 
 
-def _chain(first, steps):
-    def chain(v, pc, loc):
-        value = first(v, pc, loc)
-        for op, offset, f in steps:
+class _Negated(tuple):
+    """(compiled operand, tree): ``-operand``."""
+
+    __slots__ = ()
+
+    def value(self, v, pc, loc):
+        return -self[0](v, pc, loc) & MAX
+
+    def tree(self) -> Node:
+        return self[1]
+
+
+class _Chain(tuple):
+    """(compiled first operand, ((operator, offset, compiled operand), ...), tree): strictly left to right."""
+
+    __slots__ = ()
+
+    def value(self, v, pc, loc):
+        value = self[0](v, pc, loc)
+        for op, offset, f in self[1]:
             value = apply(op, value, f(v, pc, loc), offset)
         return value
 
-    return chain
+    def tree(self) -> Node:
+        return self[2]
 
 
 def evaluate(text: str, values: dict | None = None, pc: int = 0) -> int:
