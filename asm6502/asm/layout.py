@@ -216,6 +216,16 @@ class Layout:
                     self.executed, self.pc = executed, pc
                     self.define(rec, None, None, local)
                     continue
+                elif type(rec) is Data:  # ('.byt' and the like: as 'statement' lays them out, without the line's object)
+                    executed += 1
+                    self.ref = before + i
+                    self.k = 0
+                    self.executed, self.pc = executed, pc
+                    if rec.label is not None:
+                        self.define_label(rec.label, None, None, local)
+                    self.data_ops[rec.op](rec, None, None, local)
+                    pc = self.pc
+                    continue
                 line = lines.line(i - 1)  # (any other statement: as any line, with its object made now)
                 statements: list | tuple = (line,)
             elif item.has_code:
