@@ -9,8 +9,9 @@ from itertools import islice
 
 from asm6502.asm import Result
 from asm6502.asm.decode import Bad, Data, Define, Insn, Pseudo
-from asm6502.asm.entries import MacroEnd, MacroLine
+from asm6502.asm.entries import OTHER_STMT, MacroEnd, MacroLine, statement_of
 from asm6502.asm.pseudo import PAGE, PSEUDO_OPS, TITLE
+from asm6502.asm.reader import NO_NUMBER, Lines
 from asm6502.asm.rows import with_comment
 from asm6502.patterns import LazyPattern
 
@@ -90,14 +91,13 @@ def encoded(blocks: Iterable[str]) -> bytearray:
 def listing_blocks(result: Result, source_name: str = "") -> Iterator[str]:
     """The listing's text a block of rows at a time, each row ended by a newline.
 
-    Made straight from the layout entries' fields and pass 2's bytes or value (Result.listed), without making the
+    Made straight from the layout entries' columns and pass 2's bytes or value (Result.listed_columns), without making the
     ListingRows: each kind of entry is shown with the fields ``asm6502.asm.rows.row`` gives it."""
     out = []
     if source_name:
         out.append(f"; asm6502 listing of {source_name}")
     width = BYTES_PER_ROW * 3 - 1
     out.append(f"{'line':>5}  {'addr':4}  {'bytes':<{width}}  source")
-    last_line = None
     blank = " " * 5
     no_bytes = " " * width
     hex2 = [f"{i:02X}" for i in range(256)]  # (an address's digits as two table entries: a third of the cost of '%04X')
@@ -108,26 +108,55 @@ def listing_blocks(result: Result, source_name: str = "") -> Iterator[str]:
     hexes_get = hexes.get
     value_column = 5 + 2 + 4 + 2 + width  # (a '=' row: the value in the address column, padded to the text)
     value_pad = " " * (value_column - 12) + "  "  # (after a 5-character line field and a 4-digit value; then the text's blanks)
-    pairs = result.listed
+    entries, extras = result.listed_columns
+    rows = zip(entries.recs, entries.pcs, entries.refs, entries.stmts, extras)
+    others = iter(entries.other.values())  # (the statements of OTHER_STMT entries, in the entries' order)
+    main = entries.sources[0] if entries.sources else Lines("")  # the first file: its lines' refs are their positions
+    main_texts, main_numbers, main_end = main.texts, main.numbers, len(main.texts)
+    texts, numbers, lo, hi = main_texts, main_numbers, 0, 0  # another Lines (a macro's body, a .file): lo <= ref < hi
+    item = plain = None  # the row's line's item in its Lines' texts, and that item if it is a text (a line of one
+    # statement without a comment)
+    no_number, other_stmt, kind_of, str_ = NO_NUMBER, OTHER_STMT, type, str  # (locals: read at every row)
+    last = -1  # the ref of the row before
+    line_field = blank
     # a block of rows at a time: no string per row of the whole listing at once (the large bench program's
     # listing: 46,000 of them, 4 MB beside the text's 1.7)
     while True:
         shown = len(out)
-        for rec, pc, line, stmt, _local, extra in islice(pairs, LISTING_BLOCK):
-            if line is last_line:
+        for rec, pc, ref, k, extra in islice(rows, LISTING_BLOCK):
+            if ref != last:  # (a line's number is shown on its first row only)
+                last = ref
+                if ref < main_end:
+                    item = main_texts[ref]
+                    number = main_numbers[ref]
+                else:
+                    if not lo <= ref < hi:
+                        lines = entries.source(ref)
+                        lo, texts, numbers = lines.base, lines.texts, lines.numbers
+                        hi = lo + len(texts)
+                    item = texts[ref - lo]
+                    number = numbers[ref - lo]
+                plain = item if kind_of(item) is str_ else None
+                line_field = blank if number == no_number else str(number).rjust(5)
+            elif line_field is not blank:
                 line_field = blank
+            if k == 0 and plain is not None:  # a line of one statement without a comment (its text, in the columns)
+                text = plain
             else:
-                number = line.number
-                line_field = blank if number is None else str(number).rjust(5)
-                last_line = line
-            if stmt is line:  # a line of one statement without a comment (one object: reader.PlainLine, SimpleLine)
-                text = stmt.text
-            elif stmt is None:
-                text = ""
-            elif stmt.comment:
-                text = with_comment(stmt)
-            else:
-                text = stmt.text
+                if plain is None and k < other_stmt:  # a line kept as its object (SourceLine; a PlainLine's statements are itself)
+                    line = item
+                    stmt = item.statements[k]
+                else:
+                    line = entries.line(ref) if plain is not None else item
+                    stmt = statement_of(k, line, next(others) if k == other_stmt else None)
+                if stmt is line:  # (a line kept as its object: PlainLine, SimpleLine)
+                    text = stmt.text
+                elif stmt is None:
+                    text = ""
+                elif stmt.comment:
+                    text = with_comment(stmt)
+                else:
+                    text = stmt.text
             digits = hexes_get(extra)  # (only the bytes of instructions and short data are keys)
             if digits is not None:  # most rows: bytes met before (the text is not empty and ends without blanks)
                 append(f"{line_field}{high[pc >> 8]}{hex2[pc & 0xFF]}{digits}{text}")

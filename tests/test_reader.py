@@ -68,3 +68,21 @@ def test_a_line_without_its_copy_is_its_text_again():
     assert [type(line) is PlainLine for line in lines] == [True, True, True, True, False, True, False, False, False, False]
     plain = lines[0]  # (one object is the line and its one statement)
     assert plain.statements == (plain,) and (plain.text, plain.col, plain.comment, plain.has_code) == ("lda #1", 5, "", True)
+
+
+def test_lines_are_columns_and_their_objects_are_made_on_demand():
+    """A line of one statement with code is no object: its text (shared by equal statements), its number
+    and its column in reader.Lines' columns; any other line is kept as its SourceLine.  ``lines[i]`` makes
+    the line again, as the reader read it."""
+    raws = ["100 lda #1", "110 lda #1", " nop", "120  rts ", "130 a:b", "140 ;c", "", "", " nop", "150"]
+    lines, _ = read_lines("t.asm", "\n".join(raws) + "\n")
+    assert [type(text).__name__ for text in lines.texts] == [
+        "str", "str", "str", "str", "SourceLine", "SourceLine", "SourceLine", "SourceLine", "str", "SourceLine"]
+    assert lines.texts[0] is lines.texts[1]  # (one string per distinct statement text)
+    assert lines.texts[6] is lines.texts[7]  # (every empty line is one object)
+    assert [line.line_text for line in lines] == raws
+    assert [line.index for line in lines[:6]] == [1, 2, 3, 4, 5, 6]
+    assert [(line.number, line.number_col, line.text, line.col) for line in lines[:4]] == [
+        (100, 1, "lda #1", 5), (110, 1, "lda #1", 5), (None, 2, "nop", 2), (120, 1, "rts", 6)]
+    assert [type(line).__name__ for line in lines[:4]] == ["PlainLine", "PlainLine", "SimpleLine", "SimpleLine"]
+    assert lines[-2].line_text == " nop" and lines[-2].index == 9

@@ -9,6 +9,8 @@ are reported here: an undefined symbol, a value out of range, a branch too far.
 
 from __future__ import annotations
 
+from itertools import count
+
 from asm6502.asm import expr as ex
 from asm6502.asm.decode import Data, Define, Insn
 from asm6502.asm.entries import FORWARD, MacroCall
@@ -33,12 +35,17 @@ class Encoder:
     def warn(self, message: str, where) -> None:
         self.diags.append(warning(message, as_span(where)))
 
-    def value(self, fn, values, pc, local, line, stmt, expr_offset) -> int | None:
-        """An expression's value in pass 2; None after reporting an error (the statement's column read only then)."""
+    def place(self, at: int) -> tuple:
+        """Entry ``at``'s line and statement, made for a message (the entries keep neither object)."""
+        return self.layout.layout.place(at)
+
+    def value(self, fn, values, pc, local, at, expr_offset) -> int | None:
+        """An expression's value in pass 2; None after reporting an error (the statement's line made only then)."""
         try:
             return fn(values, pc, local)
         except ex.Unknown as u:
             node = u.node
+            line, stmt = self.place(at)
             col = stmt.col
             if node.name[0] == "." and local is None:
                 self.err(f"'{node.name}' outside a macro: a label local to a macro is referenced only inside it [SYNTAX 5]",
@@ -47,6 +54,7 @@ class Encoder:
             what = f"local label '{node.name}'" if node.name[0] == "." else f"symbol '{node.name}'"
             self.err(f"undefined {what} [UNDEF'D STATEMENT]", (line, col + expr_offset + node.offset, node.length))
         except ex.ExprError as exc:
+            line, stmt = self.place(at)
             self.err(exc.message, (line, stmt.col + expr_offset + exc.offset, exc.length))
         return None
 
@@ -62,20 +70,20 @@ class Encoder:
         reversal_fatal = lay.object_lfn is not None or lay.object_buffer  # (a file or '.opt o''s buffer cannot go back)
         high = -1
         entries = lay.layout
-        for rec, pc, size, line, stmt, local in zip(entries.recs, entries.pcs, entries.sizes, entries.lines, entries.stmts, entries.locals):
+        for at, rec, pc, size, local in zip(count(), entries.recs, entries.pcs, entries.sizes, entries.locals):
             kind = type(rec)
             if kind is Insn:
-                data = rec.fixed if rec.form == "fixed" and not rec.unstable else self.instruction(rec, pc, size, line, stmt, local, values)
+                data = rec.fixed if rec.form == "fixed" and not rec.unstable else self.instruction(rec, pc, size, at, local, values)
             elif kind is Data:
-                data = self.data(rec, pc, values, line, stmt, local)
+                data = self.data(rec, pc, values, at, local)
             else:
                 if kind is Define and rec.var:
-                    value = self.value(rec.fn, values, pc, local, line, stmt, rec.expr_offset)
+                    value = self.value(rec.fn, values, pc, local, at, rec.expr_offset)
                     if value is not None:
                         values[key_of(rec.name)] = value
                 elif kind is MacroCall:
                     for key, fn in zip(rec.macro.params, rec.args):
-                        value = self.value(fn, values, pc, local, line, stmt, 0)
+                        value = self.value(fn, values, pc, local, at, 0)
                         if value is not None:
                             values[key] = value
                 if listing:  # ('=' and '_' rows show the value at this point of pass 2)
@@ -85,7 +93,7 @@ class Encoder:
                 out += data
                 end += len(data)
                 if end > 0x10000:
-                    self.err(f"the program counter passes $FFFF (at ${pc:04X} + {len(data)} bytes)", _where(line, stmt))
+                    self.err(f"the program counter passes $FFFF (at ${pc:04X} + {len(data)} bytes)", self.where(at))
                     self.fatal = True
                     break
                 if end > high:
@@ -93,22 +101,22 @@ class Encoder:
             elif data:
                 if pc != end and end == 0x10000 and pc == 0:
                     self.err("the program counter passes $FFFF (the original wraps round to $0000; a .prg cannot)",
-                             _where(line, stmt))  # fmt: skip
+                             self.where(at))  # fmt: skip
                     self.fatal = True
                     break
                 if pc != end:
                     if pc < high:
                         if reversal_fatal:
                             self.err(f"code at ${pc:04X} is below the code before (up to ${high - 1:04X}): the object file "
-                                     "or buffer cannot go back [REVERSAL]", _where(line, stmt))  # fmt: skip
+                                     "or buffer cannot go back [REVERSAL]", self.where(at))  # fmt: skip
                             self.fatal = True
                             break
                     out = bytearray()
-                    chunks.append((pc, out, _where(line, stmt)))
+                    chunks.append((pc, out, self.where(at)))
                 out += data
                 end = pc + len(data)
                 if end > 0x10000:
-                    self.err(f"the program counter passes $FFFF (at ${pc:04X} + {len(data)} bytes)", _where(line, stmt))
+                    self.err(f"the program counter passes $FFFF (at ${pc:04X} + {len(data)} bytes)", self.where(at))
                     self.fatal = True
                     break
                 if end > high:
@@ -116,50 +124,55 @@ class Encoder:
             if listing:
                 extra(data)
 
+    def where(self, at: int) -> tuple:
+        """Entry ``at``'s statement as a lazy span."""
+        line, stmt = self.place(at)
+        return (line, stmt.col, len(stmt.text))
+
     # -- instructions ------------------------------------------------------------------
 
-    def instruction(self, rec: Insn, pc: int, size: int, line, stmt, local, values) -> bytes:
+    def instruction(self, rec: Insn, pc: int, size: int, at: int, local, values) -> bytes:
         """An instruction entry's bytes."""
         form = rec.form
         if form == "fixed":
             if rec.unstable:
-                self.unstable(rec, line, stmt)
+                self.unstable(rec, at)
             return rec.fixed
         value = rec.const
         if value is None:
             try:
                 value = rec.fn(values, pc, local)
             except (ex.Unknown, ex.ExprError):  # (evaluated again to report it)
-                value = self.value(rec.fn, values, pc, local, line, stmt, rec.expr_offset)
+                value = self.value(rec.fn, values, pc, local, at, rec.expr_offset)
             if value is None:
                 return bytes(3 if size == FORWARD else size)  # the original: the size stays, the bytes are 00
         if rec.prefix and rec.prefix != "!":
             value = value & 0xFF if rec.prefix == "<" else value >> 8
         if rec.unstable:
-            self.unstable(rec, line, stmt)
+            self.unstable(rec, at)
         if form == "address":
             if size == 2:
                 if value > 0xFF:
                     self.err(
                         f"value ${value:04X} does not fit {ZERO_PAGE_FORM[rec.mode].label}, and {rec.mnemonic} has no "
                         f"{rec.mode.label} mode [ILLEGAL QUANTITY]",
-                        self.operand(rec, line, stmt),
+                        self.operand(rec, at),
                     )
                     return bytes(2)
                 return bytes((rec.zp_code, value))
             if rec.code < 0:
                 self.err(f"{rec.mnemonic} has no {rec.mode.label} mode (it has: {', '.join(m.label for m in rec.modes)}) [SYNTAX 2]",
-                         self.operand(rec, line, stmt))  # fmt: skip
+                         self.operand(rec, at))  # fmt: skip
                 return bytes(3)
             if size == FORWARD and value <= 0xFF:
                 self.warn(
-                    f"'{stmt.text}' is assembled absolute (a forward reference to ${value:02X}): the original Profi-Ass "
+                    f"'{self.place(at)[1].text}' is assembled absolute (a forward reference to ${value:02X}): the original Profi-Ass "
                     "sizes it absolute in pass 1 but writes zero page in pass 2, so its output differs from here on",
-                    self.operand(rec, line, stmt),
+                    self.operand(rec, at),
                 )
             return bytes((rec.code, value & 0xFF, value >> 8))
         if form == "immediate":
-            return bytes((rec.code, self.byte(value, rec, line, stmt, "immediate mode")))
+            return bytes((rec.code, self.byte(value, rec, at, "immediate mode")))
         if form == "branch":
             distance = value - (pc + 2)
             if not -128 <= distance <= 127:
@@ -167,7 +180,7 @@ class Encoder:
                 self.err(
                     f"branch out of range: target ${value:04X} is {distance:+d} bytes away, {over} byte{'s' if over != 1 else ''} "
                     "too far (a branch reaches -128..+127) [BRANCH OUT OF RANGE]",
-                    self.operand(rec, line, stmt),
+                    self.operand(rec, at),
                 )
                 return bytes(2)
             return bytes((rec.code, distance & 0xFF))
@@ -176,34 +189,36 @@ class Encoder:
                 self.warn(
                     f"JMP (${value:04X}) reads its target from ${value:04X} and ${value & 0xFF00:04X}, not "
                     f"${(value + 1) & 0xFFFF:04X}: the NMOS 6502 does not carry into the high byte",
-                    self.operand(rec, line, stmt),
+                    self.operand(rec, at),
                 )
             return bytes((rec.code, value & 0xFF, value >> 8))
         if value > 0xFF:  # ($nn,X) and ($nn),Y
             self.err(f"value ${value:04X} is not a zero-page address ({rec.mode.label} needs $00-$FF) [ILLEGAL QUANTITY]",
-                     self.operand(rec, line, stmt))  # fmt: skip
+                     self.operand(rec, at))  # fmt: skip
             return bytes(2)
         return bytes((rec.code, value))
 
-    def byte(self, value: int, rec, line, stmt, what: str) -> int:
+    def byte(self, value: int, rec, at: int, what: str) -> int:
         """The one-byte rule: 0-255, or $FF80-$FFFF (a negative number, -128..-1)."""
         if value <= 0xFF:
             return value
         if value >= 0xFF80:
             return value & 0xFF
-        self.err(f"value ${value:04X} does not fit in a byte ({what}: 0-255 or -128..-1) [ILLEGAL QUANTITY]", self.operand(rec, line, stmt))
+        self.err(f"value ${value:04X} does not fit in a byte ({what}: 0-255 or -128..-1) [ILLEGAL QUANTITY]", self.operand(rec, at))
         return 0
 
-    def operand(self, rec: Insn, line, stmt) -> tuple:
+    def operand(self, rec: Insn, at: int) -> tuple:
+        line, stmt = self.place(at)
         return (line, stmt.col + rec.operand_offset, rec.operand_length)
 
-    def unstable(self, rec: Insn, line, stmt) -> None:
+    def unstable(self, rec: Insn, at: int) -> None:
+        line, stmt = self.place(at)
         self.warn(f"{rec.mnemonic} is an unstable undocumented opcode: its result differs between chips",
                   (line, stmt.col + rec.mnemonic_offset, len(rec.mnemonic)))  # fmt: skip
 
     # -- data ------------------------------------------------------------------------------
 
-    def data(self, rec: Data, pc: int, values, line, stmt, local) -> bytes:
+    def data(self, rec: Data, pc: int, values, at: int, local) -> bytes:
         """A data entry's bytes: each item's fixed bytes or value (asm6502/asm/pseudo.py: ``encode``)."""
         word = PSEUDO_OPS[rec.op].encode == WORDS
         out = bytearray()
@@ -215,7 +230,7 @@ class Encoder:
             try:
                 value = fn(values, pc, local)
             except (ex.Unknown, ex.ExprError):  # (evaluated again to report it)
-                value = self.value(fn, values, pc, local, line, stmt, offset)
+                value = self.value(fn, values, pc, local, at, offset)
             if value is None:
                 value = 0
             elif prefix:
@@ -227,11 +242,8 @@ class Encoder:
             elif value >= 0xFF80:
                 out.append(value & 0xFF)
             else:
+                line, stmt = self.place(at)
                 self.err(f"value ${value:04X} does not fit in a byte (0-255 or -128..-1) [ILLEGAL QUANTITY]", (line, stmt.col + offset, length))
                 out.append(0)
         return bytes(out)
 
-
-def _where(line, stmt) -> tuple:
-    """A statement as a lazy span."""
-    return (line, stmt.col, len(stmt.text))

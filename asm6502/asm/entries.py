@@ -10,9 +10,10 @@ Every reader dispatches on ``type(entry.rec)``; no field carries two meanings.
 from __future__ import annotations
 
 from array import array
+from bisect import bisect_right
 
 from asm6502.asm.decode import Record
-from asm6502.asm.reader import Line, Stmt
+from asm6502.asm.reader import Line, Lines, SourceLine, Stmt
 from asm6502.tuples import SlotRecord, slot_record
 
 
@@ -23,7 +24,7 @@ class Macro:
 
     def __init__(self, name: str, params: tuple[str, ...], line: Line, col: int):
         self.name, self.params, self.line, self.col = name, params, line, col
-        self.body: list[Line] = []
+        self.body = Lines(line.file, array("I"))  # (its lines' indexes in their file)
         self.calls = 0
         self.end = ".men"  # the end of the definition as spelled (.men or .mend), listed after each call
         self.labeled_end = False  # 'label .mend': that line is the body's last, listed as it is
@@ -78,37 +79,112 @@ class Entry(SlotRecord):
 FORWARD = 4  # an entry's size code: absolute (3 bytes) because the operand was a forward reference
 
 
+NO_STMT = 0xFF  # an entry's statement number: the entry has none
+OTHER_STMT = 0xFE  # ... a statement of no line's statements (after an OVERFLOW, split again): in Entries.other
+
+
 class Entries:
     """Pass 1's entries, one column per field of :class:`Entry`: the i-th entry is the i-th item of
-    each.  The passes and the listing read the columns; ``entries[i]`` and iteration give
-    :class:`Entry` records made on demand (``convert``, diagnostics).  (An Entry and its address took
-    112 bytes an entry; the columns take 36 -- addresses and sizes as 4-byte array items -- the
-    large bench program 2.2 MB less, 1 M lines of ' nop' 75 MB less.)"""
+    each.  An entry's line is a number among every line pass 1 ran (``refs``: the position in its
+    :class:`reader.Lines` plus where they start, ``register``) and its statement is its number in the
+    line (``stmts``): no line or statement object an entry.  The passes and the listing read the
+    columns; ``entries[i]`` and iteration give :class:`Entry` records made on demand (``convert``,
+    diagnostics).  (An Entry and its address took 112 bytes an entry; the columns take 24 --
+    addresses and sizes as 4-byte array items, line and statement numbers 4 and 1.)"""
 
-    __slots__ = ("recs", "pcs", "sizes", "lines", "stmts", "locals", "_add_pc")
+    __slots__ = ("recs", "pcs", "sizes", "refs", "stmts", "locals", "other", "sources", "starts", "_add_pc")
 
     def __init__(self) -> None:
         self.recs: list[Laid] = []
         self.pcs = array("I")  # addresses (unsigned: an array of "i" converts each item through PyArg_Parse, 3 times the cost)
         self.sizes: list[int] = []  # (cached small ints or the records' own sizes: no object an entry; a list appends faster than an array)
-        self.lines: list[Line] = []
-        self.stmts: list[Stmt | None] = []
+        self.refs = array("I")  # the entry's line: Lines.base + its position there
+        self.stmts = bytearray()  # the entry's statement: its number in the line's statements (NO_STMT, OTHER_STMT)
         self.locals: list[str | None] = []
+        self.other: dict[int, Stmt] = {}  # entry -> its statement, where that is OTHER_STMT
+        self.sources: list[Lines] = []  # every Lines run, in the order registered
+        self.starts = array("I")  # their bases
         self._add_pc = self.pcs.append  # (an array's method is looked up by name at each call)
 
-    def add(self, rec: Laid, pc: int, size: int, line: Line, stmt: Stmt | None, local: str | None) -> None:
+    def register(self, lines: Lines) -> int:
+        """Give ``lines`` its base (the ref of its first line) and return it."""
+        base = lines.base = self.starts[-1] + len(self.sources[-1]) if self.sources else 0
+        self.sources.append(lines)
+        self.starts.append(base)
+        return base
+
+    def add(self, rec: Laid, pc: int, size: int, ref: int, number: int, stmt: Stmt | None, local: str | None) -> None:
+        """An entry for statement ``number`` of the line ``ref`` (-1: none; OTHER_STMT or more: ``stmt``
+        itself, none of its line's statements, or one beyond the 254th)."""
         self.recs.append(rec)
         self._add_pc(pc)
         self.sizes.append(size)
-        self.lines.append(line)
-        self.stmts.append(stmt)
+        self.refs.append(ref)
+        if 0 <= number < OTHER_STMT:
+            self.stmts.append(number)
+        elif number < 0:
+            self.stmts.append(NO_STMT)
+        else:
+            self.stmts.append(OTHER_STMT)
+            self.other[len(self.recs) - 1] = stmt
         self.locals.append(local)
 
     def __len__(self) -> int:
         return len(self.recs)
 
+    def source(self, ref: int) -> Lines:
+        """The Lines that holds the line of ``ref``."""
+        return self.sources[bisect_right(self.starts, ref) - 1]
+
+    def line(self, ref: int) -> Line:
+        """The line of ``ref`` (made on demand when its Lines keeps none)."""
+        lines = self.sources[bisect_right(self.starts, ref) - 1]
+        return lines.line(ref - lines.base)
+
+    def statement(self, i: int, line: Line) -> Stmt | None:
+        """Entry ``i``'s statement, of its line ``line``."""
+        number = self.stmts[i]
+        return statement_of(number, line, self.other[i] if number == OTHER_STMT else None)
+
+    def place(self, i: int) -> tuple[Line, Stmt | None]:
+        """Entry ``i``'s line and statement (made on demand)."""
+        line = self.line(self.refs[i])
+        return line, self.statement(i, line)
+
     def __getitem__(self, i: int) -> Entry:
-        return Entry.make(self.recs[i], self.pcs[i], self.sizes[i], self.lines[i], self.stmts[i], self.locals[i])
+        line, stmt = self.place(i)
+        return Entry.make(self.recs[i], self.pcs[i], self.sizes[i], line, stmt, self.locals[i])
+
+    def placed(self, every: bool = True):
+        """(line, statement) of every entry in order, made on demand: the entries of a line share its
+        object, and so do the lines of a macro's body with their file's (as ``is`` compares them).
+        ``every=False`` (the listing text): only the entries of one line in a row share it, no table of
+        every line made."""
+        made: dict = {}  # (file, index) -> the line made
+        get = made.get
+        line_of = self.line
+        statement = self.statement
+        last = -1
+        line = None
+        for i, ref in enumerate(self.refs):
+            if ref != last:
+                last = ref
+                line = line_of(ref)
+                if every:
+                    key = (line.file, line.index)
+                    line = get(key) or made.setdefault(key, line)
+            yield line, statement(i, line)
 
     def __iter__(self):
-        return map(Entry.make, self.recs, self.pcs, self.sizes, self.lines, self.stmts, self.locals)
+        return map(lambda rec, pc, size, place, local: Entry.make(rec, pc, size, place[0], place[1], local),
+                   self.recs, self.pcs, self.sizes, self.placed(), self.locals)
+
+
+def statement_of(number: int, line: Line, other: Stmt | None) -> Stmt | None:
+    """The statement of ``line`` an entry notes as ``number`` (``other``: an OTHER_STMT entry's statement)."""
+    if number == 0 and not isinstance(line, SourceLine):  # (a line that is its own one statement)
+        return line
+    if number >= OTHER_STMT:
+        return None if number == NO_STMT else other
+    return line.statements[number]
+

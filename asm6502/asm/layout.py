@@ -18,9 +18,9 @@ from bisect import bisect_left
 
 from asm6502.asm import expr as ex
 from asm6502.asm.decode import IDENT, Bad, Call, Data, Decoder, Define, Insn, Label, Origin, Pseudo, Start, overflow_resume
-from asm6502.asm.entries import FORWARD, MACRO_LINE, Entries, Macro, MacroCall, MacroEnd
+from asm6502.asm.entries import FORWARD, MACRO_LINE, OTHER_STMT, Entries, Macro, MacroCall, MacroEnd
 from asm6502.asm.pseudo import CONTROL, DATA, DEFINITION, HIDDEN, PSEUDO_OPS
-from asm6502.asm.reader import Line, PlainLine, SimpleLine, SourceLine, file_name, split_statements
+from asm6502.asm.reader import NO_NUMBER, Line, Lines, SourceLine, file_name, split_statements
 from asm6502.asm.result import Options
 from asm6502.asm.rows import as_span
 from asm6502.asm.symfile import read_symbols
@@ -78,7 +78,9 @@ class Layout:
         self.values: dict[str, int] = {}
         self.kinds: dict[str, str] = {}  # key -> "label" | "const" | "var" | "param"
         self.spelling: dict[str, str] = {}  # key -> first full spelling
-        self.defined_at: dict[str, tuple | PlainLine | SimpleLine] = {}  # key -> where it was first defined (see place_of)
+        self.defined_at: dict[str, tuple | int] = {}  # key -> where it was first defined (see place_of)
+        self.ref = 0  # the line of the statement run now (Entries.refs): entries and places of definitions note it
+        self.k = 0  # that statement's number in its line (OTHER_STMT or more: none of the line's own; Entries.add)
         self.order: dict[str, None] = {}  # every symbol key in the order the original creates them
         self.definition_labels: dict[str, int] = {}  # 'name:00' -> its offset in a macro's definition (see defined_labels)
         self.diags: list[Diagnostic] = []
@@ -92,7 +94,7 @@ class Layout:
         # statements pass 1 may run: every statement of every file once, plus max_statements
         # for what .goto and macros repeat (an endless .goto loop ends there)
         self.budget = options.max_statements
-        self.uncounted: list[list[Line]] = []  # files whose lines' statements after the first are not in the budget yet
+        self.uncounted: list[Lines] = []  # files whose lines' statements after the first are not in the budget yet
         self.object_lfn: int | None = None
         self.object_buffer = False  # '.opt o': the object goes to the original's buffer in the C64's BASIC RAM
         self.symbol_memory: tuple[int, int] | None = None  # '.stm': (lowest address, symbols defined before it)
@@ -126,7 +128,7 @@ class Layout:
 
     # -- the walk -----------------------------------------------------------------------
 
-    def run(self, lines: list[Line], start: int) -> None:
+    def run(self, lines: Lines, start: int) -> None:
         chained = 0
         while True:
             self.budget += len(lines)  # (every line has a statement; its others are counted when needed: full_budget)
@@ -144,7 +146,7 @@ class Layout:
                 pass
             break
         if self.last_line is None:
-            self.last_line = next((line.number for line in reversed(lines) if line.number is not None), None)
+            self.last_line = next((number for number in reversed(lines.numbers) if number != NO_NUMBER), None)
         if self.chained is not None and not self.chain_closed:
             self.warn("a .file chain ends without '.end 8,\"first file\"': the original would run pass 2 on the last "
                       "file only (the manual asks for the .end); here the whole chain is assembled", self.chained)  # fmt: skip
@@ -155,17 +157,20 @@ class Layout:
             m = self.recording
             self.err(f"macro '{m.name}' has no .men [SYNTAX C]", (m.line, m.col, 4))
 
-    def run_lines(self, lines: list[Line], i: int, depth: int, local: str | None) -> None:
-        """Run ``lines`` from index ``i`` (a file, or a macro body when ``local`` is set).
+    def run_lines(self, lines: Lines, i: int, depth: int, local: str | None) -> None:
+        """Run ``lines`` from position ``i`` (a file, or a macro body when ``local`` is set).
 
         (The program counter and the statement count live in locals while instructions are laid
-        out, and in ``self`` whenever another method runs: every statement but an instruction.)"""
+        out, and in ``self`` whenever another method runs: every statement but an instruction.  A
+        line of one statement is read from the columns, its text; its object is made only for a
+        statement other than an instruction.)"""
         decode = self.decoder.decode
         decoded = self.decoder.records.get  # (the decoder's memory, asked first: most texts were met before)
         entries = self.layout
-        add = entries.add
-        recs, sizes, entry_lines, stmts, locals_ = entries.recs, entries.sizes, entries.lines, entries.stmts, entries.locals
+        recs, sizes, refs, stmts, locals_ = entries.recs, entries.sizes, entries.refs, entries.stmts, entries.locals
         add_pc = entries.pcs.append  # (an array's method is looked up by name at each call)
+        add_ref = refs.append
+        add_stmt = stmts.append
         address_size = self.address_size
         define_value = self.define_value
         values = self.values
@@ -173,37 +178,77 @@ class Layout:
         limit = self.budget
         executed = self.executed
         pc = self.pc
-        own: list = [None]  # the statements of a line that is its own one statement
-        n = len(lines)
+        other_stmt = OTHER_STMT
+        texts = lines.texts
+        before = (lines.base if lines.base >= 0 else entries.register(lines)) - 1  # (the ref of line i is before + i after i += 1)
+        n = len(texts)
         while i < n:
-            line = lines[i]
+            item = texts[i]
             i += 1
             if self.recording is not None:
-                self.record(line)
+                self.ref = before + i
+                self.record(lines, i - 1)
                 continue
-            kind = type(line)
-            if kind is PlainLine or kind is SimpleLine:  # its own one statement, with code (no attribute read: the
-                # 'statements' property would make a tuple in a call, and Python 3.11 caches an attribute's place for
-                # objects of one class: a line of another class than the last one read there takes the slow lookup)
-                own[0] = line  # (one list for every such line of this run: no tuple made and freed a line)
-                statements: list | tuple = own
-            elif line.has_code:
+            if type(item) is str:  # a line of one statement with code: its text
+                rec = decoded(item)
+                if rec is None:
+                    rec = decode(item)
+                if executed >= limit:
+                    pass  # (the budget: as any line, below)
+                elif type(rec) is Insn:  # (the commonest statement, laid out from the columns)
+                    executed += 1
+                    if rec.label is not None:
+                        self.ref = before + i
+                        define_value(rec.label, pc, "label", None, None, local)
+                    size = address_size(rec, values, pc, local) if rec.form == "address" else rec.size
+                    recs.append(rec)
+                    add_pc(pc)
+                    sizes.append(size)
+                    add_ref(before + i)
+                    add_stmt(0)
+                    locals_.append(local)
+                    pc = (pc + (3 if size == FORWARD else size)) & 0xFFFF
+                    continue
+                elif type(rec) is Define:  # (the next commonest: its line's object made only for a message)
+                    executed += 1
+                    self.ref = before + i
+                    self.k = 0
+                    self.executed, self.pc = executed, pc
+                    self.define(rec, None, None, local)
+                    continue
+                elif type(rec) is Data:  # ('.byt' and the like: as 'statement' lays them out, without the line's object)
+                    executed += 1
+                    self.ref = before + i
+                    self.k = 0
+                    self.executed, self.pc = executed, pc
+                    if rec.label is not None:
+                        self.define_label(rec.label, None, None, local)
+                    self.data_ops[rec.op](rec, None, None, local)
+                    pc = self.pc
+                    continue
+                line = lines.line(i - 1)  # (any other statement: as any line, with its object made now)
+                statements: list | tuple = (line,)
+            elif item.has_code:
+                line = item
                 statements = line.statements
             else:
                 if listing:  # each statement a row: ';call:' is a comment and an empty statement (rules/listing_comment_colon_end)
-                    for stmt in line.statements or (None,):
-                        add(None, pc, 0, line, stmt, local)
+                    for k, stmt in enumerate(item.statements or (None,)):
+                        entries.add(None, pc, 0, before + i, k if stmt is not None else -1, stmt, local)
                 continue
-            first = statements[0]
+            ref = self.ref = before + i  # (a macro call restores it: Layout.call)
+            first = 0  # the number of the line's first statement (its own statements: an entry notes one by its number)
             while statements:
                 resume = None  # (statements after an OVERFLOW: see overflow_resume)
+                k = first - 1
                 for stmt in statements:
+                    k += 1  # (no enumerate: an object a line)
                     text = stmt.text
-                    if not text or text == "^" and (stmt is first or not blank_after_colon(line, stmt)):
+                    if not text or text == "^" and (k == 0 or not blank_after_colon(line, stmt)):
                         # a comment, or nothing between two ':' (listed with the address: rules/listing_double_colon),
                         # or the up-arrow's indentation before nothing ('^;x': rules/listing_caret_*)
                         if listing:
-                            add(None, pc, 0, line, stmt, local)
+                            entries.add(None, pc, 0, ref, k, stmt, local)
                         continue
                     executed += 1
                     if executed > limit and executed > (limit := self.full_budget()):
@@ -214,7 +259,7 @@ class Layout:
                     rec = decoded(text)
                     if rec is None:
                         rec = decode(text)
-                    if (stmt is not first and local is None
+                    if (k != 0 and local is None
                             and (rec.label is not None or type(rec) is Define or type(rec) is Bad or text[0] == "^")
                             and blank_after_colon(line, stmt)):  # fmt: skip
                         rec = self.decoder.decode_after_blank_colon(text)
@@ -222,16 +267,19 @@ class Layout:
                         if rec.label is not None:
                             define_value(rec.label, pc, "label", line, stmt, local)
                         size = address_size(rec, values, pc, local) if rec.form == "address" else rec.size
-                        # (the commonest entry added here rather than by Entries.add: no call)
-                        recs.append(rec)
-                        add_pc(pc)
-                        sizes.append(size)
-                        entry_lines.append(line)
-                        stmts.append(stmt)
-                        locals_.append(local)
+                        if k < other_stmt:
+                            recs.append(rec)
+                            add_pc(pc)
+                            sizes.append(size)
+                            add_ref(ref)
+                            add_stmt(k)
+                            locals_.append(local)
+                        else:
+                            entries.add(rec, pc, size, ref, k, stmt, local)
                         pc = (pc + (3 if size == FORWARD else size)) & 0xFFFF
                         continue
                     self.executed, self.pc = executed, pc
+                    self.k = k
                     if type(rec) is Define:  # ('statement' would only pass it on to 'define', which moves neither
                         # count and goes on with the line: the large bench program's 9,206 definitions: 12 M instructions less, callgrind)
                         self.define(rec, line, stmt, local)
@@ -248,6 +296,7 @@ class Layout:
                             resume = tuple(split_statements(line.line_text, stmt.col - 1 + after))
                             break
                 statements = resume
+                first = OTHER_STMT  # (statements split again: none of the line's own, noted as themselves)
         self.executed, self.pc = executed, pc
 
     def full_budget(self) -> int:
@@ -256,7 +305,7 @@ class Layout:
         counting them at the start took a pass over every line (a list of a count per line: 256 MB for
         32 MB of empty lines; a generator: 5 M instructions on the large bench program)."""
         for lines in self.uncounted:
-            self.budget += sum(len(line.statements) - 1 for line in lines if type(line) is SourceLine)
+            self.budget += sum(len(line.statements) - 1 for line in lines.texts if type(line) is SourceLine)
         self.uncounted = []
         return self.budget
 
@@ -309,7 +358,7 @@ class Layout:
                 return None
             handler, listed = found
             if self.listing and listed:
-                self.layout.add(rec, self.pc, 0, line, stmt, local)
+                self.layout.add(rec, self.pc, 0, self.ref, self.k, stmt, local)
             return handler(rec, line, stmt, local, depth, lines)
         if kind is Call:
             if rec.label is not None:
@@ -328,14 +377,14 @@ class Layout:
             message = "a label local to a macro (.name) is referenced only inside a macro, and " + message.replace(LOCAL_JUNK, "").replace("[SYNTAX 3]", "[SYNTAX 5]")
         self.err(message, (line, stmt.col + offset, length))
         if self.listing:
-            self.layout.add(rec, self.pc, 0, line, stmt, local)
+            self.layout.add(rec, self.pc, 0, self.ref, self.k, stmt, local)
         return None
 
     # -- data ----------------------------------------------------------------------------
 
     def lay_data(self, rec: Data, line, stmt, local) -> None:
         """``.byt``, ``.wor``, ``.flp``: laid out at the program counter."""
-        self.layout.add(rec, self.pc, rec.size, line, stmt, local)
+        self.layout.add(rec, self.pc, rec.size, self.ref, self.k, stmt, local)
         self.pc = (self.pc + rec.size) & 0xFFFF
 
     def lay_asc(self, rec: Data, line, stmt, local) -> None:
@@ -349,12 +398,15 @@ class Layout:
 
     def define_value(self, name: str, value: int, kind: str, line, stmt, local) -> None:
         """Define a label or '=' constant (pass 1 only): a second definition is the original's
-        REDEFINITION, and the first value stays."""
+        REDEFINITION, and the first value stays.  (``line`` None: the line run now, which is its own
+        one statement, its object made only for a message.)"""
         full = name if name.islower() else name.lower()  # (no copy of a name already in lower case: one a symbol)
         if local is None:
             key = full[: ex.SIGNIFICANT]
             spelled = self.spelling.setdefault(key, full)
             if spelled != full:
+                if line is None:
+                    line = stmt = self.layout.line(self.ref)
                 self.warn(
                     f"'{name}' and '{spelled}' are the same label: Profi-Ass keeps only the first {ex.SIGNIFICANT} characters ('{key}')",
                     (line, stmt.col, len(name)),
@@ -363,43 +415,53 @@ class Layout:
         else:
             key = ex.local_key(name, local)
         if key in self.kinds:
+            if line is None:
+                line = stmt = self.layout.line(self.ref)
             first = self.place_of(key)
             self.err(f"duplicate symbol '{name}' [REDEFINITION]", (line, stmt.col, len(name)),
                      *([note("first defined here", as_span(first))] if first else []))  # fmt: skip
             return
         self.kinds[key] = kind
-        self.defined_at[key] = stmt if stmt is line else (line, stmt.col, len(name))  # (see place_of)
+        self.defined_at[key] = self.ref if stmt is line else (line, stmt.col, len(name))  # (see place_of)
         self.values[key] = value
         self.order[key] = None
 
     def place_of(self, key: str) -> tuple | None:
         """Where symbol ``key`` was first defined: (line, col, length of its name).  A line that is its own
-        statement is noted itself, without the tuple (64 bytes a symbol: the large bench program's 15,000
-        labels and constants 0.9 MB); its name is its record's label or '=' name."""
+        statement is noted by its number among the lines run (Entries.refs: no line object, no tuple; the
+        large bench program's 15,000 labels and constants); its name is its record's label or '=' name."""
         where = self.defined_at.get(key)
         if where is None or isinstance(where, tuple):
             return where
-        rec = self.decoder.decode(where.text)
+        line = self.layout.line(where)
+        assert not isinstance(line, SourceLine)  # (noted only for a line that is its own one statement)
+        rec = self.decoder.decode(line.text)
         name = rec.label if rec.label is not None else rec.name if type(rec) is Define else ""
-        return (where, where.col, len(name))
+        return (line, line.col, len(name))
 
     def define(self, rec: Define, line, stmt, local):
+        """'name = expr' ('_' for a variable).  (``line`` None: the line run now, which is its own one statement,
+        its object made only for a message.)"""
         try:
             value = rec.fn(self.values, self.pc, local)
         except ex.Unknown as u:
             value = None
+            if line is None:
+                line = stmt = self.layout.line(self.ref)
             if not rec.var:
                 self.err(f"'{u.node.name}' is not defined yet: '=' takes its value in pass 1 [UNDEF'D STATEMENT]",
                          (line, stmt.col + rec.expr_offset + u.node.offset, u.node.length))  # fmt: skip
                 value = self.pc  # (the original then gives the name the program counter: labels/labels_equ_forward_ref)
         except ex.ExprError as exc:
+            if line is None:
+                line = stmt = self.layout.line(self.ref)
             self.err(exc.message, (line, stmt.col + rec.expr_offset + exc.offset, exc.length))
             value = None
         if rec.var:
             key = ex.key_of(rec.name)
             self.spelling.setdefault(key, rec.name.lower())
             if key not in self.defined_at:  # (its place noted once, not at each round of a loop)
-                self.defined_at[key] = stmt if stmt is line else (line, stmt.col, len(rec.name))  # (see place_of)
+                self.defined_at[key] = self.ref if stmt is line else (line, stmt.col, len(rec.name))  # (see place_of)
             if self.kinds.get(key) is None:
                 self.kinds[key] = "var"
             self.order.setdefault(key, None)
@@ -407,12 +469,12 @@ class Layout:
                 self.values.pop(key, None)
             else:
                 self.values[key] = value
-            self.layout.add(rec, self.pc, 0, line, stmt, local)  # pass 2 assigns it again
+            self.layout.add(rec, self.pc, 0, self.ref, self.k, stmt, local)  # pass 2 assigns it again
         else:
             if value is not None:
                 self.define_value(rec.name, value, "const", line, stmt, None)
             if self.listing:
-                self.layout.add(rec, self.pc, 0, line, stmt, local)
+                self.layout.add(rec, self.pc, 0, self.ref, self.k, stmt, local)
         return None
 
     def origin(self, rec: Origin, line, stmt, local):
@@ -428,19 +490,20 @@ class Layout:
         old = self.pc
         self.pc = value
         # (the listing shows the new address, or with a label in front the label's value)
-        self.layout.add(rec, value if rec.label is None else old, 0, line, stmt, local)
+        self.layout.add(rec, value if rec.label is None else old, 0, self.ref, self.k, stmt, local)
         return None
 
     # -- macros --------------------------------------------------------------------------
 
-    def record(self, line: Line) -> None:
-        """A line between .mac and .men becomes part of the macro's body."""
+    def record(self, lines: Lines, i: int) -> None:
+        """A line between .mac and .men (line ``i`` of ``lines``) becomes part of the macro's body."""
+        line = lines.line(i)
         text = line.statements[0].text if line.statements else ""
         m = _MEN.match(text)
         if m:
             self.recording.end = _PSEUDO_WORD.match(text, m.end() - 4).group(0)
             if m.group(1):  # 'label .mend': the label is the last statement of the body
-                self.recording.body.append(line)
+                self.recording.body.add(line)
                 self.recording.labeled_end = True
             if self.recording.redefined:
                 stmt = line.statements[0]
@@ -451,10 +514,10 @@ class Layout:
         elif _MAC.match(text):
             self.err("a macro cannot be defined inside another macro [SYNTAX D]", (line, line.statements[0].col, len(text)))
         else:
-            self.recording.body.append(line)
+            self.recording.body.add(line)
         if self.listing:
-            for stmt in self.recorded_statements(line):
-                self.layout.add(MACRO_LINE, self.pc, 0, line, stmt, None)
+            for k, stmt in enumerate(self.recorded_statements(line)):
+                self.layout.add(MACRO_LINE, self.pc, 0, self.ref, k if stmt is not None else -1, stmt, None)
 
     def defined_labels(self, macro: Macro) -> None:
         """The original runs a macro's definition through: every label of the body becomes
@@ -503,7 +566,7 @@ class Layout:
     def op_mac(self, rec: Pseudo, line, stmt, local, depth, lines):
         where = (line, stmt.col + rec.op_offset, rec.op_length)
         if self.listing:
-            self.layout.add(MACRO_LINE, self.pc, 0, line, stmt, None)
+            self.layout.add(MACRO_LINE, self.pc, 0, self.ref, self.k, stmt, None)
         if local is not None:
             self.err("a macro cannot be defined inside another macro [SYNTAX D]", where)
             return -1
@@ -559,7 +622,7 @@ class Layout:
                 return None
         at = len(self.layout)
         fns = tuple([fn for _, fn in compiled])
-        self.layout.add(MacroCall.make(None, None, macro, fns), self.pc, 0, line, stmt, local)
+        self.layout.add(MacroCall.make(None, None, macro, fns), self.pc, 0, self.ref, self.k, stmt, local)
         for key, fn in zip(macro.params, fns):
             if not IDENT.fullmatch(key):
                 self.err(f"macro '{macro.name}': the parameter '{key}' is no name [SYNTAX 8]", where)
@@ -573,11 +636,13 @@ class Layout:
             self.spelling.setdefault(key, key)
         macro.calls += 1
         suffix = f":{macro.calls:02X}"  # (the call's local labels: '.lbl' is 'lbl:01' in the first call)
+        ref, k = self.ref, self.k
         self.run_lines(macro.body, 0, depth + 1, suffix)
+        self.ref, self.k = ref, k
         if self.listing:  # where the call's body ends in the layout (for asm6502.convert)
             self.call_ends[at] = (len(self.layout), suffix)
             if not macro.labeled_end:
-                self.layout.add(MacroEnd.make(None, None, macro.end), self.pc, 0, line, stmt, suffix)
+                self.layout.add(MacroEnd.make(None, None, macro.end), self.pc, 0, self.ref, self.k, stmt, suffix)
         return None
 
     def argument(self, text: str):
@@ -636,27 +701,29 @@ class Layout:
                  (line, stmt.col + rec.args_offset, len(rec.args)))  # fmt: skip
         raise Stop  # fatal in the original (manual p. 31)
 
-    def line_numbers(self, lines: list[Line]):
-        """BASIC line number -> index in ``lines`` (a file or a macro body), made once per list: ``.get(number)``.
+    def line_numbers(self, lines: Lines):
+        """BASIC line number -> position in ``lines`` (a file or a macro body), made once per Lines: ``.get(number)``.
 
         Lines in ascending order of number (lines without a number between them), as a BASIC program
         is, are looked up by bisection in an array of their numbers (4 bytes a line; a dict of every
         number took 80: the real-shaped bench program's .goto loops 2.1 MB); others by a dict."""
         table = self.numbered.get(id(lines))
         if table is None:
-            numbers = [line.number for line in lines]
+            numbers = lines.numbers
             keys = numbers  # each line's number, a line without one taking the number before it (0 at the start)
-            if None in numbers:
-                keys, last = [], 0
+            if NO_NUMBER in numbers:
+                keys, last = array("I"), 0
                 for number in numbers:
-                    if number is not None:
+                    if number != NO_NUMBER:
                         last = number
                     keys.append(last)
-            if keys == sorted(keys):  # (unsigned items: an array of "i" converts each through PyArg_Parse, 3 times the cost)
-                table = self.numbered[id(lines)] = _Ascending(array("I", keys), lines)
+            else:
+                keys = array("I", numbers)
+            if keys.tolist() == sorted(keys):  # (unsigned items: an array of "i" converts each through PyArg_Parse, 3 times the cost)
+                table = self.numbered[id(lines)] = _Ascending(keys, numbers)
             else:  # (the first line of a number counts: the reversed pairs let it overwrite the later ones)
                 table = self.numbered[id(lines)] = dict(zip(reversed(numbers), range(len(numbers) - 1, -1, -1)))
-                table.pop(None, None)
+                table.pop(NO_NUMBER, None)
         return table
 
     def op_end(self, rec, line, stmt, local, depth, lines):
@@ -665,8 +732,9 @@ class Layout:
             self.last_line = line.number
         if rec.args:
             self.chain_closed = True  # '.end 8,"first"': the original reloads the chain's first file for pass 2
-        after = next((i for i, other in enumerate(lines) if other is line), len(lines)) + 1
-        rest = next((other for other in lines[after:] if other.has_code), None)
+        texts = lines.texts
+        after = self.ref - lines.base + 1
+        rest = next((lines.line(k) for k in range(after, len(texts)) if type(texts[k]) is str or texts[k].has_code), None)
         if rest is not None and local is None:
             self.warn("the lines after .end are BASIC that the C64 runs after the assembly: they are not assembled "
                       "(the original hands them to BASIC)", (rest, rest.statements[0].col, len(rest.statements[0].text)))  # fmt: skip
@@ -785,10 +853,10 @@ class Layout:
 class _Ascending:
     """The lines of a list in ascending order of number, looked up by bisection (Layout.line_numbers)."""
 
-    __slots__ = ("keys", "lines")
+    __slots__ = ("keys", "numbers")
 
-    def __init__(self, keys: array, lines: list):
-        self.keys, self.lines = keys, lines
+    def __init__(self, keys: array, numbers: array):
+        self.keys, self.numbers = keys, numbers
 
     def get(self, number: int) -> int | None:
         """The index of the first line of that number.  (A line without a number has the key of the
@@ -797,7 +865,7 @@ class _Ascending:
         keys = self.keys
         i = bisect_left(keys, number)
         while i < len(keys) and keys[i] == number:
-            if self.lines[i].number == number:
+            if self.numbers[i] == number:
                 return i
             i += 1
         return None

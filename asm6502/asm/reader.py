@@ -15,6 +15,7 @@ object code and the listing into the file opened as ``lfn`` (manual p. 17).
 from __future__ import annotations
 
 import re
+from array import array
 
 from asm6502.patterns import LazyPattern
 from asm6502.tuples import SlotRecord, named_tuple, slot_record
@@ -95,6 +96,91 @@ Line = SourceLine | PlainLine | SimpleLine  # a source line: what layout entries
 Stmt = Statement | PlainLine | SimpleLine  # a statement of a line
 
 
+NO_NUMBER = 0x3FFFFFFF  # (a line without a number, in Lines.numbers; below 2**30: one digit of a Python int, compared fast)
+_MAX_COL = 0xFF  # (the largest column Lines.cols holds: a line whose statement starts further right is kept as its object)
+
+
+class Lines:
+    """The lines of a file (or a macro's body) as columns: no Python object per line.
+
+    A line of one statement with code and without a comment (``100 lda #1``: most lines) is its
+    statement's text in ``texts`` (one string per distinct text, shared), its number in ``numbers``
+    and its statement's column in ``cols``; an unnumbered or otherwise irregular one (SimpleLine) also
+    its raw line in ``raws`` (a line read before shares its string).  Any other line -- many statements,
+    a comment, no code -- is its SourceLine object in ``texts`` (every empty line the same one).  A
+    line's index is its position + 1 (a macro body's lines: ``indexes``).  ``lines[i]`` makes the
+    line object (PlainLine, SimpleLine) on demand: for errors, listings, convert and the control
+    statements; the passes read the columns.  (A PlainLine and its index and number took 128 bytes a
+    line, the list's pointer 8; the columns take 13.)"""
+
+    __slots__ = ("file", "texts", "numbers", "cols", "raws", "indexes", "base")
+
+    def __init__(self, file: str, indexes: array | None = None):
+        self.file = file
+        self.texts: list = []  # a one-statement line's text (str), else the line's object
+        self.numbers = array("I")  # NO_NUMBER: none (unsigned: an array of "i" or "H" converts each item through PyArg_Parse, 3 times the cost)
+        self.cols = bytearray()  # the one statement's column (0 for a line kept as its object)
+        self.raws: list = []  # a SimpleLine's raw line at its position (None or beyond the end: a PlainLine's)
+        self.indexes = indexes  # a macro body's lines' indexes in their file (None: position + 1)
+        self.base = -1  # where its lines start among every line pass 1 ran (Entries.register)
+
+    def __len__(self) -> int:
+        return len(self.texts)
+
+    def __iter__(self):
+        return map(self.line, range(len(self.texts)))
+
+    def __getitem__(self, i):
+        if isinstance(i, slice):
+            return [self.line(k) for k in range(*i.indices(len(self.texts)))]
+        return self.line(i if i >= 0 else i + len(self.texts))
+
+    def line(self, i: int) -> Line:
+        """The line at position ``i``: its object, or one made now."""
+        text = self.texts[i]
+        if type(text) is not str:
+            return text
+        index = i + 1 if self.indexes is None else self.indexes[i]
+        raws = self.raws
+        raw = raws[i] if i < len(raws) else None
+        if raw is None:
+            line = PlainLine()  # (no call of ``make``: the listing makes one a line)
+            line.file = self.file
+            line.index = index
+            line.number = self.numbers[i]
+            line.text = text
+            line.col = self.cols[i]
+            return line
+        number = self.numbers[i]
+        return SimpleLine.make(self.file, index, None if number == NO_NUMBER else number, len(raw) - len(raw.lstrip(" \t")) + 1, raw, text, self.cols[i])
+
+    def number(self, i: int) -> int | None:
+        number = self.numbers[i]
+        return None if number == NO_NUMBER else number
+
+    def add(self, line: Line) -> None:
+        """Append a line (by its columns when it has a form they hold)."""
+        if isinstance(line, (PlainLine, SimpleLine)) and line.col <= _MAX_COL and line.file == self.file:
+            if type(line) is SimpleLine:
+                raws = self.raws
+                if len(raws) < len(self.texts):
+                    raws += [None] * (len(self.texts) - len(raws))
+                raws.append(line.line_text)
+            self.texts.append(line.text)
+            self.numbers.append(NO_NUMBER if line.number is None else line.number)
+            self.cols.append(line.col)
+        else:
+            self.texts.append(line)
+            self.numbers.append(NO_NUMBER if line.number is None else line.number)
+            self.cols.append(0)
+        if self.indexes is not None:
+            self.indexes.append(line.index)
+
+    def copy(self, lines: Lines, i: int) -> None:
+        """Append line ``i`` of ``lines`` (a macro body records its file's lines)."""
+        self.add(lines.line(i))
+
+
 @named_tuple
 class OpenFile:
     """``OPEN lfn,dev,sa,"name"`` in the BASIC lines before the start line."""
@@ -107,7 +193,7 @@ class OpenFile:
 
 @named_tuple
 class Source:
-    lines: list[Line]  # the assembler lines: from the start line on (all lines when there is none)
+    lines: Lines  # the assembler lines: from the start line on (all lines when there is none)
     problems: list[tuple[Line, str, int]]  # (line, message, length) of bad line numbers
     opens: dict[int, OpenFile]  # by logical file number
     start_index: int  # index in ``lines`` of the first line after the start line (0: no start line)
@@ -207,27 +293,30 @@ def _blocks(text: str):
         pos = end + 1
 
 
-def read_lines(file: str, text: str) -> tuple[list[Line], list[tuple[Line, str, int]]]:
-    """All lines of ``text``, each with its BASIC line number and statements.
+def read_lines(file: str, text: str) -> tuple[Lines, list[tuple[Line, str, int]]]:
+    """All lines of ``text``, each with its BASIC line number and statements (as the columns of
+    :class:`Lines`).
 
     Lines end at LF, CR LF or CR only: a form feed or a NEL ($85) inside a line is a
     character of that line (``str.splitlines`` would break there and shift every later
     line's position).
     """
     raw_lines = _raw_lines(text)
-    lines: list[Line] = []
+    lines = Lines(file)
+    texts = lines.texts
+    append = texts.append  # a one-statement line's text, else the line's object
+    add_number = lines.numbers.append
+    add_col = lines.cols.append
+    raws = lines.raws  # (a SimpleLine's raw line at its position; shorter than texts: PlainLines after the last)
     problems: list = []  # (index, number as shown, length)
-    append = lines.append
     statement = _statement
     make_line = SourceLine.make
-    make_simple = SimpleLine.make
-    new_line = PlainLine
     parts = LINE_PARTS.match
     blank = None  # every empty line is this one object (its index: the first empty line's): memory stays
     # near the text's own size however many empty lines a file has (32 MB of them took 8.5 GB)
     unnumbered: dict[str, int] = {}  # a line without a number -> the index of its first reading
-    texts: dict[str, str] = {}
-    share = texts.setdefault  # a one-statement line's statement text -> its first string: lines of the same statement
+    shared: dict[str, str] = {}
+    share = shared.setdefault  # a one-statement line's statement text -> its first string: lines of the same statement
     # share one (the large bench program's 42,567 such lines hold 29,348 texts: 0.7 MB less, the real one's 16,632
     # hold 7,624: 0.5 MB less; the decoder's tables hold that string already)
     for index, raw in enumerate(raw_lines, 1):
@@ -235,6 +324,8 @@ def read_lines(file: str, text: str) -> tuple[list[Line], list[tuple[Line, str, 
             if blank is None:
                 blank = make_line(file, index, None, 1, raw, (statement("", 1, ""),), False)
             append(blank)
+            add_number(NO_NUMBER)
+            add_col(0)
             continue
         digits, _, body = raw.partition(" ")
         if len(digits) < 6 and digits.isdigit() and digits.isascii() and body[:1] not in _NOT_AFTER_ONE_BLANK:
@@ -250,12 +341,18 @@ def read_lines(file: str, text: str) -> tuple[list[Line], list[tuple[Line, str, 
             first = unnumbered.get(raw)
             if first is not None:  # (read before: the same strings, statement objects of its own; 1 M lines of ' nop'
                 # took 105 bytes a line less)
-                line = lines[first - 1]
-                if type(line) is SimpleLine:
-                    append(make_simple(file, index, None, line.number_col, line.line_text, line.text, line.col))
+                was = texts[first - 1]
+                if type(was) is str:
+                    raws += [None] * (index - 1 - len(raws))
+                    raws.append(raws[first - 1])
+                    append(was)
+                    add_number(NO_NUMBER)
+                    add_col(lines.cols[first - 1])
                     continue
-                statements = tuple([statement(s.text, s.col, s.comment) for s in line.statements])
-                append(make_line(file, index, None, line.number_col, line.line_text, statements, line.has_code))
+                statements = tuple([statement(s.text, s.col, s.comment) for s in was.statements])
+                append(make_line(file, index, None, was.number_col, was.line_text, statements, was.has_code))
+                add_number(NO_NUMBER)
+                add_col(0)
                 continue
             lead, digits, blanks, body = parts(raw).groups()
             start = len(lead) + len(digits)
@@ -277,18 +374,22 @@ def read_lines(file: str, text: str) -> tuple[list[Line], list[tuple[Line, str, 
             has_code = statements[0].text != "" if len(statements) == 1 else any(s.text for s in statements)
         elif ";" not in body:  # one statement
             if body is kept:  # (rstrip gave back the same string: no trailing blanks, the line is its number, ' ', body)
-                # (the commonest line: one PlainLine, made here rather than by its ``make``: no call per line --
-                # the large bench program's reading 437 -> 399 M instructions, callgrind)
-                line = new_line()
-                line.file = file
-                line.index = index
-                line.number = number
-                line.text = share(body, body)
-                line.col = col
-                append(line)
+                # (the commonest line: its text, number and column; no object)
+                append(share(body, body))
+                add_number(number)
+                add_col(col)
                 continue
             if body:
-                append(make_simple(file, index, number, number_col, raw, share(body, body), col))
+                if col <= _MAX_COL:  # (its number's column: Lines.line reads it from the raw line, after its leading blanks)
+                    raws += [None] * (index - 1 - len(raws))
+                    raws.append(raw)
+                    append(share(body, body))
+                    add_number(NO_NUMBER if number is None else number)
+                    add_col(col)
+                else:
+                    append(SimpleLine.make(file, index, number, number_col, raw, share(body, body), col))
+                    add_number(NO_NUMBER if number is None else number)
+                    add_col(0)
                 continue
             statements = (statement(body, col, ""),)  # (nothing after the number)
             has_code = False
@@ -300,7 +401,9 @@ def read_lines(file: str, text: str) -> tuple[list[Line], list[tuple[Line, str, 
                 statements = (statement(text.rstrip(), col, (";" + comment).rstrip()),)
             has_code = statements[0].text != ""
         append(make_line(file, index, number, number_col, raw, statements, has_code))
-    problems = [(lines[index - 1], f"line number {shown} is larger than {MAX_LINE_NUMBER}", length) for index, shown, length in problems]
+        add_number(NO_NUMBER if number is None else number)
+        add_col(0)
+    problems = [(lines.line(index - 1), f"line number {shown} is larger than {MAX_LINE_NUMBER}", length) for index, shown, length in problems]
     return lines, problems
 
 
@@ -318,15 +421,17 @@ def read_source(file: str, text: str) -> Source:
     opens: dict[int, OpenFile] = {}
     if "sys" not in text.casefold():  # (a quick test first: START_LINE ignores case as casefold does)
         return Source(lines, problems, opens, 0)
-    for i, line in enumerate(lines):
-        if not line.has_code:
+    for i, item in enumerate(lines.texts):
+        if type(item) is str:  # (a line of one statement: its text)
+            if not START_LINE.match(item):
+                continue
+        elif not item.has_code or not any(START_LINE.match(s.text) for s in item.statements):
             continue
-        if any(START_LINE.match(s.text) for s in line.statements):
-            for before in lines[:i]:
-                for s in before.statements:
-                    m = _OPEN.match(s.text)
-                    if m:
-                        lfn, dev, sa, name = m.groups()
-                        opens[int(lfn)] = OpenFile(int(lfn), int(dev or 1), int(sa) if sa else None, file_name(name) if name else None)
-            return Source(lines, problems, opens, i)  # (the start line itself runs: statements may follow 'sys' after ':')
+        for before in lines[:i]:
+            for s in before.statements:
+                m = _OPEN.match(s.text)
+                if m:
+                    lfn, dev, sa, name = m.groups()
+                    opens[int(lfn)] = OpenFile(int(lfn), int(dev or 1), int(sa) if sa else None, file_name(name) if name else None)
+        return Source(lines, problems, opens, i)  # (the start line itself runs: statements may follow 'sys' after ':')
     return Source(lines, problems, opens, 0)

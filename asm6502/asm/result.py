@@ -77,13 +77,19 @@ class Result:
         return {spelling.get(k, k): v for k, v in values.items() if kinds.get(k) == "label" and ":" not in k}
 
     @property
+    def listed_columns(self) -> tuple:
+        """(pass 1's Entries, pass 2's extras: one per entry; empty without a listing): the listing text reads
+        the columns, lines and statements included, without making their objects."""
+        return self._listed
+
+    @property
     def listed(self):
         """(rec, pc, line, stmt, local, bytes or value) per listed statement -- a layout entry's fields and pass
         2's extra -- in the order of the listing: an iterator."""
         entries, extras = self._listed
         if not extras:
             return iter(())
-        return zip(entries.recs, entries.pcs, entries.lines, entries.stmts, entries.locals, extras)
+        return map(_row_fields, entries.recs, entries.pcs, entries.placed(every=False), entries.locals, extras)
 
     @cached_property
     def listing(self) -> tuple[ListingRow, ...]:
@@ -129,3 +135,8 @@ class Result:
 
 
 _COMPARED = ("segments", "symbols", "labels", "diagnostics", "object_name", "listing_name", "files", "symbol_table", "macro_calls")
+
+
+def _row_fields(rec, pc, place, local, extra) -> tuple:
+    """(rec, pc, line, stmt, local, extra) of a listed entry (its line and statement made on demand)."""
+    return rec, pc, place[0], place[1], local, extra

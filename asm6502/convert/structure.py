@@ -77,7 +77,7 @@ def find_loops(entries, files: dict, decode) -> tuple[dict[int, Loop], dict[int,
     ``files``: each file's lines (as in Writer.run)."""
     tops: dict[int, tuple] = {}  # id(bottom line) -> (its top line or None, why not)
     irregular: dict[int, str] = {}
-    started: dict[int, int] = {}  # id(line) -> the entry where the pass last came onto that line
+    started: dict[tuple, int] = {}  # (file, index) of a line -> the entry where the pass last came onto that line
     rounds: dict[int, list] = {}  # id(bottom line) -> the rounds of the loop being run
     loops: dict[int, Loop] = {}
     previous = None
@@ -86,7 +86,7 @@ def find_loops(entries, files: dict, decode) -> tuple[dict[int, Loop], dict[int,
             continue
         rec, line, stmt = entry.rec, entry.line, entry.stmt
         if line is not previous:
-            started[id(line)] = i
+            started[(line.file, line.index)] = i
             previous = line
         if type(rec) is not Pseudo or rec.op not in ("if", "got"):
             continue
@@ -99,7 +99,7 @@ def find_loops(entries, files: dict, decode) -> tuple[dict[int, Loop], dict[int,
             if why is not None:
                 irregular[key] = why
             continue
-        start = started.get(id(top)) if top is not None else None
+        start = started.get((top.file, top.index)) if top is not None else None
         if start is None or stmt is not line.statements[0] or not _inside(entries, start, i, top, line):
             rounds.pop(key, None)
             continue

@@ -63,7 +63,7 @@ class Writer:
         self.failed: dict[str, str] = {}  # macro key -> why it has to be expanded after all
         self.bodies: dict[str, list[str]] = {}  # macro key -> its body as the first call wrote it
         self.macro_names: dict[str, str] = {}
-        self.macro_at = {id(m.line): key for key, m in layout.macros.items()}
+        self.macro_at = {(m.line.file, m.line.index): key for key, m in layout.macros.items()}  # (by place: pass 1's line objects are made on demand)
         self.defining: str | None = None  # the macro whose definition lines are being passed
         self.context: tuple | None = None  # (macro, call suffix) while a body is written as the target's macro
         self.namer = self.name_of
@@ -172,7 +172,7 @@ class Writer:
     def run(self, files: dict[str, tuple[list, int]]) -> None:
         """``files``: each source file's lines and the index of its start line, for the lines that did not run."""
         entries = self.entries = list(self.layout.layout)  # (Entry records made from pass 1's columns)
-        self.ran_lines = {id(entry.line) for entry in entries}
+        self.ran_lines = {(entry.line.file, entry.line.index) for entry in entries}  # (the lines of ``files`` are made again: not the entries')
         self.ran = {id(entry.stmt) for entry in entries if entry.stmt is not None}
         self.loops, self.irregular = find_loops(entries, {name: lines for name, (lines, _) in files.items()}, self.layout.decoder.decode)
         cursor = {name: start for name, (lines, start) in files.items()}  # per file: the lines written up to here
@@ -253,7 +253,7 @@ class Writer:
     def unrun_lines(self, lines) -> None:
         """Lines that never ran (skipped by '.goto' or '.if'): kept as comments."""
         for line in lines:
-            if id(line) in self.ran_lines or any(START_LINE.match(stmt.text) for stmt in line.statements):
+            if (line.file, line.index) in self.ran_lines or any(START_LINE.match(stmt.text) for stmt in line.statements):
                 continue
             body = _NUMBER.sub("", line.line_text, count=1).rstrip()
             if body.lstrip().startswith(";"):
@@ -467,7 +467,7 @@ class Writer:
         if line is self.def_line:
             return
         self.def_line = line
-        key = self.macro_at.get(id(line))
+        key = self.macro_at.get((line.file, line.index))
         if key is not None:
             self.defining = key if key in self.candidates else None
             macro = self.layout.macros[key]
