@@ -1,8 +1,8 @@
 """Peak memory (maximum resident set) and time of asm6502 commands on large and hostile inputs.
 
-Each command runs as a user runs it, in its own process, measured with os.wait4 (the child's own
-ru_maxrss, not the largest of all children); an address-space limit (--limit-mb) keeps a runaway
-from taking the shared machine down. The ratio is peak memory / input size.
+Each command runs as a user runs it, in its own process, forked by a small launcher that reports the
+command's own ru_maxrss (os.wait4; see _LAUNCHER); an address-space limit (--limit-mb) keeps a runaway
+from taking the shared machine down. The ratio is the peak above the tiny command's, per input byte.
 
     .venv/bin/python bench/bench_memory.py            # every case, the table of bench/README.md
     .venv/bin/python bench/bench_memory.py --case blank-32mb
@@ -11,18 +11,16 @@ from taking the shared machine down. The ratio is peak memory / input size.
 from __future__ import annotations
 
 import argparse
-import os
-import resource
 import shutil
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 from bench_assemblers import compile_package  # noqa: E402  (the commands run byte-compiled, as an installed package:
+
 # compiling a module at start-up would be measured too -- 2 MB more on the large program)
 ASM6502 = [sys.executable, "-m", "asm6502"]
 
@@ -98,8 +96,10 @@ def main() -> int:
             words, measured = CASES[name]
             size = inputs[measured].stat().st_size
             code, seconds, peak_kb = measure(words, folder, args.limit_mb)
-            print(f"{name:<26} {size / 1e6:>8.2f}MB {code:>4} {seconds:>6.2f}s {peak_kb / 1024:>8.0f}MB "
-                  f"{max(0, peak_kb - base_kb) * 1024 / size:>15.1f}x", flush=True)
+            # (no ratio for an input of a few bytes -- the run case's 10-byte program: its command's own base is
+            # another, the emulator's modules)
+            ratio = f"{max(0, peak_kb - base_kb) * 1024 / size:>15.1f}x" if size >= 1024 else f"{'-':>16}"
+            print(f"{name:<26} {size / 1e6:>8.2f}MB {code:>4} {seconds:>6.2f}s {peak_kb / 1024:>8.0f}MB {ratio}", flush=True)
     finally:
         shutil.rmtree(folder)
     return 0
