@@ -27,6 +27,8 @@ ASM6502 = [sys.executable, "-m", "asm6502"]
 
 def make_inputs(folder: Path) -> dict[str, Path]:
     subprocess.run([sys.executable, str(HERE / "gen_large.py"), "--out", str(folder)], check=True, capture_output=True)
+    subprocess.run([sys.executable, str(HERE / "gen_large.py"), "--out", str(folder / "quarter"), "--lines", "12500"],
+                   check=True, capture_output=True)
     subprocess.run([sys.executable, str(HERE / "gen_real.py"), "--out", str(folder)], check=True, capture_output=True)
     (folder / "blank.asm").write_bytes(b"\n" * 32_000_000)
     (folder / "nop.asm").write_bytes(b"10 *= $c000\n" + b" nop\n" * 1_000_000)
@@ -35,13 +37,15 @@ def make_inputs(folder: Path) -> dict[str, Path]:
     subprocess.run(ASM6502 + ["loop.asm", "-o", "loop.prg"], cwd=folder, check=True)
     body = "".join(f"{100 + i} nop ; a comment to make the source 2 mb long\n" for i in range(45_000))
     (folder / "self.asm").write_text("10 *=$c000\n" + body + '63000 .file 8,"self.asm"\n')
-    return {name: folder / name for name in ("tiny.asm", "big.asm", "real.asm", "blank.asm", "nop.asm", "loop.prg", "self.asm")}
+    return {name: folder / name for name in ("tiny.asm", "big.asm", "quarter/big.asm", "real.asm", "blank.asm", "nop.asm",
+                                          "loop.prg", "self.asm")}
 
 
 CASES = {
     # name: (command words, the input whose size the ratio is taken of)
     "tiny (the fixed base)": (["tiny.asm", "-o", "out.prg"], "tiny.asm"),
     "large (bench)": (["big.asm", "-o", "out.bin", "--format", "raw", "-q"], "big.asm"),
+    "large, a quarter": (["quarter/big.asm", "-o", "out.bin", "--format", "raw", "-q"], "quarter/big.asm"),
     "large + listing": (["big.asm", "-o", "out.bin", "--format", "raw", "-q", "--listing", "out.lst"], "big.asm"),
     "real (bench)": (["real.asm", "-o", "out.bin", "--format", "raw", "-q"], "real.asm"),
     "blank-32mb": (["blank.asm", "-o", "out.bin", "-q"], "blank.asm"),
@@ -92,14 +96,20 @@ def main() -> int:
         inputs = make_inputs(folder)
         base_kb = measure(CASES["tiny (the fixed base)"][0], folder, args.limit_mb)[2]
         print(f"{'case':<26} {'input':>10} {'exit':>4} {'time':>7} {'peak RSS':>10} {'(RSS-base)/input':>16}")
+        peaks = {}
         for name in args.case or list(CASES):
             words, measured = CASES[name]
             size = inputs[measured].stat().st_size
             code, seconds, peak_kb = measure(words, folder, args.limit_mb)
+            peaks[name] = (size, peak_kb)
             # (no ratio for an input of a few bytes -- the run case's 10-byte program: its command's own base is
             # another, the emulator's modules)
             ratio = f"{max(0, peak_kb - base_kb) * 1024 / size:>15.1f}x" if size >= 1024 else f"{'-':>16}"
             print(f"{name:<26} {size / 1e6:>8.2f}MB {code:>4} {seconds:>6.2f}s {peak_kb / 1024:>8.0f}MB {ratio}", flush=True)
+        if "large (bench)" in peaks and "large, a quarter" in peaks:  # what each more byte of such a program costs,
+            # the fixed costs a program meets (lazily made tables, imports) taken out: the "20 x the input plus a base"
+            (size, peak), (small, small_peak) = peaks["large (bench)"], peaks["large, a quarter"]
+            print(f"slope, large against a quarter of it: {(peak - small_peak) * 1024 / (size - small):.1f} bytes per input byte")
     finally:
         shutil.rmtree(folder)
     return 0
