@@ -24,7 +24,7 @@ from asm6502.asm.reader import NO_NUMBER, Line, Lines, SourceLine, file_name, sp
 from asm6502.asm.result import Options
 from asm6502.asm.rows import as_span
 from asm6502.asm.symfile import read_symbols
-from asm6502.diagnostics import Diagnostic, error, note, warning
+from asm6502.diagnostics import Diagnostic, Kept, error, note, warning
 from asm6502.patterns import LazyPattern
 
 __all__ = ["FORWARD", "Layout", "Macro"]
@@ -69,7 +69,7 @@ _OPT_ITEM = LazyPattern(r"([Oo][Oo]|[OoPpMmNn])(#|\d+|=.*)?\Z")
 class Layout:
     """One assembly's pass 1 (its state is read by pass 2 afterwards)."""
 
-    def __init__(self, options: Options, reader, opens: dict):
+    def __init__(self, options: Options, reader, opens: dict, kept: Kept | None = None):
         self.options = options
         self.reader = reader  # (name, line) -> list[Line], raises OSError
         self.opens = opens
@@ -84,6 +84,7 @@ class Layout:
         self.order: dict[str, None] = {}  # every symbol key in the order the original creates them
         self.definition_labels: dict[str, int] = {}  # 'name:00' -> its offset in a macro's definition (see defined_labels)
         self.diags: list[Diagnostic] = []
+        self.kept = kept if kept is not None else Kept()  # the run's room for diagnostics
         self.layout = Entries()  # what pass 1 laid out
         self.call_ends: dict[int, tuple[int, str]] = {}  # layout index of a macro call -> (index after its body, its locals' suffix)
         self.macros: dict[str, Macro] = {}
@@ -121,10 +122,12 @@ class Layout:
     # -- diagnostics ------------------------------------------------------------------
 
     def err(self, message: str, where, *notes: Diagnostic) -> None:
-        self.diags.append(error(message, as_span(where), *notes))
+        if self.kept.has_room(True):  # (beyond the run's room only counted: diagnostics.Kept)
+            self.diags.append(error(message, as_span(where), *notes))
 
     def warn(self, message: str, where, *notes: Diagnostic) -> None:
-        self.diags.append(warning(message, as_span(where), *notes))
+        if self.kept.has_room(False):
+            self.diags.append(warning(message, as_span(where), *notes))
 
     # -- the walk -----------------------------------------------------------------------
 
