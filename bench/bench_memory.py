@@ -32,12 +32,13 @@ def make_inputs(folder: Path) -> dict[str, Path]:
     subprocess.run([sys.executable, str(HERE / "gen_real.py"), "--out", str(folder)], check=True, capture_output=True)
     (folder / "blank.asm").write_bytes(b"\n" * 32_000_000)
     (folder / "nop.asm").write_bytes(b"10 *= $c000\n" + b" nop\n" * 1_000_000)
+    (folder / "bad.asm").write_bytes(b"10 *= $c000\n" + b" xq\n" * 1_000_000)  # an error a line
     (folder / "tiny.asm").write_text("10 *= $c000\n20 rts\n")
     (folder / "loop.asm").write_text("10 *= $c000\n20 loop lda #65\n30 jsr $ffd2\n40 jmp loop\n")
     subprocess.run(ASM6502 + ["loop.asm", "-o", "loop.prg"], cwd=folder, check=True)
     body = "".join(f"{100 + i} nop ; a comment to make the source 2 mb long\n" for i in range(45_000))
     (folder / "self.asm").write_text("10 *=$c000\n" + body + '63000 .file 8,"self.asm"\n')
-    return {name: folder / name for name in ("tiny.asm", "big.asm", "quarter/big.asm", "real.asm", "blank.asm", "nop.asm",
+    return {name: folder / name for name in ("tiny.asm", "big.asm", "quarter/big.asm", "real.asm", "blank.asm", "nop.asm", "bad.asm",
                                           "loop.prg", "self.asm")}
 
 
@@ -51,6 +52,7 @@ CASES = {
     "blank-32mb": (["blank.asm", "-o", "out.bin", "-q"], "blank.asm"),
     "blank-32mb convert": (["convert", "blank.asm", "--to", "acme", "-o", "out.a", "-q"], "blank.asm"),
     "nop-1M-lines": (["nop.asm", "-o", "out.bin", "-q"], "nop.asm"),
+    "1M lines, an error each": (["bad.asm", "-o", "out.bin", "-q"], "bad.asm"),
     "self .file 2 MB": (["self.asm", "-o", "out.bin", "-q"], "self.asm"),
     "run print loop 30M insns": (["run", "loop.prg", "--max-instructions", "30000000"], "loop.prg"),
 }
