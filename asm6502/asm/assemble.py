@@ -292,7 +292,7 @@ def _spelling_warnings(layout: Layout) -> list[Diagnostic]:
         if name[0] == ".":
             continue
         key = name[:8]
-        spelled = layout.spelling.get(key)
+        spelled = layout.spelling_of(key)
         if spelled is None or spelled == name:
             continue
         for entry in layout.layout:

@@ -77,11 +77,16 @@ class Layout:
         self.listing = options.listing
         self.values: dict[str, int] = {}
         self.kinds: dict[str, str] = {}  # key -> "label" | "const" | "var" | "param"
-        self.spelling: dict[str, str] = {}  # key -> first full spelling
+        # key -> its first full spelling, where that is not the key itself (the large bench program: none of its
+        # 15,000 symbols; a dict of them all was 0.4 MB): spelling_of answers for every key
+        self.spelling: dict[str, str] = {}
         self.defined_at: dict[str, tuple | int] = {}  # key -> where it was first defined (see place_of)
         self.ref = 0  # the line of the statement run now (Entries.refs): entries and places of definitions note it
         self.k = 0  # that statement's number in its line (OTHER_STMT or more: none of the line's own; Entries.add)
-        self.order: dict[str, None] = {}  # every symbol key in the order the original creates them
+        # every symbol key in the order the original creates them (a list, not a dict: whether a key is in it
+        # is known from kinds, definition_labels and unordered -- see ordered)
+        self.order: list[str] = []
+        self.unordered: set[str] = set()  # keys without a colon in kinds but not in order ('-D' defines, '.lst' tables)
         self.definition_labels: dict[str, int] = {}  # 'name:00' -> its offset in a macro's definition (see defined_labels)
         self.diags: list[Diagnostic] = []
         self.layout = Entries()  # what pass 1 laid out
@@ -116,7 +121,8 @@ class Layout:
             key = ex.key_of(name)
             self.values[key] = value & 0xFFFF
             self.kinds[key] = "const"
-            self.spelling[key] = name.lower()
+            self.unordered.add(key)
+            self.spelled(key, name.lower())
 
     # -- diagnostics ------------------------------------------------------------------
 
@@ -393,6 +399,30 @@ class Layout:
 
     # -- symbols -------------------------------------------------------------------------
 
+    def spelled(self, key: str, full: str) -> None:
+        """Note ``full`` as the spelling of ``key`` (a name's first, or a '-D' define's latest)."""
+        if full != key:
+            self.spelling[key] = full
+        else:
+            self.spelling.pop(key, None)
+
+    def spelling_of(self, key: str) -> str | None:
+        """The first full spelling of symbol ``key``, None for a key that has none.  A key without a colon
+        is spelled once it is in kinds, a 'name:00' key once it is in definition_labels; local keys
+        ('name:NN') of labels in calls have none."""
+        found = self.spelling.get(key)
+        if found is not None:
+            return found
+        if ":" in key:
+            return key if key in self.definition_labels else None
+        return key if key in self.kinds else None
+
+    def ordered(self, key: str) -> None:
+        """Add ``key`` (which is in kinds) to order unless it is there."""
+        if key in self.unordered:
+            self.unordered.discard(key)
+            self.order.append(key)
+
     def define_label(self, name: str, line, stmt, local) -> None:
         self.define_value(name, self.pc, "label", line, stmt, local)
 
@@ -403,7 +433,12 @@ class Layout:
         full = name if name.islower() else name.lower()  # (no copy of a name already in lower case: one a symbol)
         if local is None:
             key = full[: ex.SIGNIFICANT]
-            spelled = self.spelling.setdefault(key, full)
+            if key in self.kinds:  # (a key without a colon: spelled since it is in kinds -- spelling_of)
+                spelled = self.spelling.get(key, key)
+            else:
+                spelled = full
+                if full != key:
+                    self.spelling[key] = full
             if spelled != full:
                 if line is None:
                     line = stmt = self.layout.line(self.ref)
@@ -424,7 +459,7 @@ class Layout:
         self.kinds[key] = kind
         self.defined_at[key] = self.ref if stmt is line else (line, stmt.col, len(name))  # (see place_of)
         self.values[key] = value
-        self.order[key] = None
+        self.order.append(key)
 
     def place_of(self, key: str) -> tuple | None:
         """Where symbol ``key`` was first defined: (line, col, length of its name).  A line that is its own
@@ -459,12 +494,16 @@ class Layout:
             value = None
         if rec.var:
             key = ex.key_of(rec.name)
-            self.spelling.setdefault(key, rec.name.lower())
             if key not in self.defined_at:  # (its place noted once, not at each round of a loop)
                 self.defined_at[key] = self.ref if stmt is line else (line, stmt.col, len(rec.name))  # (see place_of)
-            if self.kinds.get(key) is None:
+            if key not in self.kinds:
                 self.kinds[key] = "var"
-            self.order.setdefault(key, None)
+                full = rec.name.lower()
+                if full != key:
+                    self.spelling[key] = full
+                self.order.append(key)
+            else:
+                self.ordered(key)
             if value is None:
                 self.values.pop(key, None)
             else:
@@ -534,9 +573,8 @@ class Layout:
                 if rec.label is not None and kind is not Define and kind is not Bad:
                     key = ex.local_key(rec.label, ":00")
                     if key not in self.definition_labels:
-                        self.definition_labels[key] = offset
-                        self.order.setdefault(key, None)
-                        self.spelling.setdefault(key, key)
+                        self.definition_labels[key] = offset  # (spelled as its key: spelling_of)
+                        self.order.append(key)
                 if isinstance(rec, Insn):
                     size = self.address_size(rec, self.values, offset, ":00") if rec.form == "address" else rec.size
                     offset += 3 if size == FORWARD else size
@@ -631,9 +669,11 @@ class Layout:
                 self.values[key] = fn(self.values, self.pc, local)
             except (ex.Unknown, ex.ExprError):
                 self.values.pop(key, None)
-            self.kinds.setdefault(key, "param")
-            self.order.setdefault(key, None)
-            self.spelling.setdefault(key, key)
+            if key not in self.kinds:  # (spelled as its key: spelling_of)
+                self.kinds[key] = "param"
+                self.order.append(key)
+            else:
+                self.ordered(key)
         macro.calls += 1
         suffix = f":{macro.calls:02X}"  # (the call's local labels: '.lbl' is 'lbl:01' in the first call)
         ref, k = self.ref, self.k
@@ -840,8 +880,12 @@ class Layout:
             return None
         for key, value in table:
             self.values[key] = value
-            self.kinds.setdefault(key, "const")
-            self.spelling.setdefault(key, key)
+            if key not in self.kinds:  # (spelled as its key: spelling_of)
+                self.kinds[key] = "const"
+                if ":" not in key:
+                    self.unordered.add(key)
+            if ":" in key:  # (a local key, 'name:NN', is spelled only when a table names it)
+                self.spelling.setdefault(key, key)
         return None
 
     def op_c64(self, rec, line, stmt, local, depth, lines):
