@@ -170,6 +170,7 @@ def _assemble(text: str, filename: str, options: Options, gate=None) -> Result:
         if not (options.empty_ok or layout.sst):  # ('.sst' tables are output enough: the original writes them)
             raise DiagnosticError(all_diags + [error("the program produces no bytes", where)])
         all_diags.append(warning("the program produces no bytes: no object file is written", where))
+    layout.forget_places()  # (no message names a place after this)
     spelled = layout.spelling
     sst_files = {name: write_symbols([(spelled.get(k, k), v) for k, v in table.items()]) for name, table in layout.sst}
     return Result(
