@@ -172,6 +172,7 @@ def _assemble(text: str, filename: str, options: Options, gate=None) -> Result:
         if not (options.empty_ok or layout.sst):  # ('.sst' tables are output enough: the original writes them)
             raise DiagnosticError(all_diags + [error("the program produces no bytes", where)], 0, kept.warnings)
         all_diags.append(warning("the program produces no bytes: no object file is written", where))
+    layout.forget_places()  # (no message names a place after this)
     spelled = layout.spelling
     sst_files = {name: write_symbols([(spelled.get(k, k), v) for k, v in table.items()]) for name, table in layout.sst}
     return Result(
@@ -295,7 +296,7 @@ def _spelling_warnings(layout: Layout) -> list[Diagnostic]:
         if name[0] == ".":
             continue
         key = name[:8]
-        spelled = layout.spelling.get(key)
+        spelled = layout.spelling_of(key)
         if spelled is None or spelled == name:
             continue
         for entry in layout.layout:
