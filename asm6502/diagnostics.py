@@ -113,18 +113,56 @@ def render(diag: Diagnostic) -> str:
     return "\n".join(lines)
 
 
+KEPT = 1000  # diagnostics one run keeps; beyond them they are only counted (a source of a million bad
+# lines made a million diagnostics, about 470 bytes each: 4 MB of ' xq' lines took 470 MB; a user reads the first)
+
+
+class Kept:
+    """The room one run has left for diagnostics: the first KEPT are kept, the rest counted by severity."""
+
+    __slots__ = ("room", "errors", "warnings")
+
+    def __init__(self, room: int = KEPT) -> None:
+        self.room = room
+        self.errors = 0  # errors not kept
+        self.warnings = 0  # warnings not kept
+
+    def has_room(self, is_error: bool) -> bool:
+        """Whether one more diagnostic is kept; if not, it is counted (an error when *is_error*).
+        (Asked before the diagnostic is made: beyond the room no message or span is made at all.)"""
+        if self.room > 0:
+            self.room -= 1
+            return True
+        if is_error:
+            self.errors += 1
+        else:
+            self.warnings += 1
+        return False
+
+    def admit(self, diagnostics) -> list[Diagnostic]:
+        """Those of *diagnostics* that are kept."""
+        return [d for d in diagnostics if self.has_room(d.is_error)]
+
+
 class DiagnosticError(Exception):
     """Raised by library functions when input cannot be processed.
 
     Carries every diagnostic collected (errors and warnings) so the caller can
-    print all of them, not only the first.
+    print all of them, not only the first -- up to ``KEPT`` of them: *more_errors* and
+    *more_warnings* count those beyond (see :class:`Kept`).
     """
 
-    def __init__(self, diagnostics: list[Diagnostic] | tuple[Diagnostic, ...]):
+    def __init__(self, diagnostics: list[Diagnostic] | tuple[Diagnostic, ...], more_errors: int = 0, more_warnings: int = 0):
         self.diagnostics = tuple(diagnostics)
+        self.more_errors, self.more_warnings = more_errors, more_warnings
         first = next((d for d in self.diagnostics if d.is_error), None)
         super().__init__(render(first) if first else "error")
 
     @property
     def errors(self) -> tuple[Diagnostic, ...]:
         return tuple(d for d in self.diagnostics if d.is_error)
+
+    @property
+    def more(self) -> int:
+        """Diagnostics not kept."""
+        return self.more_errors + self.more_warnings

@@ -72,7 +72,7 @@ def run_tool(args: list[str]) -> None:
         raise RuntimeError(f"{' '.join(args)} failed:\n{proc.stdout}{proc.stderr}")
 
 
-def _compile_package() -> None:
+def compile_package() -> None:
     """Byte-compile asm6502 as pip does for an installed package (Ophis's modules are compiled
     at its installation; an editable install with PYTHONDONTWRITEBYTECODE set would otherwise
     compile ours at every start of the command)."""
@@ -85,7 +85,7 @@ def _compile_package() -> None:
 
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
-    _compile_package()
+    compile_package()
     if args.keep:
         return _bench(args, Path(args.keep))
     with tempfile.TemporaryDirectory(prefix="asm6502-bench-") as tmp:

@@ -22,7 +22,7 @@ from asm6502.asm.rows import as_span
 from asm6502.asm.symfile import write_symbols
 from asm6502.asm.typed import as_typed
 from asm6502.cpu import CPUS
-from asm6502.diagnostics import Diagnostic, DiagnosticError, Span, error, note, warning
+from asm6502.diagnostics import Diagnostic, DiagnosticError, Kept, Span, error, note, warning
 from asm6502.fileio import MAX_IMAGE_BYTES, Files, _identity, _kind_problem
 from asm6502.patterns import LazyPattern
 
@@ -53,9 +53,10 @@ class _Files:
     run may replace it. A ``.file`` chain that comes back to a file already in it is an error
     when it closes (the original would load the files for ever)."""
 
-    def __init__(self, options: Options, diags: list[Diagnostic], gate=None):
+    def __init__(self, options: Options, diags: list[Diagnostic], gate=None, kept: Kept | None = None):
         self.options = options
         self.diags = diags
+        self.kept = kept if kept is not None else Kept()  # the run's room for diagnostics
         self.disk: DiskImage | None = None
         self.gate = gate if gate is not None else Files()
         self.chain: dict = {}  # identity of every file of the .file chain so far -> its name
@@ -82,7 +83,7 @@ class _Files:
             return data
         self._enter(path, name)
         text = source_text(data, path)
-        source = read_source(path, as_typed(text) if self.options.case == "lower" else text)
+        source = read_source(path, as_typed(text) if self.options.case == "lower" else text, self.kept)
         self.diags.extend(_line_problems(source.problems))
         return source.lines, source.start_index
 
@@ -143,11 +144,12 @@ def assemble(text: str, filename: str = "<input>", options: Options = Options(),
 
 
 def _assemble(text: str, filename: str, options: Options, gate=None) -> Result:
-    source = read_source(filename, text)
-    diags = _line_problems(source.problems) + _capitals(source, text)
-    files = _Files(options, diags, gate)
+    kept = Kept()  # the run's room for diagnostics: beyond it they are only counted (diagnostics.Kept)
+    source = read_source(filename, text, kept)
+    diags = _line_problems(source.problems) + kept.admit(_capitals(source, text))
+    files = _Files(options, diags, gate, kept)
     files.start(filename)
-    layout = Layout(options, files.read, source.opens)
+    layout = Layout(options, files.read, source.opens, kept)
     layout.run(source.lines, source.start_index)
     if options.listing:  # (pass 2 then keeps every entry's bytes: they take the memory of the decoder's tables of
         # texts, which only pass 1 reads -- the large bench program's peak 2.5 MB lower; without a listing the peak is
@@ -156,20 +158,21 @@ def _assemble(text: str, filename: str, options: Options, gate=None) -> Result:
     encoder = Encoder(layout)
     encoder.run()
     if layout.symbol_memory is not None:
-        encoder.diags += _symbol_overflow(layout)
+        encoder.diags += kept.admit(_symbol_overflow(layout))
     if layout.object_buffer and not encoder.fatal:
-        encoder.diags += _buffer_overflow(layout, text)
-    all_diags = list(dict.fromkeys(diags + layout.diags + encoder.diags + _spelling_warnings(layout) + _advice(layout)))
+        encoder.diags += kept.admit(_buffer_overflow(layout, text))
+    all_diags = list(dict.fromkeys(diags + layout.diags + encoder.diags + kept.admit(_spelling_warnings(layout)) + _advice(layout, kept)))
     segments, overlaps = _segments(encoder.chunks)
-    all_diags += overlaps
-    if any(d.is_error for d in all_diags):
-        raise DiagnosticError(all_diags)
+    all_diags += kept.admit(overlaps)
+    if any(d.is_error for d in all_diags) or kept.errors:
+        raise DiagnosticError(all_diags, kept.errors, kept.warnings)
     if not segments:
         first = source.lines[0].line_text if source.lines else ""
         where = Span(filename, 1, 1, 1, first, None)
         if not (options.empty_ok or layout.sst):  # ('.sst' tables are output enough: the original writes them)
-            raise DiagnosticError(all_diags + [error("the program produces no bytes", where)])
+            raise DiagnosticError(all_diags + [error("the program produces no bytes", where)], 0, kept.warnings)
         all_diags.append(warning("the program produces no bytes: no object file is written", where))
+    layout.forget_places()  # (no message names a place after this)
     spelled = layout.spelling
     sst_files = {name: write_symbols([(spelled.get(k, k), v) for k, v in table.items()]) for name, table in layout.sst}
     return Result(
@@ -178,6 +181,7 @@ def _assemble(text: str, filename: str, options: Options, gate=None) -> Result:
         files=sst_files,
         symbol_table=_symbol_table(layout, encoder) if layout.symbol_listing else None,
         macro_calls=tuple((m.name, m.calls) for m in layout.macro_order), last_line=layout.last_line,
+        more_warnings=kept.warnings,
     )  # fmt: skip
 
 
@@ -269,16 +273,16 @@ def _capitals(source, text: str) -> list[Diagnostic]:
 _LOWER = re.compile(r"[a-z]")
 
 
-def _advice(layout: Layout) -> list[Diagnostic]:
+def _advice(layout: Layout, kept: Kept) -> list[Diagnostic]:
     """A warning at every use of a statement that the decoder assembled as the original would but
-    advises against (``sta ($20),x``, which the original reads as ``sta ($20,x)``)."""
+    advises against (``sta ($20),x``, which the original reads as ``sta ($20,x)``), while the run has room."""
     advised = layout.decoder.advised
     if not advised:
         return []
     out = []
     for entry in layout.layout:
         found = advised.get(id(entry.rec))
-        if found is not None:
+        if found is not None and kept.has_room(False):
             _record, message, offset, length = found
             line, stmt = entry.line, entry.stmt
             out.append(warning(message, Span(line.file, line.index, stmt.col + offset, length, line.line_text, line.number)))
@@ -292,7 +296,7 @@ def _spelling_warnings(layout: Layout) -> list[Diagnostic]:
         if name[0] == ".":
             continue
         key = name[:8]
-        spelled = layout.spelling.get(key)
+        spelled = layout.spelling_of(key)
         if spelled is None or spelled == name:
             continue
         for entry in layout.layout:

@@ -35,10 +35,12 @@ class Encoder:
         self.fatal = False
 
     def err(self, message: str, where) -> None:
-        self.diags.append(error(message, as_span(where)))
+        if self.layout.kept.has_room(True):  # (beyond the run's room only counted: diagnostics.Kept)
+            self.diags.append(error(message, as_span(where)))
 
     def warn(self, message: str, where) -> None:
-        self.diags.append(warning(message, as_span(where)))
+        if self.layout.kept.has_room(False):
+            self.diags.append(warning(message, as_span(where)))
 
     def place(self, at: int) -> tuple:
         """Entry ``at``'s line and statement, made for a message (the entries keep neither object)."""

@@ -24,7 +24,7 @@ from asm6502.asm.reader import NO_NUMBER, Line, Lines, SourceLine, file_name, sp
 from asm6502.asm.result import Options
 from asm6502.asm.rows import as_span
 from asm6502.asm.symfile import read_symbols
-from asm6502.diagnostics import Diagnostic, error, note, warning
+from asm6502.diagnostics import Diagnostic, Kept, error, note, warning
 from asm6502.patterns import LazyPattern
 
 __all__ = ["FORWARD", "Layout", "Macro"]
@@ -34,6 +34,31 @@ MACRO_DEPTH = 16
 
 MAX_CHAIN = 1000  # .file chains followed in one pass (a file naming itself would go on for ever)
 
+
+
+# A symbol's kind and where it was first defined, packed in one int (Layout.symbols: one dict, not two):
+# bits 0-1 its kind (KIND_NAMES), bit 2 set when its place is a tuple in Layout.places, bits 3 and up the
+# number among the lines run (Entries.refs) of the line that is its own one statement, plus 1 (0: no place)
+KIND_NAMES = ("label", "const", "var", "param")
+LABEL, CONST, VAR, PARAM = range(4)
+IN_PLACES = 4
+
+
+class Kinds:
+    """Layout.symbols read as key -> "label" | "const" | "var" | "param" (what convert and Result ask)."""
+
+    def __init__(self, symbols: dict[str, int]):
+        self.symbols = symbols
+
+    def get(self, key: str, default=None):
+        packed = self.symbols.get(key)
+        return default if packed is None else KIND_NAMES[packed & 3]
+
+    def __getitem__(self, key: str) -> str:
+        return KIND_NAMES[self.symbols[key] & 3]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.symbols
 
 
 LOCAL_JUNK = " with a macro-local label"  # (in expr.py's message for what follows such an expression)
@@ -69,21 +94,29 @@ _OPT_ITEM = LazyPattern(r"([Oo][Oo]|[OoPpMmNn])(#|\d+|=.*)?\Z")
 class Layout:
     """One assembly's pass 1 (its state is read by pass 2 afterwards)."""
 
-    def __init__(self, options: Options, reader, opens: dict):
+    def __init__(self, options: Options, reader, opens: dict, kept: Kept | None = None):
         self.options = options
         self.reader = reader  # (name, line) -> list[Line], raises OSError
         self.opens = opens
         self.decoder = Decoder(options.cpu)
         self.listing = options.listing
         self.values: dict[str, int] = {}
-        self.kinds: dict[str, str] = {}  # key -> "label" | "const" | "var" | "param"
-        self.spelling: dict[str, str] = {}  # key -> first full spelling
-        self.defined_at: dict[str, tuple | int] = {}  # key -> where it was first defined (see place_of)
+        # key -> its kind and where it was first defined, packed (KIND_NAMES; see place_of); kinds reads the kinds
+        self.symbols: dict[str, int] = {}
+        self.kinds = Kinds(self.symbols)
+        self.places: dict[str, tuple] = {}  # key -> (line, col, length of its name) where that is not a line number
+        # key -> its first full spelling, where that is not the key itself (the large bench program: none of its
+        # 15,000 symbols; a dict of them all was 0.4 MB): spelling_of answers for every key
+        self.spelling: dict[str, str] = {}
         self.ref = 0  # the line of the statement run now (Entries.refs): entries and places of definitions note it
         self.k = 0  # that statement's number in its line (OTHER_STMT or more: none of the line's own; Entries.add)
-        self.order: dict[str, None] = {}  # every symbol key in the order the original creates them
+        # every symbol key in the order the original creates them (a list, not a dict: whether a key is in it
+        # is known from symbols, definition_labels and unordered -- see ordered)
+        self.order: list[str] = []
+        self.unordered: set[str] = set()  # keys without a colon in symbols but not in order ('-D' defines, '.lst' tables)
         self.definition_labels: dict[str, int] = {}  # 'name:00' -> its offset in a macro's definition (see defined_labels)
         self.diags: list[Diagnostic] = []
+        self.kept = kept if kept is not None else Kept()  # the run's room for diagnostics
         self.layout = Entries()  # what pass 1 laid out
         self.call_ends: dict[int, tuple[int, str]] = {}  # layout index of a macro call -> (index after its body, its locals' suffix)
         self.macros: dict[str, Macro] = {}
@@ -115,16 +148,19 @@ class Layout:
         for name, value in options.defines:
             key = ex.key_of(name)
             self.values[key] = value & 0xFFFF
-            self.kinds[key] = "const"
-            self.spelling[key] = name.lower()
+            self.symbols[key] = CONST
+            self.unordered.add(key)
+            self.spelled(key, name.lower())
 
     # -- diagnostics ------------------------------------------------------------------
 
     def err(self, message: str, where, *notes: Diagnostic) -> None:
-        self.diags.append(error(message, as_span(where), *notes))
+        if self.kept.has_room(True):  # (beyond the run's room only counted: diagnostics.Kept)
+            self.diags.append(error(message, as_span(where), *notes))
 
     def warn(self, message: str, where, *notes: Diagnostic) -> None:
-        self.diags.append(warning(message, as_span(where), *notes))
+        if self.kept.has_room(False):
+            self.diags.append(warning(message, as_span(where), *notes))
 
     # -- the walk -----------------------------------------------------------------------
 
@@ -199,7 +235,7 @@ class Layout:
                     executed += 1
                     if rec.label is not None:
                         self.ref = before + i
-                        define_value(rec.label, pc, "label", None, None, local)
+                        define_value(rec.label, pc, LABEL, None, None, local)
                     size = address_size(rec, values, pc, local) if rec.form == "address" else rec.size
                     recs.append(rec)
                     add_pc(pc)
@@ -265,7 +301,7 @@ class Layout:
                         rec = self.decoder.decode_after_blank_colon(text)
                     if type(rec) is Insn:
                         if rec.label is not None:
-                            define_value(rec.label, pc, "label", line, stmt, local)
+                            define_value(rec.label, pc, LABEL, line, stmt, local)
                         size = address_size(rec, values, pc, local) if rec.form == "address" else rec.size
                         if k < other_stmt:
                             recs.append(rec)
@@ -393,47 +429,87 @@ class Layout:
 
     # -- symbols -------------------------------------------------------------------------
 
-    def define_label(self, name: str, line, stmt, local) -> None:
-        self.define_value(name, self.pc, "label", line, stmt, local)
+    def spelled(self, key: str, full: str) -> None:
+        """Note ``full`` as the spelling of ``key`` (a name's first, or a '-D' define's latest)."""
+        if full != key:
+            self.spelling[key] = full
+        else:
+            self.spelling.pop(key, None)
 
-    def define_value(self, name: str, value: int, kind: str, line, stmt, local) -> None:
+    def spelling_of(self, key: str) -> str | None:
+        """The first full spelling of symbol ``key``, None for a key that has none.  A key without a colon
+        is spelled once it is in symbols, a 'name:00' key once it is in definition_labels; local keys
+        ('name:NN') of labels in calls have none."""
+        found = self.spelling.get(key)
+        if found is not None:
+            return found
+        if ":" in key:
+            return key if key in self.definition_labels else None
+        return key if key in self.symbols else None
+
+    def ordered(self, key: str) -> None:
+        """Add ``key`` (which is in symbols) to order unless it is there."""
+        if key in self.unordered:
+            self.unordered.discard(key)
+            self.order.append(key)
+
+    def define_label(self, name: str, line, stmt, local) -> None:
+        self.define_value(name, self.pc, LABEL, line, stmt, local)
+
+    def define_value(self, name: str, value: int, kind: int, line, stmt, local) -> None:
         """Define a label or '=' constant (pass 1 only): a second definition is the original's
         REDEFINITION, and the first value stays.  (``line`` None: the line run now, which is its own
         one statement, its object made only for a message.)"""
         full = name if name.islower() else name.lower()  # (no copy of a name already in lower case: one a symbol)
         if local is None:
             key = full[: ex.SIGNIFICANT]
-            spelled = self.spelling.setdefault(key, full)
+            if key in self.symbols:  # (a key without a colon: spelled since it is in symbols -- spelling_of)
+                spelled = self.spelling.get(key, key)
+            else:
+                spelled = full
+                if full != key:
+                    self.spelling[key] = full
             if spelled != full:
                 if line is None:
                     line = stmt = self.layout.line(self.ref)
                 self.warn(
                     f"'{name}' and '{spelled}' are the same label: Profi-Ass keeps only the first {ex.SIGNIFICANT} characters ('{key}')",
                     (line, stmt.col, len(name)),
-                    *([note("the other spelling is here", as_span(self.place_of(key)))] if key in self.defined_at else []),
+                    *([note("the other spelling is here", as_span(first))] if (first := self.place_of(key)) else []),
                 )
         else:
             key = ex.local_key(name, local)
-        if key in self.kinds:
+        if key in self.symbols:
             if line is None:
                 line = stmt = self.layout.line(self.ref)
             first = self.place_of(key)
             self.err(f"duplicate symbol '{name}' [REDEFINITION]", (line, stmt.col, len(name)),
                      *([note("first defined here", as_span(first))] if first else []))  # fmt: skip
             return
-        self.kinds[key] = kind
-        self.defined_at[key] = self.ref if stmt is line else (line, stmt.col, len(name))  # (see place_of)
+        if stmt is line:  # (see place_of)
+            self.symbols[key] = (self.ref + 1) << 3 | kind
+        else:
+            self.symbols[key] = IN_PLACES | kind
+            self.places[key] = (line, stmt.col, len(name))
         self.values[key] = value
-        self.order[key] = None
+        self.order.append(key)
+
+    def forget_places(self) -> None:
+        """Keep only the kinds of the symbols (after the last message that names a place: the Result keeps
+        them, and the large bench program's 15,000 places were 0.45 MB of ints kept to its end)."""
+        symbols = self.symbols
+        for key, packed in symbols.items():  # (in place: a new dict would be the peak of a run without a listing)
+            symbols[key] = packed & 3  # (a small int: no object of its own)
+        self.places = {}
 
     def place_of(self, key: str) -> tuple | None:
         """Where symbol ``key`` was first defined: (line, col, length of its name).  A line that is its own
         statement is noted by its number among the lines run (Entries.refs: no line object, no tuple; the
         large bench program's 15,000 labels and constants); its name is its record's label or '=' name."""
-        where = self.defined_at.get(key)
-        if where is None or isinstance(where, tuple):
-            return where
-        line = self.layout.line(where)
+        packed = self.symbols.get(key)
+        if packed is None or packed < 8:
+            return self.places[key] if packed is not None and packed & IN_PLACES else None
+        line = self.layout.line((packed >> 3) - 1)
         assert not isinstance(line, SourceLine)  # (noted only for a line that is its own one statement)
         rec = self.decoder.decode(line.text)
         name = rec.label if rec.label is not None else rec.name if type(rec) is Define else ""
@@ -459,12 +535,21 @@ class Layout:
             value = None
         if rec.var:
             key = ex.key_of(rec.name)
-            self.spelling.setdefault(key, rec.name.lower())
-            if key not in self.defined_at:  # (its place noted once, not at each round of a loop)
-                self.defined_at[key] = self.ref if stmt is line else (line, stmt.col, len(rec.name))  # (see place_of)
-            if self.kinds.get(key) is None:
-                self.kinds[key] = "var"
-            self.order.setdefault(key, None)
+            packed = self.symbols.get(key)
+            if packed is None or packed < 4:  # (its place noted once, not at each round of a loop: see place_of)
+                kind = VAR if packed is None else packed
+                if stmt is line:
+                    self.symbols[key] = (self.ref + 1) << 3 | kind
+                else:
+                    self.symbols[key] = IN_PLACES | kind
+                    self.places[key] = (line, stmt.col, len(rec.name))
+                if packed is None:
+                    full = rec.name.lower()
+                    if full != key:
+                        self.spelling[key] = full
+                    self.order.append(key)
+                else:
+                    self.ordered(key)
             if value is None:
                 self.values.pop(key, None)
             else:
@@ -472,7 +557,7 @@ class Layout:
             self.layout.add(rec, self.pc, 0, self.ref, self.k, stmt, local)  # pass 2 assigns it again
         else:
             if value is not None:
-                self.define_value(rec.name, value, "const", line, stmt, None)
+                self.define_value(rec.name, value, CONST, line, stmt, None)
             if self.listing:
                 self.layout.add(rec, self.pc, 0, self.ref, self.k, stmt, local)
         return None
@@ -534,9 +619,8 @@ class Layout:
                 if rec.label is not None and kind is not Define and kind is not Bad:
                     key = ex.local_key(rec.label, ":00")
                     if key not in self.definition_labels:
-                        self.definition_labels[key] = offset
-                        self.order.setdefault(key, None)
-                        self.spelling.setdefault(key, key)
+                        self.definition_labels[key] = offset  # (spelled as its key: spelling_of)
+                        self.order.append(key)
                 if isinstance(rec, Insn):
                     size = self.address_size(rec, self.values, offset, ":00") if rec.form == "address" else rec.size
                     offset += 3 if size == FORWARD else size
@@ -631,9 +715,11 @@ class Layout:
                 self.values[key] = fn(self.values, self.pc, local)
             except (ex.Unknown, ex.ExprError):
                 self.values.pop(key, None)
-            self.kinds.setdefault(key, "param")
-            self.order.setdefault(key, None)
-            self.spelling.setdefault(key, key)
+            if key not in self.symbols:  # (spelled as its key: spelling_of)
+                self.symbols[key] = PARAM
+                self.order.append(key)
+            else:
+                self.ordered(key)
         macro.calls += 1
         suffix = f":{macro.calls:02X}"  # (the call's local labels: '.lbl' is 'lbl:01' in the first call)
         ref, k = self.ref, self.k
@@ -840,8 +926,12 @@ class Layout:
             return None
         for key, value in table:
             self.values[key] = value
-            self.kinds.setdefault(key, "const")
-            self.spelling.setdefault(key, key)
+            if key not in self.symbols:  # (spelled as its key: spelling_of)
+                self.symbols[key] = CONST
+                if ":" not in key:
+                    self.unordered.add(key)
+            if ":" in key:  # (a local key, 'name:NN', is spelled only when a table names it)
+                self.spelling.setdefault(key, key)
         return None
 
     def op_c64(self, rec, line, stmt, local, depth, lines):

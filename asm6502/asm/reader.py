@@ -16,7 +16,9 @@ from __future__ import annotations
 
 import re
 from array import array
+from itertools import chain
 
+from asm6502.diagnostics import Kept
 from asm6502.patterns import LazyPattern
 from asm6502.tuples import SlotRecord, named_tuple, slot_record
 
@@ -259,28 +261,24 @@ _OPEN = LazyPattern(r'open\s*(\d+)\s*(?:,\s*(\d+)\s*(?:,\s*(\d+)\s*)?)?(?:,\s*"(
 _LINE_BREAK = LazyPattern(r"\r\n|\r|\n")
 
 
-_BLOCK = 1 << 20  # characters split at a time: no list of every line's text beside the lines themselves
+_BLOCK = 1 << 16  # characters split at a time: no list of every line's text beside the lines themselves (a text
+# of short lines split whole took 13 bytes a character: 800 KB of ' xq' lines, a 10 MB peak of strings)
 
 
 def _raw_lines(text: str):
-    """The lines of *text* (without their breaks): a list when the text is at most a block (the
-    generator's resumption per line cost 7 M instructions on the large bench program), else split a
-    block at a time."""
+    """The lines of *text* (without their breaks), split a block at a time; the lines of the blocks are
+    handed on by ``chain`` (C: a generator resumed for every line cost 7 M instructions on the large bench
+    program, one resumed a block costs nothing)."""
     if "\r" in text:
         raw = _LINE_BREAK.split(text)
         if raw[-1] == "":
             raw.pop()
         return raw
-    if len(text) <= _BLOCK:
-        parts = text.split("\n")
-        if parts[-1] == "":
-            parts.pop()
-        return parts
-    return _blocks(text)
+    return chain.from_iterable(_blocks(text))
 
 
 def _blocks(text: str):
-    """The lines of a text without CR, split a block at a time."""
+    """The lines of a text without CR, a list a block."""
     pos, n = 0, len(text)
     while pos < n:
         end = text.find("\n", pos + _BLOCK)
@@ -289,18 +287,21 @@ def _blocks(text: str):
         parts = text[pos:end].split("\n")  # (the same lines as one split, a quarter of the time of a regex)
         if end == n and parts[-1] == "":
             parts.pop()
-        yield from parts
+        yield parts
         pos = end + 1
 
 
-def read_lines(file: str, text: str) -> tuple[Lines, list[tuple[Line, str, int]]]:
+def read_lines(file: str, text: str, room: Kept | None = None) -> tuple[Lines, list[tuple[Line, str, int]]]:
     """All lines of ``text``, each with its BASIC line number and statements (as the columns of
     :class:`Lines`).
 
     Lines end at LF, CR LF or CR only: a form feed or a NEL ($85) inside a line is a
     character of that line (``str.splitlines`` would break there and shift every later
-    line's position).
+    line's position).  *room*: the run's room for diagnostics (a bad line number beyond it is only
+    counted there).
     """
+    if room is None:
+        room = Kept()
     raw_lines = _raw_lines(text)
     lines = Lines(file)
     texts = lines.texts
@@ -332,7 +333,8 @@ def read_lines(file: str, text: str) -> tuple[Lines, list[tuple[Line, str, int]]
             # the commonest line, '100 lda #1': its number, one blank, its statements (LINE_PARTS reads it so too)
             number = int(digits)
             if number > MAX_LINE_NUMBER:
-                problems.append((index, str(number), len(digits)))
+                if room.has_room(True):
+                    problems.append((index, str(number), len(digits)))
             start = len(digits)
             col = start + 2
             number_col = 1
@@ -363,7 +365,7 @@ def read_lines(file: str, text: str) -> tuple[Lines, list[tuple[Line, str, int]]
                 if " " in digits or "\t" in digits:  # blanks inside the number: BASIC joins its digits
                     digits = digits.replace(" ", "").replace("\t", "")
                 number = int(digits) if len(digits) <= 6 or len(digits.lstrip("0")) <= 6 else None
-                if number is None or number > MAX_LINE_NUMBER:
+                if (number is None or number > MAX_LINE_NUMBER) and room.has_room(True):
                     problems.append((index, str(number) if number is not None else digits.lstrip("0")[:12] + "...", len(digits)))
             else:
                 number = None
@@ -415,9 +417,9 @@ def file_name(c64_name: str) -> str:
     return name.split(",", 1)[0]
 
 
-def read_source(file: str, text: str) -> Source:
+def read_source(file: str, text: str, room: Kept | None = None) -> Source:
     """The source's lines, with the BASIC lines before the start line separated off."""
-    lines, problems = read_lines(file, text)
+    lines, problems = read_lines(file, text, room)
     opens: dict[int, OpenFile] = {}
     if "sys" not in text.casefold():  # (a quick test first: START_LINE ignores case as casefold does)
         return Source(lines, problems, opens, 0)

@@ -48,7 +48,7 @@ class Result:
     last_line: int | None  # the BASIC number of the last line read (the .end line): the listing's number of the start line's statements
 
     def __init__(self, segments, tables, diagnostics, listed, object_name=None, listing_name=None,
-                 files=None, symbol_table=None, macro_calls=(), last_line=None):  # fmt: skip
+                 files=None, symbol_table=None, macro_calls=(), last_line=None, more_warnings=0):  # fmt: skip
         # tables: pass 1's (values, first spellings, kinds) by symbol key, from which ``symbols`` and
         # ``labels`` are made when first asked for (most runs of the command never ask)
         # listed: (pass 1's layout entries (entries.Entries), pass 2's value of each '=' entry (encode.Encoder.defined;
@@ -56,6 +56,7 @@ class Result:
         self.segments, self._tables, self.diagnostics, self._listed = segments, tables, diagnostics, listed
         self.object_name, self.listing_name, self.files = object_name, listing_name, {} if files is None else files
         self.symbol_table, self.macro_calls, self.last_line = symbol_table, macro_calls, last_line
+        self.more_warnings = more_warnings  # warnings beyond the run's room (diagnostics.Kept): counted, not kept
 
     def __eq__(self, other) -> bool:  # (every field, with the listing rows instead of the pairs they are made from)
         if type(other) is not Result:

@@ -204,9 +204,9 @@ def _assemble_command(args) -> int:
     except DiagnosticError as exc:
         shown = in_source_order(exc.diagnostics)[:MAX_SHOWN]
         print_diagnostics(shown)
-        if len(exc.diagnostics) > MAX_SHOWN:
-            print(f"... {len(exc.diagnostics) - MAX_SHOWN} more diagnostics not shown", file=sys.stderr)
-        n = len(exc.errors)
+        if len(exc.diagnostics) + exc.more > MAX_SHOWN:
+            print(f"... {len(exc.diagnostics) + exc.more - MAX_SHOWN} more diagnostics not shown", file=sys.stderr)
+        n = len(exc.errors) + exc.more_errors
         print(f"{n} error{'s' if n != 1 else ''}; no output written", file=sys.stderr)
         return 1
     diags = list(result.diagnostics)
@@ -217,7 +217,7 @@ def _assemble_command(args) -> int:
                         f"${args.fill:02X} in the {args.format} output")  # (a gap has no line of its own)
             )
     if not args.quiet:
-        print_diagnostics(in_source_order(diags))
+        print_diagnostics(in_source_order(diags), more=result.more_warnings)
     if not result.segments:  # (definitions only: the listing, symbol tables and labels, no object file)
         payload: bytes | str | None = None
     elif args.format == "prg":

@@ -13,9 +13,10 @@ from asm6502.numparse import check_range, parse_int
 MAX_SHOWN = 50  # diagnostics printed before the rest is only counted (a wrong file gives thousands)
 
 
-def print_diagnostics(diagnostics: Iterable[Diagnostic], stream=None, limit: int = MAX_SHOWN) -> None:
+def print_diagnostics(diagnostics: Iterable[Diagnostic], stream=None, limit: int = MAX_SHOWN, more: int = 0) -> None:
+    """The first *limit* diagnostics, then how many more there are (*more*: those the run only counted)."""
     stream = stream or sys.stderr
-    hidden = 0
+    hidden = more
     for i, d in enumerate(diagnostics):
         if i < limit:
             print(render(d), file=stream)
@@ -95,7 +96,7 @@ def guarded(fn: Callable[[], int]) -> int:
     except BrokenPipeError:
         return reader_gone()
     except DiagnosticError as exc:
-        print_diagnostics(exc.diagnostics)
+        print_diagnostics(exc.diagnostics, more=exc.more)
         return 1
     except OSError as exc:
         name = exc.filename if exc.filename is not None else ""

@@ -125,7 +125,7 @@ class Writer:
     def fresh(self, wanted: str) -> str:
         """A name no symbol has (nor will have: it is taken)."""
         name, n = wanted, 2
-        while name in self.taken or name in self.layout.spelling:
+        while name in self.taken or self.layout.spelling_of(name) is not None:
             name, n = f"{wanted}_{n}", n + 1
         self.taken.add(name)
         return name
