@@ -9,7 +9,7 @@ from itertools import islice
 
 from asm6502.asm import Result
 from asm6502.asm.decode import Bad, Data, Define, Insn, Pseudo
-from asm6502.asm.entries import OTHER_STMT, MacroEnd, MacroLine, statement_of
+from asm6502.asm.entries import FORWARD, OTHER_STMT, MacroEnd, MacroLine, statement_of
 from asm6502.asm.pseudo import PAGE, PSEUDO_OPS, TITLE
 from asm6502.asm.reader import NO_NUMBER, Lines
 from asm6502.asm.rows import with_comment
@@ -72,6 +72,7 @@ def vice_names(names: list[str]) -> dict[str, str]:
 
 
 LISTING_BLOCK = 4096  # rows joined at a time
+HEXES_KEPT = 4096  # the listing text's table of the digits of bytes met before: emptied at a block's start above this size
 
 
 def listing_text(result: Result, source_name: str = "") -> str:
@@ -91,8 +92,8 @@ def encoded(blocks: Iterable[str]) -> bytearray:
 def listing_blocks(result: Result, source_name: str = "") -> Iterator[str]:
     """The listing's text a block of rows at a time, each row ended by a newline.
 
-    Made straight from the layout entries' columns and pass 2's bytes or value (Result.listed_columns), without making the
-    ListingRows: each kind of entry is shown with the fields ``asm6502.asm.rows.row`` gives it."""
+    Made straight from the layout entries' columns, their bytes and the '=' values (Result.listed_columns), without
+    making the ListingRows: each kind of entry is shown with the fields ``asm6502.asm.rows.row`` gives it."""
     out = []
     if source_name:
         out.append(f"; asm6502 listing of {source_name}")
@@ -104,26 +105,30 @@ def listing_blocks(result: Result, source_name: str = "") -> Iterator[str]:
     high = ["  " + digits for digits in hex2]  # (the high byte's with the blanks before the address: fewer pieces a row)
     value_high = ["  =" + digits for digits in hex2]  # (the same for the value of a '=' row)
     append = out.append
-    hexes: dict = {}  # an instruction's or a short data entry's bytes -> "  " + their hex digits, padded, + "  " (most recur)
+    hexes: dict = {}  # an instruction's or a short data entry's bytes -> "  " + their hex digits, padded, + "  " (most recur;
+    # emptied when a block starts with more than HEXES_KEPT: the large bench program's 11,437 raised the listing's peak
+    # by 1.3 MB, for 0.2 % of the command's instructions)
     hexes_get = hexes.get
     value_column = 5 + 2 + 4 + 2 + width  # (a '=' row: the value in the address column, padded to the text)
     value_pad = " " * (value_column - 12) + "  "  # (after a 5-character line field and a 4-digit value; then the text's blanks)
-    entries, extras = result.listed_columns
-    rows = zip(entries.recs, entries.pcs, entries.refs, entries.stmts, extras)
+    entries, memory, defined = result.listed_columns
+    rows = zip(entries.recs, entries.pcs, entries.refs, entries.stmts, entries.sizes)
     others = iter(entries.other.values())  # (the statements of OTHER_STMT entries, in the entries' order)
     main = entries.sources[0] if entries.sources else Lines("")  # the first file: its lines' refs are their positions
     main_texts, main_numbers, main_end = main.texts, main.numbers, len(main.texts)
     texts, numbers, lo, hi = main_texts, main_numbers, 0, 0  # another Lines (a macro's body, a .file): lo <= ref < hi
     item = plain = None  # the row's line's item in its Lines' texts, and that item if it is a text (a line of one
     # statement without a comment)
-    no_number, other_stmt, kind_of, str_ = NO_NUMBER, OTHER_STMT, type, str  # (locals: read at every row)
+    no_number, other_stmt, kind_of, str_, forward = NO_NUMBER, OTHER_STMT, type, str, FORWARD  # (locals: read at every row)
     last = -1  # the ref of the row before
     line_field = blank
     # a block of rows at a time: no string per row of the whole listing at once (the large bench program's
     # listing: 46,000 of them, 4 MB beside the text's 1.7)
     while True:
         shown = len(out)
-        for rec, pc, ref, k, extra in islice(rows, LISTING_BLOCK):
+        if len(hexes) > HEXES_KEPT:
+            hexes.clear()
+        for rec, pc, ref, k, size in islice(rows, LISTING_BLOCK):
             if ref != last:  # (a line's number is shown on its first row only)
                 last = ref
                 if ref < main_end:
@@ -157,12 +162,13 @@ def listing_blocks(result: Result, source_name: str = "") -> Iterator[str]:
                     text = with_comment(stmt)
                 else:
                     text = stmt.text
-            digits = hexes_get(extra)  # (only the bytes of instructions and short data are keys)
-            if digits is not None:  # most rows: bytes met before (the text is not empty and ends without blanks)
-                append(f"{line_field}{high[pc >> 8]}{hex2[pc & 0xFF]}{digits}{text}")
-                continue
-            kind = type(rec)
-            if kind is Insn or kind is Data:  # the address and the bytes
+            kind = kind_of(rec)
+            if kind is Insn or kind is Data:  # the address and the bytes: the object's at [pc, pc + size) (rows.address_space)
+                extra = memory[pc : pc + size] if size != forward or kind is Data else memory[pc : pc + 3]
+                digits = hexes_get(extra)
+                if digits is not None:  # most rows: bytes met before (the text is not empty and ends without blanks)
+                    append(f"{line_field}{high[pc >> 8]}{hex2[pc & 0xFF]}{digits}{text}")
+                    continue
                 if len(extra) <= BYTES_PER_ROW:
                     digits = hexes[extra] = f"  {extra.hex(' ').upper().ljust(width)}  "
                     append(f"{line_field}{high[pc >> 8]}{hex2[pc & 0xFF]}{digits}{text}")
@@ -173,10 +179,11 @@ def listing_blocks(result: Result, source_name: str = "") -> Iterator[str]:
                         at = pc + i
                         address = f"{hex2[at >> 8]}{hex2[at & 0xFF]}" if at <= 0xFFFF else f"{at:04X}"
                         append(f"{blank}  {address}  {every[3 * i : 3 * i + width]}")
-            elif kind is Define and extra is not None and extra <= 0xFFFF:  # the value defined
-                append(f"{line_field}{value_high[extra >> 8]}{hex2[extra & 0xFF]}{value_pad}{text}")
-            elif kind is Define and extra is not None:  # the value defined
-                append(f"{line_field}  ={extra:04X}".ljust(5 + 2 + 4 + 2 + width) + f"  {text}")
+            elif kind is Define and (value := next(defined)) is not None:  # the value defined
+                if value <= 0xFFFF:
+                    append(f"{line_field}{value_high[value >> 8]}{hex2[value & 0xFF]}{value_pad}{text}")
+                else:
+                    append(f"{line_field}  ={value:04X}".ljust(5 + 2 + 4 + 2 + width) + f"  {text}")
             elif rec is None or kind is Define or kind is Bad or kind is MacroLine:  # no address
                 append(f"{line_field}        {no_bytes}  {text}".rstrip())
             elif kind is MacroEnd:  # the end of a macro call: .men as the definition spells it

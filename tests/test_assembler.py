@@ -446,6 +446,27 @@ def test_file_missing_is_an_error(tmp_path):
     assert info.value.errors[0].message == "cannot read .file 'gone.asm': no such file [IEEE]"
 
 
+# Listing rows with bytes or a value: (address, bytes, value).  Pass 2 keeps no bytes for the listing: a row's
+# bytes are the object's at its address, as many as pass 1 laid out (a forward reference's absolute size code is
+# 4, as is a 4-byte .byt's size); a '_' row's value is the one at that point of pass 2 (a '=' constant's is its last).
+LISTED_BYTES = [
+    ("10 *= $c000\n20 lda fwd\n30 .byt 1,2,3,4\n40 .wor $1234,fwd\n50 x = 5\n60 y _ x+1\n70 fwd nop\n"
+     "80 *= $c100\n90 jmp $c000:ldx #0:.byt 9\n",
+     [(0xC000, "ad0bc0", None), (0xC003, "01020304", None), (0xC007, "34120bc0", None), (None, "", 5), (None, "", 6),
+      (0xC00B, "ea", None), (0xC100, "4c00c0", None), (0xC103, "a200", None), (0xC105, "09", None)]),
+    ("10 *= $fffc\n20 lda $12\n30 .wor 7\n", [(0xFFFC, "a512", None), (0xFFFE, "0700", None)]),  # (up to $FFFF)
+    ("10 *= $1000\n20 .byt 1,2,3,4,5,6,7\n30 *= $0ff0\n40 rts\n", [(0x1000, "01020304050607", None), (0x0FF0, "60", None)]),
+    ("10 *= $1000\n20 x = 1\n30 x _ 2\n40 .wor x\n50 x _ 3\n", [(None, "", 3), (None, "", 2), (0x1000, "0200", None), (None, "", 3)]),
+]
+
+
+@pytest.mark.parametrize("source, rows", LISTED_BYTES)
+def test_listing_rows_show_each_entry_bytes_and_value(source, rows):
+    result = assemble(source, "t.asm", Options(listing=True))
+    assert [(row.address, row.data.hex(), row.value) for row in result.listing if row.data or row.value is not None] == rows
+    assert not assemble(source, "t.asm", Options(listing=False)).listing  # (no listing: no rows)
+
+
 def test_title_and_page_in_listing():
     from asm6502.output import listing_text
 

@@ -176,7 +176,7 @@ def _assemble(text: str, filename: str, options: Options, gate=None) -> Result:
     spelled = layout.spelling
     sst_files = {name: write_symbols([(spelled.get(k, k), v) for k, v in table.items()]) for name, table in layout.sst}
     return Result(
-        tuple(segments), (layout.values, spelled, layout.kinds), tuple(all_diags), (layout.layout, encoder.extras),
+        tuple(segments), (layout.values, spelled, layout.kinds), tuple(all_diags), (layout.layout, encoder.defined),
         object_name=_opened(layout, layout.object_lfn), listing_name=_opened(layout, layout.listing_lfn),
         files=sst_files,
         symbol_table=_symbol_table(layout, encoder) if layout.symbol_listing else None,

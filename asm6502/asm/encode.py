@@ -9,6 +9,7 @@ are reported here: an undefined symbol, a value out of range, a branch too far.
 
 from __future__ import annotations
 
+from array import array
 from itertools import count
 
 from asm6502.asm import expr as ex
@@ -16,7 +17,7 @@ from asm6502.asm.decode import Data, Define, Insn
 from asm6502.asm.entries import FORWARD, MacroCall
 from asm6502.asm.layout import Layout
 from asm6502.asm.pseudo import PSEUDO_OPS, WORDS
-from asm6502.asm.rows import as_span
+from asm6502.asm.rows import NO_VALUE, as_span
 from asm6502.diagnostics import Diagnostic, error, warning
 from asm6502.opcodes import ZERO_PAGE_FORM, Mode
 
@@ -26,7 +27,11 @@ class Encoder:
         self.layout = layout
         self.diags: list[Diagnostic] = []
         self.chunks: list[tuple[int, bytearray, tuple]] = []  # (start, bytes, where)
-        self.extras: list = []  # with a listing: per layout entry its bytes, its '=' value or None (see listing_rows())
+        # with a listing, the value of each '=' / '_' entry at its point of pass 2 (NO_VALUE: none); None without.  An
+        # instruction's or data entry's bytes are not kept: they are the object's at [pc, pc + its size from pass 1)
+        # (rows.address_space: every byte of a program assembled without error has that one writer).  A bytes object
+        # an instruction and a list's pointer an entry took 0.96 MB at the end of the large bench program's pass 2.
+        self.defined = array("I") if layout.options.listing else None
         self.fatal = False
 
     def err(self, message: str, where) -> None:
@@ -67,7 +72,7 @@ class Encoder:
         chunks = self.chunks
         out: bytearray = None  # the bytearray of the current chunk
         end = -1  # the address after it
-        extra = self.extras.append
+        define = self.defined.append if listing else None
         key_of = ex.key_of  # (a module's function looked up once: a listing run asks it at every '=' row)
         reversal_fatal = lay.object_lfn is not None or lay.object_buffer  # (a file or '.opt o''s buffer cannot go back)
         high = -1
@@ -88,8 +93,9 @@ class Encoder:
                         value = self.value(fn, values, pc, local, at, 0)
                         if value is not None:
                             values[key] = value
-                if listing:  # ('=' and '_' rows show the value at this point of pass 2)
-                    extra(values.get(key_of(rec.name)) if kind is Define else None)
+                if listing and kind is Define:  # ('=' and '_' rows show the value at this point of pass 2: 16 bits, expr.MAX)
+                    value = values.get(key_of(rec.name))
+                    define(NO_VALUE if value is None else value)
                 continue
             if data and pc == end:  # (most entries: the code goes on where the last ended)
                 out += data
@@ -123,8 +129,6 @@ class Encoder:
                     break
                 if end > high:
                     high = end
-            if listing:
-                extra(data)
 
     def where(self, at: int) -> tuple:
         """Entry ``at``'s statement as a lazy span."""

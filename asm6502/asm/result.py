@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 from functools import cached_property
+from itertools import repeat
 
-from asm6502.asm.rows import ListingRow, as_span, listing_rows
+from asm6502.asm.decode import Data, Define, Insn
+from asm6502.asm.entries import Entries
+from asm6502.asm.rows import ListingRow, address_space, as_span, entry_size, listed_values, listing_rows
 from asm6502.diagnostics import Diagnostic
 from asm6502.tuples import named_tuple
 
@@ -48,8 +51,8 @@ class Result:
                  files=None, symbol_table=None, macro_calls=(), last_line=None, more_warnings=0):  # fmt: skip
         # tables: pass 1's (values, first spellings, kinds) by symbol key, from which ``symbols`` and
         # ``labels`` are made when first asked for (most runs of the command never ask)
-        # listed: (pass 1's layout entries (entries.Entries), pass 2's extra per entry -- its bytes or '=' value; empty
-        # without a listing)
+        # listed: (pass 1's layout entries (entries.Entries), pass 2's value of each '=' entry (encode.Encoder.defined;
+        # None without a listing))
         self.segments, self._tables, self.diagnostics, self._listed = segments, tables, diagnostics, listed
         self.object_name, self.listing_name, self.files = object_name, listing_name, {} if files is None else files
         self.symbol_table, self.macro_calls, self.last_line = symbol_table, macro_calls, last_line
@@ -79,18 +82,25 @@ class Result:
 
     @property
     def listed_columns(self) -> tuple:
-        """(pass 1's Entries, pass 2's extras: one per entry; empty without a listing): the listing text reads
-        the columns, lines and statements included, without making their objects."""
-        return self._listed
+        """(pass 1's Entries, the 64 KB of addresses with the object's bytes -- an instruction's or data entry's are
+        its slice [pc, pc + rows.entry_size(kind, size)) --, an iterator of each '=' entry's value in order, None where
+        none; the entries are empty without a listing): the listing text reads the columns, lines and statements
+        included, without making their objects."""
+        entries, defined = self._listed
+        if defined is None:  # (no listing: no rows)
+            return Entries(), b"", iter(())
+        return entries, address_space(self.segments), listed_values(defined)
 
     @property
     def listed(self):
-        """(rec, pc, line, stmt, local, bytes or value) per listed statement -- a layout entry's fields and pass
-        2's extra -- in the order of the listing: an iterator."""
-        entries, extras = self._listed
-        if not extras:
+        """(rec, pc, line, stmt, local, bytes or value) per listed statement -- a layout entry's fields and its
+        bytes (an instruction or data), its value ('=') or None -- in the order of the listing: an iterator."""
+        entries, defined = self._listed
+        if defined is None:
             return iter(())
-        return map(_row_fields, entries.recs, entries.pcs, entries.placed(every=False), entries.locals, extras)
+        _, memory, values = self.listed_columns
+        return map(_row_fields, entries.recs, entries.pcs, entries.sizes, entries.placed(every=False), entries.locals,
+                   repeat(memory), repeat(values))  # fmt: skip
 
     @cached_property
     def listing(self) -> tuple[ListingRow, ...]:
@@ -138,6 +148,11 @@ class Result:
 _COMPARED = ("segments", "symbols", "labels", "diagnostics", "object_name", "listing_name", "files", "symbol_table", "macro_calls")
 
 
-def _row_fields(rec, pc, place, local, extra) -> tuple:
+def _row_fields(rec, pc, size, place, local, memory, values) -> tuple:
     """(rec, pc, line, stmt, local, extra) of a listed entry (its line and statement made on demand)."""
+    kind = type(rec)
+    if kind is Insn or kind is Data:
+        extra = memory[pc : pc + entry_size(kind, size)]
+    else:
+        extra = next(values) if kind is Define else None
     return rec, pc, place[0], place[1], local, extra

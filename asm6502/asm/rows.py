@@ -1,20 +1,25 @@
 """The listing's rows, made from the layout entries' fields and pass 2's extras when asked for.
 
-Pass 2 keeps an "extra" per layout entry -- the bytes of an instruction or data entry, the
-value of a '=' / '_' row -- and Result.listed gives them with the entries' fields; the rows are made
-from the pairs only when asked for (Result.listing); the listing text (asm6502/output.py)
-reads the pairs directly.
+Pass 2 keeps the value of each '=' / '_' row; an instruction's or data entry's bytes are taken
+from the object at its address (``address_space``), ``listed_values`` gives the values.
+Result.listed gives each entry's "extra" -- its bytes or value -- with the entries' fields; the
+rows are made from them only when asked for (Result.listing); the listing text
+(asm6502/output.py) reads the columns, the bytes and the values directly (Result.listed_columns).
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from asm6502.asm.decode import Bad, Data, Define, Insn, Pseudo
-from asm6502.asm.entries import MacroEnd, MacroLine
+from asm6502.asm.entries import FORWARD, MacroEnd, MacroLine
 from asm6502.asm.pseudo import PAGE, PSEUDO_OPS, TITLE
 from asm6502.diagnostics import Span
 from asm6502.tuples import named_tuple
 
 _tuple = tuple.__new__
+
+NO_VALUE = 0xFFFFFFFF  # pass 2's number for a '=' row without a value (the values are 16 bits: expr.MAX)
 
 
 @named_tuple
@@ -51,6 +56,29 @@ def as_span(where: Span | tuple) -> Span:
         return where
     line, col, length = where
     return Span(line.file, line.index, col, length, line.line_text, line.number)
+
+
+def address_space(segments) -> bytes:
+    """The 64 KB of addresses with the object's bytes (00 elsewhere).  A listed instruction's or data
+    entry's bytes are its slice [pc, pc + size), its size as pass 1 laid it out (``entry_size``): a program
+    assembled without error has one writer for each of its bytes, the entry that pass 2 encoded there
+    (overlapping output is a REVERSAL error; a fatal error stops pass 2, and there is no listing then),
+    and pass 2 writes each entry the bytes of pass 1's size at pass 1's address."""
+    memory = bytearray(0x10000)
+    for start, data in segments:
+        memory[start : start + len(data)] = data
+    return bytes(memory)
+
+
+def entry_size(kind: type, size: int) -> int:
+    """The bytes of an instruction (``kind`` Insn) or data entry of pass 1's ``size`` (an instruction's
+    FORWARD: absolute, 3; a data entry's size is its bytes)."""
+    return 3 if size == FORWARD and kind is Insn else size
+
+
+def listed_values(defined) -> Iterator[int | None]:
+    """The value of each '=' / '_' entry in order, from pass 2's ``defined`` (None: no value)."""
+    return (None if value == NO_VALUE else value for value in defined)
 
 
 def listing_rows(listed) -> tuple[ListingRow, ...]:
