@@ -113,30 +113,34 @@ def render(diag: Diagnostic) -> str:
     return "\n".join(lines)
 
 
-KEPT = 1000  # diagnostics one run keeps; beyond them they are only counted (a source of a million bad
+KEPT = 1000  # errors (and as many warnings) one run keeps; beyond them they are only counted (a source of a million bad
 # lines made a million diagnostics, about 470 bytes each: 4 MB of ' xq' lines took 470 MB; a user reads the first)
 
 
 class Kept:
-    """The room one run has left for diagnostics: the first KEPT are kept, the rest counted by severity."""
+    """The room one run has left for diagnostics: its first KEPT errors and its first KEPT warnings are
+    kept, the rest counted (a room for each: a thousand warnings never hide the first error)."""
 
-    __slots__ = ("room", "errors", "warnings")
+    __slots__ = ("error_room", "warning_room", "errors", "warnings")
 
     def __init__(self, room: int = KEPT) -> None:
-        self.room = room
+        self.error_room = self.warning_room = room
         self.errors = 0  # errors not kept
         self.warnings = 0  # warnings not kept
 
     def has_room(self, is_error: bool) -> bool:
         """Whether one more diagnostic is kept; if not, it is counted (an error when *is_error*).
         (Asked before the diagnostic is made: beyond the room no message or span is made at all.)"""
-        if self.room > 0:
-            self.room -= 1
-            return True
         if is_error:
+            if self.error_room > 0:
+                self.error_room -= 1
+                return True
             self.errors += 1
-        else:
-            self.warnings += 1
+            return False
+        if self.warning_room > 0:
+            self.warning_room -= 1
+            return True
+        self.warnings += 1
         return False
 
     def admit(self, diagnostics) -> list[Diagnostic]:

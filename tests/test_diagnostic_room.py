@@ -1,4 +1,4 @@
-"""A run keeps its first ``diagnostics.KEPT`` diagnostics and only counts the rest (issue 20: a source
+"""A run keeps its first ``diagnostics.KEPT`` errors and as many warnings, and only counts the rest (issue 20: a source
 of a million bad lines made a million diagnostics, about 470 bytes each -- 4 MB of them took 470 MB).
 The counts stay exact: the command still says how many errors there were."""
 
@@ -11,7 +11,7 @@ import tracemalloc
 import pytest
 
 from asm6502.asm import Options, assemble
-from asm6502.diagnostics import KEPT, DiagnosticError
+from asm6502.diagnostics import KEPT, DiagnosticError, Kept, error, warning
 
 
 def _errors_of(text: str) -> DiagnosticError:
@@ -32,6 +32,15 @@ def test_the_first_diagnostics_are_kept_the_rest_counted(bad, count):
     assert exc.more == count - KEPT
     first = exc.errors[0]
     assert first.span is not None and first.span.line == 2  # (the first ones found are the ones kept)
+
+
+def test_warnings_never_take_the_room_of_the_first_error():
+    room = Kept(3)
+    kept = room.admit([warning(f"w{i}") for i in range(5)] + [error("e1"), error("e2")])
+    assert [d.message for d in kept] == ["w0", "w1", "w2", "e1", "e2"]
+    assert (room.errors, room.warnings) == (0, 2)
+    assert room.admit([error(f"e{i}") for i in range(3, 6)]) == [error("e3")]
+    assert (room.errors, room.warnings) == (2, 2)
 
 
 def test_fewer_than_the_room_are_all_kept():
