@@ -152,7 +152,7 @@ class DiagnosticError(Exception):
     """Raised by library functions when input cannot be processed.
 
     Carries every diagnostic collected (errors and warnings) so the caller can
-    print all of them, not only the first -- up to ``KEPT`` of them: *more_errors* and
+    print all of them, not only the first -- up to ``KEPT`` errors and as many warnings: *more_errors* and
     *more_warnings* count those beyond (see :class:`Kept`).
     """
 
