@@ -54,7 +54,7 @@ def _run(args) -> int:
         plan.check(args.output, "output")
     conversion = convert(text, str(source), args.to, options, plan)
     if not args.quiet:
-        print_diagnostics(conversion.diagnostics)
+        print_diagnostics(conversion.diagnostics, more=conversion.result.more_warnings)  # (warnings the assembly only counted)
         shape = conversion.structure
         print(f"structure: {len(shape.macros)} macro(s) as {args.to} macros, {len(shape.expanded)} expanded at each call; "
               f"{shape.loops} .goto loop(s) as {args.to} loops, {len(shape.unrolled)} unrolled", file=sys.stderr)  # fmt: skip
