@@ -536,7 +536,8 @@ def build(manifest: str | os.PathLike = MANIFEST, files=None) -> list[Product]:
             # a rule's complaint about an option (e.g. an MSE end address before the data's end)
             # has no place of its own: point it at the artifact's entry in the manifest
             located = [d if d.span is not None else d._replace(span=a.span) for d in exc.diagnostics]  # type: ignore[attr-defined]  # (a named tuple)
-            raise DiagnosticError(located + [note(f"while building '{a.output}' (rule {a.rule})", a.span)]) from None
+            raise DiagnosticError(located + [note(f"while building '{a.output}' (rule {a.rule})", a.span)],
+                                  exc.more_errors, exc.more_warnings) from None  # (those the assembly only counted)
         except ModuleNotFoundError as exc:
             raise DiagnosticError([error(f"rule '{a.rule}' needs {exc.name}, which this installation does not have", a.span)]) from None
         except (OSError, UnicodeDecodeError) as exc:
