@@ -15,6 +15,7 @@ offset, length), offsets 0-based in the statement text.
 from __future__ import annotations
 
 import re
+from operator import attrgetter
 from types import MethodType
 
 from asm6502.asm import expr as ex
@@ -64,6 +65,12 @@ OPERAND_LIMIT = 50  # an operand of more keys is the original's OVERFLOW (rules/
 LABEL_FIELD = 10  # 'name = value' with a name of 11 characters or more is the original's SYNTAX 1 (labels_len_*)
 
 
+def _part(holder: str, i: int) -> property:
+    """A read-only field of a record kept as item ``i`` of its shared tuple ``holder`` (see Insn)."""
+    get = attrgetter(holder)
+    return property(lambda self: get(self)[i])
+
+
 @slot_record
 class Insn(SlotRecord):
     """An instruction.  ``form``: fixed | immediate | indirect | branch | address.  (A slot record, made in
@@ -87,33 +94,13 @@ class Insn(SlotRecord):
 
     problem = None  # (an instruction is no problem: Bad is)
 
-    @property
-    def mnemonic(self) -> str:
-        return self.kind[0]
-
-    @property
-    def modes(self) -> dict:
-        return self.kind[1]
-
-    @property
-    def mode(self) -> Mode:
-        return self.kind[2]
-
-    @property
-    def mnemonic_offset(self) -> int:
-        return self.offsets[0]
-
-    @property
-    def operand_offset(self) -> int:
-        return self.offsets[1]
-
-    @property
-    def operand_length(self) -> int:
-        return self.offsets[2]
-
-    @property
-    def expr_offset(self) -> int:
-        return self.offsets[3]
+    mnemonic = _part("kind", 0)
+    modes = _part("kind", 1)
+    mode = _part("kind", 2)
+    mnemonic_offset = _part("offsets", 0)
+    operand_offset = _part("offsets", 1)
+    operand_length = _part("offsets", 2)
+    expr_offset = _part("offsets", 3)
 
     @property
     def node(self):
