@@ -246,6 +246,10 @@ class Decoder:
         self.shared: dict[tuple, tuple] = {}  # Insn.offsets -> itself
         # text -> its compiled expression (the tree: expr.tree_of), or (message, offset, length) when it is none
         self.expressions: dict[str, Any] = {}
+        # a symbol key -> itself: one string object a name -- the label's in its record, the symbol table's key and
+        # the compiled expression of the text that is that name (expr.compile_node), which is kept here, not in
+        # ``expressions``.  (The large bench program held 1.08 MB of equal strings twice, 20,453 of them.)
+        self.key_strings: dict[str, str] = {}
         self.names: set[str] = set()  # every symbol name met in an expression (for the 8-character warning)
         # records assembled as the original reads them but worth a warning: id -> (record, message, offset, length)
         self.advised: dict[int, tuple] = {}
@@ -255,6 +259,7 @@ class Decoder:
         """Drop the tables of texts read so far (after pass 1: the records live on in the entries)."""
         self.records = {}
         self.expressions = {}
+        self.key_strings = {}
         self.shapes = {}
         self.kinds = {}
         self.shared = {}
@@ -264,7 +269,7 @@ class Decoder:
     def expression(self, text: str):
         """(tree, compiled expression) of an expression text; raises ExprError.  (Layout asks it for every
         macro call's arguments: self.compiled and ex.tree_of inline, the commonest trees first.)"""
-        found = self.expressions.get(text) or self._new_expression(text)
+        found = self.expressions.get(text) or self.key_strings.get(text) or self._new_expression(text)
         if type(found) is tuple:
             raise ex.ExprError(*found)
         if type(found) is MethodType:
@@ -276,25 +281,36 @@ class Decoder:
 
     def compiled(self, text: str):
         """The compiled expression of an expression text; raises ExprError."""
-        found = self.expressions.get(text) or self._new_expression(text)
+        found = self.expressions.get(text) or self.key_strings.get(text) or self._new_expression(text)
         if type(found) is tuple:
             raise ex.ExprError(*found)
         return found
 
     def _new_expression(self, text: str):
         """The compiled expression of an expression text not met before, or (message, offset, length)
-        when it is no expression; remembered either way."""
+        when it is no expression; remembered either way (a symbol's key in ``key_strings``)."""
         try:
             if len(text) > ex.SIGNIFICANT and _LONG_NAME.search(text) is not None:
                 node = ex.parse(text)
                 found = ex.compile_node(node)
                 self._collect_names(node)
             else:
-                found = ex.compile_text(text)
+                found = ex.compile_text(text, self.key_strings)
         except ex.ExprError as exc:
             found = (exc.message, exc.offset, exc.length)
+        if type(found) is str:
+            found = self.key_strings.setdefault(found, found)
+            if found == text:
+                return found
         self.expressions[text] = found
         return found
+
+    def key_string(self, name: str) -> str:
+        """The one string object of a label's name that is its own symbol key (lower case, at most 8 characters:
+        see ``key_strings``); any other name as it is."""
+        if len(name) <= ex.SIGNIFICANT and name.islower():
+            return self.key_strings.setdefault(name, name)
+        return name
 
     def _collect_names(self, node) -> None:
         kind = type(node)
@@ -360,15 +376,17 @@ class Decoder:
             if m is not None:
                 name, sign, expr_text = m.groups()
                 if len(name) <= LABEL_FIELD and name.upper() not in self.opcodes:  # ('lda = 5': an instruction)
-                    found = self.expressions.get(expr_text) or self._new_expression(expr_text)
+                    found = self.expressions.get(expr_text) or self.key_strings.get(expr_text) or self._new_expression(expr_text)
                     if type(found) is not tuple:
-                        return Define.make(name, sign == "_", found, m.start(3))
+                        return Define.make(self.key_string(name), sign == "_", found, m.start(3))
             return self._decode(text)
         m = _FAST.match(text)
         if m is not None:
             label, word, blanks, immediate, prefix, expr_text, index = m.groups()
             # ('nop nop' is a mnemonic with an operand -- the general reading reports it -- not a label)
             if label is None or label.upper() not in self.opcodes:
+                if label is not None:
+                    label = self.key_string(label)
                 shape = self.shapes.get((word, immediate, prefix, index), _UNSEEN)
                 if shape is _UNSEEN:
                     shape = self.shapes[(word, immediate, prefix, index)] = self._shape(word, immediate, prefix or "", index, expr_text is None)
@@ -379,7 +397,7 @@ class Decoder:
                         return Insn.make(label, form, code, zp_code, fixed, size, "", None, None, unstable, kind,
                                          self.offsets(m.start(2), end, 1, end))  # fmt: skip
                     if not accumulator or (expr_text != "a" and expr_text != "A"):
-                        found = self.expressions.get(expr_text) or self._new_expression(expr_text)
+                        found = self.expressions.get(expr_text) or self.key_strings.get(expr_text) or self._new_expression(expr_text)
                         if type(found) is not tuple:  # (the commonest record made here rather than by Insn.make: no call with
                             # 12 arguments -- the large bench program: 18 M instructions less, callgrind, with 19)
                             operand_offset = m.end(3)
@@ -419,6 +437,8 @@ class Decoder:
         mode = Mode.INDEXED_INDIRECT if x else Mode.INDIRECT_INDEXED if y else Mode.INDIRECT
         if mode not in modes or mnemonic in self.operandless or mode is Mode.INDIRECT and mnemonic != "JMP":
             return None  # ('lda (5)' is 'lda 5'; a missing mode is reported by _decode)
+        if label is not None:
+            label = self.key_string(label)
         try:
             fn = self.compiled(expr_text)
         except ex.ExprError:
@@ -514,6 +534,7 @@ class Decoder:
         if START_LINE.match(text):
             return Start.make(None, None)
         after = rest.lstrip()
+        word = self.key_string(word)  # (a label or a definition's name: the symbol table's key)
         if len(word) > LABEL_FIELD and after[:1] in ("=", "_"):
             return Bad.make(None, (f"'{word}' is longer than {LABEL_FIELD} characters: the original reads the '=' of a "
                                       f"definition after a {LABEL_FIELD}-character name field (8 characters count) [SYNTAX 1]",
@@ -778,6 +799,7 @@ class Decoder:
         items: list = []
         items_text = split_commas(args, args_offset)
         expressions = self.expressions
+        key_strings = self.key_strings
         for number, (item, item_offset) in enumerate(items_text):
             if not item:  # '.byt 1,': UNDEF'D STATEMENT; '.byt ,1', '.byt 1,,2': SYNTAX 5 (rules/byt_*_comma*)
                 last = number == len(items_text) - 1
@@ -793,7 +815,7 @@ class Decoder:
                 prefix = ""
                 expr_text = item
                 expr_offset = item_offset
-            found = expressions.get(expr_text) or self._new_expression(expr_text)  # (self.compiled without its call)
+            found = expressions.get(expr_text) or key_strings.get(expr_text) or self._new_expression(expr_text)  # (self.compiled without its call)
             if type(found) is tuple:
                 message, offset, length = found
                 return Bad.make(label, (message, expr_offset + offset, length))

@@ -49,7 +49,7 @@ class Encoder:
     def value(self, fn, values, pc, local, at, expr_offset) -> int | None:
         """An expression's value in pass 2; None after reporting an error (the statement's line made only then)."""
         try:
-            return fn(values, pc, local)
+            return ex.value_of(fn, values, pc, local)
         except ex.Unknown as u:
             node = u.node
             line, stmt = self.place(at)
@@ -146,10 +146,16 @@ class Encoder:
             return rec.fixed
         value = rec.const
         if value is None:
-            try:
-                value = rec.fn(values, pc, local)
-            except (ex.Unknown, ex.ExprError):  # (evaluated again to report it)
-                value = self.value(rec.fn, values, pc, local, at, rec.expr_offset)
+            fn = rec.fn
+            if isinstance(fn, str):  # a symbol's key (expr.compile_node: the commonest operand)
+                value = values.get(fn)
+                if value is None:
+                    value = self.value(fn, values, pc, local, at, rec.expr_offset)  # (reports it)
+            else:
+                try:
+                    value = fn(values, pc, local)
+                except (ex.Unknown, ex.ExprError):  # (evaluated again to report it)
+                    value = self.value(fn, values, pc, local, at, rec.expr_offset)
             if value is None:
                 return bytes(3 if size == FORWARD else size)  # the original: the size stays, the bytes are 00
         if rec.prefix and rec.prefix != "!":
@@ -233,10 +239,15 @@ class Encoder:
             if type(fn) is bytes:
                 out += fn
                 continue
-            try:
-                value = fn(values, pc, local)
-            except (ex.Unknown, ex.ExprError):  # (evaluated again to report it)
-                value = self.value(fn, values, pc, local, at, offset)
+            if type(fn) is str:  # a symbol's key (expr.compile_node)
+                value = values.get(fn)
+                if value is None:
+                    value = self.value(fn, values, pc, local, at, offset)  # (reports it)
+            else:
+                try:
+                    value = fn(values, pc, local)
+                except (ex.Unknown, ex.ExprError):  # (evaluated again to report it)
+                    value = self.value(fn, values, pc, local, at, offset)
             if value is None:
                 value = 0
             elif prefix:

@@ -354,12 +354,18 @@ class Layout:
             return 2
         value = rec.const
         if value is None:
-            try:
-                value = rec.fn(values, pc, local)
-            except ex.Unknown:
-                return FORWARD
-            except ex.ExprError:
-                return 3  # (reported in pass 2)
+            fn = rec.fn
+            if isinstance(fn, str):  # a symbol's key (expr.compile_node: the commonest operand)
+                value = values.get(fn)
+                if value is None:
+                    return FORWARD
+            else:
+                try:
+                    value = fn(values, pc, local)
+                except ex.Unknown:
+                    return FORWARD
+                except ex.ExprError:
+                    return 3  # (reported in pass 2)
             if rec.prefix:
                 return 2
         return 2 if value <= 0xFF else 3
@@ -519,7 +525,7 @@ class Layout:
         """'name = expr' ('_' for a variable).  (``line`` None: the line run now, which is its own one statement,
         its object made only for a message.)"""
         try:
-            value = rec.fn(self.values, self.pc, local)
+            value = ex.value_of(rec.fn, self.values, self.pc, local)
         except ex.Unknown as u:
             value = None
             if line is None:
@@ -564,7 +570,7 @@ class Layout:
 
     def origin(self, rec: Origin, line, stmt, local):
         try:
-            value = rec.fn(self.values, self.pc, local)
+            value = ex.value_of(rec.fn, self.values, self.pc, local)
         except ex.Unknown as u:
             self.err(f"the address in '*=' must be known in pass 1: '{u.node.name}' is not [UNDEF'D STATEMENT]",
                      (line, stmt.col + rec.expr_offset + u.node.offset, u.node.length))  # fmt: skip
@@ -641,7 +647,7 @@ class Layout:
             if type(rec) is Pseudo and PSEUDO_OPS[rec.op].pass1 == "op_if" and rec.args:  # (the pass-1 method names the '.if')
                 try:
                     _, fn = self.decoder.expression(rec.args)
-                    if not fn(self.values, self.pc, None):
+                    if not ex.value_of(fn, self.values, self.pc, None):
                         break
                 except (ex.ExprError, ex.Unknown):
                     pass
@@ -712,7 +718,7 @@ class Layout:
                 self.err(f"macro '{macro.name}': the parameter '{key}' is no name [SYNTAX 8]", where)
                 continue
             try:
-                self.values[key] = fn(self.values, self.pc, local)
+                self.values[key] = ex.value_of(fn, self.values, self.pc, local)
             except (ex.Unknown, ex.ExprError):
                 self.values.pop(key, None)
             if key not in self.symbols:  # (spelled as its key: spelling_of)
@@ -740,9 +746,10 @@ class Layout:
         node, fn = self.decoder.expression(text[1:].lstrip())
         if prefix == "!":
             return node, fn
+        value_of = ex.value_of
         if prefix == "<":
-            return node, lambda v, pc, loc: fn(v, pc, loc) & 0xFF
-        return node, lambda v, pc, loc: fn(v, pc, loc) >> 8
+            return node, lambda v, pc, loc: value_of(fn, v, pc, loc) & 0xFF
+        return node, lambda v, pc, loc: value_of(fn, v, pc, loc) >> 8
 
     # -- pseudo-ops ----------------------------------------------------------------------
 
@@ -751,7 +758,7 @@ class Layout:
         offset = rec.args_offset if offset is None else offset
         try:
             _, fn = self.decoder.expression(text)
-            return fn(self.values, self.pc, local)
+            return ex.value_of(fn, self.values, self.pc, local)
         except ex.ExprError as exc:
             self.err(exc.message, (line, stmt.col + offset + exc.offset, exc.length))
         except ex.Unknown as u:
@@ -765,7 +772,7 @@ class Layout:
             return -1
         try:
             _, fn = self.decoder.expression(rec.args)
-            value = fn(self.values, self.pc, local)
+            value = ex.value_of(fn, self.values, self.pc, local)
         except ex.ExprError as exc:
             self.err(exc.message, (line, stmt.col + rec.args_offset + exc.offset, exc.length))
             return -1
