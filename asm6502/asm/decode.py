@@ -72,35 +72,60 @@ def _part(holder: str, i: int) -> property:
 
 
 @slot_record
-class Insn(SlotRecord):
-    """An instruction.  ``form``: fixed | immediate | indirect | branch | address.  (A slot record, made in
-    one call: a large program has tens of thousands of them.)  The passes read the slots; what only messages
-    and ``convert`` read -- the mnemonic, its modes, the mode, the offsets -- is in two tuples that the
-    records of one mnemonic and mode, and of the same offsets, share (the large bench program's 15,817
-    records: 119 and 106 tuples; 128 bytes a record where 19 slots took 184)."""
+class Form(SlotRecord):
+    """What an instruction record takes from its mnemonic, mode and prefix alone: one object for all the
+    records of them (Decoder.form; the large bench program's 15,817 instructions have 119)."""
 
-    label: str | None
-    form: str
+    form: str  # fixed | immediate | indirect | branch | address
     code: int  # the opcode; for "address" the absolute one (-1: the mnemonic has none)
     zp_code: int  # "address" only: the zero-page opcode (-1: none)
     fixed: bytes  # "fixed": the whole instruction
     size: int  # for every form but "address" (zero page or absolute: pass 1 decides)
     prefix: str  # "<", ">", "!" or ""
-    fn: Compiled  # the operand's compiled expression (expr.compile_node)
-    const: int | None  # the operand's value when it is a number
     unstable: bool
-    kind: tuple  # (mnemonic, its modes, mode): Decoder.kind
+    mnemonic: str
+    modes: dict  # the mnemonic's modes: Mode -> opcode
+    mode: Mode
+
+
+def _shared(name: str) -> property:
+    """A read-only field of an instruction kept in its shared Form (see Insn)."""
+    return property(attrgetter(f"shape.{name}"))
+
+
+@slot_record
+class Insn(SlotRecord):
+    """An instruction.  (A slot record of four slots, 64 bytes: a large program has tens of thousands.)  What
+    the records of one mnemonic, mode and prefix share is their ``shape`` (a Form: the passes read it there);
+    the offsets are a tuple that the records of the same offsets share (the large bench program's 15,817
+    records: 119 Forms and 106 tuples; 64 bytes a record where 12 slots took 128, 19 184)."""
+
+    label: str | None
+    fn: Compiled  # the operand's compiled expression (expr.compile_node), None for the fixed form
+    shape: Form
     offsets: tuple  # (mnemonic_offset, operand_offset, operand_length, expr_offset): Decoder.offsets
 
     problem = None  # (an instruction is no problem: Bad is)
 
-    mnemonic = _part("kind", 0)
-    modes = _part("kind", 1)
-    mode = _part("kind", 2)
+    form = _shared("form")
+    code = _shared("code")
+    zp_code = _shared("zp_code")
+    fixed = _shared("fixed")
+    size = _shared("size")
+    prefix = _shared("prefix")
+    unstable = _shared("unstable")
+    mnemonic = _shared("mnemonic")
+    modes = _shared("modes")
+    mode = _shared("mode")
     mnemonic_offset = _part("offsets", 0)
     operand_offset = _part("offsets", 1)
     operand_length = _part("offsets", 2)
     expr_offset = _part("offsets", 3)
+
+    @property
+    def const(self) -> int | None:
+        """The operand's value when it is a number."""
+        return None if self.fn is None else ex.constant_of(self.fn)
 
     @property
     def node(self):
@@ -242,7 +267,7 @@ class Decoder:
         self.operandless = frozenset(m for m, modes in self.opcodes.items() if set(modes) <= operandless)
         self.records: dict[str, Record] = {}
         self.shapes: dict[tuple, Any] = {}  # (mnemonic as typed, '#', prefix, index) -> see _shape
-        self.kinds: dict[tuple, tuple] = {}  # (mnemonic, mode) -> Insn.kind
+        self.forms: dict[tuple, Form] = {}  # Form's fields -> the one Form of them
         self.shared: dict[tuple, tuple] = {}  # Insn.offsets -> itself
         # text -> its compiled expression (the tree: expr.tree_of), or (message, offset, length) when it is none
         self.expressions: dict[str, Any] = {}
@@ -261,7 +286,7 @@ class Decoder:
         self.expressions = {}
         self.key_strings = {}
         self.shapes = {}
-        self.kinds = {}
+        self.forms = {}
         self.shared = {}
 
     # -- expressions ---------------------------------------------------------------
@@ -391,30 +416,20 @@ class Decoder:
                 if shape is _UNSEEN:
                     shape = self.shapes[(word, immediate, prefix, index)] = self._shape(word, immediate, prefix or "", index, expr_text is None)
                 if shape is not None:
-                    kind, form, code, zp_code, fixed, size, accumulator, unstable = shape
+                    form, accumulator = shape
                     if expr_text is None:  # implied (no operand: both offsets at the mnemonic's end, as the general reading)
                         end = m.end(2)
-                        return Insn.make(label, form, code, zp_code, fixed, size, "", None, None, unstable, kind,
-                                         self.offsets(m.start(2), end, 1, end))  # fmt: skip
+                        return Insn.make(label, None, form, self.offsets(m.start(2), end, 1, end))
                     if not accumulator or (expr_text != "a" and expr_text != "A"):
                         found = self.expressions.get(expr_text) or self.key_strings.get(expr_text) or self._new_expression(expr_text)
-                        if type(found) is not tuple:  # (the commonest record made here rather than by Insn.make: no call with
-                            # 12 arguments -- the large bench program: 18 M instructions less, callgrind, with 19)
+                        if type(found) is not tuple:  # (the commonest record made here rather than by Insn.make: no call --
+                            # the large bench program: 18 M instructions less, callgrind, with 19 fields)
                             operand_offset = m.end(3)
                             shared = self.shared
                             rec = Insn()
                             rec.label = label
-                            rec.form = form
-                            rec.code = code
-                            rec.zp_code = zp_code
-                            rec.fixed = fixed
-                            rec.size = size
-                            rec.prefix = prefix or ""
                             rec.fn = found
-                            rec.const = found.__self__.value if type(found) is MethodType and type(found.__self__) is ex.Num else None
-                            # (ex.constant_of, inline)
-                            rec.unstable = unstable
-                            rec.kind = kind
+                            rec.shape = form
                             offsets = (m.start(2), operand_offset, m.end() - operand_offset, m.start(6))  # (self.offsets, inline)
                             rec.offsets = shared.get(offsets) or shared.setdefault(offsets, offsets)
                             return rec
@@ -444,16 +459,14 @@ class Decoder:
         except ex.ExprError:
             return None
         code = modes[mode]
-        return Insn.make(
-            label, "indirect", code, -1, b"", 1 + _OPERAND_SIZE[mode], "", fn, ex.constant_of(fn),
-            mnemonic in self.unstable or code in self.unstable_codes, self.kind(mnemonic, mode),
-            self.offsets(m.start(2), m.start(3) - 1, m.end() - m.start(3) + 1, m.start(3)),
-        )  # fmt: skip
+        unstable = mnemonic in self.unstable or code in self.unstable_codes
+        return Insn.make(label, fn, self.form("indirect", code, -1, b"", 1 + _OPERAND_SIZE[mode], "", unstable, mnemonic, mode),
+                         self.offsets(m.start(2), m.start(3) - 1, m.end() - m.start(3) + 1, m.start(3)))  # fmt: skip
 
     def _shape(self, word: str, immediate, prefix: str, index, implied: bool) -> tuple | None:
         """What a fast statement's record takes from its mnemonic, ``#``, prefix and index alone:
-        (kind: see :meth:`kind`, form, code, zp_code, fixed, size, 'a' would be the accumulator, unstable); None when the statement is left to :meth:`_decode`.  Worked out once per
-        combination (:attr:`shapes`)."""
+        (its Form, 'a' would be the accumulator); None when the statement is left to :meth:`_decode`.  Worked
+        out once per combination (:attr:`shapes`)."""
         mnemonic = word.upper()
         modes = self.opcodes.get(mnemonic)
         if modes is None:
@@ -482,14 +495,16 @@ class Decoder:
                 return None
         size = len(fixed) if fixed else 1 + _OPERAND_SIZE[mode]
         unstable = self.unstable_any and (mnemonic in self.unstable or code in self.unstable_codes or zp_code in self.unstable_codes)
-        return self.kind(mnemonic, mode), form, code, zp_code, fixed, size, accumulator, unstable
+        return self.form(form, code, zp_code, fixed, size, prefix, unstable, mnemonic, mode), accumulator
 
-    def kind(self, mnemonic: str, mode: Mode) -> tuple:
-        """(mnemonic, its modes, mode): one tuple for every instruction record of them (Insn.kind)."""
-        kind = self.kinds.get((mnemonic, mode))
-        if kind is None:
-            kind = self.kinds[(mnemonic, mode)] = (mnemonic, self.opcodes[mnemonic], mode)
-        return kind
+    def form(self, form: str, code: int, zp_code: int, fixed: bytes, size: int, prefix: str, unstable: bool, mnemonic: str,
+             mode: Mode) -> Form:  # fmt: skip
+        """One Form for every instruction record of these fields (Insn.shape)."""
+        key = (form, code, zp_code, fixed, size, prefix, unstable, mnemonic, mode)
+        found = self.forms.get(key)
+        if found is None:
+            found = self.forms[key] = Form.make(form, code, zp_code, fixed, size, prefix, unstable, mnemonic, self.opcodes[mnemonic], mode)
+        return found
 
     def offsets(self, mnemonic_offset: int, operand_offset: int, operand_length: int, expr_offset: int) -> tuple:
         """(mnemonic_offset, operand_offset, operand_length, expr_offset): one tuple for every instruction record
@@ -668,12 +683,10 @@ class Decoder:
                 where = (end + p.offset, p.length)
             return Bad.make(label, (p.message, *where))
         form, mode, code, zp_code, fixed, prefix, fn, expr_offset, lead, length = operand
-        record = Insn.make(
-            label, form, code, zp_code, fixed, len(fixed) if form == "fixed" else 1 + _OPERAND_SIZE[mode], prefix, fn,
-            None if fn is None else ex.constant_of(fn),
-            mnemonic in self.unstable or code in self.unstable_codes or zp_code in self.unstable_codes,
-            self.kind(mnemonic, mode), self.offsets(end - len(word), end + lead, length, end + expr_offset),
-        )  # fmt: skip
+        unstable = mnemonic in self.unstable or code in self.unstable_codes or zp_code in self.unstable_codes
+        shape = self.form(form, code, zp_code, fixed, len(fixed) if form == "fixed" else 1 + _OPERAND_SIZE[mode], prefix, unstable,
+                          mnemonic, mode)  # fmt: skip
+        record = Insn.make(label, fn, shape, self.offsets(end - len(word), end + lead, length, end + expr_offset))
         if long_operand and self.advice is None:  # a long expression: assembled here, OVERFLOW on the original
             lead = len(operand_text) - len(operand_text.lstrip())
             self.advice = (f"an operand of {keys(operand_text.strip())} characters: the original Profi-Ass takes at most "
@@ -697,8 +710,8 @@ class Decoder:
             shape = self.shapes[key] = self._shape(mnemonic, immediate, prefix or "", index, False)
         if shape is None:
             return None
-        kind, form, code, zp_code, _fixed, _size, accumulator, _unstable = shape
-        mode = kind[2]
+        shaped, accumulator = shape
+        form, mode, code, zp_code = shaped.form, shaped.mode, shaped.code, shaped.zp_code
         if accumulator and expr_text in ("a", "A"):
             return None
         try:

@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 from array import array
 from bisect import bisect_left
+from types import MethodType
 
 from asm6502.asm import expr as ex
 from asm6502.asm.decode import IDENT, Bad, Call, Data, Decoder, Define, Insn, Label, Origin, Pseudo, Start, overflow_resume
@@ -236,7 +237,8 @@ class Layout:
                     if rec.label is not None:
                         self.ref = before + i
                         define_value(rec.label, pc, LABEL, None, None, local)
-                    size = address_size(rec, values, pc, local) if rec.form == "address" else rec.size
+                    shape = rec.shape
+                    size = address_size(rec, values, pc, local) if shape.form == "address" else shape.size
                     recs.append(rec)
                     add_pc(pc)
                     sizes.append(size)
@@ -302,7 +304,8 @@ class Layout:
                     if type(rec) is Insn:
                         if rec.label is not None:
                             define_value(rec.label, pc, LABEL, line, stmt, local)
-                        size = address_size(rec, values, pc, local) if rec.form == "address" else rec.size
+                        shape = rec.shape
+                        size = address_size(rec, values, pc, local) if shape.form == "address" else shape.size
                         if k < other_stmt:
                             recs.append(rec)
                             add_pc(pc)
@@ -348,25 +351,28 @@ class Layout:
     def address_size(self, rec: Insn, values: dict, pc: int, local) -> int:
         """The one zero-page rule: zero page when the mnemonic has it, no '!' forces absolute, and
         the operand's value is known in pass 1 and fits in a byte (or the mnemonic has only zero page)."""
-        if rec.zp_code < 0 or rec.prefix == "!":
+        shape = rec.shape  # (the instruction's Form: decode.Insn)
+        if shape.zp_code < 0 or shape.prefix == "!":
             return 3
-        if rec.code < 0:
+        if shape.code < 0:
             return 2
-        value = rec.const
-        if value is None:
-            fn = rec.fn
-            if isinstance(fn, str):  # a symbol's key (expr.compile_node: the commonest operand)
-                value = values.get(fn)
-                if value is None:
-                    return FORWARD
-            else:
-                try:
-                    value = fn(values, pc, local)
-                except ex.Unknown:
-                    return FORWARD
-                except ex.ExprError:
-                    return 3  # (reported in pass 2)
-            if rec.prefix:
+        fn = rec.fn
+        if isinstance(fn, str):  # a symbol's key (expr.compile_node: the commonest operand)
+            value = values.get(fn)
+            if value is None:
+                return FORWARD
+            if shape.prefix:
+                return 2
+        elif type(fn) is MethodType and type(fn.__self__) is ex.Num:  # a number (expr.constant_of, inline)
+            value = fn.__self__.value
+        else:
+            try:
+                value = fn(values, pc, local)
+            except ex.Unknown:
+                return FORWARD
+            except ex.ExprError:
+                return 3  # (reported in pass 2)
+            if shape.prefix:
                 return 2
         return 2 if value <= 0xFF else 3
 
