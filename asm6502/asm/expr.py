@@ -438,7 +438,7 @@ def with_prefix(value: int, prefix: str) -> int:
 # Every compiled expression keeps its tree or can make it again (``tree_of``): the decoder keeps one object
 # per expression text, and no tree beside it.  A whole expression that is a symbol ('loop': the large bench
 # program's 9,343 commonest) is its key, a str: no node, no function, and the decoder hands out one string
-# object a name, the symbol table's key (decode.Decoder.key_strings); 'table+2' is a callable _Plus that makes
+# object a name, the symbol table's key (decode.Decoder.key_strings); 'table+2' is a callable Plus that makes
 # its tree when asked (7,968: a bound method beside each would take 64 bytes more); every other is a bound
 # method of its node (a number, '*') or of a small tuple that keeps what the evaluation needs and the tree (a
 # closure took 150 bytes and a cell of 56 per value it keeps).  (Calling an object's ``__call__`` -- through a
@@ -492,9 +492,9 @@ def _compile(node: Node):
                     if (first.offset == 0 and length <= SIGNIFICANT and first.length == length and offset == length
                             and operand.offset == length + 1):  # fmt: skip
                         # (written without blanks, the commonest: the tree is made again when asked for)
-                        return _Plus(name, n, 2 * operand.length + (op == "-"))
+                        return Plus(name, n, 2 * operand.length + (op == "-"))
                     return _tuple(_LookupPlus, (name[:SIGNIFICANT], n, first, node)).value
-                return _tuple(_PlusConstant, (_compile(first), n, node)).value
+                return _tuple(PlusConstant, (_compile(first), n, node)).value
             if op == "-":
                 return _tuple(_Difference, (_compile(node.first), _compile(operand), node)).value
             return _tuple(_Sum, (_compile(node.first), _compile(operand), node)).value
@@ -518,7 +518,7 @@ def compile_text(text: str, key_strings: dict | None = None):
             name = name.lower()
             if key_strings is not None:
                 name = key_strings.setdefault(name, name)
-            return _Plus(name, value if op == "+" else -value, 2 * (len(text) - len(name) - 1) + (op == "-"))
+            return Plus(name, value if op == "+" else -value, 2 * (len(text) - len(name) - 1) + (op == "-"))
     return compile_node(parse(text))
 
 
@@ -527,7 +527,7 @@ def tree_of(fn) -> Node:
     kind = type(fn)
     if kind is str:
         return _tuple(Sym, (fn, 0, len(fn)))
-    if kind is _Plus:
+    if kind is Plus:
         return fn.tree()
     owner = fn.__self__  # (a bound method)
     kind = type(owner)
@@ -569,7 +569,7 @@ class _LookupPlus(tuple):
         return self[3]
 
 
-class _Plus:
+class Plus:
     """``symbol+n`` / ``symbol-n`` (n negative) written without blanks, the symbol's name its key (``table+2``:
     the large bench program's commonest expression but a symbol): the key, n and ``form`` (2 * the number's
     length, + 1 for '-').  It keeps no tree: 64 bytes where the tree took 300 (a Chain, its tuples, a Sym and a
@@ -613,7 +613,7 @@ class _Local(tuple):
         return self[1]
 
 
-class _PlusConstant(tuple):
+class PlusConstant(tuple):
     """(compiled first operand, n, tree): ``first + n``."""
 
     __slots__ = ()
