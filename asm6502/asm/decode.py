@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import re
 from operator import attrgetter
-from types import MethodType
 
 from asm6502.asm import expr as ex
 from asm6502.asm.pseudo import DATA, PSEUDO_OPS, WORDS
@@ -292,32 +291,27 @@ class Decoder:
     # -- expressions ---------------------------------------------------------------
 
     def expression(self, text: str):
-        """(tree, compiled expression) of an expression text; raises ExprError.  (Layout asks it for every
-        macro call's arguments: self.compiled and ex.tree_of inline, the commonest trees first.)"""
-        found = self.expressions.get(text) or self.key_strings.get(text) or self._new_expression(text)
-        if type(found) is tuple:
-            raise ex.ExprError(*found)
-        if type(found) is ex.Plus:  # (remembered here: convert tells the trees of '.if i-5' in each round by identity)
-            self.expressions[text] = found
-        if type(found) is MethodType:
-            owner = found.__self__
-            kind = type(owner)
-            if kind is ex.Sym or kind is ex.Num:
-                return owner, found
-        return ex.tree_of(found), found
+        """(tree, compiled expression) of an expression text; raises ExprError (convert asks it)."""
+        fn = self.compiled(text)
+        return ex.tree_of(fn), fn
 
     def compiled(self, text: str):
-        """The compiled expression of an expression text; raises ExprError."""
+        """The compiled expression of an expression text; raises ExprError.  (Layout asks it for every macro
+        call's arguments and every '.if'.)  A 'symbol+n' is remembered here (see _new_expression): convert tells
+        the trees of '.if i-5' in each .goto round by identity."""
         found = self.expressions.get(text) or self.key_strings.get(text) or self._new_expression(text)
         if type(found) is tuple:
             raise ex.ExprError(*found)
+        if type(found) is ex.Plus:
+            self.expressions[text] = found
         return found
 
     def _new_expression(self, text: str):
         """The compiled expression of an expression text not met before, or (message, offset, length)
         when it is no expression; remembered either way (a symbol's key in ``key_strings``), but for 'symbol+n'
-        written without blanks: the large bench program's 7,968 such texts were met again 320 times (the real-shaped
-        one's 227: 6), and each kept its text and an entry here, 0.6 MB, to save the few compiled again."""
+        written without blanks (its caller may): the large bench program's 7,968 such operands were met again 320
+        times (the real-shaped one's 227: 6), and each kept its text and an entry here, 0.6 MB, to save the few
+        compiled again."""
         try:
             if len(text) > ex.SIGNIFICANT and _LONG_NAME.search(text) is not None:
                 node = ex.parse(text)
