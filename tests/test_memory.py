@@ -14,7 +14,7 @@ with a listing 22.5 x, real 27.8 x, large without a listing 20.3 x (main then: 2
 Round memlist (pass 2 keeps no bytes per entry for the listing: it takes them from the object): large with
 a listing 21.3 x, real 25.4 x, large without a listing 20.1 x (main then: 22.4 x, 27.7 x, 20.1 x).
 Round memexpr (a symbol's compiled expression is its key, one string object a name, Insn four slots, no record
-kept for a text that defines a name): large with a listing 17.3 x, real 23.6 x, large without a listing 13.8 x
+kept for a text that defines a name): large with a listing 17.3 x, real 23.5 x, large without a listing 13.8 x
 (main then: 21.3 x, 25.4 x, 20.1 x).
 """
 
