@@ -52,4 +52,4 @@ def test_compile_text_is_compile_node_of_the_parse(text):
     assert type(got) is type(expected)
     assert ex.tree_of(got) == ex.tree_of(expected) == ex.parse(text)
     values = {"table": 0x1000, "t.1": 5, "x": 0, "abcdefgh": 0xFFF0, "a": 0x20, "loc:00": 7}
-    assert got(values, 0, None) == expected(values, 0, None)
+    assert ex.value_of(got, values, 0, None) == ex.value_of(expected, values, 0, None)

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import re
 from operator import attrgetter
-from types import MethodType
 
 from asm6502.asm import expr as ex
 from asm6502.asm.pseudo import DATA, PSEUDO_OPS, WORDS
@@ -72,35 +71,60 @@ def _part(holder: str, i: int) -> property:
 
 
 @slot_record
-class Insn(SlotRecord):
-    """An instruction.  ``form``: fixed | immediate | indirect | branch | address.  (A slot record, made in
-    one call: a large program has tens of thousands of them.)  The passes read the slots; what only messages
-    and ``convert`` read -- the mnemonic, its modes, the mode, the offsets -- is in two tuples that the
-    records of one mnemonic and mode, and of the same offsets, share (the large bench program's 15,817
-    records: 119 and 106 tuples; 128 bytes a record where 19 slots took 184)."""
+class Form(SlotRecord):
+    """What an instruction record takes from its mnemonic, mode and prefix alone: one object for all the
+    records of them (Decoder.form; the large bench program's 15,817 instructions have 119)."""
 
-    label: str | None
-    form: str
+    form: str  # fixed | immediate | indirect | branch | address
     code: int  # the opcode; for "address" the absolute one (-1: the mnemonic has none)
     zp_code: int  # "address" only: the zero-page opcode (-1: none)
     fixed: bytes  # "fixed": the whole instruction
     size: int  # for every form but "address" (zero page or absolute: pass 1 decides)
     prefix: str  # "<", ">", "!" or ""
-    fn: Compiled  # the operand's compiled expression (expr.compile_node)
-    const: int | None  # the operand's value when it is a number
     unstable: bool
-    kind: tuple  # (mnemonic, its modes, mode): Decoder.kind
+    mnemonic: str
+    modes: dict  # the mnemonic's modes: Mode -> opcode
+    mode: Mode
+
+
+def _shared(name: str) -> property:
+    """A read-only field of an instruction kept in its shared Form (see Insn)."""
+    return property(attrgetter(f"shape.{name}"))
+
+
+@slot_record
+class Insn(SlotRecord):
+    """An instruction.  (A slot record of four slots, 64 bytes: a large program has tens of thousands.)  What
+    the records of one mnemonic, mode and prefix share is their ``shape`` (a Form: the passes read it there);
+    the offsets are a tuple that the records of the same offsets share (the large bench program's 15,817
+    records: 119 Forms and 106 tuples; 64 bytes a record where 12 slots took 128, 19 184)."""
+
+    label: str | None
+    fn: Compiled  # the operand's compiled expression (expr.compile_node), None for the fixed form
+    shape: Form
     offsets: tuple  # (mnemonic_offset, operand_offset, operand_length, expr_offset): Decoder.offsets
 
     problem = None  # (an instruction is no problem: Bad is)
 
-    mnemonic = _part("kind", 0)
-    modes = _part("kind", 1)
-    mode = _part("kind", 2)
+    form = _shared("form")
+    code = _shared("code")
+    zp_code = _shared("zp_code")
+    fixed = _shared("fixed")
+    size = _shared("size")
+    prefix = _shared("prefix")
+    unstable = _shared("unstable")
+    mnemonic = _shared("mnemonic")
+    modes = _shared("modes")
+    mode = _shared("mode")
     mnemonic_offset = _part("offsets", 0)
     operand_offset = _part("offsets", 1)
     operand_length = _part("offsets", 2)
     expr_offset = _part("offsets", 3)
+
+    @property
+    def const(self) -> int | None:
+        """The operand's value when it is a number."""
+        return None if self.fn is None else ex.constant_of(self.fn)
 
     @property
     def node(self):
@@ -242,10 +266,14 @@ class Decoder:
         self.operandless = frozenset(m for m, modes in self.opcodes.items() if set(modes) <= operandless)
         self.records: dict[str, Record] = {}
         self.shapes: dict[tuple, Any] = {}  # (mnemonic as typed, '#', prefix, index) -> see _shape
-        self.kinds: dict[tuple, tuple] = {}  # (mnemonic, mode) -> Insn.kind
+        self.forms: dict[tuple, Form] = {}  # Form's fields -> the one Form of them
         self.shared: dict[tuple, tuple] = {}  # Insn.offsets -> itself
         # text -> its compiled expression (the tree: expr.tree_of), or (message, offset, length) when it is none
         self.expressions: dict[str, Any] = {}
+        # a symbol key -> itself: one string object a name -- the label's in its record, the symbol table's key and
+        # the compiled expression of the text that is that name (expr.compile_node), which is kept here, not in
+        # ``expressions``.  (The large bench program held 1.08 MB of equal strings twice, 20,453 of them.)
+        self.key_strings: dict[str, str] = {}
         self.names: set[str] = set()  # every symbol name met in an expression (for the 8-character warning)
         # records assembled as the original reads them but worth a warning: id -> (record, message, offset, length)
         self.advised: dict[int, tuple] = {}
@@ -255,46 +283,59 @@ class Decoder:
         """Drop the tables of texts read so far (after pass 1: the records live on in the entries)."""
         self.records = {}
         self.expressions = {}
+        self.key_strings = {}
         self.shapes = {}
-        self.kinds = {}
+        self.forms = {}
         self.shared = {}
 
     # -- expressions ---------------------------------------------------------------
 
     def expression(self, text: str):
-        """(tree, compiled expression) of an expression text; raises ExprError.  (Layout asks it for every
-        macro call's arguments: self.compiled and ex.tree_of inline, the commonest trees first.)"""
-        found = self.expressions.get(text) or self._new_expression(text)
-        if type(found) is tuple:
-            raise ex.ExprError(*found)
-        if type(found) is MethodType:
-            owner = found.__self__
-            kind = type(owner)
-            if kind is ex.Sym or kind is ex.Num:
-                return owner, found
-        return ex.tree_of(found), found
+        """(tree, compiled expression) of an expression text; raises ExprError (convert asks it)."""
+        fn = self.compiled(text)
+        return ex.tree_of(fn), fn
 
     def compiled(self, text: str):
-        """The compiled expression of an expression text; raises ExprError."""
-        found = self.expressions.get(text) or self._new_expression(text)
+        """The compiled expression of an expression text; raises ExprError.  (Layout asks it for every macro
+        call's arguments and every '.if'.)  A 'symbol+n' is remembered here (see _new_expression): convert tells
+        the trees of '.if i-5' in each .goto round by identity."""
+        found = self.expressions.get(text) or self.key_strings.get(text) or self._new_expression(text)
         if type(found) is tuple:
             raise ex.ExprError(*found)
+        if type(found) is ex.Plus:
+            self.expressions[text] = found
         return found
 
     def _new_expression(self, text: str):
         """The compiled expression of an expression text not met before, or (message, offset, length)
-        when it is no expression; remembered either way."""
+        when it is no expression; remembered either way (a symbol's key in ``key_strings``), but for 'symbol+n'
+        written without blanks (its caller may): the large bench program's 7,968 such operands were met again 320
+        times (the real-shaped one's 227: 6), and each kept its text and an entry here, 0.6 MB, to save the few
+        compiled again."""
         try:
             if len(text) > ex.SIGNIFICANT and _LONG_NAME.search(text) is not None:
                 node = ex.parse(text)
                 found = ex.compile_node(node)
                 self._collect_names(node)
             else:
-                found = ex.compile_text(text)
+                found = ex.compile_text(text, self.key_strings)
         except ex.ExprError as exc:
             found = (exc.message, exc.offset, exc.length)
+        if type(found) is str:
+            found = self.key_strings.setdefault(found, found)
+            if found == text:
+                return found
+        elif type(found) is ex.Plus:
+            return found
         self.expressions[text] = found
         return found
+
+    def key_string(self, name: str) -> str:
+        """The one string object of a label's name that is its own symbol key (lower case, at most 8 characters:
+        see ``key_strings``); any other name as it is."""
+        if len(name) <= ex.SIGNIFICANT and name.islower():
+            return self.key_strings.setdefault(name, name)
+        return name
 
     def _collect_names(self, node) -> None:
         kind = type(node)
@@ -311,9 +352,17 @@ class Decoder:
     # -- statements -----------------------------------------------------------------
 
     def decode(self, text: str) -> Record:
+        """The record of a statement text, remembered unless it is a constant's definition or an instruction or
+        data with a label: a name is defined once -- a second time is the original's REDEFINITION -- so such a
+        text comes again only in a macro's body (read again at each call: the real-shaped program's 350 'lp dex',
+        1 M instructions, callgrind) or as a duplicate.  (The large bench program's 13,161 of 29,348 texts: the
+        table 0.94 -> 0.41 MB at pass 1's end, and without a listing its 9,206 definitions are no longer kept.)"""
         record = self.records.get(text)
         if record is None:
-            record = self.records[text] = self._read(text)
+            record = self._read(text)
+            kind = type(record)
+            if record.var if kind is Define else record.label is None or kind is not Insn and kind is not Data:
+                self.records[text] = record
         return record
 
     def decode_after_blank_colon(self, text: str) -> Record:
@@ -360,43 +409,35 @@ class Decoder:
             if m is not None:
                 name, sign, expr_text = m.groups()
                 if len(name) <= LABEL_FIELD and name.upper() not in self.opcodes:  # ('lda = 5': an instruction)
-                    found = self.expressions.get(expr_text) or self._new_expression(expr_text)
+                    found = self.expressions.get(expr_text) or self.key_strings.get(expr_text) or self._new_expression(expr_text)
                     if type(found) is not tuple:
-                        return Define.make(name, sign == "_", found, m.start(3))
+                        return Define.make(self.key_string(name), sign == "_", found, m.start(3))
             return self._decode(text)
         m = _FAST.match(text)
         if m is not None:
             label, word, blanks, immediate, prefix, expr_text, index = m.groups()
             # ('nop nop' is a mnemonic with an operand -- the general reading reports it -- not a label)
             if label is None or label.upper() not in self.opcodes:
+                if label is not None:
+                    label = self.key_string(label)
                 shape = self.shapes.get((word, immediate, prefix, index), _UNSEEN)
                 if shape is _UNSEEN:
                     shape = self.shapes[(word, immediate, prefix, index)] = self._shape(word, immediate, prefix or "", index, expr_text is None)
                 if shape is not None:
-                    kind, form, code, zp_code, fixed, size, accumulator, unstable = shape
+                    form, accumulator = shape
                     if expr_text is None:  # implied (no operand: both offsets at the mnemonic's end, as the general reading)
                         end = m.end(2)
-                        return Insn.make(label, form, code, zp_code, fixed, size, "", None, None, unstable, kind,
-                                         self.offsets(m.start(2), end, 1, end))  # fmt: skip
+                        return Insn.make(label, None, form, self.offsets(m.start(2), end, 1, end))
                     if not accumulator or (expr_text != "a" and expr_text != "A"):
-                        found = self.expressions.get(expr_text) or self._new_expression(expr_text)
-                        if type(found) is not tuple:  # (the commonest record made here rather than by Insn.make: no call with
-                            # 12 arguments -- the large bench program: 18 M instructions less, callgrind, with 19)
+                        found = self.expressions.get(expr_text) or self.key_strings.get(expr_text) or self._new_expression(expr_text)
+                        if type(found) is not tuple:  # (the commonest record made here rather than by Insn.make: no call --
+                            # the large bench program: 18 M instructions less, callgrind, with 19 fields)
                             operand_offset = m.end(3)
                             shared = self.shared
                             rec = Insn()
                             rec.label = label
-                            rec.form = form
-                            rec.code = code
-                            rec.zp_code = zp_code
-                            rec.fixed = fixed
-                            rec.size = size
-                            rec.prefix = prefix or ""
                             rec.fn = found
-                            rec.const = found.__self__.value if type(found) is MethodType and type(found.__self__) is ex.Num else None
-                            # (ex.constant_of, inline)
-                            rec.unstable = unstable
-                            rec.kind = kind
+                            rec.shape = form
                             offsets = (m.start(2), operand_offset, m.end() - operand_offset, m.start(6))  # (self.offsets, inline)
                             rec.offsets = shared.get(offsets) or shared.setdefault(offsets, offsets)
                             return rec
@@ -419,21 +460,21 @@ class Decoder:
         mode = Mode.INDEXED_INDIRECT if x else Mode.INDIRECT_INDEXED if y else Mode.INDIRECT
         if mode not in modes or mnemonic in self.operandless or mode is Mode.INDIRECT and mnemonic != "JMP":
             return None  # ('lda (5)' is 'lda 5'; a missing mode is reported by _decode)
+        if label is not None:
+            label = self.key_string(label)
         try:
             fn = self.compiled(expr_text)
         except ex.ExprError:
             return None
         code = modes[mode]
-        return Insn.make(
-            label, "indirect", code, -1, b"", 1 + _OPERAND_SIZE[mode], "", fn, ex.constant_of(fn),
-            mnemonic in self.unstable or code in self.unstable_codes, self.kind(mnemonic, mode),
-            self.offsets(m.start(2), m.start(3) - 1, m.end() - m.start(3) + 1, m.start(3)),
-        )  # fmt: skip
+        unstable = mnemonic in self.unstable or code in self.unstable_codes
+        return Insn.make(label, fn, self.form("indirect", code, -1, b"", 1 + _OPERAND_SIZE[mode], "", unstable, mnemonic, mode),
+                         self.offsets(m.start(2), m.start(3) - 1, m.end() - m.start(3) + 1, m.start(3)))  # fmt: skip
 
     def _shape(self, word: str, immediate, prefix: str, index, implied: bool) -> tuple | None:
         """What a fast statement's record takes from its mnemonic, ``#``, prefix and index alone:
-        (kind: see :meth:`kind`, form, code, zp_code, fixed, size, 'a' would be the accumulator, unstable); None when the statement is left to :meth:`_decode`.  Worked out once per
-        combination (:attr:`shapes`)."""
+        (its Form, 'a' would be the accumulator); None when the statement is left to :meth:`_decode`.  Worked
+        out once per combination (:attr:`shapes`)."""
         mnemonic = word.upper()
         modes = self.opcodes.get(mnemonic)
         if modes is None:
@@ -462,14 +503,16 @@ class Decoder:
                 return None
         size = len(fixed) if fixed else 1 + _OPERAND_SIZE[mode]
         unstable = self.unstable_any and (mnemonic in self.unstable or code in self.unstable_codes or zp_code in self.unstable_codes)
-        return self.kind(mnemonic, mode), form, code, zp_code, fixed, size, accumulator, unstable
+        return self.form(form, code, zp_code, fixed, size, prefix, unstable, mnemonic, mode), accumulator
 
-    def kind(self, mnemonic: str, mode: Mode) -> tuple:
-        """(mnemonic, its modes, mode): one tuple for every instruction record of them (Insn.kind)."""
-        kind = self.kinds.get((mnemonic, mode))
-        if kind is None:
-            kind = self.kinds[(mnemonic, mode)] = (mnemonic, self.opcodes[mnemonic], mode)
-        return kind
+    def form(self, form: str, code: int, zp_code: int, fixed: bytes, size: int, prefix: str, unstable: bool, mnemonic: str,
+             mode: Mode) -> Form:  # fmt: skip
+        """One Form for every instruction record of these fields (Insn.shape)."""
+        key = (form, code, zp_code, fixed, size, prefix, unstable, mnemonic, mode)
+        found = self.forms.get(key)
+        if found is None:
+            found = self.forms[key] = Form.make(form, code, zp_code, fixed, size, prefix, unstable, mnemonic, self.opcodes[mnemonic], mode)
+        return found
 
     def offsets(self, mnemonic_offset: int, operand_offset: int, operand_length: int, expr_offset: int) -> tuple:
         """(mnemonic_offset, operand_offset, operand_length, expr_offset): one tuple for every instruction record
@@ -514,6 +557,7 @@ class Decoder:
         if START_LINE.match(text):
             return Start.make(None, None)
         after = rest.lstrip()
+        word = self.key_string(word)  # (a label or a definition's name: the symbol table's key)
         if len(word) > LABEL_FIELD and after[:1] in ("=", "_"):
             return Bad.make(None, (f"'{word}' is longer than {LABEL_FIELD} characters: the original reads the '=' of a "
                                       f"definition after a {LABEL_FIELD}-character name field (8 characters count) [SYNTAX 1]",
@@ -647,12 +691,10 @@ class Decoder:
                 where = (end + p.offset, p.length)
             return Bad.make(label, (p.message, *where))
         form, mode, code, zp_code, fixed, prefix, fn, expr_offset, lead, length = operand
-        record = Insn.make(
-            label, form, code, zp_code, fixed, len(fixed) if form == "fixed" else 1 + _OPERAND_SIZE[mode], prefix, fn,
-            None if fn is None else ex.constant_of(fn),
-            mnemonic in self.unstable or code in self.unstable_codes or zp_code in self.unstable_codes,
-            self.kind(mnemonic, mode), self.offsets(end - len(word), end + lead, length, end + expr_offset),
-        )  # fmt: skip
+        unstable = mnemonic in self.unstable or code in self.unstable_codes or zp_code in self.unstable_codes
+        shape = self.form(form, code, zp_code, fixed, len(fixed) if form == "fixed" else 1 + _OPERAND_SIZE[mode], prefix, unstable,
+                          mnemonic, mode)  # fmt: skip
+        record = Insn.make(label, fn, shape, self.offsets(end - len(word), end + lead, length, end + expr_offset))
         if long_operand and self.advice is None:  # a long expression: assembled here, OVERFLOW on the original
             lead = len(operand_text) - len(operand_text.lstrip())
             self.advice = (f"an operand of {keys(operand_text.strip())} characters: the original Profi-Ass takes at most "
@@ -676,8 +718,8 @@ class Decoder:
             shape = self.shapes[key] = self._shape(mnemonic, immediate, prefix or "", index, False)
         if shape is None:
             return None
-        kind, form, code, zp_code, _fixed, _size, accumulator, _unstable = shape
-        mode = kind[2]
+        shaped, accumulator = shape
+        form, mode, code, zp_code = shaped.form, shaped.mode, shaped.code, shaped.zp_code
         if accumulator and expr_text in ("a", "A"):
             return None
         try:
@@ -778,6 +820,7 @@ class Decoder:
         items: list = []
         items_text = split_commas(args, args_offset)
         expressions = self.expressions
+        key_strings = self.key_strings
         for number, (item, item_offset) in enumerate(items_text):
             if not item:  # '.byt 1,': UNDEF'D STATEMENT; '.byt ,1', '.byt 1,,2': SYNTAX 5 (rules/byt_*_comma*)
                 last = number == len(items_text) - 1
@@ -793,7 +836,7 @@ class Decoder:
                 prefix = ""
                 expr_text = item
                 expr_offset = item_offset
-            found = expressions.get(expr_text) or self._new_expression(expr_text)  # (self.compiled without its call)
+            found = expressions.get(expr_text) or key_strings.get(expr_text) or self._new_expression(expr_text)  # (self.compiled without its call)
             if type(found) is tuple:
                 message, offset, length = found
                 return Bad.make(label, (message, expr_offset + offset, length))

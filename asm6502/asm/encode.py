@@ -49,7 +49,7 @@ class Encoder:
     def value(self, fn, values, pc, local, at, expr_offset) -> int | None:
         """An expression's value in pass 2; None after reporting an error (the statement's line made only then)."""
         try:
-            return fn(values, pc, local)
+            return fn(values, pc, local) if not isinstance(fn, str) else ex.value_of(fn, values, pc, local)
         except ex.Unknown as u:
             node = u.node
             line, stmt = self.place(at)
@@ -80,7 +80,8 @@ class Encoder:
         for at, rec, pc, size, local in zip(count(), entries.recs, entries.pcs, entries.sizes, entries.locals):
             kind = type(rec)
             if kind is Insn:
-                data = rec.fixed if rec.form == "fixed" and not rec.unstable else self.instruction(rec, pc, size, at, local, values)
+                shape = rec.shape  # (the instruction's Form: decode.Insn)
+                data = shape.fixed if shape.form == "fixed" and not shape.unstable else self.instruction(rec, pc, size, at, local, values)
             elif kind is Data:
                 data = self.data(rec, pc, values, at, local)
             else:
@@ -139,35 +140,41 @@ class Encoder:
 
     def instruction(self, rec: Insn, pc: int, size: int, at: int, local, values) -> bytes:
         """An instruction entry's bytes."""
-        form = rec.form
+        shape = rec.shape  # (the instruction's Form: decode.Insn)
+        form = shape.form
         if form == "fixed":
-            if rec.unstable:
+            if shape.unstable:
                 self.unstable(rec, at)
-            return rec.fixed
-        value = rec.const
-        if value is None:
-            try:
-                value = rec.fn(values, pc, local)
-            except (ex.Unknown, ex.ExprError):  # (evaluated again to report it)
-                value = self.value(rec.fn, values, pc, local, at, rec.expr_offset)
+            return shape.fixed
+        fn = rec.fn  # (a number's bound method gives its value: no test for one first)
+        if isinstance(fn, str):  # a symbol's key (expr.compile_node: the commonest operand)
+            value = values.get(fn)
             if value is None:
-                return bytes(3 if size == FORWARD else size)  # the original: the size stays, the bytes are 00
-        if rec.prefix and rec.prefix != "!":
-            value = value & 0xFF if rec.prefix == "<" else value >> 8
-        if rec.unstable:
+                value = self.value(fn, values, pc, local, at, rec.expr_offset)  # (reports it)
+        else:
+            try:
+                value = fn(values, pc, local)
+            except (ex.Unknown, ex.ExprError):  # (evaluated again to report it)
+                value = self.value(fn, values, pc, local, at, rec.expr_offset)
+        if value is None:
+            return bytes(3 if size == FORWARD else size)  # the original: the size stays, the bytes are 00
+        prefix = shape.prefix
+        if prefix and prefix != "!":
+            value = value & 0xFF if prefix == "<" else value >> 8
+        if shape.unstable:
             self.unstable(rec, at)
         if form == "address":
             if size == 2:
                 if value > 0xFF:
                     self.err(
-                        f"value ${value:04X} does not fit {ZERO_PAGE_FORM[rec.mode].label}, and {rec.mnemonic} has no "
-                        f"{rec.mode.label} mode [ILLEGAL QUANTITY]",
+                        f"value ${value:04X} does not fit {ZERO_PAGE_FORM[shape.mode].label}, and {shape.mnemonic} has no "
+                        f"{shape.mode.label} mode [ILLEGAL QUANTITY]",
                         self.operand(rec, at),
                     )
                     return bytes(2)
-                return bytes((rec.zp_code, value))
-            if rec.code < 0:
-                self.err(f"{rec.mnemonic} has no {rec.mode.label} mode (it has: {', '.join(m.label for m in rec.modes)}) [SYNTAX 2]",
+                return bytes((shape.zp_code, value))
+            if shape.code < 0:
+                self.err(f"{shape.mnemonic} has no {shape.mode.label} mode (it has: {', '.join(m.label for m in shape.modes)}) [SYNTAX 2]",
                          self.operand(rec, at))  # fmt: skip
                 return bytes(3)
             if size == FORWARD and value <= 0xFF:
@@ -176,9 +183,9 @@ class Encoder:
                     "sizes it absolute in pass 1 but writes zero page in pass 2, so its output differs from here on",
                     self.operand(rec, at),
                 )
-            return bytes((rec.code, value & 0xFF, value >> 8))
+            return bytes((shape.code, value & 0xFF, value >> 8))
         if form == "immediate":
-            return bytes((rec.code, self.byte(value, rec, at, "immediate mode")))
+            return bytes((shape.code, self.byte(value, rec, at, "immediate mode")))
         if form == "branch":
             distance = value - (pc + 2)
             if not -128 <= distance <= 127:
@@ -189,20 +196,20 @@ class Encoder:
                     self.operand(rec, at),
                 )
                 return bytes(2)
-            return bytes((rec.code, distance & 0xFF))
-        if rec.mode is Mode.INDIRECT:  # JMP ($nnnn)
+            return bytes((shape.code, distance & 0xFF))
+        if shape.mode is Mode.INDIRECT:  # JMP ($nnnn)
             if value & 0xFF == 0xFF:
                 self.warn(
                     f"JMP (${value:04X}) reads its target from ${value:04X} and ${value & 0xFF00:04X}, not "
                     f"${(value + 1) & 0xFFFF:04X}: the NMOS 6502 does not carry into the high byte",
                     self.operand(rec, at),
                 )
-            return bytes((rec.code, value & 0xFF, value >> 8))
+            return bytes((shape.code, value & 0xFF, value >> 8))
         if value > 0xFF:  # ($nn,X) and ($nn),Y
-            self.err(f"value ${value:04X} is not a zero-page address ({rec.mode.label} needs $00-$FF) [ILLEGAL QUANTITY]",
+            self.err(f"value ${value:04X} is not a zero-page address ({shape.mode.label} needs $00-$FF) [ILLEGAL QUANTITY]",
                      self.operand(rec, at))  # fmt: skip
             return bytes(2)
-        return bytes((rec.code, value))
+        return bytes((shape.code, value))
 
     def byte(self, value: int, rec, at: int, what: str) -> int:
         """The one-byte rule: 0-255, or $FF80-$FFFF (a negative number, -128..-1)."""
@@ -233,10 +240,15 @@ class Encoder:
             if type(fn) is bytes:
                 out += fn
                 continue
-            try:
-                value = fn(values, pc, local)
-            except (ex.Unknown, ex.ExprError):  # (evaluated again to report it)
-                value = self.value(fn, values, pc, local, at, offset)
+            if type(fn) is str:  # a symbol's key (expr.compile_node)
+                value = values.get(fn)
+                if value is None:
+                    value = self.value(fn, values, pc, local, at, offset)  # (reports it)
+            else:
+                try:
+                    value = fn(values, pc, local)
+                except (ex.Unknown, ex.ExprError):  # (evaluated again to report it)
+                    value = self.value(fn, values, pc, local, at, offset)
             if value is None:
                 value = 0
             elif prefix:

@@ -17,6 +17,8 @@ program counter), symbols, ``.name`` (a label local to a macro) and unary minus.
 ``values`` maps symbol keys to values, ``local`` is the suffix of the current
 macro call (``":01"``).  A symbol missing from ``values`` raises
 :class:`Unknown` -- a forward reference in pass 1, an undefined symbol in pass 2.
+A plain symbol's compiled expression is its key itself, a str, no function:
+:func:`value_of` evaluates either.
 """
 
 from __future__ import annotations
@@ -82,8 +84,8 @@ class Sym:
     length: int
 
     def lookup(self, v, pc, loc):
-        """The compiled expression of a symbol whose name is its key (at most 8 characters): bound to its
-        node, 64 bytes a symbol where a closure took 208 (a large program has tens of thousands)."""
+        """The compiled operand of a chain that is a symbol whose name is its key (at most 8 characters): bound
+        to its node (a whole expression that is such a symbol is compiled to its key: see compile_node)."""
         try:
             return v[self[0]]
         except KeyError:
@@ -119,8 +121,9 @@ TYPE_CHECKING = False  # (typing is not imported at run time)
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-    # an expression's closure: (symbol values, program counter, macro call suffix or None) -> its value
-    Compiled = Callable[[dict, int, str | None], int]
+    # an expression's closure: (symbol values, program counter, macro call suffix or None) -> its value; or a
+    # symbol's key (compile_node: value_of evaluates either)
+    Compiled = Callable[[dict, int, str | None], int] | str
 
 
 def shown_char(ch: str) -> str:
@@ -433,16 +436,38 @@ def with_prefix(value: int, prefix: str) -> int:
 # -- compiling a tree into a closure: f(values, pc, local) -> int -----------------
 #
 # Every compiled expression keeps its tree or can make it again (``tree_of``): the decoder keeps one object
-# per expression text, and no tree beside it.  'table+2' is a callable _Plus that makes its tree when asked
-# (the large bench program's 7,968: a bound method beside each would take 64 bytes more); every other is a
-# bound method of its node (a symbol, a number, '*') or of a small tuple that keeps what the evaluation needs
-# and the tree (a closure took 150 bytes and a cell of 56 per value it keeps).  (Calling an object's
-# ``__call__`` -- through a new argument tuple and frame -- costs about 50 ns more than calling a bound method:
-# a symbol's node with ``__call__`` saved 64 bytes a symbol but cost the real-shaped program 25 M instructions.)
+# per expression text, and no tree beside it.  A whole expression that is a symbol ('loop': the large bench
+# program's 9,343 commonest) is its key, a str: no node, no function, and the decoder hands out one string
+# object a name, the symbol table's key (decode.Decoder.key_strings); 'table+2' is a callable Plus that makes
+# its tree when asked (7,968: a bound method beside each would take 64 bytes more); every other is a bound
+# method of its node (a number, '*') or of a small tuple that keeps what the evaluation needs and the tree (a
+# closure took 150 bytes and a cell of 56 per value it keeps).  (Calling an object's ``__call__`` -- through a
+# new argument tuple and frame -- costs about 50 ns more than calling a bound method: a symbol's node with
+# ``__call__`` saved 64 bytes a symbol but cost the real-shaped program 25 M instructions.  A key is looked up
+# where the passes evaluate, after ``type(fn) is str``: the Sym node and bound method it replaces took 128
+# bytes a symbol, 1.2 MB on the large bench program.)
 
 
 def compile_node(node: Node):
-    """The compiled expression of a tree: ``f(values, pc, local) -> int`` (see the module's docstring)."""
+    """The compiled expression of a tree: ``f(values, pc, local) -> int`` (see the module's docstring), or a
+    symbol's key (a str) when the tree is one symbol (``value_of`` evaluates either)."""
+    if type(node) is Sym and node.offset == 0 and node.name[0] != "." and len(node.name) <= SIGNIFICANT:
+        return node.name
+    return _compile(node)
+
+
+def value_of(fn, v: dict, pc: int, loc: str | None) -> int:
+    """The value of a compiled expression (:func:`compile_node`): a key is looked up in ``v``."""
+    if type(fn) is str:
+        try:
+            return v[fn]
+        except KeyError:
+            raise Unknown(_tuple(Sym, (fn, 0, len(fn))), fn) from None
+    return fn(v, pc, loc)
+
+
+def _compile(node: Node):
+    """The function of a tree (an operand of a chain: a symbol is a bound method of its node too)."""
     kind = type(node)
     if kind is Sym:
         if node.name[0] == ".":
@@ -454,7 +479,7 @@ def compile_node(node: Node):
     if kind is PC:
         return node.counter
     if kind is Neg:
-        return _tuple(_Negated, (compile_node(node.operand), node)).value
+        return _tuple(_Negated, (_compile(node.operand), node)).value
     if len(node.rest) == 1:
         op, offset, operand = node.rest[0]
         if op == "+" or op == "-":
@@ -464,39 +489,45 @@ def compile_node(node: Node):
                 if type(first) is Sym and first.name[0] != ".":  # 'table+2': one call
                     name = first.name
                     length = len(name)
-                    if first.offset == 0 and first.length == length and offset == length and operand.offset == length + 1:
+                    if (first.offset == 0 and length <= SIGNIFICANT and first.length == length and offset == length
+                            and operand.offset == length + 1):  # fmt: skip
                         # (written without blanks, the commonest: the tree is made again when asked for)
-                        return _Plus(name[:SIGNIFICANT], n, name, 2 * operand.length + (op == "-"))
+                        return Plus(name, n, 2 * operand.length + (op == "-"))
                     return _tuple(_LookupPlus, (name[:SIGNIFICANT], n, first, node)).value
-                return _tuple(_PlusConstant, (compile_node(first), n, node)).value
+                return _tuple(PlusConstant, (_compile(first), n, node)).value
             if op == "-":
-                return _tuple(_Difference, (compile_node(node.first), compile_node(operand), node)).value
-            return _tuple(_Sum, (compile_node(node.first), compile_node(operand), node)).value
-    steps = tuple((op, offset, compile_node(operand)) for op, offset, operand in node.rest)
-    return _tuple(_Chain, (compile_node(node.first), steps, node)).value
+                return _tuple(_Difference, (_compile(node.first), _compile(operand), node)).value
+            return _tuple(_Sum, (_compile(node.first), _compile(operand), node)).value
+    steps = tuple((op, offset, _compile(operand)) for op, offset, operand in node.rest)
+    return _tuple(_Chain, (_compile(node.first), steps, node)).value
 
 
 # 'symbol+n' / 'symbol-n' without blanks: compiled by compile_text without making its tree
 _SYMBOL_PLUS = re.compile(r"([A-Za-z][A-Za-z0-9.]*+)([-+])(?:\$([0-9A-Fa-f]{1,4}+)|([0-9]{1,5}+))\Z")
 
 
-def compile_text(text: str):
+def compile_text(text: str, key_strings: dict | None = None):
     """``compile_node(parse(text))`` (raises ExprError); 'symbol+n' without making the tree it would drop (the
-    large bench program's 7,968: 6 M instructions, callgrind)."""
+    large bench program's 7,968: 6 M instructions, callgrind).  ``key_strings``: one string object a symbol key
+    (a key -> itself), which the compiled expression takes its key from (the symbol table's own)."""
     m = _SYMBOL_PLUS.match(text) if "+" in text or "-" in text else None
     if m is not None:
         name, op, hex_digits, decimal_digits = m.groups()
         value = int(hex_digits, 16) if hex_digits is not None else int(decimal_digits)
-        if value <= MAX:  # (else the parser's message)
+        if value <= MAX and len(name) <= SIGNIFICANT:  # (else the parser's message, or a long name's _LookupPlus)
             name = name.lower()
-            return _Plus(name[:SIGNIFICANT], value if op == "+" else -value, name, 2 * (len(text) - len(name) - 1) + (op == "-"))
+            if key_strings is not None:
+                name = key_strings.setdefault(name, name)
+            return Plus(name, value if op == "+" else -value, 2 * (len(text) - len(name) - 1) + (op == "-"))
     return compile_node(parse(text))
 
 
 def tree_of(fn) -> Node:
     """The tree a compiled expression was made of (:func:`compile_node`)."""
     kind = type(fn)
-    if kind is _Plus:
+    if kind is str:
+        return _tuple(Sym, (fn, 0, len(fn)))
+    if kind is Plus:
         return fn.tree()
     owner = fn.__self__  # (a bound method)
     kind = type(owner)
@@ -538,16 +569,16 @@ class _LookupPlus(tuple):
         return self[3]
 
 
-class _Plus:
-    """``symbol+n`` / ``symbol-n`` (n negative) written without blanks (``table+2``: the large bench program's
-    commonest expression but a symbol): the symbol's key, n, its name and ``form`` (2 * the number's length,
-    + 1 for '-').  It keeps no tree: 80 bytes where the tree took 300 (a Chain, its tuples, a Sym and a Num);
-    the tree is made when first asked for (convert, an error), then kept (convert tells nodes by identity)."""
+class Plus:
+    """``symbol+n`` / ``symbol-n`` (n negative) written without blanks, the symbol's name its key (``table+2``:
+    the large bench program's commonest expression but a symbol): the key, n and ``form`` (2 * the number's
+    length, + 1 for '-').  It keeps no tree: 64 bytes where the tree took 300 (a Chain, its tuples, a Sym and a
+    Num); the tree is made when first asked for (convert, an error), then kept (convert tells nodes by identity)."""
 
-    __slots__ = ("key", "n", "name", "form", "made")
+    __slots__ = ("key", "n", "form", "made")
 
-    def __init__(self, key: str, n: int, name: str, form: int):
-        self.key, self.n, self.name, self.form = key, n, name, form
+    def __init__(self, key: str, n: int, form: int):
+        self.key, self.n, self.form = key, n, form
         self.made: Node | None = None
 
     def __call__(self, v, pc, loc):
@@ -558,7 +589,7 @@ class _Plus:
 
     def tree(self) -> Node:
         if self.made is None:
-            name, n, form = self.name, self.n, self.form
+            name, n, form = self.key, self.n, self.form
             length = len(name)
             op = "-" if form & 1 else "+"
             operand = _tuple(Num, (-n if form & 1 else n, length + 1, form >> 1))
@@ -582,7 +613,7 @@ class _Local(tuple):
         return self[1]
 
 
-class _PlusConstant(tuple):
+class PlusConstant(tuple):
     """(compiled first operand, n, tree): ``first + n``."""
 
     __slots__ = ()
@@ -647,4 +678,4 @@ class _Chain(tuple):
 
 def evaluate(text: str, values: dict | None = None, pc: int = 0) -> int:
     """The value of an expression text (for -D values and tests); raises ExprError or Unknown."""
-    return compile_node(parse(text))(values or {}, pc, None)
+    return value_of(compile_node(parse(text)), values or {}, pc, None)

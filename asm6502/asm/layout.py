@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 from array import array
 from bisect import bisect_left
+from types import MethodType
 
 from asm6502.asm import expr as ex
 from asm6502.asm.decode import IDENT, Bad, Call, Data, Decoder, Define, Insn, Label, Origin, Pseudo, Start, overflow_resume
@@ -236,7 +237,8 @@ class Layout:
                     if rec.label is not None:
                         self.ref = before + i
                         define_value(rec.label, pc, LABEL, None, None, local)
-                    size = address_size(rec, values, pc, local) if rec.form == "address" else rec.size
+                    shape = rec.shape
+                    size = address_size(rec, values, pc, local) if shape.form == "address" else shape.size
                     recs.append(rec)
                     add_pc(pc)
                     sizes.append(size)
@@ -302,7 +304,8 @@ class Layout:
                     if type(rec) is Insn:
                         if rec.label is not None:
                             define_value(rec.label, pc, LABEL, line, stmt, local)
-                        size = address_size(rec, values, pc, local) if rec.form == "address" else rec.size
+                        shape = rec.shape
+                        size = address_size(rec, values, pc, local) if shape.form == "address" else shape.size
                         if k < other_stmt:
                             recs.append(rec)
                             add_pc(pc)
@@ -348,19 +351,28 @@ class Layout:
     def address_size(self, rec: Insn, values: dict, pc: int, local) -> int:
         """The one zero-page rule: zero page when the mnemonic has it, no '!' forces absolute, and
         the operand's value is known in pass 1 and fits in a byte (or the mnemonic has only zero page)."""
-        if rec.zp_code < 0 or rec.prefix == "!":
+        shape = rec.shape  # (the instruction's Form: decode.Insn)
+        if shape.zp_code < 0 or shape.prefix == "!":
             return 3
-        if rec.code < 0:
+        if shape.code < 0:
             return 2
-        value = rec.const
-        if value is None:
+        fn = rec.fn
+        if isinstance(fn, str):  # a symbol's key (expr.compile_node: the commonest operand)
+            value = values.get(fn)
+            if value is None:
+                return FORWARD
+            if shape.prefix:
+                return 2
+        elif type(fn) is MethodType and type(fn.__self__) is ex.Num:  # a number (expr.constant_of, inline)
+            value = fn.__self__.value
+        else:
             try:
-                value = rec.fn(values, pc, local)
+                value = fn(values, pc, local)
             except ex.Unknown:
                 return FORWARD
             except ex.ExprError:
                 return 3  # (reported in pass 2)
-            if rec.prefix:
+            if shape.prefix:
                 return 2
         return 2 if value <= 0xFF else 3
 
@@ -519,7 +531,8 @@ class Layout:
         """'name = expr' ('_' for a variable).  (``line`` None: the line run now, which is its own one statement,
         its object made only for a message.)"""
         try:
-            value = rec.fn(self.values, self.pc, local)
+            fn = rec.fn  # (a call less than ex.value_of for a function: the large bench program's 9,206 definitions)
+            value = fn(self.values, self.pc, local) if not isinstance(fn, str) else ex.value_of(fn, self.values, self.pc, local)
         except ex.Unknown as u:
             value = None
             if line is None:
@@ -564,7 +577,7 @@ class Layout:
 
     def origin(self, rec: Origin, line, stmt, local):
         try:
-            value = rec.fn(self.values, self.pc, local)
+            value = ex.value_of(rec.fn, self.values, self.pc, local)
         except ex.Unknown as u:
             self.err(f"the address in '*=' must be known in pass 1: '{u.node.name}' is not [UNDEF'D STATEMENT]",
                      (line, stmt.col + rec.expr_offset + u.node.offset, u.node.length))  # fmt: skip
@@ -640,8 +653,8 @@ class Layout:
             rec = self.decoder.decode(stmt.text) if stmt.text else None
             if type(rec) is Pseudo and PSEUDO_OPS[rec.op].pass1 == "op_if" and rec.args:  # (the pass-1 method names the '.if')
                 try:
-                    _, fn = self.decoder.expression(rec.args)
-                    if not fn(self.values, self.pc, None):
+                    fn = self.decoder.compiled(rec.args)
+                    if not ex.value_of(fn, self.values, self.pc, None):
                         break
                 except (ex.ExprError, ex.Unknown):
                     pass
@@ -705,14 +718,14 @@ class Layout:
                 self.err(f"{exc.message} (in the argument '{arg}')", where)
                 return None
         at = len(self.layout)
-        fns = tuple([fn for _, fn in compiled])
+        fns = tuple(compiled)
         self.layout.add(MacroCall.make(None, None, macro, fns), self.pc, 0, self.ref, self.k, stmt, local)
         for key, fn in zip(macro.params, fns):
             if not IDENT.fullmatch(key):
                 self.err(f"macro '{macro.name}': the parameter '{key}' is no name [SYNTAX 8]", where)
                 continue
             try:
-                self.values[key] = fn(self.values, self.pc, local)
+                self.values[key] = fn(self.values, self.pc, local) if not isinstance(fn, str) else ex.value_of(fn, self.values, self.pc, local)
             except (ex.Unknown, ex.ExprError):
                 self.values.pop(key, None)
             if key not in self.symbols:  # (spelled as its key: spelling_of)
@@ -732,17 +745,18 @@ class Layout:
         return None
 
     def argument(self, text: str):
-        """(tree, closure) of a macro argument: an expression, perhaps with a modifier in front
+        """The compiled expression of a macro argument: an expression, perhaps with a modifier in front
         (``<`` low byte, ``>`` high byte, ``!`` -- absolute -- leaves the value as it is)."""
         prefix = text[:1]
         if prefix not in ("<", ">", "!"):
-            return self.decoder.expression(text)
-        node, fn = self.decoder.expression(text[1:].lstrip())
+            return self.decoder.compiled(text)
+        fn = self.decoder.compiled(text[1:].lstrip())
         if prefix == "!":
-            return node, fn
+            return fn
+        value_of = ex.value_of
         if prefix == "<":
-            return node, lambda v, pc, loc: fn(v, pc, loc) & 0xFF
-        return node, lambda v, pc, loc: fn(v, pc, loc) >> 8
+            return lambda v, pc, loc: value_of(fn, v, pc, loc) & 0xFF
+        return lambda v, pc, loc: value_of(fn, v, pc, loc) >> 8
 
     # -- pseudo-ops ----------------------------------------------------------------------
 
@@ -750,8 +764,8 @@ class Layout:
         """The value of a pseudo-op's expression argument (None: an error was reported)."""
         offset = rec.args_offset if offset is None else offset
         try:
-            _, fn = self.decoder.expression(text)
-            return fn(self.values, self.pc, local)
+            fn = self.decoder.compiled(text)
+            return ex.value_of(fn, self.values, self.pc, local)
         except ex.ExprError as exc:
             self.err(exc.message, (line, stmt.col + offset + exc.offset, exc.length))
         except ex.Unknown as u:
@@ -764,8 +778,8 @@ class Layout:
             self.err(".if needs an expression [SYNTAX 5]", (line, stmt.col + rec.op_offset, rec.op_length))
             return -1
         try:
-            _, fn = self.decoder.expression(rec.args)
-            value = fn(self.values, self.pc, local)
+            fn = self.decoder.compiled(rec.args)
+            value = fn(self.values, self.pc, local) if not isinstance(fn, str) else ex.value_of(fn, self.values, self.pc, local)
         except ex.ExprError as exc:
             self.err(exc.message, (line, stmt.col + rec.args_offset + exc.offset, exc.length))
             return -1
