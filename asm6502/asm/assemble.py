@@ -83,7 +83,10 @@ class _Files:
             return data
         self._enter(path, name)
         text = source_text(data, path)
-        source = read_source(path, as_typed(text) if self.options.case == "lower" else text, self.kept)
+        del data  # (one whole copy of the file at a time: its bytes, its text, then its lines)
+        if self.options.case == "lower":
+            text = as_typed(text)
+        source = read_source(path, text, self.kept)
         self.diags.extend(_line_problems(source.problems))
         return source.lines, source.start_index
 
@@ -124,29 +127,37 @@ def assemble(text: str, filename: str = "<input>", options: Options = Options(),
     """Assemble Profi-Ass source text.  Raises DiagnosticError when there are errors.
 
     *files*: the command's gate (``fileio.Files``) that every file the source names is read
-    through; a fresh one when not given."""
+    through; a fresh one when not given.  *text* is let go once read into lines: a caller that hands
+    it over and keeps none (``assemble(held.pop(), ...)``, as the command does) has it freed before pass 1."""
     if options.cpu not in CPUS:
         raise DiagnosticError([error(f"unknown CPU '{options.cpu}' (use {' or '.join(CPUS)})")])
     if options.case not in ("lower", "upper"):
         raise DiagnosticError([error(f"unknown case '{options.case}' (use lower or upper)")])
-    if options.case == "upper":  # typed from capitals: every letter is the unshifted one
-        text = text.lower()
-    text = as_typed(text)  # the lines as the C64 stored them: shifted keys outside quotes dropped (typed.py)
     # Both passes allocate many small, acyclic objects; CPython's cyclic collector would scan
     # them again and again (a quarter of the run time on a large program): paused, then restored.
     collecting = gc.isenabled()
     gc.disable()
     try:
-        return _assemble(text, filename, options, files)
+        kept = Kept()  # the run's room for diagnostics: beyond it they are only counted (diagnostics.Kept)
+        source, diags = _read(text, filename, options, kept)
+        del text  # (nothing after the reading needs the whole text: a caller that handed it over -- the command --
+        # has it freed before pass 1, the large bench program's peak 0.8 MB lower)
+        return _assemble(source, diags, filename, options, files, kept)
     finally:
         if collecting:
             gc.enable()
 
 
-def _assemble(text: str, filename: str, options: Options, gate=None) -> Result:
-    kept = Kept()  # the run's room for diagnostics: beyond it they are only counted (diagnostics.Kept)
+def _read(text: str, filename: str, options: Options, kept: Kept):
+    """The main source's lines, and the diagnostics of its reading: all that is taken from the whole text."""
+    if options.case == "upper":  # typed from capitals: every letter is the unshifted one
+        text = text.lower()
+    text = as_typed(text)  # the lines as the C64 stored them: shifted keys outside quotes dropped (typed.py)
     source = read_source(filename, text, kept)
-    diags = _line_problems(source.problems) + kept.admit(_capitals(source, text))
+    return source, _line_problems(source.problems) + kept.admit(_capitals(source, text))
+
+
+def _assemble(source, diags: list[Diagnostic], filename: str, options: Options, gate, kept: Kept) -> Result:
     files = _Files(options, diags, gate, kept)
     files.start(filename)
     layout = Layout(options, files.read, source.opens, kept)
@@ -160,7 +171,7 @@ def _assemble(text: str, filename: str, options: Options, gate=None) -> Result:
     if layout.symbol_memory is not None:
         encoder.diags += kept.admit(_symbol_overflow(layout))
     if layout.object_buffer and not encoder.fatal:
-        encoder.diags += kept.admit(_buffer_overflow(layout, text))
+        encoder.diags += kept.admit(_buffer_overflow(layout, source.lines))
     all_diags = list(dict.fromkeys(diags + layout.diags + encoder.diags + kept.admit(_spelling_warnings(layout)) + _advice(layout, kept)))
     segments, overlaps = _segments(encoder.chunks)
     all_diags += kept.admit(overlaps)
@@ -210,13 +221,14 @@ def _symbol_overflow(layout: Layout) -> list[Diagnostic]:
     return []
 
 
-def _buffer_overflow(layout: Layout, text: str) -> list[Diagnostic]:
+def _buffer_overflow(layout: Layout, lines) -> list[Diagnostic]:
     """OUT OF MEMORY where '.opt o''s buffer outgrows the room the program's text and its symbols
-    leave (fatal on the original)."""
+    leave (fatal on the original).  *lines*: the main source's lines, as read."""
     from asm6502.basic.tokenizer import tokenize
 
-    try:
-        program = len(tokenize(text).prg) - 2  # (the program as the C64 holds it, tokenized)
+    try:  # (the program as the C64 holds it, tokenized: its text made again from its lines on this rare path,
+        # not kept through both passes)
+        program = len(tokenize("\n".join([line.line_text for line in lines])).prg) - 2
     except DiagnosticError:
         return []
     room = BUFFER_ROOM - program - sum(_symbol_bytes(key) for key in layout.order)
@@ -316,8 +328,8 @@ def _spelling_warnings(layout: Layout) -> list[Diagnostic]:
 
 def assemble_file(path: str | os.PathLike, options: Options = Options(), files=None) -> Result:
     gate = files if files is not None else Files()
-    data = gate.read(path, what="source")
-    return assemble(source_text(data, os.fspath(path)), os.fspath(path), options, gate)
+    # (the text handed over as it is made: neither its bytes nor the text stay here through the passes)
+    return assemble(source_text(gate.read(path, what="source"), os.fspath(path)), os.fspath(path), options, gate)
 
 
 def _segments(chunks) -> tuple[list[tuple[int, bytes]], list[Diagnostic]]:
