@@ -10,6 +10,7 @@ import errno
 import gc
 import os
 import re
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from asm6502.asm.decode import Data, Insn
@@ -123,12 +124,13 @@ def _line_problems(problems) -> list[Diagnostic]:
     return [error(message, Span(line.file, line.index, line.number_col, length, line.line_text, None)) for line, message, length in problems]
 
 
-def assemble(text: str, filename: str = "<input>", options: Options = Options(), files=None) -> Result:
+def assemble(text: str | Iterable[str], filename: str = "<input>", options: Options = Options(), files=None) -> Result:
     """Assemble Profi-Ass source text.  Raises DiagnosticError when there are errors.
 
+    *text*: the source's text, or its pieces, each ending where a line ends (the command reads the file
+    so, a piece at a time: its text is never whole in memory).  It is let go once read into lines.
     *files*: the command's gate (``fileio.Files``) that every file the source names is read
-    through; a fresh one when not given.  *text* is let go once read into lines: a caller that hands
-    it over and keeps none (``assemble(held.pop(), ...)``, as the command does) has it freed before pass 1."""
+    through; a fresh one when not given."""
     if options.cpu not in CPUS:
         raise DiagnosticError([error(f"unknown CPU '{options.cpu}' (use {' or '.join(CPUS)})")])
     if options.case not in ("lower", "upper"):
@@ -140,21 +142,45 @@ def assemble(text: str, filename: str = "<input>", options: Options = Options(),
     try:
         kept = Kept()  # the run's room for diagnostics: beyond it they are only counted (diagnostics.Kept)
         source, diags = _read(text, filename, options, kept)
-        del text  # (nothing after the reading needs the whole text: a caller that handed it over -- the command --
-        # has it freed before pass 1, the large bench program's peak 0.8 MB lower)
+        del text  # (nothing after the reading needs the text: a caller that handed it over has it freed before pass 1;
+        # the command kept it through both passes: 0.8 MB of the large bench program's peak)
         return _assemble(source, diags, filename, options, files, kept)
     finally:
         if collecting:
             gc.enable()
 
 
-def _read(text: str, filename: str, options: Options, kept: Kept):
-    """The main source's lines, and the diagnostics of its reading: all that is taken from the whole text."""
-    if options.case == "upper":  # typed from capitals: every letter is the unshifted one
-        text = text.lower()
-    text = as_typed(text)  # the lines as the C64 stored them: shifted keys outside quotes dropped (typed.py)
-    source = read_source(filename, text, kept)
-    return source, _line_problems(source.problems) + kept.admit(_capitals(source, text))
+def _read(text: str | Iterable[str], filename: str, options: Options, kept: Kept):
+    """The main source's lines, and the diagnostics of its reading: all that is taken from its text."""
+    seen = _Seen()
+    source = read_source(filename, _typed_pieces((text,) if isinstance(text, str) else text, options.case, seen), kept)
+    return source, _line_problems(source.problems) + kept.admit(_capitals(source, seen))
+
+
+class _Seen:
+    """What the text showed as it was read: a lower-case letter, the first capitals in quotes (``_capitals``)."""
+
+    lower = False
+    quoted: str | None = None
+
+    def see(self, text: str) -> None:
+        if self.lower:
+            return
+        if _LOWER.search(text) is not None:
+            self.lower = True
+        elif self.quoted is None:
+            m = _CAPITALS_IN_QUOTES.search(text)
+            self.quoted = m.group() if m is not None else None
+
+
+def _typed_pieces(pieces: Iterable[str], case: str, seen: _Seen) -> Iterator[str]:
+    """The pieces as the C64 stored their lines (each piece ends where a line ends)."""
+    for text in pieces:
+        if case == "upper":  # typed from capitals: every letter is the unshifted one
+            text = text.lower()
+        text = as_typed(text)  # the lines as the C64 stored them: shifted keys outside quotes dropped (typed.py)
+        seen.see(text)
+        yield text
 
 
 def _assemble(source, diags: list[Diagnostic], filename: str, options: Options, gate, kept: Kept) -> Result:
@@ -266,16 +292,14 @@ def _opened(layout: Layout, lfn: int | None) -> str | None:
 _CAPITALS_IN_QUOTES = LazyPattern(r'"[^"\n]*[A-Z]')
 
 
-def _capitals(source, text: str) -> list[Diagnostic]:
+def _capitals(source, seen: _Seen) -> list[Diagnostic]:
     """One warning when a source without any lower-case letter has capitals in quotes: typed from
     a listing printed in capitals, its strings would become the C64's shifted letters."""
-    if _LOWER.search(text) is not None:
+    if seen.lower or seen.quoted is None:
         return []
-    m = _CAPITALS_IN_QUOTES.search(text)
-    if m is None:
-        return []
-    line = next((ln for ln in source.lines if ln.line_text and m.group() in ln.line_text), None)
-    where = Span(source.lines[0].file, line.index, line.line_text.index(m.group()) + 1, len(m.group()) + 1, line.line_text, line.number) \
+    quoted = seen.quoted
+    line = next((ln for ln in source.lines if ln.line_text and quoted in ln.line_text), None)
+    where = Span(source.lines[0].file, line.index, line.line_text.index(quoted) + 1, len(quoted) + 1, line.line_text, line.number) \
         if line is not None else None
     return [warning("the source has no lower-case letters: capitals in strings and character constants are the C64's "
                     "shifted letters ($C1-$DA) here (petcat's convention); if it was typed from a listing printed in "
