@@ -12,7 +12,7 @@ import pytest
 from asm6502.asm import assemble
 from asm6502.cli.assemble import source_pieces
 from asm6502.diagnostics import DiagnosticError
-from asm6502.fileio import BOM
+from asm6502.fileio import BOM, read_pieces
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
 import gen_real
@@ -58,3 +58,17 @@ def test_a_source_read_in_pieces_assembles_as_the_whole_text(tmp_path, text):
     (tmp_path / "t.asm").write_text(text)
     assert len(list(source_pieces(tmp_path / "t.asm", piece=1 << 14))) > 3
     assert _outcome(source_pieces(tmp_path / "t.asm", piece=1 << 14)) == _outcome(text)
+
+
+@pytest.mark.parametrize("size", [0, 1, 7, 8, 9, 16, 17])
+def test_a_file_is_read_in_pieces_of_its_bytes(tmp_path, size):
+    data = bytes(range(size))
+    (tmp_path / "f").write_bytes(data)
+    pieces = list(read_pieces(tmp_path / "f", piece=8))
+    assert b"".join(pieces) == data and all(0 < len(p) <= 8 for p in pieces)
+
+
+def test_a_file_larger_than_the_limit_is_refused_before_its_first_piece(tmp_path):
+    (tmp_path / "f").write_bytes(b"x" * 100)
+    with pytest.raises(DiagnosticError, match="larger than 99 bytes"):
+        next(read_pieces(tmp_path / "f", limit=99, piece=8))
