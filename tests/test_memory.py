@@ -90,9 +90,9 @@ def _largest_blocks_at_pass_1(monkeypatch, run) -> list[int]:
 
 @pytest.mark.parametrize("how", ["command", "library"])
 def test_the_source_text_is_let_go_before_pass_1(how, monkeypatch, tmp_path):
-    """The whole text, its bytes and its typed copies are read into lines and let go: no block of the text's
-    size is alive at pass 1 (the command held its text through both passes, 0.8 MB of the large program's peak).
-    The library keeps none of its own: a caller that hands its text over has it freed."""
+    """No block of the text's size is alive at pass 1: the command reads its source a piece at a time and
+    never holds it whole; the library lets go of its text once read into lines, so a caller that hands it
+    over has it freed (main held it through both passes: 0.8 MB of the large program's peak)."""
     from asm6502.cli import main
 
     text = gen_large.render_program(gen_large.generate(12_500, 6502), "asm6502")  # (0.2 MB; a line list: 0.1 MB)
