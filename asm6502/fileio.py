@@ -32,14 +32,19 @@ No other module opens a file for writing (tests/test_gate_scan.py scans the pack
 from __future__ import annotations
 
 import errno
+import io
 import os
 import stat
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from asm6502.diagnostics import DiagnosticError, Span, error
 from asm6502.tuples import named_tuple
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import BinaryIO
 
 STDIO = "-"
 MAX_SOURCE_BYTES = 32 * 1024 * 1024  # text inputs: sources, listings, manifests
@@ -67,27 +72,78 @@ def _kind_problem(name: str, regular: bool) -> str | None:
     return None
 
 
+def _opened(name: str, limit: int, what: str, regular: bool) -> tuple[BinaryIO, bool]:
+    """A binary reader of *name* (``-`` = standard input) and whether it is to be closed after."""
+    if name == STDIO:
+        stdin = sys.stdin
+        if stdin is None:  # started with standard input closed (<&-)
+            raise OSError(errno.EBADF, "standard input is closed", "<stdin>")
+        binary = getattr(stdin, "buffer", None)  # a StringIO stand-in has none
+        return (binary, False) if binary is not None else (io.BytesIO(stdin.read(limit + 1).encode("utf-8")), True)
+    problem = _kind_problem(name, regular)
+    if problem is not None:
+        raise DiagnosticError([error(f"{what} '{name}' {problem}")])
+    return open(name, "rb"), True
+
+
+def _too_large(name: str, limit: int, what: str) -> DiagnosticError:
+    return DiagnosticError([error(f"{name}: {what} larger than {limit:,} bytes; is it the right file?")])
+
+
 def read_input(path: str | os.PathLike, limit: int = MAX_SOURCE_BYTES, what: str = "input", *,
                regular: bool = False) -> bytes:
     """The bytes of *path* (``-`` = standard input), at most *limit* of them.
 
     Only ``Files.read`` should call this: it registers the file as an input too."""
     name = os.fspath(path)
-    if name == STDIO:
-        stdin = sys.stdin
-        if stdin is None:  # started with standard input closed (<&-)
-            raise OSError(errno.EBADF, "standard input is closed", "<stdin>")
-        binary = getattr(stdin, "buffer", None)  # a StringIO stand-in has none
-        data = binary.read(limit + 1) if binary is not None else stdin.read(limit + 1).encode("utf-8")
-    else:
-        problem = _kind_problem(name, regular)
-        if problem is not None:
-            raise DiagnosticError([error(f"{what} '{name}' {problem}")])
-        with open(name, "rb") as fh:
-            data = fh.read(limit + 1)
+    fh, owned = _opened(name, limit, what, regular)
+    try:
+        data = fh.read(limit + 1)
+    finally:
+        if owned:
+            fh.close()
     if len(data) > limit:
-        raise DiagnosticError([error(f"{name}: {what} larger than {limit:,} bytes; is it the right file?")])
+        raise _too_large(name, limit, what)
     return data
+
+
+PIECE_BYTES = 1 << 16  # what read_pieces reads at a time
+
+
+def read_pieces(path: str | os.PathLike, limit: int = MAX_SOURCE_BYTES, what: str = "input", *,
+                piece: int = PIECE_BYTES) -> Iterator[bytes]:
+    """The bytes of a regular file a piece at a time, at most *limit* in all (a larger file is refused
+    before its first piece): a large input is never whole in memory.  Standard input (``-``), a pipe or
+    a device is one piece, as ``read_input`` reads it.
+
+    Only ``Files.read_start`` should call this: it registers the file as an input too."""
+    name = os.fspath(path)
+    fh, owned = _opened(name, limit, what, False)
+    try:
+        if not owned or name == STDIO or not stat.S_ISREG(os.fstat(fh.fileno()).st_mode):
+            data = fh.read(limit + 1)
+            if len(data) > limit:
+                raise _too_large(name, limit, what)
+            yield data
+            return
+        size = os.fstat(fh.fileno()).st_size
+        if size > limit:
+            raise _too_large(name, limit, what)
+        total = 0
+        while True:  # (no read of a whole piece at the end only to find none: its buffer, 1 MiB taken and given back,
+            # moved glibc's mmap threshold past the reader's tables, which then stayed resident: 0.5 MB on the large program)
+            want = min(piece, size + 1 - total) if total <= size else piece
+            data = fh.read(want)
+            total += len(data)
+            if total > limit:  # (a file that grows while it is read)
+                raise _too_large(name, limit, what)
+            if data:
+                yield data
+            if len(data) < want:
+                return
+    finally:
+        if owned:
+            fh.close()
 
 
 def decode_utf8(data: bytes, filename: str) -> str:
@@ -216,6 +272,15 @@ class Files:
         data = read_input(path, limit, what, regular=regular)
         self.add_input(path, what)
         return data
+
+    def read_start(self, path: str | os.PathLike, limit: int = MAX_SOURCE_BYTES, what: str = "input", *,
+                   piece: int = PIECE_BYTES) -> tuple[bytes, Iterator[bytes]]:
+        """An input's first piece of bytes (``-`` = standard input) and an iterator over the rest
+        (``read_pieces``), registered as an input of this command once its first piece is read."""
+        pieces = read_pieces(path, limit, what, piece=piece)
+        first = next(pieces, b"")
+        self.add_input(path, what)
+        return first, pieces
 
     def text(self, path: str | os.PathLike, limit: int = MAX_SOURCE_BYTES, what: str = "input", *,
                   binary_check: bool = True) -> str:

@@ -69,3 +69,43 @@ def test_memory_of_a_million_lines_per_input_byte():
     text = "10 *= $c000\n" + " nop\n" * 1_000_000
     ratio = _peak_per_byte(text, listing=False)
     assert ratio <= 12.5, f"{ratio:.1f} bytes allocated at the peak per byte of input (bound 12.5)"
+
+
+def _largest_blocks_at_pass_1(monkeypatch, run) -> list[int]:
+    """The sizes of the largest memory blocks alive when pass 1 starts (tracemalloc) while ``run`` runs."""
+    from asm6502.asm.layout import Layout
+
+    seen: list[int] = []
+    original = Layout.run
+
+    def noting(self, *args):
+        seen.extend(sorted((trace.size for trace in tracemalloc.take_snapshot().traces), reverse=True)[:3])
+        return original(self, *args)
+
+    monkeypatch.setattr(Layout, "run", noting)
+    tracemalloc.start()
+    try:
+        run()
+    finally:
+        tracemalloc.stop()
+    return seen
+
+
+@pytest.mark.parametrize("how", ["command", "library"])
+def test_the_source_text_is_let_go_before_pass_1(how, monkeypatch, tmp_path):
+    """No block of the text's size is alive at pass 1: the command reads its source a piece at a time and
+    never holds it whole; the library lets go of its text once read into lines, so a caller that hands it
+    over has it freed (main held it through both passes: 0.8 MB of the large program's peak)."""
+    from asm6502.cli import main
+
+    text = gen_large.render_program(gen_large.generate(12_500, 6502), "asm6502")  # (0.2 MB; a line list: 0.1 MB)
+    size = len(text)
+    if how == "command":
+        (tmp_path / "big.asm").write_text(text)
+        del text
+        blocks = _largest_blocks_at_pass_1(monkeypatch, lambda: main([str(tmp_path / "big.asm"), "-o", str(tmp_path / "x.bin"), "-q"]))
+    else:
+        lines = text.splitlines(keepends=True)
+        del text  # (made again, traced, and handed over as it is made)
+        blocks = _largest_blocks_at_pass_1(monkeypatch, lambda: assemble("".join(lines), "t.asm"))
+    assert blocks and max(blocks) < size, f"a block of {max(blocks):,} bytes alive at pass 1 (the text: {size:,})"

@@ -6,10 +6,11 @@ out as the pattern ``LINE_PARTS`` alone reads it.
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from asm6502.asm.reader import LINE_PARTS, MAX_LINE_NUMBER, PlainLine, read_lines, split_statements
+from asm6502.asm.reader import LINE_PARTS, MAX_LINE_NUMBER, PlainLine, read_lines, read_source, split_statements
 
 
 def _by_pattern(raw: str):
@@ -86,3 +87,14 @@ def test_lines_are_columns_and_their_objects_are_made_on_demand():
         (100, 1, "lda #1", 5), (110, 1, "lda #1", 5), (None, 2, "nop", 2), (120, 1, "rts", 6)]
     assert [type(line).__name__ for line in lines[:4]] == ["PlainLine", "PlainLine", "SimpleLine", "SimpleLine"]
     assert lines[-2].line_text == " nop" and lines[-2].index == 9
+
+
+
+@pytest.mark.parametrize("at", [0, (1 << 16) - 2, (1 << 16) - 1, 1 << 16, 150_000])
+def test_the_start_line_is_found_anywhere_in_a_long_source(at):
+    """The quick test for 'sys' looks a block at a time (reader._has_sys): a 'SYS' across two blocks counts."""
+    head = "" if at == 0 else "1 ;" + "x" * (at - 8) + "\n110 "  # (a comment line, then the start line's number)
+    text = head + "SYS32768\n120 lda #1\n"
+    assert text.index("SYS") == at
+    source = read_source("t.asm", text)
+    assert source.lines[source.start_index].text == "SYS32768"

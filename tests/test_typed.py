@@ -33,3 +33,12 @@ def test_line_as_stored(typed, stored):
 def test_a_source_without_shifted_keys_is_the_same_object():
     text = "100 sys32768\n110 lda #1 ; x\n"
     assert as_typed(text) is text
+
+
+
+
+@pytest.mark.parametrize("at", [0, (1 << 16) - 1, 1 << 16, 3 * (1 << 16) + 7, 199_999])
+def test_a_shifted_key_anywhere_in_a_long_source_is_seen(at):
+    """The quick test looks a block at a time (typed.py): a key in the last or first place of a block counts."""
+    text = " " * at + "A" + " " * (199_999 - at)  # (a shifted key between blanks: dropped)
+    assert as_typed(text) == " " * 199_999

@@ -10,6 +10,7 @@ import errno
 import gc
 import os
 import re
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from asm6502.asm.decode import Data, Insn
@@ -83,7 +84,10 @@ class _Files:
             return data
         self._enter(path, name)
         text = source_text(data, path)
-        source = read_source(path, as_typed(text) if self.options.case == "lower" else text, self.kept)
+        del data  # (one whole copy of the file at a time: its bytes, its text, then its lines)
+        if self.options.case == "lower":
+            text = as_typed(text)
+        source = read_source(path, text, self.kept)
         self.diags.extend(_line_problems(source.problems))
         return source.lines, source.start_index
 
@@ -120,33 +124,66 @@ def _line_problems(problems) -> list[Diagnostic]:
     return [error(message, Span(line.file, line.index, line.number_col, length, line.line_text, None)) for line, message, length in problems]
 
 
-def assemble(text: str, filename: str = "<input>", options: Options = Options(), files=None) -> Result:
+def assemble(text: str | Iterable[str], filename: str = "<input>", options: Options = Options(), files=None) -> Result:
     """Assemble Profi-Ass source text.  Raises DiagnosticError when there are errors.
 
+    *text*: the source's text, or its pieces, each ending where a line ends (the command reads the file
+    so, a piece at a time: its text is never whole in memory).  It is let go once read into lines.
     *files*: the command's gate (``fileio.Files``) that every file the source names is read
     through; a fresh one when not given."""
     if options.cpu not in CPUS:
         raise DiagnosticError([error(f"unknown CPU '{options.cpu}' (use {' or '.join(CPUS)})")])
     if options.case not in ("lower", "upper"):
         raise DiagnosticError([error(f"unknown case '{options.case}' (use lower or upper)")])
-    if options.case == "upper":  # typed from capitals: every letter is the unshifted one
-        text = text.lower()
-    text = as_typed(text)  # the lines as the C64 stored them: shifted keys outside quotes dropped (typed.py)
     # Both passes allocate many small, acyclic objects; CPython's cyclic collector would scan
     # them again and again (a quarter of the run time on a large program): paused, then restored.
     collecting = gc.isenabled()
     gc.disable()
     try:
-        return _assemble(text, filename, options, files)
+        kept = Kept()  # the run's room for diagnostics: beyond it they are only counted (diagnostics.Kept)
+        source, diags = _read(text, filename, options, kept)
+        del text  # (nothing after the reading needs the text: a caller that handed it over has it freed before pass 1;
+        # the command kept it through both passes: 0.8 MB of the large bench program's peak)
+        return _assemble(source, diags, filename, options, files, kept)
     finally:
         if collecting:
             gc.enable()
 
 
-def _assemble(text: str, filename: str, options: Options, gate=None) -> Result:
-    kept = Kept()  # the run's room for diagnostics: beyond it they are only counted (diagnostics.Kept)
-    source = read_source(filename, text, kept)
-    diags = _line_problems(source.problems) + kept.admit(_capitals(source, text))
+def _read(text: str | Iterable[str], filename: str, options: Options, kept: Kept):
+    """The main source's lines, and the diagnostics of its reading: all that is taken from its text."""
+    seen = _Seen()
+    source = read_source(filename, _typed_pieces((text,) if isinstance(text, str) else text, options.case, seen), kept)
+    return source, _line_problems(source.problems) + kept.admit(_capitals(source, seen))
+
+
+class _Seen:
+    """What the text showed as it was read: a lower-case letter, the first capitals in quotes (``_capitals``)."""
+
+    lower = False
+    quoted: str | None = None
+
+    def see(self, text: str) -> None:
+        if self.lower:
+            return
+        if _LOWER.search(text) is not None:
+            self.lower = True
+        elif self.quoted is None:
+            m = _CAPITALS_IN_QUOTES.search(text)
+            self.quoted = m.group() if m is not None else None
+
+
+def _typed_pieces(pieces: Iterable[str], case: str, seen: _Seen) -> Iterator[str]:
+    """The pieces as the C64 stored their lines (each piece ends where a line ends)."""
+    for text in pieces:
+        if case == "upper":  # typed from capitals: every letter is the unshifted one
+            text = text.lower()
+        text = as_typed(text)  # the lines as the C64 stored them: shifted keys outside quotes dropped (typed.py)
+        seen.see(text)
+        yield text
+
+
+def _assemble(source, diags: list[Diagnostic], filename: str, options: Options, gate, kept: Kept) -> Result:
     files = _Files(options, diags, gate, kept)
     files.start(filename)
     layout = Layout(options, files.read, source.opens, kept)
@@ -160,7 +197,7 @@ def _assemble(text: str, filename: str, options: Options, gate=None) -> Result:
     if layout.symbol_memory is not None:
         encoder.diags += kept.admit(_symbol_overflow(layout))
     if layout.object_buffer and not encoder.fatal:
-        encoder.diags += kept.admit(_buffer_overflow(layout, text))
+        encoder.diags += kept.admit(_buffer_overflow(layout, source.lines))
     all_diags = list(dict.fromkeys(diags + layout.diags + encoder.diags + kept.admit(_spelling_warnings(layout)) + _advice(layout, kept)))
     segments, overlaps = _segments(encoder.chunks)
     all_diags += kept.admit(overlaps)
@@ -210,13 +247,14 @@ def _symbol_overflow(layout: Layout) -> list[Diagnostic]:
     return []
 
 
-def _buffer_overflow(layout: Layout, text: str) -> list[Diagnostic]:
+def _buffer_overflow(layout: Layout, lines) -> list[Diagnostic]:
     """OUT OF MEMORY where '.opt o''s buffer outgrows the room the program's text and its symbols
-    leave (fatal on the original)."""
+    leave (fatal on the original).  *lines*: the main source's lines, as read."""
     from asm6502.basic.tokenizer import tokenize
 
-    try:
-        program = len(tokenize(text).prg) - 2  # (the program as the C64 holds it, tokenized)
+    try:  # (the program as the C64 holds it, tokenized: its text made again from its lines on this rare path,
+        # not kept through both passes)
+        program = len(tokenize("\n".join([line.line_text for line in lines])).prg) - 2
     except DiagnosticError:
         return []
     room = BUFFER_ROOM - program - sum(_symbol_bytes(key) for key in layout.order)
@@ -254,16 +292,14 @@ def _opened(layout: Layout, lfn: int | None) -> str | None:
 _CAPITALS_IN_QUOTES = LazyPattern(r'"[^"\n]*[A-Z]')
 
 
-def _capitals(source, text: str) -> list[Diagnostic]:
+def _capitals(source, seen: _Seen) -> list[Diagnostic]:
     """One warning when a source without any lower-case letter has capitals in quotes: typed from
     a listing printed in capitals, its strings would become the C64's shifted letters."""
-    if _LOWER.search(text) is not None:
+    if seen.lower or seen.quoted is None:
         return []
-    m = _CAPITALS_IN_QUOTES.search(text)
-    if m is None:
-        return []
-    line = next((ln for ln in source.lines if ln.line_text and m.group() in ln.line_text), None)
-    where = Span(source.lines[0].file, line.index, line.line_text.index(m.group()) + 1, len(m.group()) + 1, line.line_text, line.number) \
+    quoted = seen.quoted
+    line = next((ln for ln in source.lines if ln.line_text and quoted in ln.line_text), None)
+    where = Span(source.lines[0].file, line.index, line.line_text.index(quoted) + 1, len(quoted) + 1, line.line_text, line.number) \
         if line is not None else None
     return [warning("the source has no lower-case letters: capitals in strings and character constants are the C64's "
                     "shifted letters ($C1-$DA) here (petcat's convention); if it was typed from a listing printed in "
@@ -316,8 +352,8 @@ def _spelling_warnings(layout: Layout) -> list[Diagnostic]:
 
 def assemble_file(path: str | os.PathLike, options: Options = Options(), files=None) -> Result:
     gate = files if files is not None else Files()
-    data = gate.read(path, what="source")
-    return assemble(source_text(data, os.fspath(path)), os.fspath(path), options, gate)
+    # (the text handed over as it is made: neither its bytes nor the text stay here through the passes)
+    return assemble(source_text(gate.read(path, what="source"), os.fspath(path)), os.fspath(path), options, gate)
 
 
 def _segments(chunks) -> tuple[list[tuple[int, bytes]], list[Diagnostic]]:

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 from array import array
+from collections.abc import Iterable
 from itertools import chain
 
 from asm6502.diagnostics import Kept
@@ -291,9 +292,9 @@ def _blocks(text: str):
         pos = end + 1
 
 
-def read_lines(file: str, text: str, room: Kept | None = None) -> tuple[Lines, list[tuple[Line, str, int]]]:
-    """All lines of ``text``, each with its BASIC line number and statements (as the columns of
-    :class:`Lines`).
+def read_lines(file: str, pieces: str | Iterable[str], room: Kept | None = None) -> tuple[Lines, list[tuple[Line, str, int]]]:
+    """All lines of a text (or of its pieces, each ending where a line ends: a file read a piece at a
+    time), each with its BASIC line number and statements (as the columns of :class:`Lines`).
 
     Lines end at LF, CR LF or CR only: a form feed or a NEL ($85) inside a line is a
     character of that line (``str.splitlines`` would break there and shift every later
@@ -302,7 +303,7 @@ def read_lines(file: str, text: str, room: Kept | None = None) -> tuple[Lines, l
     """
     if room is None:
         room = Kept()
-    raw_lines = _raw_lines(text)
+    raw_lines = _raw_lines(pieces) if isinstance(pieces, str) else chain.from_iterable(map(_raw_lines, pieces))
     lines = Lines(file)
     texts = lines.texts
     append = texts.append  # a one-statement line's text, else the line's object
@@ -417,11 +418,26 @@ def file_name(c64_name: str) -> str:
     return name.split(",", 1)[0]
 
 
-def read_source(file: str, text: str, room: Kept | None = None) -> Source:
-    """The source's lines, with the BASIC lines before the start line separated off."""
-    lines, problems = read_lines(file, text, room)
+def _has_sys(text: str) -> bool:
+    """"sys" in *text* in any case (START_LINE ignores case as casefold does), a block at a time: no folded
+    copy of the whole text (0.8 MB more at the reading's end; blocks overlap by two characters)."""
+    return any("sys" in text[pos : pos + _BLOCK + 2].casefold() for pos in range(0, len(text), _BLOCK))
+
+
+def read_source(file: str, text: str | Iterable[str], room: Kept | None = None) -> Source:
+    """The source's lines, with the BASIC lines before the start line separated off.  *text*: the
+    text, or its pieces, each ending where a line ends (taken one at a time, let go once read)."""
+    found: list[bool] = []  # (a piece with 'sys': a quick test first)
+
+    def watched(pieces):
+        for piece in pieces:
+            if not found and _has_sys(piece):
+                found.append(True)
+            yield piece
+
+    lines, problems = read_lines(file, watched((text,) if isinstance(text, str) else text), room)
     opens: dict[int, OpenFile] = {}
-    if "sys" not in text.casefold():  # (a quick test first: START_LINE ignores case as casefold does)
+    if not found:
         return Source(lines, problems, opens, 0)
     for i, item in enumerate(lines.texts):
         if type(item) is str:  # (a line of one statement: its text)

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import argparse
+import codecs
 import gc
 import os
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 from asm6502 import __version__, filetype, output
@@ -15,7 +17,7 @@ from asm6502.cli.commands import SUBCOMMANDS
 from asm6502.cli.common import byte_arg, guarded, print_diagnostics
 from asm6502.cpu import CPUS
 from asm6502.diagnostics import DiagnosticError, error, warning
-from asm6502.fileio import BOM, Files, is_utf16, refuse_binary
+from asm6502.fileio import BOM, PIECE_BYTES, Files, is_utf16, refuse_binary
 from asm6502.numparse import parse_int
 
 FORMATS = ("prg", "raw", "hex")
@@ -124,22 +126,53 @@ def parse_defines(items: list[str]) -> tuple[tuple[str, int], ...]:
 
 
 def read_source_text(path: Path, files=None) -> tuple[str, str]:
-    """The source text; a tokenized C64 Profi-Ass source (.prg) is detokenized first.
-    *files*: the command's gate (``fileio.Files``) that registers the source as an input."""
-    data = (files if files is not None else Files()).read(path, what="source")
+    """The source text, whole (``source_pieces`` joined); see there."""
+    return "".join(source_pieces(path, files)), str(path)
+
+
+def source_pieces(path: Path, files=None, piece: int = PIECE_BYTES) -> Iterator[str]:
+    """The source text in pieces that end where a line ends, read from the file a piece at a time as
+    they are taken: neither the file's bytes nor its text are ever whole in memory (the assembler reads
+    them into lines).  A tokenized C64 Profi-Ass source (.prg) is detokenized first (whole: 64 KB at most).
+    The first piece is read now: a file that is no source is refused before any work is done.
+    *files*: the command's gate (``fileio.Files``) that registers the source as an input; *piece*: the bytes
+    read at a time."""
+    data, rest = (files if files is not None else Files()).read_start(path, what="source", piece=piece)
+    while len(data) < _HEAD and (more := next(rest, b"")):
+        data += more
     if is_utf16(data):
         refuse_binary(data, str(path), "a source text")
-    _refuse(filetype.sniff_binary(data, str(path)), path)
+    if path.suffix.lower() in (".prg", ".d64") or data[:2] == b"\x01\x08":
+        data = b"".join([data, *rest])  # (a program or a disk image: its kind is told from the whole of it)
+    _refuse(filetype.sniff_binary(data, str(path)), path)  # (a file larger than a piece is no disk image)
     if path.suffix.lower() == ".prg" or (len(data) > 6 and data[:2] == b"\x01\x08" and b"\0" in data[:100] and not _looks_textual(data)):
         from asm6502.basic.tokenizer import detokenize
 
         result = detokenize(data, filename=str(path))
         _refuse(filetype.sniff_machine_code(data, str(path), result.text), path)
         _refuse(filetype.sniff_text(result.text, str(path), tokenized=True), path)
-        return result.text, str(path)
-    text = data.removeprefix(BOM).decode("utf-8", errors="replace")  # a BOM some editors write is no text
-    _refuse(filetype.sniff_text(text, str(path), tokenized=False), path)
-    return text, str(path)
+        return iter((result.text,))
+    decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
+    text = decoder.decode(data.removeprefix(BOM))  # a BOM some editors write is no text
+    _refuse(filetype.sniff_text(text, str(path), tokenized=False), path)  # (its first 16,000 characters)
+    return _line_pieces(text, rest, decoder)
+
+
+_HEAD = 1 << 16  # bytes of a source read before any is taken: what its kind is told from (is_utf16 and sniff_binary:
+# 4,096 bytes, sniff_text: 16,000 characters, of at most 4 bytes each)
+
+
+def _line_pieces(text: str, rest: Iterator[bytes], decoder) -> Iterator[str]:
+    """*text*, then the text of the pieces of bytes *rest*, in pieces that end where a line ends (the last
+    with the text's end): each can be read on its own (typed.as_typed, reader.read_lines)."""
+    for data in rest:
+        text += decoder.decode(data)
+        del data
+        end = text.rfind("\n") + 1
+        if end:
+            piece, text = text[:end], text[end:]  # (only the piece, which the reader holds, and the rest: one piece
+            yield piece  # at a time, besides the bytes read next, however large the file)
+    yield text + decoder.decode(b"", final=True)
 
 
 def _refuse(kind, path: Path) -> None:
@@ -189,7 +222,8 @@ def _assemble_command(args) -> int:
 
     source = Path(args.source)
     files = Files(overwrite=args.overwrite, overwrite_option="--overwrite")  # the gate: every read and write
-    text, name = read_source_text(source, files)
+    pieces = source_pieces(source, files)  # (read as assemble reads them into lines: the text is never whole)
+    name = str(source)
     if args.disk:
         files.add_input(args.disk, "disk image")
     wanted = [(args.output, "output"), (args.listing, "listing"), (args.labels, "label file"), (args.mse, "MSE listing")]
@@ -200,7 +234,7 @@ def _assemble_command(args) -> int:
                       include_dirs=tuple(args.include), disk=args.disk, case="lower" if args.case == "petcat" else args.case,
                       empty_ok=bool(args.listing or args.labels))  # (definitions only: their listing or labels, no object file)  # fmt: skip
     try:
-        result = assemble(text, name, options, files)
+        result = assemble(pieces, name, options, files)
     except DiagnosticError as exc:
         shown = in_source_order(exc.diagnostics)[:MAX_SHOWN]
         print_diagnostics(shown)
