@@ -11,7 +11,7 @@ from asm6502.asm import Result
 from asm6502.asm.decode import Bad, Data, Define, Insn, Pseudo
 from asm6502.asm.entries import FORWARD, OTHER_STMT, MacroEnd, MacroLine, statement_of
 from asm6502.asm.pseudo import PAGE, PSEUDO_OPS, TITLE
-from asm6502.asm.reader import NO_NUMBER, Lines
+from asm6502.asm.reader import NO_NUMBER, TAILED, Lines
 from asm6502.asm.rows import with_comment
 from asm6502.patterns import LazyPattern
 
@@ -115,8 +115,8 @@ def listing_blocks(result: Result, source_name: str = "") -> Iterator[str]:
     rows = zip(entries.recs, entries.pcs, entries.refs, entries.stmts, entries.sizes)
     others = iter(entries.other.values())  # (the statements of OTHER_STMT entries, in the entries' order)
     main = entries.sources[0] if entries.sources else Lines("")  # the first file: its lines' refs are their positions
-    main_texts, main_numbers, main_end = main.texts, main.numbers, len(main.texts)
-    texts, numbers, lo, hi = main_texts, main_numbers, 0, 0  # another Lines (a macro's body, a .file): lo <= ref < hi
+    main_texts, main_numbers, main_cols, main_end = main.texts, main.numbers, main.cols, len(main.texts)
+    texts, numbers, cols, lo, hi = main_texts, main_numbers, main_cols, 0, 0  # another Lines (a macro's body, a .file): lo <= ref < hi
     item = plain = None  # the row's line's item in its Lines' texts, and that item if it is a text (a line of one
     # statement without a comment)
     no_number, other_stmt, kind_of, str_, forward = NO_NUMBER, OTHER_STMT, type, str, FORWARD  # (locals: read at every row)
@@ -134,14 +134,22 @@ def listing_blocks(result: Result, source_name: str = "") -> Iterator[str]:
                 if ref < main_end:
                     item = main_texts[ref]
                     number = main_numbers[ref]
+                    tailed = main_cols[ref] & TAILED
                 else:
                     if not lo <= ref < hi:
                         lines = entries.source(ref)
-                        lo, texts, numbers = lines.base, lines.texts, lines.numbers
+                        lo, texts, numbers, cols = lines.base, lines.texts, lines.numbers, lines.cols
                         hi = lo + len(texts)
                     item = texts[ref - lo]
                     number = numbers[ref - lo]
-                plain = item if kind_of(item) is str_ else None
+                    tailed = cols[ref - lo] & TAILED
+                if kind_of(item) is not str_:
+                    plain = None
+                elif tailed:  # (a line with a comment, in the columns: its object, made now)
+                    plain = None
+                    item = entries.line(ref)
+                else:
+                    plain = item
                 line_field = blank if number == no_number else str(number).rjust(5)
             elif line_field is not blank:
                 line_field = blank
@@ -154,11 +162,9 @@ def listing_blocks(result: Result, source_name: str = "") -> Iterator[str]:
                 else:
                     line = entries.line(ref) if plain is not None else item
                     stmt = statement_of(k, line, next(others) if k == other_stmt else None)
-                if stmt is line:  # (a line kept as its object: PlainLine, SimpleLine)
-                    text = stmt.text
-                elif stmt is None:
+                if stmt is None:
                     text = ""
-                elif stmt.comment:
+                elif stmt.comment:  # (a Statement's or a CommentedLine's: the line's own one statement)
                     text = with_comment(stmt)
                 else:
                     text = stmt.text

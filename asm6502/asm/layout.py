@@ -225,7 +225,11 @@ class Layout:
                 self.ref = before + i
                 self.record(lines, i - 1)
                 continue
-            if type(item) is str:  # a line of one statement with code: its text
+            if type(item) is str:  # a line of one statement: its text (perhaps with a comment: reader.CommentedLine)
+                if not item:  # (only a comment: a row of the listing)
+                    if listing:
+                        entries.add(None, pc, 0, before + i, 0, None, local)
+                    continue
                 rec = decoded(item)
                 if rec is None:
                     rec = decode(item)
@@ -820,7 +824,7 @@ class Layout:
             self.chain_closed = True  # '.end 8,"first"': the original reloads the chain's first file for pass 2
         texts = lines.texts
         after = self.ref - lines.base + 1
-        rest = next((lines.line(k) for k in range(after, len(texts)) if type(texts[k]) is str or texts[k].has_code), None)
+        rest = next((lines.line(k) for k in range(after, len(texts)) if (texts[k] if type(texts[k]) is str else texts[k].has_code)), None)
         if rest is not None and local is None:
             self.warn("the lines after .end are BASIC that the C64 runs after the assembly: they are not assembled "
                       "(the original hands them to BASIC)", (rest, rest.statements[0].col, len(rest.statements[0].text)))  # fmt: skip
