@@ -203,8 +203,9 @@ class Layout:
         decode = self.decoder.decode
         decoded = self.decoder.records.get  # (the decoder's memory, asked first: most texts were met before)
         entries = self.layout
-        recs, sizes, refs, stmts, locals_ = entries.recs, entries.sizes, entries.refs, entries.stmts, entries.locals
+        recs, refs, stmts = entries.recs, entries.refs, entries.stmts
         add_pc = entries.pcs.append  # (an array's method is looked up by name at each call)
+        add_size = entries.sizes.append
         add_ref = refs.append
         add_stmt = stmts.append
         address_size = self.address_size
@@ -241,12 +242,13 @@ class Layout:
                         self.ref = before + i
                         define_value(rec.label, pc, LABEL, None, None, local)
                     size = address_size(rec, values, pc, local) if rec.form == "address" else rec.size
+                    if entries.local is not local:  # (the entries' locals are runs: a macro call's body, the lines after it)
+                        entries.mark(local)
                     recs.append(rec)
                     add_pc(pc)
-                    sizes.append(size)
+                    add_size(size)
                     add_ref(before + i)
                     add_stmt(0)
-                    locals_.append(local)
                     pc = (pc + (3 if size == FORWARD else size)) & 0xFFFF
                     continue
                 elif type(rec) is Define:  # (the next commonest: its line's object made only for a message)
@@ -308,12 +310,13 @@ class Layout:
                             define_value(rec.label, pc, LABEL, line, stmt, local)
                         size = address_size(rec, values, pc, local) if rec.form == "address" else rec.size
                         if k < other_stmt:
+                            if entries.local is not local:
+                                entries.mark(local)
                             recs.append(rec)
                             add_pc(pc)
-                            sizes.append(size)
+                            add_size(size)
                             add_ref(ref)
                             add_stmt(k)
-                            locals_.append(local)
                         else:
                             entries.add(rec, pc, size, ref, k, stmt, local)
                         pc = (pc + (3 if size == FORWARD else size)) & 0xFFFF
