@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 from array import array
 from bisect import bisect_left
+from itertools import count, islice
 
 from asm6502.asm import expr as ex
 from asm6502.asm.decode import IDENT, Bad, Call, Data, Decoder, Define, Insn, Label, Origin, Pseudo, Start, overflow_resume
@@ -36,12 +37,15 @@ MAX_CHAIN = 1000  # .file chains followed in one pass (a file naming itself woul
 
 
 
-# A symbol's kind and where it was first defined, packed in one int (Layout.symbols: one dict, not two):
-# bits 0-1 its kind (KIND_NAMES), bit 2 set when its place is a tuple in Layout.places, bits 3 and up the
-# number among the lines run (Entries.refs) of the line that is its own one statement, plus 1 (0: no place)
+# A symbol's kind and where it was first defined, packed in one small int (Layout.symbols: one dict, not two):
+# bits 0-1 its kind (KIND_NAMES), bit 2 set when its place is a tuple in Layout.places, bit 3 when it is the
+# number among the lines run (Entries.refs), plus 1, of the line that is its own one statement, in Layout.place_refs
+# at the key's position in symbols.  (That number packed in the int made an int of 32 bytes a symbol: the large
+# bench program's 14,836 labels and constants, 0.46 MB; the array takes 4 bytes a symbol.)
 KIND_NAMES = ("label", "const", "var", "param")
 LABEL, CONST, VAR, PARAM = range(4)
 IN_PLACES = 4
+PLACED = 8
 
 
 class Kinds:
@@ -105,6 +109,8 @@ class Layout:
         self.symbols: dict[str, int] = {}
         self.kinds = Kinds(self.symbols)
         self.places: dict[str, tuple] = {}  # key -> (line, col, length of its name) where that is not a line number
+        self.place_refs = array("I")  # a PLACED symbol's line's ref + 1, at the key's position in symbols (0: none)
+        self.positions: dict[str, int] | None = None  # key -> its position in symbols: made by place_of (a message) only
         # key -> its first full spelling, where that is not the key itself (the large bench program: none of its
         # 15,000 symbols; a dict of them all was 0.4 MB): spelling_of answers for every key
         self.spelling: dict[str, str] = {}
@@ -493,10 +499,15 @@ class Layout:
             self.err(f"duplicate symbol '{name}' [REDEFINITION]", (line, stmt.col, len(name)),
                      *([note("first defined here", as_span(first))] if first else []))  # fmt: skip
             return
-        if stmt is line:  # (see place_of)
-            self.symbols[key] = (self.ref + 1) << 3 | kind
+        symbols = self.symbols
+        if stmt is line:  # (see place_of; the key is new: its position is the count of symbols)
+            refs = self.place_refs
+            if len(refs) < len(symbols):
+                refs.frombytes(bytes((len(symbols) - len(refs)) * refs.itemsize))
+            refs.append(self.ref + 1)
+            symbols[key] = PLACED | kind
         else:
-            self.symbols[key] = IN_PLACES | kind
+            symbols[key] = IN_PLACES | kind
             self.places[key] = (line, stmt.col, len(name))
         self.values[key] = value
         self.order.append(key)
@@ -506,17 +517,25 @@ class Layout:
         them, and the large bench program's 15,000 places were 0.45 MB of ints kept to its end)."""
         symbols = self.symbols
         for key, packed in symbols.items():  # (in place: a new dict would be the peak of a run without a listing)
-            symbols[key] = packed & 3  # (a small int: no object of its own)
+            symbols[key] = packed & 3
         self.places = {}
+        self.place_refs = array("I")
+        self.positions = None
 
     def place_of(self, key: str) -> tuple | None:
         """Where symbol ``key`` was first defined: (line, col, length of its name).  A line that is its own
         statement is noted by its number among the lines run (Entries.refs: no line object, no tuple; the
         large bench program's 15,000 labels and constants); its name is its record's label or '=' name."""
-        packed = self.symbols.get(key)
-        if packed is None or packed < 8:
+        symbols = self.symbols
+        packed = symbols.get(key)
+        if packed is None or packed < PLACED:
             return self.places[key] if packed is not None and packed & IN_PLACES else None
-        line = self.layout.line((packed >> 3) - 1)
+        positions = self.positions
+        if positions is None:
+            positions = self.positions = {}
+        if len(positions) < len(symbols):  # (the keys added since: symbols only grows, in order)
+            positions.update(zip(islice(symbols, len(positions), None), count(len(positions))))
+        line = self.layout.line(self.place_refs[positions[key]] - 1)
         assert not isinstance(line, SourceLine)  # (noted only for a line that is its own one statement)
         rec = self.decoder.decode(line.text)
         name = rec.label if rec.label is not None else rec.name if type(rec) is Define else ""
@@ -545,9 +564,15 @@ class Layout:
             packed = self.symbols.get(key)
             if packed is None or packed < 4:  # (its place noted once, not at each round of a loop: see place_of)
                 kind = VAR if packed is None else packed
-                if stmt is line:
-                    self.symbols[key] = (self.ref + 1) << 3 | kind
+                if stmt is line and packed is None:  # (a new key: its position is the count of symbols)
+                    refs = self.place_refs
+                    if len(refs) < len(self.symbols):
+                        refs.frombytes(bytes((len(self.symbols) - len(refs)) * refs.itemsize))
+                    refs.append(self.ref + 1)
+                    self.symbols[key] = PLACED | kind
                 else:
+                    if line is None:
+                        line = stmt = self.layout.line(self.ref)
                     self.symbols[key] = IN_PLACES | kind
                     self.places[key] = (line, stmt.col, len(rec.name))
                 if packed is None:
