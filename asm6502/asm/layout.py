@@ -357,7 +357,9 @@ class Layout:
         counting them at the start took a pass over every line (a list of a count per line: 256 MB for
         32 MB of empty lines; a generator: 5 M instructions on the large bench program)."""
         for lines in self.uncounted:
-            self.budget += sum(lines.statement_count(i) - 1 for i, item in enumerate(lines.texts) if type(item) is not str)
+            texts = lines.texts
+            self.budget += sum(len(line.statements) - 1 for line in texts if type(line) is SourceLine)
+            self.budget += sum(len(lines.line(i).statements) - 1 for i in lines.tail_at if texts[i] is SPLIT)  # (split again)
         self.uncounted = []
         return self.budget
 

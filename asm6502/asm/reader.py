@@ -225,11 +225,6 @@ class Lines:
         return SourceLine.make(self.file, i + 1 if self.indexes is None else self.indexes[i], None if number == NO_NUMBER else number,
                                len(raw) - len(raw.lstrip(" \t")) + 1, raw, tuple(split_statements(raw, self.cols[i] & _MAX_COL)), True)
 
-    def statement_count(self, i: int) -> int:
-        """How many statements the line at position ``i`` has."""
-        text = self.texts[i]
-        return 1 if type(text) is str else len(self.line(i).statements)
-
     def number(self, i: int) -> int | None:
         number = self.numbers[i]
         return None if number == NO_NUMBER else number
