@@ -143,12 +143,13 @@ def listing_blocks(result: Result, source_name: str = "") -> Iterator[str]:
                     item = texts[ref - lo]
                     number = numbers[ref - lo]
                     tailed = cols[ref - lo] & TAILED
-                if kind_of(item) is str_ and not tailed:
-                    plain = item
-                else:
+                if kind_of(item) is not str_:
                     plain = None
-                    if tailed:  # (a line with a comment or of several statements, in the columns: its object, made now)
-                        item = entries.line(ref)
+                elif tailed:  # (a line with a comment, in the columns: its object, made now)
+                    plain = None
+                    item = entries.line(ref)
+                else:
+                    plain = item
                 line_field = blank if number == no_number else str(number).rjust(5)
             elif line_field is not blank:
                 line_field = blank

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from asm6502.asm.reader import LINE_PARTS, MAX_LINE_NUMBER, SPLIT, PlainLine, read_lines, split_statements
+from asm6502.asm.reader import LINE_PARTS, MAX_LINE_NUMBER, PlainLine, read_lines, split_statements
 
 
 def _by_pattern(raw: str):
@@ -76,16 +76,12 @@ def test_a_line_without_its_copy_is_its_text_again():
     ("100 lda #1 ;x  ", True), ("100 nop\t;x\t", True), ("0100 ;x", True), ("100 ;x ;y", True), ("100 lda;x", True),
     (" ; plain text", True), ("\tlda #1 ; c", True), ("10  nop ;c", True), ("1 2 nop ; c", True), ("  ;", True),
     ("100 lda #1\x0b ;x", True), ("100 ;" + "x" * 200, True), ("99999 nop ;x", True), ("100 nop ;\xe4", True),
-    ("100 \x0b;x", False), (" " * 130 + "nop ;x", False), ("150", False), ("100 :", False), ("100 :;x", False),
-    ('100 .asc "a"', True), ('100 .asc "a" ;x', SPLIT), ('100 .asc "a"\x0b', SPLIT), (' .asc "a:b"', SPLIT), ('100 "a;b"', SPLIT),
-    ("100 nop:;x", SPLIT), ("100 iny:inx:lda #0", SPLIT), (" a:b ; c : d", SPLIT), ("100  .if debug : jsr chrout", SPLIT),
-    ('100 lda #":" : sta 2 ; x:y', SPLIT), ("100 \x0bnop:nop", SPLIT), ("7 7 a:b", SPLIT), ("10 :lda", SPLIT),
+    ("100 \x0b;x", False), (" " * 130 + "nop ;x", False), ("100 nop:;x", False), ('100 "a;b"', False), ("150", False),
 ])
 def test_a_line_with_a_comment_is_columns_too(raw, columns):
     """A line of one statement (or none) and a comment or trailing blanks, as real sources have them ('100 sta x ; time',
     '100 ; routine 0'), is no object: its text, column and tail in reader.Lines' columns; ``lines[i]`` makes it again
-    with the statements, comment and raw line that splitting the line gives (split_statements).  A line of several
-    statements with code is SPLIT in the columns, its raw line kept: ``lines[i]`` splits it again."""
+    with the statements, comment and raw line that splitting the line gives (split_statements)."""
     lines, _ = read_lines("t.asm", raw + "\n" + raw + "\n")
     lead, digits, _, _ = LINE_PARTS.match(raw).groups()
     expected = [(s.text, s.col, s.comment) for s in split_statements(raw, len(lead) + len(digits))]
@@ -94,7 +90,7 @@ def test_a_line_with_a_comment_is_columns_too(raw, columns):
         assert [(s.text, s.col, s.comment) for s in line.statements] == expected
         assert line.has_code == any(text for text, _, _ in expected)
         assert line.number_col == len(lead) + 1
-    assert [item if item is SPLIT else type(item) is str for item in lines.texts] == [columns, columns]
+    assert [type(item) is str for item in lines.texts] == [columns, columns]
 
 
 def test_lines_are_columns_and_their_objects_are_made_on_demand():
@@ -105,7 +101,7 @@ def test_lines_are_columns_and_their_objects_are_made_on_demand():
     raws = ["100 lda #1", "110 lda #1", " nop", "120  rts ", "130 a:b", "140 ;c", "", "", " nop", "150"]
     lines, _ = read_lines("t.asm", "\n".join(raws) + "\n")
     assert [type(text).__name__ for text in lines.texts] == [
-        "str", "str", "str", "str", "_Split", "str", "SourceLine", "SourceLine", "str", "SourceLine"]
+        "str", "str", "str", "str", "SourceLine", "str", "SourceLine", "SourceLine", "str", "SourceLine"]
     assert lines.texts[0] is lines.texts[1]  # (one string per distinct statement text)
     assert lines.texts[6] is lines.texts[7]  # (every empty line is one object)
     assert [line.line_text for line in lines] == raws

@@ -21,7 +21,7 @@ from asm6502.asm import expr as ex
 from asm6502.asm.decode import IDENT, Bad, Call, Data, Decoder, Define, Insn, Label, Origin, Pseudo, Start, overflow_resume
 from asm6502.asm.entries import FORWARD, MACRO_LINE, OTHER_STMT, Entries, Macro, MacroCall, MacroEnd
 from asm6502.asm.pseudo import CONTROL, DATA, DEFINITION, HIDDEN, PSEUDO_OPS
-from asm6502.asm.reader import NO_NUMBER, SPLIT, Line, Lines, SourceLine, file_name, split_statements
+from asm6502.asm.reader import NO_NUMBER, Line, Lines, SourceLine, file_name, split_statements
 from asm6502.asm.result import Options
 from asm6502.asm.rows import as_span
 from asm6502.asm.symfile import read_symbols
@@ -276,9 +276,6 @@ class Layout:
                     continue
                 line = lines.line(i - 1)  # (any other statement: as any line, with its object made now)
                 statements: list | tuple = (line,)
-            elif item is SPLIT:  # (a line of several statements, kept as its raw line: split now)
-                line = lines.line(i - 1)
-                statements = line.statements
             elif item.has_code:
                 line = item
                 statements = line.statements
@@ -357,9 +354,7 @@ class Layout:
         counting them at the start took a pass over every line (a list of a count per line: 256 MB for
         32 MB of empty lines; a generator: 5 M instructions on the large bench program)."""
         for lines in self.uncounted:
-            texts = lines.texts
-            self.budget += sum(len(line.statements) - 1 for line in texts if type(line) is SourceLine)
-            self.budget += sum(len(lines.line(i).statements) - 1 for i in lines.tail_at if texts[i] is SPLIT)  # (split again)
+            self.budget += sum(len(line.statements) - 1 for line in lines.texts if type(line) is SourceLine)
         self.uncounted = []
         return self.budget
 

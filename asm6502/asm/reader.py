@@ -125,17 +125,6 @@ Line = SourceLine | PlainLine | SimpleLine | CommentedLine  # a source line: wha
 Stmt = Statement | PlainLine | SimpleLine | CommentedLine  # a statement of a line
 
 
-class _Split:
-    """The item of :class:`Lines`' texts for a line of several statements (or quotes) with code: its raw line
-    is its tail, split again (split_statements) when its object is made."""
-
-    __slots__ = ()
-    has_code = True
-
-
-SPLIT = _Split()
-
-
 NO_NUMBER = 0x3FFFFFFF  # (a line without a number, in Lines.numbers; below 2**30: one digit of a Python int, compared fast)
 _MAX_COL = 0x7F  # (the largest column Lines.cols holds: a line whose statement starts further right is kept as its object)
 TAILED = 0x80  # (in Lines.cols, above the column: the line has a tail in Lines.tails)
@@ -158,11 +147,7 @@ class Lines:
     is so too, with TAILED in ``cols`` and its tail -- what follows the text: blanks and ';...' -- in
     ``tails`` (a sparse column: ``tail_at`` holds the positions of the lines that have one; equal tails
     share a string).  (A SourceLine, its Statement, their tuple, raw line, comment and ints took about 380
-    bytes such a line: the real-shaped bench program's 6,035 lines with a comment, the large one's 3,478.)
-    A line of several statements with code (``100 iny:inx:lda #0``) is SPLIT in ``texts``, with TAILED and
-    where its statements start (after the number) in ``cols``, and its raw line as its tail: ``lines[i]``
-    splits it again into its SourceLine.  (Its objects took about 400 bytes a line, 2,479 in the real-shaped
-    program; its raw line takes 70.)"""
+    bytes such a line: the real-shaped bench program's 6,035 lines with a comment, the large one's 3,478.)"""
 
     __slots__ = ("file", "texts", "numbers", "cols", "raws", "tails", "tail_at", "indexes", "base")
 
@@ -192,8 +177,6 @@ class Lines:
         """The line at position ``i``: its object, or one made now."""
         text = self.texts[i]
         if type(text) is not str:
-            if text is SPLIT:
-                return self._split(i)
             return text
         index = i + 1 if self.indexes is None else self.indexes[i]
         raws = self.raws
@@ -217,13 +200,6 @@ class Lines:
             return line
         number = self.numbers[i]
         return SimpleLine.make(self.file, index, None if number == NO_NUMBER else number, len(raw) - len(raw.lstrip(" \t")) + 1, raw, text, col)
-
-    def _split(self, i: int) -> SourceLine:
-        """The line at position ``i``, of several statements: its raw line split again."""
-        raw = self.tails[bisect_left(self.tail_at, i)]
-        number = self.numbers[i]
-        return SourceLine.make(self.file, i + 1 if self.indexes is None else self.indexes[i], None if number == NO_NUMBER else number,
-                               len(raw) - len(raw.lstrip(" \t")) + 1, raw, tuple(split_statements(raw, self.cols[i] & _MAX_COL)), True)
 
     def number(self, i: int) -> int | None:
         number = self.numbers[i]
@@ -420,13 +396,6 @@ def read_lines(file: str, text: str, room: Kept | None = None) -> tuple[Lines, l
             if first is not None:  # (read before: the same strings, statement objects of its own; 1 M lines of ' nop'
                 # took 105 bytes a line less)
                 was = texts[first - 1]
-                if was is SPLIT:
-                    append(was)
-                    add_number(NO_NUMBER)
-                    add_col(lines.cols[first - 1])
-                    add_tail_at(index - 1)
-                    add_tail(raw)
-                    continue
                 if type(was) is str:
                     raws += [None] * (index - 1 - len(raws))
                     raws.append(raws[first - 1])
@@ -457,24 +426,9 @@ def read_lines(file: str, text: str, room: Kept | None = None) -> tuple[Lines, l
                 number = None
                 unnumbered[raw] = index
         body = body.rstrip(" \t")
-        if ":" in body or '"' in body and (";" in body or body[:1].isspace() or body[-1:].isspace()):
-            # (quotes alone: one statement, as any; split_statements would strip white space that is not a blank too)
-            if '"' in body or ";" in body:
-                statements = tuple(split_statements(raw, start))
-                has_code = statements[0].text != "" if len(statements) == 1 else any(s.text for s in statements)
-            else:  # (statements joined by ':' only: code unless all are blank; split below only if kept as an object)
-                statements = ()
-                joined = body.replace(":", "")
-                has_code = joined != "" and not joined.isspace()
-            if has_code and start <= _MAX_COL:  # (no objects: split again when asked -- Lines)
-                append(SPLIT)
-                add_number(NO_NUMBER if number is None else number)
-                add_col(start | TAILED)
-                add_tail_at(index - 1)
-                add_tail(raw)
-                continue
-            if not statements:
-                statements = tuple(split_statements(raw, start))
+        if ":" in body or '"' in body:
+            statements = tuple(split_statements(raw, start))
+            has_code = statements[0].text != "" if len(statements) == 1 else any(s.text for s in statements)
         elif ";" not in body:  # one statement
             if body is kept:  # (rstrip gave back the same string: no trailing blanks, the line is its number, ' ', body)
                 # (the commonest line: its text, number and column; no object)
@@ -550,7 +504,7 @@ def read_source(file: str, text: str, room: Kept | None = None) -> Source:
         if type(item) is str:  # (a line of one statement: its text)
             if not START_LINE.match(item):
                 continue
-        elif not item.has_code or not any(START_LINE.match(s.text) for s in lines.line(i).statements):
+        elif not item.has_code or not any(START_LINE.match(s.text) for s in item.statements):
             continue
         for before in lines[:i]:
             for s in before.statements:
