@@ -77,6 +77,8 @@ def test_a_line_without_its_copy_is_its_text_again():
     (" ; plain text", True), ("\tlda #1 ; c", True), ("10  nop ;c", True), ("1 2 nop ; c", True), ("  ;", True),
     ("100 lda #1\x0b ;x", True), ("100 ;" + "x" * 200, True), ("99999 nop ;x", True), ("100 nop ;\xe4", True),
     ("100 \x0b;x", False), (" " * 130 + "nop ;x", False), ("100 nop:;x", False), ('100 "a;b"', False), ("150", False),
+    ('100 .asc "a"', True), (' .asc "a b"', True), ('100 cmp #"0"  ', True), ('100 .asc "a" ;x', False), ('100 .asc "a"\x0b', False),
+    ('100 .asc "a:b"', False), ('100 .asc "a', True),
 ])
 def test_a_line_with_a_comment_is_columns_too(raw, columns):
     """A line of one statement (or none) and a comment or trailing blanks, as real sources have them ('100 sta x ; time',

@@ -233,12 +233,12 @@ class Layout:
                 self.record(lines, i - 1)
                 continue
             if type(item) is str:  # a line of one statement: its text (perhaps with a comment: reader.CommentedLine)
-                if not item:  # (only a comment: a row of the listing)
-                    if listing:
-                        entries.add(None, pc, 0, before + i, 0, None, local)
-                    continue
                 rec = decoded(item)
                 if rec is None:
+                    if not item:  # (only a comment: a row of the listing; asked only here: pass 1 never decodes "")
+                        if listing:
+                            entries.add(None, pc, 0, before + i, 0, None, local)
+                        continue
                     rec = decode(item)
                 if executed >= limit:
                     pass  # (the budget: as any line, below)

@@ -426,7 +426,8 @@ def read_lines(file: str, text: str, room: Kept | None = None) -> tuple[Lines, l
                 number = None
                 unnumbered[raw] = index
         body = body.rstrip(" \t")
-        if ":" in body or '"' in body:
+        if ":" in body or '"' in body and (";" in body or body[:1].isspace() or body[-1:].isspace()):
+            # (quotes without ':' or ';': one statement, read as any; split_statements would strip white space that is not a blank)
             statements = tuple(split_statements(raw, start))
             has_code = statements[0].text != "" if len(statements) == 1 else any(s.text for s in statements)
         elif ";" not in body:  # one statement
