@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import re
+from bisect import bisect_left
 from collections.abc import Iterable, Iterator
 from itertools import islice
 
@@ -11,7 +12,7 @@ from asm6502.asm import Result
 from asm6502.asm.decode import Bad, Data, Define, Insn, Pseudo
 from asm6502.asm.entries import FORWARD, OTHER_STMT, MacroEnd, MacroLine, statement_of
 from asm6502.asm.pseudo import PAGE, PSEUDO_OPS, TITLE
-from asm6502.asm.reader import NO_NUMBER, Lines
+from asm6502.asm.reader import NO_NUMBER, TAILED, Lines
 from asm6502.asm.rows import with_comment
 from asm6502.patterns import LazyPattern
 
@@ -89,6 +90,16 @@ def encoded(blocks: Iterable[str]) -> bytearray:
     return out
 
 
+def _with_tail(tail: str, text: str) -> str:
+    """The listed text of a line of one statement ``text`` with a tail in the columns (a comment or trailing
+    blanks: reader.Lines): as with_comment joins a statement and its comment, without the line's object (the
+    real-shaped bench program's 6,035 lines with a comment)."""
+    comment = tail.strip()
+    if not comment:
+        return text
+    return text + " " + comment if text else comment
+
+
 def listing_blocks(result: Result, source_name: str = "") -> Iterator[str]:
     """The listing's text a block of rows at a time, each row ended by a newline.
 
@@ -115,8 +126,12 @@ def listing_blocks(result: Result, source_name: str = "") -> Iterator[str]:
     rows = zip(entries.recs, entries.pcs, entries.refs, entries.stmts, entries.sizes)
     others = iter(entries.other.values())  # (the statements of OTHER_STMT entries, in the entries' order)
     main = entries.sources[0] if entries.sources else Lines("")  # the first file: its lines' refs are their positions
-    main_texts, main_numbers, main_end = main.texts, main.numbers, len(main.texts)
-    texts, numbers, lo, hi = main_texts, main_numbers, 0, 0  # another Lines (a macro's body, a .file): lo <= ref < hi
+    main_texts, main_numbers, main_cols, main_end = main.texts, main.numbers, main.cols, len(main.texts)
+    texts, numbers, cols, lo, hi = main_texts, main_numbers, main_cols, 0, 0  # another Lines (a macro's body, a .file): lo <= ref < hi
+    other = main  # (that Lines)
+    tailed = TAILED
+    main_tail_at, main_k = main.tail_at, 0  # (the tails of the main file's lines with one; the next one's position there: a
+    # bisection of the array makes an int at each step, 4,000 instructions a line)
     item = plain = None  # the row's line's item in its Lines' texts, and that item if it is a text (a line of one
     # statement without a comment)
     no_number, other_stmt, kind_of, str_, forward = NO_NUMBER, OTHER_STMT, type, str, FORWARD  # (locals: read at every row)
@@ -134,14 +149,28 @@ def listing_blocks(result: Result, source_name: str = "") -> Iterator[str]:
                 if ref < main_end:
                     item = main_texts[ref]
                     number = main_numbers[ref]
+                    if kind_of(item) is not str_:
+                        plain = None
+                    elif main_cols[ref] < tailed:
+                        plain = item
+                    else:  # (its tail: the next one in the main file's order, most rows; else looked up)
+                        if main_k >= len(main_tail_at) or main_tail_at[main_k] != ref:
+                            main_k = bisect_left(main_tail_at, ref)
+                        plain = _with_tail(main.tails[main_k], item)
+                        main_k += 1
                 else:
                     if not lo <= ref < hi:
-                        lines = entries.source(ref)
-                        lo, texts, numbers = lines.base, lines.texts, lines.numbers
+                        other = entries.source(ref)
+                        lo, texts, numbers, cols = other.base, other.texts, other.numbers, other.cols
                         hi = lo + len(texts)
                     item = texts[ref - lo]
                     number = numbers[ref - lo]
-                plain = item if kind_of(item) is str_ else None
+                    if kind_of(item) is not str_:
+                        plain = None
+                    elif cols[ref - lo] < tailed:
+                        plain = item
+                    else:
+                        plain = _with_tail(other.tails[bisect_left(other.tail_at, ref - lo)], item)
                 line_field = blank if number == no_number else str(number).rjust(5)
             elif line_field is not blank:
                 line_field = blank
@@ -154,11 +183,9 @@ def listing_blocks(result: Result, source_name: str = "") -> Iterator[str]:
                 else:
                     line = entries.line(ref) if plain is not None else item
                     stmt = statement_of(k, line, next(others) if k == other_stmt else None)
-                if stmt is line:  # (a line kept as its object: PlainLine, SimpleLine)
-                    text = stmt.text
-                elif stmt is None:
+                if stmt is None:
                     text = ""
-                elif stmt.comment:
+                elif stmt.comment:  # (a Statement's or a CommentedLine's: the line's own one statement)
                     text = with_comment(stmt)
                 else:
                     text = stmt.text

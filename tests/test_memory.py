@@ -16,6 +16,9 @@ a listing 21.3 x, real 25.4 x, large without a listing 20.1 x (main then: 22.4 x
 Round memexpr (a symbol's compiled expression is its key, one string object a name, Insn four slots, no record
 kept for a text that defines a name): large with a listing 17.3 x, real 23.5 x, large without a listing 13.8 x
 (main then: 21.3 x, 25.4 x, 20.1 x).
+Round memcols (a line with a comment as columns, not objects; the entries' sizes an array and their locals
+by runs; a symbol's place an array item): large with a listing 19.35 x, real 18.89 x, large without a
+listing 17.92 x (main 3746e94: 21.25 x, 25.37 x, 20.10 x).
 """
 
 from __future__ import annotations
@@ -51,7 +54,7 @@ def _peak_per_byte(text: str, listing: bool) -> float:
     return peak / len(text.encode())
 
 
-@pytest.mark.parametrize("program, listing, bound", [("large", True, 19.0), ("real", True, 25.0), ("large", False, 15.2)])
+@pytest.mark.parametrize("program, listing, bound", [("large", True, 19.0), ("real", True, 20.8), ("large", False, 15.2)])
 def test_memory_of_a_bench_program_per_input_byte(program, listing, bound):
     """The benchmark programs as bench/ makes them (0.8 and 0.5 MB), with a listing (about 2 s each), and the
     large one without (its peak then is pass 1's: the decoder's tables and the symbols)."""

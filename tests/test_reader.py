@@ -71,14 +71,39 @@ def test_a_line_without_its_copy_is_its_text_again():
     assert plain.statements == (plain,) and (plain.text, plain.col, plain.comment, plain.has_code) == ("lda #1", 5, "", True)
 
 
+@pytest.mark.parametrize("raw, columns", [
+    ("100 sta x ; time", True), ("100 ;", True), ("100 ; routine 0, level press", True), ("100 lda #1  ", True),
+    ("100 lda #1 ;x  ", True), ("100 nop\t;x\t", True), ("0100 ;x", True), ("100 ;x ;y", True), ("100 lda;x", True),
+    (" ; plain text", True), ("\tlda #1 ; c", True), ("10  nop ;c", True), ("1 2 nop ; c", True), ("  ;", True),
+    ("100 lda #1\x0b ;x", True), ("100 ;" + "x" * 200, True), ("99999 nop ;x", True), ("100 nop ;\xe4", True),
+    ("100 \x0b;x", False), (" " * 130 + "nop ;x", False), ("100 nop:;x", False), ('100 "a;b"', False), ("150", False),
+    ('100 .asc "a"', True), (' .asc "a b"', True), ('100 cmp #"0"  ', True), ('100 .asc "a" ;x', False), ('100 .asc "a"\x0b', False),
+    ('100 .asc "a:b"', False), ('100 .asc "a', True),
+])
+def test_a_line_with_a_comment_is_columns_too(raw, columns):
+    """A line of one statement (or none) and a comment or trailing blanks, as real sources have them ('100 sta x ; time',
+    '100 ; routine 0'), is no object: its text, column and tail in reader.Lines' columns; ``lines[i]`` makes it again
+    with the statements, comment and raw line that splitting the line gives (split_statements)."""
+    lines, _ = read_lines("t.asm", raw + "\n" + raw + "\n")
+    lead, digits, _, _ = LINE_PARTS.match(raw).groups()
+    expected = [(s.text, s.col, s.comment) for s in split_statements(raw, len(lead) + len(digits))]
+    for line in lines:
+        assert line.line_text == raw
+        assert [(s.text, s.col, s.comment) for s in line.statements] == expected
+        assert line.has_code == any(text for text, _, _ in expected)
+        assert line.number_col == len(lead) + 1
+    assert [type(item) is str for item in lines.texts] == [columns, columns]
+
+
 def test_lines_are_columns_and_their_objects_are_made_on_demand():
-    """A line of one statement with code is no object: its text (shared by equal statements), its number
-    and its column in reader.Lines' columns; any other line is kept as its SourceLine.  ``lines[i]`` makes
+    """A line of one statement is no object: its text (shared by equal statements), its number and its
+    column in reader.Lines' columns (a comment too: test_a_line_with_a_comment_is_columns_too); a line of
+    several statements, or with nothing after its number, is kept as its SourceLine.  ``lines[i]`` makes
     the line again, as the reader read it."""
     raws = ["100 lda #1", "110 lda #1", " nop", "120  rts ", "130 a:b", "140 ;c", "", "", " nop", "150"]
     lines, _ = read_lines("t.asm", "\n".join(raws) + "\n")
     assert [type(text).__name__ for text in lines.texts] == [
-        "str", "str", "str", "str", "SourceLine", "SourceLine", "SourceLine", "SourceLine", "str", "SourceLine"]
+        "str", "str", "str", "str", "SourceLine", "str", "SourceLine", "SourceLine", "str", "SourceLine"]
     assert lines.texts[0] is lines.texts[1]  # (one string per distinct statement text)
     assert lines.texts[6] is lines.texts[7]  # (every empty line is one object)
     assert [line.line_text for line in lines] == raws

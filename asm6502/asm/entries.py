@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from array import array
 from bisect import bisect_right
+from itertools import chain, repeat
+from operator import sub
 
 from asm6502.asm.decode import Record
 from asm6502.asm.reader import Line, Lines, SourceLine, Stmt
@@ -89,18 +91,23 @@ class Entries:
     :class:`reader.Lines` plus where they start, ``register``) and its statement is its number in the
     line (``stmts``): no line or statement object an entry.  The passes and the listing read the
     columns; ``entries[i]`` and iteration give :class:`Entry` records made on demand (``convert``,
-    diagnostics).  (An Entry and its address took 112 bytes an entry; the columns take 24 --
-    addresses and sizes as 4-byte array items, line and statement numbers 4 and 1.)"""
+    diagnostics).  (An Entry and its address took 112 bytes an entry; the columns take 21 --
+    the record's pointer 8, addresses, sizes and line numbers as 4-byte array items, the statement
+    number 1.)  The macro call an entry belongs to (its ``local``) is kept by runs: ``local_at`` the
+    first entry of each run, ``local_of`` its suffix (None outside a call).  (A list of the entries' sizes
+    and one of their locals took 8 bytes an entry each: the large bench program's 46,000, 0.5 MB.)"""
 
-    __slots__ = ("recs", "pcs", "sizes", "refs", "stmts", "locals", "other", "sources", "starts", "_add_pc")
+    __slots__ = ("recs", "pcs", "sizes", "refs", "stmts", "local", "local_at", "local_of", "other", "sources", "starts", "_add_pc")
 
     def __init__(self) -> None:
         self.recs: list[Laid] = []
         self.pcs = array("I")  # addresses (unsigned: an array of "i" converts each item through PyArg_Parse, 3 times the cost)
-        self.sizes: list[int] = []  # (cached small ints or the records' own sizes: no object an entry; a list appends faster than an array)
+        self.sizes = array("I")  # (unsigned, as pcs)
         self.refs = array("I")  # the entry's line: Lines.base + its position there
         self.stmts = bytearray()  # the entry's statement: its number in the line's statements (NO_STMT, OTHER_STMT)
-        self.locals: list[str | None] = []
+        self.local: str | None = None  # the local of the last run (the entries added now belong to it: see mark)
+        self.local_at = array("I")  # the first entry of each run of entries of one local after the first (none: every entry's is None)
+        self.local_of: list[str | None] = []  # the runs' locals
         self.other: dict[int, Stmt] = {}  # entry -> its statement, where that is OTHER_STMT
         self.sources: list[Lines] = []  # every Lines run, in the order registered
         self.starts = array("I")  # their bases
@@ -116,6 +123,8 @@ class Entries:
     def add(self, rec: Laid, pc: int, size: int, ref: int, number: int, stmt: Stmt | None, local: str | None) -> None:
         """An entry for statement ``number`` of the line ``ref`` (-1: none; OTHER_STMT or more: ``stmt``
         itself, none of its line's statements, or one beyond the 254th)."""
+        if local is not self.local:
+            self.mark(local)
         self.recs.append(rec)
         self._add_pc(pc)
         self.sizes.append(size)
@@ -127,7 +136,31 @@ class Entries:
         else:
             self.stmts.append(OTHER_STMT)
             self.other[len(self.recs) - 1] = stmt
-        self.locals.append(local)
+
+    def mark(self, local: str | None) -> None:
+        """The entries added from now on belong to the macro call ``local`` (None: none)."""
+        self.local = local
+        at = len(self.recs)
+        if self.local_at and self.local_at[-1] == at:  # (a run without entries: replaced)
+            self.local_of[-1] = local
+        else:
+            self.local_at.append(at)
+            self.local_of.append(local)
+
+    @property
+    def locals(self):
+        """Every entry's local, in order (an iterator)."""
+        starts = self.local_at
+        if not starts:
+            return repeat(None, len(self.recs))
+        ends = starts[1:]
+        ends.append(len(self.recs))
+        return chain(repeat(None, starts[0]), chain.from_iterable(map(repeat, self.local_of, map(sub, ends, starts))))
+
+    def local_of_entry(self, i: int) -> str | None:
+        """Entry ``i``'s local."""
+        run = bisect_right(self.local_at, i) - 1
+        return None if run < 0 else self.local_of[run]
 
     def __len__(self) -> int:
         return len(self.recs)
@@ -153,7 +186,7 @@ class Entries:
 
     def __getitem__(self, i: int) -> Entry:
         line, stmt = self.place(i)
-        return Entry.make(self.recs[i], self.pcs[i], self.sizes[i], line, stmt, self.locals[i])
+        return Entry.make(self.recs[i], self.pcs[i], self.sizes[i], line, stmt, self.local_of_entry(i))
 
     def placed(self, every: bool = True):
         """(line, statement) of every entry in order, made on demand: the entries of a line share its

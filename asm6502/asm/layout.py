@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 from array import array
 from bisect import bisect_left
+from itertools import count, islice
 from types import MethodType
 
 from asm6502.asm import expr as ex
@@ -37,12 +38,15 @@ MAX_CHAIN = 1000  # .file chains followed in one pass (a file naming itself woul
 
 
 
-# A symbol's kind and where it was first defined, packed in one int (Layout.symbols: one dict, not two):
-# bits 0-1 its kind (KIND_NAMES), bit 2 set when its place is a tuple in Layout.places, bits 3 and up the
-# number among the lines run (Entries.refs) of the line that is its own one statement, plus 1 (0: no place)
+# A symbol's kind and where it was first defined, packed in one small int (Layout.symbols: one dict, not two):
+# bits 0-1 its kind (KIND_NAMES), bit 2 set when its place is a tuple in Layout.places, bit 3 when it is the
+# number among the lines run (Entries.refs), plus 1, of the line that is its own one statement, in Layout.place_refs
+# at the key's position in symbols.  (That number packed in the int made an int of 32 bytes a symbol: the large
+# bench program's 14,836 labels and constants, 0.46 MB; the array takes 4 bytes a symbol.)
 KIND_NAMES = ("label", "const", "var", "param")
 LABEL, CONST, VAR, PARAM = range(4)
 IN_PLACES = 4
+PLACED = 8
 
 
 class Kinds:
@@ -106,6 +110,8 @@ class Layout:
         self.symbols: dict[str, int] = {}
         self.kinds = Kinds(self.symbols)
         self.places: dict[str, tuple] = {}  # key -> (line, col, length of its name) where that is not a line number
+        self.place_refs = array("I")  # a PLACED symbol's line's ref + 1, at the key's position in symbols (0: none)
+        self.positions: dict[str, int] | None = None  # key -> its position in symbols: made by place_of (a message) only
         # key -> its first full spelling, where that is not the key itself (the large bench program: none of its
         # 15,000 symbols; a dict of them all was 0.4 MB): spelling_of answers for every key
         self.spelling: dict[str, str] = {}
@@ -204,8 +210,9 @@ class Layout:
         decode = self.decoder.decode
         decoded = self.decoder.records.get  # (the decoder's memory, asked first: most texts were met before)
         entries = self.layout
-        recs, sizes, refs, stmts, locals_ = entries.recs, entries.sizes, entries.refs, entries.stmts, entries.locals
+        recs, refs, stmts = entries.recs, entries.refs, entries.stmts
         add_pc = entries.pcs.append  # (an array's method is looked up by name at each call)
+        add_size = entries.sizes.append
         add_ref = refs.append
         add_stmt = stmts.append
         address_size = self.address_size
@@ -226,9 +233,13 @@ class Layout:
                 self.ref = before + i
                 self.record(lines, i - 1)
                 continue
-            if type(item) is str:  # a line of one statement with code: its text
+            if type(item) is str:  # a line of one statement: its text (perhaps with a comment: reader.CommentedLine)
                 rec = decoded(item)
                 if rec is None:
+                    if not item:  # (only a comment: a row of the listing; asked only here: pass 1 never decodes "")
+                        if listing:
+                            entries.add(None, pc, 0, before + i, 0, None, local)
+                        continue
                     rec = decode(item)
                 if executed >= limit:
                     pass  # (the budget: as any line, below)
@@ -239,12 +250,13 @@ class Layout:
                         define_value(rec.label, pc, LABEL, None, None, local)
                     shape = rec.shape
                     size = address_size(rec, values, pc, local) if shape.form == "address" else shape.size
+                    if entries.local is not local:  # (the entries' locals are runs: a macro call's body, the lines after it)
+                        entries.mark(local)
                     recs.append(rec)
                     add_pc(pc)
-                    sizes.append(size)
+                    add_size(size)
                     add_ref(before + i)
                     add_stmt(0)
-                    locals_.append(local)
                     pc = (pc + (3 if size == FORWARD else size)) & 0xFFFF
                     continue
                 elif type(rec) is Define:  # (the next commonest: its line's object made only for a message)
@@ -307,12 +319,13 @@ class Layout:
                         shape = rec.shape
                         size = address_size(rec, values, pc, local) if shape.form == "address" else shape.size
                         if k < other_stmt:
+                            if entries.local is not local:
+                                entries.mark(local)
                             recs.append(rec)
                             add_pc(pc)
-                            sizes.append(size)
+                            add_size(size)
                             add_ref(ref)
                             add_stmt(k)
-                            locals_.append(local)
                         else:
                             entries.add(rec, pc, size, ref, k, stmt, local)
                         pc = (pc + (3 if size == FORWARD else size)) & 0xFFFF
@@ -498,10 +511,15 @@ class Layout:
             self.err(f"duplicate symbol '{name}' [REDEFINITION]", (line, stmt.col, len(name)),
                      *([note("first defined here", as_span(first))] if first else []))  # fmt: skip
             return
-        if stmt is line:  # (see place_of)
-            self.symbols[key] = (self.ref + 1) << 3 | kind
+        symbols = self.symbols
+        if stmt is line:  # (see place_of; the key is new: its position is the count of symbols)
+            refs = self.place_refs
+            if len(refs) < len(symbols):
+                refs.frombytes(bytes((len(symbols) - len(refs)) * refs.itemsize))
+            refs.append(self.ref + 1)
+            symbols[key] = PLACED | kind
         else:
-            self.symbols[key] = IN_PLACES | kind
+            symbols[key] = IN_PLACES | kind
             self.places[key] = (line, stmt.col, len(name))
         self.values[key] = value
         self.order.append(key)
@@ -511,17 +529,25 @@ class Layout:
         them, and the large bench program's 15,000 places were 0.45 MB of ints kept to its end)."""
         symbols = self.symbols
         for key, packed in symbols.items():  # (in place: a new dict would be the peak of a run without a listing)
-            symbols[key] = packed & 3  # (a small int: no object of its own)
+            symbols[key] = packed & 3
         self.places = {}
+        self.place_refs = array("I")
+        self.positions = None
 
     def place_of(self, key: str) -> tuple | None:
         """Where symbol ``key`` was first defined: (line, col, length of its name).  A line that is its own
         statement is noted by its number among the lines run (Entries.refs: no line object, no tuple; the
         large bench program's 15,000 labels and constants); its name is its record's label or '=' name."""
-        packed = self.symbols.get(key)
-        if packed is None or packed < 8:
+        symbols = self.symbols
+        packed = symbols.get(key)
+        if packed is None or packed < PLACED:
             return self.places[key] if packed is not None and packed & IN_PLACES else None
-        line = self.layout.line((packed >> 3) - 1)
+        positions = self.positions
+        if positions is None:
+            positions = self.positions = {}
+        if len(positions) < len(symbols):  # (the keys added since: symbols only grows, in order)
+            positions.update(zip(islice(symbols, len(positions), None), count(len(positions))))
+        line = self.layout.line(self.place_refs[positions[key]] - 1)
         assert not isinstance(line, SourceLine)  # (noted only for a line that is its own one statement)
         rec = self.decoder.decode(line.text)
         name = rec.label if rec.label is not None else rec.name if type(rec) is Define else ""
@@ -551,9 +577,15 @@ class Layout:
             packed = self.symbols.get(key)
             if packed is None or packed < 4:  # (its place noted once, not at each round of a loop: see place_of)
                 kind = VAR if packed is None else packed
-                if stmt is line:
-                    self.symbols[key] = (self.ref + 1) << 3 | kind
+                if stmt is line and packed is None:  # (a new key: its position is the count of symbols)
+                    refs = self.place_refs
+                    if len(refs) < len(self.symbols):
+                        refs.frombytes(bytes((len(self.symbols) - len(refs)) * refs.itemsize))
+                    refs.append(self.ref + 1)
+                    self.symbols[key] = PLACED | kind
                 else:
+                    if line is None:
+                        line = stmt = self.layout.line(self.ref)
                     self.symbols[key] = IN_PLACES | kind
                     self.places[key] = (line, stmt.col, len(rec.name))
                 if packed is None:
@@ -834,7 +866,7 @@ class Layout:
             self.chain_closed = True  # '.end 8,"first"': the original reloads the chain's first file for pass 2
         texts = lines.texts
         after = self.ref - lines.base + 1
-        rest = next((lines.line(k) for k in range(after, len(texts)) if type(texts[k]) is str or texts[k].has_code), None)
+        rest = next((lines.line(k) for k in range(after, len(texts)) if (texts[k] if type(texts[k]) is str else texts[k].has_code)), None)
         if rest is not None and local is None:
             self.warn("the lines after .end are BASIC that the C64 runs after the assembly: they are not assembled "
                       "(the original hands them to BASIC)", (rest, rest.statements[0].col, len(rest.statements[0].text)))  # fmt: skip

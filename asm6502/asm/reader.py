@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 from array import array
+from bisect import bisect_left
 from collections.abc import Iterable
 from itertools import chain
 
@@ -95,12 +96,39 @@ class SimpleLine(SlotRecord):
         return (self,)
 
 
-Line = SourceLine | PlainLine | SimpleLine  # a source line: what layout entries, spans and listing rows point at
-Stmt = Statement | PlainLine | SimpleLine  # a statement of a line
+@slot_record
+class CommentedLine(SlotRecord):
+    """A line of one statement (perhaps empty) with a comment or trailing blanks, without a ':' or a
+    '"' (``100 sta x ; time``, ``100 ; routine 0``): as a PlainLine, one object is the line and its
+    statement, made on demand from the columns of :class:`Lines` (its text, its column and its tail:
+    the blanks and the comment after the text)."""
+
+    file: str
+    index: int
+    number: int | None
+    number_col: int
+    line_text: str  # the raw line
+    text: str  # the statement's text ("" for a line of only a comment)
+    col: int  # 1-based column of text[0]
+    comment: str  # ';...' that followed, stripped ("" if none: only trailing blanks)
+
+    @property
+    def has_code(self) -> bool:
+        return self.text != ""
+
+    @property
+    def statements(self) -> tuple[CommentedLine]:
+        """(Made at each reading, as PlainLine's.)"""
+        return (self,)
+
+
+Line = SourceLine | PlainLine | SimpleLine | CommentedLine  # a source line: what layout entries, spans and listing rows point at
+Stmt = Statement | PlainLine | SimpleLine | CommentedLine  # a statement of a line
 
 
 NO_NUMBER = 0x3FFFFFFF  # (a line without a number, in Lines.numbers; below 2**30: one digit of a Python int, compared fast)
-_MAX_COL = 0xFF  # (the largest column Lines.cols holds: a line whose statement starts further right is kept as its object)
+_MAX_COL = 0x7F  # (the largest column Lines.cols holds: a line whose statement starts further right is kept as its object)
+TAILED = 0x80  # (in Lines.cols, above the column: the line has a tail in Lines.tails)
 
 
 class Lines:
@@ -114,9 +142,15 @@ class Lines:
     line's index is its position + 1 (a macro body's lines: ``indexes``).  ``lines[i]`` makes the
     line object (PlainLine, SimpleLine) on demand: for errors, listings, convert and the control
     statements; the passes read the columns.  (A PlainLine and its index and number took 128 bytes a
-    line, the list's pointer 8; the columns take 13.)"""
+    line, the list's pointer 8; the columns take 13.)
 
-    __slots__ = ("file", "texts", "numbers", "cols", "raws", "indexes", "base")
+    A line of one statement with a comment or trailing blanks, or of only a comment (CommentedLine),
+    is so too, with TAILED in ``cols`` and its tail -- what follows the text: blanks and ';...' -- in
+    ``tails`` (a sparse column: ``tail_at`` holds the positions of the lines that have one; equal tails
+    share a string).  (A SourceLine, its Statement, their tuple, raw line, comment and ints took about 380
+    bytes such a line: the real-shaped bench program's 6,035 lines with a comment, the large one's 3,478.)"""
+
+    __slots__ = ("file", "texts", "numbers", "cols", "raws", "tails", "tail_at", "indexes", "base")
 
     def __init__(self, file: str, indexes: array | None = None):
         self.file = file
@@ -124,6 +158,8 @@ class Lines:
         self.numbers = array("I")  # NO_NUMBER: none (unsigned: an array of "i" or "H" converts each item through PyArg_Parse, 3 times the cost)
         self.cols = bytearray()  # the one statement's column (0 for a line kept as its object)
         self.raws: list = []  # a SimpleLine's raw line at its position (None or beyond the end: a PlainLine's)
+        self.tails: list[str] = []  # a CommentedLine's tail (the raw line's rest after its text; its comment when raws has the line)
+        self.tail_at = array("I")  # their lines' positions, ascending
         self.indexes = indexes  # a macro body's lines' indexes in their file (None: position + 1)
         self.base = -1  # where its lines start among every line pass 1 ran (Entries.register)
 
@@ -146,16 +182,25 @@ class Lines:
         index = i + 1 if self.indexes is None else self.indexes[i]
         raws = self.raws
         raw = raws[i] if i < len(raws) else None
+        col = self.cols[i]
+        if col & TAILED:
+            col &= _MAX_COL
+            tail = self.tails[bisect_left(self.tail_at, i)]
+            number = self.numbers[i]
+            if raw is None:  # (a line '100 text tail': its number padded to the digits typed, as PlainLine's)
+                return CommentedLine.make(self.file, index, number, 1, str(number).rjust(col - 2, "0") + " " + text + tail, text, col, tail.strip())
+            return CommentedLine.make(self.file, index, None if number == NO_NUMBER else number, len(raw) - len(raw.lstrip(" \t")) + 1, raw, text,
+                                      col, tail.strip())
         if raw is None:
             line = PlainLine()  # (no call of ``make``: the listing makes one a line)
             line.file = self.file
             line.index = index
             line.number = self.numbers[i]
             line.text = text
-            line.col = self.cols[i]
+            line.col = col
             return line
         number = self.numbers[i]
-        return SimpleLine.make(self.file, index, None if number == NO_NUMBER else number, len(raw) - len(raw.lstrip(" \t")) + 1, raw, text, self.cols[i])
+        return SimpleLine.make(self.file, index, None if number == NO_NUMBER else number, len(raw) - len(raw.lstrip(" \t")) + 1, raw, text, col)
 
     def number(self, i: int) -> int | None:
         number = self.numbers[i]
@@ -163,15 +208,20 @@ class Lines:
 
     def add(self, line: Line) -> None:
         """Append a line (by its columns when it has a form they hold)."""
-        if isinstance(line, (PlainLine, SimpleLine)) and line.col <= _MAX_COL and line.file == self.file:
-            if type(line) is SimpleLine:
+        if isinstance(line, (PlainLine, SimpleLine, CommentedLine)) and line.col <= _MAX_COL and line.file == self.file:
+            col = line.col
+            if type(line) is not PlainLine:
                 raws = self.raws
                 if len(raws) < len(self.texts):
                     raws += [None] * (len(self.texts) - len(raws))
                 raws.append(line.line_text)
+                if type(line) is CommentedLine:  # (its raw line kept: the tail needs only to strip to the comment)
+                    self.tail_at.append(len(self.texts))
+                    self.tails.append(line.comment)
+                    col |= TAILED
             self.texts.append(line.text)
             self.numbers.append(NO_NUMBER if line.number is None else line.number)
-            self.cols.append(line.col)
+            self.cols.append(col)
         else:
             self.texts.append(line)
             self.numbers.append(NO_NUMBER if line.number is None else line.number)
@@ -310,6 +360,8 @@ def read_lines(file: str, pieces: str | Iterable[str], room: Kept | None = None)
     add_number = lines.numbers.append
     add_col = lines.cols.append
     raws = lines.raws  # (a SimpleLine's raw line at its position; shorter than texts: PlainLines after the last)
+    add_tail = lines.tails.append
+    add_tail_at = lines.tail_at.append
     problems: list = []  # (index, number as shown, length)
     statement = _statement
     make_line = SourceLine.make
@@ -351,6 +403,9 @@ def read_lines(file: str, pieces: str | Iterable[str], room: Kept | None = None)
                     append(was)
                     add_number(NO_NUMBER)
                     add_col(lines.cols[first - 1])
+                    if lines.cols[first - 1] & TAILED:
+                        add_tail_at(index - 1)
+                        add_tail(lines.tails[bisect_left(lines.tail_at, first - 1)])
                     continue
                 statements = tuple([statement(s.text, s.col, s.comment) for s in was.statements])
                 append(make_line(file, index, None, was.number_col, was.line_text, statements, was.has_code))
@@ -372,7 +427,8 @@ def read_lines(file: str, pieces: str | Iterable[str], room: Kept | None = None)
                 number = None
                 unnumbered[raw] = index
         body = body.rstrip(" \t")
-        if ":" in body or '"' in body:
+        if ":" in body or '"' in body and (";" in body or body[:1].isspace() or body[-1:].isspace()):
+            # (quotes without ':' or ';': one statement, read as any; split_statements would strip white space that is not a blank)
             statements = tuple(split_statements(raw, start))
             has_code = statements[0].text != "" if len(statements) == 1 else any(s.text for s in statements)
         elif ";" not in body:  # one statement
@@ -383,6 +439,14 @@ def read_lines(file: str, pieces: str | Iterable[str], room: Kept | None = None)
                 add_col(col)
                 continue
             if body:
+                if kept is not None:  # ('100 lda #1  ': the number's line with trailing blanks, its tail)
+                    tail = kept[len(body):]
+                    add_tail_at(index - 1)
+                    add_tail(share(tail, tail))
+                    append(share(body, body))
+                    add_number(number)
+                    add_col(col | TAILED)
+                    continue
                 if col <= _MAX_COL:  # (its number's column: Lines.line reads it from the raw line, after its leading blanks)
                     raws += [None] * (index - 1 - len(raws))
                     raws.append(raw)
@@ -400,6 +464,20 @@ def read_lines(file: str, pieces: str | Iterable[str], room: Kept | None = None)
             text, _, comment = body.partition(";")
             if text[:1].isspace():  # (white space but blanks before it: split_statements counts it)
                 statements = tuple(split_statements(raw, start))
+            elif col <= _MAX_COL:  # (no object: its text, and its tail in the sparse column -- Lines)
+                text = text.rstrip()
+                if kept is not None:  # ('100 sta x ; time': its line made again from its number, text and tail)
+                    tail = kept[len(text):]
+                else:  # (its raw line kept: the tail is the comment)
+                    raws += [None] * (index - 1 - len(raws))
+                    raws.append(raw)
+                    tail = (";" + comment).rstrip()
+                add_tail_at(index - 1)
+                add_tail(share(tail, tail))  # (comments recur: ';', '; time')
+                append(share(text, text))
+                add_number(NO_NUMBER if number is None else number)
+                add_col(col | TAILED)
+                continue
             else:
                 statements = (statement(text.rstrip(), col, (";" + comment).rstrip()),)
             has_code = statements[0].text != ""
