@@ -11,6 +11,8 @@ The rendered form follows the GCC/Clang convention::
 
 from __future__ import annotations
 
+import re
+
 from enum import Enum
 
 from asm6502.tuples import named_tuple
@@ -79,6 +81,18 @@ def shown(text: str) -> str:
     return text.translate({c: e for c, e in _CONTROLS.items() if c not in (9, 10)})
 
 
+QUOTED_WIDTH = 80  # characters of a quoted name or text shown in a message
+_LONG_QUOTED = re.compile(r"'([^'\n]{%d,})'" % (QUOTED_WIDTH + 1))
+
+
+def _short_quotes(message: str) -> str:
+    """*message* with every quoted text longer than QUOTED_WIDTH shown by its ends (a 30 MB line with no
+    blank is one 'label' that the message quoted whole: 30 MB on the terminal)."""
+    if len(message) <= QUOTED_WIDTH:
+        return message
+    return _LONG_QUOTED.sub(lambda m: f"'{m[1][: QUOTED_WIDTH - 20]}...{m[1][-10:]}' ({len(m[1]):,} characters)", message)
+
+
 def _caret_lines(span: Span) -> list[str]:
     if span.source is None:
         return []
@@ -105,7 +119,7 @@ def render(diag: Diagnostic) -> str:
         head = f"{span.file}:{span.line}: {diag.severity.value}: {diag.message}"
     if span is not None and span.basic_line is not None:
         head += f" (line {span.basic_line})"
-    lines = [shown(head)]
+    lines = [shown(_short_quotes(head))]
     if span is not None:
         lines += _caret_lines(span)
     for n in diag.notes:

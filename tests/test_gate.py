@@ -291,6 +291,14 @@ def test_control_characters_in_a_source_line_are_shown_escaped(capsys, work):
     assert "  20 lda @\\x1b]0;title\\x07\\x1b[2J\n         ^" in err
 
 
+def test_a_long_name_in_a_message_is_shown_by_its_ends(capsys, work):
+    (work / "long.asm").write_text("10 *= $c000\n20 " + "ab" * 50_000 + "\n")
+    code, _, err = run(capsys, "long.asm", "-o", "l.prg")
+    head = err.splitlines()[0]
+    assert code == 1 and len(err) < 1_000
+    assert "'" + "ab" * 30 + "..." + "ab" * 5 + "' (100,000 characters)" in head
+
+
 @pytest.mark.parametrize("kind", ["a folder", "a pipe"])
 def test_a_file_name_that_is_no_file_says_what_it_is(capsys, work, kind):
     if kind == "a folder":

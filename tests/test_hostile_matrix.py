@@ -9,7 +9,8 @@ outcome, the run must:
   uncaught exception fails the test by itself);
 - change nothing outside "work", and inside it only the outputs the command line declares -- and
   only when it succeeded (a failed run leaves everything as it was, no temporary file behind);
-- keep the mode of a file it replaces.
+- keep the mode of a file it replaces;
+- print at most MAX_ERR characters on standard error (its first diagnostics, never its input whole).
 
 Not a list of remembered cases: a new command is one row of COMMANDS, a new kind of bad input or
 output one entry of INPUTS / OUTPUTS, and every combination is run. The default run takes a fixed
@@ -31,6 +32,7 @@ from helpers import ROOT
 
 BUILD = ROOT / "build"
 GOOD_SOURCE = '10 *= $c000\n20 lda #1 ; border\n30 sta $d020\n40 rts\n'
+MAX_ERR = 100_000  # what a run may print on standard error: its first diagnostics, each line cut to its width
 SAMPLE = 70  # combinations in the default run (about 3 s); the slow run takes all
 
 # name: (argv with {in} and {out}, the good input, the good output name or None (the command writes no file))
@@ -104,6 +106,7 @@ INPUTS = {
     "one byte": lambda work, good: _named(work, good, b"\x01"),
     "deep brackets": lambda work, good: _named(work, good, b"10 lda #" + b"(" * 100_000 + b"1" + b")" * 100_000 + b"\n"),
     "long line": lambda work, good: _named(work, good, b"10 ; " + b"x" * 1_000_000 + b"\n"),
+    "long word": lambda work, good: _named(work, good, b"10 " + b"x" * 1_000_000 + b"\n"),
     "control characters": lambda work, good: _named(work, good, _text_of(work / good).replace(b"\n", b"\x1b[2J\x07\n", 2)),
     "cr line ends": lambda work, good: _named(work, good, _text_of(work / good).replace(b"\n", b"\r")),
     "link loop": _link_loop,
@@ -180,6 +183,7 @@ def run_case(sandbox: Path, argv: list[str], declared: set[str], capsys, success
         os.chdir(cwd)
     _out, err = capsys.readouterr()
     assert "Traceback" not in err
+    assert len(err) <= MAX_ERR, f"{len(err):,} characters on standard error (a message echoing its input whole?)"
     assert code in (0, 1, 2, 3, 4, 130), (code, err)
     assert snapshot(outside) == before_outside, "a file outside the scratch folder changed"
     after = snapshot(work)
