@@ -12,7 +12,6 @@ The rendered form follows the GCC/Clang convention::
 from __future__ import annotations
 
 import re
-
 from enum import Enum
 
 from asm6502.tuples import named_tuple
