@@ -80,16 +80,18 @@ def shown(text: str) -> str:
     return text.translate({c: e for c, e in _CONTROLS.items() if c not in (9, 10)})
 
 
-QUOTED_WIDTH = 80  # characters of a quoted name or text shown in a message
+QUOTED_WIDTH = 200  # characters of a quoted name or text shown whole in a message (a path in a command is less)
+
+
 _LONG_QUOTED = re.compile(r"'([^'\n]{%d,})'" % (QUOTED_WIDTH + 1))
 
 
 def _short_quotes(message: str) -> str:
     """*message* with every quoted text longer than QUOTED_WIDTH shown by its ends (a 30 MB line with no
     blank is one 'label' that the message quoted whole: 30 MB on the terminal)."""
-    if len(message) <= QUOTED_WIDTH:
+    if len(message) <= 2 * QUOTED_WIDTH:
         return message
-    return _LONG_QUOTED.sub(lambda m: f"'{m[1][: QUOTED_WIDTH - 20]}...{m[1][-10:]}' ({len(m[1]):,} characters)", message)
+    return _LONG_QUOTED.sub(lambda m: f"'{m[1][: QUOTED_WIDTH // 2]}...{m[1][-20:]}' ({len(m[1]):,} characters)", message)
 
 
 def _caret_lines(span: Span) -> list[str]:

@@ -296,7 +296,7 @@ def test_a_long_name_in_a_message_is_shown_by_its_ends(capsys, work):
     code, _, err = run(capsys, "long.asm", "-o", "l.prg")
     head = err.splitlines()[0]
     assert code == 1 and len(err) < 1_000
-    assert "'" + "ab" * 30 + "..." + "ab" * 5 + "' (100,000 characters)" in head
+    assert "'" + "ab" * 50 + "..." + "ab" * 10 + "' (100,000 characters)" in head
 
 
 @pytest.mark.parametrize("kind", ["a folder", "a pipe"])
