@@ -49,7 +49,7 @@ class Encoder:
     def value(self, fn, values, pc, local, at, expr_offset) -> int | None:
         """An expression's value in pass 2; None after reporting an error (the statement's line made only then)."""
         try:
-            return fn(values, pc, local) if not isinstance(fn, str) else ex.value_of(fn, values, pc, local)
+            return ex.value_of(fn, values, pc, local)
         except ex.Unknown as u:
             node = u.node
             line, stmt = self.place(at)

@@ -557,8 +557,7 @@ class Layout:
         """'name = expr' ('_' for a variable).  (``line`` None: the line run now, which is its own one statement,
         its object made only for a message.)"""
         try:
-            fn = rec.fn  # (a call less than ex.value_of for a function: the large bench program's 9,206 definitions)
-            value = fn(self.values, self.pc, local) if not isinstance(fn, str) else ex.value_of(fn, self.values, self.pc, local)
+            value = ex.value_of(rec.fn, self.values, self.pc, local)
         except ex.Unknown as u:
             value = None
             if line is None:
@@ -757,7 +756,7 @@ class Layout:
                 self.err(f"macro '{macro.name}': the parameter '{key}' is no name [SYNTAX 8]", where)
                 continue
             try:
-                self.values[key] = fn(self.values, self.pc, local) if not isinstance(fn, str) else ex.value_of(fn, self.values, self.pc, local)
+                self.values[key] = ex.value_of(fn, self.values, self.pc, local)
             except (ex.Unknown, ex.ExprError):
                 self.values.pop(key, None)
             if key not in self.symbols:  # (spelled as its key: spelling_of)
@@ -811,7 +810,7 @@ class Layout:
             return -1
         try:
             fn = self.decoder.compiled(rec.args)
-            value = fn(self.values, self.pc, local) if not isinstance(fn, str) else ex.value_of(fn, self.values, self.pc, local)
+            value = ex.value_of(fn, self.values, self.pc, local)
         except ex.ExprError as exc:
             self.err(exc.message, (line, stmt.col + rec.args_offset + exc.offset, exc.length))
             return -1
