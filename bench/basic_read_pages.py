@@ -1,11 +1,13 @@
 #!/usr/bin/env python3
-"""``basic read`` on the real magazine pages in tests/fixtures/basic_read/: CPU time per page (issue 24).
+"""``basic read`` on the real magazine pages (the test-data collection basic_read): CPU time per page.
 
 Each OCR page is read with ``read_listings`` (what ``asm6502 basic read`` runs, without the
 start-up); the lines verified, repaired and still bad are printed with the best CPU time of R
 rounds.  ``--against DIR`` times another asm6502 tree (e.g. an older commit, ``git archive
 COMMIT asm6502 | tar -x -C DIR``) in the same run: the two run in alternating rounds, each in a
-process of its own, so that a slow spell of the shared machine falls on both alike.
+process of its own, so that a slow spell of the shared machine falls on both alike.  The pages
+are third-party material, read from the test-data folder (tests/testdata.py: $ASM6502_TESTDATA,
+then the shared reference material beside the checkout), each checked against its manifest.
 
     .venv/bin/python bench/basic_read_pages.py --repeat 5
     .venv/bin/python bench/basic_read_pages.py --repeat 5 --against /tmp/old
@@ -22,14 +24,18 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-PAGES = ROOT / "tests" / "fixtures" / "basic_read"
+sys.path.insert(0, str(ROOT / "tests"))
+import testdata  # noqa: E402
+
+COLLECTION = "basic_read"
 
 
 def worker() -> None:
     """One round: every page read once; JSON lines (page, CPU seconds, counts) on stdout."""
     from asm6502.basic.csread import read_listings
 
-    for path in sorted(PAGES.glob("*.ocr.txt")):
+    for name in testdata.names(COLLECTION, ".ocr.txt"):
+        path = testdata.path(COLLECTION, name)
         text = path.read_text(encoding="utf-8")
         start = time.process_time()
         results = read_listings(text, path.name)
@@ -54,6 +60,9 @@ def main() -> None:
     if args.worker:
         worker()
         return
+    missing = testdata.available(COLLECTION)
+    if missing:
+        raise SystemExit(missing)
     trees = {"this": ROOT} | ({"against": args.against.resolve()} if args.against else {})
     best: dict[tuple[str, str], float] = {}
     counts: dict[tuple[str, str], list[int]] = {}

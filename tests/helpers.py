@@ -2,39 +2,69 @@
 
 from __future__ import annotations
 
-import os
+import re
 from pathlib import Path
 
 import pytest
+import testdata
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 # the read-only reference material lies beside the checkout (../shared); ASM6502_SHARED overrides
-SEEDS = Path(os.environ.get("ASM6502_SHARED") or ROOT.parent / "shared") / "seeds"
-
-
-COMMITTED_SEEDS = FIXTURES / "seeds"  # copies of the seeds the tests read, so they run in any checkout
+SEEDS = testdata.shared_root() / "seeds"
+SUPERHIRN_SEED = "004_99e3b47411151697.txt"  # the 64'er article "Superhirn II"
 
 
 def seed_path(name: str) -> Path:
-    """A seed document: the shared reference material beside the checkout, else the committed copy
-    (tests/test_seed_copies.py checks that the copies equal the originals)."""
-    for folder in (SEEDS, COMMITTED_SEEDS):
-        if (folder / name).is_file():
-            return folder / name
-    pytest.skip(f"seed {name} not found in {SEEDS} or {COMMITTED_SEEDS}")
+    """A seed document of the shared reference material (never copied into the repository)."""
+    if not (SEEDS / name).is_file():
+        pytest.skip(f"seed {name} not found in {SEEDS} (the shared reference material beside the checkout)",
+                    allow_module_level=True)
+    return SEEDS / name
 
 
 def seed_text(name: str) -> str:
     return seed_path(name).read_text(encoding="utf-8")
 
 
+def real_file(collection: str, name: str) -> Path:
+    """A file of a test-data collection (tests/testdata.py), its sha256 checked against the
+    manifest; skips the test (or the module, at import) when the collection is not there."""
+    try:
+        return testdata.path(collection, name)
+    except testdata.Missing as exc:
+        pytest.skip(str(exc), allow_module_level=True)
+    except testdata.Differs as exc:
+        pytest.fail(str(exc), pytrace=False)
+
+
+def real_text(collection: str, name: str) -> str:
+    return real_file(collection, name).read_text(encoding="utf-8")
+
+
+def superhirn_ocr() -> str:
+    """The article's MSE listing as the seed's OCR ran it together: one line, from its header on."""
+    text = seed_text(SUPERHIRN_SEED)
+    start = text.index("PROGRAMM : ")
+    return text[start:text.index("\n", start) + 1]
+
+
+def superhirn_listing() -> str:
+    """The article's MSE listing cut back into the header, the rule and one row per address, as
+    the magazine printed it."""
+    header = re.match(r"(PROGRAMM : .*? [0-9A-F]{4} [0-9A-F]{4}) (-+) (.*)", superhirn_ocr())
+    assert header is not None, "no MSE header in the seed"
+    parts = re.split(r"([0-9A-F]{4}) : ", header.group(3))[1:]
+    rows = [f"{parts[i]} : {parts[i + 1].strip()}" for i in range(0, len(parts), 2)]
+    return "\n".join([header.group(1), header.group(2), *rows]) + "\n"
+
+
 def printed_superhirn() -> tuple[int, bytes]:
-    """(start, bytes) of the article's MSE listing, transcribed in fixtures/superhirn_listing1.txt.
+    """(start, bytes) of the article's MSE listing (superhirn_listing).
 
     Each row is ``ADDR : 8 data bytes, then the checksum byte`` (the last row is shorter).
     """
-    rows = (FIXTURES / "superhirn_listing1.txt").read_text().splitlines()[2:]
+    rows = superhirn_listing().splitlines()[2:]
     data = bytearray()
     start = None
     for row in rows:

@@ -1,22 +1,23 @@
 """``basic read`` on real print: 64'er OCR against the program on the magazine's disk (issue 24).
 
 The figures asserted here are the ones measured and reported in the README; the manifest of
-origin is tests/fixtures/basic_read/MANIFEST.md.
+origin is tests/manifests/basic_read/MANIFEST.md; the files themselves are test data from
+elsewhere (tests/testdata.py), never committed: without them these tests skip.
 """
 
 from __future__ import annotations
 
 from functools import cache
-from pathlib import Path
 
 import pytest
+from helpers import real_text
 
 from asm6502.basic.checksummer import ChecksumOptions, line_checksum
 from asm6502.basic.csaccept import Choice, accept
 from asm6502.basic.csread import read_listings
 from asm6502.basic.tokenizer import tokenize
 
-FIXTURES = Path(__file__).parent / "fixtures" / "basic_read"
+COLLECTION = "basic_read"
 
 
 def without_blanks(body: bytes) -> bytes:
@@ -35,7 +36,7 @@ def without_blanks(body: bytes) -> bytes:
 @cache
 def read_all(ocr: str):
     """The one reading of a fixture (read once for all tests: it ranks fixes for the bad lines)."""
-    return read_listings((FIXTURES / ocr).read_text(encoding="utf-8"), ocr)
+    return read_listings(real_text(COLLECTION, ocr), ocr)
 
 
 def read(ocr: str, listing: int = 0):
@@ -44,7 +45,7 @@ def read(ocr: str, listing: int = 0):
 
 def figures(ocr: str, disk: str, listing: int = 0, confirmed: tuple[Choice, ...] = ()) -> dict:
     result = read(ocr, listing) if not confirmed else accept(read_all(ocr), confirmed)[listing]
-    truth = {line.number: line.body for line in tokenize((FIXTURES / disk).read_text(), filename=disk).lines}
+    truth = {line.number: line.body for line in tokenize(real_text(COLLECTION, disk), filename=disk).lines}
     options = ChecksumOptions(result.version)
     on_disk = [r for r in result.lines if r.number in truth]
 
@@ -192,7 +193,7 @@ def test_real_print_settles_how_v3_counts_positions():
     counts = {False: 0, True: 0}
     printed = 0
     for ocr, listing, disk, _ in TUNED[:2]:  # (the other two have lines the disk text cannot hold)
-        truth = {line.number: line.body for line in tokenize((FIXTURES / disk).read_text(), filename=disk).lines}
+        truth = {line.number: line.body for line in tokenize(real_text(COLLECTION, disk), filename=disk).lines}
         for r in read(ocr, listing).lines:
             printed += 1
             for spaces in counts:
@@ -225,7 +226,7 @@ def test_a_tuned_page_comes_back_whole_with_the_confirmed_fixes_and_the_lines_ty
     for line in typed:
         assert session.feed(line)[0].startswith(("ok", "replaced")), line
     result, = read_listings(session.listing(), "typed")
-    truth = {line.number: line.body for line in tokenize((FIXTURES / disk).read_text(), filename=disk).lines}
+    truth = {line.number: line.body for line in tokenize(real_text(COLLECTION, disk), filename=disk).lines}
     assert result.ok and {r.number for r in result.lines} >= set(truth)
     differ = [r.number for r in result.lines if r.number in truth and without_blanks(r.body) != without_blanks(truth[r.number])]
     # Codeschloss line 340: 'CODESCHL OSS', a blank OCR put into quotes (the checksum skips it)

@@ -1,6 +1,6 @@
 """``basic read``: OCR damage rules found on the tuned real print, each with its real line (issue 24d).
 
-Every row is a line of 64'er 10/85 as OCR read it (tests/fixtures/basic_read/, MANIFEST.md),
+Every row is a line of 64'er 10/85 as OCR read it (the test data collection basic_read: tests/manifests/basic_read/MANIFEST.md),
 with its printed checksum; the text the disk holds is what the reader must take or rank first.
 """
 
@@ -142,15 +142,16 @@ def test_a_line_tokenized_statement_by_statement_is_the_line_tokenized_whole():
     # basic read tokenizes each statement (and each ','-cut chunk) once per line; every
     # printed line of the fixtures and each one-character reading of it must give the same bytes
     import random
-    from pathlib import Path
+
+    import testdata
+    from helpers import real_text
 
     from asm6502.basic.cslayout import find_records
 
     rng = random.Random(24)
-    fixtures = Path(__file__).parent / "fixtures" / "basic_read"
     checked = 0
-    for path in sorted(fixtures.glob("*.ocr.txt")):
-        for record in find_records(path.read_text(encoding="utf-8")).records:
+    for name in testdata.names("basic_read", ".ocr.txt"):
+        for record in find_records(real_text("basic_read", name)).records:
             printed = record.text.strip(" ")
             cache: dict = {}
             chunks: dict = {}

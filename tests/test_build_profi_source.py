@@ -2,7 +2,7 @@
 Profi-Ass 64 saves it) detokenizes and assembles to the printed bytes.
 
 Ground truth: the MSE listing printed in the article
-(tests/fixtures/superhirn_listing1.txt, $3400-$360B; its last byte $FF is the
+(cut from the seed article by helpers.superhirn_listing, $3400-$360B; its last byte $FF is the
 listing's fill after the program's end)."""
 
 from __future__ import annotations
@@ -10,15 +10,15 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from helpers import superhirn_listing
 
 ROOT = Path(__file__).resolve().parent.parent
 SOURCE = ROOT / "sources/superhirn.asm"
-PRINTED = ROOT / "tests/fixtures/superhirn_listing1.txt"
 
 
 def printed_bytes() -> tuple[int, bytes]:
     """Address and bytes of the printed listing: 'AAAA : 8 data bytes, checksum'."""
-    lines = [line for line in PRINTED.read_text().splitlines() if " : " in line and not line.startswith("PROGRAMM")]
+    lines = [line for line in superhirn_listing().splitlines() if " : " in line and not line.startswith("PROGRAMM")]
     start = int(lines[0].split(":")[0], 16)
     data = b"".join(bytes.fromhex(" ".join(line.split(":")[1].split()[:-1])) for line in lines)
     return start, data

@@ -25,6 +25,8 @@ import sys
 from pathlib import Path
 
 import pytest
+import testdata
+from helpers import real_file
 
 from asm6502.asm import Options
 from asm6502.cli import main as cli_main
@@ -35,7 +37,7 @@ from asm6502.diagnostics import DiagnosticError
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 FIXTURES = HERE / "fixtures" / "convert"
-MANUAL = sorted((HERE / "fixtures" / "profiass" / "manual").glob("*.src"))
+MANUAL = testdata.names("profiass-manual", ".src")  # the manual's programs: test data from elsewhere
 ORACLE_RANDOM = HERE / "fixtures" / "profiass" / "random" / "programs.jsonl"
 TARGETS = ("64tass", "acme")
 
@@ -88,8 +90,9 @@ def test_superhirn_converts_to_the_same_bytes(target, source):
 
 
 @per_target
-@pytest.mark.parametrize("path", MANUAL, ids=lambda p: p.stem)
-def test_manual_examples(target, path):
+@pytest.mark.parametrize("name", MANUAL, ids=lambda n: n.removesuffix(".src"))
+def test_manual_examples(target, name):
+    path = real_file("profiass-manual", name)
     round_trip(path.read_text(), str(path), target)
 
 
@@ -291,7 +294,7 @@ def test_goto_loop_as_the_target_loop():
         ".for loop40 := 1, loop40 != 0, loop40 := i  ; lines 40-60: .if i : .goto 40 (2 rounds)", ".byte i", "i := i - 1", ".next"]
 
 
-MANUAL_P24 = (HERE / "fixtures" / "profiass" / "manual" / "ex2_p24.src").read_text()
+MANUAL_P24 = "manual:ex2_p24.src"  # read when the test runs (test data from elsewhere)
 TABLE_LOOP = "10 sys 32768\n20 *= $1000\n30 i _ 0\n40 .byt i*3+1\n50 i _ i+1\n60 .if 8-i : .goto 40\n70 rts\n"
 CALLS_MACRO = "10 sys 32768\n20 *= $1000\n30 inc2 .mac a\n40 inc a\n50 bne .s\n60 inc a+1\n70 s .men\n80 add .mac a,n\n90 'inc2 a\n100 lda #n\n110 .men\n120 'add $fb,1\n130 'add $fd,2\n140 shr .mac b\n150 'inc2 $10\n160 lda #b\n170 .men\n180 'shr $20\n"
 NESTED = "10 sys 32768\n20 *= $1000\n30 j _ 0\n40 i _ 0\n50 .byt i+j\n60 i _ i+1\n70 .if 4-i : .goto 50\n80 j _ j+16\n90 .if 48-j : .goto 40\n"
@@ -334,6 +337,8 @@ SHAPES = {  # how the converted text shows (macros, calls, loops, expanded macro
 def test_structure_of_the_converted_text(name, source, tass, acme):
     import re
 
+    if source.startswith("manual:"):
+        source = real_file("profiass-manual", source.removeprefix("manual:")).read_text()
     for target, expected in (("64tass", tass), ("acme", acme)):
         text = convert(source, "t.asm", target).text
         macros, calls, loops, expanded, unrolled = SHAPES[target]

@@ -4,7 +4,7 @@ Expected guesses, answers and texts come from the 64'er article (seed 004):
 the worked example "Beispiel" (secret 3436) and the ERROR cases in
 "Hinweise"; the empty-line and letter cases from issue 4's CHRIN facts.  The
 program bytes come from the assembler (sources/superhirn.asm), cross-checked
-against the article's MSE listing (tests/fixtures/superhirn_listing1.txt).
+against the article's MSE listing (cut from the seed article: helpers.superhirn_listing).
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ import re
 from pathlib import Path
 
 import pytest
+from helpers import superhirn_listing
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -24,7 +25,6 @@ from asm6502.emu import superhirn as sh
 from asm6502.emu.harness import petscii_to_text
 
 ROOT = Path(__file__).resolve().parent.parent
-LISTING = ROOT / "tests" / "fixtures" / "superhirn_listing1.txt"
 SOURCE = ROOT / "sources" / "superhirn.asm"
 MSE_LINE = re.compile(r"^([0-9A-F]{4}) : ((?:[0-9A-F]{2} )*[0-9A-F]{2})$")
 
@@ -34,7 +34,7 @@ def listing_prg() -> bytes:
     the last line) and a checksum byte, which is dropped."""
     data = bytearray()
     start = None
-    for line in LISTING.read_text(encoding="utf-8").splitlines():
+    for line in superhirn_listing().splitlines():
         m = MSE_LINE.match(line.strip())
         if not m:
             continue

@@ -40,7 +40,7 @@ from asm6502.diagnostics import DiagnosticError
 
 ROOT = Path(__file__).resolve().parent.parent
 SUPERHIRN = (ROOT / "sources" / "superhirn.asm").read_text(encoding="utf-8")
-MSE_LISTING = (ROOT / "tests" / "fixtures" / "superhirn_listing1.txt").read_text(encoding="utf-8")
+MSE_LISTING = (ROOT / "build" / "superhirn.mse.txt").read_text(encoding="utf-8")  # asm6502's own MSE listing of Superhirn II
 
 FUZZ_SHORT = int(os.environ.get("FUZZ_SHORT", "250"))
 FUZZ_LONG = int(os.environ.get("FUZZ_EXAMPLES", "100000"))

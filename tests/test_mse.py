@@ -1,8 +1,8 @@
 """MSE type-in listings (issue 3): checksums, writing, reading typed/OCR'd listings, fixes.
 
 Independent sources of expected values:
-- tests/fixtures/superhirn_listing1.txt: the 66 printed lines of the Superhirn II listing (64'er),
-  transcribed from the seed; the seed itself holds the same listing as run-together OCR text.
+- the 66 printed lines of the Superhirn II listing (64'er), cut from the seed article's
+  run-together OCR text (helpers.superhirn_listing).
 - the published V1.0 and V2.0 sample lines (64'er / C64-Wiki "MSE"), quoted in issue 3;
   tests/fixtures/mse_v2_samples.txt holds the two V2.0 lines verbatim.
 """
@@ -14,7 +14,7 @@ import subprocess
 import sys
 
 import pytest
-from helpers import FIXTURES, printed_superhirn, seed_path, seed_text
+from helpers import FIXTURES, SUPERHIRN_SEED, printed_superhirn, seed_path, seed_text, superhirn_listing, superhirn_ocr
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -22,10 +22,10 @@ from asm6502 import mse
 from asm6502.cli import mse as cli
 from asm6502.diagnostics import DiagnosticError, Severity, render
 
-LISTING = (FIXTURES / "superhirn_listing1.txt").read_text()
+LISTING = superhirn_listing()
 ROWS = LISTING.splitlines()[2:]
-SEED_NAME = "004_99e3b47411151697.txt"  # the Superhirn II article
-OCR = (FIXTURES / "superhirn_listing1_ocr.txt").read_text()  # the seed's listing as OCR ran it together
+SEED_NAME = SUPERHIRN_SEED
+OCR = superhirn_ocr()  # the seed's listing as OCR ran it together
 V2_SAMPLES = (FIXTURES / "mse_v2_samples.txt").read_text()
 START, PRINTED = printed_superhirn()  # $3400, 524 bytes incl. the $FF at $360B
 PROGRAM = PRINTED[:523]  # the program ends at $360A (issue 3)
@@ -110,10 +110,6 @@ def test_write_matches_the_seed_ocr_text():
     assert " ".join(text.split()) in " ".join(OCR.split())
 
 
-def test_ocr_fixture_is_the_seeds_text():
-    assert OCR.strip() in seed_text(SEED_NAME)
-
-
 def test_write_from_the_assembled_source():
     assembler = pytest.importorskip("asm6502.asm")
     res = assembler.assemble_file(FIXTURES.parent.parent / "sources" / "superhirn.asm")
@@ -151,9 +147,9 @@ def test_write_rejects_bad_arguments(kwargs, message):
 
 # ------------------------------------------------------------------ reading
 
-@pytest.mark.parametrize("source", ["ocr-fixture", "whole-article"])
+@pytest.mark.parametrize("source", ["listing-line", "whole-article"])
 def test_read_the_seed_ocr_text(source):
-    text = OCR if source == "ocr-fixture" else seed_text(SEED_NAME)
+    text = OCR if source == "listing-line" else seed_text(SEED_NAME)
     res = mse.read_listing(text, "seed.txt")
     assert res.ok, rendered(res)
     assert (res.version, res.name, res.start, res.end, res.lines) == ("1.0", "SUPERHIRN II", 0x3400, 0x360C, 66)

@@ -1,9 +1,11 @@
-"""The real-source corpus (tests/fixtures/profiass/corpus/): where each text came from, and that
-the text typed into the oracle is the published one with only the manifest's changes.
+"""The real-source corpus (the test-data collection profiass-corpus): where each text came from,
+and that the text typed into the oracle is the published one with only the manifest's changes.
 
-The cases themselves run in tests/test_profiass_oracle.py like every fixture (object code and
-errors: ``corpus/<name>``, the printed listing: ``listing-format/corpus/<name>``, the tokenized
-form: ``tokenized/corpus/<name>``).
+The origins and changes are the project's own manifest (tests/manifests/profiass-corpus/); the
+texts and the original's output for them are test data from elsewhere (tests/testdata.py). The
+cases themselves run in tests/test_profiass_oracle.py like every fixture (object code and errors:
+``corpus/<name>``, the printed listing: ``listing-format/corpus/<name>``, the tokenized form:
+``tokenized/corpus/<name>``).
 """
 
 from __future__ import annotations
@@ -11,13 +13,16 @@ from __future__ import annotations
 import importlib.util
 import json
 import re
-from pathlib import Path
 
 import pytest
-from helpers import FIXTURES, ROOT
+import testdata
+from helpers import ROOT, real_text
 
-CORPUS = FIXTURES / "profiass" / "corpus"
-MANIFEST = [json.loads(ln) for ln in (CORPUS / "manifest.jsonl").read_text().splitlines() if ln.strip()]
+COLLECTION = "profiass-corpus"
+MANIFEST = [json.loads(ln) for ln in (testdata.MANIFESTS / COLLECTION / "manifest.jsonl").read_text().splitlines() if ln.strip()]
+# what the tests read of each real source: the published text, the text typed into the oracle,
+# the original's record and screen, and the source as the C64 saved it
+PARTS = (".orig.txt", ".src", ".json", ".screen.txt", ".tok.prg")
 
 
 def _tool():
@@ -27,9 +32,8 @@ def _tool():
     return module
 
 
-def test_every_text_has_its_origin():
-    names = {p.name.removesuffix(".orig.txt") for p in CORPUS.glob("*.orig.txt")}
-    assert names == {entry["name"] for entry in MANIFEST}
+def test_every_text_has_its_origin_and_its_digests():
+    assert {f"{entry['name']}{part}" for entry in MANIFEST for part in PARTS} == set(testdata.manifest(COLLECTION))
     for entry in MANIFEST:
         assert entry["repo"] and entry["path"] and entry["origin"] and entry["why"], entry["name"]
         assert re.fullmatch(r"[0-9a-f]{40}", entry["commit"]), entry["name"]
@@ -41,9 +45,8 @@ def test_typed_text_is_the_published_one_with_the_listed_changes(entry):
     """<name>.src (what the oracle's C64 was given) = the published dump, its header dropped,
     petcat's {names} as {$hh}, and the manifest's changes: nothing else was edited."""
     tool = _tool()
-    orig = (CORPUS / f"{entry['name']}.orig.txt").read_text(encoding="utf-8")
-    assert (CORPUS / f"{entry['name']}.src").read_text() == tool.corpus_text(orig, entry["changes"])
-    assert (CORPUS / f"{entry['name']}.tok.prg").is_file()
+    orig = real_text(COLLECTION, f"{entry['name']}.orig.txt")
+    assert real_text(COLLECTION, f"{entry['name']}.src") == tool.corpus_text(orig, entry["changes"])
 
 
 def test_corpus_text_drops_headers_and_names_codes():
@@ -56,4 +59,3 @@ def test_corpus_text_drops_headers_and_names_codes():
 
 def test_corpus_size():
     assert len(MANIFEST) >= 9
-    assert all(Path(CORPUS / f"{e['name']}.json").is_file() for e in MANIFEST)

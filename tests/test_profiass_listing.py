@@ -1,16 +1,17 @@
 """The listing in the original's format: the manual's five example programs, line for line as the
-original Profi-Ass 64 V2.0 printed them (tests/fixtures/profiass/manual/*.screen.txt, oracle output)."""
+original Profi-Ass 64 V2.0 printed them (the oracle's <name>.screen.txt of the test-data collection
+profiass-manual: tests/manifests/profiass-manual/MANIFEST.md)."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
+import testdata
+from helpers import real_text
 
 from asm6502.asm import assemble
 from asm6502.asm.listing import render, split_statement
 
-MANUAL = Path(__file__).resolve().parent / "fixtures" / "profiass" / "manual"
+MANUAL = "profiass-manual"
 
 
 def original_listing(screen: str) -> str:
@@ -21,11 +22,11 @@ def original_listing(screen: str) -> str:
     return "\n".join(body).replace("{$0c}", "\f") + "\n"
 
 
-@pytest.mark.parametrize("name", sorted(p.stem for p in MANUAL.glob("*.src")))
+@pytest.mark.parametrize("name", [n.removesuffix(".src") for n in testdata.names(MANUAL, ".src")])
 def test_manual_listing_as_the_original(name):
-    source = (MANUAL / f"{name}.src").read_text().lower()  # typed in upper-case mode: unshifted letters
+    source = real_text(MANUAL, f"{name}.src").lower()  # typed in upper-case mode: unshifted letters
     ours = render(assemble(source, f"{name}.src"))
-    assert ours.splitlines() == original_listing((MANUAL / f"{name}.screen.txt").read_text()).splitlines()
+    assert ours.splitlines() == original_listing(real_text(MANUAL, f"{name}.screen.txt")).splitlines()
 
 
 @pytest.mark.parametrize(

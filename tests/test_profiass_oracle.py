@@ -25,6 +25,8 @@ import shutil
 from pathlib import Path
 
 import pytest
+import testdata
+from helpers import real_file
 
 from asm6502.cli import main
 
@@ -248,6 +250,28 @@ KNOWN_FAILING: frozenset[str] = frozenset(
 ) if KNOWN_FAILING_FILE.is_file() else frozenset()
 
 
+# the groups of real programs: what the original did with them is test data from elsewhere
+# (tests/testdata.py), read from a test-data collection, never committed
+REAL_GROUPS = {"corpus": "profiass-corpus", "manual": "profiass-manual"}
+MISSING = {group: reason for group, collection in REAL_GROUPS.items() if (reason := testdata.available(collection))}
+
+
+def case_file(name: str, suffix: str) -> Path:
+    """A file of case NAME (``group/stem``): committed for the project's own groups, from the
+    test-data collection (its digest checked) for the real ones."""
+    group, stem = name.split("/")
+    if group in REAL_GROUPS:
+        return real_file(REAL_GROUPS[group], stem + suffix)
+    return FIXTURES / group / (stem + suffix)
+
+
+def has_case_file(name: str, suffix: str) -> bool:
+    group, stem = name.split("/")
+    if group in REAL_GROUPS:
+        return stem + suffix in testdata.manifest(REAL_GROUPS[group])
+    return (FIXTURES / group / (stem + suffix)).is_file()
+
+
 def _fixture_cases() -> list[tuple[str, dict, str, dict[str, Path | bytes]]]:
     cases = []
     for path in sorted(FIXTURES.glob("*/*.json")):
@@ -255,6 +279,14 @@ def _fixture_cases() -> list[tuple[str, dict, str, dict[str, Path | bytes]]]:
         source = (path.parent / f"{path.stem}.src").read_text()
         disk = {name: path.parent / rel for name, rel in record["disk"].items()}
         cases.append((f"{path.parent.name}/{path.stem}", record, source, disk))
+    for group, collection in REAL_GROUPS.items():
+        if group in MISSING:
+            continue
+        for stem in (n.removesuffix(".json") for n in testdata.names(collection, ".json")):
+            record = json.loads(testdata.read_text(collection, f"{stem}.json"))
+            source = testdata.read_text(collection, f"{stem}.src")
+            disk = {name: testdata.path(collection, rel) for name, rel in record["disk"].items()}
+            cases.append((f"{group}/{stem}", record, source, disk))
     for group in ("random", "fuzz"):  # generated programs: tests/profiass_gen.py, tests/profiass_fuzz_gen.py
         programs = FIXTURES / group / "programs.jsonl"
         if programs.is_file():
@@ -271,6 +303,8 @@ FUZZ_DEFAULT = 150  # fuzz/seed0000..0149 run by default; the other committed fu
 
 
 def _params():
+    for group, reason in MISSING.items():
+        yield pytest.param(group, None, None, {}, id=f"{group}/*", marks=pytest.mark.skip(reason=reason))
     for name, record, source, disk in CASES:
         marks = [pytest.mark.xfail(strict=True, reason="not yet as the original")] if name in KNOWN_FAILING else []
         if name.startswith("fuzz/") and record["seed"] >= FUZZ_DEFAULT:
@@ -449,8 +483,7 @@ def test_files_from_a_disk_image(tmp_path, capsys, name, record, source, disk):
     check_case(tmp_path, name, record, source, disk, capsys, via_d64=True)
 
 
-TOKENIZED = [(name, record, source, disk) for name, record, source, disk in CASES
-             if (FIXTURES / name.split("/")[0] / f"{name.split('/')[-1]}.tok.prg").is_file()]
+TOKENIZED = [(name, record, source, disk) for name, record, source, disk in CASES if has_case_file(name, ".tok.prg")]
 
 
 def _tokenized_params():
@@ -464,7 +497,7 @@ def test_tokenized_as_the_original(tmp_path, capsys, name, record, source, disk)
     """The real sources again, as the C64 saved them: ``<name>.tok.prg`` is the text typed into the
     oracle's C64 and tokenized there by the real BASIC ROM (control codes inside quotes are bytes,
     keywords tokens); the assembler reads the .prg and must give the original's result."""
-    prg = (FIXTURES / name.split("/")[0] / f"{name.split('/')[-1]}.tok.prg").read_bytes()
+    prg = case_file(name, ".tok.prg").read_bytes()
     check_case(tmp_path, name, record, source, disk, capsys, tokenized=prg)
 
 
@@ -472,15 +505,15 @@ def _norm(line: str) -> str:
     return " ".join(line.replace("{$0c}", "").split()).upper()
 
 
-MANUAL = sorted(p.stem for p in (FIXTURES / "manual").glob("*.json"))
+MANUAL = [n.removesuffix(".json") for n in testdata.names(REAL_GROUPS["manual"], ".json")]
 
 
 def manual_listing_lines(name: str) -> list[str]:
     """The lines of the manual's printed listing (manual/<name>.manual.lst) that the original
     printed too: the program wins where the two disagree (ex4_p27: the manual shows a MACROTABLE
     that Profi-Ass 64 V2.0 does not print)."""
-    printed = (FIXTURES / "manual" / f"{name}.manual.lst").read_text().splitlines()
-    record = json.loads((FIXTURES / "manual" / f"{name}.json").read_text())
+    printed = case_file(f"manual/{name}", ".manual.lst").read_text().splitlines()
+    record = json.loads(case_file(f"manual/{name}", ".json").read_text())
     screen = {_norm(ln) for ln in record["listing"]}
     return [ln for ln in printed if ln.strip() and not ln.startswith("#") and _norm(ln) in screen]
 
@@ -498,7 +531,7 @@ def test_manual_listing(tmp_path, capsys, name):
     letters compared in upper case: the C64 prints the unshifted letters as capitals)."""
     want = manual_listing_lines(name)
     src = tmp_path / f"{name}.src"
-    src.write_text(our_text((FIXTURES / "manual" / f"{name}.src").read_text(), "upper"))
+    src.write_text(our_text(case_file(f"manual/{name}", ".src").read_text(), "upper"))
     listing = tmp_path / f"{name}.lst"
     try:
         rc = main([str(src), "-o", str(tmp_path / "out.prg"), "--listing", str(listing), "--listing-format", "profi"])
@@ -623,10 +656,12 @@ def test_fixture_set_is_complete():
     for name, *_ in CASES:
         groups.setdefault(name.split("/")[0], 0)
         groups[name.split("/")[0]] += 1
-    assert groups.get("manual", 0) == 5
+    for group, collection in REAL_GROUPS.items():  # the real programs: as many as their manifests name
+        assert groups.get(group, 0) == (0 if group in MISSING else len(testdata.names(collection, ".json")))
+    assert len(testdata.names(REAL_GROUPS["manual"], ".json")) == 5
+    assert len(testdata.names(REAL_GROUPS["corpus"], ".json")) >= 11
     assert groups.get("random", 0) >= 400
     assert groups.get("fuzz", 0) >= 1000
-    assert groups.get("corpus", 0) >= 11
     assert sum(n for g, n in groups.items() if g not in ("manual", "random", "fuzz", "corpus")) >= 150
 
 
@@ -682,8 +717,7 @@ def test_oracle_reproduces_fixture(name, record, source, disk):
         del new["listing"]
         new = {"seed": record["seed"], "source": source, **new}
     else:
-        folder = FIXTURES / name.split("/")[0]
-        assert screen == (folder / f"{name.split('/')[1]}.screen.txt").read_text()
+        assert screen == case_file(name, ".screen.txt").read_text()
     assert new == record
 
 

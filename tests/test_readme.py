@@ -9,6 +9,9 @@ The convention, for whoever writes a README section:
   VICE, ROM images, the network or minutes (``make test``, ``make bench``, a game to play).
 * A command whose program is not installed (``64tass`` on a machine without it) is left out and
   named when the test is skipped for it; a missing ``asm6502`` sub-command or file is a failure.
+* A command may read test data from elsewhere (magazine OCR) as ``"$ASM6502_TESTDATA"/COLLECTION/FILE``:
+  it runs with the variable set to the first test-data folder (tests/testdata.py) that holds every
+  file it names, and is left out and named, as a missing program is, when none does.
 * A block fenced `` ```text output `` right after a run block (nothing but blank lines between)
   lists lines that must appear, in this order, in what that block's commands printed (stdout and
   stderr together); a line ``...`` stands for any number of lines.
@@ -32,13 +35,20 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
-
+import testdata
 from helpers import ROOT
 
 FENCE = re.compile(r"^```(\S*)(.*)$")
 EXIT = re.compile(r"#.*\bexit (\d+)")
 TIMEOUT = 120  # seconds per command
 BUILTINS = {".", "source", "cd", "export", "set", "true", "test", "[", "echo", "printf"}
+DATA = re.compile(r'"\$ASM6502_TESTDATA"/(\S+)')
+
+
+def data_root(command: str) -> Path | None:
+    """The first test-data folder holding every file COMMAND reads from it (None: no such folder)."""
+    wanted = DATA.findall(command)
+    return next((root for root in testdata.roots() if all((root / rel).is_file() for rel in wanted)), None)
 
 
 @dataclass
@@ -173,9 +183,16 @@ def test_every_readme_command_runs_as_written(tmp_path):
             if program not in BUILTINS and shutil.which(program, path=env["PATH"]) is None:
                 missing_tools.append(f"README.md:{line}: {program}")
                 continue
+            run_env = env
+            if DATA.search(command):
+                root = data_root(command)
+                if root is None:
+                    missing_tools.append(f"README.md:{line}: test data {', '.join(DATA.findall(command))}")
+                    continue
+                run_env = dict(env, ASM6502_TESTDATA=str(root))
             m = EXIT.search(command)
             want = int(m.group(1)) if m else 0
-            proc = subprocess.run(["bash", "-o", "pipefail", "-c", command], cwd=copy, env=env,
+            proc = subprocess.run(["bash", "-o", "pipefail", "-c", command], cwd=copy, env=run_env,
                                   stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=TIMEOUT)
             printed += proc.stdout + proc.stderr
             if proc.returncode != want:

@@ -72,14 +72,9 @@ def test_intel_hex_holds_the_same_bytes(result):
     assert bytes(ih.tobinarray()) == result.image
 
 
-def test_fixture_is_the_seed_article():
-    """The transcribed listing is exactly what the article prints (tools/extract_seed_listing.py)."""
-    import importlib.util
+def test_the_mse_listing_we_write_is_the_article_s():
+    """build/superhirn.mse.txt, written by asm6502 from sources/superhirn.asm, is the MSE listing
+    the article printed, line for line (cut from the seed's run-together OCR)."""
+    from helpers import superhirn_listing
 
-    from helpers import seed_text
-
-    spec = importlib.util.spec_from_file_location("extract", ROOT / "tools" / "extract_seed_listing.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    seed = seed_text("004_99e3b47411151697.txt")
-    assert module.extract(seed) == (FIXTURES / "superhirn_listing1.txt").read_text()
+    assert (ROOT / "build" / "superhirn.mse.txt").read_text(encoding="utf-8") == superhirn_listing()

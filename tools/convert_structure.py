@@ -26,12 +26,15 @@ sys.path.insert(0, str(ROOT / "tests"))
 from asm6502.asm import Options, assemble  # noqa: E402
 from asm6502.convert import convert  # noqa: E402
 from asm6502.diagnostics import DiagnosticError  # noqa: E402
+import testdata  # noqa: E402
 
 
 def programs(gen_real: str | None):
     fixtures = ROOT / "tests" / "fixtures"
-    for path in sorted((fixtures / "profiass" / "manual").glob("*.src")):
-        yield "manual", str(path), path.read_text(), Options()
+    if testdata.available("profiass-manual") is None:  # third-party: in the test-data folder only
+        for name in testdata.names("profiass-manual", ".src"):
+            path = testdata.path("profiass-manual", name)
+            yield "manual", str(path), path.read_text(), Options()
     yield "superhirn", "superhirn", (ROOT / "sources" / "superhirn.asm").read_text(), Options()
     for name, options in (("features.asm", Options()), ("real_seed64.asm", Options()), ("undocumented.asm", Options(cpu="6502i"))):
         yield "fixtures", str(fixtures / "convert" / name), (fixtures / "convert" / name).read_text(), options  # (a path: .file)

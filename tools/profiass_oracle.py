@@ -7,18 +7,25 @@ records what it printed; the tests (``tests/test_profiass_oracle.py``) read the 
 need no oracle.  Maintainer use:
 
     python3 tools/profiass_oracle.py probes        # tests/fixtures/profiass/<group>/ from the probe table
-    python3 tools/profiass_oracle.py manual        # tests/fixtures/profiass/manual/
+    python3 tools/profiass_oracle.py manual        # $ASM6502_TESTDATA/profiass-manual/ (see below)
     python3 tools/profiass_oracle.py random [N]    # tests/fixtures/profiass/random/programs.jsonl (420)
     python3 tools/profiass_oracle.py fuzz [N]      # tests/fixtures/profiass/fuzz/programs.jsonl (1000)
-    python3 tools/profiass_oracle.py corpus [NAME] # tests/fixtures/profiass/corpus/ from the real sources
-                                                   # (corpus/<name>.orig.txt + corpus/manifest.jsonl)
+    python3 tools/profiass_oracle.py corpus [NAME] # $ASM6502_TESTDATA/profiass-corpus/ from the real sources
+                                                   # (<name>.orig.txt there + tests/manifests/profiass-corpus/manifest.jsonl)
     python3 tools/profiass_oracle.py all
     python3 tools/profiass_oracle.py show SRC [--case upper]   # one source, record + screen to stdout
     python3 tools/profiass_oracle.py check [N]     # re-run N fixtures, compare (exit 1 on a difference)
     python3 tools/profiass_oracle.py known-failing # run the tests on today's assembler, write
                                                    # tests/fixtures/profiass/known_failing.txt
 
-Fixture format (per case, in ``tests/fixtures/profiass/<group>/``):
+The real programs (the manual's examples, the corpus) are third-party material: their fixtures go
+to the maintainer's test-data folder ``$ASM6502_TESTDATA/<collection>/`` (never into the
+repository), and the digests of what was written to ``tests/manifests/<collection>/SHA256SUMS``
+(tests/testdata.py); a new corpus source is its ``<name>.orig.txt`` put there and a line of
+``manifest.jsonl``.  Name the new files when handing them on, so that the shared test data is
+brought up to date from the manifest.
+
+Fixture format (per case, in ``tests/fixtures/profiass/<group>/`` or the test-data collection):
   <name>.src          the exact text typed (``--header none``): the ``sys32768`` and ``.opt``
                       lines are in it; lower-case letters = unshifted keys (``--case lower``)
   <name>.json         the record below
@@ -66,7 +73,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 FIXTURES = ROOT / "tests" / "fixtures" / "profiass"
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(ROOT / "tests"))
+import testdata  # noqa: E402
 from oracles import profiass_dir, require_profiass  # noqa: E402
+
+REAL = {"corpus": "profiass-corpus", "manual": "profiass-manual"}  # group -> test-data collection
 
 ORACLE_DIR = profiass_dir()
 RANDOM_COUNT = 420  # random programs committed (seeds 0..419)
@@ -277,9 +288,31 @@ def cmd_probes(only: str | None = None) -> None:
         print(f"{p['group']}/{p['name']}: {summary(rec)}")
 
 
+def real_out(collection: str) -> Path:
+    """The maintainer's test-data folder of a collection, where the real programs' fixtures go."""
+    import os
+
+    if not os.environ.get(testdata.ENV):
+        raise SystemExit(f"set {testdata.ENV} to a test-data folder outside the checkout: "
+                         f"the {collection} fixtures are third-party material, never committed")
+    out = Path(os.environ[testdata.ENV]) / collection
+    out.mkdir(parents=True, exist_ok=True)
+    return out
+
+
+def record_digests(collection: str, folder: Path) -> None:
+    """tests/manifests/<collection>/SHA256SUMS: the manifest's digests, with those of every file
+    now in FOLDER (what this run wrote, and the sources it read there)."""
+    sums = dict(testdata.manifest(collection))
+    sums.update({p.name: testdata.sha256(p) for p in folder.iterdir() if p.is_file()})
+    target = testdata.MANIFESTS / collection / "SHA256SUMS"
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_text("".join(f"{digest}  {name}\n" for name, digest in sorted(sums.items())))
+
+
 def cmd_manual() -> None:
     mdir = ORACLE_DIR / "manual"
-    out = FIXTURES / "manual"
+    out = real_out(REAL["manual"])
     for src in sorted(mdir.glob("*.txt")):
         text = "".join(ln + "\n" for ln in source_lines(src.read_text()))
         rec = write_case(out, src.stem, text, "upper")
@@ -287,6 +320,7 @@ def cmd_manual() -> None:
         (out / f"{src.stem}.tok.prg").write_bytes(_oracle().tokenize(source_lines(text), "upper"))
         (out / f"{src.stem}.manual.lst").write_text((mdir / "expected" / f"{src.stem}.lst").read_text())
         print(f"manual/{src.stem}: {summary(rec)}")
+    record_digests(REAL["manual"], out)
 
 
 FUZZ_COUNT = 1000  # structural fuzz programs committed (seeds 0..999)
@@ -321,16 +355,17 @@ def cmd_random(count: int) -> None:
     _record_generated("random", "profiass_gen", count, 50)
 
 
-CORPUS = FIXTURES / "corpus"
 CORPUS_BUDGET = 400_000_000  # a real program listed to the screen scrolls for 10-100 M instructions
 HEADER_RE = re.compile(r"^;")  # a dump's own header (";name.prg ==0801==", ";Eingetippt von ...")
 BRACE_RE = re.compile(r"\{([^}$][^}]*)\}")
 
 
 def corpus_manifest() -> list[dict]:
-    """corpus/manifest.jsonl: one real source a line, {"name", "repo", "path", "commit", "origin",
-    "changes": [[old, new], ...], "why"}; the text is corpus/<name>.orig.txt as published."""
-    return [json.loads(ln) for ln in (CORPUS / "manifest.jsonl").read_text().splitlines() if ln.strip()]
+    """tests/manifests/profiass-corpus/manifest.jsonl: one real source a line, {"name", "repo", "path",
+    "commit", "origin", "changes": [[old, new], ...], "why"}; the text is <name>.orig.txt of the
+    test-data collection, as published."""
+    path = testdata.MANIFESTS / REAL["corpus"] / "manifest.jsonl"
+    return [json.loads(ln) for ln in path.read_text().splitlines() if ln.strip()]
 
 
 def corpus_text(orig: str, changes: list[list[str]]) -> str:
@@ -359,15 +394,22 @@ def corpus_text(orig: str, changes: list[list[str]]) -> str:
 def cmd_corpus(only: str | None = None) -> None:
     """corpus/<name>.src, .json, .screen.txt from the original, and <name>.tok.prg: the same source
     as the C64 saved it (tokenized by the real BASIC ROM while typing)."""
+    out = real_out(REAL["corpus"])
+
+    def source(name: str) -> str:  # a new source lies in the maintainer's folder, a known one anywhere
+        new = out / name
+        return new.read_text(encoding="utf-8") if new.is_file() else testdata.read_text(REAL["corpus"], name)
+
     for entry in corpus_manifest():
         name = entry["name"]
         if only and only != name:
             continue
-        text = corpus_text((CORPUS / f"{name}.orig.txt").read_text(encoding="utf-8"), entry["changes"])
-        disk = {k: (CORPUS / v).read_text() for k, v in entry.get("disk", {}).items()}
-        rec = write_case(CORPUS, name, text, entry.get("case", "lower"), disk, CORPUS_BUDGET)
-        (CORPUS / f"{name}.tok.prg").write_bytes(_oracle().tokenize(source_lines(text), entry.get("case", "lower")))
+        text = corpus_text(source(f"{name}.orig.txt"), entry["changes"])
+        disk = {k: source(v) for k, v in entry.get("disk", {}).items()}
+        rec = write_case(out, name, text, entry.get("case", "lower"), disk, CORPUS_BUDGET)
+        (out / f"{name}.tok.prg").write_bytes(_oracle().tokenize(source_lines(text), entry.get("case", "lower")))
         print(f"corpus/{name}: {summary(rec)}", flush=True)
+    record_digests(REAL["corpus"], out)
 
 
 def summary(rec: dict) -> str:
@@ -376,7 +418,12 @@ def summary(rec: dict) -> str:
 
 
 def fixture_cases() -> list[tuple[Path, dict]]:
-    return sorted((p, json.loads(p.read_text())) for p in FIXTURES.glob("*/*.json"))
+    """Every case's record: the committed groups, and the real programs' where their test data is found."""
+    paths = sorted(FIXTURES.glob("*/*.json"))
+    for collection in REAL.values():
+        if testdata.available(collection) is None:
+            paths += [testdata.path(collection, n) for n in testdata.names(collection, ".json")]
+    return [(p, json.loads(p.read_text())) for p in paths]
 
 
 def _disk_file(path: Path) -> str | bytes:
@@ -396,11 +443,11 @@ def cmd_check(count: int) -> int:
     for path, rec in cases[::step][:count]:
         text = (path.parent / (path.stem + ".src")).read_text()
         disk = {k: _disk_file(path.parent / v) for k, v in rec["disk"].items()}
-        new, screen = run(text, rec["case"], disk, CORPUS_BUDGET if path.parent == CORPUS else BUDGET)
+        new, screen = run(text, rec["case"], disk, CORPUS_BUDGET if path.parent.name == REAL["corpus"] else BUDGET)
         new["disk"] = rec["disk"]
         same = new == rec and screen == (path.parent / (path.stem + ".screen.txt")).read_text()
         bad += not same
-        print(f"{path.relative_to(FIXTURES)}: {'same' if same else 'DIFFERENT'}")
+        print(f"{path.parent.name}/{path.name}: {'same' if same else 'DIFFERENT'}")
     return 1 if bad else 0
 
 
