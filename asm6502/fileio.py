@@ -189,7 +189,7 @@ def refuse_binary(data: bytes, filename: str, what: str = "text", *, programs_ok
     kind = filetype.sniff_binary(data, filename)
     if kind is not None and kind.name == "d64":
         raise DiagnosticError([error(f"the file is {kind.what}, not {what}; {kind.hint}", Span(filename, 1, 0))])
-    looks_prg = filename.lower().endswith(".prg") or sample[:2] == b"\x01\x08"
+    looks_prg = filetype.named_or_loaded_as_program(sample, filename)
     if b"\0" in sample and not (programs_ok and looks_prg):
         hint = (f"a C64 program: list a BASIC one with 'asm6502 basic list {filename}', "
                 f"print machine code as a type-in listing with 'asm6502 mse write {filename}'") if looks_prg \

@@ -10,15 +10,18 @@ from __future__ import annotations
 
 import re
 
+from asm6502.basic.tokens import FIRST_TOKEN, KEYWORDS, TOKEN_OF
 from asm6502.patterns import LazyPattern
 from asm6502.tuples import named_tuple
 
 # 35 and 40 tracks, each without and with the error-byte block (one byte per sector)
 D64_SIZES = (174848, 175531, 196608, 197376)
 
-# statements that begin a BASIC line but never a Profi-Ass one (first word after the line number)
+# statements that begin a BASIC line but never a Profi-Ass one (first word after the line number): BASIC's
+# statement keywords ($80-$A2, basic.tokens) but END and SYS (a Profi-Ass label may be called 'end', and
+# SYS is the one BASIC line in front of machine code); INPUT# and PRINT# begin with INPUT and PRINT
 BASIC_WORDS = frozenset(
-    ["print", "rem", "goto", "gosub", "if", "for", "next", "data", "poke", "input", "get", "dim", "let", "on", "return", "restore", "read", "open", "close", "list", "run", "new", "cont", "wait", "load", "save", "verify", "def", "clr", "cmd", "stop"]
+    kw.lower() for kw in KEYWORDS[: TOKEN_OF["NEW"] - FIRST_TOKEN + 1] if kw.isalpha() and kw not in ("END", "SYS")
 )
 MSE_LINE = re.compile(r"^\s*[0-9a-fA-F]{4}\s*:\s*(?:[0-9a-zA-Z]{2}\s*){4}")
 LINE_START = re.compile(r"^\s*\d+\s*([a-zA-Z][a-zA-Z0-9.$%]*)?")
@@ -101,6 +104,17 @@ def basic_line_chain(data: bytes) -> tuple[int, bool]:
     return lines, False
 
 
+def named_or_loaded_as_program(data: bytes, name: str) -> bool:
+    """Named .prg, or loading at BASIC's start $0801: what a C64 program looks like from outside."""
+    return name.lower().endswith(".prg") or data[:2] == b"\x01\x08"
+
+
+def is_tokenized(data: bytes, name: str) -> bool:
+    """A source or program saved on a C64 (tokenized BASIC lines), not a text: named .prg, or loading at
+    BASIC's start $0801 with a line's end ($00) in its first 100 bytes (no text has a $00)."""
+    return name.lower().endswith(".prg") or (len(data) > 6 and data[:2] == b"\x01\x08" and b"\0" in data[:100])
+
+
 def is_machine_code(data: bytes) -> bool:
     """A .prg that cannot be a BASIC program (or a Profi-Ass source saved on a C64): no line chains
     at all, or the chain breaks in a program that does not load at BASIC's start $0801."""
@@ -164,3 +178,32 @@ def sniff_program(data: bytes, name: str, *, want: str) -> Kind | None:
 
         return sniff_machine_code(data, name, detokenize(data, filename=name).text, "a BASIC program")
     return None
+
+
+def _load_address(data: bytes) -> int:
+    return int.from_bytes(data[:2], "little")
+
+
+def sniff(data: bytes, name: str) -> Kind:
+    """What a file is, from its bytes (and its name's suffix only where bytes cannot tell: a .d64):
+    a disk image, a text (a BASIC listing, an MSE listing, or another text such as an assembler
+    source), a BASIC program, or a machine-code program (any other bytes: a load address and code).
+    A machine-code program with a BASIC start line (``10 SYS 2064``) is machine code."""
+    disk = sniff_binary(data, name)
+    if disk is not None and disk.name == "d64":
+        return disk
+    if looks_textual(data):
+        text = data[:SAMPLE_CHARS * 4].decode("utf-8", errors="replace")
+        kind = sniff_text(text, name, tokenized=False)
+        if kind is not None:
+            return Kind(kind.name, kind.what.partition(", not")[0], kind.hint)
+        return Kind("text", "a text file (an assembler source?)",
+                    f"assemble it with 'asm6502 {name}', or tokenize a BASIC listing with 'asm6502 basic tok {name}'")
+    if len(data) > 6 and data[:2] == b"\x01\x08":
+        from asm6502.basic.tokenizer import detokenize
+
+        if looks_like_basic(detokenize(data, filename=name).text):
+            return Kind("basic-prg", "a BASIC program",
+                        f"list it with 'asm6502 basic list {name}', run it with 'asm6502 basic run {name}'")
+    return Kind("machine-code", f"a machine-code program (loads at ${_load_address(data):04X})",
+                f"run it with 'asm6502 run {name}', disassemble it with 'asm6502 disasm {name}'")

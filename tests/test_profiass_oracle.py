@@ -572,7 +572,7 @@ BRACES = re.compile(r"\{([^{}]+)\}")
 def _code(m: re.Match) -> str:
     """A key in braces as one spelling, {$hh}: the oracle's names, petcat's names (a listing of a
     tokenized source, shown upper case like the rest of the screen) and {$hh} in either case."""
-    from asm6502.basic.petscii import parse_brace
+    from asm6502.petscii import parse_brace
 
     inner = m.group(1)
     code = ORACLE_CODE_NAMES.get(inner)

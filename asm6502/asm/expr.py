@@ -26,7 +26,7 @@ from __future__ import annotations
 import re
 from types import MethodType
 
-from asm6502.petscii_text import ascii_to_petscii, brace_code
+from asm6502.petscii import ascii_to_petscii, brace_code
 from asm6502.tuples import named_tuple
 
 MAX = 0xFFFF

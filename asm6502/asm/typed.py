@@ -20,6 +20,7 @@ from __future__ import annotations
 import re
 
 from asm6502.basic.tokens import PI_TOKEN
+from asm6502.petscii import parse_brace, parse_text
 
 # a line that may hold a key >= $80: a capital (petcat's shifted letter), a '{...}' code or a
 # non-ASCII character (a graphic); a source without any is read as it is (one search)
@@ -55,8 +56,6 @@ def _has_capitals(text: str) -> bool:
 
 
 def _quote_key(m: re.Match) -> str:
-    from asm6502.basic.petscii import parse_brace
-
     return '"' if parse_brace(m.group(1)) == (0x22, 1) else m.group(0)
 
 
@@ -68,8 +67,6 @@ def _word_key(code: int) -> bool:
 def _typed_line(line: str) -> str:
     if "{" in line:
         line = _BRACE.sub(_quote_key, line)
-    from asm6502.basic.petscii import parse_text
-
     pieces, errors = parse_text(line)
     if errors:  # (a tab, an unknown {name}: left to the assembler's own message)
         return line

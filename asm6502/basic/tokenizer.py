@@ -45,10 +45,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from asm6502.basic import petscii
-from asm6502.basic.petscii import Piece
+from asm6502 import petscii
 from asm6502.basic.tokens import KEYWORD_OF, KEYWORDS, PI_TOKEN
 from asm6502.diagnostics import Diagnostic, DiagnosticError, Span, error, warning
+from asm6502.petscii import Piece
 
 BASIC_START = 0x0801
 MAX_LINE_NUMBER = 63999

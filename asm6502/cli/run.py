@@ -18,10 +18,10 @@ from asm6502.emu.harness import (
     Machine,
     MachineOptions,
     StopReason,
-    petscii_to_text,
     text_to_keys,
 )
 from asm6502.fileio import MAX_PRG_BYTES, Files
+from asm6502.petscii import petscii_to_text
 
 CLR = 0x93  # PETSCII clear screen (CHROUT $FFD2 clears the screen and homes the cursor)
 

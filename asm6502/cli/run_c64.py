@@ -14,8 +14,9 @@ from asm6502.emu.c64 import screen, session
 from asm6502.emu.c64.drive import Disk
 from asm6502.emu.c64.machine import Stop
 from asm6502.emu.c64.roms import RomSet
-from asm6502.emu.harness import petscii_to_text, text_to_keys
+from asm6502.emu.harness import text_to_keys
 from asm6502.fileio import MAX_PRG_BYTES, Files
+from asm6502.petscii import petscii_to_text
 
 # Terminal keys -> PETSCII (C64 Programmer's Reference Guide, appendix C).
 _TERMINAL_KEYS = {

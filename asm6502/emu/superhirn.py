@@ -30,7 +30,8 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 
-from asm6502.emu.harness import Machine, MachineOptions, StopReason, petscii_to_text
+from asm6502.emu.harness import Machine, MachineOptions, StopReason
+from asm6502.petscii import petscii_to_text
 
 SYS_ADDRESS = 0x3400  # "starten Sie es mit SYS 13312"
 FIRST_GUESS = (1, 2, 3, 4)  # "beginnt ... wie üblich mit seiner Startkombination 1234"
