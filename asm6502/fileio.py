@@ -130,8 +130,8 @@ def read_pieces(path: str | os.PathLike, limit: int = MAX_SOURCE_BYTES, what: st
         if size > limit:
             raise _too_large(name, limit, what)
         total = 0
-        while True:  # (no read of a whole piece at the end only to find none: its buffer, 1 MiB taken and given back,
-            # moved glibc's mmap threshold past the reader's tables, which then stayed resident: 0.5 MB on the large program)
+        while True:  # (no read of a whole piece at the end only to find none: its buffer, taken and given back,
+            # moves glibc's mmap threshold past the reader's tables, which then stay resident)
             want = min(piece, size + 1 - total) if total <= size else piece
             data = fh.read(want)
             total += len(data)

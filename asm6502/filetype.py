@@ -1,8 +1,8 @@
 """What kind of file the user handed to a command, so a wrong one gets one clear hint.
 
 A .d64 image, a BASIC program (text or tokenized), an MSE listing or other binary
-data given to the assembler would otherwise produce one error per line (130 KB
-of them for a disk image).  ``sniff`` looks at the bytes once and names the
+data given to the assembler would otherwise produce one error per line (thousands
+for a disk image).  ``sniff`` looks at the bytes once and names the
 command that reads such a file.
 """
 
@@ -32,7 +32,7 @@ SAMPLE_CHARS = 40 * SAMPLE_LINES
 BASIC_START = re.compile(r"(?:" + "|".join(sorted(BASIC_WORDS)) + r"|\?)", re.IGNORECASE | re.ASCII)  # (ASCII: a fourth of the compile time)
 
 
-@named_tuple  # (not a dataclass: importing dataclasses costs every command ~4 ms of start-up)
+@named_tuple  # (not a dataclass: importing dataclasses would lengthen every command's start-up, tests/test_imports.py)
 class Kind:
     name: str  # "d64", "basic-prg", "basic-text", "mse", "binary"
     what: str  # e.g. "a 1541 disk image"

@@ -156,7 +156,7 @@ def assemble(text: str | Iterable[str], filename: str = "<input>", options: Opti
         kept = Kept()  # the run's room for diagnostics: beyond it they are only counted (diagnostics.Kept)
         source, diags = _read(text, filename, options, kept)
         del text  # (nothing after the reading needs the text: a caller that handed it over has it freed before pass 1;
-        # the command kept it through both passes: 0.8 MB of the large bench program's peak)
+        # otherwise it would be kept through both passes, at the command's peak memory)
         return _assemble(source, diags, filename, options, files, kept)
 
 
@@ -199,8 +199,8 @@ def _assemble(source, diags: list[Diagnostic], filename: str, options: Options, 
     layout = Layout(options, files.read, source.opens, kept)
     layout.run(source.lines, source.start_index)
     if options.listing:  # (pass 2 then keeps every entry's bytes: they take the memory of the decoder's tables of
-        # texts, which only pass 1 reads -- the large bench program's peak 2.5 MB lower; without a listing the peak is
-        # pass 1's own, and freeing them early only costs time: 0.65 % more instructions, callgrind)
+        # texts, which only pass 1 reads -- a lower peak; without a listing the peak is pass 1's own, and freeing
+        # them early would only cost time)
         layout.decoder.forget()
     encoder = Encoder(layout)
     encoder.run()

@@ -53,7 +53,7 @@ from asm6502.petscii import Piece
 BASIC_START = 0x0801
 MAX_LINE_NUMBER = 63999
 SCREEN_LINE = 80  # one logical screen line: 2 x 40 columns
-MAX_TYPED = 5000  # longer lines are an error, not a warning (a 1 MB line took minutes to tokenize)
+MAX_TYPED = 5000  # longer lines are an error, not a warning (a line of megabytes would take minutes to tokenize)
 LIST_LIMIT = 252  # LIST indexes a line with Y from 4 and stops when Y wraps to 0 ($A700)
 BASIC_END = 0xA000  # BASIC RAM ends below the BASIC ROM
 

@@ -53,8 +53,8 @@ def _dispatch(args: list[str], process_ends: bool = False) -> int:
     with PausedGc(to_the_end=process_ends):  # (a process that ends here never collects the assembly's objects)
         rc = assemble.main(args)
     if process_ends:  # the process ends here: skip freeing the assembly's hundreds of thousands of
-        for stream in (sys.stdout, sys.stderr):  # objects one by one at interpreter exit (a third of
-            try:  # the run time of a large program); every output file is written and closed already
+        for stream in (sys.stdout, sys.stderr):  # objects one by one at interpreter exit (a large share
+            try:  # of a large program's run time); every output file is written and closed already
                 if stream is not None:
                     stream.flush()
             except OSError:
