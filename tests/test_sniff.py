@@ -84,13 +84,6 @@ def test_a_text_is_no_program(capsys, command, name, what, hint):
     assert what in err and "not a C64 program (.prg)" in err and hint in err
 
 
-def test_disasm_of_a_disk_image_names_d64(capsys, tmp_path):
-    disk = tmp_path / "blank.d64"
-    disk.write_bytes(DiskImage.format(b"BLANK", b"01").to_bytes())
-    code, _, err = run_cli(capsys, "disasm", disk)
-    assert code == 1 and "1541 disk image" in err and "asm6502 d64 list" in err
-
-
 def test_disasm_of_a_basic_program_starts_at_its_sys(capsys, tmp_path):
     text = "10 print \"hi\"\n20 poke 53280,0\n30 sys 2096\n"
     prg = tokenize(text).prg
@@ -134,3 +127,13 @@ def test_disasm_of_a_short_basic_start_starts_at_its_sys(capsys, tmp_path):
     assert filetype.sniff(prg, "start.prg").name == "machine-code"
     code, out, err = run_cli(capsys, "disasm", path, "--syntax", "64tass")
     assert code == 0 and "disassembling from its SYS 2080 (line 20, $0820)" in err and "sta vic_border" in out
+
+
+@pytest.mark.parametrize("command", [["run", "--no-roms"], ["basic", "run"], ["basic", "list"], ["disasm"], ["mse", "write"]])
+def test_a_disk_image_is_named_by_every_program_command(capsys, tmp_path, command):
+    """(Not 'larger than 65,538 bytes': the image is read far enough to be told by its size and bytes.)"""
+    disk = tmp_path / "blank.d64"
+    disk.write_bytes(DiskImage.format(b"BLANK", b"01").to_bytes())
+    code, out, err = run_cli(capsys, *command, disk)
+    assert (code, out) == (1, "")
+    assert "is a 1541 disk image (.d64), not a C64 program (.prg)" in err and "asm6502 d64 list" in err

@@ -118,12 +118,13 @@ def guarded(fn: Callable[[], int]) -> int:
 PROGRAM_KINDS = ("machine-code", "basic-prg")
 
 
-def read_program(files: Files, path: str, what: str = "C64 program"):
+def read_program(files: Files, path: str, what: str = "C64 program", *, texts: bool = False):
     """A C64 program's bytes and its kind (``filetype.sniff``); any other file (a text, a listing, a disk
-    image) is refused by what it is, naming the command that reads it."""
+    image) is refused by what it is, naming the command that reads it.  *texts*: a text is handed on (the
+    caller's own check names the command for it)."""
     raw = files.read(path, MAX_IMAGE_BYTES, what)  # (a disk image too, to be named as one)
     kind = filetype.sniff(raw, path)
-    if kind.name not in PROGRAM_KINDS:
+    if kind.name not in PROGRAM_KINDS and not (texts and kind.name != "d64"):
         raise DiagnosticError([error(f"{path} is {kind.what}, not a C64 program (.prg); {kind.hint}")])
     if len(raw) > MAX_PRG_BYTES:
         raise DiagnosticError([error(f"{path}: {what} larger than {MAX_PRG_BYTES:,} bytes; is it the right file?")])
