@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import re
 
-from asm6502.tuples import named_tuple
+from asm6502.patterns import LazyPattern
 
 # --- byte -> canonical name (what ``list`` prints), petcat spelling -------------
 
@@ -98,7 +98,8 @@ _ALIASES: dict[str, int] = {
 
 
 def _norm(name: str) -> str:
-    return re.sub(r"[\s.]", "", name).lower()
+    """A name without blanks and dots, in lower case (``{rvs on}`` = ``{RVSON}``, ``{LIG.RED}`` = ``{lig red}``)."""
+    return "".join(name.split()).replace(".", "").lower()
 
 
 def _build_name_table() -> dict[str, int]:
@@ -153,30 +154,54 @@ def escape(code: int, *, named: bool = True) -> str:
 
 
 # --- parsing ---------------------------------------------------------------------
-@named_tuple
 class Piece:
     """One PETSCII byte of a source line.
 
     *escaped* is True when it was written as ``{...}``: it cannot be typed outside
     quotes, and the tokenizer stores it as it is (no keyword matching).
     *col* and *width* locate the source text it came from (1-based column).
+    (A plain class: a named tuple's class is made by ``exec`` at import, which every
+    assembler command would pay for.)
     """
 
-    code: int
-    escaped: bool
-    col: int
-    width: int
+    __slots__ = ("code", "escaped", "col", "width")
+
+    def __init__(self, code: int, escaped: bool, col: int, width: int):
+        self.code, self.escaped, self.col, self.width = code, escaped, col, width
+
+    def _key(self) -> tuple:
+        return self.code, self.escaped, self.col, self.width
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is Piece and self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def __repr__(self) -> str:
+        return "Piece(code=%r, escaped=%r, col=%r, width=%r)" % self._key()
 
 
-@named_tuple
 class TextError:
-    col: int
-    width: int
-    message: str
+    """A character of a line that has no PETSCII code, or a ``{...}`` not understood: where, and why."""
+
+    __slots__ = ("col", "width", "message")
+
+    def __init__(self, col: int, width: int, message: str):
+        self.col, self.width, self.message = col, width, message
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is TextError and (self.col, self.width, self.message) == (other.col, other.width, other.message)
+
+    def __hash__(self) -> int:
+        return hash((self.col, self.width, self.message))
+
+    def __repr__(self) -> str:
+        return f"TextError(col={self.col!r}, width={self.width!r}, message={self.message!r})"
 
 
-_COUNT_FIRST = re.compile(r"^(\d+)(?:\s+|(?=[^\d\s]))(\S.*)$")  # {5 down}, {2SPACE}, not {255}
-_COUNT_LAST = re.compile(r"^(.*?\S)\s*\*\s*(\d+)$")  # {down*5}, {001*5}
+_COUNT_FIRST = LazyPattern(r"^(\d+)(?:\s+|(?=[^\d\s]))(\S.*)$")  # {5 down}, {2SPACE}, not {255}
+_COUNT_LAST = LazyPattern(r"^(.*?\S)\s*\*\s*(\d+)$")  # {down*5}, {001*5}
 
 
 def _atom(text: str) -> int | None:
