@@ -70,8 +70,11 @@ def _is_int(x) -> bool:
 
 
 def kernal_tables(tree: ast.Module) -> list[int]:
-    """Lines of tables pairing two or more KERNAL entries or mapped addresses with names."""
-    found = []
+    """Lines of tables pairing two or more KERNAL entries or mapped addresses with names, and of
+    constants named as the map names an address, holding that address (``CHROUT = 0xFFD2``)."""
+    found = [node.lineno for node in ast.walk(tree) if isinstance(node, ast.Assign) and len(node.targets) == 1
+             and isinstance(node.targets[0], ast.Name) and _is_int(_constant(node.value))
+             and c64map.ADDRESS.get(node.targets[0].id.lower()) == _constant(node.value)]
     for line, pairs in _pairs(tree):
         named = [k for k, v in pairs if _is_int(k) and isinstance(v, str) and k in MAPPED]
         if len([k for k in named if k in KERNAL_ENTRIES]) >= 2 or len(named) >= 4:
@@ -169,6 +172,7 @@ def test_each_home_holds_its_facts(home):
 @pytest.mark.parametrize(("home", "text"), [
     ("c64map.py", "NAMES = {0xFFD2: 'CHROUT', 0xFFE4: 'GETIN'}"),
     ("c64map.py", "ROWS = ((0xFFCF, 'chrin'), (0xFFD2, 'chrout'))"),
+    ("c64map.py", "CHROUT = 0xFFD2"),
     ("petscii.py", "NAMES = {0x93: 'clr', 0x12: 'rvon', 0x92: 'rvof'}"),
     ("petscii.py", "KEYS = {'£': 0x5C, '↑': 0x5E}"),
     ("petscii.py", "GLYPHS = '\u2500\u2660\u2502\u2500'"),

@@ -42,7 +42,7 @@ from enum import Enum
 
 from py65.devices.mpu6502 import MPU
 
-from asm6502 import c64map
+from asm6502 import c64map, petscii
 from asm6502.c64map import ADDRESS, BASIC_ROM, KERNAL_ROM
 from asm6502.diagnostics import DiagnosticError, Span, error
 from asm6502.petscii import typed_code
@@ -73,9 +73,9 @@ SYS_RETURN = 0xE147
 SAREG = ADDRESS["sareg"]
 
 CRSW = ADDRESS["crsw"]  # "input from screen" flag
-KEY_RETURN = 0x0D
-KEY_DEL = 0x14
-QUOTE = 0x22
+KEY_RETURN = petscii.CR
+KEY_DEL = petscii.DEL
+QUOTE = petscii.QUOTE
 
 # py65 1.2 runs every opcode it does not implement as a one-byte NOP
 # (MPU.inst_not_implemented); those are the NMOS 6502's undocumented opcodes.
