@@ -23,6 +23,8 @@ D64_SIZES = (174848, 175531, 196608, 197376)
 BASIC_WORDS = frozenset(
     kw.lower() for kw in KEYWORDS[: TOKEN_OF["NEW"] - FIRST_TOKEN + 1] if kw.isalpha() and kw not in ("END", "SYS")
 )
+# a line ending as a Checksummer value does (a bracket or three digits): only then is cslayout's reading asked
+MAYBE_CHECKSUM = LazyPattern(r"(?:[>)}\]»]|[0-9]{3})[ \t]*$", re.MULTILINE)
 MSE_LINE = re.compile(r"^\s*[0-9a-fA-F]{4}\s*:\s*(?:[0-9a-zA-Z]{2}\s*){4}")
 LINE_START = re.compile(r"^\s*\d+\s*([a-zA-Z][a-zA-Z0-9.$%]*)?")
 ESCAPE = LazyPattern(r"\{\$[0-9a-f]{2}\}")
@@ -34,7 +36,7 @@ BASIC_START = re.compile(r"(?:" + "|".join(sorted(BASIC_WORDS)) + r"|\?)", re.IG
 
 @named_tuple  # (not a dataclass: importing dataclasses would lengthen every command's start-up, tests/test_imports.py)
 class Kind:
-    name: str  # "d64", "basic-prg", "basic-text", "mse", "binary"
+    name: str  # "d64", "text", "basic-text", "checksummer", "mse", "basic-prg", "machine-code", "binary"
     what: str  # e.g. "a 1541 disk image"
     hint: str  # the command that reads it
 
@@ -56,6 +58,25 @@ def looks_like_basic(text: str) -> bool:
     """Most numbered lines begin with PRINT, GOTO, IF, ... (no Profi-Ass line does)."""
     basic, numbered = _basic_share(text)
     return numbered >= MIN_LINES and basic * 2 > numbered
+
+
+def checksummer_marks(text: str) -> tuple[list[int], int]:
+    """(the numbers of the lines that end with a Checksummer value ``<NNN>``, as printed or OCR'd
+    (``basic.cslayout``), the lines that are neither blank nor a ';' comment)."""
+    from asm6502.basic.cslayout import CHECKSUM_AT_END
+
+    lines = text.split("\n")
+    rows = sum(1 for r in lines if r.strip() and not r.lstrip().startswith(";"))
+    return [k for k, r in enumerate(lines, start=1) if CHECKSUM_AT_END.search(r.rstrip("\r"))], rows
+
+
+def looks_like_checksummer(text: str) -> bool:
+    """Half the lines or more end with a Checksummer value ``<NNN>`` (64'er's BASIC type-in listings)."""
+    sample = "\n".join(text[:SAMPLE_CHARS].splitlines()[:SAMPLE_LINES])
+    if len(MAYBE_CHECKSUM.findall(sample)) < MIN_LINES:  # (the common source: no line ends so)
+        return False
+    marked, rows = checksummer_marks(sample)
+    return len(marked) >= MIN_LINES and len(marked) * 2 >= rows
 
 
 def looks_like_mse(text: str) -> bool:
@@ -135,7 +156,10 @@ def sniff_machine_code(data: bytes, name: str, listing: str, instead: str = "a s
 
 
 def sniff_text(text: str, name: str, *, tokenized: bool) -> Kind | None:
-    """A BASIC program or an MSE listing where an assembler source was expected."""
+    """A BASIC program, a Checksummer or an MSE listing where an assembler source was expected."""
+    if not tokenized and looks_like_checksummer(text):
+        return Kind("checksummer", "a Checksummer type-in listing (BASIC lines with <NNN> checksums), not a Profi-Ass source",
+                    f"read it back into a program with 'asm6502 basic read {name} -o PROGRAM.prg'")
     if looks_like_basic(text):
         if tokenized:
             return Kind("basic-prg", "a tokenized BASIC program, not a Profi-Ass source",

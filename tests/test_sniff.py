@@ -29,6 +29,7 @@ KINDS = [
     ("hello.asm", (EXAMPLES / "hello.asm").read_bytes(), "text"),
     ("HELLO.BAS", (EXAMPLES / "HELLO.BAS").read_bytes(), "basic-text"),
     ("typo.mse.txt", (EXAMPLES / "typo.mse.txt").read_bytes(), "mse"),
+    ("blinker.txt", b"10 a$=chr$(18)\t< 080 >\n20 for i=1 to 38:next\t<191>\n30 goto 10 <12 >\n", "checksummer"),
     ("hello.prg", basic((EXAMPLES / "HELLO.BAS").read_text().lower()), "basic-prg"),
     ("code.prg", machine_code(0xC000), "machine-code"),
     ("text.prg", b"10 lda #1\n20 rts\n", "text"),  # a name says nothing the bytes deny
@@ -77,9 +78,14 @@ def test_find_sys_in_machine_code_is_none():
     ("hello.asm", "is a text file", "assemble it with 'asm6502 "),
     ("HELLO.BAS", "is a BASIC listing", "tokenize it with 'asm6502 basic tok "),
     ("typo.mse.txt", "is an MSE type-in listing", "asm6502 mse read "),
+    ("blinker.txt", "is a Checksummer type-in listing", "asm6502 basic read "),
 ])
-def test_a_text_is_no_program(capsys, command, name, what, hint):
-    code, out, err = run_cli(capsys, *command, EXAMPLES / name)
+def test_a_text_is_no_program(capsys, tmp_path, command, name, what, hint):
+    path = EXAMPLES / name
+    if not path.exists():
+        path = tmp_path / name
+        path.write_bytes(dict((k[0], k[1]) for k in KINDS)[name])
+    code, out, err = run_cli(capsys, *command, path)
     assert (code, out) == (1, "")
     assert what in err and "not a C64 program (.prg)" in err and hint in err
 
@@ -137,3 +143,10 @@ def test_a_disk_image_is_named_by_every_program_command(capsys, tmp_path, comman
     code, out, err = run_cli(capsys, *command, disk)
     assert (code, out) == (1, "")
     assert "is a 1541 disk image (.d64), not a C64 program (.prg)" in err and "asm6502 d64 list" in err
+
+
+def test_the_assembler_names_a_checksummer_listing(capsys, tmp_path):
+    path = tmp_path / "blinker.txt"
+    path.write_bytes(dict((k[0], k[1]) for k in KINDS)["blinker.txt"])
+    code, _, err = run_cli(capsys, path)
+    assert code == 1 and "is a Checksummer type-in listing" in err and "asm6502 basic read" in err
