@@ -8,7 +8,7 @@ COMMIT asm6502 | tar -x -C DIR``) in the same run: the two run in alternating ro
 process of its own, so that a slow spell of the shared machine falls on both alike.
 
     .venv/bin/python bench/basic_read_pages.py --repeat 5
-    .venv/bin/python bench/basic_read_pages.py --repeat 5 --against /tmp/old
+    .venv/bin/python bench/basic_read_pages.py --repeat 5 --against OLD_CHECKOUT
 """
 
 from __future__ import annotations

@@ -57,3 +57,8 @@ def run_cli(capsys, *argv) -> tuple[int, str, str]:
         code = exc.code
     out, err = capsys.readouterr()
     return code, out, err
+
+
+def oracle_home() -> Path:
+    """The Profi-Ass oracle's binaries (``$PROFIASS_HOME``, tools/oracles.py); unset, a path that is no folder."""
+    return Path(os.environ.get("PROFIASS_HOME") or "PROFIASS_HOME-is-not-set")

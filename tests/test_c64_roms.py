@@ -20,17 +20,17 @@ import sys
 from pathlib import Path
 
 import pytest
-from helpers import FIXTURES, ROOT
+from helpers import FIXTURES, ROOT, oracle_home
 
 from asm6502.basic.interpreter import RunOptions, run_prg
 from asm6502.basic.tokenizer import tokenize
 from asm6502.d64 import DiskImage
 from asm6502.diagnostics import DiagnosticError
 from asm6502.emu import superhirn as sh
-from asm6502.petscii import REVERSED_SPACE
 from asm6502.emu.c64 import keyboard, roms, screen, session
 from asm6502.emu.c64.drive import Disk
 from asm6502.emu.harness import text_to_keys
+from asm6502.petscii import REVERSED_SPACE
 
 D64 = ROOT / "build" / "asm6502.d64"
 SUPERHIRN = ROOT / "build" / "superhirn.prg"
@@ -43,10 +43,10 @@ def _find() -> tuple[roms.RomSet | None, str]:
         return None, str(exc)
     if lookup.roms is not None:
         return lookup.roms, ""
-    home = os.environ.get("PROFIASS_HOME") or "/tmp/profiass"  # the oracle's place (GUIDE.md)
-    if (Path(home) / "roms").is_dir():
+    home = oracle_home()  # the oracle's place (tools/oracles.py)
+    if (home / "roms").is_dir():
         try:
-            return roms.load_dir(Path(home) / "roms"), ""
+            return roms.load_dir(home / "roms"), ""
         except DiagnosticError as exc:
             return None, str(exc)
     return None, f"no C64 ROM images: {lookup.reason}, PROFIASS_HOME/roms not there either"

@@ -204,8 +204,9 @@ def test_no_issue_numbers_in_the_package():
 
 def test_no_machine_paths():
     """Tools find their oracles through environment variables (tools/oracles.py), never a path of one machine."""
-    hits = [f"{p.relative_to(ROOT)}:{n}" for p in _files("asm6502", "docs", "README.md", "ARCHITECTURE.md", "tools")
-            for n, line in enumerate(p.read_text(encoding="utf-8").splitlines(), 1) if MACHINE_PATH.search(line)]
+    hits = [f"{p.relative_to(ROOT)}:{n}" for p in _files("asm6502", "docs", "README.md", "ARCHITECTURE.md", "tools", "tests", "bench")
+            if p.name != "test_homes.py"
+            for n, line in enumerate(p.read_text(encoding="utf-8", errors="replace").splitlines(), 1) if MACHINE_PATH.search(line)]
     assert hits == []
 
 

@@ -25,6 +25,7 @@ import shutil
 from pathlib import Path
 
 import pytest
+from helpers import oracle_home
 
 from asm6502.cli import main
 
@@ -651,12 +652,12 @@ def test_basic_line_number(text, number):
     assert basic_line_number(text) == number
 
 
-ORACLE_HOME = Path("/tmp/profiass")
+ORACLE_HOME = oracle_home()
 REPRODUCE = ([c for c in CASES if c[0].split("/")[0] not in ("random", "fuzz")][::60][:4]
              + [c for c in CASES if c[0].startswith("random/")][:1] + [c for c in CASES if c[0].startswith("fuzz/")][:1])
 
 
-@pytest.mark.skipif(not ORACLE_HOME.is_dir(), reason="the Profi-Ass oracle (/tmp/profiass) is not set up here")
+@pytest.mark.skipif(not ORACLE_HOME.is_dir(), reason="the Profi-Ass oracle ($PROFIASS_HOME) is not set up here")
 @pytest.mark.parametrize(("name", "record", "source", "disk"), REPRODUCE, ids=[c[0] for c in REPRODUCE])
 def test_oracle_reproduces_fixture(name, record, source, disk):
     """Re-running the original gives the committed fixture again (the fixtures are deterministic)."""

@@ -5,12 +5,12 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from helpers import run_cli
 
 from asm6502 import filetype
 from asm6502.basic.tokenizer import tokenize
 from asm6502.d64 import DiskImage
 from asm6502.disasm.basic_stub import find_sys
-from tests.helpers import run_cli
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"
@@ -84,7 +84,7 @@ def test_a_text_is_no_program(capsys, tmp_path, command, name, what, hint):
     path = EXAMPLES / name
     if not path.exists():
         path = tmp_path / name
-        path.write_bytes(dict((k[0], k[1]) for k in KINDS)[name])
+        path.write_bytes({k[0]: k[1] for k in KINDS}[name])
     code, out, err = run_cli(capsys, *command, path)
     assert (code, out) == (1, "")
     assert what in err and "not a C64 program (.prg)" in err and hint in err
@@ -147,6 +147,6 @@ def test_a_disk_image_is_named_by_every_program_command(capsys, tmp_path, comman
 
 def test_the_assembler_names_a_checksummer_listing(capsys, tmp_path):
     path = tmp_path / "blinker.txt"
-    path.write_bytes(dict((k[0], k[1]) for k in KINDS)["blinker.txt"])
+    path.write_bytes({k[0]: k[1] for k in KINDS}["blinker.txt"])
     code, _, err = run_cli(capsys, path)
     assert code == 1 and "is a Checksummer type-in listing" in err and "asm6502 basic read" in err
