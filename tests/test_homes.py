@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import ast
 import re
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -45,6 +46,7 @@ _GRAPHIC = re.compile("[\u2500-\u257f\u2660-\u2667\U0001fb00-\U0001fbff]")
 BASIC_WORDS = frozenset(kw.lower() for kw in KEYWORDS if kw.isalpha() and len(kw) > 2)
 
 
+@cache
 def _modules(package: Path = PACKAGE) -> dict[str, ast.Module]:
     return {path.relative_to(package).as_posix(): ast.parse(path.read_text(encoding="utf-8"))
             for path in sorted(package.rglob("*.py"))}
@@ -54,9 +56,9 @@ def _constant(node):
     return node.value if isinstance(node, ast.Constant) else None
 
 
-def _pairs(tree: ast.Module):
+def _pairs(nodes: list[ast.AST]):
     """(line, key, value) of every literal table: a dict's items, and a list/tuple of rows' first two cells."""
-    for node in ast.walk(tree):
+    for node in nodes:
         if isinstance(node, ast.Dict):
             rows = [(k, v) for k, v in zip(node.keys, node.values, strict=True) if k is not None]
             yield node.lineno, [(_constant(k), _constant(v)) for k, v in rows]
@@ -69,38 +71,38 @@ def _is_int(x) -> bool:
     return isinstance(x, int) and not isinstance(x, bool)
 
 
-def kernal_tables(tree: ast.Module) -> list[int]:
+def kernal_tables(nodes: list[ast.AST]) -> list[int]:
     """Lines of tables pairing two or more KERNAL entries or mapped addresses with names, and of
     constants named as the map names an address, holding that address (``CHROUT = 0xFFD2``)."""
-    found = [node.lineno for node in ast.walk(tree) if isinstance(node, ast.Assign) and len(node.targets) == 1
+    found = [node.lineno for node in nodes if isinstance(node, ast.Assign) and len(node.targets) == 1
              and isinstance(node.targets[0], ast.Name) and _is_int(_constant(node.value))
              and c64map.ADDRESS.get(node.targets[0].id.lower()) == _constant(node.value)]
-    for line, pairs in _pairs(tree):
+    for line, pairs in _pairs(nodes):
         named = [k for k, v in pairs if _is_int(k) and isinstance(v, str) and k in MAPPED]
         if len([k for k in named if k in KERNAL_ENTRIES]) >= 2 or len(named) >= 4:
             found.append(line)
     return found
 
 
-def petscii_tables(tree: ast.Module) -> list[int]:
+def petscii_tables(nodes: list[ast.AST]) -> list[int]:
     """Lines of tables of PETSCII facts: control codes with names or values, glyphs with codes,
     and string constants of screen-code glyphs."""
     found = []
-    for line, pairs in _pairs(tree):
+    for line, pairs in _pairs(nodes):
         controls = [k for k, _ in pairs if _is_int(k) and k in CONTROL_CODES]
         glyphs = [k for k, v in pairs if (k in PETSCII_GLYPHS and _is_int(v)) or (_is_int(k) and v in PETSCII_GLYPHS)]
         if len(controls) >= 3 or len(glyphs) >= 2:
             found.append(line)
-    for node in ast.walk(tree):
+    for node in nodes:
         if isinstance(node, ast.Constant) and isinstance(node.value, str) and len(_GRAPHIC.findall(node.value)) >= 3:
             found.append(node.lineno)
     return found
 
 
-def keyword_lists(tree: ast.Module) -> list[int]:
+def keyword_lists(nodes: list[ast.AST]) -> list[int]:
     """Lines of literal collections of five or more BASIC keywords."""
     found = []
-    for node in ast.walk(tree):
+    for node in nodes:
         if isinstance(node, (ast.Tuple, ast.List, ast.Set)):
             words = {str(_constant(e)).lower() for e in node.elts if isinstance(_constant(e), str)}
             if len(words & BASIC_WORDS) >= 5:
@@ -108,18 +110,18 @@ def keyword_lists(tree: ast.Module) -> list[int]:
     return found
 
 
-def gc_switches(tree: ast.Module) -> list[int]:
+def gc_switches(nodes: list[ast.AST]) -> list[int]:
     """Lines calling ``gc.disable()``."""
-    return [node.lineno for node in ast.walk(tree) if isinstance(node, ast.Call)
+    return [node.lineno for node in nodes if isinstance(node, ast.Call)
             and isinstance(node.func, ast.Attribute) and node.func.attr == "disable"
             and isinstance(node.func.value, ast.Name) and node.func.value.id == "gc"]
 
 
-def prg_tests(tree: ast.Module) -> list[int]:
+def prg_tests(nodes: list[ast.AST]) -> list[int]:
     """Lines of a test that tells a C64 program from a text by its name and its load address $0801,
     or of a function of its own deciding whether bytes are text."""
     found = []
-    for node in ast.walk(tree):
+    for node in nodes:
         if isinstance(node, ast.BoolOp):
             constants = {_constant(n) for n in ast.walk(node)}
             if ".prg" in constants and b"\x01\x08" in constants:
@@ -146,9 +148,15 @@ CHOICES = {
 
 def second_homes(modules: dict[str, ast.Module]) -> dict[str, list[str]]:
     """home -> 'module:line' of every table of its facts outside it."""
-    return {home: [f"{name}:{line}" for name, tree in modules.items()
-                   if name != home and (home, name) not in CHOICES for line in check(tree)]
+    nodes = {name: list(ast.walk(tree)) for name, tree in modules.items()}
+    return {home: [f"{name}:{line}" for name in modules
+                   if name != home and (home, name) not in CHOICES for line in check(nodes[name])]
             for home, check in CHECKS.items()}
+
+
+@cache
+def _second_homes() -> dict[str, list[str]]:
+    return second_homes(_modules())
 
 
 def test_every_home_is_listed_and_exists():
@@ -159,14 +167,14 @@ def test_every_home_is_listed_and_exists():
 
 @pytest.mark.parametrize("home", sorted(CHECKS))
 def test_no_second_table_of_a_home_s_facts(home):
-    assert second_homes(_modules())[home] == [], f"a second table of the facts of {home}: import them from it"
+    assert _second_homes()[home] == [], f"a second table of the facts of {home}: import them from it"
 
 
 @pytest.mark.parametrize("home", sorted(CHECKS))
 def test_each_home_holds_its_facts(home):
     """(The checks find the tables where they live: a check that finds nothing anywhere proves nothing.)"""
     tree = ast.parse((PACKAGE / home).read_text(encoding="utf-8"))
-    assert CHECKS[home](tree), f"the check for {home} finds no table in {home} itself"
+    assert CHECKS[home](list(ast.walk(tree))), f"the check for {home} finds no table in {home} itself"
 
 
 @pytest.mark.parametrize(("home", "text"), [
@@ -182,7 +190,7 @@ def test_each_home_holds_its_facts(home):
     ("filetype.py", "def _looks_textual(data): return True"),
 ])
 def test_a_second_table_is_found(home, text):
-    assert CHECKS[home](ast.parse(text)), text
+    assert CHECKS[home](list(ast.walk(ast.parse(text)))), text
 
 
 # --- comments: what is true now, no history, no machine paths -----------------------------------
