@@ -23,8 +23,6 @@ D64_SIZES = (174848, 175531, 196608, 197376)
 BASIC_WORDS = frozenset(
     kw.lower() for kw in KEYWORDS[: TOKEN_OF["NEW"] - FIRST_TOKEN + 1] if kw.isalpha() and kw not in ("END", "SYS")
 )
-# a line ending as a Checksummer value does (a bracket or three digits): only then is cslayout's reading asked
-MAYBE_CHECKSUM = LazyPattern(r"(?:[>)}\]»]|[0-9]{3})[ \t]*$", re.MULTILINE)
 MSE_LINE = re.compile(r"^\s*[0-9a-fA-F]{4}\s*:\s*(?:[0-9a-zA-Z]{2}\s*){4}")
 LINE_START = re.compile(r"^\s*\d+\s*([a-zA-Z][a-zA-Z0-9.$%]*)?")
 ESCAPE = LazyPattern(r"\{\$[0-9a-f]{2}\}")
@@ -60,6 +58,13 @@ def looks_like_basic(text: str) -> bool:
     return numbered >= MIN_LINES and basic * 2 > numbered
 
 
+def _may_end_in_checksum(line: str) -> bool:
+    """The line ends as a Checksummer value does: a closing bracket, or an opening one and three digits (OCR
+    loses one of the two); only then is cslayout's reading asked (an assembler line often ends in digits)."""
+    end = line.rstrip()
+    return end[-1:] in ">)}]»" or (end[-3:].isdigit() and end[:-3].rstrip()[-1:] in "<({[«")
+
+
 def checksummer_marks(text: str) -> tuple[list[int], int]:
     """(the numbers of the lines that end with a Checksummer value ``<NNN>``, as printed or OCR'd
     (``basic.cslayout``), the lines that are neither blank nor a ';' comment)."""
@@ -72,10 +77,10 @@ def checksummer_marks(text: str) -> tuple[list[int], int]:
 
 def looks_like_checksummer(text: str) -> bool:
     """Half the lines or more end with a Checksummer value ``<NNN>`` (64'er's BASIC type-in listings)."""
-    sample = "\n".join(text[:SAMPLE_CHARS].splitlines()[:SAMPLE_LINES])
-    if len(MAYBE_CHECKSUM.findall(sample)) < MIN_LINES:  # (the common source: no line ends so)
+    lines = text[:SAMPLE_CHARS].splitlines()[:SAMPLE_LINES]
+    if sum(1 for line in lines if _may_end_in_checksum(line)) < MIN_LINES:  # (the common source: no line ends so)
         return False
-    marked, rows = checksummer_marks(sample)
+    marked, rows = checksummer_marks("\n".join(lines))
     return len(marked) >= MIN_LINES and len(marked) * 2 >= rows
 
 
