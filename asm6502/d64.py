@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from enum import IntEnum
 
 from asm6502.diagnostics import DiagnosticError, error
+from asm6502.petscii import SHIFTED_SPACE, display_name, typed_code
 
 # --- geometry (1541 User's Guide, "1541 block distribution by track") ---------
 
@@ -51,7 +52,7 @@ DATA_BYTES = SECTOR_SIZE - 2  # 254 bytes of data after the track/sector link
 ENTRY_SIZE = 32
 ENTRIES_PER_SECTOR = SECTOR_SIZE // ENTRY_SIZE
 MAX_NAME = 16
-SHIFTED_SPACE = 0xA0  # pads names in the directory and header
+
 
 # --- BAM / header sector 18/0 (1541 User's Guide, "1541 BAM format") ----------
 
@@ -85,12 +86,9 @@ class FileType(IntEnum):
 #
 # A C64 starts in upper case/graphics mode: unshifted letters $41-$5A show as
 # capitals.  So both "superhirn ii" and "SUPERHIRN II" name the file typed on
-# a C64 as LOAD"SUPERHIRN II",8.  $20-$5B and $5D keep their ASCII codes;
-# $5C is the pound sign, $5E the up arrow, $5F the left arrow (C64
-# Programmer's Reference Guide, appendix C).  Any other byte is written {$XX}.
+# a C64 as LOAD"SUPERHIRN II",8 (``petscii.typed_code``; shown back by
+# ``petscii.display_name``).  Any other byte is written {$XX}.
 
-_DISPLAY_SPECIAL = {0x5C: "£", 0x5E: "↑", 0x5F: "←"}
-_INPUT_SPECIAL = {"£": 0x5C, "\\": 0x5C, "↑": 0x5E, "^": 0x5E, "←": 0x5F, "_": 0x5F}
 # characters the DOS command parser gives a meaning: wildcards and separators
 _RESERVED_IN_NAMES = set(',:=*?"')
 
@@ -114,14 +112,11 @@ def petscii_name(text: str, *, what: str = "file name", patterns: bool = False) 
             out.append(value)
             i = end + 1
             continue
-        if ch in _INPUT_SPECIAL:
-            out.append(_INPUT_SPECIAL[ch])
-        elif "a" <= ch <= "z":
-            out.append(ord(ch) - 0x20)
-        elif ch in _RESERVED_IN_NAMES and not (patterns and ch in "*?"):
+        code = typed_code(ch)
+        if ch in _RESERVED_IN_NAMES and not (patterns and ch in "*?"):
             raise ValueError(f"{what} {text!r} contains {ch!r}, which the 1541 DOS treats as a separator or wildcard")
-        elif 0x20 <= ord(ch) <= 0x5D:
-            out.append(ord(ch))
+        if code is not None:
+            out.append(code)
         else:
             raise ValueError(f"{what} {text!r} contains {ch!r}, which has no PETSCII code (write {{$XX}} for a byte)")
         i += 1
@@ -132,21 +127,6 @@ def petscii_name(text: str, *, what: str = "file name", patterns: bool = False) 
     if SHIFTED_SPACE in out:
         raise ValueError(f"{what} {text!r} contains $A0, which pads names in the directory")
     return bytes(out)
-
-
-def display_name(name: bytes) -> str:
-    """PETSCII name bytes as a C64 in upper case/graphics mode shows them."""
-    out = []
-    for b in name:
-        if b in _DISPLAY_SPECIAL:
-            out.append(_DISPLAY_SPECIAL[b])
-        elif 0x20 <= b <= 0x5D:
-            out.append(chr(b))
-        elif b == SHIFTED_SPACE:
-            out.append(" ")
-        else:
-            out.append(f"{{${b:02X}}}")
-    return "".join(out)
 
 
 def name_matches(pattern: bytes, name: bytes) -> bool:

@@ -87,8 +87,8 @@ _LONG_QUOTED = re.compile(r"'([^'\n]{%d,})'" % (QUOTED_WIDTH + 1))
 
 
 def _short_quotes(message: str) -> str:
-    """*message* with every quoted text longer than QUOTED_WIDTH shown by its ends (a 30 MB line with no
-    blank is one 'label' that the message quoted whole: 30 MB on the terminal)."""
+    """*message* with every quoted text longer than QUOTED_WIDTH shown by its ends (a line of megabytes
+    with no blank is one 'label': quoted whole, the message would be as long as the line)."""
     if len(message) <= 2 * QUOTED_WIDTH:
         return message
     return _LONG_QUOTED.sub(lambda m: f"'{m[1][: QUOTED_WIDTH // 2]}...{m[1][-20:]}' ({len(m[1]):,} characters)", message)
@@ -129,7 +129,7 @@ def render(diag: Diagnostic) -> str:
 
 
 KEPT = 1000  # errors (and as many warnings) one run keeps; beyond them they are only counted (a source of a million bad
-# lines made a million diagnostics, about 470 bytes each: 4 MB of ' xq' lines took 470 MB; a user reads the first)
+# lines would make a million diagnostics, each far larger than its line; a user reads the first)
 
 
 class Kept:

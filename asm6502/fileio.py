@@ -130,8 +130,8 @@ def read_pieces(path: str | os.PathLike, limit: int = MAX_SOURCE_BYTES, what: st
         if size > limit:
             raise _too_large(name, limit, what)
         total = 0
-        while True:  # (no read of a whole piece at the end only to find none: its buffer, 1 MiB taken and given back,
-            # moved glibc's mmap threshold past the reader's tables, which then stayed resident: 0.5 MB on the large program)
+        while True:  # (no read of a whole piece at the end only to find none: its buffer, taken and given back,
+            # moves glibc's mmap threshold past the reader's tables, which then stay resident)
             want = min(piece, size + 1 - total) if total <= size else piece
             data = fh.read(want)
             total += len(data)
@@ -189,7 +189,7 @@ def refuse_binary(data: bytes, filename: str, what: str = "text", *, programs_ok
     kind = filetype.sniff_binary(data, filename)
     if kind is not None and kind.name == "d64":
         raise DiagnosticError([error(f"the file is {kind.what}, not {what}; {kind.hint}", Span(filename, 1, 0))])
-    looks_prg = filename.lower().endswith(".prg") or sample[:2] == b"\x01\x08"
+    looks_prg = filetype.named_or_loaded_as_program(sample, filename)
     if b"\0" in sample and not (programs_ok and looks_prg):
         hint = (f"a C64 program: list a BASIC one with 'asm6502 basic list {filename}', "
                 f"print machine code as a type-in listing with 'asm6502 mse write {filename}'") if looks_prg \

@@ -1,8 +1,8 @@
 """What kind of file the user handed to a command, so a wrong one gets one clear hint.
 
 A .d64 image, a BASIC program (text or tokenized), an MSE listing or other binary
-data given to the assembler would otherwise produce one error per line (130 KB
-of them for a disk image).  ``sniff`` looks at the bytes once and names the
+data given to the assembler would otherwise produce one error per line (thousands
+for a disk image).  ``sniff`` looks at the bytes once and names the
 command that reads such a file.
 """
 
@@ -10,15 +10,18 @@ from __future__ import annotations
 
 import re
 
+from asm6502.basic.tokens import FIRST_TOKEN, KEYWORDS, TOKEN_OF
 from asm6502.patterns import LazyPattern
 from asm6502.tuples import named_tuple
 
 # 35 and 40 tracks, each without and with the error-byte block (one byte per sector)
 D64_SIZES = (174848, 175531, 196608, 197376)
 
-# statements that begin a BASIC line but never a Profi-Ass one (first word after the line number)
+# statements that begin a BASIC line but never a Profi-Ass one (first word after the line number): BASIC's
+# statement keywords ($80-$A2, basic.tokens) but END and SYS (a Profi-Ass label may be called 'end', and
+# SYS is the one BASIC line in front of machine code); INPUT# and PRINT# begin with INPUT and PRINT
 BASIC_WORDS = frozenset(
-    ["print", "rem", "goto", "gosub", "if", "for", "next", "data", "poke", "input", "get", "dim", "let", "on", "return", "restore", "read", "open", "close", "list", "run", "new", "cont", "wait", "load", "save", "verify", "def", "clr", "cmd", "stop"]
+    kw.lower() for kw in KEYWORDS[: TOKEN_OF["NEW"] - FIRST_TOKEN + 1] if kw.isalpha() and kw not in ("END", "SYS")
 )
 MSE_LINE = re.compile(r"^\s*[0-9a-fA-F]{4}\s*:\s*(?:[0-9a-zA-Z]{2}\s*){4}")
 LINE_START = re.compile(r"^\s*\d+\s*([a-zA-Z][a-zA-Z0-9.$%]*)?")
@@ -29,9 +32,9 @@ SAMPLE_CHARS = 40 * SAMPLE_LINES
 BASIC_START = re.compile(r"(?:" + "|".join(sorted(BASIC_WORDS)) + r"|\?)", re.IGNORECASE | re.ASCII)  # (ASCII: a fourth of the compile time)
 
 
-@named_tuple  # (not a dataclass: importing dataclasses costs every command ~4 ms of start-up)
+@named_tuple  # (not a dataclass: importing dataclasses would lengthen every command's start-up, tests/test_imports.py)
 class Kind:
-    name: str  # "d64", "basic-prg", "basic-text", "mse", "binary"
+    name: str  # "d64", "text", "basic-text", "checksummer", "mse", "basic-prg", "machine-code", "binary"
     what: str  # e.g. "a 1541 disk image"
     hint: str  # the command that reads it
 
@@ -53,6 +56,32 @@ def looks_like_basic(text: str) -> bool:
     """Most numbered lines begin with PRINT, GOTO, IF, ... (no Profi-Ass line does)."""
     basic, numbered = _basic_share(text)
     return numbered >= MIN_LINES and basic * 2 > numbered
+
+
+def _may_end_in_checksum(line: str) -> bool:
+    """The line ends as a Checksummer value does: a closing bracket, or an opening one and three digits (OCR
+    loses one of the two); only then is cslayout's reading asked (an assembler line often ends in digits)."""
+    end = line.rstrip()
+    return end[-1:] in ">)}]»" or (end[-3:].isdigit() and end[:-3].rstrip()[-1:] in "<({[«")
+
+
+def checksummer_marks(text: str) -> tuple[list[int], int]:
+    """(the numbers of the lines that end with a Checksummer value ``<NNN>``, as printed or OCR'd
+    (``basic.cslayout``), the lines that are neither blank nor a ';' comment)."""
+    from asm6502.basic.cslayout import CHECKSUM_AT_END
+
+    lines = text.split("\n")
+    rows = sum(1 for r in lines if r.strip() and not r.lstrip().startswith(";"))
+    return [k for k, r in enumerate(lines, start=1) if CHECKSUM_AT_END.search(r.rstrip("\r"))], rows
+
+
+def looks_like_checksummer(text: str) -> bool:
+    """Half the lines or more end with a Checksummer value ``<NNN>`` (64'er's BASIC type-in listings)."""
+    lines = text[:SAMPLE_CHARS].splitlines()[:SAMPLE_LINES]
+    if sum(1 for line in lines if _may_end_in_checksum(line)) < MIN_LINES:  # (the common source: no line ends so)
+        return False
+    marked, rows = checksummer_marks("\n".join(lines))
+    return len(marked) >= MIN_LINES and len(marked) * 2 >= rows
 
 
 def looks_like_mse(text: str) -> bool:
@@ -101,6 +130,17 @@ def basic_line_chain(data: bytes) -> tuple[int, bool]:
     return lines, False
 
 
+def named_or_loaded_as_program(data: bytes, name: str) -> bool:
+    """Named .prg, or loading at BASIC's start $0801: what a C64 program looks like from outside."""
+    return name.lower().endswith(".prg") or data[:2] == b"\x01\x08"
+
+
+def is_tokenized(data: bytes, name: str) -> bool:
+    """A source or program saved on a C64 (tokenized BASIC lines), not a text: named .prg, or loading at
+    BASIC's start $0801 with a line's end ($00) in its first 100 bytes (no text has a $00)."""
+    return name.lower().endswith(".prg") or (len(data) > 6 and data[:2] == b"\x01\x08" and b"\0" in data[:100])
+
+
 def is_machine_code(data: bytes) -> bool:
     """A .prg that cannot be a BASIC program (or a Profi-Ass source saved on a C64): no line chains
     at all, or the chain breaks in a program that does not load at BASIC's start $0801."""
@@ -121,7 +161,10 @@ def sniff_machine_code(data: bytes, name: str, listing: str, instead: str = "a s
 
 
 def sniff_text(text: str, name: str, *, tokenized: bool) -> Kind | None:
-    """A BASIC program or an MSE listing where an assembler source was expected."""
+    """A BASIC program, a Checksummer or an MSE listing where an assembler source was expected."""
+    if not tokenized and looks_like_checksummer(text):
+        return Kind("checksummer", "a Checksummer type-in listing (BASIC lines with <NNN> checksums), not a Profi-Ass source",
+                    f"read it back into a program with 'asm6502 basic read {name} -o PROGRAM.prg'")
     if looks_like_basic(text):
         if tokenized:
             return Kind("basic-prg", "a tokenized BASIC program, not a Profi-Ass source",
@@ -164,3 +207,32 @@ def sniff_program(data: bytes, name: str, *, want: str) -> Kind | None:
 
         return sniff_machine_code(data, name, detokenize(data, filename=name).text, "a BASIC program")
     return None
+
+
+def _load_address(data: bytes) -> int:
+    return int.from_bytes(data[:2], "little")
+
+
+def sniff(data: bytes, name: str) -> Kind:
+    """What a file is, from its bytes (and its name's suffix only where bytes cannot tell: a .d64):
+    a disk image, a text (a BASIC listing, an MSE listing, or another text such as an assembler
+    source), a BASIC program, or a machine-code program (any other bytes: a load address and code).
+    A machine-code program with a BASIC start line (``10 SYS 2064``) is machine code."""
+    disk = sniff_binary(data, name)
+    if disk is not None and disk.name == "d64":
+        return disk
+    if looks_textual(data):
+        text = data[:SAMPLE_CHARS * 4].decode("utf-8", errors="replace")
+        kind = sniff_text(text, name, tokenized=False)
+        if kind is not None:
+            return Kind(kind.name, kind.what.partition(", not")[0], kind.hint)
+        return Kind("text", "a text file (an assembler source?)",
+                    f"assemble it with 'asm6502 {name}', or tokenize a BASIC listing with 'asm6502 basic tok {name}'")
+    if len(data) > 6 and data[:2] == b"\x01\x08":
+        from asm6502.basic.tokenizer import detokenize
+
+        if looks_like_basic(detokenize(data, filename=name).text):
+            return Kind("basic-prg", "a BASIC program",
+                        f"list it with 'asm6502 basic list {name}', run it with 'asm6502 basic run {name}'")
+    return Kind("machine-code", f"a machine-code program (loads at ${_load_address(data):04X})",
+                f"run it with 'asm6502 run {name}', disassemble it with 'asm6502 disasm {name}'")

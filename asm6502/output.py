@@ -83,7 +83,7 @@ def listing_text(result: Result, source_name: str = "") -> str:
 
 def encoded(blocks: Iterable[str]) -> bytearray:
     """The UTF-8 bytes of a text made a block at a time, without the whole text as a string beside
-    them (the large bench program's listing: 1.7 MB less at the command's peak)."""
+    them (a large listing's peak memory, bench/README.md "Peak memory")."""
     out = bytearray()
     for block in blocks:
         out += block.encode("utf-8")
@@ -92,8 +92,8 @@ def encoded(blocks: Iterable[str]) -> bytearray:
 
 def _with_tail(tail: str, text: str) -> str:
     """The listed text of a line of one statement ``text`` with a tail in the columns (a comment or trailing
-    blanks: reader.Lines): as with_comment joins a statement and its comment, without the line's object (the
-    real-shaped bench program's 6,035 lines with a comment)."""
+    blanks: reader.Lines): as with_comment joins a statement and its comment, without the line's object (a
+    source has thousands of lines with a comment)."""
     comment = tail.strip()
     if not comment:
         return text
@@ -117,8 +117,8 @@ def listing_blocks(result: Result, source_name: str = "") -> Iterator[str]:
     value_high = ["  =" + digits for digits in hex2]  # (the same for the value of a '=' row)
     append = out.append
     hexes: dict = {}  # an instruction's or a short data entry's bytes -> "  " + their hex digits, padded, + "  " (most recur;
-    # emptied when a block starts with more than HEXES_KEPT: the large bench program's 11,437 raised the listing's peak
-    # by 1.3 MB, for 0.2 % of the command's instructions)
+    # emptied when a block starts with more than HEXES_KEPT: kept whole, a large program's distinct ones raise the
+    # listing's peak memory for next to no time saved)
     hexes_get = hexes.get
     value_column = 5 + 2 + 4 + 2 + width  # (a '=' row: the value in the address column, padded to the text)
     value_pad = " " * (value_column - 12) + "  "  # (after a 5-character line field and a 4-digit value; then the text's blanks)
@@ -131,14 +131,14 @@ def listing_blocks(result: Result, source_name: str = "") -> Iterator[str]:
     other = main  # (that Lines)
     tailed = TAILED
     main_tail_at, main_k = main.tail_at, 0  # (the tails of the main file's lines with one; the next one's position there: a
-    # bisection of the array makes an int at each step, 4,000 instructions a line)
+    # bisection of the array would make an int at each step, for every line)
     item = plain = None  # the row's line's item in its Lines' texts, and that item if it is a text (a line of one
     # statement without a comment)
     no_number, other_stmt, kind_of, str_, forward = NO_NUMBER, OTHER_STMT, type, str, FORWARD  # (locals: read at every row)
     last = -1  # the ref of the row before
     line_field = blank
-    # a block of rows at a time: no string per row of the whole listing at once (the large bench program's
-    # listing: 46,000 of them, 4 MB beside the text's 1.7)
+    # a block of rows at a time: no string per row of the whole listing at once (they would take more memory than the
+    # listing's text)
     while True:
         shown = len(out)
         if len(hexes) > HEXES_KEPT:

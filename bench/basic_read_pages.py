@@ -10,7 +10,7 @@ are third-party material, read from the test-data folder (tests/testdata.py: $AS
 then the shared reference material beside the checkout), each checked against its manifest.
 
     .venv/bin/python bench/basic_read_pages.py --repeat 5
-    .venv/bin/python bench/basic_read_pages.py --repeat 5 --against /tmp/old
+    .venv/bin/python bench/basic_read_pages.py --repeat 5 --against OLD_CHECKOUT
 """
 
 from __future__ import annotations

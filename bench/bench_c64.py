@@ -18,7 +18,7 @@ at least 2 x the real machine; boot to READY. in under 2 s.
 
 usage:
   ASM6502_ROMS=~/vice/C64 .venv/bin/python bench/bench_c64.py
-  .venv/bin/python bench/bench_c64.py --roms /tmp/profiass/roms --rounds 5
+  .venv/bin/python bench/bench_c64.py --roms "$PROFIASS_HOME/roms" --rounds 5
 """
 
 from __future__ import annotations

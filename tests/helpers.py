@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 from pathlib import Path
 
@@ -87,3 +88,8 @@ def run_cli(capsys, *argv) -> tuple[int, str, str]:
         code = exc.code
     out, err = capsys.readouterr()
     return code, out, err
+
+
+def oracle_home() -> Path:
+    """The Profi-Ass oracle's binaries (``$PROFIASS_HOME``, tools/oracles.py); unset, a path that is no folder."""
+    return Path(os.environ.get("PROFIASS_HOME") or "PROFIASS_HOME-is-not-set")

@@ -19,15 +19,14 @@ import pytest
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
-from asm6502.basic.interpreter import Interpreter, RunOptions, parse_prg, run_prg
-from asm6502.basic.interpreter import fpu, rom_math
+from asm6502.basic.interpreter import Interpreter, RunOptions, fpu, parse_prg, rom_math, run_prg
 from asm6502.basic.interpreter import numbers as N
 from asm6502.basic.interpreter.variables import FLOAT
 from asm6502.basic.tokenizer import tokenize
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "tests" / "fixtures" / "basic_rom"
-ORACLE_BINARY = Path(os.environ.get("CBMBASIC", "/tmp/oracle/cbmbasic/cbmbasic"))
+ORACLE_BINARY = Path(os.environ.get("CBMBASIC") or "CBMBASIC-is-not-set")  # (tools/oracles.py)
 
 
 def _load_driver():

@@ -131,7 +131,7 @@ def test_a_function_name_inside_a_keyword_is_no_function():
 
 def _whole(text: str, upper: bool) -> bytes | None:
     """The line tokenized in one piece, as ``basic tok`` does."""
-    from asm6502.basic import petscii
+    from asm6502 import petscii
     from asm6502.basic.tokenizer import crunch
 
     pieces, errors = petscii.parse_text(csfix.petcat_text(text, upper).strip(" "))

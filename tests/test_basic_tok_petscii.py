@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from asm6502.basic import petscii
+from asm6502 import petscii
 
 NAMES = [
     # petcat

@@ -20,7 +20,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from helpers import FIXTURES, ROOT
+from helpers import FIXTURES, ROOT, oracle_home
 
 from asm6502.basic.interpreter import RunOptions, run_prg
 from asm6502.basic.tokenizer import tokenize
@@ -30,6 +30,7 @@ from asm6502.emu import superhirn as sh
 from asm6502.emu.c64 import keyboard, roms, screen, session
 from asm6502.emu.c64.drive import Disk
 from asm6502.emu.harness import text_to_keys
+from asm6502.petscii import REVERSED_SPACE
 
 D64 = ROOT / "build" / "asm6502.d64"
 SUPERHIRN = ROOT / "build" / "superhirn.prg"
@@ -42,10 +43,10 @@ def _find() -> tuple[roms.RomSet | None, str]:
         return None, str(exc)
     if lookup.roms is not None:
         return lookup.roms, ""
-    home = os.environ.get("PROFIASS_HOME") or "/tmp/profiass"  # the oracle's place (GUIDE.md)
-    if (Path(home) / "roms").is_dir():
+    home = oracle_home()  # the oracle's place (tools/oracles.py)
+    if (home / "roms").is_dir():
         try:
-            return roms.load_dir(Path(home) / "roms"), ""
+            return roms.load_dir(home / "roms"), ""
         except DiagnosticError as exc:
             return None, str(exc)
     return None, f"no C64 ROM images: {lookup.reason}, PROFIASS_HOME/roms not there either"
@@ -93,7 +94,7 @@ def test_directory_listing_equals_the_d64(booted):
     lines = screen.screen_lines(machine)
     start = lines.index("LIST") + 2  # LIST prints a CR before each line
     listing = DiskImage(D64.read_bytes()).listing()
-    shown = [line.replace(screen.REVERSED_SPACE, " ").rstrip() for line in lines[start : start + len(listing)]]
+    shown = [line.replace(REVERSED_SPACE, " ").rstrip() for line in lines[start : start + len(listing)]]
     assert shown == [line.rstrip() for line in listing]
 
 
@@ -146,7 +147,7 @@ PROGRAMS = [c["source"] for c in RUNS] + [
 def machine_screen_after_run(machine) -> str:
     lines = screen.screen_lines(machine)
     rows = lines[lines.index("RUN") + 1 :]
-    return "\n".join(r.rstrip(screen.REVERSED_SPACE).rstrip() for r in rows).rstrip("\n") + "\n"
+    return "\n".join(r.rstrip(REVERSED_SPACE).rstrip() for r in rows).rstrip("\n") + "\n"
 
 
 @pytest.mark.parametrize("source", PROGRAMS)
@@ -168,7 +169,7 @@ def _highiq(booted, keys: str):
     machine.type_text(b'LOAD"HIGH IQ",8\rRUN\r')
     machine.type_text(text_to_keys(keys))
     assert machine.run(2_000_000_000).reason == "idle"
-    shown = [r.rstrip(screen.REVERSED_SPACE).rstrip() for r in screen.screen_lines(machine)]
+    shown = [r.rstrip(REVERSED_SPACE).rstrip() for r in screen.screen_lines(machine)]
     expected = [r.rstrip() for r in play(keys).screen_text.rstrip("\n").split("\n")]
     return shown[: len(expected)], expected
 

@@ -13,7 +13,8 @@ from disasm_assemblers import SYNTAXES, reassemble
 from helpers import ROOT
 
 from asm6502.asm import assemble
-from asm6502.disasm import SourceTooLong, disassemble, listing, names
+from asm6502 import c64map as names
+from asm6502.disasm import SourceTooLong, disassemble, listing
 from asm6502.disasm.model import Data, Instruction
 from asm6502.opcodes import OPCODES
 from asm6502.opcodes_undoc import UNDOCUMENTED

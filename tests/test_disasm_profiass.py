@@ -1,7 +1,7 @@
 """The original Profi-Ass 64 V2.0 assembles the Superhirn II disassembly to the same bytes.
 
-The fixtures are what the oracle (/work/shared/oracle/profiass, the real assembler on an
-emulated C64) read and printed: ``tools/disasm_profiass_check.py --fixtures`` writes them.
+The fixtures are what the oracle (the real assembler on an emulated C64, found through
+``$PROFIASS_ORACLE`` and ``$PROFIASS_HOME``: tools/oracles.py) read and printed: ``tools/disasm_profiass_check.py --fixtures`` writes them.
 Without the oracle the test checks that today's disassembly is still the source it was
 given; with the oracle it runs the real assembler again.
 """
@@ -12,7 +12,7 @@ import os
 from pathlib import Path
 
 import pytest
-from helpers import FIXTURES, ROOT
+from helpers import FIXTURES, ROOT, oracle_home
 
 from asm6502.disasm import disassemble
 
@@ -31,8 +31,8 @@ def test_original_profi_ass_assembled_it_to_the_same_bytes():
     assert (DIR / "superhirn.profiass-object.prg").read_bytes() == PRG
 
 
-@pytest.mark.skipif(not (ORACLE.is_file() and Path("/tmp/profiass/profi-ass.prg").is_file()),
-                    reason="Profi-Ass oracle not set up (see /work/shared/oracle/profiass/README.txt)")
+@pytest.mark.skipif(not (ORACLE.is_file() and (oracle_home() / "profi-ass.prg").is_file()),
+                    reason="Profi-Ass oracle not set up (PROFIASS_ORACLE, PROFIASS_HOME: tools/oracles.py)")
 def test_original_profi_ass_live(tmp_path):
     import subprocess
     import sys

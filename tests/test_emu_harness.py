@@ -22,9 +22,9 @@ from asm6502.emu.harness import (
     Machine,
     MachineOptions,
     StopReason,
-    petscii_to_text,
     text_to_keys,
 )
+from asm6502.petscii import petscii_to_text
 
 ENGINES = ("fast", "naive")
 BASE = 0xC000  # free RAM on a C64 ($C000-$CFFF)

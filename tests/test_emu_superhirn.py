@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 from asm6502.cli import run as run_cli
 from asm6502.cli import verify as verify_cli
 from asm6502.emu import superhirn as sh
-from asm6502.emu.harness import petscii_to_text
+from asm6502.petscii import petscii_to_text
 
 ROOT = Path(__file__).resolve().parent.parent
 SOURCE = ROOT / "sources" / "superhirn.asm"

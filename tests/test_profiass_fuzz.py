@@ -1,4 +1,4 @@
-"""The structural fuzzer against the live original (slow; needs the oracle at /tmp/profiass).
+"""The structural fuzzer against the live original (slow; needs the oracle, ``$PROFIASS_HOME``).
 
 ``tests/profiass_fuzz_gen.py`` writes programs that vary blanks around ``:`` ``;`` ``=`` ``,``,
 labels and definitions in every statement position, quotes holding ``{$hh}`` codes, ``:`` and
@@ -17,11 +17,12 @@ import sys
 from pathlib import Path
 
 import pytest
+from helpers import oracle_home
 from profiass_fuzz_gen import generate
 from test_profiass_oracle import DEVIATIONS, check_case
 
 ROOT = Path(__file__).resolve().parents[1]
-ORACLE_HOME = Path(os.environ.get("PROFIASS_HOME", "/tmp/profiass"))
+ORACLE_HOME = oracle_home()
 FIRST_SEED = 100_000
 MAX_DISAGREE = 0.015  # of the programs: the disagreements not fixed yet (see below)
 
@@ -34,7 +35,7 @@ def _oracle_tool():
 
 
 @pytest.mark.slow
-@pytest.mark.skipif(not ORACLE_HOME.is_dir(), reason="the Profi-Ass oracle (/tmp/profiass) is not set up here")
+@pytest.mark.skipif(not ORACLE_HOME.is_dir(), reason="the Profi-Ass oracle ($PROFIASS_HOME) is not set up here")
 def test_fresh_fuzz_programs_as_the_original(tmp_path, capsys):
     tool = _oracle_tool()
     count = int(os.environ.get("ASM6502_FUZZ_COUNT", "2000"))

@@ -26,7 +26,7 @@ from pathlib import Path
 
 import pytest
 import testdata
-from helpers import real_file
+from helpers import oracle_home, real_file
 
 from asm6502.cli import main
 
@@ -605,7 +605,7 @@ BRACES = re.compile(r"\{([^{}]+)\}")
 def _code(m: re.Match) -> str:
     """A key in braces as one spelling, {$hh}: the oracle's names, petcat's names (a listing of a
     tokenized source, shown upper case like the rest of the screen) and {$hh} in either case."""
-    from asm6502.basic.petscii import parse_brace
+    from asm6502.petscii import parse_brace
 
     inner = m.group(1)
     code = ORACLE_CODE_NAMES.get(inner)
@@ -686,12 +686,12 @@ def test_basic_line_number(text, number):
     assert basic_line_number(text) == number
 
 
-ORACLE_HOME = Path("/tmp/profiass")
+ORACLE_HOME = oracle_home()
 REPRODUCE = ([c for c in CASES if c[0].split("/")[0] not in ("random", "fuzz")][::60][:4]
              + [c for c in CASES if c[0].startswith("random/")][:1] + [c for c in CASES if c[0].startswith("fuzz/")][:1])
 
 
-@pytest.mark.skipif(not ORACLE_HOME.is_dir(), reason="the Profi-Ass oracle (/tmp/profiass) is not set up here")
+@pytest.mark.skipif(not ORACLE_HOME.is_dir(), reason="the Profi-Ass oracle ($PROFIASS_HOME) is not set up here")
 @pytest.mark.parametrize(("name", "record", "source", "disk"), REPRODUCE, ids=[c[0] for c in REPRODUCE])
 def test_oracle_reproduces_fixture(name, record, source, disk):
     """Re-running the original gives the committed fixture again (the fixtures are deterministic)."""

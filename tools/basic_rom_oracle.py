@@ -6,8 +6,7 @@
 For every function it draws arguments (fixed seed: small, huge, negative,
 near multiples of PI/2, near the overflow limits, the series i/7), writes
 programs that set X (and Y) to the exact 5-byte value and PRINT the
-function, runs them on the oracle binary (/tmp/oracle/cbmbasic/cbmbasic,
-CBMBASIC=path overrides) and writes one fixture file per function:
+function, runs them on the oracle binary (``$CBMBASIC``, see tools/oracles.py) and writes one fixture file per function:
 
     <argument key> TAB <what the ROM printed: number text or "?... ERROR">
 
@@ -26,7 +25,6 @@ from __future__ import annotations
 
 import argparse
 import math
-import os
 import random
 import subprocess
 import sys
@@ -34,7 +32,7 @@ import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from oracles import require_cbmbasic  # noqa: E402
+from oracles import cbmbasic_binary, require_cbmbasic  # noqa: E402
 
 CHUNK = 400  # cases per program
 MAX_TEXT = 20_000  # characters of program text per program
@@ -151,7 +149,7 @@ def run_cases(runner, name: str, keys: list[str], chunk_size: int = CHUNK) -> li
 
 def oracle_runner(source: str):
     """Run ``source`` (upper-case BASIC text) in cbmbasic's script mode."""
-    binary = os.environ.get("CBMBASIC", "/tmp/oracle/cbmbasic/cbmbasic")
+    binary = str(cbmbasic_binary())
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "p.bas"
         path.write_text(source, encoding="ascii")

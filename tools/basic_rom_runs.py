@@ -4,7 +4,7 @@
 Writes tests/fixtures/basic_rom/runs.json: [{"source": ..., "rom": ...}], the ROM's output
 as runprg.sh normalises it (CR -> LF, cursor-right -> blank; script mode prints no READY.).
 The programs are tokenized with asm6502 (byte-exact with the ROM's CRUNCH, see
-tests/test_basic_tok*.py).  Maintainer use only, needs /tmp/oracle/cbmbasic/cbmbasic:
+tests/test_basic_tok*.py).  Maintainer use only, needs the cbmbasic oracle (``$CBMBASIC``, ``$CBMBASIC_ORACLE``: tools/oracles.py):
 
     .venv/bin/python tools/basic_rom_runs.py
 """

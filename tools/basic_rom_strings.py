@@ -2,9 +2,9 @@
 """BASIC V2's string functions at their edges, and small random programs, on the real ROM.
 
 Writes two fixture files from runs of the cbmbasic oracle (the ROM's own 6502 code, see
-/work/shared/oracle/cbmbasic/README.txt); tests/test_basic_interp_strings.py runs the same
+the README.txt in ``$CBMBASIC_ORACLE``, tools/oracles.py); tests/test_basic_interp_strings.py runs the same
 programs through asm6502's interpreter and compares the screens.  Maintainer use only, needs
-/tmp/oracle/cbmbasic/cbmbasic:
+the cbmbasic oracle (``$CBMBASIC``, ``$CBMBASIC_ORACLE``):
 
     .venv/bin/python tools/basic_rom_strings.py [--random N] [--seed S]
 
@@ -27,13 +27,17 @@ import argparse
 import json
 import random
 import subprocess
+import sys
 import tempfile
 from pathlib import Path
 
 from asm6502.basic.tokenizer import tokenize
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from oracles import cbmbasic_dir  # noqa: E402
+
 ROOT = Path(__file__).resolve().parents[1]
-RUNPRG = Path("/work/shared/oracle/cbmbasic/runprg.sh")
+RUNPRG = cbmbasic_dir() / "runprg.sh"
 OUT = ROOT / "tests" / "fixtures" / "basic_rom"
 RANDOM_COUNT = 300
 

@@ -4,7 +4,7 @@
 For every probe in tests/fixtures/basic_stack_limits.txt (a program whose
 nesting grows with N) this finds the smallest N at which the ROM stops with
 ?OUT OF MEMORY, and rewrites the last column of the fixture.  The ROM is
-mist64/cbmbasic (see /work/shared/oracle/cbmbasic/README.txt); the programs are
+mist64/cbmbasic (``$CBMBASIC_ORACLE``, see tools/oracles.py); the programs are
 tokenized by asm6502 (the ROM's own editor truncates lines at 80 characters).
 
     python3 tools/basic_stack_limits.py [--oracle DIR]

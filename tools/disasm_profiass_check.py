@@ -4,7 +4,7 @@
     .venv/bin/python tools/disasm_profiass_check.py [--random N] [--fixtures]
 
 Superhirn II (build/superhirn.prg) is disassembled in Profi-Ass syntax and fed to
-/work/shared/oracle/profiass/profiass.py (real ROMs, real Profi-Ass, typed in key by key);
+the oracle's profiass.py (``$PROFIASS_ORACLE``, tools/oracles.py; real ROMs, real Profi-Ass, typed in key by key);
 its object code must equal the .prg.  --random N does the same for N random programs of
 tests/disasm_programs.py (documented opcodes, at $C000, where '.opt oo' may assemble into
 memory without hitting the source, Profi-Ass or the zero page) and N arbitrary byte strings.

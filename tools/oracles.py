@@ -4,14 +4,14 @@ A script that needs an oracle calls ``require_profiass()`` or ``require_cbmbasic
 the oracle it stops with exit status 2 and says what is missing and how to set it up, instead of
 reporting "DIFFERS" or "0 of 301" as if the oracle had disagreed.
 
-* Profi-Ass 64 V2.0 (the original assembler on an emulated C64): the runner ``profiass.py`` in
-  ``$PROFIASS_ORACLE`` (default ``../shared/oracle/profiass`` beside the checkout, else
-  ``/work/shared/oracle/profiass``) and its binaries in ``$PROFIASS_HOME`` (default
-  ``/tmp/profiass``: ``profi-ass.prg`` and the BASIC and KERNAL ROM images; its ``setup.sh``
-  puts them there).
-* BASIC V2 ROM (mist64/cbmbasic, the ROM's code translated to C): the binary ``$CBMBASIC``
-  (default ``/tmp/oracle/cbmbasic/cbmbasic``) and the scripts in ``$CBMBASIC_ORACLE`` (default
-  ``/work/shared/oracle/cbmbasic``, ``runprg.sh``).
+Each oracle is found through environment variables (there are no default places):
+
+* Profi-Ass 64 V2.0 (the original assembler on an emulated C64): ``PROFIASS_ORACLE``, the folder
+  of the runner ``profiass.py`` (or the file itself; unset: ``../shared/oracle/profiass`` beside
+  the checkout, if there), and ``PROFIASS_HOME``, the folder of its binaries (``profi-ass.prg``
+  and the BASIC and KERNAL ROM images; the runner's ``setup.sh`` puts them there).
+* BASIC V2 ROM (mist64/cbmbasic, the ROM's code translated to C): ``CBMBASIC``, the binary, and
+  ``CBMBASIC_ORACLE``, the folder of its scripts (``runprg.sh``).
 """
 
 from __future__ import annotations
@@ -32,20 +32,24 @@ def profiass_dir() -> Path:
     if os.environ.get("PROFIASS_ORACLE"):
         path = Path(os.environ["PROFIASS_ORACLE"])
         return path.parent if path.suffix == ".py" else path
-    beside = ROOT.parent / "shared" / "oracle" / "profiass"
-    return beside if beside.is_dir() else Path("/work/shared/oracle/profiass")
+    return ROOT.parent / "shared" / "oracle" / "profiass"
+
+
+def _from_environment(name: str) -> Path:
+    """The path an environment variable names; unset, a name that is no file (so 'missing' names the variable)."""
+    return Path(os.environ.get(name) or f"${name}-is-not-set")
 
 
 def profiass_home() -> Path:
-    return Path(os.environ.get("PROFIASS_HOME", "/tmp/profiass"))
+    return _from_environment("PROFIASS_HOME")
 
 
 def cbmbasic_binary() -> Path:
-    return Path(os.environ.get("CBMBASIC", "/tmp/oracle/cbmbasic/cbmbasic"))
+    return _from_environment("CBMBASIC")
 
 
 def cbmbasic_dir() -> Path:
-    return Path(os.environ.get("CBMBASIC_ORACLE", "/work/shared/oracle/cbmbasic"))
+    return _from_environment("CBMBASIC_ORACLE")
 
 
 def missing_profiass() -> list[str]:

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Run Profi-Ass sources through the ORIGINAL Profi-Ass 64 V2.0 and write test fixtures.
 
-The original runs on an emulated C64 (``/work/shared/oracle/profiass``, README.txt there;
-binaries in ``$PROFIASS_HOME``, default ``/tmp/profiass``).  This script only drives it and
+The original runs on an emulated C64 (the runner in ``$PROFIASS_ORACLE``, README.txt there;
+binaries in ``$PROFIASS_HOME``: tools/oracles.py).  This script only drives it and
 records what it printed; the tests (``tests/test_profiass_oracle.py``) read the fixtures and
 need no oracle.  Maintainer use:
 
@@ -374,7 +374,7 @@ def corpus_text(orig: str, changes: list[list[str]]) -> str:
     numbers), petcat's {names} as {$hh} codes (the keys the oracle types), then the manifest's
     changes (each must apply at least once)."""
     sys.path.insert(0, str(ROOT))
-    from asm6502.basic.petscii import parse_brace
+    from asm6502.petscii import parse_brace
 
     def code(m: re.Match) -> str:
         parsed = parse_brace(m.group(1))

@@ -25,26 +25,43 @@ from asm6502.asm.typed import as_typed
 from asm6502.cpu import CPUS
 from asm6502.diagnostics import Diagnostic, DiagnosticError, Kept, Span, error, note, warning
 from asm6502.fileio import MAX_IMAGE_BYTES, Files, _identity, _kind_problem
+from asm6502.filetype import is_tokenized
 from asm6502.patterns import LazyPattern
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from asm6502.d64 import DiskImage
 
+class PausedGc:
+    """The one place the cyclic garbage collector is switched off: an assembly allocates many small,
+    acyclic objects (lines, records, rows, output text) that CPython's collector would scan again and
+    again, and a collection after it would traverse them all once more.  Paused for the ``with`` block
+    and restored after it; with *to_the_end* (a process that ends after the block) it stays off."""
+
+    def __init__(self, to_the_end: bool = False):
+        self.to_the_end = to_the_end
+        self.collecting = False
+
+    def __enter__(self) -> PausedGc:
+        self.collecting = gc.isenabled()
+        gc.disable()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        if self.collecting and not self.to_the_end:
+            gc.enable()
+
+
 _SUFFIXES = ("", ".asm", ".txt", ".prg", ".src")
 
 
 def source_text(data: bytes, name: str) -> str:
     """A source file's text; a tokenized C64 source (a BASIC .prg) is listed first."""
-    if name.lower().endswith(".prg") or (len(data) > 6 and data[:2] == b"\x01\x08" and b"\0" in data[:100] and not _textual(data)):
+    if is_tokenized(data, name):
         from asm6502.basic.tokenizer import detokenize
 
         return detokenize(data, filename=name).text
     return data.decode("utf-8", errors="replace")
-
-
-def _textual(data: bytes) -> bool:
-    return all(b in (9, 10, 13) or 32 <= b < 127 for b in data[:512])
 
 
 class _Files:
@@ -135,19 +152,12 @@ def assemble(text: str | Iterable[str], filename: str = "<input>", options: Opti
         raise DiagnosticError([error(f"unknown CPU '{options.cpu}' (use {' or '.join(CPUS)})")])
     if options.case not in ("lower", "upper"):
         raise DiagnosticError([error(f"unknown case '{options.case}' (use lower or upper)")])
-    # Both passes allocate many small, acyclic objects; CPython's cyclic collector would scan
-    # them again and again (a quarter of the run time on a large program): paused, then restored.
-    collecting = gc.isenabled()
-    gc.disable()
-    try:
+    with PausedGc():
         kept = Kept()  # the run's room for diagnostics: beyond it they are only counted (diagnostics.Kept)
         source, diags = _read(text, filename, options, kept)
         del text  # (nothing after the reading needs the text: a caller that handed it over has it freed before pass 1;
-        # the command kept it through both passes: 0.8 MB of the large bench program's peak)
+        # otherwise it would be kept through both passes, at the command's peak memory)
         return _assemble(source, diags, filename, options, files, kept)
-    finally:
-        if collecting:
-            gc.enable()
 
 
 def _read(text: str | Iterable[str], filename: str, options: Options, kept: Kept):
@@ -189,8 +199,8 @@ def _assemble(source, diags: list[Diagnostic], filename: str, options: Options, 
     layout = Layout(options, files.read, source.opens, kept)
     layout.run(source.lines, source.start_index)
     if options.listing:  # (pass 2 then keeps every entry's bytes: they take the memory of the decoder's tables of
-        # texts, which only pass 1 reads -- the large bench program's peak 2.5 MB lower; without a listing the peak is
-        # pass 1's own, and freeing them early only costs time: 0.65 % more instructions, callgrind)
+        # texts, which only pass 1 reads -- a lower peak; without a listing the peak is pass 1's own, and freeing
+        # them early would only cost time)
         layout.decoder.forget()
     encoder = Encoder(layout)
     encoder.run()

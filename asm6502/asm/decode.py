@@ -24,7 +24,7 @@ from asm6502.cpu import Cpu, instruction_set, unstable_mnemonics, unstable_opcod
 from asm6502.opcodes import BRANCHES, ZERO_PAGE_FORM, Mode
 from asm6502.opcodes_undoc import ALIASES, UNDOCUMENTED
 from asm6502.patterns import LazyPattern
-from asm6502.petscii_text import ascii_to_petscii, brace_code
+from asm6502.petscii import ascii_to_petscii, brace_code
 from asm6502.tuples import SlotRecord, slot_record
 
 TYPE_CHECKING = False
@@ -40,7 +40,7 @@ _QUOTED = LazyPattern(r'"[^"]*"?')
 _BAD_COMMA = LazyPattern(r",(?![xy])")  # (a shifted X is no index: ": abc 1,X" is SYNTAX 2)
 _BAD_INDEX = LazyPattern(r",\s*[A-Za-z]\s*$")
 _LONG_NAME = re.compile(r"[A-Za-z0-9.]{%d}" % (ex.SIGNIFICANT + 1))  # (a symbol name longer than the significant part has such a run)
-_BRACED = LazyPattern(r"\{[^{}]*\}")  # a key written in braces: {$93}, {clr} (petscii_text.brace_code reads it)
+_BRACED = LazyPattern(r"\{[^{}]*\}")  # a key written in braces: {$93}, {clr} (petscii.brace_code reads it)
 ABSOLUTE_FORM = {None: Mode.ABSOLUTE, "X": Mode.ABSOLUTE_X, "Y": Mode.ABSOLUTE_Y}
 _OPERAND_SIZE = {mode: mode.operand_size for mode in Mode}
 # the commonest operands: blanks, '#', a < > ! prefix, an expression without blanks, ',x' or ',y'
@@ -73,7 +73,7 @@ def _part(holder: str, i: int) -> property:
 @slot_record
 class Form(SlotRecord):
     """What an instruction record takes from its mnemonic, mode and prefix alone: one object for all the
-    records of them (Decoder.form; the large bench program's 15,817 instructions have 119)."""
+    records of them (Decoder.form; a program's thousands of instructions have about a hundred)."""
 
     form: str  # fixed | immediate | indirect | branch | address
     code: int  # the opcode; for "address" the absolute one (-1: the mnemonic has none)
@@ -96,8 +96,8 @@ def _shared(name: str) -> property:
 class Insn(SlotRecord):
     """An instruction.  (A slot record of four slots, 64 bytes: a large program has tens of thousands.)  What
     the records of one mnemonic, mode and prefix share is their ``shape`` (a Form: the passes read it there);
-    the offsets are a tuple that the records of the same offsets share (the large bench program's 15,817
-    records: 119 Forms and 106 tuples; 64 bytes a record where 12 slots took 128, 19 184)."""
+    the offsets are a tuple that the records of the same offsets share (a program's thousands of records
+    share about a hundred of each: a record takes half the memory of one with every field in slots)."""
 
     label: str | None
     fn: Compiled  # the operand's compiled expression (expr.compile_node), None for the fixed form
@@ -135,7 +135,7 @@ class Insn(SlotRecord):
 @slot_record
 class Define(SlotRecord):
     """``name = value`` (pass 1 only) or ``name _ value`` (``var``: the C64's left arrow).  (No label in
-    front, no problem: both None on the class, not in slots -- the large bench program has 9,206 of them.)"""
+    front, no problem: both None on the class, not in slots -- most definitions have neither.)"""
 
     name: str
     var: bool
@@ -170,8 +170,8 @@ class Origin(SlotRecord):
 @slot_record
 class Data(SlotRecord):
     """``.byt``, ``.wor``, ``.asc``, ``.flp``: ``items`` are (bytes or None, fn, node, prefix, offset, length).
-    (Kept as ``parts``, four an item: the bytes or the compiled expression, prefix, offset, length -- 32 bytes an
-    item where its tuple took 96; the large bench program has 12,026.)"""
+    (Kept as ``parts``, four an item: the bytes or the compiled expression, prefix, offset, length -- a third of the
+    memory of a tuple an item.)"""
 
     label: str | None
     op: str
@@ -272,7 +272,7 @@ class Decoder:
         self.expressions: dict[str, Any] = {}
         # a symbol key -> itself: one string object a name -- the label's in its record, the symbol table's key and
         # the compiled expression of the text that is that name (expr.compile_node), which is kept here, not in
-        # ``expressions``.  (The large bench program held 1.08 MB of equal strings twice, 20,453 of them.)
+        # ``expressions``.  (Otherwise every name would be held twice, as equal strings.)
         self.key_strings: dict[str, str] = {}
         self.names: set[str] = set()  # every symbol name met in an expression (for the 8-character warning)
         # records assembled as the original reads them but worth a warning: id -> (record, message, offset, length)
@@ -309,9 +309,8 @@ class Decoder:
     def _new_expression(self, text: str):
         """The compiled expression of an expression text not met before, or (message, offset, length)
         when it is no expression; remembered either way (a symbol's key in ``key_strings``), but for 'symbol+n'
-        written without blanks (its caller may): the large bench program's 7,968 such operands were met again 320
-        times (the real-shaped one's 227: 6), and each kept its text and an entry here, 0.6 MB, to save the few
-        compiled again."""
+        written without blanks (its caller may): such operands are seldom met again, and each would keep its text
+        and an entry here to save the few compiled again."""
         try:
             if len(text) > ex.SIGNIFICANT and _LONG_NAME.search(text) is not None:
                 node = ex.parse(text)
@@ -354,9 +353,8 @@ class Decoder:
     def decode(self, text: str) -> Record:
         """The record of a statement text, remembered unless it is a constant's definition or an instruction or
         data with a label: a name is defined once -- a second time is the original's REDEFINITION -- so such a
-        text comes again only in a macro's body (read again at each call: the real-shaped program's 350 'lp dex',
-        1 M instructions, callgrind) or as a duplicate.  (The large bench program's 13,161 of 29,348 texts: the
-        table 0.94 -> 0.41 MB at pass 1's end, and without a listing its 9,206 definitions are no longer kept.)"""
+        text comes again only in a macro's body (read again at each call: a few decodings more) or as a duplicate,
+        and a program has thousands of them: not kept, the table holds half the texts."""
         record = self.records.get(text)
         if record is None:
             record = self._read(text)
@@ -430,8 +428,8 @@ class Decoder:
                         return Insn.make(label, None, form, self.offsets(m.start(2), end, 1, end))
                     if not accumulator or (expr_text != "a" and expr_text != "A"):
                         found = self.expressions.get(expr_text) or self.key_strings.get(expr_text) or self._new_expression(expr_text)
-                        if type(found) is not tuple:  # (the commonest record made here rather than by Insn.make: no call --
-                            # the large bench program: 18 M instructions less, callgrind, with 19 fields)
+                        if type(found) is not tuple:  # (the commonest record made here rather than by Insn.make: no call
+                            # a record, with 19 fields)
                             operand_offset = m.end(3)
                             shared = self.shared
                             rec = Insn()
@@ -516,7 +514,7 @@ class Decoder:
 
     def offsets(self, mnemonic_offset: int, operand_offset: int, operand_length: int, expr_offset: int) -> tuple:
         """(mnemonic_offset, operand_offset, operand_length, expr_offset): one tuple for every instruction record
-        of them (Insn.offsets; the large bench program's 15,817 records have 106)."""
+        of them (Insn.offsets; a program's thousands of records have about a hundred)."""
         offsets = (mnemonic_offset, operand_offset, operand_length, expr_offset)
         return self.shared.setdefault(offsets, offsets)
 

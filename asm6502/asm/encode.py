@@ -29,8 +29,8 @@ class Encoder:
         self.chunks: list[tuple[int, bytearray, tuple]] = []  # (start, bytes, where)
         # with a listing, the value of each '=' / '_' entry at its point of pass 2 (NO_VALUE: none); None without.  An
         # instruction's or data entry's bytes are not kept: they are the object's at [pc, pc + its size from pass 1)
-        # (rows.address_space: every byte of a program assembled without error has that one writer).  A bytes object
-        # an instruction and a list's pointer an entry took 0.96 MB at the end of the large bench program's pass 2.
+        # (rows.address_space: every byte of a program assembled without error has that one writer).  (A bytes object
+        # an instruction and a list's pointer an entry would be kept to pass 2's end for nothing.)
         self.defined = array("I") if layout.options.listing else None
         self.fatal = False
 

@@ -91,11 +91,11 @@ class Entries:
     :class:`reader.Lines` plus where they start, ``register``) and its statement is its number in the
     line (``stmts``): no line or statement object an entry.  The passes and the listing read the
     columns; ``entries[i]`` and iteration give :class:`Entry` records made on demand (``convert``,
-    diagnostics).  (An Entry and its address took 112 bytes an entry; the columns take 21 --
-    the record's pointer 8, addresses, sizes and line numbers as 4-byte array items, the statement
-    number 1.)  The macro call an entry belongs to (its ``local``) is kept by runs: ``local_at`` the
+    diagnostics).  (A record an entry takes several times the memory of the columns: the
+    record's pointer, addresses, sizes and line numbers as 4-byte array items, the statement number
+    one byte.)  The macro call an entry belongs to (its ``local``) is kept by runs: ``local_at`` the
     first entry of each run, ``local_of`` its suffix (None outside a call).  (A list of the entries' sizes
-    and one of their locals took 8 bytes an entry each: the large bench program's 46,000, 0.5 MB.)"""
+    and one of their locals would take a pointer an entry each.)"""
 
     __slots__ = ("recs", "pcs", "sizes", "refs", "stmts", "local", "local_at", "local_of", "other", "sources", "starts", "_add_pc")
 

@@ -26,7 +26,7 @@ from __future__ import annotations
 import re
 from types import MethodType
 
-from asm6502.petscii_text import ascii_to_petscii, brace_code
+from asm6502.petscii import ascii_to_petscii, brace_code
 from asm6502.tuples import named_tuple
 
 MAX = 0xFFFF
@@ -436,16 +436,14 @@ def with_prefix(value: int, prefix: str) -> int:
 # -- compiling a tree into a closure: f(values, pc, local) -> int -----------------
 #
 # Every compiled expression keeps its tree or can make it again (``tree_of``): the decoder keeps one object
-# per expression text, and no tree beside it.  A whole expression that is a symbol ('loop': the large bench
-# program's 9,343 commonest) is its key, a str: no node, no function, and the decoder hands out one string
+# per expression text, and no tree beside it.  A whole expression that is a symbol ('loop': the commonest) is
+# its key, a str: no node, no function, and the decoder hands out one string
 # object a name, the symbol table's key (decode.Decoder.key_strings); 'table+2' is a callable Plus that makes
-# its tree when asked (7,968: a bound method beside each would take 64 bytes more); every other is a bound
+# its tree when asked (a bound method beside each would take more memory); every other is a bound
 # method of its node (a number, '*') or of a small tuple that keeps what the evaluation needs and the tree (a
-# closure took 150 bytes and a cell of 56 per value it keeps).  (Calling an object's ``__call__`` -- through a
-# new argument tuple and frame -- costs about 50 ns more than calling a bound method: a symbol's node with
-# ``__call__`` saved 64 bytes a symbol but cost the real-shaped program 25 M instructions.  A key is looked up
-# where the passes evaluate, after ``type(fn) is str``: the Sym node and bound method it replaces took 128
-# bytes a symbol, 1.2 MB on the large bench program.)
+# closure would take more).  (Calling an object's ``__call__`` -- through a new argument tuple and frame --
+# costs more than calling a bound method, so a symbol is no node with ``__call__``.  A key is looked up where
+# the passes evaluate, after ``type(fn) is str``: no Sym node and bound method a symbol.)
 
 
 def compile_node(node: Node):
@@ -507,8 +505,8 @@ _SYMBOL_PLUS = re.compile(r"([A-Za-z][A-Za-z0-9.]*+)([-+])(?:\$([0-9A-Fa-f]{1,4}
 
 
 def compile_text(text: str, key_strings: dict | None = None):
-    """``compile_node(parse(text))`` (raises ExprError); 'symbol+n' without making the tree it would drop (the
-    large bench program's 7,968: 6 M instructions, callgrind).  ``key_strings``: one string object a symbol key
+    """``compile_node(parse(text))`` (raises ExprError); 'symbol+n' without making the tree it would drop (a
+    common expression: making each tree would cost time for nothing).  ``key_strings``: one string object a symbol key
     (a key -> itself), which the compiled expression takes its key from (the symbol table's own)."""
     m = _SYMBOL_PLUS.match(text) if "+" in text or "-" in text else None
     if m is not None:
@@ -571,9 +569,9 @@ class _LookupPlus(tuple):
 
 class Plus:
     """``symbol+n`` / ``symbol-n`` (n negative) written without blanks, the symbol's name its key (``table+2``:
-    the large bench program's commonest expression but a symbol): the key, n and ``form`` (2 * the number's
-    length, + 1 for '-').  It keeps no tree: 64 bytes where the tree took 300 (a Chain, its tuples, a Sym and a
-    Num); the tree is made when first asked for (convert, an error), then kept (convert tells nodes by identity)."""
+    the commonest expression but a symbol): the key, n and ``form`` (2 * the number's
+    length, + 1 for '-').  It keeps no tree (a Chain, its tuples, a Sym and a Num would take several times
+    its memory); the tree is made when first asked for (convert, an error), then kept (convert tells nodes by identity)."""
 
     __slots__ = ("key", "n", "form", "made")
 

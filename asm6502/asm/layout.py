@@ -41,8 +41,8 @@ MAX_CHAIN = 1000  # .file chains followed in one pass (a file naming itself woul
 # A symbol's kind and where it was first defined, packed in one small int (Layout.symbols: one dict, not two):
 # bits 0-1 its kind (KIND_NAMES), bit 2 set when its place is a tuple in Layout.places, bit 3 when it is the
 # number among the lines run (Entries.refs), plus 1, of the line that is its own one statement, in Layout.place_refs
-# at the key's position in symbols.  (That number packed in the int made an int of 32 bytes a symbol: the large
-# bench program's 14,836 labels and constants, 0.46 MB; the array takes 4 bytes a symbol.)
+# at the key's position in symbols.  (That number packed in the int would make a large int object a symbol; the
+# array takes 4 bytes a symbol.)
 KIND_NAMES = ("label", "const", "var", "param")
 LABEL, CONST, VAR, PARAM = range(4)
 IN_PLACES = 4
@@ -112,8 +112,8 @@ class Layout:
         self.places: dict[str, tuple] = {}  # key -> (line, col, length of its name) where that is not a line number
         self.place_refs = array("I")  # a PLACED symbol's line's ref + 1, at the key's position in symbols (0: none)
         self.positions: dict[str, int] | None = None  # key -> its position in symbols: made by place_of (a message) only
-        # key -> its first full spelling, where that is not the key itself (the large bench program: none of its
-        # 15,000 symbols; a dict of them all was 0.4 MB): spelling_of answers for every key
+        # key -> its first full spelling, where that is not the key itself (few symbols have one; a dict of them
+        # all would take memory for nothing): spelling_of answers for every key
         self.spelling: dict[str, str] = {}
         self.ref = 0  # the line of the statement run now (Entries.refs): entries and places of definitions note it
         self.k = 0  # that statement's number in its line (OTHER_STMT or more: none of the line's own; Entries.add)
@@ -333,7 +333,7 @@ class Layout:
                     self.executed, self.pc = executed, pc
                     self.k = k
                     if type(rec) is Define:  # ('statement' would only pass it on to 'define', which moves neither
-                        # count and goes on with the line: the large bench program's 9,206 definitions: 12 M instructions less, callgrind)
+                        # count and goes on with the line: a definition is a common statement)
                         self.define(rec, line, stmt, local)
                         continue
                     outcome = self.statement(rec, line, stmt, local, depth, lines)
@@ -354,8 +354,8 @@ class Layout:
     def full_budget(self) -> int:
         """The budget with every statement of the files run so far.  A line's statements after its first
         are counted only when the budget of one a line is used up: most programs never get there, and
-        counting them at the start took a pass over every line (a list of a count per line: 256 MB for
-        32 MB of empty lines; a generator: 5 M instructions on the large bench program)."""
+        counting them at the start would take a pass over every line (a list of a count per line would be
+        many times the text's size, a generator costs time on every line)."""
         for lines in self.uncounted:
             self.budget += sum(len(line.statements) - 1 for line in lines.texts if type(line) is SourceLine)
         self.uncounted = []
@@ -526,7 +526,7 @@ class Layout:
 
     def forget_places(self) -> None:
         """Keep only the kinds of the symbols (after the last message that names a place: the Result keeps
-        them, and the large bench program's 15,000 places were 0.45 MB of ints kept to its end)."""
+        them, and the places would be kept to its end for nothing)."""
         symbols = self.symbols
         for key, packed in symbols.items():  # (in place: a new dict would be the peak of a run without a listing)
             symbols[key] = packed & 3
@@ -536,8 +536,8 @@ class Layout:
 
     def place_of(self, key: str) -> tuple | None:
         """Where symbol ``key`` was first defined: (line, col, length of its name).  A line that is its own
-        statement is noted by its number among the lines run (Entries.refs: no line object, no tuple; the
-        large bench program's 15,000 labels and constants); its name is its record's label or '=' name."""
+        statement is noted by its number among the lines run (Entries.refs: no line object, no tuple for
+        each of a program's thousands of labels and constants); its name is its record's label or '=' name."""
         symbols = self.symbols
         packed = symbols.get(key)
         if packed is None or packed < PLACED:
@@ -837,7 +837,7 @@ class Layout:
 
         Lines in ascending order of number (lines without a number between them), as a BASIC program
         is, are looked up by bisection in an array of their numbers (4 bytes a line; a dict of every
-        number took 80: the real-shaped bench program's .goto loops 2.1 MB); others by a dict."""
+        number would take many times that where ``.goto`` loops run many lines); others by a dict."""
         table = self.numbered.get(id(lines))
         if table is None:
             numbers = lines.numbers

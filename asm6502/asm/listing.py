@@ -34,8 +34,8 @@ from asm6502.asm.pseudo import OPTIONS, PAGE, PSEUDO_OPS, SYMBOLS
 from asm6502.asm.reader import LINE_PARTS, START_LINE
 from asm6502.asm.result import Result
 from asm6502.asm.rows import as_span
-from asm6502.basic.petscii import parse_brace, petscii_to_char
 from asm6502.opcodes import OPCODES
+from asm6502.petscii import parse_brace, petscii_to_char
 
 DEFAULT_ORIGIN = 0xC000  # where the program counter starts (org/org_default_c000)
 PAGE_LINES = 60  # the original's default page length (.pag n changes it)

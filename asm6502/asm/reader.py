@@ -51,8 +51,8 @@ class PlainLine(SlotRecord):
     a comment, a ':', a '"' or trailing blanks): one object is the line and its one statement, with the
     fields of both (``text`` and ``col`` are the statement's, ``line_text`` the line's).  It keeps no
     copy of the raw line: its number, padded with zeros to the digits typed (the statement's column
-    less 2), and its statement make it again.  (A SourceLine, a Statement and their tuple took 192
-    bytes a line; this takes 72: the large bench program's 42,567 such lines 5 MB less.)"""
+    less 2), and its statement make it again.  (A SourceLine, a Statement and their tuple would take
+    several times its memory, on the commonest kind of line.)"""
 
     file: str
     index: int
@@ -141,14 +141,14 @@ class Lines:
     a comment, no code -- is its SourceLine object in ``texts`` (every empty line the same one).  A
     line's index is its position + 1 (a macro body's lines: ``indexes``).  ``lines[i]`` makes the
     line object (PlainLine, SimpleLine) on demand: for errors, listings, convert and the control
-    statements; the passes read the columns.  (A PlainLine and its index and number took 128 bytes a
-    line, the list's pointer 8; the columns take 13.)
+    statements; the passes read the columns.  (A PlainLine and its index and number would take many times
+    the columns' bytes a line.)
 
     A line of one statement with a comment or trailing blanks, or of only a comment (CommentedLine),
     is so too, with TAILED in ``cols`` and its tail -- what follows the text: blanks and ';...' -- in
     ``tails`` (a sparse column: ``tail_at`` holds the positions of the lines that have one; equal tails
-    share a string).  (A SourceLine, its Statement, their tuple, raw line, comment and ints took about 380
-    bytes such a line: the real-shaped bench program's 6,035 lines with a comment, the large one's 3,478.)"""
+    share a string).  (A SourceLine, its Statement, their tuple, raw line, comment and ints would take many
+    times that, and a source has thousands of lines with a comment.)"""
 
     __slots__ = ("file", "texts", "numbers", "cols", "raws", "tails", "tail_at", "indexes", "base")
 
@@ -313,13 +313,13 @@ _LINE_BREAK = LazyPattern(r"\r\n|\r|\n")
 
 
 _BLOCK = 1 << 16  # characters split at a time: no list of every line's text beside the lines themselves (a text
-# of short lines split whole took 13 bytes a character: 800 KB of ' xq' lines, a 10 MB peak of strings)
+# of short lines split whole takes many times its own size in strings)
 
 
 def _raw_lines(text: str):
     """The lines of *text* (without their breaks), split a block at a time; the lines of the blocks are
-    handed on by ``chain`` (C: a generator resumed for every line cost 7 M instructions on the large bench
-    program, one resumed a block costs nothing)."""
+    handed on by ``chain`` (C: a generator resumed for every line would cost time on every line, one resumed a
+    block costs nothing)."""
     if "\r" in text:
         raw = _LINE_BREAK.split(text)
         if raw[-1] == "":
@@ -367,12 +367,11 @@ def read_lines(file: str, pieces: str | Iterable[str], room: Kept | None = None)
     make_line = SourceLine.make
     parts = LINE_PARTS.match
     blank = None  # every empty line is this one object (its index: the first empty line's): memory stays
-    # near the text's own size however many empty lines a file has (32 MB of them took 8.5 GB)
+    # near the text's own size however many empty lines a file has (an object each would take hundreds of times more)
     unnumbered: dict[str, int] = {}  # a line without a number -> the index of its first reading
     shared: dict[str, str] = {}
     share = shared.setdefault  # a one-statement line's statement text -> its first string: lines of the same statement
-    # share one (the large bench program's 42,567 such lines hold 29,348 texts: 0.7 MB less, the real one's 16,632
-    # hold 7,624: 0.5 MB less; the decoder's tables hold that string already)
+    # share one (most programs repeat statements; the decoder's tables hold that string already)
     for index, raw in enumerate(raw_lines, 1):
         if not raw:
             if blank is None:
@@ -394,8 +393,8 @@ def read_lines(file: str, pieces: str | Iterable[str], room: Kept | None = None)
             kept = body
         else:
             first = unnumbered.get(raw)
-            if first is not None:  # (read before: the same strings, statement objects of its own; 1 M lines of ' nop'
-                # took 105 bytes a line less)
+            if first is not None:  # (read before: the same strings, statement objects of its own: less memory
+                # for a text of many equal lines)
                 was = texts[first - 1]
                 if type(was) is str:
                     raws += [None] * (index - 1 - len(raws))
@@ -498,7 +497,7 @@ def file_name(c64_name: str) -> str:
 
 def _has_sys(text: str) -> bool:
     """"sys" in *text* in any case (START_LINE ignores case as casefold does), a block at a time: no folded
-    copy of the whole text (0.8 MB more at the reading's end; blocks overlap by two characters)."""
+    copy of the whole text (it would raise the reading's peak; blocks overlap by two characters)."""
     return any("sys" in text[pos : pos + _BLOCK + 2].casefold() for pos in range(0, len(text), _BLOCK))
 
 

@@ -12,7 +12,7 @@ says how many name characters precede it, so a file is read from its end.
 
 from __future__ import annotations
 
-from asm6502.petscii_text import ascii_to_petscii, petscii_to_ascii
+from asm6502.petscii import ascii_to_petscii, petscii_to_ascii
 
 
 def write_symbols(table: list[tuple[str, int]]) -> bytes:

@@ -20,18 +20,19 @@ from __future__ import annotations
 import re
 
 from asm6502.basic.tokens import PI_TOKEN
+from asm6502.petscii import parse_brace, parse_text
 
 # a line that may hold a key >= $80: a capital (petcat's shifted letter), a '{...}' code or a
 # non-ASCII character (a graphic); a source without any is read as it is (one search)
-_MAYBE_SHIFTED = re.compile(r"[A-Z{]|[^\x00-\x7f]")  # (not one class up to U+10FFFF: that takes 3 ms to compile)
+_MAYBE_SHIFTED = re.compile(r"[A-Z{]|[^\x00-\x7f]")  # (not one class up to U+10FFFF: that is slow to compile)
 _BRACE = re.compile(r"\{([^{}]*)\}")
 QUOTE, COLON, SEMICOLON, BLANK = 0x22, 0x3A, 0x3B, 0x20
 
 
 def as_typed(text: str) -> str:
     """The source with every line as the C64 stored it (see the module's docstring)."""
-    if text.isascii() and "{" not in text and not _has_capitals(text):  # (the common source: 0.3 ms for 800 KB,
-        # a tenth of the search below)
+    if text.isascii() and "{" not in text and not _has_capitals(text):  # (the common source: these
+        # tests are far cheaper than the search below)
         return text
     if _MAYBE_SHIFTED.search(text) is None:
         return text
@@ -42,7 +43,7 @@ def as_typed(text: str) -> str:
     return "\n".join(lines)
 
 
-_BLOCK = 1 << 16  # characters compared at a time: no lower-case copy of the whole text (0.8 MB that stayed resident)
+_BLOCK = 1 << 16  # characters compared at a time: no lower-case copy of the whole text (it would stay resident)
 
 
 def _has_capitals(text: str) -> bool:
@@ -55,8 +56,6 @@ def _has_capitals(text: str) -> bool:
 
 
 def _quote_key(m: re.Match) -> str:
-    from asm6502.basic.petscii import parse_brace
-
     return '"' if parse_brace(m.group(1)) == (0x22, 1) else m.group(0)
 
 
@@ -68,8 +67,6 @@ def _word_key(code: int) -> bool:
 def _typed_line(line: str) -> str:
     if "{" in line:
         line = _BRACE.sub(_quote_key, line)
-    from asm6502.basic.petscii import parse_text
-
     pieces, errors = parse_text(line)
     if errors:  # (a tab, an unknown {name}: left to the assembler's own message)
         return line

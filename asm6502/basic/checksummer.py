@@ -19,7 +19,7 @@ decide; the format description at fileformats.archiveteam.org ("starting with
 from a JavaScript re-implementation) reads as p counting the bytes summed.  The
 default follows that reading; ``count_spaces=True`` selects the other one so
 a reader with a real V3 listing can check which reproduces it.  Real print
-settles it (issue 24, tests/test_basic_read_real.py): of the 306 values printed
+settles it (tests/test_basic_read_real.py): of the 306 values printed
 in two 64'er 10/85 listings, 302 are the checksums of the disk's lines with p
 counting only the bytes summed, 62 with the blanks counted too (the lines
 without blanks); the 4 others are lines printed differently from the disk.  (Sonderheft

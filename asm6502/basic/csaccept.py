@@ -1,4 +1,4 @@
-"""Fixes a user confirms: ``basic read --accept`` (issue 24).
+"""Fixes a user confirms: ``basic read --accept``.
 
 ``basic read`` repairs a line without asking only where the print shows the damage and one
 reading is clearly ahead; every other line that does not verify is named with its ranked fixes.

@@ -11,15 +11,15 @@ tokenized (:func:`line_body`):
 
 A line whose checksum does not match gets candidate edits, each with a cost (lower = more
 likely), single edits and pairs of likely ones; an edit list whose line verifies is a fix
-(:func:`rank_fixes`).  The kinds of edit are the misreadings issue 24 names: OCR confusions
+(:func:`rank_fixes`).  The kinds of edit are the misreadings found in 64'er print: OCR confusions
 (O/0, l/1/I, B/8, S/5, ``"``/``''``, ``;``/``:``, ``,``/``.``), a keyword with one letter
 misread (``PRJNT``), blanks inside a keyword (``PR I NT``, ``GO TO`` -- the C64 stores
 ``go to`` as GO TO, not GOTO), an unreadable character (a graphics or shifted character
 printed as a symbol OCR has no letter for), a stray speck, and the printed checksum itself
-misread (``<087>`` for ``<067>``).  Issue 24b added, from real 64'er print: a shifted letter or
+misread (``<087>`` for ``<067>``).  From real 64'er print too: a shifted letter or
 graphics character inside quotes solved from the checksum (:mod:`asm6502.basic.csglyph`), a rule
 of dashes whose length OCR cannot count, one glyph's misreading swept over a line as one decision,
-and a higher cost for a reading that leaves the print's damage unexplained.  Issue 24c added a
+and a higher cost for a reading that leaves the print's damage unexplained.  A
 second ranking of the lines still bad (``deep``, offered only): the listing's own confusions
 learned from its sure repairs (:func:`learn`), three misreadings, a likely with a less likely
 one, an underlined capital read as two characters, and both rules of a REM counted wrong.
@@ -32,7 +32,8 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from itertools import combinations, product
 
-from asm6502.basic import csglyph, petscii
+from asm6502 import petscii
+from asm6502.basic import csglyph
 from asm6502.basic.case import from_capitals
 from asm6502.basic.checksummer import ChecksumOptions, line_checksum
 from asm6502.basic.tokenizer import crunch
@@ -191,7 +192,7 @@ def statement_bodies(text: str, upper: bool, cache: dict[str, bytes | None],
                      names: Names | None = None) -> bytes | None:
     """:func:`line_body`, each statement tokenized once per line read (*cache*: statement text ->
     bytes): the readings of a line differ in one or two places, so most of its statements
-    repeat (issue 24d: a third of ``basic read``'s time was tokenizing the same statements)."""
+    repeat (tokenizing them again and again would be a large share of ``basic read``'s time)."""
     chunks = {} if chunks is None else chunks
     parts = _statements(plain_quotes(text))
     parts[0] = parts[0].lstrip(" ")
@@ -465,7 +466,7 @@ def _join_keyword_blanks(run: str) -> str:
 def keyword_join(text: str, number: int, printed: int, upper: bool, options: ChecksumOptions) -> tuple[Fix, str] | None:
     """A line that verifies as printed with a blank inside a keyword (``PRIN T``) and verifies
     with the keyword whole too -- the Checksummer skips blanks and the token happens to sum the
-    same as its letters: the keyword is taken (the blank is OCR damage, issue 24's bench)."""
+    same as its letters: the keyword is taken (the blank is OCR damage)."""
     edits = tuple(e for e in _keyword_edits(text, _quoted(text), upper) if e.why == "blanks inside a keyword")
     if not edits:
         return None

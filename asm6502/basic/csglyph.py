@@ -1,4 +1,4 @@
-"""Shifted letters and graphics characters inside quotes, solved from the checksum (issue 24b).
+"""Shifted letters and graphics characters inside quotes, solved from the checksum.
 
 64'er printed a listing's shifted letters as underlined capitals and its graphics characters
 as their glyphs (10/85 p. 54, "Eingabehinweise").  OCR has no letter for either: it reads an
@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from asm6502.basic import petscii
+from asm6502 import petscii
 
 GRAPHICS = range(0xA0, 0xE0)  # SHIFT-SPACE, CBM- and SHIFT- graphics; $C1-$DA are the shifted letters
 SHIFTED_LETTERS = range(0xC1, 0xDB)

@@ -1,4 +1,4 @@
-"""Checksummer listing lines found in typed or OCR'd text (issue 24).
+"""Checksummer listing lines found in typed or OCR'd text.
 
 A 64'er BASIC listing prints every line followed by its Checksummer value ``<NNN>``.
 Typed, a listing is one line per row.  OCR of a magazine page is not: the page has two

@@ -1,4 +1,4 @@
-"""Reading a printed Checksummer listing back into a program, every line checked (issue 24).
+"""Reading a printed Checksummer listing back into a program, every line checked.
 
 ``read_listings(text)`` finds the listing lines (:mod:`asm6502.basic.cslayout`), takes each
 line's ``<NNN>`` off, tokenizes the line as the C64 stores it and compares its Checksummer
@@ -7,7 +7,7 @@ the bytes, V3 rotates them; whichever reproduces more printed values).  As ``mse
 each line ends "verified" (as printed), "repaired" (the print shows damage and one reading is
 clearly the most likely: the repair is named) or "bad" (ranked fixes, most likely first).
 The bad lines are ranked a second time, with the confusions this listing's sure repairs
-show and a deeper search (issue 24c); that ranking names fixes, it never repairs.
+show and a deeper search; that ranking names fixes, it never repairs.
 Several listings in one text (line numbers starting again) are read separately.
 """
 

@@ -45,15 +45,15 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from asm6502.basic import petscii
-from asm6502.basic.petscii import Piece
+from asm6502 import petscii
 from asm6502.basic.tokens import KEYWORD_OF, KEYWORDS, PI_TOKEN
 from asm6502.diagnostics import Diagnostic, DiagnosticError, Span, error, warning
+from asm6502.petscii import Piece
 
 BASIC_START = 0x0801
 MAX_LINE_NUMBER = 63999
 SCREEN_LINE = 80  # one logical screen line: 2 x 40 columns
-MAX_TYPED = 5000  # longer lines are an error, not a warning (a 1 MB line took minutes to tokenize)
+MAX_TYPED = 5000  # longer lines are an error, not a warning (a line of megabytes would take minutes to tokenize)
 LIST_LIMIT = 252  # LIST indexes a line with Y from 4 and stops when Y wraps to 0 ($A700)
 BASIC_END = 0xA000  # BASIC RAM ends below the BASIC ROM
 

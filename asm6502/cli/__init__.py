@@ -7,7 +7,6 @@ Only this package prints and chooses exit codes; the library returns values.
 
 from __future__ import annotations
 
-import gc
 import importlib
 import os
 import sys
@@ -48,14 +47,14 @@ def _dispatch(args: list[str], process_ends: bool = False) -> int:
         print(f"asm6502: error: unknown command '{args[0]}'; did you mean '{close[0]}'?\n"
               f"(commands: {', '.join(SUBCOMMANDS)}; anything else is a source file to assemble)", file=sys.stderr)
         return 2
+    from asm6502.asm.assemble import PausedGc
     from asm6502.cli import assemble  # (lazy: start-up, see ARCHITECTURE.md -- a sub-command does not need the assembler's parser)
 
-    if process_ends:  # the cyclic collector stays off to the end: a collection after the assembly would
-        gc.disable()  # traverse its hundreds of thousands of objects (13 % of a large program's run, callgrind)
-    rc = assemble.main(args)
+    with PausedGc(to_the_end=process_ends):  # (a process that ends here never collects the assembly's objects)
+        rc = assemble.main(args)
     if process_ends:  # the process ends here: skip freeing the assembly's hundreds of thousands of
-        for stream in (sys.stdout, sys.stderr):  # objects one by one at interpreter exit (a third of
-            try:  # the run time of a large program); every output file is written and closed already
+        for stream in (sys.stdout, sys.stderr):  # objects one by one at interpreter exit (a large share
+            try:  # of a large program's run time); every output file is written and closed already
                 if stream is not None:
                     stream.flush()
             except OSError:

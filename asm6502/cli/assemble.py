@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import codecs
-import gc
 import os
 import sys
 from collections.abc import Iterator
@@ -12,6 +11,7 @@ from pathlib import Path
 
 from asm6502 import __version__, filetype, output
 from asm6502.asm import Options, assemble, expr
+from asm6502.asm.assemble import PausedGc
 from asm6502.asm.symfile import read_symbols
 from asm6502.cli.commands import SUBCOMMANDS
 from asm6502.cli.common import byte_arg, guarded, print_diagnostics
@@ -142,10 +142,10 @@ def source_pieces(path: Path, files=None, piece: int = PIECE_BYTES) -> Iterator[
         data += more
     if is_utf16(data):
         refuse_binary(data, str(path), "a source text")
-    if path.suffix.lower() in (".prg", ".d64") or data[:2] == b"\x01\x08":
+    if filetype.named_or_loaded_as_program(data, str(path)) or path.suffix.lower() == ".d64":
         data = b"".join([data, *rest])  # (a program or a disk image: its kind is told from the whole of it)
     _refuse(filetype.sniff_binary(data, str(path)), path)  # (a file larger than a piece is no disk image)
-    if path.suffix.lower() == ".prg" or (len(data) > 6 and data[:2] == b"\x01\x08" and b"\0" in data[:100] and not _looks_textual(data)):
+    if filetype.is_tokenized(data, str(path)):
         from asm6502.basic.tokenizer import detokenize
 
         result = detokenize(data, filename=str(path))
@@ -181,11 +181,6 @@ def _refuse(kind, path: Path) -> None:
         raise DiagnosticError([error(f"{path} is {kind.what}; {kind.hint}")])
 
 
-def _looks_textual(data: bytes) -> bool:
-    sample = data[:512]
-    return all(b in (9, 10, 13) or 32 <= b < 127 for b in sample)
-
-
 def in_source_order(diagnostics) -> list:
     """Diagnostics by file (in the order the files first appear), line and column, as a compiler prints
     them; the two passes find them in another order (a pass-1 error on line 110 before pass 2's on 90)."""
@@ -209,13 +204,8 @@ def main(argv: list[str]) -> int:
 
 def _run(args) -> int:
 
-    collecting = gc.isenabled()
-    gc.disable()  # many small acyclic objects (rows, output text): the cyclic collector only costs time here
-    try:
+    with PausedGc():  # (the listing's rows and the output text too)
         return _assemble_command(args)
-    finally:
-        if collecting:
-            gc.enable()
 
 
 def _assemble_command(args) -> int:

@@ -12,6 +12,7 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
+from asm6502 import filetype
 from asm6502.cli.basic_common import add_case_option, tokenize_text
 from asm6502.cli.basic_common import read_prg as _read_prg
 from asm6502.cli.basic_common import read_text as _read_text
@@ -81,13 +82,10 @@ def _write(path: str | None, data: bytes | str, source: str, what: str, files: F
 
 def _refuse_checksummer_listing(text: str, path: str) -> None:
     """A Checksummer listing would keep every ' <021>' in its line: name the command that reads it."""
-    from asm6502.basic.cslayout import CHECKSUM_AT_END
-
-    rows = [r for r in text.split("\n") if r.strip() and not r.lstrip().startswith(";")]
-    marked = [k for k, r in enumerate(text.split("\n"), start=1) if CHECKSUM_AT_END.search(r.rstrip("\r"))]
-    if rows and len(marked) * 2 >= len(rows):
+    marked, rows = filetype.checksummer_marks(text)
+    if rows and len(marked) * 2 >= rows:
         raise DiagnosticError([error(
-            f"{path} is a Checksummer listing ({len(marked)} of {len(rows)} lines end in <NNN>); "
+            f"{path} is a Checksummer listing ({len(marked)} of {rows} lines end in <NNN>); "
             f"'asm6502 basic read {path} -o PROGRAM.prg' takes the checksums off and checks every line",
             Span(path, marked[0]))])
 

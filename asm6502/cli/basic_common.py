@@ -6,8 +6,9 @@ from __future__ import annotations
 import argparse
 
 from asm6502 import filetype
+from asm6502.cli.common import read_program
 from asm6502.diagnostics import DiagnosticError, Span, error, note
-from asm6502.fileio import MAX_PRG_BYTES, Files, refuse_binary
+from asm6502.fileio import Files, refuse_binary
 
 
 def read_text(path: str, files: Files | None = None) -> str:
@@ -22,7 +23,7 @@ def read_text(path: str, files: Files | None = None) -> str:
 
 def read_prg(path: str, want: str = "basic", files: Files | None = None) -> bytes:
     """A BASIC .prg; a text file or machine code gets one error naming the right command."""
-    data = (files if files is not None else Files()).read(path, MAX_PRG_BYTES, "C64 program")
+    data, _ = read_program(files if files is not None else Files(), path, texts=True)
     kind = filetype.sniff_program(data, path, want=want)
     if kind is not None:
         raise DiagnosticError([error(f"{path} is {kind.what}; {kind.hint}")])

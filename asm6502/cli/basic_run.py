@@ -18,6 +18,7 @@ from asm6502.cli.basic_common import read_text as _read_text
 from asm6502.cli.common import count_arg, guarded, number_arg, print_diagnostics
 from asm6502.diagnostics import DiagnosticError, error
 from asm6502.fileio import Files, refuse_binary
+from asm6502.petscii import REVERSED_SPACE
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -137,7 +138,7 @@ def _run_on_rom(args, prg: bytes, files) -> int:
     lines = screen.screen_lines(machine)
     if "RUN" in lines:
         lines = lines[len(lines) - 1 - lines[::-1].index("RUN") + 1 :]
-    rows = [row.rstrip(screen.REVERSED_SPACE).rstrip() for row in lines]
+    rows = [row.rstrip(REVERSED_SPACE).rstrip() for row in lines]
     while rows and not rows[-1]:
         rows.pop()
     sys.stdout.write("\n".join(rows) + "\n")

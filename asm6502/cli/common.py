@@ -6,8 +6,9 @@ import argparse
 import sys
 from collections.abc import Callable, Iterable
 
-from asm6502.diagnostics import Diagnostic, DiagnosticError, render
-from asm6502.fileio import hold_standard_descriptors, silence_stdout
+from asm6502 import filetype
+from asm6502.diagnostics import Diagnostic, DiagnosticError, error, render
+from asm6502.fileio import MAX_IMAGE_BYTES, MAX_PRG_BYTES, Files, hold_standard_descriptors, silence_stdout
 from asm6502.numparse import check_range, parse_int
 
 MAX_SHOWN = 50  # diagnostics printed before the rest is only counted (a wrong file gives thousands)
@@ -112,3 +113,19 @@ def guarded(fn: Callable[[], int]) -> int:
     except MemoryError:
         print("asm6502: error: out of memory (is the input the right file?)", file=sys.stderr)
         return 1
+
+
+PROGRAM_KINDS = ("machine-code", "basic-prg")
+
+
+def read_program(files: Files, path: str, what: str = "C64 program", *, texts: bool = False):
+    """A C64 program's bytes and its kind (``filetype.sniff``); any other file (a text, a listing, a disk
+    image) is refused by what it is, naming the command that reads it.  *texts*: a text is handed on (the
+    caller's own check names the command for it)."""
+    raw = files.read(path, MAX_IMAGE_BYTES, what)  # (a disk image too, to be named as one)
+    kind = filetype.sniff(raw, path)
+    if kind.name not in PROGRAM_KINDS and not (texts and kind.name != "d64"):
+        raise DiagnosticError([error(f"{path} is {kind.what}, not a C64 program (.prg); {kind.hint}")])
+    if len(raw) > MAX_PRG_BYTES:
+        raise DiagnosticError([error(f"{path}: {what} larger than {MAX_PRG_BYTES:,} bytes; is it the right file?")])
+    return raw, kind

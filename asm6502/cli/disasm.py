@@ -6,9 +6,11 @@ import argparse
 import sys
 from pathlib import Path
 
-from asm6502.cli.common import guarded, int_arg
+from asm6502.cli.common import guarded, int_arg, read_program
 from asm6502.disasm import CPUS, SYNTAXES, SourceTooLong, disassemble
-from asm6502.fileio import MAX_PRG_BYTES, Files, write_stdout
+from asm6502.disasm.basic_stub import find_stub, find_sys
+from asm6502.fileio import Files, write_stdout
+from asm6502.filetype import BASIC_TXTTAB
 
 DESCRIPTION = """\
 Disassemble a C64 program (.prg: 2-byte load address, then the bytes) into source for
@@ -46,7 +48,7 @@ def _parser() -> argparse.ArgumentParser:
 
 def _run(args: argparse.Namespace) -> int:
     plan = Files()  # the gate: never over the input, nothing written on failure
-    raw = plan.read(args.prg, MAX_PRG_BYTES, ".prg")
+    raw, kind = read_program(plan, args.prg, ".prg")
     if args.output:
         plan.check(args.output, "output")
     if len(raw) < 3:
@@ -55,6 +57,21 @@ def _run(args: argparse.Namespace) -> int:
         return 1
     origin = raw[0] | raw[1] << 8
     entries = [] if args.data else args.entry
+    if entries is None and origin == BASIC_TXTTAB and find_stub(raw[2:], origin) is None:  # (disassemble
+        found = find_sys(raw[2:], origin)  # starts at a first line's SYS itself)
+        if found is None or not origin <= found[1] < origin + len(raw) - 2:
+            if kind.name == "basic-prg":
+                where = "no SYS" if found is None else f"its SYS {found[1]} (line {found[0]}) calls code outside the file"
+                print(f"asm6502 disasm: error: {args.prg} is a BASIC program ({where}); list it with "
+                      f"'asm6502 basic list {args.prg}', or give the machine code's address with --entry", file=sys.stderr)
+                return 1
+            found = None
+    else:
+        found = None
+    if found is not None:
+        print(f"asm6502 disasm: note: {args.prg} is a BASIC program; disassembling from its SYS {found[1]} "
+              f"(line {found[0]}, ${found[1]:04X})", file=sys.stderr)
+        entries = [found[1]]
     try:
         text = disassemble(origin, raw[2:], syntax=args.syntax, entries=entries, cpu=args.cpu,
                            title=Path(args.prg).name)

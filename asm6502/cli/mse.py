@@ -7,9 +7,9 @@ import sys
 from pathlib import Path
 
 from asm6502 import mse
-from asm6502.cli.common import byte_arg, guarded, number_arg, print_diagnostics
+from asm6502.cli.common import byte_arg, guarded, number_arg, print_diagnostics, read_program
 from asm6502.diagnostics import DiagnosticError, error
-from asm6502.fileio import MAX_PRG_BYTES, Files, refuse_binary, write_stdout
+from asm6502.fileio import Files, refuse_binary, write_stdout
 
 DESCRIPTION = """\
 Write or read MSE ("MaschinenSpracheEditor") hex listings as printed in 64'er magazine.
@@ -74,7 +74,7 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _read_prg(path: str, files: Files | None = None) -> tuple[int, bytes]:
-    raw = (files if files is not None else Files()).read(path, MAX_PRG_BYTES, "C64 program")
+    raw, _ = read_program(files if files is not None else Files(), path)
     if len(raw) < 3:
         raise DiagnosticError([error(f"{path}: too short for a .prg (a 2-byte load address and at least one byte)")])
     return int.from_bytes(raw[:2], "little"), raw[2:]

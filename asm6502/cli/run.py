@@ -9,7 +9,7 @@ import sys
 from dataclasses import replace
 
 from asm6502 import filetype
-from asm6502.cli.common import address_arg, count_arg, guarded
+from asm6502.cli.common import address_arg, count_arg, guarded, read_program
 from asm6502.diagnostics import DiagnosticError, error
 from asm6502.emu.c64.roms import find_roms
 from asm6502.emu.c64.session import DEFAULT_CYCLES
@@ -18,10 +18,10 @@ from asm6502.emu.harness import (
     Machine,
     MachineOptions,
     StopReason,
-    petscii_to_text,
     text_to_keys,
 )
-from asm6502.fileio import MAX_PRG_BYTES, Files
+from asm6502.fileio import Files
+from asm6502.petscii import petscii_to_text
 
 CLR = 0x93  # PETSCII clear screen (CHROUT $FFD2 clears the screen and homes the cursor)
 
@@ -185,7 +185,7 @@ def _run(args: argparse.Namespace) -> int:
 
 def _run_stubbed(args: argparse.Namespace, note: str | None = None) -> int:
     files = Files()  # the gate (this command writes no file)
-    data = files.read(args.prg, MAX_PRG_BYTES, "C64 program")
+    data, _ = read_program(files, args.prg, texts=True)
     kind = filetype.sniff_program(data, args.prg, want="machine-code")
     if kind is not None:
         raise DiagnosticError([error(f"{args.prg} is {kind.what}; {kind.hint}")])

@@ -9,13 +9,15 @@ import sys
 import time
 
 from asm6502 import filetype
+from asm6502.cli.common import read_program
 from asm6502.diagnostics import DiagnosticError, error
 from asm6502.emu.c64 import screen, session
 from asm6502.emu.c64.drive import Disk
 from asm6502.emu.c64.machine import Stop
 from asm6502.emu.c64.roms import RomSet
-from asm6502.emu.harness import petscii_to_text, text_to_keys
-from asm6502.fileio import MAX_PRG_BYTES, Files
+from asm6502.emu.harness import text_to_keys
+from asm6502.fileio import Files
+from asm6502.petscii import petscii_to_text
 
 # Terminal keys -> PETSCII (C64 Programmer's Reference Guide, appendix C).
 _TERMINAL_KEYS = {
@@ -93,7 +95,7 @@ def run_on_c64(args: argparse.Namespace, roms: RomSet) -> int:
     files = Files()  # the gate: every input registered as it is read, the screenshot written last
     prg = None
     if args.prg is not None:
-        prg = files.read(args.prg, MAX_PRG_BYTES, "C64 program")
+        prg, _ = read_program(files, args.prg, texts=True)
         if len(prg) < 2:
             raise DiagnosticError([error(f"{args.prg}: a .prg file needs a 2-byte load address")])
         kind = filetype.sniff_program(prg, args.prg, want="any")  # a BASIC .prg runs too

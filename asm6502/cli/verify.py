@@ -39,9 +39,8 @@ def _usable_cpus() -> int:
         return os.cpu_count() or 1
 
 
-# Two workers where two CPUs are usable, else one (measured, README "Run and verify"): on the
-# 2-core machine the full sweep took 59 and 64 s with --jobs 2, 79 and 70 s with --jobs 1; pinned
-# to one CPU, a second worker gained nothing (144 secrets: 2.0 and 2.0 s against 2.1 and 1.7 s).
+# Two workers where two CPUs are usable, else one: a second worker shortens the full sweep on two
+# cores and gains nothing on one (bench/README.md, "Figures behind choices in the code").
 DEFAULT_JOBS = min(2, _usable_cpus())
 
 

@@ -37,7 +37,7 @@ from asm6502.convert.targets import ATOM, OPERATORS, STRING_SAFE, Target
 from asm6502.cpu import Cpu, instruction_set
 from asm6502.diagnostics import Diagnostic, error, warning
 from asm6502.opcodes import Mode
-from asm6502.petscii_text import petscii_to_ascii
+from asm6502.petscii import petscii_to_ascii
 
 INDENT = " " * 16
 _NUMBER = re.compile(r"^\s*\d*\s?")

@@ -2,7 +2,7 @@
 
 ``disassemble(origin, memory, ...)`` traces the code from the entry points
 (:mod:`.trace`), names the labels by role and the ROM/I/O addresses by their
-usual names (:mod:`.layout`, :mod:`.names`) and writes the source in
+usual names (:mod:`.layout`, :mod:`asm6502.c64map`) and writes the source in
 Profi-Ass, 64tass or ACME syntax (:mod:`.syntax`).
 """
 

@@ -38,3 +38,36 @@ def find_stub(memory: bytes, origin: int) -> BasicStub | None:
     if link != 0 and link <= origin + zero:
         return None  # a link must point past this line
     return BasicStub(number, int(digits), origin + zero)
+
+
+REM_TOKEN = 0x8F
+QUOTE = 0x22
+
+
+def find_sys(memory: bytes, origin: int = 0x0801) -> tuple[int, int] | None:
+    """(line number, address) of the first ``SYS address`` with a constant address in a BASIC
+    program's lines (outside strings, before any REM), or None.  Lines: a 2-byte link (high byte
+    0 ends the program, LINKPRG $A53C), a 2-byte line number, the tokens, a 0 byte; a link that
+    does not point past its own line ends the search (machine code, not BASIC lines)."""
+    off = 0
+    while off + 4 <= len(memory) and memory[off + 1] != 0:
+        number = memory[off + 2] | memory[off + 3] << 8
+        end = memory.find(0, off + 4)
+        if end < 0 or (memory[off] | memory[off + 1] << 8) <= origin + end:
+            return None
+        body = memory[off + 4 : end]
+        quoted = False
+        for i, b in enumerate(body):
+            if b == QUOTE:
+                quoted = not quoted
+            elif quoted:
+                continue
+            elif b == REM_TOKEN:
+                break
+            elif b == SYS_TOKEN:
+                digits = body[i + 1 :].lstrip(b" (")
+                count = len(digits) - len(digits.lstrip(b"0123456789"))
+                if 0 < count <= 5 and int(digits[:count]) <= 0xFFFF:
+                    return number, int(digits[:count])
+        off = end + 1
+    return None

@@ -6,7 +6,7 @@ import dataclasses
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from asm6502.disasm import names
+from asm6502 import c64map as names
 from asm6502.disasm.basic_stub import BasicStub
 from asm6502.disasm.decode import Decoder, Insn
 from asm6502.disasm.model import TEXT_BYTES, Byte, Comment, Data, Equate, Instruction, Listing, Ref, Symbol

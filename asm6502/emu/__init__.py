@@ -10,9 +10,9 @@ from asm6502.emu.harness import (
     MachineOptions,
     RunResult,
     StopReason,
-    petscii_to_text,
     text_to_keys,
 )
+from asm6502.petscii import petscii_to_text
 
 __all__ = [
     "Machine",

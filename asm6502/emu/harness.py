@@ -42,32 +42,21 @@ from enum import Enum
 
 from py65.devices.mpu6502 import MPU
 
+from asm6502 import c64map, petscii
+from asm6502.c64map import ADDRESS, BASIC_ROM, KERNAL_ROM
 from asm6502.diagnostics import DiagnosticError, Span, error
+from asm6502.petscii import typed_code
 
-# --- memory map (PRG appendix, Mapping) -------------------------------------
-BASIC_ROM = (0xA000, 0xBFFF)
-KERNAL_ROM = (0xE000, 0xFFFF)
-
-# KERNAL jump table (PRG chapter 5 "KERNAL routines"); names for messages.
-KERNAL_ENTRIES: dict[int, str] = {
-    0xFF81: "CINT", 0xFF84: "IOINIT", 0xFF87: "RAMTAS", 0xFF8A: "RESTOR",
-    0xFF8D: "VECTOR", 0xFF90: "SETMSG", 0xFF93: "SECOND", 0xFF96: "TKSA",
-    0xFF99: "MEMTOP", 0xFF9C: "MEMBOT", 0xFF9F: "SCNKEY", 0xFFA2: "SETTMO",
-    0xFFA5: "ACPTR", 0xFFA8: "CIOUT", 0xFFAB: "UNTLK", 0xFFAE: "UNLSN",
-    0xFFB1: "LISTEN", 0xFFB4: "TALK", 0xFFB7: "READST", 0xFFBA: "SETLFS",
-    0xFFBD: "SETNAM", 0xFFC0: "OPEN", 0xFFC3: "CLOSE", 0xFFC6: "CHKIN",
-    0xFFC9: "CHKOUT", 0xFFCC: "CLRCHN", 0xFFCF: "CHRIN", 0xFFD2: "CHROUT",
-    0xFFD5: "LOAD", 0xFFD8: "SAVE", 0xFFDB: "SETTIM", 0xFFDE: "RDTIM",
-    0xFFE1: "STOP", 0xFFE4: "GETIN", 0xFFE7: "CLALL", 0xFFEA: "UDTIM",
-    0xFFED: "SCREEN", 0xFFF0: "PLOT", 0xFFF3: "IOBASE",
-}
-CHRIN = 0xFFCF
-CHROUT = 0xFFD2
-GETIN = 0xFFE4
+# --- memory map (asm6502.c64map) ---------------------------------------------
+# KERNAL jump table names for messages, written as the PRG does ("CHROUT")
+KERNAL_ENTRIES: dict[int, str] = {row.address: row.short.upper() for row in c64map.KERNAL}
+CHRIN = ADDRESS["chrin"]
+CHROUT = ADDRESS["chrout"]
+GETIN = ADDRESS["getin"]
 # BASIC ROM $AB1E STROUT: print the string at A (low) / Y (high) up to a $00
 # byte or a quote (it goes through STRLIT $B487, which ends strings at $00 or
 # '"'; strings are at most 255 bytes long).
-STROUT = 0xAB1E
+STROUT = ADDRESS["strout"]
 BASIC_ENTRIES: dict[int, str] = {STROUT: "STROUT"}
 
 # BASIC ROM texts that programs print via STROUT (BASIC ROM disassembly):
@@ -81,12 +70,12 @@ ROM_TEXTS: dict[int, bytes] = {
 # routine's final RTS continues at $E147, which stores A/X/Y/P into
 # $030C-$030F (SAREG/SXREG/SYREG/SPREG, Mapping); SYS loads them from there.
 SYS_RETURN = 0xE147
-SAREG = 0x030C
+SAREG = ADDRESS["sareg"]
 
-CRSW = 0xD0  # zero page $D0: "input from screen" flag (Mapping: CRSW)
-KEY_RETURN = 0x0D
-KEY_DEL = 0x14
-QUOTE = 0x22
+CRSW = ADDRESS["crsw"]  # "input from screen" flag
+KEY_RETURN = petscii.CR
+KEY_DEL = petscii.DEL
+QUOTE = petscii.QUOTE
 
 # py65 1.2 runs every opcode it does not implement as a one-byte NOP
 # (MPU.inst_not_implemented); those are the NMOS 6502's undocumented opcodes.
@@ -644,54 +633,15 @@ def _checked(instruction, machine: Machine):
     return run
 
 
-# --- PETSCII <-> terminal ----------------------------------------------------------
-# Control codes (PRG appendix C); names as petcat writes them.
-_CONTROL_NAMES: dict[int, str] = {
-    0x05: "wht", 0x0E: "swlc", 0x11: "down", 0x12: "rvon", 0x13: "home", 0x14: "del",
-    0x1C: "red", 0x1D: "rght", 0x1E: "grn", 0x1F: "blu", 0x81: "orng", 0x8E: "swuc",
-    0x90: "blk", 0x91: "up", 0x92: "rvof", 0x93: "clr", 0x94: "inst", 0x95: "brn",
-    0x96: "lred", 0x97: "gry1", 0x98: "gry2", 0x99: "lgrn", 0x9A: "lblu", 0x9B: "gry3",
-    0x9C: "pur", 0x9D: "left", 0x9E: "yel", 0x9F: "cyn",
-}
-# ANSI terminal equivalents of the screen-editor controls; colours are dropped.
-_ANSI: dict[int, str] = {
-    0x93: "\x1b[2J\x1b[H", 0x13: "\x1b[H", 0x11: "\x1b[B", 0x91: "\x1b[A",
-    0x1D: "\x1b[C", 0x9D: "\x1b[D", 0x12: "\x1b[7m", 0x92: "\x1b[27m", 0x14: "\b \b",
-}
-# Printable PETSCII in the C64's power-on upper-case/graphics character set.
-_SPECIAL_GLYPHS = {0x5C: "£", 0x5E: "↑", 0x5F: "←", 0xFF: "π", 0xDE: "π"}
-
-
-def petscii_to_text(data: bytes | bytearray, ansi: bool = False) -> str:
-    """Render PETSCII output for a terminal: CR ($0D, $8D) ends a line, letters
-    $41-$5A are capitals, $93 clears the screen (ANSI) or reads ``{clr}``.
-    Other controls: ANSI cursor moves or ``{name}``; graphics: ``{$xx}``."""
-    parts = []
-    for b in data:
-        if b in (0x0D, 0x8D):
-            parts.append("\n")
-        elif b in _SPECIAL_GLYPHS:
-            parts.append(_SPECIAL_GLYPHS[b])
-        elif 0x20 <= b <= 0x5D:
-            parts.append(chr(b))
-        elif ansi and (b < 0x20 or 0x80 <= b < 0xA0):
-            parts.append(_ANSI.get(b, ""))
-        elif b in _CONTROL_NAMES:
-            parts.append("{" + _CONTROL_NAMES[b] + "}")
-        else:
-            parts.append(f"{{${b:02x}}}")
-    return "".join(parts)
-
-
+# --- terminal text -> keys ---------------------------------------------------------
 def text_to_keys(text: str, name: str = "<input>") -> bytes:
-    """Terminal text -> C64 keystrokes: letters of either case are the unshifted
-    letter keys $41-$5A (capitals on the power-on screen), newline is RETURN,
-    backspace/DEL is the DEL key ($14), '£' is $5C."""
+    """Terminal text -> C64 keystrokes (``petscii.typed_code``: letters of either case are the
+    unshifted letter keys $41-$5A, capitals on the power-on screen), newline is RETURN,
+    backspace/DEL is the DEL key ($14)."""
     out = bytearray()
     line, col = 1, 0
     for ch in text:
         col += 1
-        code = ord(ch)
         if ch == "\n":
             out.append(KEY_RETURN)
             line, col = line + 1, 0
@@ -699,13 +649,10 @@ def text_to_keys(text: str, name: str = "<input>") -> bytes:
             continue
         elif ch in ("\b", "\x7f"):
             out.append(KEY_DEL)
-        elif ch == "£":
-            out.append(0x5C)
-        elif "a" <= ch <= "z":
-            out.append(code - 0x20)
-        elif 0x20 <= code <= 0x5D:
-            out.append(code)
         else:
-            msg = f"character {ch!r} cannot be typed on a C64 keyboard"
-            raise DiagnosticError([error(msg, Span(name, line, col))])
+            code = typed_code(ch)
+            if code is None:
+                msg = f"character {ch!r} cannot be typed on a C64 keyboard"
+                raise DiagnosticError([error(msg, Span(name, line, col))])
+            out.append(code)
     return bytes(out)

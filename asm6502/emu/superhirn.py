@@ -30,7 +30,9 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 
-from asm6502.emu.harness import Machine, MachineOptions, StopReason, petscii_to_text
+from asm6502 import petscii
+from asm6502.emu.harness import Machine, MachineOptions, StopReason
+from asm6502.petscii import petscii_to_text
 
 SYS_ADDRESS = 0x3400  # "starten Sie es mit SYS 13312"
 FIRST_GUESS = (1, 2, 3, 4)  # "beginnt ... wie üblich mit seiner Startkombination 1234"
@@ -39,8 +41,8 @@ POSITIONS = 4
 CLAIMED_MAX_GUESSES = 6  # "in maximal sechs Versuchen"
 GAME_BUDGET = 20_000_000  # instructions per game; a whole game needs well under 1 M
 
-CLEAR = 0x93
-CR = 0x0D
+CLEAR = petscii.CLR
+CR = petscii.CR
 OK_TEXT = bytes([0x0D, 0x4F, 0x4B, 0x0D])  # BASIC ROM $A364 without its $00
 ERROR_TEXT = b"ERROR"  # BASIC ROM $A36B (the program skips the two spaces at $A369)
 

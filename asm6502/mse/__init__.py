@@ -1,6 +1,6 @@
 """MSE ("MaschinenSpracheEditor") type-in listings from 64'er magazine: write and read.
 
-Three incompatible line formats were printed (facts from issue 3, checked against all 66
+Three incompatible line formats were printed (facts checked against all 66
 lines of the Superhirn II listing in 64'er and the published sample lines):
 
 MSE V1.0 (64'er 2/85-6/90)::
@@ -34,7 +34,7 @@ checksum match, most likely (common OCR confusions) first.
 
 Modules, by job: :mod:`.formats` (the versions as objects, ``V1Format`` and ``V2Format``, listed
 once in ``FORMATS``), :mod:`.writing` (listings), :mod:`.parsing` (a text's listing lines),
-:mod:`.checking` (checksums, repairs, the address sequence, per-line reports -- issue 13:
+:mod:`.checking` (checksums, repairs, the address sequence, per-line reports:
 verified / repaired / still bad, :class:`LineReport`), :mod:`.codec` (checksums, the V2 letter
 code, OCR confusion costs), :mod:`.ocr` (V1.0 lines read by their structure from OCR text;
 ranked repairs), :mod:`.damage` (synthetic OCR damage for tests and ``bench/mse_ocr_roundtrip.py``).

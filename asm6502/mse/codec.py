@@ -1,12 +1,12 @@
 """MSE line codecs: checksums (V1.0, V2.0, V2.1), the V2 letter code, OCR confusions.
 
-Facts from issue 3, checked against all 66 lines of the Superhirn II listing in 64'er and the
+Facts checked against all 66 lines of the Superhirn II listing in 64'er and the
 published sample lines; see the package docstring for the line formats.
 """
 
 from __future__ import annotations
 
-MSE_FILL = 0xAA  # the MSE's fill value for memory it was not given (issue 3)
+MSE_FILL = 0xAA  # the MSE's fill value for memory it was not given
 
 # MSE V2.x digit alphabet: "7" = 0, "a" = 1, ..., "z" = 26, "2" = 27, ..., "6" = 31.
 ALPHABET = "7abcdefghijklmnopqrstuvwxyz23456"
@@ -24,7 +24,7 @@ HEX_LOOKALIKES = {
 ALPHA_LOOKALIKES = {"0": "o", "1": "l", "8": "b", "9": "g"}  # V2 alphabet has no 0, 1, 8, 9
 
 # Likely confusions (printed, meant) with a cost; anything else costs ORDINARY_COST.
-# Lower cost = ranked first.  The first four are the ones issue 3 names.
+# Lower cost = ranked first.  The first five, at cost 1.0, are the likeliest.
 CONFUSIONS: tuple[tuple[str, str, float], ...] = (
     ("8", "B", 1.0), ("0", "D", 1.0), ("5", "S", 1.0), ("1", "I", 1.0),
     ("0", "O", 1.0), ("D", "O", 1.5), ("1", "L", 1.5), ("I", "L", 1.5), ("I", "J", 1.5),
@@ -34,7 +34,7 @@ CONFUSIONS: tuple[tuple[str, str, float], ...] = (
     ("0", "8", 2.5), ("9", "8", 2.5), ("C", "E", 2.5), ("B", "E", 2.5), ("4", "A", 2.5),
     ("5", "6", 2.5), ("C", "0", 2.5), ("9", "G", 2.5), ("V", "Y", 2.5), ("A", "O", 2.5),
     ("E", "O", 2.5), ("B", "H", 2.5), ("R", "N", 2.5), ("F", "T", 2.5), ("5", "3", 2.5),
-    ("6", "B", 1.5), ("A", "D", 1.5),  # lower-case print: b/6, a/d (issue 13)
+    ("6", "B", 1.5), ("A", "D", 1.5),  # lower-case print: b/6, a/d
 )
 ORDINARY_COST = 3.0
 TRANSPOSE_COST = 3.0
@@ -79,7 +79,7 @@ def char_cost(printed: str, meant: str) -> float:
 
 
 def checksum_v1(address: int, data: bytes) -> int:
-    """MSE V1.0 line checksum (issue 3): 16-bit add-then-shift from lo(address)."""
+    """MSE V1.0 line checksum: 16-bit add-then-shift from lo(address)."""
     v = address & 0xFF
     for b in data:
         v = (v + b) & 0xFFFF
@@ -92,7 +92,7 @@ def _rol8(v: int) -> int:
 
 
 def checksum_v2(address: int, data: bytes, *, start: int, version: str) -> int:
-    """MSE V2.x 8-bit checksum value (issue 3).
+    """MSE V2.x 8-bit checksum value.
 
     V2.0: v = lo(address) XOR hi($1C00 + address - start), bytes in reverse order;
     V2.1: v = lo(address), bytes in forward order; each step v = rol8((v + b) mod 256).

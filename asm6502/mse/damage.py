@@ -1,6 +1,6 @@
 """Synthetic OCR damage for MSE V1.0 listings: test and benchmark material.
 
-Each damage class is one kind of misreading issue 13 found in OCR'd 64'er pages; a
+Each damage class is one kind of misreading found in OCR'd 64'er pages; a
 :class:`Damaged` listing remembers, per line, which classes hit it and how many payload
 characters were changed, so a test can say what the reader must recover.
 """
@@ -11,9 +11,9 @@ import random
 import re
 from dataclasses import dataclass, field
 
-# What OCR made of the ':' after the address in printed listings (issue 13).
+# What OCR made of the ':' after the address in printed listings.
 SEPARATOR_MISREADS = ("s", "5", "3", "8", "a", "S", "0", "*", "\u2588")
-# Misreadings of one printed character, both ways (issue 13's pairs): hex digit -> what OCR saw.
+# Misreadings of one printed character, both ways: hex digit -> what OCR saw.
 # Upper-case listings (as asm6502 writes them) and lower-case ones (as many 64'er pages print).
 CONFUSIONS_UPPER = {
     "0": "ODo", "D": "0O", "1": "lI", "8": "B", "B": "8", "5": "S", "9": "g", "2": "Z", "6": "G",
@@ -107,7 +107,7 @@ _LINE_LIKE = re.compile(r"^\S{4} \S ")
 
 
 def _letters_in_address(addr: str, rng: random.Random) -> str:
-    """'1a11' -> 'lall', '0b11' -> 'Obll': digits 1 and 0 printed as letters (issue 13)."""
+    """'1a11' -> 'lall', '0b11' -> 'Obll': digits 1 and 0 printed as letters."""
     swaps = {"1": "lI", "0": "O", "5": "S"}
     chars = list(addr)
     spots = [k for k, c in enumerate(chars) if c in swaps]
@@ -116,7 +116,7 @@ def _letters_in_address(addr: str, rng: random.Random) -> str:
     return "".join(chars)
 
 
-# Assumed per-line rates for a page of mixed damage.  Issue 13 gives no counts beyond "the
+# Assumed per-line rates for a page of mixed damage.  The pages read give no counts beyond "the
 # separator misread in most lines of one listing"; these put every class into a page.
 REALISTIC = {
     "separator": 0.3, "address": 0.05, "punctuation": 0.04, "unreadable": 0.02,

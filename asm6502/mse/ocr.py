@@ -3,7 +3,7 @@
 A printed V1.0 line is ``ADDR : B1 B2 B3 B4 B5 B6 B7 B8 CS``: a 4-digit address, the
 separator, 8 two-digit bytes (fewer on a short last line), the checksum.  OCR of a
 magazine page damages it in ways a character-class tokenizer cannot see through
-(issue 13, from 11 printed 64'er listings):
+(found in 11 printed 64'er listings):
 
 * the ``:`` read as ``s 5 3 8 a S 0 *`` or a block glyph - it sits where the separator
   belongs, so it is the separator whatever it looks like;
@@ -29,7 +29,7 @@ from asm6502.mse.codec import HEX_LOOKALIKES, ORDINARY_COST, SUSPECT_FACTOR, cha
 HEX = "0123456789ABCDEF"
 WILDCARD = "?"
 PAYLOAD_CHARS = 18  # 8 bytes + checksum, two hex digits each
-# What OCR made of the ':' after the address (issue 13: s, 5, 3, 8, a, S, 0, * or a block glyph).
+# What OCR made of the ':' after the address (s, 5, 3, 8, a, S, 0, * or a block glyph).
 SEPARATOR_READINGS = frozenset(":;sS538a0*.,|!=#%&") | frozenset("\u2588\u2589\u258c\u25a0\u25aa\u25ae\u25a1\u2592\u2593")
 STRAY = frozenset(".,-'`\"_~^\u2018\u2019\u201a\u201c\u201d\u00b4")  # specks OCR adds between digits: dropped
 UNREADABLE = frozenset("?\ufffd")  # what OCR prints for a character it could not read

@@ -230,7 +230,7 @@ def records_by_candidates(text: str, begin: int, src: SourceText, fmt: MseFormat
         n_want = fmt.payload_chars
         sep = _V2_SEPARATOR.match(text, payload, stop)
         if sep and sep.group(1) in ocr.SEPARATOR_READINGS:
-            payload = sep.end(1)  # a lone character after the address is the misread ':' (issue 13)
+            payload = sep.end(1)  # a lone character after the address is the misread ':'
         got, rest = _take(text, payload, stop, fmt, n_want)
         complete = len(got) == n_want
         rec = LineRecord(

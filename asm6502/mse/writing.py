@@ -37,8 +37,8 @@ def write_listing(
     *end* is the exclusive end address for the header (default: just after *data*); bytes
     between the data and *end* are *fill*.  V2.x pads its last 15-byte line with *fill*.
     V1.0 *last_line*: "short" prints only the bytes below *end* (Superhirn II, 64'er);
-    "full" prints all 8, *fill* past *end*, the checksum over all 8 (six of the listings
-    of issue 13, e.g. end $03A2, last line ``039C : 8d 15 d0 4c 31 ea 00 00 dc``).
+    "full" prints all 8, *fill* past *end*, the checksum over all 8 (six of the 11 printed
+    listings read, e.g. end $03A2, last line ``039C : 8d 15 d0 4c 31 ea 00 00 dc``).
     """
     fmt = check_version(version)
     if last_line not in LAST_LINE_LAYOUTS:

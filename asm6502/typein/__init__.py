@@ -1,4 +1,4 @@
-"""Typing modes like the originals (issue 24): each line is checked the moment it is entered.
+"""Typing modes like the originals: each line is checked the moment it is entered.
 
 :mod:`asm6502.typein.basic` is the Checksummer's (numbered BASIC lines with their ``<NNN>``),
 :mod:`asm6502.typein.mse` the MSE's (the next address shown, 8 bytes and a checksum taken).

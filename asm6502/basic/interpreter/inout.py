@@ -12,6 +12,8 @@ variables.  READ searches DATA statements from the data pointer ($ACB8).
 from __future__ import annotations
 
 from asm6502.basic.tokens import KEYWORD_OF, TOKEN_OF
+from asm6502.c64map import ADDRESS
+from asm6502.petscii import CRSR_RIGHT
 
 from . import numbers as N
 from .errors import BasicError, Err
@@ -22,9 +24,9 @@ from .variables import STRING
 
 TK = TOKEN_OF
 COLON, COMMA, SEMICOLON, QUOTE = 0x3A, 0x2C, 0x3B, 0x22
-KEYBOARD_BUFFER, KEY_COUNT = 631, 198  # $0277.., $C6
+KEYBOARD_BUFFER, KEY_COUNT = ADDRESS["keyd"], ADDRESS["ndx"]  # $0277.., $C6
 EMPTY_GET_LIMIT = 1000  # consecutive empty GETs after the script ended -> stop
-CURSOR_RIGHT = 0x1D
+CURSOR_RIGHT = CRSR_RIGHT
 
 
 class InputOutputMixin:
@@ -58,15 +60,16 @@ class InputOutputMixin:
     def do_sys(self):
         address = address_value(self.num_expr())
         m = self.mem
+        sareg = ADDRESS["sareg"]  # A, X, Y, P for SYS: $030C-$030F
         if address == 0xE56C:  # 58732: set cursor from $D6/$D3
-            self.screen.set_cursor(m[0xD6], m[0xD3])
-        elif address == 0xFFF0:  # 65520 PLOT, registers from $030C-$030F
-            if m[0x030F] & 1:
-                m[0x030D], m[0x030E] = self.screen.row, self.screen.pos
+            self.screen.set_cursor(m[ADDRESS["tblx"]], m[ADDRESS["pntr"]])
+        elif address == ADDRESS["plot"]:  # 65520 PLOT, registers from $030C-$030F
+            if m[sareg + 3] & 1:
+                m[sareg + 1], m[sareg + 2] = self.screen.row, self.screen.pos
             else:
-                self.screen.set_cursor(m[0x030D], m[0x030E])
-        elif address == 0xFFD2:  # 65490 CHROUT with A from $030C
-            self.screen.out(m[0x030C])
+                self.screen.set_cursor(m[sareg + 1], m[sareg + 2])
+        elif address == ADDRESS["chrout"]:  # 65490 CHROUT with A from $030C
+            self.screen.out(m[sareg])
         elif address == 0xE544:  # 58692 clear screen
             self.screen.clear()
         elif address == 0xFCE2:  # 64738 reset

@@ -1,8 +1,8 @@
 """Keystrokes for INPUT and GET: scripted text or a terminal.
 
-Typed ASCII maps to what a C64 user types in the default character set:
-letters (either case) to unshifted PETSCII $41-$5A, ``\\`` to pound, ``^`` to
-up-arrow, ``_`` to left-arrow, newline to RETURN ($0D).
+Typed text maps to the keys a C64 user types (``asm6502.petscii.typed_code``:
+letters of either case are the unshifted letters $41-$5A, ``£``/``\\`` the pound key, ...),
+newline to RETURN ($0D).
 """
 
 from __future__ import annotations
@@ -10,22 +10,15 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TextIO
 
+from asm6502.petscii import CR, typed_code
+
 
 def ascii_to_petscii(ch: str) -> int:
-    o = ord(ch)
+    """The key for one typed character: newline is RETURN, a character with no C64 key reads as '?'."""
     if ch == "\n":
-        return 0x0D
-    if "a" <= ch <= "z":
-        return o - 0x20
-    if ch == "\\":
-        return 0x5C
-    if ch == "^":
-        return 0x5E
-    if ch == "_":
-        return 0x5F
-    if ch == "~":
-        return 0xFF
-    return o if o < 0x100 else 0x3F
+        return CR
+    code = typed_code(ch)
+    return 0x3F if code is None else code
 
 
 class Keyboard:

@@ -18,75 +18,36 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-SCREEN = 0x0400
-COLOR_RAM = 0xD800
+from asm6502.c64map import ADDRESS
+from asm6502.petscii import (
+    CLR,
+    COLOR_CODES,
+    CR,
+    CRSR_DOWN,
+    CRSR_LEFT,
+    CRSR_RIGHT,
+    CRSR_UP,
+    DEL,
+    HOME,
+    INST,
+    LOWER_CASE,
+    QUOTE,
+    RVS_OFF,
+    RVS_ON,
+    SHIFT_CR,
+    UPPER_CASE,
+    petscii_to_screen,
+)
+from asm6502.petscii import screen_code_char as screen_char
+
+SCREEN = ADDRESS["scrram"]
+COLOR_RAM = ADDRESS["colram"]
 COLUMNS = 40
 ROWS = 25
-CURSOR_COLOR = 0x0286  # 646
-PNTR = 0xD3  # 211: cursor column in the logical line
-TBLX = 0xD6  # 214: cursor row
-VIC_MEMORY_SETUP = 0xD018  # 53272: bit 1 selects the lower case character set
-
-# PETSCII colour control codes -> colour numbers (C64 User's Guide, appendix)
-COLOR_CODES = {
-    0x90: 0, 0x05: 1, 0x1C: 2, 0x9F: 3, 0x9C: 4, 0x1E: 5, 0x1F: 6, 0x9E: 7,
-    0x81: 8, 0x95: 9, 0x96: 10, 0x97: 11, 0x98: 12, 0x99: 13, 0x9A: 14, 0x9B: 15,
-}
-
-CR, SHIFT_CR = 0x0D, 0x8D
-CRSR_DOWN, CRSR_UP, CRSR_RIGHT, CRSR_LEFT = 0x11, 0x91, 0x1D, 0x9D
-HOME, CLR = 0x13, 0x93
-RVS_ON, RVS_OFF = 0x12, 0x92
-DEL, INST = 0x14, 0x94
-LOWER_CASE, UPPER_CASE = 0x0E, 0x8E
-QUOTE = 0x22
-
-
-def petscii_to_screen(c: int) -> int:
-    """Screen code of a printable PETSCII character (C64 PRG appendix)."""
-    if c < 0x20:
-        return c | 0x80  # only reached in quote mode: shown reversed
-    if c < 0x40:
-        return c
-    if c < 0x60:
-        return c - 0x40
-    if c < 0x80:
-        return c - 0x20
-    if c < 0xA0:
-        return (c - 0x40) | 0x80  # quote-mode controls, reversed
-    if c < 0xC0:
-        return c - 0x40
-    if c < 0xFF:
-        return c - 0x80
-    return 0x5E  # pi
-
-
-# screen code -> text, upper case/graphics character set (default)
-_GRAPHICS = {
-    0x40: "─", 0x41: "♠", 0x42: "│", 0x43: "─", 0x51: "●", 0x53: "♥", 0x56: "╳",
-    0x57: "○", 0x58: "♣", 0x5A: "♦", 0x5B: "┼", 0x5D: "│", 0x5E: "π", 0x60: " ",
-    0x61: "▌", 0x62: "▄", 0x63: "▔", 0x64: "▁", 0x65: "▏", 0x66: "▒", 0x67: "▕",
-    0x6B: "├", 0x6D: "└", 0x6E: "┐", 0x70: "┌", 0x71: "┴", 0x72: "┬", 0x73: "┤",
-    0x7D: "┘", 0x4D: "╲", 0x4E: "╱", 0x55: "╭", 0x49: "╮", 0x4A: "╰", 0x4B: "╯",
-}
-
-
-def screen_char(code: int, lowercase: bool = False) -> str:
-    """A readable terminal character for a screen code."""
-    if code == 0xA0:
-        return "█"  # reversed space: a solid block
-    code &= 0x7F
-    if code == 0x00:
-        return "@"
-    if code <= 0x1A:
-        return chr((0x60 if lowercase else 0x40) + code)
-    if code < 0x20:
-        return "[£]↑←"[code - 0x1B]
-    if code < 0x40:
-        return chr(code)
-    if lowercase and 0x41 <= code <= 0x5A:
-        return chr(code)
-    return _GRAPHICS.get(code, "#")
+CURSOR_COLOR = ADDRESS["color"]  # 646
+PNTR = ADDRESS["pntr"]  # 211: cursor column in the logical line
+TBLX = ADDRESS["tblx"]  # 214: cursor row
+VIC_MEMORY_SETUP = ADDRESS["vmcsb"]  # 53272: bit 1 selects the lower case character set
 
 
 class Screen:

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from asm6502.cpu import Cpu
 from asm6502.disasm.model import Byte, Comment, Data, Instruction, Listing, Ref, Symbol, Word
 from asm6502.opcodes import Mode
-from asm6502.petscii_text import petscii_to_ascii
+from asm6502.petscii import petscii_to_ascii
 
 Spell = Callable[[Symbol], str]
 

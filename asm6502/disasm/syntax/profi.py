@@ -1,6 +1,6 @@
 """Profi-Ass 64 V2.0 source: line-numbered, as typed into the C64 (see sources/superhirn.asm).
 
-Rules kept (manual pp. 8-13; findings in /work/shared/oracle/profiass/README.txt):
+Rules kept (manual pp. 8-13; findings in the Profi-Ass oracle's README.txt, tools/oracles.py):
 labels of letters and digits, at most 8 characters; no indentation (BASIC
 drops leading blanks); each line shorter than 80 keys (the screen editor
 drops longer ones); ``!`` forces absolute addressing; ``<``/``>`` in front

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from collections import deque
 
+from asm6502.petscii import KEY_CODES, SHIFTED_KEY_CODES
+
 # KEYS[column][row]: key names, column = port A bit, row = port B bit
 KEYS: tuple[tuple[str, ...], ...] = (
     ("DEL", "RETURN", "CRSR RIGHT", "F7", "F1", "F3", "F5", "CRSR DOWN"),
@@ -26,32 +28,17 @@ KEYS: tuple[tuple[str, ...], ...] = (
 KEY_INDEX: dict[str, int] = {name: 8 * col + row for col, keys in enumerate(KEYS) for row, name in enumerate(keys)}
 LEFT_SHIFT = KEY_INDEX["LEFT SHIFT"]
 
-# PETSCII produced by each key without and with SHIFT (the KERNAL's tables at
-# $EB81 and $EBC2 hold the same; tests compare them with the real ROM).
-_UNSHIFTED_NAMES = {
-    "DEL": 0x14, "RETURN": 0x0D, "CRSR RIGHT": 0x1D, "F7": 0x88, "F1": 0x85, "F3": 0x86, "F5": 0x87,
-    "CRSR DOWN": 0x11, "£": 0x5C, "HOME": 0x13, "↑": 0x5E, "←": 0x5F, "SPACE": 0x20, "RUN/STOP": 0x03,
-}
-_SHIFTED_NAMES = {
-    "DEL": 0x94, "RETURN": 0x8D, "CRSR RIGHT": 0x9D, "F7": 0x8C, "F1": 0x89, "F3": 0x8A, "F5": 0x8B,
-    "CRSR DOWN": 0x91, "HOME": 0x93, "SPACE": 0xA0, "+": 0xDB, "-": 0xDD, "@": 0xBA, "*": 0xC0,
-    "£": 0xA9, "↑": 0xDE, "=": 0x3D, ":": 0x5B, ";": 0x5D, ",": 0x3C, ".": 0x3E, "/": 0x3F,
-    "1": 0x21, "2": 0x22, "3": 0x23, "4": 0x24, "5": 0x25, "6": 0x26, "7": 0x27, "8": 0x28, "9": 0x29,
-    "0": 0x30, "RUN/STOP": 0x83,
-}
-
-
 def _petscii_keys() -> dict[int, tuple[int, bool]]:
     """PETSCII code -> (key index, with SHIFT), unshifted keys preferred."""
     table: dict[int, tuple[int, bool]] = {}
     for name, index in KEY_INDEX.items():
-        if name in _SHIFTED_NAMES:
-            table.setdefault(_SHIFTED_NAMES[name], (index, True))
+        if name in SHIFTED_KEY_CODES:
+            table.setdefault(SHIFTED_KEY_CODES[name], (index, True))
         elif len(name) == 1 and "A" <= name <= "Z":
             table.setdefault(ord(name) + 0x80, (index, True))  # shifted letter: $C1-$DA
     for name, index in KEY_INDEX.items():
-        if name in _UNSHIFTED_NAMES:
-            table[_UNSHIFTED_NAMES[name]] = (index, False)
+        if name in KEY_CODES:
+            table[KEY_CODES[name]] = (index, False)
         elif len(name) == 1:
             table[ord(name)] = (index, False)
     return table

@@ -29,6 +29,7 @@ from dataclasses import dataclass
 
 from py65.devices.mpu6502 import MPU
 
+from asm6502.c64map import ADDRESS
 from asm6502.diagnostics import DiagnosticError, error
 from asm6502.emu.c64 import keyboard
 from asm6502.emu.c64.cia import CIA
@@ -41,27 +42,24 @@ from asm6502.emu.harness import UNDOCUMENTED_OPCODES
 PAL_HZ = 985_248
 TRAP_OPCODE = 0x02  # a JAM opcode on the 6510: never in working code; VICE traps with it too
 
-# KERNAL variables (Mapping the C64)
-ST = 0x90
-DFLTO = 0x9A  # output device (3 = screen)
-NDX = 0xC6  # number of keys in the keyboard buffer
-KEYD = 0x0277  # keyboard buffer
-XMAX = 0x0289  # keyboard buffer size
-BLNSW = 0xCC  # cursor blink switch: 0 = the cursor blinks (editor waits for a key)
-TXTTAB = 0x2B
-VARTAB = 0x2D
+# KERNAL variables (asm6502.c64map)
+ST = ADDRESS["status"]
+DFLTO = ADDRESS["dflto"]  # output device (3 = screen)
+NDX = ADDRESS["ndx"]  # number of keys in the keyboard buffer
+KEYD = ADDRESS["keyd"]  # keyboard buffer
+XMAX = ADDRESS["xmax"]  # keyboard buffer size
+BLNSW = ADDRESS["blnsw"]  # cursor blink switch: 0 = the cursor blinks (editor waits for a key)
+TXTTAB = ADDRESS["txttab"]
+VARTAB = ADDRESS["vartab"]
 
 # The screen editor's wait-for-a-key loop in KERNAL 901227-03 ($E5CD-$E5D4:
 # LDA NDX / STA BLNSW / STA $0292 / BEQ back).
 KEY_WAIT_LOOP = range(0xE5CD, 0xE5D7)
 
 # KERNAL jump table entries of the serial bus (PRG "KERNAL routines").
-SERIAL_ENTRIES = {
-    0xFFB1: "LISTEN", 0xFFB4: "TALK", 0xFF93: "SECOND", 0xFF96: "TKSA",
-    0xFFA8: "CIOUT", 0xFFA5: "ACPTR", 0xFFAE: "UNLSN", 0xFFAB: "UNTLK",
-}
-CHROUT_ENTRY = 0xFFD2
-GETIN_ENTRY = 0xFFE4
+SERIAL_ENTRIES = {ADDRESS[name]: name.upper() for name in ("listen", "talk", "second", "tksa", "ciout", "acptr", "unlsn", "untlk")}
+CHROUT_ENTRY = ADDRESS["chrout"]
+GETIN_ENTRY = ADDRESS["getin"]
 POLL_FRAMES = 10  # GETIN polled with nothing to get for 10 frames (1/5 s): the program waits for a key
 
 BASIC_AREA = slice(0xA000, 0xC000)

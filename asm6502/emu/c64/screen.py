@@ -1,11 +1,7 @@
 """What the C64 shows: the text screen as Unicode text, and as a picture.
 
-Text: screen codes (the bytes in screen memory) -> Unicode.  Letters,
-digits and punctuation map to themselves; the graphics characters map to the
-Unicode box drawing, block and geometric shapes and the "Symbols for Legacy
-Computing" block (U+1FB00-U+1FBFF, added in Unicode 13 for these machines)
-where a character exists there.  Reversed characters (codes 128-255) are
-shown as the character itself, except the reversed space, which is a full block.
+Text: screen codes (the bytes in screen memory) -> Unicode, by the tables of
+``asm6502.petscii`` (``screen_code_char``).
 
 Picture: the VIC-II's display drawn from memory the way the chip fetches it
 (bank from CIA 2 port A, screen and character base from $D018, the
@@ -20,6 +16,8 @@ from __future__ import annotations
 import struct
 import zlib
 
+from asm6502.petscii import screen_code_char
+
 COLUMNS, ROWS = 40, 25
 WIDTH, HEIGHT = 384, 272
 LEFT, TOP = 32, 35  # border widths left/top (VICE's default PAL screenshot)
@@ -31,37 +29,6 @@ PALETTE: tuple[tuple[int, int, int], ...] = (
     (0x6F, 0x4F, 0x25), (0x43, 0x39, 0x00), (0x9A, 0x67, 0x59), (0x44, 0x44, 0x44),
     (0x6C, 0x6C, 0x6C), (0x9A, 0xD2, 0x84), (0x6C, 0x5E, 0xB5), (0x95, 0x95, 0x95),
 )
-
-# Screen codes 64-127 of the upper case / graphics character set.
-_GRAPHICS = (
-    "\u2500\u2660\U0001FB72\U0001FB78\U0001FB77\U0001FB76\U0001FB7A\U0001FB71"  # 64-71
-    "\U0001FB74\u256E\u2570\u256F\U0001FB7C\u2572\u2571\U0001FB7D"  # 72-79
-    "\U0001FB7E\u25CF\U0001FB7B\u2665\U0001FB70\u256D\u2573\u25CB"  # 80-87
-    "\u2663\U0001FB75\u2666\u253C\U0001FB8C\u2502\u03C0\u25E5"  # 88-95
-    "\u00A0\u258C\u2584\u2594\u2581\u258F\u2592\u2595"  # 96-103
-    "\U0001FB8F\u25E4\U0001FB87\u251C\u2597\u2514\u2510\u2582"  # 104-111
-    "\u250C\u2534\u252C\u2524\u258E\u258D\U0001FB88\U0001FB82"  # 112-119
-    "\U0001FB83\u2583\U0001FB7F\u2596\u259D\u2518\u2598\u259A"  # 120-127
-)
-_LOW = "@ABCDEFGHIJKLMNOPQRSTUVWXYZ[\u00A3]\u2191\u2190" + "".join(chr(c) for c in range(32, 64))
-UPPER_SET: tuple[str, ...] = tuple(_LOW + _GRAPHICS)
-_lower = list(UPPER_SET)
-for _i in range(1, 27):
-    _lower[_i] = chr(ord("a") + _i - 1)
-    _lower[64 + _i] = chr(ord("A") + _i - 1)
-_lower[94] = "\U0001FB96"  # inverse checker board
-_lower[95] = "\U0001FB98"  # upper left to lower right fill
-_lower[105] = "\U0001FB99"  # upper right to lower left fill
-_lower[122] = "\u2713"  # check mark
-LOWER_SET: tuple[str, ...] = tuple(_lower)
-REVERSED_SPACE = "\u2588"
-
-
-def screen_code_char(code: int, lower: bool = False) -> str:
-    if code == 0xA0:
-        return REVERSED_SPACE
-    return (LOWER_SET if lower else UPPER_SET)[code & 0x7F]
-
 
 def vic_bank(machine) -> int:
     cia2 = machine.cia2.regs

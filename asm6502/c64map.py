@@ -1,4 +1,7 @@
-"""Usual names of C64 ROM entry points, I/O registers and system locations.
+"""The C64's memory map: ROM entry points, I/O registers and system locations, with their usual names.
+
+The one home of these facts: the disassembler names addresses from ``ALL``, the emulators
+(``emu.harness``, ``emu.c64``, the BASIC interpreter's screen) take their addresses from ``ADDRESS``.
 
 Each row: (address, size in bytes, name, Profi-Ass name).  The first name is
 the one 64tass and ACME sources use (descriptive, with ``_``); the second is
@@ -21,10 +24,11 @@ Sources, per table:
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from asm6502.tuples import named_tuple
 
 
-class RomName(NamedTuple):
+@named_tuple
+class RomName:
     address: int
     size: int
     name: str  # 64tass / ACME
@@ -148,7 +152,26 @@ SYSTEM: tuple[RomName, ...] = (
 )
 # fmt: on
 
+# KERNAL and BASIC variables the emulators use that a disassembly does not name: programs use these
+# zero-page bytes for their own data too (the tape buffer's and BASIC's pointers), so a name would mislead.
+VARIABLES: tuple[RomName, ...] = (
+    RomName(0x002B, 2, "basic_start", "txttab"),   # start of the BASIC program text
+    RomName(0x002D, 2, "basic_vars", "vartab"),    # start of the BASIC variables (end of the program)
+    RomName(0x009A, 1, "output_device", "dflto"),  # default output device (3 = screen)
+    RomName(0x00CC, 1, "cursor_blink", "blnsw"),   # 0 = the cursor blinks (the editor waits for a key)
+    RomName(0x00D0, 1, "input_from_screen", "crsw"),  # CHRIN reads the line from the screen
+    RomName(0x0289, 1, "kbd_size", "xmax"),        # size of the keyboard buffer
+    RomName(0x030C, 1, "sys_a", "sareg"),          # A for SYS, and after it (X, Y, P follow)
+)
+
 ALL: tuple[RomName, ...] = KERNAL + VIC + SID + CIA + SYSTEM
+
+# an address by its Profi-Ass (Mapping the C64) name: ADDRESS["chrout"] == 0xFFD2
+ADDRESS: dict[str, int] = {row.short: row.address for row in ALL + VARIABLES}
+
+BASIC_ROM = (0xA000, 0xBFFF)  # the BASIC ROM's addresses, first and last (PRG, memory map)
+IO_AREA = (0xD000, 0xDFFF)  # I/O registers and colour RAM, or the character ROM
+KERNAL_ROM = (0xE000, 0xFFFF)
 
 _BY_ADDRESS: dict[int, RomName] = {row.address: row for row in ALL}
 
