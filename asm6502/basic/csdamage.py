@@ -1,7 +1,7 @@
 """Synthetic OCR damage for Checksummer listings: test and benchmark material.
 
 Each damage class is one kind of misreading found in the real 64'er OCR of the
-fixtures (tests/fixtures/basic_read/): a letter O in a keyword read as 0 (``P0KE``), a digit 1
+test data (the collection basic_read: tests/manifests/basic_read/): a letter O in a keyword read as 0 (``P0KE``), a digit 1
 read as l or I (``-l``, ``CHR$(l)``), ``$`` read as ``#`` or ``^`` (``G#``), a blank inside a
 keyword (``PR I NT``), ``;``/``:`` and ``,``/``.`` swapped, a checksum digit misread
 (``<l*7>``, 6/8).  The print is all capitals, as 64'er printed listings.  A

@@ -5,7 +5,7 @@ as their glyphs (10/85 p. 54, "Eingabehinweise").  OCR has no letter for either:
 underlined capital as the capital (the underline lost), as another capital or as a symbol
 (``£ISKETTE``, ``SITTE`` for "Bitte", ``BECHNEN`` for "Rechnen"), and a graphics glyph as
 some letter or symbol (``DATA"Y"`` for ``{CBM-K}``, ``"g"`` for ``{CBM-@}``).  Real print:
-tests/fixtures/basic_read/ (64'er 10/85 pp. 32, 73-74).
+the test-data collection basic_read (tests/manifests/basic_read/; 64'er 10/85 pp. 32, 73-74).
 
 Both are bytes $A0-$DF typed inside quotes.  Replacing one character by one byte changes the
 Checksummer value by a bijection of that byte (V1/V2 add it, V3 adds it rotated left by its

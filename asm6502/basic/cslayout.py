@@ -9,7 +9,7 @@ text in one cell, checksum)::
     100<TAB>REM ** FLOPPY **<TAB><233><TAB>580 PRINT"BITTE KORREKT FORMATIERTE D
     120<TAB>PRINT"{CLR}":POKE 53280,1<TAB><TAB>ISKETTE"<TAB><246>
     <TAB>2:POKE 53281,0<TAB><166><TAB>600 PRINT"EINLEGEN
-    (64'er 10/85 p. 32, tests/fixtures/basic_read/)
+    (64'er 10/85 p. 32, the test-data collection basic_read)
 
 An empty cell is the empty slot of a column (no number: the row goes on with the line
 above; no checksum: the line goes on in the next row).  A printed line longer than the
