@@ -89,8 +89,8 @@ def _interactive(machine, spec):
     return Stop("idle", "the session was ended from the keyboard", machine.cpu.cycles)
 
 
-def run_on_c64(args: argparse.Namespace, roms: RomSet) -> int:
-    files = Files()  # the gate: every input registered as it is read, the screenshot written last
+def run_on_c64(args: argparse.Namespace, roms: RomSet, files: Files) -> int:
+    """*files*: the gate: every input registered as it is read, the screenshot written last."""
     prg = None
     if args.prg is not None:
         prg = files.read(args.prg, MAX_PRG_BYTES, "C64 program")
@@ -103,8 +103,6 @@ def run_on_c64(args: argparse.Namespace, roms: RomSet) -> int:
     keys = [session.typed_keys(t) for t in args.type]
     if args.input is not None:
         keys.append(text_to_keys(files.text(args.input, what="input"), args.input))
-    if args.screenshot:
-        files.check(args.screenshot, "screenshot")
     spec = session.RunSpec(args.cycles or session.DEFAULT_CYCLES, args.until_text, args.until_pc)
     interactive = args.input is None and not args.type and sys.stdin.isatty() and not spec.has_condition
 
