@@ -10,7 +10,7 @@ from asm6502.cli.common import add_path_argument, gate, guarded, print_diagnosti
 from asm6502.fileio import INPUT, Files
 
 
-def _parser() -> argparse.ArgumentParser:
+def build_parser() -> argparse.ArgumentParser:
     rules = "\n".join(f"  {name:<12} {rule.summary}" for name, rule in builder.RULES.items())
     parser = argparse.ArgumentParser(
         prog="asm6502 build",
@@ -52,6 +52,6 @@ def _run(args, files: Files) -> int:
 
 
 def main(argv: list[str]) -> int:
-    parser = _parser()
+    parser = build_parser()
     args = parser.parse_args(argv)
     return guarded(lambda: _run(args, gate(parser, args)))

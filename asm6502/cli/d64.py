@@ -16,7 +16,7 @@ NAME_HELP = (
 )
 
 
-def _parser() -> argparse.ArgumentParser:
+def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="asm6502 d64",
         description="List, read and write Commodore 1541 disk images (.d64, 35 tracks).",
@@ -116,7 +116,7 @@ def _write(args, plan: Files) -> int:
 
 
 def main(argv: list[str]) -> int:
-    parser = _parser()
+    parser = build_parser()
     args = parser.parse_args(argv)
     action = {"list": _list, "read": _read, "write": _write}[args.action]
     return guarded(lambda: action(args, gate(parser, args)))

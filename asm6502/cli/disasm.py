@@ -28,7 +28,7 @@ def _address(text: str) -> int:
     return value
 
 
-def _parser() -> argparse.ArgumentParser:
+def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="asm6502 disasm", description=DESCRIPTION,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     add_path_argument(p, "prg", role=INPUT, what="C64 program", metavar="PRG", help="C64 program file")
@@ -68,7 +68,7 @@ def _run(args: argparse.Namespace, plan: Files) -> int:
 
 
 def main(argv: list[str]) -> int:
-    parser = _parser()
+    parser = build_parser()
     args = parser.parse_args(argv)
     if args.data and args.entry:
         parser.error("--data and --entry exclude each other")

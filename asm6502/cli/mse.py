@@ -25,7 +25,7 @@ _byte_arg = byte_arg
 _address_arg = number_arg(0, 0x10000, "end address")  # exclusive: $10000 = up to $FFFF
 
 
-def _parser() -> argparse.ArgumentParser:
+def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="asm6502 mse", description=DESCRIPTION, formatter_class=argparse.RawDescriptionHelpFormatter
     )
@@ -184,7 +184,7 @@ def _fresh(gate: Files | None) -> Files:
 
 
 def main(argv: list[str]) -> int:
-    parser = _parser()
+    parser = build_parser()
     args = parser.parse_args(argv)
     if args.command == "type":
         from asm6502.cli.type_mse import run_type
