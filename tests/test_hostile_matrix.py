@@ -36,12 +36,12 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from helpers import ROOT
+from test_roles import parsers
 
 from asm6502 import fileio
 from asm6502.cli import main
 from asm6502.cli.common import ROLE_ATTRIBUTE
-from helpers import ROOT
-from test_roles import parsers
 
 BUILD = ROOT / "build"
 GOOD_SOURCE = '10 *= $c000\n20 start lda #1 ; border\n30 sta $d020\n40 rts\n'
@@ -317,9 +317,7 @@ def cases() -> list[tuple[str, str, str, str]]:
             if k in NEEDS_AN_INPUT and kinds is not INPUTS and _good_input(BASE[prog], _parser, prog) is None:
                 continue
             side = "output" if kinds is OUTPUTS or (kind == fileio.EDIT and k in OUTPUTS) else "input"
-            if side == "input" and kind in (fileio.FOLDER, fileio.ROMS):
-                side = "folder"
-            elif side == "input" and k.startswith("folder: "):
+            if side == "input" and kind in (fileio.FOLDER, fileio.ROMS) or side == "input" and k.startswith("folder: "):
                 side = "folder"
             out.append((prog, option, side, k))
     return out

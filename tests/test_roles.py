@@ -15,11 +15,11 @@ import re
 from pathlib import Path
 
 import pytest
+from helpers import ROOT
 
 from asm6502 import fileio
 from asm6502.cli import SUBCOMMANDS, main
 from asm6502.cli.common import ROLE_ATTRIBUTE, add_path_argument, path_arguments
-from helpers import ROOT
 
 # metavars (or their parts: 'D64|DIR') and destinations that say an argument names a file or folder
 FILE_WORDS = {"FILE", "FILES", "PRG", "SRC", "TXT", "DIR", "IMG", "D64", "PNG", "OUT", "MANIFEST", "PATH",
@@ -139,13 +139,13 @@ def test_no_output_replaces_a_rom_image(work, capsys, argv, said):
 
 def test_an_output_over_a_disk_folders_file_is_refused(work, capsys):
     (work / "roms").rename(work / "elsewhere")  # (no ROMs: the disk is looked at before the ROMs are needed)
-    from asm6502.cli.common import gate
     from asm6502.cli import run
+    from asm6502.cli.common import gate
     from asm6502.diagnostics import DiagnosticError
     from asm6502.emu.c64.drive import Disk
 
     parser = run.build_parser()
     args = parser.parse_args(["--disk", "disk", "--screenshot", "disk/game.prg"])
     files = gate(parser, args)
-    with pytest.raises(DiagnosticError, match="screenshot 'disk/game.prg' is the disk file 'disk/game.prg'"):
+    with pytest.raises(DiagnosticError, match=r"screenshot .disk/game\.prg. is the disk file .disk/game\.prg."):
         Disk.load("disk", files)
