@@ -450,6 +450,10 @@ class Files:
             raise DiagnosticError([error(f"{what} '{name}' ends with '/', which names a directory; "
                                          "give a file name (without the '/')", span)])
         target = Path(name)
+        length = len(os.fsencode(target.name))
+        if length > _name_max(target.parent):
+            raise DiagnosticError([error(f"{what} '{name}': the file name is {length:,} bytes, more than the "
+                                         f"{_name_max(target.parent)} a file name may have here; give a shorter one", span)])
         if target.is_dir():
             raise DiagnosticError([error(f"{what} '{name}' is a directory; give a file name", span)])
         real = Path(os.path.realpath(name)) if os.path.islink(name) else target
@@ -649,6 +653,14 @@ def _write_all(fd: int, data: bytes | bytearray) -> None:
 
 
 OutputPlan = Files  # the name the commands used first
+
+
+def _name_max(folder: Path) -> int:
+    """The longest file name (bytes) the folder's file system takes (NAME_MAX; 255 where it cannot be asked)."""
+    try:
+        return os.pathconf(folder if folder.is_dir() else ".", "PC_NAME_MAX")
+    except (OSError, ValueError, AttributeError):
+        return 255
 
 
 def _write_protected(path: Path) -> bool:

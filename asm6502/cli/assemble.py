@@ -6,6 +6,7 @@ import argparse
 import codecs
 import gc
 import os
+import re
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -14,7 +15,7 @@ from asm6502 import __version__, filetype, output
 from asm6502.asm import Options, assemble, expr
 from asm6502.asm.symfile import read_symbols
 from asm6502.cli.commands import SUBCOMMANDS
-from asm6502.cli.common import add_path_argument, byte_arg, gate, guarded, print_diagnostics
+from asm6502.cli.common import add_path_argument, byte_arg, gate, guarded, print_diagnostics, take_repeated
 from asm6502.cpu import CPUS
 from asm6502.diagnostics import DiagnosticError, error, warning
 from asm6502.fileio import BOM, INPUT, INPUT_FOLDER, OUTPUT, PIECE_BYTES, Files, is_utf16, refuse_binary
@@ -24,6 +25,7 @@ FORMATS = ("prg", "raw", "hex")
 SUFFIX = {"prg": ".prg", "raw": ".bin", "hex": ".hex"}
 MAX_SHOWN = 50  # diagnostics printed before the rest is summarised
 MAX_DEFINE_LENGTH = 200  # a -D value is a number or a short expression
+_EMPTY_NUMBER = re.compile(r"\$(?![0-9A-Fa-f])|%(?![01])")  # '$' or '%' with no digit after it
 
 
 class _Formatter(argparse.RawDescriptionHelpFormatter):
@@ -114,6 +116,10 @@ def parse_defines(items: list[str]) -> tuple[tuple[str, int], ...]:
                 raise DiagnosticError([error(f"bad -D '{item}': number {value.strip()} does not fit in 16 bits")])
             number &= 0xFFFF  # -1 is $FFFF, as Profi-Ass's 16-bit arithmetic gives it
         except ValueError:
+            empty = _EMPTY_NUMBER.search(value)
+            if empty:  # (a source's '$' alone is 0, as Profi-Ass reads it; an option's value means a number)
+                raise DiagnosticError([error(f"bad -D '{item}': '{empty.group()}' without digits is no number "
+                                             "(e.g. -D base=$c000)")]) from None
             try:
                 number = expr.evaluate(value.strip())  # or a Profi-Ass expression
             except expr.ExprError as exc:
@@ -204,7 +210,9 @@ def in_source_order(diagnostics) -> list:
 
 def main(argv: list[str]) -> int:
     parser = build_parser()
-    args = parser.parse_args(argv)
+    defines, rest = take_repeated(argv, "-D", "--define")
+    args = parser.parse_args(rest)
+    args.define += defines
     return guarded(lambda: _run(args, parser))
 
 

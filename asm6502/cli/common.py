@@ -83,6 +83,32 @@ def path_arguments(parser: argparse.ArgumentParser, args: argparse.Namespace) ->
     return found
 
 
+def take_repeated(argv: list[str], short: str, long: str) -> tuple[list[str], list[str]]:
+    """The values of a repeatable option (``-D x``, ``-Dx``, ``--define x``, ``--define=x``) taken out
+    of *argv* before argparse sees it, and the rest: argparse's time grows with the square of the
+    number of options (20,000 -D took 20 s, 0.1 s so); a value missing at the end is left to argparse's message."""
+    values: list[str] = []
+    rest: list[str] = []
+    i = 0
+    while i < len(argv):
+        arg = argv[i]
+        if arg == "--":
+            rest += argv[i:]
+            break
+        if arg in (short, long) and i + 1 < len(argv):
+            values.append(argv[i + 1])
+            i += 2
+            continue
+        if arg.startswith(long + "="):
+            values.append(arg[len(long) + 1:])
+        elif arg.startswith(short) and len(arg) > len(short) and not arg.startswith("--"):
+            values.append(arg[len(short):])
+        else:
+            rest.append(arg)
+        i += 1
+    return values, rest
+
+
 def gate(parser: argparse.ArgumentParser, args: argparse.Namespace, **options) -> Files:
     """The command's ``fileio.Files``, given the role of every file and folder its command line
     names (inputs registered, outputs checked) -- call it inside ``guarded``."""
@@ -116,6 +142,10 @@ def standard_streams() -> None:
     hold_standard_descriptors()
     if sys.stderr is None:
         sys.stderr = _Discard()
+    reconfigure = getattr(sys.stdout, "reconfigure", None)
+    if reconfigure is not None:  # a character the terminal's encoding has not (the C64's block
+        reconfigure(errors="replace")  # graphics under PYTHONIOENCODING=ascii or latin-1) is shown as '?'
+
 
 
 def reader_gone() -> int:

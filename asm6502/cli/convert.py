@@ -8,7 +8,7 @@ from pathlib import Path
 
 from asm6502.asm import Options
 from asm6502.cli.assemble import parse_defines, read_source_text
-from asm6502.cli.common import add_path_argument, gate, guarded, print_diagnostics
+from asm6502.cli.common import add_path_argument, gate, guarded, print_diagnostics, take_repeated
 from asm6502.convert import TARGETS, convert
 from asm6502.cpu import CPUS
 from asm6502.diagnostics import DiagnosticError, error
@@ -39,7 +39,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str]) -> int:
     parser = build_parser()
-    args = parser.parse_args(argv)
+    defines, rest = take_repeated(argv, "-D", "--define")
+    args = parser.parse_args(rest)
+    args.define += defines
     return guarded(lambda: _run(args, gate(parser, args)))
 
 

@@ -102,9 +102,15 @@ def _write(args, plan: Files) -> int:
     for file in args.files:
         plan.add_input(file, "file to add")
     plan.check(args.image, "disk image")
+    given: dict[bytes, str] = {}
     for i, file in enumerate(args.files):
         text = args.name[i] if i < len(args.name) else Path(file).stem
-        entry = image.add_file(_name_of(text, "file name"), plan.read(file, MAX_SOURCE_BYTES, "file to add"), file_type,
+        name = _name_of(text, "file name")
+        if name in given:  # (with --replace the second would silently replace the first)
+            raise DiagnosticError([error(f"'{file}' and '{given[name]}' both get the disk name \"{text}\"; "
+                                         "give one of them another with --name")])
+        given[name] = file
+        entry = image.add_file(name, plan.read(file, MAX_SOURCE_BYTES, "file to add"), file_type,
                                replace=args.replace)
         added.append(entry)
     plan.add(args.image, image.to_bytes(), "disk image")

@@ -4,6 +4,7 @@ type, run until a stop condition, print the screen, write a screenshot."""
 from __future__ import annotations
 
 import argparse
+import errno
 import os
 import sys
 import time
@@ -15,7 +16,7 @@ from asm6502.emu.c64.drive import Disk
 from asm6502.emu.c64.machine import Stop
 from asm6502.emu.c64.roms import RomSet
 from asm6502.emu.harness import petscii_to_text, text_to_keys
-from asm6502.fileio import MAX_PRG_BYTES, Files
+from asm6502.fileio import MAX_PRG_BYTES, Files, write_stdout
 
 # Terminal keys -> PETSCII (C64 Programmer's Reference Guide, appendix C).
 _TERMINAL_KEYS = {
@@ -91,6 +92,8 @@ def _interactive(machine, spec):
 
 def run_on_c64(args: argparse.Namespace, roms: RomSet, files: Files) -> int:
     """*files*: the gate: every input registered as it is read, the screenshot written last."""
+    if sys.stdout is None:  # started with standard output closed (>&-): said before the C64 is booted
+        raise OSError(errno.EBADF, "standard output is closed", "<stdout>")
     prg = None
     if args.prg is not None:
         prg = files.read(args.prg, MAX_PRG_BYTES, "C64 program")
@@ -121,9 +124,9 @@ def run_on_c64(args: argparse.Namespace, roms: RomSet, files: Files) -> int:
     elapsed = time.perf_counter() - started
     if args.transcript:
         text = petscii_to_text(bytes(machine.transcript))
-        sys.stdout.write(text if text.endswith("\n") or not text else text + "\n")
+        write_stdout(text if text.endswith("\n") or not text else text + "\n")
     else:
-        sys.stdout.write(screen.screen_text(machine))
+        write_stdout(screen.screen_text(machine))
     if args.screenshot:
         files.add(args.screenshot, screen.screenshot(machine), "screenshot")
         files.commit()
