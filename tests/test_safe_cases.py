@@ -322,3 +322,18 @@ def test_twenty_thousand_defines_are_quick(work, capsys):
     code, _, err = run_cli(capsys, *argv)
     assert code == 0, err
     assert time.perf_counter() - started < 5  # (20 s when argparse read them: its time grows with their square)
+
+
+def test_a_disk_folder_is_read_lazily(tmp_path):
+    from asm6502.emu.c64.drive import Disk
+
+    for k in range(300):
+        (tmp_path / f"f{k:03d}.prg").write_bytes(b"\x01\x08" + bytes([k % 256]) * 1000)
+    files = fileio.Files()
+    reads = []
+    real = files.read
+    files.read = lambda *a, **kw: reads.append(a[0]) or real(*a, **kw)  # type: ignore[method-assign]
+    disk = Disk.load(str(tmp_path), files)
+    assert reads == [] and len(files.inputs) == 300  # every file an input once listed, none read
+    assert disk.files[0].blocks == 4 and b"BLOCKS FREE" in disk.directory_program()
+    assert disk.find(b"F007").data == b"\x01\x08" + bytes([7]) * 1000 and len(reads) == 1
