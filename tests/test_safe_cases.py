@@ -11,7 +11,6 @@ import shutil
 import signal
 import subprocess
 import sys
-import threading
 import time
 from pathlib import Path
 
@@ -129,34 +128,33 @@ def test_two_rules_writing_one_file_are_an_error(work, capsys):
     assert not (work / "a.prg").exists()
 
 
-def test_the_check_and_the_write_see_the_same_file(work):
-    """While the assembler runs, another process switches the output's name between nothing and a
-    link to the source: the source is never overwritten (each output's name is resolved once)."""
-    from asm6502.cli import main
+def test_a_link_to_an_input_put_in_the_outputs_place_after_planning_is_refused(work):
+    """Between the check when an output is planned and the write, the output's name becomes a link to
+    the source: the write sees it (each output's name is resolved again, once, when written)."""
+    plan = fileio.Files()
+    plan.read("a.asm")
+    plan.add("o.prg", b"program")
+    os.symlink("a.asm", work / "o.prg")
+    with pytest.raises(DiagnosticError, match="output 'o.prg' is the input 'a.asm'"):
+        plan.commit()
+    assert (work / "a.asm").read_text() == SOURCE
 
-    runs = 40
-    stop = threading.Event()
 
-    def switch():
-        while not stop.is_set():
-            try:
-                os.symlink("a.asm", work / "o.prg")
-            except FileExistsError:
-                pass
-            try:
-                os.unlink(work / "o.prg")
-            except FileNotFoundError:
-                pass
+def test_a_link_put_in_the_outputs_place_while_it_is_written_is_not_followed(work, monkeypatch):
+    """The name is resolved once: a link that appears after that is replaced, never written through."""
+    plan = fileio.Files()
+    plan.read("a.asm")
+    plan.add("o.prg", b"program")
+    real = fileio._new_file
 
-    switcher = threading.Thread(target=switch, daemon=True)
-    switcher.start()
-    try:
-        for _ in range(runs):
-            main(["a.asm", "-o", "o.prg", "-q"])
-            assert (work / "a.asm").read_text() == SOURCE
-    finally:
-        stop.set()
-        switcher.join()
+    def meanwhile(directory, name):
+        os.symlink("a.asm", work / "o.prg")  # (another process, just after the last check)
+        return real(directory, name)
+
+    monkeypatch.setattr(fileio, "_new_file", meanwhile)
+    plan.commit()
+    assert (work / "a.asm").read_text() == SOURCE
+    assert not (work / "o.prg").is_symlink() and (work / "o.prg").read_bytes() == b"program"
 
 
 # --- streams and encodings ----------------------------------------------------------------------
