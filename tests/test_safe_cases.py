@@ -335,3 +335,15 @@ def test_a_disk_folder_is_read_lazily(tmp_path):
     assert reads == [] and len(files.inputs) == 300  # every file an input once listed, none read
     assert disk.files[0].blocks == 4 and b"BLOCKS FREE" in disk.directory_program()
     assert disk.find(b"F007").data == b"\x01\x08" + bytes([7]) * 1000 and len(reads) == 1
+
+
+def test_a_pasted_line_of_megabytes_is_refused_at_once():
+    from asm6502.typein.basic import MAX_TYPED, BasicSession
+
+    session = BasicSession()
+    started = time.perf_counter()
+    answer = session.feed('10 print "' + "x" * 5_000_000 + '" <123>')
+    assert time.perf_counter() - started < 1 and answer[0].startswith("refused: 5,000,017 characters in one line")
+    assert session.lines == {} and not session.dirty
+    near = '10 print "' + "x" * (MAX_TYPED - 20) + '"'  # (the longest accepted: stored, its checksum shown)
+    assert session.feed(near)[0].startswith("ok: line 10")

@@ -17,6 +17,8 @@ from asm6502.basic.cslayout import CHECKSUM_AT_END, NUMBERED, read_checksum, rea
 from asm6502.basic.csread import read_listings
 from asm6502.basic.tokenizer import MAX_LINE_NUMBER
 
+MAX_TYPED = 1000  # characters of one typed line: 80 on the C64's screen, each perhaps a {name} of several
+
 HELP = ("type a line as printed, with its checksum: 10 print \"hallo\" <123>; "
         "a line without <NNN> is stored and its checksum shown to compare; "
         ".back takes the last line back, .list shows the lines, .save saves, .quit saves and ends")
@@ -93,6 +95,9 @@ class BasicSession:
             return [rows[n] for n in sorted(rows)] or ["(no lines)"]
         if cmd in (".help", "?"):
             return [HELP]
+        if len(t) > MAX_TYPED:  # (before any reading: the search for a fix grows with the square of the line)
+            return [f"refused: {len(t):,} characters in one line; a C64 line takes 80 on its screen "
+                    f"(at most {MAX_TYPED:,} typed here, with petcat's {{names}} and the <NNN>)"]
         end = CHECKSUM_AT_END.search(t)
         printed = read_checksum(end).value if end else None
         body_text = t[: end.start()] if end else t
