@@ -3,6 +3,9 @@
 A command makes one ``Files`` (``OutputPlan`` is the same class under its old name) and hands it
 down to everything that touches the file system:
 
+- ``declare`` gives it, before the command does anything, every file and folder the command line
+  names, by its ``Role`` (declared next to the option: ``cli.common.add_path_argument``): an input
+  is registered, an output checked, and every input found later is checked against the outputs;
 - ``read``/``text`` read an input with a size limit (a C64 file is never larger than 64 KB, a
   source never larger than a few MB, so ``/dev/zero`` or a wrong, huge file is a clear error instead
   of gigabytes of memory) and register it as an input at the moment it is read -- the main source,
@@ -19,9 +22,12 @@ The output rule:
   and inode, after resolving links);
 - an output's directory must exist (nothing creates directories behind the user's back; a typo in
   ``-o`` is an error); ``name/`` names a directory, never the file ``name``;
-- a write-protected file is refused, as ``cp`` refuses it; a replaced file keeps its mode;
+- a write-protected file is refused, as ``cp`` refuses it; a replaced file keeps its mode and, where
+  the user may give them, its owner and group; a file with other hard links is updated in place, as
+  ``cp`` does (every name of it sees the new bytes);
 - an output that is a symbolic link is written through it (the link stays);
-- every output is first written to a temporary file in its own directory; only when all of them
+- every output is first written to a temporary file in its own directory (a short name, so that a
+  name of 255 bytes stays writable); only when all of them
   are written are they renamed over the targets (os.replace is atomic on one file system), so a
   full disk or a failed write leaves the old files as they were and no temporary file behind; an
   error names the user's file, never the temporary one.
