@@ -20,8 +20,12 @@ outcome, the run must:
   name sees the new bytes, as with cp);
 - print at most MAX_ERR characters on standard error (its first diagnostics, never its input whole).
 
-The default run takes a fixed sample (SAMPLE cases, the same every time); ``pytest -m slow`` runs all
-(test_the_matrix_size says how many there are).
+And every command's good line x every kind of bad standard output (STREAMS: closed, a reader that
+has gone, an encoding without the C64's characters, a full disk), in its own process: no traceback,
+the usual exit status.
+
+The default run takes a fixed sample (SAMPLE file cases and 12 stream cases, the same every time);
+``pytest -m slow`` runs all (test_the_matrix_size says how many there are).
 """
 
 from __future__ import annotations
@@ -442,8 +446,10 @@ def test_hostile_matrix(sandbox, capsys, monkeypatch, prog, option, side, kind):
 
 
 def test_the_matrix_size():
-    """How many cases the declarations generate (all of them with -m slow)."""
-    assert len(ALL) >= 400 and len(DEFAULT) == SAMPLE, f"{len(ALL)} cases"
+    """How many cases the declarations generate (all of them with -m slow): 797 file cases and 72
+    stream cases when this was written."""
+    assert len(ALL) >= 700 and len(DEFAULT) == SAMPLE, f"{len(ALL)} cases"
+    assert len(STREAM_CASES) == 4 * len(BASE) and len(STREAM_DEFAULT) == 12
 
 
 def test_every_declared_argument_is_varied():
@@ -455,3 +461,43 @@ def test_every_declared_argument_is_varied():
     for prog, parser, action in declared():
         assert (prog, action.option_strings[-1] if action.option_strings else action.dest) in varied
         command_line(prog, parser, action)  # (an input the good line does not give fails here)
+
+
+# --- every command x every kind of bad standard stream --------------------------------------------
+
+# (the redirection or environment, what it does to standard output)
+STREAMS = {
+    "closed": ("{cmd} >&-", {}),
+    "a reader that has gone": ("{cmd} | head -c 1 >/dev/null; exit ${{PIPESTATUS[0]}}", {}),
+    "an encoding without the C64's characters": ("{cmd}", {"PYTHONIOENCODING": "ascii"}),
+    "a full disk": ("{cmd} >/dev/full", {}),
+}
+STREAM_CASES = [(prog, kind) for prog in BASE for kind in STREAMS]
+STREAM_DEFAULT = set(random.Random(7).sample(range(len(STREAM_CASES)), 12))
+
+
+def _shell_line(argv: list[str]) -> str:
+    import shlex
+
+    return " ".join(shlex.quote(a) for a in argv)
+
+
+@pytest.mark.parametrize("prog,kind", [pytest.param(*c, id=f"{c[0]}: {c[1]}", marks=() if i in STREAM_DEFAULT else pytest.mark.slow)
+                                       for i, c in enumerate(STREAM_CASES)])
+def test_every_command_with_a_bad_standard_output(sandbox, prog, kind):
+    """No traceback and the usual exit status (a clear error for a closed stream or a full disk,
+    quiet for a reader that has gone, '?' for a character the encoding has not)."""
+    import sys
+
+    if kind == "a full disk" and not Path("/dev/full").exists():
+        pytest.skip("needs /dev/full")
+    argv = [a for a in BASE[prog] if a != "-q"]
+    line, env = STREAMS[kind]
+    stdin = STDIN.get(prog, "")
+    done = subprocess.run(["bash", "-c", line.format(cmd=_shell_line([sys.executable, "-m", "asm6502", *argv]))],
+                          cwd=sandbox / "work", input=stdin.encode(), capture_output=True, timeout=120,
+                          env=dict(os.environ, PYTHONPATH=str(ROOT), ASM6502_ROMS="none", **env))
+    assert b"Traceback" not in done.stderr, done.stderr.decode(errors="replace")[-2000:]
+    assert done.returncode in (0, 1, 3, 4), (done.returncode, done.stderr[-500:])
+    if kind == "a reader that has gone":
+        assert b"Broken pipe" not in done.stderr

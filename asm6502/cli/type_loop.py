@@ -11,6 +11,7 @@ beside it, as ``FILE.1`` (the first free number), says so, and goes on saving th
 
 from __future__ import annotations
 
+import errno
 import sys
 from collections.abc import Callable
 
@@ -64,6 +65,8 @@ def preflight(path: str, program: str | None) -> None:
 def run(session, file: SessionFile, program: Callable[[], tuple[str, bytes] | None], messages: list[str]) -> int:
     """Read typed lines until .quit or end of input; save on the way out."""
     out = sys.stdout
+    if out is None:  # started with standard output closed (>&-): the session could show nothing
+        raise OSError(errno.EBADF, "standard output is closed", "<stdout>")
     for m in messages:
         print(m, file=out)
     print("type .help for help; .quit saves and ends", file=out)
