@@ -452,10 +452,17 @@ def load_manifest(path: str | os.PathLike, files=None) -> list[Artifact]:
             diags.append(error("the manifest has no 'artifacts:' mapping", Span(filename, 1, 1, 1, src.lines[0] if src.lines else None)))
         raise DiagnosticError(diags)
     artifacts: list[Artifact] = []
+    first: dict[str, Artifact] = {}
     for key, body in _mapping(src, artifacts_value.node, "artifacts", diags) or []:
         artifact = _parse_artifact(src, key, body, diags)
-        if artifact is not None:
-            artifacts.append(artifact)
+        if artifact is None:
+            continue
+        twin = first.setdefault(artifact.output, artifact)  # ('a.prg' and './a.prg' are one file)
+        if twin is not artifact:
+            diags.append(error(f"two rules write one file: '{key.text}' is '{twin.output}', which line "
+                               f"{twin.span.line} already makes; give each artifact its own name", key.span))
+            continue
+        artifacts.append(artifact)
     root_dir = Path(filename).parent
     _check_graph(artifacts, root_dir, diags)
     if any(d.is_error for d in diags):

@@ -3,6 +3,9 @@
 A command makes one ``Files`` (``OutputPlan`` is the same class under its old name) and hands it
 down to everything that touches the file system:
 
+- ``declare`` gives it, before the command does anything, every file and folder the command line
+  names, by its ``Role`` (declared next to the option: ``cli.common.add_path_argument``): an input
+  is registered, an output checked, and every input found later is checked against the outputs;
 - ``read``/``text`` read an input with a size limit (a C64 file is never larger than 64 KB, a
   source never larger than a few MB, so ``/dev/zero`` or a wrong, huge file is a clear error instead
   of gigabytes of memory) and register it as an input at the moment it is read -- the main source,
@@ -19,9 +22,12 @@ The output rule:
   and inode, after resolving links);
 - an output's directory must exist (nothing creates directories behind the user's back; a typo in
   ``-o`` is an error); ``name/`` names a directory, never the file ``name``;
-- a write-protected file is refused, as ``cp`` refuses it; a replaced file keeps its mode;
+- a write-protected file is refused, as ``cp`` refuses it; a replaced file keeps its mode and, where
+  the user may give them, its owner and group; a file with other hard links is updated in place, as
+  ``cp`` does (every name of it sees the new bytes);
 - an output that is a symbolic link is written through it (the link stays);
-- every output is first written to a temporary file in its own directory; only when all of them
+- every output is first written to a temporary file in its own directory (a short name, so that a
+  name of 255 bytes stays writable); only when all of them
   are written are they renamed over the targets (os.replace is atomic on one file system), so a
   full disk or a failed write leaves the old files as they were and no temporary file behind; an
   error names the user's file, never the temporary one.
@@ -203,6 +209,25 @@ def read_text(path: str | os.PathLike, limit: int = MAX_SOURCE_BYTES, what: str 
     return decode_utf8(read_input(path, limit, what), "<stdin>" if name == STDIO else name)
 
 
+def file_stamp(path: str | os.PathLike) -> tuple[int, int, int, int] | None:
+    """What tells that a file was changed or replaced since it was last looked at (device, inode,
+    size, modification time in ns); None when there is no file."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns
+
+
+def free_name(path: str | os.PathLike) -> str:
+    """``PATH.1``, ``PATH.2`` ...: the first that names no file (where a session is saved aside)."""
+    name = os.fspath(path)
+    n = 1
+    while os.path.lexists(f"{name}.{n}"):
+        n += 1
+    return f"{name}.{n}"
+
+
 # --- the gate -----------------------------------------------------------------
 
 
@@ -250,6 +275,43 @@ class _Input:
     keys: frozenset
 
 
+# --- roles: what a command-line argument naming a file or folder is -----------------------------
+
+READ, WRITE, EDIT, FOLDER, ROMS, DISK = "read", "write", "edit", "folder", "roms", "disk"
+
+
+@named_tuple
+class Role:
+    """What a file or folder named on the command line is to the command (``Files.declare``):
+
+    - ``read``: an input (registered at once: no output may be it);
+    - ``write``: an output (checked at once, and every input found later -- a ``.file`` member, a
+      ROM image, a disk folder's file -- is checked against it the moment it is found);
+    - ``edit``: a file the command reads and writes back (a typing session's listing, a disk image
+      files are added to): an output that may be itself;
+    - ``folder``: a folder files are looked up in (each is an input when found);
+    - ``roms``: a folder of ROM images (each image is an input when found);
+    - ``disk``: a disk image (an input) or a folder of files (each an input when listed).
+
+    *what* names it in messages ("C64 program", "screenshot")."""
+
+    what: str
+    kind: str
+
+    def named(self, what: str) -> Role:
+        return Role(what, self.kind)
+
+
+INPUT = Role("input", READ)
+OUTPUT = Role("output", WRITE)
+EDITED = Role("file being edited", EDIT)
+INPUT_FOLDER = Role("folder", FOLDER)
+ROM_FOLDER = Role("ROM folder", ROMS)
+DISK_IMAGE_OR_FOLDER = Role("disk image or folder", DISK)
+SCREENSHOT = Role("screenshot", WRITE)
+REPORT = Role("report", WRITE)
+
+
 class Files:
     """Every file of one command: inputs registered as they are read, outputs checked when
     planned and written together by ``commit``.
@@ -261,8 +323,33 @@ class Files:
     def __init__(self, *, overwrite: bool = False, overwrite_option: str = "--overwrite") -> None:
         self._inputs: list[_Input] = []
         self._outputs: list[tuple[_Planned, frozenset]] = []
+        self._declared: list[tuple[str, str, frozenset]] = []  # outputs named on the command line
         self.overwrite = overwrite
         self.overwrite_option = overwrite_option
+
+    # -- the command line's files, by role
+
+    def declare(self, role: Role, path: str | os.PathLike) -> None:
+        """A file or folder named on the command line, with its role (see ``Role``), before the
+        command does anything: an input is registered, an output checked (and every input found
+        later is checked against it)."""
+        name = os.fspath(path)
+        if name == STDIO:
+            return
+        if role.kind == READ or (role.kind == DISK and not os.path.isdir(name)):
+            self.add_input(name, role.what)
+        elif role.kind in (WRITE, EDIT):
+            keys = self.check(name, role.what)
+            if role.kind == WRITE and keys:
+                self._declared.append((name, role.what, keys))
+
+    def fresh(self) -> Files:
+        """A gate for one more set of outputs (each listing of a page is committed on its own),
+        knowing every input read and every output declared so far."""
+        other = Files(overwrite=self.overwrite, overwrite_option=self.overwrite_option)
+        other._inputs = list(self._inputs)
+        other._declared = list(self._declared)
+        return other
 
     # -- inputs
 
@@ -302,6 +389,9 @@ class Files:
         for planned, keys in self._outputs:
             if keys & inp.keys:
                 raise DiagnosticError([self._overlap(planned.path, planned.what, inp, planned.span)])
+        for out, out_what, keys in self._declared:
+            if keys & inp.keys:
+                raise DiagnosticError([self._overlap(out, out_what, inp, None)])
 
     @property
     def inputs(self) -> list[str]:
@@ -366,6 +456,10 @@ class Files:
             raise DiagnosticError([error(f"{what} '{name}' ends with '/', which names a directory; "
                                          "give a file name (without the '/')", span)])
         target = Path(name)
+        length = len(os.fsencode(target.name))
+        if length > _name_max(target.parent):
+            raise DiagnosticError([error(f"{what} '{name}': the file name is {length:,} bytes, more than the "
+                                         f"{_name_max(target.parent)} a file name may have here; give a shorter one", span)])
         if target.is_dir():
             raise DiagnosticError([error(f"{what} '{name}' is a directory; give a file name", span)])
         real = Path(os.path.realpath(name)) if os.path.islink(name) else target
@@ -373,6 +467,9 @@ class Files:
         if not parent.is_dir() and not (make_parent and not parent.exists()):
             raise DiagnosticError([error(f"{what} '{name}': directory '{parent}' does not exist "
                                          "(create it first; nothing creates directories for you)", span)])
+        if parent.is_dir() and not os.access(parent, os.W_OK | os.X_OK):
+            raise DiagnosticError([error(f"{what} '{name}': the folder '{parent}' cannot be written by this user "
+                                         "(no file can be made in it); choose another folder", span)])
         if real.exists() and not _protected_ok and _write_protected(real):
             raise DiagnosticError([error(f"{what} '{name}' is write-protected; it was left alone "
                                          "(make it writable first, as cp would need)", span)])
@@ -400,25 +497,36 @@ class Files:
         """Write every planned output; return (path, written) pairs (False: already held these bytes).
 
         Every output is checked again against every input (a ``.file`` member is read after the
-        outputs were planned). All temporary files are written before the first rename; any
-        failure removes them and re-raises, leaving every target as it was.
+        outputs were planned), by the name it is written under, resolved once here: the check and
+        the write see the same file even when a link is put in its place meanwhile. All temporary
+        files are written before the first rename; any failure removes them and re-raises, leaving
+        every target as it was.
+
+        A target with other hard links is updated in place, as ``cp`` does (every name of it sees
+        the new bytes), after every temporary file was written; a failure puts its old bytes back.
+        A replaced file keeps its mode and, where this user may give it, its owner and group.
         """
+        targets: list[Path] = []
         for planned, keys in self._outputs:
+            target = _resolved(planned.path)
+            targets.append(target)
+            if planned.path == STDIO or _is_special(planned.path):
+                continue
+            now = keys | frozenset(_identity(target))
             for inp in self._inputs:
-                if keys & (inp.keys | frozenset(_identity(inp.path))):
+                if now & (inp.keys | frozenset(_identity(inp.path))):
                     raise DiagnosticError([self._overlap(planned.path, planned.what, inp, planned.span)])
         temps: list[tuple[str, str]] = []
+        in_place: list[tuple[_Planned, Path, os.stat_result]] = []
         report: list[tuple[str, bool]] = []
         special: list[_Planned] = []
         default_mode = 0o666 & ~_umask()
         try:
-            for planned, _keys in self._outputs:
+            for (planned, _keys), target in zip(self._outputs, targets, strict=True):
                 if planned.path == STDIO or _is_special(planned.path):
                     special.append(planned)
                     report.append((planned.path, True))
                     continue
-                # through a symbolic link to the file it names: the link stays a link
-                target = Path(os.path.realpath(planned.path)) if os.path.islink(planned.path) else Path(planned.path)
                 if planned.keep_same and target.is_file() and _same_bytes(target, planned.data):
                     report.append((planned.path, False))
                     continue
@@ -426,50 +534,60 @@ class Files:
                     if planned.make_parent:
                         target.parent.mkdir(parents=True, exist_ok=True)
                     try:
-                        mode = stat.S_IMODE(os.stat(target).st_mode)  # a replaced file keeps its mode
+                        old: os.stat_result | None = os.stat(target)
                     except OSError:
-                        mode = default_mode  # a new file: what a plain open() would give
+                        old = None  # a new file: what a plain open() would give
                     fd, tmp = _new_file(target.parent, target.name)
                     temps.append((tmp, os.fspath(target)))
                     with os.fdopen(fd, "wb") as fh:
                         fh.write(planned.data)
-                    os.chmod(tmp, mode)  # (the temporary file is made 0600)
+                    if old is not None:
+                        _keep_owner(tmp, old)
+                    os.chmod(tmp, stat.S_IMODE(old.st_mode) if old is not None else default_mode)  # (made 0600)
                 except OSError as exc:
                     raise _named(exc, planned.path) from None
+                if old is not None and stat.S_ISREG(old.st_mode) and old.st_nlink > 1:
+                    in_place.append((planned, target, old))  # (its temporary file proved the room for it)
                 report.append((planned.path, True))
             for planned in special:
                 if planned.path == STDIO:
                     write_stdout(planned.data)
                 else:
-                    with open(planned.path, "wb") as fh:
-                        fh.write(planned.data)
-            # the renames go together: a Ctrl-C waits until they are done (POSIX), so it never
+                    try:
+                        with open(planned.path, "wb") as fh:
+                            fh.write(planned.data)
+                    except OSError as exc:
+                        raise _named(exc, planned.path) from None
+            # the writes go together: a Ctrl-C waits until they are done (POSIX), so it never
             # leaves some outputs new and others old
             import signal
 
             block = getattr(signal, "pthread_sigmask", None)
             held = block(signal.SIG_BLOCK, {signal.SIGINT}) if block is not None else None
             try:
+                _write_in_place(in_place)
+                done = {os.fspath(target) for _p, target, _st in in_place}
                 while temps:
                     tmp, target_name = temps[0]
-                    try:
-                        os.replace(tmp, target_name)
-                    except OSError as exc:
-                        raise _named(exc, target_name) from None
+                    if target_name not in done:
+                        try:
+                            os.replace(tmp, target_name)
+                        except OSError as exc:
+                            raise _named(exc, target_name) from None
+                    else:
+                        os.unlink(tmp)
                     temps.pop(0)
             finally:
                 if block is not None:
                     block(signal.SIG_SETMASK, held)
         except BaseException:
             # the temporary files made so far; a Ctrl-C can fall between making one and noting it,
-            # so every file with this process's temporary name for a planned output goes too
+            # so every file with this process's temporary name in an output's folder goes too
             import glob
 
             leftovers = {tmp for tmp, _target in temps}
-            for planned, _keys in self._outputs:
-                target = Path(os.path.realpath(planned.path)) if os.path.islink(planned.path) else Path(planned.path)
-                pattern = glob.escape(os.path.join(target.parent, f".{target.name}.{os.getpid()}.")) + "*.tmp"
-                leftovers.update(glob.glob(pattern))
+            for target in {t.parent for t in targets}:
+                leftovers.update(glob.glob(os.path.join(glob.escape(os.fspath(target)), _temp_prefix() + "*.tmp")))
             for tmp in leftovers:
                 try:
                     os.unlink(tmp)
@@ -479,7 +597,76 @@ class Files:
         return report
 
 
+def _resolved(path: str) -> Path:
+    """The name an output is written under: through a symbolic link, the file it names (the link
+    stays a link)."""
+    return Path(os.path.realpath(path)) if path != STDIO and os.path.islink(path) else Path(path)
+
+
+def _keep_owner(tmp: str, old: os.stat_result) -> None:
+    """The replaced file's owner and group on its replacement, where this user may give them
+    (root may; anyone may keep a group they are in); else the new file is this user's, as cp's is."""
+    st = os.stat(tmp)
+    if (st.st_uid, st.st_gid) == (old.st_uid, old.st_gid):
+        return
+    for uid, gid in ((old.st_uid, old.st_gid), (-1, old.st_gid)):
+        try:
+            os.chown(tmp, uid, gid)
+            return
+        except OSError:
+            continue
+
+
+def _write_in_place(targets: list[tuple[_Planned, Path, os.stat_result]]) -> None:
+    """Write each hard-linked target in place, after checking that the file opened is the one
+    checked (device and inode: no link put in its place); on a failure every one written so far
+    gets its old bytes back."""
+    written: list[tuple[str, bytes]] = []
+    try:
+        for planned, target, old in targets:
+            try:
+                previous = read_input(target, max(old.st_size, 1) + 1, planned.what)
+                fd = os.open(target, os.O_WRONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_BINARY", 0))
+                try:
+                    st = os.fstat(fd)
+                    if (st.st_dev, st.st_ino) != (old.st_dev, old.st_ino):
+                        raise OSError(errno.EBUSY, "the file was replaced while this command ran; it was left alone")
+                    written.append((os.fspath(target), previous))
+                    _write_all(fd, planned.data)
+                    os.ftruncate(fd, len(planned.data))
+                finally:
+                    os.close(fd)
+            except OSError as exc:
+                raise _named(exc, planned.path) from None
+    except BaseException:
+        for name, previous in written:
+            try:
+                fd = os.open(name, os.O_WRONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_BINARY", 0))
+                try:
+                    _write_all(fd, previous)
+                    os.ftruncate(fd, len(previous))
+                finally:
+                    os.close(fd)
+            except OSError:
+                pass
+        raise
+
+
+def _write_all(fd: int, data: bytes | bytearray) -> None:
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view):]
+
+
 OutputPlan = Files  # the name the commands used first
+
+
+def _name_max(folder: Path) -> int:
+    """The longest file name (bytes) the folder's file system takes (NAME_MAX; 255 where it cannot be asked)."""
+    try:
+        return os.pathconf(folder if folder.is_dir() else ".", "PC_NAME_MAX")
+    except (OSError, ValueError, AttributeError):
+        return 255
 
 
 def _write_protected(path: Path) -> bool:
@@ -499,6 +686,13 @@ def _named(exc: OSError, path: str) -> OSError:
 
 def write_stdout(data: bytes | bytearray | str) -> None:
     """Bytes or text to standard output (an OSError when it is closed or the reader has gone)."""
+    try:
+        _write_stdout(data)
+    except OSError as exc:
+        raise _named(exc, exc.filename if exc.filename is not None else "<stdout>") from None
+
+
+def _write_stdout(data: bytes | bytearray | str) -> None:
     out = sys.stdout
     if out is None:  # started with standard output closed (>&-)
         raise OSError(errno.EBADF, "standard output is closed", "<stdout>")
@@ -571,13 +765,24 @@ def write_atomic(path: str | os.PathLike, data: bytes | str) -> None:
     plan.commit()
 
 
+def _temp_prefix() -> str:
+    return f".asm6502.{os.getpid()}."
+
+
 def _new_file(directory: Path, name: str) -> tuple[int, str]:
-    """A new, empty file ``.NAME.PID.N.tmp`` in ``directory``, open for writing (what
-    tempfile.mkstemp does; importing tempfile costs the command milliseconds of its start-up)."""
+    """A new, empty file ``.asm6502.PID.N.tmp`` in ``directory``, open for writing (what
+    tempfile.mkstemp does; importing tempfile costs the command milliseconds of its start-up).
+    The name is short whatever *name* is: a target name of 255 bytes (NAME_MAX) stays writable.
+    A folder where no file can be made is named in the error (not the file)."""
     for n in range(1000):
-        path = os.path.join(directory, f".{name}.{os.getpid()}.{n}.tmp")
+        path = os.path.join(directory, f"{_temp_prefix()}{n}.tmp")
         try:
             return os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0), 0o600), path
         except FileExistsError:
             continue
+        except OSError as exc:
+            if exc.errno in (errno.EACCES, errno.EPERM, errno.EROFS):
+                raise type(exc)(exc.errno, f"no file can be made in the folder '{directory}' "
+                                f"({exc.strerror or exc}); the folder is the problem, not the file", path) from None
+            raise
     raise FileExistsError(f"no free temporary name for {name} in {directory}")

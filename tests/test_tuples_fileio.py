@@ -93,7 +93,7 @@ def test_write_atomic_writes_and_leaves_no_temporary_file(tmp_path, data):
 
 
 def test_write_atomic_a_taken_temporary_name_is_skipped(tmp_path):
-    (tmp_path / f".out.bin.{os.getpid()}.0.tmp").write_bytes(b"someone else's")
+    (tmp_path / f".asm6502.{os.getpid()}.0.tmp").write_bytes(b"someone else's")
     write_atomic(tmp_path / "out.bin", b"ours")
     assert (tmp_path / "out.bin").read_bytes() == b"ours"
-    assert (tmp_path / f".out.bin.{os.getpid()}.0.tmp").read_bytes() == b"someone else's"
+    assert (tmp_path / f".asm6502.{os.getpid()}.0.tmp").read_bytes() == b"someone else's"

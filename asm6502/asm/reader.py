@@ -380,8 +380,8 @@ def read_lines(file: str, pieces: str | Iterable[str], room: Kept | None = None)
             add_number(NO_NUMBER)
             add_col(0)
             continue
-        digits, _, body = raw.partition(" ")
-        if len(digits) < 6 and digits.isdigit() and digits.isascii() and body[:1] not in _NOT_AFTER_ONE_BLANK:
+        digits, blank_after, body = raw.partition(" ")
+        if len(digits) < 6 and digits.isdigit() and digits.isascii() and (body[:1] not in _NOT_AFTER_ONE_BLANK or blank_after and not body):
             # the commonest line, '100 lda #1': its number, one blank, its statements (LINE_PARTS reads it so too)
             number = int(digits)
             if number > MAX_LINE_NUMBER:
@@ -405,6 +405,11 @@ def read_lines(file: str, pieces: str | Iterable[str], room: Kept | None = None)
                     if lines.cols[first - 1] & TAILED:
                         add_tail_at(index - 1)
                         add_tail(lines.tails[bisect_left(lines.tail_at, first - 1)])
+                    continue
+                if not was.has_code and not any(s.comment for s in was.statements):
+                    append(was)  # (a line of only blanks: one object for all of them, as for empty lines -- 20 MB
+                    add_number(NO_NUMBER)  # of ' ' lines took 2.5 GB, 117 bytes per byte of input)
+                    add_col(0)
                     continue
                 statements = tuple([statement(s.text, s.col, s.comment) for s in was.statements])
                 append(make_line(file, index, None, was.number_col, was.line_text, statements, was.has_code))
@@ -432,6 +437,13 @@ def read_lines(file: str, pieces: str | Iterable[str], room: Kept | None = None)
             has_code = statements[0].text != "" if len(statements) == 1 else any(s.text for s in statements)
         elif ";" not in body:  # one statement
             if body is kept:  # (rstrip gave back the same string: no trailing blanks, the line is its number, ' ', body)
+                if not body:  # ('100 ': the number alone, a line without code as a line of only a comment is: its
+                    add_tail_at(index - 1)  # empty text and empty tail; a SourceLine took 330 bytes such a line)
+                    add_tail("")
+                    append("")
+                    add_number(number)
+                    add_col(col | TAILED)
+                    continue
                 # (the commonest line: its text, number and column; no object)
                 append(share(body, body))
                 add_number(number)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import codecs
 import os
+import re
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -14,16 +15,17 @@ from asm6502.asm import Options, assemble, expr
 from asm6502.asm.assemble import PausedGc
 from asm6502.asm.symfile import read_symbols
 from asm6502.cli.commands import SUBCOMMANDS
-from asm6502.cli.common import byte_arg, guarded, print_diagnostics
+from asm6502.cli.common import add_path_argument, byte_arg, gate, guarded, print_diagnostics, take_repeated
 from asm6502.cpu import CPUS
 from asm6502.diagnostics import DiagnosticError, error, warning
-from asm6502.fileio import BOM, PIECE_BYTES, Files, is_utf16, refuse_binary
+from asm6502.fileio import BOM, INPUT, INPUT_FOLDER, OUTPUT, PIECE_BYTES, Files, is_utf16, refuse_binary
 from asm6502.numparse import parse_int
 
 FORMATS = ("prg", "raw", "hex")
 SUFFIX = {"prg": ".prg", "raw": ".bin", "hex": ".hex"}
 MAX_SHOWN = 50  # diagnostics printed before the rest is summarised
 MAX_DEFINE_LENGTH = 200  # a -D value is a number or a short expression
+_EMPTY_NUMBER = re.compile(r"\$(?![0-9A-Fa-f])|%(?![01])")  # '$' or '%' with no digit after it
 
 
 class _Formatter(argparse.RawDescriptionHelpFormatter):
@@ -57,8 +59,9 @@ def build_parser() -> argparse.ArgumentParser:
         epilog="other commands (each has --help):\n" + commands,
         formatter_class=_Formatter,
     )
-    parser.add_argument("source", metavar="SRC", help="Profi-Ass source (.asm text, or a C64 .prg source)")
-    parser.add_argument("-o", "--output", metavar="OUT", help="output file (default: the file '.opt o#' names, else SRC with .prg/.bin/.hex; never SRC itself)")
+    add_path_argument(parser, "source", role=INPUT, what="source", metavar="SRC",
+                      help="Profi-Ass source (.asm text, or a C64 .prg source)")
+    add_path_argument(parser, "-o", "--output", role=OUTPUT, metavar="OUT", help="output file (default: the file '.opt o#' names, else SRC with .prg/.bin/.hex; never SRC itself)")
     parser.add_argument(
         "--format",
         choices=FORMATS,
@@ -67,14 +70,14 @@ def build_parser() -> argparse.ArgumentParser:
         "hex: Intel HEX (segments kept apart). Gaps between '*=' segments are filled in prg/raw (with a warning).",
     )
     parser.add_argument("--fill", type=byte_arg, default=0x00, metavar="BYTE", help="byte for gaps in prg/raw output (default $00)")
-    parser.add_argument("-L", "--listing", metavar="FILE", help="write a listing: line number, address, every byte, source")
+    add_path_argument(parser, "-L", "--listing", role=OUTPUT, what="listing", metavar="FILE", help="write a listing: line number, address, every byte, source")
     parser.add_argument(
         "--listing-format", choices=("modern", "profi"), default="modern",
         help="modern: every byte (default); profi: the original Profi-Ass 64 listing (110: C000 A2 00 ... NO ERRORS)",
     )
-    parser.add_argument("-l", "--labels", "--vice-labels", dest="labels", metavar="FILE",
-                        help="write a VICE label file (al C:3400 .grloop); load it in VICE's monitor with ll")
-    parser.add_argument("--mse", metavar="FILE", help="also write an MSE V1.0 type-in listing of the program")
+    add_path_argument(parser, "-l", "--labels", "--vice-labels", role=OUTPUT, what="label file", dest="labels",
+                      metavar="FILE", help="write a VICE label file (al C:3400 .grloop); load it in VICE's monitor with ll")
+    add_path_argument(parser, "--mse", role=OUTPUT, what="MSE listing", metavar="FILE", help="also write an MSE V1.0 type-in listing of the program")
     parser.add_argument("--mse-name", metavar="NAME", help="program name in the MSE header (default: source file name)")
     parser.add_argument(
         "-D", "--define", action="append", default=[], metavar="NAME=VALUE", help="define a constant before assembly (repeatable)"
@@ -82,9 +85,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--cpu", choices=CPUS, default="6502", help="6502: documented opcodes (default); 6502i: also the undocumented NMOS opcodes"
     )
-    parser.add_argument("-I", "--include", action="append", default=[], metavar="DIR",
-                        help="directory searched for '.file' sources and '.lst' symbol files (repeatable)")
-    parser.add_argument("--disk", metavar="D64", help="a .d64 image whose files .file/.lst names are looked up in (tokenized sources)")
+    add_path_argument(parser, "-I", "--include", role=INPUT_FOLDER, what="include folder", action="append", default=[],
+                      metavar="DIR", help="directory searched for '.file' sources and '.lst' symbol files (repeatable)")
+    add_path_argument(parser, "--disk", role=INPUT, what="disk image", metavar="D64", help="a .d64 image whose files .file/.lst names are looked up in (tokenized sources)")
     parser.add_argument("--case", choices=("lower", "upper", "petcat"), default="lower",
                         help="lower (or petcat, as in 'asm6502 basic'): a-z are the C64's unshifted letters, A-Z the "
                         "shifted ones (default); "
@@ -113,6 +116,10 @@ def parse_defines(items: list[str]) -> tuple[tuple[str, int], ...]:
                 raise DiagnosticError([error(f"bad -D '{item}': number {value.strip()} does not fit in 16 bits")])
             number &= 0xFFFF  # -1 is $FFFF, as Profi-Ass's 16-bit arithmetic gives it
         except ValueError:
+            empty = _EMPTY_NUMBER.search(value)
+            if empty:  # (a source's '$' alone is 0, as Profi-Ass reads it; an option's value means a number)
+                raise DiagnosticError([error(f"bad -D '{item}': '{empty.group()}' without digits is no number "
+                                             "(e.g. -D base=$c000)")]) from None
             try:
                 number = expr.evaluate(value.strip())  # or a Profi-Ass expression
             except expr.ExprError as exc:
@@ -198,28 +205,23 @@ def in_source_order(diagnostics) -> list:
 
 def main(argv: list[str]) -> int:
     parser = build_parser()
-    args = parser.parse_args(argv)
-    return guarded(lambda: _run(args))
+    defines, rest = take_repeated(argv, "-D", "--define")
+    args = parser.parse_args(rest)
+    args.define += defines
+    return guarded(lambda: _run(args, parser))
 
 
-def _run(args) -> int:
+def _run(args, parser: argparse.ArgumentParser) -> int:
 
     with PausedGc():  # (the listing's rows and the output text too)
-        return _assemble_command(args)
+        return _assemble_command(args, gate(parser, args, overwrite=args.overwrite, overwrite_option="--overwrite"))
 
 
-def _assemble_command(args) -> int:
-
+def _assemble_command(args, files: Files) -> int:
+    """*files*: the gate, given the command line's files by their roles (every read and write)."""
     source = Path(args.source)
-    files = Files(overwrite=args.overwrite, overwrite_option="--overwrite")  # the gate: every read and write
     pieces = source_pieces(source, files)  # (read as assemble reads them into lines: the text is never whole)
     name = str(source)
-    if args.disk:
-        files.add_input(args.disk, "disk image")
-    wanted = [(args.output, "output"), (args.listing, "listing"), (args.labels, "label file"), (args.mse, "MSE listing")]
-    for path, what in wanted:
-        if path:
-            files.check(path, what)  # a bad output is reported before any work is done
     options = Options(cpu=args.cpu, defines=parse_defines(args.define), listing=bool(args.listing),
                       include_dirs=tuple(args.include), disk=args.disk, case="lower" if args.case == "petcat" else args.case,
                       empty_ok=bool(args.listing or args.labels))  # (definitions only: their listing or labels, no object file)  # fmt: skip

@@ -17,10 +17,10 @@ from asm6502.cli.basic_common import add_case_option, tokenize_text
 from asm6502.cli.basic_common import read_prg as _read_prg
 from asm6502.cli.basic_common import read_text as _read_text
 from asm6502.cli.basic_run import register_run
-from asm6502.cli.common import guarded, print_diagnostics
+from asm6502.cli.common import add_path_argument, gate, guarded, print_diagnostics
 from asm6502.cli.type_basic import register_type
 from asm6502.diagnostics import DiagnosticError, Span, error
-from asm6502.fileio import Files, write_stdout
+from asm6502.fileio import INPUT, OUTPUT, Files, write_stdout
 from asm6502.numparse import SPELLINGS, check_range, parse_int
 
 Register = Callable[["argparse._SubParsersAction"], None]
@@ -50,8 +50,8 @@ def register_tok(sub) -> None:
         description="Tokenize SRC (petcat text: lowercase = unshifted, {clr}, {$93}, ~ = pi) into a .prg "
         "with exactly the bytes a C64 stores when the lines are typed in.",
     )
-    p.add_argument("source", metavar="SRC", help="BASIC listing text (.bas)")
-    p.add_argument("-o", "--output", metavar="OUT.prg", help="output file (default: SRC with .prg)")
+    add_path_argument(p, "source", role=INPUT, what="BASIC listing", metavar="SRC", help="BASIC listing text (.bas)")
+    add_path_argument(p, "-o", "--output", role=OUTPUT, metavar="OUT.prg", help="output file (default: SRC with .prg)")
     p.add_argument("--start", type=address_arg, default=0x0801, metavar="ADDR",
                    help="load address in hex (default 0801, the C64's BASIC start; 1C01 for a C128)")
     add_case_option(p)
@@ -59,8 +59,7 @@ def register_tok(sub) -> None:
     p.set_defaults(func=run_tok)
 
 
-def run_tok(args) -> int:
-    files = Files()
+def run_tok(args, files: Files) -> int:
     text = _read_text(args.source, files)
     _refuse_checksummer_listing(text, args.source)
     result, diagnostics = tokenize_text(text, args.source, args.case, args.start)
@@ -102,8 +101,9 @@ def register_read(sub) -> None:
         "A line whose damage shows in the print and has one clearly most likely reading is repaired (and the "
         "repair named); other bad lines are reported with the most likely fixes. Nothing is written unless "
         "every line verifies (or --force).")
-    p.add_argument("source", metavar="TXT", help="listing text ('-' = standard input)")
-    p.add_argument("-o", "--output", metavar="PRG", help="write the program here (without -o: only check)")
+    add_path_argument(p, "source", role=INPUT, what="listing", metavar="TXT", help="listing text ('-' = standard input)")
+    add_path_argument(p, "-o", "--output", role=OUTPUT, what="program", metavar="PRG",
+                      help="write the program here (without -o: only check)")
     p.add_argument("--force", action="store_true",
                    help="write the PRG even when lines fail to verify (bad lines as printed); the exit status is still 1")
     p.add_argument("--fix", action="store_true", help="with -o: also write the corrected listing (petcat text with "
@@ -120,7 +120,7 @@ def register_read(sub) -> None:
     p.set_defaults(func=run_read)
 
 
-def run_read(args) -> int:
+def run_read(args, files: Files) -> int:
     from asm6502.basic.csaccept import accept, parse_choice
     from asm6502.basic.csread import read_listings
 
@@ -128,7 +128,6 @@ def run_read(args) -> int:
         raise DiagnosticError([error("--fix needs -o PRG (the corrected listing is written next to it)")])
     name = "<stdin>" if args.source == "-" else args.source
     version = None if args.checksum_version == "auto" else int(args.checksum_version)
-    files = Files()
     try:
         choices = [parse_choice(c) for c in args.accept]
     except ValueError as exc:
@@ -166,8 +165,7 @@ def _report_read(args, result, label: str, output: str | None, files: Files) -> 
         return 0 if result.ok else 1
     n_err = len(result.errors)
     if result.ok or (args.force and result.lines):
-        plan = Files()  # one gate per listing written; the input as the command read it
-        plan.add_input(args.source)
+        plan = files.fresh()  # one gate per listing written; the inputs as the command read them
         plan.add(output, result.prg, "program")
         fixed = str(Path(output).with_suffix(".fixed.txt"))
         if args.fix:
@@ -190,16 +188,17 @@ def register_list(sub) -> None:
         description="List PRG as text that 'asm6502 basic tok' turns back into the same bytes. "
         "Unprintable bytes appear as {$hh}; broken links, trailing machine code and other oddities are warned about.",
     )
-    p.add_argument("prg", metavar="PRG", help="a BASIC program file (2-byte load address + program)")
-    p.add_argument("-o", "--output", metavar="TXT", help="write the listing here instead of standard output")
+    add_path_argument(p, "prg", role=INPUT, what="C64 program", metavar="PRG",
+                      help="a BASIC program file (2-byte load address + program)")
+    add_path_argument(p, "-o", "--output", role=OUTPUT, what="listing", metavar="TXT",
+                      help="write the listing here instead of standard output")
     p.add_argument("-q", "--quiet", action="store_true", help="do not print warnings")
     p.set_defaults(func=run_list)
 
 
-def run_list(args) -> int:
+def run_list(args, files: Files) -> int:
     from asm6502.basic.tokenizer import detokenize
 
-    files = Files()
     result = detokenize(_read_prg(args.prg, want="any", files=files), filename=args.prg)  # lists any .prg
     _report(result.diagnostics, args.quiet)
     _write(args.output, result.text, args.prg, "listing", files)
@@ -214,23 +213,23 @@ def register_checksum(sub) -> None:
         description="Print the program as a 64'er type-in listing: every line followed by its "
         "Checksummer 64 value <NNN>. INPUT is a .prg, or a listing text (.bas/.txt) that is tokenized first.",
     )
-    p.add_argument("input", metavar="PRG|SRC", help="BASIC .prg, or listing text (.bas, .txt)")
+    add_path_argument(p, "input", role=INPUT, metavar="PRG|SRC", help="BASIC .prg, or listing text (.bas, .txt)")
     p.add_argument("--version", type=int, choices=(1, 2, 3), default=3, dest="checksum_version",
                    help="Checksummer version: 1/2 (64'er 1-7/85, plain sum) or 3 (from 8/85, rotating; default)")
     p.add_argument("--v3-count-spaces", action="store_true",
                    help="V3: let skipped spaces advance the rotation too (not what 64'er printed: see checksummer.py)")
     p.add_argument("--from", dest="kind", choices=("auto", "prg", "text"), default="auto",
                    help="how to read INPUT (auto: .bas/.txt are text, anything else a .prg)")
-    p.add_argument("-o", "--output", metavar="FILE", help="write the listing here instead of standard output")
+    add_path_argument(p, "-o", "--output", role=OUTPUT, what="listing", metavar="FILE",
+                      help="write the listing here instead of standard output")
     add_case_option(p)
     p.add_argument("-q", "--quiet", action="store_true", help="do not print warnings")
     p.set_defaults(func=run_checksum)
 
 
-def run_checksum(args) -> int:
+def run_checksum(args, files: Files) -> int:
     from asm6502.basic.checksummer import ChecksumOptions, checksum_listing
 
-    files = Files()
     kind = args.kind
     if kind == "auto":
         kind = "text" if Path(args.input).suffix.lower() in (".bas", ".txt") else "prg"
@@ -273,4 +272,4 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str]) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
-    return guarded(lambda: args.func(args))
+    return guarded(lambda: args.func(args, gate(parser, args)))

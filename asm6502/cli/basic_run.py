@@ -15,9 +15,9 @@ from pathlib import Path
 from asm6502.cli.basic_common import add_case_option, tokenize_text
 from asm6502.cli.basic_common import read_prg as _read_prg
 from asm6502.cli.basic_common import read_text as _read_text
-from asm6502.cli.common import count_arg, guarded, number_arg, print_diagnostics
+from asm6502.cli.common import add_path_argument, count_arg, gate, guarded, number_arg, print_diagnostics
 from asm6502.diagnostics import DiagnosticError, error
-from asm6502.fileio import Files, refuse_binary
+from asm6502.fileio import INPUT, ROM_FOLDER, Files, refuse_binary
 from asm6502.petscii import REVERSED_SPACE
 
 TYPE_CHECKING = False
@@ -28,10 +28,10 @@ EXIT_CODES = {"end": 0, "stop": 0, "input": 0, "error": 1, "limit": 3, "unsuppor
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("prg", metavar="PRG",
+    add_path_argument(p, "prg", role=INPUT, what="program", metavar="PRG",
                    help="tokenized BASIC program (.prg: 2-byte load address + program); "
                    "a .bas/.txt listing is tokenized first")
-    p.add_argument("--input", metavar="FILE",
+    add_path_argument(p, "--input", role=INPUT, what="keystrokes", metavar="FILE",
                    help="keystrokes for INPUT (one line per answer) and GET (one character each, "
                    "newline = RETURN); default: the terminal / standard input")
     p.add_argument("--seed", type=number_arg(0, 24 * 60 * 60 * 60 - 1, "jiffy count", hex_bounds=False), metavar="N",
@@ -44,7 +44,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--rom", action="store_true",
                    help="run on the whole C64 with the real BASIC and KERNAL ROMs (see --roms) instead "
                    "of the interpreter; prints the screen at the end")
-    p.add_argument("--roms", metavar="DIR",
+    add_path_argument(p, "--roms", role=ROM_FOLDER, metavar="DIR",
                    help="directory of the ROM images for --rom (default: $ASM6502_ROMS, then VICE's C64 directories)")
     p.add_argument("--cycles", type=count_arg, metavar="N",
                    help="with --rom: stop after N clock cycles (exit code 3)")
@@ -64,10 +64,10 @@ def register_run(sub) -> None:
     add_arguments(p)
 
 
-def run(args) -> int:
+def run(args, files: Files) -> int:
+    """*files*: the gate (this command writes no file; it reads the program, the keystrokes, the ROMs)."""
     from asm6502.basic.interpreter import RunOptions, run_prg  # (lazy: start-up, see ARCHITECTURE.md)
 
-    files = Files()  # the gate (this command writes no file; it reads the program and the keystrokes)
     if Path(args.prg).suffix.lower() in (".bas", ".txt"):
         tok, diagnostics = tokenize_text(_read_text(args.prg, files), args.prg, args.case)
         print_diagnostics(diagnostics)
@@ -127,7 +127,7 @@ def _run_on_rom(args, prg: bytes, files) -> int:
     from asm6502.emu.c64.roms import find_roms
     from asm6502.emu.harness import text_to_keys
 
-    lookup = find_roms(args.roms)
+    lookup = find_roms(args.roms, files=files)
     if lookup.roms is None:
         raise DiagnosticError([error(f"--rom needs the C64 ROM images: {lookup.note()}")])
     machine = session.boot(session.images(lookup.roms))
@@ -174,7 +174,7 @@ def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="asm6502 basic run", description="Run a tokenized C64 BASIC V2 program.")
     add_arguments(parser)
     args = parser.parse_args(argv)
-    return guarded(lambda: args.func(args))
+    return guarded(lambda: args.func(args, gate(parser, args)))
 
 
 if __name__ == "__main__":  # pragma: no cover

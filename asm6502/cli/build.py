@@ -6,11 +6,11 @@ import argparse
 import sys
 
 from asm6502 import build as builder
-from asm6502.cli.common import guarded, print_diagnostics
-from asm6502.fileio import Files
+from asm6502.cli.common import add_path_argument, gate, guarded, print_diagnostics
+from asm6502.fileio import INPUT, Files
 
 
-def _parser() -> argparse.ArgumentParser:
+def build_parser() -> argparse.ArgumentParser:
     rules = "\n".join(f"  {name:<12} {rule.summary}" for name, rule in builder.RULES.items())
     parser = argparse.ArgumentParser(
         prog="asm6502 build",
@@ -20,7 +20,7 @@ def _parser() -> argparse.ArgumentParser:
         epilog="rules:\n" + rules,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("manifest", metavar="MANIFEST", nargs="?", default=builder.MANIFEST,
+    add_path_argument(parser, "manifest", role=INPUT, what="manifest", metavar="MANIFEST", nargs="?", default=builder.MANIFEST,
                         help="the manifest (default: build.yaml in the current directory)")
     parser.add_argument("--check", action="store_true",
                         help="write nothing; compare a fresh build with the files on disk and "
@@ -29,8 +29,8 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _run(args) -> int:
-    files = Files()  # the gate: every input registered as it is read, every output checked against them
+def _run(args, files: Files) -> int:
+    """*files*: the gate: every input registered as it is read, every output checked against them."""
     products = builder.build(args.manifest, files)
     for p in products:
         print_diagnostics(p.diagnostics)
@@ -52,5 +52,6 @@ def _run(args) -> int:
 
 
 def main(argv: list[str]) -> int:
-    args = _parser().parse_args(argv)
-    return guarded(lambda: _run(args))
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    return guarded(lambda: _run(args, gate(parser, args)))

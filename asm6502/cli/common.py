@@ -8,7 +8,7 @@ from collections.abc import Callable, Iterable
 
 from asm6502 import filetype
 from asm6502.diagnostics import Diagnostic, DiagnosticError, error, render
-from asm6502.fileio import MAX_IMAGE_BYTES, MAX_PRG_BYTES, Files, hold_standard_descriptors, silence_stdout
+from asm6502.fileio import MAX_IMAGE_BYTES, MAX_PRG_BYTES, Files, Role, hold_standard_descriptors, silence_stdout
 from asm6502.numparse import check_range, parse_int
 
 MAX_SHOWN = 50  # diagnostics printed before the rest is only counted (a wrong file gives thousands)
@@ -51,6 +51,74 @@ address_arg = number_arg(0, 0xFFFF, "address")
 count_arg = number_arg(1, 1 << 48, "count", hex_bounds=False)
 
 
+# --- arguments that name a file or a folder: each says its role where it is declared -------------
+
+ROLE_ATTRIBUTE = "path_role"  # the attribute of an argparse action that holds its fileio.Role
+
+
+def add_path_argument(parser, *flags: str, role: Role, what: str | None = None, **kwargs) -> argparse.Action:
+    """``parser.add_argument(*flags, **kwargs)`` for an argument naming a file or a folder, with its
+    role (fileio.INPUT, OUTPUT, ROM_FOLDER ...; *what* names it in messages): ``gate`` hands every
+    such argument's value to the command's ``fileio.Files`` before the command does anything
+    (tests/test_roles.py fails for an argument that names a file without a role)."""
+    action = parser.add_argument(*flags, **kwargs)
+    setattr(action, ROLE_ATTRIBUTE, role if what is None else role.named(what))
+    return action
+
+
+def path_arguments(parser: argparse.ArgumentParser, args: argparse.Namespace) -> list[tuple[Role, str]]:
+    """The (role, value) of every argument with a role that the command line gave, in the chosen
+    sub-command's parser too (a list option gives one pair per value)."""
+    found: list[tuple[Role, str]] = []
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            chosen = getattr(args, action.dest, None) if action.dest != argparse.SUPPRESS else None
+            if chosen in action.choices:
+                found += path_arguments(action.choices[chosen], args)
+            continue
+        role = getattr(action, ROLE_ATTRIBUTE, None)
+        value = getattr(args, action.dest, None)
+        if role is None or value is None:
+            continue
+        found += [(role, str(v)) for v in (value if isinstance(value, list) else [value])]
+    return found
+
+
+def take_repeated(argv: list[str], short: str, long: str) -> tuple[list[str], list[str]]:
+    """The values of a repeatable option (``-D x``, ``-Dx``, ``--define x``, ``--define=x``) taken out
+    of *argv* before argparse sees it, and the rest: argparse's time grows with the square of the
+    number of options (20,000 -D took 20 s, 0.1 s so); a value missing at the end is left to argparse's message."""
+    values: list[str] = []
+    rest: list[str] = []
+    i = 0
+    while i < len(argv):
+        arg = argv[i]
+        if arg == "--":
+            rest += argv[i:]
+            break
+        if arg in (short, long) and i + 1 < len(argv):
+            values.append(argv[i + 1])
+            i += 2
+            continue
+        if arg.startswith(long + "="):
+            values.append(arg[len(long) + 1:])
+        elif arg.startswith(short) and len(arg) > len(short) and not arg.startswith("--"):
+            values.append(arg[len(short):])
+        else:
+            rest.append(arg)
+        i += 1
+    return values, rest
+
+
+def gate(parser: argparse.ArgumentParser, args: argparse.Namespace, **options) -> Files:
+    """The command's ``fileio.Files``, given the role of every file and folder its command line
+    names (inputs registered, outputs checked) -- call it inside ``guarded``."""
+    files = Files(**options)
+    for role, path in path_arguments(parser, args):
+        files.declare(role, path)
+    return files
+
+
 class _Discard:
     """Standard error when the command was started with it closed (2>&-): nothing can be told."""
 
@@ -75,6 +143,10 @@ def standard_streams() -> None:
     hold_standard_descriptors()
     if sys.stderr is None:
         sys.stderr = _Discard()
+    reconfigure = getattr(sys.stdout, "reconfigure", None)
+    if reconfigure is not None:  # a character the terminal's encoding has not (the C64's block
+        reconfigure(errors="replace")  # graphics under PYTHONIOENCODING=ascii or latin-1) is shown as '?'
+
 
 
 def reader_gone() -> int:

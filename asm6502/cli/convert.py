@@ -8,11 +8,11 @@ from pathlib import Path
 
 from asm6502.asm import Options
 from asm6502.cli.assemble import parse_defines, read_source_text
-from asm6502.cli.common import guarded, print_diagnostics
+from asm6502.cli.common import add_path_argument, gate, guarded, print_diagnostics, take_repeated
 from asm6502.convert import TARGETS, convert
 from asm6502.cpu import CPUS
 from asm6502.diagnostics import DiagnosticError, error
-from asm6502.fileio import Files
+from asm6502.fileio import INPUT, INPUT_FOLDER, OUTPUT, Files
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -24,12 +24,13 @@ def build_parser() -> argparse.ArgumentParser:
         "calls expanded with local labels as name__NN), with a comment saying why. .file chains merged; "
         "expressions re-bracketed for the target's operator precedence; comments kept.",
     )
-    parser.add_argument("source", metavar="SRC", help="Profi-Ass source (.asm text, or a C64 .prg source)")
+    add_path_argument(parser, "source", role=INPUT, what="source", metavar="SRC", help="Profi-Ass source (.asm text, or a C64 .prg source)")
     parser.add_argument("--to", required=True, choices=sorted(TARGETS), help="the target assembler")
-    parser.add_argument("-o", "--output", metavar="OUT", help="output file (default: SRC with .s for 64tass, .a for ACME)")
+    add_path_argument(parser, "-o", "--output", role=OUTPUT, metavar="OUT", help="output file (default: SRC with .s for 64tass, .a for ACME)")
     parser.add_argument("--check", action="store_true", help="assemble the result with the target assembler and compare its bytes with asm6502's")
-    parser.add_argument("-I", "--include", action="append", default=[], metavar="DIR", help="directory for .file names (repeatable)")
-    parser.add_argument("--disk", metavar="D64", help="a .d64 image whose files .file names are looked up in")
+    add_path_argument(parser, "-I", "--include", role=INPUT_FOLDER, what="include folder", action="append", default=[],
+                      metavar="DIR", help="directory for .file names (repeatable)")
+    add_path_argument(parser, "--disk", role=INPUT, what="disk image", metavar="D64", help="a .d64 image whose files .file names are looked up in")
     parser.add_argument("-D", "--define", action="append", default=[], metavar="NAME=VALUE", help="define a constant before assembly (repeatable)")
     parser.add_argument("--cpu", choices=CPUS, default="6502", help="6502i: also the undocumented NMOS opcodes")
     parser.add_argument("-q", "--quiet", action="store_true", help="do not print warnings")
@@ -37,21 +38,20 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str]) -> int:
-    args = build_parser().parse_args(argv)
-    return guarded(lambda: _run(args))
+    parser = build_parser()
+    defines, rest = take_repeated(argv, "-D", "--define")
+    args = parser.parse_args(rest)
+    args.define += defines
+    return guarded(lambda: _run(args, gate(parser, args)))
 
 
-def _run(args) -> int:
+def _run(args, plan: Files) -> int:
+    """*plan*: the gate: never over an input (the .file members too), nothing written on failure."""
     source = Path(args.source)
     options = Options(
         cpu=args.cpu, defines=parse_defines(args.define), include_dirs=tuple(args.include), disk=args.disk, listing=False
     )
-    plan = Files()  # the gate: never over an input (the .file members too), nothing written on failure
     text, _name = read_source_text(source, plan)
-    if args.disk:
-        plan.add_input(args.disk, "disk image")
-    if args.output:
-        plan.check(args.output, "output")
     conversion = convert(text, str(source), args.to, options, plan)
     if not args.quiet:
         print_diagnostics(conversion.diagnostics, more=conversion.result.more_warnings)  # (warnings the assembly only counted)

@@ -5,10 +5,10 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from asm6502.cli.common import guarded
+from asm6502.cli.common import add_path_argument, gate, guarded
 from asm6502.d64 import DiskImage, FileType, parse_disk_spec, petscii_name
 from asm6502.diagnostics import DiagnosticError, error
-from asm6502.fileio import MAX_IMAGE_BYTES, MAX_SOURCE_BYTES, Files, write_stdout
+from asm6502.fileio import EDITED, INPUT, MAX_IMAGE_BYTES, MAX_SOURCE_BYTES, OUTPUT, Files, write_stdout
 
 NAME_HELP = (
     "names are PETSCII as typed on a C64 in its start-up upper case mode: "
@@ -16,7 +16,7 @@ NAME_HELP = (
 )
 
 
-def _parser() -> argparse.ArgumentParser:
+def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="asm6502 d64",
         description="List, read and write Commodore 1541 disk images (.d64, 35 tracks).",
@@ -25,17 +25,17 @@ def _parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="action", required=True, metavar="ACTION")
 
     p = sub.add_parser("list", help="show the directory as LOAD\"$\",8 and LIST show it")
-    p.add_argument("image", metavar="IMG", help="the .d64 image")
+    add_path_argument(p, "image", role=INPUT, what="disk image", metavar="IMG", help="the .d64 image")
 
     p = sub.add_parser("read", help="copy one file out of the image", epilog=NAME_HELP)
-    p.add_argument("image", metavar="IMG", help="the .d64 image")
+    add_path_argument(p, "image", role=INPUT, what="disk image", metavar="IMG", help="the .d64 image")
     p.add_argument("name", metavar="NAME", help="file name on the disk; the DOS wildcards * and ? work")
-    p.add_argument("-o", "--output", metavar="FILE", required=True,
+    add_path_argument(p, "-o", "--output", role=OUTPUT, metavar="FILE", required=True,
                    help="where to write the file (a PRG keeps its 2-byte load address)")
 
     p = sub.add_parser("write", help="add files to an image (or to a new one with --new)", epilog=NAME_HELP)
-    p.add_argument("image", metavar="IMG", help="the .d64 image to change or create")
-    p.add_argument("files", metavar="FILE", nargs="*", help="files to add, stored byte for byte (a .prg with its load address)")
+    add_path_argument(p, "image", role=EDITED, what="disk image", metavar="IMG", help="the .d64 image to change or create")
+    add_path_argument(p, "files", role=INPUT, what="file to add", metavar="FILE", nargs="*", help="files to add, stored byte for byte (a .prg with its load address)")
     p.add_argument("--name", metavar="N", action="append", default=[],
                    help="disk name for the next FILE (repeat once per FILE); default: the file name without extension")
     p.add_argument("--type", choices=["prg", "seq", "usr"], default="prg", help="file type for all FILEs (default prg)")
@@ -57,13 +57,12 @@ def _load(path: str, files: Files | None = None) -> DiskImage:
     return DiskImage((files if files is not None else Files()).read(path, MAX_IMAGE_BYTES, "disk image"), origin=path)
 
 
-def _list(args) -> int:
-    write_stdout("".join(line + "\n" for line in _load(args.image).listing()))
+def _list(args, files: Files) -> int:
+    write_stdout("".join(line + "\n" for line in _load(args.image, files).listing()))
     return 0
 
 
-def _read(args) -> int:
-    plan = Files()
+def _read(args, plan: Files) -> int:
     image = _load(args.image, plan)
     try:
         pattern = petscii_name(args.name, what="file name", patterns=True)
@@ -78,8 +77,8 @@ def _read(args) -> int:
     return 0
 
 
-def _write(args) -> int:
-    plan = Files()  # the image is the output; the files added to it are inputs
+def _write(args, plan: Files) -> int:
+    """*plan*: the gate; the image is the output (edited), the files added to it are inputs."""
     if len(args.name) > len(args.files):
         raise DiagnosticError([error(f"{len(args.name)} --name options for {len(args.files)} files")])
     if args.new is not None:
@@ -103,9 +102,15 @@ def _write(args) -> int:
     for file in args.files:
         plan.add_input(file, "file to add")
     plan.check(args.image, "disk image")
+    given: dict[bytes, str] = {}
     for i, file in enumerate(args.files):
         text = args.name[i] if i < len(args.name) else Path(file).stem
-        entry = image.add_file(_name_of(text, "file name"), plan.read(file, MAX_SOURCE_BYTES, "file to add"), file_type,
+        name = _name_of(text, "file name")
+        if name in given:  # (with --replace the second would silently replace the first)
+            raise DiagnosticError([error(f"'{file}' and '{given[name]}' both get the disk name \"{text}\"; "
+                                         "give one of them another with --name")])
+        given[name] = file
+        entry = image.add_file(name, plan.read(file, MAX_SOURCE_BYTES, "file to add"), file_type,
                                replace=args.replace)
         added.append(entry)
     plan.add(args.image, image.to_bytes(), "disk image")
@@ -117,6 +122,7 @@ def _write(args) -> int:
 
 
 def main(argv: list[str]) -> int:
-    args = _parser().parse_args(argv)
+    parser = build_parser()
+    args = parser.parse_args(argv)
     action = {"list": _list, "read": _read, "write": _write}[args.action]
-    return guarded(lambda: action(args))
+    return guarded(lambda: action(args, gate(parser, args)))

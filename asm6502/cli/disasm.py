@@ -6,10 +6,10 @@ import argparse
 import sys
 from pathlib import Path
 
-from asm6502.cli.common import guarded, int_arg, read_program
+from asm6502.cli.common import add_path_argument, gate, guarded, int_arg, read_program
 from asm6502.disasm import CPUS, SYNTAXES, SourceTooLong, disassemble
 from asm6502.disasm.basic_stub import find_stub, find_sys
-from asm6502.fileio import Files, write_stdout
+from asm6502.fileio import INPUT, OUTPUT, Files, write_stdout
 from asm6502.filetype import BASIC_TXTTAB
 
 DESCRIPTION = """\
@@ -30,11 +30,11 @@ def _address(text: str) -> int:
     return value
 
 
-def _parser() -> argparse.ArgumentParser:
+def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="asm6502 disasm", description=DESCRIPTION,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("prg", metavar="PRG", help="C64 program file")
-    p.add_argument("-o", "--output", metavar="SRC", help="write the source here (default: standard output)")
+    add_path_argument(p, "prg", role=INPUT, what="C64 program", metavar="PRG", help="C64 program file")
+    add_path_argument(p, "-o", "--output", role=OUTPUT, metavar="SRC", help="write the source here (default: standard output)")
     p.add_argument("--entry", type=_address, action="extend", nargs="+", metavar="ADDR",
                    help="trace code from these addresses instead of the default entry (13312, 0x3400 or "
                    "$3400; '--entry A B' and '--entry A --entry B' both work; the first is named 'start')")
@@ -46,11 +46,9 @@ def _parser() -> argparse.ArgumentParser:
     return p
 
 
-def _run(args: argparse.Namespace) -> int:
-    plan = Files()  # the gate: never over the input, nothing written on failure
+def _run(args: argparse.Namespace, plan: Files) -> int:
+    """*plan*: the gate: never over the input, nothing written on failure."""
     raw, kind = read_program(plan, args.prg, ".prg")
-    if args.output:
-        plan.check(args.output, "output")
     if len(raw) < 3:
         print(f"asm6502 disasm: error: {args.prg}: too short for a .prg (a 2-byte load address and at "
               "least one byte)", file=sys.stderr)
@@ -87,7 +85,8 @@ def _run(args: argparse.Namespace) -> int:
 
 
 def main(argv: list[str]) -> int:
-    args = _parser().parse_args(argv)
+    parser = build_parser()
+    args = parser.parse_args(argv)
     if args.data and args.entry:
-        _parser().error("--data and --entry exclude each other")
-    return guarded(lambda: _run(args))
+        parser.error("--data and --entry exclude each other")
+    return guarded(lambda: _run(args, gate(parser, args)))

@@ -7,9 +7,9 @@ import sys
 from pathlib import Path
 
 from asm6502 import mse
-from asm6502.cli.common import byte_arg, guarded, number_arg, print_diagnostics, read_program
+from asm6502.cli.common import add_path_argument, byte_arg, gate, guarded, number_arg, print_diagnostics, read_program
 from asm6502.diagnostics import DiagnosticError, error
-from asm6502.fileio import Files, refuse_binary, write_stdout
+from asm6502.fileio import INPUT, OUTPUT, Files, refuse_binary, write_stdout
 
 DESCRIPTION = """\
 Write or read MSE ("MaschinenSpracheEditor") hex listings as printed in 64'er magazine.
@@ -25,7 +25,7 @@ _byte_arg = byte_arg
 _address_arg = number_arg(0, 0x10000, "end address")  # exclusive: $10000 = up to $FFFF
 
 
-def _parser() -> argparse.ArgumentParser:
+def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="asm6502 mse", description=DESCRIPTION, formatter_class=argparse.RawDescriptionHelpFormatter
     )
@@ -33,8 +33,8 @@ def _parser() -> argparse.ArgumentParser:
 
     w = sub.add_parser("write", help="print a .prg as an MSE listing", description="Print a .prg as an MSE listing "
                        "(header, dashed rule, one line per row) in the layout 64'er printed.")
-    w.add_argument("prg", metavar="PRG", help="C64 program file (2-byte load address, then the bytes)")
-    w.add_argument("-o", "--output", metavar="TXT", help="write the listing here (default: standard output)")
+    add_path_argument(w, "prg", role=INPUT, what="C64 program", metavar="PRG", help="C64 program file (2-byte load address, then the bytes)")
+    add_path_argument(w, "-o", "--output", role=OUTPUT, what="listing", metavar="TXT", help="write the listing here (default: standard output)")
     w.add_argument("--name", metavar="NAME", help="program name for the 'PROGRAMM :' header "
                    "(default: the PRG file name in capitals)")
     w.add_argument("--version", choices=mse.VERSIONS, default="1.0",
@@ -57,8 +57,8 @@ def _parser() -> argparse.ArgumentParser:
                        "whose damage shows in the print and has one clearly most likely reading is repaired "
                        "(and the repair named); other bad lines are reported with the most likely "
                        "corrections. Nothing is written unless every line verifies (or --force).")
-    r.add_argument("txt", metavar="TXT", help="listing text file ('-' = standard input)")
-    r.add_argument("-o", "--output", metavar="PRG", help="write the program here (without -o: only verify)")
+    add_path_argument(r, "txt", role=INPUT, what="listing", metavar="TXT", help="listing text file ('-' = standard input)")
+    add_path_argument(r, "-o", "--output", role=OUTPUT, what="program", metavar="PRG", help="write the program here (without -o: only verify)")
     r.add_argument("--force", action="store_true", help="write the PRG even when lines fail to verify "
                    "(missing lines are filled with $AA); the exit status is still 1")
     r.add_argument("--version", choices=("auto",) + mse.VERSIONS, default="auto",
@@ -89,8 +89,7 @@ def _read_text(path: str, files: Files | None = None) -> str:
         return raw.decode("latin-1")  # old OCR output; the listing itself is ASCII
 
 
-def _write(args: argparse.Namespace) -> int:
-    files = Files()
+def _write(args: argparse.Namespace, files: Files) -> int:
     load, data = _read_prg(args.prg, files)
     name = args.name if args.name is not None else Path(args.prg).stem.upper()
     text = mse.write_listing(load, data, name=name, version=args.version, end=args.end, fill=args.fill,
@@ -115,10 +114,9 @@ def _write_outputs(files: list[tuple[str, bytes | str, str]], source: str, gate:
     plan.commit()
 
 
-def _read(args: argparse.Namespace) -> int:
+def _read(args: argparse.Namespace, gate: Files) -> int:
     if args.fix and not args.output:
         raise DiagnosticError([error("--fix needs -o PRG (the corrected listing is written next to it)")])
-    gate = Files()
     text = _read_text(args.txt, gate)
     name = "<stdin>" if args.txt == "-" else args.txt
     results = mse.read_listings(text, name, version=None if args.version == "auto" else args.version)
@@ -182,16 +180,14 @@ def _print_all_fixes(result: mse.ReadResult, name: str) -> None:
 def _fresh(gate: Files | None) -> Files:
     """A gate for one more listing's outputs, knowing every input read so far (each listing of a
     page is committed on its own)."""
-    plan = Files()
-    for path in gate.inputs if gate is not None else []:
-        plan.add_input(path)
-    return plan
+    return gate.fresh() if gate is not None else Files()
 
 
 def main(argv: list[str]) -> int:
-    args = _parser().parse_args(argv)
+    parser = build_parser()
+    args = parser.parse_args(argv)
     if args.command == "type":
         from asm6502.cli.type_mse import run_type
 
-        return guarded(lambda: run_type(args))
-    return guarded(lambda: _write(args) if args.command == "write" else _read(args))
+        return guarded(lambda: run_type(args, gate(parser, args)))
+    return guarded(lambda: (_write if args.command == "write" else _read)(args, gate(parser, args)))

@@ -9,7 +9,7 @@ import sys
 from dataclasses import replace
 
 from asm6502 import filetype
-from asm6502.cli.common import address_arg, count_arg, guarded, read_program
+from asm6502.cli.common import add_path_argument, address_arg, count_arg, gate, guarded, read_program
 from asm6502.diagnostics import DiagnosticError, error
 from asm6502.emu.c64.roms import find_roms
 from asm6502.emu.c64.session import DEFAULT_CYCLES
@@ -20,7 +20,7 @@ from asm6502.emu.harness import (
     StopReason,
     text_to_keys,
 )
-from asm6502.fileio import Files
+from asm6502.fileio import DISK_IMAGE_OR_FOLDER, INPUT, ROM_FOLDER, SCREENSHOT, Files
 from asm6502.petscii import petscii_to_text
 
 CLR = 0x93  # PETSCII clear screen (CHROUT $FFD2 clears the screen and homes the cursor)
@@ -66,11 +66,11 @@ def build_parser() -> argparse.ArgumentParser:
         epilog=EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    p.add_argument("prg", metavar="PRG", nargs="?",
+    add_path_argument(p, "prg", role=INPUT, what="C64 program", metavar="PRG", nargs="?",
                    help=".prg file (2-byte load address + code); optional on the C64 (--roms)")
     p.add_argument("--sys", type=address_arg, metavar="ADDR",
                    help="start address, e.g. 13312, $3400 or 0x3400 (default: the load address)")
-    p.add_argument("--input", metavar="FILE",
+    add_path_argument(p, "--input", role=INPUT, what="keystrokes", metavar="FILE",
                    help="keystrokes for CHRIN/GETIN from FILE ('-' = stdin); newline = RETURN")
     p.add_argument("--max-instructions", type=count_arg, default=DEFAULT_BUDGET, metavar="N",
                    help=f"stop after N 6502 instructions (default {DEFAULT_BUDGET:,})")
@@ -78,11 +78,11 @@ def build_parser() -> argparse.ArgumentParser:
                    help="fast (default) or naive: the py65 step()-per-instruction reference loop")
     p.add_argument("--stats", action="store_true", help="print the stop reason and instruction count on stderr")
     c64 = p.add_argument_group("on the C64 with its real ROMs")
-    c64.add_argument("--roms", metavar="DIR",
+    add_path_argument(c64, "--roms", role=ROM_FOLDER, metavar="DIR",
                      help="directory with the BASIC, KERNAL and character ROM images (default: "
                      "$ASM6502_ROMS, then VICE's C64 directories)")
     c64.add_argument("--no-roms", action="store_true", help="use the stubs even when ROM images are found")
-    c64.add_argument("--disk", metavar="D64|DIR", help="device 8: a .d64 image or a folder of .prg files")
+    add_path_argument(c64, "--disk", role=DISK_IMAGE_OR_FOLDER, metavar="D64|DIR", help="device 8: a .d64 image or a folder of .prg files")
     c64.add_argument("--type", action="append", default=[], metavar="KEYS",
                      help="type KEYS (\\r = RETURN, \\xNN = a PETSCII code); may be repeated")
     c64.add_argument("--keyboard", choices=("buffer", "matrix"), default="buffer",
@@ -92,7 +92,7 @@ def build_parser() -> argparse.ArgumentParser:
                      help=f"stop after N clock cycles (default {DEFAULT_CYCLES:,}; 985,248 a second)")
     c64.add_argument("--until-text", metavar="TEXT", help="stop when the screen shows TEXT")
     c64.add_argument("--until-pc", type=address_arg, metavar="ADDR", help="stop when the PC reaches ADDR")
-    c64.add_argument("--screenshot", metavar="PNG", help="write the final screen as a PNG picture")
+    add_path_argument(c64, "--screenshot", role=SCREENSHOT, metavar="PNG", help="write the final screen as a PNG picture")
     c64.add_argument("--transcript", action="store_true",
                      help="print what went through CHROUT to the screen instead of the final screen")
     return p
@@ -166,12 +166,14 @@ class _Stream:
         return replace(result, instructions=done)
 
 
-def _run(args: argparse.Namespace) -> int:
-    lookup = None if args.no_roms else find_roms(args.roms)
+def _run(args: argparse.Namespace, files: Files) -> int:
+    """*files*: the gate, given the command line's files by their roles (the ROM images it finds
+    are its inputs too)."""
+    lookup = None if args.no_roms else find_roms(args.roms, files=files)
     if lookup is not None and lookup.roms is not None:
         from asm6502.cli.run_c64 import run_on_c64
 
-        return run_on_c64(args, lookup.roms)
+        return run_on_c64(args, lookup.roms, files)
     machine_only = [name for name, value in (("--disk", args.disk), ("--type", args.type),
                                              ("--until-text", args.until_text), ("--until-pc", args.until_pc),
                                              ("--cycles", args.cycles), ("--screenshot", args.screenshot),
@@ -180,11 +182,10 @@ def _run(args: argparse.Namespace) -> int:
         what = ", ".join(machine_only) or "running without a PRG"
         reason = lookup.note() if lookup is not None else "--no-roms given"
         raise DiagnosticError([error(f"{what} needs the C64 ROM images: {reason}")])
-    return _run_stubbed(args, lookup.note() if lookup is not None else None)
+    return _run_stubbed(args, files, lookup.note() if lookup is not None else None)
 
 
-def _run_stubbed(args: argparse.Namespace, note: str | None = None) -> int:
-    files = Files()  # the gate (this command writes no file)
+def _run_stubbed(args: argparse.Namespace, files: Files, note: str | None = None) -> int:
     data, _ = read_program(files, args.prg, texts=True)
     kind = filetype.sniff_program(data, args.prg, want="machine-code")
     if kind is not None:
@@ -240,5 +241,6 @@ def _run_stubbed(args: argparse.Namespace, note: str | None = None) -> int:
 
 
 def main(argv: list[str]) -> int:
-    args = build_parser().parse_args(argv)
-    return guarded(lambda: _run(args))
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    return guarded(lambda: _run(args, gate(parser, args)))

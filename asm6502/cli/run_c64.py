@@ -4,6 +4,7 @@ type, run until a stop condition, print the screen, write a screenshot."""
 from __future__ import annotations
 
 import argparse
+import errno
 import os
 import sys
 import time
@@ -16,7 +17,7 @@ from asm6502.emu.c64.drive import Disk
 from asm6502.emu.c64.machine import Stop
 from asm6502.emu.c64.roms import RomSet
 from asm6502.emu.harness import text_to_keys
-from asm6502.fileio import Files
+from asm6502.fileio import Files, write_stdout
 from asm6502.petscii import petscii_to_text
 
 # Terminal keys -> PETSCII (C64 Programmer's Reference Guide, appendix C).
@@ -91,8 +92,10 @@ def _interactive(machine, spec):
     return Stop("idle", "the session was ended from the keyboard", machine.cpu.cycles)
 
 
-def run_on_c64(args: argparse.Namespace, roms: RomSet) -> int:
-    files = Files()  # the gate: every input registered as it is read, the screenshot written last
+def run_on_c64(args: argparse.Namespace, roms: RomSet, files: Files) -> int:
+    """*files*: the gate: every input registered as it is read, the screenshot written last."""
+    if sys.stdout is None:  # started with standard output closed (>&-): said before the C64 is booted
+        raise OSError(errno.EBADF, "standard output is closed", "<stdout>")
     prg = None
     if args.prg is not None:
         prg, _ = read_program(files, args.prg, texts=True)
@@ -105,8 +108,6 @@ def run_on_c64(args: argparse.Namespace, roms: RomSet) -> int:
     keys = [session.typed_keys(t) for t in args.type]
     if args.input is not None:
         keys.append(text_to_keys(files.text(args.input, what="input"), args.input))
-    if args.screenshot:
-        files.check(args.screenshot, "screenshot")
     spec = session.RunSpec(args.cycles or session.DEFAULT_CYCLES, args.until_text, args.until_pc)
     interactive = args.input is None and not args.type and sys.stdin.isatty() and not spec.has_condition
 
@@ -125,9 +126,9 @@ def run_on_c64(args: argparse.Namespace, roms: RomSet) -> int:
     elapsed = time.perf_counter() - started
     if args.transcript:
         text = petscii_to_text(bytes(machine.transcript))
-        sys.stdout.write(text if text.endswith("\n") or not text else text + "\n")
+        write_stdout(text if text.endswith("\n") or not text else text + "\n")
     else:
-        sys.stdout.write(screen.screen_text(machine))
+        write_stdout(screen.screen_text(machine))
     if args.screenshot:
         files.add(args.screenshot, screen.screenshot(machine), "screenshot")
         files.commit()

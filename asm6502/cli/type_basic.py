@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from asm6502.cli.common import add_path_argument
 from asm6502.diagnostics import DiagnosticError, error
+from asm6502.fileio import EDITED, OUTPUT, Files
 
 
 def register_type(sub) -> None:
@@ -14,8 +16,8 @@ def register_type(sub) -> None:
         "checksum does not match. A line without <NNN> is stored and its checksum shown to compare. Typing a "
         "line number again replaces the line; .back takes the last line back; .save saves; .quit saves and "
         "ends. FILE is the listing being typed (resumed if it exists).")
-    p.add_argument("file", metavar="FILE", help="the listing being typed (Checksummer format; resumed if it exists)")
-    p.add_argument("-o", "--output", metavar="PRG", help="also write the program here when the session ends")
+    add_path_argument(p, "file", role=EDITED, what="typed listing", metavar="FILE", help="the listing being typed (Checksummer format; resumed if it exists)")
+    add_path_argument(p, "-o", "--output", role=OUTPUT, what="program", metavar="PRG", help="also write the program here when the session ends")
     p.add_argument("--version", type=int, choices=(1, 2, 3), default=3, dest="checksum_version",
                    help="Checksummer version of the print (1/2: 64'er 1-7/85; 3: from 8/85, default)")
     p.add_argument("--case", choices=("petcat", "upper"), default="petcat",
@@ -23,13 +25,14 @@ def register_type(sub) -> None:
     p.set_defaults(func=run_type)
 
 
-def run_type(args) -> int:
+def run_type(args, files: Files) -> int:
     from asm6502.basic.tokenizer import tokenize
     from asm6502.cli import type_loop
     from asm6502.typein.basic import BasicSession
 
     try:
-        session, messages = BasicSession.resume(type_loop.load(args.file), args.checksum_version)
+        file = type_loop.SessionFile(args.file, files)
+        session, messages = BasicSession.resume(file.load(), args.checksum_version)
     except ValueError as exc:
         raise DiagnosticError([error(f"{args.file}: {exc}")]) from None
     session.upper = args.case == "upper"
@@ -41,4 +44,4 @@ def run_type(args) -> int:
         return args.output, tokenize(text, filename=args.file).prg
 
     type_loop.preflight(args.file, args.output)
-    return type_loop.run(session, args.file, program, messages)
+    return type_loop.run(session, file, program, messages)

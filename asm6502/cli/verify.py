@@ -7,11 +7,11 @@ import json
 import os
 import sys
 
-from asm6502.cli.common import guarded, number_arg
+from asm6502.cli.common import add_path_argument, gate, guarded, number_arg
 from asm6502.diagnostics import DiagnosticError, error
 from asm6502.emu import superhirn
 from asm6502.emu.harness import Machine
-from asm6502.fileio import MAX_PRG_BYTES, Files, write_stdout
+from asm6502.fileio import INPUT, MAX_PRG_BYTES, REPORT, ROM_FOLDER, Files, write_stdout
 
 EPILOG = """\
 Runs the program's machine code in py65 with faithful C64 ROM stubs. First the
@@ -69,18 +69,18 @@ def build_parser() -> argparse.ArgumentParser:
         epilog=EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    s.add_argument("prg", metavar="PRG", help="the assembled program (.prg loading at $3400)")
+    add_path_argument(s, "prg", role=INPUT, what="C64 program", metavar="PRG", help="the assembled program (.prg loading at $3400)")
     s.add_argument("--jobs", type=number_arg(1, 256, "job count", hex_bounds=False), default=DEFAULT_JOBS, metavar="N",
                    help=f"worker processes (default {DEFAULT_JOBS}; see README for the measurement)")
     s.add_argument("--secrets", type=_secrets, metavar="LIST",
                    help="only these secrets, comma-separated (e.g. 3436,6465); default: all 1296")
     s.add_argument("--json", action="store_true", help="write the report as JSON")
-    s.add_argument("-o", "--output", metavar="FILE", help="write the report to FILE instead of stdout")
+    add_path_argument(s, "-o", "--output", role=REPORT, metavar="FILE", help="write the report to FILE instead of stdout")
     s.add_argument("--engine", choices=("fast", "naive"), default="fast",
                    help="fast (default) or naive: py65 step() per instruction (the reference loop)")
     s.add_argument("--no-progress", action="store_true",
                    help="no progress bar on stderr (there is none anyway when stderr is not a terminal)")
-    s.add_argument("--roms", metavar="DIR",
+    add_path_argument(s, "--roms", role=ROM_FOLDER, metavar="DIR",
                    help="play on the whole C64 with the real KERNAL and BASIC ROMs from DIR (default: "
                    "$ASM6502_ROMS, then VICE's C64 directories; about 0.25 CPU s a game)")
     s.add_argument("--no-roms", action="store_true", help="use the ROM stubs even when ROM images are found")
@@ -89,16 +89,14 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
-def _verify_superhirn(args: argparse.Namespace) -> int:
-    plan = Files()
+def _verify_superhirn(args: argparse.Namespace, plan: Files) -> int:
+    """*plan*: the gate, given the command line's files by their roles."""
     prg = plan.read(args.prg, MAX_PRG_BYTES, "C64 program")
-    if args.output:
-        plan.check(args.output, "report")
     Machine().load_prg(prg, name=args.prg)  # a bad file is a diagnostic before any game
     _check_loads_at(prg, args.prg, superhirn.SYS_ADDRESS, "Superhirn II")
     from asm6502.emu.c64.roms import find_roms
 
-    lookup = None if args.no_roms else find_roms(args.roms)
+    lookup = None if args.no_roms else find_roms(args.roms, files=plan)
     roms = None
     if lookup is not None:
         print(f"asm6502 verify: note: {lookup.note()}", file=sys.stderr)
@@ -142,5 +140,6 @@ def _check_loads_at(prg: bytes, name: str, start: int, game: str) -> None:
 
 
 def main(argv: list[str]) -> int:
-    args = build_parser().parse_args(argv)
-    return guarded(lambda: _verify_superhirn(args))
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    return guarded(lambda: _verify_superhirn(args, gate(parser, args)))

@@ -25,6 +25,7 @@ import itertools
 import multiprocessing
 import os
 import re
+import signal
 import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -374,8 +375,13 @@ def _exit_with_parent(parent: int) -> None:
 
     A killed parent never closes the pool's task pipe (forked workers hold its write
     end too), so without this the workers would wait on it for ever.
+
+    A worker ignores Ctrl-C (SIGINT goes to the terminal's whole process group): the parent
+    takes it, ends the pool and says so once; a worker's KeyboardInterrupt would print its traceback.
     """
     import threading
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
     def watch() -> None:
         while os.getppid() == parent:

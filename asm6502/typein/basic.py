@@ -17,6 +17,8 @@ from asm6502.basic.cslayout import CHECKSUM_AT_END, NUMBERED, read_checksum, rea
 from asm6502.basic.csread import read_listings
 from asm6502.basic.tokenizer import MAX_LINE_NUMBER
 
+MAX_TYPED = 1000  # characters of one typed line: 80 on the C64's screen, each perhaps a {name} of several
+
 HELP = ("type a line as printed, with its checksum: 10 print \"hallo\" <123>; "
         "a line without <NNN> is stored and its checksum shown to compare; "
         ".back takes the last line back, .list shows the lines, .save saves, .quit saves and ends")
@@ -27,7 +29,9 @@ class BasicSession:
     version: int = 3
     upper: bool = False
     lines: dict[int, str] = field(default_factory=dict)  # number -> text (petcat)
-    typed: list[int] = field(default_factory=list)  # order typed, for .back
+    typed: dict[int, None] = field(default_factory=dict)  # the numbers in the order typed, for .back (a dict:
+    # finding and moving a number is one step, so typing n lines costs n steps, not n squared)
+    last: int | None = None  # the highest line number (the prompt shows it)
     dirty: bool = False
     # lines of the resumed file that do not verify: kept as they are (text, printed checksum)
     # until typed again, so saving never loses them
@@ -52,15 +56,21 @@ class BasicSession:
                     messages.append(f"line {r.number} in the file does not verify; type it again")
                     continue
                 session.lines[r.number] = csfix.petcat_text(r.text, result.upper)
-                session.typed.append(r.number)
+                session._typed(r.number)
         return session, messages
 
     def options(self) -> ChecksumOptions:
         return ChecksumOptions(self.version)
 
     def prompt(self) -> str:
-        last = max(self.lines) if self.lines else None
+        last = self.last
         return f"[{len(self.lines)} lines{f', last {last}' if last is not None else ''}] > "
+
+    def _typed(self, number: int) -> None:
+        self.typed.pop(number, None)
+        self.typed[number] = None
+        if self.last is None or number > self.last:
+            self.last = number
 
     def feed(self, typed: str) -> list[str]:
         """One typed line -> the answer (lines of text)."""
@@ -71,8 +81,11 @@ class BasicSession:
         if cmd in (".back", "-"):
             if not self.typed:
                 return ["nothing to take back"]
-            number = self.typed.pop()
+            number = next(reversed(self.typed))
+            del self.typed[number]
             text = self.lines.pop(number)
+            if number == self.last:
+                self.last = max(self.lines) if self.lines else None
             self.dirty = True
             return [f"line {number} taken back: {number} {text} <{self._checksum(number, text):03d}>"]
         if cmd == ".list":
@@ -82,6 +95,9 @@ class BasicSession:
             return [rows[n] for n in sorted(rows)] or ["(no lines)"]
         if cmd in (".help", "?"):
             return [HELP]
+        if len(t) > MAX_TYPED:  # (before any reading: the search for a fix grows with the square of the line)
+            return [f"refused: {len(t):,} characters in one line; a C64 line takes 80 on its screen "
+                    f"(at most {MAX_TYPED:,} typed here, with petcat's {{names}} and the <NNN>)"]
         end = CHECKSUM_AT_END.search(t)
         printed = read_checksum(end).value if end else None
         body_text = t[: end.start()] if end else t
@@ -104,9 +120,7 @@ class BasicSession:
         replaced = number in self.lines or number in self.pending
         self.pending.pop(number, None)
         self.lines[number] = csfix.petcat_text(text, self.upper)
-        if number in self.typed:
-            self.typed.remove(number)
-        self.typed.append(number)
+        self._typed(number)
         self.dirty = True
         what = "replaced" if replaced else "ok"
         if printed is None:

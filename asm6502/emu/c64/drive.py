@@ -16,7 +16,9 @@ Writes (SAVE, OPEN ...,W) change the in-memory copy only.
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 
 from asm6502 import d64
@@ -30,15 +32,28 @@ COMMAND_CHANNEL = 15
 _TYPES = {"P": "PRG", "S": "SEQ", "U": "USR", "R": "REL"}
 
 
-@dataclass
 class DiskFile:
-    name: bytes  # PETSCII
-    type_name: str  # PRG, SEQ, USR
-    data: bytes
+    """A file of device 8's disk. A folder's file is read when it is first loaded (*load*; its
+    *size* in the directory until then): a folder of thousands of files costs its listing only."""
+
+    def __init__(self, name: bytes, type_name: str, data: bytes = b"", *, size: int | None = None,
+                 load: Callable[[], bytes] | None = None):
+        self.name = name  # PETSCII
+        self.type_name = type_name  # PRG, SEQ, USR
+        self._data = data
+        self._size = len(data) if size is None else size
+        self._load = load
+
+    @property
+    def data(self) -> bytes:
+        if self._load is not None:
+            self._data, self._load = self._load(), None
+            self._size = len(self._data)
+        return self._data
 
     @property
     def blocks(self) -> int:
-        return max(1, (len(self.data) + 253) // 254)
+        return max(1, (self._size + 253) // 254)
 
 
 @dataclass
@@ -61,9 +76,11 @@ class Disk:
 
     @classmethod
     def load(cls, path: str, files: Files | None = None) -> Disk:
-        """Device 8's disk: a .d64 image or a folder of files, read once (through the command's
-        gate *files*, which registers each as an input); writes stay in memory."""
-        read = (files or Files()).read
+        """Device 8's disk: a .d64 image or a folder of files, read through the command's gate
+        *files*: a folder's files are its inputs the moment they are listed (no output may replace
+        one) and each is read when the C64 first loads it; writes stay in memory."""
+        gate = files or Files()
+        read = gate.read
         p = Path(path)
         if p.is_dir():
             found: list[DiskFile] = []
@@ -77,7 +94,9 @@ class Disk:
                     petscii = d64.petscii_name(name[:16])
                 except (ValueError, d64.DiagnosticError):
                     continue
-                found.append(DiskFile(petscii, type_name, read(child, MAX_PRG_BYTES, "disk file")))
+                gate.add_input(child, "disk file")
+                found.append(DiskFile(petscii, type_name, size=child.stat().st_size,
+                                      load=partial(read, child, MAX_PRG_BYTES, "disk file")))
             title = d64.petscii_name(p.name.upper()[:16] or "DISK")
             return cls(title, b"00", found, 664 - sum(f.blocks for f in found))
         image = d64.DiskImage(read(p, d64.IMAGE_SIZE_WITH_ERRORS, "disk image"), str(p))

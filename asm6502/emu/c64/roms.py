@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from asm6502.diagnostics import DiagnosticError, error
-from asm6502.fileio import read_input
+from asm6502.fileio import Files
 
 ENV_VAR = "ASM6502_ROMS"
 
@@ -93,62 +93,94 @@ class RomLookup:
                 f"Give them with --roms DIR or {ENV_VAR}=DIR")
 
 
-def _candidates(directory: Path) -> list[Path]:
+ROM_SIZES = frozenset(k.size for k in ROM_KINDS)
+
+
+def _named_kind(name: str) -> RomKind | None:
+    """The ROM a file's name says it is (``kernal-901227-03.bin``, ``kernal``, ``kernal.bin``)."""
+    lower = name.lower()
+    return next((k for k in ROM_KINDS if lower in k.names or lower.startswith(k.key)), None)
+
+
+def _candidates(directory: Path) -> list[tuple[Path, int, RomKind | None]]:
+    """The folder's regular files that may be ROM images -- of a ROM's size, or named as one (to be
+    told what is wrong with it) -- with their sizes: those named as a ROM first. Only names and
+    sizes are looked at here, so a folder of thousands of other files costs one listing."""
     try:
-        entries = sorted(directory.iterdir())
+        entries = sorted(os.scandir(directory), key=lambda e: e.name)
     except OSError:
         return []
-    return [p for p in entries if p.is_file()][:200]
+    found = []
+    for entry in entries:
+        try:
+            if not entry.is_file():
+                continue
+            size = entry.stat().st_size
+        except OSError:
+            continue
+        kind = _named_kind(entry.name)
+        if size in ROM_SIZES or kind is not None:
+            found.append((Path(entry.path), size, kind))
+    return sorted(found, key=lambda c: c[2] is None)
 
 
-def load_dir(directory: str | os.PathLike) -> RomSet:
-    """The three ROM images in *directory*; a clear error for a missing or wrong image."""
+def load_dir(directory: str | os.PathLike, files: Files | None = None) -> RomSet:
+    """The three ROM images in *directory*; a clear error for a missing or wrong image.
+
+    *files*: the command's gate: every image read is registered as an input the moment it is
+    read (no output of the command may replace it)."""
     d = Path(directory)
     if not d.is_dir():
         raise DiagnosticError([error(f"{d}: ROM directory not found")])
+    gate = files if files is not None else Files()
     found: dict[str, bytes] = {}
     wrong: dict[str, str] = {}
-    for path in _candidates(d):
-        size = path.stat().st_size
-        if size not in (4096, 8192):
+    for path, size, named in _candidates(d):
+        if len(found) == len(ROM_KINDS):
+            break
+        if size not in ROM_SIZES:
+            if named is not None:
+                wrong.setdefault(named.key, f"{path} has {size:,} bytes; the {named.key} ROM {named.part} has "
+                                 f"{named.size:,}")
             continue
-        data = read_input(path, 8192, "ROM image")
-        kind = _BY_CRC.get((size, zlib.crc32(data)))
+        if named is not None and named.key in found:
+            continue
+        data = gate.read(path, max(ROM_SIZES), "ROM image", regular=True)
+        kind = _BY_CRC.get((len(data), zlib.crc32(data)))
         if kind is not None:
             found.setdefault(kind.key, data)
             continue
-        for k in ROM_KINDS:
-            if path.name.lower() in k.names or path.name.lower().startswith(k.key):
-                wrong.setdefault(k.key, f"{path} is not the {k.key} ROM {k.part} "
-                                 f"(CRC-32 {zlib.crc32(data):08X}, expected {k.crc32:08X})")
+        if named is not None:
+            wrong.setdefault(named.key, f"{path} is not the {named.key} ROM {named.part} "
+                             f"(CRC-32 {zlib.crc32(data):08X}, expected {named.crc32:08X})")
     missing = [k for k in ROM_KINDS if k.key not in found]
     if missing:
         reasons = []
         for k in missing:
-            reasons.append(wrong.get(k.key) or f"no {k.key} ROM {k.part} ({k.size} bytes, e.g. {k.names[0]})")
+            reasons.append(wrong.get(k.key) or f"no {k.key} ROM {k.part} ({k.size:,} bytes, e.g. {k.names[0]})")
         raise DiagnosticError([error(f"{d}: " + "; ".join(reasons))])
     return RomSet(found["basic"], found["kernal"], found["chargen"], str(d))
 
 
 def find_roms(explicit: str | None = None, env: Mapping[str, str] | None = None,
-              places: list[Path] | None = None) -> RomLookup:
+              places: list[Path] | None = None, files: Files | None = None) -> RomLookup:
     """Look for the ROMs: *explicit* (``--roms``; errors are raised), then the
     environment variable, then VICE's directories (a directory without a full
-    set is passed over)."""
+    set is passed over). *files*: the command's gate (every image read is its input)."""
     if explicit is not None:
-        roms = load_dir(explicit)
+        roms = load_dir(explicit, files)
         return RomLookup(roms, [explicit], "given")
     value = (os.environ if env is None else env).get(ENV_VAR)
     if value is not None:
         if value.strip().lower() in ("", "none", "off"):
             return RomLookup(None, [], f"{ENV_VAR}={value}")
-        return RomLookup(load_dir(value), [value], f"{ENV_VAR}")
+        return RomLookup(load_dir(value, files), [value], f"{ENV_VAR}")
     searched = []
     for d in vice_dirs() if places is None else places:
         searched.append(str(d))
         if d.is_dir():
             try:
-                return RomLookup(load_dir(d), searched, "VICE directory")
+                return RomLookup(load_dir(d, files), searched, "VICE directory")
             except DiagnosticError:
                 continue
     return RomLookup(None, searched, f"{ENV_VAR} is not set and no VICE C64 directory holds them")
