@@ -15,7 +15,7 @@ import time
 from pathlib import Path
 
 import pytest
-from helpers import ROOT, run_cli
+from helpers import ROOT, oracle_home, run_cli
 
 from asm6502 import fileio
 from asm6502.diagnostics import DiagnosticError
@@ -37,7 +37,7 @@ def work(tmp_path, monkeypatch):
 
 
 def _real_roms() -> Path | None:
-    for place in (os.environ.get(roms.ENV_VAR), os.path.join(os.environ.get("PROFIASS_HOME") or "/tmp/profiass", "roms")):
+    for place in (os.environ.get(roms.ENV_VAR), str(oracle_home() / "roms")):
         if place and place.lower() not in ("none", "off") and Path(place).is_dir():
             try:
                 roms.load_dir(place)
