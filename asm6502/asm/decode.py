@@ -278,6 +278,9 @@ class Decoder:
         # records assembled as the original reads them but worth a warning: id -> (record, message, offset, length)
         self.advised: dict[int, tuple] = {}
         self.advice: tuple | None = None  # (set while an operand is read)
+        # the compiled expressions that the usual operator precedence would read otherwise ('a+b*c'): id -> itself
+        # (assemble checks their values where they are used: a warning where the two readings differ)
+        self.mixed: dict[int, Any] = {}
 
     def forget(self) -> None:
         """Drop the tables of texts read so far (after pass 1: the records live on in the entries)."""
@@ -327,6 +330,8 @@ class Decoder:
                 return found
         elif type(found) is ex.Plus:
             return found
+        elif type(found) is not tuple and ex.is_mixed(ex.tree_of(found)):
+            self.mixed[id(found)] = found
         self.expressions[text] = found
         return found
 

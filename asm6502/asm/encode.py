@@ -167,7 +167,7 @@ class Encoder:
             if size == 2:
                 if value > 0xFF:
                     self.err(
-                        f"value ${value:04X} does not fit {ZERO_PAGE_FORM[shape.mode].label}, and {shape.mnemonic} has no "
+                        f"value ${value:04X}{self.reached(rec.fn, at, rec.expr_offset)} does not fit {ZERO_PAGE_FORM[shape.mode].label}, and {shape.mnemonic} has no "
                         f"{shape.mode.label} mode [ILLEGAL QUANTITY]",
                         self.operand(rec, at),
                     )
@@ -206,7 +206,7 @@ class Encoder:
                 )
             return bytes((shape.code, value & 0xFF, value >> 8))
         if value > 0xFF:  # ($nn,X) and ($nn),Y
-            self.err(f"value ${value:04X} is not a zero-page address ({shape.mode.label} needs $00-$FF) [ILLEGAL QUANTITY]",
+            self.err(f"value ${value:04X}{self.reached(rec.fn, at, rec.expr_offset)} is not a zero-page address ({shape.mode.label} needs $00-$FF) [ILLEGAL QUANTITY]",
                      self.operand(rec, at))  # fmt: skip
             return bytes(2)
         return bytes((shape.code, value))
@@ -217,8 +217,16 @@ class Encoder:
             return value
         if value >= 0xFF80:
             return value & 0xFF
-        self.err(f"value ${value:04X} does not fit in a byte ({what}: 0-255 or -128..-1) [ILLEGAL QUANTITY]", self.operand(rec, at))
+        self.err(f"value ${value:04X}{self.reached(rec.fn, at, rec.expr_offset)} does not fit in a byte ({what}: 0-255 or "
+                 "-128..-1) [ILLEGAL QUANTITY]", self.operand(rec, at))  # fmt: skip
         return 0
+
+    def reached(self, fn, at: int, offset: int) -> str:
+        """How a value out of range was reached, when the usual precedence would read its expression otherwise
+        (' (= [$0400+12]*40, read left to right)'); else ''."""
+        if id(fn) not in self.layout.decoder.mixed:
+            return ""
+        return f" (= {ex.written(ex.tree_of(fn), self.place(at)[1].text[offset:])}, read left to right)"
 
     def operand(self, rec: Insn, at: int) -> tuple:
         line, stmt = self.place(at)
@@ -261,7 +269,8 @@ class Encoder:
                 out.append(value & 0xFF)
             else:
                 line, stmt = self.place(at)
-                self.err(f"value ${value:04X} does not fit in a byte (0-255 or -128..-1) [ILLEGAL QUANTITY]", (line, stmt.col + offset, length))
+                self.err(f"value ${value:04X}{self.reached(fn, at, offset)} does not fit in a byte (0-255 or -128..-1) [ILLEGAL QUANTITY]",
+                         (line, stmt.col + offset, length))  # fmt: skip
                 out.append(0)
         return bytes(out)
 

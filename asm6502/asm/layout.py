@@ -602,7 +602,8 @@ class Layout:
         else:
             if value is not None:
                 self.define_value(rec.name, value, CONST, line, stmt, None)
-            if self.listing:
+            mixed = self.decoder.mixed  # (an expression the usual precedence reads otherwise: its entry is checked after pass 2)
+            if self.listing or mixed and id(rec.fn) in mixed:
                 self.layout.add(rec, self.pc, 0, self.ref, self.k, stmt, local)
         return None
 

@@ -31,6 +31,9 @@ class Options:
     # a program without a single byte (definitions only, for their listing): a Result without segments
     # and a warning (the original assembles it: org/org_no_code) instead of the error "produces no bytes"
     empty_ok: bool = False
+    # a warning wherever an expression's value read left to right (as Profi-Ass reads it) differs from its value
+    # with the usual operator precedence ('$0400+12*40': $A1E0, not $05E0)
+    precedence: bool = True
 
 
 class Result:

@@ -48,6 +48,9 @@ def _columns() -> int:
         return 80
 
 
+WARNING_CHOICES = ("precedence", "no-precedence", "all")  # -W: the warnings that can be turned off
+
+
 def build_parser() -> argparse.ArgumentParser:
     commands = "\n".join(f"  asm6502 {name:<7} {summary}" for name, (_, summary) in SUBCOMMANDS.items())
     parser = argparse.ArgumentParser(
@@ -93,6 +96,10 @@ def build_parser() -> argparse.ArgumentParser:
                         help="let file names from inside the source (.sst, .opt o#) replace existing files that are "
                         "not what this command writes (without it such a file is left alone and the run fails)")
     parser.add_argument("-q", "--quiet", "-w", "--no-warn", dest="quiet", action="store_true", help="do not print warnings")
+    parser.add_argument("-W", dest="warnings", action="append", default=[], choices=WARNING_CHOICES, metavar="WARNING",
+                        help="no-precedence: no warning where an expression read left to right (as Profi-Ass reads it) "
+                        "differs from the usual operator precedence ('$0400+12*40' is [$0400+12]*40); "
+                        "precedence, all: those warnings on (the default)")
     parser.add_argument("-V", "--version", action="version", version=f"asm6502 {__version__}")
     return parser
 
@@ -232,7 +239,7 @@ def _assemble_command(args) -> int:
             files.check(path, what)  # a bad output is reported before any work is done
     options = Options(cpu=args.cpu, defines=parse_defines(args.define), listing=bool(args.listing),
                       include_dirs=tuple(args.include), disk=args.disk, case="lower" if args.case == "petcat" else args.case,
-                      empty_ok=bool(args.listing or args.labels))  # (definitions only: their listing or labels, no object file)  # fmt: skip
+                      empty_ok=bool(args.listing or args.labels), precedence=not args.quiet and _precedence_on(args.warnings))  # (-q: not looked for)  # (definitions only: their listing or labels, no object file)  # fmt: skip
     try:
         result = assemble(pieces, name, options, files)
     except DiagnosticError as exc:
@@ -293,6 +300,14 @@ def _assemble_command(args) -> int:
         files.add(args.mse, mse.write_listing(result.load_address, result.image, name=(args.mse_name or source.stem).upper()), "MSE listing")
     files.commit()
     return 0
+
+
+def _precedence_on(choices: list[str]) -> bool:
+    """Whether -W leaves the precedence warnings on (the last of 'precedence'/'no-precedence'/'all' counts)."""
+    on = True
+    for choice in choices:
+        on = choice != "no-precedence"
+    return on
 
 
 def _is_symbol_table(old: bytes) -> bool:

@@ -1,0 +1,135 @@
+"""A 64tass, ACME and VICE user's own program after the first hour: Profi-Ass's left-to-right rule made
+visible, errors that lead to their cause, their habits answered, and what VICE and editors read."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from asm6502.asm import expr as ex
+from asm6502.asm.assemble import assemble
+from asm6502.asm.result import Options
+from asm6502.diagnostics import DiagnosticError
+from helpers import run_cli
+
+run = run_cli
+
+
+def diagnostics(source: str, **options) -> tuple:
+    try:
+        return assemble(source, "t.asm", Options(**options)).diagnostics
+    except DiagnosticError as exc:
+        return exc.diagnostics
+
+
+def precedence_warnings(source: str, **options) -> list[str]:
+    return [d.message for d in diagnostics(source, **options) if "reads it left to right" in d.message]
+
+
+# --- left to right, made visible --------------------------------------------------------------
+
+# (statement, the warning's message or None: the two readings give the same value)
+PRECEDENCE = [
+    ("line = $0400+12*40", "'$0400+12*40' is $A1E0: Profi-Ass reads it left to right, [$0400+12]*40; with the usual "
+     "precedence (64tass, ACME, C) it would be $05E0"),
+    (" lda 2+3*4", "'2+3*4' is $0014: Profi-Ass reads it left to right, [2+3]*4; with the usual precedence (64tass, "
+     "ACME, C) it would be $000E"),
+    (" .byt 1<1+2", "'1<1+2' is $0004: Profi-Ass reads it left to right, [1<1]+2; with the usual precedence (64tass, "
+     "ACME, C) it would be $0008"),
+    (" .byt 1+1<2", None),  # ('+' before '<' in both readings)
+    (" lda #4*2+1", None),  # (falling precedence: the same tree)
+    (" lda #[2+3]*4", None),  # (bracketed as read)
+    (" lda #2+[3*4]", None),
+    (" lda 1!2&0", "'1!2&0' is $0000: Profi-Ass reads it left to right, [1!2]&0; with the usual precedence (64tass, "
+     "ACME, C) it would be $0001"),
+    (" lda #0+2*1", None),  # (another grouping, but the same value: no warning)
+    (" lda -[1+2*3]", "'-[1+2*3]' is $FFF7: Profi-Ass reads it left to right, -[[1+2]*3]; with the usual precedence "
+     "(64tass, ACME, C) it would be $FFF9"),
+    (" lda ($10+2*3),y", "'$10+2*3' is $0036: Profi-Ass reads it left to right, [$10+2]*3; with the usual precedence "
+     "(64tass, ACME, C) it would be $0016"),
+]
+
+
+@pytest.mark.parametrize("statement, message", PRECEDENCE)
+def test_a_warning_where_left_to_right_and_the_usual_precedence_differ(statement, message):
+    found = precedence_warnings(f" *= $c000\n{statement}\n rts\n")
+    assert found == ([message] if message else [])
+
+
+def test_the_warning_names_both_ways_of_writing_it_and_the_option():
+    (warn,) = [d for d in diagnostics(" *= $c000\nline = $0400+12*40\n rts\n") if d.notes]
+    assert (warn.span.line, warn.span.col, warn.span.length) == (2, 8, 11)
+    assert warn.notes[0].message == ("write $0400+[12*40] for $05E0, or [$0400+12]*40 to keep $A1E0 without this "
+                                     "warning (-W no-precedence: none of these warnings)")
+
+
+def test_symbols_take_their_values_where_the_expression_is_used():
+    source = " *= $c000\nscreen = $0400\nz _ 0\n lda screen+z*40\nz _ 1\n lda screen+z*40\n rts\n"
+    assert precedence_warnings(source) == [
+        "'screen+z*40' is $A000: Profi-Ass reads it left to right, [screen+z]*40; with the usual precedence "
+        "(64tass, ACME, C) it would be $0400",
+        "'screen+z*40' is $A028: Profi-Ass reads it left to right, [screen+z]*40; with the usual precedence "
+        "(64tass, ACME, C) it would be $0428"]
+
+
+def test_a_line_run_many_times_warns_once():
+    source = " *= $c000\ni _ 3\nloop .byt 1+i*2\ni _ i-1\n .if i:.goto loop\n rts\n"
+    assert len(precedence_warnings(source)) == 1
+
+
+def test_the_option_silences_it_and_bytes_never_change():
+    source = " *= $c000\n lda 2+3*4\n sta $0400+12*40\n rts\n"
+    on, off = assemble(source, "t.asm", Options()), assemble(source, "t.asm", Options(precedence=False))
+    assert on.segments == off.segments == ((0xC000, bytes.fromhex("a5 14 8d e0 a1 60")),)
+    assert len(on.diagnostics) == 2 and off.diagnostics == ()
+
+
+def test_out_of_range_shows_how_the_value_was_reached():
+    errors = [d.message for d in diagnostics(" *= $c000\n lda #$0400+12*40\n .byt 1+1*200\n rts\n") if d.is_error]
+    assert errors == [
+        "value $A1E0 (= [$0400+12]*40, read left to right) does not fit in a byte (immediate mode: 0-255 or -128..-1) [ILLEGAL QUANTITY]",
+        "value $0190 (= [1+1]*200, read left to right) does not fit in a byte (0-255 or -128..-1) [ILLEGAL QUANTITY]",
+    ]
+
+
+@pytest.mark.parametrize("argv, warned", [((), True), (("-W", "no-precedence"), False), (("-Wno-precedence",), False),
+                                          (("-Wall",), True), (("-w",), False)])
+def test_the_command_line_switch(capsys, tmp_path, argv, warned):
+    (tmp_path / "p.asm").write_text(" *= $c000\n lda 2+3*4\n rts\n")
+    code, _, err = run(capsys, tmp_path / "p.asm", "-o", tmp_path / "p.prg", *argv)
+    assert code == 0 and ("reads it left to right" in err) == warned
+
+
+_atoms = st.sampled_from(["1", "2", "3", "$10", "a", "b", "7"])
+_ops = st.sampled_from(list(ex.OPERATORS))
+
+
+@st.composite
+def _chains(draw, depth=2):
+    parts = [draw(_atoms) if depth == 0 or draw(st.booleans()) else f"[{draw(_chains(depth - 1))}]"]
+    for _ in range(draw(st.integers(1, 4))):
+        parts += [draw(_ops), draw(_atoms) if depth == 0 or draw(st.booleans()) else f"[{draw(_chains(depth - 1))}]"]
+    return "".join(parts)
+
+
+@given(_chains())
+def test_both_written_forms_read_the_same_left_to_right_and_with_precedence(text):
+    values = {"a": 5, "b": 300}
+    tree = ex.parse(text)
+
+    def both(t: str):  # (its value left to right, with the usual precedence) or None (an overflow, a division by 0)
+        try:
+            return ex.evaluate(t, values), ex.usual_value(ex.parse(t), values, 0, None)
+        except ex.ExprError:
+            return None
+
+    here, usual = both(ex.written(tree, text)), both(ex.written(tree, text, usual=True))
+    try:
+        value, other = ex.evaluate(text, values), ex.usual_value(tree, values, 0, None)
+    except ex.ExprError:
+        return
+    if here is not None:
+        assert here == (value, value)
+    if usual is not None:
+        assert usual == (other, other)
