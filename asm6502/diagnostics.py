@@ -49,6 +49,9 @@ class Diagnostic:
     message: str
     span: Span | None = None
     notes: tuple[Diagnostic, ...] = ()
+    # a consequence of another error (an undefined label whose statement was skipped for it): the span of that error,
+    # which is shown first (in_order)
+    cause: Span | None = None
 
     @property
     def is_error(self) -> bool:
@@ -58,8 +61,8 @@ class Diagnostic:
         return render(self)
 
 
-def error(message: str, span: Span | None = None, *notes: Diagnostic) -> Diagnostic:
-    return Diagnostic(Severity.ERROR, message, span, tuple(notes))
+def error(message: str, span: Span | None = None, *notes: Diagnostic, cause: Span | None = None) -> Diagnostic:
+    return Diagnostic(Severity.ERROR, message, span, tuple(notes), cause)
 
 
 def warning(message: str, span: Span | None = None, *notes: Diagnostic) -> Diagnostic:
@@ -126,6 +129,34 @@ def render(diag: Diagnostic) -> str:
     for n in diag.notes:
         lines.append(render(n))
     return "\n".join(lines)
+
+
+def errors_first(diagnostics) -> list[Diagnostic]:
+    """The errors, then the warnings, each in their order: no warning hides an error."""
+    diagnostics = list(diagnostics)
+    return [d for d in diagnostics if d.is_error] + [d for d in diagnostics if not d.is_error]
+
+
+def in_source_order(diagnostics) -> list[Diagnostic]:
+    """Diagnostics as a compiler prints them: the errors, then the warnings, each by file (in the order the files
+    first appear), line and column; an error caused by another right after its cause.  (The assembler's passes find
+    them in another order: a pass-1 error on line 110 before pass 2's on 90.)"""
+    files: dict[str, int] = {}
+    for d in diagnostics:
+        if d.span is not None:
+            files.setdefault(d.span.file, len(files))
+        if d.cause is not None:
+            files.setdefault(d.cause.file, len(files))
+
+    def place(span: Span | None) -> tuple:
+        return (files[span.file], span.line, span.col or 0) if span is not None else (len(files), 0, 0)
+
+    def key(d: Diagnostic) -> tuple:
+        if d.cause is not None:
+            return (not d.is_error, *place(d.cause), 1, place(d.span))
+        return (not d.is_error, *place(d.span), 0)
+
+    return sorted(diagnostics, key=key)
 
 
 KEPT = 1000  # errors (and as many warnings) one run keeps; beyond them they are only counted (a source of a million bad

@@ -133,3 +133,41 @@ def test_both_written_forms_read_the_same_left_to_right_and_with_precedence(text
         assert here == (value, value)
     if usual is not None:
         assert usual == (other, other)
+
+
+# --- errors that lead to the cause ------------------------------------------------------------
+
+LONG = '"' + "x" * 60 + '"'
+
+
+def test_a_skipped_statement_s_error_comes_before_the_uses_of_its_label(capsys, tmp_path):
+    (tmp_path / "p.asm").write_text(f" *= $c000\n lda msg\n ldx msg\nmsg .asc {LONG}\n rts\n")
+    code, _, err = run(capsys, tmp_path / "p.asm", "-o", tmp_path / "p.prg")
+    heads = [ln.split(": ", 1)[1] for ln in err.splitlines() if ln.startswith(str(tmp_path))]
+    assert code == 1 and heads == [
+        "error: an operand of 62 characters: the original takes at most 50 [OVERFLOW]",
+        "error: undefined symbol 'msg' [UNDEF'D STATEMENT]",
+        "note: 'msg' is the label of this statement, skipped for its error (shown above)",
+        "error: undefined symbol 'msg' [UNDEF'D STATEMENT]",
+        "note: 'msg' is the label of this statement, skipped for its error (shown above)",
+    ]
+    assert err.endswith("3 errors; no output written\n")  # (the original's errors, all of them)
+
+
+@pytest.mark.parametrize("line, noted", [
+    (" lda #1 ;note: this sets the colour", True),
+    (' lda #";": this', False),  # (the ';' in quotes starts no comment)
+    (" lda #1 : this", False),
+])
+def test_a_colon_that_ended_a_comment_is_named(line, noted):
+    (first,) = [d for d in diagnostics(f" *= $c000\n{line}\n rts\n") if d.is_error]
+    assert [n.message for n in first.notes] == (
+        ["a ':' ends a comment in Profi-Ass: the rest of the line is a new statement"] if noted else [])
+
+
+def test_errors_come_before_warnings_and_are_never_hidden(capsys, tmp_path):
+    lines = [f"{n} print \"{'x' * 200}\"" for n in range(320, 0, -1)]  # (each line warns: too long to type, out of order)
+    (tmp_path / "big.bas").write_text("\n".join(lines) + "\n")
+    code, _, err = run(capsys, "basic", "tok", tmp_path / "big.bas", "-o", tmp_path / "big.prg")
+    assert code == 1 and err.splitlines()[0] == "error: program does not fit below $10000"
+    assert "more diagnostics not shown" in err.splitlines()[-1]

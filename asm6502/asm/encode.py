@@ -18,7 +18,7 @@ from asm6502.asm.entries import FORWARD, MacroCall
 from asm6502.asm.layout import Layout
 from asm6502.asm.pseudo import PSEUDO_OPS, WORDS
 from asm6502.asm.rows import NO_VALUE, as_span
-from asm6502.diagnostics import Diagnostic, error, warning
+from asm6502.diagnostics import Diagnostic, error, note, warning
 from asm6502.opcodes import ZERO_PAGE_FORM, Mode
 
 
@@ -59,7 +59,16 @@ class Encoder:
                          (line, col + expr_offset + node.offset, node.length))  # fmt: skip
                 return None
             what = f"local label '{node.name}'" if node.name[0] == "." else f"symbol '{node.name}'"
-            self.err(f"undefined {what} [UNDEF'D STATEMENT]", (line, col + expr_offset + node.offset, node.length))
+            where = (line, col + expr_offset + node.offset, node.length)
+            root = self.layout.skipped_labels.get(u.key)
+            if root is not None:  # (the label of a statement skipped for its error: shown after that error, pointing to it)
+                cause = self.layout.diags[root].span
+                if self.layout.kept.has_room(True):
+                    self.diags.append(error(
+                        f"undefined {what} [UNDEF'D STATEMENT]", as_span(where),
+                        note(f"'{node.name}' is the label of this statement, skipped for its error (shown above)", cause), cause=cause))
+                return None
+            self.err(f"undefined {what} [UNDEF'D STATEMENT]", where)
         except ex.ExprError as exc:
             line, stmt = self.place(at)
             self.err(exc.message, (line, stmt.col + expr_offset + exc.offset, exc.length))

@@ -75,6 +75,25 @@ def blank_after_colon(line, stmt) -> bool:
     ``lbl lda #1:other lda #2``; probes rules/colon_*)."""
     return stmt.col >= 2 and line.line_text[stmt.col - 2] in " \t"
 
+COMMENT_ENDS = "a ':' ends a comment in Profi-Ass: the rest of the line is a new statement"
+
+
+def _after_comment(text: str | None, col: int) -> bool:
+    """Whether the statement at column *col* of a line comes right after a comment that a ':' ended
+    ('lda #1 ;note: this sets the colour')."""
+    if not text or not text[: col - 1].rstrip(" \t").endswith(":"):
+        return False
+    quoted = comment = ended = False
+    for ch in text[: col - 1]:
+        if ch == '"':
+            quoted = not quoted
+        elif ch == ";" and not quoted:
+            comment = True
+        elif ch == ":" and not quoted:
+            ended, comment = comment, False
+    return ended
+
+
 class Stop(Exception):
     """Ends pass 1 (``.end``, a fatal error)."""
 
@@ -123,6 +142,9 @@ class Layout:
         self.unordered: set[str] = set()  # keys without a colon in symbols but not in order ('-D' defines, '.lst' tables)
         self.definition_labels: dict[str, int] = {}  # 'name:00' -> its offset in a macro's definition (see defined_labels)
         self.diags: list[Diagnostic] = []
+        # the label of a statement skipped for its error -> that error's index in diags: a use of the label, undefined
+        # then, is a note to that error, not an error of its own (encode.Encoder.value, assemble)
+        self.skipped_labels: dict[str, int] = {}
         self.kept = kept if kept is not None else Kept()  # the run's room for diagnostics
         self.layout = Entries()  # what pass 1 laid out
         self.call_ends: dict[int, tuple[int, str]] = {}  # layout index of a macro call -> (index after its body, its locals' suffix)
@@ -436,7 +458,14 @@ class Layout:
         message, offset, length = rec.problem
         if local is None and LOCAL_JUNK in message:  # 'lda .l "x"' outside a macro: SYNTAX 5 (rules/local_junk_*)
             message = "a label local to a macro (.name) is referenced only inside a macro, and " + message.replace(LOCAL_JUNK, "").replace("[SYNTAX 3]", "[SYNTAX 5]")
-        self.err(message, (line, stmt.col + offset, length))
+        kept = len(self.diags)
+        if line is not None and _after_comment(line.line_text, stmt.col):
+            self.err(message, (line, stmt.col + offset, length), note(COMMENT_ENDS))
+        else:
+            self.err(message, (line, stmt.col + offset, length))
+        if rec.label is not None and len(self.diags) > kept:
+            self.skipped_labels.setdefault(ex.key_of(rec.label) if local is None or rec.label[0] != "." else
+                                           ex.local_key(rec.label[1:], local), kept)
         if self.listing:
             self.layout.add(rec, self.pc, 0, self.ref, self.k, stmt, local)
         return None

@@ -16,13 +16,12 @@ from asm6502.asm.symfile import read_symbols
 from asm6502.cli.commands import SUBCOMMANDS
 from asm6502.cli.common import byte_arg, guarded, print_diagnostics
 from asm6502.cpu import CPUS
-from asm6502.diagnostics import DiagnosticError, error, warning
+from asm6502.diagnostics import DiagnosticError, error, in_source_order, warning
 from asm6502.fileio import BOM, PIECE_BYTES, Files, is_utf16, refuse_binary
 from asm6502.numparse import parse_int
 
 FORMATS = ("prg", "raw", "hex")
 SUFFIX = {"prg": ".prg", "raw": ".bin", "hex": ".hex"}
-MAX_SHOWN = 50  # diagnostics printed before the rest is summarised
 MAX_DEFINE_LENGTH = 200  # a -D value is a number or a short expression
 
 
@@ -193,21 +192,6 @@ def _looks_textual(data: bytes) -> bool:
     return all(b in (9, 10, 13) or 32 <= b < 127 for b in sample)
 
 
-def in_source_order(diagnostics) -> list:
-    """Diagnostics by file (in the order the files first appear), line and column, as a compiler prints
-    them; the two passes find them in another order (a pass-1 error on line 110 before pass 2's on 90)."""
-    files: dict[str, int] = {}
-    for d in diagnostics:
-        if d.span is not None:
-            files.setdefault(d.span.file, len(files))
-
-    def key(d):
-        span = d.span
-        return (files[span.file], span.line, span.col or 0) if span is not None else (len(files), 0, 0)
-
-    return sorted(diagnostics, key=key)
-
-
 def main(argv: list[str]) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
@@ -243,10 +227,7 @@ def _assemble_command(args) -> int:
     try:
         result = assemble(pieces, name, options, files)
     except DiagnosticError as exc:
-        shown = in_source_order(exc.diagnostics)[:MAX_SHOWN]
-        print_diagnostics(shown)
-        if len(exc.diagnostics) + exc.more > MAX_SHOWN:
-            print(f"... {len(exc.diagnostics) + exc.more - MAX_SHOWN} more diagnostics not shown", file=sys.stderr)
+        print_diagnostics(in_source_order(exc.diagnostics), more=exc.more)
         n = len(exc.errors) + exc.more_errors
         print(f"{n} error{'s' if n != 1 else ''}; no output written", file=sys.stderr)
         return 1

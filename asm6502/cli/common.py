@@ -6,7 +6,7 @@ import argparse
 import sys
 from collections.abc import Callable, Iterable
 
-from asm6502.diagnostics import Diagnostic, DiagnosticError, render
+from asm6502.diagnostics import Diagnostic, DiagnosticError, errors_first, render
 from asm6502.fileio import hold_standard_descriptors, silence_stdout
 from asm6502.numparse import check_range, parse_int
 
@@ -14,10 +14,11 @@ MAX_SHOWN = 50  # diagnostics printed before the rest is only counted (a wrong f
 
 
 def print_diagnostics(diagnostics: Iterable[Diagnostic], stream=None, limit: int = MAX_SHOWN, more: int = 0) -> None:
-    """The first *limit* diagnostics, then how many more there are (*more*: those the run only counted)."""
+    """The first *limit* diagnostics, errors first (no warning hides an error), then how many
+    more there are (*more*: those the run only counted)."""
     stream = stream or sys.stderr
     hidden = more
-    for i, d in enumerate(diagnostics):
+    for i, d in enumerate(errors_first(diagnostics)):
         if i < limit:
             print(render(d), file=stream)
         else:
