@@ -18,7 +18,7 @@ import re
 from operator import attrgetter
 
 from asm6502.asm import expr as ex
-from asm6502.asm.pseudo import DATA, PSEUDO_OPS, WORDS
+from asm6502.asm.pseudo import DATA, PSEUDO_OPS, WORDS, foreign_hint
 from asm6502.asm.reader import START_LINE
 from asm6502.cpu import Cpu, instruction_set, unstable_mnemonics, unstable_opcodes
 from asm6502.opcodes import BRANCHES, ZERO_PAGE_FORM, Mode
@@ -547,7 +547,7 @@ class Decoder:
                 return Bad.make(None, ("a statement cannot start with a string [SYNTAX 1]", base, len(text)))
             if first == "=":  # '= 5', '=5' without a name: the original lists it and does nothing, as it does .stm
                 return Pseudo.make(None, None, "stm", "=", text[1:].strip(), base + 1, base, 1)
-            return _bad_start(first, base)
+            return _bad_start(first, base, text)
         m = IDENT.match(text)
         if m is None:
             return _bad_start(first, base)
@@ -883,10 +883,16 @@ class Decoder:
         return Data.make(label, op, tuple(items), 5 * (len(items) // 4), op_offset, op_length)
 
 
-def _bad_start(first: str, offset: int) -> Record:
+def _bad_start(first: str, offset: int, text: str = "") -> Record:  # (text: the statement, which starts with first)
     """A statement starting with a character no statement starts with: SYNTAX 1 (',21', '$12',
-    '(1)', '#1', '-1', ...), but 0 for '?' (BASIC's PRINT, a keyword token; rules/start_char_*)."""
-    return Bad.make(None, (f"unexpected '{first}' at the start of a statement [SYNTAX {0 if first == '?' else 1}]", offset, 1))
+    '(1)', '#1', '-1', ...), but 0 for '?' (BASIC's PRINT, a keyword token; rules/start_char_*).  ACME's
+    '!byte' and its kin are named with the Profi-Ass way."""
+    hint = foreign_hint(_WORD_AFTER.match(text, 1)[0]) if first == "!" and text else None
+    said = f": {hint}" if hint else ""
+    return Bad.make(None, (f"unexpected '{first}' at the start of a statement{said} [SYNTAX {0 if first == '?' else 1}]", offset, 1))
+
+
+_WORD_AFTER = re.compile(r"[A-Za-z0-9]*")
 
 
 def _no_mode(mnemonic: str, modes: dict, what: str) -> _OperandProblem:

@@ -22,6 +22,9 @@ from asm6502.diagnostics import Diagnostic, error, note, warning
 from asm6502.opcodes import ZERO_PAGE_FORM, Mode
 
 
+NEAR_ASKED = 50  # undefined names a run looks for a near spelling of
+
+
 class Encoder:
     def __init__(self, layout: Layout):
         self.layout = layout
@@ -33,6 +36,7 @@ class Encoder:
         # an instruction and a list's pointer an entry took 0.96 MB at the end of the large bench program's pass 2.
         self.defined = array("I") if layout.options.listing else None
         self.fatal = False
+        self.near: dict[str, str] = {}  # an undefined name -> its "did you mean" ('' for none)
 
     def err(self, message: str, where) -> None:
         if self.layout.kept.has_room(True):  # (beyond the run's room only counted: diagnostics.Kept)
@@ -41,6 +45,21 @@ class Encoder:
     def warn(self, message: str, where) -> None:
         if self.layout.kept.has_room(False):
             self.diags.append(warning(message, as_span(where)))
+
+    def near_symbol(self, name: str) -> str:
+        """'; did you mean 'loop'?' for an undefined symbol spelled like a defined one (difflib), for the first
+        NEAR_ASKED names a run asks about (each a pass over the symbols); else ''."""
+        found = self.near.get(name)
+        if found is None:
+            if len(self.near) >= NEAR_ASKED or name[0] == ".":
+                return ""
+            from difflib import get_close_matches  # (only when an error asks: not at every start)
+
+            spelling = self.layout.spelling
+            names = [spelling.get(k, k) for k in self.layout.values if ":" not in k and abs(len(k) - len(name)) <= 2]
+            close = get_close_matches(name, names, n=1, cutoff=0.75)
+            found = self.near[name] = f"; did you mean '{close[0]}'?" if close else ""
+        return found
 
     def place(self, at: int) -> tuple:
         """Entry ``at``'s line and statement, made for a message (the entries keep neither object)."""
@@ -68,7 +87,7 @@ class Encoder:
                         f"undefined {what} [UNDEF'D STATEMENT]", as_span(where),
                         note(f"'{node.name}' is the label of this statement, skipped for its error (shown above)", cause), cause=cause))
                 return None
-            self.err(f"undefined {what} [UNDEF'D STATEMENT]", where)
+            self.err(f"undefined {what}{self.near_symbol(node.name)} [UNDEF'D STATEMENT]", where)
         except ex.ExprError as exc:
             line, stmt = self.place(at)
             self.err(exc.message, (line, stmt.col + expr_offset + exc.offset, exc.length))

@@ -21,7 +21,7 @@ from types import MethodType
 from asm6502.asm import expr as ex
 from asm6502.asm.decode import IDENT, Bad, Call, Data, Decoder, Define, Insn, Label, Origin, Pseudo, Start, overflow_resume
 from asm6502.asm.entries import FORWARD, MACRO_LINE, OTHER_STMT, Entries, Macro, MacroCall, MacroEnd
-from asm6502.asm.pseudo import CONTROL, DATA, DEFINITION, HIDDEN, PSEUDO_OPS
+from asm6502.asm.pseudo import CONTROL, DATA, DEFINITION, HIDDEN, PSEUDO_OPS, foreign_hint
 from asm6502.asm.reader import NO_NUMBER, Line, Lines, SourceLine, file_name, split_statements
 from asm6502.asm.result import Options
 from asm6502.asm.rows import as_span
@@ -437,7 +437,9 @@ class Layout:
             if rec.label is not None and rec.op != "mac":  # ('name .mac': the macro's name)
                 self.define_label(rec.label, line, stmt, local)
             if found is None:
-                self.err(f"unknown pseudo-op '.{rec.name}' [SYNTAX 7]", (line, stmt.col + rec.op_offset, rec.op_length))
+                hint = foreign_hint(rec.name)
+                self.err(f"unknown pseudo-op '.{rec.name}' [SYNTAX 7]", (line, stmt.col + rec.op_offset, rec.op_length),
+                         *((note(hint),) if hint else ()))  # fmt: skip
                 return None
             handler, listed = found
             if self.listing and listed:
@@ -906,7 +908,8 @@ class Layout:
         where = (line, stmt.col + rec.args_offset, max(1, len(rec.args)))
         m = _DEVICE_NAME.match(rec.args)
         if m is None:
-            self.err('.file needs a device and a file name: .file 8,"name" [SYNTAX 6]', where)
+            hint = foreign_hint(rec.name) if rec.name.lower() != "file" else None  # ('.fill': 64tass's, read as '.fil')
+            self.err('.file needs a device and a file name: .file 8,"name" [SYNTAX 6]', where, *((note(hint),) if hint else ()))
             return None
         device = int(m.group(1)) if m.group(1) else 8
         name = file_argument(rec.args)

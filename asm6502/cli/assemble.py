@@ -280,7 +280,20 @@ def _assemble_command(args) -> int:
 
         files.add(args.mse, mse.write_listing(result.load_address, result.image, name=(args.mse_name or source.stem).upper()), "MSE listing")
     files.commit()
+    if not args.quiet:
+        others = [str(p) for p in (args.listing, args.labels, args.mse) if p] + sorted(result.files)
+        print(_summary(result, out_path if payload is not None else None, args.output == "-", others), file=sys.stderr)
     return 0
+
+
+def _summary(result, out_path: Path | None, to_stdout: bool, others: list[str]) -> str:
+    """The one line after a successful assembly: what was written, where it loads, how many bytes."""
+    also = f" (and {', '.join(others)})" if others else ""
+    if out_path is None:
+        return f"wrote {', '.join(others)}: definitions only, no object file" if others else "no object file"
+    start, end = result.segments[0][0], result.segments[-1][0] + len(result.segments[-1][1])
+    where = "standard output" if to_stdout else str(out_path)
+    return f"wrote {where}: ${start:04X}-${end - 1:04X}, {end - start:,} bytes{also}"
 
 
 def _precedence_on(choices: list[str]) -> bool:

@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 
 from asm6502.asm import Options
+from asm6502.asm.pseudo import FOREIGN
 from asm6502.cli.assemble import parse_defines, read_source_text
 from asm6502.cli.common import guarded, print_diagnostics
 from asm6502.convert import TARGETS, convert
@@ -52,7 +53,10 @@ def _run(args) -> int:
         plan.add_input(args.disk, "disk image")
     if args.output:
         plan.check(args.output, "output")
-    conversion = convert(text, str(source), args.to, options, plan)
+    try:
+        conversion = convert(text, str(source), args.to, options, plan)
+    except DiagnosticError as exc:
+        raise _foreign_source(exc, source) from None
     if not args.quiet:
         print_diagnostics(conversion.diagnostics, more=conversion.result.more_warnings)  # (warnings the assembly only counted)
         shape = conversion.structure
@@ -66,6 +70,17 @@ def _run(args) -> int:
     plan.add(out, conversion.text, "output")
     plan.commit()
     return 0
+
+
+def _foreign_source(exc: DiagnosticError, source: Path) -> DiagnosticError:
+    """The errors of a source that uses 64tass's or ACME's pseudo-ops, after one that says which way convert goes."""
+    foreign = sum(any(FOREIGN in d.message for d in (diag, *diag.notes)) for diag in exc.diagnostics)
+    if not foreign:
+        return exc
+    head = error(f"{source} looks like a 64tass or ACME source ({foreign} statement{'s' if foreign != 1 else ''} with their "
+                 "pseudo-ops): convert translates a Profi-Ass source into 64tass or ACME, not back; assemble this one "
+                 "with 64tass or ACME")  # fmt: skip
+    return DiagnosticError([head, *exc.diagnostics], exc.more_errors, exc.more_warnings)
 
 
 def _check(target: str, conversion) -> None:
