@@ -21,7 +21,6 @@ from asm6502.asm.rows import NO_VALUE, as_span
 from asm6502.diagnostics import Diagnostic, error, note, warning
 from asm6502.opcodes import ZERO_PAGE_FORM, Mode
 
-
 NEAR_ASKED = 50  # undefined names a run looks for a near spelling of
 
 
