@@ -171,3 +171,117 @@ def test_errors_come_before_warnings_and_are_never_hidden(capsys, tmp_path):
     code, _, err = run(capsys, "basic", "tok", tmp_path / "big.bas", "-o", tmp_path / "big.prg")
     assert code == 1 and err.splitlines()[0] == "error: program does not fit below $10000"
     assert "more diagnostics not shown" in err.splitlines()[-1]
+
+
+# --- 64tass and ACME users at home ----------------------------------------------------------
+
+@pytest.mark.parametrize("option, answer", [
+    ("-a", "-a: 64tass's -a (ASCII source, PETSCII output) is what asm6502 always does"),
+    ("-C", "-C: 64tass's -C (case-sensitive symbols): Profi-Ass symbols ignore case"),
+    ("-B", "-B: 64tass's -B (long branches): a branch out of range is an error here"),
+    ("--long-branch", "--long-branch: a branch out of range is an error here"),
+    ("-f", "-f: ACME's -f cbm|plain is --format prg|raw here"),
+    ("--report=x.txt", "--report: ACME's --report (a listing) is -L FILE here"),
+])
+def test_64tass_and_acme_options_get_the_asm6502_way(capsys, tmp_path, option, answer):
+    (tmp_path / "p.asm").write_text(" *= $c000\n rts\n")
+    code, _, err = run(capsys, tmp_path / "p.asm", option)
+    assert code == 2 and f"asm6502: error: {answer}" in err and not (tmp_path / "p.prg").exists()
+
+
+@pytest.mark.parametrize("argv, written, first", [
+    (("-b",), "p.bin", b"\x60"),
+    (("--nostart",), "p.bin", b"\x60"),
+    (("--cbm-prg",), "p.prg", b"\x00\xc0\x60"),
+    (("--list={d}/p.lst",), "p.lst", None),  # (argparse called it ambiguous: --listing, --listing-format)
+    (("--cpu", "6510"), "p.prg", b"\x00\xc0\x60"),
+    (("--cpu", "m6502"), "p.prg", b"\x00\xc0\x60"),
+])
+def test_their_options_that_mean_ours_are_taken(capsys, tmp_path, argv, written, first):
+    (tmp_path / "p.asm").write_text(" *= $c000\n rts\n")
+    code, _, err = run(capsys, tmp_path / "p.asm", *(a.format(d=tmp_path) for a in argv))
+    assert code == 0, err
+    if first is not None:
+        assert (tmp_path / written).read_bytes() == first
+    assert (tmp_path / written).exists()
+
+
+def test_a_cpu_the_c64_has_not_is_named_as_such(capsys, tmp_path):
+    (tmp_path / "p.asm").write_text(" *= $c000\n rts\n")
+    code, _, err = run(capsys, tmp_path / "p.asm", "--cpu", "65c02")
+    assert code == 2 and "65c02: the C64's CPU is an NMOS 6502 (the 6510)" in err
+
+
+@pytest.mark.parametrize("statement, hint", [
+    (' .text "ab"', "'text' is 64tass's or ACME's; in Profi-Ass write .asc \"...\" (a string in PETSCII)"),
+    (" !byte 1", "'byte' is 64tass's or ACME's; in Profi-Ass write .byt"),
+    (" !word 1", "'word' is 64tass's or ACME's; in Profi-Ass write .wor"),
+    (' !text "a"', "'text' is 64tass's or ACME's; in Profi-Ass write .asc"),
+    (" .fill 3,0", "'fill' is 64tass's or ACME's; in Profi-Ass write *=*+n"),
+    (" .dsb 3", "'dsb' is 64tass's or ACME's; in Profi-Ass write *=*+n"),
+])
+def test_their_pseudo_ops_are_named_with_ours(statement, hint):
+    (first,) = [d for d in diagnostics(f" *= $c000\n{statement}\n rts\n") if d.is_error]
+    assert hint in " ".join([first.message, *(n.message for n in first.notes)])
+
+
+@pytest.mark.parametrize("statement", [" .byte 1", " .word 1"])  # (read by their first three letters, as the original does)
+def test_byte_and_word_are_profi_ass_already(statement):
+    assert not [d for d in diagnostics(f" *= $c000\n{statement}\n rts\n") if d.is_error]
+
+
+@pytest.mark.parametrize("use, said", [("lopo", "; did you mean 'loop'?"), ("LOOPS", "; did you mean 'loop'?"),
+                                       ("xyzzy", "")])
+def test_did_you_mean_for_a_misspelled_label(use, said):
+    (first,) = [d for d in diagnostics(f" *= $c000\nloop lda #1\n bne {use}\n rts\n") if d.is_error]
+    assert first.message == f"undefined symbol '{use.lower()}'{said} [UNDEF'D STATEMENT]"
+
+
+def test_convert_given_a_64tass_source_says_which_way_it_goes(capsys, tmp_path):
+    (tmp_path / "x.s").write_text('*= $c000\nmsg .text "hello"\n rts\n')
+    code, _, err = run(capsys, "convert", tmp_path / "x.s", "--to", "acme")
+    assert code == 1 and err.splitlines()[0].endswith(
+        "looks like a 64tass or ACME source (1 statement with their pseudo-ops): convert translates a Profi-Ass "
+        "source into 64tass or ACME, not back; assemble this one with 64tass or ACME")
+
+
+@pytest.mark.parametrize("argv, summary", [
+    ((), "wrote {d}/p.prg: $C000-$C002, 3 bytes\n"),
+    (("-L", "{d}/p.lst"), "wrote {d}/p.prg: $C000-$C002, 3 bytes (and {d}/p.lst)\n"),
+    (("-q",), ""),
+])
+def test_a_summary_after_a_successful_assembly(capsys, tmp_path, argv, summary):
+    (tmp_path / "p.asm").write_text(" *= $c000\n lda #1\n rts\n")
+    code, _, err = run(capsys, tmp_path / "p.asm", *(a.format(d=tmp_path) for a in argv))
+    assert code == 0 and err == summary.format(d=tmp_path)
+
+
+@pytest.mark.parametrize("command", ["asm6502", "tok", "checksum", "read", "type"])
+@pytest.mark.parametrize("case", ["lower", "petcat", "upper"])
+def test_the_case_words_are_alike_in_every_command(command, case):
+    from asm6502.cli import assemble, basic
+
+    parser = assemble.build_parser() if command == "asm6502" else basic.build_parser()
+    argv = ["x.asm"] if command == "asm6502" else [command, "x.bas"]
+    assert parser.parse_args([*argv, "--case", case]).case == case
+
+
+def test_basic_run_exits_non_zero_when_input_runs_out_inside_input(capsys, tmp_path):
+    (tmp_path / "p.bas").write_text('10 input a$\n20 input b$\n30 print "done"\n')
+    (tmp_path / "keys.txt").write_text("hello\n")
+    code, _, err = run(capsys, "basic", "run", tmp_path / "p.bas", "--input", tmp_path / "keys.txt")
+    assert code == 5 and "input script exhausted (INPUT) in line 20" in err
+    (tmp_path / "keys.txt").write_text("hello\nworld\n")
+    assert run(capsys, "basic", "run", tmp_path / "p.bas", "--input", tmp_path / "keys.txt")[0] == 0
+
+
+def test_run_of_a_disk_image_says_how_to_run_a_file_from_it(capsys, tmp_path):
+    (tmp_path / "x.d64").write_bytes(bytes(174848))
+    code, _, err = run(capsys, "run", tmp_path / "x.d64")
+    assert code == 1 and "is a disk image, not a program: run a file from it with asm6502 run --roms DIR --disk" in err
+
+
+def test_d64_write_to_a_missing_image_names_new(capsys, tmp_path):
+    (tmp_path / "x.prg").write_bytes(b"\x00\xc0\x60")
+    code, _, err = run(capsys, "d64", "write", tmp_path / "new.d64", tmp_path / "x.prg")
+    assert code == 1 and "no such disk image; to make a new one, add --new DISKNAME,ID" in err

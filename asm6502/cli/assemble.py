@@ -14,7 +14,7 @@ from asm6502 import __version__, filetype, output
 from asm6502.asm import Options, assemble, expr
 from asm6502.asm.symfile import read_symbols
 from asm6502.cli.commands import SUBCOMMANDS
-from asm6502.cli.common import byte_arg, guarded, print_diagnostics
+from asm6502.cli.common import byte_arg, cpu_arg, guarded, print_diagnostics
 from asm6502.cpu import CPUS
 from asm6502.diagnostics import DiagnosticError, error, in_source_order, warning
 from asm6502.fileio import BOM, PIECE_BYTES, Files, is_utf16, refuse_binary
@@ -68,8 +68,11 @@ def build_parser() -> argparse.ArgumentParser:
         help="prg: 2-byte load address + memory image (default); raw: the image only; "
         "hex: Intel HEX (segments kept apart). Gaps between '*=' segments are filled in prg/raw (with a warning).",
     )
+    parser.add_argument("-b", "--nostart", dest="format", action="store_const", const="raw",
+                        help="the bytes without the load address: --format raw (64tass's names)")
+    parser.add_argument("--cbm-prg", dest="format", action="store_const", const="prg", help="--format prg (64tass's name)")
     parser.add_argument("--fill", type=byte_arg, default=0x00, metavar="BYTE", help="byte for gaps in prg/raw output (default $00)")
-    parser.add_argument("-L", "--listing", metavar="FILE", help="write a listing: line number, address, every byte, source")
+    parser.add_argument("-L", "--listing", "--list", metavar="FILE", help="write a listing: line number, address, every byte, source")
     parser.add_argument(
         "--listing-format", choices=("modern", "profi"), default="modern",
         help="modern: every byte (default); profi: the original Profi-Ass 64 listing (110: C000 A2 00 ... NO ERRORS)",
@@ -82,7 +85,7 @@ def build_parser() -> argparse.ArgumentParser:
         "-D", "--define", action="append", default=[], metavar="NAME=VALUE", help="define a constant before assembly (repeatable)"
     )
     parser.add_argument(
-        "--cpu", choices=CPUS, default="6502", help="6502: documented opcodes (default); 6502i: also the undocumented NMOS opcodes"
+        "--cpu", type=cpu_arg, choices=CPUS, default="6502", help="6502: documented opcodes (default); 6502i: also the undocumented NMOS opcodes (6510, m6502: ACME's and 64tass's names for it)"
     )
     parser.add_argument("-I", "--include", action="append", default=[], metavar="DIR",
                         help="directory searched for '.file' sources and '.lst' symbol files (repeatable)")
@@ -192,8 +195,41 @@ def _looks_textual(data: bytes) -> bool:
     return all(b in (9, 10, 13) or 32 <= b < 127 for b in sample)
 
 
+# 64tass's and ACME's options that asm6502 has no option of the same name for: the asm6502 way of each
+FOREIGN_OPTIONS = {
+    "-a": "64tass's -a (ASCII source, PETSCII output) is what asm6502 always does: .asc writes PETSCII; leave -a out",
+    "--ascii": "64tass's --ascii is what asm6502 always does: .asc writes PETSCII; leave it out",
+    "-C": "64tass's -C (case-sensitive symbols): Profi-Ass symbols ignore case and keep 8 characters, as the original "
+          "did; --case says how the source's letters were typed",
+    "--case-sensitive": "Profi-Ass symbols ignore case and keep 8 characters, as the original did",
+    "-B": "64tass's -B (long branches): a branch out of range is an error here, as on the original; write a JMP",
+    "--long-branch": "a branch out of range is an error here, as on the original; write a JMP",
+    "-f": "ACME's -f cbm|plain is --format prg|raw here",
+    "--outfile": "ACME's --outfile is -o here",
+    "-T": "64tass's -T (tasm compatible) has no asm6502 counterpart: the dialect is Profi-Ass 64's",
+    "--labels-root": "not in asm6502: -l FILE writes a VICE label file",
+    "--vice-labels-numeric": "not in asm6502: -l FILE writes a VICE label file",
+    "--report": "ACME's --report (a listing) is -L FILE here",
+    "--symbollist": "ACME's --symbollist is -l FILE (a VICE label file) here",
+}
+
+
+def foreign_option(argv: list[str]) -> str | None:
+    """The message for the first 64tass/ACME option in *argv* that asm6502 answers with its own way, or None."""
+    for arg in argv:
+        if arg == "--":
+            break
+        name = arg.split("=", 1)[0]
+        if name in FOREIGN_OPTIONS:
+            return f"{name}: {FOREIGN_OPTIONS[name]}"
+    return None
+
+
 def main(argv: list[str]) -> int:
     parser = build_parser()
+    foreign = foreign_option(argv)
+    if foreign is not None:
+        parser.error(foreign)
     args = parser.parse_args(argv)
     return guarded(lambda: _run(args))
 

@@ -45,6 +45,16 @@ def number_arg(low: int | None = None, high: int | None = None, what: str = "num
     return parse
 
 
+def cpu_arg(text: str) -> str:
+    """An argparse ``type`` for --cpu: a CPU as 64tass or ACME name it (cpu.cpu_named)."""
+    from asm6502.cpu import cpu_named
+
+    try:
+        return cpu_named(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
 int_arg = number_arg()  # any integer
 byte_arg = number_arg(0, 0xFF, "byte")
 address_arg = number_arg(0, 0xFFFF, "address")

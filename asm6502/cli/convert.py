@@ -9,7 +9,7 @@ from pathlib import Path
 from asm6502.asm import Options
 from asm6502.asm.pseudo import FOREIGN
 from asm6502.cli.assemble import parse_defines, read_source_text
-from asm6502.cli.common import guarded, print_diagnostics
+from asm6502.cli.common import cpu_arg, guarded, print_diagnostics
 from asm6502.convert import TARGETS, convert
 from asm6502.cpu import CPUS
 from asm6502.diagnostics import DiagnosticError, error
@@ -32,7 +32,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("-I", "--include", action="append", default=[], metavar="DIR", help="directory for .file names (repeatable)")
     parser.add_argument("--disk", metavar="D64", help="a .d64 image whose files .file names are looked up in")
     parser.add_argument("-D", "--define", action="append", default=[], metavar="NAME=VALUE", help="define a constant before assembly (repeatable)")
-    parser.add_argument("--cpu", choices=CPUS, default="6502", help="6502i: also the undocumented NMOS opcodes")
+    parser.add_argument("--cpu", type=cpu_arg, choices=CPUS, default="6502", help="6502i: also the undocumented NMOS opcodes")
     parser.add_argument("-q", "--quiet", action="store_true", help="do not print warnings")
     return parser
 

@@ -6,7 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from asm6502.cli.common import guarded, int_arg
+from asm6502.cli.common import cpu_arg, guarded, int_arg
 from asm6502.disasm import CPUS, SYNTAXES, SourceTooLong, disassemble
 from asm6502.fileio import MAX_PRG_BYTES, Files, write_stdout
 
@@ -39,7 +39,7 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--data", action="store_true", help="no tracing: write every byte as data")
     p.add_argument("--syntax", choices=SYNTAXES, default="profi",
                    help="profi: Profi-Ass 64 (line-numbered, default); 64tass; acme")
-    p.add_argument("--cpu", choices=CPUS, default="6502",
+    p.add_argument("--cpu", type=cpu_arg, choices=CPUS, default="6502",
                    help="6502i: decode the undocumented NMOS opcodes too (64tass's names)")
     return p
 

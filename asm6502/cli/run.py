@@ -55,8 +55,10 @@ writes a PNG. PRG may be left out: then only the typed keys run. Without
   asm6502 run --roms ~/vice/C64 --disk build/asm6502.d64 --type 'LOAD"HIGH IQ",8\\rRUN\\r'
 exit status on the C64: 0 the --until condition was met (without one: the
 program waits for a key and nothing is left to type); 1 the CPU stopped
-(JAM, undocumented opcode); 3 the cycle limit came first; 4 the program waits
-for a key, nothing is left to type, and the --until condition was not met."""
+(JAM, undocumented opcode); 3 the cycle limit came first (before the --until
+condition, or the default limit: with --cycles N alone, running N cycles is the
+goal, 0); 4 the program waits for a key, nothing is left to type, and the --until
+condition was not met. --cycles counts from the end of the boot."""
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -89,7 +91,7 @@ def build_parser() -> argparse.ArgumentParser:
                      help="typing goes into the KERNAL's keyboard buffer (default, like VICE's -keybuf) "
                      "or is pressed on the keyboard matrix")
     c64.add_argument("--cycles", type=count_arg, metavar="N",
-                     help=f"stop after N clock cycles (default {DEFAULT_CYCLES:,}; 985,248 a second)")
+                     help=f"stop after N clock cycles after the boot (default {DEFAULT_CYCLES:,}; 985,248 a second)")
     c64.add_argument("--until-text", metavar="TEXT", help="stop when the screen shows TEXT")
     c64.add_argument("--until-pc", type=address_arg, metavar="ADDR", help="stop when the PC reaches ADDR")
     c64.add_argument("--screenshot", metavar="PNG", help="write the final screen as a PNG picture")
@@ -167,6 +169,12 @@ class _Stream:
 
 
 def _run(args: argparse.Namespace) -> int:
+    if args.prg is not None and args.prg.lower().endswith(".d64"):
+        raise DiagnosticError([error(
+            f"{args.prg} is a disk image, not a program: run a file from it with "
+            f"asm6502 run --roms DIR --disk {args.prg} --type 'LOAD\"NAME\",8\\rRUN\\r' (a machine-code file: "
+            f"LOAD\"NAME\",8,1 and SYS its address), or copy it out with asm6502 d64 read {args.prg} NAME -o "
+            f"name.prg; asm6502 d64 list {args.prg} shows its files")])
     lookup = None if args.no_roms else find_roms(args.roms)
     if lookup is not None and lookup.roms is not None:
         from asm6502.cli.run_c64 import run_on_c64
