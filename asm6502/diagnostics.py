@@ -112,11 +112,18 @@ def _caret_lines(span: Span) -> list[str]:
     return ["  " + shown(text), "  " + " " * len(before) + "^" + "~" * (max(1, len(marked)) - 1)]
 
 
-def render(diag: Diagnostic) -> str:
-    """Render a diagnostic (and its notes) as text, without a trailing newline."""
+FORMS = ("gnu", "msvc")  # where a diagnostic's place is written: file:line:col: (GCC, Clang) or file(line,col): (MSVC)
+
+
+def render(diag: Diagnostic, form: str = "gnu", caret: bool = True) -> str:
+    """Render a diagnostic (and its notes) as text, without a trailing newline: its place in the *form* of FORMS
+    (editors' problem matchers read either), and under it the source line with a caret unless not *caret*."""
     span = diag.span
     if span is None:
         head = f"{diag.severity.value}: {diag.message}"
+    elif form == "msvc":
+        where = f"{span.line},{span.col}" if span.col else f"{span.line}"
+        head = f"{span.file}({where}): {diag.severity.value}: {diag.message}"
     elif span.col:
         head = f"{span.file}:{span.line}:{span.col}: {diag.severity.value}: {diag.message}"
     else:
@@ -124,10 +131,10 @@ def render(diag: Diagnostic) -> str:
     if span is not None and span.basic_line is not None:
         head += f" (line {span.basic_line})"
     lines = [shown(_short_quotes(head))]
-    if span is not None:
+    if span is not None and caret:
         lines += _caret_lines(span)
     for n in diag.notes:
-        lines.append(render(n))
+        lines.append(render(n, form, caret))
     return "\n".join(lines)
 
 

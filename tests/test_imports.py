@@ -21,6 +21,7 @@ LAZY = {
     ("asm6502.asm.assemble", "asm6502.d64"): "13 ms; only with --disk",
     ("asm6502.asm.decode", "difflib"): "0.7 ms; only to name the mnemonic a typo was meant to be",
     ("asm6502.asm.encode", "difflib"): "0.7 ms; only to name the symbol a typo was meant to be",
+    ("asm6502.cli.completion", "asm6502.cli.assemble"): "2.7 ms; the script is made from every command's parser, imported when it is made",
     ("asm6502.cli.common", "asm6502.cpu"): "8 ms (the opcode tables); only for a --cpu given",
     ("asm6502.cli.basic_run", "asm6502.basic.interpreter.inout"): "with asm6502.basic.interpreter (13 ms), loaded by the run by then",
     ("asm6502.asm.typed", "asm6502.basic.petscii"): "8 ms (dataclasses with it); only for a source with shifted keys or codes in braces",

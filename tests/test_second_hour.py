@@ -285,3 +285,83 @@ def test_d64_write_to_a_missing_image_names_new(capsys, tmp_path):
     (tmp_path / "x.prg").write_bytes(b"\x00\xc0\x60")
     code, _, err = run(capsys, "d64", "write", tmp_path / "new.d64", tmp_path / "x.prg")
     assert code == 1 and "no such disk image; to make a new one, add --new DISKNAME,ID" in err
+
+
+# --- at home in VICE and the editors ---------------------------------------------------------
+
+VICE_SOURCE = " *= $c000\nzeile = 10\nscreen = $0400\nptr = $fb\ntable = $c100\nstart ldx #zeile\nloop sta screen,x\n" \
+    " lda #<table\n sta (ptr),y\n dex\n bne loop\n rts\n"
+
+
+@pytest.mark.parametrize("argv, labels", [
+    ((), "al C:00fb .ptr\nal C:0400 .screen\nal C:c000 .start\nal C:c002 .loop\nal C:c100 .table\n"),
+    (("--labels-all",), "al C:000a .zeile\nal C:00fb .ptr\nal C:0400 .screen\nal C:c000 .start\nal C:c002 .loop\n"
+                        "al C:c100 .table\n"),
+    (("--break", "loop", "--break", "start+2"), "al C:00fb .ptr\nal C:0400 .screen\nal C:c000 .start\n"
+                                                "al C:c002 .loop\nal C:c100 .table\nbreak $c002\nbreak $c002\n"),
+])
+def test_the_vice_label_file(capsys, tmp_path, argv, labels):
+    (tmp_path / "p.asm").write_text(VICE_SOURCE)
+    code, _, err = run(capsys, tmp_path / "p.asm", "-l", tmp_path / "p.lbl", *argv)
+    assert code == 0, err
+    assert (tmp_path / "p.lbl").read_text() == labels
+
+
+@pytest.mark.parametrize("argv, message", [
+    (("-l", "{d}/p.lbl", "--break", "nowhere"), "error: --break nowhere: no such label in the program"),
+    (("--break", "loop"), "error: --break needs a label file: -l FILE"),
+])
+def test_a_break_that_cannot_be_written(capsys, tmp_path, argv, message):
+    (tmp_path / "p.asm").write_text(VICE_SOURCE)
+    code, _, err = run(capsys, tmp_path / "p.asm", *(a.format(d=tmp_path) for a in argv))
+    assert code == 1 and message in err and not (tmp_path / "p.prg").exists()
+
+
+@pytest.mark.parametrize("argv, shown", [
+    ((), ["{f}:2:6: error: undefined symbol 'lopo'; did you mean 'loop'? [UNDEF'D STATEMENT]", "   bne lopo", "       ^~~~"]),
+    (("--diagnostics-format", "msvc"), ["{f}(2,6): error: undefined symbol 'lopo'; did you mean 'loop'? [UNDEF'D STATEMENT]",
+                                        "   bne lopo", "       ^~~~"]),
+    (("--diagnostics-format", "msvc", "--no-caret"), ["{f}(2,6): error: undefined symbol 'lopo'; did you mean 'loop'? "
+                                                      "[UNDEF'D STATEMENT]"]),
+    (("--no-caret",), ["{f}:2:6: error: undefined symbol 'lopo'; did you mean 'loop'? [UNDEF'D STATEMENT]"]),
+])
+def test_diagnostics_for_editors(capsys, tmp_path, argv, shown):
+    source = tmp_path / "p.asm"
+    source.write_text("loop *= $c000\n bne lopo\n rts\n")
+    code, _, err = run(capsys, source, *argv)
+    assert code == 1 and err.splitlines()[:-1] == [s.format(f=source) for s in shown]
+
+
+@pytest.fixture(scope="module")
+def bash_completion() -> str:
+    import shutil
+
+    if shutil.which("bash") is None:
+        pytest.skip("no bash here")
+    from asm6502.cli.completion import bash_script
+
+    return bash_script()
+
+
+@pytest.mark.parametrize("line, expected", [
+    ("asm6502 basic t", {"tok", "type"}),
+    ("asm6502 --form", {"--format"}),
+    ("asm6502 --format r", {"raw"}),
+    ("asm6502 convert x.asm --to ", {"64tass", "acme"}),
+    ("asm6502 basic tok --ca", {"--case"}),
+    ("asm6502 d64 w", {"write"}),
+    ("asm6502 --cpu 6", {"6502", "6502i"}),
+])
+def test_bash_completion_from_the_argument_parsers(bash_completion, tmp_path, line, expected):
+    import subprocess
+
+    words = line.split() + ([""] if line.endswith(" ") else [])
+    probe = f'{bash_completion}\nCOMP_WORDS=({" ".join(repr(w) for w in words)}); COMP_CWORD={len(words) - 1}; ' \
+        '_asm6502; printf "%s\\n" "${COMPREPLY[@]}"'
+    done = subprocess.run(["bash", "-c", probe], capture_output=True, text=True, cwd=tmp_path, check=True)
+    assert set(done.stdout.split()) == expected  # (tmp_path is empty: no file names beside them)
+
+
+def test_zsh_completion_is_the_bash_one_through_bashcompinit(capsys):
+    code, out, _ = run(capsys, "completion", "zsh")
+    assert code == 0 and "bashcompinit" in out and "complete -o filenames -F _asm6502 asm6502" in out

@@ -14,7 +14,7 @@ from asm6502 import __version__, filetype, output
 from asm6502.asm import Options, assemble, expr
 from asm6502.asm.symfile import read_symbols
 from asm6502.cli.commands import SUBCOMMANDS
-from asm6502.cli.common import byte_arg, cpu_arg, guarded, print_diagnostics
+from asm6502.cli.common import add_diagnostics_options, byte_arg, cpu_arg, guarded, print_diagnostics
 from asm6502.cpu import CPUS
 from asm6502.diagnostics import DiagnosticError, error, in_source_order, warning
 from asm6502.fileio import BOM, PIECE_BYTES, Files, is_utf16, refuse_binary
@@ -102,6 +102,14 @@ def build_parser() -> argparse.ArgumentParser:
                         help="no-precedence: no warning where an expression read left to right (as Profi-Ass reads it) "
                         "differs from the usual operator precedence ('$0400+12*40' is [$0400+12]*40); "
                         "precedence, all: those warnings on (the default)")
+    parser.add_argument("--labels-all", "--vice-labels-numeric", dest="labels_all", action="store_true",
+                        help="the label file lists every symbol (without it an '=' constant that no instruction "
+                        "uses as an address is left out: 'zeile = 10' in 'ldx #zeile' is no address, 'sta screen' "
+                        "makes one; --vice-labels-numeric is 64tass's name)")
+    parser.add_argument("--break", dest="breaks", action="append", default=[], metavar="LABEL",
+                        help="add 'break $ADDR' for LABEL (or an address) to the label file, which x64sc "
+                        "-moncommands FILE then runs (repeatable)")
+    add_diagnostics_options(parser)
     parser.add_argument("-V", "--version", action="version", version=f"asm6502 {__version__}")
     return parser
 
@@ -208,7 +216,6 @@ FOREIGN_OPTIONS = {
     "--outfile": "ACME's --outfile is -o here",
     "-T": "64tass's -T (tasm compatible) has no asm6502 counterpart: the dialect is Profi-Ass 64's",
     "--labels-root": "not in asm6502: -l FILE writes a VICE label file",
-    "--vice-labels-numeric": "not in asm6502: -l FILE writes a VICE label file",
     "--report": "ACME's --report (a listing) is -L FILE here",
     "--symbollist": "ACME's --symbollist is -l FILE (a VICE label file) here",
 }
@@ -231,7 +238,7 @@ def main(argv: list[str]) -> int:
     if foreign is not None:
         parser.error(foreign)
     args = parser.parse_args(argv)
-    return guarded(lambda: _run(args))
+    return guarded(lambda: _run(args), args.diagnostics_format, args.caret)
 
 
 def _run(args) -> int:
@@ -263,7 +270,7 @@ def _assemble_command(args) -> int:
     try:
         result = assemble(pieces, name, options, files)
     except DiagnosticError as exc:
-        print_diagnostics(in_source_order(exc.diagnostics), more=exc.more)
+        print_diagnostics(in_source_order(exc.diagnostics), more=exc.more, form=args.diagnostics_format, caret=args.caret)
         n = len(exc.errors) + exc.more_errors
         print(f"{n} error{'s' if n != 1 else ''}; no output written", file=sys.stderr)
         return 1
@@ -275,7 +282,7 @@ def _assemble_command(args) -> int:
                         f"${args.fill:02X} in the {args.format} output")  # (a gap has no line of its own)
             )
     if not args.quiet:
-        print_diagnostics(in_source_order(diags), more=result.more_warnings)
+        print_diagnostics(in_source_order(diags), more=result.more_warnings, form=args.diagnostics_format, caret=args.caret)
     if not result.segments:  # (definitions only: the listing, symbol tables and labels, no object file)
         payload: bytes | str | None = None
     elif args.format == "prg":
@@ -309,8 +316,10 @@ def _assemble_command(args) -> int:
     folder = source.parent if args.output == "-" else out_path.parent
     for file_name, data in result.files.items():  # '.sst' symbol tables: names from inside the source, next to the output
         files.add_confined(folder, file_name.lower(), data, "symbol table named by '.sst'", replaceable=_is_symbol_table)
+    if args.breaks and not args.labels:
+        raise DiagnosticError([error("--break needs a label file: -l FILE (x64sc -moncommands FILE runs its 'break' lines)")])
     if args.labels:
-        files.add(args.labels, output.vice_labels(result), "label file")
+        files.add(args.labels, output.vice_labels(result, args.labels_all, _break_addresses(result, args.breaks)), "label file")
     if args.mse and result.segments:
         from asm6502 import mse
 
@@ -330,6 +339,20 @@ def _summary(result, out_path: Path | None, to_stdout: bool, others: list[str]) 
     start, end = result.segments[0][0], result.segments[-1][0] + len(result.segments[-1][1])
     where = "standard output" if to_stdout else str(out_path)
     return f"wrote {where}: ${start:04X}-${end - 1:04X}, {end - start:,} bytes{also}"
+
+
+def _break_addresses(result, names: list[str]) -> list[int]:
+    """The addresses of --break's labels (or numbers); an unknown name is an error."""
+    from asm6502.asm import expr as ex
+
+    symbols = {ex.key_of(name): value for name, value in result.symbols.items()}
+    out = []
+    for name in names:
+        try:
+            out.append(ex.evaluate(name, symbols))
+        except (ex.ExprError, ex.Unknown):
+            raise DiagnosticError([error(f"--break {name}: no such label in the program")]) from None
+    return out
 
 
 def _precedence_on(choices: list[str]) -> bool:
