@@ -343,14 +343,12 @@ def _summary(result, out_path: Path | None, to_stdout: bool, others: list[str]) 
 
 def _break_addresses(result, names: list[str]) -> list[int]:
     """The addresses of --break's labels (or numbers); an unknown name is an error."""
-    from asm6502.asm import expr as ex
-
-    symbols = {ex.key_of(name): value for name, value in result.symbols.items()}
+    symbols = {expr.key_of(name): value for name, value in result.symbols.items()}
     out = []
     for name in names:
         try:
-            out.append(ex.evaluate(name, symbols))
-        except (ex.ExprError, ex.Unknown):
+            out.append(expr.evaluate(name, symbols))
+        except (expr.ExprError, expr.Unknown):
             raise DiagnosticError([error(f"--break {name}: no such label in the program")]) from None
     return out
 
