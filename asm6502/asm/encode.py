@@ -251,7 +251,8 @@ class Encoder:
     def reached(self, fn, at: int, offset: int) -> str:
         """How a value out of range was reached, when the usual precedence would read its expression otherwise
         (' (= [$0400+12]*40, read left to right)'); else ''."""
-        if id(fn) not in self.layout.decoder.mixed:
+        mixed = self.layout.decoder.mixed  # (None without the warnings: the tree is asked, on this error's path only)
+        if (id(fn) not in mixed) if mixed is not None else (type(fn) is str or not ex.is_mixed(ex.tree_of(fn))):
             return ""
         return f" (= {ex.written(ex.tree_of(fn), self.place(at)[1].text[offset:])}, read left to right)"
 

@@ -122,7 +122,7 @@ class Layout:
         self.options = options
         self.reader = reader  # (name, line) -> list[Line], raises OSError
         self.opens = opens
-        self.decoder = Decoder(options.cpu)
+        self.decoder = Decoder(options.cpu, mixed=options.precedence)
         self.listing = options.listing
         self.values: dict[str, int] = {}
         # key -> its kind and where it was first defined, packed (KIND_NAMES; see place_of); kinds reads the kinds
