@@ -193,7 +193,7 @@ def test_64tass_and_acme_options_get_the_asm6502_way(capsys, tmp_path, option, a
     (("-b",), "p.bin", b"\x60"),
     (("--nostart",), "p.bin", b"\x60"),
     (("--cbm-prg",), "p.prg", b"\x00\xc0\x60"),
-    (("--list={d}/p.lst",), "p.lst", None),  # (argparse called it ambiguous: --listing, --listing-format)
+    (("--list={d}/p.lst",), "p.lst", None),  # (64tass's name, a prefix of both --listing and --listing-format)
     (("--cpu", "6510"), "p.prg", b"\x00\xc0\x60"),
     (("--cpu", "m6502"), "p.prg", b"\x00\xc0\x60"),
 ])
@@ -365,3 +365,10 @@ def test_bash_completion_from_the_argument_parsers(bash_completion, tmp_path, li
 def test_zsh_completion_is_the_bash_one_through_bashcompinit(capsys):
     code, out, _ = run(capsys, "completion", "zsh")
     assert code == 0 and "bashcompinit" in out and "complete -o filenames -F _asm6502 asm6502" in out
+
+
+def test_the_assembler_prints_its_errors_before_its_warnings(capsys, tmp_path):
+    (tmp_path / "p.asm").write_text(" *= $c000\nline = $0400+12*40\n lda #$0400+12*40\n rts\n")
+    code, _, err = run(capsys, tmp_path / "p.asm", "-o", tmp_path / "p.prg")
+    heads = [ln.split(": ")[1] for ln in err.splitlines() if ln.startswith(str(tmp_path))]
+    assert code == 1 and heads == ["error", "warning", "warning"]  # (line 3's error before line 2's warning)
