@@ -372,3 +372,14 @@ def test_the_assembler_prints_its_errors_before_its_warnings(capsys, tmp_path):
     code, _, err = run(capsys, tmp_path / "p.asm", "-o", tmp_path / "p.prg")
     heads = [ln.split(": ")[1] for ln in err.splitlines() if ln.startswith(str(tmp_path))]
     assert code == 1 and heads == ["error", "warning", "warning"]  # (line 3's error before line 2's warning)
+
+
+@pytest.mark.parametrize("command", [("convert", "--to", "acme"), ("build",)])
+def test_convert_and_build_write_msvc_diagnostics_too(capsys, tmp_path, monkeypatch, command):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "p.asm").write_text(" *= $c000\n bne lopo\n rts\n")
+    (tmp_path / "build.yaml").write_text("artifacts:\n  out/p.prg:\n    rule: assemble\n    from: p.asm\n")
+    argv = [command[0], "p.asm", *command[1:]] if command[0] == "convert" else ["build", "build.yaml"]
+    code, _, err = run(capsys, *argv, "--diagnostics-format", "msvc", "--no-caret")
+    assert code == 1 and "p.asm(2,6): error: undefined symbol 'lopo' [UNDEF'D STATEMENT]" in err
+    assert " bne lopo" not in err  # (no source line under it)

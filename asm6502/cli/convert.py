@@ -9,7 +9,7 @@ from pathlib import Path
 from asm6502.asm import Options
 from asm6502.asm.pseudo import FOREIGN
 from asm6502.cli.assemble import parse_defines, read_source_text
-from asm6502.cli.common import cpu_arg, guarded, print_diagnostics
+from asm6502.cli.common import add_diagnostics_options, cpu_arg, guarded, print_diagnostics
 from asm6502.convert import TARGETS, convert
 from asm6502.cpu import CPUS
 from asm6502.diagnostics import DiagnosticError, error
@@ -34,12 +34,13 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("-D", "--define", action="append", default=[], metavar="NAME=VALUE", help="define a constant before assembly (repeatable)")
     parser.add_argument("--cpu", type=cpu_arg, choices=CPUS, default="6502", help="6502i: also the undocumented NMOS opcodes")
     parser.add_argument("-q", "--quiet", action="store_true", help="do not print warnings")
+    add_diagnostics_options(parser)
     return parser
 
 
 def main(argv: list[str]) -> int:
     args = build_parser().parse_args(argv)
-    return guarded(lambda: _run(args))
+    return guarded(lambda: _run(args), args.diagnostics_format, args.caret)
 
 
 def _run(args) -> int:
@@ -58,7 +59,8 @@ def _run(args) -> int:
     except DiagnosticError as exc:
         raise _foreign_source(exc, source) from None
     if not args.quiet:
-        print_diagnostics(conversion.diagnostics, more=conversion.result.more_warnings)  # (warnings the assembly only counted)
+        print_diagnostics(conversion.diagnostics, more=conversion.result.more_warnings, form=args.diagnostics_format,
+                          caret=args.caret)  # (warnings the assembly only counted)
         shape = conversion.structure
         print(f"structure: {len(shape.macros)} macro(s) as {args.to} macros, {len(shape.expanded)} expanded at each call; "
               f"{shape.loops} .goto loop(s) as {args.to} loops, {len(shape.unrolled)} unrolled", file=sys.stderr)  # fmt: skip
