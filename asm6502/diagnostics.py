@@ -49,6 +49,9 @@ class Diagnostic:
     message: str
     span: Span | None = None
     notes: tuple[Diagnostic, ...] = ()
+    # a consequence of another error (an undefined label whose statement was skipped for it): the span of that error,
+    # which is shown first (in_order)
+    cause: Span | None = None
 
     @property
     def is_error(self) -> bool:
@@ -58,8 +61,8 @@ class Diagnostic:
         return render(self)
 
 
-def error(message: str, span: Span | None = None, *notes: Diagnostic) -> Diagnostic:
-    return Diagnostic(Severity.ERROR, message, span, tuple(notes))
+def error(message: str, span: Span | None = None, *notes: Diagnostic, cause: Span | None = None) -> Diagnostic:
+    return Diagnostic(Severity.ERROR, message, span, tuple(notes), cause)
 
 
 def warning(message: str, span: Span | None = None, *notes: Diagnostic) -> Diagnostic:
@@ -109,11 +112,18 @@ def _caret_lines(span: Span) -> list[str]:
     return ["  " + shown(text), "  " + " " * len(before) + "^" + "~" * (max(1, len(marked)) - 1)]
 
 
-def render(diag: Diagnostic) -> str:
-    """Render a diagnostic (and its notes) as text, without a trailing newline."""
+FORMS = ("gnu", "msvc")  # where a diagnostic's place is written: file:line:col: (GCC, Clang) or file(line,col): (MSVC)
+
+
+def render(diag: Diagnostic, form: str = "gnu", caret: bool = True) -> str:
+    """Render a diagnostic (and its notes) as text, without a trailing newline: its place in the *form* of FORMS
+    (editors' problem matchers read either), and under it the source line with a caret unless not *caret*."""
     span = diag.span
     if span is None:
         head = f"{diag.severity.value}: {diag.message}"
+    elif form == "msvc":
+        where = f"{span.line},{span.col}" if span.col else f"{span.line}"
+        head = f"{span.file}({where}): {diag.severity.value}: {diag.message}"
     elif span.col:
         head = f"{span.file}:{span.line}:{span.col}: {diag.severity.value}: {diag.message}"
     else:
@@ -121,11 +131,39 @@ def render(diag: Diagnostic) -> str:
     if span is not None and span.basic_line is not None:
         head += f" (line {span.basic_line})"
     lines = [shown(_short_quotes(head))]
-    if span is not None:
+    if span is not None and caret:
         lines += _caret_lines(span)
     for n in diag.notes:
-        lines.append(render(n))
+        lines.append(render(n, form, caret))
     return "\n".join(lines)
+
+
+def errors_first(diagnostics) -> list[Diagnostic]:
+    """The errors, then the warnings, each in their order: no warning hides an error."""
+    diagnostics = list(diagnostics)
+    return [d for d in diagnostics if d.is_error] + [d for d in diagnostics if not d.is_error]
+
+
+def in_source_order(diagnostics) -> list[Diagnostic]:
+    """Diagnostics as a compiler prints them: the errors, then the warnings, each by file (in the order the files
+    first appear), line and column; an error caused by another right after its cause.  (The assembler's passes find
+    them in another order: a pass-1 error on line 110 before pass 2's on 90.)"""
+    files: dict[str, int] = {}
+    for d in diagnostics:
+        if d.span is not None:
+            files.setdefault(d.span.file, len(files))
+        if d.cause is not None:
+            files.setdefault(d.cause.file, len(files))
+
+    def place(span: Span | None) -> tuple:
+        return (files[span.file], span.line, span.col or 0) if span is not None else (len(files), 0, 0)
+
+    def key(d: Diagnostic) -> tuple:
+        if d.cause is not None:
+            return (not d.is_error, *place(d.cause), 1, place(d.span))
+        return (not d.is_error, *place(d.span), 0)
+
+    return sorted(diagnostics, key=key)
 
 
 KEPT = 1000  # errors (and as many warnings) one run keeps; beyond them they are only counted (a source of a million bad

@@ -95,6 +95,7 @@ def sniff_binary(data: bytes, name: str) -> Kind | None:
     """A disk image, or bytes that are no text at all (before any detokenizing)."""
     if (len(data) in D64_SIZES or name.lower().endswith(".d64")) and b"\0" in data:  # a text of that size is text
         return Kind("d64", "a 1541 disk image (.d64)",
+                    f"run a file from it with asm6502 run --roms DIR --disk {name} --type 'LOAD\"NAME\",8\\rRUN\\r', "
                     f"list it with 'asm6502 d64 list {name}', copy a file out with 'asm6502 d64 read {name} NAME -o FILE'")
     if b"\0" in data[:4096] and not name.lower().endswith(".prg") and data[:2] != b"\x01\x08":
         return Kind("binary", "binary data, not a source text", "give the Profi-Ass source (.asm text or a .prg saved by Profi-Ass)")

@@ -41,15 +41,18 @@ def intel_hex(result: Result) -> str:
     return out.getvalue().replace("\r\n", "\n")
 
 
-def vice_labels(result: Result) -> str:
+def vice_labels(result: Result, constants: bool = False, breaks: list[int] | tuple = ()) -> str:
     """VICE monitor label file (``al C:3400 .grloop``), load with ``ll "file"``.
 
-    Every symbol is listed (labels and '=' constants, which in Profi-Ass
-    sources are mostly addresses too), sorted by value, then name.
+    The symbols that name addresses are listed (Result.addresses: labels, and '=' constants an instruction uses as
+    an address; 'zeile = 10' used as 'ldx #zeile' is no address: 64tass leaves numbers out unless asked,
+    --vice-labels-numeric); with *constants* every symbol.  Sorted by value, then name; then a ``break $ADDR`` line for each of *breaks*, which ``x64sc -moncommands FILE`` runs as
+    the monitor commands they are (KickAssembler writes its breakpoints so).
     """
-    rows = sorted(result.symbols.items(), key=lambda kv: (kv[1], kv[0]))
-    names = vice_names([name for name, _ in sorted(result.symbols.items())])
-    return "".join(f"al C:{value:04x} .{names[name]}\n" for name, value in rows)
+    symbols = result.symbols if constants else result.addresses
+    rows = sorted(symbols.items(), key=lambda kv: (kv[1], kv[0]))
+    names = vice_names([name for name, _ in sorted(symbols.items())])
+    return "".join(f"al C:{value:04x} .{names[name]}\n" for name, value in rows) + "".join(f"break ${a:04x}\n" for a in breaks)
 
 
 def vice_names(names: list[str]) -> dict[str, str]:

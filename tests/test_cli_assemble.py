@@ -20,7 +20,7 @@ def test_superhirn_prg(tmp_path):
     out = tmp_path / "superhirn.prg"
     proc = run(SUPERHIRN, "-o", out)
     assert proc.returncode == 0, proc.stderr
-    assert proc.stderr == ""
+    assert proc.stderr == f"wrote {out}: $3400-$360A, 523 bytes\n"  # (no warning: only the summary)
     start, data = printed_superhirn()
     assert out.read_bytes() == b"\x00\x34" + data[:523]
 

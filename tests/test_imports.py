@@ -74,6 +74,10 @@ LAZY = {
     ("asm6502.emu.superhirn", "asm6502.emu.c64.session"): "32 ms; only on the whole C64 (ROM images found)",
     ("asm6502.fileio", "asm6502.filetype"): "1.7 ms; fileio serves every command, only some tell file kinds apart",
     ("asm6502.fileio", "tempfile"): "3.3 ms; only for a temporary file",
+    ("asm6502.asm.encode", "difflib"): "0.7 ms; only to name the symbol a typo was meant to be",
+    ("asm6502.cli.completion", "asm6502.cli.assemble"): "2.7 ms; the script is made from every command's parser, imported when it is made",
+    ("asm6502.cli.common", "asm6502.cpu"): "8 ms (the opcode tables); only for a --cpu given",
+    ("asm6502.cli.basic_run", "asm6502.basic.interpreter.inout"): "with asm6502.basic.interpreter (13 ms), loaded by the run by then",
 }
 
 

@@ -11,11 +11,13 @@ import gc
 import os
 import re
 from collections.abc import Iterable, Iterator
+from itertools import count
 from pathlib import Path
 
-from asm6502.asm.decode import Data, Insn
+from asm6502.asm import expr as ex
+from asm6502.asm.decode import Data, Define, Insn, Origin
 from asm6502.asm.encode import Encoder
-from asm6502.asm.entries import FORWARD
+from asm6502.asm.entries import FORWARD, MacroCall
 from asm6502.asm.layout import Layout
 from asm6502.asm.reader import Line, read_source
 from asm6502.asm.result import Options, Result
@@ -208,6 +210,8 @@ def _assemble(source, diags: list[Diagnostic], filename: str, options: Options, 
         encoder.diags += kept.admit(_symbol_overflow(layout))
     if layout.object_buffer and not encoder.fatal:
         encoder.diags += kept.admit(_buffer_overflow(layout, source.lines))
+    if options.precedence and layout.decoder.mixed:
+        encoder.diags += _precedence_warnings(layout, kept)
     all_diags = list(dict.fromkeys(diags + layout.diags + encoder.diags + kept.admit(_spelling_warnings(layout)) + _advice(layout, kept)))
     segments, overlaps = _segments(encoder.chunks)
     all_diags += kept.admit(overlaps)
@@ -332,6 +336,69 @@ def _advice(layout: Layout, kept: Kept) -> list[Diagnostic]:
             _record, message, offset, length = found
             line, stmt = entry.line, entry.stmt
             out.append(warning(message, Span(line.file, line.index, stmt.col + offset, length, line.line_text, line.number)))
+    return out
+
+
+def _expressions(rec) -> list[tuple]:
+    """(compiled expression, its offset in the statement) of every expression of a pass-2 record."""
+    if isinstance(rec, Insn):
+        return [(rec.fn, rec.expr_offset)] if rec.fn is not None else []
+    if isinstance(rec, (Define, Origin)):
+        return [(rec.fn, rec.expr_offset)]
+    if isinstance(rec, Data):
+        it = iter(rec.parts)
+        return [(fn, offset) for fn, _prefix, offset, _length in zip(it, it, it, it) if type(fn) is not bytes]
+    return []
+
+
+def _precedence_warnings(layout: Layout, kept: Kept) -> list[Diagnostic]:
+    """A warning at every use of an expression whose value read left to right differs from its value with the
+    usual precedence (decode.Decoder.mixed), with both values and how to write either with '[ ]' (at its first use
+    that differs).  The symbols'
+    values are those of pass 2 at that point: its '_' variables and macro parameters are assigned again here
+    as pass 2 assigns them (encode.Encoder.run)."""
+    mixed = layout.decoder.mixed
+    values = dict(layout.values)
+    out = []
+    seen: set[tuple] = set()
+    entries = layout.layout
+    for at, rec, pc, local in zip(count(), entries.recs, entries.pcs, entries.locals):
+        pairs: list[tuple] = []
+        if isinstance(rec, Define) and rec.var:
+            pairs = [(ex.key_of(rec.name), rec.fn)]
+        elif isinstance(rec, MacroCall):
+            pairs = list(zip(rec.macro.params, rec.args))
+        if pairs:
+            for key, fn in pairs:
+                try:
+                    values[key] = ex.value_of(fn, values, pc, local)
+                except (ex.Unknown, ex.ExprError):
+                    pass
+        for fn, offset in _expressions(rec):
+            if id(fn) not in mixed:
+                continue
+            tree = ex.tree_of(fn)
+            try:
+                value, usual = ex.value_of(fn, values, pc, local), ex.usual_value(tree, values, pc, local)
+            except (ex.Unknown, ex.ExprError):  # (pass 2 reports an error of its own; an overflow in the other reading: no value)
+                continue
+            if value == usual:
+                continue
+            line, stmt = entries.place(at)
+            place = (line.file, line.index, stmt.col + offset)
+            if place in seen or not kept.has_room(False):  # (one warning a place: a line in a loop or a macro shows its first value)
+                continue
+            seen.add(place)
+            text = stmt.text[offset:]
+            start, end = ex.whole_extent(tree, text)
+            ltr, other = ex.written(tree, text), ex.written(tree, text, usual=True)
+            out.append(warning(
+                f"'{text[start:end]}' is ${value:04X}: Profi-Ass reads it left to right, {ltr}; with the usual "
+                f"precedence (64tass, ACME, C) it would be ${usual:04X}",
+                Span(line.file, line.index, stmt.col + offset + start, end - start, line.line_text, line.number),
+                note(f"write {other} for ${usual:04X}, or {ltr} to keep ${value:04X} without this warning "
+                     "(-W no-precedence: none of these warnings)"),
+            ))
     return out
 
 

@@ -18,8 +18,10 @@ from asm6502.asm.entries import FORWARD, MacroCall
 from asm6502.asm.layout import Layout
 from asm6502.asm.pseudo import PSEUDO_OPS, WORDS
 from asm6502.asm.rows import NO_VALUE, as_span
-from asm6502.diagnostics import Diagnostic, error, warning
+from asm6502.diagnostics import Diagnostic, error, note, warning
 from asm6502.opcodes import ZERO_PAGE_FORM, Mode
+
+NEAR_ASKED = 50  # undefined names a run looks for a near spelling of
 
 
 class Encoder:
@@ -33,6 +35,7 @@ class Encoder:
         # an instruction and a list's pointer an entry would be kept to pass 2's end for nothing.)
         self.defined = array("I") if layout.options.listing else None
         self.fatal = False
+        self.near: dict[str, str] = {}  # an undefined name -> its "did you mean" ('' for none)
 
     def err(self, message: str, where) -> None:
         if self.layout.kept.has_room(True):  # (beyond the run's room only counted: diagnostics.Kept)
@@ -41,6 +44,21 @@ class Encoder:
     def warn(self, message: str, where) -> None:
         if self.layout.kept.has_room(False):
             self.diags.append(warning(message, as_span(where)))
+
+    def near_symbol(self, name: str) -> str:
+        """'; did you mean 'loop'?' for an undefined symbol spelled like a defined one (difflib), for the first
+        NEAR_ASKED names a run asks about (each a pass over the symbols); else ''."""
+        found = self.near.get(name)
+        if found is None:
+            if len(self.near) >= NEAR_ASKED or name[0] == ".":
+                return ""
+            from difflib import get_close_matches  # (only when an error asks: not at every start)
+
+            spelling = self.layout.spelling
+            names = [spelling.get(k, k) for k in self.layout.values if ":" not in k and abs(len(k) - len(name)) <= 2]
+            close = get_close_matches(name, names, n=1, cutoff=0.75)
+            found = self.near[name] = f"; did you mean '{close[0]}'?" if close else ""
+        return found
 
     def place(self, at: int) -> tuple:
         """Entry ``at``'s line and statement, made for a message (the entries keep neither object)."""
@@ -59,7 +77,16 @@ class Encoder:
                          (line, col + expr_offset + node.offset, node.length))  # fmt: skip
                 return None
             what = f"local label '{node.name}'" if node.name[0] == "." else f"symbol '{node.name}'"
-            self.err(f"undefined {what} [UNDEF'D STATEMENT]", (line, col + expr_offset + node.offset, node.length))
+            where = (line, col + expr_offset + node.offset, node.length)
+            root = self.layout.skipped_labels.get(u.key)
+            if root is not None:  # (the label of a statement skipped for its error: shown after that error, pointing to it)
+                cause = self.layout.diags[root].span
+                if self.layout.kept.has_room(True):
+                    self.diags.append(error(
+                        f"undefined {what} [UNDEF'D STATEMENT]", as_span(where),
+                        note(f"'{node.name}' is the label of this statement, skipped for its error (shown above)", cause), cause=cause))
+                return None
+            self.err(f"undefined {what}{self.near_symbol(node.name)} [UNDEF'D STATEMENT]", where)
         except ex.ExprError as exc:
             line, stmt = self.place(at)
             self.err(exc.message, (line, stmt.col + expr_offset + exc.offset, exc.length))
@@ -167,7 +194,7 @@ class Encoder:
             if size == 2:
                 if value > 0xFF:
                     self.err(
-                        f"value ${value:04X} does not fit {ZERO_PAGE_FORM[shape.mode].label}, and {shape.mnemonic} has no "
+                        f"value ${value:04X}{self.reached(rec.fn, at, rec.expr_offset)} does not fit {ZERO_PAGE_FORM[shape.mode].label}, and {shape.mnemonic} has no "
                         f"{shape.mode.label} mode [ILLEGAL QUANTITY]",
                         self.operand(rec, at),
                     )
@@ -206,7 +233,7 @@ class Encoder:
                 )
             return bytes((shape.code, value & 0xFF, value >> 8))
         if value > 0xFF:  # ($nn,X) and ($nn),Y
-            self.err(f"value ${value:04X} is not a zero-page address ({shape.mode.label} needs $00-$FF) [ILLEGAL QUANTITY]",
+            self.err(f"value ${value:04X}{self.reached(rec.fn, at, rec.expr_offset)} is not a zero-page address ({shape.mode.label} needs $00-$FF) [ILLEGAL QUANTITY]",
                      self.operand(rec, at))  # fmt: skip
             return bytes(2)
         return bytes((shape.code, value))
@@ -217,8 +244,17 @@ class Encoder:
             return value
         if value >= 0xFF80:
             return value & 0xFF
-        self.err(f"value ${value:04X} does not fit in a byte ({what}: 0-255 or -128..-1) [ILLEGAL QUANTITY]", self.operand(rec, at))
+        self.err(f"value ${value:04X}{self.reached(rec.fn, at, rec.expr_offset)} does not fit in a byte ({what}: 0-255 or "
+                 "-128..-1) [ILLEGAL QUANTITY]", self.operand(rec, at))  # fmt: skip
         return 0
+
+    def reached(self, fn, at: int, offset: int) -> str:
+        """How a value out of range was reached, when the usual precedence would read its expression otherwise
+        (' (= [$0400+12]*40, read left to right)'); else ''."""
+        mixed = self.layout.decoder.mixed  # (None without the warnings: the tree is asked, on this error's path only)
+        if (id(fn) not in mixed) if mixed is not None else (type(fn) is str or not ex.is_mixed(ex.tree_of(fn))):
+            return ""
+        return f" (= {ex.written(ex.tree_of(fn), self.place(at)[1].text[offset:])}, read left to right)"
 
     def operand(self, rec: Insn, at: int) -> tuple:
         line, stmt = self.place(at)
@@ -261,7 +297,8 @@ class Encoder:
                 out.append(value & 0xFF)
             else:
                 line, stmt = self.place(at)
-                self.err(f"value ${value:04X} does not fit in a byte (0-255 or -128..-1) [ILLEGAL QUANTITY]", (line, stmt.col + offset, length))
+                self.err(f"value ${value:04X}{self.reached(fn, at, offset)} does not fit in a byte (0-255 or -128..-1) [ILLEGAL QUANTITY]",
+                         (line, stmt.col + offset, length))  # fmt: skip
                 out.append(0)
         return bytes(out)
 

@@ -21,7 +21,7 @@ from types import MethodType
 from asm6502.asm import expr as ex
 from asm6502.asm.decode import IDENT, Bad, Call, Data, Decoder, Define, Insn, Label, Origin, Pseudo, Start, overflow_resume
 from asm6502.asm.entries import FORWARD, MACRO_LINE, OTHER_STMT, Entries, Macro, MacroCall, MacroEnd
-from asm6502.asm.pseudo import CONTROL, DATA, DEFINITION, HIDDEN, PSEUDO_OPS
+from asm6502.asm.pseudo import CONTROL, DATA, DEFINITION, HIDDEN, PSEUDO_OPS, foreign_hint
 from asm6502.asm.reader import NO_NUMBER, Line, Lines, SourceLine, file_name, split_statements
 from asm6502.asm.result import Options
 from asm6502.asm.rows import as_span
@@ -75,6 +75,25 @@ def blank_after_colon(line, stmt) -> bool:
     ``lbl lda #1:other lda #2``; probes rules/colon_*)."""
     return stmt.col >= 2 and line.line_text[stmt.col - 2] in " \t"
 
+COMMENT_ENDS = "a ':' ends a comment in Profi-Ass: the rest of the line is a new statement"
+
+
+def _after_comment(text: str | None, col: int) -> bool:
+    """Whether the statement at column *col* of a line comes right after a comment that a ':' ended
+    ('lda #1 ;note: this sets the colour')."""
+    if not text or not text[: col - 1].rstrip(" \t").endswith(":"):
+        return False
+    quoted = comment = ended = False
+    for ch in text[: col - 1]:
+        if ch == '"':
+            quoted = not quoted
+        elif ch == ";" and not quoted:
+            comment = True
+        elif ch == ":" and not quoted:
+            ended, comment = comment, False
+    return ended
+
+
 class Stop(Exception):
     """Ends pass 1 (``.end``, a fatal error)."""
 
@@ -103,7 +122,7 @@ class Layout:
         self.options = options
         self.reader = reader  # (name, line) -> list[Line], raises OSError
         self.opens = opens
-        self.decoder = Decoder(options.cpu)
+        self.decoder = Decoder(options.cpu, mixed=options.precedence)
         self.listing = options.listing
         self.values: dict[str, int] = {}
         # key -> its kind and where it was first defined, packed (KIND_NAMES; see place_of); kinds reads the kinds
@@ -123,6 +142,9 @@ class Layout:
         self.unordered: set[str] = set()  # keys without a colon in symbols but not in order ('-D' defines, '.lst' tables)
         self.definition_labels: dict[str, int] = {}  # 'name:00' -> its offset in a macro's definition (see defined_labels)
         self.diags: list[Diagnostic] = []
+        # the label of a statement skipped for its error -> that error's index in diags: a use of the label, undefined
+        # then, is a note to that error, not an error of its own (encode.Encoder.value, assemble)
+        self.skipped_labels: dict[str, int] = {}
         self.kept = kept if kept is not None else Kept()  # the run's room for diagnostics
         self.layout = Entries()  # what pass 1 laid out
         self.call_ends: dict[int, tuple[int, str]] = {}  # layout index of a macro call -> (index after its body, its locals' suffix)
@@ -415,7 +437,9 @@ class Layout:
             if rec.label is not None and rec.op != "mac":  # ('name .mac': the macro's name)
                 self.define_label(rec.label, line, stmt, local)
             if found is None:
-                self.err(f"unknown pseudo-op '.{rec.name}' [SYNTAX 7]", (line, stmt.col + rec.op_offset, rec.op_length))
+                hint = foreign_hint(rec.name)
+                self.err(f"unknown pseudo-op '.{rec.name}' [SYNTAX 7]", (line, stmt.col + rec.op_offset, rec.op_length),
+                         *((note(hint),) if hint else ()))  # fmt: skip
                 return None
             handler, listed = found
             if self.listing and listed:
@@ -436,7 +460,14 @@ class Layout:
         message, offset, length = rec.problem
         if local is None and LOCAL_JUNK in message:  # 'lda .l "x"' outside a macro: SYNTAX 5 (rules/local_junk_*)
             message = "a label local to a macro (.name) is referenced only inside a macro, and " + message.replace(LOCAL_JUNK, "").replace("[SYNTAX 3]", "[SYNTAX 5]")
-        self.err(message, (line, stmt.col + offset, length))
+        kept = len(self.diags)
+        if line is not None and _after_comment(line.line_text, stmt.col):
+            self.err(message, (line, stmt.col + offset, length), note(COMMENT_ENDS))
+        else:
+            self.err(message, (line, stmt.col + offset, length))
+        if rec.label is not None and len(self.diags) > kept:
+            self.skipped_labels.setdefault(ex.key_of(rec.label) if local is None or rec.label[0] != "." else
+                                           ex.local_key(rec.label[1:], local), kept)
         if self.listing:
             self.layout.add(rec, self.pc, 0, self.ref, self.k, stmt, local)
         return None
@@ -602,7 +633,8 @@ class Layout:
         else:
             if value is not None:
                 self.define_value(rec.name, value, CONST, line, stmt, None)
-            if self.listing:
+            mixed = self.decoder.mixed  # (an expression the usual precedence reads otherwise: its entry is checked after pass 2)
+            if self.listing or mixed and id(rec.fn) in mixed:
                 self.layout.add(rec, self.pc, 0, self.ref, self.k, stmt, local)
         return None
 
@@ -876,7 +908,8 @@ class Layout:
         where = (line, stmt.col + rec.args_offset, max(1, len(rec.args)))
         m = _DEVICE_NAME.match(rec.args)
         if m is None:
-            self.err('.file needs a device and a file name: .file 8,"name" [SYNTAX 6]', where)
+            hint = foreign_hint(rec.name) if rec.name.lower() != "file" else None  # ('.fill': 64tass's, read as '.fil')
+            self.err('.file needs a device and a file name: .file 8,"name" [SYNTAX 6]', where, *((note(hint),) if hint else ()))
             return None
         device = int(m.group(1)) if m.group(1) else 8
         name = file_argument(rec.args)

@@ -83,3 +83,45 @@ PSEUDO_OPS: dict[str, PseudoOp] = _table(
     PseudoOp("gtb", CONTROL, "pseudo", "op_c64", "", LISTED, "convert_untranslatable", "the next source from BASIC memory"),
     PseudoOp("sys", CONTROL, "pseudo", "op_c64", "", LISTED, "convert_untranslatable", "call machine code while assembling"),
 )
+
+
+# Pseudo-ops of 64tass and ACME ('!' in front) that a user of theirs writes by habit: the Profi-Ass way of each,
+# named in the error an unknown one gets.  (Profi-Ass reads a pseudo-op by its first three letters: '.byte' and
+# '.word' are '.byt' and '.wor' already, '.fill' is '.file'.)
+FOREIGN_PSEUDO_OPS = {
+    "text": '.asc "..." (a string in PETSCII)',
+    "pet": '.asc "..."',
+    "null": '.asc "..." then .byt 0',
+    "byte": ".byt",
+    "by": ".byt",
+    "8": ".byt",
+    "word": ".wor",
+    "wo": ".wor",
+    "16": ".wor",
+    "addr": ".wor",
+    "fill": "*=*+n (n bytes reserved, a gap filled with --fill's byte) or .byt with the bytes",
+    "fi": "*=*+n",
+    "res": "*=*+n",
+    "dsb": "*=*+n",
+    "org": "*= address",
+    "include": '.file 8,"name" (Profi-Ass goes on with the next file of a chain)',
+    "source": '.file 8,"name"',
+    "src": '.file 8,"name"',
+    "binary": ".byt with the bytes (asm6502 disasm turns a file into them)",
+    "bin": ".byt with the bytes",
+    "cpu": "the command's --cpu option",
+    "to": "the command's -o option",
+    "macro": ".mac name,parameters ... .men",
+    "endm": ".men",
+    "if": ".if expression: the rest of the line",
+}
+
+
+FOREIGN = "is 64tass's or ACME's"  # (in every such hint: convert tells a 64tass or ACME source by it)
+
+
+def foreign_hint(name: str) -> str | None:
+    """The Profi-Ass way of a 64tass/ACME pseudo-op (its name without '.' or '!'), or None."""
+    found = FOREIGN_PSEUDO_OPS.get(name.lower())
+    return f"'{name.lower()}' {FOREIGN}; in Profi-Ass write {found} (its data pseudo-ops: .byt .wor " \
+        ".asc .flp)" if found else None

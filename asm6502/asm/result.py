@@ -5,8 +5,10 @@ from __future__ import annotations
 from functools import cached_property
 from itertools import repeat
 
+from asm6502.asm import expr as ex
 from asm6502.asm.decode import Data, Define, Insn
 from asm6502.asm.entries import Entries
+from asm6502.asm.pseudo import PSEUDO_OPS, WORDS
 from asm6502.asm.rows import ListingRow, address_space, as_span, entry_size, listed_values, listing_rows
 from asm6502.diagnostics import Diagnostic
 from asm6502.tuples import named_tuple
@@ -31,6 +33,9 @@ class Options:
     # a program without a single byte (definitions only, for their listing): a Result without segments
     # and a warning (the original assembles it: org/org_no_code) instead of the error "produces no bytes"
     empty_ok: bool = False
+    # a warning wherever an expression's value read left to right (as Profi-Ass reads it) differs from its value
+    # with the usual operator precedence ('$0400+12*40': $A1E0, not $05E0)
+    precedence: bool = True
 
 
 class Result:
@@ -79,6 +84,16 @@ class Result:
         """The symbols that name addresses (labels, not '=' constants)."""
         values, spelling, kinds = self._tables
         return {spelling.get(k, k): v for k, v in values.items() if kinds.get(k) == "label" and ":" not in k}
+
+    @cached_property
+    def addresses(self) -> dict[str, int]:
+        """The symbols that name addresses: the labels, and the '=' constants that an instruction uses as an address
+        ('sta runde', 'lda screen+1,x', 'lda #<table') or a '.wor' holds; not those used only as numbers
+        ('zeile = 10' in 'ldx #zeile')."""
+        values, spelling, kinds = self._tables
+        used = _address_uses(self._listed[0].recs)
+        return {spelling.get(k, k): v for k, v in values.items()
+                if ":" not in k and (kinds.get(k) == "label" or kinds.get(k) == "const" and k in used)}
 
     @property
     def listed_columns(self) -> tuple:
@@ -156,3 +171,41 @@ def _row_fields(rec, pc, size, place, local, memory, values) -> tuple:
     else:
         extra = next(values) if kind is Define else None
     return rec, pc, place[0], place[1], local, extra
+
+
+def _address_uses(recs) -> set[str]:
+    """The symbol keys that instructions use as addresses (any operand but an immediate one without '<' or '>')
+    and '.wor' items hold (pointers)."""
+    used: set[str] = set()
+    seen: set[int] = set()  # (a record run many times, in a loop or macro, is looked at once)
+    for rec in recs:
+        if id(rec) in seen:
+            continue
+        seen.add(id(rec))
+        if isinstance(rec, Insn):
+            fn = rec.fn
+            if fn is not None and (rec.shape.form != "immediate" or rec.shape.prefix in ("<", ">")):
+                _symbols_of(fn, used)
+        elif isinstance(rec, Data) and PSEUDO_OPS[rec.op].encode == WORDS:
+            it = iter(rec.parts)
+            for fn, _prefix, _offset, _length in zip(it, it, it, it):
+                if type(fn) is not bytes:
+                    _symbols_of(fn, used)
+    return used
+
+
+def _symbols_of(fn, into: set[str]) -> None:
+    """Add the keys of the symbols of a compiled expression."""
+    if type(fn) is str:
+        into.add(fn)
+        return
+    stack = [ex.tree_of(fn)]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, ex.Sym):
+            into.add(ex.key_of(node.name))
+        elif isinstance(node, ex.Neg):
+            stack.append(node.operand)
+        elif isinstance(node, ex.Chain):
+            stack.append(node.first)
+            stack.extend(operand for _, _, operand in node.rest)

@@ -15,15 +15,14 @@ from asm6502.asm import Options, assemble, expr
 from asm6502.asm.assemble import PausedGc
 from asm6502.asm.symfile import read_symbols
 from asm6502.cli.commands import SUBCOMMANDS
-from asm6502.cli.common import add_path_argument, byte_arg, gate, guarded, print_diagnostics, take_repeated
+from asm6502.cli.common import add_diagnostics_options, add_path_argument, byte_arg, cpu_arg, gate, guarded, print_diagnostics, take_repeated
 from asm6502.cpu import CPUS
-from asm6502.diagnostics import DiagnosticError, error, warning
+from asm6502.diagnostics import DiagnosticError, error, in_source_order, warning
 from asm6502.fileio import BOM, INPUT, INPUT_FOLDER, OUTPUT, PIECE_BYTES, Files, is_utf16, refuse_binary
 from asm6502.numparse import parse_int
 
 FORMATS = ("prg", "raw", "hex")
 SUFFIX = {"prg": ".prg", "raw": ".bin", "hex": ".hex"}
-MAX_SHOWN = 50  # diagnostics printed before the rest is summarised
 MAX_DEFINE_LENGTH = 200  # a -D value is a number or a short expression
 _EMPTY_NUMBER = re.compile(r"\$(?![0-9A-Fa-f])|%(?![01])")  # '$' or '%' with no digit after it
 
@@ -50,6 +49,9 @@ def _columns() -> int:
         return 80
 
 
+WARNING_CHOICES = ("precedence", "no-precedence", "all")  # -W: the warnings that can be turned off
+
+
 def build_parser() -> argparse.ArgumentParser:
     commands = "\n".join(f"  asm6502 {name:<7} {summary}" for name, (_, summary) in SUBCOMMANDS.items())
     parser = argparse.ArgumentParser(
@@ -69,8 +71,11 @@ def build_parser() -> argparse.ArgumentParser:
         help="prg: 2-byte load address + memory image (default); raw: the image only; "
         "hex: Intel HEX (segments kept apart). Gaps between '*=' segments are filled in prg/raw (with a warning).",
     )
+    parser.add_argument("-b", "--nostart", dest="format", action="store_const", const="raw",
+                        help="the bytes without the load address: --format raw (64tass's names)")
+    parser.add_argument("--cbm-prg", dest="format", action="store_const", const="prg", help="--format prg (64tass's name)")
     parser.add_argument("--fill", type=byte_arg, default=0x00, metavar="BYTE", help="byte for gaps in prg/raw output (default $00)")
-    add_path_argument(parser, "-L", "--listing", role=OUTPUT, what="listing", metavar="FILE", help="write a listing: line number, address, every byte, source")
+    add_path_argument(parser, "-L", "--listing", "--list", role=OUTPUT, what="listing", metavar="FILE", help="write a listing: line number, address, every byte, source")
     parser.add_argument(
         "--listing-format", choices=("modern", "profi"), default="modern",
         help="modern: every byte (default); profi: the original Profi-Ass 64 listing (110: C000 A2 00 ... NO ERRORS)",
@@ -83,7 +88,7 @@ def build_parser() -> argparse.ArgumentParser:
         "-D", "--define", action="append", default=[], metavar="NAME=VALUE", help="define a constant before assembly (repeatable)"
     )
     parser.add_argument(
-        "--cpu", choices=CPUS, default="6502", help="6502: documented opcodes (default); 6502i: also the undocumented NMOS opcodes"
+        "--cpu", type=cpu_arg, choices=CPUS, default="6502", help="6502: documented opcodes (default); 6502i: also the undocumented NMOS opcodes (6510, m6502: ACME's and 64tass's names for it)"
     )
     add_path_argument(parser, "-I", "--include", role=INPUT_FOLDER, what="include folder", action="append", default=[],
                       metavar="DIR", help="directory searched for '.file' sources and '.lst' symbol files (repeatable)")
@@ -96,6 +101,18 @@ def build_parser() -> argparse.ArgumentParser:
                         help="let file names from inside the source (.sst, .opt o#) replace existing files that are "
                         "not what this command writes (without it such a file is left alone and the run fails)")
     parser.add_argument("-q", "--quiet", "-w", "--no-warn", dest="quiet", action="store_true", help="do not print warnings")
+    parser.add_argument("-W", dest="warnings", action="append", default=[], choices=WARNING_CHOICES, metavar="WARNING",
+                        help="no-precedence: no warning where an expression read left to right (as Profi-Ass reads it) "
+                        "differs from the usual operator precedence ('$0400+12*40' is [$0400+12]*40); "
+                        "precedence, all: those warnings on (the default)")
+    parser.add_argument("--labels-all", "--vice-labels-numeric", dest="labels_all", action="store_true",
+                        help="the label file lists every symbol (without it an '=' constant that no instruction "
+                        "uses as an address is left out: 'zeile = 10' in 'ldx #zeile' is no address, 'sta screen' "
+                        "makes one; --vice-labels-numeric is 64tass's name)")
+    parser.add_argument("--break", dest="breaks", action="append", default=[], metavar="LABEL",
+                        help="add 'break $ADDR' for LABEL (or an address) to the label file, which x64sc "
+                        "-moncommands FILE then runs (repeatable)")
+    add_diagnostics_options(parser)
     parser.add_argument("-V", "--version", action="version", version=f"asm6502 {__version__}")
     return parser
 
@@ -188,27 +205,44 @@ def _refuse(kind, path: Path) -> None:
         raise DiagnosticError([error(f"{path} is {kind.what}; {kind.hint}")])
 
 
-def in_source_order(diagnostics) -> list:
-    """Diagnostics by file (in the order the files first appear), line and column, as a compiler prints
-    them; the two passes find them in another order (a pass-1 error on line 110 before pass 2's on 90)."""
-    files: dict[str, int] = {}
-    for d in diagnostics:
-        if d.span is not None:
-            files.setdefault(d.span.file, len(files))
+# 64tass's and ACME's options that asm6502 has no option of the same name for: the asm6502 way of each
+FOREIGN_OPTIONS = {
+    "-a": "64tass's -a (ASCII source, PETSCII output) is what asm6502 always does: .asc writes PETSCII; leave -a out",
+    "--ascii": "64tass's --ascii is what asm6502 always does: .asc writes PETSCII; leave it out",
+    "-C": "64tass's -C (case-sensitive symbols): Profi-Ass symbols ignore case and keep 8 characters, as the original "
+          "did; --case says how the source's letters were typed",
+    "--case-sensitive": "Profi-Ass symbols ignore case and keep 8 characters, as the original did",
+    "-B": "64tass's -B (long branches): a branch out of range is an error here, as on the original; write a JMP",
+    "--long-branch": "a branch out of range is an error here, as on the original; write a JMP",
+    "-f": "ACME's -f cbm|plain is --format prg|raw here",
+    "--outfile": "ACME's --outfile is -o here",
+    "-T": "64tass's -T (tasm compatible) has no asm6502 counterpart: the dialect is Profi-Ass 64's",
+    "--labels-root": "not in asm6502: -l FILE writes a VICE label file",
+    "--report": "ACME's --report (a listing) is -L FILE here",
+    "--symbollist": "ACME's --symbollist is -l FILE (a VICE label file) here",
+}
 
-    def key(d):
-        span = d.span
-        return (files[span.file], span.line, span.col or 0) if span is not None else (len(files), 0, 0)
 
-    return sorted(diagnostics, key=key)
+def foreign_option(argv: list[str]) -> str | None:
+    """The message for the first 64tass/ACME option in *argv* that asm6502 answers with its own way, or None."""
+    for arg in argv:
+        if arg == "--":
+            break
+        name = arg.split("=", 1)[0]
+        if name in FOREIGN_OPTIONS:
+            return f"{name}: {FOREIGN_OPTIONS[name]}"
+    return None
 
 
 def main(argv: list[str]) -> int:
     parser = build_parser()
+    foreign = foreign_option(argv)
+    if foreign is not None:
+        parser.error(foreign)
     defines, rest = take_repeated(argv, "-D", "--define")
     args = parser.parse_args(rest)
     args.define += defines
-    return guarded(lambda: _run(args, parser))
+    return guarded(lambda: _run(args, parser), args.diagnostics_format, args.caret)
 
 
 def _run(args, parser: argparse.ArgumentParser) -> int:
@@ -224,14 +258,11 @@ def _assemble_command(args, files: Files) -> int:
     name = str(source)
     options = Options(cpu=args.cpu, defines=parse_defines(args.define), listing=bool(args.listing),
                       include_dirs=tuple(args.include), disk=args.disk, case="lower" if args.case == "petcat" else args.case,
-                      empty_ok=bool(args.listing or args.labels))  # (definitions only: their listing or labels, no object file)  # fmt: skip
+                      empty_ok=bool(args.listing or args.labels), precedence=not args.quiet and _precedence_on(args.warnings))  # (-q: not looked for)  # (definitions only: their listing or labels, no object file)  # fmt: skip
     try:
         result = assemble(pieces, name, options, files)
     except DiagnosticError as exc:
-        shown = in_source_order(exc.diagnostics)[:MAX_SHOWN]
-        print_diagnostics(shown)
-        if len(exc.diagnostics) + exc.more > MAX_SHOWN:
-            print(f"... {len(exc.diagnostics) + exc.more - MAX_SHOWN} more diagnostics not shown", file=sys.stderr)
+        print_diagnostics(in_source_order(exc.diagnostics), more=exc.more, form=args.diagnostics_format, caret=args.caret)
         n = len(exc.errors) + exc.more_errors
         print(f"{n} error{'s' if n != 1 else ''}; no output written", file=sys.stderr)
         return 1
@@ -243,7 +274,7 @@ def _assemble_command(args, files: Files) -> int:
                         f"${args.fill:02X} in the {args.format} output")  # (a gap has no line of its own)
             )
     if not args.quiet:
-        print_diagnostics(in_source_order(diags), more=result.more_warnings)
+        print_diagnostics(in_source_order(diags), more=result.more_warnings, form=args.diagnostics_format, caret=args.caret)
     if not result.segments:  # (definitions only: the listing, symbol tables and labels, no object file)
         payload: bytes | str | None = None
     elif args.format == "prg":
@@ -277,14 +308,49 @@ def _assemble_command(args, files: Files) -> int:
     folder = source.parent if args.output == "-" else out_path.parent
     for file_name, data in result.files.items():  # '.sst' symbol tables: names from inside the source, next to the output
         files.add_confined(folder, file_name.lower(), data, "symbol table named by '.sst'", replaceable=_is_symbol_table)
+    if args.breaks and not args.labels:
+        raise DiagnosticError([error("--break needs a label file: -l FILE (x64sc -moncommands FILE runs its 'break' lines)")])
     if args.labels:
-        files.add(args.labels, output.vice_labels(result), "label file")
+        files.add(args.labels, output.vice_labels(result, args.labels_all, _break_addresses(result, args.breaks)), "label file")
     if args.mse and result.segments:
         from asm6502 import mse
 
         files.add(args.mse, mse.write_listing(result.load_address, result.image, name=(args.mse_name or source.stem).upper()), "MSE listing")
     files.commit()
+    if not args.quiet:
+        others = [str(p) for p in (args.listing, args.labels, args.mse) if p] + sorted(result.files)
+        print(_summary(result, out_path if payload is not None else None, args.output == "-", others), file=sys.stderr)
     return 0
+
+
+def _summary(result, out_path: Path | None, to_stdout: bool, others: list[str]) -> str:
+    """The one line after a successful assembly: what was written, where it loads, how many bytes."""
+    also = f" (and {', '.join(others)})" if others else ""
+    if out_path is None:
+        return f"wrote {', '.join(others)}: definitions only, no object file" if others else "no object file"
+    start, end = result.segments[0][0], result.segments[-1][0] + len(result.segments[-1][1])
+    where = "standard output" if to_stdout else str(out_path)
+    return f"wrote {where}: ${start:04X}-${end - 1:04X}, {end - start:,} bytes{also}"
+
+
+def _break_addresses(result, names: list[str]) -> list[int]:
+    """The addresses of --break's labels (or numbers); an unknown name is an error."""
+    symbols = {expr.key_of(name): value for name, value in result.symbols.items()}
+    out = []
+    for name in names:
+        try:
+            out.append(expr.evaluate(name, symbols))
+        except (expr.ExprError, expr.Unknown):
+            raise DiagnosticError([error(f"--break {name}: no such label in the program")]) from None
+    return out
+
+
+def _precedence_on(choices: list[str]) -> bool:
+    """Whether -W leaves the precedence warnings on (the last of 'precedence'/'no-precedence'/'all' counts)."""
+    on = True
+    for choice in choices:
+        on = choice != "no-precedence"
+    return on
 
 
 def _is_symbol_table(old: bytes) -> bool:

@@ -115,8 +115,9 @@ def register_read(sub) -> None:
                    "Repeatable; with --fix the corrected listing shows what was taken")
     p.add_argument("--version", choices=("auto", "1", "2", "3"), default="auto", dest="checksum_version",
                    help="Checksummer version (default auto: the one that reproduces more printed checksums)")
-    p.add_argument("--case", choices=("auto", "petcat", "upper"), default="auto",
-                   help="auto (default): a listing in capitals is read with capitals as unshifted letters")
+    p.add_argument("--case", choices=("auto", "lower", "petcat", "upper"), default="auto",
+                   help="auto (default): a listing in capitals is read with capitals as unshifted letters; "
+                   "lower (or petcat): capitals are shifted letters; upper: capitals are unshifted letters")
     p.set_defaults(func=run_read)
 
 

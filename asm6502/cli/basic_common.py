@@ -34,10 +34,10 @@ CASES = ("lower", "upper", "petcat")  # the assembler's words; petcat is the sam
 
 
 def add_case_option(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--case", choices=CASES, default=None,
+    p.add_argument("--case", choices=(*CASES, "auto"), default=None,
                    help="lower (or petcat): lower case = unshifted letters, capitals = shifted (petcat); "
                    "upper: an all-capital listing as magazines print it and OCR reads it (capitals = unshifted "
-                   "letters). Default: upper for a listing without any lower-case letter, else lower")
+                   "letters). Default (auto): upper for a listing without any lower-case letter, else lower")
 
 
 def tokenize_text(text: str, filename: str, case: str | None, start: int = 0x0801):
@@ -47,6 +47,7 @@ def tokenize_text(text: str, filename: str, case: str | None, start: int = 0x080
     from asm6502.basic.case import from_capitals, looks_all_capitals  # (lazy: start-up, tests/test_imports.py)
     from asm6502.basic.tokenizer import tokenize  # (lazy: start-up, tests/test_imports.py)
 
+    case = None if case == "auto" else case
     if case is None and looks_all_capitals(text):
         result = tokenize(from_capitals(text), filename=filename, start=start)
         said = note("no lower-case letter in the listing: read as typed in capitals (capitals are the unshifted "

@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     from typing import Any
 
 EXIT_CODES = {"end": 0, "stop": 0, "input": 0, "error": 1, "limit": 3, "unsupported": 4, "interrupt": 130}
+EXIT_INPUT_WANTED = 5  # --input ran out inside INPUT: the program wanted another line
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -58,8 +59,9 @@ def register_run(sub) -> None:
         help="run a BASIC .prg headless (PRINT/INPUT on the terminal)",
         description="Run the tokenized program in PRG like a C64 after RUN: PRINT formatting, "
         "screen zones, INPUT prompts and errors as the BASIC V2 ROM prints them. "
-        "Exit code: 0 normal end/STOP/input used up, 1 BASIC error, 3 statement limit, "
-        "4 unsupported feature (disk I/O, machine code without the harness).",
+        "Exit code: 0 normal end/STOP/input used up (a GET or WAIT polling after it), 1 BASIC error, 3 statement "
+        "limit, 4 unsupported feature (disk I/O, machine code without the harness), 5 --input ran out inside "
+        "INPUT (the program wanted another line).",
     )
     add_arguments(p)
 
@@ -116,6 +118,10 @@ def run(args, files: Files) -> int:
             sys.stdout.flush()
         where = f" in line {result.line}" if result.line is not None else ""
         print(f"asm6502: note: {result.message}{where}", file=sys.stderr)
+    from asm6502.basic.interpreter.inout import INPUT_EXHAUSTED  # (the interpreter is loaded by now)
+
+    if result.reason == "input" and result.message == INPUT_EXHAUSTED and args.input:
+        return EXIT_INPUT_WANTED
     return EXIT_CODES[result.reason]
 
 

@@ -12,4 +12,5 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "d64": ("asm6502.cli.d64", "list, read and write 1541 .d64 disk images"),
     "disasm": ("asm6502.cli.disasm", "disassemble a .prg into Profi-Ass, 64tass or ACME source that reassembles"),
     "convert": ("asm6502.cli.convert", "translate a Profi-Ass source to 64tass or ACME syntax"),
+    "completion": ("asm6502.cli.completion", "print a bash or zsh completion script"),
 }

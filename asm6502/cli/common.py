@@ -7,20 +7,22 @@ import sys
 from collections.abc import Callable, Iterable
 
 from asm6502 import filetype
-from asm6502.diagnostics import Diagnostic, DiagnosticError, error, render
+from asm6502.diagnostics import FORMS, Diagnostic, DiagnosticError, error, errors_first, render
 from asm6502.fileio import MAX_IMAGE_BYTES, MAX_PRG_BYTES, Files, Role, hold_standard_descriptors, silence_stdout
 from asm6502.numparse import check_range, parse_int
 
 MAX_SHOWN = 50  # diagnostics printed before the rest is only counted (a wrong file gives thousands)
 
 
-def print_diagnostics(diagnostics: Iterable[Diagnostic], stream=None, limit: int = MAX_SHOWN, more: int = 0) -> None:
-    """The first *limit* diagnostics, then how many more there are (*more*: those the run only counted)."""
+def print_diagnostics(diagnostics: Iterable[Diagnostic], stream=None, limit: int = MAX_SHOWN, more: int = 0,
+                      form: str = "gnu", caret: bool = True) -> None:
+    """The first *limit* diagnostics, errors first (no warning hides an error), then how many
+    more there are (*more*: those the run only counted); *form*, *caret*: as diagnostics.render."""
     stream = stream or sys.stderr
     hidden = more
-    for i, d in enumerate(diagnostics):
+    for i, d in enumerate(errors_first(diagnostics)):
         if i < limit:
-            print(render(d), file=stream)
+            print(render(d, form, caret), file=stream)
         else:
             hidden += 1
     if hidden:
@@ -156,7 +158,25 @@ def reader_gone() -> int:
     return 0
 
 
-def guarded(fn: Callable[[], int]) -> int:
+def cpu_arg(text: str) -> str:
+    """An argparse ``type`` for --cpu: a CPU as 64tass or ACME name it (cpu.cpu_named)."""
+    from asm6502.cpu import cpu_named
+
+    try:
+        return cpu_named(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def add_diagnostics_options(parser: argparse.ArgumentParser) -> None:
+    """--diagnostics-format and --no-caret: diagnostics as an editor's problem matcher reads them."""
+    parser.add_argument("--diagnostics-format", choices=FORMS, default="gnu",
+                        help="gnu: file:line:col: error: ... (default); msvc: file(line,col): error: ...")
+    parser.add_argument("--no-caret", dest="caret", action="store_false",
+                        help="no source line and caret under a message (one line each, for editors)")
+
+
+def guarded(fn: Callable[[], int], form: str = "gnu", caret: bool = True) -> int:
     """Run a command body; turn expected failures into messages and exit codes.
 
     DiagnosticError -> its diagnostics, exit 1; OSError -> one line naming the user's file,
@@ -169,7 +189,7 @@ def guarded(fn: Callable[[], int]) -> int:
     except BrokenPipeError:
         return reader_gone()
     except DiagnosticError as exc:
-        print_diagnostics(exc.diagnostics, more=exc.more)
+        print_diagnostics(exc.diagnostics, more=exc.more, form=form, caret=caret)
         return 1
     except OSError as exc:
         name = exc.filename if exc.filename is not None else ""

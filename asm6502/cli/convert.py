@@ -7,8 +7,9 @@ import sys
 from pathlib import Path
 
 from asm6502.asm import Options
+from asm6502.asm.pseudo import FOREIGN
 from asm6502.cli.assemble import parse_defines, read_source_text
-from asm6502.cli.common import add_path_argument, gate, guarded, print_diagnostics, take_repeated
+from asm6502.cli.common import add_path_argument, cpu_arg, gate, guarded, print_diagnostics, take_repeated
 from asm6502.convert import TARGETS, convert
 from asm6502.cpu import CPUS
 from asm6502.diagnostics import DiagnosticError, error
@@ -32,7 +33,7 @@ def build_parser() -> argparse.ArgumentParser:
                       metavar="DIR", help="directory for .file names (repeatable)")
     add_path_argument(parser, "--disk", role=INPUT, what="disk image", metavar="D64", help="a .d64 image whose files .file names are looked up in")
     parser.add_argument("-D", "--define", action="append", default=[], metavar="NAME=VALUE", help="define a constant before assembly (repeatable)")
-    parser.add_argument("--cpu", choices=CPUS, default="6502", help="6502i: also the undocumented NMOS opcodes")
+    parser.add_argument("--cpu", type=cpu_arg, choices=CPUS, default="6502", help="6502i: also the undocumented NMOS opcodes")
     parser.add_argument("-q", "--quiet", action="store_true", help="do not print warnings")
     return parser
 
@@ -42,7 +43,7 @@ def main(argv: list[str]) -> int:
     defines, rest = take_repeated(argv, "-D", "--define")
     args = parser.parse_args(rest)
     args.define += defines
-    return guarded(lambda: _run(args, gate(parser, args)))
+    return guarded(lambda: _run(args, gate(parser, args)), args.diagnostics_format, args.caret)
 
 
 def _run(args, plan: Files) -> int:
@@ -52,9 +53,13 @@ def _run(args, plan: Files) -> int:
         cpu=args.cpu, defines=parse_defines(args.define), include_dirs=tuple(args.include), disk=args.disk, listing=False
     )
     text, _name = read_source_text(source, plan)
-    conversion = convert(text, str(source), args.to, options, plan)
+    try:
+        conversion = convert(text, str(source), args.to, options, plan)
+    except DiagnosticError as exc:
+        raise _foreign_source(exc, source) from None
     if not args.quiet:
-        print_diagnostics(conversion.diagnostics, more=conversion.result.more_warnings)  # (warnings the assembly only counted)
+        print_diagnostics(conversion.diagnostics, more=conversion.result.more_warnings, form=args.diagnostics_format,
+                          caret=args.caret)  # (warnings the assembly only counted)
         shape = conversion.structure
         print(f"structure: {len(shape.macros)} macro(s) as {args.to} macros, {len(shape.expanded)} expanded at each call; "
               f"{shape.loops} .goto loop(s) as {args.to} loops, {len(shape.unrolled)} unrolled", file=sys.stderr)  # fmt: skip
@@ -66,6 +71,17 @@ def _run(args, plan: Files) -> int:
     plan.add(out, conversion.text, "output")
     plan.commit()
     return 0
+
+
+def _foreign_source(exc: DiagnosticError, source: Path) -> DiagnosticError:
+    """The errors of a source that uses 64tass's or ACME's pseudo-ops, after one that says which way convert goes."""
+    foreign = sum(any(FOREIGN in d.message for d in (diag, *diag.notes)) for diag in exc.diagnostics)
+    if not foreign:
+        return exc
+    head = error(f"{source} looks like a 64tass or ACME source ({foreign} statement{'s' if foreign != 1 else ''} with their "
+                 "pseudo-ops): convert translates a Profi-Ass source into 64tass or ACME, not back; assemble this one "
+                 "with 64tass or ACME")  # fmt: skip
+    return DiagnosticError([head, *exc.diagnostics], exc.more_errors, exc.more_warnings)
 
 
 def _check(target: str, conversion) -> None:

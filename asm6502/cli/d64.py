@@ -95,6 +95,9 @@ def _write(args, plan: Files) -> int:
         image = DiskImage.format(disk_name, disk_id, origin=args.image)
     elif not args.files:
         raise DiagnosticError([error("nothing to do: give FILEs to add, or --new to format a disk")])
+    elif not Path(args.image).exists():  # (a new image is made with --new: named, not a bare "No such file")
+        raise DiagnosticError([error(f"{args.image}: no such disk image; to make a new one, add --new DISKNAME,ID "
+                                     f"(e.g. asm6502 d64 write {args.image} --new \"MY DISK,01\" {' '.join(args.files)})")])
     else:
         image = _load(args.image)  # (read to be changed: the image is this command's output)
     file_type = FileType[args.type.upper()]

@@ -6,7 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from asm6502.cli.common import add_path_argument, gate, guarded, int_arg, read_program
+from asm6502.cli.common import add_path_argument, cpu_arg, gate, guarded, int_arg, read_program
 from asm6502.disasm import CPUS, SYNTAXES, SourceTooLong, disassemble
 from asm6502.disasm.basic_stub import find_stub, find_sys
 from asm6502.fileio import INPUT, OUTPUT, Files, write_stdout
@@ -41,7 +41,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--data", action="store_true", help="no tracing: write every byte as data")
     p.add_argument("--syntax", choices=SYNTAXES, default="profi",
                    help="profi: Profi-Ass 64 (line-numbered, default); 64tass; acme")
-    p.add_argument("--cpu", choices=CPUS, default="6502",
+    p.add_argument("--cpu", type=cpu_arg, choices=CPUS, default="6502",
                    help="6502i: decode the undocumented NMOS opcodes too (64tass's names)")
     return p
 

@@ -55,8 +55,10 @@ writes a PNG. PRG may be left out: then only the typed keys run. Without
   asm6502 run --roms ~/vice/C64 --disk build/asm6502.d64 --type 'LOAD"HIGH IQ",8\\rRUN\\r'
 exit status on the C64: 0 the --until condition was met (without one: the
 program waits for a key and nothing is left to type); 1 the CPU stopped
-(JAM, undocumented opcode); 3 the cycle limit came first; 4 the program waits
-for a key, nothing is left to type, and the --until condition was not met."""
+(JAM, undocumented opcode); 3 the cycle limit came first (before the --until
+condition, or the default limit: with --cycles N alone, running N cycles is the
+goal, 0); 4 the program waits for a key, nothing is left to type, and the --until
+condition was not met. --cycles counts from the end of the boot."""
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -89,7 +91,7 @@ def build_parser() -> argparse.ArgumentParser:
                      help="typing goes into the KERNAL's keyboard buffer (default, like VICE's -keybuf) "
                      "or is pressed on the keyboard matrix")
     c64.add_argument("--cycles", type=count_arg, metavar="N",
-                     help=f"stop after N clock cycles (default {DEFAULT_CYCLES:,}; 985,248 a second)")
+                     help=f"stop after N clock cycles after the boot (default {DEFAULT_CYCLES:,}; 985,248 a second)")
     c64.add_argument("--until-text", metavar="TEXT", help="stop when the screen shows TEXT")
     c64.add_argument("--until-pc", type=address_arg, metavar="ADDR", help="stop when the PC reaches ADDR")
     add_path_argument(c64, "--screenshot", role=SCREENSHOT, metavar="PNG", help="write the final screen as a PNG picture")

@@ -133,9 +133,13 @@ def run_on_c64(args: argparse.Namespace, roms: RomSet, files: Files) -> int:
         files.add(args.screenshot, screen.screenshot(machine), "screenshot")
         files.commit()
     code = session.exit_code(stop, spec)
+    if stop.reason == "cycles" and args.cycles is not None and not spec.has_condition:
+        code = 0  # (--cycles N alone: running N cycles is what was asked, a screenshot after them say)
     if args.stats or code:
         total = machine.cpu.cycles
-        print(f"asm6502 run: {stop.reason}: {stop.message} (PC ${machine.cpu.pc:04X}, {total:,} cycles, "
-              f"boot {boot_cycles:,}; {total / max(elapsed, 1e-9):,.0f} cycles/s, "
+        # (--cycles counts from the end of the boot, as the limit does: the boot's own cycles are told apart)
+        said = f"the limit of {spec.cycles:,} cycles was reached" if stop.reason == "cycles" else stop.message
+        print(f"asm6502 run: {stop.reason}: {said} (PC ${machine.cpu.pc:04X}, {total - boot_cycles:,} cycles "
+              f"after the boot of {boot_cycles:,}; {total / max(elapsed, 1e-9):,.0f} cycles/s, "
               f"{total / max(elapsed, 1e-9) / 985_248:.2f} x a PAL C64)", file=sys.stderr)
     return code

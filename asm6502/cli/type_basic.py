@@ -20,8 +20,9 @@ def register_type(sub) -> None:
     add_path_argument(p, "-o", "--output", role=OUTPUT, what="program", metavar="PRG", help="also write the program here when the session ends")
     p.add_argument("--version", type=int, choices=(1, 2, 3), default=3, dest="checksum_version",
                    help="Checksummer version of the print (1/2: 64'er 1-7/85; 3: from 8/85, default)")
-    p.add_argument("--case", choices=("petcat", "upper"), default="petcat",
-                   help="upper: type as printed in capitals (capitals are the unshifted letters)")
+    p.add_argument("--case", choices=("lower", "petcat", "upper"), default="petcat",
+                   help="lower (or petcat, the default): capitals are shifted letters; "
+                   "upper: type as printed in capitals (capitals are the unshifted letters)")
     p.set_defaults(func=run_type)
 
 

@@ -28,6 +28,10 @@ KEYBOARD_BUFFER, KEY_COUNT = ADDRESS["keyd"], ADDRESS["ndx"]  # $0277.., $C6
 EMPTY_GET_LIMIT = 1000  # consecutive empty GETs after the script ended -> stop
 CURSOR_RIGHT = CRSR_RIGHT
 
+# the keystrokes ran out while INPUT waits for a line: the program wanted more (basic run exits non-zero); a GET or
+# WAIT polling in vain is a program's idle loop, a normal end of scripted input
+INPUT_EXHAUSTED = "input script exhausted (INPUT)"
+
 
 class InputOutputMixin:
     """Needs the Interpreter's text pointer, variables, screen and keyboard."""
@@ -170,7 +174,7 @@ class InputOutputMixin:
         self.screen.out(CURSOR_RIGHT)  # "?" then [CURSOR RIGHT] ($ABF9)
         line = self.keyboard.read_line()
         if line is None:
-            raise RunEnd("input", "input script exhausted (INPUT)")
+            raise RunEnd("input", INPUT_EXHAUSTED)
         if len(line) > 88:
             raise BasicError(Err.STRING_TOO_LONG)
         sink = self.screen.sink
