@@ -9,7 +9,7 @@ from pathlib import Path
 from asm6502.asm import Options
 from asm6502.asm.pseudo import FOREIGN
 from asm6502.cli.assemble import parse_defines, read_source_text
-from asm6502.cli.common import add_path_argument, cpu_arg, gate, guarded, print_diagnostics, take_repeated
+from asm6502.cli.common import add_diagnostics_options, add_path_argument, cpu_arg, gate, guarded, print_diagnostics, take_repeated
 from asm6502.convert import TARGETS, convert
 from asm6502.cpu import CPUS
 from asm6502.diagnostics import DiagnosticError, error
@@ -35,6 +35,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("-D", "--define", action="append", default=[], metavar="NAME=VALUE", help="define a constant before assembly (repeatable)")
     parser.add_argument("--cpu", type=cpu_arg, choices=CPUS, default="6502", help="6502i: also the undocumented NMOS opcodes")
     parser.add_argument("-q", "--quiet", action="store_true", help="do not print warnings")
+    add_diagnostics_options(parser)
     return parser
 
 
