@@ -79,6 +79,11 @@ def test_cycle_table_is_the_references():
     assert {op.code for op in EVERY_OPCODE if op.page_penalty} == PAGE_PENALTY
 
 
+def test_undocumented_opcodes_are_those_py65_lacks():
+    assert {op.code for op in EVERY_OPCODE if not op.documented} == {
+        code for code in range(256) if MPU.instruct[code] is MPU.inst_not_implemented}
+
+
 def test_documented_cycles_are_py65s_but_for_its_dec_absolute():
     differ = {op.code for op in EVERY_OPCODE if op.documented and op.cycles != MPU.cycletime[op.code]}
     assert differ == {0xCE}  # py65 1.2's table gives DEC $nnnn 3 cycles; the chip takes 6

@@ -42,6 +42,7 @@ from enum import Enum
 
 from py65.devices.mpu6502 import MPU
 
+from asm6502.cpu import EVERY_OPCODE
 from asm6502.diagnostics import DiagnosticError, Span, error
 
 # --- memory map (PRG appendix, Mapping) -------------------------------------
@@ -88,11 +89,9 @@ KEY_RETURN = 0x0D
 KEY_DEL = 0x14
 QUOTE = 0x22
 
-# py65 1.2 runs every opcode it does not implement as a one-byte NOP
-# (MPU.inst_not_implemented); those are the NMOS 6502's undocumented opcodes.
-UNDOCUMENTED_OPCODES = frozenset(
-    op for op in range(256) if MPU.instruct[op] is MPU.inst_not_implemented
-)
+# The NMOS 6502's undocumented opcodes (the opcode table): py65 1.2 implements none
+# of them (it would run each as a one-byte NOP), so the stubbed runner stops on them.
+UNDOCUMENTED_OPCODES = frozenset(op.code for op in EVERY_OPCODE if not op.documented)
 # The only instructions that can move the program counter into ROM code.
 CONTROL_TRANSFERS = (0x20, 0x40, 0x4C, 0x60, 0x6C)  # JSR RTI JMP RTS JMP()
 

@@ -2,9 +2,10 @@
 keyboard, device 8 -- enough for the real BASIC and KERNAL to boot and run.
 
 Memory is one list of 65,536 ints, the CPU's view: RAM where RAM is visible,
-the ROM bytes where a ROM is banked in.  The RAM under the ROMs lives in
-``under`` while hidden; a bank switch (a write to the 6510 port $01) copies
-8 KB slices.  I/O registers are read through ``io_read`` (see ``cpu.py``).
+the ROM bytes where a ROM is banked in.  The RAM of $A000-$BFFF and $D000-$FFFF
+is also in ``under``, which every write there keeps current (all writes above
+$9FFF go through ``_write_high``); a bank switch (a write to the 6510 port $01)
+copies the 8 KB (4 KB) slices that come into view.  I/O registers are read through ``io_read`` (see ``cpu.py``).
 
 Time: the CPU counts cycles; the chips are not ticked but asked when their
 next event (CIA underflow, raster compare, the end of a video frame) is due,
@@ -257,9 +258,7 @@ class C64:
             old, new = self.map[region], want[region]
             if old == new:
                 continue
-            if old == RAM:
-                self.under[area] = mem[area]
-            if new == RAM:
+            if new == RAM:  # (``under`` is kept current by every write to RAM there: no copy back)
                 mem[area] = self.under[area]
             elif new == ROM:
                 mem[area] = rom
@@ -293,6 +292,7 @@ class C64:
         kind = self.map[region]
         if kind == RAM:
             self.memory[addr] = value
+            self.under[addr] = value
         elif kind == ROM:
             self.under[addr] = value
         else:
@@ -310,10 +310,12 @@ class C64:
             a = addr + i
             region = None if a < 0xA000 or 0xC000 <= a < 0xD000 else (
                 "basic" if a < 0xC000 else "io" if a < 0xE000 else "kernal")
-            if region is None or self.map[region] == RAM:
+            if region is None:
                 self.memory[a] = b
-            else:
-                self.under[a] = b
+                continue
+            if self.map[region] == RAM:
+                self.memory[a] = b
+            self.under[a] = b
 
     # --- I/O ---------------------------------------------------------------------------
     def _io_read(self, addr: int) -> None:
