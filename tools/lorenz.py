@@ -171,7 +171,7 @@ def run_chain(suite: str, rom_dir: str, budget: int = CHAIN_BUDGET, progress=Non
     """RUN " start" and let the suite load its programs; returns (finished, stop message, names loaded)."""
     bench = Bench(suite, rom_dir)
     m = bench.machine
-    session.start_program(m, file_of(suite, " start").read_bytes())
+    m.type_text(b'LOAD" START",8\rRUN\r')  # (the suite's own LOADs use the device number this sets)
     loaded: list[str] = []
     end = m.cpu.cycles + budget
     while True:

@@ -43,6 +43,7 @@ of the address written.  A JAM opcode stops the CPU (``Jammed``).
 from __future__ import annotations
 
 from collections.abc import Callable
+from operator import attrgetter
 
 from asm6502.cpu import EVERY_OPCODE
 from asm6502.emu.harness import FastMPU
@@ -205,6 +206,21 @@ def _eor(cpu, v):
     cpu.p = (cpu.p & 0x7D) | ((v & 0x80) if v else 0x02)
 
 
+def _cmp(cpu, v):
+    d = cpu.a - v
+    cpu.p = (cpu.p & 0x7C) | (d & 0x80) | (0 if d else 0x02) | (0 if d < 0 else 1)
+
+
+def _cpx(cpu, v):
+    d = cpu.x - v
+    cpu.p = (cpu.p & 0x7C) | (d & 0x80) | (0 if d else 0x02) | (0 if d < 0 else 1)
+
+
+def _cpy(cpu, v):
+    d = cpu.y - v
+    cpu.p = (cpu.p & 0x7C) | (d & 0x80) | (0 if d else 0x02) | (0 if d < 0 else 1)
+
+
 def _bit(cpu, v):
     cpu.p = (cpu.p & 0x3D) | (v & 0xC0) | (0 if cpu.a & v else 0x02)
 
@@ -274,8 +290,7 @@ def _nop(cpu, v):
 READS: dict[str, Callable] = {
     "LDA": _lda, "LDX": _ldx, "LDY": _ldy, "AND": _and, "ORA": _ora, "EOR": _eor, "BIT": _bit,
     "ADC": C64CPU.adc, "SBC": C64CPU.sbc,
-    "CMP": lambda cpu, v: cpu.compare(cpu.a, v), "CPX": lambda cpu, v: cpu.compare(cpu.x, v),
-    "CPY": lambda cpu, v: cpu.compare(cpu.y, v),
+    "CMP": _cmp, "CPX": _cpx, "CPY": _cpy,
     "LAX": _lax, "LDS": _las, "NOP": _nop, "ANC": _anc, "ASR": _asr, "ARR": _arr, "ANE": _ane, "SBX": _sbx,
 }
 
@@ -357,8 +372,8 @@ RMWS: dict[str, Callable] = {
     "SLO": _slo, "RLA": _rla, "SRE": _sre, "RRA": _rra, "DCP": _dcp, "ISB": _isb,
 }
 
-WRITES: dict[str, Callable] = {
-    "STA": lambda cpu: cpu.a, "STX": lambda cpu: cpu.x, "STY": lambda cpu: cpu.y,
+WRITES: dict[str, Callable] = {  # (attrgetter: no Python call for the plain stores)
+    "STA": attrgetter("a"), "STX": attrgetter("x"), "STY": attrgetter("y"),
     "SAX": lambda cpu: cpu.a & cpu.x,
 }
 #: SHA, SHX, SHY, SHS: the register value ANDed with the address's high byte + 1
@@ -414,26 +429,94 @@ def _dummy(cpu, base, addr, at):
         cpu.io_read(wrong)
 
 
-def _indexed_read(base_of, index, dummy_at):
-    """An indexed read: one cycle more, and a read of the un-carried address, across a page."""
+# Indexed addressing, one function per mode (these run for every indexed access: no
+# helper calls on the way).  *dummy_at*: the cycle of the read of the un-carried address.
+
+def _abs_x_read(dummy_at):
     def address(cpu):
-        base = base_of(cpu)
-        addr = base + index(cpu)
-        if (addr ^ base) > 0xFF:
+        m = cpu.memory
+        pc = cpu.pc
+        base = m[pc] | m[pc + 1] << 8
+        addr = base + cpu.x
+        if (addr ^ base) > 0xFF:  # across a page: the un-carried address is read, one cycle more
+            _dummy(cpu, base, addr, dummy_at)
             cpu.cycles += 1
-            _dummy(cpu, base, addr, dummy_at - 1)
             return addr & 0xFFFF
         return addr
 
     return address
 
 
-def _indexed_write(base_of, index, dummy_at):
-    """An indexed write or read-modify-write: it always reads the un-carried address first."""
+def _abs_y_read(dummy_at):
     def address(cpu):
-        base = base_of(cpu)
-        addr = base + index(cpu)
-        _dummy(cpu, base, addr, dummy_at)
+        m = cpu.memory
+        pc = cpu.pc
+        base = m[pc] | m[pc + 1] << 8
+        addr = base + cpu.y
+        if (addr ^ base) > 0xFF:
+            _dummy(cpu, base, addr, dummy_at)
+            cpu.cycles += 1
+            return addr & 0xFFFF
+        return addr
+
+    return address
+
+
+def _ind_y_read(dummy_at):
+    def address(cpu):
+        m = cpu.memory
+        zp = m[cpu.pc]
+        base = m[zp] | m[(zp + 1) & 0xFF] << 8
+        addr = base + cpu.y
+        if (addr ^ base) > 0xFF:
+            _dummy(cpu, base, addr, dummy_at)
+            cpu.cycles += 1
+            return addr & 0xFFFF
+        return addr
+
+    return address
+
+
+def _abs_x_write(dummy_at):
+    def address(cpu):
+        m = cpu.memory
+        pc = cpu.pc
+        base = m[pc] | m[pc + 1] << 8
+        addr = base + cpu.x
+        wrong = (base & 0xFF00) | (addr & 0xFF)  # always read first (a write cannot wait for the carry)
+        if IO_LOW < wrong < IO_END:
+            cpu.access_cycle = dummy_at
+            cpu.io_read(wrong)
+        return addr & 0xFFFF
+
+    return address
+
+
+def _abs_y_write(dummy_at):
+    def address(cpu):
+        m = cpu.memory
+        pc = cpu.pc
+        base = m[pc] | m[pc + 1] << 8
+        addr = base + cpu.y
+        wrong = (base & 0xFF00) | (addr & 0xFF)
+        if IO_LOW < wrong < IO_END:
+            cpu.access_cycle = dummy_at
+            cpu.io_read(wrong)
+        return addr & 0xFFFF
+
+    return address
+
+
+def _ind_y_write(dummy_at):
+    def address(cpu):
+        m = cpu.memory
+        zp = m[cpu.pc]
+        base = m[zp] | m[(zp + 1) & 0xFF] << 8
+        addr = base + cpu.y
+        wrong = (base & 0xFF00) | (addr & 0xFF)
+        if IO_LOW < wrong < IO_END:
+            cpu.access_cycle = dummy_at
+            cpu.io_read(wrong)
         return addr & 0xFFFF
 
     return address
@@ -458,12 +541,13 @@ def _address(mode: Mode, access: Access, cycles: int):
         return _abs
     if mode is Mode.INDEXED_INDIRECT:
         return _ind_x
-    base_of = _base_ind if mode is Mode.INDIRECT_INDEXED else _base_abs
-    index = _x if mode is Mode.ABSOLUTE_X else _y
-    # the dummy read is the cycle before the access (a read's: before the carried one)
+    # the read of the un-carried address: the cycle before the access (a read's: before the
+    # carried one); cycles after the operand's fetch: a write's 1, a read-modify-write's 3
     if access is Access.READ:
-        return _indexed_read(base_of, index, cycles)
-    return _indexed_write(base_of, index, cycles - 2 if access is Access.WRITE else cycles - 4)
+        factory = {Mode.ABSOLUTE_X: _abs_x_read, Mode.ABSOLUTE_Y: _abs_y_read, Mode.INDIRECT_INDEXED: _ind_y_read}
+        return factory[mode](cycles - 1)
+    factory = {Mode.ABSOLUTE_X: _abs_x_write, Mode.ABSOLUTE_Y: _abs_y_write, Mode.INDIRECT_INDEXED: _ind_y_write}
+    return factory[mode](cycles - 2 if access is Access.WRITE else cycles - 4)
 
 
 # --- instructions ----------------------------------------------------------------------
@@ -484,6 +568,99 @@ def _read_zp(op, address):
     def inst(cpu):
         op(cpu, cpu.memory[address(cpu)])
         cpu.pc += 1
+
+    return inst
+
+
+# The most frequent modes, zero page, absolute and (zero page),Y, with the address made in place.
+
+def _read_ind_y(op, dummy_at, last):
+    def inst(cpu):
+        m = cpu.memory
+        zp = m[cpu.pc]
+        base = m[zp] | m[(zp + 1) & 0xFF] << 8
+        addr = base + cpu.y
+        if (addr ^ base) > 0xFF:  # across a page: the un-carried address is read, one cycle more
+            _dummy(cpu, base, addr, dummy_at)
+            cpu.cycles += 1
+            addr &= 0xFFFF
+        if IO_LOW < addr < IO_END:
+            cpu.access_cycle = last
+            cpu.io_read(addr)
+        op(cpu, m[addr])
+        cpu.pc += 1
+
+    return inst
+
+
+def _write_ind_y(value, dummy_at, last):
+    def inst(cpu):
+        m = cpu.memory
+        zp = m[cpu.pc]
+        base = m[zp] | m[(zp + 1) & 0xFF] << 8
+        addr = base + cpu.y
+        wrong = (base & 0xFF00) | (addr & 0xFF)  # always read first (a write cannot wait for the carry)
+        if IO_LOW < wrong < IO_END:
+            cpu.access_cycle = dummy_at
+            cpu.io_read(wrong)
+        addr &= 0xFFFF
+        if 1 < addr < 0xA000:
+            m[addr] = value(cpu)
+        else:
+            cpu.access_cycle = last
+            cpu.write_high(addr, value(cpu))
+        cpu.pc += 1
+
+    return inst
+
+
+def _read_zero_page(op):
+    def inst(cpu):
+        m = cpu.memory
+        op(cpu, m[m[cpu.pc]])
+        cpu.pc += 1
+
+    return inst
+
+
+def _read_absolute(op, last):
+    def inst(cpu):
+        m = cpu.memory
+        pc = cpu.pc
+        addr = m[pc] | m[pc + 1] << 8
+        if IO_LOW < addr < IO_END:
+            cpu.access_cycle = last
+            cpu.io_read(addr)
+        op(cpu, m[addr])
+        cpu.pc = pc + 2
+
+    return inst
+
+
+def _write_zero_page(value):
+    def inst(cpu):
+        m = cpu.memory
+        addr = m[cpu.pc]
+        if addr > 1:
+            m[addr] = value(cpu)
+        else:
+            cpu.write_high(addr, value(cpu))
+        cpu.pc += 1
+
+    return inst
+
+
+def _write_absolute(value, last):
+    def inst(cpu):
+        m = cpu.memory
+        pc = cpu.pc
+        addr = m[pc] | m[pc + 1] << 8
+        if 1 < addr < 0xA000:
+            m[addr] = value(cpu)
+        else:
+            cpu.access_cycle = last
+            cpu.write_high(addr, value(cpu))
+        cpu.pc = pc + 2
 
     return inst
 
@@ -585,12 +762,25 @@ def instruction_table() -> list:
             fn = _lxa if op.code == 0xAB else READS[name]
             if mode is Mode.IMMEDIATE:
                 table[op.code] = _immediate(fn)
-            elif mode in (Mode.ZERO_PAGE, Mode.ZERO_PAGE_X, Mode.ZERO_PAGE_Y):
+            elif mode is Mode.ZERO_PAGE:
+                table[op.code] = _read_zero_page(fn)
+            elif mode is Mode.ABSOLUTE:
+                table[op.code] = _read_absolute(fn, cyc - 1)
+            elif mode is Mode.INDIRECT_INDEXED:
+                table[op.code] = _read_ind_y(fn, cyc - 1, cyc - 1)
+            elif mode in (Mode.ZERO_PAGE_X, Mode.ZERO_PAGE_Y):
                 table[op.code] = _read_zp(fn, _address(mode, access, cyc))
             else:
                 table[op.code] = _read(fn, _address(mode, access, cyc), size, cyc - 1)
         elif access is Access.WRITE:
-            table[op.code] = _write(WRITES[name], _address(mode, access, cyc), size, cyc - 1)
+            if mode is Mode.ZERO_PAGE:
+                table[op.code] = _write_zero_page(WRITES[name])
+            elif mode is Mode.ABSOLUTE:
+                table[op.code] = _write_absolute(WRITES[name], cyc - 1)
+            elif mode is Mode.INDIRECT_INDEXED:
+                table[op.code] = _write_ind_y(WRITES[name], cyc - 2, cyc - 1)
+            else:
+                table[op.code] = _write(WRITES[name], _address(mode, access, cyc), size, cyc - 1)
         else:
             table[op.code] = _rmw(RMWS[name], _address(mode, access, cyc), size, cyc)
     return table

@@ -3,9 +3,9 @@ keyboard, device 8 -- enough for the real BASIC and KERNAL to boot and run.
 
 Memory is one list of 65,536 ints, the CPU's view: RAM where RAM is visible,
 the ROM bytes where a ROM is banked in.  The RAM of $A000-$BFFF and $D000-$FFFF
-is also in ``under``, which every write there keeps current (all writes above
-$9FFF go through ``_write_high``); a bank switch (a write to the 6510 port $01)
-copies the 8 KB (4 KB) slices that come into view.  I/O registers are read through ``io_read`` (see ``cpu.py``).
+is also in ``under`` (a list per area), which every write there keeps current
+(all writes above $9FFF go through ``_write_high``); a bank switch (a write to
+the 6510 port $01) copies the areas that come into view, 8 KB (4 KB) each.  I/O registers are read through ``io_read`` (see ``cpu.py``).
 
 Time: the CPU counts cycles; the chips are not ticked but asked when their
 next event (CIA underflow, raster compare, the end of a video frame) is due,
@@ -69,6 +69,7 @@ BASIC_AREA = slice(0xA000, 0xC000)
 IO_AREA = slice(0xD000, 0xE000)
 KERNAL_AREA = slice(0xE000, 0x10000)
 RAM, ROM, IO = "ram", "rom", "io"
+AREAS = {"basic": BASIC_AREA, "io": IO_AREA, "kernal": KERNAL_AREA}
 
 
 @dataclass(frozen=True)
@@ -120,7 +121,8 @@ class C64:
         self.chargen = list(roms.chargen)
         # VICE's power-on RAM pattern: 64 bytes $00, 64 bytes $FF, ...
         self.memory: list[int] = [0x00 if (a >> 6) & 1 == 0 else 0xFF for a in range(0x10000)]
-        self.under: list[int] = list(self.memory)
+        # the RAM of each banked area, kept current by every write there (see _write_high)
+        self.under: dict[str, list[int]] = {region: self.memory[area] for region, area in AREAS.items()}
         self.color = [0] * 1024
         self.port_ddr = 0
         self.port_data = 0x3F
@@ -258,8 +260,8 @@ class C64:
             old, new = self.map[region], want[region]
             if old == new:
                 continue
-            if new == RAM:  # (``under`` is kept current by every write to RAM there: no copy back)
-                mem[area] = self.under[area]
+            if new == RAM:  # (``under`` is current: nothing is copied back when the RAM goes)
+                mem[area] = self.under[region]
             elif new == ROM:
                 mem[area] = rom
             self.map[region] = new
@@ -292,9 +294,9 @@ class C64:
         kind = self.map[region]
         if kind == RAM:
             self.memory[addr] = value
-            self.under[addr] = value
+            self.under[region][addr - AREAS[region].start] = value
         elif kind == ROM:
-            self.under[addr] = value
+            self.under[region][addr - AREAS[region].start] = value
         else:
             self._io_write(addr, value)
 
@@ -303,7 +305,7 @@ class C64:
         if addr < 0xA000 or 0xC000 <= addr < 0xD000:
             return self.memory[addr]
         region = "basic" if addr < 0xC000 else "io" if addr < 0xE000 else "kernal"
-        return self.memory[addr] if self.map[region] == RAM else self.under[addr]
+        return self.under[region][addr - AREAS[region].start]
 
     def poke_ram(self, addr: int, data: bytes) -> None:
         for i, b in enumerate(data):
@@ -315,7 +317,7 @@ class C64:
                 continue
             if self.map[region] == RAM:
                 self.memory[a] = b
-            self.under[a] = b
+            self.under[region][a - AREAS[region].start] = b
 
     # --- I/O ---------------------------------------------------------------------------
     def _io_read(self, addr: int) -> None:
@@ -553,7 +555,7 @@ class C64:
         chips = {name: {k: copy.deepcopy(v) for k, v in vars(chip).items() if not callable(v)}
                  for name, chip in (("vic", self.vic), ("cia1", self.cia1), ("cia2", self.cia2))}
         return {
-            "memory": list(self.memory), "under": list(self.under), "color": list(self.color),
+            "memory": list(self.memory), "under": {k: list(v) for k, v in self.under.items()}, "color": list(self.color),
             "cpu": (cpu.a, cpu.x, cpu.y, cpu.p, cpu.sp, cpu.pc, cpu.cycles),
             "port": (self.port_ddr, self.port_data, self.port_floating), "map": dict(self.map), "chips": chips,
             "sid": list(self.sid), "noise": self._noise, "nmi": self.nmi_line, "next_frame": self.next_frame,
@@ -563,7 +565,8 @@ class C64:
     def load_state(self, state: dict) -> None:
         cpu = self.cpu
         self.memory[:] = state["memory"]
-        self.under[:] = state["under"]
+        for region, ram in self.under.items():
+            ram[:] = state["under"][region]
         self.color[:] = state["color"]
         cpu.a, cpu.x, cpu.y, cpu.p, cpu.sp, cpu.pc, cpu.cycles = state["cpu"]
         cpu.limit = cpu.cycles
