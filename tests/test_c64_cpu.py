@@ -392,3 +392,27 @@ def test_the_port_bits(test_roms, ddr, data, expected):
                                           "lda #$37\nsta $01")
     assert stop.reason == "pc"
     assert machine.memory[0x0380] == expected
+
+
+@pytest.mark.parametrize("source, accesses", [
+    ("lda $d012", [("read", 0xD012, 3)]),
+    ("sta $d020", [("write", 0xD020, 3)]),
+    ("inc $d020", [("read", 0xD020, 3), ("write", 0xD020, 4), ("write", 0xD020, 5)]),
+    ("sta $d020,x", [("read", 0xD020, 3), ("write", 0xD020, 4)]),       # X = 0: the dummy read at the address
+    ("lda $d0ff,x", [("read", 0xD000, 3), ("read", 0xD100, 4)]),       # X = 1: across a page, $D000 first
+    ("lda ($80),y", [("read", 0xD012, 4)]),
+    ("sta ($80),y", [("read", 0xD012, 4), ("write", 0xD012, 5)]),
+    ("asl $d019,x", [("read", 0xD019, 3), ("read", 0xD019, 4), ("write", 0xD019, 5), ("write", 0xD019, 6)]),
+])
+def test_the_cycle_of_each_io_access(source, accesses):
+    """``cycles + access_cycle`` during an I/O access is its bus cycle (64doc's cycle tables)."""
+    seen = []
+    mem = [0] * 0x10000
+    mem[0x80:0x82] = [0x12, 0xD0]
+    cpu = C64CPU(mem, lambda addr: seen.append(("read", addr, cpu.cycles + cpu.access_cycle)),
+                 lambda addr, value: seen.append(("write", addr, cpu.cycles + cpu.access_cycle)))
+    code = program(source)
+    mem[CODE:CODE + len(code)] = code
+    cpu.pc, cpu.x, cpu.cycles = CODE + 1, 1 if "$d0ff" in source else 0, 0
+    instruction_table()[mem[CODE]](cpu)
+    assert seen == accesses

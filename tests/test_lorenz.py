@@ -13,7 +13,7 @@ import pytest
 from asm6502.emu.c64 import roms as romlib
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tools"))
-import lorenz  # noqa: E402
+import lorenz
 
 SUITE = os.environ.get("ASM6502_LORENZ")
 ROMS = romlib.find_roms().roms

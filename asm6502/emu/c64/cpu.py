@@ -541,8 +541,9 @@ def _address(mode: Mode, access: Access, cycles: int):
         return _abs
     if mode is Mode.INDEXED_INDIRECT:
         return _ind_x
-    # the read of the un-carried address: the cycle before the access (a read's: before the
-    # carried one); cycles after the operand's fetch: a write's 1, a read-modify-write's 3
+    # The cycle of the read of the un-carried address (64doc): a read's last cycle without
+    # the page-crossing one; a write's second to last; a read-modify-write's fourth to last
+    # (then come the read, the write of the old value and the write of the new one).
     if access is Access.READ:
         factory = {Mode.ABSOLUTE_X: _abs_x_read, Mode.ABSOLUTE_Y: _abs_y_read, Mode.INDIRECT_INDEXED: _ind_y_read}
         return factory[mode](cycles - 1)
@@ -552,14 +553,14 @@ def _address(mode: Mode, access: Access, cycles: int):
 
 # --- instructions ----------------------------------------------------------------------
 
-def _read(op, address, size, last):
+def _read(op, address, operand, last):
     def inst(cpu):
         addr = address(cpu)
         if IO_LOW < addr < IO_END:
             cpu.access_cycle = last
             cpu.io_read(addr)
         op(cpu, cpu.memory[addr])
-        cpu.pc += size
+        cpu.pc += operand
 
     return inst
 
@@ -673,7 +674,7 @@ def _immediate(op):
     return inst
 
 
-def _write(value, address, size, last):
+def _write(value, address, operand, last):
     def inst(cpu):
         addr = address(cpu)
         if 1 < addr < 0xA000:
@@ -681,12 +682,12 @@ def _write(value, address, size, last):
         else:
             cpu.access_cycle = last
             cpu.write_high(addr, value(cpu))
-        cpu.pc += size
+        cpu.pc += operand
 
     return inst
 
 
-def _rmw(op, address, size, cycles):
+def _rmw(op, address, operand, cycles):
     def inst(cpu):
         addr = address(cpu)
         m = cpu.memory
@@ -704,12 +705,12 @@ def _rmw(op, address, size, cycles):
         else:
             cpu.access_cycle = cycles - 1
             cpu.write_high(addr, op(cpu, m[addr]))
-        cpu.pc += size
+        cpu.pc += operand
 
     return inst
 
 
-def _high_and(value, base_of, index, size, cycles):
+def _high_and(value, base_of, index, operand, cycles):
     """SHA/SHX/SHY/SHS: store value AND (high byte of the base address + 1); across a
     page the stored value is the high byte of the address too."""
     def inst(cpu):
@@ -724,7 +725,7 @@ def _high_and(value, base_of, index, size, cycles):
         else:
             cpu.access_cycle = cycles - 1
             cpu.write_high(addr, v)
-        cpu.pc += size
+        cpu.pc += operand
 
     return inst
 
@@ -748,7 +749,7 @@ def instruction_table() -> list:
     table = list(C64CPU.instruct)
     table[0x20] = C64CPU.inst_0x20
     for op in EVERY_OPCODE:
-        name, mode, access, size, cyc = op.mnemonic, op.mode, op.access, op.mode.operand_size, op.cycles
+        name, mode, access, operand, cyc = op.mnemonic, op.mode, op.access, op.mode.operand_size, op.cycles
         if name == "JAM":
             table[op.code] = _jam(op.code)
         elif mode in (Mode.IMPLIED, Mode.ACCUMULATOR, Mode.RELATIVE) or access is Access.OTHER:
@@ -757,7 +758,7 @@ def instruction_table() -> list:
         elif name in HIGH_AND:
             value = _shs if name == "SHS" else HIGH_AND[name]
             base_of = _base_ind if mode is Mode.INDIRECT_INDEXED else _base_abs
-            table[op.code] = _high_and(value, base_of, _x if mode is Mode.ABSOLUTE_X else _y, size, cyc)
+            table[op.code] = _high_and(value, base_of, _x if mode is Mode.ABSOLUTE_X else _y, operand, cyc)
         elif access is Access.READ:
             fn = _lxa if op.code == 0xAB else READS[name]
             if mode is Mode.IMMEDIATE:
@@ -771,7 +772,7 @@ def instruction_table() -> list:
             elif mode in (Mode.ZERO_PAGE_X, Mode.ZERO_PAGE_Y):
                 table[op.code] = _read_zp(fn, _address(mode, access, cyc))
             else:
-                table[op.code] = _read(fn, _address(mode, access, cyc), size, cyc - 1)
+                table[op.code] = _read(fn, _address(mode, access, cyc), operand, cyc - 1)
         elif access is Access.WRITE:
             if mode is Mode.ZERO_PAGE:
                 table[op.code] = _write_zero_page(WRITES[name])
@@ -780,7 +781,7 @@ def instruction_table() -> list:
             elif mode is Mode.INDIRECT_INDEXED:
                 table[op.code] = _write_ind_y(WRITES[name], cyc - 2, cyc - 1)
             else:
-                table[op.code] = _write(WRITES[name], _address(mode, access, cyc), size, cyc - 1)
+                table[op.code] = _write(WRITES[name], _address(mode, access, cyc), operand, cyc - 1)
         else:
-            table[op.code] = _rmw(RMWS[name], _address(mode, access, cyc), size, cyc)
+            table[op.code] = _rmw(RMWS[name], _address(mode, access, cyc), operand, cyc)
     return table
