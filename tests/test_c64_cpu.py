@@ -416,3 +416,16 @@ def test_the_cycle_of_each_io_access(source, accesses):
     cpu.pc, cpu.x, cpu.cycles = CODE + 1, 1 if "$d0ff" in source else 0, 0
     instruction_table()[mem[CODE]](cpu)
     assert seen == accesses
+
+
+def test_the_next_fetch_sees_the_new_memory_configuration(test_roms):
+    """STA $01 in RAM at $9FFD switches the BASIC ROM in: the next instruction, at $A000, is
+    the ROM's ($94 = STY $00,X, two bytes), not the RAM's JMP $A000 below it."""
+    machine = C64(test_roms)
+    assert machine.run(2_000_000).reason == "idle"
+    machine.poke_ram(0xC000, program("sei\nlda #$36\nsta $01\nlda #$37\njmp $9ffd", 0xC000))
+    machine.poke_ram(0x9FFD, program("sta $01", 0x9FFD))
+    machine.poke_ram(0xA000, program("jmp $a000", 0xA000))  # (the RAM under the BASIC ROM)
+    machine.cpu.pc = 0xC000
+    stop = machine.run(10_000, until_pc=0xA002)
+    assert stop.reason == "pc" and machine.memory[0xA000] == 0x94
