@@ -13,8 +13,9 @@ is loaded and RUN.  A test prints "NAME - OK" and loads the next one through BAS
 stops when the KERNAL is polled for keys in vain).  A test that does neither within the
 cycle budget fails with "budget".
 
-``--chain`` runs the suite as on a C64 instead: " start" is RUN and the suite loads each next
-program itself, up to "finish", which prints "TEST SUITE V2.15 COMPLETED".
+``--chain`` runs the suite as on a C64 instead: LOAD" START",8 and RUN are typed, and the suite
+loads each next program itself, up to "finish", which prints "TEST SUITE V2.15 COMPLETED"; a
+failing test stops the chain (it waits for a key).
 
 usage:
   ASM6502_LORENZ=DIR ASM6502_ROMS=DIR .venv/bin/python tools/lorenz.py
@@ -168,7 +169,8 @@ def run_tests(suite: str, rom_dir: str, names: list[str], budget: int = DEFAULT_
 
 
 def run_chain(suite: str, rom_dir: str, budget: int = CHAIN_BUDGET, progress=None) -> tuple[bool, str, list[str]]:
-    """RUN " start" and let the suite load its programs; returns (finished, stop message, names loaded)."""
+    """LOAD and RUN " start" and let the suite load its programs; returns (finished, how it stopped,
+    the names loaded)."""
     bench = Bench(suite, rom_dir)
     m = bench.machine
     m.type_text(b'LOAD" START",8\rRUN\r')  # (the suite's own LOADs use the device number this sets)
@@ -186,7 +188,8 @@ def run_chain(suite: str, rom_dir: str, budget: int = CHAIN_BUDGET, progress=Non
             progress(name, m.cpu.cycles)
         m.run(1)  # past $E16F
     text = screen.screen_text(m)
-    return FINISHED in text, f"{stop.reason}: {stop.message}", loaded
+    lines = [line.rstrip() for line in text.split("\n") if line.strip()]
+    return FINISHED in text, f"{stop.reason}: {stop.message} | " + " / ".join(lines[-3:]), loaded
 
 
 def table(results: list[Outcome]) -> str:
@@ -223,8 +226,8 @@ def main(argv: list[str] | None = None) -> int:
             print(f"  {cycles:>14,} cycles  LOAD {name!r}", file=sys.stderr, flush=True)
 
         finished, message, loaded = run_chain(args.suite, args.roms, progress=shown)
-        print(f"chained run: {'reached finish' if finished else 'stopped'} after {len(loaded)} loads "
-              f"({message}; {time.perf_counter() - started:.0f} s)")
+        where = "reached finish" if finished else f"stopped in {loaded[-1] if loaded else ' start'!r}"
+        print(f"chained run: {where} after {len(loaded)} loads ({message}; {time.perf_counter() - started:.0f} s)")
         return 0 if finished else 1
     names = args.names or test_names(args.suite)
 

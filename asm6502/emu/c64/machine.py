@@ -5,7 +5,10 @@ Memory is one list of 65,536 ints, the CPU's view: RAM where RAM is visible,
 the ROM bytes where a ROM is banked in.  The RAM of $A000-$BFFF and $D000-$FFFF
 is also in ``under`` (a list per area), which every write there keeps current
 (all writes above $9FFF go through ``_write_high``); a bank switch (a write to
-the 6510 port $01) copies the areas that come into view, 8 KB (4 KB) each.  I/O registers are read through ``io_read`` (see ``cpu.py``).
+the 6510 port $01) copies the areas that come into view, 8 KB (4 KB) each.
+I/O registers are read through ``io_read`` (see ``cpu.py``); an instruction with
+bytes in $D000-$DFFF is fetched through it too, and one whose bytes run past
+$FFFF wraps to $0000 (``_wrapped``).
 
 Time: the CPU counts cycles; the chips are not ticked but asked when their
 next event (CIA underflow, raster compare, the end of a video frame) is due,
