@@ -42,7 +42,7 @@ from asm6502.emu.c64.machine import C64
 from asm6502.opcodes import OPCODES
 
 LOAD_NEXT = 0xE16F  # BASIC's LOAD, where each test jumps to load the next one
-DEFAULT_BUDGET = 400_000_000  # cycles per test (the longest passing tests need about 150 million)
+DEFAULT_BUDGET = 400_000_000  # cycles per test (the longest ones, shaay and its kin, need about 63 million)
 CHAIN_BUDGET = 8_000_000_000  # the whole suite: about 80 minutes of C64 time (its readme)
 FINISHED = "TEST SUITE V2.15 COMPLETED"
 
