@@ -135,4 +135,57 @@ def instruction_size(mode: Mode) -> int:
     return 1 + mode.operand_size
 
 
+# --- bus access and cycles ------------------------------------------------------
+# How an instruction uses its operand's memory decides its cycle count in each mode
+# (MCS6500 programming manual, appendix A; "64doc" by John West and Marko Makela,
+# "6510 Instruction Timing"): a read takes the last cycle for the read, and an indexed
+# read one more when the index carries into the high byte; a write always spends that
+# cycle (it cannot know the carry in time); a read-modify-write reads, writes the old
+# value back while it computes, then writes the new one.
+
+
+class Access(Enum):
+    READ = "read"
+    WRITE = "write"
+    RMW = "read-modify-write"
+    OTHER = "other"  # no operand in memory, or the operand is a jump target
+
+
+A = Access
+#: mnemonic -> how it uses its operand (documented instructions)
+ACCESS: dict[str, Access] = {
+    **dict.fromkeys(("ADC", "AND", "BIT", "CMP", "CPX", "CPY", "EOR", "LDA", "LDX", "LDY", "ORA", "SBC"), A.READ),
+    **dict.fromkeys(("STA", "STX", "STY"), A.WRITE),
+    **dict.fromkeys(("ASL", "DEC", "INC", "LSR", "ROL", "ROR"), A.RMW),
+}
+del A
+
+#: cycles of each memory mode by access (the same appendix)
+MODE_CYCLES: dict[Access, dict[Mode, int]] = {
+    Access.READ: {Mode.IMMEDIATE: 2, Mode.ZERO_PAGE: 3, Mode.ZERO_PAGE_X: 4, Mode.ZERO_PAGE_Y: 4, Mode.ABSOLUTE: 4,
+                  Mode.ABSOLUTE_X: 4, Mode.ABSOLUTE_Y: 4, Mode.INDEXED_INDIRECT: 6, Mode.INDIRECT_INDEXED: 5,
+                  Mode.IMPLIED: 2},
+    Access.WRITE: {Mode.ZERO_PAGE: 3, Mode.ZERO_PAGE_X: 4, Mode.ZERO_PAGE_Y: 4, Mode.ABSOLUTE: 4,
+                   Mode.ABSOLUTE_X: 5, Mode.ABSOLUTE_Y: 5, Mode.INDEXED_INDIRECT: 6, Mode.INDIRECT_INDEXED: 6},
+    Access.RMW: {Mode.ACCUMULATOR: 2, Mode.ZERO_PAGE: 5, Mode.ZERO_PAGE_X: 6, Mode.ABSOLUTE: 6, Mode.ABSOLUTE_X: 7,
+                 Mode.ABSOLUTE_Y: 7, Mode.INDEXED_INDIRECT: 8, Mode.INDIRECT_INDEXED: 8},
+}
+#: instructions without a memory operand that take more than two cycles
+OTHER_CYCLES: dict[tuple[str, Mode], int] = {
+    ("BRK", Mode.IMPLIED): 7, ("RTI", Mode.IMPLIED): 6, ("RTS", Mode.IMPLIED): 6, ("JSR", Mode.ABSOLUTE): 6,
+    ("JMP", Mode.ABSOLUTE): 3, ("JMP", Mode.INDIRECT): 5, ("PHA", Mode.IMPLIED): 3, ("PHP", Mode.IMPLIED): 3,
+    ("PLA", Mode.IMPLIED): 4, ("PLP", Mode.IMPLIED): 4,
+}
+#: modes in which a read takes one cycle more when the indexed address crosses a page
+PAGE_CROSSING_MODES: frozenset[Mode] = frozenset({Mode.ABSOLUTE_X, Mode.ABSOLUTE_Y, Mode.INDIRECT_INDEXED})
+
+
+def cycles(access: Access, mnemonic: str, mode: Mode) -> int:
+    """The cycles an instruction takes (a taken branch: one more, two across a page;
+    an indexed read across a page: one more, see ``PAGE_CROSSING_MODES``)."""
+    if access is Access.OTHER:
+        return OTHER_CYCLES.get((mnemonic, mode), 2)
+    return MODE_CYCLES[access][mode]
+
+
 assert len(OPCODES) == 56 and len(DECODE) == 151

@@ -14,7 +14,7 @@ behaviour as documented in "No More Secrets - NMOS 6510 Unintended Opcodes"
 
 from __future__ import annotations
 
-from asm6502.opcodes import Mode
+from asm6502.opcodes import Access, Mode
 
 M = Mode
 # fmt: off
@@ -49,7 +49,6 @@ UNDOCUMENTED: dict[str, dict[Mode, int]] = {
             M.ZERO_PAGE_X: 0x57, M.ABSOLUTE_Y: 0x5B, M.ABSOLUTE_X: 0x5F},  # LSR m, then EOR m
 }
 # fmt: on
-del M
 
 #: Instructions whose result depends on the individual chip, temperature or
 #: bus activity ("No More Secrets": ANE "highly unstable"; SHA/SHS/SHX/SHY
@@ -65,6 +64,31 @@ UNSTABLE_OPCODES: frozenset[int] = frozenset(
 
 # 20 mnemonics, 70 opcodes: the 64tass table (NOP and JAM once per mode, no SBC $EB duplicate)
 assert len(UNDOCUMENTED) == 20 and sum(len(modes) for modes in UNDOCUMENTED.values()) == 70
+
+#: how each undocumented instruction uses its operand ("No More Secrets": the RMW
+#: combinations take the RMW timing, SAX and the SH* group the write timing, the rest
+#: the read timing, page-crossing cycle included)
+ACCESS: dict[str, Access] = {
+    **dict.fromkeys(("DCP", "ISB", "RLA", "RRA", "SLO", "SRE"), Access.RMW),
+    **dict.fromkeys(("SAX", "SHA", "SHS", "SHX", "SHY"), Access.WRITE),
+    **dict.fromkeys(("ANC", "ANE", "ARR", "ASR", "LAX", "LDS", "NOP", "SBX"), Access.READ),
+    "JAM": Access.OTHER,
+}
+
+#: The other encodings of the same instructions ("No More Secrets", opcode matrix):
+#: the assembler never emits them (64tass does not), the CPU runs them all.
+ALTERNATES: dict[int, tuple[str, Mode]] = {
+    **dict.fromkeys((0x1A, 0x3A, 0x5A, 0x7A, 0xDA, 0xFA), ("NOP", M.IMPLIED)),
+    **dict.fromkeys((0x82, 0x89, 0xC2, 0xE2), ("NOP", M.IMMEDIATE)),
+    **dict.fromkeys((0x44, 0x64), ("NOP", M.ZERO_PAGE)),
+    **dict.fromkeys((0x34, 0x54, 0x74, 0xD4, 0xF4), ("NOP", M.ZERO_PAGE_X)),
+    **dict.fromkeys((0x3C, 0x5C, 0x7C, 0xDC, 0xFC), ("NOP", M.ABSOLUTE_X)),
+    **dict.fromkeys((0x12, 0x22, 0x32, 0x42, 0x52, 0x62, 0x72, 0x92, 0xB2, 0xD2, 0xF2), ("JAM", M.IMPLIED)),
+    0x2B: ("ANC", M.IMMEDIATE),
+    0xEB: ("SBC", M.IMMEDIATE),
+}
+del M
+assert len(ALTERNATES) == 35
 
 #: Other names for the same instructions (64tass accepts them as aliases; asm6502 does not,
 #: to keep one documented mnemonic set) -> the name used here.  For error messages.

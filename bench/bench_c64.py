@@ -7,6 +7,8 @@ real PAL C64 (985,248 cycles a second):
   basic      RUN of a BASIC loop (floating point, FOR/NEXT, string handling)
   superhirn  Superhirn II's first game (secret 3436, the article's example)
              after SYS 13312, answers typed on the keyboard
+  banking    machine code switching the BASIC ROM out and in through $01
+             (65,536 times), then READY.
 
 and, side by side, the same Superhirn game in the stubbed runner
 (asm6502.emu.harness: no ROM code, CHROUT/CHRIN in Python), which counts
@@ -31,6 +33,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from asm6502.asm import assemble
 from asm6502.basic.tokenizer import tokenize
 from asm6502.emu import superhirn as sh
 from asm6502.emu.c64 import roms as romlib
@@ -41,6 +44,20 @@ PAL_HZ = 985_248
 BASIC_LOOP = ('10 a$="":for i=1 to 400:a=a+sqr(i)*sin(i):a$=a$+"x"\n'
               '20 if len(a$)>20 then a$=""\n30 next:print a;ti\n')
 SECRET = (3, 4, 3, 6)
+BANKING = """*= $c000
+         ldy #0
+outer    ldx #0
+inner    lda #$36
+         sta $01
+         lda $a000
+         lda #$37
+         sta $01
+         dex
+         bne inner
+         dey
+         bne outer
+         rts
+"""
 
 
 def clock(fn):
@@ -92,6 +109,21 @@ def main() -> int:
     cycles, wall, cpu = best(args.rounds, basic)
     rows.append(("BASIC loop", cycles, wall, cpu))
 
+    banking_prg = assemble(BANKING, "banking.asm").prg
+
+    def banking():
+        ready.load_state(state)
+        start = ready.cpu.cycles
+        session.start_program(ready, banking_prg)
+        stop = ready.run(100_000_000)
+        assert stop.reason == "idle", stop
+        return ready.cpu.cycles - start
+
+    print("bench_c64: bank switching ...", file=sys.stderr)
+    cycles, wall, cpu = best(args.rounds, banking)
+    rows.append(("bank switching", cycles, wall, cpu))
+
+    ready.load_state(state)
     ready.inject_prg(prg)
     game_state = ready.save_state()
 
@@ -103,7 +135,7 @@ def main() -> int:
 
     print("bench_c64: Superhirn II game on the C64 ...", file=sys.stderr)
     cycles, wall, cpu = best(args.rounds, game)
-    rows.append(("Superhirn II game", cycles, wall, cpu))
+    rows.insert(2, ("Superhirn II game", cycles, wall, cpu))
 
     def stubbed():
         played = sh.play_machine(prg, sh.truthful(SECRET))

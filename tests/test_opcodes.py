@@ -40,3 +40,20 @@ def test_same_opcodes_as_py65():
 def test_each_opcode_matches_py65(code):
     name, mode = py65_table()[code]
     assert OPCODES[name][mode] == code
+
+
+def test_opcode_facts_have_one_home():
+    """Which byte is which instruction, and how many cycles it takes, are written down in
+    asm6502/opcodes.py and opcodes_undoc.py alone; the assembler, disassembler and the C64's
+    6510 read them from there (asm6502.cpu), never from a table of their own or py65's."""
+    import re
+    from pathlib import Path
+
+    package = Path(__file__).resolve().parents[1] / "asm6502"
+    homes = {"opcodes.py", "opcodes_undoc.py"}
+    pattern = re.compile(r"(?:\bM(?:ode)?\.[A-Z_]+\s*:\s*0x[0-9A-Fa-f]{2}\b)"  # mode -> opcode byte
+                         r"|(?:\b0x[0-9A-Fa-f]{2}\s*:\s*\(\s*\"[A-Z]{3}\")"  # opcode byte -> mnemonic
+                         r"|(?:\bcycletime\b|\bextracycles\b)")  # py65's cycle tables
+    found = sorted(str(p.relative_to(package)) for p in package.rglob("*.py")
+                   if p.name not in homes and pattern.search(p.read_text(encoding="utf-8")))
+    assert found == []

@@ -44,6 +44,7 @@ from py65.devices.mpu6502 import MPU
 
 from asm6502 import c64map, petscii
 from asm6502.c64map import ADDRESS, BASIC_ROM, KERNAL_ROM
+from asm6502.cpu import EVERY_OPCODE
 from asm6502.diagnostics import DiagnosticError, Span, error
 from asm6502.petscii import typed_code
 
@@ -77,11 +78,9 @@ KEY_RETURN = petscii.CR
 KEY_DEL = petscii.DEL
 QUOTE = petscii.QUOTE
 
-# py65 1.2 runs every opcode it does not implement as a one-byte NOP
-# (MPU.inst_not_implemented); those are the NMOS 6502's undocumented opcodes.
-UNDOCUMENTED_OPCODES = frozenset(
-    op for op in range(256) if MPU.instruct[op] is MPU.inst_not_implemented
-)
+# The NMOS 6502's undocumented opcodes (the opcode table): py65 1.2 implements none
+# of them (it would run each as a one-byte NOP), so the stubbed runner stops on them.
+UNDOCUMENTED_OPCODES = frozenset(op.code for op in EVERY_OPCODE if not op.documented)
 # The only instructions that can move the program counter into ROM code.
 CONTROL_TRANSFERS = (0x20, 0x40, 0x4C, 0x60, 0x6C)  # JSR RTI JMP RTS JMP()
 

@@ -1,7 +1,13 @@
-"""The 6510 of the C64 machine: py65's 6502 with memory-mapped I/O and cycles.
+"""The 6510 of the C64 machine: py65's 6502 with the C64's memory map, every
+opcode and its cycles.
 
-``C64CPU`` is the harness's ``FastMPU`` (py65's own instruction methods with
-cheaper helpers) whose memory operations know the C64's memory map:
+``C64CPU`` is the harness's ``FastMPU`` (py65's instruction methods with
+cheaper helpers).  Its instruction table (``instruction_table``) keeps py65's
+methods for the instructions without a memory operand (implied, accumulator,
+stack, jumps, branches) and makes every instruction with one from the opcode
+table ``asm6502.cpu.EVERY_OPCODE`` -- the table the assembler's ``--cpu
+6502i`` is made from -- out of an addressing mode, an access (read, write,
+read-modify-write) and an operation:
 
 * a read in $D000-$DFFF first lets the machine put the current value of the
   I/O register there (``io_read``: the raster counter, a CIA timer, the
@@ -9,24 +15,59 @@ cheaper helpers) whose memory operations know the C64's memory map:
   the instruction reads the memory list as usual;
 * a write to $0000/$0001 (the 6510's own port) or to $A000-$FFFF goes
   through ``write_high`` (ROM areas keep the ROM and write the RAM below,
-  I/O writes reach the chips); every other write is a plain list store.
+  I/O writes reach the chips); every other write is a plain list store;
+* the bus accesses a program can see happen as on the chip ("64doc" by John
+  West and Marko Makela, "6510 Instruction Timing"): an indexed access first
+  reads the address before the index carried into the high byte (a read only
+  when it carries), which reaches an I/O register there; a read-modify-write
+  of an I/O register writes the old value back before the new one (``INC
+  $D019`` acknowledges a raster interrupt).
 
-``cycles`` counts the clock cycles: the machine adds py65's cycle count of
-each instruction (``MPU.cycletime``); a taken branch adds one cycle and one
-more when it crosses a page (MCS6500 programming manual, appendix A) -- the
-extra cycle of indexed reads crossing a page is not counted.
+``cycles`` counts the clock cycles: the machine adds each opcode's cycles
+(``CYCLES``, from the opcode table) after the instruction; an instruction adds
+its own extra cycles while it runs -- a taken branch one, one more across a
+page (MCS6500 programming manual, appendix A), an indexed read one when the
+index crosses a page.  During an I/O access (``io_read``, ``write_high``),
+``cycles + access_cycle`` is the cycle of that bus access (``access_cycle`` is
+0 for the opcode fetch; the last cycle of an instruction is its cycle count
+minus one).
+
+The undocumented opcodes behave as "No More Secrets - NMOS 6510 Unintended
+Opcodes" (groepaz, 2021) describes them; the unstable ANE and LXA use the
+constant $EE that Wolfgang Lorenz's test suite 2.15 (aneb.asm, lxab.asm)
+expects of a C64; SHA, SHX, SHY and SHS store the register AND the high byte
+of the address plus one, and across a page that value is also the high byte
+of the address written.  A JAM opcode stops the CPU (``Jammed``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from operator import attrgetter
 
-from py65.devices.mpu6502 import MPU
-
+from asm6502.cpu import EVERY_OPCODE
 from asm6502.emu.harness import FastMPU
+from asm6502.opcodes import Access, Mode
 
 IO_LOW = 0xCFFF  # reads above this and below $E000 are I/O (when banked in)
 IO_END = 0xE000
+
+#: cycles of each opcode without its extra cycles (taken branch, indexed read across a page)
+CYCLES: tuple[int, ...] = tuple(op.cycles for op in EVERY_OPCODE)
+#: bytes of each opcode with its operand
+SIZES: tuple[int, ...] = tuple(op.size for op in EVERY_OPCODE)
+JAM_OPCODES: frozenset[int] = frozenset(op.code for op in EVERY_OPCODE if op.mnemonic == "JAM")
+MAGIC = 0xEE  # ANE and LXA: A is ORed with it first (see the module docstring)
+
+
+class Jammed(Exception):
+    """A JAM opcode ran: the CPU stops (on the chip it hangs until reset)."""
+
+    def __init__(self, opcode: int, pc: int):
+        super().__init__(f"the CPU jammed: opcode ${opcode:02X} at ${pc:04X}")
+        self.message = str(self)
+        self.opcode = opcode
+        self.pc = pc
 
 
 class C64CPU(FastMPU):
@@ -35,24 +76,8 @@ class C64CPU(FastMPU):
         self.io_read = io_read
         self.write_high = write_high
         self.cycles = 0
+        self.access_cycle = 0  # during an I/O access: its cycle is cycles + access_cycle
         self.limit = 0  # the machine's next event cycle; the run loop stops at it
-
-    # -- addressing helpers: py65's results without its wrap helper calls -----
-    def ZeroPageXAddr(self):
-        return (self.x + self.memory[self.pc]) & 0xFF
-
-    def ZeroPageYAddr(self):
-        return (self.y + self.memory[self.pc]) & 0xFF
-
-    def IndirectXAddr(self):
-        m = self.memory
-        zp = (m[self.pc] + self.x) & 0xFF
-        return m[zp] | m[(zp + 1) & 0xFF] << 8
-
-    def IndirectYAddr(self):
-        m = self.memory
-        zp = m[self.pc]
-        return ((m[zp] | m[(zp + 1) & 0xFF] << 8) + self.y) & 0xFFFF
 
     # -- branches: +1 cycle when taken, +1 more across a page -----------------
     def opBCL(self, x):
@@ -77,189 +102,686 @@ class C64CPU(FastMPU):
         else:
             self.pc += 1
 
-    # -- reads ------------------------------------------------------------------
-    def opLDA(self, x):
-        addr = x()
-        if IO_LOW < addr < IO_END:
-            self.io_read(addr)
-        v = self.memory[addr]
-        self.a = v
-        self.p = (self.p & 0x7D) | ((v & 0x80) if v else 0x02)
-
-    def opLDX(self, y):
-        addr = y()
-        if IO_LOW < addr < IO_END:
-            self.io_read(addr)
-        v = self.memory[addr]
-        self.x = v
-        self.p = (self.p & 0x7D) | ((v & 0x80) if v else 0x02)
-
-    def opLDY(self, x):
-        addr = x()
-        if IO_LOW < addr < IO_END:
-            self.io_read(addr)
-        v = self.memory[addr]
-        self.y = v
-        self.p = (self.p & 0x7D) | ((v & 0x80) if v else 0x02)
-
-    def opAND(self, x):
-        addr = x()
-        if IO_LOW < addr < IO_END:
-            self.io_read(addr)
-        v = self.a & self.memory[addr]
-        self.a = v
-        self.p = (self.p & 0x7D) | ((v & 0x80) if v else 0x02)
-
-    def opORA(self, x):
-        addr = x()
-        if IO_LOW < addr < IO_END:
-            self.io_read(addr)
-        v = self.a | self.memory[addr]
-        self.a = v
-        self.p = (self.p & 0x7D) | ((v & 0x80) if v else 0x02)
-
-    def opEOR(self, x):
-        addr = x()
-        if IO_LOW < addr < IO_END:
-            self.io_read(addr)
-        v = self.a ^ self.memory[addr]
-        self.a = v
-        self.p = (self.p & 0x7D) | ((v & 0x80) if v else 0x02)
-
-    def opBIT(self, x):
-        addr = x()
-        if IO_LOW < addr < IO_END:
-            self.io_read(addr)
-        t = self.memory[addr]
-        self.p = (self.p & 0x3D) | (t & 0xC0) | (0 if self.a & t else 0x02)
-
-    def opCMPR(self, get_address, register_value):
-        addr = get_address()
-        if IO_LOW < addr < IO_END:
-            self.io_read(addr)
-        t = self.memory[addr]
-        p = self.p & 0x7C
-        if register_value == t:
-            p |= 0x03
-        elif register_value > t:
-            p |= 0x01
-        self.p = p | ((register_value - t) & 0x80)
-
-    def opADC(self, x):
-        addr = x()  # the addressing helpers do not move the PC: x() may be called again
-        if IO_LOW < addr < IO_END:
-            self.io_read(addr)
-        MPU.opADC(self, x)
-
-    def opSBC(self, x):
-        addr = x()
-        if IO_LOW < addr < IO_END:
-            self.io_read(addr)
-        MPU.opSBC(self, x)
-
-    # -- writes -------------------------------------------------------------------
-    def opSTA(self, x):
-        addr = x()
-        if 1 < addr < 0xA000:
-            self.memory[addr] = self.a
-        else:
-            self.write_high(addr, self.a)
-
-    def opSTX(self, y):
-        addr = y()
-        if 1 < addr < 0xA000:
-            self.memory[addr] = self.x
-        else:
-            self.write_high(addr, self.x)
-
-    def opSTY(self, x):
-        addr = x()
-        if 1 < addr < 0xA000:
-            self.memory[addr] = self.y
-        else:
-            self.write_high(addr, self.y)
-
     def stPush(self, z):
         self.memory[self.sp + 0x100] = z & 0xFF
         self.sp = (self.sp - 1) & 0xFF
 
-    # -- read-modify-write: read (with I/O), compute, write (with the map) -------
-    def _rmw_read(self, addr):
+    def inst_0x20(self):
+        """JSR: the target is read before the return address is pushed (as the chip's
+        low byte is), so a JSR whose operand runs past $FFFF can be run again."""
+        m = self.memory
+        pc = self.pc
+        target = m[pc] | m[pc + 1] << 8
+        self.stPushWord(pc + 1)
+        self.pc = target
+
+    # -- arithmetic shared by ADC/SBC and the combined undocumented opcodes -----
+    def adc(self, v: int) -> None:
+        """A + v + C; in decimal mode as the NMOS 6502 does it (Bruce Clark, "Decimal
+        Mode", appendix A: Z from the binary sum, N and V from the sum before the high
+        digit's correction, C after it)."""
+        a = self.a
+        p = self.p
+        c = p & 1
+        binary = a + v + c
+        if p & 0x08:
+            lo = (a & 0x0F) + (v & 0x0F) + c
+            if lo > 9:
+                lo = ((lo + 6) & 0x0F) + 0x10
+            r = (a & 0xF0) + (v & 0xF0) + lo
+            flags = (r & 0x80) | (0x40 if ~(a ^ v) & (a ^ r) & 0x80 else 0) | (0 if binary & 0xFF else 0x02)
+            if r >= 0xA0:
+                r += 0x60
+            self.p = (p & 0x3C) | flags | (1 if r > 0xFF else 0)
+            self.a = r & 0xFF
+            return
+        r = binary & 0xFF
+        self.p = ((p & 0x3C) | (r & 0x80) | (0x40 if ~(a ^ v) & (a ^ r) & 0x80 else 0)
+                  | (0 if r else 0x02) | (binary >> 8))
+        self.a = r
+
+    def sbc(self, v: int) -> None:
+        """A - v - (1 - C); in decimal mode the NMOS 6502's result digits, all flags from
+        the binary difference (Clark, appendix A)."""
+        a = self.a
+        p = self.p
+        c = p & 1
+        diff = a - v - 1 + c
+        r = diff & 0xFF
+        self.p = ((p & 0x3C) | (r & 0x80) | (0x40 if (a ^ v) & (a ^ r) & 0x80 else 0)
+                  | (0 if r else 0x02) | (0 if diff < 0 else 1))
+        if p & 0x08:
+            lo = (a & 0x0F) - (v & 0x0F) + c - 1
+            if lo < 0:
+                lo = ((lo - 6) & 0x0F) - 0x10
+            r = (a & 0xF0) - (v & 0xF0) + lo
+            if r < 0:
+                r -= 0x60
+            r &= 0xFF
+        self.a = r
+
+    def compare(self, register: int, v: int) -> None:
+        d = register - v
+        self.p = (self.p & 0x7C) | (d & 0x80) | (0 if d else 0x02) | (0 if d < 0 else 1)
+
+
+# --- operations ----------------------------------------------------------------------
+# read: f(cpu, value); read-modify-write: f(cpu, old) -> new (flags and registers set);
+# write: f(cpu) -> the value stored.
+
+def _nz(cpu, v):
+    cpu.p = (cpu.p & 0x7D) | ((v & 0x80) if v else 0x02)
+
+
+def _lda(cpu, v):
+    cpu.a = v
+    cpu.p = (cpu.p & 0x7D) | ((v & 0x80) if v else 0x02)
+
+
+def _ldx(cpu, v):
+    cpu.x = v
+    cpu.p = (cpu.p & 0x7D) | ((v & 0x80) if v else 0x02)
+
+
+def _ldy(cpu, v):
+    cpu.y = v
+    cpu.p = (cpu.p & 0x7D) | ((v & 0x80) if v else 0x02)
+
+
+def _and(cpu, v):
+    v &= cpu.a
+    cpu.a = v
+    cpu.p = (cpu.p & 0x7D) | ((v & 0x80) if v else 0x02)
+
+
+def _ora(cpu, v):
+    v |= cpu.a
+    cpu.a = v
+    cpu.p = (cpu.p & 0x7D) | ((v & 0x80) if v else 0x02)
+
+
+def _eor(cpu, v):
+    v ^= cpu.a
+    cpu.a = v
+    cpu.p = (cpu.p & 0x7D) | ((v & 0x80) if v else 0x02)
+
+
+def _cmp(cpu, v):
+    d = cpu.a - v
+    cpu.p = (cpu.p & 0x7C) | (d & 0x80) | (0 if d else 0x02) | (0 if d < 0 else 1)
+
+
+def _cpx(cpu, v):
+    d = cpu.x - v
+    cpu.p = (cpu.p & 0x7C) | (d & 0x80) | (0 if d else 0x02) | (0 if d < 0 else 1)
+
+
+def _cpy(cpu, v):
+    d = cpu.y - v
+    cpu.p = (cpu.p & 0x7C) | (d & 0x80) | (0 if d else 0x02) | (0 if d < 0 else 1)
+
+
+def _bit(cpu, v):
+    cpu.p = (cpu.p & 0x3D) | (v & 0xC0) | (0 if cpu.a & v else 0x02)
+
+
+def _lax(cpu, v):
+    cpu.a = cpu.x = v
+    _nz(cpu, v)
+
+
+def _lxa(cpu, v):  # LAX #imm: the unstable one
+    _lax(cpu, (cpu.a | MAGIC) & v)
+
+
+def _las(cpu, v):  # LDS / LAS: A = X = S = memory AND S
+    v &= cpu.sp
+    cpu.a = cpu.x = cpu.sp = v
+    _nz(cpu, v)
+
+
+def _anc(cpu, v):
+    _and(cpu, v)
+    cpu.p = (cpu.p & 0xFE) | (cpu.a >> 7)
+
+
+def _asr(cpu, v):  # ALR: AND, then LSR A
+    v &= cpu.a
+    r = v >> 1
+    cpu.a = r
+    cpu.p = (cpu.p & 0x7C) | (v & 1) | (0 if r else 0x02)
+
+
+def _arr(cpu, v):
+    """AND, then ROR A, with its own flags; in decimal mode the digits are corrected
+    as Lorenz's arrb.asm expects of the chip (64doc, "ARR")."""
+    t = cpu.a & v
+    p = cpu.p
+    r = (t >> 1) | ((p & 1) << 7)
+    if p & 0x08:
+        flags = (r & 0x80) | (0 if r else 0x02) | ((r ^ t) & 0x40)
+        if (t & 0x0F) >= 5:
+            r = (r & 0xF0) | ((r + 6) & 0x0F)
+        carry = 0
+        if (t & 0xF0) >= 0x50:
+            r = (r + 0x60) & 0xFF
+            carry = 1
+        cpu.p = (p & 0x3C) | flags | carry
+    else:
+        cpu.p = (p & 0x3C) | (r & 0x80) | (0 if r else 0x02) | ((r >> 6) & 1) | ((r ^ (r << 1)) & 0x40)
+    cpu.a = r
+
+
+def _ane(cpu, v):  # XAA: the unstable one
+    _lda(cpu, (cpu.a | MAGIC) & cpu.x & v)
+
+
+def _sbx(cpu, v):  # AXS: X = (A AND X) - value, C as in CMP, V kept
+    d = (cpu.a & cpu.x) - v
+    x = d & 0xFF
+    cpu.x = x
+    cpu.p = (cpu.p & 0x7C) | (x & 0x80) | (0 if x else 0x02) | (0 if d < 0 else 1)
+
+
+def _nop(cpu, v):
+    pass
+
+
+READS: dict[str, Callable] = {
+    "LDA": _lda, "LDX": _ldx, "LDY": _ldy, "AND": _and, "ORA": _ora, "EOR": _eor, "BIT": _bit,
+    "ADC": C64CPU.adc, "SBC": C64CPU.sbc,
+    "CMP": _cmp, "CPX": _cpx, "CPY": _cpy,
+    "LAX": _lax, "LDS": _las, "NOP": _nop, "ANC": _anc, "ASR": _asr, "ARR": _arr, "ANE": _ane, "SBX": _sbx,
+}
+
+
+def _asl(cpu, v):
+    r = (v << 1) & 0xFF
+    cpu.p = (cpu.p & 0x7C) | (v >> 7) | ((r & 0x80) if r else 0x02)
+    return r
+
+
+def _lsr(cpu, v):
+    r = v >> 1
+    cpu.p = (cpu.p & 0x7C) | (v & 1) | (0 if r else 0x02)
+    return r
+
+
+def _rol(cpu, v):
+    r = ((v << 1) | (cpu.p & 1)) & 0xFF
+    cpu.p = (cpu.p & 0x7C) | (v >> 7) | ((r & 0x80) if r else 0x02)
+    return r
+
+
+def _ror(cpu, v):
+    r = (v >> 1) | ((cpu.p & 1) << 7)
+    cpu.p = (cpu.p & 0x7C) | (v & 1) | ((r & 0x80) if r else 0x02)
+    return r
+
+
+def _inc(cpu, v):
+    r = (v + 1) & 0xFF
+    cpu.p = (cpu.p & 0x7D) | ((r & 0x80) if r else 0x02)
+    return r
+
+
+def _dec(cpu, v):
+    r = (v - 1) & 0xFF
+    cpu.p = (cpu.p & 0x7D) | ((r & 0x80) if r else 0x02)
+    return r
+
+
+def _slo(cpu, v):  # ASL, then ORA
+    r = _asl(cpu, v)
+    _ora(cpu, r)
+    return r
+
+
+def _rla(cpu, v):  # ROL, then AND
+    r = _rol(cpu, v)
+    _and(cpu, r)
+    return r
+
+
+def _sre(cpu, v):  # LSR, then EOR
+    r = _lsr(cpu, v)
+    _eor(cpu, r)
+    return r
+
+
+def _rra(cpu, v):  # ROR, then ADC (decimal mode included)
+    r = _ror(cpu, v)
+    cpu.adc(r)
+    return r
+
+
+def _dcp(cpu, v):  # DEC, then CMP
+    r = (v - 1) & 0xFF
+    cpu.compare(cpu.a, r)
+    return r
+
+
+def _isb(cpu, v):  # ISC: INC, then SBC (decimal mode included)
+    r = (v + 1) & 0xFF
+    cpu.sbc(r)
+    return r
+
+
+RMWS: dict[str, Callable] = {
+    "ASL": _asl, "LSR": _lsr, "ROL": _rol, "ROR": _ror, "INC": _inc, "DEC": _dec,
+    "SLO": _slo, "RLA": _rla, "SRE": _sre, "RRA": _rra, "DCP": _dcp, "ISB": _isb,
+}
+
+WRITES: dict[str, Callable] = {  # (attrgetter: no Python call for the plain stores)
+    "STA": attrgetter("a"), "STX": attrgetter("x"), "STY": attrgetter("y"),
+    "SAX": lambda cpu: cpu.a & cpu.x,
+}
+#: SHA, SHX, SHY, SHS: the register value ANDed with the address's high byte + 1
+HIGH_AND: dict[str, Callable] = {
+    "SHA": lambda cpu: cpu.a & cpu.x, "SHX": lambda cpu: cpu.x, "SHY": lambda cpu: cpu.y,
+    "SHS": lambda cpu: cpu.a & cpu.x,
+}
+
+
+# --- addressing: f(cpu) -> address; the PC points at the operand ----------------------
+
+def _zp(cpu):
+    return cpu.memory[cpu.pc]
+
+
+def _zp_x(cpu):
+    return (cpu.memory[cpu.pc] + cpu.x) & 0xFF
+
+
+def _zp_y(cpu):
+    return (cpu.memory[cpu.pc] + cpu.y) & 0xFF
+
+
+def _abs(cpu):
+    m = cpu.memory
+    pc = cpu.pc
+    return m[pc] | m[pc + 1] << 8
+
+
+def _ind_x(cpu):
+    m = cpu.memory
+    zp = (m[cpu.pc] + cpu.x) & 0xFF
+    return m[zp] | m[(zp + 1) & 0xFF] << 8
+
+
+def _base_abs(cpu):
+    m = cpu.memory
+    pc = cpu.pc
+    return m[pc] | m[pc + 1] << 8
+
+
+def _base_ind(cpu):
+    m = cpu.memory
+    zp = m[cpu.pc]
+    return m[zp] | m[(zp + 1) & 0xFF] << 8
+
+
+def _dummy(cpu, base, addr, at):
+    """The read of the address before the carry (the un-carried high byte)."""
+    wrong = (base & 0xFF00) | (addr & 0xFF)
+    if IO_LOW < wrong < IO_END:
+        cpu.access_cycle = at
+        cpu.io_read(wrong)
+
+
+# Indexed addressing, one function per mode (these run for every indexed access: no
+# helper calls on the way).  *dummy_at*: the cycle of the read of the un-carried address.
+
+def _abs_x_read(dummy_at):
+    def address(cpu):
+        m = cpu.memory
+        pc = cpu.pc
+        base = m[pc] | m[pc + 1] << 8
+        addr = base + cpu.x
+        if (addr ^ base) > 0xFF:  # across a page: the un-carried address is read, one cycle more
+            _dummy(cpu, base, addr, dummy_at)
+            cpu.cycles += 1
+            return addr & 0xFFFF
+        return addr
+
+    return address
+
+
+def _abs_y_read(dummy_at):
+    def address(cpu):
+        m = cpu.memory
+        pc = cpu.pc
+        base = m[pc] | m[pc + 1] << 8
+        addr = base + cpu.y
+        if (addr ^ base) > 0xFF:
+            _dummy(cpu, base, addr, dummy_at)
+            cpu.cycles += 1
+            return addr & 0xFFFF
+        return addr
+
+    return address
+
+
+def _ind_y_read(dummy_at):
+    def address(cpu):
+        m = cpu.memory
+        zp = m[cpu.pc]
+        base = m[zp] | m[(zp + 1) & 0xFF] << 8
+        addr = base + cpu.y
+        if (addr ^ base) > 0xFF:
+            _dummy(cpu, base, addr, dummy_at)
+            cpu.cycles += 1
+            return addr & 0xFFFF
+        return addr
+
+    return address
+
+
+def _abs_x_write(dummy_at):
+    def address(cpu):
+        m = cpu.memory
+        pc = cpu.pc
+        base = m[pc] | m[pc + 1] << 8
+        addr = base + cpu.x
+        wrong = (base & 0xFF00) | (addr & 0xFF)  # always read first (a write cannot wait for the carry)
+        if IO_LOW < wrong < IO_END:
+            cpu.access_cycle = dummy_at
+            cpu.io_read(wrong)
+        return addr & 0xFFFF
+
+    return address
+
+
+def _abs_y_write(dummy_at):
+    def address(cpu):
+        m = cpu.memory
+        pc = cpu.pc
+        base = m[pc] | m[pc + 1] << 8
+        addr = base + cpu.y
+        wrong = (base & 0xFF00) | (addr & 0xFF)
+        if IO_LOW < wrong < IO_END:
+            cpu.access_cycle = dummy_at
+            cpu.io_read(wrong)
+        return addr & 0xFFFF
+
+    return address
+
+
+def _ind_y_write(dummy_at):
+    def address(cpu):
+        m = cpu.memory
+        zp = m[cpu.pc]
+        base = m[zp] | m[(zp + 1) & 0xFF] << 8
+        addr = base + cpu.y
+        wrong = (base & 0xFF00) | (addr & 0xFF)
+        if IO_LOW < wrong < IO_END:
+            cpu.access_cycle = dummy_at
+            cpu.io_read(wrong)
+        return addr & 0xFFFF
+
+    return address
+
+
+def _x(cpu):
+    return cpu.x
+
+
+def _y(cpu):
+    return cpu.y
+
+
+def _address(mode: Mode, access: Access, cycles: int):
+    if mode is Mode.ZERO_PAGE:
+        return _zp
+    if mode is Mode.ZERO_PAGE_X:
+        return _zp_x
+    if mode is Mode.ZERO_PAGE_Y:
+        return _zp_y
+    if mode is Mode.ABSOLUTE:
+        return _abs
+    if mode is Mode.INDEXED_INDIRECT:
+        return _ind_x
+    # The cycle of the read of the un-carried address (64doc): a read's last cycle without
+    # the page-crossing one; a write's second to last; a read-modify-write's fourth to last
+    # (then come the read, the write of the old value and the write of the new one).
+    if access is Access.READ:
+        factory = {Mode.ABSOLUTE_X: _abs_x_read, Mode.ABSOLUTE_Y: _abs_y_read, Mode.INDIRECT_INDEXED: _ind_y_read}
+        return factory[mode](cycles - 1)
+    factory = {Mode.ABSOLUTE_X: _abs_x_write, Mode.ABSOLUTE_Y: _abs_y_write, Mode.INDIRECT_INDEXED: _ind_y_write}
+    return factory[mode](cycles - 2 if access is Access.WRITE else cycles - 4)
+
+
+# --- instructions ----------------------------------------------------------------------
+
+def _read(op, address, operand, last):
+    def inst(cpu):
+        addr = address(cpu)
         if IO_LOW < addr < IO_END:
-            self.io_read(addr)
-        return self.memory[addr]
+            cpu.access_cycle = last
+            cpu.io_read(addr)
+        op(cpu, cpu.memory[addr])
+        cpu.pc += operand
 
-    def _rmw_write(self, addr, value):
+    return inst
+
+
+def _read_zp(op, address):
+    def inst(cpu):
+        op(cpu, cpu.memory[address(cpu)])
+        cpu.pc += 1
+
+    return inst
+
+
+# The most frequent modes, zero page, absolute and (zero page),Y, with the address made in place.
+
+def _read_ind_y(op, dummy_at, last):
+    def inst(cpu):
+        m = cpu.memory
+        zp = m[cpu.pc]
+        base = m[zp] | m[(zp + 1) & 0xFF] << 8
+        addr = base + cpu.y
+        if (addr ^ base) > 0xFF:  # across a page: the un-carried address is read, one cycle more
+            _dummy(cpu, base, addr, dummy_at)
+            cpu.cycles += 1
+            addr &= 0xFFFF
+        if IO_LOW < addr < IO_END:
+            cpu.access_cycle = last
+            cpu.io_read(addr)
+        op(cpu, m[addr])
+        cpu.pc += 1
+
+    return inst
+
+
+def _write_ind_y(value, dummy_at, last):
+    def inst(cpu):
+        m = cpu.memory
+        zp = m[cpu.pc]
+        base = m[zp] | m[(zp + 1) & 0xFF] << 8
+        addr = base + cpu.y
+        wrong = (base & 0xFF00) | (addr & 0xFF)  # always read first (a write cannot wait for the carry)
+        if IO_LOW < wrong < IO_END:
+            cpu.access_cycle = dummy_at
+            cpu.io_read(wrong)
+        addr &= 0xFFFF
         if 1 < addr < 0xA000:
-            self.memory[addr] = value
+            m[addr] = value(cpu)
         else:
-            self.write_high(addr, value)
+            cpu.access_cycle = last
+            cpu.write_high(addr, value(cpu))
+        cpu.pc += 1
 
-    def opASL(self, x):
-        if x is None:
-            t = self.a
-            r = (t << 1) & 0xFF
-            self.a = r
+    return inst
+
+
+def _read_zero_page(op):
+    def inst(cpu):
+        m = cpu.memory
+        op(cpu, m[m[cpu.pc]])
+        cpu.pc += 1
+
+    return inst
+
+
+def _read_absolute(op, last):
+    def inst(cpu):
+        m = cpu.memory
+        pc = cpu.pc
+        addr = m[pc] | m[pc + 1] << 8
+        if IO_LOW < addr < IO_END:
+            cpu.access_cycle = last
+            cpu.io_read(addr)
+        op(cpu, m[addr])
+        cpu.pc = pc + 2
+
+    return inst
+
+
+def _write_zero_page(value):
+    def inst(cpu):
+        m = cpu.memory
+        addr = m[cpu.pc]
+        if addr > 1:
+            m[addr] = value(cpu)
         else:
-            addr = x()
-            t = self._rmw_read(addr)
-            r = (t << 1) & 0xFF
-            self._rmw_write(addr, r)
-        self.p = (self.p & 0x7C) | (t >> 7) | ((r & 0x80) if r else 0x02)
+            cpu.write_high(addr, value(cpu))
+        cpu.pc += 1
 
-    def opLSR(self, x):
-        if x is None:
-            t = self.a
-            self.a = t >> 1
+    return inst
+
+
+def _write_absolute(value, last):
+    def inst(cpu):
+        m = cpu.memory
+        pc = cpu.pc
+        addr = m[pc] | m[pc + 1] << 8
+        if 1 < addr < 0xA000:
+            m[addr] = value(cpu)
         else:
-            addr = x()
-            t = self._rmw_read(addr)
-            self._rmw_write(addr, t >> 1)
-        self.p = (self.p & 0x7C) | (t & 0x01) | (0 if t > 1 else 0x02)
+            cpu.access_cycle = last
+            cpu.write_high(addr, value(cpu))
+        cpu.pc = pc + 2
 
-    def opROL(self, x):
-        if x is None:
-            t = self.a
-            r = ((t << 1) | (self.p & 1)) & 0xFF
-            self.a = r
+    return inst
+
+
+def _immediate(op):
+    def inst(cpu):
+        op(cpu, cpu.memory[cpu.pc])
+        cpu.pc += 1
+
+    return inst
+
+
+def _write(value, address, operand, last):
+    def inst(cpu):
+        addr = address(cpu)
+        if 1 < addr < 0xA000:
+            cpu.memory[addr] = value(cpu)
         else:
-            addr = x()
-            t = self._rmw_read(addr)
-            r = ((t << 1) | (self.p & 1)) & 0xFF
-            self._rmw_write(addr, r)
-        self.p = (self.p & 0x7C) | (t >> 7) | ((r & 0x80) if r else 0x02)
+            cpu.access_cycle = last
+            cpu.write_high(addr, value(cpu))
+        cpu.pc += operand
 
-    def opROR(self, x):
-        if x is None:
-            t = self.a
-            r = (t >> 1) | ((self.p & 1) << 7)
-            self.a = r
+    return inst
+
+
+def _rmw(op, address, operand, cycles):
+    def inst(cpu):
+        addr = address(cpu)
+        m = cpu.memory
+        if IO_LOW < addr < IO_END:
+            cpu.access_cycle = cycles - 3
+            cpu.io_read(addr)
+            old = m[addr]
+            new = op(cpu, old)
+            cpu.access_cycle = cycles - 2
+            cpu.write_high(addr, old)
+            cpu.access_cycle = cycles - 1
+            cpu.write_high(addr, new)
+        elif 1 < addr < 0xA000:
+            m[addr] = op(cpu, m[addr])
         else:
-            addr = x()
-            t = self._rmw_read(addr)
-            r = (t >> 1) | ((self.p & 1) << 7)
-            self._rmw_write(addr, r)
-        self.p = (self.p & 0x7C) | (t & 1) | ((r & 0x80) if r else 0x02)
+            cpu.access_cycle = cycles - 1
+            cpu.write_high(addr, op(cpu, m[addr]))
+        cpu.pc += operand
 
-    def opINCR(self, x):
-        if x is None:
-            r = (self.a + 1) & 0xFF
-            self.a = r
+    return inst
+
+
+def _high_and(value, base_of, index, operand, cycles):
+    """SHA/SHX/SHY/SHS: store value AND (high byte of the base address + 1); across a
+    page the stored value is the high byte of the address too."""
+    def inst(cpu):
+        base = base_of(cpu)
+        addr = base + index(cpu)
+        _dummy(cpu, base, addr, cycles - 2)
+        v = value(cpu) & ((base >> 8) + 1)
+        if (addr ^ base) > 0xFF:
+            addr = (v << 8) | (addr & 0xFF)
+        if 1 < addr < 0xA000:
+            cpu.memory[addr] = v
         else:
-            addr = x()
-            r = (self._rmw_read(addr) + 1) & 0xFF
-            self._rmw_write(addr, r)
-        self.p = (self.p & 0x7D) | ((r & 0x80) if r else 0x02)
+            cpu.access_cycle = cycles - 1
+            cpu.write_high(addr, v)
+        cpu.pc += operand
 
-    def opDECR(self, x):
-        if x is None:
-            r = (self.a - 1) & 0xFF
-            self.a = r
+    return inst
+
+
+def _shs(cpu):  # TAS: S = A AND X, then SHA's store of S
+    cpu.sp = cpu.a & cpu.x
+    return cpu.sp
+
+
+def _jam(code):
+    def inst(cpu):
+        cpu.pc = (cpu.pc - 1) & 0xFFFF
+        raise Jammed(code, cpu.pc)
+
+    return inst
+
+
+def instruction_table() -> list:
+    """The 256 instructions, indexed by opcode, each called with the CPU after the
+    opcode fetch (the PC at the operand)."""
+    table = list(C64CPU.instruct)
+    table[0x20] = C64CPU.inst_0x20
+    for op in EVERY_OPCODE:
+        name, mode, access, operand, cyc = op.mnemonic, op.mode, op.access, op.mode.operand_size, op.cycles
+        if name == "JAM":
+            table[op.code] = _jam(op.code)
+        elif mode in (Mode.IMPLIED, Mode.ACCUMULATOR, Mode.RELATIVE) or access is Access.OTHER:
+            if not op.documented:  # the implied NOPs
+                table[op.code] = C64CPU.instruct[0xEA]
+        elif name in HIGH_AND:
+            value = _shs if name == "SHS" else HIGH_AND[name]
+            base_of = _base_ind if mode is Mode.INDIRECT_INDEXED else _base_abs
+            table[op.code] = _high_and(value, base_of, _x if mode is Mode.ABSOLUTE_X else _y, operand, cyc)
+        elif access is Access.READ:
+            fn = _lxa if op.code == 0xAB else READS[name]
+            if mode is Mode.IMMEDIATE:
+                table[op.code] = _immediate(fn)
+            elif mode is Mode.ZERO_PAGE:
+                table[op.code] = _read_zero_page(fn)
+            elif mode is Mode.ABSOLUTE:
+                table[op.code] = _read_absolute(fn, cyc - 1)
+            elif mode is Mode.INDIRECT_INDEXED:
+                table[op.code] = _read_ind_y(fn, cyc - 1, cyc - 1)
+            elif mode in (Mode.ZERO_PAGE_X, Mode.ZERO_PAGE_Y):
+                table[op.code] = _read_zp(fn, _address(mode, access, cyc))
+            else:
+                table[op.code] = _read(fn, _address(mode, access, cyc), operand, cyc - 1)
+        elif access is Access.WRITE:
+            if mode is Mode.ZERO_PAGE:
+                table[op.code] = _write_zero_page(WRITES[name])
+            elif mode is Mode.ABSOLUTE:
+                table[op.code] = _write_absolute(WRITES[name], cyc - 1)
+            elif mode is Mode.INDIRECT_INDEXED:
+                table[op.code] = _write_ind_y(WRITES[name], cyc - 2, cyc - 1)
+            else:
+                table[op.code] = _write(WRITES[name], _address(mode, access, cyc), operand, cyc - 1)
         else:
-            addr = x()
-            r = (self._rmw_read(addr) - 1) & 0xFF
-            self._rmw_write(addr, r)
-        self.p = (self.p & 0x7D) | ((r & 0x80) if r else 0x02)
-
-
-CYCLES: tuple[int, ...] = tuple(MPU.cycletime)
+            table[op.code] = _rmw(RMWS[name], _address(mode, access, cyc), operand, cyc)
+    return table

@@ -2,9 +2,13 @@
 keyboard, device 8 -- enough for the real BASIC and KERNAL to boot and run.
 
 Memory is one list of 65,536 ints, the CPU's view: RAM where RAM is visible,
-the ROM bytes where a ROM is banked in.  The RAM under the ROMs lives in
-``under`` while hidden; a bank switch (a write to the 6510 port $01) copies
-8 KB slices.  I/O registers are read through ``io_read`` (see ``cpu.py``).
+the ROM bytes where a ROM is banked in.  The RAM of $A000-$BFFF and $D000-$FFFF
+is also in ``under`` (a list per area), which every write there keeps current
+(all writes above $9FFF go through ``_write_high``); a bank switch (a write to
+the 6510 port $01) copies the areas that come into view, 8 KB (4 KB) each.
+I/O registers are read through ``io_read`` (see ``cpu.py``); an instruction with
+bytes in $D000-$DFFF is fetched through it too, and one whose bytes run past
+$FFFF wraps to $0000 (``_wrapped``).
 
 Time: the CPU counts cycles; the chips are not ticked but asked when their
 next event (CIA underflow, raster compare, the end of a video frame) is due,
@@ -33,13 +37,13 @@ from asm6502.c64map import ADDRESS
 from asm6502.diagnostics import DiagnosticError, error
 from asm6502.emu.c64 import keyboard
 from asm6502.emu.c64.cia import CIA
-from asm6502.emu.c64.cpu import C64CPU, CYCLES
+from asm6502.emu.c64.cpu import C64CPU, CYCLES, IO_END, IO_LOW, SIZES, Jammed, instruction_table
 from asm6502.emu.c64.drive import Disk, Drive
 from asm6502.emu.c64.screen import screen_lines
 from asm6502.emu.c64.vic import CYCLES_PER_FRAME, VIC
-from asm6502.emu.harness import UNDOCUMENTED_OPCODES
 
 PAL_HZ = 985_248
+IO_FETCH = 0xCFFD  # an instruction at $CFFE or above may have bytes in the I/O area
 TRAP_OPCODE = 0x02  # a JAM opcode on the 6510: never in working code; VICE traps with it too
 
 # KERNAL variables (asm6502.c64map)
@@ -66,6 +70,7 @@ BASIC_AREA = slice(0xA000, 0xC000)
 IO_AREA = slice(0xD000, 0xE000)
 KERNAL_AREA = slice(0xE000, 0x10000)
 RAM, ROM, IO = "ram", "rom", "io"
+AREAS = {"basic": BASIC_AREA, "io": IO_AREA, "kernal": KERNAL_AREA}
 
 
 @dataclass(frozen=True)
@@ -117,10 +122,12 @@ class C64:
         self.chargen = list(roms.chargen)
         # VICE's power-on RAM pattern: 64 bytes $00, 64 bytes $FF, ...
         self.memory: list[int] = [0x00 if (a >> 6) & 1 == 0 else 0xFF for a in range(0x10000)]
-        self.under: list[int] = list(self.memory)
+        # the RAM of each banked area, kept current by every write there (see _write_high)
+        self.under: dict[str, list[int]] = {region: self.memory[area] for region, area in AREAS.items()}
         self.color = [0] * 1024
         self.port_ddr = 0
         self.port_data = 0x3F
+        self.port_floating = 0  # bits 3, 6, 7 of $01 as last driven (see _write_port)
         self.map = {"basic": RAM, "io": RAM, "kernal": RAM}
         self.vic = VIC()
         self.cia1 = CIA("CIA 1", port_a_in=self._cia1_port_a, port_b_in=self._cia1_port_b)
@@ -219,7 +226,7 @@ class C64:
             self._empty_polls += 1
 
     def _build_table(self) -> list:
-        table = list(C64CPU.instruct)
+        table = instruction_table()
         machine = self
 
         def trap(cpu):
@@ -230,13 +237,6 @@ class C64:
                 raise _Halt(f"the CPU jammed: opcode $02 at ${addr:04X}")
             handler()
 
-        def undocumented(cpu):
-            cpu.pc = (cpu.pc - 1) & 0xFFFF
-            op = machine.memory[cpu.pc]
-            raise _Halt(f"undocumented opcode ${op:02X} at ${cpu.pc:04X} (py65 does not implement it)")
-
-        for op in UNDOCUMENTED_OPCODES:
-            table[op] = undocumented
         table[TRAP_OPCODE] = trap
         for op in (0x58, 0x28, 0x40):  # CLI, PLP, RTI may let a waiting interrupt in
             table[op] = _unmasking(table[op])
@@ -261,15 +261,19 @@ class C64:
             old, new = self.map[region], want[region]
             if old == new:
                 continue
-            if old == RAM:
-                self.under[area] = mem[area]
-            if new == RAM:
-                mem[area] = self.under[area]
+            if new == RAM:  # (``under`` is current: nothing is copied back when the RAM goes)
+                mem[area] = self.under[region]
             elif new == ROM:
                 mem[area] = rom
             self.map[region] = new
+        # Reading $01: an output bit reads what is written; an input reads 1 on bits 0-2
+        # and 4 (pull-ups; no datasette on the sense line), 0 on bit 5 (the motor line's
+        # driver pulls it low), and on bits 3, 6 and 7, which nothing drives, the level
+        # last driven (the line's capacitance holds it: Lorenz's test suite 2.15, cpuport.asm).
+        # The charge fades after a while on the chip; no test here needs that.
+        self.port_floating = (self.port_floating & ~ddr) | (data & ddr)
         mem[0] = ddr
-        mem[1] = (data & ddr) | (0x17 & ~ddr & 0xFF)
+        mem[1] = ((data & ddr) | (~ddr & (0x17 | (self.port_floating & 0xC8)))) & 0xFF
 
     def _write_high(self, addr: int, value: int) -> None:
         if addr < 2:
@@ -291,8 +295,9 @@ class C64:
         kind = self.map[region]
         if kind == RAM:
             self.memory[addr] = value
+            self.under[region][addr - AREAS[region].start] = value
         elif kind == ROM:
-            self.under[addr] = value
+            self.under[region][addr - AREAS[region].start] = value
         else:
             self._io_write(addr, value)
 
@@ -301,17 +306,19 @@ class C64:
         if addr < 0xA000 or 0xC000 <= addr < 0xD000:
             return self.memory[addr]
         region = "basic" if addr < 0xC000 else "io" if addr < 0xE000 else "kernal"
-        return self.memory[addr] if self.map[region] == RAM else self.under[addr]
+        return self.under[region][addr - AREAS[region].start]
 
     def poke_ram(self, addr: int, data: bytes) -> None:
         for i, b in enumerate(data):
             a = addr + i
             region = None if a < 0xA000 or 0xC000 <= a < 0xD000 else (
                 "basic" if a < 0xC000 else "io" if a < 0xE000 else "kernal")
-            if region is None or self.map[region] == RAM:
+            if region is None:
                 self.memory[a] = b
-            else:
-                self.under[a] = b
+                continue
+            if self.map[region] == RAM:
+                self.memory[a] = b
+            self.under[region][a - AREAS[region].start] = b
 
     # --- I/O ---------------------------------------------------------------------------
     def _io_read(self, addr: int) -> None:
@@ -477,23 +484,70 @@ class C64:
         try:
             self._service()
             while self._stop is None:
-                while True:
-                    pc = cpu.pc
-                    if pc == watch:
-                        self._stop = Stop("pc", f"the PC reached ${watch:04X}", cpu.cycles)
-                        break
-                    op = mem[pc]
-                    cpu.pc = pc + 1
-                    table[op](cpu)
-                    c = cpu.cycles + cyc[op]
-                    cpu.cycles = c
-                    if c >= cpu.limit:
-                        break
+                try:
+                    while True:
+                        pc = cpu.pc
+                        if pc == watch:
+                            self._stop = Stop("pc", f"the PC reached ${watch:04X}", cpu.cycles)
+                            break
+                        if IO_FETCH < pc < IO_END:
+                            self._fetch_io(pc)
+                        op = mem[pc]
+                        cpu.pc = pc + 1
+                        table[op](cpu)
+                        c = cpu.cycles + cyc[op]
+                        cpu.cycles = c
+                        if c >= cpu.limit:
+                            break
+                except IndexError:  # an instruction's bytes run past $FFFF (see _wrapped)
+                    self._wrapped(pc)
+                    if cpu.cycles < cpu.limit:
+                        continue
                 if self._stop is None:
                     self._service()
-        except _Halt as halt:
+        except (_Halt, Jammed) as halt:
             self._stop = Stop("halt", halt.message, cpu.cycles)
         return self._stop
+
+    def _fetch_io(self, pc: int) -> None:
+        """The instruction at *pc* has bytes in $D000-$DFFF: with I/O banked in, they are
+        fetched from the registers there (the VIC-II's sprite positions hold code as well
+        as RAM does)."""
+        if self.map["io"] != IO:
+            return
+        cpu = self.cpu
+        size = 3
+        for i in range(3):
+            addr = pc + i
+            if IO_LOW < addr < IO_END:
+                cpu.access_cycle = i
+                self._io_read(addr)
+            if i == 0:
+                size = SIZES[self.memory[pc]]
+            if i + 1 >= size:
+                return
+
+    def _wrapped(self, pc: int) -> None:
+        """Run the instruction at *pc* whose bytes run past $FFFF: the address wraps to
+        $0000.  The memory list is lengthened by copies of $0000 and $0001 for it (an
+        instruction reads all its operand bytes before it changes anything, so the
+        attempt that raised IndexError changed nothing)."""
+        cpu = self.cpu
+        mem = self.memory
+        if pc > 0xFFFF:  # the opcode fetch itself was past $FFFF
+            cpu.pc = pc & 0xFFFF
+            return
+        if pc + SIZES[mem[pc]] <= 0x10000:
+            raise IndexError(f"instruction at ${pc:04X} read past the memory list")
+        mem.extend(mem[0:2])
+        try:
+            op = mem[pc]
+            cpu.pc = pc + 1
+            self._table[op](cpu)
+        finally:
+            del mem[0x10000:]
+        cpu.pc &= 0xFFFF
+        cpu.cycles += CYCLES[op]
 
     # --- snapshots -----------------------------------------------------------------------
     def save_state(self) -> dict:
@@ -502,9 +556,9 @@ class C64:
         chips = {name: {k: copy.deepcopy(v) for k, v in vars(chip).items() if not callable(v)}
                  for name, chip in (("vic", self.vic), ("cia1", self.cia1), ("cia2", self.cia2))}
         return {
-            "memory": list(self.memory), "under": list(self.under), "color": list(self.color),
+            "memory": list(self.memory), "under": {k: list(v) for k, v in self.under.items()}, "color": list(self.color),
             "cpu": (cpu.a, cpu.x, cpu.y, cpu.p, cpu.sp, cpu.pc, cpu.cycles),
-            "port": (self.port_ddr, self.port_data), "map": dict(self.map), "chips": chips,
+            "port": (self.port_ddr, self.port_data, self.port_floating), "map": dict(self.map), "chips": chips,
             "sid": list(self.sid), "noise": self._noise, "nmi": self.nmi_line, "next_frame": self.next_frame,
             "transcript": bytes(self.transcript), "drive": copy.deepcopy(vars(self.drive)),
         }
@@ -512,11 +566,12 @@ class C64:
     def load_state(self, state: dict) -> None:
         cpu = self.cpu
         self.memory[:] = state["memory"]
-        self.under[:] = state["under"]
+        for region, ram in self.under.items():
+            ram[:] = state["under"][region]
         self.color[:] = state["color"]
         cpu.a, cpu.x, cpu.y, cpu.p, cpu.sp, cpu.pc, cpu.cycles = state["cpu"]
         cpu.limit = cpu.cycles
-        self.port_ddr, self.port_data = state["port"]
+        self.port_ddr, self.port_data, self.port_floating = state["port"]
         self.map = dict(state["map"])
         for name, chip in (("vic", self.vic), ("cia1", self.cia1), ("cia2", self.cia2)):
             for k, v in state["chips"][name].items():
