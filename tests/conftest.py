@@ -2,6 +2,7 @@ import os
 import sys
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, settings
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -16,3 +17,12 @@ settings.register_profile(
     suppress_health_check=[HealthCheck.too_slow],
 )
 settings.load_profile("asm6502")
+
+
+@pytest.fixture(autouse=True)
+def _no_rom_folder_of_this_machine(monkeypatch):
+    """Commands under test find no C64 ROM images by themselves (ASM6502_ROMS, a VICE installation):
+    a test of the stubbed runner must not turn into a run on the real ROMs because this machine has
+    them. The tests of the whole C64 find the images when their module is imported
+    (roms.find_roms) and name them with --roms or in the command's environment."""
+    monkeypatch.setenv("ASM6502_ROMS", "none")
