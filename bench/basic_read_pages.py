@@ -32,7 +32,7 @@ COLLECTION = "basic_read"
 
 def worker() -> None:
     """One round: every page read once; JSON lines (page, CPU seconds, counts) on stdout."""
-    from asm6502.basic.csread import read_listings
+    from asm6502.typein.cslisting.read import read_listings
 
     for name in testdata.names(COLLECTION, ".ocr.txt"):
         path = testdata.path(COLLECTION, name)

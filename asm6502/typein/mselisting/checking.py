@@ -6,11 +6,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from asm6502.diagnostics import Diagnostic, Span, error, note, warning
-from asm6502.mse import ocr
-from asm6502.mse.codec import MAX_FIXES_SHOWN, MSE_FILL, SUSPECT_FACTOR, char_cost
-from asm6502.mse.formats import FORMATS, VERSIONS, MseFormat, reason
-from asm6502.mse.parsing import LineRecord, Parse, SourceText, blank_outside, cut_column, headers, parse
-from asm6502.mse.writing import check_version, write_listing
+from asm6502.typein.confusion import SUSPECT_FACTOR, char_cost
+from asm6502.typein.mselisting import ocr
+from asm6502.typein.mselisting.codec import MAX_FIXES_SHOWN, MSE_FILL
+from asm6502.typein.mselisting.formats import FORMATS, VERSIONS, MseFormat, reason
+from asm6502.typein.mselisting.parsing import LineRecord, Parse, SourceText, blank_outside, cut_column, headers, parse
+from asm6502.typein.mselisting.writing import check_version, write_listing
 
 
 @dataclass(frozen=True)

@@ -15,7 +15,7 @@ magazine page damages it in ways a character-class tokenizer cannot see through
   single and double changes ranked by how likely OCR makes them (:func:`rank_fixes`).
 
 This module tokenizes text into line records and ranks candidate readings; the package
-(``asm6502.mse``) places the lines in sequence and reports.
+(``asm6502.typein.mselisting``) places the lines in sequence and reports.
 """
 
 from __future__ import annotations
@@ -24,7 +24,8 @@ import re
 from dataclasses import dataclass
 from itertools import combinations
 
-from asm6502.mse.codec import HEX_LOOKALIKES, ORDINARY_COST, SUSPECT_FACTOR, char_cost, checksum_v1
+from asm6502.typein.confusion import ORDINARY_COST, SUSPECT_FACTOR, char_cost
+from asm6502.typein.mselisting.codec import HEX_LOOKALIKES, checksum_v1
 
 HEX = "0123456789ABCDEF"
 WILDCARD = "?"

@@ -12,19 +12,16 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from asm6502.diagnostics import error, note, warning
-from asm6502.mse import ocr
-from asm6502.mse.codec import (
+from asm6502.typein.confusion import ORDINARY_COST, SECOND_CHANGE_COST, TRANSPOSE_COST, char_cost
+from asm6502.typein.mselisting import ocr
+from asm6502.typein.mselisting.codec import (
     _ALPHA_VALUE,
     _HEX,
     ALPHA_LOOKALIKES,
     ALPHABET,
     MAX_FIXES_SHOWN,
-    ORDINARY_COST,
-    SECOND_CHANGE_COST,
-    TRANSPOSE_COST,
     V1_RULE,
     V2_CHECKSUM_GAP,
-    char_cost,
     checksum_v1,
     checksum_v2,
     decode_v2_checksum,
@@ -33,7 +30,7 @@ from asm6502.mse.codec import (
     encode_v2_data,
     read_hex,
 )
-from asm6502.mse.parsing import Header, LineRecord, SourceText, records_by_candidates, records_by_structure
+from asm6502.typein.mselisting.parsing import Header, LineRecord, SourceText, records_by_candidates, records_by_structure
 
 Consider = Callable[[str, float, str], None]  # (a changed line's characters, its cost, why) -> None
 
@@ -173,7 +170,7 @@ class V1Format(MseFormat):
         return rec.digits[-2:]
 
     def check_line(self, rec, address, data, case, diags, src, addr_note):
-        """Verify a line; repair it when one reading is clearly the most likely (asm6502.mse.ocr)."""
+        """Verify a line; repair it when one reading is clearly the most likely (asm6502.typein.mselisting.ocr)."""
         payload = rec.digits[4:]
         if ocr.verifies(address, payload):
             return data, "verified", "", ()
