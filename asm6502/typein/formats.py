@@ -12,8 +12,7 @@ a listing without knowing its family:
 - ``read(text, filename)``: the listings in a text read with this format, each a :class:`Reading`;
 - ``build(lines, start)``: the .prg of (key, data) lines read.
 
-The modules of each family stay the authority; these objects only route to them (imported when
-a format is used: a command that writes MSE does not load the Checksummer's reader).
+The modules of each family stay the authority; these objects only route to them.
 """
 
 from __future__ import annotations
@@ -21,7 +20,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from asm6502.basic.tokenizer import link_program
 from asm6502.diagnostics import Diagnostic
+from asm6502.typein.cslisting import read as cs_read
+from asm6502.typein.cslisting.checksum import ChecksumOptions, checksum_listing, line_checksum
+from asm6502.typein.mselisting import MSE_FILL, checksum_v1, checksum_v2, read_listings, write_listing
 
 
 @dataclass(frozen=True)
@@ -68,28 +71,20 @@ class MseListing(TypeinFormat):
     """An MSE version: lines of an address, data bytes and a checksum."""
 
     def checksum(self, key: int, data: bytes, start: int = 0) -> int:
-        from asm6502.typein.mselisting import codec
-
         if self.version == "1.0":
-            return codec.checksum_v1(key, data)
-        return codec.checksum_v2(key, data, start=start, version=self.version)
+            return checksum_v1(key, data)
+        return checksum_v2(key, data, start=start, version=self.version)
 
     def write(self, prg: bytes, name: str = "") -> str:
-        from asm6502.typein.mselisting import write_listing
-
         return write_listing(int.from_bytes(prg[:2], "little"), prg[2:], name=name, version=self.version)
 
     def read(self, text: str, filename: str = "<input>") -> list[Reading]:
-        from asm6502.typein.mselisting import read_listings
-
         return [Reading(self.name, r.prg if r.lines else b"", r.count("verified"), r.count("repaired"),
                         r.count("bad"), r.report[0].line if r.report else 0, r.diagnostics)
                 for r in read_listings(text, filename, version=self.version)]
 
     def build(self, lines: Sequence[tuple[int, bytes]], start: int) -> bytes:
         """The bytes from *start* on, each line at its address; a gap holds the MSE's fill ($AA)."""
-        from asm6502.typein.mselisting import MSE_FILL
-
         image = bytearray()
         for address, data in sorted(lines):
             at = address - start
@@ -105,33 +100,23 @@ class MseListing(TypeinFormat):
 class ChecksummerListing(TypeinFormat):
     """A Checksummer version: numbered BASIC lines, each with its ``<NNN>``."""
 
-    def _options(self):
-        from asm6502.typein.cslisting.checksum import ChecksumOptions
-
+    def _options(self) -> ChecksumOptions:
         return ChecksumOptions(int(self.version))
 
     def checksum(self, key: int, data: bytes, start: int = 0) -> int:
-        from asm6502.typein.cslisting.checksum import line_checksum
-
         return line_checksum(key, data, self._options())
 
     def write(self, prg: bytes, name: str = "") -> str:
-        from asm6502.typein.cslisting.checksum import checksum_listing
-
         text, _ = checksum_listing(prg, filename=name or "<prg>", options=self._options())
         return text
 
     def read(self, text: str, filename: str = "<input>") -> list[Reading]:
-        from asm6502.typein.cslisting.read import read_listings
-
         return [Reading(self.name, r.prg if r.lines else b"", r.count("verified"), r.count("repaired"),
                         r.count("bad") + r.count("unchecked"), r.lines[0].line if r.lines else 0, r.diagnostics)
-                for r in read_listings(text, filename, version=int(self.version))]
+                for r in cs_read.read_listings(text, filename, version=int(self.version))]
 
     def build(self, lines: Sequence[tuple[int, bytes]], start: int) -> bytes:
         """The .prg of the lines, linked as LOAD links them (in line-number order)."""
-        from asm6502.basic.tokenizer import link_program
-
         prg, _ = link_program([(n, body, None) for n, body in sorted(lines)], start)
         return prg
 
