@@ -6,7 +6,8 @@ quotes solved from the checksum (:mod:`.glyph`), the printed checksum itself mis
 for ``<067>``), and a higher cost for a reading that leaves the print's damage unexplained.  A
 second ranking of the lines still bad (``deep``, offered only): three misreadings, a likely with a
 less likely one, an underlined capital read as two characters, and both rules of a REM counted
-wrong.  Every search is bounded: a line is given at most :data:`MAX_CANDIDATES` texts to try.
+wrong.  Every search is bounded: a line's rankings read at most :data:`MAX_LINE_TEXTS` texts
+(``Tried.budget``); the candidates left when it is spent are counted (``Tried.skipped``).
 """
 
 from __future__ import annotations
@@ -129,15 +130,27 @@ def keyword_join(text: str, number: int, printed: int, upper: bool, options: Che
     return fix, describe(text, fix, printed)
 
 
+MAX_LINE_TEXTS = 4000  # texts the rankings of one line read at most (the real pages need 2,011 at most)
+
+
 @dataclass
 class Tried:
-    """The texts of one line already read: their bytes, and the ones that do not verify."""
+    """The texts of one line already read: their bytes, and the ones that do not verify; and the
+    line's search budget: *budget* texts read at most (*read* so far), the candidates left unread
+    when it was spent (*skipped*: the search stopped there)."""
 
     bodies: dict[str, bytes | None] = field(default_factory=dict)
     misses: set[str] = field(default_factory=set)
     statements: dict[str, bytes | None] = field(default_factory=dict)
     chunks: dict[str, list[petscii.Piece] | None] = field(default_factory=dict)
     names: Names = field(default_factory=dict)
+    budget: int = MAX_LINE_TEXTS
+    read: int = 0
+    skipped: int = 0
+
+    def released(self) -> Tried:
+        """The same line's budget without the texts held (a listing holds only so many)."""
+        return Tried(budget=self.budget, read=self.read, skipped=self.skipped)
 
 
 DEEP_MAX_COST = 1.5  # moves combined three at a time
@@ -185,10 +198,17 @@ def rank_fixes(number: int, text: str, printed: int, upper: bool, options: Check
     texts already read for this line (a second ranking reads each text once)."""
     edits = candidate_edits(text, upper, learned)
     tried = Tried() if tried is None else tried
+    if tried.read >= tried.budget:  # the listing's budget is spent: the line is not searched
+        tried.skipped += len(edits)
+        return []
     memo, misses = tried.bodies, tried.misses
 
     def body_of(candidate: str) -> bytes | None:
         if candidate not in memo:
+            if tried.read >= tried.budget:  # the budget is spent: the text is not read
+                tried.skipped += 1
+                return None
+            tried.read += 1
             memo[candidate] = statement_bodies(candidate, upper, tried.statements, tried.chunks, tried.names)
         return memo[candidate]
 
@@ -198,6 +218,9 @@ def rank_fixes(number: int, text: str, printed: int, upper: bool, options: Check
     base_tokens = _tokens(line_body("".join(c if readable(c) else " " for c in text), upper))
 
     def consider(moves: tuple[tuple[tuple[Edit, ...], float], ...], extra: float, offered: bool = False) -> None:
+        if tried.read >= tried.budget:  # the budget is spent: candidates are counted, not read
+            tried.skipped += 1
+            return
         chosen = tuple(e for m in moves for e in m[0])
         cost = extra + sum(c for _, c in moves) + (MIXED_READING_COST if len(chosen) > 1 and _mixed(text, chosen) else 0.0)
         new = apply(text, chosen)

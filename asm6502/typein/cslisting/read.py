@@ -32,11 +32,16 @@ from asm6502.typein.cslisting.layout import (
     number_readings,
     read_checksum,
 )
-from asm6502.typein.cslisting.rank import Tried, keyword_join, rank_fixes
+from asm6502.typein.cslisting.rank import MAX_LINE_TEXTS, Tried, keyword_join, rank_fixes
 from asm6502.typein.cslisting.text import checksum_of, line_body, normalize_controls, petcat_text
 from asm6502.typein.cslisting.verdict import confident, damage_left, describe
 
 MAX_FIXES_SHOWN = 3
+# The search is bounded: a line's rankings read at most rank.MAX_LINE_TEXTS texts, a listing's
+# LISTING_TEXTS (a real page reads 38,000 at most); the second ranking holds HELD_TEXTS of the
+# first one's texts at most (beyond, it reads them again, within the line's budget).
+LISTING_TEXTS = 100_000
+HELD_TEXTS = 50_000
 # a checksum field at a line's end whose digits OCR lost: brackets around one to four marks
 _UNREADABLE_FIELD = re.compile(r"\s(<[^<>{}\d\s]{1,4}>)\s*$")
 UPPER_SHARE = 0.8  # letters that are capitals, above which the listing is read as all-capitals
@@ -208,6 +213,7 @@ def _check(records: list[Record], src: _Source, version: int, upper: bool) -> Re
     repairs: list[tuple[str, Fix]] = []  # (printed, the fix taken): what this page's OCR does
     later: list[tuple[int, Record, str, bytes | None, int | None, Span, Tried]] = []
     records = list(records)  # (a line found run into another's row is read after it)
+    spent = held = 0  # texts the rankings read; texts held for the second ranking
     seen: dict[int, int] = {}
     last = -1
     for at, rec in enumerate(records):
@@ -294,9 +300,13 @@ def _check(records: list[Record], src: _Source, version: int, upper: bool) -> Re
             reports.append(LineReport(rec.number, rec.line, "repaired" if repair else "verified", printed, head, value,
                                       value, line_body(head, upper), repair))
             continue
-        tried = Tried()
+        tried = Tried(budget=min(MAX_LINE_TEXTS, max(0, LISTING_TEXTS - spent)))
         fixes = rank_fixes(rec.number, printed, rec.checksum, upper, options, tried=tried)
-        if not confident(fixes, upper):
+        spent += tried.read
+        if tried.skipped or not confident(fixes, upper):  # (a search cut short repairs nothing unasked)
+            held += len(tried.bodies)
+            if held > HELD_TEXTS:  # the texts of the lines ranked again are held only up to a bound
+                tried = tried.released()
             later.append((len(reports), rec, printed, body, computed, cs_where, tried))
             reports.append(None)  # ranked again with what the listing's sure repairs teach
             continue
@@ -304,11 +314,15 @@ def _check(records: list[Record], src: _Source, version: int, upper: bool) -> Re
         _conclude(rec, printed, body, computed, cs_where, fixes, upper, options, diags, reports)
     learned = learn(repairs)
     for at, rec, printed, body, computed, cs_where, tried in later:
+        tried.budget = min(MAX_LINE_TEXTS, tried.read + max(0, LISTING_TEXTS - spent))
+        before = tried.read
         fixes = rank_fixes(rec.number, printed, rec.checksum, upper, options, learned=learned, deep=True,
                                  tried=tried)
+        spent += tried.read - before
         # ranked with the learned confusions and three misreadings, never taken without asking:
         # a cheaper confusion makes chance matches cheaper too (10/85 p. 73 showed them)
-        _conclude(rec, printed, body, computed, cs_where, fixes, upper, options, diags, reports, at, sure=False)
+        _conclude(rec, printed, body, computed, cs_where, fixes, upper, options, diags, reports, at, sure=False,
+                  skipped=tried.skipped)
     diags.sort(key=lambda d: (d.span.line, d.span.col) if d.span else (0, 0))
     return ReadResult(version, upper, tuple(r for r in reports if r is not None), tuple(diags))
 
@@ -387,7 +401,7 @@ def _damaged_field(rec: Record, printed: str, field: DamagedField, where: Span, 
 
 def _conclude(rec: Record, printed: str, body: bytes | None, computed: int | None, cs_where: Span,
               fixes: list[Fix], upper: bool, options: ChecksumOptions, diags: list[Diagnostic],
-              reports: list[LineReport | None], at: int | None = None, sure: bool = True) -> None:
+              reports: list[LineReport | None], at: int | None = None, sure: bool = True, skipped: int = 0) -> None:
     """A line that does not verify as printed: repaired (its best fix is sure) or bad (its fixes named)."""
     assert rec.checksum is not None
 
@@ -413,6 +427,9 @@ def _conclude(rec: Record, printed: str, body: bytes | None, computed: int | Non
     notes = context + [note("possible fix: " + d) for d in described[:MAX_FIXES_SHOWN]]
     if len(fixes) > MAX_FIXES_SHOWN:
         notes.append(note(f"{len(fixes) - MAX_FIXES_SHOWN} less likely changes also match"))
+    if skipped:
+        notes.append(note(f"not searched further: {skipped} candidates (a line's search reads {MAX_LINE_TEXTS} "
+                          f"texts at most, a listing's {LISTING_TEXTS})"))
     if body is None:
         what = f"line {rec.number}: unreadable control-code name or character; the line cannot be tokenized"
     else:
