@@ -45,6 +45,7 @@ COMMANDS: dict[str, tuple[tuple[str, ...], str, str | None]] = {
     "basic run": (("basic", "run", "{in}", "--input", "keys.txt", "--max-statements", "2000"), "hello.bas", None),
     "mse write": (("mse", "write", "{in}", "-o", "{out}"), "superhirn.prg", "out.txt"),
     "mse read": (("mse", "read", "{in}", "-o", "{out}"), "superhirn.mse.txt", "out.prg"),
+    "typein scan": (("typein", "scan", "{in}"), "superhirn.mse.txt", None),
     "d64 list": (("d64", "list", "{in}"), "asm6502.d64", None),
     "d64 read": (("d64", "read", "{in}", "high*", "-o", "{out}"), "asm6502.d64", "out.prg"),
     "d64 write": (("d64", "write", "{out}", "{in}", "--new", "games,01", "--force"), "highiq.prg", "out.d64"),

@@ -80,7 +80,7 @@ class MseListing(TypeinFormat):
 
     def read(self, text: str, filename: str = "<input>") -> list[Reading]:
         return [Reading(self.name, r.prg if r.lines else b"", r.count("verified"), r.count("repaired"),
-                        r.count("bad"), r.report[0].line if r.report else 0, r.diagnostics)
+                        r.count("bad"), min((x.line for x in r.report), default=0), r.diagnostics)
                 for r in read_listings(text, filename, version=self.version)]
 
     def build(self, lines: Sequence[tuple[int, bytes]], start: int) -> bytes:
@@ -112,7 +112,7 @@ class ChecksummerListing(TypeinFormat):
 
     def read(self, text: str, filename: str = "<input>") -> list[Reading]:
         return [Reading(self.name, r.prg if r.lines else b"", r.count("verified"), r.count("repaired"),
-                        r.count("bad") + r.count("unchecked"), r.lines[0].line if r.lines else 0, r.diagnostics)
+                        r.count("bad") + r.count("unchecked"), min((x.line for x in r.lines), default=0), r.diagnostics)
                 for r in cs_read.read_listings(text, filename, version=int(self.version))]
 
     def build(self, lines: Sequence[tuple[int, bytes]], start: int) -> bytes:
