@@ -109,8 +109,9 @@ class MseFormat:
     # -- checking
 
     def check_line(self, rec: LineRecord, address: int, data: bytes, case, diags: list, src: SourceText,
-                   addr_note: list) -> tuple[bytes, str, str, tuple[bytes, ...]] | None:
-        """(data, status, repair, fixes) of a line checked this format's own way; None: the common way."""
+                   addr_note: list, budget: ocr.Budget | None = None) -> tuple[bytes, str, str, tuple[bytes, ...]] | None:
+        """(data, status, repair, fixes) of a line checked this format's own way; None: the common way.
+        *budget*: the listing's search budget (:class:`ocr.Budget`)."""
         return None
 
     def describe_change(self, rec: LineRecord, new: str, at: int) -> str:
@@ -169,13 +170,15 @@ class V1Format(MseFormat):
     def printed_checksum(self, rec: LineRecord) -> str:
         return rec.digits[-2:]
 
-    def check_line(self, rec, address, data, case, diags, src, addr_note):
+    def check_line(self, rec, address, data, case, diags, src, addr_note, budget=None):
         """Verify a line; repair it when one reading is clearly the most likely (asm6502.typein.mselisting.ocr)."""
         payload = rec.digits[4:]
         if ocr.verifies(address, payload):
             return data, "verified", "", ()
         cells = rec.cells
-        fixes = ocr.rank_fixes(address, cells, case)
+        before = budget.skipped if budget is not None else 0
+        fixes = ocr.rank_fixes(address, cells, case, budget=budget)
+        stopped = (budget.skipped - before) if budget is not None else 0
         swaps = ocr.transpositions(address, cells, TRANSPOSE_COST)
         ranked = sorted(fixes + [c for c in swaps if c.digits not in {f.digits for f in fixes}],
                         key=lambda c: (c.cost, c.digits))
@@ -184,7 +187,7 @@ class V1Format(MseFormat):
             return ocr.describe(address, cells, c, swapped=c in swaps)
 
         cs_at = rec.offsets[-2]
-        if ocr.confident(ranked):
+        if ocr.confident(ranked) and not stopped:  # (a search cut short repairs nothing unasked)
             best = ranked[0]
             repair = text_of(best)
             diags.append(warning(f"repaired line ${address:04X}: {repair}", src.span(cs_at, 2), *addr_note))
@@ -196,6 +199,9 @@ class V1Format(MseFormat):
         notes = addr_note + [note("possible fix: " + text_of(f)) for f in shown]
         if len(ranked) > len(shown):
             notes.append(note(f"{len(ranked) - len(shown)} less likely changes also match"))
+        if stopped:
+            notes.append(note(f"not searched further: {stopped} candidates (a listing's repairs try "
+                              f"{ocr.LISTING_READINGS} readings at most)"))
         if ocr.WILDCARD in payload:
             what = f"unreadable character in the line for ${address:04X}"
             what += "" if ranked else " (no reading verifies)"
