@@ -6,7 +6,7 @@ import pytest
 
 from asm6502.typein.cslisting import glyph as csglyph
 from asm6502.typein.cslisting.checksum import ChecksumOptions, line_checksum
-from asm6502.typein.cslisting.edits import _quoted
+from asm6502.typein.cslisting.edits import quote_flags
 from asm6502.typein.cslisting.text import control_spans, line_body
 
 
@@ -39,7 +39,7 @@ def test_the_byte_that_fits_is_the_one_printed(text, k, version):
 ])
 def test_places(text, want):
     skip = {k for i, j, _ in control_spans(text) for k in range(i, j)}
-    got = [(p.index, p.kind) for p in csglyph.places(text, _quoted(text), skip, True)]
+    got = [(p.index, p.kind) for p in csglyph.places(text, quote_flags(text), skip, True)]
     assert got == want
 
 
@@ -97,11 +97,11 @@ def test_real_lines(line, status, text):
 
 def test_deep_places_are_words_in_quotes_begun_by_two_characters_or_a_small_letter():
     from asm6502.typein.cslisting import glyph as csglyph
-    from asm6502.typein.cslisting.edits import _quoted
+    from asm6502.typein.cslisting.edits import quote_flags
 
     text = 'PRINT"flAX. <SROBE lYE. £ISK":X=fl'
-    got = [(p.index, p.width, p.kind) for p in csglyph.two_character_places(text, _quoted(text), set(), True)]
+    got = [(p.index, p.width, p.kind) for p in csglyph.two_character_places(text, quote_flags(text), set(), True)]
     # 'fl' (two characters or a small letter), '<S', 'l' before 'YE'; '£' is a place of its own,
     # 'fl' outside quotes is no place
     assert got == [(6, 2, "two"), (12, 2, "two"), (19, 2, "two"), (19, 1, "small")]
-    assert csglyph.two_character_places(text, _quoted(text), set(), False) == []
+    assert csglyph.two_character_places(text, quote_flags(text), set(), False) == []

@@ -84,7 +84,7 @@ def _confusions() -> dict[str, list[tuple[str, float]]]:
 
 
 CONFUSIONS = _confusions()
-_ALNUM = re.compile(r"[A-Za-z0-9]")
+ALNUM = re.compile(r"[A-Za-z0-9]")
 
 
 TYPOGRAPHIC_QUOTES = "\u201c\u201d\u201e\u2033"  # the quote mark; OCR's '\u00ab' and '\u00bb' are commas as often
@@ -95,7 +95,7 @@ def readable(c: str) -> bool:
     return petscii.char_to_petscii(c) is not None or c in "{}" or c in TYPOGRAPHIC_QUOTES
 
 
-def _quoted(text: str) -> list[bool]:
+def quote_flags(text: str) -> list[bool]:
     """For each character: inside quotes (or after REM), where keywords are not crunched."""
     out, quote, rem = [], False, False
     text = plain_quotes(text) if len(plain_quotes(text)) == len(text) else text
@@ -110,7 +110,7 @@ def _quoted(text: str) -> list[bool]:
 
 
 def quoted_at(text: str, k: int) -> bool:
-    return _quoted(text)[k]
+    return quote_flags(text)[k]
 
 
 def suspect(text: str, k: int, upper: bool) -> bool:
@@ -122,7 +122,7 @@ def suspect(text: str, k: int, upper: bool) -> bool:
         return True
     if upper and c.islower():
         return True
-    if upper and c in UNDERLINED and _quoted(text)[k] and ((k + 1 < len(text) and text[k + 1].isalpha())
+    if upper and c in UNDERLINED and quote_flags(text)[k] and ((k + 1 < len(text) and text[k + 1].isalpha())
                                                          or (k and text[k - 1].isalpha())):
         return True  # "£ISKETTE": a shifted D printed underlined
     if c in "#^*&t" and k and text[k - 1].isalnum() and (k + 1 == len(text) or text[k + 1] in "(=,;:)\"+ "):
@@ -130,19 +130,19 @@ def suspect(text: str, k: int, upper: bool) -> bool:
     left = text[k - 1] if k else " "
     right = text[k + 1] if k + 1 < len(text) else " "
     if c in STRAYS and (not text[k + 1 :].strip() or (c in ".," and left.isdigit() and right == " ")) \
-            and not _quoted(text)[k]:
+            and not quote_flags(text)[k]:
         return True  # a speck at the line's end or after a number ('360 :\'', 'W=41. THEN'; 10/85 p. 54)
-    if c == "!" and not _quoted(text)[k]:
+    if c == "!" and not quote_flags(text)[k]:
         return True  # '!' outside quotes is no BASIC ('0,-!' for '0,-1'; 10/85 p. 56)
-    if c != "(" and _FUNCTION_BEFORE.search(text[:k]) and not _quoted(text)[k]:
+    if c != "(" and _FUNCTION_BEFORE.search(text[:k]) and not quote_flags(text)[k]:
         return True  # a function's '(' misread ('CHR$CX)'; 10/85 p. 55)
     if c.isdigit() and k >= 2 and k + 2 < len(text) and left == " " == right and text[k - 2].isalpha() \
             and text[k + 2].isalpha():
         return True  # a letter of a word set letter-spaced ('C 0 D E S C H L 0 S S'; 10/85 p. 132)
-    if c == ";" and not _quoted(text)[k] and not _PRINTS.search(_statement_before(text, k)):
+    if c == ";" and not quote_flags(text)[k] and not _PRINTS.search(statement_before(text, k)):
         return True  # ';' belongs to PRINT and INPUT only ('FOR 1=1 TO 23;O$=...', 10/85 p. 54)
     if c.isdigit() and (not text[:k].strip() or text[:k].rstrip().endswith(":")) \
-            and not _statement_before(text, k).strip() and not _quoted(text)[k]:
+            and not statement_before(text, k).strip() and not quote_flags(text)[k]:
         return True  # a statement never begins with a digit ('8 F=ASC(...)' for ':  F=...'; 9/85 p. 70)
     if c.isdigit():
         if re.search(r"(?:FOR|NEXT) *$", text[:k].upper()) and not quoted_at(text, k):
@@ -158,9 +158,9 @@ _FUNCTION_BEFORE = re.compile(r"(?<![A-Za-z])(?:CHR\$|LEFT\$|RIGHT\$|MID\$|STR\$
 _PRINTS = re.compile(r"PRINT|INPUT|CMD|\?", re.IGNORECASE)
 
 
-def _statement_before(text: str, k: int) -> str:
+def statement_before(text: str, k: int) -> str:
     """The statement *text*[k] stands in, up to k (from the last ':' outside quotes)."""
-    quoted = _quoted(text)
+    quoted = quote_flags(text)
     start = 0
     for i in range(k):
         if text[i] == ":" and not quoted[i]:
@@ -172,7 +172,7 @@ def candidate_edits(text: str, upper: bool, learned: frozenset[tuple[str, str]] 
     """Single edits of *text*; a confusion in *learned* (this page's OCR made it in sure repairs,
     :func:`learn`) costs less."""
     edits: list[Edit] = []
-    quoted = _quoted(text)
+    quoted = quote_flags(text)
     inside: set[int] = set()
     if text == plain_quotes(text):  # (offsets agree)
         for i, j, _ in control_spans(text):
@@ -203,7 +203,7 @@ def candidate_edits(text: str, upper: bool, learned: frozenset[tuple[str, str]] 
         elif c in STRAYS and not (c == "-" and "-" in (text[k - 1 : k] + text[k + 1 : k + 2])):
             # (a dash beside a dash is a rule's: its length is a rule edit)
             edits.append(Edit(k, k + 1, "", STRAY_COST * factor, f"stray '{c}'"))
-    edits += _keyword_edits(text, quoted, upper)
+    edits += keyword_edits(text, quoted, upper)
     if not text.strip():  # typing a bare number deletes a line: the print had something, mostly ':'
         edits.append(Edit(0, len(text), ":", LOST_COLON_COST, "':' not read"))
     elif len(text.strip()) == 1 and text.strip() not in ":=" and unknown == 0:
@@ -218,7 +218,7 @@ def _replacements(upper: bool) -> str:
     return (letters if upper else letters.lower()) + "0123456789$:;,.\"'()+-*/=<> " + ("" if not upper else letters.lower())
 
 
-def _keyword_edits(text: str, quoted: list[bool], upper: bool) -> list[Edit]:
+def keyword_edits(text: str, quoted: list[bool], upper: bool) -> list[Edit]:
     """Blanks inside a keyword (``PR I NT``, ``GO TO``) and one misread letter in a keyword."""
     out: list[Edit] = []
     for m in re.finditer(r"[A-Za-z$#]+(?: +[A-Za-z$#(]+)+", text):
@@ -280,7 +280,7 @@ def apply(text: str, edits: tuple[Edit, ...]) -> str:
 SWEEP_EACH = 0.1  # one misreading repeated all over a line (OCR read every 1 of "-1" as l)
 
 
-def _sweeps(text: str, edits: list[Edit], upper: bool) -> list[tuple[tuple[Edit, ...], float]]:
+def sweeps(text: str, edits: list[Edit], upper: bool) -> list[tuple[tuple[Edit, ...], float]]:
     """The same confusion at every place the print shows it, as one move."""
     groups: dict[tuple[str, str], list[Edit]] = {}
     for e in edits:
@@ -294,7 +294,7 @@ def _sweeps(text: str, edits: list[Edit], upper: bool) -> list[tuple[tuple[Edit,
 MIXED_READING_COST = 1.0  # OCR reads one glyph one way within a line: 'll' is '11', rarely 'LI'
 
 
-def _mixed(text: str, edits: tuple[Edit, ...]) -> bool:
+def mixed_reading(text: str, edits: tuple[Edit, ...]) -> bool:
     """The edits read one printed character two ways ('ll' as 'LI')."""
     readings: dict[str, set[str]] = {}
     for e in edits:
@@ -303,7 +303,7 @@ def _mixed(text: str, edits: tuple[Edit, ...]) -> bool:
     return any(len(v) > 1 for v in readings.values())
 
 
-def _overlap(a: Edit, b: Edit) -> bool:
+def overlaps(a: Edit, b: Edit) -> bool:
     return a.start < b.end and b.start < a.end or a.start == b.start
 
 
@@ -321,12 +321,12 @@ REM_RULE_LOST = 40  # a rule OCR lost at a REM's end: up to this long
 _RULE = re.compile(r"-{2,}|\u2014|\u2013")
 
 
-def _rem_rule_edits(text: str) -> tuple[list[Edit], list[Edit]]:
+def rem_rule_edits(text: str) -> tuple[list[Edit], list[Edit]]:
     """A rule of dashes (or dots, stars) as 64'er printed it to set off a program's parts or to
     pad a screen line is a line OCR cannot count: it reads more or fewer of them, an em dash for
     two, or loses a REM's rule at its end (10/85 p. 54-56, Schreiberling lines 5-1864 and 320;
     p. 131 line 130).  (rule edits, em dashes read for two dashes)."""
-    quoted = _quoted(text)
+    quoted = quote_flags(text)
     start = next((k for k in range(len(text)) if quoted[k] and text.upper().startswith("REM", k)
                   and (k == 0 or not quoted[k - 1])), None)
     out: list[Edit] = []
@@ -366,11 +366,11 @@ _QUOTED_RULE = re.compile(r"-{4,}|\.{4,}|\*{4,}")
 _QUOTED_GAP = re.compile(r"(?<=[>}\]I])( +)(?=[<{\[])|(?<=\")( +)(?=[<{\[])|(?<=[>}\]])( +)(?=\")")
 
 
-def _quoted_gap_rules(text: str) -> list[Edit]:
+def quoted_gap_rules(text: str) -> list[Edit]:
     """A rule of dashes printed inside quotes between two control codes, that OCR lost and left
     a blank for (10/85 p. 132 line 350: '"<5RIGHT> <CYAN>"' for 11 dashes between them): every
     length up to REM_RULE_LOST, offered only (a blank between control codes is mostly typed)."""
-    quoted = _quoted(text)
+    quoted = quote_flags(text)
     out = []
     for m in _QUOTED_GAP.finditer(text):
         lo, hi = m.span()

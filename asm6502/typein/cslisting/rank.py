@@ -29,20 +29,20 @@ from asm6502.typein.cslisting.edits import (
     PAIR_EXTRA,
     Edit,
     Fix,
-    _keyword_edits,
-    _mixed,
-    _overlap,
-    _quoted,
-    _quoted_gap_rules,
-    _rem_rule_edits,
-    _sweeps,
     apply,
     candidate_edits,
+    keyword_edits,
+    mixed_reading,
+    overlaps,
+    quote_flags,
+    quoted_gap_rules,
     readable,
+    rem_rule_edits,
     suspect,
+    sweeps,
 )
 from asm6502.typein.cslisting.text import Names, checksum_of, control_spans, line_body, plain_quotes, statement_bodies
-from asm6502.typein.cslisting.verdict import KEYWORD_BONUS, MIN_COST, _tokens, damage_left, describe
+from asm6502.typein.cslisting.verdict import KEYWORD_BONUS, MIN_COST, damage_left, describe, token_count
 
 DAMAGE_LEFT_COST = 1.0
 # readings the print cannot confirm (a glyph solved from the checksum, a rule's length): offered only
@@ -62,9 +62,9 @@ def _glyph_fixes(number: int, text: str, printed: int, upper: bool, options: Che
     if len(plain) != len(text):
         return
     skip = {k for i, j, _ in control_spans(plain) for k in range(i, j)}
-    found_places = csglyph.places(plain, _quoted(plain), skip, upper)[:MAX_GLYPH_PLACES]
+    found_places = csglyph.places(plain, quote_flags(plain), skip, upper)[:MAX_GLYPH_PLACES]
     if deep:
-        found_places += csglyph.two_character_places(plain, _quoted(plain), skip, upper)[:MAX_GLYPH_PLACES]
+        found_places += csglyph.two_character_places(plain, quote_flags(plain), skip, upper)[:MAX_GLYPH_PLACES]
     if not found_places:
         return
 
@@ -100,7 +100,7 @@ def _glyph_fixes(number: int, text: str, printed: int, upper: bool, options: Che
     if deep:  # two readings before the solved one (10/85 p. 32 line 450: CL0SE l, "lYE." for "Bye.")
         singles = sorted((m for m in contexts if len(m[0]) == 1), key=lambda m: m[1])[:DEEP_CONTEXTS]
         for a, b in combinations(singles, 2):
-            if not _overlap(a[0][0], b[0][0]):
+            if not overlaps(a[0][0], b[0][0]):
                 both = (a[0] + b[0], a[1] + b[1] + PAIR_EXTRA)
                 consider((both,), 0.0, offered=True)
                 contexts.append(both)
@@ -119,7 +119,7 @@ def keyword_join(text: str, number: int, printed: int, upper: bool, options: Che
     """A line that verifies as printed with a blank inside a keyword (``PRIN T``) and verifies
     with the keyword whole too -- the Checksummer skips blanks and the token happens to sum the
     same as its letters: the keyword is taken (the blank is OCR damage)."""
-    edits = tuple(e for e in _keyword_edits(text, _quoted(text), upper) if e.why == "blanks inside a keyword")
+    edits = tuple(e for e in keyword_edits(text, quote_flags(text), upper) if e.why == "blanks inside a keyword")
     if not edits:
         return None
     new = apply(text, edits)
@@ -164,7 +164,7 @@ def _rem_checksum(number: int, text: str, upper: bool, options: ChecksumOptions,
                   body_of: Callable[[str], bytes | None]) -> tuple[int, Callable[[str], int | None]] | None:
     """(where a REM's text starts, the checksum of a text that differs from *text* only there),
     computed on the bytes: a REM's text is stored as typed, one byte per character."""
-    quoted = _quoted(text)
+    quoted = quote_flags(text)
     start = next((k + 3 for k in range(len(text)) if quoted[k] and text.upper().startswith("REM", k)
                   and (k == 0 or not quoted[k - 1])), None)
 
@@ -215,14 +215,14 @@ def rank_fixes(number: int, text: str, printed: int, upper: bool, options: Check
     found: dict[str, Fix] = {}
     # the keywords of the line as printed (an unreadable character left out: a fix that only
     # makes the line readable does not make a keyword of a misread one)
-    base_tokens = _tokens(line_body("".join(c if readable(c) else " " for c in text), upper))
+    base_tokens = token_count(line_body("".join(c if readable(c) else " " for c in text), upper))
 
     def consider(moves: tuple[tuple[tuple[Edit, ...], float], ...], extra: float, offered: bool = False) -> None:
         if tried.read >= tried.budget:  # the budget is spent: candidates are counted, not read
             tried.skipped += 1
             return
         chosen = tuple(e for m in moves for e in m[0])
-        cost = extra + sum(c for _, c in moves) + (MIXED_READING_COST if len(chosen) > 1 and _mixed(text, chosen) else 0.0)
+        cost = extra + sum(c for _, c in moves) + (MIXED_READING_COST if len(chosen) > 1 and mixed_reading(text, chosen) else 0.0)
         new = apply(text, chosen)
         if new in found and found[new].cost <= cost or new in misses:
             return
@@ -234,7 +234,7 @@ def rank_fixes(number: int, text: str, printed: int, upper: bool, options: Check
             evidence = all((any(suspect(text, k, upper) for k in range(e.start, max(e.end, e.start + 1)) if k < len(text))
                             or e.why in ("blanks inside a keyword", "':' not read"))
                            and not e.why.startswith(UNREADABLE_KINDS) for e in chosen)
-            if _tokens(body) > base_tokens:  # the change makes a keyword of a misread one (G0SUB, PDKE)
+            if token_count(body) > base_tokens:  # the change makes a keyword of a misread one (G0SUB, PDKE)
                 cost = max(MIN_COST, cost - KEYWORD_BONUS)
                 evidence = evidence or all(e.end == e.start + 1 and not e.why.startswith(UNREADABLE_KINDS) for e in chosen)
             if _unmakes_keyword(text, new, chosen):
@@ -245,7 +245,7 @@ def rank_fixes(number: int, text: str, printed: int, upper: bool, options: Check
                 cost += DAMAGE_LEFT_COST  # a reading that leaves the print's damage unexplained
             found[new] = Fix(cost, new, chosen, evidence and not offered)
 
-    moves = [((e,), e.cost) for e in edits] + _sweeps(text, edits, upper)
+    moves = [((e,), e.cost) for e in edits] + sweeps(text, edits, upper)
     for move in moves:
         consider((move,), 0.0)
     # (a keyword's misread letter first among equals: DAfA0 is DATA 0)
@@ -253,7 +253,7 @@ def rank_fixes(number: int, text: str, printed: int, upper: bool, options: Check
                     key=lambda m: (m[1], not m[0][0].why.endswith(" misread")))[:MAX_PAIR_EDITS]
     likely += [m for m in moves if len(m[0]) > 1 and m[1] <= LIKELY_SWEEP]  # sweeps are few: always paired
     for a, b in combinations(likely, 2):
-        if not any(_overlap(x, y) for x in a[0] for y in b[0]):
+        if not any(overlaps(x, y) for x in a[0] for y in b[0]):
             consider((a, b), PAIR_EXTRA)
     _glyph_fixes(number, text, printed, upper, options, likely, consider, body_of, deep)
     if deep:
@@ -261,25 +261,25 @@ def rank_fixes(number: int, text: str, printed: int, upper: bool, options: Check
         # a likely misreading and a less likely one (10/85 p. 55 line 260: 'Al$(I)' twice, 'CHR$CX)')
         wide = sorted((m for m in moves if LIKELY < m[1] <= DEEP_WIDE_COST), key=lambda m: m[1])[:DEEP_WIDE]
         for a, b in product(sorted(likely, key=lambda m: m[1])[:DEEP_WIDE], wide):
-            if not any(_overlap(x, y) for x in a[0] for y in b[0]):
+            if not any(overlaps(x, y) for x in a[0] for y in b[0]):
                 consider((a, b), PAIR_EXTRA, offered=True)
-    rules, dashes = _rem_rule_edits(text)
+    rules, dashes = rem_rule_edits(text)
     if deep:  # a rule lost from quotes: alone (each length paired with every helper would cost more than it finds)
-        for edit in _quoted_gap_rules(text):
+        for edit in quoted_gap_rules(text):
             consider((((edit,), edit.cost),), 0.0)
     helpers = [m for m in likely if len(m[0]) == 1 and m[1] < LIKELY] + [((d,), d.cost) for d in dashes]
     if deep:  # two rules of a REM, both counted wrong (10/85 p. 54 lines 5 and 20)
         read = [e for e in rules if " read as " in e.why]
         quick = _rem_checksum(number, text, upper, options, body_of)
         for ra, rb in combinations(read, 2):
-            if ra.start != rb.start and not _overlap(ra, rb):
+            if ra.start != rb.start and not overlaps(ra, rb):
                 # (each pair of lengths is checked on the bytes first: there are hundreds)
                 if quick is not None and min(ra.start, rb.start) >= quick[0] and quick[1](apply(text, (ra, rb))) == printed:
                     consider((((ra,), ra.cost), ((rb,), rb.cost)), PAIR_EXTRA, offered=True)
     for edit in rules:
         consider((((edit,), edit.cost),), 0.0)
         for helper in helpers:  # the rule and one misreading the print shows elsewhere
-            if not any(_overlap(edit, e) or e.start == edit.end for e in helper[0]):
+            if not any(overlaps(edit, e) or e.start == edit.end for e in helper[0]):
                 consider((((edit,), edit.cost), helper), PAIR_EXTRA)
     computed = checksum_of(number, text, upper, options)
     fixes = sorted(found.values(), key=lambda f: (f.cost, f.text))
@@ -301,7 +301,7 @@ def _keywords_at(text: str) -> dict[int, tuple[int, str]]:
     """For each character of *text* that is part of a keyword as CRUNCH reads it (outside
     quotes, before REM and DATA), the keyword's (start, spelling)."""
     out: dict[int, tuple[int, str]] = {}
-    quoted = _quoted(text)
+    quoted = quote_flags(text)
     i = 0
     while i < len(text):
         if quoted[i]:
@@ -354,6 +354,6 @@ def _triples(text: str, upper: bool, moves: list[tuple[tuple[Edit, ...], float]]
     for trio in combinations(pool, 3):
         if sum(c for _, c in trio) + 2 * PAIR_EXTRA > DEEP_COST:
             continue
-        if any(_overlap(x, y) for a, b in combinations(trio, 2) for x in a[0] for y in b[0]):
+        if any(overlaps(x, y) for a, b in combinations(trio, 2) for x in a[0] for y in b[0]):
             continue
         consider(trio, 2 * PAIR_EXTRA, offered=True)

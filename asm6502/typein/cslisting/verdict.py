@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 from asm6502 import petscii
-from asm6502.typein.cslisting.edits import _ALNUM, UNDERLINED, Edit, Fix, _quoted, _statement_before, apply, readable, suspect
+from asm6502.typein.cslisting.edits import ALNUM, UNDERLINED, Edit, Fix, apply, quote_flags, readable, statement_before, suspect
 from asm6502.typein.cslisting.text import normalize_controls
 
 AUTO_MAX_COST = 2.0
@@ -20,7 +20,7 @@ _REM, _DATA, _QUOTE, _COLON = 0x8F, 0x83, 0x22, 0x3A
 _OPERATORS = frozenset((0xAA, 0xAB, 0xAC, 0xAD, 0xAE, 0xB1, 0xB2, 0xB3))  # + - * / ^ > = <: not misread words
 
 
-def _tokens(body: bytes | None) -> int:
+def token_count(body: bytes | None) -> int:
     """Keyword tokens in a stored line (a shifted or graphics character inside quotes, after
     REM or in DATA is a character, not a keyword)."""
     if body is None:
@@ -50,7 +50,7 @@ def damage_left(text: str, upper: bool) -> bool:
     a character with no PETSCII code.  Two misreadings can cancel in an 8-bit checksum, so a
     fix that leaves such damage is not taken without asking (64'er 10/85 line 445: ``F0R F=1
     TO ll`` has a pair of changes that verifies and is wrong)."""
-    quoted = _quoted(text)
+    quoted = quote_flags(text)
     if _BROKEN_NAME.search(normalize_controls(text)):
         return True  # a control-code name left unread ("<RVOFF,SPACE ?")
     for k, c in enumerate(text):
@@ -72,7 +72,7 @@ def damage_left(text: str, upper: bool) -> bool:
         if c.isdigit() and re.search(r"(?:FOR|NEXT) *$", text[:k].upper()):
             return True  # a variable's place
         if c.isdigit() and (not text[:k].strip() or text[:k].rstrip().endswith(":")) \
-                and not _statement_before(text, k).strip():
+                and not statement_before(text, k).strip():
             return True  # a statement never begins with a digit
         if c.isalpha() and left.isdigit() and right.isdigit():
             return True
@@ -119,9 +119,9 @@ def describe(text: str, fix: Fix, printed: int) -> str:
     groups: list[tuple[int, int, list[Edit]]] = []
     for e in sorted(fix.edits, key=lambda e: e.start):
         lo, hi = e.start, e.end
-        while lo > 0 and _ALNUM.match(text[lo - 1]) and e.start - lo < 8:
+        while lo > 0 and ALNUM.match(text[lo - 1]) and e.start - lo < 8:
             lo -= 1
-        while hi < len(text) and _ALNUM.match(text[hi]) and hi - e.end < 8:
+        while hi < len(text) and ALNUM.match(text[hi]) and hi - e.end < 8:
             hi += 1
         if groups and lo <= groups[-1][1]:
             glo, ghi, members = groups[-1]
