@@ -20,7 +20,7 @@ from asm6502 import petscii
 from asm6502.basic.case import from_capitals
 from asm6502.basic.tokens import KEYWORDS
 from asm6502.typein.confusion import SUSPECT_FACTOR, char_cost
-from asm6502.typein.cslisting import glyph as csglyph
+from asm6502.typein.cslisting import glyph
 from asm6502.typein.cslisting.checksum import ChecksumOptions, line_checksum
 from asm6502.typein.cslisting.edits import (
     LIKELY,
@@ -55,16 +55,16 @@ DEEP_CONTEXTS = 6  # the cheapest readings paired before a solved glyph
 def _glyph_fixes(number: int, text: str, printed: int, upper: bool, options: ChecksumOptions,
                  likely: list[tuple[tuple[Edit, ...], float]], consider: Callable[..., None],
                  body_of: Callable[[str], bytes | None], deep: bool = False) -> None:
-    """A shifted letter or graphics character inside quotes that OCR misread (csglyph), alone,
+    """A shifted letter or graphics character inside quotes that OCR misread (:mod:`.glyph`), alone,
     after a likely edit elsewhere, or with another word's first letter shifted as printed.
     *deep*: also an underlined capital read as two characters, and after two such readings."""
     plain = plain_quotes(text)
     if len(plain) != len(text):
         return
     skip = {k for i, j, _ in control_spans(plain) for k in range(i, j)}
-    found_places = csglyph.places(plain, quote_flags(plain), skip, upper)[:MAX_GLYPH_PLACES]
+    found_places = glyph.places(plain, quote_flags(plain), skip, upper)[:MAX_GLYPH_PLACES]
     if deep:
-        found_places += csglyph.two_character_places(plain, quote_flags(plain), skip, upper)[:MAX_GLYPH_PLACES]
+        found_places += glyph.two_character_places(plain, quote_flags(plain), skip, upper)[:MAX_GLYPH_PLACES]
     if not found_places:
         return
 
@@ -72,15 +72,15 @@ def _glyph_fixes(number: int, text: str, printed: int, upper: bool, options: Che
         body = body_of(candidate)
         return None if body is None else line_checksum(number, body, options)
 
-    def glyph_move(base: str, place: csglyph.Place) -> tuple[tuple[Edit, ...], float] | None:
-        code = csglyph.solve(base, place.index, printed, options.version == 3, checksum, place.width)
+    def glyph_move(base: str, place: glyph.Place) -> tuple[tuple[Edit, ...], float] | None:
+        code = glyph.solve(base, place.index, printed, options.version == 3, checksum, place.width)
         c = text[place.index : place.index + place.width]
         if code is None or code not in place.allowed or (place.width == 1 and code == petscii.char_to_petscii(
                 from_capitals(c) if upper else c)):
             return None
-        new = csglyph.spelled(code, upper)
-        cost = csglyph.cost(place, code, c) * (SUSPECT_FACTOR if suspect(text, place.index, upper) else 1.0)
-        what = "graphics character" if code not in csglyph.SHIFTED_LETTERS else "shifted letter"
+        new = glyph.spelled(code, upper)
+        cost = glyph.cost(place, code, c) * (SUSPECT_FACTOR if suspect(text, place.index, upper) else 1.0)
+        what = "graphics character" if code not in glyph.SHIFTED_LETTERS else "shifted letter"
         return (Edit(place.index, place.index + place.width, new, cost, f"underlined ({what}) {new} read as '{c}'"),), cost
 
     for place in found_places:
@@ -92,11 +92,11 @@ def _glyph_fixes(number: int, text: str, printed: int, upper: bool, options: Che
         if p.kind != "initial":
             continue
         c = text[p.index]
-        for meant in c + csglyph.UNDERLINE_READS.get(c.upper(), ""):
+        for meant in c + glyph.UNDERLINE_READS.get(c.upper(), ""):
             new = meant.lower() if upper else meant.upper()
             why = "itself" if meant == c else f"'{c}'"
-            contexts.append(((Edit(p.index, p.index + 1, new, csglyph.SAME_LETTER_COST,
-                                   f"underlined (shifted letter) {meant} read as {why}"),), csglyph.SAME_LETTER_COST))
+            contexts.append(((Edit(p.index, p.index + 1, new, glyph.SAME_LETTER_COST,
+                                   f"underlined (shifted letter) {meant} read as {why}"),), glyph.SAME_LETTER_COST))
     if deep:  # two readings before the solved one (10/85 p. 32 line 450: CL0SE l, "lYE." for "Bye.")
         singles = sorted((m for m in contexts if len(m[0]) == 1), key=lambda m: m[1])[:DEEP_CONTEXTS]
         for a, b in combinations(singles, 2):
