@@ -228,7 +228,7 @@ def _prg_parts(job: _Job, a: Artifact) -> tuple[int, bytes]:
 
 
 def _run_mse(job: _Job, a: Artifact) -> str:
-    from asm6502 import mse
+    from asm6502.typein import mselisting as mse
 
     load, data = _prg_parts(job, a)
     kwargs: dict[str, Any] = {k: v for k, v in a.options if k in ("name", "version", "end", "fill")}
@@ -244,8 +244,8 @@ def _run_tokenize(job: _Job, a: Artifact) -> bytes:
 
 
 def _run_checksummer(job: _Job, a: Artifact) -> str:
-    from asm6502.basic.checksummer import ChecksumOptions, format_listing, line_checksum
     from asm6502.basic.tokenizer import detokenize, tokenize
+    from asm6502.typein.cslisting.checksum import ChecksumOptions, format_listing, line_checksum
 
     inp = a.inputs[0]
     if Path(inp.path).suffix.lower() in TEXT_SUFFIXES:
@@ -294,14 +294,14 @@ _INT_OPTIONS = {"fill": 0xFF, "end": 0x10000}
 
 
 def _mse_versions() -> tuple[str, ...]:
-    from asm6502.mse import VERSIONS  # (lazy: start-up, tests/test_imports.py)
+    from asm6502.typein.mselisting import VERSIONS  # (lazy: start-up, tests/test_imports.py)
 
     return VERSIONS
 
 
 _CHOICES: dict[tuple[str, str], Callable[[], tuple[str, ...]]] = {
     ("checksummer", "version"): lambda: ("1", "2", "3"),  # Checksummer 64 V1, V2, V3
-    ("mse", "version"): _mse_versions,  # asm6502.mse.formats: MSE V1.0, V2.0 and V2.1
+    ("mse", "version"): _mse_versions,  # asm6502.typein.mselisting.formats: MSE V1.0, V2.0 and V2.1
 }
 TEXT_SUFFIXES = (".bas", ".txt")  # read as listing text, anything else as a .prg
 _FILE_KEYS = ("name", "from", "type")

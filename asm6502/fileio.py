@@ -277,7 +277,7 @@ class _Input:
 
 # --- roles: what a command-line argument naming a file or folder is -----------------------------
 
-READ, WRITE, EDIT, FOLDER, ROMS, DISK = "read", "write", "edit", "folder", "roms", "disk"
+READ, WRITE, EDIT, FOLDER, ROMS, DISK, OUTDIR = "read", "write", "edit", "folder", "roms", "disk", "outdir"
 
 
 @named_tuple
@@ -291,7 +291,9 @@ class Role:
       files are added to): an output that may be itself;
     - ``folder``: a folder files are looked up in (each is an input when found);
     - ``roms``: a folder of ROM images (each image is an input when found);
-    - ``disk``: a disk image (an input) or a folder of files (each an input when listed).
+    - ``disk``: a disk image (an input) or a folder of files (each an input when listed);
+    - ``outdir``: a folder outputs are written into (made if missing; each file in it is an
+      output, checked when it is added).
 
     *what* names it in messages ("C64 program", "screenshot")."""
 
@@ -310,6 +312,7 @@ ROM_FOLDER = Role("ROM folder", ROMS)
 DISK_IMAGE_OR_FOLDER = Role("disk image or folder", DISK)
 SCREENSHOT = Role("screenshot", WRITE)
 REPORT = Role("report", WRITE)
+OUTPUT_FOLDER = Role("output folder", OUTDIR)
 
 
 class Files:
@@ -342,6 +345,9 @@ class Files:
             keys = self.check(name, role.what)
             if role.kind == WRITE and keys:
                 self._declared.append((name, role.what, keys))
+        elif role.kind == OUTDIR and os.path.lexists(name) and not os.path.isdir(name):
+            raise DiagnosticError([error(f"{role.what} '{name}' is not a folder; give a folder's name "
+                                         "(made if missing)")])
 
     def fresh(self) -> Files:
         """A gate for one more set of outputs (each listing of a page is committed on its own),

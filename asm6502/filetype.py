@@ -60,15 +60,15 @@ def looks_like_basic(text: str) -> bool:
 
 def _may_end_in_checksum(line: str) -> bool:
     """The line ends as a Checksummer value does: a closing bracket, or an opening one and three digits (OCR
-    loses one of the two); only then is cslayout's reading asked (an assembler line often ends in digits)."""
+    loses one of the two); only then is the Checksummer layout's reading asked (an assembler line often ends in digits)."""
     end = line.rstrip()
     return end[-1:] in ">)}]»" or (end[-3:].isdigit() and end[:-3].rstrip()[-1:] in "<({[«")
 
 
 def checksummer_marks(text: str) -> tuple[list[int], int]:
     """(the numbers of the lines that end with a Checksummer value ``<NNN>``, as printed or OCR'd
-    (``basic.cslayout``), the lines that are neither blank nor a ';' comment)."""
-    from asm6502.basic.cslayout import CHECKSUM_AT_END
+    (``typein.cslisting.layout``), the lines that are neither blank nor a ';' comment)."""
+    from asm6502.typein.cslisting.layout import CHECKSUM_AT_END
 
     lines = text.split("\n")
     rows = sum(1 for r in lines if r.strip() and not r.lstrip().startswith(";"))

@@ -2,7 +2,7 @@
 """Round trip: basic checksum -> simulated OCR damage -> basic read, with figures (issue 24).
 
 build/highiq.prg is printed as a Checksummer V3 listing in capitals, damaged with
-asm6502.basic.csdamage at the REALISTIC per-line rates (or --rate x REALISTIC), read back, and
+asm6502.typein.cslisting.damage at the REALISTIC per-line rates (or --rate x REALISTIC), read back, and
 every damaged line is counted as
   verified  - read to the true line (the damage does not change what the C64 stores),
   repaired  - the reader chose the true reading itself,
@@ -20,9 +20,10 @@ import time
 from collections import Counter
 from pathlib import Path
 
-from asm6502.basic import csdamage, csfix
-from asm6502.basic.checksummer import checksum_listing
-from asm6502.basic.csread import read_listings
+from asm6502.typein.cslisting import damage as csdamage
+from asm6502.typein.cslisting.checksum import checksum_listing
+from asm6502.typein.cslisting.read import read_listings
+from asm6502.typein.cslisting.text import line_body
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -42,11 +43,11 @@ def run(copies: int, seed: int, rate: float) -> Counter:
                 counts["undamaged"] += 1
                 continue
             counts["damaged"] += 1
-            true_body = csfix.line_body(t.text, True)
+            true_body = line_body(t.text, True)
             if report.status in ("verified", "repaired"):
                 counts[report.status if report.body == true_body else "WRONG"] += 1
             else:
-                bodies = [csfix.line_body(f, True) for f in report.fixed_texts]
+                bodies = [line_body(f, True) for f in report.fixed_texts]
                 if report.fixed_texts and bodies[0] == true_body:
                     counts["user: 1st"] += 1
                 elif true_body in bodies[:3]:

@@ -2,7 +2,7 @@
 """Round trip: mse write -> simulated OCR damage -> mse read -> bytes, with figures.
 
 For Superhirn II (build/superhirn.prg, as printed) and generated programs, each listing is
-damaged with asm6502.mse.damage at the REALISTIC per-line rates (upper- and lower-case
+damaged with asm6502.typein.mselisting.damage at the REALISTIC per-line rates (upper- and lower-case
 print), read back, and every damaged line is counted as
   verified  - read to the true bytes as printed (structural damage: separator, letters,
               specks, run-together lines),
@@ -23,8 +23,8 @@ import random
 from collections import Counter
 from pathlib import Path
 
-from asm6502 import mse
-from asm6502.mse import damage
+from asm6502.typein import mselisting as mse
+from asm6502.typein.mselisting import damage
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -6,11 +6,14 @@ from pathlib import Path
 
 import pytest
 
-from asm6502.basic import csfix
-from asm6502.basic.checksummer import ChecksumOptions, line_checksum
-from asm6502.basic.csread import read_listings
 from asm6502.basic.tokenizer import crunch_text, tokenize
 from asm6502.cli import basic
+from asm6502.typein.cslisting.checksum import ChecksumOptions, line_checksum
+from asm6502.typein.cslisting.edits import Edit, Fix, apply, learn
+from asm6502.typein.cslisting.rank import rank_fixes
+from asm6502.typein.cslisting.read import read_listings
+from asm6502.typein.cslisting.text import line_body, normalize_controls
+from asm6502.typein.cslisting.verdict import confident
 
 ROOT = Path(__file__).parent.parent
 
@@ -171,8 +174,8 @@ def test_no_listing_is_an_error(tmp_path, capsys):
 
 
 def test_normalize_controls_leaves_code_alone():
-    assert csfix.normalize_controls('A$=CHR$(13):PRINT "(13)"') == 'A$=CHR$(13):PRINT "(13)"'
-    assert csfix.normalize_controls('PRINT "C8SPACE,WHITE }X"') == 'PRINT "{8 $20}{wht}X"'
+    assert normalize_controls('A$=CHR$(13):PRINT "(13)"') == 'A$=CHR$(13):PRINT "(13)"'
+    assert normalize_controls('PRINT "C8SPACE,WHITE }X"') == 'PRINT "{8 $20}{wht}X"'
 
 
 def test_lines_run_together_in_one_row():
@@ -191,27 +194,27 @@ def test_capitals_and_lower_case_print_read_the_same():
     assert upper.prg == plain.prg and upper.ok and plain.ok
 
 
-def _fix(text: str, *pairs: tuple[int, str]) -> csfix.Fix:
-    edits = tuple(csfix.Edit(k, k + 1, new, 1.0, f"{new} read as {text[k]}") for k, new in pairs)
-    return csfix.Fix(1.0, csfix.apply(text, edits), edits, True)
+def _fix(text: str, *pairs: tuple[int, str]) -> Fix:
+    edits = tuple(Edit(k, k + 1, new, 1.0, f"{new} read as {text[k]}") for k, new in pairs)
+    return Fix(1.0, apply(text, edits), edits, True)
 
 
 def test_a_listing_learns_the_confusions_its_sure_repairs_show():
     repairs = [("PRINT At", _fix("PRINT At", (7, "$"))), ("B=Bt+Ct", _fix("B=Bt+Ct", (3, "$"), (6, "$"))),
                ("P0KE 1,2", _fix("P0KE 1,2", (1, "O")))]
     # t for $ in two lines (twice in one line counts once), 0 for O in one line only
-    assert csfix.learn(repairs) == frozenset({("t", "$")})
-    assert csfix.learn(repairs[:1]) == frozenset()
+    assert learn(repairs) == frozenset({("t", "$")})
+    assert learn(repairs[:1]) == frozenset()
 
 
 def test_three_misreadings_are_ranked_in_the_deep_search_and_only_offered():
     # 64'er 10/85 p. 55 line 160 as OCR read it: l for 1, ^ and * (twice) for $
     printed, true = "DIM Al^(72),A2*(72),A3*(72)", "DIM A1$(72),A2$(72),A3$(72)"
-    value = line_checksum(160, csfix.line_body(true, True), ChecksumOptions(3))
-    shallow = csfix.rank_fixes(160, printed, value, True, ChecksumOptions(3))
-    deep = csfix.rank_fixes(160, printed, value, True, ChecksumOptions(3), deep=True)
+    value = line_checksum(160, line_body(true, True), ChecksumOptions(3))
+    shallow = rank_fixes(160, printed, value, True, ChecksumOptions(3))
+    deep = rank_fixes(160, printed, value, True, ChecksumOptions(3), deep=True)
     assert true not in [f.text for f in shallow]
-    assert deep[0].text == true and not deep[0].evidence and not csfix.confident(deep, True)
+    assert deep[0].text == true and not deep[0].evidence and not confident(deep, True)
 
 
 def test_what_a_listing_learned_ranks_its_bad_lines_and_repairs_none():
@@ -232,10 +235,10 @@ def test_what_a_listing_learned_ranks_its_bad_lines_and_repairs_none():
 ])
 def test_the_deep_search_ranks_first_what_one_or_two_readings_cannot_find(number, printed, true, learned):
     options = ChecksumOptions(3)
-    value = line_checksum(number, csfix.line_body(true, True), options)
-    assert true.replace(" ", "") not in [f.text.replace(" ", "") for f in csfix.rank_fixes(number, printed, value, True, options)]
-    deep = csfix.rank_fixes(number, printed, value, True, options, deep=True, learned=frozenset(learned))
-    assert deep[0].text.replace(" ", "") == true.replace(" ", "") and not csfix.confident(deep, True)
+    value = line_checksum(number, line_body(true, True), options)
+    assert true.replace(" ", "") not in [f.text.replace(" ", "") for f in rank_fixes(number, printed, value, True, options)]
+    deep = rank_fixes(number, printed, value, True, options, deep=True, learned=frozenset(learned))
+    assert deep[0].text.replace(" ", "") == true.replace(" ", "") and not confident(deep, True)
 
 
 @pytest.mark.parametrize("printed,status", [

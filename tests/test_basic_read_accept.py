@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from asm6502.basic.checksummer import ChecksumOptions, line_checksum
-from asm6502.basic.csaccept import Choice, accept, parse_choice
-from asm6502.basic.csread import read_listings
 from asm6502.basic.tokenizer import crunch_text, tokenize
 from asm6502.cli import basic
 from asm6502.typein.basic import BasicSession
+from asm6502.typein.cslisting.accept import Choice, accept, parse_choice
+from asm6502.typein.cslisting.checksum import ChecksumOptions, line_checksum
+from asm6502.typein.cslisting.read import read_listings
 
 
 def cs(number: int, text: str) -> int:

@@ -1,4 +1,4 @@
-"""``basic read`` against synthetic OCR damage (asm6502.basic.csdamage): nothing wrong is taken.
+"""``basic read`` against synthetic OCR damage (asm6502.typein.cslisting.damage): nothing wrong is taken.
 
 The figures of many copies are in bench/basic_ocr_roundtrip.py; here a few seeded copies of
 High IQ at twice the realistic rates, so the default suite stays fast.
@@ -9,9 +9,10 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
-from asm6502.basic import csdamage, csfix
-from asm6502.basic.checksummer import checksum_listing
-from asm6502.basic.csread import read_listings
+from asm6502.typein.cslisting import damage as csdamage
+from asm6502.typein.cslisting.checksum import checksum_listing
+from asm6502.typein.cslisting.read import read_listings
+from asm6502.typein.cslisting.text import line_body
 
 ROOT = Path(__file__).parent.parent
 
@@ -29,7 +30,7 @@ def test_no_damaged_line_is_taken_wrong():
         for r in result.lines:
             t = truth[r.number]
             if r.status in ("verified", "repaired"):
-                assert r.body == csfix.line_body(t.text, True), (r.number, t.text, r.printed, r.repair)
+                assert r.body == line_body(t.text, True), (r.number, t.text, r.printed, r.repair)
             if t.classes:
                 damaged_lines += 1
                 taken += r.status == "repaired"

@@ -4,13 +4,15 @@ from __future__ import annotations
 
 import pytest
 
-from asm6502.basic import csfix, csglyph
-from asm6502.basic.checksummer import ChecksumOptions, line_checksum
+from asm6502.typein.cslisting import glyph as csglyph
+from asm6502.typein.cslisting.checksum import ChecksumOptions, line_checksum
+from asm6502.typein.cslisting.edits import quote_flags
+from asm6502.typein.cslisting.text import control_spans, line_body
 
 
 def checksum_of(number: int, version: int):
     def checksum(text: str) -> int | None:
-        body = csfix.line_body(text, True)
+        body = line_body(text, True)
         return None if body is None else line_checksum(number, body, ChecksumOptions(version))
     return checksum
 
@@ -36,14 +38,14 @@ def test_the_byte_that_fits_is_the_one_printed(text, k, version):
     ('REM "£ISK"', []),  # after REM: not in quotes
 ])
 def test_places(text, want):
-    skip = {k for i, j, _ in csfix.control_spans(text) for k in range(i, j)}
-    got = [(p.index, p.kind) for p in csglyph.places(text, csfix._quoted(text), skip, True)]
+    skip = {k for i, j, _ in control_spans(text) for k in range(i, j)}
+    got = [(p.index, p.kind) for p in csglyph.places(text, quote_flags(text), skip, True)]
     assert got == want
 
 
 def test_the_solved_reading_is_offered_never_taken():
     # 10/85 p. 74 line 8510: the disk's {CBM-G} is the first fix, and the line stays bad
-    from asm6502.basic.csread import read_listings
+    from asm6502.typein.cslisting.read import read_listings
     result, = read_listings('8510 DATA"^",0,12,74 ,106,74,12,0,0,27 ,69,0,0,0,0,0,0 <214>\n', "t")
     line, = result.lines
     assert line.status == "bad"
@@ -60,12 +62,12 @@ def test_the_solved_reading_is_offered_never_taken():
     ("22 REM------ANGELSAECHSISCH FUERDRUCKER---- <160>", "bad", "REM-----ANGELSAECHSISCH FUERDRUCKER----"),
 ])
 def test_a_rem_rule_of_any_length_is_found(line, status, fixed):
-    from asm6502.basic.csread import read_listings
+    from asm6502.typein.cslisting.read import read_listings
     result, = read_listings(line + "\n", "t")
     r = result.lines[-1]
     assert r.status == status
     text = r.fixed_texts[0] if status == "bad" else r.text
-    assert csfix.line_body(text, True).replace(b" ", b"") == csfix.line_body(fixed, True).replace(b" ", b"")
+    assert line_body(text, True).replace(b" ", b"") == line_body(fixed, True).replace(b" ", b"")
 
 
 @pytest.mark.parametrize("line,status,text", [
@@ -83,7 +85,7 @@ def test_a_rem_rule_of_any_length_is_found(line, status, fixed):
      'IF TM>MT THEN PRINT"<RVSON,UP,RED>FALSCHEeINSTELLUNG !<RVOFF,WHITE?"'),
 ])
 def test_real_lines(line, status, text):
-    from asm6502.basic.csread import read_listings
+    from asm6502.typein.cslisting.read import read_listings
     result, = read_listings(line + "\n", "t")
     r, = result.lines
     assert r.status == status
@@ -94,12 +96,12 @@ def test_real_lines(line, status, text):
 
 
 def test_deep_places_are_words_in_quotes_begun_by_two_characters_or_a_small_letter():
-    from asm6502.basic import csglyph
-    from asm6502.basic.csfix import _quoted
+    from asm6502.typein.cslisting import glyph as csglyph
+    from asm6502.typein.cslisting.edits import quote_flags
 
     text = 'PRINT"flAX. <SROBE lYE. £ISK":X=fl'
-    got = [(p.index, p.width, p.kind) for p in csglyph.two_character_places(text, _quoted(text), set(), True)]
+    got = [(p.index, p.width, p.kind) for p in csglyph.two_character_places(text, quote_flags(text), set(), True)]
     # 'fl' (two characters or a small letter), '<S', 'l' before 'YE'; '£' is a place of its own,
     # 'fl' outside quotes is no place
     assert got == [(6, 2, "two"), (12, 2, "two"), (19, 2, "two"), (19, 1, "small")]
-    assert csglyph.two_character_places(text, _quoted(text), set(), False) == []
+    assert csglyph.two_character_places(text, quote_flags(text), set(), False) == []

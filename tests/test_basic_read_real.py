@@ -12,10 +12,10 @@ from functools import cache
 import pytest
 from helpers import real_text
 
-from asm6502.basic.checksummer import ChecksumOptions, line_checksum
-from asm6502.basic.csaccept import Choice, accept
-from asm6502.basic.csread import read_listings
 from asm6502.basic.tokenizer import tokenize
+from asm6502.typein.cslisting.accept import Choice, accept
+from asm6502.typein.cslisting.checksum import ChecksumOptions, line_checksum
+from asm6502.typein.cslisting.read import read_listings
 
 COLLECTION = "basic_read"
 
@@ -90,7 +90,7 @@ def figures(ocr: str, disk: str, listing: int = 0, confirmed: tuple[Choice, ...]
 
 def _fix_is_disk(report, truth, upper, among: int) -> bool:
     """The disk's line is among the first *among* fixes offered for a bad line."""
-    from asm6502.basic.csfix import line_body
+    from asm6502.typein.cslisting.text import line_body
 
     # (blanks inside quotes too: one the print lost cannot be read back, the checksum skips it)
     want = truth.get(report.number, b"?").replace(b" ", b"")
@@ -100,7 +100,7 @@ def _fix_is_disk(report, truth, upper, among: int) -> bool:
 
 KEYS = ("lines", "on disk", "verified", "verified != disk", "repaired", "repaired != disk", "bad", "unchecked",
         "print = disk", "best fix = disk", "top 3 fixes hold disk")
-# measured, in the order of KEYS.  TUNED: the listings the OCR confusions in csfix.py were
+# measured, in the order of KEYS.  TUNED: the listings the OCR confusions in typein/cslisting/edits.py were
 # studied on; HELD_OUT: listings read only to measure (10/85: issue 24b; 9/85: issue 24d)
 TUNED = [
     # 10/85 p. 32: two columns, control codes and shifted letters OCR turned into symbols.

@@ -8,11 +8,13 @@ from __future__ import annotations
 
 import pytest
 
-from asm6502.basic import csfix
-from asm6502.basic.checksummer import ChecksumOptions
-from asm6502.basic.csfix import checksum_of
-from asm6502.basic.cslayout import damaged_checksum, number_readings
-from asm6502.basic.csread import read_listings
+from asm6502.typein.cslisting.checksum import ChecksumOptions
+from asm6502.typein.cslisting.edits import suspect
+from asm6502.typein.cslisting.layout import damaged_checksum, number_readings
+from asm6502.typein.cslisting.rank import rank_fixes
+from asm6502.typein.cslisting.read import read_listings
+from asm6502.typein.cslisting.text import checksum_of, line_body, petcat_text, statement_bodies
+from asm6502.typein.cslisting.verdict import damage_left
 
 
 def _in_a_listing(row: str):
@@ -24,7 +26,7 @@ def _in_a_listing(row: str):
 
 
 def _bytes(text: str) -> bytes:
-    body = csfix.line_body(text, True)
+    body = line_body(text, True)
     assert body is not None
     return body.replace(b" ", b"")
 
@@ -108,10 +110,10 @@ def test_a_misread_line_number_is_read_by_its_place_and_checksum():
 def test_a_fix_that_unmakes_a_printed_keyword_or_puts_a_digit_into_a_word_ranks_lower():
     options = ChecksumOptions(3)
     # p. 54 line 163: 'POR' for FOR verifies too; p. 54 line 22: '5' for S in a word
-    fixes = csfix.rank_fixes(163, "FOR 1=1 TO 23;O$=O$+CHR$(0):NEXTI", 98, True, options)
+    fixes = rank_fixes(163, "FOR 1=1 TO 23;O$=O$+CHR$(0):NEXTI", 98, True, options)
     assert fixes[0].text == "FOR I=1 TO 23:O$=O$+CHR$(0):NEXTI"
     assert fixes[1].cost >= fixes[0].cost + 1.0
-    fixes = csfix.rank_fixes(22, "REM------ANGELSAECHSISCH FUERDRUCKER----", 160, True, options)
+    fixes = rank_fixes(22, "REM------ANGELSAECHSISCH FUERDRUCKER----", 160, True, options)
     assert fixes[0].text == "REM-----ANGELSAECHSISCH FUERDRUCKER----"
 
 
@@ -125,8 +127,8 @@ def test_a_function_name_inside_a_keyword_is_no_function():
     # 'PRINT' ends in INT: the ':' after it is no misread '(' (High IQ line 120 in the round-trip
     # bench was repaired wrongly to 'PRINT;' when it was)
     text = "PRINT X$;: NEXT C: PRINT: NEXT R"
-    assert not csfix.suspect(text, text.rindex(":"), True)
-    assert csfix.suspect(": IF J=1 THEN A=CHR$CX)", 20, True)
+    assert not suspect(text, text.rindex(":"), True)
+    assert suspect(": IF J=1 THEN A=CHR$CX)", 20, True)
 
 
 def _whole(text: str, upper: bool) -> bytes | None:
@@ -134,7 +136,7 @@ def _whole(text: str, upper: bool) -> bytes | None:
     from asm6502 import petscii
     from asm6502.basic.tokenizer import crunch
 
-    pieces, errors = petscii.parse_text(csfix.petcat_text(text, upper).strip(" "))
+    pieces, errors = petscii.parse_text(petcat_text(text, upper).strip(" "))
     return None if errors else crunch(pieces).body
 
 
@@ -146,7 +148,7 @@ def test_a_line_tokenized_statement_by_statement_is_the_line_tokenized_whole():
     import testdata
     from helpers import real_text
 
-    from asm6502.basic.cslayout import find_records
+    from asm6502.typein.cslisting.layout import find_records
 
     rng = random.Random(24)
     checked = 0
@@ -158,7 +160,7 @@ def test_a_line_tokenized_statement_by_statement_is_the_line_tokenized_whole():
             texts = [printed] + [printed[:k] + c + printed[k + 1:] for k in
                                  rng.sample(range(len(printed)), min(3, len(printed))) for c in ':"{},$ 0R']
             for text in texts:
-                assert csfix.statement_bodies(text, True, cache, chunks) == _whole(text, True), text
+                assert statement_bodies(text, True, cache, chunks) == _whole(text, True), text
                 checked += 1
     assert checked > 10000
 
@@ -167,7 +169,7 @@ def test_a_right_column_may_give_its_numbers_in_cells_of_their_own():
     # 9/85 p. 70: '630 IF E<>140 THEN 530<TAB><152><TAB>1380<TAB>s NEXT I<TAB><254>'; a number
     # followed by the empty text slot and a checksum is a line whose text OCR lost; one followed
     # by the checksum itself is a line's last digits broken into the next row (10/85 p. 74)
-    from asm6502.basic.cslayout import find_records
+    from asm6502.typein.cslisting.layout import find_records
 
     rows = "630 IF E<>140 THEN 530\t<152>\t1380\ts NEXT I\t<254>\n640 POKE 204,0\t<031>\t1490\t\t<196>\n"
     got = [(r.number, r.text.strip(), r.checksum) for r in find_records(rows).records]
@@ -180,9 +182,9 @@ def test_a_right_column_may_give_its_numbers_in_cells_of_their_own():
 def test_a_statement_never_begins_with_a_digit():
     # 9/85 p. 70 line 1390: '8 F=ASC(...)' for ':  F=ASC(...)' -- a fix elsewhere that leaves the
     # '8' leaves damage (it was taken by a chance match)
-    assert csfix.suspect("8 F=ASC(LEFT^(PROGR$ ( J) , 1))", 0, True)
-    assert csfix.damage_left("8 F=ASC(LEFT$(PROGR$ ( J) . 1))", True)
-    assert not csfix.suspect("IF X THEN 530", 11, True)
+    assert suspect("8 F=ASC(LEFT^(PROGR$ ( J) , 1))", 0, True)
+    assert damage_left("8 F=ASC(LEFT$(PROGR$ ( J) . 1))", True)
+    assert not suspect("IF X THEN 530", 11, True)
 
 
 @pytest.mark.parametrize("row,status,first", [
@@ -214,7 +216,7 @@ def test_a_line_run_into_the_last_ones_row_is_read_when_its_number_fits():
 def test_the_page_footer_is_no_line():
     # 9/85 p. 70: the footer's page number and the logo OCR garbled, over the issue's name; the
     # same form on 11/85 ('8 söa?' over 'Ausgabe ll/November 1985')
-    from asm6502.basic.cslayout import find_records
+    from asm6502.typein.cslisting.layout import find_records
 
     rows = "625 IF E=137 THEN END\t<012>\n70 \u00a3k?Jj*\nAusgabe 9/September 1985\n630 GOTO 530\t<152>\n"
     assert [r.number for r in find_records(rows).records] == [625, 630]
@@ -227,7 +229,7 @@ def test_the_page_footer_is_no_line():
 
 def test_a_speck_touching_the_checksum_field_and_a_line_numbers_1_read_as_i():
     # 9/85 p. 73: line 100's field '.<172>' (in a cell of its own and at a row's end), 'i0i0 DATA'
-    from asm6502.basic.cslayout import find_records
+    from asm6502.typein.cslisting.layout import find_records
 
     got = [(r.number, r.checksum, r.checksum_text) for r in find_records(
         "100 PRINT 1\t.<172>\n110 PRINT 2 .<171>\ni0i0 DATA 1\t<083>\n").records]

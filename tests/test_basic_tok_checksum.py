@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import pytest
 
-from asm6502.basic.checksummer import ChecksumOptions, checksum_listing, line_checksum
 from asm6502.basic.tokenizer import tokenize
+from asm6502.typein.cslisting.checksum import ChecksumOptions, checksum_listing, line_checksum
 
 
 def checksum_of(text: str, **options) -> int:

@@ -6,7 +6,6 @@ import subprocess
 import sys
 
 import pytest
-
 from helpers import ROOT, printed_superhirn
 
 SUPERHIRN = ROOT / "sources" / "superhirn.asm"
@@ -126,7 +125,7 @@ def test_tokenized_c64_source_assembles(tmp_path):
 
 
 def test_mse_listing_alongside(tmp_path):
-    from asm6502.mse import read_listing
+    from asm6502.typein.mselisting import read_listing
 
     proc = run(SUPERHIRN, "-o", tmp_path / "s.prg", "--mse", tmp_path / "s.mse.txt", "--mse-name", "SUPERHIRN II")
     assert proc.returncode == 0, proc.stderr

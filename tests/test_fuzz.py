@@ -7,7 +7,7 @@ exception (a traceback for the user), a hang (each example runs under a
 time limit), or a partial output file from the command line.
 
 Readers: assembler source (``asm6502.asm``), MSE listings
-(``asm6502.mse``), BASIC text (``asm6502.basic.tokenizer.tokenize``), .prg as
+(``asm6502.typein.mselisting``), BASIC text (``asm6502.basic.tokenizer.tokenize``), .prg as
 BASIC (``detokenize``) and as a Profi-Ass source (detokenize + assemble),
 ``.d64`` images (``asm6502.d64``), ``build.yaml`` (``asm6502.build``).
 
@@ -227,7 +227,7 @@ mse_mutated = mutations(st.one_of(excerpt(MSE_LISTING, 70), st.just(MSE_LISTING)
 
 
 def fuzz_mse(n):
-    mse = pytest.importorskip("asm6502.mse")
+    mse = pytest.importorskip("asm6502.typein.mselisting")
 
     seen = Progress("mse", n)
 

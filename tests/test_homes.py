@@ -142,7 +142,7 @@ CHECKS = {
 
 # (home, module) -> why the module may hold its own list of the home's facts
 CHOICES = {
-    ("basic/tokens.py", "basic/csdamage.py"): "KEYWORDS_TO_SPLIT: the keywords synthetic OCR damage splits, a choice among them",
+    ("basic/tokens.py", "typein/cslisting/damage.py"): "KEYWORDS_TO_SPLIT: the keywords synthetic OCR damage splits, a choice among them",
 }
 
 

@@ -74,9 +74,10 @@ BASE: dict[str, list[str]] = {
     "asm6502 d64 write": ["d64", "write", "out.d64", "highiq.prg", "--new", "games,01", "--force"],
     "asm6502 disasm": ["disasm", "superhirn.prg", "-o", "out.asm"],
     "asm6502 convert": ["convert", "good.asm", "--to", "acme", "-o", "out.a", "-q", "--disk", "asm6502.d64"],
+    "asm6502 typein scan": ["typein", "scan", "superhirn.mse.txt", "-o", "programs"],
 }
 def _mse_line() -> str:
-    from asm6502.mse import checksum_v1
+    from asm6502.typein.mselisting import checksum_v1
 
     data = bytes([0xA9, 0x00, 0x8D, 0x20, 0xD0, 0xA9, 0x01, 0x8D])
     return data.hex(" ") + f" {checksum_v1(0xC000, data):02x}"
@@ -84,9 +85,9 @@ def _mse_line() -> str:
 
 # what the typing sessions read: one good line (so that the program is written too), then .quit
 STDIN = {"asm6502 mse type": _mse_line() + "\n.quit\n", "asm6502 basic type": '10 print "hi"\n.quit\n'}
-VERDICTS = {"asm6502 verify superhirn"}  # exit 1 is a verdict, not a failure: the report is written either way
+VERDICTS = {"asm6502 verify superhirn", "asm6502 typein scan"}  # exit 1 is a verdict, not a failure: the report is written either way
 # a good value for a folder or output option the good line leaves out, by the role's kind
-ADDED = {fileio.FOLDER: "inc", fileio.ROMS: "roms", fileio.DISK: "disk", fileio.WRITE: "extra.out"}
+ADDED = {fileio.FOLDER: "inc", fileio.ROMS: "roms", fileio.DISK: "disk", fileio.WRITE: "extra.out", fileio.OUTDIR: "programs"}
 
 
 def good_files(work: Path) -> None:
@@ -123,9 +124,8 @@ def _sub_argv(argv: list[str]) -> list[str]:
 
 
 def _words(argv: list[str]) -> int:
-    if argv[0] in ("mse", "basic", "d64", "verify"):
-        return 2
-    return 1 if argv[0] in ("build", "run", "disasm", "convert") else 0
+    """How many command words start *argv* (the parsers' progs: 'asm6502 mse write' has two)."""
+    return next((k for k in (2, 1) if " ".join(["asm6502", *argv[:k]]) in BY_PROG), 0)
 
 
 PARSERS = parsers()
@@ -293,6 +293,15 @@ OUTPUTS = {
     "a name of 255 bytes": (lambda work, out, good: "n" * (255 - len(Path(out).suffix)) + Path(out).suffix, True),
 }
 OWNERS = os.geteuid() == 0  # only root can give a file to another owner
+# bad folders to write into (an output folder: made if missing, every file in it an output)
+OUTDIRS = {
+    "missing (made)": (lambda work, out, good: "made-dir", True),
+    "an existing folder": (lambda work, out, good: (work / "there").mkdir() or "there", True),
+    "a file": (lambda work, out, good: "keys.txt", False),
+    "the input": (lambda work, out, good: good, False),
+    "a dangling link": (lambda work, out, good: os.symlink("gone", work / "dangling") or "dangling", False),
+    "a folder that cannot be written": (lambda work, out, good: _locked(work, out).split("/")[0], False),
+}
 
 
 def _good_input(argv: list[str], parser, prog: str) -> str | None:
@@ -316,11 +325,13 @@ def cases() -> list[tuple[str, str, str, str]]:
         option = action.option_strings[-1] if action.option_strings else action.dest
         kinds = ({fileio.READ: INPUTS, fileio.DISK: INPUTS | {f"folder: {k}": v for k, v in FOLDERS.items()},
                   fileio.FOLDER: FOLDERS, fileio.ROMS: FOLDERS, fileio.WRITE: OUTPUTS,
-                  fileio.EDIT: INPUTS | OUTPUTS}[kind])
+                  fileio.EDIT: INPUTS | OUTPUTS, fileio.OUTDIR: OUTDIRS}[kind])
         for k in kinds:
             if k in NEEDS_AN_INPUT and kinds is not INPUTS and _good_input(BASE[prog], _parser, prog) is None:
                 continue
             side = "output" if kinds is OUTPUTS or (kind == fileio.EDIT and k in OUTPUTS) else "input"
+            if kinds is OUTDIRS:
+                side = "outdir"
             if side == "input" and kind in (fileio.FOLDER, fileio.ROMS) or side == "input" and k.startswith("folder: "):
                 side = "folder"
             out.append((prog, option, side, k))
@@ -354,7 +365,9 @@ def snapshot(folder: Path) -> dict[str, tuple]:
 
 
 def run_case(sandbox: Path, argv: list[str], declared_names: set[str], capsys, monkeypatch, *,
-             success_ok: bool = True, verdict: bool = False, stdin: str | None = None) -> tuple[int, dict, dict]:
+             success_ok: bool = True, verdict: bool = False, stdin: str | None = None,
+             folders: tuple[str, ...] = ()) -> tuple[int, dict, dict]:
+    """*folders*: declared output folders (a successful run may make them and write into them)."""
     work, outside = sandbox / "work", sandbox / "outside"
     before_work, before_outside = snapshot(work), snapshot(outside)
     monkeypatch.chdir(work)
@@ -372,11 +385,12 @@ def run_case(sandbox: Path, argv: list[str], declared_names: set[str], capsys, m
     after = snapshot(work)
     changed = {k for k in set(before_work) | set(after) if before_work.get(k) != after.get(k)}
     assert not [k for k in after if ".asm6502." in k], "a temporary file was left behind"
-    if code != 0 and not (verdict and code == 1 and changed and changed <= declared_names):
+    inside = {k for k in changed if any(k == f or k.startswith(f + "/") for f in folders)}
+    if code != 0 and not (verdict and code == 1 and changed and changed - inside <= declared_names):
         assert changed == set(), f"a failed run (exit {code}) changed {sorted(changed)}:\n{err}"
         return code, before_work, after
     assert success_ok, f"exit 0 where a refusal was expected:\n{err}"
-    assert changed <= declared_names, f"undeclared changes {sorted(changed - declared_names)}"
+    assert changed - inside <= declared_names, f"undeclared changes {sorted(changed - inside - declared_names)}"
     for name in changed:  # a replaced file keeps its mode and owner
         if name in before_work and before_work[name][0] == "file" and after.get(name, ("",))[0] == "file":
             assert after[name][2:] == before_work[name][2:], f"{name}: mode or owner changed"
@@ -423,6 +437,9 @@ def test_hostile_matrix(sandbox, capsys, monkeypatch, prog, option, side, kind):
         argv[at] = INPUTS[kind](work, good)
     elif side == "folder":
         argv[at] = FOLDERS[kind.removeprefix("folder: ")](work, good)
+    elif side == "outdir":
+        make, success_ok = OUTDIRS[kind]
+        argv[at] = make(work, good, _good_input(argv, parser, prog))
     else:
         if kind == "a full disk" and not Path("/dev/full").exists():
             pytest.skip("needs /dev/full")
@@ -439,8 +456,10 @@ def test_hostile_matrix(sandbox, capsys, monkeypatch, prog, option, side, kind):
     names = _outputs_of(argv, prog)
     names |= {os.readlink(work / n) for n in names if (work / n).is_symlink()}  # (written through the link)
     declared_names = names | {"target-" + n for n in names} | {"twin-" + n for n in names}
+    folders = tuple(argv[at] for _p, q, a in declared() if q is parser and getattr(a, ROLE_ATTRIBUTE).kind == fileio.OUTDIR
+                    for at in [_slot(parser, argv, a)] if at is not None)
     code, _before, after = run_case(sandbox, argv, declared_names, capsys, monkeypatch, success_ok=bool(success_ok),
-                                    verdict=prog in VERDICTS, stdin=STDIN.get(prog))
+                                    verdict=prog in VERDICTS, stdin=STDIN.get(prog), folders=folders)
     if code == 0 and kind == "a file with a hard link" and argv[at] in after and after[argv[at]][0] == "file":
         assert after["twin-" + argv[at]][1] == after[argv[at]][1], "the hard link's other name kept the old bytes"
 

@@ -3,8 +3,8 @@ listed here, each with the start-up time it saves (or the reason it cannot be at
 
 Measured with ``python -X importtime`` (best of 3, after ``asm6502.cli``, ``asm6502.diagnostics``
 and ``asm6502.fileio`` are loaded, 2 shared cores, 2026-12-01): asm6502.asm 22 ms, tqdm 30 ms,
-asm6502.basic.tokenizer 14 ms, asm6502.basic.interpreter 13 ms, asm6502.d64 13 ms, asm6502.mse
-12 ms, asm6502.emu.harness 11.5 ms, asm6502.basic.checksummer 10 ms, asm6502.cli.assemble 2.7 ms,
+asm6502.basic.tokenizer 14 ms, asm6502.basic.interpreter 13 ms, asm6502.d64 13 ms, asm6502.typein.mselisting
+12 ms, asm6502.emu.harness 11.5 ms, asm6502.typein.cslisting.checksum 10 ms, asm6502.cli.assemble 2.7 ms,
 intelhex 2.2 ms, asm6502.asm.listing 1.5 ms, threading 1.4 ms, difflib 0.7 ms.
 """
 
@@ -23,20 +23,20 @@ LAZY = {
     ("asm6502.asm.decode", "asm6502.basic.interpreter.numbers"): "13 ms; only for .flp",
     ("asm6502.output", "intelhex"): "2.2 ms; only for --format hex",
     ("asm6502.filetype", "asm6502.basic.tokenizer"): "14 ms; only when a file looks like a BASIC program",
-    ("asm6502.filetype", "asm6502.basic.cslayout"): "5.4 ms; only when lines end as Checksummer values do",
+    ("asm6502.filetype", "asm6502.typein.cslisting.layout"): "5.4 ms; only when lines end as Checksummer values do",
     ("asm6502.fileio", "signal"): "only while outputs are renamed into place",
     ("asm6502.fileio", "glob"): "only to clean up after a failed write",
     ("asm6502.emu.superhirn", "threading"): "1.4 ms; only for a run with a time limit",
-    ("asm6502.basic.checksummer", "asm6502.basic.tokenizer"): "14 ms; the checksum of one line needs no tokenizer",
+    ("asm6502.typein.cslisting.checksum", "asm6502.basic.tokenizer"): "14 ms; the checksum of one line needs no tokenizer",
     ("asm6502.basic.interpreter.machine_code", "asm6502.emu.harness"): "11.5 ms (py65); only when BASIC calls machine code",
     ("asm6502.cli", "difflib"): "0.7 ms; only for a misspelled command",
     ("asm6502.cli", "asm6502.cli.assemble"): "2.7 ms; a sub-command does not need the assembler's parser",
     ("asm6502.cli", "asm6502.asm.assemble"): "asm6502.asm, 22 ms; a sub-command does not need the assembler",
     ("asm6502.cli.assemble", "asm6502.basic.tokenizer"): "14 ms; only for a tokenized (.prg) source",
     ("asm6502.cli.assemble", "asm6502.asm.listing"): "1.5 ms; only for --listing-format profi",
-    ("asm6502.cli.assemble", "asm6502.mse"): "12 ms; only with --mse",
+    ("asm6502.cli.assemble", "asm6502.typein.mselisting"): "12 ms; only with --mse",
     ("asm6502.cli.basic", "asm6502.basic.tokenizer"): "14 ms; 'basic run' of a .prg does not tokenize",
-    ("asm6502.cli.basic", "asm6502.basic.checksummer"): "10 ms; only for 'basic checksum'",
+    ("asm6502.cli.basic", "asm6502.typein.cslisting.checksum"): "10 ms; only for 'basic checksum'",
     ("asm6502.cli.basic_common", "asm6502.basic.case"): "with the tokenizer: 'basic run' of a .prg does not tokenize",
     ("asm6502.cli.basic_common", "asm6502.basic.tokenizer"): "14 ms; 'basic run' of a .prg does not tokenize",
     ("asm6502.cli.basic_run", "asm6502.basic.interpreter"): "13 ms; 'basic tok/list/checksum' do not run BASIC",
@@ -47,12 +47,12 @@ LAZY = {
     ("asm6502.cli.verify", "tqdm"): "30 ms; only for the progress bar of a long run",
     ("asm6502.build", "asm6502.asm.assemble"): "asm6502.asm, 22 ms; a build loads the modules of its rules only",
     ("asm6502.build", "asm6502.output"): "with asm6502.asm (22 ms); a build loads the modules of its rules only",
-    ("asm6502.build", "asm6502.mse"): "12 ms; a build loads the modules of its rules only",
+    ("asm6502.build", "asm6502.typein.mselisting"): "12 ms; a build loads the modules of its rules only",
     ("asm6502.build", "asm6502.basic.tokenizer"): "14 ms; a build loads the modules of its rules only",
-    ("asm6502.build", "asm6502.basic.checksummer"): "10 ms; a build loads the modules of its rules only",
+    ("asm6502.build", "asm6502.typein.cslisting.checksum"): "10 ms; a build loads the modules of its rules only",
     ("asm6502.build", "asm6502.d64"): "13 ms; a build loads the modules of its rules only",
-    ("asm6502.cli.basic", "asm6502.basic.csread"): "33 ms; only for 'basic read'",
-    ("asm6502.cli.basic", "asm6502.basic.csaccept"): "loads csread (33 ms), the stage after it; only for 'basic read'",
+    ("asm6502.cli.basic", "asm6502.typein.cslisting.read"): "33 ms; only for 'basic read'",
+    ("asm6502.cli.basic", "asm6502.typein.cslisting.accept"): "loads typein.cslisting.read (33 ms), the stage after it; only for 'basic read'",
     ("asm6502.cli.basic_run", "asm6502.emu.c64.roms"): "with emu.c64.session (32 ms): only for 'basic run --rom'",
     ("asm6502.cli.basic_run", "asm6502.emu.c64.screen"): "14 ms; only for 'basic run --rom'",
     ("asm6502.cli.basic_run", "asm6502.emu.c64.session"): "32 ms (the whole C64); only for 'basic run --rom'",

@@ -18,9 +18,9 @@ from helpers import FIXTURES, SUPERHIRN_SEED, printed_superhirn, seed_path, seed
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from asm6502 import mse
 from asm6502.cli import mse as cli
 from asm6502.diagnostics import DiagnosticError, Severity, render
+from asm6502.typein import mselisting as mse
 
 LISTING = superhirn_listing()
 ROWS = LISTING.splitlines()[2:]

@@ -1,4 +1,4 @@
-"""The MSE versions as format objects (asm6502/mse/formats.py), listed once and read by every job."""
+"""The MSE versions as format objects (asm6502/typein/mselisting/formats.py), listed once and read by every job."""
 
 from __future__ import annotations
 
@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from asm6502 import mse
 from asm6502.build import _CHOICES
-from asm6502.mse.formats import FORMATS, MseFormat
+from asm6502.typein import mselisting as mse
+from asm6502.typein.mselisting.formats import FORMATS, MseFormat
 
 PACKAGE = Path(__file__).resolve().parent.parent / "asm6502"
 PROGRAM = bytes(range(40))

@@ -1,7 +1,7 @@
 """MSE V1.0 listings as OCR gives them (issue 13): structure-based reading and ranked repairs.
 
 Material: the Superhirn II listing (build/superhirn.prg as printed, tests/fixtures), with
-synthetic OCR damage from asm6502.mse.damage, one class at a time and mixed; and lines in
+synthetic OCR damage from asm6502.typein.mselisting.damage, one class at a time and mixed; and lines in
 the shapes issue 13 quotes from 11 printed 64'er listings (bytes made up, checksums computed).
 
 What the reader must do with every damaged line: read it to the true bytes (as printed, or
@@ -19,9 +19,9 @@ from helpers import FIXTURES, printed_superhirn
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from asm6502 import mse
 from asm6502.cli import mse as cli
-from asm6502.mse import damage
+from asm6502.typein import mselisting as mse
+from asm6502.typein.mselisting import damage
 
 START, PRINTED = printed_superhirn()
 PROGRAM = PRINTED[:523]

@@ -292,7 +292,7 @@ class _Typist(io.StringIO):
     (["mse", "type", "prog.txt", "--start", "$c000"], ["a9 00 8d 20 d0 a9 01 8d 6f", ".quit"], "C008 : ff\n"),
 ])
 def test_a_session_whose_file_changed_saves_beside_it(work, capsys, monkeypatch, command, typed, other):
-    from asm6502.mse import checksum_v1
+    from asm6502.typein.mselisting import checksum_v1
 
     if command[0] == "mse":
         data = bytes.fromhex(typed[0][:-3])

@@ -153,11 +153,11 @@ def test_the_assembler_names_a_checksummer_listing(capsys, tmp_path):
 
 
 def test_an_assembler_source_does_not_load_the_checksummer_reader():
-    """(Lines ending in three digits, '*= $c000', are no checksums: cslayout, 5 ms, is not imported.)"""
+    """(Lines ending in three digits, '*= $c000', are no checksums: typein.cslisting.layout, 5 ms, is not imported.)"""
     import subprocess
     import sys
 
     code = ("import sys; from asm6502 import filetype; "
             "filetype.sniff_text('10 *= $c000\\n20 lda #1\\n30 sta $d020\\n', 'a.asm', tokenized=False); "
-            "print('asm6502.basic.cslayout' in sys.modules)")
+            "print('asm6502.typein.cslisting.layout' in sys.modules)")
     assert subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout == "False\n"

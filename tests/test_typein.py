@@ -16,11 +16,11 @@ from pathlib import Path
 
 import pytest
 
-from asm6502.basic.checksummer import ChecksumOptions, line_checksum
 from asm6502.basic.tokenizer import crunch_text, tokenize
-from asm6502.mse import checksum_v1, format_line, read_listing
 from asm6502.typein.basic import BasicSession
+from asm6502.typein.cslisting.checksum import ChecksumOptions, line_checksum
 from asm6502.typein.mse import MseSession
+from asm6502.typein.mselisting import checksum_v1, format_line, read_listing
 
 ROOT = Path(__file__).parent.parent
 

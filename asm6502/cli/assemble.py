@@ -313,7 +313,7 @@ def _assemble_command(args, files: Files) -> int:
     if args.labels:
         files.add(args.labels, output.vice_labels(result, args.labels_all, _break_addresses(result, args.breaks)), "label file")
     if args.mse and result.segments:
-        from asm6502 import mse
+        from asm6502.typein import mselisting as mse
 
         files.add(args.mse, mse.write_listing(result.load_address, result.image, name=(args.mse_name or source.stem).upper()), "MSE listing")
     files.commit()

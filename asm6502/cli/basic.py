@@ -122,8 +122,8 @@ def register_read(sub) -> None:
 
 
 def run_read(args, files: Files) -> int:
-    from asm6502.basic.csaccept import accept, parse_choice
-    from asm6502.basic.csread import read_listings
+    from asm6502.typein.cslisting.accept import accept, parse_choice
+    from asm6502.typein.cslisting.read import read_listings
 
     if args.fix and not args.output:
         raise DiagnosticError([error("--fix needs -o PRG (the corrected listing is written next to it)")])
@@ -229,7 +229,7 @@ def register_checksum(sub) -> None:
 
 
 def run_checksum(args, files: Files) -> int:
-    from asm6502.basic.checksummer import ChecksumOptions, checksum_listing
+    from asm6502.typein.cslisting.checksum import ChecksumOptions, checksum_listing
 
     kind = args.kind
     if kind == "auto":

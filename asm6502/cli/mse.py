@@ -6,10 +6,10 @@ import argparse
 import sys
 from pathlib import Path
 
-from asm6502 import mse
 from asm6502.cli.common import add_path_argument, byte_arg, gate, guarded, number_arg, print_diagnostics, read_program
 from asm6502.diagnostics import DiagnosticError, error
 from asm6502.fileio import INPUT, OUTPUT, Files, refuse_binary, write_stdout
+from asm6502.typein import mselisting as mse
 
 DESCRIPTION = """\
 Write or read MSE ("MaschinenSpracheEditor") hex listings as printed in 64'er magazine.

@@ -11,11 +11,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from asm6502.basic import csfix
-from asm6502.basic.checksummer import ChecksumOptions, format_listing, line_checksum
-from asm6502.basic.cslayout import CHECKSUM_AT_END, NUMBERED, read_checksum, read_number
-from asm6502.basic.csread import read_listings
 from asm6502.basic.tokenizer import MAX_LINE_NUMBER
+from asm6502.typein.cslisting.checksum import ChecksumOptions, format_listing, line_checksum
+from asm6502.typein.cslisting.layout import CHECKSUM_AT_END, NUMBERED, read_checksum, read_number
+from asm6502.typein.cslisting.rank import rank_fixes
+from asm6502.typein.cslisting.read import read_listings
+from asm6502.typein.cslisting.text import line_body, petcat_text
+from asm6502.typein.cslisting.verdict import describe
 
 MAX_TYPED = 1000  # characters of one typed line: 80 on the C64's screen, each perhaps a {name} of several
 
@@ -55,7 +57,7 @@ class BasicSession:
                     session.pending[r.number] = (r.printed, r.checksum)
                     messages.append(f"line {r.number} in the file does not verify; type it again")
                     continue
-                session.lines[r.number] = csfix.petcat_text(r.text, result.upper)
+                session.lines[r.number] = petcat_text(r.text, result.upper)
                 session._typed(r.number)
         return session, messages
 
@@ -108,18 +110,18 @@ class BasicSession:
         text = m.group("rest").rstrip()
         if number > MAX_LINE_NUMBER:
             return [f"refused: line number {number} is out of range 0-{MAX_LINE_NUMBER}"]
-        body = csfix.line_body(text, self.upper)
+        body = line_body(text, self.upper)
         if body is None:
             return [f"refused: line {number} has an unknown control-code name or character"]
         computed = line_checksum(number, body, self.options())
         if printed is not None and computed != printed:
-            fixes = csfix.rank_fixes(number, text, printed, self.upper, self.options(), limit=3)
+            fixes = rank_fixes(number, text, printed, self.upper, self.options(), limit=3)
             answer = [f"refused: line {number} gives <{computed:03d}>, the print says <{printed:03d}>"]
-            answer += [f"  most likely: {csfix.describe(text, f, printed)}" for f in fixes[:1]]
+            answer += [f"  most likely: {describe(text, f, printed)}" for f in fixes[:1]]
             return answer
         replaced = number in self.lines or number in self.pending
         self.pending.pop(number, None)
-        self.lines[number] = csfix.petcat_text(text, self.upper)
+        self.lines[number] = petcat_text(text, self.upper)
         self._typed(number)
         self.dirty = True
         what = "replaced" if replaced else "ok"
@@ -128,7 +130,7 @@ class BasicSession:
         return [f"{what}: line {number} <{computed:03d}>"]
 
     def _checksum(self, number: int, text: str) -> int:
-        body = csfix.line_body(text, False)
+        body = line_body(text, False)
         return 0 if body is None else line_checksum(number, body, self.options())
 
     def listing(self) -> str:

@@ -3,7 +3,7 @@
 The typist enters the 8 data bytes and the checksum of the line for the address shown
 (``a9 00 8d 20 d0 ...  4c``, blanks optional); a line whose checksum does not match is
 refused at once with the most likely fix (a single hex digit changed, OCR/typing confusions
-first, as :func:`asm6502.mse.char_cost` ranks them).  ``.back`` goes back one line.  The
+first, as :func:`asm6502.typein.mselisting.char_cost` ranks them).  ``.back`` goes back one line.  The
 session's file is an MSE listing (``mse write`` format), so a partly typed file resumes.
 """
 
@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from asm6502.mse import char_cost, checksum_v1, format_line, read_listing, write_listing
+from asm6502.typein.mselisting import char_cost, checksum_v1, format_line, read_listing, write_listing
 
 HEX = "0123456789ABCDEF"
 HELP = ("type the 8 bytes and the checksum of the line shown (a9 00 8d 20 d0 a9 01 8d 42); "

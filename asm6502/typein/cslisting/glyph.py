@@ -24,7 +24,7 @@ from asm6502 import petscii
 GRAPHICS = range(0xA0, 0xE0)  # SHIFT-SPACE, CBM- and SHIFT- graphics; $C1-$DA are the shifted letters
 SHIFTED_LETTERS = range(0xC1, 0xDB)
 PUNCTUATION = " .,:;!?-+*/=()'\"<>"  # printed as themselves: not a glyph OCR had no letter for
-# costs, in csfix's units (an ordinary OCR confusion costs 1)
+# costs, in the units of edits.py (an ordinary OCR confusion costs 1)
 SYMBOL_COST = 1.5  # a symbol inside quotes is any graphics character or shifted letter
 ALONE_COST = 2.5  # a letter alone in quotes may be a glyph read as a letter ("Y"), or just a letter ("J")
 SAME_LETTER_COST = 1.5  # a word's first letter shifted, the underline lost

@@ -12,19 +12,16 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from asm6502.diagnostics import error, note, warning
-from asm6502.mse import ocr
-from asm6502.mse.codec import (
+from asm6502.typein.confusion import ORDINARY_COST, SECOND_CHANGE_COST, TRANSPOSE_COST, char_cost
+from asm6502.typein.mselisting import ocr
+from asm6502.typein.mselisting.codec import (
     _ALPHA_VALUE,
     _HEX,
     ALPHA_LOOKALIKES,
     ALPHABET,
     MAX_FIXES_SHOWN,
-    ORDINARY_COST,
-    SECOND_CHANGE_COST,
-    TRANSPOSE_COST,
     V1_RULE,
     V2_CHECKSUM_GAP,
-    char_cost,
     checksum_v1,
     checksum_v2,
     decode_v2_checksum,
@@ -33,7 +30,7 @@ from asm6502.mse.codec import (
     encode_v2_data,
     read_hex,
 )
-from asm6502.mse.parsing import Header, LineRecord, SourceText, records_by_candidates, records_by_structure
+from asm6502.typein.mselisting.parsing import Header, LineRecord, SourceText, records_by_candidates, records_by_structure
 
 Consider = Callable[[str, float, str], None]  # (a changed line's characters, its cost, why) -> None
 
@@ -112,8 +109,9 @@ class MseFormat:
     # -- checking
 
     def check_line(self, rec: LineRecord, address: int, data: bytes, case, diags: list, src: SourceText,
-                   addr_note: list) -> tuple[bytes, str, str, tuple[bytes, ...]] | None:
-        """(data, status, repair, fixes) of a line checked this format's own way; None: the common way."""
+                   addr_note: list, budget: ocr.Budget | None = None) -> tuple[bytes, str, str, tuple[bytes, ...]] | None:
+        """(data, status, repair, fixes) of a line checked this format's own way; None: the common way.
+        *budget*: the listing's search budget (:class:`ocr.Budget`)."""
         return None
 
     def describe_change(self, rec: LineRecord, new: str, at: int) -> str:
@@ -172,13 +170,15 @@ class V1Format(MseFormat):
     def printed_checksum(self, rec: LineRecord) -> str:
         return rec.digits[-2:]
 
-    def check_line(self, rec, address, data, case, diags, src, addr_note):
-        """Verify a line; repair it when one reading is clearly the most likely (asm6502.mse.ocr)."""
+    def check_line(self, rec, address, data, case, diags, src, addr_note, budget=None):
+        """Verify a line; repair it when one reading is clearly the most likely (asm6502.typein.mselisting.ocr)."""
         payload = rec.digits[4:]
         if ocr.verifies(address, payload):
             return data, "verified", "", ()
         cells = rec.cells
-        fixes = ocr.rank_fixes(address, cells, case)
+        before = budget.skipped if budget is not None else 0
+        fixes = ocr.rank_fixes(address, cells, case, budget=budget)
+        stopped = (budget.skipped - before) if budget is not None else 0
         swaps = ocr.transpositions(address, cells, TRANSPOSE_COST)
         ranked = sorted(fixes + [c for c in swaps if c.digits not in {f.digits for f in fixes}],
                         key=lambda c: (c.cost, c.digits))
@@ -187,7 +187,7 @@ class V1Format(MseFormat):
             return ocr.describe(address, cells, c, swapped=c in swaps)
 
         cs_at = rec.offsets[-2]
-        if ocr.confident(ranked):
+        if ocr.confident(ranked) and not stopped:  # (a search cut short repairs nothing unasked)
             best = ranked[0]
             repair = text_of(best)
             diags.append(warning(f"repaired line ${address:04X}: {repair}", src.span(cs_at, 2), *addr_note))
@@ -199,6 +199,9 @@ class V1Format(MseFormat):
         notes = addr_note + [note("possible fix: " + text_of(f)) for f in shown]
         if len(ranked) > len(shown):
             notes.append(note(f"{len(ranked) - len(shown)} less likely changes also match"))
+        if stopped:
+            notes.append(note(f"not searched further: {stopped} candidates (a listing's repairs try "
+                              f"{ocr.LISTING_READINGS} readings at most)"))
         if ocr.WILDCARD in payload:
             what = f"unreadable character in the line for ${address:04X}"
             what += "" if ranked else " (no reading verifies)"

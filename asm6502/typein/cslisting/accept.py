@@ -7,7 +7,7 @@ The user, with the printed page at hand, decides: ``--accept 510`` takes line 51
 ``--accept all`` the first fix of every line that has one.  A line whose checksum field is
 unreadable (``<m>``) is unchecked; naming it takes it as printed (``all`` does not: no checksum
 says anything for it).  This is a stage after reading: the reports and diagnostics of
-:func:`asm6502.basic.csread.read_listings` go in, the same with the confirmed lines taken
+:func:`asm6502.typein.cslisting.read.read_listings` go in, the same with the confirmed lines taken
 ("accepted") come out.
 """
 
@@ -17,10 +17,10 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from asm6502.basic import csfix
-from asm6502.basic.checksummer import ChecksumOptions, line_checksum
-from asm6502.basic.csread import LineReport, ReadResult
 from asm6502.diagnostics import Diagnostic, error, warning
+from asm6502.typein.cslisting.checksum import ChecksumOptions, line_checksum
+from asm6502.typein.cslisting.read import LineReport, ReadResult
+from asm6502.typein.cslisting.text import line_body
 
 STANDS_IN_THE_WAY = ("bad", "unchecked")
 
@@ -119,7 +119,7 @@ def _take(result: ReadResult, lines: list[LineReport], k: int, rank: int, diags:
     else:
         text = r.fixed_texts[rank - 1]
         what = f"fix {rank} taken: {r.fixes[rank - 1]}"
-    body = csfix.line_body(text, result.upper)
+    body = line_body(text, result.upper)
     computed = None if body is None else line_checksum(r.number, body, ChecksumOptions(result.version))
     if r.error is not None and r.error in diags:
         diags.remove(r.error)

@@ -1,7 +1,7 @@
 """Reading a listing's text: where its lines are, each line's characters as read.
 
-V1.0 lines are read by their structure (:mod:`asm6502.mse.ocr`), V2.x lines by the characters
-of the letter code after an address and ':'; a format (asm6502/mse/formats.py) says which.
+V1.0 lines are read by their structure (:mod:`asm6502.typein.mselisting.ocr`), V2.x lines by the characters
+of the letter code after an address and ':'; a format (asm6502/typein/mselisting/formats.py) says which.
 Without a header, the listing is the densest stretch of credible lines among the candidates.
 """
 
@@ -12,12 +12,12 @@ import re
 from dataclasses import dataclass
 
 from asm6502.diagnostics import Diagnostic, Span, warning
-from asm6502.mse import ocr
-from asm6502.mse.codec import HEX_LOOKALIKES, read_hex
+from asm6502.typein.mselisting import ocr
+from asm6502.typein.mselisting.codec import HEX_LOOKALIKES, read_hex
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from asm6502.mse.formats import MseFormat
+    from asm6502.typein.mselisting.formats import MseFormat
 
 
 class SourceText:
@@ -158,7 +158,7 @@ class Parse:
 
 
 def records_by_structure(text: str, begin: int, src: SourceText, header: Header | None) -> tuple[list[LineRecord], list[Diagnostic]]:
-    """V1.0 lines by their structure (:mod:`asm6502.mse.ocr`), the address sequence guiding."""
+    """V1.0 lines by their structure (:mod:`asm6502.typein.mselisting.ocr`), the address sequence guiding."""
     toks = ocr.tokens(text, begin, len(text))
     scanner = ocr.LineScanner(toks)
     records: list[LineRecord] = []

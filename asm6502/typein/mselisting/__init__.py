@@ -36,28 +36,23 @@ Modules, by job: :mod:`.formats` (the versions as objects, ``V1Format`` and ``V2
 once in ``FORMATS``), :mod:`.writing` (listings), :mod:`.parsing` (a text's listing lines),
 :mod:`.checking` (checksums, repairs, the address sequence, per-line reports:
 verified / repaired / still bad, :class:`LineReport`), :mod:`.codec` (checksums, the V2 letter
-code, OCR confusion costs), :mod:`.ocr` (V1.0 lines read by their structure from OCR text;
+code, the digits OCR reads for others; the costs are :mod:`asm6502.typein.confusion`), :mod:`.ocr` (V1.0 lines read by their structure from OCR text;
 ranked repairs), :mod:`.damage` (synthetic OCR damage for tests and ``bench/mse_ocr_roundtrip.py``).
 This module is the package's face: the names other modules use.
 """
 
 from __future__ import annotations
 
-from asm6502.mse.checking import LineReport, ReadResult, corrected_listing, read_listing, read_listings
-from asm6502.mse.codec import (
+from asm6502.typein.confusion import CONFUSIONS, ORDINARY_COST, SECOND_CHANGE_COST, SUSPECT_FACTOR, TRANSPOSE_COST, char_cost
+from asm6502.typein.mselisting.checking import LineReport, ReadResult, corrected_listing, read_listing, read_listings
+from asm6502.typein.mselisting.codec import (
     ALPHA_LOOKALIKES,
     ALPHABET,
-    CONFUSIONS,
     HEX_LOOKALIKES,
     MAX_FIXES_SHOWN,
     MSE_FILL,
-    ORDINARY_COST,
-    SECOND_CHANGE_COST,
-    SUSPECT_FACTOR,
-    TRANSPOSE_COST,
     V1_RULE,
     V2_CHECKSUM_GAP,
-    char_cost,
     checksum_v1,
     checksum_v2,
     decode_v2_checksum,
@@ -65,8 +60,8 @@ from asm6502.mse.codec import (
     encode_v2_checksum,
     encode_v2_data,
 )
-from asm6502.mse.formats import BYTES_PER_LINE, FORMATS, VERSIONS, MseFormat, V1Format, V2Format
-from asm6502.mse.writing import LAST_LINE_LAYOUTS, check_version, format_line, write_listing
+from asm6502.typein.mselisting.formats import BYTES_PER_LINE, FORMATS, VERSIONS, MseFormat, V1Format, V2Format
+from asm6502.typein.mselisting.writing import LAST_LINE_LAYOUTS, check_version, format_line, write_listing
 
 __all__ = [
     "ALPHA_LOOKALIKES", "CONFUSIONS", "HEX_LOOKALIKES", "ORDINARY_COST", "SECOND_CHANGE_COST", "SUSPECT_FACTOR",

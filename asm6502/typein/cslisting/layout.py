@@ -16,7 +16,7 @@ above; no checksum: the line goes on in the next row).  A printed line longer th
 print width goes on in the next row without a number; its checksum comes at its end.
 Captions (``Listing 1. ...``), the ``(c) 64'er`` stamp, page headers and article text
 are rows or cells that belong to no line; they are kept as ``prose`` and never read as
-BASIC.  This module only finds the pieces; :mod:`asm6502.basic.csread` checks them.
+BASIC.  This module only finds the pieces; :mod:`asm6502.typein.cslisting.read` checks them.
 """
 
 from __future__ import annotations

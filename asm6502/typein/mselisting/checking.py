@@ -6,11 +6,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from asm6502.diagnostics import Diagnostic, Span, error, note, warning
-from asm6502.mse import ocr
-from asm6502.mse.codec import MAX_FIXES_SHOWN, MSE_FILL, SUSPECT_FACTOR, char_cost
-from asm6502.mse.formats import FORMATS, VERSIONS, MseFormat, reason
-from asm6502.mse.parsing import LineRecord, Parse, SourceText, blank_outside, cut_column, headers, parse
-from asm6502.mse.writing import check_version, write_listing
+from asm6502.typein.confusion import SUSPECT_FACTOR, char_cost
+from asm6502.typein.mselisting import ocr
+from asm6502.typein.mselisting.codec import MAX_FIXES_SHOWN, MSE_FILL
+from asm6502.typein.mselisting.formats import FORMATS, VERSIONS, MseFormat, reason
+from asm6502.typein.mselisting.parsing import LineRecord, Parse, SourceText, blank_outside, cut_column, headers, parse
+from asm6502.typein.mselisting.writing import check_version, write_listing
 
 
 @dataclass(frozen=True)
@@ -115,6 +116,7 @@ def _check(parse: Parse, src: SourceText, fill: int) -> ReadResult:
     diags = parse.diagnostics
     per_line = fmt.bytes_per_line
     name = header.name if header else None
+    budget = ocr.Budget()  # the listing's search budget
     if header and header.end <= header.start:
         diags.append(error(
             f"header end address ${header.end:04X} is not after the start address ${header.start:04X}",
@@ -203,7 +205,7 @@ def _check(parse: Parse, src: SourceText, fill: int) -> ReadResult:
         if fmt.short_lines and not header and len(data) < per_line and k + 1 < len(records):
             diags.append(error(f"line for ${address:04X} has only {len(data)} data bytes; only the last line may be short", where, *addr_note))
         # -- checksum
-        checked = fmt.check_line(rec, address, data, case, diags, src, addr_note)
+        checked = fmt.check_line(rec, address, data, case, diags, src, addr_note, budget)
         if checked is not None:
             data, status, repair, fixes = checked
             if header and address < header.end < address + len(data):

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from asm6502.diagnostics import DiagnosticError, error
-from asm6502.mse.codec import MSE_FILL
-from asm6502.mse.formats import DEFAULT_VERSION, FORMATS, VERSIONS, MseFormat
+from asm6502.typein.mselisting.codec import MSE_FILL
+from asm6502.typein.mselisting.formats import DEFAULT_VERSION, FORMATS, VERSIONS, MseFormat
 
 LAST_LINE_LAYOUTS = ("short", "full")
 

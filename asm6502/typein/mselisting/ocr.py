@@ -15,7 +15,7 @@ magazine page damages it in ways a character-class tokenizer cannot see through
   single and double changes ranked by how likely OCR makes them (:func:`rank_fixes`).
 
 This module tokenizes text into line records and ranks candidate readings; the package
-(``asm6502.mse``) places the lines in sequence and reports.
+(``asm6502.typein.mselisting``) places the lines in sequence and reports.
 """
 
 from __future__ import annotations
@@ -24,7 +24,8 @@ import re
 from dataclasses import dataclass
 from itertools import combinations
 
-from asm6502.mse.codec import HEX_LOOKALIKES, ORDINARY_COST, SUSPECT_FACTOR, char_cost, checksum_v1
+from asm6502.typein.confusion import ORDINARY_COST, SUSPECT_FACTOR, char_cost
+from asm6502.typein.mselisting.codec import HEX_LOOKALIKES, checksum_v1
 
 HEX = "0123456789ABCDEF"
 WILDCARD = "?"
@@ -295,12 +296,25 @@ def verifies(address: int, digits: str) -> bool:
     return checksum_v1(address, data) == int(digits[-2:], 16)
 
 
-def rank_fixes(address: int, cells: tuple[Cell, ...], case: str | None, limit: int = 40) -> list[Candidate]:
+LISTING_READINGS = 500_000  # readings one listing's repairs try at most (a line tries 34,695 at most)
+
+
+@dataclass
+class Budget:
+    """The readings a listing's repairs may still try (*left*), and those not tried when it ran out."""
+
+    left: int = LISTING_READINGS
+    skipped: int = 0
+
+
+def rank_fixes(address: int, cells: tuple[Cell, ...], case: str | None, limit: int = 40,
+               budget: Budget | None = None) -> list[Candidate]:
     """Readings of *cells* (payload + checksum) that verify at *address*, most likely first.
 
     Single changes of any character; pairs of changes where each is a likely OCR confusion
     (or fills an unreadable character).  A cell printed as a look-alike letter, or as a hex
-    letter in the other case than the listing's, is suspect and cheaper to change.
+    letter in the other case than the listing's, is suspect and cheaper to change.  *budget*:
+    the listing's; once spent, the readings left are counted in ``budget.skipped``, not tried.
     """
     digits = "".join(c.digit for c in cells)
     wild = [k for k, c in enumerate(cells) if c.digit == WILDCARD]
@@ -308,6 +322,11 @@ def rank_fixes(address: int, cells: tuple[Cell, ...], case: str | None, limit: i
     found: dict[str, Candidate] = {}
 
     def consider(changes: list[tuple[int, str, float]], extra: float) -> None:
+        if budget is not None:
+            if budget.left <= 0:
+                budget.skipped += 1
+                return
+            budget.left -= 1
         new = list(digits)
         for k, d, _ in changes:
             new[k] = d

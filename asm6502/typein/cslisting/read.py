@@ -1,6 +1,6 @@
 """Reading a printed Checksummer listing back into a program, every line checked.
 
-``read_listings(text)`` finds the listing lines (:mod:`asm6502.basic.cslayout`), takes each
+``read_listings(text)`` finds the listing lines (:mod:`asm6502.typein.cslisting.layout`), takes each
 line's ``<NNN>`` off, tokenizes the line as the C64 stores it and compares its Checksummer
 value with the printed one.  The Checksummer version is decided by the checksums (V1/V2 sum
 the bytes, V3 rotates them; whichever reproduces more printed values).  As ``mse read`` does,
@@ -16,10 +16,12 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field, replace
 
-from asm6502.basic import csfix
 from asm6502.basic.case import BRACES
-from asm6502.basic.checksummer import ChecksumOptions, format_listing, line_checksum
-from asm6502.basic.cslayout import (
+from asm6502.basic.tokenizer import BASIC_START, MAX_LINE_NUMBER, link_program
+from asm6502.diagnostics import Diagnostic, Span, error, note, warning
+from asm6502.typein.cslisting.checksum import ChecksumOptions, format_listing, line_checksum
+from asm6502.typein.cslisting.edits import Fix, learn
+from asm6502.typein.cslisting.layout import (
     CHECKSUM_INSIDE,
     NUMBERED,
     DamagedField,
@@ -30,10 +32,16 @@ from asm6502.basic.cslayout import (
     number_readings,
     read_checksum,
 )
-from asm6502.basic.tokenizer import BASIC_START, MAX_LINE_NUMBER, link_program
-from asm6502.diagnostics import Diagnostic, Span, error, note, warning
+from asm6502.typein.cslisting.rank import MAX_LINE_TEXTS, Tried, keyword_join, rank_fixes
+from asm6502.typein.cslisting.text import checksum_of, line_body, normalize_controls, petcat_text
+from asm6502.typein.cslisting.verdict import confident, damage_left, describe
 
 MAX_FIXES_SHOWN = 3
+# The search is bounded: a line's rankings read at most rank.MAX_LINE_TEXTS texts, a listing's
+# LISTING_TEXTS (a real page reads 38,000 at most); the second ranking holds HELD_TEXTS of the
+# first one's texts at most (beyond, it reads them again, within the line's budget).
+LISTING_TEXTS = 100_000
+HELD_TEXTS = 50_000
 # a checksum field at a line's end whose digits OCR lost: brackets around one to four marks
 _UNREADABLE_FIELD = re.compile(r"\s(<[^<>{}\d\s]{1,4}>)\s*$")
 UPPER_SHARE = 0.8  # letters that are capitals, above which the listing is read as all-capitals
@@ -42,7 +50,7 @@ UPPER_SHARE = 0.8  # letters that are capitals, above which the listing is read 
 @dataclass(frozen=True)
 class LineReport:
     """One listing line: *status* verified / repaired / bad / unchecked (its checksum field
-    unreadable) / accepted (a fix the user confirmed, :mod:`asm6502.basic.csaccept`); *text* as
+    unreadable) / accepted (a fix the user confirmed, :mod:`asm6502.typein.cslisting.accept`); *text* as
     taken (printed style); *error*: the diagnostic that reports it bad or unchecked."""
 
     number: int
@@ -94,7 +102,7 @@ class ReadResult:
         options = ChecksumOptions(self.version)
         rows: list[tuple[str, int | None]] = []
         for r in self.lines:
-            text = csfix.petcat_text(r.text, self.upper)
+            text = petcat_text(r.text, self.upper)
             value = r.checksum if r.status in ("bad", "unchecked") else \
                 line_checksum(r.number, r.body, options) if r.body is not None else r.checksum
             rows.append((f"{r.number} {text}", value))
@@ -131,14 +139,14 @@ def _checksum_inside(number: int, text: str, upper: bool,
     for m in CHECKSUM_INSIDE.finditer(text):
         head = text[: m.start()].rstrip()
         value = read_checksum(m).value
-        if head and csfix.checksum_of(number, head, upper, options) == value:
+        if head and checksum_of(number, head, upper, options) == value:
             return head, value, text[m.end() :].strip(), ""
     for m in CHECKSUM_INSIDE.finditer(text):
         head = text[: m.start()].rstrip()
         value = read_checksum(m).value
-        fixes = csfix.rank_fixes(number, head, value, upper, options) if head and value <= 255 else []
-        if csfix.confident(fixes, upper):
-            return fixes[0].text, value, text[m.end() :].strip(), csfix.describe(head, fixes[0], value)
+        fixes = rank_fixes(number, head, value, upper, options) if head and value <= 255 else []
+        if confident(fixes, upper):
+            return fixes[0].text, value, text[m.end() :].strip(), describe(head, fixes[0], value)
     return None
 
 
@@ -160,7 +168,7 @@ def _decide_version(records: list[Record], upper: bool) -> int:
     for version in (3, 1):
         options = ChecksumOptions(version)
         scores[version] = sum(
-            r.checksum is not None and csfix.checksum_of(r.number, r.text, upper, options) == r.checksum for r in records)
+            r.checksum is not None and checksum_of(r.number, r.text, upper, options) == r.checksum for r in records)
     return 1 if scores[1] > scores[3] else 3
 
 
@@ -202,9 +210,10 @@ def _check(records: list[Record], src: _Source, version: int, upper: bool) -> Re
     options = ChecksumOptions(version)
     diags: list[Diagnostic] = []
     reports: list[LineReport | None] = []
-    repairs: list[tuple[str, csfix.Fix]] = []  # (printed, the fix taken): what this page's OCR does
-    later: list[tuple[int, Record, str, bytes | None, int | None, Span, csfix.Tried]] = []
+    repairs: list[tuple[str, Fix]] = []  # (printed, the fix taken): what this page's OCR does
+    later: list[tuple[int, Record, str, bytes | None, int | None, Span, Tried]] = []
     records = list(records)  # (a line found run into another's row is read after it)
+    spent = held = 0  # texts the rankings read; texts held for the second ranking
     seen: dict[int, int] = {}
     last = -1
     for at, rec in enumerate(records):
@@ -224,7 +233,7 @@ def _check(records: list[Record], src: _Source, version: int, upper: bool) -> Re
             diags.append(warning(f"line {rec.number} comes after line {last} (a misread line number?)", where))
         seen.setdefault(rec.number, rec.line)
         last = max(last, rec.number)
-        body = csfix.line_body(printed, upper)
+        body = line_body(printed, upper)
         field = damaged_checksum(printed) if rec.checksum is None else None
         if field is not None and _damaged_field(rec, printed, field, where, upper, options, diags, reports):
             continue
@@ -238,7 +247,7 @@ def _check(records: list[Record], src: _Source, version: int, upper: bool) -> Re
                              *([] if where.source else [note(f"line {rec.number} reads: {rec.number} {printed}")]))
                 diags.append(diag)
                 reports.append(LineReport(rec.number, rec.line, "unchecked", printed, head, None, None,
-                                          csfix.line_body(head, upper), error=diag))
+                                          line_body(head, upper), error=diag))
                 continue
             diag = error(f"line {rec.number}: no checksum <NNN> found; the line is unchecked", where)
             diags.append(diag)
@@ -251,14 +260,14 @@ def _check(records: list[Record], src: _Source, version: int, upper: bool) -> Re
                                cs_where))
         computed = None if body is None else line_checksum(rec.number, body, options)
         if computed == rec.checksum:
-            joined = csfix.keyword_join(printed, rec.number, rec.checksum, upper, options)
+            joined = keyword_join(printed, rec.number, rec.checksum, upper, options)
             if joined is not None:  # "PRIN T" and "PRINT" both verify: the blank is OCR damage
                 fix, repair = joined
                 diags.append(warning(f"repaired line {rec.number}: {repair} (the line verifies either way)",
                                      cs_where, *([] if cs_where.source else [note(f"line {rec.number} reads: "
                                                                                     f"{rec.number} {printed}")])))
                 reports.append(LineReport(rec.number, rec.line, "repaired", printed, fix.text, rec.checksum,
-                                          rec.checksum, csfix.line_body(fix.text, upper), repair))
+                                          rec.checksum, line_body(fix.text, upper), repair))
                 continue
             reports.append(LineReport(rec.number, rec.line, "verified", printed, printed, rec.checksum, computed, body))
             continue
@@ -268,7 +277,7 @@ def _check(records: list[Record], src: _Source, version: int, upper: bool) -> Re
             diags.append(warning(f"repaired line {rec.number}: {repair}", cs_where,
                                  *([] if cs_where.source else [note(f"line {rec.number} reads: {rec.number} {printed}")])))
             reports.append(LineReport(rec.number, rec.line, "repaired", printed, head, rec.checksum, rec.checksum,
-                                      csfix.line_body(head, upper), repair))
+                                      line_body(head, upper), repair))
             continue
         split = _checksum_inside(rec.number, printed, upper, options)
         if split is not None:  # "560 REM X <109> 57cTc2T^ <107>": the next line's number unread
@@ -289,23 +298,31 @@ def _check(records: list[Record], src: _Source, version: int, upper: bool) -> Re
                 diags.append(warning(f"repaired line {rec.number}: {repair}", cs_where,
                                      *([] if cs_where.source else [note(f"line {rec.number} reads: {rec.number} {printed}")])))
             reports.append(LineReport(rec.number, rec.line, "repaired" if repair else "verified", printed, head, value,
-                                      value, csfix.line_body(head, upper), repair))
+                                      value, line_body(head, upper), repair))
             continue
-        tried = csfix.Tried()
-        fixes = csfix.rank_fixes(rec.number, printed, rec.checksum, upper, options, tried=tried)
-        if not csfix.confident(fixes, upper):
+        tried = Tried(budget=min(MAX_LINE_TEXTS, max(0, LISTING_TEXTS - spent)))
+        fixes = rank_fixes(rec.number, printed, rec.checksum, upper, options, tried=tried)
+        spent += tried.read
+        if tried.skipped or not confident(fixes, upper):  # (a search cut short repairs nothing unasked)
+            held += len(tried.bodies)
+            if held > HELD_TEXTS:  # the texts of the lines ranked again are held only up to a bound
+                tried = tried.released()
             later.append((len(reports), rec, printed, body, computed, cs_where, tried))
             reports.append(None)  # ranked again with what the listing's sure repairs teach
             continue
         repairs.append((printed, fixes[0]))
         _conclude(rec, printed, body, computed, cs_where, fixes, upper, options, diags, reports)
-    learned = csfix.learn(repairs)
+    learned = learn(repairs)
     for at, rec, printed, body, computed, cs_where, tried in later:
-        fixes = csfix.rank_fixes(rec.number, printed, rec.checksum, upper, options, learned=learned, deep=True,
+        tried.budget = min(MAX_LINE_TEXTS, tried.read + max(0, LISTING_TEXTS - spent))
+        before = tried.read
+        fixes = rank_fixes(rec.number, printed, rec.checksum, upper, options, learned=learned, deep=True,
                                  tried=tried)
+        spent += tried.read - before
         # ranked with the learned confusions and three misreadings, never taken without asking:
         # a cheaper confusion makes chance matches cheaper too (10/85 p. 73 showed them)
-        _conclude(rec, printed, body, computed, cs_where, fixes, upper, options, diags, reports, at, sure=False)
+        _conclude(rec, printed, body, computed, cs_where, fixes, upper, options, diags, reports, at, sure=False,
+                  skipped=tried.skipped)
     diags.sort(key=lambda d: (d.span.line, d.span.col) if d.span else (0, 0))
     return ReadResult(version, upper, tuple(r for r in reports if r is not None), tuple(diags))
 
@@ -313,7 +330,7 @@ def _check(records: list[Record], src: _Source, version: int, upper: bool) -> Re
 def _unreadable_field(text: str) -> re.Match | None:
     """'<m>' at the end of a line's text: a checksum field whose digits OCR lost (no control name)."""
     m = _UNREADABLE_FIELD.search(text)
-    return m if m is not None and m.start() and csfix.normalize_controls(m.group(1)) == m.group(1) else None
+    return m if m is not None and m.start() and normalize_controls(m.group(1)) == m.group(1) else None
 
 
 def _between(last: int, following: int | None) -> str:
@@ -331,7 +348,7 @@ def _renumber(rec: Record, printed: str, last: int, following: int | None, seen:
         return None
     for number in number_readings(rec.number_text):
         if number > last and number not in seen and (following is None or number < following) and \
-                csfix.checksum_of(number, printed, upper, options) == rec.checksum:
+                checksum_of(number, printed, upper, options) == rec.checksum:
             return number
     return None
 
@@ -347,7 +364,7 @@ def _opener_misread(rec: Record, printed: str, upper: bool, options: ChecksumOpt
     if m is None:
         return None
     head = printed[: m.start()].rstrip()
-    if not head or csfix.checksum_of(rec.number, head, upper, options) != rec.checksum:
+    if not head or checksum_of(rec.number, head, upper, options) != rec.checksum:
         return None
     return head, f"'{m.group(1)}' before the checksum is its '<' misread"
 
@@ -360,31 +377,31 @@ def _damaged_field(rec: Record, printed: str, field: DamagedField, where: Span, 
     chance); up to three values, the fixes for each are ranked together and the best taken
     when it is sure.  False: not read (the line stays without a checksum)."""
     context = [] if where.source else [note(f"line {rec.number} reads: {rec.number} {printed}")]
-    computed = csfix.checksum_of(rec.number, field.head, upper, options)
+    computed = checksum_of(rec.number, field.head, upper, options)
     text, value, repair = None, None, ""
-    if computed in field.values and (len(field.values) <= 3 or not csfix.damage_left(field.head, upper)):
+    if computed in field.values and (len(field.values) <= 3 or not damage_left(field.head, upper)):
         text, value = field.head, computed
         repair = f"the checksum field '{field.text}' read as <{computed:03d}> (the line as printed gives it)"
     elif len(field.values) <= 3:
         ranked = sorted(((f, v) for v in field.values
-                         for f in csfix.rank_fixes(rec.number, field.head, v, upper, options) if f.checksum is None),
+                         for f in rank_fixes(rec.number, field.head, v, upper, options) if f.checksum is None),
                         key=lambda fv: (fv[0].cost, fv[0].text))
-        if csfix.confident([f for f, _ in ranked], upper):
+        if confident([f for f, _ in ranked], upper):
             best, value = ranked[0]
             text = best.text
-            repair = (csfix.describe(field.head, best, value) +
+            repair = (describe(field.head, best, value) +
                       f"; the checksum field '{field.text}' read as <{value:03d}>")
     if text is None or value is None:
         return False
     diags.append(warning(f"repaired line {rec.number}: {repair}", where, *context))
     reports.append(LineReport(rec.number, rec.line, "repaired", printed, text, value, value,
-                              csfix.line_body(text, upper), repair))
+                              line_body(text, upper), repair))
     return True
 
 
 def _conclude(rec: Record, printed: str, body: bytes | None, computed: int | None, cs_where: Span,
-              fixes: list[csfix.Fix], upper: bool, options: ChecksumOptions, diags: list[Diagnostic],
-              reports: list[LineReport | None], at: int | None = None, sure: bool = True) -> None:
+              fixes: list[Fix], upper: bool, options: ChecksumOptions, diags: list[Diagnostic],
+              reports: list[LineReport | None], at: int | None = None, sure: bool = True, skipped: int = 0) -> None:
     """A line that does not verify as printed: repaired (its best fix is sure) or bad (its fixes named)."""
     assert rec.checksum is not None
 
@@ -395,21 +412,24 @@ def _conclude(rec: Record, printed: str, body: bytes | None, computed: int | Non
             reports[at] = report
 
     context = [] if cs_where.source else [note(f"line {rec.number} reads: {rec.number} {printed}")]
-    if sure and csfix.confident(fixes, upper):
+    if sure and confident(fixes, upper):
         best = fixes[0]
-        repair = csfix.describe(printed, best, rec.checksum)
-        joined = csfix.keyword_join(best.text, rec.number, rec.checksum, upper, options)
+        repair = describe(printed, best, rec.checksum)
+        joined = keyword_join(best.text, rec.number, rec.checksum, upper, options)
         if joined is not None:  # "TH EN" left by a fix elsewhere: whole either way, taken whole
             best, repair = joined[0], repair + "; " + joined[1]
-        new_body = csfix.line_body(best.text, upper)
+        new_body = line_body(best.text, upper)
         diags.append(warning(f"repaired line {rec.number}: {repair}", cs_where, *context))
         put(LineReport(rec.number, rec.line, "repaired", printed, best.text, rec.checksum,
                        rec.checksum, new_body, repair))
         return
-    described = tuple(csfix.describe(printed, f, rec.checksum) for f in fixes)
+    described = tuple(describe(printed, f, rec.checksum) for f in fixes)
     notes = context + [note("possible fix: " + d) for d in described[:MAX_FIXES_SHOWN]]
     if len(fixes) > MAX_FIXES_SHOWN:
         notes.append(note(f"{len(fixes) - MAX_FIXES_SHOWN} less likely changes also match"))
+    if skipped:
+        notes.append(note(f"not searched further: {skipped} candidates (a line's search reads {MAX_LINE_TEXTS} "
+                          f"texts at most, a listing's {LISTING_TEXTS})"))
     if body is None:
         what = f"line {rec.number}: unreadable control-code name or character; the line cannot be tokenized"
     else:

@@ -1,0 +1,359 @@
+"""Ranked repairs of a line whose checksum does not match (:func:`rank_fixes`).
+
+Candidate edits (:mod:`.edits`), single edits and pairs of likely ones; an edit list whose line
+verifies is a fix.  From real 64'er print too: a shifted letter or graphics character inside
+quotes solved from the checksum (:mod:`.glyph`), the printed checksum itself misread (``<087>``
+for ``<067>``), and a higher cost for a reading that leaves the print's damage unexplained.  A
+second ranking of the lines still bad (``deep``, offered only): three misreadings, a likely with a
+less likely one, an underlined capital read as two characters, and both rules of a REM counted
+wrong.  Every search is bounded: a line's rankings read at most :data:`MAX_LINE_TEXTS` texts
+(``Tried.budget``); the candidates left when it is spent are counted (``Tried.skipped``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from itertools import combinations, product
+
+from asm6502 import petscii
+from asm6502.basic.case import from_capitals
+from asm6502.basic.tokens import KEYWORDS
+from asm6502.typein.confusion import SUSPECT_FACTOR, char_cost
+from asm6502.typein.cslisting import glyph
+from asm6502.typein.cslisting.checksum import ChecksumOptions, line_checksum
+from asm6502.typein.cslisting.edits import (
+    LIKELY,
+    MAX_PAIR_EDITS,
+    MIXED_READING_COST,
+    PAIR_EXTRA,
+    Edit,
+    Fix,
+    apply,
+    candidate_edits,
+    keyword_edits,
+    mixed_reading,
+    overlaps,
+    quote_flags,
+    quoted_gap_rules,
+    readable,
+    rem_rule_edits,
+    suspect,
+    sweeps,
+)
+from asm6502.typein.cslisting.text import Names, checksum_of, control_spans, line_body, plain_quotes, statement_bodies
+from asm6502.typein.cslisting.verdict import KEYWORD_BONUS, MIN_COST, damage_left, describe, token_count
+
+DAMAGE_LEFT_COST = 1.0
+# readings the print cannot confirm (a glyph solved from the checksum, a rule's length): offered only
+UNREADABLE_KINDS = ("underlined", "a rule of")
+LIKELY_SWEEP = 1.5  # a sweep of a few places may be paired too (F0R F=1 TO ll: 0 for O and both l for 1)
+MAX_GLYPH_PLACES = 12
+DEEP_CONTEXTS = 6  # the cheapest readings paired before a solved glyph
+
+
+def _glyph_fixes(number: int, text: str, printed: int, upper: bool, options: ChecksumOptions,
+                 likely: list[tuple[tuple[Edit, ...], float]], consider: Callable[..., None],
+                 body_of: Callable[[str], bytes | None], deep: bool = False) -> None:
+    """A shifted letter or graphics character inside quotes that OCR misread (:mod:`.glyph`), alone,
+    after a likely edit elsewhere, or with another word's first letter shifted as printed.
+    *deep*: also an underlined capital read as two characters, and after two such readings."""
+    plain = plain_quotes(text)
+    if len(plain) != len(text):
+        return
+    skip = {k for i, j, _ in control_spans(plain) for k in range(i, j)}
+    found_places = glyph.places(plain, quote_flags(plain), skip, upper)[:MAX_GLYPH_PLACES]
+    if deep:
+        found_places += glyph.two_character_places(plain, quote_flags(plain), skip, upper)[:MAX_GLYPH_PLACES]
+    if not found_places:
+        return
+
+    def checksum(candidate: str) -> int | None:
+        body = body_of(candidate)
+        return None if body is None else line_checksum(number, body, options)
+
+    def glyph_move(base: str, place: glyph.Place) -> tuple[tuple[Edit, ...], float] | None:
+        code = glyph.solve(base, place.index, printed, options.version == 3, checksum, place.width)
+        c = text[place.index : place.index + place.width]
+        if code is None or code not in place.allowed or (place.width == 1 and code == petscii.char_to_petscii(
+                from_capitals(c) if upper else c)):
+            return None
+        new = glyph.spelled(code, upper)
+        cost = glyph.cost(place, code, c) * (SUSPECT_FACTOR if suspect(text, place.index, upper) else 1.0)
+        what = "graphics character" if code not in glyph.SHIFTED_LETTERS else "shifted letter"
+        return (Edit(place.index, place.index + place.width, new, cost, f"underlined ({what}) {new} read as '{c}'"),), cost
+
+    for place in found_places:
+        move = glyph_move(text, place)
+        if move:
+            consider((move,), 0.0)
+    contexts = [m for m in likely if all(e.end - e.start == len(e.new) for e in m[0])]
+    for p in found_places:
+        if p.kind != "initial":
+            continue
+        c = text[p.index]
+        for meant in c + glyph.UNDERLINE_READS.get(c.upper(), ""):
+            new = meant.lower() if upper else meant.upper()
+            why = "itself" if meant == c else f"'{c}'"
+            contexts.append(((Edit(p.index, p.index + 1, new, glyph.SAME_LETTER_COST,
+                                   f"underlined (shifted letter) {meant} read as {why}"),), glyph.SAME_LETTER_COST))
+    if deep:  # two readings before the solved one (10/85 p. 32 line 450: CL0SE l, "lYE." for "Bye.")
+        singles = sorted((m for m in contexts if len(m[0]) == 1), key=lambda m: m[1])[:DEEP_CONTEXTS]
+        for a, b in combinations(singles, 2):
+            if not overlaps(a[0][0], b[0][0]):
+                both = (a[0] + b[0], a[1] + b[1] + PAIR_EXTRA)
+                consider((both,), 0.0, offered=True)
+                contexts.append(both)
+    for context in contexts:
+        base = apply(text, context[0])
+        for place in found_places:
+            if any(e.start < place.index + place.width and place.index < max(e.end, e.start + 1) for e in context[0]):
+                continue
+            move = glyph_move(base, place)
+            if move:
+                consider((context, move), PAIR_EXTRA, offered=len(context[0]) > 1)
+
+
+
+def keyword_join(text: str, number: int, printed: int, upper: bool, options: ChecksumOptions) -> tuple[Fix, str] | None:
+    """A line that verifies as printed with a blank inside a keyword (``PRIN T``) and verifies
+    with the keyword whole too -- the Checksummer skips blanks and the token happens to sum the
+    same as its letters: the keyword is taken (the blank is OCR damage)."""
+    edits = tuple(e for e in keyword_edits(text, quote_flags(text), upper) if e.why == "blanks inside a keyword")
+    if not edits:
+        return None
+    new = apply(text, edits)
+    body = line_body(new, upper)
+    if body is None or line_checksum(number, body, options) != printed:
+        return None
+    fix = Fix(sum(e.cost for e in edits), new, edits, True)
+    return fix, describe(text, fix, printed)
+
+
+MAX_LINE_TEXTS = 4000  # texts the rankings of one line read at most (the real pages need 2,011 at most)
+
+
+@dataclass
+class Tried:
+    """The texts of one line already read: their bytes, and the ones that do not verify; and the
+    line's search budget: *budget* texts read at most (*read* so far), the candidates left unread
+    when it was spent (*skipped*: the search stopped there)."""
+
+    bodies: dict[str, bytes | None] = field(default_factory=dict)
+    misses: set[str] = field(default_factory=set)
+    statements: dict[str, bytes | None] = field(default_factory=dict)
+    chunks: dict[str, list[petscii.Piece] | None] = field(default_factory=dict)
+    names: Names = field(default_factory=dict)
+    budget: int = MAX_LINE_TEXTS
+    read: int = 0
+    skipped: int = 0
+
+    def released(self) -> Tried:
+        """The same line's budget without the texts held (a listing holds only so many)."""
+        return Tried(budget=self.budget, read=self.read, skipped=self.skipped)
+
+
+DEEP_MAX_COST = 1.5  # moves combined three at a time
+DEEP_MOVES = 14
+DEEP_COST = 4.0  # a triple dearer than this is not tried
+DEEP_WIDE = 6  # likely moves paired with as many less likely ones
+DEEP_WIDE_COST = 2.0
+
+
+def _rem_checksum(number: int, text: str, upper: bool, options: ChecksumOptions,
+                  body_of: Callable[[str], bytes | None]) -> tuple[int, Callable[[str], int | None]] | None:
+    """(where a REM's text starts, the checksum of a text that differs from *text* only there),
+    computed on the bytes: a REM's text is stored as typed, one byte per character."""
+    quoted = quote_flags(text)
+    start = next((k + 3 for k in range(len(text)) if quoted[k] and text.upper().startswith("REM", k)
+                  and (k == 0 or not quoted[k - 1])), None)
+
+    def literal(tail: str) -> bytes | None:
+        tail = tail.rstrip(" ")
+        if "{" in tail or "}" in tail:
+            return None
+        codes = [petscii.char_to_petscii(c) for c in (from_capitals(tail) if upper else tail)]
+        return None if None in codes else bytes(c for c in codes if c is not None)
+
+    body = body_of(text)
+    tail = None if start is None else literal(text[start:])
+    if start is None or body is None or tail is None or not body.endswith(tail):
+        return None
+    head = body[: len(body) - len(tail)]
+
+    def checksum(candidate: str) -> int | None:
+        new = literal(candidate[start:])
+        return None if new is None else line_checksum(number, head + new, options)
+
+    return start, checksum
+
+
+def rank_fixes(number: int, text: str, printed: int, upper: bool, options: ChecksumOptions,
+               limit: int = 20, learned: frozenset[tuple[str, str]] = frozenset(), deep: bool = False,
+               tried: Tried | None = None) -> list[Fix]:
+    """Readings of a line's text whose checksum is *printed*, most likely first; and the reading
+    that the checksum itself was misread (the text as printed, the checksum it gives).  *learned*:
+    the listing's own confusions (:func:`learn`); *deep*: three misreadings combined too (offered,
+    never taken without asking: three changes can cancel in an 8-bit checksum).  *tried*: the
+    texts already read for this line (a second ranking reads each text once)."""
+    edits = candidate_edits(text, upper, learned)
+    tried = Tried() if tried is None else tried
+    if tried.read >= tried.budget:  # the listing's budget is spent: the line is not searched
+        tried.skipped += len(edits)
+        return []
+    memo, misses = tried.bodies, tried.misses
+
+    def body_of(candidate: str) -> bytes | None:
+        if candidate not in memo:
+            if tried.read >= tried.budget:  # the budget is spent: the text is not read
+                tried.skipped += 1
+                return None
+            tried.read += 1
+            memo[candidate] = statement_bodies(candidate, upper, tried.statements, tried.chunks, tried.names)
+        return memo[candidate]
+
+    found: dict[str, Fix] = {}
+    # the keywords of the line as printed (an unreadable character left out: a fix that only
+    # makes the line readable does not make a keyword of a misread one)
+    base_tokens = token_count(line_body("".join(c if readable(c) else " " for c in text), upper))
+
+    def consider(moves: tuple[tuple[tuple[Edit, ...], float], ...], extra: float, offered: bool = False) -> None:
+        if tried.read >= tried.budget:  # the budget is spent: candidates are counted, not read
+            tried.skipped += 1
+            return
+        chosen = tuple(e for m in moves for e in m[0])
+        cost = extra + sum(c for _, c in moves) + (MIXED_READING_COST if len(chosen) > 1 and mixed_reading(text, chosen) else 0.0)
+        new = apply(text, chosen)
+        if new in found and found[new].cost <= cost or new in misses:
+            return
+        body = body_of(new)
+        if body is None or line_checksum(number, body, options) != printed:
+            misses.add(new)  # the same text is reached by other moves: read it once
+        else:
+            # a shifted letter guessed for an underline mark is one of 26: offered, never taken unasked
+            evidence = all((any(suspect(text, k, upper) for k in range(e.start, max(e.end, e.start + 1)) if k < len(text))
+                            or e.why in ("blanks inside a keyword", "':' not read"))
+                           and not e.why.startswith(UNREADABLE_KINDS) for e in chosen)
+            if token_count(body) > base_tokens:  # the change makes a keyword of a misread one (G0SUB, PDKE)
+                cost = max(MIN_COST, cost - KEYWORD_BONUS)
+                evidence = evidence or all(e.end == e.start + 1 and not e.why.startswith(UNREADABLE_KINDS) for e in chosen)
+            if _unmakes_keyword(text, new, chosen):
+                cost += KEYWORD_LOST_COST  # a keyword printed whole, unmade ('POR' for FOR, '(HR' for CHR)
+            if any(_makes_damage(text, e) for e in chosen):
+                cost += MAKES_DAMAGE_COST  # a digit put into a word the print shows whole ('LSAECHSI5CH')
+            if damage_left(new, upper):
+                cost += DAMAGE_LEFT_COST  # a reading that leaves the print's damage unexplained
+            found[new] = Fix(cost, new, chosen, evidence and not offered)
+
+    moves = [((e,), e.cost) for e in edits] + sweeps(text, edits, upper)
+    for move in moves:
+        consider((move,), 0.0)
+    # (a keyword's misread letter first among equals: DAfA0 is DATA 0)
+    likely = sorted((m for m in moves if len(m[0]) == 1 and m[1] <= LIKELY),
+                    key=lambda m: (m[1], not m[0][0].why.endswith(" misread")))[:MAX_PAIR_EDITS]
+    likely += [m for m in moves if len(m[0]) > 1 and m[1] <= LIKELY_SWEEP]  # sweeps are few: always paired
+    for a, b in combinations(likely, 2):
+        if not any(overlaps(x, y) for x in a[0] for y in b[0]):
+            consider((a, b), PAIR_EXTRA)
+    _glyph_fixes(number, text, printed, upper, options, likely, consider, body_of, deep)
+    if deep:
+        _triples(text, upper, moves, consider)
+        # a likely misreading and a less likely one (10/85 p. 55 line 260: 'Al$(I)' twice, 'CHR$CX)')
+        wide = sorted((m for m in moves if LIKELY < m[1] <= DEEP_WIDE_COST), key=lambda m: m[1])[:DEEP_WIDE]
+        for a, b in product(sorted(likely, key=lambda m: m[1])[:DEEP_WIDE], wide):
+            if not any(overlaps(x, y) for x in a[0] for y in b[0]):
+                consider((a, b), PAIR_EXTRA, offered=True)
+    rules, dashes = rem_rule_edits(text)
+    if deep:  # a rule lost from quotes: alone (each length paired with every helper would cost more than it finds)
+        for edit in quoted_gap_rules(text):
+            consider((((edit,), edit.cost),), 0.0)
+    helpers = [m for m in likely if len(m[0]) == 1 and m[1] < LIKELY] + [((d,), d.cost) for d in dashes]
+    if deep:  # two rules of a REM, both counted wrong (10/85 p. 54 lines 5 and 20)
+        read = [e for e in rules if " read as " in e.why]
+        quick = _rem_checksum(number, text, upper, options, body_of)
+        for ra, rb in combinations(read, 2):
+            if ra.start != rb.start and not overlaps(ra, rb):
+                # (each pair of lengths is checked on the bytes first: there are hundreds)
+                if quick is not None and min(ra.start, rb.start) >= quick[0] and quick[1](apply(text, (ra, rb))) == printed:
+                    consider((((ra,), ra.cost), ((rb,), rb.cost)), PAIR_EXTRA, offered=True)
+    for edit in rules:
+        consider((((edit,), edit.cost),), 0.0)
+        for helper in helpers:  # the rule and one misreading the print shows elsewhere
+            if not any(overlaps(edit, e) or e.start == edit.end for e in helper[0]):
+                consider((((edit,), edit.cost), helper), PAIR_EXTRA)
+    computed = checksum_of(number, text, upper, options)
+    fixes = sorted(found.values(), key=lambda f: (f.cost, f.text))
+    if computed is not None:
+        shown_p, shown_c = f"{printed:03d}", f"{computed:03d}"
+        diff = [(p, c) for p, c in zip(shown_p, shown_c) if p != c]
+        if len(diff) <= 2:
+            cost = sum(char_cost(p, c) for p, c in diff) + (PAIR_EXTRA if len(diff) == 2 else 0.0)
+            fixes.append(Fix(cost, text, (), False, computed))
+            fixes.sort(key=lambda f: (f.cost, f.text))
+    return fixes[:limit]
+
+
+KEYWORD_LOST_COST = 1.0
+MAKES_DAMAGE_COST = 1.5
+
+
+def _keywords_at(text: str) -> dict[int, tuple[int, str]]:
+    """For each character of *text* that is part of a keyword as CRUNCH reads it (outside
+    quotes, before REM and DATA), the keyword's (start, spelling)."""
+    out: dict[int, tuple[int, str]] = {}
+    quoted = quote_flags(text)
+    i = 0
+    while i < len(text):
+        if quoted[i]:
+            i += 1
+            continue
+        kw = next((k for k in KEYWORDS if text.startswith(k, i)), None)
+        if kw is None:
+            i += 1
+            continue
+        for k in range(i, i + len(kw)):
+            out[k] = (i, kw)
+        if kw == "DATA":
+            break
+        i += len(kw)
+    return out
+
+
+def _unmakes_keyword(text: str, new: str, edits: tuple[Edit, ...]) -> bool:
+    """A one-character edit changes a letter of a keyword the print shows whole and the new
+    text does not read that keyword there ('POR' for FOR, 'PRUNT' for PRINT)."""
+    if any(e.end != e.start + 1 or len(e.new) != 1 for e in edits) or not any(text[e.start].isalpha() for e in edits):
+        return False  # (an operator read for '$' is no keyword the print shows: 'CHR^(13)')
+    old_kw = _keywords_at(text)
+    if not any(e.start in old_kw for e in edits):
+        return False
+    new_kw = _keywords_at(new)
+    return any(text[e.start].isalpha() and e.start in old_kw and new_kw.get(e.start) != old_kw[e.start] for e in edits)
+
+
+def _makes_damage(text: str, e: Edit) -> bool:
+    """The edit puts a digit into a word of three or more letters the print shows whole: OCR
+    reads a printed letter as a digit and the reverse, but a clean word is rarely a misread
+    number (10/85 p. 54 line 22: '5 read as S' in ANGELSAECHSISCH verifies by chance)."""
+    if e.end != e.start + 1 or len(e.new) != 1 or not e.new.isdigit() or not text[e.start].isalpha():
+        return False
+    lo, hi = e.start, e.end
+    while lo > 0 and text[lo - 1].isalpha():
+        lo -= 1
+    while hi < len(text) and text[hi].isalpha():
+        hi += 1
+    return hi - lo >= 3 and all(c.isupper() for c in text[lo:hi]) or hi - lo >= 3 and all(c.islower() for c in text[lo:hi])
+
+
+def _triples(text: str, upper: bool, moves: list[tuple[tuple[Edit, ...], float]], consider: Callable[..., None]) -> None:
+    """Three likely misreadings in one line, each where the print shows damage (10/85 p. 55
+    line 160: 'Al^(72),A2*(72),A3*(72)')."""
+    pool = sorted((m for m in moves if m[1] <= DEEP_MAX_COST
+                   and all(k < len(text) and suspect(text, k, upper) for e in m[0] for k in range(e.start, max(e.end, e.start + 1)))),
+                  key=lambda m: m[1])[:DEEP_MOVES]
+    for trio in combinations(pool, 3):
+        if sum(c for _, c in trio) + 2 * PAIR_EXTRA > DEEP_COST:
+            continue
+        if any(overlaps(x, y) for a, b in combinations(trio, 2) for x in a[0] for y in b[0]):
+            continue
+        consider(trio, 2 * PAIR_EXTRA, offered=True)

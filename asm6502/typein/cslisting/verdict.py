@@ -1,0 +1,140 @@
+"""Whether a ranked repair may be taken without asking (:func:`confident`), whether a line
+still shows damage its fix does not explain (:func:`damage_left`), and a fix described for a person.
+"""
+
+from __future__ import annotations
+
+import re
+
+from asm6502 import petscii
+from asm6502.typein.cslisting.edits import ALNUM, UNDERLINED, Edit, Fix, apply, quote_flags, readable, statement_before, suspect
+from asm6502.typein.cslisting.text import normalize_controls
+
+AUTO_MAX_COST = 2.0
+AUTO_MARGIN = 0.5
+KEYWORD_BONUS = 0.5
+MIN_COST = 0.1
+
+
+_REM, _DATA, _QUOTE, _COLON = 0x8F, 0x83, 0x22, 0x3A
+_OPERATORS = frozenset((0xAA, 0xAB, 0xAC, 0xAD, 0xAE, 0xB1, 0xB2, 0xB3))  # + - * / ^ > = <: not misread words
+
+
+def token_count(body: bytes | None) -> int:
+    """Keyword tokens in a stored line (a shifted or graphics character inside quotes, after
+    REM or in DATA is a character, not a keyword)."""
+    if body is None:
+        return 0
+    count, quote, data = 0, False, False
+    for b in body:
+        if b == _QUOTE:
+            quote = not quote
+        elif quote:
+            continue
+        elif b == _REM:
+            return count + 1
+        elif data:
+            data = b != _COLON
+        elif b >= 0x80 and b not in _OPERATORS:
+            count += 1
+            data = b == _DATA
+    return count
+
+
+_BROKEN_NAME = re.compile(r"[<\[][A-Za-z0-9 .\-]{2,12}[,>}\]?]")
+
+
+def damage_left(text: str, upper: bool) -> bool:
+    """After a fix, the line outside quotes still shows plain damage: a digit between two
+    letters (``F0R``), a letter between two digits, a lower-case letter in a capital listing,
+    a character with no PETSCII code.  Two misreadings can cancel in an 8-bit checksum, so a
+    fix that leaves such damage is not taken without asking (64'er 10/85 line 445: ``F0R F=1
+    TO ll`` has a pair of changes that verifies and is wrong)."""
+    quoted = quote_flags(text)
+    if _BROKEN_NAME.search(normalize_controls(text)):
+        return True  # a control-code name left unread ("<RVOFF,SPACE ?")
+    for k, c in enumerate(text):
+        if not readable(c):
+            return True
+        if quoted[k]:
+            if upper and c in UNDERLINED and suspect(text, k, upper):
+                return True  # an underlined (shifted) letter OCR made a symbol of: not read yet
+            if upper and c.islower() and text[k + 1 : k + 2].islower() and text[k + 2 : k + 3].isupper() \
+                    and not (k and text[k - 1].isalnum()):
+                return True  # an underlined capital OCR read as a ligature ('flAX.', 'fiDJUST'; 10/85 p. 32)
+            continue
+        left = text[k - 1] if k else " "
+        right = text[k + 1] if k + 1 < len(text) else " "
+        if petscii.char_to_petscii(c) is None or (upper and c.islower()):
+            return True
+        if c.isdigit() and left.isalpha() and right.isalpha():
+            return True
+        if c.isdigit() and re.search(r"(?:FOR|NEXT) *$", text[:k].upper()):
+            return True  # a variable's place
+        if c.isdigit() and (not text[:k].strip() or text[:k].rstrip().endswith(":")) \
+                and not statement_before(text, k).strip():
+            return True  # a statement never begins with a digit
+        if c.isalpha() and left.isdigit() and right.isdigit():
+            return True
+    return False
+
+
+def confident(fixes: list[Fix], upper: bool = False) -> bool:
+    """Repair without asking: the best fix is where the print shows damage, cheap, clearly
+    ahead of the next one, and leaves no plain damage behind."""
+    if fixes and _sure_rule(fixes, upper):
+        return True
+    if not fixes or not fixes[0].evidence or fixes[0].cost > AUTO_MAX_COST or fixes[0].checksum is not None:
+        return False
+    if damage_left(fixes[0].text, upper):
+        return False
+    # a reading that leaves plain damage behind (or keeps the damaged line and blames the
+    # checksum) is no rival of one that clears it
+    rivals = [f for f in fixes[1:] if f.checksum is None and not damage_left(f.text, upper)]
+    return not rivals or rivals[0].cost >= fixes[0].cost + AUTO_MARGIN
+
+
+def _sure_rule(fixes: list[Fix], upper: bool) -> bool:
+    """The only reading found is a REM's rule of dashes counted anew (OCR cannot count a rule,
+    or lost it in a gap of the print), the line shows no other damage and a misread checksum
+    is clearly less likely: taken (64'er 10/85 p. 131 line 130 'REM *   *', the banner's rule
+    lost; p. 54 line 200 '36 dashes for 24).  A rule is a REM's text: a wrong length changes a
+    comment, never what the program does."""
+    best = fixes[0]
+    if best.checksum is not None or not best.edits or not all(
+            e.why.startswith("a rule of") and e.why.endswith("not read") or re.fullmatch(r"a rule of \d+ dashes read as \d+", e.why)
+            or e.why == "two dashes read as one long one"
+            for e in best.edits):
+        return False
+    if damage_left(best.text, upper) or any(f.checksum is None for f in fixes[1:]):
+        return False
+    return all(f.cost >= best.cost + AUTO_MARGIN for f in fixes[1:])
+
+
+def describe(text: str, fix: Fix, printed: int) -> str:
+    """The change in listing terms: ``'POKE' instead of 'P0KE' (O read as 0)``."""
+    if fix.checksum is not None:
+        return f"the checksum misread: <{fix.checksum:03d}> instead of <{printed:03d}> (the line as printed gives {fix.checksum:03d})"
+    # edits whose words touch are shown together: 'SI+11' instead of 'SI+ll'
+    groups: list[tuple[int, int, list[Edit]]] = []
+    for e in sorted(fix.edits, key=lambda e: e.start):
+        lo, hi = e.start, e.end
+        while lo > 0 and ALNUM.match(text[lo - 1]) and e.start - lo < 8:
+            lo -= 1
+        while hi < len(text) and ALNUM.match(text[hi]) and hi - e.end < 8:
+            hi += 1
+        if groups and lo <= groups[-1][1]:
+            glo, ghi, members = groups[-1]
+            groups[-1] = (glo, max(ghi, hi), [*members, e])
+        else:
+            groups.append((lo, hi, [e]))
+    parts = []
+    for lo, hi, members in groups:
+        old = text[lo:hi]
+        new = apply(old, tuple(Edit(e.start - lo, e.end - lo, e.new, e.cost, e.why) for e in members))
+        whys = list(dict.fromkeys(e.why for e in members))
+        parts.append(f"'{new}' instead of '{old}' ({', '.join(whys)})")
+    merged: dict[str, int] = {}
+    for part in parts:
+        merged[part] = merged.get(part, 0) + 1
+    return "; ".join(p if n == 1 else f"{p} x{n}" for p, n in merged.items())
