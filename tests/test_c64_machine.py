@@ -175,16 +175,16 @@ def test_cia_timer_counts_and_underflows():
     cia = CIA("t")
     cia.write(4, 99, 0)
     cia.write(5, 0, 0)  # latch 99: period 100
-    cia.write(14, 0x11, 10)  # start at cycle 10, continuous, force load
-    assert cia.read(4, 10) == 99 and cia.read(4, 60) == 49
-    assert cia.next_event() == 110
+    cia.write(14, 0x11, 10)  # written in cycle 10: loaded in 11, counting from 13
+    assert cia.read(4, 12) == 99 and cia.read(4, 14) == 98 and cia.read(4, 60) == 52
     cia.write(13, 0x81, 20)
-    cia.update(110)
-    assert cia.irq and cia.read(13, 111) == 0x81 and not cia.irq
-    assert cia.read(4, 110) == 99 and cia.read(4, 110 + 250) == 49
+    assert cia.next_event() == 113  # 99 -> 0 in cycle 111, the ICR bit in 112, the interrupt in 113
+    cia.advance(113)
+    assert cia.irq and cia.irq_at == 113 and cia.read(13, 113) == 0x81 and not cia.irq
+    assert cia.read(4, 112) == 99 and cia.read(4, 113) == 99 and cia.read(4, 362) == 50  # period 100
     cia.write(14, 0x19, 400)  # one-shot
-    cia.update(1000)
-    assert cia.regs[14] & 1 == 0 and cia.read(13, 1000) & 1
+    cia.advance(1000)
+    assert cia.regs[14] & 1 == 0 and cia.read(14, 1000) == 0x08 and cia.read(13, 1000) & 1
 
 
 def test_keyboard_rows_and_columns():

@@ -56,7 +56,15 @@ writes a PNG. PRG may be left out: then only the typed keys run. Without
 exit status on the C64: 0 the --until condition was met (without one: the
 program waits for a key and nothing is left to type); 1 the CPU stopped
 (JAM, undocumented opcode); 3 the cycle limit came first; 4 the program waits
-for a key, nothing is left to type, and the --until condition was not met."""
+for a key, nothing is left to type, and the --until condition was not met.
+
+Headless tests as VICE runs them (x64sc -debugcart): a write to $D7FF ends
+the run at once with the value written as the exit status (VICE's test
+programs write 0 for a pass, $FF for a failure), and VICE's spellings of
+the options are accepted: -keybuf (--type), -limitcycles (--cycles),
+-exitscreenshot (--screenshot), with one dash or two.
+
+  asm6502 run --roms ~/vice/C64 mytest.prg -limitcycles 20000000 -exitscreenshot end.png"""
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -83,16 +91,17 @@ def build_parser() -> argparse.ArgumentParser:
                      "$ASM6502_ROMS, then VICE's C64 directories)")
     c64.add_argument("--no-roms", action="store_true", help="use the stubs even when ROM images are found")
     c64.add_argument("--disk", metavar="D64|DIR", help="device 8: a .d64 image or a folder of .prg files")
-    c64.add_argument("--type", action="append", default=[], metavar="KEYS",
+    c64.add_argument("--type", "--keybuf", "-keybuf", dest="type", action="append", default=[], metavar="KEYS",
                      help="type KEYS (\\r = RETURN, \\xNN = a PETSCII code); may be repeated")
     c64.add_argument("--keyboard", choices=("buffer", "matrix"), default="buffer",
                      help="typing goes into the KERNAL's keyboard buffer (default, like VICE's -keybuf) "
                      "or is pressed on the keyboard matrix")
-    c64.add_argument("--cycles", type=count_arg, metavar="N",
+    c64.add_argument("--cycles", "--limitcycles", "-limitcycles", dest="cycles", type=count_arg, metavar="N",
                      help=f"stop after N clock cycles (default {DEFAULT_CYCLES:,}; 985,248 a second)")
     c64.add_argument("--until-text", metavar="TEXT", help="stop when the screen shows TEXT")
     c64.add_argument("--until-pc", type=address_arg, metavar="ADDR", help="stop when the PC reaches ADDR")
-    c64.add_argument("--screenshot", metavar="PNG", help="write the final screen as a PNG picture")
+    c64.add_argument("--screenshot", "--exitscreenshot", "-exitscreenshot", dest="screenshot", metavar="PNG",
+                     help="write the final screen as a PNG picture")
     c64.add_argument("--transcript", action="store_true",
                      help="print what went through CHROUT to the screen instead of the final screen")
     return p

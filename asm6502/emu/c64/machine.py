@@ -40,6 +40,11 @@ from asm6502.emu.harness import UNDOCUMENTED_OPCODES
 
 PAL_HZ = 985_248
 TRAP_OPCODE = 0x02  # a JAM opcode on the 6510: never in working code; VICE traps with it too
+# VICE's debug cartridge (x64sc -debugcart): a write to $D7FF ends the emulator with the
+# value written as its exit code -- the VICE test programs report 0 (pass) or $FF (fail)
+# through it.  On a C64 without the cartridge $D7FF is a mirror of SID register $1F, which
+# does not exist, so a program that is not a test has no reason to write it.
+DEBUG_CART = 0xD7FF
 
 # KERNAL variables (Mapping the C64)
 ST = 0x90
@@ -79,9 +84,10 @@ class RomImages:
 
 @dataclass
 class Stop:
-    reason: str  # "text", "pc", "idle", "cycles", "halt"
+    reason: str  # "text", "pc", "idle", "cycles", "halt", "exit"
     message: str
     cycles: int
+    code: int = 0  # "exit": the value the program wrote to the debug cartridge's port
 
 
 class _Halt(Exception):
@@ -96,11 +102,33 @@ class Counters:
     interrupts: int = 0
 
 
-def _unmasking(instruction):
+# Read-modify-write opcodes (the documented ASL LSR ROL ROR INC DEC on memory and the
+# undocumented SLO RLA SRE RRA DCP ISC): read in the third cycle from the end, the old
+# value written back in the second, the result in the last (MCS6500 hardware manual,
+# appendix A; "64doc", John West and Marko Makela).
+RMW_OPCODES = frozenset(
+    [base + mode for base in (0x00, 0x20, 0x40, 0x60, 0xC0, 0xE0) for mode in (0x06, 0x16, 0x0E, 0x1E)]
+    + [op for op in range(256) if op & 0x03 == 0x03 and op & 0xE0 not in (0x80, 0xA0) and op & 0x1C != 0x08])
+# Whether the CPU makes the dummy write of a read-modify-write instruction (then two writes
+# reach the chips, the old value first); without it the one write is the last cycle's.
+RMW_WRITES = getattr(C64CPU, "RMW_WRITES", 1)
+
+
+def _masking(instruction, machine):
+    """SEI, CLI, PLP, RTI: the CPU looks at the IRQ line in the next-to-last cycle of an
+    instruction, before SEI, CLI or PLP have changed the I flag (an IRQ arriving during
+    SEI is still taken, after CLI or PLP one instruction later), after RTI has restored it
+    (Lorenz's test suite, programs IRQ/NMI; 64doc)."""
+    restores_first = instruction.__name__ == "inst_0x40"
+
     def run(cpu):
+        old = cpu.p & 0x04
+        end = cpu.cycles + CYCLES[cpu.memory[(cpu.pc - 1) & 0xFFFF]]
         instruction(cpu)
-        if not cpu.p & 0x04:  # I flag clear: let the machine look at the interrupt lines
-            cpu.limit = cpu.cycles
+        if not restores_first:
+            machine._poll_i = (end, old)
+        if not cpu.p & 0x04 and cpu.limit > end:
+            cpu.limit = end + (0 if restores_first or not old else 1)
 
     return run
 
@@ -135,7 +163,9 @@ class C64:
         self.transcript = bytearray()
         self.on_output: Callable[[int], None] | None = None
         self.counters = Counters()
-        self.nmi_line = False
+        self.nmi_seen = 0  # the CIA 2 interrupt edges the CPU has answered (NMI is edge-triggered)
+        self._poll_i: tuple[int, int] = (-1, 0)  # (end of an instruction, the I flag its poll saw)
+        self._rmw_start = -1  # the start cycle of the read-modify-write instruction that wrote last
         self.stop_cycle = 0
         self.until_text: str | None = None
         self.until_pc: int | None = None
@@ -240,8 +270,8 @@ class C64:
         for op in UNDOCUMENTED_OPCODES:
             table[op] = undocumented
         table[TRAP_OPCODE] = trap
-        for op in (0x58, 0x28, 0x40):  # CLI, PLP, RTI may let a waiting interrupt in
-            table[op] = _unmasking(table[op])
+        for op in (0x78, 0x58, 0x28, 0x40):  # SEI, CLI, PLP, RTI
+            table[op] = _masking(table[op], self)
         return table
 
     def _in_kernal(self, addr: int) -> bool:
@@ -316,10 +346,28 @@ class C64:
                 self.under[a] = b
 
     # --- I/O ---------------------------------------------------------------------------
+    def _bus_cycle(self, write: bool) -> int:
+        """The cycle of the I/O access the CPU makes now.  The CPU counts cycles per
+        instruction (``cpu.cycles`` is its first cycle while it runs) and the access is
+        where the 6502 makes it: a read or write in the last cycle, a read-modify-write
+        reads three cycles from the end and writes in the last two (64doc).  The opcode
+        is the byte before the PC: the addressing helpers leave the PC on the operand."""
+        cpu = self.cpu
+        op = self.memory[(cpu.pc - 1) & 0xFFFF]
+        end = cpu.cycles + CYCLES[op]
+        if op not in RMW_OPCODES:
+            return end - 1
+        if not write:
+            return end - 3
+        if RMW_WRITES == 1 or self._rmw_start == cpu.cycles:
+            return end - 1
+        self._rmw_start = cpu.cycles
+        return end - 2
+
     def _io_read(self, addr: int) -> None:
         if self.map["io"] != IO:
             return
-        c = self.cpu.cycles
+        c = self._bus_cycle(False)
         page = addr >> 8
         if page < 0xD4:
             value = self.vic.read(addr, c)
@@ -336,12 +384,16 @@ class C64:
         self.memory[addr] = value
 
     def _io_write(self, addr: int, value: int) -> None:
-        c = self.cpu.cycles
+        c = self._bus_cycle(True)
         page = addr >> 8
         if page < 0xD4:
             self.vic.write(addr, value, c)
         elif page < 0xD8:
             self.sid[addr & 0x1F] = value
+            if addr == DEBUG_CART and self._stop is None:
+                self._stop = Stop("exit", f"the program wrote ${value:02X} to ${DEBUG_CART:04X} (debug cartridge)",
+                                  c, value)
+                self.cpu.limit = c
         elif page < 0xDC:
             self.color[addr & 0x3FF] = value & 0x0F
         elif page == 0xDC:
@@ -430,23 +482,37 @@ class C64:
     def _service(self) -> None:
         cpu = self.cpu
         c = cpu.cycles
-        self.cia1.update(c)
-        self.cia2.update(c)
-        self.vic.update(c)
+        cia1, cia2, vic = self.cia1, self.cia2, self.vic
+        cia1.advance(c)
+        cia2.advance(c)
+        vic.update(c)
         while c >= self.next_frame:
             self.next_frame += CYCLES_PER_FRAME
             self._frame()
         if c >= self.stop_cycle and self._stop is None:
             self._stop = Stop("cycles", f"{self.stop_cycle:,} cycles reached", c)
-        nmi = self.cia2.irq
-        if nmi and not self.nmi_line:
+        # The CPU looks at its interrupt inputs in the next-to-last cycle of an instruction:
+        # an interrupt active two cycles before the instruction ends is taken after it,
+        # a later one after the next instruction (Lorenz, Test_Suite_2_15.txt, IRQ and NMI).
+        poll = c - 2
+        i_flag = self._poll_i[1] if self._poll_i[0] == c else cpu.p & MPU.INTERRUPT
+        nmi_waits = cia2.edges != self.nmi_seen
+        if nmi_waits and cia2.edge_at <= poll or cia2.edges - self.nmi_seen > 1:
+            self.nmi_seen = cia2.edges
+            nmi_waits = False
             self._interrupt(0xFFFA)
-        self.nmi_line = nmi
-        irq = self.cia1.irq or self.vic.irq
-        if irq and not cpu.p & MPU.INTERRUPT:
+        elif not i_flag and (cia1.low_at(poll) or vic.low_at(poll)):
             self._interrupt(0xFFFE)
-        limit = min(self.cia1.next_event(), self.cia2.next_event(), self.vic.next_event(),
-                    self.next_frame, self.stop_cycle)
+        c = cpu.cycles
+        limit = min(cia1.next_event() + 2, cia2.next_event() + 2, vic.next_event(), self.next_frame,
+                    self.stop_cycle)
+        if nmi_waits:
+            limit = min(limit, max(cia2.edge_at + 2, c + 1))
+        if not cpu.p & MPU.INTERRUPT:
+            if cia1.ir:
+                limit = min(limit, max(cia1.irq_at + 2, c + 1))
+            if vic.irq:
+                limit = min(limit, max(vic.since + 2, c + 1))
         cpu.limit = limit  # an interrupt waiting behind the I flag: CLI/PLP/RTI pull the limit in
 
     def _interrupt(self, vector: int) -> None:
@@ -507,7 +573,7 @@ class C64:
             "memory": list(self.memory), "under": list(self.under), "color": list(self.color),
             "cpu": (cpu.a, cpu.x, cpu.y, cpu.p, cpu.sp, cpu.pc, cpu.cycles),
             "port": (self.port_ddr, self.port_data), "map": dict(self.map), "chips": chips,
-            "sid": list(self.sid), "noise": self._noise, "nmi": self.nmi_line, "next_frame": self.next_frame,
+            "sid": list(self.sid), "noise": self._noise, "nmi": self.nmi_seen, "next_frame": self.next_frame,
             "transcript": bytes(self.transcript), "drive": copy.deepcopy(vars(self.drive)),
         }
 
@@ -525,7 +591,7 @@ class C64:
                 setattr(chip, k, copy.deepcopy(v))
         self.sid[:] = state["sid"]
         self._noise = state["noise"]
-        self.nmi_line = state["nmi"]
+        self.nmi_seen = state["nmi"]
         self.next_frame = state["next_frame"]
         self.transcript[:] = state["transcript"]
         for k, v in copy.deepcopy(state["drive"]).items():

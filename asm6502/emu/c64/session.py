@@ -62,6 +62,8 @@ def start_program(machine: C64, prg: bytes, sys_address: int | None = None) -> i
 
 
 def exit_code(stop: Stop, spec: RunSpec) -> int:
+    if stop.reason == "exit":
+        return stop.code
     if stop.reason in ("text", "pc"):
         return EXIT_OK
     if stop.reason == "halt":
