@@ -15,7 +15,7 @@ and whether the KERNAL waits for a key with nothing left to type.
 
 Facts: the PLA's memory configurations and the processor port (C64
 Programmer's Reference Guide, "Memory management"; Mapping the C64, $0000,
-$0001); the KERNAL's variables (Mapping: $90 ST, $9A DFLTO, $C6 NDX, $0277
+$0001); the KERNAL's variables (Mapping: $90 ST, $99 DFLTN, $9A DFLTO, $C6 NDX, $0277
 KEYD, $0289 XMAX, $CC BLNSW); the KERNAL routines named by address are those
 of KERNAL 901227-03 (its disassembly).
 """
@@ -48,6 +48,7 @@ DEBUG_CART = 0xD7FF
 
 # KERNAL variables (Mapping the C64)
 ST = 0x90
+DFLTN = 0x99  # input device (0 = keyboard)
 DFLTO = 0x9A  # output device (3 = screen)
 NDX = 0xC6  # number of keys in the keyboard buffer
 KEYD = 0x0277  # keyboard buffer
@@ -112,6 +113,7 @@ RMW_OPCODES = frozenset(
 # Whether the CPU makes the dummy write of a read-modify-write instruction (then two writes
 # reach the chips, the old value first); without it the one write is the last cycle's.
 RMW_WRITES = getattr(C64CPU, "RMW_WRITES", 1)
+BRK_NMI_LAST = 3  # the last cycle of BRK (from its first, 0) in which an NMI still takes it over
 
 
 def _masking(instruction, machine):
@@ -166,6 +168,7 @@ class C64:
         self.nmi_seen = 0  # the CIA 2 interrupt edges the CPU has answered (NMI is edge-triggered)
         self._poll_i: tuple[int, int] = (-1, 0)  # (end of an instruction, the I flag its poll saw)
         self._rmw_start = -1  # the start cycle of the read-modify-write instruction that wrote last
+        self._no_poll_at = -1  # the end of an interrupt sequence (BRK): no interrupt is taken there
         self.stop_cycle = 0
         self.until_text: str | None = None
         self.until_pc: int | None = None
@@ -247,7 +250,9 @@ class C64:
                 self.on_output(a)
 
     def _getin(self) -> None:
-        if self.memory[NDX] == 0 and not self.keys_pending:
+        # GETIN reads the keyboard only while the input device is the keyboard: GET# from a
+        # file (CHKIN to device 8) never waits for a key
+        if self.memory[DFLTN] == 0 and self.memory[NDX] == 0 and not self.keys_pending:
             self._empty_polls += 1
 
     def _build_table(self) -> list:
@@ -272,7 +277,28 @@ class C64:
         table[TRAP_OPCODE] = trap
         for op in (0x78, 0x58, 0x28, 0x40):  # SEI, CLI, PLP, RTI
             table[op] = _masking(table[op], self)
+        table[0x00] = self._brk(table[0x00])
         return table
+
+    def _brk(self, instruction):
+        """BRK as the 6502 runs it (Lorenz, Test_Suite_2_15.txt, NMI; 64doc): an NMI
+        arriving before the vector is fetched turns it into the NMI (the B flag stays set
+        on the stack); after it, as after any interrupt, the first instruction of the
+        handler runs before the CPU looks at its interrupt inputs again."""
+        machine = self
+
+        def brk(cpu):
+            start = cpu.cycles
+            instruction(cpu)
+            cia2 = machine.cia2
+            cia2.advance(start + BRK_NMI_LAST + 1)
+            if cia2.edges != machine.nmi_seen and cia2.edge_at <= start + BRK_NMI_LAST:
+                machine.nmi_seen = cia2.edges
+                cpu.pc = machine.memory[0xFFFA] | machine.memory[0xFFFB] << 8
+            machine._no_poll_at = start + CYCLES[0x00]
+            cpu.limit = min(cpu.limit, start + CYCLES[0x00])
+
+        return brk
 
     def _in_kernal(self, addr: int) -> bool:
         return addr >= 0xE000 and self.map["kernal"] == ROM
@@ -497,7 +523,9 @@ class C64:
         poll = c - 2
         i_flag = self._poll_i[1] if self._poll_i[0] == c else cpu.p & MPU.INTERRUPT
         nmi_waits = cia2.edges != self.nmi_seen
-        if nmi_waits and cia2.edge_at <= poll or cia2.edges - self.nmi_seen > 1:
+        if c == self._no_poll_at:
+            pass
+        elif nmi_waits and cia2.edge_at <= poll or cia2.edges - self.nmi_seen > 1:
             self.nmi_seen = cia2.edges
             nmi_waits = False
             self._interrupt(0xFFFA)
@@ -522,6 +550,7 @@ class C64:
         cpu.p |= MPU.INTERRUPT
         cpu.pc = self.memory[vector] | self.memory[vector + 1] << 8
         cpu.cycles += 7
+        self._no_poll_at = cpu.cycles
         self.counters.interrupts += 1
 
     def run(self, max_cycles: int, until_text: str | None = None, until_pc: int | None = None,
