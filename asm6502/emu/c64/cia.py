@@ -364,6 +364,9 @@ class CIA:
                 value = _hour_written(value)
             else:
                 value &= (0x0F, 0x7F, 0x7F)[reg - TOD10]
+            # the comparison is made when the time changes, not when the alarm is written
+            # (VICE testprogs/CIA/tod/0alarm.asm: setting the time equal to the alarm
+            # interrupts, setting the alarm equal to the time does not)
             if self.tb.cr & ALARM:
                 self.alarm[reg - TOD10] = value
             else:
@@ -373,7 +376,7 @@ class CIA:
                 elif reg == TOD10 and not self.tod_running:
                     self.tod_running = True
                     self.tod_prescaler = 0
-            self._check_alarm()
+                self._check_alarm()
             self.on_change()
             return
         if reg == SDR:
