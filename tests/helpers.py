@@ -57,3 +57,18 @@ def run_cli(capsys, *argv) -> tuple[int, str, str]:
         code = exc.code
     out, err = capsys.readouterr()
     return code, out, err
+
+
+def c64_test_machine():
+    """The C64 machine booted on the test KERNAL (tests/fixtures/c64/testkernal.asm, a
+    Profi-Ass source assembled by asm6502), a stand-in BASIC and character ROM."""
+    from asm6502.asm import assemble
+    from asm6502.emu.c64.machine import C64, RomImages
+
+    kernal = assemble((FIXTURES / "c64" / "testkernal.asm").read_text(), "testkernal.asm").image
+    basic = bytes([0x94]) + bytes(0x1FFF)
+    chargen = bytes((i * 7 + 3) & 0xFF for i in range(0x1000))
+    machine = C64(RomImages(basic, bytes(kernal), chargen))
+    stop = machine.run(2_000_000)
+    assert stop.reason == "idle", stop
+    return machine

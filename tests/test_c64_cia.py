@@ -263,3 +263,92 @@ def test_tod_alarm_sets_icr_bit_2_and_interrupts():
         due = cia.next_event()
     assert abs(cia.irq_at - 25 * PAL // 10) < PAL // 25  # 2.5 s, within a pulse
     assert cia.read(ICR, cia.irq_at + 1) == 0x84
+
+
+# --- on the machine: a program of our own, assembled by asm6502 ---------------------------
+# The interrupt is taken after the first instruction that ends two or more cycles after the
+# line went active (Lorenz, Test_Suite_2_15.txt, IRQ and NMI).  Timer A, force-loaded with N
+# and started by the STA in cycle w, underflows in w + 2 + N; the ICR bit follows in w + 3 + N
+# and the line in w + 4 + N.  The STA ends in w + 1, NOP k (from 0) ends in w + 3 + 2k: the
+# interrupt comes after NOP k for the least k with w + 3 + 2k >= w + 6 + N.
+TIMED = """\
+*= $c000
+start    sei
+         lda #$35
+         sta $01
+         lda #<handler
+         sta {vector}
+         lda #>handler
+         sta {vector}+1
+         lda #$7f
+         sta $dc0d
+         sta $dd0d
+         bit $dc0d
+         bit $dd0d
+         lda #$81
+         sta {cia}+13
+         lda #{latch}
+         sta {cia}+4
+         lda #0
+         sta {cia}+5
+         cli
+         lda #$19
+         sta {cia}+14
+nops     nop
+         nop
+         nop
+         nop
+         nop
+         nop
+         nop
+         nop
+         nop
+         nop
+done     jmp done
+handler  pla
+         pla
+         sta $c100
+         pla
+         sta $c101
+         jmp done
+"""
+
+
+@pytest.fixture(scope="module")
+def machine():
+    from helpers import c64_test_machine
+
+    return c64_test_machine()
+
+
+def _run_timed(m, cia: int, vector: int, latch: int) -> int:
+    from asm6502.asm import assemble
+
+    source = TIMED.format(cia=f"${cia:04X}", vector=f"${vector:04X}", latch=latch)
+    result = assemble(source, "timed.asm")
+    m.poke_ram(0xC000, bytes(result.image))
+    m.memory[0xC100] = m.memory[0xC101] = 0
+    m.cpu.pc = 0xC000
+    stop = m.run(20_000, until_pc=result.symbols["done"], stop_when_idle=False)
+    assert stop.reason == "pc", stop
+    back = m.memory[0xC100] | m.memory[0xC101] << 8
+    return back - result.symbols["nops"]
+
+
+@pytest.mark.parametrize("cia, vector", [(0xDC00, 0xFFFE), (0xDD00, 0xFFFA)], ids=["IRQ", "NMI"])
+@pytest.mark.parametrize("latch", [1, 2, 3, 4, 5, 6])
+def test_interrupt_taken_at_the_instruction_boundary(machine, cia, vector, latch):
+    k = next(k for k in range(10) if 3 + 2 * k >= 6 + latch)
+    assert _run_timed(machine, cia, vector, latch) == k + 1  # the return address: the NOP after k
+
+
+def test_debug_cartridge_ends_the_run_with_the_value_written(machine):
+    from asm6502.asm import assemble
+    from asm6502.emu.c64 import session
+
+    result = assemble("*= $c000\n lda #$2a\n sta $d7ff\nloop jmp loop\n", "exit.asm")
+    machine.poke_ram(0xC000, bytes(result.image))
+    machine.cpu.pc = 0xC000
+    stop = machine.run(10_000, stop_when_idle=False)
+    assert (stop.reason, stop.code) == ("exit", 0x2A)
+    assert session.exit_code(stop, session.RunSpec()) == 0x2A

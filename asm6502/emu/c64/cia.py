@@ -232,38 +232,41 @@ class CIA:
         return start <= cycle < end
 
     def next_event(self) -> int:
-        """The cycle in which the interrupt output goes active next (as far as
-        it can be foreseen; otherwise the next cycle to look again)."""
+        """The cycle in which the interrupt output goes active next, as far as it
+        can be foreseen; otherwise a cycle soon enough to look again."""
         if self.ir:
             return NEVER
+        soon = self.clock + 1
         if self.flags & self.mask:
-            return self.clock + 1
-        soon = NEVER
+            return soon
         ta, tb = self.ta, self.tb
-        if ta.load or tb.load or self.ta_underflowed or tb.decrement and tb.cr & INMODE_B:
-            return self.clock + 1
+        if ta.load or tb.load or ta.reloading or tb.reloading or self.ta_underflowed:
+            return soon  # clock by clock through a load
         wanted = self.mask & ~self.flags
-        if ta.cr & START or ta.decrement:
-            a_next = self._next_underflow(ta)
+        event = NEVER
+        a_next = self._next_underflow(ta, INMODE_A)
+        if a_next < NEVER:
             if wanted & INT_TA:
-                soon = min(soon, a_next + 1 + self.irq_delay)
+                event = min(event, a_next + 1 + self.irq_delay)
             if tb.cr & START and tb.cr & INMODE_B in (0x40, 0x60) and wanted & INT_TB:
-                soon = min(soon, a_next + 1)  # look again after each underflow of timer A
+                event = min(event, a_next + 1)  # timer B counts: look again after each underflow of A
             if ta.cr & SPMODE and self.sp_bits and wanted & INT_SP:
-                soon = min(soon, a_next + 1)
-        if wanted & INT_TB and (tb.cr & START or tb.decrement) and not tb.cr & INMODE_B:  # phi2
-            soon = min(soon, self._next_underflow(tb) + 1 + self.irq_delay)
+                event = min(event, a_next + 1)
+        if wanted & INT_TB and not tb.cr & INMODE_B:
+            event = min(event, self._next_underflow(tb, INMODE_B) + 1 + self.irq_delay)
         if wanted & INT_ALARM and self.tod_running:
-            soon = min(soon, self.tod_next + 1)
-        return soon
+            event = min(event, self.tod_next + 1)
+        return max(event, soon)
 
-    def _next_underflow(self, tm: Timer) -> int:
-        """The clock of the next underflow of a timer counting phi2 (now or soon)."""
-        if tm.cr & START and not tm.cr & (INMODE_A if tm is self.ta else INMODE_B):
-            if not tm.decrement or tm.counter < 2:
-                return self.clock + 1  # about to start or to underflow: look clock by clock
-            return self.clock + tm.counter - 1
-        return self.clock + 1 if tm.decrement else NEVER
+    def _next_underflow(self, tm: Timer, inmode: int) -> int:
+        """The clock of the next underflow of a timer counting phi2 (NEVER if it stands);
+        a timer about to start is looked at again in the next clock."""
+        counting = tm.cr & (START | inmode) == START
+        if not counting:
+            return self.clock if tm.decrement else NEVER
+        if not tm.decrement or tm.counter == 0:
+            return self.clock - 1  # starting, or a count input on 0: clock by clock
+        return self.clock + tm.counter - 1
 
     # -- registers -----------------------------------------------------------------
     def _port_b_timers(self, value: int, cycle: int) -> int:
