@@ -129,8 +129,8 @@ def _masking(instruction, machine):
         instruction(cpu)
         if not restores_first:
             machine._poll_i = (end, old)
-        if not cpu.p & 0x04 and cpu.limit > end:
-            cpu.limit = end + (0 if restores_first or not old else 1)
+        if old and not cpu.p & 0x04 and cpu.limit > end:  # unmasked: look at the lines soon
+            cpu.limit = end if restores_first else end + 1
 
     return run
 
