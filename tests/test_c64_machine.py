@@ -313,3 +313,41 @@ def test_no_drive_answers_device_not_present():
 
     drive = Drive(None)
     assert drive.listen(8) == 0x80 and drive.talk(9) == 0x80
+
+
+# the name after '$' (1541 user's guide, LOAD"$",8 and OPEN1,8,0,"$"): a drive digit, then a pattern
+@pytest.mark.parametrize("name, listed", [
+    (b"$", ["HELLO", "HELP", "OTHER"]),
+    (b"$0", ["HELLO", "HELP", "OTHER"]),
+    (b"$0:HE*", ["HELLO", "HELP"]),
+    (b"$:H?LP", ["HELP"]),
+    (b"$0:O*", ["OTHER"]),
+    (b"$0:NONE", []),
+])
+def test_directory_names_drive_number_and_wildcards(tmp_path, name, listed):
+    from asm6502.emu.c64.drive import Drive
+
+    for stem in ("hello", "help", "other"):
+        (tmp_path / f"{stem}.prg").write_bytes(b"\x01\x08" + stem.encode())
+    drive = Drive(Disk.load(str(tmp_path)))
+    _send(drive, 0xF0, name)
+    listing, status = _read(drive, 0x60)
+    names = [part.decode() for part in listing.split(b'"')[3::2]]  # the header's title is the first quoted text
+    assert names == listed and status == 0x40
+    assert _read(drive, 0x6F)[0] == b"00, OK,00,00\r"
+
+
+@pytest.mark.parametrize("name, status", [
+    (b"0:HELLO", b"00, OK,00,00\r"), (b"HE*", b"00, OK,00,00\r"), (b"H?LLO", b"00, OK,00,00\r"),
+    (b"0:NOPE", b"62,FILE NOT FOUND,00,00\r"), (b"NOPE*", b"62,FILE NOT FOUND,00,00\r"),
+])
+def test_open_by_name_and_the_error_channel(tmp_path, name, status):
+    from asm6502.emu.c64.drive import Drive
+
+    (tmp_path / "hello.prg").write_bytes(b"\x01\x08HI")
+    drive = Drive(Disk.load(str(tmp_path)))
+    assert _read(drive, 0x6F)[0] == b"73,CBM DOS V2.6 1541,00,00\r"  # after power-on
+    _send(drive, 0xF2, name)
+    data, _ = _read(drive, 0x62)
+    assert _read(drive, 0x6F)[0] == status
+    assert data == (b"\x01\x08HI" if status.startswith(b"00") else b"")
