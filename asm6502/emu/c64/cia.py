@@ -110,7 +110,9 @@ class CIA:
         self.tod = [0, 0, 0, 0x01]
         self.alarm = [0, 0, 0, 0]
         self.tod_latch: list[int] | None = None
-        self.tod_running = True
+        # at power-up the clock stands at 1:00:00.0 until the tenths are written, the alarm
+        # at 0:00:00.0 (VICE testprogs/CIA/tod/powerup.s, measured on C64s)
+        self.tod_running = False
         self.tod_prescaler = 0
         self.tod_pulse = 1  # index of the next 50 Hz pulse
         self.tod_next = PAL_CLOCK // TOD_HZ
