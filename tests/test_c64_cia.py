@@ -294,16 +294,7 @@ start    sei
          cli
          lda #$19
          sta {cia}+14
-nops     nop
-         nop
-         nop
-         nop
-         nop
-         nop
-         nop
-         nop
-         nop
-         nop
+nops     {chain}
 done     jmp done
 handler  pla
          pla
@@ -321,10 +312,16 @@ def machine():
     return c64_test_machine()
 
 
-def _run_timed(m, cia: int, vector: int, latch: int) -> int:
+NOPS = "\n         ".join(["nop"] * 10)
+# taken branches within the page, 3 cycles each: the CPU looks at the lines in their first
+# cycle already, one cycle earlier than the rule says (Lorenz, IRQ: "the only exception")
+BRANCHES = "bne b1\n" + "".join(f"b{i:<7} bne b{i + 1}\n" for i in range(1, 10)) + "b10      nop"
+
+
+def _run_timed(m, cia: int, vector: int, latch: int, chain: str = NOPS) -> int:
     from asm6502.asm import assemble
 
-    source = TIMED.format(cia=f"${cia:04X}", vector=f"${vector:04X}", latch=latch)
+    source = TIMED.format(cia=f"${cia:04X}", vector=f"${vector:04X}", latch=latch, chain=chain.lstrip())
     result = assemble(source, "timed.asm")
     m.poke_ram(0xC000, bytes(result.image))
     m.memory[0xC100] = m.memory[0xC101] = 0
@@ -340,6 +337,15 @@ def _run_timed(m, cia: int, vector: int, latch: int) -> int:
 def test_interrupt_taken_at_the_instruction_boundary(machine, cia, vector, latch):
     k = next(k for k in range(10) if 3 + 2 * k >= 6 + latch)
     assert _run_timed(machine, cia, vector, latch) == k + 1  # the return address: the NOP after k
+
+
+@pytest.mark.parametrize("cia, vector", [(0xDC00, 0xFFFE), (0xDD00, 0xFFFA)], ids=["IRQ", "NMI"])
+@pytest.mark.parametrize("latch", [1, 2, 3, 4, 5, 6])
+def test_taken_branches_look_at_the_interrupt_one_cycle_earlier(machine, cia, vector, latch):
+    # branch k (from 0) starts in w + 1 + 3k; the interrupt (line active in w + 4 + N) comes
+    # after it when the line was active in its first cycle: 3k >= N + 3
+    k = next(k for k in range(10) if 3 * k >= latch + 3)
+    assert _run_timed(machine, cia, vector, latch, BRANCHES) == 2 * (k + 1)
 
 
 def test_debug_cartridge_ends_the_run_with_the_value_written(machine):

@@ -113,6 +113,7 @@ RMW_OPCODES = frozenset(
 # Whether the CPU makes the dummy write of a read-modify-write instruction (then two writes
 # reach the chips, the old value first); without it the one write is the last cycle's.
 RMW_WRITES = getattr(C64CPU, "RMW_WRITES", 1)
+BRANCH_FLAGS = (0x80, 0x40, 0x01, 0x02)  # the flag a branch opcode tests, by its bits 7-6 (BPL/BMI N ... BNE/BEQ Z)
 BRK_NMI_LAST = 3  # the last cycle of BRK (from its first, 0) in which an NMI still takes it over
 
 
@@ -169,6 +170,7 @@ class C64:
         self._poll_i: tuple[int, int] = (-1, 0)  # (end of an instruction, the I flag its poll saw)
         self._rmw_start = -1  # the start cycle of the read-modify-write instruction that wrote last
         self._no_poll_at = -1  # the end of an interrupt sequence (BRK): no interrupt is taken there
+        self._last_pc = 0  # the address of the instruction after which the run loop looked at the chips
         self.stop_cycle = 0
         self.until_text: str | None = None
         self.until_pc: int | None = None
@@ -521,6 +523,13 @@ class C64:
         # an interrupt active two cycles before the instruction ends is taken after it,
         # a later one after the next instruction (Lorenz, Test_Suite_2_15.txt, IRQ and NMI).
         poll = c - 2
+        last = self._last_pc
+        op = self.memory[last]
+        if (op & 0x1F == 0x10 and bool(cpu.p & BRANCH_FLAGS[op >> 6]) == bool(op & 0x20)
+                and (cpu.pc ^ last + 2) < 0x100):
+            # a branch taken within its page (3 cycles) looks at the lines one cycle
+            # earlier (Lorenz, Test_Suite_2_15.txt, IRQ; VICE testprogs/interrupts/branchquirk)
+            poll = c - 3
         i_flag = self._poll_i[1] if self._poll_i[0] == c else cpu.p & MPU.INTERRUPT
         nmi_waits = cia2.edges != self.nmi_seen
         if c == self._no_poll_at:
@@ -585,6 +594,7 @@ class C64:
                     c = cpu.cycles + cyc[op]
                     cpu.cycles = c
                     if c >= cpu.limit:
+                        self._last_pc = pc
                         break
                 if self._stop is None:
                     self._service()
