@@ -358,3 +358,42 @@ def test_debug_cartridge_ends_the_run_with_the_value_written(machine):
     stop = machine.run(10_000, stop_when_idle=False)
     assert (stop.reason, stop.code) == ("exit", 0x2A)
     assert session.exit_code(stop, session.RunSpec()) == 0x2A
+
+
+def test_restore_is_an_nmi_edge_unless_cia2_holds_the_line(machine):
+    from asm6502.asm import assemble
+
+    source = """*= $c000
+         sei
+         lda #$35
+         sta $01
+         lda #<handler
+         sta $fffa
+         lda #>handler
+         sta $fffb
+         lda #$7f
+         sta $dd0d
+         lda $dd0d
+         lda #0
+         sta $c100
+loop     jmp loop
+handler  inc $c100
+         rti
+"""
+    result = assemble(source, "restore.asm")
+    machine.poke_ram(0xC000, bytes(result.image))
+    machine.cpu.pc = 0xC000
+    machine.run(200, stop_when_idle=False)
+    machine.press_restore()
+    machine.run(200, stop_when_idle=False)
+    assert machine.memory[0xC100] == 1  # with the I flag set: NMI cannot be masked
+    cia2 = machine.cia2
+    cia2.write(4, 1, machine.cpu.cycles)  # CIA 2 holds the line low: timer A underflowed, unread
+    cia2.write(5, 0, machine.cpu.cycles)
+    cia2.write(13, 0x81, machine.cpu.cycles)
+    cia2.write(14, 0x19, machine.cpu.cycles)
+    machine.run(200, stop_when_idle=False)
+    assert machine.memory[0xC100] == 2 and cia2.irq
+    machine.press_restore()
+    machine.run(200, stop_when_idle=False)
+    assert machine.memory[0xC100] == 2  # no edge on a line already low

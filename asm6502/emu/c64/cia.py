@@ -133,8 +133,6 @@ class CIA:
             t += 1
         self.clock = max(t, self.clock)
 
-    update = advance
-
     def _quiet(self, limit: int) -> int:
         """How many of the next *limit* clocks are plain counting (no underflow,
         no load, no change pending); they are applied at once."""

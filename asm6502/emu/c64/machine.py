@@ -171,6 +171,7 @@ class C64:
         self._rmw_start = -1  # the start cycle of the read-modify-write instruction that wrote last
         self._no_poll_at = -1  # the end of an interrupt sequence (BRK): no interrupt is taken there
         self._last_pc = 0  # the address of the instruction after which the run loop looked at the chips
+        self._restore_at: int | None = None  # the cycle the RESTORE key was pressed in
         self.stop_cycle = 0
         self.until_text: str | None = None
         self.until_pc: int | None = None
@@ -469,6 +470,11 @@ class C64:
         else:
             self.buffer_keys.extend(petscii)
 
+    def press_restore(self) -> None:
+        """The RESTORE key: an NMI (the KERNAL's handler tests for RUN/STOP + RESTORE)."""
+        self._restore_at = self.cpu.cycles
+        self.cpu.limit = self.cpu.cycles
+
     @property
     def keys_pending(self) -> bool:
         return bool(self.buffer_keys) or self.typist.busy
@@ -531,6 +537,13 @@ class C64:
             # earlier (Lorenz, Test_Suite_2_15.txt, IRQ; VICE testprogs/interrupts/branchquirk)
             poll = c - 3
         i_flag = self._poll_i[1] if self._poll_i[0] == c else cpu.p & MPU.INTERRUPT
+        if self._restore_at is not None:
+            # RESTORE pulls the NMI line through a monostable (the 556 at U20, C64 schematic):
+            # an edge only when CIA 2 does not already hold the line low
+            if not cia2.low_at(self._restore_at):
+                cia2.edges += 1
+                cia2.edge_at = self._restore_at
+            self._restore_at = None
         nmi_waits = cia2.edges != self.nmi_seen
         if c == self._no_poll_at:
             pass
