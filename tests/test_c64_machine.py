@@ -351,3 +351,13 @@ def test_open_by_name_and_the_error_channel(tmp_path, name, status):
     data, _ = _read(drive, 0x62)
     assert _read(drive, 0x6F)[0] == status
     assert data == (b"\x01\x08HI" if status.startswith(b"00") else b"")
+
+
+@pytest.mark.parametrize("written, line, fires", [(100, 100, True), (101, 100, False), (99, 100, False)])
+def test_raster_compare_written_with_the_line_being_drawn_fires_at_once(written, line, fires):
+    vic = VIC()
+    vic.write(0x12, 200, 0)
+    at = line * 63 + 20
+    vic.write(0x12, written, at)
+    vic.update(at + 1)
+    assert bool(vic.flags & 1) == fires

@@ -102,7 +102,12 @@ class VIC:
             return
         self.regs[reg] = value
         if reg in (0x11, 0x12):
-            self.compare = (self.regs[0x12]) | ((self.regs[0x11] & 0x80) << 1)
             self.update(cycle)
+            old = self.compare
+            self.compare = (self.regs[0x12]) | ((self.regs[0x11] & 0x80) << 1)
+            if self.compare != old and self.compare == self.line(cycle):
+                # a compare value changed to the line being drawn matches at once
+                # (VICE's VIC-II; the chip compares whenever either side changes)
+                self._raise(0x01, cycle + 1)
             self._schedule(cycle)
             self.on_change()
