@@ -552,7 +552,14 @@ class C64:
             nmi_waits = False
             self._interrupt(0xFFFA)
         elif not i_flag and (cia1.low_at(poll) or vic.low_at(poll)):
-            self._interrupt(0xFFFE)
+            # an NMI arriving before the IRQ sequence fetches its vector takes it over, as with BRK
+            cia2.advance(c + BRK_NMI_LAST + 1)
+            if cia2.edges != self.nmi_seen and cia2.edge_at <= c + BRK_NMI_LAST:
+                self.nmi_seen = cia2.edges
+                nmi_waits = False
+                self._interrupt(0xFFFA)
+            else:
+                self._interrupt(0xFFFE)
         c = cpu.cycles
         limit = min(cia1.next_event() + 2, cia2.next_event() + 2, vic.next_event(), self.next_frame,
                     self.stop_cycle)
