@@ -397,3 +397,23 @@ handler  inc $c100
     machine.press_restore()
     machine.run(200, stop_when_idle=False)
     assert machine.memory[0xC100] == 2  # no edge on a line already low
+
+
+def test_shift_register_output_interrupts_with_the_sixteenth_underflow():
+    """VICE testprogs/CIA/shiftregister (cia-sp-test-oneshot, a 6526): timer A one-shot with
+    latch 1, restarted every 37 cycles, SDR written once; the ICR read 4 cycles after each
+    restart shows timer A, and with the 16th the serial port and the interrupt bit too."""
+    from asm6502.emu.c64.cia import SDR
+
+    cia = CIA("t")
+    cia.write(TALO, 1, 0)
+    cia.write(TAHI, 0, 4)
+    cia.write(ICR, 0x8F, 8)
+    cia.write(CRA, 0xD9, W)  # 50 Hz, serial port out, force load, one-shot, start
+    cia.write(SDR, 0xA8, W + 6)
+    reads = []
+    for k in range(16):
+        restart = W + 16 + 37 * k
+        cia.write(CRA, 0xD9, restart)
+        reads.append(cia.read(ICR, restart + 4))
+    assert reads[0] == 0x81 and reads[1:15] == [0x01] * 14 and reads[15] == 0x89

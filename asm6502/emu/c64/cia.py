@@ -61,6 +61,11 @@ INT_TA, INT_TB, INT_ALARM, INT_SP, INT_FLAG = 0x01, 0x02, 0x04, 0x08, 0x10
 NEVER = 1 << 62
 PAL_CLOCK = 985_248  # Hz, PAL C64 (VIC-II 6569: 17.734475 MHz / 18)
 TOD_HZ = 50  # the PAL C64 feeds the mains frequency to the TOD pin
+# The serial port's interrupt comes a few cycles after the last bit's first CNT edge (the
+# 15th underflow of timer A): VICE's testprogs/CIA/shiftregister, measured on a 6526, see
+# it with the 16th underflow's ICR read, together with the interrupt bit (any delay of 1-4
+# cycles gives that).
+SP_DELAY = 2
 
 
 class Timer:
@@ -105,7 +110,7 @@ class CIA:
         self.port_b_in = port_b_in
         # serial port: output bits left to shift and the CNT half-cycles of the current byte
         self.sp_bits = 0
-        self.sp_pending = False
+        self.sp_due = -1  # the clock in which the byte sent sets the ICR bit
         # time of day: BCD tenths, seconds, minutes, hours (bit 7 PM)
         self.tod = [0, 0, 0, 0x01]
         self.alarm = [0, 0, 0, 0]
@@ -125,7 +130,7 @@ class CIA:
         while t < to:
             if t >= self.tod_next:
                 self._tod_pulse()
-            k = self._quiet(min(to, self.tod_next) - t)
+            k = self._quiet(min(to, self.tod_next, self.sp_due if self.sp_due >= t else to) - t)
             if k:
                 t += k
                 continue
@@ -180,11 +185,15 @@ class CIA:
             b_count = self.ta_underflowed
         self._clock_timer(tb, b_count, t, INT_TB)
         self.ta_underflowed = a_under
+        if self.sp_due == t:
+            self.flags |= INT_SP
         if a_under and cra & SPMODE and self.sp_bits:
-            # output mode: every second underflow of timer A shifts a bit out
+            # output mode: every underflow of timer A is a CNT edge, two shift a bit out;
+            # the interrupt follows the last bit's first edge a few cycles later
             self.sp_bits -= 1
-            if self.sp_bits == 0:
-                self.flags |= INT_SP
+            if self.sp_bits == 1:
+                self.sp_bits = 0
+                self.sp_due = t + SP_DELAY
         if self.irq_delay == 0 and not self.ir and self.flags & self.mask:
             self._assert(t + 1)
 
@@ -254,6 +263,8 @@ class CIA:
                 event = min(event, a_next + 1)
         if wanted & INT_TB and not tb.cr & INMODE_B:
             event = min(event, self._next_underflow(tb, INMODE_B) + 1 + self.irq_delay)
+        if wanted & INT_SP and self.sp_due >= self.clock:
+            event = min(event, self.sp_due + 2)
         if wanted & INT_ALARM and self.tod_running:
             event = min(event, self.tod_next + 1)
         return max(event, soon)
