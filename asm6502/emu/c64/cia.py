@@ -108,7 +108,7 @@ class CIA:
         self.ta_underflowed = False  # timer A underflowed in the cycle before (timer B's cascade input)
         self.port_a_in = port_a_in
         self.port_b_in = port_b_in
-        # serial port: output bits left to shift and the CNT half-cycles of the current byte
+        # serial port output: the CNT edges (underflows of timer A) left to send, two a bit
         self.sp_bits = 0
         self.sp_due = -1  # the clock in which the byte sent sets the ICR bit
         # time of day: BCD tenths, seconds, minutes, hours (bit 7 PM)
