@@ -339,6 +339,20 @@ def test_interrupt_taken_at_the_instruction_boundary(machine, cia, vector, latch
     assert _run_timed(machine, cia, vector, latch) == k + 1  # the return address: the NOP after k
 
 
+@pytest.fixture(scope="module")
+def machine_6526a():
+    from helpers import c64_test_machine
+
+    return c64_test_machine("6526a")
+
+
+@pytest.mark.parametrize("latch", [1, 2, 3, 4, 5, 6])
+def test_on_6526a_cias_the_interrupt_comes_one_cycle_earlier(machine_6526a, latch):
+    assert machine_6526a.cia1.irq_delay == 0
+    k = next(k for k in range(10) if 3 + 2 * k >= 5 + latch)  # the line active in w + 3 + N
+    assert _run_timed(machine_6526a, 0xDC00, 0xFFFE, latch) == k + 1
+
+
 @pytest.mark.parametrize("cia, vector", [(0xDC00, 0xFFFE), (0xDD00, 0xFFFA)], ids=["IRQ", "NMI"])
 @pytest.mark.parametrize("latch", [1, 2, 3, 4, 5, 6])
 def test_taken_branches_look_at_the_interrupt_one_cycle_earlier(machine, cia, vector, latch):

@@ -96,6 +96,9 @@ def build_parser() -> argparse.ArgumentParser:
     c64.add_argument("--keyboard", choices=("buffer", "matrix"), default="buffer",
                      help="typing goes into the KERNAL's keyboard buffer (default, like VICE's -keybuf) "
                      "or is pressed on the keyboard matrix")
+    c64.add_argument("--cia", choices=("6526", "6526a"), default="6526",
+                     help="the CIA chips: 6526 (the first C64s, VICE's default) or 6526a (later boards: "
+                     "the interrupt one cycle earlier)")
     c64.add_argument("--cycles", "--limitcycles", "-limitcycles", dest="cycles", type=count_arg, metavar="N",
                      help=f"stop after N clock cycles (default {DEFAULT_CYCLES:,}; 985,248 a second)")
     c64.add_argument("--until-text", metavar="TEXT", help="stop when the screen shows TEXT")
@@ -184,7 +187,8 @@ def _run(args: argparse.Namespace) -> int:
     machine_only = [name for name, value in (("--disk", args.disk), ("--type", args.type),
                                              ("--until-text", args.until_text), ("--until-pc", args.until_pc),
                                              ("--cycles", args.cycles), ("--screenshot", args.screenshot),
-                                             ("--transcript", args.transcript)) if value]
+                                             ("--transcript", args.transcript),
+                                             ("--cia", args.cia != "6526")) if value]
     if machine_only or args.prg is None:
         what = ", ".join(machine_only) or "running without a PRG"
         reason = lookup.note() if lookup is not None else "--no-roms given"

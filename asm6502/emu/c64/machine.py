@@ -45,6 +45,9 @@ TRAP_OPCODE = 0x02  # a JAM opcode on the 6510: never in working code; VICE trap
 # through it.  On a C64 without the cartridge $D7FF is a mirror of SID register $1F, which
 # does not exist, so a program that is not a test has no reason to write it.
 DEBUG_CART = 0xD7FF
+# the CIA chips fitted: the 6526 of the first C64s (VICE x64sc's default) or the 6526A/8521
+# of later boards, whose interrupt output comes one cycle earlier
+CIA_MODELS = ("6526", "6526a")
 
 # KERNAL variables (Mapping the C64)
 ST = 0x90
@@ -140,9 +143,12 @@ class C64:
     """A PAL C64.  ``run(cycles)`` runs until a stop condition; ``type_text``
     queues keys; ``transcript`` holds what went through CHROUT to the screen."""
 
-    def __init__(self, roms: RomImages, disk: Disk | None = None, keyboard_mode: str = "buffer"):
+    def __init__(self, roms: RomImages, disk: Disk | None = None, keyboard_mode: str = "buffer",
+                 cia_model: str = "6526"):
         if keyboard_mode not in ("buffer", "matrix"):
             raise ValueError(f"keyboard mode {keyboard_mode!r}: buffer or matrix")
+        if cia_model not in CIA_MODELS:
+            raise ValueError(f"CIA model {cia_model!r}: {' or '.join(CIA_MODELS)}")
         self.roms = roms
         self.keyboard_mode = keyboard_mode
         self.kernal = list(roms.kernal)
@@ -156,8 +162,9 @@ class C64:
         self.port_data = 0x3F
         self.map = {"basic": RAM, "io": RAM, "kernal": RAM}
         self.vic = VIC()
-        self.cia1 = CIA("CIA 1", port_a_in=self._cia1_port_a, port_b_in=self._cia1_port_b)
-        self.cia2 = CIA("CIA 2")
+        new_model = cia_model == "6526a"
+        self.cia1 = CIA("CIA 1", port_a_in=self._cia1_port_a, port_b_in=self._cia1_port_b, new_model=new_model)
+        self.cia2 = CIA("CIA 2", new_model=new_model)
         self.sid = [0] * 0x20
         self._noise = 0x7FFFF8  # SID voice 3 noise LFSR (23 bits)
         self.drive = Drive(disk)
