@@ -270,7 +270,8 @@ def test_tod_alarm_sets_icr_bit_2_and_interrupts():
 # line went active (Lorenz, Test_Suite_2_15.txt, IRQ and NMI).  Timer A, force-loaded with N
 # and started by the STA in cycle w, underflows in w + 2 + N; the ICR bit follows in w + 3 + N
 # and the line in w + 4 + N.  The STA ends in w + 1, NOP k (from 0) ends in w + 3 + 2k: the
-# interrupt comes after NOP k for the least k with w + 3 + 2k >= w + 6 + N.
+# interrupt comes after NOP k for the least k with w + 3 + 2k >= w + 6 + N.  (The programs
+# switch the test KERNAL's raster interrupt off first.)
 TIMED = """\
 *= $c000
 start    sei
@@ -280,6 +281,10 @@ start    sei
          sta {vector}
          lda #>handler
          sta {vector}+1
+         lda #0
+         sta $d01a
+         lda #$ff
+         sta $d019
          lda #$7f
          sta $dc0d
          sta $dd0d
@@ -431,3 +436,76 @@ def test_shift_register_output_interrupts_with_the_sixteenth_underflow():
         cia.write(CRA, 0xD9, restart)
         reads.append(cia.read(ICR, restart + 4))
     assert reads[0] == 0x81 and reads[1:15] == [0x01] * 14 and reads[15] == 0x89
+
+
+# An NMI arriving while the CPU runs the IRQ sequence: before the sequence's fourth cycle it
+# takes the sequence over (as with BRK, Lorenz's NMI program), later it comes after the IRQ
+# handler's first instruction (VICE testprogs/interrupts/irqnmi, measured on a C64).  Timer
+# A of CIA 1 (latch 1) is started in w, timer A of CIA 2 (latch N) in w + 4: the IRQ line in
+# w + 5, the sequence from w + 7 (after the NOP ending then); the NMI edge in w + 8 + N.
+BOTH = """\
+*= $c000
+         sei
+         lda #$35
+         sta $01
+         lda #<irq
+         sta $fffe
+         lda #>irq
+         sta $ffff
+         lda #<nmi
+         sta $fffa
+         lda #>nmi
+         sta $fffb
+         lda #0
+         sta $d01a
+         lda #$ff
+         sta $d019
+         lda #$7f
+         sta $dc0d
+         sta $dd0d
+         bit $dc0d
+         bit $dd0d
+         lda #$81
+         sta $dc0d
+         sta $dd0d
+         lda #1
+         sta $dc04
+         lda #{latch}
+         sta $dd04
+         lda #0
+         sta $dc05
+         sta $dd05
+         sta $c110
+         lda #$ff
+         sta $c112
+         cli
+         lda #$19
+         sta $dc0e
+         sta $dd0e
+         nop
+         nop
+         nop
+         nop
+         nop
+         nop
+done     jmp done
+irq      inc $c110
+         inc $c110
+         inc $c110
+         jmp done
+nmi      lda $c110
+         sta $c112
+         bit $dd0d
+         rti
+"""
+
+
+@pytest.mark.parametrize("latch, irq_instructions_before", [(1, 0), (2, 0), (3, 1), (4, 1), (5, 1)])
+def test_nmi_during_the_irq_sequence(machine, latch, irq_instructions_before):
+    from asm6502.asm import assemble
+
+    result = assemble(BOTH.format(latch=latch), "both.asm")
+    machine.poke_ram(0xC000, bytes(result.image))
+    machine.cpu.pc = 0xC000
+    machine.run(2_000, stop_when_idle=False)
+    assert machine.memory[0xC112] == irq_instructions_before

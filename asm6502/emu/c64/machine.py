@@ -568,6 +568,7 @@ class C64:
             else:
                 self._interrupt(0xFFFE)
         c = cpu.cycles
+        nmi_waits = cia2.edges != self.nmi_seen  # (an edge may have come during an interrupt sequence)
         limit = min(cia1.next_event() + 2, cia2.next_event() + 2, vic.next_event(), self.next_frame,
                     self.stop_cycle)
         if nmi_waits:
