@@ -175,16 +175,16 @@ def test_cia_timer_counts_and_underflows():
     cia = CIA("t")
     cia.write(4, 99, 0)
     cia.write(5, 0, 0)  # latch 99: period 100
-    cia.write(14, 0x11, 10)  # start at cycle 10, continuous, force load
-    assert cia.read(4, 10) == 99 and cia.read(4, 60) == 49
-    assert cia.next_event() == 110
+    cia.write(14, 0x11, 10)  # written in cycle 10: loaded in 11, counting from 13
+    assert cia.read(4, 12) == 99 and cia.read(4, 14) == 98 and cia.read(4, 60) == 52
     cia.write(13, 0x81, 20)
-    cia.update(110)
-    assert cia.irq and cia.read(13, 111) == 0x81 and not cia.irq
-    assert cia.read(4, 110) == 99 and cia.read(4, 110 + 250) == 49
+    assert cia.next_event() == 113  # 99 -> 0 in cycle 111, the ICR bit in 112, the interrupt in 113
+    cia.advance(113)
+    assert cia.irq and cia.irq_at == 113 and cia.read(13, 113) == 0x81 and not cia.irq
+    assert cia.read(4, 112) == 99 and cia.read(4, 113) == 99 and cia.read(4, 362) == 50  # period 100
     cia.write(14, 0x19, 400)  # one-shot
-    cia.update(1000)
-    assert cia.regs[14] & 1 == 0 and cia.read(13, 1000) & 1
+    cia.advance(1000)
+    assert cia.read(14, 1000) == 0x08 and cia.read(13, 1000) & 1  # stopped, timer A's ICR bit
 
 
 def test_keyboard_rows_and_columns():
@@ -313,3 +313,51 @@ def test_no_drive_answers_device_not_present():
 
     drive = Drive(None)
     assert drive.listen(8) == 0x80 and drive.talk(9) == 0x80
+
+
+# the name after '$' (1541 user's guide, LOAD"$",8 and OPEN1,8,0,"$"): a drive digit, then a pattern
+@pytest.mark.parametrize("name, listed", [
+    (b"$", ["HELLO", "HELP", "OTHER"]),
+    (b"$0", ["HELLO", "HELP", "OTHER"]),
+    (b"$0:HE*", ["HELLO", "HELP"]),
+    (b"$:H?LP", ["HELP"]),
+    (b"$0:O*", ["OTHER"]),
+    (b"$0:NONE", []),
+])
+def test_directory_names_drive_number_and_wildcards(tmp_path, name, listed):
+    from asm6502.emu.c64.drive import Drive
+
+    for stem in ("hello", "help", "other"):
+        (tmp_path / f"{stem}.prg").write_bytes(b"\x01\x08" + stem.encode())
+    drive = Drive(Disk.load(str(tmp_path)))
+    _send(drive, 0xF0, name)
+    listing, status = _read(drive, 0x60)
+    names = [part.decode() for part in listing.split(b'"')[3::2]]  # the header's title is the first quoted text
+    assert names == listed and status == 0x40
+    assert _read(drive, 0x6F)[0] == b"00, OK,00,00\r"
+
+
+@pytest.mark.parametrize("name, status", [
+    (b"0:HELLO", b"00, OK,00,00\r"), (b"HE*", b"00, OK,00,00\r"), (b"H?LLO", b"00, OK,00,00\r"),
+    (b"0:NOPE", b"62,FILE NOT FOUND,00,00\r"), (b"NOPE*", b"62,FILE NOT FOUND,00,00\r"),
+])
+def test_open_by_name_and_the_error_channel(tmp_path, name, status):
+    from asm6502.emu.c64.drive import Drive
+
+    (tmp_path / "hello.prg").write_bytes(b"\x01\x08HI")
+    drive = Drive(Disk.load(str(tmp_path)))
+    assert _read(drive, 0x6F)[0] == b"73,CBM DOS V2.6 1541,00,00\r"  # after power-on
+    _send(drive, 0xF2, name)
+    data, _ = _read(drive, 0x62)
+    assert _read(drive, 0x6F)[0] == status
+    assert data == (b"\x01\x08HI" if status.startswith(b"00") else b"")
+
+
+@pytest.mark.parametrize("written, line, fires", [(100, 100, True), (101, 100, False), (99, 100, False)])
+def test_raster_compare_written_with_the_line_being_drawn_fires_at_once(written, line, fires):
+    vic = VIC()
+    vic.write(0x12, 200, 0)
+    at = line * 63 + 20
+    vic.write(0x12, written, at)
+    vic.update(at + 1)
+    assert bool(vic.flags & 1) == fires

@@ -271,3 +271,18 @@ def test_a_program_polling_get_in_vain_is_idle(booted):
     assert ["GOT X", "GOT Y"] == [line for line in screen.screen_lines(machine) if line.startswith("GOT")]
     stop = machine.run(200_000, stop_when_polling=False)
     assert stop.reason == "cycles"
+
+
+def test_a_basic_directory_reader_with_get_from_dollar_0(booted):
+    """OPEN1,8,0,"$0" and GET#: the names of the disk, never 'waiting for a key' (GET# reads the file)."""
+    machine = fresh(booted)
+    machine.type_text(b'10 OPEN1,8,0,"$0":GET#1,A$,A$:N=0\r'
+                      b'20 GET#1,A$,A$:IF ST THEN 60\r'
+                      b'30 GET#1,A$,A$:Q=0\r'
+                      b'40 GET#1,A$:IF A$="" THEN N=N+1:GOTO 20\r'
+                      b'50 GOTO 40\r'
+                      b'60 CLOSE1:PRINT "LINES";N\rRUN\r')
+    stop = machine.run(100_000_000)
+    assert stop.reason == "idle" and "GETIN" not in stop.message, stop
+    entries = DiskImage(D64.read_bytes()).directory()
+    assert f"LINES {len(entries) + 2}" in screen.screen_lines(machine)  # the header, the files, BLOCKS FREE.

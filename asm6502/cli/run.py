@@ -58,7 +58,15 @@ program waits for a key and nothing is left to type); 1 the CPU stopped
 (JAM, undocumented opcode); 3 the cycle limit came first (before the --until
 condition, or the default limit: with --cycles N alone, running N cycles is the
 goal, 0); 4 the program waits for a key, nothing is left to type, and the --until
-condition was not met. --cycles counts from the end of the boot."""
+condition was not met. --cycles counts from the end of the boot.
+
+Headless tests as VICE runs them (x64sc -debugcart): a write to $D7FF ends
+the run at once with the value written as the exit status (VICE's test
+programs write 0 for a pass, $FF for a failure), and VICE's spellings of
+the options are accepted: -keybuf (--type), -limitcycles (--cycles),
+-exitscreenshot (--screenshot), with one dash or two.
+
+  asm6502 run --roms ~/vice/C64 mytest.prg -limitcycles 20000000 -exitscreenshot end.png"""
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -85,16 +93,20 @@ def build_parser() -> argparse.ArgumentParser:
                      "$ASM6502_ROMS, then VICE's C64 directories)")
     c64.add_argument("--no-roms", action="store_true", help="use the stubs even when ROM images are found")
     add_path_argument(c64, "--disk", role=DISK_IMAGE_OR_FOLDER, metavar="D64|DIR", help="device 8: a .d64 image or a folder of .prg files")
-    c64.add_argument("--type", action="append", default=[], metavar="KEYS",
+    c64.add_argument("--type", "--keybuf", "-keybuf", dest="type", action="append", default=[], metavar="KEYS",
                      help="type KEYS (\\r = RETURN, \\xNN = a PETSCII code); may be repeated")
     c64.add_argument("--keyboard", choices=("buffer", "matrix"), default="buffer",
                      help="typing goes into the KERNAL's keyboard buffer (default, like VICE's -keybuf) "
                      "or is pressed on the keyboard matrix")
-    c64.add_argument("--cycles", type=count_arg, metavar="N",
+    c64.add_argument("--cia", choices=("6526", "6526a"), default="6526",
+                     help="the CIA chips: 6526 (the first C64s, VICE's default) or 6526a (later boards: "
+                     "the interrupt one cycle earlier)")
+    c64.add_argument("--cycles", "--limitcycles", "-limitcycles", dest="cycles", type=count_arg, metavar="N",
                      help=f"stop after N clock cycles after the boot (default {DEFAULT_CYCLES:,}; 985,248 a second)")
     c64.add_argument("--until-text", metavar="TEXT", help="stop when the screen shows TEXT")
     c64.add_argument("--until-pc", type=address_arg, metavar="ADDR", help="stop when the PC reaches ADDR")
-    add_path_argument(c64, "--screenshot", role=SCREENSHOT, metavar="PNG", help="write the final screen as a PNG picture")
+    add_path_argument(c64, "--screenshot", "--exitscreenshot", "-exitscreenshot", dest="screenshot", role=SCREENSHOT, metavar="PNG",
+                      help="write the final screen as a PNG picture")
     c64.add_argument("--transcript", action="store_true",
                      help="print what went through CHROUT to the screen instead of the final screen")
     return p
@@ -179,7 +191,8 @@ def _run(args: argparse.Namespace, files: Files) -> int:
     machine_only = [name for name, value in (("--disk", args.disk), ("--type", args.type),
                                              ("--until-text", args.until_text), ("--until-pc", args.until_pc),
                                              ("--cycles", args.cycles), ("--screenshot", args.screenshot),
-                                             ("--transcript", args.transcript)) if value]
+                                             ("--transcript", args.transcript),
+                                             ("--cia", args.cia != "6526")) if value]
     if machine_only or args.prg is None:
         what = ", ".join(machine_only) or "running without a PRG"
         reason = lookup.note() if lookup is not None else "--no-roms given"

@@ -112,7 +112,7 @@ def run_on_c64(args: argparse.Namespace, roms: RomSet, files: Files) -> int:
     interactive = args.input is None and not args.type and sys.stdin.isatty() and not spec.has_condition
 
     started = time.perf_counter()
-    machine = session.boot(session.images(roms), disk=disk, keyboard_mode=args.keyboard)
+    machine = session.boot(session.images(roms), disk=disk, keyboard_mode=args.keyboard, cia_model=args.cia)
     boot_cycles = machine.cpu.cycles
     if prg is not None:
         session.start_program(machine, prg, args.sys)

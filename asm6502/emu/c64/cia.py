@@ -1,12 +1,42 @@
-"""The MOS 6526 CIA: two interval timers, the interrupt control register, the
-ports and the time-of-day clock (MOS 6526 datasheet; Mapping the C64, $DC00).
+"""The MOS 6526 CIA to the cycle, as a program sees it: two interval timers,
+the interrupt control register, the ports with the timer outputs on PB6/PB7,
+the time-of-day clock with its alarm and the serial shift register.
 
-Timers are not ticked: a running timer is (value ``v`` at cycle ``b``); it
-counts down one per cycle, underflows one cycle after reaching zero and
-reloads its latch, so it underflows at ``b + v + 1`` and then every
-``latch + 1`` cycles.  ``update(cycle)`` applies the underflows up to that
-cycle; ``next_event()`` says when the next one is due, so the machine runs
-the CPU up to it without looking at the chip in between.
+Sources: the MOS 6526 datasheet (registers, modes, TOD latching and stop,
+the alarm); Wolfgang Lorenz's C64 test suite 2.15 (Test_Suite_2_15.txt and
+its CIA programs: the delays of start, stop, force load and one-shot, the
+cascade, PB6/PB7, the ICR one cycle before the interrupt); the documents
+of VICE's CIA test programs (testprogs/CIA: TOD, the AM/PM flip on writing
+hour 12, the 6526/6526A interrupt delay).
+
+Time: cycle ``t`` is one phi2 clock.  A CPU read in cycle ``t`` sees the
+chip as the clocks before ``t`` left it; a write in cycle ``t`` is in force
+from cycle ``t + 1``.  Each clock a timer does, in this order:
+
+* ``count`` (the count input of this cycle): the start bit and the input
+  mode in force -- phi2, or timer A's underflow of the cycle before
+  (timer B cascaded), or CNT edges (CNT is pulled high and has no edges);
+* the decrement happens one cycle after the count input that causes it;
+* an underflow: the counter is 0 and the count input is active -- so a
+  counting timer goes 1 -> 0 and underflows in the same clock and is never
+  seen at 0, a timer fed slowly (cascaded) shows 0 until its next count;
+* a load (force load strobed one cycle before, the high latch byte written
+  to a stopped timer, or the underflow itself) puts the latch into the
+  counter and cancels the decrement of the next cycle: a latch of N gives an
+  underflow every N + 1 cycles; after an underflow the latch is loaded once
+  more in that next cycle (a latch written then is the one that counts);
+* on an underflow the ICR bit is set (a read in the next cycle sees it),
+  one-shot mode (the bit in force now or one cycle before) clears the start
+  bit, PBx pulses high for one cycle or toggles.
+
+The interrupt output follows the ICR one cycle late on the 6526 (a read of
+the ICR in the cycle after the underflow returns the bit without bit 7 and
+keeps the interrupt from happening) and in the same cycle on the 6526A.
+
+Nothing is ticked while it is not looked at: ``advance(t)`` runs the clocks
+up to ``t``, one by one around an event and in one step across a stretch of
+plain counting; ``next_event()`` says in which cycle the interrupt output
+will go active, so the machine runs the CPU up to it.
 """
 
 from __future__ import annotations
@@ -17,108 +47,246 @@ from collections.abc import Callable
 PRA, PRB, DDRA, DDRB, TALO, TAHI, TBLO, TBHI = range(8)
 TOD10, TODSEC, TODMIN, TODHR, SDR, ICR, CRA, CRB = range(8, 16)
 
+# control register bits (datasheet, CRA/CRB)
+START, PBON, TOGGLE, ONESHOT, LOAD = 0x01, 0x02, 0x04, 0x08, 0x10
+INMODE_A = 0x20  # CRA: count CNT edges
+INMODE_B = 0x60  # CRB: 00 phi2, 01 CNT edges, 10 timer A underflows, 11 those while CNT is high
+SPMODE = 0x40  # CRA: serial port output
+TODIN = 0x80  # CRA: the TOD input is 50 Hz (else 60 Hz)
+ALARM = 0x80  # CRB: TOD writes set the alarm
+
+# ICR bits
+INT_TA, INT_TB, INT_ALARM, INT_SP, INT_FLAG = 0x01, 0x02, 0x04, 0x08, 0x10
+
 NEVER = 1 << 62
 PAL_CLOCK = 985_248  # Hz, PAL C64 (VIC-II 6569: 17.734475 MHz / 18)
+TOD_HZ = 50  # the PAL C64 feeds the mains frequency to the TOD pin
+# The serial port's interrupt comes a few cycles after the last bit's first CNT edge (the
+# 15th underflow of timer A): VICE's testprogs/CIA/shiftregister, measured on a 6526, see
+# it with the 16th underflow's ICR read, together with the interrupt bit (any delay of 1-4
+# cycles gives that).
+SP_DELAY = 2
 
 
 class Timer:
-    __slots__ = ("base", "external", "latch", "one_shot", "running", "value")
+    __slots__ = ("counter", "cr", "decrement", "flip", "latch", "load", "oneshot_write", "pulse_at",
+                 "reloading", "stopped_at")
 
     def __init__(self) -> None:
         self.latch = 0xFFFF
-        self.value = 0xFFFF
-        self.base = 0
-        self.running = False
-        self.one_shot = False
-        self.external = False  # not counting clock cycles: timer B counting A underflows (CRB bits 5-6 = 10), or CNT edges (none here)
-
-    def now(self, cycle: int) -> int:
-        if not self.running or self.external:
-            return self.value
-        elapsed = cycle - self.base
-        if elapsed <= self.value:
-            return self.value - elapsed
-        period = self.latch + 1
-        return self.latch - ((elapsed - self.value - 1) % period)
-
-    def freeze(self, cycle: int) -> None:
-        self.value = self.now(cycle)
-        self.base = cycle
-
-    def next_underflow(self) -> int:
-        if not self.running or self.external:
-            return NEVER
-        return self.base + self.value + 1
+        self.counter = 0xFFFF
+        self.cr = 0  # the control register in force (without the load strobe)
+        self.decrement = False  # the count input of the cycle before: decrement in this cycle
+        self.load = False  # load the latch in this cycle
+        self.reloading = False  # the cycle after an underflow: the latch is loaded once more
+        self.oneshot_write = False  # the one-shot bit written in this cycle (it acts at once)
+        self.flip = True  # the toggle flip-flop (PBx in toggle mode); a rising start bit sets it
+        self.pulse_at = -1  # the cycle in which PBx shows the one-cycle pulse of the last underflow
+        self.stopped_at = -1  # the clock in which a one-shot underflow last cleared the start bit
 
 
 class CIA:
     """One 6526.  ``port_a_in``/``port_b_in`` give the input lines of a port
-    (the keyboard matrix on CIA 1), called with the port's output lines."""
+    (the keyboard matrix on CIA 1), called with the port's output lines.
+    ``new_model``: the 6526A (the interrupt output in the cycle of the ICR bit)."""
 
     def __init__(self, name: str, port_a_in: Callable[[int, int], int] | None = None,
-                 port_b_in: Callable[[int, int], int] | None = None):
+                 port_b_in: Callable[[int, int], int] | None = None, new_model: bool = False):
         self.name = name
         self.regs = [0] * 16
         self.ta = Timer()
         self.tb = Timer()
+        self.clock = 0  # the next cycle to run
         self.flags = 0  # interrupt sources that fired (ICR bits 0-4)
         self.mask = 0  # enabled sources
+        self.ir = False  # the interrupt output (ICR bit 7)
+        self.irq_at = NEVER  # the cycle from which the output is active
+        self.released = (NEVER, NEVER)  # (from, until): the last activity, ended by a read of the ICR
+        self.edges = 0  # how often the output went active (the NMI input is edge-triggered)
+        self.edge_at = NEVER  # the cycle it last went active
+        self.irq_delay = 0 if new_model else 1
+        self.ta_underflowed = False  # timer A underflowed in the cycle before (timer B's cascade input)
         self.port_a_in = port_a_in
         self.port_b_in = port_b_in
-        self.tod_base = 0  # cycle at which TOD showed tod_start tenths
-        self.tod_start = 0
-        self.tod_running = True
-        self.tod_latched: list[int] | None = None
+        # serial port output: the CNT edges (underflows of timer A) left to send, two a bit
+        self.sp_bits = 0
+        self.sp_due = -1  # the clock in which the byte sent sets the ICR bit
+        # time of day: BCD tenths, seconds, minutes, hours (bit 7 PM)
+        self.tod = [0, 0, 0, 0x01]
+        self.alarm = [0, 0, 0, 0]
+        self.tod_latch: list[int] | None = None
+        # at power-up the clock stands at 1:00:00.0 until the tenths are written, the alarm
+        # at 0:00:00.0 (VICE testprogs/CIA/tod/powerup.s, measured on C64s)
+        self.tod_running = False
+        self.tod_prescaler = 0
+        self.tod_pulse = 1  # index of the next 50 Hz pulse
+        self.tod_next = PAL_CLOCK // TOD_HZ
         self.on_change: Callable[[], None] = lambda: None
 
-    # -- interrupts ---------------------------------------------------------------
+    # -- the clocks --------------------------------------------------------------
+    def advance(self, to: int) -> None:
+        """Run every clock before cycle *to*."""
+        t = self.clock
+        while t < to:
+            if t >= self.tod_next:
+                self._tod_pulse()
+            k = self._quiet(min(to, self.tod_next, self.sp_due if self.sp_due >= t else to) - t)
+            if k:
+                t += k
+                continue
+            self._tick(t)
+            t += 1
+        self.clock = max(t, self.clock)
+
+    def _quiet(self, limit: int) -> int:
+        """How many of the next *limit* clocks are plain counting (no underflow,
+        no load, no change pending); they are applied at once."""
+        if self.ta_underflowed or self.flags & self.mask and not self.ir:
+            return 0
+        k = limit
+        ta, tb = self.ta, self.tb
+        if ta.load or ta.oneshot_write or ta.reloading:
+            return 0
+        a_counts = ta.cr & (START | INMODE_A) == START
+        if ta.decrement != a_counts:
+            return 0
+        if a_counts:
+            if ta.counter < 2:
+                return 0
+            k = min(k, ta.counter - 1)
+        if tb.load or tb.oneshot_write or tb.reloading:
+            return 0
+        b_counts = tb.cr & (START | INMODE_B) == START  # phi2; cascaded: no underflow of A in the stretch
+        if tb.decrement != b_counts:
+            return 0
+        if b_counts:
+            if tb.counter < 2:
+                return 0
+            k = min(k, tb.counter - 1)
+            tb.counter -= k
+        if a_counts:
+            ta.counter -= k
+        return k
+
+    def _tick(self, t: int) -> None:
+        if not self.ir and self.flags & self.mask:
+            self._assert(t + 1)
+        ta, tb = self.ta, self.tb
+        cra = ta.cr
+        a_count = cra & (START | INMODE_A) == START
+        a_under = self._clock_timer(ta, a_count, t, INT_TA)
+        crb = tb.cr
+        mode = crb & INMODE_B
+        if not crb & START or mode == 0x20:
+            b_count = False
+        elif mode == 0:
+            b_count = True
+        else:  # 10, 11: timer A's underflows (CNT is high)
+            b_count = self.ta_underflowed
+        self._clock_timer(tb, b_count, t, INT_TB)
+        self.ta_underflowed = a_under
+        if self.sp_due == t:
+            self.flags |= INT_SP
+        if a_under and cra & SPMODE and self.sp_bits:
+            # output mode: every underflow of timer A is a CNT edge, two shift a bit out;
+            # the interrupt follows the last bit's first edge a few cycles later
+            self.sp_bits -= 1
+            if self.sp_bits == 1:
+                self.sp_bits = 0
+                self.sp_due = t + SP_DELAY
+        if self.irq_delay == 0 and not self.ir and self.flags & self.mask:
+            self._assert(t + 1)
+
+    def _clock_timer(self, tm: Timer, count: bool, t: int, bit: int) -> bool:
+        if tm.decrement:
+            tm.counter = (tm.counter - 1) & 0xFFFF
+        elif tm.reloading:
+            tm.counter = tm.latch
+        tm.reloading = False
+        under = False
+        if count and tm.counter == 0:
+            under = True
+            self.flags |= bit
+            tm.flip = not tm.flip
+            tm.pulse_at = t + 1
+            if tm.cr & ONESHOT or tm.oneshot_write:
+                tm.cr &= ~START & 0xFF
+                tm.stopped_at = t
+            tm.load = tm.reloading = True
+        tm.oneshot_write = False
+        if tm.load:
+            tm.counter = tm.latch
+            tm.load = False
+            tm.decrement = False
+            tm.reloading = under
+        else:
+            tm.decrement = count
+        return under
+
+    def _assert(self, cycle: int) -> None:
+        self.ir = True
+        self.irq_at = self.edge_at = cycle
+        self.edges += 1
+
+    # -- what the machine asks ----------------------------------------------------
     @property
     def irq(self) -> bool:
-        return bool(self.flags & self.mask)
+        return self.ir
 
-    def _underflow_a(self, count: int) -> None:
-        self.flags |= 0x01
-        tb = self.tb
-        if tb.running and tb.external and (self.regs[CRB] & 0x60) == 0x40:
-            if count > tb.value:
-                self.flags |= 0x02
-                if tb.one_shot:
-                    tb.running = False
-                    self.regs[CRB] &= 0xFE
-                    tb.value = tb.latch
-                else:
-                    over = count - tb.value - 1
-                    tb.value = tb.latch - over % (tb.latch + 1)
-            else:
-                tb.value -= count
-
-    def update(self, cycle: int) -> None:
-        """Apply every underflow due at or before *cycle*."""
-        for timer, is_a in ((self.ta, True), (self.tb, False)):
-            due = timer.next_underflow()
-            if due > cycle:
-                continue
-            if timer.one_shot:
-                count = 1
-                timer.running = False
-                timer.value = timer.latch
-                timer.base = due
-                self.regs[CRA if is_a else CRB] &= 0xFE
-            else:
-                period = timer.latch + 1
-                count = 1 + (cycle - due) // period
-                timer.base = due + (count - 1) * period
-                timer.value = timer.latch
-            if is_a:
-                self._underflow_a(count)
-            else:
-                self.flags |= 0x02
+    def low_at(self, cycle: int) -> bool:
+        """Was the interrupt output active in *cycle* (at most a few cycles back)?"""
+        if self.ir and self.irq_at <= cycle:
+            return True
+        start, end = self.released
+        return start <= cycle < end
 
     def next_event(self) -> int:
-        """The next cycle at which an underflow matters (sets a flag, drives timer B)."""
-        return min(self.ta.next_underflow(), self.tb.next_underflow())
+        """The cycle in which the interrupt output goes active next, as far as it
+        can be foreseen; otherwise a cycle soon enough to look again."""
+        if self.ir:
+            return NEVER
+        soon = self.clock + 1
+        if self.flags & self.mask:
+            return soon
+        ta, tb = self.ta, self.tb
+        if ta.load or tb.load or ta.reloading or tb.reloading or self.ta_underflowed:
+            return soon  # clock by clock through a load
+        wanted = self.mask & ~self.flags
+        event = NEVER
+        a_next = self._next_underflow(ta, INMODE_A)
+        if a_next < NEVER:
+            if wanted & INT_TA:
+                event = min(event, a_next + 1 + self.irq_delay)
+            if tb.cr & START and tb.cr & INMODE_B in (0x40, 0x60) and wanted & INT_TB:
+                event = min(event, a_next + 1)  # timer B counts: look again after each underflow of A
+            if ta.cr & SPMODE and self.sp_bits and wanted & INT_SP:
+                event = min(event, a_next + 1)
+        if wanted & INT_TB and not tb.cr & INMODE_B:
+            event = min(event, self._next_underflow(tb, INMODE_B) + 1 + self.irq_delay)
+        if wanted & INT_SP and self.sp_due >= self.clock:
+            event = min(event, self.sp_due + 2)
+        if wanted & INT_ALARM and self.tod_running:
+            event = min(event, self.tod_next + 1)
+        return max(event, soon)
+
+    def _next_underflow(self, tm: Timer, inmode: int) -> int:
+        """The clock of the next underflow of a timer counting phi2 (NEVER if it stands);
+        a timer about to start is looked at again in the next clock."""
+        counting = tm.cr & (START | inmode) == START
+        if not counting:
+            return self.clock if tm.decrement else NEVER
+        if not tm.decrement or tm.counter == 0:
+            return self.clock - 1  # starting, or a count input on 0: clock by clock
+        return self.clock + tm.counter - 1
 
     # -- registers -----------------------------------------------------------------
+    def _port_b_timers(self, value: int, cycle: int) -> int:
+        for tm, bit in ((self.ta, 0x40), (self.tb, 0x80)):
+            if tm.cr & PBON:
+                on = tm.flip if tm.cr & TOGGLE else tm.pulse_at == cycle
+                value = value | bit if on else value & ~bit
+        return value
+
     def read(self, reg: int, cycle: int) -> int:
         r = self.regs
         if reg == PRA:
@@ -126,60 +294,78 @@ class CIA:
             return self.port_a_in(out, r[PRB] | (~r[DDRB] & 0xFF)) if self.port_a_in else out
         if reg == PRB:
             out = r[PRB] | (~r[DDRB] & 0xFF)
-            return self.port_b_in(r[PRA] | (~r[DDRA] & 0xFF), out) if self.port_b_in else out
-        if reg in (TALO, TAHI, TBLO, TBHI):
-            self.update(cycle)
-            value = (self.ta if reg < TBLO else self.tb).now(cycle)
+            if self.port_b_in:
+                out = self.port_b_in(r[PRA] | (~r[DDRA] & 0xFF), out)
+            if (self.ta.cr | self.tb.cr) & PBON:
+                self.advance(cycle)
+                out = self._port_b_timers(out, cycle)
+            return out
+        if TALO <= reg <= TBHI:
+            self.advance(cycle)
+            value = (self.ta if reg < TBLO else self.tb).counter
             return value & 0xFF if reg in (TALO, TBLO) else value >> 8
         if TOD10 <= reg <= TODHR:
-            if reg == TODHR:
-                self.tod_latched = self._tod(cycle)
-            regs = self.tod_latched or self._tod(cycle)
+            self.advance(cycle)
+            if reg == TODHR and self.tod_latch is None:
+                self.tod_latch = list(self.tod)
+            value = (self.tod_latch or self.tod)[reg - TOD10]
             if reg == TOD10:
-                self.tod_latched = None
-            return regs[reg - TOD10]
+                self.tod_latch = None
+            return value
         if reg == ICR:
-            self.update(cycle)
-            value = self.flags | (0x80 if self.flags & self.mask else 0)
+            self.advance(cycle)
+            value = self.flags | (0x80 if self.ir else 0)
+            if self.ir:
+                self.released = (self.irq_at, cycle + 1)
             self.flags = 0
+            self.ir = False
+            self.irq_at = NEVER
             self.on_change()
             return value
         if reg == CRA:
-            return r[CRA] & 0xEF  # the force-load bit reads 0
+            self.advance(cycle)
+            return self.ta.cr
         if reg == CRB:
-            return r[CRB] & 0xEF
+            self.advance(cycle)
+            return self.tb.cr
         return r[reg]
 
     def write(self, reg: int, value: int, cycle: int) -> None:
         r = self.regs
-        if reg in (TALO, TAHI, TBLO, TBHI):
-            timer = self.ta if reg < TBLO else self.tb
-            self.update(cycle)
-            timer.freeze(cycle)
+        if TALO <= reg <= TBHI:
+            # the latch takes the byte in the write's own cycle: an underflow in that cycle
+            # reloads the new value (Lorenz, CIA1TA-CIA2TB)
+            self.advance(cycle)
+            tm = self.ta if reg < TBLO else self.tb
             if reg in (TALO, TBLO):
-                timer.latch = (timer.latch & 0xFF00) | value
+                tm.latch = (tm.latch & 0xFF00) | value
             else:
-                timer.latch = (timer.latch & 0x00FF) | value << 8
-                if not timer.running:  # writing the high byte of a stopped timer loads it
-                    timer.value = timer.latch
+                tm.latch = (tm.latch & 0x00FF) | value << 8
+                if not tm.cr & START:  # the high byte written to a stopped timer loads it
+                    tm.load = True
             self.on_change()
             return
         if reg in (CRA, CRB):
-            timer = self.ta if reg == CRA else self.tb
-            self.update(cycle)
-            timer.freeze(cycle)
-            if value & 0x10:  # force load
-                timer.value = timer.latch
-            timer.one_shot = bool(value & 0x08)
-            # CRA bit 5 / CRB bits 5-6 other than 00: count CNT edges (no CNT
-            # input here) or, for timer B, timer A's underflows (10)
-            timer.external = bool(value & (0x20 if reg == CRA else 0x60))
-            timer.running = bool(value & 0x01)
-            r[reg] = value & 0xEF
+            tm = self.ta if reg == CRA else self.tb
+            # the one-shot bit written acts in the write's own cycle, the bit it replaces
+            # still in that cycle: setting it one cycle before an underflow stops the timer,
+            # clearing it then does not (Lorenz, FLIPOS)
+            self.advance(cycle)
+            tm.oneshot_write = bool(value & ONESHOT)
+            self.advance(cycle + 1)
+            if tm.stopped_at == cycle:
+                value &= ~START  # a one-shot underflow in the write's cycle clears the start bit written
+            if value & START and not tm.cr & START:
+                tm.flip = True
+            if value & LOAD:
+                tm.load = True
+            if reg == CRA and (value ^ tm.cr) & SPMODE:
+                self.sp_bits = 0  # switching the serial port direction ends a transfer
+            tm.cr = value & ~LOAD & 0xFF
             self.on_change()
             return
         if reg == ICR:
-            self.update(cycle)
+            self.advance(cycle + 1)
             if value & 0x80:
                 self.mask |= value & 0x1F
             else:
@@ -187,37 +373,93 @@ class CIA:
             self.on_change()
             return
         if TOD10 <= reg <= TODHR:
-            if not (self.regs[CRB] & 0x80):  # CRB bit 7 = 0: writes set the clock (not the alarm)
-                regs = self._tod(cycle)
-                regs[reg - TOD10] = value
-                self.tod_start = _tod_tenths(regs)
-                self.tod_base = cycle
-                self.tod_running = reg == TOD10  # writing hours stops it, tenths starts it
+            self.advance(cycle + 1)
+            if reg == TODHR:
+                value = _hour_written(value)
+            else:
+                value &= (0x0F, 0x7F, 0x7F)[reg - TOD10]
+            # the comparison is made when the time changes, not when the alarm is written
+            # (VICE testprogs/CIA/tod/0alarm.asm: setting the time equal to the alarm
+            # interrupts, setting the alarm equal to the time does not)
+            if self.tb.cr & ALARM:
+                self.alarm[reg - TOD10] = value
+            else:
+                self.tod[reg - TOD10] = value
+                if reg == TODHR:
+                    self.tod_running = False
+                elif reg == TOD10 and not self.tod_running:
+                    self.tod_running = True
+                    self.tod_prescaler = 0
+                self._check_alarm()
+            self.on_change()
+            return
+        if reg == SDR:
+            self.advance(cycle + 1)
+            r[SDR] = value
+            if self.ta.cr & SPMODE:
+                self.sp_bits = 16  # 8 bits, a CNT edge on every underflow of timer A
+            self.on_change()
             return
         r[reg] = value
 
-    # -- time of day: BCD tenths, seconds, minutes, hours (bit 7 = PM) -------------
-    def _tod(self, cycle: int) -> list[int]:
-        tenths = self.tod_start
-        if self.tod_running:
-            tenths += (cycle - self.tod_base) * 10 // PAL_CLOCK
-        tenths %= 12 * 60 * 60 * 10
-        secs, tenth = divmod(tenths, 10)
-        mins, sec = divmod(secs, 60)
-        hours, minute = divmod(mins, 60)
-        pm = 0x80 if hours >= 12 else 0
-        hour12 = hours % 12 or 12
-        return [tenth, _bcd(sec), _bcd(minute), _bcd(hour12) | pm]
+    # -- time of day ------------------------------------------------------------
+    def _tod_pulse(self) -> None:
+        self.tod_pulse += 1
+        self.tod_next = self.tod_pulse * PAL_CLOCK // TOD_HZ
+        if not self.tod_running:
+            return
+        self.tod_prescaler += 1
+        if self.tod_prescaler < (5 if self.ta.cr & TODIN else 6):
+            return
+        self.tod_prescaler = 0
+        self.tod = _tod_step(self.tod)
+        self._check_alarm()
+
+    def _check_alarm(self) -> None:
+        if self.tod == self.alarm:
+            self.flags |= INT_ALARM
 
 
-def _bcd(n: int) -> int:
-    return (n // 10) << 4 | n % 10
+def _bcd_step(value: int, high_wrap: int) -> tuple[int, bool]:
+    """One BCD digit pair +1: the low digit rolls over after 9, the high one at *high_wrap*."""
+    low = (value + 1) & 0x0F
+    high = value >> 4
+    if low == 10:
+        low = 0
+        high += 1
+        if high == high_wrap:
+            return 0, True
+    return (high & 0x07) << 4 | low, False
 
 
-def _unbcd(b: int) -> int:
-    return (b >> 4 & 0x0F) * 10 + (b & 0x0F)
+def _tod_step(tod: list[int]) -> list[int]:
+    tenths, sec, minute, hour = tod
+    tenths = (tenths + 1) & 0x0F
+    if tenths != 10:
+        return [tenths, sec, minute, hour]
+    tenths = 0
+    sec, carry = _bcd_step(sec, 6)
+    if carry:
+        minute, carry = _bcd_step(minute, 6)
+        if carry:
+            pm = hour & 0x80
+            h = hour & 0x1F
+            if h == 0x11:
+                h, pm = 0x12, pm ^ 0x80  # 11 -> 12 changes AM/PM
+            elif h == 0x12:
+                h = 0x01
+            elif h == 0x09:
+                h = 0x10
+            else:
+                h = (h & 0x10) | ((h + 1) & 0x0F)
+            hour = pm | h
+    return [tenths, sec, minute, hour]
 
 
-def _tod_tenths(regs: list[int]) -> int:
-    hours = _unbcd(regs[3] & 0x1F) % 12 + (12 if regs[3] & 0x80 else 0)
-    return ((hours * 60 + _unbcd(regs[2])) * 60 + _unbcd(regs[1])) * 10 + (regs[0] & 0x0F)
+def _hour_written(value: int) -> int:
+    """The hour register keeps bit 7 (PM) and 5 bits; writing 12 flips AM/PM
+    (VICE testprogs/CIA/tod/hour-test.txt, measured on C64s)."""
+    value &= 0x9F
+    if value & 0x1F == 0x12:
+        value ^= 0x80
+    return value

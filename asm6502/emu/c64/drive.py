@@ -250,7 +250,7 @@ class Drive:
         type_name = next((_TYPES[o] for o in options if o in _TYPES), "PRG" if ch in (0, 1) else "SEQ")
         self.log.append(f"open {ch} {raw!r}")
         if name.startswith(b"$") and ch == 0:
-            pattern = raw[1:].split(b":", 1)[-1] or b"*"
+            pattern = _directory_pattern(raw.partition(b",")[0])
             self.channels[ch] = Channel(bytearray(self.disk.directory_program(pattern)))
             self.status = b"00, OK,00,00\r"
             return
@@ -287,3 +287,15 @@ class Drive:
             self.status = b"01, FILES SCRATCHED,%02d,00\r" % len(gone)
         else:
             self.status = b"31,SYNTAX ERROR,00,00\r"
+
+
+def _directory_pattern(name: bytes) -> bytes:
+    """The files a directory request lists (1541 user's guide, "LOAD"$",8"):
+    ``$`` all, ``$0`` all of drive 0 (the digit is the drive number, not a
+    name), ``$:PAT`` or ``$0:PAT`` those matching PAT (``*`` and ``?``)."""
+    rest = name[1:]
+    if rest[:1] in (b"0", b"1"):
+        rest = rest[1:]
+    if rest.startswith(b":"):
+        rest = rest[1:]
+    return rest or b"*"

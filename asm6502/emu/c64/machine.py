@@ -19,7 +19,7 @@ and whether the KERNAL waits for a key with nothing left to type.
 
 Facts: the PLA's memory configurations and the processor port (C64
 Programmer's Reference Guide, "Memory management"; Mapping the C64, $0000,
-$0001); the KERNAL's variables (Mapping: $90 ST, $9A DFLTO, $C6 NDX, $0277
+$0001); the KERNAL's variables (Mapping: $90 ST, $99 DFLTN, $9A DFLTO, $C6 NDX, $0277
 KEYD, $0289 XMAX, $CC BLNSW); the KERNAL routines named by address are those
 of KERNAL 901227-03 (its disassembly).
 """
@@ -45,9 +45,18 @@ from asm6502.emu.c64.vic import CYCLES_PER_FRAME, VIC
 PAL_HZ = 985_248
 IO_FETCH = 0xCFFD  # an instruction at $CFFE or above may have bytes in the I/O area
 TRAP_OPCODE = 0x02  # a JAM opcode on the 6510: never in working code; VICE traps with it too
+# VICE's debug cartridge (x64sc -debugcart): a write to $D7FF ends the emulator with the
+# value written as its exit code -- the VICE test programs report 0 (pass) or $FF (fail)
+# through it.  On a C64 without the cartridge $D7FF is a mirror of SID register $1F, which
+# does not exist, so a program that is not a test has no reason to write it.
+DEBUG_CART = 0xD7FF
+# the CIA chips fitted: the 6526 of the first C64s (VICE x64sc's default) or the 6526A/8521
+# of later boards, whose interrupt output comes one cycle earlier
+CIA_MODELS = ("6526", "6526a")
 
 # KERNAL variables (asm6502.c64map)
 ST = ADDRESS["status"]
+DFLTN = ADDRESS["dfltn"]  # input device (0 = keyboard)
 DFLTO = ADDRESS["dflto"]  # output device (3 = screen)
 NDX = ADDRESS["ndx"]  # number of keys in the keyboard buffer
 KEYD = ADDRESS["keyd"]  # keyboard buffer
@@ -82,9 +91,10 @@ class RomImages:
 
 @dataclass
 class Stop:
-    reason: str  # "text", "pc", "idle", "cycles", "halt"
+    reason: str  # "text", "pc", "idle", "cycles", "halt", "exit"
     message: str
     cycles: int
+    code: int = 0  # "exit": the value the program wrote to the debug cartridge's port
 
 
 class _Halt(Exception):
@@ -99,11 +109,25 @@ class Counters:
     interrupts: int = 0
 
 
-def _unmasking(instruction):
+BRANCH_FLAGS = (0x80, 0x40, 0x01, 0x02)  # the flag a branch opcode tests, by its bits 7-6 (BPL/BMI N ... BNE/BEQ Z)
+BRK_NMI_LAST = 3  # the last cycle of BRK (from its first, 0) in which an NMI still takes it over
+
+
+def _masking(instruction, machine):
+    """SEI, CLI, PLP, RTI: the CPU looks at the IRQ line in the next-to-last cycle of an
+    instruction, before SEI, CLI or PLP have changed the I flag (an IRQ arriving during
+    SEI is still taken, after CLI or PLP one instruction later), after RTI has restored it
+    (Lorenz's test suite, programs IRQ/NMI; 64doc)."""
+    restores_first = instruction.__name__ == "inst_0x40"
+
     def run(cpu):
+        old = cpu.p & 0x04
+        end = cpu.cycles + CYCLES[cpu.memory[(cpu.pc - 1) & 0xFFFF]]
         instruction(cpu)
-        if not cpu.p & 0x04:  # I flag clear: let the machine look at the interrupt lines
-            cpu.limit = cpu.cycles
+        if not restores_first:
+            machine._poll_i = (end, old)
+        if old and not cpu.p & 0x04 and cpu.limit > end:  # unmasked: look at the lines soon
+            cpu.limit = end if restores_first else end + 1
 
     return run
 
@@ -112,9 +136,12 @@ class C64:
     """A PAL C64.  ``run(cycles)`` runs until a stop condition; ``type_text``
     queues keys; ``transcript`` holds what went through CHROUT to the screen."""
 
-    def __init__(self, roms: RomImages, disk: Disk | None = None, keyboard_mode: str = "buffer"):
+    def __init__(self, roms: RomImages, disk: Disk | None = None, keyboard_mode: str = "buffer",
+                 cia_model: str = "6526"):
         if keyboard_mode not in ("buffer", "matrix"):
             raise ValueError(f"keyboard mode {keyboard_mode!r}: buffer or matrix")
+        if cia_model not in CIA_MODELS:
+            raise ValueError(f"CIA model {cia_model!r}: {' or '.join(CIA_MODELS)}")
         self.roms = roms
         self.keyboard_mode = keyboard_mode
         self.kernal = list(roms.kernal)
@@ -130,8 +157,9 @@ class C64:
         self.port_floating = 0  # bits 3, 6, 7 of $01 as last driven (see _write_port)
         self.map = {"basic": RAM, "io": RAM, "kernal": RAM}
         self.vic = VIC()
-        self.cia1 = CIA("CIA 1", port_a_in=self._cia1_port_a, port_b_in=self._cia1_port_b)
-        self.cia2 = CIA("CIA 2")
+        new_model = cia_model == "6526a"
+        self.cia1 = CIA("CIA 1", port_a_in=self._cia1_port_a, port_b_in=self._cia1_port_b, new_model=new_model)
+        self.cia2 = CIA("CIA 2", new_model=new_model)
         self.sid = [0] * 0x20
         self._noise = 0x7FFFF8  # SID voice 3 noise LFSR (23 bits)
         self.drive = Drive(disk)
@@ -140,7 +168,11 @@ class C64:
         self.transcript = bytearray()
         self.on_output: Callable[[int], None] | None = None
         self.counters = Counters()
-        self.nmi_line = False
+        self.nmi_seen = 0  # the CIA 2 interrupt edges the CPU has answered (NMI is edge-triggered)
+        self._poll_i: tuple[int, int] = (-1, 0)  # (end of an instruction, the I flag its poll saw)
+        self._no_poll_at = -1  # the end of an interrupt sequence (BRK): no interrupt is taken there
+        self._last_pc = 0  # the address of the instruction after which the run loop looked at the chips
+        self._restore_at: int | None = None  # the cycle the RESTORE key was pressed in
         self.stop_cycle = 0
         self.until_text: str | None = None
         self.until_pc: int | None = None
@@ -222,7 +254,9 @@ class C64:
                 self.on_output(a)
 
     def _getin(self) -> None:
-        if self.memory[NDX] == 0 and not self.keys_pending:
+        # GETIN reads the keyboard only while the input device is the keyboard: GET# from a
+        # file (CHKIN to device 8) never waits for a key
+        if self.memory[DFLTN] == 0 and self.memory[NDX] == 0 and not self.keys_pending:
             self._empty_polls += 1
 
     def _build_table(self) -> list:
@@ -238,9 +272,30 @@ class C64:
             handler()
 
         table[TRAP_OPCODE] = trap
-        for op in (0x58, 0x28, 0x40):  # CLI, PLP, RTI may let a waiting interrupt in
-            table[op] = _unmasking(table[op])
+        for op in (0x78, 0x58, 0x28, 0x40):  # SEI, CLI, PLP, RTI
+            table[op] = _masking(table[op], self)
+        table[0x00] = self._brk(table[0x00])
         return table
+
+    def _brk(self, instruction):
+        """BRK as the 6502 runs it (Lorenz, Test_Suite_2_15.txt, NMI; 64doc): an NMI
+        arriving before the vector is fetched turns it into the NMI (the B flag stays set
+        on the stack); after it, as after any interrupt, the first instruction of the
+        handler runs before the CPU looks at its interrupt inputs again."""
+        machine = self
+
+        def brk(cpu):
+            start = cpu.cycles
+            instruction(cpu)
+            cia2 = machine.cia2
+            cia2.advance(start + BRK_NMI_LAST + 1)
+            if cia2.edges != machine.nmi_seen and cia2.edge_at <= start + BRK_NMI_LAST:
+                machine.nmi_seen = cia2.edges
+                cpu.pc = machine.memory[0xFFFA] | machine.memory[0xFFFB] << 8
+            machine._no_poll_at = start + CYCLES[0x00]
+            cpu.limit = min(cpu.limit, start + CYCLES[0x00])
+
+        return brk
 
     def _in_kernal(self, addr: int) -> bool:
         return addr >= 0xE000 and self.map["kernal"] == ROM
@@ -321,10 +376,18 @@ class C64:
             self.under[region][a - AREAS[region].start] = b
 
     # --- I/O ---------------------------------------------------------------------------
+    def _bus_cycle(self) -> int:
+        """The cycle of the I/O access the CPU makes now: C64CPU keeps ``cycles`` at the
+        instruction's first cycle while it runs and sets ``access_cycle`` before each I/O
+        access (a read or write in the last cycle, a read-modify-write reading three cycles
+        from the end and writing the old value, then the new one, in the last two: 64doc)."""
+        cpu = self.cpu
+        return cpu.cycles + cpu.access_cycle
+
     def _io_read(self, addr: int) -> None:
         if self.map["io"] != IO:
             return
-        c = self.cpu.cycles
+        c = self._bus_cycle()
         page = addr >> 8
         if page < 0xD4:
             value = self.vic.read(addr, c)
@@ -341,12 +404,16 @@ class C64:
         self.memory[addr] = value
 
     def _io_write(self, addr: int, value: int) -> None:
-        c = self.cpu.cycles
+        c = self._bus_cycle()
         page = addr >> 8
         if page < 0xD4:
             self.vic.write(addr, value, c)
         elif page < 0xD8:
             self.sid[addr & 0x1F] = value
+            if addr == DEBUG_CART and self._stop is None:
+                self._stop = Stop("exit", f"the program wrote ${value:02X} to ${DEBUG_CART:04X} (debug cartridge)",
+                                  c, value)
+                self.cpu.limit = c
         elif page < 0xDC:
             self.color[addr & 0x3FF] = value & 0x0F
         elif page == 0xDC:
@@ -394,6 +461,11 @@ class C64:
         else:
             self.buffer_keys.extend(petscii)
 
+    def press_restore(self) -> None:
+        """The RESTORE key: an NMI (the KERNAL's handler tests for RUN/STOP + RESTORE)."""
+        self._restore_at = self.cpu.cycles
+        self.cpu.limit = self.cpu.cycles
+
     @property
     def keys_pending(self) -> bool:
         return bool(self.buffer_keys) or self.typist.busy
@@ -435,23 +507,61 @@ class C64:
     def _service(self) -> None:
         cpu = self.cpu
         c = cpu.cycles
-        self.cia1.update(c)
-        self.cia2.update(c)
-        self.vic.update(c)
+        cia1, cia2, vic = self.cia1, self.cia2, self.vic
+        cia1.advance(c)
+        cia2.advance(c)
+        vic.update(c)
         while c >= self.next_frame:
             self.next_frame += CYCLES_PER_FRAME
             self._frame()
         if c >= self.stop_cycle and self._stop is None:
             self._stop = Stop("cycles", f"{self.stop_cycle:,} cycles reached", c)
-        nmi = self.cia2.irq
-        if nmi and not self.nmi_line:
+        # The CPU looks at its interrupt inputs in the next-to-last cycle of an instruction:
+        # an interrupt active two cycles before the instruction ends is taken after it,
+        # a later one after the next instruction (Lorenz, Test_Suite_2_15.txt, IRQ and NMI).
+        poll = c - 2
+        last = self._last_pc
+        op = self.memory[last]
+        if (op & 0x1F == 0x10 and bool(cpu.p & BRANCH_FLAGS[op >> 6]) == bool(op & 0x20)
+                and (cpu.pc ^ last + 2) < 0x100):
+            # a branch taken within its page (3 cycles) looks at the lines one cycle
+            # earlier (Lorenz, Test_Suite_2_15.txt, IRQ; VICE testprogs/interrupts/branchquirk)
+            poll = c - 3
+        i_flag = self._poll_i[1] if self._poll_i[0] == c else cpu.p & MPU.INTERRUPT
+        if self._restore_at is not None:
+            # RESTORE pulls the NMI line through a monostable (the 556 at U20, C64 schematic):
+            # an edge only when CIA 2 does not already hold the line low
+            if not cia2.low_at(self._restore_at):
+                cia2.edges += 1
+                cia2.edge_at = self._restore_at
+            self._restore_at = None
+        nmi_waits = cia2.edges != self.nmi_seen
+        if c == self._no_poll_at:
+            pass
+        elif nmi_waits and cia2.edge_at <= poll or cia2.edges - self.nmi_seen > 1:
+            self.nmi_seen = cia2.edges
+            nmi_waits = False
             self._interrupt(0xFFFA)
-        self.nmi_line = nmi
-        irq = self.cia1.irq or self.vic.irq
-        if irq and not cpu.p & MPU.INTERRUPT:
-            self._interrupt(0xFFFE)
-        limit = min(self.cia1.next_event(), self.cia2.next_event(), self.vic.next_event(),
-                    self.next_frame, self.stop_cycle)
+        elif not i_flag and (cia1.low_at(poll) or vic.low_at(poll)):
+            # an NMI arriving before the IRQ sequence fetches its vector takes it over, as with BRK
+            cia2.advance(c + BRK_NMI_LAST + 1)
+            if cia2.edges != self.nmi_seen and cia2.edge_at <= c + BRK_NMI_LAST:
+                self.nmi_seen = cia2.edges
+                nmi_waits = False
+                self._interrupt(0xFFFA)
+            else:
+                self._interrupt(0xFFFE)
+        c = cpu.cycles
+        nmi_waits = cia2.edges != self.nmi_seen  # (an edge may have come during an interrupt sequence)
+        limit = min(cia1.next_event() + 2, cia2.next_event() + 2, vic.next_event(), self.next_frame,
+                    self.stop_cycle)
+        if nmi_waits:
+            limit = min(limit, max(cia2.edge_at + 2, c + 1))
+        if not cpu.p & MPU.INTERRUPT:
+            if cia1.ir:
+                limit = min(limit, max(cia1.irq_at + 2, c + 1))
+            if vic.irq:
+                limit = min(limit, max(vic.since + 2, c + 1))
         cpu.limit = limit  # an interrupt waiting behind the I flag: CLI/PLP/RTI pull the limit in
 
     def _interrupt(self, vector: int) -> None:
@@ -461,6 +571,7 @@ class C64:
         cpu.p |= MPU.INTERRUPT
         cpu.pc = self.memory[vector] | self.memory[vector + 1] << 8
         cpu.cycles += 7
+        self._no_poll_at = cpu.cycles
         self.counters.interrupts += 1
 
     def run(self, max_cycles: int, until_text: str | None = None, until_pc: int | None = None,
@@ -498,11 +609,13 @@ class C64:
                         c = cpu.cycles + cyc[op]
                         cpu.cycles = c
                         if c >= cpu.limit:
+                            self._last_pc = pc
                             break
                 except IndexError:  # an instruction's bytes run past $FFFF (see _wrapped)
                     self._wrapped(pc)
                     if cpu.cycles < cpu.limit:
                         continue
+                    self._last_pc = pc
                 if self._stop is None:
                     self._service()
         except (_Halt, Jammed) as halt:
@@ -559,7 +672,7 @@ class C64:
             "memory": list(self.memory), "under": {k: list(v) for k, v in self.under.items()}, "color": list(self.color),
             "cpu": (cpu.a, cpu.x, cpu.y, cpu.p, cpu.sp, cpu.pc, cpu.cycles),
             "port": (self.port_ddr, self.port_data, self.port_floating), "map": dict(self.map), "chips": chips,
-            "sid": list(self.sid), "noise": self._noise, "nmi": self.nmi_line, "next_frame": self.next_frame,
+            "sid": list(self.sid), "noise": self._noise, "nmi": self.nmi_seen, "next_frame": self.next_frame,
             "transcript": bytes(self.transcript), "drive": copy.deepcopy(vars(self.drive)),
         }
 
@@ -578,7 +691,7 @@ class C64:
                 setattr(chip, k, copy.deepcopy(v))
         self.sid[:] = state["sid"]
         self._noise = state["noise"]
-        self.nmi_line = state["nmi"]
+        self.nmi_seen = state["nmi"]
         self.next_frame = state["next_frame"]
         self.transcript[:] = state["transcript"]
         for k, v in copy.deepcopy(state["drive"]).items():

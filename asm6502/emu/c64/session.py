@@ -37,9 +37,9 @@ def images(roms: RomSet) -> RomImages:
     return RomImages(roms.basic, roms.kernal, roms.chargen)
 
 
-def boot(roms: RomImages, disk: Disk | None = None, keyboard_mode: str = "buffer") -> C64:
+def boot(roms: RomImages, disk: Disk | None = None, keyboard_mode: str = "buffer", cia_model: str = "6526") -> C64:
     """A C64 switched on and waiting at READY. (the CHROUT transcript is cleared)."""
-    machine = C64(roms, disk=disk, keyboard_mode=keyboard_mode)
+    machine = C64(roms, disk=disk, keyboard_mode=keyboard_mode, cia_model=cia_model)
     stop = machine.run(BOOT_LIMIT)
     if stop.reason != "idle":
         raise DiagnosticError([error(f"the C64 did not reach READY. after {BOOT_LIMIT:,} cycles "
@@ -62,6 +62,8 @@ def start_program(machine: C64, prg: bytes, sys_address: int | None = None) -> i
 
 
 def exit_code(stop: Stop, spec: RunSpec) -> int:
+    if stop.reason == "exit":
+        return stop.code
     if stop.reason in ("text", "pc"):
         return EXIT_OK
     if stop.reason == "halt":

@@ -23,6 +23,7 @@ class VIC:
         self.flags = 0  # $D019 bits 0-3
         self.enable = 0  # $D01A bits 0-3
         self.next_compare = NEVER  # cycle of the next raster compare match
+        self.since = NEVER  # the cycle from which the interrupt output is active
         self.on_change = lambda: None
 
     @staticmethod
@@ -41,9 +42,18 @@ class VIC:
         due = frame + self.compare * CYCLES_PER_LINE
         self.next_compare = due if due > cycle else due + CYCLES_PER_FRAME
 
+    def low_at(self, cycle: int) -> bool:
+        return bool(self.flags & self.enable) and self.since <= cycle
+
+    def _raise(self, bits: int, cycle: int) -> None:
+        was = self.flags & self.enable
+        self.flags |= bits
+        if not was and self.flags & self.enable:
+            self.since = cycle
+
     def update(self, cycle: int) -> None:
         if self.next_compare <= cycle:
-            self.flags |= 0x01
+            self._raise(0x01, self.next_compare)
             self._schedule(cycle)
 
     def next_event(self) -> int:
@@ -83,12 +93,21 @@ class VIC:
             self.on_change()
             return
         if reg == 0x1A:
+            self.update(cycle)
+            was = self.flags & self.enable
             self.enable = value & 0x0F
+            if not was and self.flags & self.enable:
+                self.since = cycle + 1
             self.on_change()
             return
         self.regs[reg] = value
         if reg in (0x11, 0x12):
-            self.compare = (self.regs[0x12]) | ((self.regs[0x11] & 0x80) << 1)
             self.update(cycle)
+            old = self.compare
+            self.compare = (self.regs[0x12]) | ((self.regs[0x11] & 0x80) << 1)
+            if self.compare != old and self.compare == self.line(cycle):
+                # a compare value changed to the line being drawn matches at once
+                # (VICE's VIC-II; the chip compares whenever either side changes)
+                self._raise(0x01, cycle + 1)
             self._schedule(cycle)
             self.on_change()
