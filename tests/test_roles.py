@@ -80,7 +80,7 @@ def test_an_argument_without_its_role_is_found():
 
 
 def test_every_role_is_one_the_gate_knows():
-    kinds = {fileio.READ, fileio.WRITE, fileio.EDIT, fileio.FOLDER, fileio.ROMS, fileio.DISK}
+    kinds = {fileio.READ, fileio.WRITE, fileio.EDIT, fileio.FOLDER, fileio.ROMS, fileio.DISK, fileio.OUTDIR}
     roles = [getattr(a, ROLE_ATTRIBUTE) for _, p in parsers() for a in p._actions if hasattr(a, ROLE_ATTRIBUTE)]
     assert len(roles) >= 35 and {r.kind for r in roles} == kinds
 
