@@ -189,7 +189,8 @@ def run_chain(suite: str, rom_dir: str, budget: int = CHAIN_BUDGET, progress=Non
         m.run(1)  # past $E16F
     text = screen.screen_text(m)
     lines = [line.rstrip() for line in text.split("\n") if line.strip()]
-    return FINISHED in text, f"{stop.reason}: {stop.message} | " + " / ".join(lines[-3:]), loaded
+    # (the suite prints it in the lower-case character set: the screen text shows small letters)
+    return FINISHED.lower() in text.lower(), f"{stop.reason}: {stop.message} | " + " / ".join(lines[-3:]), loaded
 
 
 def table(results: list[Outcome]) -> str:
