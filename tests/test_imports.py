@@ -177,3 +177,14 @@ def test_imports_inside_functions_are_the_listed_lazy_ones():
     assert not unlisted, f"imports inside functions not in LAZY (move them to the top, or measure and list them): {unlisted}"
     stale = sorted(set(LAZY) - inner)
     assert not stale, f"LAZY lists imports that are no longer inside a function: {stale}"
+
+
+def test_the_version_is_told_without_the_assembler():
+    """``asm6502 --version`` prints a constant: none of the assembler's modules is imported for it."""
+    import subprocess
+    import sys
+
+    proc = subprocess.run([sys.executable, "-X", "importtime", "-m", "asm6502", "--version"], capture_output=True, text=True)
+    assert proc.returncode == 0 and proc.stdout.startswith("asm6502 ")
+    imported = {line.rsplit("|", 1)[-1].strip() for line in proc.stderr.splitlines() if line.startswith("import time:")}
+    assert not {m for m in imported if m.startswith(("asm6502.asm", "asm6502.cli.assemble"))}, sorted(imported)

@@ -11,6 +11,7 @@ import importlib
 import os
 import sys
 
+from asm6502 import __version__
 from asm6502.cli.commands import SUBCOMMANDS
 from asm6502.cli.common import reader_gone, standard_streams
 
@@ -30,6 +31,9 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _dispatch(args: list[str], process_ends: bool = False) -> int:
+    if args in (["--version"], ["-V"]):  # (the assembler's parser knows it too; this answers without importing it)
+        print(f"asm6502 {__version__}")
+        return 0
     if args and args[0] in SUBCOMMANDS:
         module_name = SUBCOMMANDS[args[0]][0]
         try:
