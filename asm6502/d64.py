@@ -445,6 +445,19 @@ class DiskImage:
         contents[index * ENTRY_SIZE + ENTRY_TYPE] = 0
         self._put(track, sector, bytes(contents))
 
+    def rename(self, entry: DirEntry, name: bytes) -> None:
+        """Give a file another name, padded with shifted spaces (DOS R:NEW=OLD); no other file
+        may have it (63, FILE EXISTS)."""
+        if len(name) > MAX_NAME:
+            raise _fail(self.origin, f'file name "{display_name(name)}" is longer than {MAX_NAME} characters')
+        if any(other.name == name for other in self.directory()):
+            raise _fail(self.origin, f'a file "{display_name(name)}" is on the disk already (63, FILE EXISTS)')
+        track, sector, index = entry.slot
+        contents = bytearray(self._sector(track, sector))
+        at = index * ENTRY_SIZE + ENTRY_NAME
+        contents[at:at + MAX_NAME] = name + bytes([SHIFTED_SPACE]) * (MAX_NAME - len(name))
+        self._put(track, sector, bytes(contents))
+
     def add_file(self, name: bytes, data: bytes, file_type: FileType = FileType.PRG, replace: bool = False) -> DirEntry:
         """Write a file as the 1541 DOS would lay it out; return its entry."""
         display = display_name(name)

@@ -108,9 +108,65 @@ def test_disk_full_leaves_the_image_untouched(capsys, tmp_path):
     assert img.read_bytes() == before
 
 
-@pytest.mark.parametrize("action", ["list", "read", "write"])
+@pytest.mark.parametrize("action", ["list", "read", "write", "delete", "rename"])
 def test_help(capsys, action):
     with pytest.raises(SystemExit) as exit_info:
         main(["d64", action, "--help"])
     assert exit_info.value.code == 0
     assert f"asm6502 d64 {action}" in capsys.readouterr().out
+
+
+def _disk(capsys, tmp_path, files):
+    img = tmp_path / "d.d64"
+    assert run(capsys, "write", img, files["superhirn.prg"], files["highiq.prg"], "--new", "games,01")[0] == 0
+    return img
+
+
+def test_delete_frees_the_blocks_as_before_the_file_was_added(capsys, tmp_path, files):
+    from asm6502.d64 import DiskImage
+
+    img = tmp_path / "one.d64"
+    assert run(capsys, "write", img, files["superhirn.prg"], "--new", "games,01")[0] == 0
+    alone = DiskImage(img.read_bytes())
+    assert run(capsys, "write", img, files["highiq.prg"])[0] == 0
+    code, out, _ = run(capsys, "delete", img, "high*")
+    image = DiskImage(img.read_bytes())
+    assert code == 0 and 'scratched "HIGHIQ" PRG, 12 blocks' in out
+    assert [e.display_name for e in image.directory()] == ["SUPERHIRN"]
+    assert image.blocks_free() == alone.blocks_free() and image.bam_mismatches() == []
+    assert run(capsys, "read", img, "superhirn", "-o", tmp_path / "back.prg")[0] == 0
+    assert (tmp_path / "back.prg").read_bytes() == files["superhirn.prg"].read_bytes()
+
+
+@needs_cc1541
+def test_a_deleted_file_is_gone_as_cc1541_sees_it(capsys, tmp_path, files):
+    img = _disk(capsys, tmp_path, files)
+    assert run(capsys, "delete", img, "superhirn")[0] == 0
+    listing = subprocess.run([CC1541, img], capture_output=True, text=True).stdout.lower()
+    assert "highiq" in listing and "superhirn" not in listing
+
+
+def test_rename_keeps_the_bytes(capsys, tmp_path, files):
+    from asm6502.d64 import DiskImage
+
+    img = _disk(capsys, tmp_path, files)
+    code, out, _ = run(capsys, "rename", img, "highiq", "peg solitaire")
+    assert code == 0 and 'renamed "HIGHIQ" to "PEG SOLITAIRE"' in out
+    assert [e.display_name for e in DiskImage(img.read_bytes()).directory()] == ["SUPERHIRN", "PEG SOLITAIRE"]
+    assert run(capsys, "read", img, "peg solitaire", "-o", tmp_path / "back.prg")[0] == 0
+    assert (tmp_path / "back.prg").read_bytes() == files["highiq.prg"].read_bytes()
+
+
+@pytest.mark.parametrize(("argv", "message"), [
+    (("delete", "nothing*"), '62, FILE NOT FOUND'),
+    (("delete", "highiq", "nothing"), '62, FILE NOT FOUND'),  # all or nothing: highiq stays
+    (("rename", "nothing", "x"), '62, FILE NOT FOUND'),
+    (("rename", "highiq", "superhirn"), '63, FILE EXISTS'),
+    (("rename", "highiq", "a name of seventeen"), 'the 1541 allows at most 16'),
+])
+def test_a_refused_change_leaves_the_image_as_it_was(capsys, tmp_path, files, argv, message):
+    img = _disk(capsys, tmp_path, files)
+    before = img.read_bytes()
+    code, _, err = run(capsys, argv[0], img, *argv[1:])
+    assert code == 1 and message in err and "Traceback" not in err
+    assert img.read_bytes() == before

@@ -72,6 +72,8 @@ BASE: dict[str, list[str]] = {
     "asm6502 d64 list": ["d64", "list", "asm6502.d64"],
     "asm6502 d64 read": ["d64", "read", "asm6502.d64", "high*", "-o", "out.prg"],
     "asm6502 d64 write": ["d64", "write", "out.d64", "highiq.prg", "--new", "games,01", "--force"],
+    "asm6502 d64 delete": ["d64", "delete", "asm6502.d64", "high*"],
+    "asm6502 d64 rename": ["d64", "rename", "asm6502.d64", "high iq", "peg solitaire"],
     "asm6502 disasm": ["disasm", "superhirn.prg", "-o", "out.asm"],
     "asm6502 convert": ["convert", "good.asm", "--to", "acme", "-o", "out.a", "-q", "--disk", "asm6502.d64"],
     "asm6502 typein scan": ["typein", "scan", "superhirn.mse.txt", "-o", "programs"],
@@ -236,7 +238,14 @@ def _private(work: Path, out: str) -> str:
 
 
 def _dangling(work: Path, out: str) -> str:
+    (work / out).unlink(missing_ok=True)  # (a file the command edits is there: the link takes its place)
     os.symlink("target-" + out, work / out)  # written through: the file it names appears
+    return out
+
+
+def _directory(work: Path, out: str) -> str:
+    (work / out).unlink(missing_ok=True)  # (a file the command edits is there: a folder takes its place)
+    (work / out).mkdir()
     return out
 
 
@@ -280,7 +289,7 @@ OUTPUTS = {
     "a hard link of the input": (lambda work, out, good: os.link(work / good, work / ("hard-" + out)) or "hard-" + out, False),
     "a ROM image": (lambda work, out, good: "roms/kernal-901227-03.bin", None),
     "a disk folder's file": (lambda work, out, good: "disk/game.prg", None),
-    "a directory": (lambda work, out, good: (work / out).mkdir() or out, False),
+    "a directory": (lambda work, out, good: _directory(work, out), False),
     "a missing folder": (lambda work, out, good: "nowhere/" + out, False),
     "a trailing slash": (lambda work, out, good: out + "/", False),
     "a write-protected file": (lambda work, out, good: _protected(work, out), False),

@@ -1,4 +1,4 @@
-"""``asm6502 d64 list|read|write``: 1541 disk images from the command line."""
+"""``asm6502 d64 list|read|write|delete|rename``: 1541 disk images from the command line."""
 
 from __future__ import annotations
 
@@ -6,9 +6,10 @@ import argparse
 from pathlib import Path
 
 from asm6502.cli.common import add_path_argument, gate, guarded
-from asm6502.d64 import DiskImage, FileType, parse_disk_spec, petscii_name
+from asm6502.d64 import DiskImage, FileType, name_matches, parse_disk_spec, petscii_name
 from asm6502.diagnostics import DiagnosticError, error
 from asm6502.fileio import EDITED, INPUT, MAX_IMAGE_BYTES, MAX_SOURCE_BYTES, OUTPUT, Files, write_stdout
+from asm6502.petscii import display_name
 
 NAME_HELP = (
     "names are PETSCII as typed on a C64 in its start-up upper case mode: "
@@ -19,7 +20,7 @@ NAME_HELP = (
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="asm6502 d64",
-        description="List, read and write Commodore 1541 disk images (.d64, 35 tracks).",
+        description="List, read, write, delete (scratch) and rename files of Commodore 1541 disk images (.d64, 35 tracks).",
         epilog=NAME_HELP,
     )
     sub = parser.add_subparsers(dest="action", required=True, metavar="ACTION")
@@ -43,7 +44,59 @@ def build_parser() -> argparse.ArgumentParser:
                    help='start from a freshly formatted disk, like NEW"DISKNAME,ID" (replaces IMG if it is a .d64 image)')
     p.add_argument("--force", action="store_true", help="with --new: replace IMG even when it is not a .d64 image")
     p.add_argument("--replace", action="store_true", help="overwrite files of the same name instead of failing")
+
+    p = sub.add_parser("delete", help="scratch files from an image (DOS S:NAME; wildcards * and ?)", epilog=NAME_HELP)
+    add_path_argument(p, "image", role=EDITED, what="disk image", metavar="IMG", help="the .d64 image to change")
+    p.add_argument("names", metavar="NAME", nargs="+", help="file names or patterns; every matching file is scratched")
+
+    p = sub.add_parser("rename", help="rename a file on an image (DOS R:NEW=OLD)", epilog=NAME_HELP)
+    add_path_argument(p, "image", role=EDITED, what="disk image", metavar="IMG", help="the .d64 image to change")
+    p.add_argument("old", metavar="OLD", help="the file's name now")
+    p.add_argument("new", metavar="NEW", help="its new name (no other file may have it)")
     return parser
+
+
+def _edit(args, plan: Files, change) -> int:
+    """Load the image, let *change* change it and say what it did, write it back whole or not at all."""
+    image = _load(args.image)  # (read to be changed: the image is this command's output)
+    said = change(image)
+    plan.add(args.image, image.to_bytes(), "disk image")
+    plan.commit()
+    for line in said:
+        print(f"{args.image}: {line}")
+    print(f"{args.image}: {image.blocks_free()} blocks free")
+    return 0
+
+
+def _delete(args, plan: Files) -> int:
+    def change(image: DiskImage) -> list[str]:
+        said = []
+        for text in args.names:
+            try:
+                pattern = petscii_name(text, what="file name", patterns=True)
+            except ValueError as exc:
+                raise DiagnosticError([error(str(exc))]) from None
+            matching = [e for e in image.directory() if name_matches(pattern, e.name)]
+            if not matching:
+                raise DiagnosticError([error(f'{args.image}: no file "{text}" on the disk (62, FILE NOT FOUND); nothing was changed')])
+            for entry in matching:
+                image.delete(entry)
+                said.append(f'scratched "{entry.display_name}" {entry.type_name}, {entry.blocks} blocks')
+        return said
+
+    return _edit(args, plan, change)
+
+
+def _rename(args, plan: Files) -> int:
+    def change(image: DiskImage) -> list[str]:
+        entry = image.find(_name_of(args.old, "file name"))
+        if entry is None:
+            raise DiagnosticError([error(f'{args.image}: no file "{args.old}" on the disk (62, FILE NOT FOUND)')])
+        new = _name_of(args.new, "new name")
+        image.rename(entry, new)
+        return [f'renamed "{entry.display_name}" to "{display_name(new)}"']
+
+    return _edit(args, plan, change)
 
 
 def _name_of(text: str, what: str) -> bytes:
@@ -127,5 +180,5 @@ def _write(args, plan: Files) -> int:
 def main(argv: list[str]) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
-    action = {"list": _list, "read": _read, "write": _write}[args.action]
+    action = {"list": _list, "read": _read, "write": _write, "delete": _delete, "rename": _rename}[args.action]
     return guarded(lambda: action(args, gate(parser, args)))
