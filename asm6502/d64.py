@@ -445,7 +445,7 @@ class DiskImage:
         contents[index * ENTRY_SIZE + ENTRY_TYPE] = 0
         self._put(track, sector, bytes(contents))
 
-    def rename(self, entry: DirEntry, name: bytes) -> None:
+    def rename_file(self, entry: DirEntry, name: bytes) -> None:
         """Give a file another name, padded with shifted spaces (DOS R:NEW=OLD); no other file
         may have it (63, FILE EXISTS)."""
         if len(name) > MAX_NAME:

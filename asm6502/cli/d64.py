@@ -93,7 +93,7 @@ def _rename(args, plan: Files) -> int:
         if entry is None:
             raise DiagnosticError([error(f'{args.image}: no file "{args.old}" on the disk (62, FILE NOT FOUND)')])
         new = _name_of(args.new, "new name")
-        image.rename(entry, new)
+        image.rename_file(entry, new)
         return [f'renamed "{entry.display_name}" to "{display_name(new)}"']
 
     return _edit(args, plan, change)
