@@ -180,7 +180,8 @@ class _Job:
     def read(self, inp: Input) -> bytes:
         if inp.path in self.products:
             return self.products[inp.path]
-        return self.files.read(self.root / inp.path, what="source")
+        path = self.files.found(self.root / inp.path, "source")  # named by the manifest: found by lookup
+        return self.files.read(path, what="source")
 
     def text(self, inp: Input) -> str:
         return decode_utf8(self.read(inp), inp.path)

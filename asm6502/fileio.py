@@ -6,6 +6,10 @@ down to everything that touches the file system:
 - ``declare`` gives it, before the command does anything, every file and folder the command line
   names, by its ``Role`` (declared next to the option: ``cli.common.add_path_argument``): an input
   is registered, an output checked, and every input found later is checked against the outputs;
+- a command's gate is strict (``cli.common.gate``): it reads only a file with a role -- one the command
+  line declared, one inside a declared input folder (ROM folder, disk folder), or one ``found`` by a
+  lookup (a ``.file`` member, a manifest's input), which is an input from that moment; any other read
+  is a programming error (``UndeclaredFile``), so nothing can be read that has no role;
 - ``read``/``text`` read an input with a size limit (a C64 file is never larger than 64 KB, a
   source never larger than a few MB, so ``/dev/zero`` or a wrong, huge file is a clear error instead
   of gigabytes of memory) and register it as an input at the moment it is read -- the main source,
@@ -277,6 +281,11 @@ class _Input:
 
 # --- roles: what a command-line argument naming a file or folder is -----------------------------
 
+
+class UndeclaredFile(RuntimeError):
+    """A strict gate was asked to read a file that has no role: a programming error."""
+
+
 READ, WRITE, EDIT, FOLDER, ROMS, DISK, OUTDIR = "read", "write", "edit", "folder", "roms", "disk", "outdir"
 
 
@@ -323,12 +332,16 @@ class Files:
     file this command does not write (``add_confined``); *overwrite*: whether the user gave it.
     """
 
-    def __init__(self, *, overwrite: bool = False, overwrite_option: str = "--overwrite") -> None:
+    def __init__(self, *, overwrite: bool = False, overwrite_option: str = "--overwrite",
+                 strict: bool = False) -> None:
         self._inputs: list[_Input] = []
         self._outputs: list[tuple[_Planned, frozenset]] = []
         self._declared: list[tuple[str, str, frozenset]] = []  # outputs named on the command line
+        self._readable: set = set()  # identities of the files this command may read (strict)
+        self._folders: list[str] = []  # folders with a role: their files may be read (strict)
         self.overwrite = overwrite
         self.overwrite_option = overwrite_option
+        self.strict = strict
 
     # -- the command line's files, by role
 
@@ -339,6 +352,10 @@ class Files:
         name = os.fspath(path)
         if name == STDIO:
             return
+        if role.kind in (READ, EDIT, DISK):
+            self._readable |= _identity(name)
+        if role.kind in (FOLDER, ROMS, DISK):
+            self._folders.append(name)
         if role.kind == READ or (role.kind == DISK and not os.path.isdir(name)):
             self.add_input(name, role.what)
         elif role.kind in (WRITE, EDIT):
@@ -352,16 +369,40 @@ class Files:
     def fresh(self) -> Files:
         """A gate for one more set of outputs (each listing of a page is committed on its own),
         knowing every input read and every output declared so far."""
-        other = Files(overwrite=self.overwrite, overwrite_option=self.overwrite_option)
+        other = Files(overwrite=self.overwrite, overwrite_option=self.overwrite_option, strict=self.strict)
         other._inputs = list(self._inputs)
         other._declared = list(self._declared)
+        other._readable = set(self._readable)
+        other._folders = list(self._folders)
         return other
+
+    def found(self, path: str | os.PathLike, what: str = "input") -> str:
+        """A file found by lookup rather than named on the command line (a ``.file`` member next to
+        its source, a manifest's input, a ROM image found in the ROM folder): an input from this
+        moment on, so it may be read and no output may be it.  Returns its name."""
+        name = os.fspath(path)
+        self._readable |= _identity(name)
+        self.add_input(name, what)
+        return name
+
+    def _may_read(self, path: str | os.PathLike) -> None:
+        """In a strict gate (every command's: ``cli.common.gate``), only a file with a role may be
+        read: one the command line declared, one inside a declared input folder, or one ``found``.
+        Anything else is a mistake in the program, never the user's: it stops with the file named."""
+        name = os.fspath(path)
+        if not self.strict or name == STDIO or _identity(name) & self._readable:
+            return
+        if any(inside(folder, name) for folder in self._folders):
+            return
+        raise UndeclaredFile(f"'{name}' was about to be read without a role (declare its argument "
+                             "with cli.common.add_path_argument, or register a looked-up file with Files.found)")
 
     # -- inputs
 
     def read(self, path: str | os.PathLike, limit: int = MAX_SOURCE_BYTES, what: str = "input", *,
              regular: bool = False) -> bytes:
         """The bytes of an input (``-`` = standard input), registered as an input of this command."""
+        self._may_read(path)
         data = read_input(path, limit, what, regular=regular)
         self.add_input(path, what)
         return data
@@ -370,6 +411,7 @@ class Files:
                    piece: int = PIECE_BYTES) -> tuple[bytes, Iterator[bytes]]:
         """An input's first piece of bytes (``-`` = standard input) and an iterator over the rest
         (``read_pieces``), registered as an input of this command once its first piece is read."""
+        self._may_read(path)
         pieces = read_pieces(path, limit, what, piece=piece)
         first = next(pieces, b"")
         self.add_input(path, what)

@@ -149,3 +149,55 @@ def test_an_output_over_a_disk_folders_file_is_refused(work, capsys):
     files = gate(parser, args)
     with pytest.raises(DiagnosticError, match=r"screenshot .disk/game\.prg. is the disk file .disk/game\.prg."):
         Disk.load("disk", files)
+
+
+# --- a strict gate reads nothing without a role ---------------------------------------------------
+
+
+@pytest.fixture
+def tree(tmp_path):
+    for name in ("declared.asm", "stray.asm", "found.asm"):
+        (tmp_path / name).write_text("*=$c000\n")
+    (tmp_path / "roms").mkdir()
+    (tmp_path / "roms" / "kernal.bin").write_bytes(b"\0" * 16)
+    return tmp_path
+
+
+@pytest.mark.parametrize("how, readable", [
+    ("declared input", True),
+    ("inside a declared ROM folder", True),
+    ("found by lookup", True),
+    ("named nowhere", False),
+    ("a link to a declared input", True),
+])
+def test_a_strict_gate_reads_only_what_has_a_role(tree, how, readable):
+    files = fileio.Files(strict=True)
+    files.declare(fileio.INPUT, tree / "declared.asm")
+    files.declare(fileio.ROM_FOLDER, tree / "roms")
+    (tree / "link.asm").symlink_to(tree / "declared.asm")
+    path = {"declared input": tree / "declared.asm", "inside a declared ROM folder": tree / "roms" / "kernal.bin",
+            "found by lookup": files.found(tree / "found.asm"), "named nowhere": tree / "stray.asm",
+            "a link to a declared input": tree / "link.asm"}[how]
+    if readable:
+        assert files.read(path)
+    else:
+        with pytest.raises(fileio.UndeclaredFile, match=r"stray\.asm"):
+            files.read(path)
+        with pytest.raises(fileio.UndeclaredFile):
+            files.read_start(path)
+
+
+def test_a_gate_made_for_more_outputs_keeps_the_roles(tree):
+    files = fileio.Files(strict=True)
+    files.declare(fileio.INPUT, tree / "declared.asm")
+    more = files.fresh()
+    assert more.strict and more.read(tree / "declared.asm")
+    with pytest.raises(fileio.UndeclaredFile):
+        more.read(tree / "stray.asm")
+
+
+@pytest.mark.parametrize("prog, parser", parsers(), ids=[p for p, _ in parsers()])
+def test_every_commands_gate_is_strict(prog, parser):
+    from asm6502.cli.common import gate
+
+    assert gate(parser, argparse.Namespace()).strict

@@ -118,7 +118,8 @@ class _Files:
                 for candidate in (name + suffix, name.lower() + suffix):
                     path = directory / candidate
                     if path.is_file():
-                        return self.gate.read(path, what="file named by the source", regular=True), os.fspath(path)
+                        what = "file named by the source"
+                        return self.gate.read(self.gate.found(path, what), what=what, regular=True), os.fspath(path)
                     if odd is None and os.path.lexists(path):
                         odd = os.fspath(path)
         if self.options.disk:

@@ -115,7 +115,7 @@ def take_repeated(argv: list[str], short: str, long: str) -> tuple[list[str], li
 def gate(parser: argparse.ArgumentParser, args: argparse.Namespace, **options) -> Files:
     """The command's ``fileio.Files``, given the role of every file and folder its command line
     names (inputs registered, outputs checked) -- call it inside ``guarded``."""
-    files = Files(**options)
+    files = Files(strict=True, **options)
     for role, path in path_arguments(parser, args):
         files.declare(role, path)
     return files
