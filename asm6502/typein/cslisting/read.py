@@ -65,6 +65,8 @@ class LineReport:
     fixes: tuple[str, ...] = ()  # descriptions, most likely first
     fixed_texts: tuple[str, ...] = ()
     error: Diagnostic | None = field(default=None, compare=False)
+    fix_costs: tuple[float, ...] = ()  # each fix's cost (the review walks the likeliest lines first)
+    fix_checksums: tuple[int | None, ...] = ()  # a fix's checksum where it is "the checksum misread", else None
 
 
 @dataclass(frozen=True)
@@ -438,7 +440,8 @@ def _conclude(rec: Record, printed: str, body: bytes | None, computed: int | Non
     diag = error(what, cs_where, *notes)
     diags.append(diag)
     put(LineReport(rec.number, rec.line, "bad", printed, printed, rec.checksum, computed, body, "",
-                   described, tuple(f.text for f in fixes), diag))
+                   described, tuple(f.text for f in fixes), diag, tuple(f.cost for f in fixes),
+                   tuple(f.checksum for f in fixes)))
 
 
 __all__ = ["LineReport", "ReadResult", "read_listings"]
