@@ -59,6 +59,8 @@ LAZY = {
     ("asm6502.cli.basic_run", "asm6502.emu.harness"): "11.5 ms (py65); only for 'basic run --rom'",
     ("asm6502.cli.convert", "asm6502.convert.check"): "6.2 ms; only with --check",
     ("asm6502.cli.mse", "asm6502.cli.type_mse"): "2.4 ms; only for 'mse type'",
+    ("asm6502.cli.typein", "asm6502.d64"): "13 ms; only with 'typein scan --d64'",
+    ("asm6502.typein.plain", "asm6502.asm.assemble"): "asm6502.asm, 22 ms; only for a Profi-Ass listing found",
     ("asm6502.cli.basic", "asm6502.cli.review"): "the review's terminal loop; only for 'basic read --review'",
     ("asm6502.cli.basic", "asm6502.typein.cslisting.review"): "loads typein.cslisting.read (33 ms); only for 'basic read --review'",
     ("asm6502.cli.mse", "asm6502.cli.review"): "the review's terminal loop; only for 'mse read --review'",
