@@ -71,7 +71,7 @@ class PlainListing:
 
 def _cut(row: str, last: int) -> list[tuple[int, str]]:
     """The numbered lines of one row (a cell of it), given the last line number before."""
-    starts = []
+    starts: list[tuple[int, int, int]] = []
     for m in _NUMBER.finditer(row):
         n = int(m.group(1))
         before = row[: m.start()]

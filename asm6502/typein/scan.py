@@ -68,9 +68,9 @@ def scan(text: str, filename: str = "<input>") -> list[Found]:
         found.append(Found(p.language, "", Reading(p.language, p.prg, 0, 0, p.bad, p.first_row, p.diagnostics,
                                                    len(p.lines)), p.last_row, source=p.source))
     assert all(f.format in FORMATS or f.format in PLAIN for f in found)
-    rows = text.split("\n")
-    footers = _footers(rows)
-    named = [Found(f.format, f.title or caption(rows, f.line, f.last_line), f.reading, f.last_line,
+    text_rows = text.split("\n")
+    footers = _footers(text_rows)
+    named = [Found(f.format, f.title or caption(text_rows, f.line, f.last_line), f.reading, f.last_line,
                    _page(footers, f.line, f.last_line), f.source) for f in found]
     return sorted(named, key=lambda f: f.line)
 
