@@ -52,10 +52,12 @@ def run(items: Sequence[Item], checker, path: str, files: Files) -> dict[str, De
     if not session.items:
         print("review: no line stands in the way", file=out)
         return {}
-    print(f"review: {len(session.items)} line(s) stand in the way, likeliest first; {HELP}", file=out)
+    print(f"review: {len(session.items)} line(s) still bad after the automatic repairs, {len(session.open())} to "
+          f"decide, likeliest first; {HELP}", file=out)
     for line in session.show():
         print(line, file=out)
     last = session.saved()
+    echo = not sys.stdin.isatty()  # keys from a file or a pipe: shown after the prompt, as a terminal shows them
     while session.current() is not None and not session.done:
         try:
             typed = input(session.prompt())
@@ -65,6 +67,8 @@ def run(items: Sequence[Item], checker, path: str, files: Files) -> dict[str, De
         except KeyboardInterrupt:
             print("\n(interrupted: q ends; the decisions are saved)", file=out)
             continue
+        if echo:
+            print(typed, file=out)
         for line in session.feed(typed):
             print(line, file=out)
         now = session.saved()
