@@ -7,7 +7,9 @@ drives) is walked by a simulated user who has the magazine page and whose typing
 program: for each line shown, the key of the first fix that is the disk's line (blanks outside
 quotes aside, as tests/test_basic_read_real.py compares), else ``t`` and the disk's line typed in
 the listing's own style with the checksum the disk's line gives (read off the page: where the
-print and the disk agree, it is the printed one).  A line the disk does not have is skipped.
+print and the disk agree, it is the printed one).  A line the disk does not have is skipped, and
+so is one whose disk text the session reads otherwise as typed (petcat's ``''`` is read as a
+quote, as OCR gives it): "refused".
 
 Printed per listing: lines, verified, repaired, still bad before the review, decisions (fixes
 taken + lines retyped), lines taken that differ from the disk (wrong), lines no review item
@@ -73,8 +75,10 @@ def disk_lines(name: str) -> dict[int, tuple[str, bytes]]:
     return out
 
 
-def measure(ocr: str, listing: int, disk: str) -> dict:
-    results = read_listings(testdata.path(COLLECTION, ocr).read_text(encoding="utf-8"), ocr)
+def measure(ocr: str, listing: int, disk: str, results=None) -> dict:
+    """The review of one listing walked with the disk's lines (*results*: the page as read, if read already)."""
+    if results is None:
+        results = read_listings(testdata.path(COLLECTION, ocr).read_text(encoding="utf-8"), ocr)
     result = results[listing]
     truth = disk_lines(disk)
     options = ChecksumOptions(result.version)
@@ -99,9 +103,8 @@ def measure(ocr: str, listing: int, disk: str) -> dict:
             continue
         styled = from_capitals(text) if result.upper else text
         session.feed("t")
-        answer = session.feed(f"{number} {styled} <{line_checksum(number, body, options):03d}>")
+        session.feed(f"{number} {styled} <{line_checksum(number, body, options):03d}>")
         if item.key not in session.decisions:  # the disk's petcat text reads otherwise as a typed line
-            print(f"  ({ocr} line {number}: the disk's text typed was refused: {answer[0]})")
             refused += 1
             session.feed("s")
     after = csreview.apply(results, session.decisions)[listing]
@@ -128,14 +131,15 @@ def main() -> None:
     if missing:
         raise SystemExit(missing)
     print(f"{'listing':<48}{'lines':>6}{'ver':>5}{'rep':>5}{'bad':>5}{'fix':>5}{'typed':>6}{'dec':>5}"
-          f"{'wrong':>6}{'miss':>5}  whole")
+          f"{'wrong':>6}{'miss':>5}{'refused':>8}  whole")
     total = {"held": [0, 0, 0], "tuned": [0, 0, 0]}
     for ocr, listing, disk, held in LISTINGS:
         m = measure(ocr, listing, disk)
         decisions = m["fixes"] + m["typed"]
         name = f"{'HELD OUT ' if held else ''}{disk.removesuffix('.disk.txt')}"
         print(f"{name:<48}{m['lines']:>6}{m['verified']:>5}{m['repaired']:>5}{m['bad']:>5}{m['fixes']:>5}"
-              f"{m['typed']:>6}{decisions:>5}{m['wrong']:>6}{m['missing']:>5}  {'yes' if m['whole'] else 'no'}")
+              f"{m['typed']:>6}{decisions:>5}{m['wrong']:>6}{m['missing']:>5}{m['refused']:>8}  "
+              f"{'yes' if m['whole'] else 'no'}")
         t = total["held" if held else "tuned"]
         t[0] += 1
         t[1] += decisions

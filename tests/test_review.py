@@ -119,6 +119,7 @@ def test_a_saved_decision_that_no_longer_verifies_is_dropped(tmp_path, capsys, m
 
 @pytest.mark.parametrize("argv,message", [
     (["read", "l.txt", "--review"], "--review needs -o PRG"),
+    (["read", "l.txt", "--review", "-o", "-"], "give -o a file, not '-'"),
 ])
 def test_review_needs_an_output(tmp_path, capsys, monkeypatch, argv, message):
     (tmp_path / "l.txt").write_text(PRINTED)
@@ -166,3 +167,30 @@ def test_the_session_alone_walks_its_items():
     assert s.feed("7") == ["no fix 7 for line 10 (1-1)"]
     assert s.feed("?")[0].startswith("keys:")
     assert s.feed("1") == ["line 10: fix 1 taken"] and s.done and s.saved() == [Decision("10", "fix", "y")]
+
+
+# measured (bench/review_decisions.py): per listing (lines still bad before the review, fixes taken,
+# lines retyped, lines taken that differ from the disk, whole after the review); the walk takes the
+# disk's line among the fixes, else types it
+REAL = [
+    ("8510-p32-floppy-adjust.ocr.txt", 0, "8510-floppy-adjust.disk.txt", (25, 7, 18, 0, True)),
+    ("8510-p131-alarmanlage-codeschloss.ocr.txt", 1, "8510-codeschloss.disk.txt", (3, 2, 1, 0, False)),
+    # held out
+    ("8510-p73-hypra-text.ocr.txt", 0, "8510-hypra-text.disk.txt", (45, 7, 38, 0, False)),
+    ("8509-p73-blinker.ocr.txt", 0, "8509-blinker-demo.disk.txt", (13, 2, 11, 0, True)),
+    ("8509-p73-blinker.ocr.txt", 1, "8509-blinker.disk.txt", (0, 0, 0, 0, True)),
+]
+
+
+@pytest.mark.parametrize("ocr,listing,disk,want", REAL)
+def test_decisions_per_listing_on_real_print(ocr, listing, disk, want):
+    import sys
+
+    from helpers import ROOT
+    from test_basic_read_real import read_all
+
+    sys.path.insert(0, str(ROOT / "bench"))
+    from review_decisions import measure
+
+    got = measure(ocr, listing, disk, read_all(ocr))
+    assert (got["bad"], got["fixes"], got["typed"], got["wrong"], got["whole"]) == want

@@ -27,6 +27,8 @@ def state_path(output: str) -> str:
 def need_output(output: str | None) -> None:
     if not output:
         raise DiagnosticError([error("--review needs -o PRG (the decisions are saved next to it, to resume)")])
+    if output == "-":
+        raise DiagnosticError([error("--review shows the session on standard output: give -o a file, not '-'")])
 
 
 def _load(path: str) -> list[Decision]:
@@ -52,7 +54,7 @@ def run(items: Sequence[Item], checker, path: str, files: Files) -> dict[str, De
     if not session.items:
         print("review: no line stands in the way", file=out)
         return {}
-    print(f"review: {len(session.items)} line(s) still bad after the automatic repairs, {len(session.open())} to "
+    print(f"review: {len(session.items)} line(s) still bad after the automatic repairs, {len(session.undecided())} to "
           f"decide, likeliest first; {HELP}", file=out)
     for line in session.show():
         print(line, file=out)

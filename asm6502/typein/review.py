@@ -140,24 +140,24 @@ class ReviewSession:
             session.taken.append(d.key)
         if saved:
             said.append(f"resumed: {len(session.decisions)} decision(s) taken before, "
-                        f"{len(session.open())} line(s) to review")
+                        f"{len(session.undecided())} line(s) to review")
         return session, said
 
-    def open(self) -> list[Item]:
+    def undecided(self) -> list[Item]:
         """The lines without a decision: first those never skipped, then the ones skipped before."""
         left = [it for it in self.items if it.key not in self.decisions]
         return [it for it in left if it.key not in self.before] + [it for it in left if it.key in self.before]
 
     def current(self) -> Item | None:
         """The line to decide now: the first open one not skipped in this session."""
-        return next((it for it in self.open() if it.key not in self.skipped), None)
+        return next((it for it in self.undecided() if it.key not in self.skipped), None)
 
     def show(self) -> list[str]:
         """The current line, its fixes with their differences marked, the keys."""
         item = self.current()
         if item is None:
             return []
-        number = len(self.items) - len(self.open()) + len(self.skipped) + 1
+        number = len(self.items) - len(self.undecided()) + len(self.skipped) + 1
         rows = [f"[{number}/{len(self.items)}] line {item.key} ({item.where}): {item.problem}",
                 f"   read: {item.shown}"]
         for k, fix in enumerate(item.fixes[:MAX_KEYS], start=1):
