@@ -89,7 +89,24 @@ def measure(ocr: str, listing: int, disk: str, results=None) -> dict:
     session, _ = ReviewSession.start(mine, checker.check, checker.retype)
     refused = 0
     numbers = {csreview.key_of(listing + 1, r.number, several): r.number for r in result.lines}
+    lost = {csreview.lost_key(listing + 1, x, several): x for x in result.lost}
+    read = {r.number for r in result.lines}
     while (item := session.current()) is not None:
+        if item.key in lost:  # a line whose number OCR garbled: the disk's line between its neighbours
+            x = lost[item.key]
+            between = [n for n in truth if x.after < n and (x.following is None or n < x.following) and n not in read]
+            if len(between) != 1:
+                session.feed("s")
+                continue
+            n = between[0]
+            text, body = truth[n]
+            styled = from_capitals(text) if result.upper else text
+            session.feed("t")
+            session.feed(f"{n} {styled} <{line_checksum(n, body, options):03d}>")
+            if item.key not in session.decisions:
+                refused += 1
+                session.feed("s")
+            continue
         number = numbers[item.key]
         if number not in truth:
             session.feed("s")
@@ -112,13 +129,13 @@ def measure(ocr: str, listing: int, disk: str, results=None) -> dict:
     fixes = sum(d.kind == "fix" for d in session.decisions.values())
     return {
         "lines": len(result.lines), "verified": result.count("verified"), "repaired": result.count("repaired"),
-        "bad": result.count("bad") + result.count("unchecked"),
+        "bad": result.count("bad") + result.count("unchecked") + len(result.lost),
         "fixes": fixes, "typed": len(session.decisions) - fixes, "refused": refused,
         "wrong": sum(r.status == "accepted" and (r.body is None or without_blanks(r.body) != without_blanks(
             truth[r.number][1])) for r in on_disk),
         "missing": len(set(truth) - {r.number for r in after.lines}),
-        "whole": after.count("bad") + after.count("unchecked") == 0 and set(truth) <= {r.number for r in after.lines}
-        and not after.errors,
+        "whole": after.count("bad") + after.count("unchecked") == 0 and not after.lost
+        and set(truth) <= {r.number for r in after.lines} and not after.errors,
     }
 
 

@@ -153,7 +153,7 @@ def run_read(args, files: Files) -> int:
         label = name if len(results) == 1 else f"{name} (listing {k} of {len(results)})"
         if decisions is not None:
             _report_decisions(label, decisions, f"{k}/" if len(results) > 1 else "", result.count("bad")
-                              + result.count("unchecked"))
+                              + result.count("unchecked") + len(result.lost))
         status |= _report_read(args, result, label, output, files)
     return status
 

@@ -18,7 +18,7 @@ from asm6502.diagnostics import warning
 from asm6502.typein.cslisting.checksum import ChecksumOptions, line_checksum
 from asm6502.typein.cslisting.layout import CHECKSUM_AT_END, NUMBERED, read_checksum, read_number
 from asm6502.typein.cslisting.rank import rank_fixes
-from asm6502.typein.cslisting.read import LineReport, ReadResult
+from asm6502.typein.cslisting.read import LineReport, Lost, ReadResult
 from asm6502.typein.cslisting.text import line_body
 from asm6502.typein.cslisting.verdict import describe
 from asm6502.typein.review import Decision, Fix, Item
@@ -34,11 +34,24 @@ def _field(value: int | None) -> str:
     return "<???>" if value is None else f"<{value:03d}>"
 
 
+def lost_key(listing: int, lost: Lost, several: bool) -> str:
+    return f"{listing}/after {lost.after}" if several else f"after {lost.after}"
+
+
+def _between(lost: Lost) -> str:
+    return f"after line {lost.after}" + (f", before line {lost.following}" if lost.following is not None else "")
+
+
 def items(results: Sequence[ReadResult]) -> list[Item]:
-    """Every line standing in the way, in every listing read."""
+    """Every line standing in the way, in every listing read: the lines still bad or unchecked,
+    and the lines whose number OCR garbled (typed whole: number, text, checksum)."""
     out = []
     several = len(results) > 1
     for k, result in enumerate(results, start=1):
+        for lost in result.lost:
+            out.append(Item(lost_key(k, lost, several), f"text line {lost.line}",
+                            f"a line {_between(lost)} whose number OCR could not read: type it whole, "
+                            "with its number and <NNN>", lost.text, ()))
         for r in result.lines:
             if r.status not in IN_THE_WAY:
                 continue
@@ -63,9 +76,37 @@ class Checker:
         self.lines: dict[str, tuple[ReadResult, LineReport]] = {
             key_of(k, r.number, several): (result, r)
             for k, result in enumerate(results, start=1) for r in result.lines if r.status in IN_THE_WAY}
+        self.lost: dict[str, tuple[ReadResult, Lost]] = {
+            lost_key(k, lost, several): (result, lost) for k, result in enumerate(results, start=1) for lost in result.lost}
+
+    def check_lost(self, key: str, text: str) -> tuple[tuple[int, str, int] | None, str]:
+        """A lost line typed whole: (its number, text, checksum) when it fits where it stands and verifies."""
+        result, lost = self.lost[key]
+        t = text.strip()
+        end = CHECKSUM_AT_END.search(t)
+        m = NUMBERED.match(t[: end.start()] if end else t)
+        if m is None or not m.group("n").isdigit():
+            return None, f"type the line {_between(lost)} whole: its number, the line and its <NNN>"
+        number = int(m.group("n"))
+        if not (lost.after < number and (lost.following is None or number < lost.following)) or \
+                any(r.number == number for r in result.lines):
+            return None, f"line {number} does not stand {_between(lost)}"
+        if end is None:
+            return None, f"line {number}: type the <NNN> the page shows after it"
+        value = read_checksum(end).value
+        body = line_body(m.group("rest").strip(), result.upper)
+        if body is None:
+            return None, f"line {number} has an unknown control-code name or character"
+        computed = line_checksum(number, body, ChecksumOptions(result.version))
+        if computed != value:
+            return None, f"line {number} gives <{computed:03d}>, the checksum is <{value:03d}>"
+        return (number, m.group("rest").strip(), value), f"ok: line {number} <{value:03d}>"
 
     def check(self, item: Item, text: str) -> tuple[str | None, str]:
         """*text* (``TEXT`` or ``TEXT <NNN>``) kept when it verifies: the text with its checksum."""
+        if item.key in self.lost:
+            taken, answer = self.check_lost(item.key, text)
+            return (None, answer) if taken is None else (f"{taken[0]} {taken[1]} <{taken[2]:03d}>", answer)
         result, r = self.lines[item.key]
         end = CHECKSUM_AT_END.search(text)
         value = read_checksum(end).value if end else r.checksum
@@ -83,6 +124,9 @@ class Checker:
 
     def retype(self, item: Item, typed: str) -> tuple[str | None, list[str]]:
         """A line typed as printed (its number and ``<NNN>`` optional), checked at once."""
+        if item.key in self.lost:
+            kept, answer = self.check(item, typed)
+            return (kept, [answer]) if kept is not None else (None, [f"refused: {answer}"])
         result, r = self.lines[item.key]
         t = typed.strip()
         end = CHECKSUM_AT_END.search(t)
@@ -134,8 +178,24 @@ def apply(results: Sequence[ReadResult], decisions: Mapping[str, Decision]) -> l
                                  f"<{value:03d}>", span))
             lines[i] = replace(r, status="accepted", text=text, body=body, computed=value, checksum=value,
                                repair=f"{what} in the review", error=None)
+        still_lost = []
+        for lost in result.lost:
+            key = lost_key(k, lost, several)
+            decision = decisions.get(key)
+            taken = checker.check_lost(key, decision.text)[0] if decision is not None else None
+            if taken is None:
+                still_lost.append(lost)
+                continue
+            number, text, value = taken
+            if lost.error in diags:
+                diags.remove(lost.error)
+            diags.append(warning(f"line {number} as decided in the review (typed whole): {number} {text} "
+                                 f"<{value:03d}>", lost.error.span))
+            at = next((i + 1 for i in range(len(lines) - 1, -1, -1) if lines[i].number == lost.after), len(lines))
+            lines.insert(at, LineReport(number, lost.line, "accepted", lost.text, text, value, value,
+                                        line_body(text, result.upper), "typed whole in the review"))
         diags.sort(key=lambda d: (d.span.line, d.span.col) if d.span else (0, 0))
-        out.append(replace(result, lines=tuple(lines), diagnostics=tuple(diags)))
+        out.append(replace(result, lines=tuple(lines), diagnostics=tuple(diags), lost=tuple(still_lost)))
     return out
 
 
