@@ -124,6 +124,14 @@ def test_a_profi_ass_source_run_together_in_one_row():
     assert found.reading.prg == bytes([0x00, 0xC0, 0xA9, 0x00, 0x8D, 0x20, 0xD0, 0x60])
 
 
+def test_a_profi_ass_source_that_names_another_file_loads_none(tmp_path, monkeypatch):
+    (tmp_path / "next.asm").write_text("10 nop\n")
+    monkeypatch.chdir(tmp_path)
+    (found,) = scan("100 *= $c000\n110 lda #0\n120 .file 8,\"next\"\n130 rts\n", "page.txt")
+    assert found.format == "profi-ass" and not found.reading.whole
+    assert "cannot read .file 'next': a listing read from a page loads no file" in found.reading.diagnostics[0].message
+
+
 @pytest.mark.parametrize("prose", [
     "1985 kam der C 64\n64 KByte hat er\n170 Mark kostete die Floppy\n1541 heisst sie\n",
     "10 Zeilen tippen\n20 Minuten warten\n30 Sekunden laden\n40 Mal spielen\n",
@@ -147,7 +155,7 @@ def test_the_disk_image_holds_every_whole_program(tmp_path, capsys):
     disk = DiskImage((tmp_path / "p.d64").read_bytes())
     files = {e.name: disk.read_file(e) for e in disk.directory()}
     assert files == {b"01 DEMO": code, b"02 CHECKSUMMER-3": prg}
-    assert "3. line 18: basic: 5 lines, no checksums (read as printed), 1 still bad; not whole, 1 decision needed" \
+    assert "3. line 18: basic: 5 lines, no checksums (read as printed), 1 still bad; not whole, 1 line to correct" \
         in capsys.readouterr().out
 
 

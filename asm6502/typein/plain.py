@@ -228,16 +228,29 @@ def _without_prose(stretch: list[Line]) -> list[Line]:
     return stretch[:-1] + [Line(last.number, last.text[: m.start()].rstrip(), last.row)]
 
 
+class _NoFiles:
+    """The gate a listing read from a page assembles with: a source that names another file
+    ('.file', '.lst') names one of the magazine's disk, not one beside the text."""
+
+    def read(self, path, *args, **kwargs) -> bytes:
+        raise FileNotFoundError(2, "a listing read from a page loads no file (its source names another one)",
+                                str(path))
+
+
 def _profi_ass(stretch: list[Line], filename: str) -> PlainListing:
     from asm6502.asm.assemble import assemble
 
     stretch = _without_prose(stretch)
     source = "".join(f"{line.number} {line.text}\n" for line in stretch)
     try:
-        result = assemble(source, filename)
+        result = assemble(source, filename, files=_NoFiles())
     except DiagnosticError as exc:
         errors = tuple(d for d in exc.diagnostics if d.is_error)
         return PlainListing("profi-ass", tuple(stretch), b"", max(1, len(errors)), errors, source)
+    except OSError as exc:  # (a file the source names: see _NoFiles)
+        problem = error(f"the source names the file '{exc.filename}', which is not on the page",
+                        Span(filename, stretch[0].row, 1))
+        return PlainListing("profi-ass", tuple(stretch), b"", 1, (problem,), source)
     return PlainListing("profi-ass", tuple(stretch), result.prg, 0, (), source)
 
 

@@ -169,6 +169,8 @@ def report(found: list[Found], filename: str, written: dict[int, str] | None = N
         else:
             lines = f"{r.verified} verified, {r.repaired} repaired, {r.bad} still bad"
         # each line still bad is one decision of the review (basic read --review, mse read --review)
-        verdict = "whole" if r.whole else f"not whole, {r.bad} decision{'s' if r.bad != 1 else ''} needed"
+        verdict = "whole" if r.whole else \
+            f"not whole, {r.bad} line{'s' if r.bad != 1 else ''} to correct" if f.format in PLAIN else \
+            f"not whole, {r.bad} decision{'s' if r.bad != 1 else ''} needed"
         rows.append(f"{k}. line {f.line}{page}: {f.format}{title}: {lines}; {verdict}{out}")
     return "\n".join(rows) + "\n"
