@@ -213,3 +213,16 @@ def test_decisions_per_listing_on_real_print(ocr, listing, disk, want):
 
     got = measure(ocr, listing, disk, read_all(ocr))
     assert (got["bad"], got["fixes"], got["typed"], got["wrong"], got["whole"]) == want
+
+
+@pytest.mark.parametrize("listing,output,message", [
+    ("l.txt", "nodir/l.prg", "directory 'nodir' does not exist"),
+    ("l.review.txt", "l.prg", "review state 'l.review.txt' is the listing 'l.review.txt'"),
+])
+def test_a_state_file_that_cannot_be_written_is_refused_before_any_key(tmp_path, capsys, monkeypatch, listing,
+                                                                       output, message):
+    (tmp_path / listing).write_text(PRINTED)
+    monkeypatch.chdir(tmp_path)
+    code, shown, err = session(["read", listing, "-o", output, "--review"], ["1"], capsys, monkeypatch)
+    assert code != 0 and message in err and "[1/" not in shown
+    assert (tmp_path / listing).read_text() == PRINTED

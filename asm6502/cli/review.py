@@ -47,6 +47,7 @@ def run(items: Sequence[Item], checker, path: str, files: Files) -> dict[str, De
     out = sys.stdout
     if out is None:  # started with standard output closed (>&-): the session could show nothing
         raise OSError(errno.EBADF, "standard output is closed", "<stdout>")
+    files.fresh().add(path, "", "review state")  # (before any key: the state file can be written, is no input)
     saved = _load(path)
     session, said = ReviewSession.start(items, checker.check, checker.retype, saved)
     for line in said:
