@@ -226,3 +226,20 @@ def test_a_state_file_that_cannot_be_written_is_refused_before_any_key(tmp_path,
     code, shown, err = session(["read", listing, "-o", output, "--review"], ["1"], capsys, monkeypatch)
     assert code != 0 and message in err and "[1/" not in shown
     assert (tmp_path / listing).read_text() == PRINTED
+
+
+def test_an_mse_v2_line_is_retyped_in_its_letter_code(tmp_path, capsys, monkeypatch):
+    from asm6502.typein.mselisting import write_listing
+
+    data = bytes(range(0x20, 0x3D))  # two lines of 15 bytes (the last one short)
+    text = write_listing(0xC000, data, name="T", version="2.1")
+    good = next(row for row in text.splitlines() if row.startswith("c000:"))
+    damaged = good[:8] + ("a" if good[8] != "a" else "b") + good[9:]  # one letter of the first group
+    src, out = tmp_path / "m.txt", tmp_path / "m.prg"
+    src.write_text(text.replace(good, damaged))
+    code, shown, err = session(["read", src, "-o", out, "--review"], ["t", damaged, "t", good], capsys, monkeypatch,
+                               main=mse.main)
+    assert "refused: the checksum of the line for $C000 does not match its bytes" in shown
+    assert code == 0, err
+    assert out.read_bytes() == bytes([0x00, 0xC0]) + data
+    assert f"   read: {damaged}" in shown and "    1) c000:" in shown  # its readings offered too

@@ -35,7 +35,7 @@ def _row(text_lines: list[str], report: LineReport) -> str:
     """The OCR row of a line, from its address on (a row may hold two columns)."""
     row = text_lines[report.line - 1] if 0 < report.line <= len(text_lines) else ""
     at = row.upper().find(f"{report.address:04X}")
-    return " ".join(row[max(at, 0):].split())[:MAX_SHOWN]
+    return row[max(at, 0):].replace("\t", " ").strip()[:MAX_SHOWN]
 
 
 def items(results: Sequence[ReadResult], text: str) -> list[Item]:
