@@ -64,7 +64,7 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--version", choices=("auto",) + mse.VERSIONS, default="auto",
                    help="MSE version of the listing (default: auto, decided by which checksums match)")
     r.add_argument("--all-fixes", action="store_true", help="list all the readings found for a bad line "
-                   "(V1.0; single and double changes that verify), not only the likeliest few")
+                   "(single and double changes that verify), not only the likeliest few")
     r.add_argument("--fix", action="store_true", help="with -o: also write the corrected listing (repairs "
                    "applied, as it should have been printed) next to the PRG, as NAME.fixed.txt")
     r.add_argument("--review", action="store_true", help="with -o: walk the lines still bad in the terminal, "
