@@ -77,6 +77,21 @@ def test_real_pages_concatenated_with_article_text_between():
     assert len(found) == 4
 
 
+def test_a_caption_between_two_listings_whose_numbers_rise_on_parts_them():
+    """Schreiberling (lines 2-1910) and Hypra-Text (30580-56109) one after the other: two listings,
+    their captions name two programs; the Disk-Designer's caption on each of its pages keeps it one."""
+    text, expected = "", []
+    for k, page in enumerate(("8509-p70-disk-designer.ocr.txt", "8510-p54-schreiberling.ocr.txt",
+                              "8510-p73-hypra-text.ocr.txt"), start=1):
+        text += ARTICLE.format(k=k)
+        page_text = helpers.real_text("basic_read", page)
+        expected += [(r.count("verified"), r.count("repaired")) for r in read_checksummer(page_text, page)]
+        text += page_text if page_text.endswith("\n") else page_text + "\n"
+    found = scan(text, "issue.txt")
+    assert [(f.reading.verified, f.reading.repaired) for f in found] == expected
+    assert [f.title.split(".")[1].split()[0] for f in found] == ["»Disk-Designer«,", "Verwenden", "»Hypra-Text«-Hauptprogramm"]
+
+
 def test_the_superhirn_article_holds_its_mse_listing_and_its_profi_ass_source():
     text = helpers.seed_text(helpers.SUPERHIRN_SEED)
     found, source = scan(text, "superhirn.txt")

@@ -137,14 +137,41 @@ def _stretches(text: str) -> list[tuple[int, int]]:
     if lo:
         stretches.append((lo, hi))
     # a listing that goes on after the article text (its line numbers continue) is one stretch
+    # -- unless a caption between them names another listing than the one after them (a listing
+    # printed over several pages has its caption on each page, '(Schluß)' on the last)
     merged: list[tuple[int, int]] = []
     for lo, hi in stretches:
         if merged and min(v for k, v in used.items() if lo <= k <= hi) > max(
-                v for k, v in used.items() if merged[-1][0] <= k <= merged[-1][1]):
+                v for k, v in used.items() if merged[-1][0] <= k <= merged[-1][1]) and \
+                _same_listing(caption(rows, merged[-1][1], merged[-1][1]), caption(rows, hi, hi)):
             merged[-1] = (merged[-1][0], hi)
         else:
             merged.append((lo, hi))
     return merged
+
+
+_CAPTION_NUMBER = re.compile(r"Listing\s*(\d+)")
+_CAPTION_WORD = re.compile(r"[^\W\d_][\w\-]{5,}")
+# words any caption may hold: no name of a listing
+_CAPTION_COMMON = frozenset({"listing", "programm", "eingabe", "beachten", "bitte", "seite", "schluß", "schluss",
+                             "version", "fortsetzung", "verwenden", "checksummer"})
+
+
+def _same_listing(before: str, after: str) -> bool:
+    """Whether the captions before and after a gap are one listing's: no caption between, or the
+    same listing number and a name they share ('Listing 1. »Disk-Designer«, Version für den C 64'
+    and '... (Schluß)'; 'Listing. Schreiberling druckt ...' and 'Listing Schreiberling. Verwenden
+    Sie ...'); a listing printed over several pages has its caption on each."""
+    if not before or not after:
+        return True
+    numbers = [_CAPTION_NUMBER.search(c) for c in (before, after)]
+    if all(numbers) and numbers[0].group(1) != numbers[1].group(1):  # type: ignore[union-attr]
+        return False
+
+    def words(c: str) -> set[str]:
+        return {w.lower().strip("-") for w in _CAPTION_WORD.findall(c)} - _CAPTION_COMMON
+
+    return bool(words(before) & words(after))
 
 
 def _only(text: str, lo: int, hi: int) -> str:
