@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import helpers
 import pytest
 
@@ -13,6 +15,7 @@ from asm6502.typein.scan import scan
 
 ARTICLE = ("Seite {k}\nDas folgende Programm ist schnell eingetippt. Wer 1985 einen C64 hatte, kennt\n"
            "den Checksummer: jede Zeile zeigt ihre Pruefsumme.\n\n")
+ROOT = Path(__file__).resolve().parent.parent
 PAGES = ("8510-p131-alarmanlage-codeschloss.ocr.txt", "8510-p74-zloader.ocr.txt", "8511-p89-input-routine.ocr.txt")
 
 
@@ -74,12 +77,101 @@ def test_real_pages_concatenated_with_article_text_between():
     assert len(found) == 4
 
 
-def test_the_superhirn_article_holds_its_mse_listing():
+def test_a_caption_between_two_listings_whose_numbers_rise_on_parts_them():
+    """Schreiberling (lines 2-1910) and Hypra-Text (30580-56109) one after the other: two listings,
+    their captions name two programs; the Disk-Designer's caption on each of its pages keeps it one."""
+    text, expected = "", []
+    for k, page in enumerate(("8509-p70-disk-designer.ocr.txt", "8510-p54-schreiberling.ocr.txt",
+                              "8510-p73-hypra-text.ocr.txt"), start=1):
+        text += ARTICLE.format(k=k)
+        page_text = helpers.real_text("basic_read", page)
+        expected += [(r.count("verified"), r.count("repaired")) for r in read_checksummer(page_text, page)]
+        text += page_text if page_text.endswith("\n") else page_text + "\n"
+    found = scan(text, "issue.txt")
+    assert [(f.reading.verified, f.reading.repaired) for f in found] == expected
+    assert [f.title.split(".")[1].split()[0] for f in found] == ["»Disk-Designer«,", "Verwenden", "»Hypra-Text«-Hauptprogramm"]
+
+
+def test_the_superhirn_article_holds_its_mse_listing_and_its_profi_ass_source():
     text = helpers.seed_text(helpers.SUPERHIRN_SEED)
-    (found,) = scan(text, "superhirn.txt")
+    found, source = scan(text, "superhirn.txt")
     assert (found.format, found.title, found.reading.whole) == ("mse-1.0", "SUPERHIRN II", True)
     assert found.reading.prg == read_mse(text, "superhirn.txt").prg
     assert found.reading.verified == 66
+    # the source, all its lines run together in one row of the article and the article's next
+    # paragraph run into its last line, is the project's own copy of it; it assembles to the program
+    assert (source.format, source.reading.unchecked, source.reading.whole) == ("profi-ass", 247, True)
+    assert source.source == (ROOT / "sources" / "superhirn.asm").read_text()
+    assert source.reading.prg == (ROOT / "build" / "superhirn.prg").read_bytes()
+
+
+PLAIN_BASIC = """\
+10 PRINT "HALLO WELT"
+20 FOR I=1 TO 10:PRINT I:NEXT I
+30 A$="X":IF A$="X" THEN 10
+40 POKE 53280,0:GOTO 20
+"""
+PROFI_ASS = "100 *= $c000 110 start lda #0 120 sta $d020 ; rahmen 130 rts"
+
+
+def test_a_plain_basic_listing_is_read_with_the_basic_grammar():
+    from asm6502.basic.tokenizer import tokenize
+
+    text = ARTICLE.format(k=1) + PLAIN_BASIC + "\nListing 2. Ein kleines Programm\n" + ARTICLE.format(k=2)
+    (found,) = scan(text, "page.txt")
+    assert (found.format, found.reading.unchecked, found.reading.verified, found.reading.repaired) == ("basic", 4, 0, 0)
+    assert found.reading.whole and found.title == "Listing 2. Ein kleines Programm"
+    # capitals are the unshifted letters of an all-capitals listing, as basic read takes them
+    assert found.reading.prg == tokenize(PLAIN_BASIC.lower()).prg
+
+
+def test_a_line_the_basic_grammar_refuses_is_still_bad():
+    text = PLAIN_BASIC + "50 PRNT X\n60 END\n"
+    (found,) = scan(text, "page.txt")
+    assert (found.format, found.reading.bad, found.reading.whole) == ("basic", 1, False)
+    assert "line 50: not read as BASIC" in found.reading.diagnostics[0].message
+
+
+def test_a_profi_ass_source_run_together_in_one_row():
+    (found,) = scan(ARTICLE.format(k=1) + PROFI_ASS + "\n" + ARTICLE.format(k=2), "page.txt")
+    assert found.format == "profi-ass" and found.reading.whole
+    assert found.source == "100 *= $c000\n110 start lda #0\n120 sta $d020 ; rahmen\n130 rts\n"
+    assert found.reading.prg == bytes([0x00, 0xC0, 0xA9, 0x00, 0x8D, 0x20, 0xD0, 0x60])
+
+
+def test_a_profi_ass_source_that_names_another_file_loads_none(tmp_path, monkeypatch):
+    (tmp_path / "next.asm").write_text("10 nop\n")
+    monkeypatch.chdir(tmp_path)
+    (found,) = scan("100 *= $c000\n110 lda #0\n120 .file 8,\"next\"\n130 rts\n", "page.txt")
+    assert found.format == "profi-ass" and not found.reading.whole
+    assert "cannot read .file 'next': a listing read from a page loads no file" in found.reading.diagnostics[0].message
+
+
+@pytest.mark.parametrize("prose", [
+    "1985 kam der C 64\n64 KByte hat er\n170 Mark kostete die Floppy\n1541 heisst sie\n",
+    "10 Zeilen tippen\n20 Minuten warten\n30 Sekunden laden\n40 Mal spielen\n",
+])
+def test_numbered_rows_of_article_text_are_no_listing(prose):
+    assert scan(ARTICLE.format(k=1) + prose, "page.txt") == []
+
+
+def test_the_page_comes_from_the_footer():
+    text, _, _ = _written_listings()
+    found = scan(text + "70 £k?Jj*\nAusgabe 9/September 1985\n", "page.txt")
+    assert [f.page for f in found] == [None, 70]
+
+
+def test_the_disk_image_holds_every_whole_program(tmp_path, capsys):
+    from asm6502.d64 import DiskImage
+
+    text, code, prg = _written_listings()
+    (tmp_path / "page.txt").write_text(text + PLAIN_BASIC + "50 PRNT X\n")
+    assert main(["typein", "scan", str(tmp_path / "page.txt"), "--d64", str(tmp_path / "p.d64")]) == 1
+    disk = DiskImage((tmp_path / "p.d64").read_bytes())
+    files = {e.name: disk.read_file(e) for e in disk.directory()}
+    assert files == {b"01 DEMO": code, b"02 CHECKSUMMER-3": prg}
+    assert "3. line 18: basic: 5 lines, no checksums (read as printed), 1 still bad; not whole, 1 line to correct" \
+        in capsys.readouterr().out
 
 
 @pytest.mark.parametrize("name", [n for n, f in FORMATS.items()])

@@ -118,6 +118,11 @@ def register_read(sub) -> None:
     p.add_argument("--case", choices=("auto", "lower", "petcat", "upper"), default="auto",
                    help="auto (default): a listing in capitals is read with capitals as unshifted letters; "
                    "lower (or petcat): capitals are shifted letters; upper: capitals are unshifted letters")
+    p.add_argument("--review", action="store_true",
+                   help="with -o: walk the lines still bad in the terminal, likeliest first: a key takes a fix "
+                   "(1-9), retypes the line as printed (t, checked as typed), skips it (s), takes the last "
+                   "decision back (b) or ends (q); the decisions are saved in PRG's NAME.review.txt after each "
+                   "one and the same command resumes them")
     p.set_defaults(func=run_read)
 
 
@@ -137,14 +142,40 @@ def run_read(args, files: Files) -> int:
                             case=None if args.case == "auto" else args.case)
     if choices:
         results = accept(results, [c for c in choices if c is not None], take_all=None in choices)
+    decisions = None
+    if args.review:
+        results, decisions = _review(results, args.output, files)
     status = 0
     for k, result in enumerate(results, start=1):
         output = args.output
         if output and len(results) > 1:  # several listings in one text: X.prg -> X-1.prg, X-2.prg, ...
             output = str(Path(output).with_name(f"{Path(output).stem}-{k}{Path(output).suffix}"))
         label = name if len(results) == 1 else f"{name} (listing {k} of {len(results)})"
+        if decisions is not None:
+            _report_decisions(label, decisions, f"{k}/" if len(results) > 1 else "", result.count("bad")
+                              + result.count("unchecked") + len(result.lost))
         status |= _report_read(args, result, label, output, files)
     return status
+
+
+def _review(results, output: str | None, files: Files):
+    """The review session over the lines still bad (cli/review.py): the results with the lines
+    decided taken, and the decisions."""
+    from asm6502.cli import review
+    from asm6502.typein.cslisting import review as csreview
+
+    review.need_output(output)
+    assert output is not None
+    decisions = review.run(csreview.items(results), csreview.Checker(results), review.state_path(output), files)
+    return csreview.apply(results, decisions), decisions
+
+
+def _report_decisions(label: str, decisions, prefix: str, left: int) -> None:
+    from asm6502.cli import review
+
+    fixes, typed = review.count(decisions, prefix)
+    print(f"{label}: {fixes + typed} decision(s) in the review ({fixes} fix(es) taken, {typed} line(s) retyped), "
+          f"{left} line(s) still in the way", file=sys.stderr)
 
 
 def _lines(n: int) -> str:

@@ -64,9 +64,13 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--version", choices=("auto",) + mse.VERSIONS, default="auto",
                    help="MSE version of the listing (default: auto, decided by which checksums match)")
     r.add_argument("--all-fixes", action="store_true", help="list all the readings found for a bad line "
-                   "(V1.0; single and double changes that verify), not only the likeliest few")
+                   "(single and double changes that verify), not only the likeliest few")
     r.add_argument("--fix", action="store_true", help="with -o: also write the corrected listing (repairs "
                    "applied, as it should have been printed) next to the PRG, as NAME.fixed.txt")
+    r.add_argument("--review", action="store_true", help="with -o: walk the lines still bad in the terminal, "
+                   "likeliest first: a key takes a reading (1-9), retypes the line (t: its bytes and checksum, "
+                   "checked as typed), skips it (s), takes the last decision back (b) or ends (q); the decisions "
+                   "are saved in PRG's NAME.review.txt after each one and the same command resumes them")
     from asm6502.cli.type_mse import register_type
 
     register_type(sub)
@@ -120,6 +124,9 @@ def _read(args: argparse.Namespace, gate: Files) -> int:
     text = _read_text(args.txt, gate)
     name = "<stdin>" if args.txt == "-" else args.txt
     results = mse.read_listings(text, name, version=None if args.version == "auto" else args.version)
+    decisions = None
+    if args.review:
+        results, decisions = _review(results, text, args.output, gate)
     status = 0
     for k, result in enumerate(results, start=1):
         # several listings on one page: X.prg -> X-1.prg, X-2.prg, ...
@@ -127,8 +134,31 @@ def _read(args: argparse.Namespace, gate: Files) -> int:
         if output and len(results) > 1:
             output = str(Path(output).with_name(f"{Path(output).stem}-{k}{Path(output).suffix}"))
         label = name if len(results) == 1 else f"{name} (listing {k} of {len(results)})"
+        if decisions is not None:
+            _report_decisions(label, decisions, f"{k}/" if len(results) > 1 else "", result.count("bad"))
         status |= _report_listing(args, result, label, output, gate)
     return status
+
+
+def _review(results, text: str, output: str | None, gate: Files):
+    """The review session over the lines still bad (cli/review.py): the results with the lines
+    decided taken, and the decisions."""
+    from asm6502.cli import review
+    from asm6502.typein.mselisting import review as msereview
+
+    review.need_output(output)
+    assert output is not None
+    decisions = review.run(msereview.items(results, text), msereview.Checker(results), review.state_path(output),
+                           gate)
+    return msereview.apply(results, decisions), decisions
+
+
+def _report_decisions(label: str, decisions, prefix: str, left: int) -> None:
+    from asm6502.cli import review
+
+    fixes, typed = review.count(decisions, prefix)
+    print(f"{label}: {fixes + typed} decision(s) in the review ({fixes} fix(es) taken, {typed} line(s) retyped), "
+          f"{left} line(s) still in the way", file=sys.stderr)
 
 
 def _report_listing(args: argparse.Namespace, result: mse.ReadResult, name: str, output: str | None,

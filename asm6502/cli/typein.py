@@ -3,21 +3,26 @@
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 
 from asm6502.cli.common import add_path_argument, gate, guarded
 from asm6502.diagnostics import DiagnosticError, error
-from asm6502.fileio import INPUT, OUTPUT_FOLDER, Files, refuse_binary, write_stdout
+from asm6502.fileio import INPUT, OUTPUT, OUTPUT_FOLDER, Files, refuse_binary, write_stdout
 from asm6502.typein.scan import report, scan
 
 DESCRIPTION = """\
 Find every type-in listing in the OCR text of a magazine page or a whole issue (MSE machine-code
-listings, Checksummer BASIC listings), read each with its format (the version decided by the
-checksums) and report per listing where it starts, its format and its lines verified, repaired
-and still bad. With -o DIR each listing that came back whole is written there as NN-FORMAT.prg
-(--force: every listing, bad lines as printed) with the report as report.txt.
+listings, Checksummer BASIC listings, plain BASIC listings and Profi-Ass sources printed without
+checksums), read each with its format (the version decided by the checksums) and report per
+listing where it starts, its title (the MSE header's name or the caption printed with it) and
+page, its format, its lines verified, repaired and still bad and the decisions it needs (one a
+line still bad, in 'basic read --review' or 'mse read --review'). With -o DIR each listing that
+came back whole is written there as NN-FORMAT.prg (--force: every listing, bad lines as printed),
+a Profi-Ass source as NN-profi-ass.asm, with the report as report.txt; --d64 FILE writes a disk
+image of every program that came back whole.
 
-  asm6502 typein scan issue.txt -o programs
+  asm6502 typein scan issue.txt -o programs --d64 programs.d64
 """
 
 
@@ -31,6 +36,8 @@ def build_parser() -> argparse.ArgumentParser:
     add_path_argument(s, "-o", "--output", role=OUTPUT_FOLDER, metavar="DIR",
                       help="write the programs and report.txt into this folder (made if missing)")
     s.add_argument("--force", action="store_true", help="with -o: write the programs of listings not whole too")
+    add_path_argument(s, "--d64", role=OUTPUT, what="disk image", metavar="FILE",
+                      help="also write a .d64 disk image holding every program that came back whole")
     return parser
 
 
@@ -47,20 +54,45 @@ def _scan(args: argparse.Namespace, files: Files) -> int:
     if not found:
         raise DiagnosticError([error(f"{name}: no type-in listing found (MSE lines, or BASIC lines with <NNN>)")])
     written: dict[int, str] = {}
+    plan = files
     if args.output:
-        plan = files
         for k, f in enumerate(found, start=1):
+            if f.source:  # a Profi-Ass listing: its source, whether it assembles or not
+                plan.add(f"{args.output}/{k:02d}-{f.format}.asm", f.source, "source", make_parent=True)
             if f.reading.prg and (f.reading.whole or args.force):
                 path = f"{args.output}/{k:02d}-{f.format}.prg"
                 plan.add(path, f.reading.prg, "program", make_parent=True)
                 written[k] = path
         text_report = report(found, name, written)
         plan.add(f"{args.output}/report.txt", text_report, "report", make_parent=True)
-        plan.commit()
     else:
         text_report = report(found, name)
+    if args.d64:
+        plan.add(args.d64, disk_of(found), "disk image")
+    if args.output or args.d64:
+        plan.commit()
     write_stdout(text_report)
     return 0 if all(f.reading.whole for f in found) else 1
+
+
+def disk_of(found) -> bytes:
+    """A .d64 of every program that came back whole, each named by its number and title
+    (or format) as far as a 1541 name can hold it."""
+    from asm6502.d64 import DiskImage, petscii_name
+
+    disk = DiskImage.format(petscii_name("TYPE-IN"), b"64")
+    for k, f in enumerate(found, start=1):
+        if f.reading.whole and f.reading.prg:
+            disk.add_file(petscii_name(file_name(k, f.title or f.format)), f.reading.prg)
+    return disk.to_bytes()
+
+
+def file_name(k: int, title: str) -> str:
+    """'01 SUPERHIRN II': the listing's number and title, in the letters a 1541 name takes."""
+    m = re.search(r"»([^«]+)«", title)
+    shown = (m.group(1) if m else title).upper()
+    shown = re.sub(r"[^A-Z0-9 .\-]", "", shown.replace("Ä", "AE").replace("Ö", "OE").replace("Ü", "UE"))
+    return f"{k:02d} {' '.join(shown.split())}"[:16].rstrip()
 
 
 def main(argv: list[str]) -> int:

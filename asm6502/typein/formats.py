@@ -39,6 +39,7 @@ class Reading:
     bad: int
     first_line: int  # line in the text where the listing starts (1-based; 0: no line read)
     diagnostics: tuple[Diagnostic, ...] = field(default=())
+    unchecked: int = 0  # lines read with no checksum to check them (a listing printed without any)
 
     @property
     def whole(self) -> bool:

@@ -5,25 +5,37 @@ headers and the shape of their lines; Checksummer: numbered lines ending in ``<N
 listing where the line numbers start again) and decides the version by the checksums; what a
 reader finds nothing of is not reported.  Each listing found is named by its format in the
 registry (:mod:`.formats`) and the line of the text where it starts.
+
+In the rows no MSE or Checksummer listing holds, listings printed without checksums are found
+(:mod:`.plain`): plain BASIC (``basic``) and Profi-Ass source (``profi-ass``).  Each listing is
+named as a person finds it in the issue: the MSE header's program name, else the caption the
+magazine printed next to it (``Listing 1. »Disk-Designer« ...``), and the page its footer gives.
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
+from asm6502.typein import plain
 from asm6502.typein.cslisting import read as cs_read
 from asm6502.typein.cslisting.layout import find_records
 from asm6502.typein.formats import FORMATS, Reading
 from asm6502.typein.mselisting import checking as mse_read
 
+PLAIN = ("basic", "profi-ass")  # listings printed without checksums (:mod:`.plain`), beside FORMATS
+
 
 @dataclass(frozen=True)
 class Found:
-    """One listing of the text: its format's registry name, its reading."""
+    """One listing of the text: its format's registry name (or one of PLAIN), its reading."""
 
     format: str
-    title: str  # the MSE header's program name; "" when the listing has none
+    title: str  # the MSE header's program name, else the caption printed with it; "" when none
     reading: Reading
+    last_line: int = 0  # the last row of the text the listing holds
+    page: int | None = None  # the page the magazine's footer gives, when one is near
+    source: str = ""  # a Profi-Ass listing's source text
 
     @property
     def line(self) -> int:
@@ -33,21 +45,69 @@ class Found:
 def scan(text: str, filename: str = "<input>") -> list[Found]:
     """Every type-in listing in *text*, in the order they start.  Never raises for bad input."""
     found: list[Found] = []
+    taken: set[int] = set()  # rows an MSE or Checksummer listing holds
     for r in mse_read.read_listings(text, filename):
         if not r.report or not any(x.status in ("verified", "repaired") for x in r.report):
             continue  # no line of it verifies: not an MSE listing
         name = f"mse-{r.version}"
+        rows = [x.line for x in r.report]
+        taken.update(rows)
         found.append(Found(name, (r.name or "").strip(), Reading(
-            name, r.prg, r.count("verified"), r.count("repaired"), r.count("bad"), min(x.line for x in r.report), r.diagnostics)))
-    for c in (c for lo, hi in _stretches(text) for c in cs_read.read_listings(_only(text, lo, hi), filename)):
-        if not c.lines or not any(x.status in ("verified", "repaired") for x in c.lines):
-            continue  # no line of it verifies: not a Checksummer listing
-        name = f"checksummer-{c.version}"
-        found.append(Found(name, "", Reading(
-            name, c.prg, c.count("verified"), c.count("repaired"), c.count("bad") + c.count("unchecked"),
-            min(x.line for x in c.lines), c.diagnostics)))
-    assert all(f.format in FORMATS for f in found)
-    return sorted(found, key=lambda f: f.line)
+            name, r.prg, r.count("verified"), r.count("repaired"), r.count("bad"), min(rows), r.diagnostics),
+            max(rows)))
+    for lo, hi in _stretches(text):
+        for c in cs_read.read_listings(_only(text, lo, hi), filename):
+            if not c.lines or not any(x.status in ("verified", "repaired") for x in c.lines):
+                continue  # no line of it verifies: not a Checksummer listing
+            name = f"checksummer-{c.version}"
+            taken.update(range(min(x.line for x in c.lines), max(x.line for x in c.lines) + 1))
+            found.append(Found(name, "", Reading(
+                name, c.prg, c.count("verified"), c.count("repaired"), c.count("bad") + c.count("unchecked"),
+                min(x.line for x in c.lines), c.diagnostics), max(x.line for x in c.lines)))
+    for p in plain.find(text, taken, filename):
+        found.append(Found(p.language, "", Reading(p.language, p.prg, 0, 0, p.bad, p.first_row, p.diagnostics,
+                                                   len(p.lines)), p.last_row, source=p.source))
+    assert all(f.format in FORMATS or f.format in PLAIN for f in found)
+    text_rows = text.split("\n")
+    footers = _footers(text_rows)
+    named = [Found(f.format, f.title or caption(text_rows, f.line, f.last_line), f.reading, f.last_line,
+                   _page(footers, f.line, f.last_line), f.source) for f in found]
+    return sorted(named, key=lambda f: f.line)
+
+
+CAPTION = re.compile(r"\bListing(?:\s*\d+)?[.:]?\s[^\t]*")
+CAPTION_ROWS = 6  # rows after a listing's last row (or before its first) where its caption may stand
+MAX_CAPTION = 70
+_FOOTER = re.compile(r"^\s*(\d{1,3})\s+\S{0,10}\s*$")
+_ISSUE = re.compile(r"^\s*Ausgabe\s")
+
+
+def caption(rows: list[str], first: int, last: int) -> str:
+    """The caption the magazine printed with a listing (``Listing 1. »Disk-Designer«, ...``):
+    in the rows just after its last row, else just before its first; "" when none."""
+    for n in [*range(last, min(len(rows), last + CAPTION_ROWS) + 1), *range(first - 1, max(0, first - CAPTION_ROWS) - 1, -1)]:
+        m = CAPTION.search(rows[n - 1]) if n >= 1 else None
+        if m is not None:
+            text = " ".join(m.group(0).split())
+            return text if len(text) <= MAX_CAPTION else text[: MAX_CAPTION - 3].rstrip() + "..."
+    return ""
+
+
+def _footers(rows: list[str]) -> list[tuple[int, int]]:
+    """(row, page) of each page footer: a row of the page number (and a mark OCR made of the
+    magazine's logo) over 'Ausgabe 9/September 1985'."""
+    out = []
+    for n, row in enumerate(rows[:-1], start=1):
+        m = _FOOTER.match(row)
+        if m is not None and _ISSUE.match(rows[n]):
+            out.append((n, int(m.group(1))))
+    return out
+
+
+def _page(footers: list[tuple[int, int]], first: int, last: int) -> int | None:
+    """The page of the first footer among a listing's rows (or within a few rows of them)."""
+    near = [page for row, page in footers if first - CAPTION_ROWS <= row <= last + CAPTION_ROWS]
+    return near[0] if near else None
 
 
 PROSE_ROWS = 3  # rows of text in a row that hold no listing line: the listings before and after are two
@@ -77,14 +137,41 @@ def _stretches(text: str) -> list[tuple[int, int]]:
     if lo:
         stretches.append((lo, hi))
     # a listing that goes on after the article text (its line numbers continue) is one stretch
+    # -- unless a caption between them names another listing than the one after them (a listing
+    # printed over several pages has its caption on each page, '(Schluß)' on the last)
     merged: list[tuple[int, int]] = []
     for lo, hi in stretches:
         if merged and min(v for k, v in used.items() if lo <= k <= hi) > max(
-                v for k, v in used.items() if merged[-1][0] <= k <= merged[-1][1]):
+                v for k, v in used.items() if merged[-1][0] <= k <= merged[-1][1]) and \
+                _same_listing(caption(rows, merged[-1][1], merged[-1][1]), caption(rows, hi, hi)):
             merged[-1] = (merged[-1][0], hi)
         else:
             merged.append((lo, hi))
     return merged
+
+
+_CAPTION_NUMBER = re.compile(r"Listing\s*(\d+)")
+_CAPTION_WORD = re.compile(r"[^\W\d_][\w\-]{5,}")
+# words any caption may hold: no name of a listing
+_CAPTION_COMMON = frozenset({"listing", "programm", "eingabe", "beachten", "bitte", "seite", "schluß", "schluss",
+                             "version", "fortsetzung", "verwenden", "checksummer"})
+
+
+def _same_listing(before: str, after: str) -> bool:
+    """Whether the captions before and after a gap are one listing's: no caption between, or the
+    same listing number and a name they share ('Listing 1. »Disk-Designer«, Version für den C 64'
+    and '... (Schluß)'; 'Listing. Schreiberling druckt ...' and 'Listing Schreiberling. Verwenden
+    Sie ...'); a listing printed over several pages has its caption on each."""
+    if not before or not after:
+        return True
+    numbers = [_CAPTION_NUMBER.search(c) for c in (before, after)]
+    if all(numbers) and numbers[0].group(1) != numbers[1].group(1):  # type: ignore[union-attr]
+        return False
+
+    def words(c: str) -> set[str]:
+        return {w.lower().strip("-") for w in _CAPTION_WORD.findall(c)} - _CAPTION_COMMON
+
+    return bool(words(before) & words(after))
 
 
 def _only(text: str, lo: int, hi: int) -> str:
@@ -100,7 +187,17 @@ def report(found: list[Found], filename: str, written: dict[int, str] | None = N
     for k, f in enumerate(found, start=1):
         r = f.reading
         title = f" {f.title!r}" if f.title else ""
+        page = f" (p. {f.page})" if f.page is not None else ""
         out = f" -> {written[k]}" if k in written else ""
-        rows.append(f"{k}. line {f.line}: {f.format}{title}: {r.verified} verified, {r.repaired} repaired, "
-                    f"{r.bad} still bad; {'whole' if r.whole else 'not whole'}{out}")
+        if f.format in PLAIN:
+            lines = (f"{r.unchecked} lines, no checksums (read as printed), {r.bad} still bad"
+                     if f.format == "basic" else
+                     f"{r.unchecked} lines, no checksums, " + ("assembles" if r.whole else "does not assemble"))
+        else:
+            lines = f"{r.verified} verified, {r.repaired} repaired, {r.bad} still bad"
+        # each line still bad is one decision of the review (basic read --review, mse read --review)
+        verdict = "whole" if r.whole else \
+            f"not whole, {r.bad} line{'s' if r.bad != 1 else ''} to correct" if f.format in PLAIN else \
+            f"not whole, {r.bad} decision{'s' if r.bad != 1 else ''} needed"
+        rows.append(f"{k}. line {f.line}{page}: {f.format}{title}: {lines}; {verdict}{out}")
     return "\n".join(rows) + "\n"

@@ -65,6 +65,20 @@ class LineReport:
     fixes: tuple[str, ...] = ()  # descriptions, most likely first
     fixed_texts: tuple[str, ...] = ()
     error: Diagnostic | None = field(default=None, compare=False)
+    fix_costs: tuple[float, ...] = ()  # each fix's cost (the review walks the likeliest lines first)
+    fix_checksums: tuple[int | None, ...] = ()  # a fix's checksum where it is "the checksum misread", else None
+
+
+@dataclass(frozen=True)
+class Lost:
+    """A line the text holds whose number OCR garbled past reading: it comes *after* a line,
+    before the *following* one (None: the listing's last), and reads *text*."""
+
+    after: int
+    following: int | None
+    text: str
+    line: int  # line in the input text
+    error: Diagnostic = field(compare=False)
 
 
 @dataclass(frozen=True)
@@ -74,6 +88,7 @@ class ReadResult:
     lines: tuple[LineReport, ...]
     diagnostics: tuple[Diagnostic, ...] = field(default=())
     start: int = BASIC_START
+    lost: tuple[Lost, ...] = ()  # lines not read: their numbers unreadable (typed in the review)
 
     def count(self, status: str) -> int:
         return sum(r.status == status for r in self.lines)
@@ -213,6 +228,7 @@ def _check(records: list[Record], src: _Source, version: int, upper: bool) -> Re
     repairs: list[tuple[str, Fix]] = []  # (printed, the fix taken): what this page's OCR does
     later: list[tuple[int, Record, str, bytes | None, int | None, Span, Tried]] = []
     records = list(records)  # (a line found run into another's row is read after it)
+    lost: list[Lost] = []  # lines whose number OCR garbled past reading
     spent = held = 0  # texts the rankings read; texts held for the second ranking
     seen: dict[int, int] = {}
     last = -1
@@ -291,9 +307,11 @@ def _check(records: list[Record], src: _Source, version: int, upper: bool) -> Re
                 records.insert(at + 1, replace(rec, number=int(m.group("n")), number_text=m.group("n"),
                                                pieces=[Piece(m.group("rest"), rec.line, rec.col)]))
             else:
-                diags.append(error(f"after line {rec.number} and its checksum <{value:03d}> the row goes on with "
-                                   f"{rest!r}: a line whose number cannot be read"
-                                   f"{_between(rec.number, following)}; it is not read", cs_where))
+                lost_diag = error(f"after line {rec.number} and its checksum <{value:03d}> the row goes on with "
+                                  f"{rest!r}: a line whose number cannot be read"
+                                  f"{_between(rec.number, following)}; it is not read", cs_where)
+                diags.append(lost_diag)
+                lost.append(Lost(rec.number, following, rest, rec.line, lost_diag))
             if repair:
                 diags.append(warning(f"repaired line {rec.number}: {repair}", cs_where,
                                      *([] if cs_where.source else [note(f"line {rec.number} reads: {rec.number} {printed}")])))
@@ -324,7 +342,7 @@ def _check(records: list[Record], src: _Source, version: int, upper: bool) -> Re
         _conclude(rec, printed, body, computed, cs_where, fixes, upper, options, diags, reports, at, sure=False,
                   skipped=tried.skipped)
     diags.sort(key=lambda d: (d.span.line, d.span.col) if d.span else (0, 0))
-    return ReadResult(version, upper, tuple(r for r in reports if r is not None), tuple(diags))
+    return ReadResult(version, upper, tuple(r for r in reports if r is not None), tuple(diags), lost=tuple(lost))
 
 
 def _unreadable_field(text: str) -> re.Match | None:
@@ -438,9 +456,10 @@ def _conclude(rec: Record, printed: str, body: bytes | None, computed: int | Non
     diag = error(what, cs_where, *notes)
     diags.append(diag)
     put(LineReport(rec.number, rec.line, "bad", printed, printed, rec.checksum, computed, body, "",
-                   described, tuple(f.text for f in fixes), diag))
+                   described, tuple(f.text for f in fixes), diag, tuple(f.cost for f in fixes),
+                   tuple(f.checksum for f in fixes)))
 
 
-__all__ = ["LineReport", "ReadResult", "read_listings"]
+__all__ = ["LineReport", "Lost", "ReadResult", "read_listings"]
 
 

@@ -219,10 +219,11 @@ def _check(parse: Parse, src: SourceText, fill: int) -> ReadResult:
             prev = intended if prev is None else max(prev, intended)
             continue
         computed = fmt.checksum(address, data, start)
-        reports.append(LineReport(address, src.line_of(rec.start), "verified" if printed_cs == computed else "bad", data))
+        suggested = _suggest_fixes(fmt, rec, start) if printed_cs != computed else []
+        reports.append(LineReport(address, src.line_of(rec.start), "verified" if printed_cs == computed else "bad", data,
+                                  fixes=tuple(fmt.decode(f.digits)[1] for f in suggested)))
         if printed_cs != computed:
             cs_at = rec.offsets[-2]
-            suggested = _suggest_fixes(fmt, rec, start)
             notes = addr_note + [note(f.description) for f in suggested[:MAX_FIXES_SHOWN]]
             if len(suggested) > MAX_FIXES_SHOWN:
                 notes.append(note(f"{len(suggested) - MAX_FIXES_SHOWN} less likely single-character/byte changes also match"))

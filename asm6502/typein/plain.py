@@ -1,0 +1,257 @@
+"""Listings printed without checksums: plain BASIC and Profi-Ass source, found in OCR text.
+
+A magazine issue prints, beside its MSE and Checksummer listings, BASIC programs with no
+checksum and assembler sources in Profi-Ass 64's line-numbered form (as the Superhirn article
+prints its source: ``100 sys32768 110 .opt oo,p 120 *= $3400 ...``, all lines in one row).
+Both are numbered lines; :func:`find` cuts them out of the rows no other listing holds:
+
+- a row is cut at each number that goes on from the line before (greater, not by more than
+  :data:`MAX_STEP`), stands after a blank, outside quotes and not after an operator or a
+  ``GOTO``-like word, and is followed by a statement's first character;
+- lines whose numbers rise form a stretch; a stretch of :data:`MIN_LINES` lines or more is a
+  listing when its lines read as one language: Profi-Ass (a mnemonic, a pseudo-op, a label, a
+  ``name = value``, a comment) or BASIC V2 (each statement a keyword or an assignment, as the
+  C64's CRUNCH reads it).
+
+No checksum checks these lines, so none is called verified or repaired: a BASIC line is taken
+as printed (a line the grammar refuses is "still bad"); a Profi-Ass listing is whole when the
+assembler assembles it (its errors name the lines still bad).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from asm6502.basic.case import from_capitals, looks_all_capitals
+from asm6502.basic.tokenizer import BASIC_START, MAX_LINE_NUMBER, crunch_text, link_program
+from asm6502.diagnostics import Diagnostic, DiagnosticError, Span, error
+from asm6502.opcodes import OPCODES
+
+MIN_LINES = 4  # numbered lines in a row of rising numbers before they are taken as a listing
+MAX_STEP = 1000  # a line number more than this above the last one is no line start
+GRAMMAR_SHARE = 0.75  # lines of a stretch that must read as the language for it to be a listing
+PROSE_ROWS = 2  # rows of other text between lines that end a stretch
+
+_NUMBER = re.compile(r"(?:(?<=\s)|^)(\d{1,5})(?=\s+\S)")
+_STATEMENT_START = re.compile(r"[A-Za-z.;*?\"!]")
+_NOT_AFTER = re.compile(r"(?i)(?:goto|gosub|then|run|list|step|to|[-+*/=<>(,#^])\s*$")
+_MNEMONICS = frozenset(m.lower() for m in OPCODES)
+_ASM_NAME = re.compile(r"(?i)^[a-z][a-z0-9_]*")
+_STATEMENT_TOKENS = frozenset(range(0x80, 0xA3)) | {0xCB}  # END .. NEW, GO: the keywords a statement starts with
+_REM, _DATA, _EQUALS = 0x8F, 0x83, 0xB2
+
+
+@dataclass(frozen=True)
+class Line:
+    number: int
+    text: str
+    row: int  # 1-based row of the text
+
+
+@dataclass(frozen=True)
+class PlainListing:
+    """A listing found: its language ("basic" or "profi-ass"), its lines, what was read."""
+
+    language: str
+    lines: tuple[Line, ...]
+    prg: bytes  # the program (BASIC) or the assembled machine code (Profi-Ass); b"" if none
+    bad: int  # lines the grammar or the assembler refused
+    diagnostics: tuple[Diagnostic, ...]
+    source: str = ""  # Profi-Ass: the source as the assembler reads it
+
+    @property
+    def first_row(self) -> int:
+        return self.lines[0].row
+
+    @property
+    def last_row(self) -> int:
+        return self.lines[-1].row
+
+
+def _cut(row: str, last: int) -> list[tuple[int, str]]:
+    """The numbered lines of one row (a cell of it), given the last line number before."""
+    starts: list[tuple[int, int, int]] = []
+    for m in _NUMBER.finditer(row):
+        n = int(m.group(1))
+        before = row[: m.start()]
+        if starts or before.strip():
+            if not (last < n <= min(MAX_LINE_NUMBER, last + MAX_STEP)) or before.count('"') % 2 \
+                    or _NOT_AFTER.search(before):
+                continue
+        elif n > MAX_LINE_NUMBER:
+            return []
+        after = row[m.end():].lstrip()
+        if not _STATEMENT_START.match(after):
+            continue
+        starts.append((m.start(), m.end(), n))
+        last = n
+    out = []
+    for k, (s, e, n) in enumerate(starts):
+        end = starts[k + 1][0] if k + 1 < len(starts) else len(row)
+        out.append((n, row[e:end].strip()))
+    return out if starts and not row[: starts[0][0]].strip() else []
+
+
+def numbered_lines(text: str, taken: set[int]) -> list[list[Line]]:
+    """Stretches of numbered lines with rising numbers in the rows not in *taken*."""
+    stretches: list[list[Line]] = []
+    current: list[Line] = []
+    prose = 0
+    for r, row in enumerate(text.split("\n"), start=1):
+        if r in taken:
+            prose = PROSE_ROWS
+            continue
+        found = []
+        last = current[-1].number if current else -1
+        for cell in row.split("\t"):
+            for n, t in _cut(cell, last):
+                found.append(Line(n, t, r))
+                last = n
+        if not found:
+            if row.strip():
+                prose += 1
+            continue
+        if current and (prose >= PROSE_ROWS or found[0].number <= current[-1].number):
+            stretches.append(current)
+            current = []
+        prose = 0
+        for line in found:
+            if current and line.number <= current[-1].number:
+                stretches.append(current)
+                current = []
+            current.append(line)
+    if current:
+        stretches.append(current)
+    return [s for s in stretches if len(s) >= MIN_LINES]
+
+
+def asm_shaped(text: str) -> bool:
+    """A Profi-Ass statement: a mnemonic, a pseudo-op, a comment, ``*=``, ``name = value``, or a
+    label before one of them."""
+    t = text.strip().lower()
+    if not t or t[0] in ".;*":
+        return True
+    m = _ASM_NAME.match(t)
+    if m is None:
+        return False
+    word, rest = m.group(0), t[m.end():].lstrip()
+    if word in _MNEMONICS and (not rest or rest[0] in "#$%(<>;:" or rest[0].isalnum()):
+        return True
+    if rest.startswith("="):
+        return True
+    second = _ASM_NAME.match(rest)
+    return second is not None and (second.group(0) in _MNEMONICS or rest[0] in ".;")
+
+
+def basic_body(text: str, upper: bool) -> bytes | None:
+    """The bytes CRUNCH stores for a printed line's text; None when the text is no BASIC text."""
+    try:
+        return crunch_text(from_capitals(text) if upper else text)
+    except ValueError:
+        return None
+
+
+def basic_grammatical(body: bytes) -> bool:
+    """Every statement of a crunched line starts with a statement keyword or is an assignment."""
+    statements: list[bytes] = []
+    current = bytearray()
+    quote = False
+    k = 0
+    while k < len(body):
+        b = body[k]
+        if b == 0x22:
+            quote = not quote
+        if not quote and b == ord(":"):
+            statements.append(bytes(current))
+            current = bytearray()
+        elif not quote and not current.strip() and b == _REM:
+            current.append(b)
+            break  # the rest of the line is the remark
+        else:
+            current.append(b)
+        k += 1
+    statements.append(bytes(current))
+    for s in statements:
+        s = s.strip()
+        if not s or s[0] in _STATEMENT_TOKENS:
+            continue
+        m = re.match(rb"[A-Za-z][A-Za-z0-9]*[$%]?(\(.*\))?\s*", s)
+        if m is None or m.end() >= len(s) or s[m.end()] != _EQUALS:
+            return False
+    return True
+
+
+def find(text: str, taken: set[int], filename: str = "<input>") -> list[PlainListing]:
+    """Every plain BASIC and Profi-Ass listing in the rows of *text* not in *taken*."""
+    out = []
+    for stretch in numbered_lines(text, taken):
+        asm = sum(asm_shaped(line.text) for line in stretch)
+        if asm >= GRAMMAR_SHARE * len(stretch):
+            out.append(_profi_ass(stretch, filename))
+            continue
+        upper = looks_all_capitals(" ".join(line.text for line in stretch))
+        bodies = [basic_body(line.text, upper) for line in stretch]
+        good = [b is not None and basic_grammatical(b) for b in bodies]
+        if sum(good) >= GRAMMAR_SHARE * len(stretch):
+            out.append(_basic(stretch, bodies, good, filename))
+    return out
+
+
+def _basic(stretch: list[Line], bodies: list[bytes | None], good: list[bool], filename: str) -> PlainListing:
+    diags = [error(f"line {line.number}: not read as BASIC (each statement a keyword or an assignment); "
+                   f"it reads: {line.number} {line.text[:60]}", Span(filename, line.row, 1))
+             for line, ok in zip(stretch, good, strict=True) if not ok]
+    entries = [(line.number, body, line.row) for line, body in zip(stretch, bodies, strict=True) if body is not None]
+    try:
+        prg, _ = link_program(entries, BASIC_START)
+    except ValueError as exc:
+        diags.append(error(str(exc), Span(filename, stretch[0].row, 1)))
+        prg = b""
+    return PlainListing("basic", tuple(stretch), prg, len(diags), tuple(diags))
+
+
+_PROSE_START = re.compile(r"(?<=[a-z0-9\-])[A-Z\u00c0-\u00de][a-z\u00df-\u00ff]")
+MAX_TYPED = 80  # characters of a line with its number: the C64's screen editor takes two rows of 40
+
+
+def _without_prose(stretch: list[Line]) -> list[Line]:
+    """The last line of a listing in small letters, without the article text OCR ran into it
+    ('3240 aufgehts jmp $3400 ; programm-startAnmerkung: Urspruenglich ...'): cut before the first
+    capital that follows a small letter, where the line is longer than a C64 line can be typed."""
+    last = stretch[-1]
+    if any(c.isupper() for line in stretch[:-1] for c in line.text):
+        return stretch
+    m = _PROSE_START.search(last.text)
+    if m is None or len(f"{last.number} {last.text}") <= MAX_TYPED:
+        return stretch
+    return stretch[:-1] + [Line(last.number, last.text[: m.start()].rstrip(), last.row)]
+
+
+class _NoFiles:
+    """The gate a listing read from a page assembles with: a source that names another file
+    ('.file', '.lst') names one of the magazine's disk, not one beside the text."""
+
+    def read(self, path, *args, **kwargs) -> bytes:
+        raise FileNotFoundError(2, "a listing read from a page loads no file (its source names another one)",
+                                str(path))
+
+
+def _profi_ass(stretch: list[Line], filename: str) -> PlainListing:
+    from asm6502.asm.assemble import assemble
+
+    stretch = _without_prose(stretch)
+    source = "".join(f"{line.number} {line.text}\n" for line in stretch)
+    try:
+        result = assemble(source, filename, files=_NoFiles())
+    except DiagnosticError as exc:
+        errors = tuple(d for d in exc.diagnostics if d.is_error)
+        return PlainListing("profi-ass", tuple(stretch), b"", max(1, len(errors)), errors, source)
+    except OSError as exc:  # (a file the source names: see _NoFiles)
+        problem = error(f"the source names the file '{exc.filename}', which is not on the page",
+                        Span(filename, stretch[0].row, 1))
+        return PlainListing("profi-ass", tuple(stretch), b"", 1, (problem,), source)
+    return PlainListing("profi-ass", tuple(stretch), result.prg, 0, (), source)
+
+
+__all__ = ["Line", "PlainListing", "asm_shaped", "basic_grammatical", "find", "numbered_lines"]

@@ -1,0 +1,169 @@
+#!/usr/bin/env python3
+"""Decisions per listing in ``basic read --review`` on real print, a user with the disk at hand.
+
+Each listing of the test-data collection basic_read (tests/testdata.py) is read as ``basic read``
+reads it; then the review session (asm6502.typein.review, the same session the terminal loop
+drives) is walked by a simulated user who has the magazine page and whose typing is the disk's
+program: for each line shown, the key of the first fix that is the disk's line (blanks outside
+quotes aside, as tests/test_basic_read_real.py compares), else ``t`` and the disk's line typed in
+the listing's own style with the checksum the disk's line gives (read off the page: where the
+print and the disk agree, it is the printed one).  A line the disk does not have is skipped, and
+so is one whose disk text the session reads otherwise as typed (petcat's ``''`` is read as a
+quote, as OCR gives it): "refused".
+
+Printed per listing: lines, verified, repaired, still bad before the review, decisions (fixes
+taken + lines retyped), lines taken that differ from the disk (wrong), lines no review item
+reaches (missing from the reading: their number lost in the OCR), and whether the program then is
+the disk's (whole).  HELD_OUT marks the listings nothing was tuned on.
+
+    .venv/bin/python bench/review_decisions.py
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "tests"))
+sys.path.insert(0, str(ROOT))
+import testdata  # noqa: E402
+
+from asm6502.basic.case import from_capitals  # noqa: E402
+from asm6502.basic.tokenizer import tokenize  # noqa: E402
+from asm6502.typein.cslisting import review as csreview  # noqa: E402
+from asm6502.typein.cslisting.checksum import ChecksumOptions, line_checksum  # noqa: E402
+from asm6502.typein.cslisting.read import read_listings  # noqa: E402
+from asm6502.typein.cslisting.text import line_body  # noqa: E402
+from asm6502.typein.review import ReviewSession  # noqa: E402
+
+COLLECTION = "basic_read"
+LISTINGS = [  # (ocr, listing, disk, held out)
+    ("8510-p32-floppy-adjust.ocr.txt", 0, "8510-floppy-adjust.disk.txt", False),
+    ("8510-p54-schreiberling.ocr.txt", 0, "8510-schreiberling.disk.txt", False),
+    ("8510-p131-alarmanlage-codeschloss.ocr.txt", 0, "8510-alarmanlage.disk.txt", False),
+    ("8510-p131-alarmanlage-codeschloss.ocr.txt", 1, "8510-codeschloss.disk.txt", False),
+    ("8510-p73-hypra-text.ocr.txt", 0, "8510-hypra-text.disk.txt", True),
+    ("8510-p74-zloader.ocr.txt", 0, "8510-zloader.disk.txt", True),
+    ("8510-p74-zloader-aender.ocr.txt", 0, "8510-zloader-aender.disk.txt", True),
+    ("8509-p73-blinker.ocr.txt", 0, "8509-blinker-demo.disk.txt", True),
+    ("8509-p73-blinker.ocr.txt", 1, "8509-blinker.disk.txt", True),
+    ("8509-p70-disk-designer.ocr.txt", 0, "8509-disk-designer.disk.txt", True),
+    ("8511-p89-input-routine.ocr.txt", 0, "8511-input-routine.disk.txt", True),
+]
+
+
+def without_blanks(body: bytes) -> bytes:
+    out, quote = bytearray(), False
+    for b in body:
+        if b == 0x22:
+            quote = not quote
+        if b == 0x20 and not quote:
+            continue
+        out.append(b)
+    return bytes(out)
+
+
+def disk_lines(name: str) -> dict[int, tuple[str, bytes]]:
+    text = testdata.path(COLLECTION, name).read_text(encoding="utf-8")
+    bodies = {line.number: line.body for line in tokenize(text, filename=name).lines}
+    out = {}
+    for row in text.splitlines():
+        head, _, rest = row.strip().partition(" ")
+        if head.isdigit() and int(head) in bodies:
+            out[int(head)] = (rest, bodies[int(head)])
+    return out
+
+
+def measure(ocr: str, listing: int, disk: str, results=None) -> dict:
+    """The review of one listing walked with the disk's lines (*results*: the page as read, if read already)."""
+    if results is None:
+        results = read_listings(testdata.path(COLLECTION, ocr).read_text(encoding="utf-8"), ocr)
+    result = results[listing]
+    truth = disk_lines(disk)
+    options = ChecksumOptions(result.version)
+    several = len(results) > 1
+    prefix = f"{listing + 1}/" if several else ""
+    checker = csreview.Checker(results)
+    mine = [it for it in csreview.items(results) if it.key.startswith(prefix)]
+    session, _ = ReviewSession.start(mine, checker.check, checker.retype)
+    refused = 0
+    numbers = {csreview.key_of(listing + 1, r.number, several): r.number for r in result.lines}
+    lost = {csreview.lost_key(listing + 1, x, several): x for x in result.lost}
+    read = {r.number for r in result.lines}
+    while (item := session.current()) is not None:
+        if item.key in lost:  # a line whose number OCR garbled: the disk's line between its neighbours
+            x = lost[item.key]
+            between = [n for n in truth if x.after < n and (x.following is None or n < x.following) and n not in read]
+            if len(between) != 1:
+                session.feed("s")
+                continue
+            n = between[0]
+            text, body = truth[n]
+            styled = from_capitals(text) if result.upper else text
+            session.feed("t")
+            session.feed(f"{n} {styled} <{line_checksum(n, body, options):03d}>")
+            if item.key not in session.decisions:
+                refused += 1
+                session.feed("s")
+            continue
+        number = numbers[item.key]
+        if number not in truth:
+            session.feed("s")
+            continue
+        text, body = truth[number]
+        key = next((str(k) for k, fix in enumerate(item.fixes[:9], start=1)
+                    if (b := _body(fix.text, result.upper)) is not None and without_blanks(b) == without_blanks(body)),
+                   None)
+        if key is not None:
+            session.feed(key)
+            continue
+        styled = from_capitals(text) if result.upper else text
+        session.feed("t")
+        session.feed(f"{number} {styled} <{line_checksum(number, body, options):03d}>")
+        if item.key not in session.decisions:  # the disk's petcat text reads otherwise as a typed line
+            refused += 1
+            session.feed("s")
+    after = csreview.apply(results, session.decisions)[listing]
+    on_disk = [r for r in after.lines if r.number in truth]
+    fixes = sum(d.kind == "fix" for d in session.decisions.values())
+    return {
+        "lines": len(result.lines), "verified": result.count("verified"), "repaired": result.count("repaired"),
+        "bad": result.count("bad") + result.count("unchecked") + len(result.lost),
+        "fixes": fixes, "typed": len(session.decisions) - fixes, "refused": refused,
+        "wrong": sum(r.status == "accepted" and (r.body is None or without_blanks(r.body) != without_blanks(
+            truth[r.number][1])) for r in on_disk),
+        "missing": len(set(truth) - {r.number for r in after.lines}),
+        "whole": after.count("bad") + after.count("unchecked") == 0 and not after.lost
+        and set(truth) <= {r.number for r in after.lines} and not after.errors,
+    }
+
+
+def _body(fix_text: str, upper: bool) -> bytes | None:
+    return line_body(fix_text.rsplit(" <", 1)[0], upper)
+
+
+def main() -> None:
+    missing = testdata.available(COLLECTION)
+    if missing:
+        raise SystemExit(missing)
+    print(f"{'listing':<48}{'lines':>6}{'ver':>5}{'rep':>5}{'bad':>5}{'fix':>5}{'typed':>6}{'dec':>5}"
+          f"{'wrong':>6}{'miss':>5}{'refused':>8}  whole")
+    total = {"held": [0, 0, 0], "tuned": [0, 0, 0]}
+    for ocr, listing, disk, held in LISTINGS:
+        m = measure(ocr, listing, disk)
+        decisions = m["fixes"] + m["typed"]
+        name = f"{'HELD OUT ' if held else ''}{disk.removesuffix('.disk.txt')}"
+        print(f"{name:<48}{m['lines']:>6}{m['verified']:>5}{m['repaired']:>5}{m['bad']:>5}{m['fixes']:>5}"
+              f"{m['typed']:>6}{decisions:>5}{m['wrong']:>6}{m['missing']:>5}{m['refused']:>8}  "
+              f"{'yes' if m['whole'] else 'no'}")
+        t = total["held" if held else "tuned"]
+        t[0] += 1
+        t[1] += decisions
+        t[2] += m["whole"]
+    for which, (n, decisions, whole) in total.items():
+        print(f"{which}: {n} listings, {decisions} decisions ({decisions / n:.1f} a listing), {whole} whole")
+
+
+if __name__ == "__main__":
+    main()
