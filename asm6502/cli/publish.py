@@ -8,11 +8,28 @@ import os
 import shutil
 import subprocess
 import sys
+from typing import TYPE_CHECKING
 
 from asm6502.cli.common import add_path_argument, count_arg, gate, guarded, read_program
 from asm6502.diagnostics import DiagnosticError, error
-from asm6502.fileio import INPUT, OUTPUT_FOLDER, ROM_FOLDER, Files, scratch_folder, write_stdout
+from asm6502.fileio import (
+    INPUT,
+    MAX_IMAGE_BYTES,
+    OUTPUT_FOLDER,
+    ROM_FOLDER,
+    Files,
+    scratch_folder,
+    write_atomic,
+    write_stdout,
+)
 from asm6502.typein.formats import FORMATS, TypeinFormat
+from asm6502.typein.publish import glyphs
+from asm6502.typein.publish.check import check, report
+from asm6502.typein.publish.page import lay_out
+from asm6502.typein.publish.render import html_page, page_name, svg
+
+if TYPE_CHECKING:
+    from asm6502.emu.c64.roms import RomSet
 
 DEFAULT_FORMAT = {"machine-code": "mse-1.0", "basic-prg": "checksummer-3"}
 PDF_TOOL = "rsvg-convert"  # librsvg's converter (Debian: librsvg2-bin): SVG pages in, one PDF out
@@ -81,19 +98,21 @@ def _format(args: argparse.Namespace, kind: str) -> TypeinFormat:
     return fmt
 
 
-def _glyphs(args: argparse.Namespace, files: Files):
-    from asm6502.typein.publish import glyphs
+def _glyphs(args: argparse.Namespace, files: Files) -> tuple[glyphs.GlyphSet, RomSet | None]:
+    """The glyphs the pages are drawn with (--chargen, else --roms' character ROM, else the fallback)
+    and the ROM set of --roms (None without)."""
+    roms = None
+    if args.roms:
+        from asm6502.emu.c64.roms import load_dir
 
+        roms = load_dir(args.roms, files)
     if args.chargen:
         rom = files.read(args.chargen, glyphs.CHARGEN_SIZE + 1, "character ROM", regular=True)
         if len(rom) != glyphs.CHARGEN_SIZE:
             raise DiagnosticError([error(f"{args.chargen}: a character ROM image has {glyphs.CHARGEN_SIZE:,} bytes, "
                                          f"this file {len(rom):,}")])
-        return glyphs.chargen_set(rom, os.path.basename(args.chargen)), None
-    if args.roms:
-        from asm6502.emu.c64.roms import load_dir
-
-        roms = load_dir(args.roms, files)
+        return glyphs.chargen_set(rom, os.path.basename(args.chargen)), roms
+    if roms is not None:
         return glyphs.chargen_set(roms.chargen, f"of {os.path.basename(os.path.normpath(args.roms))}"), roms
     return glyphs.fallback_set(), None
 
@@ -107,19 +126,17 @@ def _pdf(svgs: list[tuple[str, str]]) -> bytes:
         names = []
         for name, text in svgs:
             path = os.path.join(tmp, name)
-            with open(path, "w", encoding="utf-8") as f:  # (a scratch file of this run only)
-                f.write(text)
+            write_atomic(path, text)  # (the gate: a scratch folder of this run only)
             names.append(path)
         out = os.path.join(tmp, "listing.pdf")
         env = dict(os.environ, SOURCE_DATE_EPOCH="0")  # no creation date in the file: the same pages, the same PDF
         proc = subprocess.run([tool, "-f", "pdf", "-o", out, *names], capture_output=True, text=True, env=env)
         if proc.returncode != 0:
             raise DiagnosticError([error(f"{PDF_TOOL} failed: {proc.stderr.strip()[:300]}")])
-        with open(out, "rb") as f:
-            return f.read()
+        return Files().read(out, MAX_IMAGE_BYTES, "PDF")
 
 
-def _screenshot(args: argparse.Namespace, roms, prg: bytes) -> bytes:
+def _screenshot(args: argparse.Namespace, roms: RomSet, prg: bytes) -> bytes:
     from asm6502.emu.c64 import screen, session
 
     machine = session.boot(session.images(roms))
@@ -139,10 +156,6 @@ def _d64(name: str, prg: bytes) -> bytes:
 
 
 def _publish(args: argparse.Namespace, files: Files) -> int:
-    from asm6502.typein.publish.check import check, report
-    from asm6502.typein.publish.page import lay_out
-    from asm6502.typein.publish.render import html_page, page_name, svg
-
     if not args.output and not args.check:
         raise DiagnosticError([error("give -o DIR (where the pages go), --check, or both")])
     if (args.pdf or args.d64 or args.screenshot) and not args.output:
@@ -174,7 +187,7 @@ def _publish(args: argparse.Namespace, files: Files) -> int:
             files.add(os.path.join(out, "listing.pdf"), _pdf(pages), "PDF", make_parent=True)
         if args.d64:
             files.add(os.path.join(out, f"{stem}.d64"), _d64(name, prg), "disk image", make_parent=True)
-        if args.screenshot:
+        if args.screenshot and roms is not None:  # (--screenshot without --roms was refused above)
             files.add(os.path.join(out, "screenshot.png"), _screenshot(args, roms, prg), "screenshot", make_parent=True)
         files.commit()
     return code

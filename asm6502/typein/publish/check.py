@@ -135,6 +135,17 @@ def _frame(fmt: TypeinFormat, rows: list[str]) -> int:
     return 0
 
 
+def compact_controls(line: str) -> str:
+    """*line* with each repeat of one control code written once with its count (``{down}{down}{down}``:
+    ``{3 down}``, as ``petscii.parse_brace`` reads it); the stored bytes stay the same."""
+    def one(m: re.Match) -> str:
+        name = m.group(1)
+        count = len(m.group(0)) // len(name)
+        return f"{{{count} {name[1:-1]}}}"
+
+    return re.sub(r"(\{[a-z][^{}\d]*\})\1+", one, line)
+
+
 def _control_run(line: str) -> int:
     longest = 0
     for m in re.finditer(r"(?:\{[^{}]*\})+", line):
@@ -142,7 +153,7 @@ def _control_run(line: str) -> int:
     return longest
 
 
-def _advice(fmt: TypeinFormat, silent: list[Misreading], misrepaired: list[Misreading],
+def _advice(fmt: TypeinFormat, line: str, silent: list[Misreading], misrepaired: list[Misreading],
             controls: int) -> tuple[str, ...]:
     out = []
     basic = fmt.program == "basic-prg"
@@ -158,12 +169,13 @@ def _advice(fmt: TypeinFormat, silent: list[Misreading], misrepaired: list[Misre
                    + ("a variable name without the look-alike, or CHR$() for the character in a string"
                       if basic else "print the line in a face whose look-alikes differ"))
     if misrepaired:
-        out.append("the reader repairs the misreading into another line with the same checksum: free text "
-                   "(a REM, a string) leaves it many such lines; keep it short, or name the line in the article "
-                   "for a second look")
+        out.append("the reader repairs the misreading into another line with the same checksum (one of 256 "
+                   "values cannot tell them apart): name the line in the article for a second look")
     if controls >= CONTROL_RUN:
-        out.append(f"{controls} control codes in a row: write a repeat as one name with its count ({{3 down}}), "
-                   "or PRINT CHR$() in a loop")
+        shorter = compact_controls(line)
+        out.append(f"{controls} control codes in a row: "
+                   + (f"write the repeats with their count: {shorter.rstrip()}" if shorter != line else
+                      "give them a line of their own, or name them in the article's key to the codes"))
     return tuple(out)
 
 
@@ -207,7 +219,7 @@ def check(pub: Publication, prg: bytes, *, misread: bool = True) -> CheckResult:
         controls = _control_run(line)
         if silent or misrepaired or controls >= CONTROL_RUN:
             risks.append(LineRisk(row, line, tuple(silent), tuple(misrepaired), controls,
-                                  _advice(fmt, silent, misrepaired, controls)))
+                                  _advice(fmt, line, silent, misrepaired, controls)))
     return CheckResult(reading, len(readings), identical, checked, dict(sorted(tallies.items())), tuple(risks))
 
 
@@ -250,6 +262,11 @@ def report(result: CheckResult, pub: Publication, prg_name: str) -> str:
             out.append(f"  ... and {len(risk.misrepaired) - 4} more repaired wrongly")
         for advice in risk.advice:
             out.append(f"  suggestion: {advice}")
+    unrepaired = sorted(k for k, t in result.tallies.items() if k != "swap" and t.caught)
+    if unrepaired:
+        out.append(f"look-alikes the checker catches but cannot point to ({', '.join(unrepaired)}): the typist must "
+                   "find the character; set the page in a face where they differ (the fallback glyphs' zero is "
+                   "slashed, their one has a foot)")
     if not result.risks:
         out.append("no line where a likely misreading passes the checksum or is repaired wrongly")
     return "\n".join(out) + "\n"
