@@ -9,9 +9,11 @@ likely to get wrong.
    the line's letter case kept) and each pair of neighbouring characters, or neighbouring groups of
    equal length (an MSE line's bytes), swapped. A line is read alone, after the listing's frame
    (the rows before its first line: an MSE header), with the same reader. Each misreading ends one
-   of three ways: the reader repairs it (the checksum ranked the right line first), the reader
-   reports the line bad (the typist is told), or it passes: the checksum cannot see it, and the
-   program is silently wrong -- the checksum's blind spot on that line.
+   of four ways: the reader repairs it (the checksum ranked the right line first), the reader
+   reports the line bad (the typist is told), the reader repairs it into another line with the
+   same checksum, or it passes: the checksum cannot see it -- the checksum's blind spot on that
+   line. The last two are read again in the whole listing (the lines around may give one away: a
+   line number out of order) and named only when they pass there too.
 3. Lines with long runs of control codes in braces (``{down}{down}{down}``) are named as well.
 
 Each named line comes with a safer way to write it.
@@ -189,6 +191,21 @@ def _outcome(fmt: TypeinFormat, head: list[str], base: Reading, m: Misreading) -
     return "misrepaired" if r.repaired > base.repaired else "silent"
 
 
+def _in_context(fmt: TypeinFormat, rows: list[str], row: int, m: Misreading, prg: bytes) -> str:
+    """The outcome of a misreading in the whole listing (the lines around it may give it away:
+    a line number out of order)."""
+    text = "\n".join([*rows[: row - 1], m.text, *rows[row:]])
+    got = fmt.read(text)
+    r = got[0] if len(got) == 1 else None
+    if r is None or r.bad or not r.whole:
+        return "caught"
+    if r.prg == prg:
+        return "repaired"
+    if r.repaired:
+        return "misrepaired"
+    return "caught" if r.diagnostics else "silent"  # (a warning tells the reader too: a line number out of order)
+
+
 def check(pub: Publication, prg: bytes, *, misread: bool = True) -> CheckResult:
     """Read the publication's page text back and (*misread*) look for the lines a reader is likely to misread."""
     fmt = pub.format
@@ -210,6 +227,8 @@ def check(pub: Publication, prg: bytes, *, misread: bool = True) -> CheckResult:
         silent, misrepaired = [], []
         for m in misreadings(line, partners):
             outcome = _outcome(fmt, head, base[0], m)
+            if outcome in ("silent", "misrepaired"):  # (few: worth reading the whole listing for)
+                outcome = _in_context(fmt, rows, row, m, prg)
             key = m.pair or m.kind
             tallies[key] = tallies.get(key, Tally()).add(outcome, row)
             if outcome == "silent":
