@@ -9,6 +9,7 @@ import helpers
 import pytest
 from helpers import ROOT, run_cli
 
+from asm6502 import petscii
 from asm6502.basic.tokenizer import tokenize
 from asm6502.d64 import DiskImage
 from asm6502.diagnostics import DiagnosticError
@@ -17,7 +18,7 @@ from asm6502.typein.formats import FORMATS
 from asm6502.typein.publish import fallback
 from asm6502.typein.publish.check import check, compact_controls, misreadings, report
 from asm6502.typein.publish.glyphs import chargen_set, fallback_set
-from asm6502.typein.publish.page import COLUMN_LINES, lay_out
+from asm6502.typein.publish.page import COLUMN_LINES, control_key, lay_out
 from asm6502.typein.publish.render import svg
 
 SUPERHIRN = ROOT / "build" / "superhirn.prg"
@@ -223,3 +224,20 @@ def test_the_whole_check_of_the_two_programs(program, fmt):
     assert result.identical and result.lines == (66 if program == "superhirn" else 57)
     if program == "highiq":
         assert any("'nt' typed as 'tn'" in m.how for r in result.risks for m in r.silent)
+
+
+@pytest.mark.parametrize("code, keys", [
+    (0x93, "SHIFT+CLR/HOME"), (0x13, "CLR/HOME"), (0x11, "CRSR UP/DOWN"), (0x91, "SHIFT+CRSR UP/DOWN"),
+    (0x12, "CTRL+9"), (0x92, "CTRL+0"), (0x90, "CTRL+1"), (0x9E, "CTRL+8"), (0x81, "C=+1"), (0x9B, "C=+8"),
+    (0x14, "INST/DEL"), (0x94, "SHIFT+INST/DEL"), (0x85, "F1"), (0x0E, None), (0x41, None),
+])
+def test_the_key_that_gives_a_control_code(code, keys):
+    assert petscii.key_stroke(code) == keys
+
+
+def test_the_header_keys_the_control_codes_the_listing_names():
+    listing = '10 print "{clr}{4 down}{rvon}x{rvof}{swlc}"  <123>\n20 print "{down}"  <045>\n'
+    assert control_key(listing) == (
+        "Control codes, and the keys that give them: {clr} SHIFT+CLR/HOME,",
+        "  {down} CRSR UP/DOWN, {rvon} CTRL+9, {rvof} CTRL+0, {swlc} CHR$(14)")
+    assert control_key("3400 : A9 93 20 D2 FF A9 01 8D 42\n") == ()

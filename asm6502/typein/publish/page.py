@@ -6,7 +6,8 @@ one column there already, and a monospaced page keeps them so. What this module 
 editor adds around a listing:
 
 - a header: the title, what the program is (machine code: where it loads, where it ends, its
-  length and how it is started; BASIC: lines, bytes, RUN) and the checking program to type it in with;
+  length and how it is started; BASIC: lines, bytes, RUN), the checking program to type it in
+  with, and a key to the control codes the listing names in braces (``{clr} SHIFT+CLR/HOME``);
 - columns: as many as the page's width holds (MSE lines two, BASIC lines one), filled in order; the
   last page's columns balanced, as a magazine set a listing's end;
 - page breaks after ``COLUMN_LINES`` rows, the first page's columns shortened by the header;
@@ -17,8 +18,10 @@ Nothing in it depends on the date or the machine: the same program gives the sam
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
+from asm6502.petscii import key_stroke, parse_brace
 from asm6502.typein.formats import TypeinFormat
 
 PAGE_CHARS = 84  # a page's text width in character cells (two MSE columns and the gutter)
@@ -56,6 +59,29 @@ class Publication:
                 out += [line.rstrip() for line in column]
             out += ["", page.footer, ""]
         return "\n".join(out)
+
+
+def control_key(listing: str, width: int = PAGE_CHARS) -> tuple[str, ...]:
+    """The header's key to the control codes a listing names in braces, in the order they first come:
+    ``{clr} SHIFT+CLR/HOME``, rows of at most *width* cells (none: the listing has no such code)."""
+    entries: dict[str, str] = {}
+    for m in re.finditer(r"\{([^{}]+)\}", listing):
+        parsed = parse_brace(m.group(1))
+        if parsed is None:
+            continue
+        name = "{" + re.sub(r"^\d+\s*|\s*\*\s*\d+$", "", m.group(1)) + "}"  # {4 down}: the key of {down}
+        key = key_stroke(parsed[0])
+        entries.setdefault(name, key or f"CHR$({parsed[0]})")
+    if not entries:
+        return ()
+    rows, row = [], "Control codes, and the keys that give them:"
+    for name, key in entries.items():
+        item = f" {name} {key},"
+        if len(row) + len(item) > width:
+            rows.append(row)
+            row = " "
+        row += item
+    return (*rows, row.rstrip(","))
 
 
 def describe(prg: bytes, kind: str, fmt: TypeinFormat, lines: int) -> tuple[str, ...]:
@@ -100,7 +126,7 @@ def lay_out(fmt: TypeinFormat, prg: bytes, kind: str, title: str, name: str) -> 
     width = max(len(r) for r in rows)
     columns = max(1, (PAGE_CHARS + GUTTER) // (width + GUTTER))
     page_width = max(PAGE_CHARS, width)
-    facts = describe(prg, kind, fmt, len(rows))
+    facts = describe(prg, kind, fmt, len(rows)) + control_key(listing, page_width)
     header = (*facts, "")
     first = COLUMN_LINES - TITLE_ROWS - 1 - len(header)
     split = _split(rows, first, COLUMN_LINES, columns)
