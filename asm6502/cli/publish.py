@@ -176,7 +176,9 @@ def _publish(args: argparse.Namespace, files: Files) -> int:
         result = check(pub, prg, misread=not args.quick)
         write_stdout(report(result, pub, args.prg))
         code = 0 if result.ok else 1
-    if args.output:
+    if args.output and code:
+        print("asm6502 publish: the page does not read back to the program; nothing written", file=sys.stderr)
+    elif args.output:
         out = args.output
         pages = [(page_name(p), svg(pub, p, glyph_set)) for p in pub.pages]
         for page, text in pages:

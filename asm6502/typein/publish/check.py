@@ -86,6 +86,7 @@ class CheckResult:
     lines: int  # rows of the listing misread one by one (0: the read-back only)
     tallies: dict[str, Tally]  # per look-alike pair ("8/B") and "swap"
     risks: tuple[LineRisk, ...]
+    difference: str = ""  # where the program read back differs from the one published ("": nowhere, or unread)
 
     @property
     def ok(self) -> bool:
@@ -239,7 +240,17 @@ def check(pub: Publication, prg: bytes, *, misread: bool = True) -> CheckResult:
         if silent or misrepaired or controls >= CONTROL_RUN:
             risks.append(LineRisk(row, line, tuple(silent), tuple(misrepaired), controls,
                                   _advice(fmt, line, silent, misrepaired, controls)))
-    return CheckResult(reading, len(readings), identical, checked, dict(sorted(tallies.items())), tuple(risks))
+    difference = _difference(reading.prg, prg) if reading is not None and reading.prg and not identical else ""
+    return CheckResult(reading, len(readings), identical, checked, dict(sorted(tallies.items())), tuple(risks),
+                       difference)
+
+
+def _difference(got: bytes, want: bytes) -> str:
+    """Where the program read back first differs from the one published."""
+    load = int.from_bytes(want[:2], "little")
+    at = next((k for k, (a, b) in enumerate(zip(got, want)) if a != b), min(len(got), len(want)))
+    return (f"a different program: {len(got) - 2:,} bytes read for {len(want) - 2:,}, the first difference "
+            f"at ${load + at - 2:04X}")
 
 
 def report(result: CheckResult, pub: Publication, prg_name: str) -> str:
@@ -253,7 +264,7 @@ def report(result: CheckResult, pub: Publication, prg_name: str) -> str:
         out.append(f"{prg_name}: the page's text holds no {pub.format.name} listing the reader finds")
     else:
         why = [f"{result.listings} listings found" if result.listings != 1 else "",
-               f"{r.bad} lines bad" if r.bad else "", "a different program" if r.whole else ""]
+               f"{r.bad} lines bad" if r.bad else "", result.difference]
         out.append(f"{prg_name}: the page's text does NOT read back to the program ("
                    + ", ".join(w for w in why if w) + ")")
         out += [f"  {d.message}" for d in r.diagnostics[:10]]
