@@ -256,3 +256,12 @@ def test_a_page_that_does_not_read_back_fails_the_check_and_writes_nothing(capsy
     assert code == 1
     assert "does NOT read back to the program (a different program: 29 bytes read for 59, the first difference at $081C)" in out
     assert "nothing written" in err and not (tmp_path / "out").exists()
+
+
+
+def test_a_line_longer_than_the_page_widens_the_page_and_reads_back():
+    # (not wrapped: the Checksummer reader does not join every wrapped line again)
+    prg = tokenize('10 print "' + "abcdefghi " * 14 + '":print "x"\n20 goto 10\n').prg
+    pub = lay_out(FORMATS["checksummer-3"], prg, "basic-prg", "T", "T")
+    assert pub.width == 167 and len(pub.pages[0].columns) == 1
+    assert check(pub, prg, misread=False).identical
