@@ -259,9 +259,16 @@ def test_a_page_that_does_not_read_back_fails_the_check_and_writes_nothing(capsy
 
 
 
+
 def test_a_line_longer_than_the_page_widens_the_page_and_reads_back():
-    # (not wrapped: the Checksummer reader does not join every wrapped line again)
-    prg = tokenize('10 print "' + "abcdefghi " * 14 + '":print "x"\n20 goto 10\n').prg
+    prg = tokenize('10 print "' + "a" * 69 + '"\n20 goto 10\n').prg  # 80 characters listed, 86 with <NNN>
     pub = lay_out(FORMATS["checksummer-3"], prg, "basic-prg", "T", "T")
-    assert pub.width == 167 and len(pub.pages[0].columns) == 1
+    assert pub.width == 86 and len(pub.pages[0].columns) == 1
     assert check(pub, prg, misread=False).identical
+
+
+def test_a_line_the_reader_does_not_take_fails_the_check():
+    # 160 characters listed (a C64 line typed with keyword abbreviations can list that long)
+    prg = tokenize('10 print "' + "abcdefghi " * 14 + '":print "x"\n20 goto 10\n').prg
+    result = check(lay_out(FORMATS["checksummer-3"], prg, "basic-prg", "T", "T"), prg, misread=False)
+    assert not result.ok and result.difference.startswith("a different program: 11 bytes read for 166")

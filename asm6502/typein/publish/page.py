@@ -11,8 +11,8 @@ editor adds around a listing:
 - columns: as many as the page's width holds (MSE lines two, BASIC lines one), filled in order; the
   last page's columns balanced, as a magazine set a listing's end;
 - page breaks after ``COLUMN_LINES`` rows, the first page's columns shortened by the header; a
-  line longer than the page widens the page (it is not wrapped: the Checksummer reader does not
-  join every wrapped line again, ``publish --check`` found);
+  line longer than the page widens the page (it is not broken into rows: a reader takes a line
+  as the writer printed it);
 - a footer on every page: the title and "page N of M", so loose pages go back in order.
 
 Nothing in it depends on the date or the machine: the same program gives the same page.
