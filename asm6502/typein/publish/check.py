@@ -31,7 +31,7 @@ from asm6502.typein.publish.page import Publication
 
 LIKELY_COST = 1.0  # the look-alikes considered: CONFUSIONS at this cost or below (the five likeliest pairs)
 CONTROL = re.compile(r"\{[^{}]*\}")
-CONTROL_RUN = 3  # this many braces in a row, or of one name, is a run a typist loses count in
+CONTROL_RUN = 3  # this many control codes in braces in a row: a run a typist loses count in
 GROUP = re.compile(r"\S+")
 
 

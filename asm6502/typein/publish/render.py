@@ -120,7 +120,7 @@ def html_page(pub: Publication, glyphs: GlyphSet) -> str:
         "</head>",
         "<body>",
         f"<h1>{e(pub.title)}</h1>",
-        *[f"<p>{e(row)}</p>" for row in pub.facts],
+        "<p>" + "<br>\n".join(e(row) for row in pub.facts) + "</p>",
         *pages,
         f"<p>The listing as text ({e(pub.format.name)}), to copy:</p>",
         f"<pre>{e(pub.listing)}</pre>",
