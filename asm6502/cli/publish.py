@@ -32,7 +32,10 @@ if TYPE_CHECKING:
     from asm6502.emu.c64.roms import RomSet
 
 DEFAULT_FORMAT = {"machine-code": "mse-1.0", "basic-prg": "checksummer-3"}
-PDF_TOOL = "rsvg-convert"  # librsvg's converter (Debian: librsvg2-bin): SVG pages in, one PDF out
+# librsvg's converter (Debian: librsvg2-bin): several SVG pages in, one PDF out, with the page size of
+# the SVG; a system package (not a Python dependency the project would carry, as cairosvg would be,
+# which needs cairo besides); it honours SOURCE_DATE_EPOCH, so the same pages give the same PDF
+PDF_TOOL = "rsvg-convert"
 SCREENSHOT_CYCLES = 20_000_000  # about 20 s of C64 time: a program's first screen is up by then
 
 DESCRIPTION = f"""\
