@@ -405,6 +405,27 @@ SHIFTED_KEY_CODES: dict[str, int] = {
 }
 
 
+# the caps of keys whose matrix name (KEY_CODES) is not what is printed on them
+KEY_CAPS = {"HOME": "CLR/HOME", "DEL": "INST/DEL", "CRSR DOWN": "CRSR UP/DOWN", "CRSR RIGHT": "CRSR LEFT/RIGHT"}
+
+
+def key_stroke(code: int) -> str | None:
+    """How a typist gives control code *code* inside quotes, as a listing's key to its codes says it
+    (``SHIFT+CLR/HOME`` for {clr}): a key, SHIFT and a key, CTRL or C= and a digit (the colours
+    CTRL+1-8 and C=+1-8 in COLOR_CODES' order, RVS ON CTRL+9, RVS OFF CTRL+0); None: no key gives it."""
+    if code in COLOR_CODES:
+        n = COLOR_CODES[code]
+        return f"CTRL+{n + 1}" if n < 8 else f"C=+{n - 7}"
+    if code in (RVS_ON, RVS_OFF):
+        return "CTRL+9" if code == RVS_ON else "CTRL+0"
+    if not is_control(code):
+        return None
+    for table, shift in ((KEY_CODES, ""), (SHIFTED_KEY_CODES, "SHIFT+")):
+        for key, value in table.items():
+            if value == code:
+                return shift + KEY_CAPS.get(key, key)
+    return None
+
 # --- file names on a disk ----------------------------------------------------------------------------
 def display_name(name: bytes) -> str:
     """PETSCII name bytes as a C64 in upper case/graphics mode shows them; a byte that cannot be

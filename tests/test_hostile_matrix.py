@@ -77,6 +77,7 @@ BASE: dict[str, list[str]] = {
     "asm6502 disasm": ["disasm", "superhirn.prg", "-o", "out.asm"],
     "asm6502 convert": ["convert", "good.asm", "--to", "acme", "-o", "out.a", "-q", "--disk", "asm6502.d64"],
     "asm6502 typein scan": ["typein", "scan", "superhirn.mse.txt", "-o", "programs"],
+    "asm6502 publish": ["publish", "superhirn.prg", "-o", "pages", "--chargen", "roms/chargen-901225-01.bin"],
 }
 def _mse_line() -> str:
     from asm6502.typein.mselisting import checksum_v1

@@ -7,6 +7,7 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "build": ("asm6502.cli.build", "build every artifact declared in build.yaml"),
     "mse": ("asm6502.cli.mse", "write or read MSE type-in hex listings"),
     "typein": ("asm6502.cli.typein", "find and read every type-in listing of a magazine page or issue (OCR text)"),
+    "publish": ("asm6502.cli.publish", "lay a program out for print as a type-in listing (SVG, HTML, PDF); --check reads it back"),
     "basic": ("asm6502.cli.basic", "tokenize, list, checksum and run C64 BASIC V2 programs"),
     "run": ("asm6502.cli.run", "run a machine-code .prg in the py65 emulator with C64 ROM stubs"),
     "verify": ("asm6502.cli.verify", "verify a program in the emulator (e.g. 'verify superhirn')"),

@@ -12,6 +12,14 @@ a listing without knowing its family:
 - ``read(text, filename)``: the listings in a text read with this format, each a :class:`Reading`;
 - ``build(lines, start)``: the .prg of (key, data) lines read.
 
+Two more answers, for ``publish`` (a page laid out for print names the kind of program and the
+checking program to type it in with); a new format gives them, or keeps the defaults:
+
+- ``program`` (a class attribute): the kind of .prg the format prints, as ``filetype.sniff``
+  names it (``"machine-code"``, ``"basic-prg"``); ``""`` (the default): any;
+- ``checker``: the checking program as the magazine named it, with the magazine
+  (``"MSE V1.0 (64'er)"``); the default is the format's registry name.
+
 The modules of each family stay the authority; these objects only route to them.
 """
 
@@ -19,6 +27,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import ClassVar
 
 from asm6502.basic.tokenizer import link_program
 from asm6502.diagnostics import Diagnostic
@@ -53,6 +62,12 @@ class TypeinFormat:
     family: str  # "mse" or "checksummer"
     version: str  # as the family's command takes it: "1.0", "3"
     shape: str
+    program: ClassVar[str] = ""  # the kind of .prg it prints (filetype.sniff's name); "": any
+
+    @property
+    def checker(self) -> str:
+        """The checking program to type the listing in with, as the magazine named it."""
+        return self.name
 
     def checksum(self, key: int, data: bytes, start: int = 0) -> int:
         raise NotImplementedError
@@ -70,6 +85,12 @@ class TypeinFormat:
 @dataclass(frozen=True)
 class MseListing(TypeinFormat):
     """An MSE version: lines of an address, data bytes and a checksum."""
+
+    program: ClassVar[str] = "machine-code"
+
+    @property
+    def checker(self) -> str:
+        return f"MSE V{self.version} (64'er)"
 
     def checksum(self, key: int, data: bytes, start: int = 0) -> int:
         if self.version == "1.0":
@@ -100,6 +121,12 @@ class MseListing(TypeinFormat):
 @dataclass(frozen=True)
 class ChecksummerListing(TypeinFormat):
     """A Checksummer version: numbered BASIC lines, each with its ``<NNN>``."""
+
+    program: ClassVar[str] = "basic-prg"
+
+    @property
+    def checker(self) -> str:
+        return f"Checksummer 64 V{self.version} (64'er)"
 
     def _options(self) -> ChecksumOptions:
         return ChecksumOptions(int(self.version))
