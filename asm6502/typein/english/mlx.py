@@ -78,7 +78,7 @@ def write(version: str, prg: bytes, name: str = "") -> str:
 DIGITS = {"1": "0123456789", "2": "0123456789ABCDEF"}
 _ADDRESS_HEADER = re.compile(r"(start|end)ing\s+address\s*[:;.]?\s*\$?([0-9A-Fa-f]{1,5})", re.IGNORECASE)
 _LINE = {
-    "1": re.compile(r"^\s*(?P<address>[0-9OoIlSsBZ]{3,5})\s*[:;.]\s*(?P<rest>[0-9A-Za-z ,.;]+?)\s*$"),
+    "1": re.compile(r"^\s*(?P<address>[0-9A-Za-z]{3,5})\s*[:;.]\s*(?P<rest>[0-9A-Za-z ,.;]+?)\s*$"),
     "2": re.compile(r"^\s*(?P<address>[0-9A-Za-z]{4})\s*[:;.]\s*(?P<rest>[0-9A-Za-z ]+?)\s*$"),
 }
 
@@ -101,6 +101,30 @@ def header(text: str, version: str) -> tuple[int | None, int | None]:
     return found.get("start"), found.get("end")
 
 
+def address_readings(field: str, version: str) -> list[tuple[float, int]]:
+    """The addresses a printed address may have been: the print (its damaged characters read as
+    digits), then with one digit misread for a look-alike."""
+    digits = DIGITS[version]
+    base = 10 if version == "1" else 16
+    mapped = ""
+    cost = 0.0
+    for c in field.upper():
+        if c in digits:
+            mapped += c
+            continue
+        near = sorted((char_cost(c, d), d) for d in digits if char_cost(c, d) <= 2.5)
+        if not near:
+            return []
+        cost += near[0][0]
+        mapped += near[0][1]
+    out = [(cost, int(mapped, base))]
+    for k, c in enumerate(mapped):
+        for d in digits:
+            if d != c and char_cost(c, d) <= 2.0:
+                out.append((cost + char_cost(c, d), int(mapped[:k] + d + mapped[k + 1 :], base)))
+    return sorted((c, a) for c, a in set(out) if a <= 0xFFFF)
+
+
 def find_lines(text: str, version: str) -> list[PrintedLine]:
     n = PER_LINE[version] + 1
     out = []
@@ -115,7 +139,7 @@ def find_lines(text: str, version: str) -> list[PrintedLine]:
             parts = rest.split()
             joined = "".join(parts)
             fields = tuple(parts) if all(len(p) == 2 for p in parts) else tuple(joined[k : k + 2] for k in range(0, len(joined), 2))
-        if len(fields) != n or any(len(f) > 3 for f in fields):
+        if len(fields) != n or any(len(f) > 3 for f in fields) or version == "1" and sum(c.isdigit() for c in m.group("address")) < 2:
             continue
         out.append(PrintedLine(row, m.group("address"), fields))
     return out
@@ -139,7 +163,10 @@ def readings(field: str, version: str, limit: float = 2.5) -> list[tuple[float, 
         out = [(cost + c, text + d) for cost, text in out for c, d in opts]
     base = 10 if version == "1" else 16
     values = sorted((cost, int(text, base)) for cost, text in out if text)
-    return [(cost, v) for cost, v in values if v <= 255]
+    got = [(cost, v) for cost, v in values if v <= 255]
+    if not got and all(c in digits for c in field.upper()):
+        return slips(field, version, limit)  # '769': a byte with a digit misread
+    return got
 
 
 def slips(field: str, version: str, limit: float = 2.0) -> list[tuple[float, int]]:

@@ -65,24 +65,24 @@ class PrintedLine:
     the checksum field as printed (raw: OCR may have damaged it)."""
 
     row: int
-    number: int
+    number: str  # the line number as printed (OCR may have read a digit as a letter)
     text: str
     field: str
 
 
-# ``10 PRINT "HELLO" :rem 123``; OCR reads ':rem' as ';rem', ':REM', ':rern', ':ren'
-_REM_AT_END = re.compile(r"^\s*(?P<n>\d{1,5})\s?(?P<text>.*?)\s*[:;.]\s*r\s*e\s*(?:m|rn|n|nn)\s*(?P<field>[0-9OoIlSsBZzQDG]{1,3})\s*$",
+# ``10 PRINT "HELLO" :rem 123``; OCR reads ':rem' as ';rem', ':REM', ':rern', ':rFm'
+_REM_AT_END = re.compile(r"^\s*(?P<n>[0-9A-Za-z]{1,5})(?: (?P<text>.*?)|)\s*[:;.]\s*r\s*[a-zA-Z]{1,3}?\s*(?P<field>[0-9OoIlSsBZzQDG]{1,3})\s*$",
                          re.IGNORECASE)
 # ``GE 10 PRINT "HELLO"``
-_CODE_FIRST = re.compile(r"^\s*(?P<field>[A-Z0-9]{2})\s+(?P<n>\d{1,5})\s?(?P<text>.*?)\s*$")
+_CODE_FIRST = re.compile(r"^\s*(?P<field>[A-Z0-9]{2})\s+(?P<n>[0-9A-Za-z]{1,5})(?: (?P<text>.*?)|)\s*$")
 
 
 def find_1983(text: str) -> list[PrintedLine]:
     out = []
     for row, line in enumerate(text.split("\n"), start=1):
         m = _REM_AT_END.match(line)
-        if m:
-            out.append(PrintedLine(row, int(m.group("n")), m.group("text"), m.group("field")))
+        if m and any(c.isdigit() for c in m.group("n")):
+            out.append(PrintedLine(row, m.group("n"), m.group("text") or "", m.group("field")))
     return out
 
 
@@ -90,6 +90,6 @@ def find_1986(text: str) -> list[PrintedLine]:
     out = []
     for row, line in enumerate(text.split("\n"), start=1):
         m = _CODE_FIRST.match(line)
-        if m:
-            out.append(PrintedLine(row, int(m.group("n")), m.group("text"), m.group("field")))
+        if m and any(c.isdigit() for c in m.group("n")):
+            out.append(PrintedLine(row, m.group("n"), m.group("text") or "", m.group("field")))
     return out

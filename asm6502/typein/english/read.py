@@ -15,12 +15,13 @@ address is taken from the line before (addresses go up by the line length).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from itertools import product
 
 from asm6502.basic.case import BRACES
-from asm6502.basic.tokenizer import link_program
+from asm6502.basic.tokenizer import MAX_LINE_NUMBER, link_program
 from asm6502.diagnostics import Diagnostic, error, warning
 from asm6502.typein.confusion import CONFUSIONS, char_cost
 from asm6502.typein.english import bugrepellent, mlx, printed, proofreader
@@ -158,54 +159,105 @@ def repellent_rules(version: str) -> RepellentRules:
                           bugrepellent.letters, version)
 
 
-def read_basic_line(rules: BasicRules, row: int, number: int, text: str, field_text: str | None,
-                    state: bool) -> tuple[LineReport, bool]:
-    """One printed line (its checksum field: None when none was printed for it) -> its report and
-    the state for the next line (version 2's quote flag)."""
+def line_number(token: str) -> tuple[int, str] | None:
+    """A printed line number: its value and, when OCR read a digit as a letter, what was read
+    (None: not a number, or a number no line has)."""
+    if token.isdigit():
+        return (int(token), "") if int(token) <= MAX_LINE_NUMBER else None
+    digits = ""
+    for c in token:
+        if c.isdigit():
+            digits += c
+            continue
+        near = sorted((char_cost(c, d), d) for d in "0123456789" if char_cost(c, d) <= SLIP_COST)
+        if not near or len(near) > 1 and near[0][0] == near[1][0]:
+            return None
+        digits += near[0][1]
+    value = int(digits)
+    return (value, f"line number {token!r} read as {value}") if value <= MAX_LINE_NUMBER else None
+
+
+def read_basic_line(rules: BasicRules, row: int, number_text: str, text: str,
+                    field_for: Callable[[int], str | None], state: bool) -> tuple[LineReport, bool]:
+    """One printed line -> its report and the state for the next line (version 2's quote flag).
+    *field_for*: the checksum printed for a line number (None: none printed for it)."""
     text = text.rstrip()
+    got_number = line_number(number_text)
+    if got_number is None:
+        return LineReport(row, 0, "bad", b"", "", "", text, f"{number_text!r} is no line number"), state
+    number, number_note = got_number
+    report, after = _read_basic_line(rules, row, number, text, field_for, state)
+    if number_note and report.status == "verified":
+        report = LineReport(row, number, "repaired", report.data, report.printed, report.computed, report.text, number_note)
+    elif number_note:
+        report = LineReport(row, report.key, report.status, report.data, report.printed, report.computed, report.text,
+                            f"{number_note}; {report.note}")
+    return report, after
+
+
+def _number_slips(digits: str) -> list[tuple[float, int]]:
+    """The line numbers *digits* may have been with one digit misread for a look-alike."""
+    out = []
+    for k, c in enumerate(digits):
+        for cost, p in _PARTNERS.get(c, ()):
+            if p.isdigit() and (k or p != "0"):
+                value = int(digits[:k] + p + digits[k + 1 :])
+                if value <= MAX_LINE_NUMBER:
+                    out.append((cost, value))
+    return sorted(set(out))
+
+
+Hit = tuple[float, int, str, int, str, bool]  # cost, line number, text, checksum, what changed, state after
+
+
+def _read_basic_line(rules: BasicRules, row: int, number: int, text: str,
+                     field_for: Callable[[int], str | None], state: bool) -> tuple[LineReport, bool]:
+    field_text = field_for(number)
     got = rules.checksum(number, text, state)
+    computed = "" if got is None else rules.show(got[0])
+    body = printed.stored(text, rules.style) or b""
     if field_text is None:
-        body = printed.stored(text, rules.style) or b""
-        computed = "" if got is None else rules.show(got[0])
         return LineReport(row, number, "unchecked", body, "", computed, text, "no checksum printed for it"), \
             got[1] if got else state
     fields = _field_readings(field_text, rules.alphabet, rules.value)
-    printed_value = rules.value(field_text.upper())
-    if got is not None and printed_value is not None and got[0] == printed_value:
-        return LineReport(row, number, "verified", printed.stored(text, rules.style) or b"", field_text,
-                          rules.show(got[0]), text), got[1]
+    if got is not None and rules.value(field_text.upper()) == got[0]:
+        return LineReport(row, number, "verified", body, field_text, computed, text), got[1]
     # step 1: the text as printed, the field's damaged characters read as their look-alikes
-    hits: list[tuple[float, str, int, str, bool]] = []
+    hits: list[Hit] = []
     if got is not None:
-        hits = [(cost, text, value, "", got[1]) for cost, value in fields if value == got[0]]
-    if not hits:  # step 2: one misreading more, in the text or in the field
+        hits = [(cost, number, text, value, "", got[1]) for cost, value in fields if value == got[0]]
+    if not hits:  # step 2: one misreading more, in the text, the line number or the field
         seen: dict[str, tuple[int, bool] | None] = {}
         for cost, candidate, what in _text_slips(text):
             if candidate not in seen:
                 seen[candidate] = rules.checksum(number, candidate, state)
             value_state = seen[candidate]
-            if value_state is None:
+            if value_state is not None:
+                hits += [(cost + c, number, candidate, v, what, value_state[1]) for c, v in fields if v == value_state[0]]
+        for cost, other in _number_slips(str(number)):
+            other_field = field_for(other)
+            value_state = rules.checksum(other, text, state)
+            if other_field is None or value_state is None:
                 continue
-            hits += [(cost + c, candidate, v, what, value_state[1]) for c, v in fields if v == value_state[0]]
+            hits += [(cost + c, other, text, v, f"line number {number} read as {other}", value_state[1])
+                     for c, v in _field_readings(other_field, rules.alphabet, rules.value) if v == value_state[0]]
         if got is not None:
-            for k, c in enumerate(field_text.upper()):
+            up = field_text.upper()
+            for k, c in enumerate(up):
                 for cost, p in _PARTNERS.get(c, ()):
-                    value = rules.value(field_text.upper()[:k] + p + field_text.upper()[k + 1 :])
-                    if value == got[0]:
-                        hits.append((cost, text, value, f"the checksum's '{c}' read as '{p}'", got[1]))
-    distinct = {(t, v) for _, t, v, _, _ in hits}
-    computed = "" if got is None else rules.show(got[0])
+                    if rules.value(up[:k] + p + up[k + 1 :]) == got[0]:
+                        hits.append((cost, number, text, got[0], f"the checksum's '{c}' read as '{p}'", got[1]))
+    distinct = {(n, t, v) for _, n, t, v, _, _ in hits}
     if len(distinct) == 1:
-        cost, taken, value, what, after = min(hits)
+        cost, key, taken, value, what, after = min(hits)
         note = what or f"the checksum {field_text!r} read as {rules.show(value)!r}"
-        return LineReport(row, number, "repaired", printed.stored(taken, rules.style) or b"", field_text,
+        return LineReport(row, key, "repaired", printed.stored(taken, rules.style) or b"", field_for(key) or field_text,
                           rules.show(value), taken, note), after
-    body = printed.stored(text, rules.style) or b""
     if got is None:
         note = "the line has a key name or character nobody printed"
     elif hits:
         options = sorted(hits)[:3]
-        note = f"{len(distinct)} readings verify; likeliest: " + "; ".join(w or "the checksum misread" for _, _, _, w, _ in options)
+        note = f"{len(distinct)} readings verify; likeliest: " + "; ".join(w or "the checksum misread" for *_, w, _ in options)
     else:
         note = f"the text gives {computed}, the print says {field_text}"
     return LineReport(row, number, "bad", body, field_text, computed, text, note), got[1] if got else state
@@ -230,8 +282,18 @@ def read_proofreader(text: str, version: str, filename: str = "<input>") -> list
     reports = []
     state = False
     for f in found:
-        report, state = read_basic_line(rules, f.row, f.number, f.text, f.field, state)
+        report, state = read_basic_line(rules, f.row, f.number, f.text, lambda _n, field=f.field: field, state)
         reports.append(report)
+    # a numbered row among the listing's lines whose checksum was not found: reported, not lost
+    taken = {f.row for f in found}
+    rows = text.split("\n")
+    for row in range(found[0].row, found[-1].row + 1):
+        token, rest = _numbered(rows[row - 1])
+        got = line_number(token) if token else None
+        if row not in taken and got is not None:
+            reports.append(LineReport(row, got[0], "bad", printed.stored(rest, rules.style) or b"", "", "", rest,
+                                      "no checksum read at the line's end" if version == "1983" else "no checksum read before the line"))
+    reports.sort(key=lambda r: r.row)
     return [_listing(reports, filename)]
 
 
@@ -247,22 +309,25 @@ def read_repellent(text: str, version: str, filename: str = "<input>") -> list[L
     for row, line in enumerate(rows, start=1):
         if row in table_rows:
             continue
-        number, rest = _numbered(line)
-        if number is None:
+        token, rest = _numbered(line)
+        if token is None:
             continue
-        report, state = read_basic_line(rules, row, number, rest, codes.get(number), state)
+        report, state = read_basic_line(rules, row, token, rest, codes.get, state)
         reports.append(report)
     if not reports:
         return []
     return [_listing(reports, filename)]
 
 
-def _numbered(line: str) -> tuple[int | None, str]:
-    stripped = line.lstrip()
-    digits = len(stripped) - len(stripped.lstrip("0123456789"))
-    if not digits or digits > 5:
+_NUMBERED = re.compile(r"^\s*([0-9A-Za-z]{1,5})(?: (.*)|)$")
+
+
+def _numbered(line: str) -> tuple[str | None, str]:
+    """A listing line's number as printed (a digit in it, any letter a digit's look-alike) and its text."""
+    m = _NUMBERED.match(line)
+    if not m or not any(c.isdigit() for c in m.group(1)) or line_number(m.group(1)) is None:
         return None, ""
-    return int(stripped[:digits]), stripped[digits:].removeprefix(" ")
+    return m.group(1), m.group(2) or ""
 
 
 def _listing(reports: list[LineReport], filename: str) -> Listing:
@@ -290,12 +355,17 @@ def read_mlx(text: str, version: str, filename: str = "<input>") -> list[Listing
     expected = start
     for f in found:
         printed_address = _address_value(f.address.upper(), version)
-        addresses = [a for a in (expected, printed_address) if a is not None]
-        if not addresses:
-            addresses = [v for _, v in mlx.readings(f.address, version)] if version == "2" else []
-        report = _mlx_line(version, f, list(dict.fromkeys(addresses)), printed_address)
+        # the address the line before leads to, the print's, and the print's with a digit misread
+        readings = [a for _, a in mlx.address_readings(f.address, version)]
+
+        def fits(a: int | None) -> bool:
+            return a is not None and (start is None or start <= a and (a - start) % n == 0) and (end is None or a <= end)
+
+        first = [a for a in dict.fromkeys((expected, *readings[:1])) if fits(a)]
+        more = [a for a in dict.fromkeys(readings[1:]) if fits(a) and a not in first]
+        report = _mlx_line(version, f, first, more, printed_address)
         reports.append(report)
-        expected = report.key + n
+        expected = (report.key if report.status != "bad" or expected is None else expected) + n
     if start is None:
         start = min(r.key for r in reports)
     image = bytearray()
@@ -316,8 +386,13 @@ def read_mlx(text: str, version: str, filename: str = "<input>") -> list[Listing
     return [Listing(start.to_bytes(2, "little") + bytes(image), tuple(reports), tuple(diagnostics))]
 
 
-def _mlx_line(version: str, f: mlx.PrintedLine, addresses: list[int], printed_address: int | None) -> LineReport:
+def _mlx_line(version: str, f: mlx.PrintedLine, addresses: list[int], more: list[int],
+              printed_address: int | None) -> LineReport:
+    """*addresses*: the line before's next and the print's; *more*: the print's with a digit
+    misread (tried in step 2 only, like any misreading the print does not show)."""
     fields = [mlx.readings(x, version) for x in f.fields]
+    if not addresses:
+        addresses, more = more[:1], more[1:]
     show = f"{'' if version == '1' else '$'}"
     if any(not r for r in fields) or not addresses:
         return LineReport(f.row, addresses[0] if addresses else 0, "bad", b"", f.fields[-1], "", "",
@@ -348,6 +423,11 @@ def _mlx_line(version: str, f: mlx.PrintedLine, addresses: list[int], printed_ad
                     data = bytes(values[:-1])
                     if mlx.checksum(version, address, data) == values[-1]:
                         hits.append((cost, address, data, f"field {k + 1} {x!r} read as {mlx.format_address(version, value)[-3 if version == '1' else -2:]}"))
+        data = bytes(base[:-1])
+        hits += [(2.0, address, data, "the address misread") for address in more
+                 if mlx.checksum(version, address, data) == base[-1]]
+    if any(a == addresses[0] for _, a, _, _ in hits):  # the address the line before leads to, first
+        hits = [h for h in hits if h[1] == addresses[0]]
     distinct = {(a, d) for _, a, d, _ in hits}
     address = addresses[0]
     if len(distinct) == 1:
