@@ -97,8 +97,7 @@ _ALIASES: dict[str, int] = {
     # Compute! and Compute!'s Gazette spellings ("How to type in programs"): {RVS} ... {OFF},
     # {5 SPACES}; the Commodore-key and shifted graphics as {C= X} and {SHIFT X} (below)
     "rvs": 0x12, "off": 0x92, "spaces": 0x20, "spc": 0x20,
-    # Ahoy! spellings ([CLEAR], [RVSON], [LT. RED] are above)
-    "rvs on": 0x12, "rvs off": 0x92,
+    # (Ahoy!'s [CLEAR], [RVSON], [RVSOFF], [LT. RED] are above)
 }
 
 
@@ -521,7 +520,19 @@ AHOY_1984_NAMES: dict[str, int] = {
 CBM_DIGIT_COLOURS: dict[str, int] = {
     "1": 0x81, "2": 0x95, "3": 0x96, "4": 0x97, "5": 0x98, "6": 0x99, "7": 0x9A, "8": 0x9B,
 }
-# the first eight colours: CTRL with a digit key
-CTRL_DIGIT_COLOURS: dict[str, int] = {
-    "1": 0x90, "2": 0x05, "3": 0x1C, "4": 0x9F, "5": 0x9C, "6": 0x1E, "7": 0x1F, "8": 0x9E,
+
+# the keys the English magazines spelled out when printing a listing (the rest: petcat's names).
+# Compute! and Compute!'s Gazette ("How to type in programs": {CLR}, {RVS}, {OFF}, ...):
+COMPUTE_KEY_NAMES: dict[int, str] = {
+    0x93: "CLR", 0x13: "HOME", 0x91: "UP", 0x11: "DOWN", 0x9D: "LEFT", 0x1D: "RIGHT",
+    0x12: "RVS", 0x92: "OFF", 0x90: "BLK", 0x05: "WHT", 0x1C: "RED", 0x9F: "CYN", 0x9C: "PUR",
+    0x1E: "GRN", 0x1F: "BLU", 0x9E: "YEL", 0x20: "SPACE", 0xFF: "PI",
+}
+# Ahoy! from 11/84 ([CLEAR], [RVSON], ...; [SS] a shifted space)
+AHOY_KEY_NAMES: dict[int, str] = {
+    0x93: "CLEAR", 0x13: "HOME", 0x91: "UP", 0x11: "DOWN", 0x9D: "LEFT", 0x1D: "RIGHT",
+    0x94: "INSERT", 0x12: "RVSON", 0x92: "RVSOFF", 0x90: "BLACK", 0x05: "WHITE", 0x1C: "RED",
+    0x9F: "CYAN", 0x9C: "PURPLE", 0x1E: "GREEN", 0x1F: "BLUE", 0x9E: "YELLOW", 0x81: "ORANGE",
+    0x95: "BROWN", 0x96: "LT. RED", 0x97: "GRAY1", 0x98: "GRAY2", 0x99: "LT. GREEN",
+    0x9A: "LT. BLUE", 0x9B: "GRAY3", 0xA0: "SS",
 }

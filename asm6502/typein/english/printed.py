@@ -20,24 +20,9 @@ from asm6502.basic.tokenizer import crunch, list_line
 
 STYLES = ("compute", "ahoy")
 
-# the names Compute! printed (its "How to type in programs" key chart); the rest in petcat's names
-_COMPUTE_NAMES: dict[int, str] = {
-    0x93: "CLR", 0x13: "HOME", 0x91: "UP", 0x11: "DOWN", 0x9D: "LEFT", 0x1D: "RIGHT",
-    0x12: "RVS", 0x92: "OFF", 0x90: "BLK", 0x05: "WHT", 0x1C: "RED", 0x9F: "CYN", 0x9C: "PUR",
-    0x1E: "GRN", 0x1F: "BLU", 0x9E: "YEL", 0x20: "SPACE", 0xFF: "PI",
-}
-_AHOY_NAMES: dict[int, str] = {
-    0x93: "CLEAR", 0x13: "HOME", 0x91: "UP", 0x11: "DOWN", 0x9D: "LEFT", 0x1D: "RIGHT",
-    0x94: "INSERT", 0x12: "RVSON", 0x92: "RVSOFF", 0x90: "BLACK", 0x05: "WHITE", 0x1C: "RED",
-    0x9F: "CYAN", 0x9C: "PURPLE", 0x1E: "GREEN", 0x1F: "BLUE", 0x9E: "YELLOW", 0x81: "ORANGE",
-    0x95: "BROWN", 0x96: "LT. RED", 0x97: "GRAY1", 0x98: "GRAY2", 0x99: "LT. GREEN",
-    0x9A: "LT. BLUE", 0x9B: "GRAY3", 0xA0: "SS",
-}
-
-
 def _key_name(code: int, style: str) -> str:
     """The spelled-out key of *code* in *style* (without the brackets)."""
-    table = _AHOY_NAMES if style == "ahoy" else _COMPUTE_NAMES
+    table = petscii.AHOY_KEY_NAMES if style == "ahoy" else petscii.COMPUTE_KEY_NAMES
     if code in table:
         return table[code]
     if 0xC1 <= code <= 0xDA:
@@ -63,7 +48,7 @@ def _key_name(code: int, style: str) -> str:
 def _plain(code: int) -> str | None:
     """The character printed for *code*, when it prints as itself in the listing."""
     if code in (0x5C, 0x5E, 0x5F):
-        return {0x5C: "£", 0x5E: "↑", 0x5F: "←"}[code]
+        return petscii.glyph(code)
     if 0x21 <= code <= 0x5D and code != 0x22 or code == 0x20:
         return chr(code)
     return None

@@ -282,7 +282,7 @@ def read_proofreader(text: str, version: str, filename: str = "<input>") -> list
     reports = []
     state = False
     for f in found:
-        report, state = read_basic_line(rules, f.row, f.number, f.text, lambda _n, field=f.field: field, state)
+        report, state = read_basic_line(rules, f.row, f.number, f.text, _same(f.field), state)
         reports.append(report)
     # a numbered row among the listing's lines whose checksum was not found: reported, not lost
     taken = {f.row for f in found}
@@ -295,6 +295,13 @@ def read_proofreader(text: str, version: str, filename: str = "<input>") -> list
                                       "no checksum read at the line's end" if version == "1983" else "no checksum read before the line"))
     reports.sort(key=lambda r: r.row)
     return [_listing(reports, filename)]
+
+
+def _same(field_text: str) -> Callable[[int], str | None]:
+    """The Proofreader's field is on the line itself: the same for any number the line may have."""
+    def field_for(_number: int) -> str | None:
+        return field_text
+    return field_for
 
 
 def read_repellent(text: str, version: str, filename: str = "<input>") -> list[Listing]:
