@@ -18,19 +18,29 @@ and still bad. With -o DIR each listing that came back whole is written there as
 (--force: every listing, bad lines as printed) with the report as report.txt.
 
   asm6502 typein scan issue.txt -o programs
+
+Any format of the registry can also be written, read and typed by name (the English ones: Compute!'s
+Automatic Proofreader and MLX, Ahoy!'s Bug Repellent):
+
+  asm6502 typein write build/superhirn.prg --format mlx-2 -o superhirn.mlx.txt
+  asm6502 typein read superhirn.mlx.txt --format mlx-2 -o superhirn.prg
+  asm6502 typein type typed.txt --format proofreader-1986
 """
 
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="asm6502 typein", description=DESCRIPTION,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
-    sub = parser.add_subparsers(dest="command", required=True, metavar="{scan}")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="{scan,write,read,type}")
     s = sub.add_parser("scan", help="find and read every type-in listing of a page or an issue",
                        description=DESCRIPTION, formatter_class=argparse.RawDescriptionHelpFormatter)
     add_path_argument(s, "source", role=INPUT, what="OCR text", metavar="TXT", help="the OCR text ('-' = standard input)")
     add_path_argument(s, "-o", "--output", role=OUTPUT_FOLDER, metavar="DIR",
                       help="write the programs and report.txt into this folder (made if missing)")
     s.add_argument("--force", action="store_true", help="with -o: write the programs of listings not whole too")
+    from asm6502.cli.typein_formats import register
+
+    register(sub)
     return parser
 
 
@@ -68,6 +78,10 @@ def main(argv: list[str]) -> int:
     args = parser.parse_args(argv)
     if args.command == "scan":
         return guarded(lambda: _scan(args, gate(parser, args)))
+    from asm6502.cli.typein_formats import COMMANDS
+
+    if args.command in COMMANDS:
+        return guarded(lambda: COMMANDS[args.command](args, gate(parser, args)))
     return 2  # (argparse requires a command)
 
 

@@ -67,7 +67,7 @@ def _partners() -> dict[str, list[tuple[float, str]]]:
 _PARTNERS = _partners()
 
 
-def _field_readings(field: str, alphabet: str, value: Callable[[str], int | None]) -> list[tuple[float, int]]:
+def field_readings(field: str, alphabet: str, value: Callable[[str], int | None]) -> list[tuple[float, int]]:
     """The values a checksum field of letters or digits may have been (damaged characters read
     as the look-alikes in *alphabet*)."""
     options = []
@@ -219,7 +219,7 @@ def _read_basic_line(rules: BasicRules, row: int, number: int, text: str,
     if field_text is None:
         return LineReport(row, number, "unchecked", body, "", computed, text, "no checksum printed for it"), \
             got[1] if got else state
-    fields = _field_readings(field_text, rules.alphabet, rules.value)
+    fields = field_readings(field_text, rules.alphabet, rules.value)
     if got is not None and rules.value(field_text.upper()) == got[0]:
         return LineReport(row, number, "verified", body, field_text, computed, text), got[1]
     # step 1: the text as printed, the field's damaged characters read as their look-alikes
@@ -240,7 +240,7 @@ def _read_basic_line(rules: BasicRules, row: int, number: int, text: str,
             if other_field is None or value_state is None:
                 continue
             hits += [(cost + c, other, text, v, f"line number {number} read as {other}", value_state[1])
-                     for c, v in _field_readings(other_field, rules.alphabet, rules.value) if v == value_state[0]]
+                     for c, v in field_readings(other_field, rules.alphabet, rules.value) if v == value_state[0]]
         if got is not None:
             up = field_text.upper()
             for k, c in enumerate(up):
@@ -276,19 +276,19 @@ def read_proofreader(text: str, version: str, filename: str = "<input>") -> list
     rules = proofreader_rules(version)
     found = proofreader.find_1983(text) if version == "1983" else proofreader.find_1986(text)
     if version == "1986":  # a code before the number: two of the sixteen letters (or their look-alikes)
-        found = [f for f in found if _field_readings(f.field, rules.alphabet, rules.value)]
+        found = [f for f in found if field_readings(f.field, rules.alphabet, rules.value)]
     if not found:
         return []
     reports = []
     state = False
     for f in found:
-        report, state = read_basic_line(rules, f.row, f.number, f.text, _same(f.field), state)
+        report, state = read_basic_line(rules, f.row, f.number, f.text, same(f.field), state)
         reports.append(report)
     # a numbered row among the listing's lines whose checksum was not found: reported, not lost
     taken = {f.row for f in found}
     rows = text.split("\n")
     for row in range(found[0].row, found[-1].row + 1):
-        token, rest = _numbered(rows[row - 1])
+        token, rest = numbered(rows[row - 1])
         got = line_number(token) if token else None
         if row not in taken and got is not None:
             reports.append(LineReport(row, got[0], "bad", printed.stored(rest, rules.style) or b"", "", "", rest,
@@ -297,7 +297,7 @@ def read_proofreader(text: str, version: str, filename: str = "<input>") -> list
     return [_listing(reports, filename)]
 
 
-def _same(field_text: str) -> Callable[[int], str | None]:
+def same(field_text: str) -> Callable[[int], str | None]:
     """The Proofreader's field is on the line itself: the same for any number the line may have."""
     def field_for(_number: int) -> str | None:
         return field_text
@@ -316,7 +316,7 @@ def read_repellent(text: str, version: str, filename: str = "<input>") -> list[L
     for row, line in enumerate(rows, start=1):
         if row in table_rows:
             continue
-        token, rest = _numbered(line)
+        token, rest = numbered(line)
         if token is None:
             continue
         report, state = read_basic_line(rules, row, token, rest, codes.get, state)
@@ -329,7 +329,7 @@ def read_repellent(text: str, version: str, filename: str = "<input>") -> list[L
 _NUMBERED = re.compile(r"^\s*([0-9A-Za-z]{1,5})(?: (.*)|)$")
 
 
-def _numbered(line: str) -> tuple[str | None, str]:
+def numbered(line: str) -> tuple[str | None, str]:
     """A listing line's number as printed (a digit in it, any letter a digit's look-alike) and its text."""
     m = _NUMBERED.match(line)
     if not m or not any(c.isdigit() for c in m.group(1)) or line_number(m.group(1)) is None:
@@ -344,7 +344,7 @@ def _listing(reports: list[LineReport], filename: str) -> Listing:
 
 
 # --------------------------------------------------------------------------- MLX
-def _address_value(text: str, version: str) -> int | None:
+def address_value(text: str, version: str) -> int | None:
     try:
         value = int(text, 10 if version == "1" else 16)
     except ValueError:
@@ -361,7 +361,7 @@ def read_mlx(text: str, version: str, filename: str = "<input>") -> list[Listing
     reports: list[LineReport] = []
     expected = start
     for f in found:
-        printed_address = _address_value(f.address.upper(), version)
+        printed_address = address_value(f.address.upper(), version)
         # the address the line before leads to, the print's, and the print's with a digit misread
         readings = [a for _, a in mlx.address_readings(f.address, version)]
 
@@ -370,7 +370,7 @@ def read_mlx(text: str, version: str, filename: str = "<input>") -> list[Listing
 
         first = [a for a in dict.fromkeys((expected, *readings[:1])) if fits(a)]
         more = [a for a in dict.fromkeys(readings[1:]) if fits(a) and a not in first]
-        report = _mlx_line(version, f, first, more, printed_address)
+        report = mlx_line(version, f, first, more, printed_address)
         reports.append(report)
         expected = (report.key if report.status != "bad" or expected is None else expected) + n
     if start is None:
@@ -393,7 +393,7 @@ def read_mlx(text: str, version: str, filename: str = "<input>") -> list[Listing
     return [Listing(start.to_bytes(2, "little") + bytes(image), tuple(reports), tuple(diagnostics))]
 
 
-def _mlx_line(version: str, f: mlx.PrintedLine, addresses: list[int], more: list[int],
+def mlx_line(version: str, f: mlx.PrintedLine, addresses: list[int], more: list[int],
               printed_address: int | None) -> LineReport:
     """*addresses*: the line before's next and the print's; *more*: the print's with a digit
     misread (tried in step 2 only, like any misreading the print does not show)."""
