@@ -95,9 +95,11 @@ def header(text: str, version: str) -> tuple[int | None, int | None]:
     found: dict[str, int] = {}
     for m in _ADDRESS_HEADER.finditer(text):
         try:
-            found.setdefault(m.group(1).lower(), int(m.group(2), 10 if version == "1" else 16))
+            value = int(m.group(2), 10 if version == "1" else 16)
         except ValueError:
             continue
+        if value <= 0xFFFF:
+            found.setdefault(m.group(1).lower(), value)
     return found.get("start"), found.get("end")
 
 

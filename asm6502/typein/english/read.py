@@ -373,7 +373,7 @@ def read_mlx(text: str, version: str, filename: str = "<input>") -> list[Listing
         report = mlx_line(version, f, first, more, printed_address)
         reports.append(report)
         expected = (report.key if report.status != "bad" or expected is None else expected) + n
-    if start is None:
+    if start is None or start > min(r.key for r in reports):
         start = min(r.key for r in reports)
     image = bytearray()
     diagnostics: list[Diagnostic] = []
