@@ -6,6 +6,7 @@ import argparse
 import sys
 
 from asm6502.cli.common import add_path_argument, gate, guarded
+from asm6502.cli.typein_formats import COMMANDS, register
 from asm6502.diagnostics import DiagnosticError, error
 from asm6502.fileio import INPUT, OUTPUT_FOLDER, Files, refuse_binary, write_stdout
 from asm6502.typein.scan import report, scan
@@ -38,8 +39,6 @@ def build_parser() -> argparse.ArgumentParser:
     add_path_argument(s, "-o", "--output", role=OUTPUT_FOLDER, metavar="DIR",
                       help="write the programs and report.txt into this folder (made if missing)")
     s.add_argument("--force", action="store_true", help="with -o: write the programs of listings not whole too")
-    from asm6502.cli.typein_formats import register
-
     register(sub)
     return parser
 
@@ -78,8 +77,6 @@ def main(argv: list[str]) -> int:
     args = parser.parse_args(argv)
     if args.command == "scan":
         return guarded(lambda: _scan(args, gate(parser, args)))
-    from asm6502.cli.typein_formats import COMMANDS
-
     if args.command in COMMANDS:
         return guarded(lambda: COMMANDS[args.command](args, gate(parser, args)))
     return 2  # (argparse requires a command)

@@ -7,9 +7,12 @@ import argparse
 import sys
 from pathlib import Path
 
+from asm6502.basic.tokenizer import detokenize
+from asm6502.cli import type_loop
 from asm6502.cli.common import add_path_argument, number_arg, print_diagnostics, read_program
 from asm6502.diagnostics import DiagnosticError, error
 from asm6502.fileio import EDITED, INPUT, OUTPUT, Files, refuse_binary, write_stdout
+from asm6502.typein.english.session import BasicTyping, MlxTyping
 from asm6502.typein.formats import FORMATS
 
 ENGLISH = tuple(n for n, f in FORMATS.items() if f.family in ("proofreader", "bugrepellent", "mlx"))
@@ -72,8 +75,6 @@ def run_write(args: argparse.Namespace, files: Files) -> int:
     fmt = FORMATS[args.format]
     name = args.name if args.name is not None else Path(args.prg).stem.upper()
     if fmt.kind == "basic":
-        from asm6502.basic.tokenizer import detokenize
-
         if not detokenize(raw, filename=args.prg).lines:
             raise DiagnosticError([error(f"{args.prg}: no BASIC line in it; {args.format} prints BASIC programs")])
     text = fmt.write(raw, name)
@@ -117,9 +118,6 @@ def run_read(args: argparse.Namespace, files: Files) -> int:
 
 
 def run_type(args: argparse.Namespace, files: Files) -> int:
-    from asm6502.cli import type_loop
-    from asm6502.typein.english.session import BasicTyping, MlxTyping
-
     fmt = FORMATS[args.format]
     file = type_loop.SessionFile(args.file, files)
     session: BasicTyping | MlxTyping
