@@ -94,7 +94,26 @@ _ALIASES: dict[str, int] = {
     "lower case": 0x0E, "upper case": 0x8E, "run": 0x83, "pound": 0x5C,
     "up arrow": 0x5E, "left arrow": 0x5F, "shift-up arrow": 0xDE, "cbm-up arrow": 0xDE,
     "shift-^": 0xDE, "cbm-pound": 0xA8, "shift-pound": 0xA9, "shift-space": 0xA0,
+    # Compute! and Compute!'s Gazette spellings ("How to type in programs"): {RVS} ... {OFF},
+    # {5 SPACES}; the Commodore-key and shifted graphics as {C= X} and {SHIFT X} (below)
+    "rvs": 0x12, "off": 0x92, "spaces": 0x20, "spc": 0x20,
+    # (Ahoy!'s [CLEAR], [RVSON], [RVSOFF], [LT. RED] are above)
 }
+
+
+def _graphic_spellings() -> dict[str, int]:
+    """``{C= X}`` / ``{C=X}`` for petcat's ``CBM-X`` and ``{SHIFT X}`` for ``SHIFT-X``: Compute!'s
+    names for the graphics keys (a blank or none between the key and the character)."""
+    out: dict[str, int] = {}
+    for code, name in CANONICAL_NAME.items():
+        for key, spelled in (("CBM-", "c="), ("SHIFT-", "shift")):
+            if name.startswith(key):
+                rest = name[len(key):].lower()
+                out[spelled + rest] = code
+                out[spelled + ("£" if rest == "pound" else rest)] = code
+    for letter in "abcdefghijklmnopqrstuvwxyz":
+        out[f"shift{letter}"] = ord(letter) - 0x61 + 0xC1
+    return out
 
 
 def _norm(name: str) -> str:
@@ -110,6 +129,8 @@ def _build_name_table() -> dict[str, int]:
         table[_norm(name)] = code
     for name, code in _ALIASES.items():
         table[_norm(name)] = code
+    for name, code in _graphic_spellings().items():
+        table.setdefault(_norm(name), code)
     for letter in "abcdefghijklmnopqrstuvwxyz":
         table[f"control-{letter}"] = ord(letter) - 0x60  # 64tass spelling
         table[f"shift-{letter}"] = ord(letter) - 0x61 + 0xC1
@@ -503,3 +524,36 @@ def screen_code_char(code: int, lower: bool = False) -> str:
     if code == 0xA0:
         return REVERSED_SPACE
     return (LOWER_SET if lower else UPPER_SET)[code & 0x7F]
+
+
+# --- Ahoy! magazine's key names (read only in Ahoy! listings: two of them mean other keys elsewhere) ---
+# Through the October 1984 issue Ahoy! printed two-letter codes in braces ({SC} clear screen,
+# {CD} cursor down, ...); from November 1984 on, words in brackets ([CLEAR], [DOWN], [RVSON]; those
+# are in the names above), [s X] / [c X] for a key with SHIFT / the Commodore key and [N"X"] for N
+# of X (Ahoy! 11/84 ff., "Reading Ahoy! listings" key chart).
+AHOY_1984_NAMES: dict[str, int] = {
+    "sc": 0x93, "hm": 0x13, "cu": 0x91, "cd": 0x11, "cl": 0x9D, "cr": 0x1D, "ss": 0xA0, "in": 0x94,
+    "rv": 0x12, "ro": 0x92, "bk": 0x90, "wh": 0x05, "rd": 0x1C, "cy": 0x9F, "pu": 0x9C, "gn": 0x1E,
+    "bl": 0x1F, "yl": 0x9E, "or": 0x81, "br": 0x95, "lr": 0x96, "g1": 0x97, "g2": 0x98, "lg": 0x99,
+    "lb": 0x9A, "g3": 0x9B, "ep": 0x5C,
+}
+# the Commodore key with a digit key gives the second eight colours (the C64's keyboard)
+CBM_DIGIT_COLOURS: dict[str, int] = {
+    "1": 0x81, "2": 0x95, "3": 0x96, "4": 0x97, "5": 0x98, "6": 0x99, "7": 0x9A, "8": 0x9B,
+}
+
+# the keys the English magazines spelled out when printing a listing (the rest: petcat's names).
+# Compute! and Compute!'s Gazette ("How to type in programs": {CLR}, {RVS}, {OFF}, ...):
+COMPUTE_KEY_NAMES: dict[int, str] = {
+    0x93: "CLR", 0x13: "HOME", 0x91: "UP", 0x11: "DOWN", 0x9D: "LEFT", 0x1D: "RIGHT",
+    0x12: "RVS", 0x92: "OFF", 0x90: "BLK", 0x05: "WHT", 0x1C: "RED", 0x9F: "CYN", 0x9C: "PUR",
+    0x1E: "GRN", 0x1F: "BLU", 0x9E: "YEL", 0x20: "SPACE", 0xFF: "PI",
+}
+# Ahoy! from 11/84 ([CLEAR], [RVSON], ...; [SS] a shifted space)
+AHOY_KEY_NAMES: dict[int, str] = {
+    0x93: "CLEAR", 0x13: "HOME", 0x91: "UP", 0x11: "DOWN", 0x9D: "LEFT", 0x1D: "RIGHT",
+    0x94: "INSERT", 0x12: "RVSON", 0x92: "RVSOFF", 0x90: "BLACK", 0x05: "WHITE", 0x1C: "RED",
+    0x9F: "CYAN", 0x9C: "PURPLE", 0x1E: "GREEN", 0x1F: "BLUE", 0x9E: "YELLOW", 0x81: "ORANGE",
+    0x95: "BROWN", 0x96: "LT. RED", 0x97: "GRAY1", 0x98: "GRAY2", 0x99: "LT. GREEN",
+    0x9A: "LT. BLUE", 0x9B: "GRAY3", 0xA0: "SS",
+}

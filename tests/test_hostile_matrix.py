@@ -78,6 +78,9 @@ BASE: dict[str, list[str]] = {
     "asm6502 convert": ["convert", "good.asm", "--to", "acme", "-o", "out.a", "-q", "--disk", "asm6502.d64"],
     "asm6502 typein scan": ["typein", "scan", "superhirn.mse.txt", "-o", "programs"],
     "asm6502 publish": ["publish", "superhirn.prg", "-o", "pages", "--chargen", "roms/chargen-901225-01.bin"],
+    "asm6502 typein write": ["typein", "write", "superhirn.prg", "--format", "mlx-2", "-o", "out.txt"],
+    "asm6502 typein read": ["typein", "read", "superhirn.mse.txt", "--format", "mse-1.0", "-o", "out.prg"],
+    "asm6502 typein type": ["typein", "type", "typed.txt", "--format", "mlx-2", "--start", "$c000", "-o", "typed.prg"],
 }
 def _mse_line() -> str:
     from asm6502.typein.mselisting import checksum_v1
@@ -87,7 +90,8 @@ def _mse_line() -> str:
 
 
 # what the typing sessions read: one good line (so that the program is written too), then .quit
-STDIN = {"asm6502 mse type": _mse_line() + "\n.quit\n", "asm6502 basic type": '10 print "hi"\n.quit\n'}
+STDIN = {"asm6502 mse type": _mse_line() + "\n.quit\n", "asm6502 basic type": '10 print "hi"\n.quit\n',
+         "asm6502 typein type": "A9 37 85 FC A9 D7 85 FE 5B\n.quit\n"}
 VERDICTS = {"asm6502 verify superhirn", "asm6502 typein scan"}  # exit 1 is a verdict, not a failure: the report is written either way
 # a good value for a folder or output option the good line leaves out, by the role's kind
 ADDED = {fileio.FOLDER: "inc", fileio.ROMS: "roms", fileio.DISK: "disk", fileio.WRITE: "extra.out", fileio.OUTDIR: "programs"}

@@ -85,6 +85,8 @@ def test_the_checksum_is_the_one_written_and_build_makes_the_program(name):
         first = result.report[0]
         written = fmt.write(prg).splitlines()[2]
         assert written == _mse_line(fmt, first.address, first.data, 0x3400)
+    elif fmt.family in ("mlx", "proofreader", "bugrepellent"):  # the per-line report names each checksum
+        _english_checksums(fmt)
     else:
         from asm6502.typein.cslisting.read import read_listings
         prg = _basic_prg({10: 'print "hallo"', 20: "goto 10"})
@@ -92,6 +94,20 @@ def test_the_checksum_is_the_one_written_and_build_makes_the_program(name):
         for r in result.lines:
             assert r.checksum == fmt.checksum(r.number, r.body)
         assert fmt.build([(r.number, r.body) for r in result.lines], 0x0801) == prg
+
+
+def _english_checksums(fmt):
+    from asm6502.typein.english.read import proofreader_rules, repellent_rules
+    if fmt.kind == "machine-code":
+        prg, start, show = bytes([0x00, 0x34]) + bytes(range(40)), 0x3400, str
+    else:
+        prg, start = _basic_prg({10: 'print "hallo"', 20: "goto 10"}), 0x0801
+        show = (proofreader_rules if fmt.family == "proofreader" else repellent_rules)(fmt.version).show
+    (reading,) = fmt.read(fmt.write(prg), "t.txt")
+    assert [r.status for r in reading.lines] == ["verified"] * len(reading.lines)
+    for r in reading.lines:
+        assert show(fmt.checksum(r.key, r.data)) == r.computed
+    assert fmt.build([(r.key, r.data) for r in reading.lines], start)[: len(prg)] == prg
 
 
 def _mse_line(fmt, address, data, start):

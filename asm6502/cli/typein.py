@@ -7,6 +7,7 @@ import re
 import sys
 
 from asm6502.cli.common import add_path_argument, gate, guarded
+from asm6502.cli.typein_formats import COMMANDS, register
 from asm6502.diagnostics import DiagnosticError, error
 from asm6502.fileio import INPUT, OUTPUT, OUTPUT_FOLDER, Files, refuse_binary, write_stdout
 from asm6502.typein.scan import report, scan
@@ -23,13 +24,21 @@ a Profi-Ass source as NN-profi-ass.asm, with the report as report.txt; --d64 FIL
 image of every program that came back whole.
 
   asm6502 typein scan issue.txt -o programs --d64 programs.d64
+
+
+Any format of the registry can also be written, read and typed by name (the English ones: Compute!'s
+Automatic Proofreader and MLX, Ahoy!'s Bug Repellent):
+
+  asm6502 typein write build/superhirn.prg --format mlx-2 -o superhirn.mlx.txt
+  asm6502 typein read superhirn.mlx.txt --format mlx-2 -o superhirn.prg
+  asm6502 typein type typed.txt --format proofreader-1986
 """
 
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="asm6502 typein", description=DESCRIPTION,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
-    sub = parser.add_subparsers(dest="command", required=True, metavar="{scan}")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="{scan,write,read,type}")
     s = sub.add_parser("scan", help="find and read every type-in listing of a page or an issue",
                        description=DESCRIPTION, formatter_class=argparse.RawDescriptionHelpFormatter)
     add_path_argument(s, "source", role=INPUT, what="OCR text", metavar="TXT", help="the OCR text ('-' = standard input)")
@@ -38,6 +47,7 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--force", action="store_true", help="with -o: write the programs of listings not whole too")
     add_path_argument(s, "--d64", role=OUTPUT, what="disk image", metavar="FILE",
                       help="also write a .d64 disk image holding every program that came back whole")
+    register(sub)
     return parser
 
 
@@ -100,6 +110,8 @@ def main(argv: list[str]) -> int:
     args = parser.parse_args(argv)
     if args.command == "scan":
         return guarded(lambda: _scan(args, gate(parser, args)))
+    if args.command in COMMANDS:
+        return guarded(lambda: COMMANDS[args.command](args, gate(parser, args)))
     return 2  # (argparse requires a command)
 
 

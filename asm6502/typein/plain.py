@@ -232,6 +232,9 @@ class _NoFiles:
     """The gate a listing read from a page assembles with: a source that names another file
     ('.file', '.lst') names one of the magazine's disk, not one beside the text."""
 
+    def found(self, path, what: str = "input"):
+        return path  # (and reading it is refused)
+
     def read(self, path, *args, **kwargs) -> bytes:
         raise FileNotFoundError(2, "a listing read from a page loads no file (its source names another one)",
                                 str(path))

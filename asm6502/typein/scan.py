@@ -2,7 +2,8 @@
 
 Each family's reader finds its own listings in the whole text (MSE: by their ``PROGRAMM :``
 headers and the shape of their lines; Checksummer: numbered lines ending in ``<NNN>``, a new
-listing where the line numbers start again) and decides the version by the checksums; what a
+listing where the line numbers start again; the English formats: Compute!'s ``:rem 123`` and
+``GE 10 ...`` lines, MLX lines, Ahoy! listings with their code table) and decides the version by the checksums; what a
 reader finds nothing of is not reported.  Each listing found is named by its format in the
 registry (:mod:`.formats`) and the line of the text where it starts.
 
@@ -64,6 +65,9 @@ def scan(text: str, filename: str = "<input>") -> list[Found]:
             found.append(Found(name, "", Reading(
                 name, c.prg, c.count("verified"), c.count("repaired"), c.count("bad") + c.count("unchecked"),
                 min(x.line for x in c.lines), c.diagnostics), max(x.line for x in c.lines)))
+    for e in _english(text, filename):
+        taken.update(range(e.line, e.last_line + 1))
+        found.append(e)
     for p in plain.find(text, taken, filename):
         found.append(Found(p.language, "", Reading(p.language, p.prg, 0, 0, p.bad, p.first_row, p.diagnostics,
                                                    len(p.lines)), p.last_row, source=p.source))
@@ -108,6 +112,25 @@ def _page(footers: list[tuple[int, int]], first: int, last: int) -> int | None:
     """The page of the first footer among a listing's rows (or within a few rows of them)."""
     near = [page for row, page in footers if first - CAPTION_ROWS <= row <= last + CAPTION_ROWS]
     return near[0] if near else None
+
+
+ENGLISH_FAMILIES = ("proofreader", "bugrepellent", "mlx")
+
+
+def _english(text: str, filename: str) -> list[Found]:
+    """The English formats' listings: per family the version whose checksums verify the most
+    lines as printed, and only where at least half of its lines (and two) do -- a reader takes any
+    line of its shape, and a few lines of another format verify by chance."""
+    found: list[Found] = []
+    for family in ENGLISH_FAMILIES:
+        best: Reading | None = None
+        for fmt in (f for f in FORMATS.values() if f.family == family):
+            for r in fmt.read(text, filename):
+                if r.verified >= max(2, len(r.lines) / 2) and (best is None or r.verified > best.verified):
+                    best = r
+        if best is not None:
+            found.append(Found(best.format, "", best, max((x.row for x in best.lines), default=best.first_line)))
+    return found
 
 
 PROSE_ROWS = 3  # rows of text in a row that hold no listing line: the listings before and after are two
