@@ -18,7 +18,7 @@ from asm6502.typein.formats import FORMATS
 from asm6502.typein.publish import fallback
 from asm6502.typein.publish.check import check, compact_controls, misreadings, report
 from asm6502.typein.publish.glyphs import chargen_set, fallback_set
-from asm6502.typein.publish.page import COLUMN_LINES, control_key, lay_out
+from asm6502.typein.publish.page import COLUMN_LINES, PAGE_CHARS, control_key, lay_out
 from asm6502.typein.publish.render import svg
 
 SUPERHIRN = ROOT / "build" / "superhirn.prg"
@@ -36,6 +36,8 @@ def _pub(program: str, fmt: str):
 @pytest.mark.parametrize("program, fmt", [
     ("superhirn", "mse-1.0"), ("superhirn", "mse-2.0"), ("superhirn", "mse-2.1"),
     ("highiq", "checksummer-1"), ("highiq", "checksummer-2"), ("highiq", "checksummer-3"),
+    ("superhirn", "mlx-1"), ("superhirn", "mlx-2"), ("highiq", "proofreader-1983"), ("highiq", "proofreader-1986"),
+    ("highiq", "bugrepellent-1"), ("highiq", "bugrepellent-2"), ("highiq", "bugrepellent-3"),
 ])
 def test_the_page_reads_back_to_the_identical_program(program, fmt):
     pub, prg = _pub(program, fmt)
@@ -63,15 +65,22 @@ def test_the_header_says_what_the_program_is_and_how_to_type_it_in():
     pub, _ = _pub("highiq", "checksummer-3")
     assert pub.facts[0] == "BASIC V2, 57 lines, 1,837 bytes from $0801. Start it with RUN."
     assert "Checksummer 64 V3 (64'er)" in pub.facts[1]
+    pub, _ = _pub("highiq", "proofreader-1986")  # (the lines of the program, not the rows of the listing)
+    assert pub.facts[0] == "BASIC V2, 57 lines, 1,837 bytes from $0801. Start it with RUN."
+    assert all(len(row) <= PAGE_CHARS for row in pub.facts)
 
 
-@pytest.mark.parametrize("program, fmt", [("superhirn", "mse-1.0"), ("highiq", "checksummer-3")])
-def test_the_pages_in_docs_are_what_publish_writes(tmp_path, capsys, program, fmt):
+@pytest.mark.parametrize("program, fmt, picture", [
+    ("superhirn", "mse-1.0", "superhirn"), ("highiq", "checksummer-3", "highiq"),
+    ("superhirn", "mlx-2", "superhirn-mlx"), ("highiq", "proofreader-1986", "highiq-proofreader"),
+])
+def test_the_pages_in_docs_are_what_publish_writes(tmp_path, capsys, program, fmt, picture):
     path, _, title = PROGRAMS[program]
     code, _, err = run_cli(capsys, "publish", str(path), "--format", fmt, "--title", title, "-o", str(tmp_path / "out"))
     assert code == 0, err
-    assert (tmp_path / "out" / "page-1.svg").read_text() == (DOCS / f"{program}-page-1.svg").read_text()
-    assert sorted(p.name for p in (tmp_path / "out").iterdir()) == ["listing.html", "listing.txt", "page-1.svg"]
+    assert (tmp_path / "out" / "page-1.svg").read_text() == (DOCS / f"{picture}-page-1.svg").read_text()
+    names = sorted(p.name for p in (tmp_path / "out").iterdir())
+    assert names[:3] == ["listing.html", "listing.txt", "page-1.svg"] and all(n.startswith("page-") for n in names[3:])
 
 
 def test_the_same_program_gives_the_same_files(tmp_path, capsys):

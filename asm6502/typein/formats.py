@@ -74,8 +74,8 @@ class Reading:
 
 # the checking programs as the magazines named them (a page's header says which to type it in with)
 CHECKERS = {
-    "proofreader-1983": "The Automatic Proofreader (COMPUTE!, 1983)",
-    "proofreader-1986": "The New Automatic Proofreader (COMPUTE!, March 1986)",
+    "proofreader-1983": "Automatic Proofreader (COMPUTE!, 1983)",
+    "proofreader-1986": "New Automatic Proofreader (COMPUTE!, March 1986)",
     "bugrepellent-1": "Bug Repellent (Ahoy!)",
     "bugrepellent-2": "Bug Repellent (Ahoy!, second version)",
     "bugrepellent-3": "Bug Repellent (Ahoy!, third version)",

@@ -21,6 +21,7 @@ Nothing in it depends on the date or the machine: the same program gives the sam
 from __future__ import annotations
 
 import re
+import textwrap
 from dataclasses import dataclass
 
 from asm6502.petscii import key_stroke, parse_brace
@@ -96,9 +97,22 @@ def describe(prg: bytes, kind: str, fmt: TypeinFormat, lines: int) -> tuple[str,
     else:
         start = "RUN (a BASIC line starts it)" if load == 0x0801 else f"SYS {load}"
         what = f"Machine code: ${load:04X} to ${end - 1:04X} ({load} to {end - 1}), {size:,} bytes. Start it with {start}."
-    return (what,
-            f"Type it in with the {fmt.checker}: it checks each line against",
-            "the checksum printed with it (the checker's, not the program's).")
+    how = (f"Type it in with the {fmt.checker}: it checks each line against the checksum printed "
+           "with it (the checker's, not the program's).")
+    return (*textwrap.wrap(what, PAGE_CHARS), *textwrap.wrap(how, PAGE_CHARS))
+
+
+def _basic_lines(prg: bytes) -> int:
+    """The lines of a BASIC program, by its chain of line links (each line: link, number, text, 0)."""
+    load = int.from_bytes(prg[:2], "little")
+    at, count = 2, 0
+    while at + 4 <= len(prg):
+        link = int.from_bytes(prg[at : at + 2], "little")
+        if link == 0 or link - load + 2 <= at:
+            break
+        count += 1
+        at = link - load + 2
+    return count
 
 
 def _split(rows: list[str], first: int, per_column: int, columns: int) -> list[list[list[str]]]:
@@ -128,7 +142,8 @@ def lay_out(fmt: TypeinFormat, prg: bytes, kind: str, title: str, name: str) -> 
     width = max(len(r) for r in rows)
     columns = max(1, (PAGE_CHARS + GUTTER) // (width + GUTTER))
     page_width = max(PAGE_CHARS, width)
-    facts = describe(prg, kind, fmt, len(rows)) + control_key(listing, page_width)
+    facts = describe(prg, kind, fmt, _basic_lines(prg) if kind == "basic-prg" else len(rows)) + control_key(
+        listing, page_width)
     header = (*facts, "")
     first = COLUMN_LINES - TITLE_ROWS - 1 - len(header)
     split = _split(rows, first, COLUMN_LINES, columns)
