@@ -157,8 +157,10 @@ SYSTEM: tuple[RomName, ...] = (
 VARIABLES: tuple[RomName, ...] = (
     RomName(0x002B, 2, "basic_start", "txttab"),   # start of the BASIC program text
     RomName(0x002D, 2, "basic_vars", "vartab"),    # start of the BASIC variables (end of the program)
+    RomName(0x0091, 1, "stop_key", "stkey"),       # the keyboard row of the STOP key ($FF: up)
     RomName(0x0099, 1, "input_device", "dfltn"),   # default input device (0 = keyboard)
     RomName(0x009A, 1, "output_device", "dflto"),  # default output device (3 = screen)
+    RomName(0x00A0, 3, "jiffy_clock", "time"),     # jiffies since power-on (or TI$), high byte first
     RomName(0x00CC, 1, "cursor_blink", "blnsw"),   # 0 = the cursor blinks (the editor waits for a key)
     RomName(0x00D0, 1, "input_from_screen", "crsw"),  # CHRIN reads the line from the screen
     RomName(0x0289, 1, "kbd_size", "xmax"),        # size of the keyboard buffer

@@ -1,7 +1,7 @@
 """The 6510 of the C64 machine: py65's 6502 with the C64's memory map, every
 opcode and its cycles.
 
-``C64CPU`` is the harness's ``FastMPU`` (py65's instruction methods with
+``C64CPU`` is ``mpu.FastMPU`` (py65's instruction methods with
 cheaper helpers).  Its instruction table (``instruction_table``) keeps py65's
 methods for the instructions without a memory operand (implied, accumulator,
 stack, jumps, branches) and makes every instruction with one from the opcode
@@ -48,7 +48,7 @@ from collections.abc import Callable
 from operator import attrgetter
 
 from asm6502.cpu import EVERY_OPCODE
-from asm6502.emu.harness import FastMPU
+from asm6502.emu.c64.mpu import FastMPU
 from asm6502.opcodes import Access, Mode
 
 IO_LOW = 0xCFFF  # reads above this and below $E000 are I/O (when banked in)

@@ -139,6 +139,7 @@ class RomImages:
     basic: bytes
     kernal: bytes
     chargen: bytes
+    stub: bool = False  # the project's stand-ins (asm6502.emu.c64.stubrom), not a C64's ROMs
 
 
 @dataclass
@@ -152,6 +153,15 @@ class Stop:
 class _Halt(Exception):
     def __init__(self, message: str):
         super().__init__(message)
+        self.message = message
+
+
+class StopRun(Exception):
+    """Raised by a trap: the run stops with *reason* (the trap's instruction not counted)."""
+
+    def __init__(self, reason: str, message: str):
+        super().__init__(message)
+        self.reason = reason
         self.message = message
 
 
@@ -200,7 +210,7 @@ class C64:
         self.basic = list(roms.basic)
         self.chargen = list(roms.chargen)
         # VICE's power-on RAM pattern: 64 bytes $00, 64 bytes $FF, ...
-        self.memory: list[int] = [0x00 if (a >> 6) & 1 == 0 else 0xFF for a in range(0x10000)]
+        self.memory: list[int] = ([0x00] * 64 + [0xFF] * 64) * 512
         # the RAM of each banked area, kept current by every write there (see _write_high)
         self.under: dict[str, list[int]] = {region: self.memory[area] for region, area in AREAS.items()}
         self.color = [0] * 1024
@@ -213,6 +223,8 @@ class C64:
         self._hooked = 0  # areas (bits) read through io_read: the stale ones and io while I/O shows
         self._stale_reads = 0
         self._fetch_pages = [False] * 0x100  # per page: fetch through _fetch_high (changed in place)
+        self.fetch_low = 0xFFFF
+        self.watch_page = -1  # the page of the run's --until-pc address (flagged while it runs)
         self.vic = VIC()
         new_model = cia_model == "6526a"
         self.cia1 = CIA("CIA 1", port_a_in=self._cia1_port_a, port_b_in=self._cia1_port_b, new_model=new_model)
@@ -245,7 +257,13 @@ class C64:
         for chip in (self.vic, self.cia1, self.cia2):
             chip.on_change = self._pull_limit
         self.traps: dict[int, Callable[[], None]] = {}
-        self._install_traps()
+        # a trap opcode in a ROM with no handler: called with its address (it raises StopRun);
+        # None: the CPU jams there
+        self.untrapped: Callable[[int], None] | None = None
+        self.traps_run = 0
+        self.instructions = 0
+        if not roms.stub:  # (the project's stub ROMs have their traps from their owner)
+            self._install_traps()
         self._table = self._build_table()
         self._write_high(1, self.port_data)
         self.reset()
@@ -324,10 +342,13 @@ class C64:
         def trap(cpu):
             addr = (cpu.pc - 1) & 0xFFFF
             handler = machine.traps.get(addr)
-            if handler is None or machine.memory[addr] != TRAP_OPCODE or not machine._in_kernal(addr):
+            if handler is None or machine.memory[addr] != TRAP_OPCODE or not machine._in_rom(addr):
                 cpu.pc = addr
+                if machine.untrapped is not None and machine._in_rom(addr):
+                    machine.untrapped(addr)
                 raise _Halt(f"the CPU jammed: opcode $02 at ${addr:04X}")
             handler()
+            machine.traps_run += 1  # (a trap that stops the run is not counted by the run loop either)
 
         table[TRAP_OPCODE] = trap
         for op in (0x78, 0x58, 0x28, 0x40):  # SEI, CLI, PLP, RTI
@@ -369,8 +390,11 @@ class C64:
 
         return run
 
-    def _in_kernal(self, addr: int) -> bool:
-        return addr >= 0xE000 and self._kinds[2] == ROM
+    def _in_rom(self, addr: int) -> bool:
+        """*addr* is in a ROM banked in (where traps are)."""
+        if addr >= 0xE000:
+            return self._kinds[2] == ROM
+        return 0xA000 <= addr < 0xC000 and self._kinds[0] == ROM
 
     # --- memory map ---------------------------------------------------------------
     def _set_window(self) -> None:
@@ -378,7 +402,19 @@ class C64:
         if mask != self._hooked:
             self._hooked = mask
             self.cpu.read_low, self.cpu.read_high = WINDOWS[mask]
-            self._fetch_pages[0x9F:] = PAGES[mask]
+            pages = self._fetch_pages
+            pages[0x9F:] = PAGES[mask]
+            if self.watch_page >= 0:
+                pages[self.watch_page] = True
+            self._set_fetch_low()
+
+    def _set_fetch_low(self) -> None:
+        """The run loop tests the page flags only above ``fetch_low`` (the address before the
+        first flagged page); it reads it when it stops, so the limit is pulled in."""
+        pages = self._fetch_pages
+        first = pages.index(True) if True in pages else 0x100
+        self.fetch_low = (first << 8) - 1
+        self.cpu.limit = self.cpu.cycles
 
     def _source(self, i: int) -> list[int]:
         name, _start, _end = BANKS[i]
@@ -462,6 +498,13 @@ class C64:
             self.under[BANKS[i][0]][addr - BANKS[i][1]] = value
         else:
             self._io_write(addr, value)
+
+    def store(self, addr: int, value: int) -> None:
+        """Write *value* to *addr* as the CPU does (RAM, the RAM below a ROM, or an I/O register)."""
+        if 1 < addr < 0xA000:
+            self.memory[addr] = value
+        else:
+            self._write_high(addr, value)
 
     @property
     def map(self) -> dict[str, str]:
@@ -691,11 +734,14 @@ class C64:
         self.counters.interrupts += 1
 
     def run(self, max_cycles: int, until_text: str | None = None, until_pc: int | None = None,
-            stop_when_idle: bool = True, stop_when_polling: bool = True) -> Stop:
-        """Run at most *max_cycles* cycles; stop earlier when the screen shows
-        *until_text*, the PC reaches *until_pc*, or (``stop_when_idle``) the
-        KERNAL waits for a key with nothing left to type -- in the screen editor,
-        or (``stop_when_polling`` too) a program calling GETIN for 1/5 s in vain."""
+            stop_when_idle: bool = True, stop_when_polling: bool = True,
+            max_instructions: int | None = None) -> Stop:
+        """Run at most *max_cycles* cycles (and *max_instructions* instructions); stop
+        earlier when the screen shows *until_text*, the PC reaches *until_pc*, or
+        (``stop_when_idle``) the KERNAL waits for a key with nothing left to type -- in the
+        screen editor, or (``stop_when_polling`` too) a program calling GETIN for 1/5 s in
+        vain -- or a trap stops the run (``StopRun``).  ``instructions`` counts the
+        instructions run, the traps that stand in for ROM routines not included."""
         cpu = self.cpu
         mem = self.memory
         table = self._table
@@ -709,34 +755,62 @@ class C64:
         self._poll_frames = 0
         self._stop = None
         watch = -1 if until_pc is None else until_pc
+        if until_pc is not None:
+            self.watch_page = until_pc >> 8
+            fetch[self.watch_page] = True
+            self._set_fetch_low()
+        budget = (1 << 62) if max_instructions is None else max_instructions
+        done = 0  # instructions (traps included) in this run
+        traps = self.traps_run
+        i = 0
         try:
             self._service()
             while self._stop is None:
+                left = budget - done
+                fetch_low = self.fetch_low
                 try:
-                    while True:
+                    for i in range(left):  # (the loop's counter counts the instructions)
                         pc = cpu.pc
-                        if pc == watch:
-                            self._stop = Stop("pc", f"the PC reached ${watch:04X}", cpu.cycles)
-                            break
-                        if fetch[pc >> 8]:
+                        if pc > fetch_low and fetch[pc >> 8]:  # (the page of --until-pc is flagged too)
+                            if pc == watch:
+                                self._stop = Stop("pc", f"the PC reached ${watch:04X}", cpu.cycles)
+                                i -= 1
+                                break
                             self._fetch_high(pc)
                         op = mem[pc]
                         cpu.pc = pc + 1
                         table[op](cpu)
-                        c = cpu.cycles + cyc[op]
-                        cpu.cycles = c
+                        cpu.cycles = c = cpu.cycles + cyc[op]
                         if c >= cpu.limit:
                             self._last_pc = pc
                             break
+                    else:
+                        done += left
+                        self._stop = Stop("instructions", f"instruction budget of {budget:,} used up", cpu.cycles)
+                        break
+                    done += i + 1
                 except IndexError:  # an instruction's bytes run past $FFFF (see _wrapped)
+                    done += i
                     self._wrapped(pc)
+                    done += 1
                     if cpu.cycles < cpu.limit:
                         continue
                     self._last_pc = pc
+                except StopRun as stop:  # (the instruction that raised it did not complete)
+                    done += i
+                    self._stop = Stop(stop.reason, stop.message, cpu.cycles)
+                    break
                 if self._stop is None:
                     self._service()
         except (_Halt, Jammed) as halt:
+            done += i
             self._stop = Stop("halt", halt.message, cpu.cycles)
+        self.instructions += done - (self.traps_run - traps)
+        if until_pc is not None:
+            self.watch_page = -1
+            fetch[0x9F:] = PAGES[self._hooked]
+            fetch[:0x9F] = [False] * 0x9F
+            self._set_fetch_low()
         self.settle()  # (between runs the memory list is the CPU's view)
         return self._stop
 
