@@ -11,6 +11,7 @@ from dataclasses import replace
 from asm6502 import filetype
 from asm6502.cli.common import add_path_argument, address_arg, count_arg, gate, guarded, read_program
 from asm6502.diagnostics import DiagnosticError, error
+from asm6502.emu.c64 import screen as pictures
 from asm6502.emu.c64.roms import find_roms
 from asm6502.emu.c64.session import DEFAULT_CYCLES
 from asm6502.emu.harness import (
@@ -34,9 +35,9 @@ RTS ends the run. The ROM routines it may call are CHROUT $FFD2, CHRIN $FFCF
 (line input, like the screen editor), GETIN $FFE4 and BASIC's STROUT $AB1E;
 interrupts go through $FF48 and the vectors $0314/$0316 to $EA31/$EA81 as on a
 C64. A call into any other ROM address stops the run with an error naming it.
---screenshot writes the screen as the VIC-II shows it at the end (what the
-program put in screen memory and the registers; CHROUT's text is printed, not
-drawn, and without the character ROM there are no characters in it).
+--screenshot writes the screen as the VIC-II shows it when the program has
+returned (what it put in screen memory and the registers; CHROUT's text is
+printed, not drawn, and without the character ROM there are no characters).
 
 Interactive (stdin is a terminal, no --input): type your answers, RETURN ends
 a line. Scripted: --input FILE (or a pipe on stdin) supplies the keystrokes;
@@ -256,9 +257,7 @@ def _run_stubbed(args: argparse.Namespace, files: Files, note: str | None = None
             message = f"the input ended: {message}"
         print(f"asm6502 run: {result.reason.value}: {message} (PC ${result.pc:04X}, "
               f"{total:,} instructions)", file=sys.stderr)
-    if args.screenshot:
-        from asm6502.emu.c64 import screen as pictures
-
+    if args.screenshot and result.ok:  # (a failed run leaves no output)
         files.add(args.screenshot, pictures.screenshot(machine.c64), "screenshot")
         files.commit()
         print(f"asm6502 run: note: {args.screenshot}: {NO_CHARGEN}", file=sys.stderr)

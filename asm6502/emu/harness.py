@@ -50,7 +50,7 @@ BASIC_ENTRIES: dict[int, str] = {STROUT: "STROUT"}
 SYS_RETURN = stubrom.SYS_RETURN
 SAREG = ADDRESS["sareg"]
 TIME = ADDRESS["time"]  # the jiffy clock, $A0-$A2 (high byte first)
-STKEY = ADDRESS["stkey"]  # the STOP key's row, $FF: not pressed
+STOP_ROW = 0x0091  # STKEY (Mapping): the keyboard row of the STOP key, $FF: not pressed
 DAY = 0x4F1A01  # jiffies in 24 hours: UDTIM sets the clock back to 0 there
 
 CRSW = ADDRESS["crsw"]  # "input from screen" flag
@@ -391,7 +391,7 @@ class Machine:
         if t >= DAY:
             t = 0
         mem[TIME : TIME + 3] = [t >> 16, (t >> 8) & 0xFF, t & 0xFF]
-        mem[STKEY] = 0xFF
+        mem[STOP_ROW] = 0xFF
 
     def _set_a(self, value: int) -> None:
         cpu = self.cpu

@@ -27,7 +27,7 @@ their interrupt code to the KERNAL's work as on a C64.  Facts: Mapping the Commo
 
 from __future__ import annotations
 
-from asm6502.c64map import ADDRESS
+from asm6502.c64map import ADDRESS, RAM_VECTORS
 from asm6502.emu.c64.machine import C64, TRAP_OPCODE, RomImages
 
 # ROM routines stood in for by traps (address: name); SYS_RETURN and BRK are the machine's
@@ -117,10 +117,6 @@ def images(chargen: bytes | None = None) -> RomImages:
                      chargen if chargen is not None else bytes(0x1000), stub=True)
 
 
-# The RAM vectors $0314-$0333 as RESTOR sets them (KERNAL table at $FD30)
-VECTORS = bytes([0x31, 0xEA, 0x66, 0xFE, 0x47, 0xFE, 0x4A, 0xF3, 0x91, 0xF2, 0x0E, 0xF2, 0x50, 0xF2,
-                 0x33, 0xF3, 0x57, 0xF1, 0xCA, 0xF1, 0xED, 0xF6, 0x3E, 0xF1, 0x2F, 0xF3, 0x66, 0xFE,
-                 0xA5, 0xF4, 0xED, 0xF5])
 # The VIC-II's registers $D000-$D02E as CINT writes them (KERNAL table at $ECB9): the
 # screen on, 25 rows, Y scroll 3, the raster compare line $137, screen at $0400 and the
 # upper-case characters ($D018 $14), light blue border on blue
@@ -147,7 +143,8 @@ def prepare(machine: C64) -> None:
     mem = machine.memory
     mem[0x0002:0x0100] = [0] * 0xFE  # RAMTAS clears pages 0, 2 and 3 ($0002-$0101, $0200-$03FF)
     mem[0x0200:0x0400] = [0] * 0x200
-    mem[0x0314 : 0x0314 + len(VECTORS)] = VECTORS
+    at, vectors = RAM_VECTORS
+    mem[at : at + len(vectors)] = vectors
     for addr, value in VARIABLES:
         mem[addr] = value
     mem[0x0800:0x0803] = [0, 0, 0]  # NEW: an empty BASIC program
