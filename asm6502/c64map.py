@@ -159,6 +159,7 @@ VARIABLES: tuple[RomName, ...] = (
     RomName(0x002D, 2, "basic_vars", "vartab"),    # start of the BASIC variables (end of the program)
     RomName(0x0099, 1, "input_device", "dfltn"),   # default input device (0 = keyboard)
     RomName(0x009A, 1, "output_device", "dflto"),  # default output device (3 = screen)
+    RomName(0x00A0, 3, "jiffy_clock", "time"),     # jiffies since power-on (or TI$), high byte first
     RomName(0x00CC, 1, "cursor_blink", "blnsw"),   # 0 = the cursor blinks (the editor waits for a key)
     RomName(0x00D0, 1, "input_from_screen", "crsw"),  # CHRIN reads the line from the screen
     RomName(0x0289, 1, "kbd_size", "xmax"),        # size of the keyboard buffer
@@ -169,6 +170,12 @@ ALL: tuple[RomName, ...] = KERNAL + VIC + SID + CIA + SYSTEM
 
 # an address by its Profi-Ass (Mapping the C64) name: ADDRESS["chrout"] == 0xFFD2
 ADDRESS: dict[str, int] = {row.short: row.address for row in ALL + VARIABLES}
+
+# The RAM vectors $0314-$0333 as the KERNAL's RESTOR sets them at the cold start (its table at
+# $FD30): IRQ $EA31, BRK $FE66, NMI $FE47, OPEN ... SAVE (Mapping, $0314-$0333)
+RAM_VECTORS = (0x0314, bytes([0x31, 0xEA, 0x66, 0xFE, 0x47, 0xFE, 0x4A, 0xF3, 0x91, 0xF2, 0x0E, 0xF2,
+                              0x50, 0xF2, 0x33, 0xF3, 0x57, 0xF1, 0xCA, 0xF1, 0xED, 0xF6, 0x3E, 0xF1,
+                              0x2F, 0xF3, 0x66, 0xFE, 0xA5, 0xF4, 0xED, 0xF5]))
 
 BASIC_ROM = (0xA000, 0xBFFF)  # the BASIC ROM's addresses, first and last (PRG, memory map)
 IO_AREA = (0xD000, 0xDFFF)  # I/O registers and colour RAM, or the character ROM

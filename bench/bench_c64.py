@@ -10,9 +10,10 @@ real PAL C64 (985,248 cycles a second):
   banking    machine code switching the BASIC ROM out and in through $01
              (65,536 times), then READY.
 
-and, side by side, the same Superhirn game in the stubbed runner
-(asm6502.emu.harness: no ROM code, CHROUT/CHRIN in Python), which counts
-instructions, not cycles: the two are compared by the time a game takes.
+and, side by side, the same Superhirn game on the same machine with the
+project's stub ROMs (asm6502.emu.harness: CHROUT/CHRIN in Python, no screen
+editor), which counts instructions: the two are compared by the time a game
+takes.
 
 Each workload runs ``--rounds`` times (default 3); the best CPU time counts
 (the shared machine's load falls on the rounds unevenly).  Goal (issue 22):
@@ -142,7 +143,7 @@ def main() -> int:
         assert played.outcome == "OK", played
         return played.instructions
 
-    print("bench_c64: Superhirn II game, stubbed runner ...", file=sys.stderr)
+    print("bench_c64: Superhirn II game, stub ROMs ...", file=sys.stderr)
     instructions, _s_wall, s_cpu = best(args.rounds, stubbed)
 
     print(f"C64 machine on {lookup.roms.origin}, best of {args.rounds} rounds (CPU time = process time)")
@@ -153,9 +154,9 @@ def main() -> int:
         print(f"    {name:<20} {cycles:>12,} {cpu:>7.3f} {wall:>7.3f} {rate:>13,.0f} {rate / PAL_HZ:>9.2f}")
     print()
     game_cycles, game_cpu = rows[2][1], rows[2][3]
-    print(f"    Superhirn II game, stubbed runner: {instructions:,} instructions in {s_cpu:.3f} CPU s "
+    print(f"    Superhirn II game, stub ROMs: {instructions:,} instructions in {s_cpu:.3f} CPU s "
           f"({instructions / s_cpu:,.0f} instructions/s); on the C64 {game_cpu:.3f} CPU s "
-          f"({game_cpu / s_cpu:.1f} x the stubbed runner's time; the C64 also runs the KERNAL's "
+          f"({game_cpu / s_cpu:.1f} x the stub ROMs' time; the real ROMs also run the KERNAL's "
           f"screen editor, keyboard interrupt and {game_cycles / PAL_HZ:.2f} s of C64 time)")
     return 0
 

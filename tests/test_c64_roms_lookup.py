@@ -86,10 +86,20 @@ def test_run_without_roms_uses_the_stubs_and_says_so():
 
 
 def test_machine_options_without_roms_are_an_error():
-    proc = _cli("run", "build/superhirn.prg", "--screenshot", "x.png")
+    proc = _cli("run", "build/superhirn.prg", "--type", "1\\r")
     assert proc.returncode == 1
-    assert "--screenshot needs the C64 ROM images" in proc.stderr
-    assert not (ROOT / "x.png").exists()
+    assert "--type needs the C64 ROM images" in proc.stderr
+
+
+def test_a_screenshot_without_roms_says_what_it_lacks(tmp_path):
+    prg = tmp_path / "border.prg"
+    prg.write_bytes(b"\x00\xc0" + bytes([0xA9, 0x00, 0x8D, 0x20, 0xD0, 0x60]))  # LDA #0 / STA $D020 / RTS
+    shot = tmp_path / "x.png"
+    proc = _cli("run", str(prg), "--screenshot", str(shot))
+    assert proc.returncode == 0 and shot.read_bytes().startswith(b"\x89PNG")
+    assert "without the C64's character ROM" in proc.stderr and "no characters" in proc.stderr
+    failed = _cli("run", "build/superhirn.prg", "--screenshot", str(tmp_path / "y.png"))  # the input ends
+    assert failed.returncode == 1 and not (tmp_path / "y.png").exists()
 
 
 def test_bad_roms_directory_is_an_error_without_traceback(tmp_path):

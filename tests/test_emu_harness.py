@@ -1,8 +1,10 @@
-"""The py65 C64 harness: ROM stubs, stop reasons, and fast == naive engine.
+"""The C64 machine on the project's stub ROMs (asm6502/emu/harness.py): the ROM routines,
+stop reasons, interrupts and the chips without the user's ROM images, and the CPU against
+py65's own MPU.
 
-Test programs are hand-assembled here; each byte is commented with its
-instruction (opcodes from the MOS 6502 datasheet).  Expected values come from
-the C64 ROM facts cited in asm6502/emu/harness.py and issue 4.
+Test programs are hand-assembled here (each byte commented with its instruction, opcodes
+from the MOS 6502 datasheet) or assembled by asm6502.  Expected values come from the C64 ROM
+facts cited in asm6502/emu/harness.py and asm6502/emu/c64/stubrom.py.
 """
 
 from __future__ import annotations
@@ -15,23 +17,21 @@ from hypothesis import strategies as st
 
 from py65.devices.mpu6502 import MPU
 
+from asm6502.asm import assemble
+from asm6502.asm.result import Options
+from asm6502.cpu import EVERY_OPCODE
 from asm6502.diagnostics import DiagnosticError
-from asm6502.emu.harness import (
-    UNDOCUMENTED_OPCODES,
-    FastMPU,
-    Machine,
-    MachineOptions,
-    StopReason,
-    text_to_keys,
-)
+from asm6502.emu.c64 import screen, stubrom
+from asm6502.emu.c64.cpu import C64CPU, instruction_table
+from asm6502.emu.c64.mpu import FastMPU
+from asm6502.emu.harness import Machine, MachineOptions, StopReason, text_to_keys
 from asm6502.petscii import petscii_to_text
 
-ENGINES = ("fast", "naive")
 BASE = 0xC000  # free RAM on a C64 ($C000-$CFFF)
 
 
-def machine(code: bytes, engine: str = "fast", keys: bytes | str = b"", at: int = BASE, **opts) -> Machine:
-    m = Machine(MachineOptions(engine=engine, **opts))
+def machine(code: bytes, keys: bytes | str = b"", at: int = BASE, **opts) -> Machine:
+    m = Machine(MachineOptions(**opts))
     m.load(at, code)
     if keys:
         m.feed(keys)
@@ -54,17 +54,15 @@ RTS = b"\x60"
 CHRIN, CHROUT, GETIN, STROUT = 0xFFCF, 0xFFD2, 0xFFE4, 0xAB1E
 
 
-@pytest.mark.parametrize("engine", ENGINES)
-def test_chrout_prints_and_the_final_rts_returns(engine):
+def test_chrout_prints_and_the_final_rts_returns():
     code = lda_imm(0x48) + jsr(CHROUT) + lda_imm(0x49) + jsr(CHROUT) + RTS  # "HI"
-    r = machine(code, engine).run(BASE)
+    r = machine(code).run(BASE)
     assert r.reason is StopReason.RETURNED and r.ok
     assert r.output == b"HI"
     assert r.instructions == 5  # LDA JSR LDA JSR RTS; the stubbed ROM routine is not counted
     assert r.pc == 0xE147  # BASIC's SYS continues at $E147 after the routine's RTS
 
 
-@pytest.mark.parametrize("engine", ENGINES)
 @pytest.mark.parametrize(
     "text_addr, expected",
     [
@@ -73,9 +71,9 @@ def test_chrout_prints_and_the_final_rts_returns(engine):
         (0xA36B, b"ERROR"),  # where Superhirn points
     ],
 )
-def test_strout_prints_rom_texts(engine, text_addr, expected):
+def test_strout_prints_rom_texts(text_addr, expected):
     code = lda_imm(text_addr & 0xFF) + bytes([0xA0, text_addr >> 8]) + jsr(STROUT) + RTS  # LDA/LDY/JSR
-    r = machine(code, engine).run(BASE)
+    r = machine(code).run(BASE)
     assert r.ok and r.output == expected
 
 
@@ -97,7 +95,6 @@ def chrin_program(reads: int, chrout_between: bool = False) -> bytes:
     return code + RTS
 
 
-@pytest.mark.parametrize("engine", ENGINES)
 @pytest.mark.parametrize(
     "keys, reads, between, expected",
     [
@@ -114,8 +111,8 @@ def chrin_program(reads: int, chrout_between: bool = False) -> bytes:
         (b"12\x143\r", 3, False, b"13\r"),
     ],
 )
-def test_chrin_is_line_based(engine, keys, reads, between, expected):
-    m = machine(chrin_program(reads, between), engine, keys)
+def test_chrin_is_line_based(keys, reads, between, expected):
+    m = machine(chrin_program(reads, between), keys)
     r = m.run(BASE)
     assert r.ok
     assert m.read(0xC200, reads) == expected
@@ -132,10 +129,9 @@ def test_chrin_waits_for_input_and_resumes():
     assert m.screen == b"X"  # the typed line is echoed, its RETURN is not
 
 
-@pytest.mark.parametrize("engine", ENGINES)
-def test_getin_returns_a_key_or_zero(engine):
+def test_getin_returns_a_key_or_zero():
     code = jsr(GETIN) + sta(0xC200) + jsr(GETIN) + sta(0xC201) + RTS
-    m = machine(code, engine, b"Q")
+    m = machine(code, b"Q")
     assert m.run(BASE).ok
     assert m.read(0xC200, 2) == b"Q\x00"
 
@@ -147,20 +143,19 @@ def test_getin_can_wait_for_a_key():
     assert m.resume().ok and m.read(0xC200, 1) == b"Z"
 
 
-@pytest.mark.parametrize("engine", ENGINES)
 @pytest.mark.parametrize(
     "code, reason, pc, words",
     [
         (b"\xEA\x00", StopReason.BRK, BASE + 1, ["BRK", "$C001"]),  # NOP BRK
-        (b"\xEA\xA7\x10", StopReason.UNDOCUMENTED_OPCODE, BASE + 1, ["$A7", "$C001"]),  # NOP LAX $10
-        (b"\x02", StopReason.UNDOCUMENTED_OPCODE, BASE, ["$02", "$C000"]),  # JAM
+        (b"\x02", StopReason.JAM, BASE, ["jammed", "$02", "$C000"]),  # JAM
+        (b"\xEA\xF2", StopReason.JAM, BASE + 1, ["jammed", "$F2", "$C001"]),  # NOP JAM
         (jsr(0xFFBD), StopReason.ROM_CALL, 0xFFBD, ["$FFBD", "SETNAM"]),  # JSR SETNAM
         (b"\x4C\x00\xE0", StopReason.ROM_CALL, 0xE000, ["$E000"]),  # JMP $E000
         (b"\x6C\x00\xC1", StopReason.ROM_CALL, 0xA000, ["$A000"]),  # JMP ($C100) -> $A000
     ],
 )
-def test_stops_name_opcode_and_address(engine, code, reason, pc, words):
-    m = machine(code, engine)
+def test_stops_name_opcode_and_address(code, reason, pc, words):
+    m = machine(code)
     m.load(0xC100, b"\x00\xA0")
     r = m.run(BASE)
     assert r.reason is reason and r.pc == pc
@@ -168,15 +163,13 @@ def test_stops_name_opcode_and_address(engine, code, reason, pc, words):
         assert w in r.message
 
 
-@pytest.mark.parametrize("engine", ENGINES)
-def test_running_from_ram_into_rom_stops(engine):
-    r = machine(b"\xEA\xEA\xEA", engine, at=0x9FFD).run(0x9FFD)  # NOP NOP NOP, then $A000
+def test_running_from_ram_into_rom_stops():
+    r = machine(b"\xEA\xEA\xEA", at=0x9FFD).run(0x9FFD)  # NOP NOP NOP, then $A000
     assert r.reason is StopReason.ROM_CALL and r.pc == 0xA000 and r.instructions == 3
 
 
-@pytest.mark.parametrize("engine", ENGINES)
-def test_instruction_budget_and_resume(engine):
-    m = machine(b"\xE8\x4C\x00\xC0", engine)  # loop: INX, JMP loop
+def test_instruction_budget_and_resume():
+    m = machine(b"\xE8\x4C\x00\xC0")  # loop: INX, JMP loop
     r = m.run(BASE, max_instructions=1001)
     assert r.reason is StopReason.BUDGET and r.instructions == 1001
     assert r.x == 501 % 256  # 501 INX in 1001 instructions
@@ -184,11 +177,10 @@ def test_instruction_budget_and_resume(engine):
     assert r2.instructions == 10 and m.instructions == 1011
 
 
-@pytest.mark.parametrize("engine", ENGINES)
-def test_sys_registers_come_from_and_go_to_030c(engine):
+def test_sys_registers_come_from_and_go_to_030c():
     # SYS loads A/X/Y/P from $030C-$030F and stores them back (BASIC $E12A/$E147)
     code = b"\xE8\xC8\x18\x69\x01" + RTS  # INX INY CLC ADC #1
-    m = machine(code, engine)
+    m = machine(code)
     m.load(0x030C, bytes([0x10, 0x20, 0x30, 0x00]))
     r = m.run(BASE)
     assert (r.a, r.x, r.y) == (0x11, 0x21, 0x31)
@@ -229,60 +221,15 @@ def test_text_to_keys():
     assert exc.value.diagnostics[0].render().startswith("in.txt:2:1: error")
 
 
-# --- the fast engine executes exactly what py65's step() executes ---------------------------
-def snapshot(m: Machine, r) -> tuple:
-    return (r.reason, r.pc, r.instructions, r.a, r.x, r.y, r.p, r.sp, bytes(m.output), m.read(0, 0x10000))
-
-
-DOCUMENTED = sorted(set(range(1, 256)) - UNDOCUMENTED_OPCODES)  # all but BRK
-instruction = st.tuples(st.sampled_from(DOCUMENTED), st.integers(0, 255), st.integers(0, 255))
-
-
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(
-    program=st.lists(instruction, min_size=1, max_size=90),
-    zero_page=st.binary(min_size=256, max_size=256),
-    regs=st.tuples(*[st.integers(0, 255)] * 4),
-)
-def test_fast_engine_equals_py65_step(program, zero_page, regs):
-    # random documented instructions with random operands (3 bytes each, so
-    # the byte stream is a random mix of opcodes and operands) from random state
-    code = b"".join(bytes(i) for i in program)
-    results = []
-    for engine in ENGINES:
-        m = machine(code, engine, b"7\r")
-        m.load(0x0000, zero_page)
-        m.load(0x030C, bytes(regs))
-        r = m.run(BASE, max_instructions=3000)
-        results.append(snapshot(m, r))
-    assert results[0] == results[1]
-
-
-@pytest.mark.parametrize(
-    "code",
-    [
-        b"\xEA\xEA\x18\x90\xFB",  # NOP NOP CLC BCC -5: backward branch loop
-        b"\xA2\x05\xCA\xD0\xFD\x60",  # LDX #5, DEX, BNE -3, RTS
-        b"\xA2\xFF\xBD\x02\xFF\x60",  # LDX #$FF, LDA $FF02,X (wraps to $0001), RTS
-        b"\xA0\x10\xB9\xF8\xFF\x99\x00\xC1\x60",  # LDY #$10, LDA $FFF8,Y, STA $C100,Y, RTS
-        b"\xA9\x00\x48\xA9\x80\x68\x08\x68\x60",  # LDA #0 PHA LDA #$80 PLA PHP PLA RTS (flags)
-        b"\xA2\x00\x9A\x48\x48\x68\x68\xBA\x4C\x0C\xC0",  # TXS: stack wraps at $0100
-    ],
-)
-def test_engines_agree_on_helper_edge_cases(code):
-    results = []
-    for engine in ENGINES:
-        m = machine(code, engine)
-        r = m.run(BASE, max_instructions=500)
-        results.append(snapshot(m, r))
-    assert results[0] == results[1]
+# --- the CPU against py65's own MPU -----------------------------------------------------------
+DOCUMENTED = frozenset(op.code for op in EVERY_OPCODE if op.documented)
 
 
 @settings(max_examples=80, deadline=None)
 @given(seed=st.integers(0, 2**32 - 1), regs=st.tuples(*[st.integers(0, 255)] * 5), start=st.integers(0, 0xFF00))
-def test_fast_cpu_matches_py65_step_by_step(seed, regs, start):
-    """FastMPU against py65's MPU in lockstep through random memory: the same
-    registers and flags after every instruction, the same memory at the end."""
+def test_fast_mpu_matches_py65_step_by_step(seed, regs, start):
+    """FastMPU (the base of the 6510) against py65's MPU in lockstep through random memory:
+    the same registers and flags after every instruction, the same memory at the end."""
     image = random.Random(seed).randbytes(0x10000)
     ref = MPU(memory=list(image), pc=start)
     fast = FastMPU(memory=list(image), pc=start)
@@ -297,6 +244,182 @@ def test_fast_cpu_matches_py65_step_by_step(seed, regs, start):
         ref.step()
         fast.pc += 1
         table[op](fast)
-        fast.pc &= 0xFFFF  # as py65's step() ends (the harness masks after every control transfer)
+        fast.pc &= 0xFFFF  # as py65's step() ends
         assert (fast.a, fast.x, fast.y, fast.p, fast.sp, fast.pc) == (ref.a, ref.x, ref.y, ref.p, ref.sp, ref.pc)
     assert fast.memory == ref.memory
+
+
+@settings(max_examples=80, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), regs=st.tuples(*[st.integers(0, 255)] * 5), start=st.integers(0x0200, 0x9F00))
+def test_the_6510_runs_documented_instructions_as_py65_does(seed, regs, start):
+    """The machine's instruction table on 64 KB of plain RAM against py65's MPU, lockstep,
+    while the instructions are documented and the decimal flag is clear (the 6510's decimal
+    flags follow the NMOS chip, py65's do not)."""
+    image = random.Random(seed).randbytes(0x10000)
+    ref = MPU(memory=list(image), pc=start)
+    mem = list(image)
+
+    def store(addr: int, value: int) -> None:
+        mem[addr] = value
+
+    cpu = C64CPU(mem, lambda addr: None, store)
+    cpu.read_low, cpu.read_high = 0x10000, 0
+    cpu.pc = start
+    for c in (ref, cpu):
+        c.a, c.x, c.y, c.sp, p = regs
+        c.p = (p | MPU.UNUSED | MPU.BREAK) & ~MPU.DECIMAL
+    table = instruction_table()
+    for _ in range(3000):
+        op = ref.memory[ref.pc]
+        if op not in DOCUMENTED or ref.p & MPU.DECIMAL or not 2 <= ref.pc < 0xFFF0:
+            break
+        ref.step()
+        cpu.pc += 1
+        table[op](cpu)
+        cpu.pc &= 0xFFFF
+        assert (cpu.a, cpu.x, cpu.y, cpu.p, cpu.sp, cpu.pc) == (ref.a, ref.x, ref.y, ref.p, ref.sp, ref.pc)
+    assert mem[2:] == ref.memory[2:]
+
+
+# --- the machine without ROM images: chips, interrupts, the stub ROMs -------------------------
+def program(source: str, origin: int = BASE) -> bytes:
+    text = f"*= ${origin:04x}\n" + "\n".join(f"         {line}" for line in source.strip().split("\n")) + "\n"
+    return assemble(text, "test.asm", Options(cpu="6502i")).image
+
+
+def run_source(source: str, **opts) -> tuple[Machine, object]:
+    m = machine(program(source), **opts)
+    return m, m.run(BASE, max_instructions=2_000_000)
+
+
+def test_a_program_waiting_for_raster_lines_runs():
+    """CMP $D012 loops: the VIC-II's raster counter moves with the CPU's cycles (without it
+    the loop would never end).  $D012 reads 0 on lines 0 and 256 (bit 8 is in $D011): ten
+    waits are five frames."""
+    m, r = run_source("""ldx #10
+wait     lda $d012
+bne wait
+next     lda $d012
+beq next
+dex
+bne wait
+rts""")
+    assert r.ok
+    assert 4 * 19_656 < m.c64.cpu.cycles < 6 * 19_656  # PAL: 312 lines of 63 cycles a frame
+
+
+def test_the_timer_interrupt_runs_the_jiffy_clock():
+    """CIA 1's timer interrupts 60 times a second through $FF48 and $0314 to $EA31; the
+    jiffy clock $A0-$A2 counts (the loop waits for 5 jiffies)."""
+    m, r = run_source("""lda $a2
+clc
+adc #5
+wait     cmp $a2
+bne wait
+rts""")
+    assert r.ok and m.read(0xA2, 1) == bytes([5]) and m.c64.counters.interrupts >= 5
+
+
+def test_an_interrupt_handler_chained_to_ea31_runs():
+    """The usual way to hook the interrupt: $0314 points at the program's handler, which
+    counts in $C300 and continues at $EA31 (the KERNAL's handler ends at $EA81: RTI)."""
+    m, r = run_source("""sei
+lda #<handler
+sta $0314
+lda #>handler
+sta $0315
+cli
+wait     lda $c300
+cmp #3
+bne wait
+sei
+lda #$31
+sta $0314
+lda #$ea
+sta $0315
+cli
+rts
+handler  inc $c300
+jmp $ea31""")
+    assert r.ok and m.read(0xC300, 1) == b"\x03"
+
+
+def test_a_raster_interrupt_acknowledged_with_asl_d019():
+    """A raster interrupt on line $80 with the CIA's off, acknowledged with ASL $D019 (the
+    read-modify-write writes the old value back first, which clears the latch): one
+    interrupt a frame."""
+    m, r = run_source("""sei
+lda #$7f
+sta $dc0d
+lda $dc0d
+lda #<handler
+sta $0314
+lda #>handler
+sta $0315
+lda #$80
+sta $d012
+lda $d011
+and #$7f
+sta $d011
+lda #$01
+sta $d01a
+cli
+wait     lda $c300
+cmp #5
+bne wait
+sei
+lda #0
+sta $d01a
+rts
+handler  asl $d019
+inc $c300
+inc $d020
+jmp $ea81""")
+    assert r.ok and m.read(0xC300, 1) == b"\x05"
+    assert 4 * 19_656 < m.c64.cpu.cycles < 6 * 19_656
+
+
+def test_undocumented_opcodes_run_as_on_the_6510():
+    """LAX $10 loads A and X; SAX $11 stores A AND X (No More Secrets)."""
+    m, r = run_source("lda #$5a\nsta $10\nlax $10\nlda #$0f\nsax $11\nrts")
+    assert r.ok and (r.x, m.read(0x11, 1)) == (0x5A, b"\x0a")
+
+
+def test_a_brk_handler_of_the_program_is_called():
+    """BRK goes through $FF48 and the vector $0316: the program's own handler runs."""
+    m, r = run_source("""lda #<handler
+sta $0316
+lda #>handler
+sta $0317
+brk
+nop
+handler  pla
+tay
+pla
+tax
+pla
+pla
+pla
+pla
+lda #$77
+rts""")
+    assert r.ok and r.a == 0x77
+
+
+def test_the_stub_roms():
+    roms = stubrom.images()
+    assert (len(roms.basic), len(roms.kernal), roms.stub, stubrom.has_chargen(roms)) == (0x2000, 0x2000, True, False)
+    kernal = roms.kernal
+    assert kernal[0x1FFA:] == bytes([0x43, 0xFE, 0xE2, 0xFC, 0x48, 0xFF])  # NMI $FE43, RESET $FCE2, IRQ $FF48
+    assert kernal[0xFFD2 - 0xE000] == 0x02  # a trap: the routine is Python
+    m = Machine()
+    assert m.read(0x0314, 6) == bytes([0x31, 0xEA, 0x66, 0xFE, 0x47, 0xFE])  # RESTOR's vectors
+    assert m.read(0x0400, 3) == b"   " and m.c64.vic.regs[0x20:0x22] == [14, 6]  # cleared screen, colours
+
+
+def test_a_screenshot_without_the_character_rom_has_no_characters():
+    m, r = run_source("lda #0\nsta $d020\nlda #1\nsta $0400\nrts")  # black border, "A" at the top left
+    rows = screen.render(m.c64)
+    assert rows[0][0] == 0  # the border is black
+    top_left = [rows[y][x] for y in range(36, 44) for x in range(32, 40)]  # (the first cell: 32 pixels of border)
+    assert set(top_left) == {6}  # background blue only: no character drawn without the ROM

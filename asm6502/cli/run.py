@@ -1,5 +1,5 @@
-"""``asm6502 run PRG``: run a program in py65 -- with C64 ROM stubs, or on a
-whole C64 with the real ROM images when they are found (``--roms``)."""
+"""``asm6502 run PRG``: run a program on the C64 machine -- on the project's stub ROMs
+(``asm6502.emu.harness``), or with the real ROM images when they are found (``--roms``)."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ from dataclasses import replace
 from asm6502 import filetype
 from asm6502.cli.common import add_path_argument, address_arg, count_arg, gate, guarded, read_program
 from asm6502.diagnostics import DiagnosticError, error
+from asm6502.emu.c64 import screen as pictures
 from asm6502.emu.c64.roms import find_roms
 from asm6502.emu.c64.session import DEFAULT_CYCLES
 from asm6502.emu.harness import (
@@ -23,13 +24,20 @@ from asm6502.emu.harness import (
 from asm6502.fileio import DISK_IMAGE_OR_FOLDER, INPUT, ROM_FOLDER, SCREENSHOT, Files
 from asm6502.petscii import petscii_to_text
 
+NO_CHARGEN = ("drawn without the C64's character ROM: border, background, bitmaps and colours "
+              "as the VIC-II shows them, but no characters (give the ROM images with --roms)")
 CLR = 0x93  # PETSCII clear screen (CHROUT $FFD2 clears the screen and homes the cursor)
 
 EPILOG = """\
-The program runs as after LOAD and SYS: its final RTS ends the run. The C64
-routines it may call are stubbed: CHROUT $FFD2, CHRIN $FFCF (line input,
-like the screen editor), GETIN $FFE4 and BASIC's STROUT $AB1E; a call into any
-other ROM address stops the run with an error naming it.
+The program runs as after LOAD and SYS on a C64 (its VIC-II, CIAs and SID, the
+timer interrupt 60 times a second) whose ROMs are the project's stubs: its final
+RTS ends the run. The ROM routines it may call are CHROUT $FFD2, CHRIN $FFCF
+(line input, like the screen editor), GETIN $FFE4 and BASIC's STROUT $AB1E;
+interrupts go through $FF48 and the vectors $0314/$0316 to $EA31/$EA81 as on a
+C64. A call into any other ROM address stops the run with an error naming it.
+--screenshot writes the screen as the VIC-II shows it when the program has
+returned (what it put in screen memory and the registers; CHROUT's text is
+printed, not drawn, and without the character ROM there are no characters).
 
 Interactive (stdin is a terminal, no --input): type your answers, RETURN ends
 a line. Scripted: --input FILE (or a pipe on stdin) supplies the keystrokes;
@@ -72,7 +80,7 @@ the options are accepted: -keybuf (--type), -limitcycles (--cycles),
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="asm6502 run",
-        description="Run a C64 machine-code .prg in the py65 6502 emulator with KERNAL/BASIC-ROM stubs.",
+        description="Run a C64 machine-code .prg on the C64 machine (py65's 6502 with the VIC-II and CIAs), with the project's KERNAL/BASIC stubs or the real ROMs.",
         epilog=EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
@@ -84,8 +92,6 @@ def build_parser() -> argparse.ArgumentParser:
                    help="keystrokes for CHRIN/GETIN from FILE ('-' = stdin); newline = RETURN")
     p.add_argument("--max-instructions", type=count_arg, default=DEFAULT_BUDGET, metavar="N",
                    help=f"stop after N 6502 instructions (default {DEFAULT_BUDGET:,})")
-    p.add_argument("--engine", choices=("fast", "naive"), default="fast",
-                   help="fast (default) or naive: the py65 step()-per-instruction reference loop")
     p.add_argument("--stats", action="store_true", help="print the stop reason and instruction count on stderr")
     c64 = p.add_argument_group("on the C64 with its real ROMs")
     add_path_argument(c64, "--roms", role=ROM_FOLDER, metavar="DIR",
@@ -190,7 +196,7 @@ def _run(args: argparse.Namespace, files: Files) -> int:
         return run_on_c64(args, lookup.roms, files)
     machine_only = [name for name, value in (("--disk", args.disk), ("--type", args.type),
                                              ("--until-text", args.until_text), ("--until-pc", args.until_pc),
-                                             ("--cycles", args.cycles), ("--screenshot", args.screenshot),
+                                             ("--cycles", args.cycles),
                                              ("--transcript", args.transcript),
                                              ("--cia", args.cia != "6526")) if value]
     if machine_only or args.prg is None:
@@ -213,8 +219,7 @@ def _run_stubbed(args: argparse.Namespace, files: Files, note: str | None = None
         raise OSError(errno.EBADF, "standard output is closed", "<stdout>")
     interactive = args.input is None and sys.stdin is not None and sys.stdin.isatty()
     screen = _TerminalScreen(sys.stdout, ansi=sys.stdout.isatty()) if interactive else None
-    machine = Machine(MachineOptions(engine=args.engine, getin_waits=interactive),
-                      on_output=screen.put if screen else None)
+    machine = Machine(MachineOptions(getin_waits=interactive), on_output=screen.put if screen else None)
     start, _end = machine.load_prg(data, name=args.prg)
     entry = start if args.sys is None else args.sys
     if interactive:
@@ -252,6 +257,10 @@ def _run_stubbed(args: argparse.Namespace, files: Files, note: str | None = None
             message = f"the input ended: {message}"
         print(f"asm6502 run: {result.reason.value}: {message} (PC ${result.pc:04X}, "
               f"{total:,} instructions)", file=sys.stderr)
+    if args.screenshot and result.ok:  # (a failed run leaves no output)
+        files.add(args.screenshot, pictures.screenshot(machine.c64), "screenshot")
+        files.commit()
+        print(f"asm6502 run: note: {args.screenshot}: {NO_CHARGEN}", file=sys.stderr)
     return 0 if result.ok else 1
 
 

@@ -14,7 +14,7 @@ from asm6502.emu.harness import Machine
 from asm6502.fileio import INPUT, MAX_PRG_BYTES, REPORT, ROM_FOLDER, Files, write_stdout
 
 EPILOG = """\
-Runs the program's machine code in py65 with faithful C64 ROM stubs. First the
+Runs the program's machine code on the C64 machine with the project's stub ROMs. First the
 article's worked example (secret 3436) and its ERROR cases are played; then an
 automatic codebreaker answers truthfully for each of the 6^4 = 1296 secrets.
 Every game must end with "OK" on the secret and match, guess by guess and byte
@@ -57,7 +57,7 @@ def _secrets(text: str) -> list[tuple[int, ...]]:
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="asm6502 verify",
-        description="Verify a program in the py65 emulator against an independent model.",
+        description="Verify a program on the C64 machine against an independent model.",
         epilog=EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
@@ -76,8 +76,6 @@ def build_parser() -> argparse.ArgumentParser:
                    help="only these secrets, comma-separated (e.g. 3436,6465); default: all 1296")
     s.add_argument("--json", action="store_true", help="write the report as JSON")
     add_path_argument(s, "-o", "--output", role=REPORT, metavar="FILE", help="write the report to FILE instead of stdout")
-    s.add_argument("--engine", choices=("fast", "naive"), default="fast",
-                   help="fast (default) or naive: py65 step() per instruction (the reference loop)")
     s.add_argument("--no-progress", action="store_true",
                    help="no progress bar on stderr (there is none anyway when stderr is not a terminal)")
     add_path_argument(s, "--roms", role=ROM_FOLDER, metavar="DIR",
@@ -111,7 +109,7 @@ def _verify_superhirn(args: argparse.Namespace, plan: Files) -> int:
 
         bar = tqdm(total=total, unit="game", desc="superhirn", file=sys.stderr, leave=False)
     try:
-        report = superhirn.sweep(prg, args.secrets, jobs=args.jobs, engine=args.engine,
+        report = superhirn.sweep(prg, args.secrets, jobs=args.jobs,
                                  progress=(lambda _record: bar.update(1)) if bar else None, roms=roms)
     finally:
         if bar is not None:

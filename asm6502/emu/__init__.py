@@ -1,8 +1,9 @@
-"""Run C64 machine code in the py65 6502 emulator with KERNAL/BASIC-ROM stubs.
+"""Run C64 machine code on the emulated C64 (``c64``).
 
-``harness`` is the reusable machine (load a .prg, ``run`` from an address,
-stubs for CHROUT/CHRIN/GETIN/STROUT); ``superhirn`` plays and verifies the
-Superhirn II codebreaker from 64'er magazine against every secret code.
+``harness`` runs it without the user's ROM images: the machine on the project's stub ROMs
+(load a .prg, ``run`` from an address like SYS, CHROUT/CHRIN/GETIN/STROUT in Python);
+``superhirn`` plays and verifies the Superhirn II codebreaker from 64'er magazine against
+every secret code.
 """
 
 from asm6502.emu.harness import (

@@ -1,36 +1,29 @@
-"""A C64 machine-code harness: py65's 6502 plus Python stubs for the ROM routines.
+"""Running a C64 machine-code program without the user's ROM images.
 
-Memory is a flat 64 KiB RAM image (a list of ints, as py65 wants it).  The
-BASIC ROM ($A000-$BFFF) and KERNAL ROM ($E000-$FFFF) are not present: those
-areas hold zeros except for the few ROM texts programs print directly.  Control
-can only reach ROM code through JSR, JMP, JMP (ind), RTS or RTI (a branch or a
-fall-through from RAM lands on a zero, i.e. a BRK, first), so the fast engine
-checks the program counter only after those five instructions.  When it lands
-in ROM:
+The machine is the C64 of ``asm6502.emu.c64`` -- the same 6510, memory map,
+VIC-II, CIAs and SID as with the real ROMs -- on the project's own BASIC and
+KERNAL (``asm6502.emu.c64.stubrom``).  This module is that ROM set's owner: its
+traps are the ROM routines, written in Python (C64 Programmer's Reference Guide
+(PRG), "Mapping the Commodore 64" (Mapping), the KERNAL/BASIC ROM disassemblies):
 
-* on a stubbed entry point the Python stub runs, then an RTS is performed
-  (the stub replaces the whole ROM routine, so ``JSR $FFD2`` costs one counted
-  instruction, the JSR);
-* on the SYS return address the run ends cleanly (the program's final RTS);
-* anywhere else the run stops with an error naming the address.
+* CHROUT $FFD2, CHRIN $FFCF (a line of input, as the screen editor reads it),
+  GETIN $FFE4, BASIC's STROUT $AB1E, UDTIM $FFEA (the jiffy clock, called by the
+  interrupt handler); each is followed by the routine's RTS, and a ``JSR $FFD2``
+  counts as one instruction, the JSR (the trap stands in for the ROM routine);
+* $E147, where BASIC's SYS continues after the routine's final RTS: the run ends
+  cleanly (A/X/Y/P stored to $030C-$030F, as SYS does);
+* BRK, through the IRQ entry $FF48 and the vector $0316: the run stops at the BRK
+  (the registers as they were at it) unless the program set its own BRK handler;
+* any other ROM address: the run stops with an error naming it.
 
-A run also stops on BRK, on an undocumented opcode (py65 would silently run it
-as a one-byte NOP; the 6510 would not), when CHRIN/GETIN need keys that have
-not been fed yet (resumable: ``feed`` and ``resume``), and after an
-instruction budget.
+Interrupts run as on a C64: CIA 1's timer interrupts 60 times a second through
+$FF48 and $0314 to $EA31 (the jiffy clock, then $EA81: registers back, RTI), so
+raster and timer interrupt code, and programs waiting on the raster line, run.
 
-Two engines execute the same py65 instruction code:
-
-* ``"naive"``: ``MPU.step()`` per instruction with Python checks (stub
-  address, opcode) before every step -- the reference;
-* ``"fast"`` (default): py65's instruction table called in a tight loop, a
-  subclass of py65's MPU with cheaper addressing helpers (same results, no
-  cycle bookkeeping), checks only in the control-transfer instructions above.
-
-Both stop in the same state after the same number of instructions; the tests
-compare them.  Facts used are cited where used (C64 Programmer's Reference
-Guide (PRG), "Mapping the Commodore 64" (Mapping), the KERNAL/BASIC ROM
-disassemblies).
+A run also stops when the CPU jams, when CHRIN/GETIN need keys that have not
+been fed yet (resumable: ``feed`` and ``resume``), and after an instruction
+budget.  ``instructions`` counts the instructions the CPU ran, the program's and
+the interrupt code's.
 """
 
 from __future__ import annotations
@@ -40,56 +33,33 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from enum import Enum
 
-from py65.devices.mpu6502 import MPU
-
 from asm6502 import c64map, petscii
-from asm6502.c64map import ADDRESS, BASIC_ROM, KERNAL_ROM
-from asm6502.cpu import EVERY_OPCODE
+from asm6502.c64map import ADDRESS, BASIC_ROM
 from asm6502.diagnostics import DiagnosticError, Span, error
+from asm6502.emu.c64 import stubrom
+from asm6502.emu.c64.machine import C64, StopRun
 from asm6502.petscii import typed_code
 
-# --- memory map (asm6502.c64map) ---------------------------------------------
 # KERNAL jump table names for messages, written as the PRG does ("CHROUT")
 KERNAL_ENTRIES: dict[int, str] = {row.address: row.short.upper() for row in c64map.KERNAL}
-CHRIN = ADDRESS["chrin"]
-CHROUT = ADDRESS["chrout"]
-GETIN = ADDRESS["getin"]
-# BASIC ROM $AB1E STROUT: print the string at A (low) / Y (high) up to a $00
-# byte or a quote (it goes through STRLIT $B487, which ends strings at $00 or
-# '"'; strings are at most 255 bytes long).
-STROUT = ADDRESS["strout"]
+CHRIN = stubrom.CHRIN
+CHROUT = stubrom.CHROUT
+GETIN = stubrom.GETIN
+STROUT = stubrom.STROUT
 BASIC_ENTRIES: dict[int, str] = {STROUT: "STROUT"}
-
-# BASIC ROM texts that programs print via STROUT (BASIC ROM disassembly):
-# $A364 "CR O K CR", $A369 "  ERROR" (messages of the READY/error printer).
-ROM_TEXTS: dict[int, bytes] = {
-    0xA364: bytes([0x0D, 0x4F, 0x4B, 0x0D, 0x00]),
-    0xA369: bytes([0x20, 0x20, 0x45, 0x52, 0x52, 0x4F, 0x52, 0x00]),
-}
-
-# BASIC SYS ($E12A) pushes $E146 before jumping to the routine, so the
-# routine's final RTS continues at $E147, which stores A/X/Y/P into
-# $030C-$030F (SAREG/SXREG/SYREG/SPREG, Mapping); SYS loads them from there.
-SYS_RETURN = 0xE147
+SYS_RETURN = stubrom.SYS_RETURN
 SAREG = ADDRESS["sareg"]
+TIME = ADDRESS["time"]  # the jiffy clock, $A0-$A2 (high byte first)
+STOP_ROW = 0x0091  # STKEY (Mapping): the keyboard row of the STOP key, $FF: not pressed
+DAY = 0x4F1A01  # jiffies in 24 hours: UDTIM sets the clock back to 0 there
 
 CRSW = ADDRESS["crsw"]  # "input from screen" flag
 KEY_RETURN = petscii.CR
 KEY_DEL = petscii.DEL
 QUOTE = petscii.QUOTE
 
-# The NMOS 6502's undocumented opcodes (the opcode table): py65 1.2 implements none
-# of them (it would run each as a one-byte NOP), so the stubbed runner stops on them.
-UNDOCUMENTED_OPCODES = frozenset(op.code for op in EVERY_OPCODE if not op.documented)
-# The only instructions that can move the program counter into ROM code.
-CONTROL_TRANSFERS = (0x20, 0x40, 0x4C, 0x60, 0x6C)  # JSR RTI JMP RTS JMP()
-
 DEFAULT_BUDGET = 100_000_000
-_BATCH = 20_000  # instructions per inner loop before the budget check
-
-
-def _in_rom(addr: int) -> bool:
-    return addr >= KERNAL_ROM[0] or BASIC_ROM[0] <= addr <= BASIC_ROM[1]
+NO_CYCLE_LIMIT = 1 << 62
 
 
 def rom_name(addr: int) -> str:
@@ -106,14 +76,19 @@ class StopReason(str, Enum):
     RETURNED = "returned"  # final RTS back to the SYS caller
     BRK = "brk"
     ROM_CALL = "rom-call"  # control reached ROM code that has no stub
-    UNDOCUMENTED_OPCODE = "undocumented-opcode"
+    JAM = "jam"  # the CPU ran a JAM opcode
+    EXIT = "exit"  # the program wrote its exit code to $D7FF (VICE's debug cartridge)
     INPUT_NEEDED = "input-needed"  # CHRIN/GETIN wait for keys: feed() then resume()
     BUDGET = "budget"
 
 
+_REASONS = {"returned": StopReason.RETURNED, "brk": StopReason.BRK, "rom-call": StopReason.ROM_CALL,
+            "halt": StopReason.JAM, "exit": StopReason.EXIT, "input-needed": StopReason.INPUT_NEEDED,
+            "instructions": StopReason.BUDGET}
+
+
 @dataclass(frozen=True)
 class MachineOptions:
-    engine: str = "fast"  # "fast" or "naive" (reference: py65 step() per instruction)
     getin_waits: bool = False  # GETIN with no key: stop INPUT_NEEDED instead of returning 0
     echo_input: bool = True  # typed lines appear in ``screen`` like on the C64 screen
 
@@ -140,180 +115,11 @@ class RunResult:
         return self.reason in (StopReason.INPUT_NEEDED, StopReason.BUDGET)
 
 
-class _Stop(Exception):
-    """Raised inside the instruction loop; ``completed`` = the current instruction ran."""
-
-    def __init__(self, reason: StopReason, message: str, completed: int):
-        super().__init__(message)
-        self.reason = reason
-        self.message = message
-        self.completed = completed
-
-
-class FastMPU(MPU):
-    """py65's NMOS 6502 with cheaper helpers.
-
-    Every instruction is still py65's own ``inst_0xNN`` method; the addressing
-    and operation helpers it calls (``AbsoluteXAddr``, ``opLSR``, ``opCMPR``,
-    ``opBCL`` ...) are replaced by versions computing the same values and
-    flags with fewer Python operations (flag masks: N $80, V $40, Z $02,
-    C $01).  Cycle bookkeeping (``excycles``) is dropped: the harness does not
-    report cycles.  ``ByteAt`` becomes the memory list's own ``__getitem__``.
-    The tests compare this class with py65's MPU on random programs.
-    """
-
-    def __init__(self, memory, pc=0):
-        super().__init__(memory=memory, pc=pc)
-        self.ByteAt = memory.__getitem__
-        self.addcycles = False  # take py65's cycle-free branch in the (zp),Y helper
-
-    def WordAt(self, addr):
-        m = self.memory
-        return m[addr] + (m[addr + 1] << 8)
-
-    def AbsoluteAddr(self):
-        m = self.memory
-        pc = self.pc
-        return m[pc] + (m[pc + 1] << 8)
-
-    def AbsoluteXAddr(self):
-        m = self.memory
-        pc = self.pc
-        return (m[pc] + (m[pc + 1] << 8) + self.x) & 0xFFFF
-
-    def AbsoluteYAddr(self):
-        m = self.memory
-        pc = self.pc
-        return (m[pc] + (m[pc + 1] << 8) + self.y) & 0xFFFF
-
-    def FlagsNZ(self, value):
-        # N = bit 7 of the value, Z = value is zero (flags $80 and $02)
-        self.p = (self.p & 0x7D) | ((value & 0x80) if value else 0x02)
-
-    def BranchRelAddr(self):
-        pc = self.pc
-        offset = self.memory[pc]
-        pc += 1
-        self.pc = (pc + offset - 256 if offset & 0x80 else pc + offset) & 0xFFFF
-
-    def stPush(self, z):
-        self.memory[self.sp + 0x100] = z & 0xFF
-        self.sp = (self.sp - 1) & 0xFF
-
-    def stPop(self):
-        self.sp = (self.sp + 1) & 0xFF
-        return self.memory[self.sp + 0x100]
-
-    # operations: same results as py65's op* methods
-    def opLDA(self, x):
-        v = self.memory[x()]
-        self.a = v
-        self.p = (self.p & 0x7D) | ((v & 0x80) if v else 0x02)
-
-    def opLDX(self, y):
-        v = self.memory[y()]
-        self.x = v
-        self.p = (self.p & 0x7D) | ((v & 0x80) if v else 0x02)
-
-    def opLDY(self, x):
-        v = self.memory[x()]
-        self.y = v
-        self.p = (self.p & 0x7D) | ((v & 0x80) if v else 0x02)
-
-    def opAND(self, x):
-        v = self.a & self.memory[x()]
-        self.a = v
-        self.p = (self.p & 0x7D) | ((v & 0x80) if v else 0x02)
-
-    def opORA(self, x):
-        v = self.a | self.memory[x()]
-        self.a = v
-        self.p = (self.p & 0x7D) | ((v & 0x80) if v else 0x02)
-
-    def opEOR(self, x):
-        v = self.a ^ self.memory[x()]
-        self.a = v
-        self.p = (self.p & 0x7D) | ((v & 0x80) if v else 0x02)
-
-    def opBIT(self, x):
-        t = self.memory[x()]
-        self.p = (self.p & 0x3D) | (t & 0xC0) | (0 if self.a & t else 0x02)
-
-    def opASL(self, x):
-        if x is None:
-            t = self.a
-            r = (t << 1) & 0xFF
-            self.a = r
-        else:
-            addr = x()
-            t = self.memory[addr]
-            r = (t << 1) & 0xFF
-            self.memory[addr] = r
-        self.p = (self.p & 0x7C) | (t >> 7) | ((r & 0x80) if r else 0x02)
-
-    def opLSR(self, x):
-        if x is None:
-            t = self.a
-            self.a = t >> 1
-        else:
-            addr = x()
-            t = self.memory[addr]
-            self.memory[addr] = t >> 1
-        self.p = (self.p & 0x7C) | (t & 0x01) | (0 if t > 1 else 0x02)
-
-    def opINCR(self, x):
-        if x is None:
-            r = (self.a + 1) & 0xFF
-            self.a = r
-        else:
-            addr = x()
-            r = (self.memory[addr] + 1) & 0xFF
-            self.memory[addr] = r
-        self.p = (self.p & 0x7D) | ((r & 0x80) if r else 0x02)
-
-    def opDECR(self, x):
-        if x is None:
-            r = (self.a - 1) & 0xFF
-            self.a = r
-        else:
-            addr = x()
-            r = (self.memory[addr] - 1) & 0xFF
-            self.memory[addr] = r
-        self.p = (self.p & 0x7D) | ((r & 0x80) if r else 0x02)
-
-    def opCMPR(self, get_address, register_value):
-        t = self.memory[get_address()]
-        p = self.p & 0x7C
-        if register_value == t:
-            p |= 0x03
-        elif register_value > t:
-            p |= 0x01
-        self.p = p | ((register_value - t) & 0x80)
-
-    def opBCL(self, x):  # branch if flag x clear
-        if self.p & x:
-            self.pc += 1
-        else:
-            pc = self.pc
-            offset = self.memory[pc]
-            pc += 1
-            self.pc = (pc + offset - 256 if offset & 0x80 else pc + offset) & 0xFFFF
-
-    def opBST(self, x):  # branch if flag x set
-        if self.p & x:
-            pc = self.pc
-            offset = self.memory[pc]
-            pc += 1
-            self.pc = (pc + offset - 256 if offset & 0x80 else pc + offset) & 0xFFFF
-        else:
-            self.pc += 1
-
-
 Stub = Callable[["Machine"], None]
 
 
 class Machine:
-    """A C64 without ROMs: 64 KiB RAM, py65 CPU, stubbed KERNAL/BASIC entries.
+    """A C64 on the project's ROMs: load a program, run it from an address like SYS.
 
     Typical use::
 
@@ -325,13 +131,13 @@ class Machine:
             m.feed(more_keys())
             result = m.resume()
 
-    ``memory`` is the RAM (a list of 65536 ints 0-255, shared with the CPU);
-    ``output`` all bytes written by CHROUT; ``screen`` the output with the
-    typed lines echoed, as the C64 screen would show them.  ``stubs`` maps ROM
-    entry addresses to functions ``stub(machine)`` that read and set
-    ``machine.cpu`` registers and ``machine.memory``; the harness performs the
-    routine's RTS.  Extra stubs passed to the constructor are added to (or
-    replace) the built-in CHROUT/CHRIN/GETIN/STROUT.
+    ``c64`` is the machine, ``memory`` its CPU's view of memory (RAM, the stub ROMs,
+    the I/O registers), ``cpu`` its 6510; ``output`` all bytes written by CHROUT;
+    ``screen`` the output with the typed lines echoed, as the C64 screen would show
+    them.  ``stubs`` maps ROM entry addresses to functions ``stub(machine)`` that read
+    and set ``machine.cpu`` registers and ``machine.memory``; the routine's RTS follows.
+    Extra stubs passed to the constructor are added to (or replace) the built-in ones.
+    *chargen*: the user's character ROM, for pictures of the screen (none: no characters).
     """
 
     def __init__(
@@ -339,37 +145,45 @@ class Machine:
         options: MachineOptions = MachineOptions(),
         stubs: Mapping[int, Stub] | None = None,
         on_output: Callable[[int], None] | None = None,
+        chargen: bytes | None = None,
     ):
-        if options.engine not in ("fast", "naive"):
-            raise ValueError(f"unknown engine {options.engine!r} (fast or naive)")
         self.options = options
-        self.memory: list[int] = [0] * 0x10000
-        for addr, text in ROM_TEXTS.items():
-            self.memory[addr : addr + len(text)] = text
-        cpu_class = FastMPU if options.engine == "fast" else MPU
-        self.cpu = cpu_class(memory=self.memory, pc=0)
+        self.c64 = c64 = C64(stubrom.images(chargen))
+        stubrom.prepare(c64)
+        self.memory: list[int] = c64.memory
+        self.cpu = c64.cpu
         self.stubs: dict[int, Stub] = {
             CHROUT: Machine._chrout,
             CHRIN: Machine._chrin,
             GETIN: Machine._getin,
             STROUT: Machine._strout,
+            stubrom.UDTIM: Machine._udtim,
         }
         if stubs:
             self.stubs.update(stubs)
+        for addr, stub in self.stubs.items():
+            c64.traps[addr] = self._routine(stub)
+        c64.traps[SYS_RETURN] = self._returned
+        c64.traps[stubrom.BRK_ENTRY] = self._brk
+        c64.untrapped = self._untrapped
         self.on_output = on_output
         self.output = bytearray()
         self.screen = bytearray()
-        self.instructions = 0  # total over all runs
         self._keys: deque[int] = deque()
         self._line = b""
         self._line_pos = 0
-        self._instruct = self._fast_table() if options.engine == "fast" else None
+
+    @property
+    def instructions(self) -> int:
+        """Instructions run over all runs."""
+        return self.c64.instructions
 
     # --- loading and memory --------------------------------------------------
     def load(self, address: int, data: bytes) -> None:
+        """Put *data* into RAM at *address* (below a ROM or the I/O registers too, as LOAD does)."""
         if not 0 <= address <= 0xFFFF or address + len(data) > 0x10000:
             raise ValueError(f"${address:04X}+{len(data)} bytes does not fit in 64 KiB")
-        self.memory[address : address + len(data)] = bytes(data)
+        self.c64.poke_ram(address, bytes(data))
 
     def load_prg(self, data: bytes, name: str = "<prg>") -> tuple[int, int]:
         """Load a .prg (2-byte little-endian load address + bytes); return (start, end+1)."""
@@ -384,7 +198,25 @@ class Machine:
         return start, start + len(body)
 
     def read(self, address: int, length: int) -> bytes:
+        """The bytes the CPU sees at *address*."""
         return bytes(self.memory[address : address + length])
+
+    def ram(self) -> bytes:
+        """All 64 KB of RAM, the RAM below the ROMs and the I/O registers included."""
+        mem, under = self.memory, self.c64.under
+        return bytes(mem[:0xA000] + under["basic"] + mem[0xC000:0xD000] + under["io"] + under["kernal"])
+
+    def save(self) -> dict:
+        """Everything that changes while the machine runs (``restore`` goes back to it)."""
+        return {"c64": self.c64.save_state(), "output": bytes(self.output), "screen": bytes(self.screen),
+                "keys": bytes(self._keys), "line": (self._line, self._line_pos)}
+
+    def restore(self, state: dict) -> None:
+        self.c64.load_state(state["c64"])
+        self.output[:] = state["output"]
+        self.screen[:] = state["screen"]
+        self._keys = deque(state["keys"])
+        self._line, self._line_pos = state["line"]
 
     # --- keyboard -------------------------------------------------------------
     def feed(self, keys: bytes | str) -> None:
@@ -405,7 +237,7 @@ class Machine:
         if as_sys:
             cpu.sp = 0xFF
             cpu.a, cpu.x, cpu.y = self.memory[SAREG : SAREG + 3]
-            cpu.p = self.memory[SAREG + 3] | MPU.UNUSED | MPU.BREAK
+            cpu.p = self.memory[SAREG + 3] | cpu.UNUSED | cpu.BREAK
             cpu.stPushWord(SYS_RETURN - 1)
         cpu.pc = start & 0xFFFF
         return self.resume(max_instructions)
@@ -413,111 +245,16 @@ class Machine:
     def resume(self, max_instructions: int = DEFAULT_BUDGET) -> RunResult:
         """Continue after INPUT_NEEDED (feed keys first) or BUDGET."""
         out_mark = len(self.output)
-        try:
-            if _in_rom(self.cpu.pc):  # stopped inside a stub (waiting for keys)
-                self._arrive(0)
-        except _Stop as caught:
-            done, stopped = 0, caught
-        else:
-            engine = self._execute_fast if self._instruct is not None else self._execute_naive
-            done, stopped = engine(max_instructions)
-        stop = stopped
-        self.instructions += done
+        before = self.c64.instructions
+        stop = self.c64.run(NO_CYCLE_LIMIT, stop_when_idle=False, max_instructions=max_instructions)
         cpu = self.cpu
-        if stop.reason is StopReason.RETURNED:
-            # $E147: the SYS caller stores the registers (Mapping: SAREG..SPREG)
-            self.memory[SAREG : SAREG + 4] = [cpu.a, cpu.x, cpu.y, cpu.p]
+        reason = _REASONS.get(stop.reason)
+        if reason is None:
+            raise AssertionError(f"the machine stopped for {stop.reason}: {stop.message}")
         return RunResult(
-            stop.reason, cpu.pc, done, bytes(self.output[min(out_mark, len(self.output)):]), stop.message,
-            cpu.a, cpu.x, cpu.y, cpu.p, cpu.sp,
+            reason, cpu.pc, self.c64.instructions - before, bytes(self.output[min(out_mark, len(self.output)):]),
+            stop.message, cpu.a, cpu.x, cpu.y, cpu.p, cpu.sp,
         )
-
-    def _execute_fast(self, budget: int):
-        cpu = self.cpu
-        mem = self.memory
-        table = self._instruct
-        done = 0
-        i = 0
-        try:
-            while done < budget:
-                n = min(_BATCH, budget - done)
-                for i in range(n):
-                    op = mem[cpu.pc]
-                    cpu.pc += 1
-                    table[op](cpu)
-                done += n
-        except _Stop as stop:
-            return done + i + stop.completed, stop
-        return done, _budget_stop(budget)
-
-    def _execute_naive(self, budget: int):
-        cpu = self.cpu
-        mem = self.memory
-        done = 0
-        try:
-            while done < budget:
-                pc = cpu.pc
-                if _in_rom(pc):
-                    self._arrive(0)
-                    continue
-                op = mem[pc]
-                if op in UNDOCUMENTED_OPCODES:
-                    raise self._undocumented(pc, op)
-                if op == 0x00:
-                    raise self._brk(pc)
-                cpu.step()
-                done += 1
-        except _Stop as stop:
-            return done + stop.completed, stop
-        return done, _budget_stop(budget)
-
-    # --- the fast engine's instruction table ----------------------------------
-    def _fast_table(self) -> list:
-        table = list(FastMPU.instruct)
-        machine = self
-
-        def undocumented(cpu):
-            cpu.pc -= 1
-            raise machine._undocumented(cpu.pc, machine.memory[cpu.pc])
-
-        def brk(cpu):
-            cpu.pc -= 1
-            raise machine._brk(cpu.pc)
-
-        for op in UNDOCUMENTED_OPCODES:
-            table[op] = undocumented
-        table[0x00] = brk
-        for op in CONTROL_TRANSFERS:
-            table[op] = _checked(table[op], machine)
-        return table
-
-    def _undocumented(self, pc: int, op: int) -> _Stop:
-        msg = f"undocumented opcode ${op:02X} at ${pc:04X} (py65 would run it as a NOP)"
-        return _Stop(StopReason.UNDOCUMENTED_OPCODE, msg, 0)
-
-    def _brk(self, pc: int) -> _Stop:
-        if _in_rom(pc):  # ran from RAM into the (absent) ROM
-            return _Stop(StopReason.ROM_CALL, f"execution ran into ROM at {rom_name(pc)}, which has no stub", 0)
-        return _Stop(StopReason.BRK, f"BRK at ${pc:04X}", 0)
-
-    def _arrive(self, completed: int) -> None:
-        """The PC is in ROM: run stubs (each followed by an RTS) until back in RAM."""
-        cpu = self.cpu
-        while True:
-            pc = cpu.pc
-            if pc == SYS_RETURN:
-                raise _Stop(StopReason.RETURNED, "returned from SYS (final RTS)", completed)
-            stub = self.stubs.get(pc)
-            if stub is None:
-                raise _Stop(StopReason.ROM_CALL, f"call into ROM at {rom_name(pc)}, which has no stub", completed)
-            try:
-                stub(self)
-            except _Stop as stop:
-                stop.completed = completed
-                raise
-            cpu.pc = (cpu.stPopWord() + 1) & 0xFFFF  # the routine's RTS
-            if not _in_rom(cpu.pc):
-                return
 
     def take_screen(self) -> bytes:
         """The screen bytes since the last call; they (and ``output``) are forgotten here, so a
@@ -527,7 +264,44 @@ class Machine:
         self.output.clear()
         return data
 
-    # --- stubs -----------------------------------------------------------------
+    # --- the ROM routines ---------------------------------------------------------
+    def _routine(self, stub: Stub) -> Callable[[], None]:
+        """The trap of a ROM routine: the stub, then the routine's RTS.  A stub that stops
+        the run (waiting for keys) leaves the PC at the routine, to run it again on resume."""
+        cpu = self.cpu
+
+        def trap() -> None:
+            entry = (cpu.pc - 1) & 0xFFFF
+            try:
+                stub(self)
+            except StopRun:
+                cpu.pc = entry
+                raise
+            cpu.pc = (cpu.stPopWord() + 1) & 0xFFFF
+
+        return trap
+
+    def _returned(self) -> None:
+        """$E147: the SYS caller stores the registers (Mapping: SAREG..SPREG); the run ends."""
+        cpu = self.cpu
+        cpu.pc = SYS_RETURN
+        self.memory[SAREG : SAREG + 4] = [cpu.a, cpu.x, cpu.y, cpu.p]
+        raise StopRun("returned", "returned from SYS (final RTS)")
+
+    def _brk(self) -> None:
+        """$FE66, reached from a BRK through $FF48 and $0316: the run stops at the BRK, with
+        the registers $FF48 saved and the BRK pushed taken back."""
+        cpu = self.cpu
+        cpu.y = cpu.stPop()
+        cpu.x = cpu.stPop()
+        cpu.a = cpu.stPop()
+        cpu.p = cpu.stPop()
+        cpu.pc = (cpu.stPopWord() - 2) & 0xFFFF  # BRK pushes its address + 2
+        raise StopRun("brk", f"BRK at ${cpu.pc:04X}")
+
+    def _untrapped(self, addr: int) -> None:
+        raise StopRun("rom-call", f"call into ROM at {rom_name(addr)}, which has no stub")
+
     def _emit(self, byte: int) -> None:
         self.output.append(byte)
         self.screen.append(byte)
@@ -540,7 +314,7 @@ class Machine:
         reads a new line."""
         self._emit(self.cpu.a)
         self.memory[CRSW] = 0
-        self.cpu.p &= ~MPU.CARRY
+        self.cpu.p &= ~self.cpu.CARRY
 
     def _chrin(self) -> None:
         """KERNAL $FFCF CHRIN from the keyboard (screen editor, $E632).
@@ -569,7 +343,7 @@ class Machine:
     def _take_line(self) -> bytes:
         keys = self._keys
         if KEY_RETURN not in keys:
-            raise _Stop(StopReason.INPUT_NEEDED, "CHRIN waits for a line of input", 0)
+            raise StopRun("input-needed", "CHRIN waits for a line of input")
         typed = bytearray()
         while True:
             key = keys.popleft()
@@ -590,7 +364,7 @@ class Machine:
         if self._keys:
             self._set_a(self._keys.popleft())
         elif self.options.getin_waits:
-            raise _Stop(StopReason.INPUT_NEEDED, "GETIN waits for a key", 0)
+            raise StopRun("input-needed", "GETIN waits for a key")
         else:
             self._set_a(0)
 
@@ -606,30 +380,23 @@ class Machine:
                 break
             self.cpu.a = byte
             self._chrout()
-        raise _Stop(StopReason.ROM_CALL, f"STROUT: string at ${addr:04X} is longer than 255 bytes "
-                    "(?STRING TOO LONG on a C64)", 0)
+        raise StopRun("rom-call", f"STROUT: string at ${addr:04X} is longer than 255 bytes "
+                      "(?STRING TOO LONG on a C64)")
+
+    def _udtim(self) -> None:
+        """KERNAL $FFEA UDTIM: the jiffy clock TIME ($A0-$A2, high byte first) counts up,
+        back to 0 after 24 hours; STKEY $91 says the STOP key is up (no key here is)."""
+        mem = self.memory
+        t = (mem[TIME] << 16 | mem[TIME + 1] << 8 | mem[TIME + 2]) + 1
+        if t >= DAY:
+            t = 0
+        mem[TIME : TIME + 3] = [t >> 16, (t >> 8) & 0xFF, t & 0xFF]
+        mem[STOP_ROW] = 0xFF
 
     def _set_a(self, value: int) -> None:
         cpu = self.cpu
         cpu.a = value
-        cpu.p = (cpu.p & ~(MPU.CARRY | MPU.ZERO | MPU.NEGATIVE)) | (value & 0x80) | (0 if value else MPU.ZERO)
-
-
-def _budget_stop(budget: int) -> _Stop:
-    return _Stop(StopReason.BUDGET, f"instruction budget of {budget} used up", 0)
-
-
-def _checked(instruction, machine: Machine):
-    """Wrap a control-transfer instruction: after it, a PC in ROM goes to the stubs."""
-
-    def run(cpu):
-        instruction(cpu)
-        pc = cpu.pc & 0xFFFF  # RTS from $FFFF on the stack wraps to $0000
-        cpu.pc = pc
-        if pc >= 0xE000 or 0xA000 <= pc <= 0xBFFF:
-            machine._arrive(1)
-
-    return run
+        cpu.p = (cpu.p & ~(cpu.CARRY | cpu.ZERO | cpu.NEGATIVE)) | (value & 0x80) | (0 if value else cpu.ZERO)
 
 
 # --- terminal text -> keys ---------------------------------------------------------

@@ -179,15 +179,29 @@ def parse_guesses(output: bytes) -> tuple[Code, ...]:
     return tuple(tuple(d - 0x30 for d in m.group()) for m in _GUESS.finditer(output))
 
 
-def new_machine(prg: bytes, engine: str = "fast") -> Machine:
-    machine = Machine(MachineOptions(engine=engine))
+def new_machine(prg: bytes) -> Machine:
+    machine = Machine(MachineOptions())
     machine.load_prg(prg)
     return machine
 
 
-def play_machine(prg: bytes, respond: Responder, engine: str = "fast", budget: int = GAME_BUDGET) -> MachineGame:
-    """Run the program from SYS 13312 and answer each guess it prints."""
-    machine = new_machine(prg, engine)
+def ready_machine(prg: bytes) -> tuple[Machine, dict]:
+    """A machine with the program loaded, and its state to start each game from (restoring
+    it costs a fifth of making a new machine)."""
+    machine = new_machine(prg)
+    return machine, machine.save()
+
+
+def play_machine(prg: bytes, respond: Responder, budget: int = GAME_BUDGET,
+                 ready: tuple[Machine, dict] | None = None) -> MachineGame:
+    """Run the program from SYS 13312 and answer each guess it prints.  *ready*: a machine
+    from ``ready_machine(prg)`` to play on (restored first)."""
+    if ready is None:
+        machine = new_machine(prg)
+    else:
+        machine = ready[0]
+        machine.restore(ready[1])
+    before = machine.instructions
     result = machine.run(SYS_ADDRESS, budget)
     seen = 0
     pending: list[bytes] = []  # the answer lines still to type for the current guess
@@ -202,7 +216,7 @@ def play_machine(prg: bytes, respond: Responder, engine: str = "fast", budget: i
         result = machine.resume(budget)
     output = bytes(machine.output)
     return MachineGame(parse_guesses(output), _outcome(result.reason, output), output,
-                       bytes(machine.screen), machine.instructions, result.message)
+                       bytes(machine.screen), machine.instructions - before, result.message)
 
 
 # After SYS returns, BASIC prints CR LF "READY." CR LF (the LFs go nowhere on the
@@ -255,9 +269,9 @@ def play_c64(machine, respond: Responder | None = None, lines: Sequence[str] | N
     return MachineGame(parse_guesses(output), outcome, output, b"", machine.cpu.cycles - start, stop.message)
 
 
-def play_script(prg: bytes, lines: Iterable[str], engine: str = "fast", budget: int = GAME_BUDGET) -> MachineGame:
+def play_script(prg: bytes, lines: Iterable[str], budget: int = GAME_BUDGET) -> MachineGame:
     """Run the program with all answer lines typed ahead (like ``--input``)."""
-    machine = new_machine(prg, engine)
+    machine = new_machine(prg)
     machine.feed("".join(line + "\n" for line in lines))
     result = machine.run(SYS_ADDRESS, budget)
     output = bytes(machine.output)
@@ -297,9 +311,9 @@ class ScenarioResult:
         return got == self.scenario.guesses and self.game.outcome == self.scenario.outcome
 
 
-def check_scenarios(prg: bytes, engine: str = "fast", roms=None) -> list[ScenarioResult]:
+def check_scenarios(prg: bytes, roms=None) -> list[ScenarioResult]:
     if roms is None:
-        return [ScenarioResult(s, play_script(prg, s.lines, engine)) for s in SCENARIOS]
+        return [ScenarioResult(s, play_script(prg, s.lines)) for s in SCENARIOS]
     machine, state = booted_c64(prg, roms)
     results = []
     for s in SCENARIOS:
@@ -332,16 +346,17 @@ class GameRecord:
         return not self.problems
 
 
-def check_game(prg: bytes, secret: Code, engine: str = "fast", c64=None) -> GameRecord:
+def check_game(prg: bytes, secret: Code, c64=None, ready: tuple[Machine, dict] | None = None) -> GameRecord:
     """Play ``secret`` truthfully; compare with the model guess by guess and byte by byte.
-    *c64*: (machine, state) -- play on the whole C64 from that state instead."""
+    *c64*: (machine, state) -- play on the C64 with the user's ROMs from that state instead;
+    *ready*: the machine to play on without them (``ready_machine``)."""
     started = time.process_time()
     if c64 is not None:
         machine, state = c64
         machine.load_state(state)
         game = play_c64(machine, truthful(secret))
     else:
-        game = play_machine(prg, truthful(secret), engine)
+        game = play_machine(prg, truthful(secret), ready=ready)
     model = model_play(truthful(secret))
     seconds = time.process_time() - started  # CPU time of this game, emulation + model
     problems = []
@@ -362,9 +377,10 @@ def check_game(prg: bytes, secret: Code, engine: str = "fast", c64=None) -> Game
 
 
 def _check_chunk(task) -> list[GameRecord]:
-    prg, engine, secrets, roms = task
+    prg, secrets, roms = task
     c64 = booted_c64(prg, roms) if roms is not None else None
-    return [check_game(prg, s, engine, c64) for s in secrets]
+    ready = ready_machine(prg) if roms is None else None
+    return [check_game(prg, s, c64, ready) for s in secrets]
 
 
 PARENT_POLL_SECONDS = 0.2
@@ -392,13 +408,13 @@ def _exit_with_parent(parent: int) -> None:
 
 
 def iter_sweep(prg: bytes, secrets: Sequence[Code] | None = None, jobs: int = 2,
-               engine: str = "fast", chunk: int = 6, roms=None) -> Iterator[GameRecord]:
+               chunk: int = 6, roms=None) -> Iterator[GameRecord]:
     """Yield a GameRecord per secret (in completion order), ``jobs`` processes.
     *roms* (``c64.machine.RomImages``): play on the whole C64 (one boot per chunk)."""
     secrets = list(program_order() if secrets is None else secrets)
     if roms is not None:
         chunk = max(chunk, 24)
-    tasks = [(prg, engine, tuple(secrets[i : i + chunk]), roms) for i in range(0, len(secrets), chunk)]
+    tasks = [(prg, tuple(secrets[i : i + chunk]), roms) for i in range(0, len(secrets), chunk)]
     if jobs <= 1:
         for task in tasks:
             yield from _check_chunk(task)
@@ -520,15 +536,15 @@ class SweepReport:
         return "\n".join(lines)
 
 
-def sweep(prg: bytes, secrets: Sequence[Code] | None = None, jobs: int = 2, engine: str = "fast",
+def sweep(prg: bytes, secrets: Sequence[Code] | None = None, jobs: int = 2,
           progress: Callable[[GameRecord], None] | None = None, scenarios: bool = True,
           roms=None) -> SweepReport:
     """Play every secret (default all 1296) and the article's scenarios; build the report.
     *roms*: on the whole C64 with these ROM images (counts are clock cycles then)."""
-    checked = tuple(check_scenarios(prg, engine, roms)) if scenarios else ()
+    checked = tuple(check_scenarios(prg, roms)) if scenarios else ()
     started = time.perf_counter()
     games = []
-    for record in iter_sweep(prg, secrets, jobs, engine, roms=roms):
+    for record in iter_sweep(prg, secrets, jobs, roms=roms):
         games.append(record)
         if progress is not None:
             progress(record)

@@ -17,6 +17,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
+from asm6502 import c64map
 from asm6502.basic.tokens import KEYWORD_OF, TOKEN_OF
 
 from . import numbers as N
@@ -119,6 +120,8 @@ class Interpreter(InputOutputMixin, ExpressionMixin):
         m[0x37], m[0x38] = 0x00, 0xA0  # MEMSIZ
         m[0x0288] = 0x04  # screen memory page
         m[0x0311], m[0x0312] = 0x48, 0xB2  # USR vector -> ?ILLEGAL QUANTITY ($B248)
+        at, vectors = c64map.RAM_VECTORS  # (machine code called with SYS takes its interrupts through them)
+        m[at : at + len(vectors)] = vectors
         m[0x8B:0x90] = INITIAL_SEED
         m[0xC5] = m[0xCB] = 64  # no key pressed
 

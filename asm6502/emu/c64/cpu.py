@@ -1,7 +1,7 @@
 """The 6510 of the C64 machine: py65's 6502 with the C64's memory map, every
 opcode and its cycles.
 
-``C64CPU`` is the harness's ``FastMPU`` (py65's instruction methods with
+``C64CPU`` is ``mpu.FastMPU`` (py65's instruction methods with
 cheaper helpers).  Its instruction table (``instruction_table``) keeps py65's
 methods for the instructions without a memory operand (implied, accumulator,
 stack, jumps, branches) and makes every instruction with one from the opcode
@@ -9,10 +9,12 @@ table ``asm6502.cpu.EVERY_OPCODE`` -- the table the assembler's ``--cpu
 6502i`` is made from -- out of an addressing mode, an access (read, write,
 read-modify-write) and an operation:
 
-* a read in $D000-$DFFF first lets the machine put the current value of the
-  I/O register there (``io_read``: the raster counter, a CIA timer, the
-  keyboard matrix; reading a CIA's interrupt register also clears it), then
-  the instruction reads the memory list as usual;
+* a read between ``read_low`` and ``read_high`` (exclusive; the machine sets
+  them: $D000-$DFFF while I/O is banked in, and a banked area whose bytes the
+  memory list does not hold yet) first lets the machine put the current value
+  there (``io_read``: the raster counter, a CIA timer, the keyboard matrix --
+  reading a CIA's interrupt register also clears it -- or the byte of the ROM
+  or RAM in view), then the instruction reads the memory list as usual;
 * a write to $0000/$0001 (the 6510's own port) or to $A000-$FFFF goes
   through ``write_high`` (ROM areas keep the ROM and write the RAM below,
   I/O writes reach the chips); every other write is a plain list store;
@@ -46,7 +48,7 @@ from collections.abc import Callable
 from operator import attrgetter
 
 from asm6502.cpu import EVERY_OPCODE
-from asm6502.emu.harness import FastMPU
+from asm6502.emu.c64.mpu import FastMPU
 from asm6502.opcodes import Access, Mode
 
 IO_LOW = 0xCFFF  # reads above this and below $E000 are I/O (when banked in)
@@ -78,6 +80,8 @@ class C64CPU(FastMPU):
         self.cycles = 0
         self.access_cycle = 0  # during an I/O access: its cycle is cycles + access_cycle
         self.limit = 0  # the machine's next event cycle; the run loop stops at it
+        self.read_low = IO_LOW  # reads in (read_low, read_high) go through io_read first
+        self.read_high = IO_END
 
     # -- branches: +1 cycle when taken, +1 more across a page -----------------
     def opBCL(self, x):
@@ -424,7 +428,7 @@ def _base_ind(cpu):
 def _dummy(cpu, base, addr, at):
     """The read of the address before the carry (the un-carried high byte)."""
     wrong = (base & 0xFF00) | (addr & 0xFF)
-    if IO_LOW < wrong < IO_END:
+    if cpu.read_low < wrong < cpu.read_high:
         cpu.access_cycle = at
         cpu.io_read(wrong)
 
@@ -484,7 +488,7 @@ def _abs_x_write(dummy_at):
         base = m[pc] | m[pc + 1] << 8
         addr = base + cpu.x
         wrong = (base & 0xFF00) | (addr & 0xFF)  # always read first (a write cannot wait for the carry)
-        if IO_LOW < wrong < IO_END:
+        if cpu.read_low < wrong < cpu.read_high:
             cpu.access_cycle = dummy_at
             cpu.io_read(wrong)
         return addr & 0xFFFF
@@ -499,7 +503,7 @@ def _abs_y_write(dummy_at):
         base = m[pc] | m[pc + 1] << 8
         addr = base + cpu.y
         wrong = (base & 0xFF00) | (addr & 0xFF)
-        if IO_LOW < wrong < IO_END:
+        if cpu.read_low < wrong < cpu.read_high:
             cpu.access_cycle = dummy_at
             cpu.io_read(wrong)
         return addr & 0xFFFF
@@ -514,7 +518,7 @@ def _ind_y_write(dummy_at):
         base = m[zp] | m[(zp + 1) & 0xFF] << 8
         addr = base + cpu.y
         wrong = (base & 0xFF00) | (addr & 0xFF)
-        if IO_LOW < wrong < IO_END:
+        if cpu.read_low < wrong < cpu.read_high:
             cpu.access_cycle = dummy_at
             cpu.io_read(wrong)
         return addr & 0xFFFF
@@ -556,7 +560,7 @@ def _address(mode: Mode, access: Access, cycles: int):
 def _read(op, address, operand, last):
     def inst(cpu):
         addr = address(cpu)
-        if IO_LOW < addr < IO_END:
+        if cpu.read_low < addr < cpu.read_high:
             cpu.access_cycle = last
             cpu.io_read(addr)
         op(cpu, cpu.memory[addr])
@@ -585,7 +589,7 @@ def _read_ind_y(op, dummy_at, last):
             _dummy(cpu, base, addr, dummy_at)
             cpu.cycles += 1
             addr &= 0xFFFF
-        if IO_LOW < addr < IO_END:
+        if cpu.read_low < addr < cpu.read_high:
             cpu.access_cycle = last
             cpu.io_read(addr)
         op(cpu, m[addr])
@@ -601,7 +605,7 @@ def _write_ind_y(value, dummy_at, last):
         base = m[zp] | m[(zp + 1) & 0xFF] << 8
         addr = base + cpu.y
         wrong = (base & 0xFF00) | (addr & 0xFF)  # always read first (a write cannot wait for the carry)
-        if IO_LOW < wrong < IO_END:
+        if cpu.read_low < wrong < cpu.read_high:
             cpu.access_cycle = dummy_at
             cpu.io_read(wrong)
         addr &= 0xFFFF
@@ -629,7 +633,7 @@ def _read_absolute(op, last):
         m = cpu.memory
         pc = cpu.pc
         addr = m[pc] | m[pc + 1] << 8
-        if IO_LOW < addr < IO_END:
+        if cpu.read_low < addr < cpu.read_high:
             cpu.access_cycle = last
             cpu.io_read(addr)
         op(cpu, m[addr])
@@ -691,7 +695,7 @@ def _rmw(op, address, operand, cycles):
     def inst(cpu):
         addr = address(cpu)
         m = cpu.memory
-        if IO_LOW < addr < IO_END:
+        if cpu.read_low < addr < cpu.read_high:
             cpu.access_cycle = cycles - 3
             cpu.io_read(addr)
             old = m[addr]

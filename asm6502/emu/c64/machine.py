@@ -4,11 +4,20 @@ keyboard, device 8 -- enough for the real BASIC and KERNAL to boot and run.
 Memory is one list of 65,536 ints, the CPU's view: RAM where RAM is visible,
 the ROM bytes where a ROM is banked in.  The RAM of $A000-$BFFF and $D000-$FFFF
 is also in ``under`` (a list per area), which every write there keeps current
-(all writes above $9FFF go through ``_write_high``); a bank switch (a write to
-the 6510 port $01) copies the areas that come into view, 8 KB (4 KB) each.
-I/O registers are read through ``io_read`` (see ``cpu.py``); an instruction with
-bytes in $D000-$DFFF is fetched through it too, and one whose bytes run past
-$FFFF wraps to $0000 (``_wrapped``).
+(all writes above $9FFF go through ``_write_high``).
+
+A bank switch (a write to the 6510 port $01) copies nothing: the areas whose
+contents change are marked stale, and the CPU's reads there go through
+``io_read`` (``cpu.read_low``/``read_high`` span them), which puts the byte of
+the ROM or RAM now in view into the list before the CPU reads it.  A stale
+area is copied in whole (8 KB or 4 KB, ~10 us) only when code runs there, an
+interrupt or an indirect jump reads a vector, a run ends (between runs the list
+is the CPU's view), or after ``STALE_READS`` reads:
+code that switches $01 every few cycles costs a port write and a call per
+read of the area, not a copy per switch.  I/O registers are read through
+``io_read`` too; an instruction with bytes in $D000-$DFFF or in a stale area
+is fetched through ``_fetch_high`` (the run loop tests a flag per page), and
+one whose bytes run past $FFFF wraps to $0000 (``_wrapped``).
 
 Time: the CPU counts cycles; the chips are not ticked but asked when their
 next event (CIA underflow, raster compare, the end of a video frame) is due,
@@ -80,6 +89,49 @@ IO_AREA = slice(0xD000, 0xE000)
 KERNAL_AREA = slice(0xE000, 0x10000)
 RAM, ROM, IO = "ram", "rom", "io"
 AREAS = {"basic": BASIC_AREA, "io": IO_AREA, "kernal": KERNAL_AREA}
+#: the banked areas in address order (an area's index is its bit in the masks below)
+BANKS = (("basic", 0xA000, 0xC000), ("io", 0xD000, 0xE000), ("kernal", 0xE000, 0x10000))
+IO_BIT = 1 << 1  # the io area's bit
+
+
+def _config(lines: int) -> tuple[str, str, str]:
+    """What the basic, io and kernal areas show for the port lines LORAM, HIRAM, CHAREN
+    (bits 0-2 of $01, inputs pulled up): PRG, "Memory management"."""
+    loram, hiram, charen = lines & 1, lines & 2, lines & 4
+    return (ROM if loram and hiram else RAM, (IO if charen else ROM) if (loram or hiram) else RAM,
+            ROM if hiram else RAM)
+
+
+CONFIGS = tuple(_config(lines) for lines in range(8))
+#: per 4 KB block: its area's index in BANKS (-1: not banked)
+STALE_AREA = (-1,) * 10 + (0, 0, -1, 1, 2, 2)
+STALE_READS = 64  # reads of stale areas through io_read after a switch before they are copied in whole
+
+
+def _windows(mask: int) -> tuple[int, int]:
+    """The CPU's read window (read_low, read_high) spanning the areas of *mask*."""
+    hooked = [start_end for i, (_n, *start_end) in enumerate(BANKS) if mask >> i & 1]
+    if not hooked:
+        return 0x10000, 0
+    return hooked[0][0] - 1, hooked[-1][1]
+
+
+def _pages(mask: int) -> list[bool]:
+    """Pages $9F-$FF: True where an instruction's bytes may lie in an area of *mask*
+    (the area's pages and the page before it, for operands that run into it)."""
+    flags = [False] * 0x100
+    for i, (_n, start, end) in enumerate(BANKS):
+        if mask >> i & 1:
+            flags[(start >> 8) - 1 : end >> 8] = [True] * ((end >> 8) - (start >> 8) + 1)
+    return flags[0x9F:]
+
+
+WINDOWS = tuple(_windows(mask) for mask in range(8))
+#: per (old lines << 3 | new lines): the areas (bits) whose contents change
+SWITCHES = tuple(sum(1 << i for i in range(3) if CONFIGS[old][i] != CONFIGS[new][i])
+                 for old in range(8) for new in range(8))
+IO_SHOWN = tuple(IO_BIT if kinds[1] == IO else 0 for kinds in CONFIGS)  # per lines: the io area's bit if I/O shows
+PAGES = tuple(_pages(mask) for mask in range(8))
 
 
 @dataclass(frozen=True)
@@ -87,6 +139,7 @@ class RomImages:
     basic: bytes
     kernal: bytes
     chargen: bytes
+    stub: bool = False  # the project's stand-ins (asm6502.emu.c64.stubrom), not a C64's ROMs
 
 
 @dataclass
@@ -100,6 +153,15 @@ class Stop:
 class _Halt(Exception):
     def __init__(self, message: str):
         super().__init__(message)
+        self.message = message
+
+
+class StopRun(Exception):
+    """Raised by a trap: the run stops with *reason* (the trap's instruction not counted)."""
+
+    def __init__(self, reason: str, message: str):
+        super().__init__(message)
+        self.reason = reason
         self.message = message
 
 
@@ -148,14 +210,21 @@ class C64:
         self.basic = list(roms.basic)
         self.chargen = list(roms.chargen)
         # VICE's power-on RAM pattern: 64 bytes $00, 64 bytes $FF, ...
-        self.memory: list[int] = [0x00 if (a >> 6) & 1 == 0 else 0xFF for a in range(0x10000)]
+        self.memory: list[int] = ([0x00] * 64 + [0xFF] * 64) * 512
         # the RAM of each banked area, kept current by every write there (see _write_high)
         self.under: dict[str, list[int]] = {region: self.memory[area] for region, area in AREAS.items()}
         self.color = [0] * 1024
         self.port_ddr = 0
         self.port_data = 0x3F
         self.port_floating = 0  # bits 3, 6, 7 of $01 as last driven (see _write_port)
-        self.map = {"basic": RAM, "io": RAM, "kernal": RAM}
+        self._lines = 0  # the port lines LORAM/HIRAM/CHAREN the areas are banked for (0: all RAM)
+        self._kinds = CONFIGS[0]  # per area of BANKS: what it shows (CONFIGS[self._lines])
+        self._stale = 0  # areas (bits) whose bytes in view the memory list does not hold
+        self._hooked = 0  # areas (bits) read through io_read: the stale ones and io while I/O shows
+        self._stale_reads = 0
+        self._fetch_pages = [False] * 0x100  # per page: fetch through _fetch_high (changed in place)
+        self.fetch_low = 0xFFFF
+        self.watch_page = -1  # the page of the run's --until-pc address (flagged while it runs)
         self.vic = VIC()
         new_model = cia_model == "6526a"
         self.cia1 = CIA("CIA 1", port_a_in=self._cia1_port_a, port_b_in=self._cia1_port_b, new_model=new_model)
@@ -184,12 +253,19 @@ class C64:
         self.stop_when_polling = True
         self.next_frame = CYCLES_PER_FRAME
         self.cpu = C64CPU(self.memory, self._io_read, self._write_high)
+        self.cpu.read_low, self.cpu.read_high = WINDOWS[self._hooked]
         for chip in (self.vic, self.cia1, self.cia2):
             chip.on_change = self._pull_limit
         self.traps: dict[int, Callable[[], None]] = {}
-        self._install_traps()
+        # a trap opcode in a ROM with no handler: called with its address (it raises StopRun);
+        # None: the CPU jams there
+        self.untrapped: Callable[[int], None] | None = None
+        self.traps_run = 0
+        self.instructions = 0
+        if not roms.stub:  # (the project's stub ROMs have their traps from their owner)
+            self._install_traps()
         self._table = self._build_table()
-        self._write_port()
+        self._write_high(1, self.port_data)
         self.reset()
 
     # --- ROM traps -------------------------------------------------------------
@@ -266,15 +342,19 @@ class C64:
         def trap(cpu):
             addr = (cpu.pc - 1) & 0xFFFF
             handler = machine.traps.get(addr)
-            if handler is None or machine.memory[addr] != TRAP_OPCODE or not machine._in_kernal(addr):
+            if handler is None or machine.memory[addr] != TRAP_OPCODE or not machine._in_rom(addr):
                 cpu.pc = addr
+                if machine.untrapped is not None and machine._in_rom(addr):
+                    machine.untrapped(addr)
                 raise _Halt(f"the CPU jammed: opcode $02 at ${addr:04X}")
             handler()
+            machine.traps_run += 1  # (a trap that stops the run is not counted by the run loop either)
 
         table[TRAP_OPCODE] = trap
         for op in (0x78, 0x58, 0x28, 0x40):  # SEI, CLI, PLP, RTI
             table[op] = _masking(table[op], self)
         table[0x00] = self._brk(table[0x00])
+        table[0x6C] = self._settled(table[0x6C])
         return table
 
     def _brk(self, instruction):
@@ -285,6 +365,8 @@ class C64:
         machine = self
 
         def brk(cpu):
+            if machine._stale:  # (the vectors)
+                machine.settle()
             start = cpu.cycles
             instruction(cpu)
             cia2 = machine.cia2
@@ -297,64 +379,137 @@ class C64:
 
         return brk
 
-    def _in_kernal(self, addr: int) -> bool:
-        return addr >= 0xE000 and self.map["kernal"] == ROM
+    def _settled(self, instruction):
+        """JMP (ind) reads its vector without io_read: the stale areas are copied first."""
+        machine = self
+
+        def run(cpu):
+            if machine._stale:
+                machine.settle()
+            instruction(cpu)
+
+        return run
+
+    def _in_rom(self, addr: int) -> bool:
+        """*addr* is in a ROM banked in (where traps are)."""
+        if addr >= 0xE000:
+            return self._kinds[2] == ROM
+        return 0xA000 <= addr < 0xC000 and self._kinds[0] == ROM
 
     # --- memory map ---------------------------------------------------------------
-    def _write_port(self) -> None:
-        ddr, data = self.port_ddr, self.port_data
-        lines = (data | ~ddr) & 0x07  # inputs are pulled up
-        loram, hiram, charen = lines & 1, lines & 2, lines & 4
-        want = {
-            "basic": ROM if loram and hiram else RAM,
-            "kernal": ROM if hiram else RAM,
-            "io": (IO if charen else ROM) if (loram or hiram) else RAM,
-        }
-        mem = self.memory
-        for region, area, rom in (("basic", BASIC_AREA, self.basic), ("io", IO_AREA, self.chargen),
-                                  ("kernal", KERNAL_AREA, self.kernal)):
-            old, new = self.map[region], want[region]
-            if old == new:
-                continue
-            if new == RAM:  # (``under`` is current: nothing is copied back when the RAM goes)
-                mem[area] = self.under[region]
-            elif new == ROM:
-                mem[area] = rom
-            self.map[region] = new
-        # Reading $01: an output bit reads what is written; an input reads 1 on bits 0-2
-        # and 4 (pull-ups; no datasette on the sense line), 0 on bit 5 (the motor line's
-        # driver pulls it low), and on bits 3, 6 and 7, which nothing drives, the level
-        # last driven (the line's capacitance holds it: Lorenz's test suite 2.15, cpuport.asm).
-        # The charge fades after a while on the chip; no test here needs that.
-        self.port_floating = (self.port_floating & ~ddr) | (data & ddr)
-        mem[0] = ddr
-        mem[1] = ((data & ddr) | (~ddr & (0x17 | (self.port_floating & 0xC8)))) & 0xFF
+    def _set_window(self) -> None:
+        mask = self._stale | (IO_BIT if self._kinds[1] == IO else 0)
+        if mask != self._hooked:
+            self._hooked = mask
+            self.cpu.read_low, self.cpu.read_high = WINDOWS[mask]
+            pages = self._fetch_pages
+            pages[0x9F:] = PAGES[mask]
+            if self.watch_page >= 0:
+                pages[self.watch_page] = True
+            self._set_fetch_low()
+
+    def _set_fetch_low(self) -> None:
+        """The run loop tests the page flags only above ``fetch_low`` (the address before the
+        first flagged page); it reads it when it stops, so the limit is pulled in."""
+        pages = self._fetch_pages
+        first = pages.index(True) if True in pages else 0x100
+        self.fetch_low = (first << 8) - 1
+        self.cpu.limit = self.cpu.cycles
+
+    def _source(self, i: int) -> list[int]:
+        name, _start, _end = BANKS[i]
+        if self._kinds[i] == RAM:
+            return self.under[name]
+        return (self.basic, self.chargen, self.kernal)[i]
+
+    def _refresh(self, i: int) -> None:
+        """Copy the bytes in view of stale area *i* into the memory list (I/O: nothing to copy)."""
+        if self._kinds[i] != IO:
+            _name, start, end = BANKS[i]
+            self.memory[start:end] = self._source(i)
+        self._stale &= ~(1 << i)
+        self._set_window()
+
+    def settle(self) -> None:
+        """Make the memory list hold every byte in view (the stale areas copied)."""
+        for i in (0, 1, 2):
+            if self._stale >> i & 1:
+                self._refresh(i)
+
+    def _stale_read(self, addr: int) -> None:
+        """A read in the window outside the I/O registers: the byte in view of a stale area."""
+        i = STALE_AREA[addr >> 12]
+        if i < 0 or not self._stale >> i & 1:
+            return  # $C000-$CFFF (plain RAM inside the window) or an area the list holds
+        self._stale_reads += 1
+        if self._stale_reads > STALE_READS:
+            self.settle()
+            return
+        self.memory[addr] = self._source(i)[addr - BANKS[i][1]]
+
+    def _fetch_high(self, pc: int) -> None:
+        """An instruction in a flagged page: its bytes in a stale area are copied in first
+        (code runs there), bytes in the I/O registers are fetched from them."""
+        stale = self._stale
+        if stale:
+            for i, (_n, start, end) in enumerate(BANKS):
+                if stale >> i & 1 and start - 2 <= pc < end:
+                    self._refresh(i)
+        if IO_FETCH < pc < IO_END:
+            self._fetch_io(pc)
 
     def _write_high(self, addr: int, value: int) -> None:
+        """A write to the 6510's port ($00 the data direction, $01 the data) or above $9FFF."""
         if addr < 2:
-            if addr == 0:
-                self.port_ddr = value
+            if addr:
+                self.port_data = data = value
+                ddr = self.port_ddr
             else:
-                self.port_data = value
-            self._write_port()
+                self.port_ddr = ddr = value
+                data = self.port_data
+            lines = (data | ~ddr) & 0x07  # inputs are pulled up
+            if lines != self._lines:  # (the areas that change become stale: nothing is copied)
+                stale = self._stale | SWITCHES[self._lines << 3 | lines]
+                self._stale = stale
+                self._kinds = CONFIGS[lines]
+                self._lines = lines
+                self._stale_reads = 0
+                if stale | IO_SHOWN[lines] != self._hooked:
+                    self._set_window()
+            # Reading $01: an output bit reads what is written; an input reads 1 on bits 0-2
+            # and 4 (pull-ups; no datasette on the sense line), 0 on bit 5 (the motor line's
+            # driver pulls it low), and on bits 3, 6 and 7, which nothing drives, the level
+            # last driven (the line's capacitance holds it: Lorenz's test suite 2.15, cpuport.asm).
+            # The charge fades after a while on the chip; no test here needs that.
+            floating = self.port_floating = (self.port_floating & ~ddr) | (data & ddr)
+            mem = self.memory
+            mem[0] = ddr
+            mem[1] = ((data & ddr) | (~ddr & (0x17 | (floating & 0xC8)))) & 0xFF
             return
-        if addr < 0xC000:
-            region = "basic"
-        elif addr < 0xD000:
+        i = STALE_AREA[addr >> 12]
+        if i < 0:  # $C000-$CFFF
             self.memory[addr] = value
             return
-        elif addr < 0xE000:
-            region = "io"
-        else:
-            region = "kernal"
-        kind = self.map[region]
+        kind = self._kinds[i]
         if kind == RAM:
             self.memory[addr] = value
-            self.under[region][addr - AREAS[region].start] = value
+            self.under[BANKS[i][0]][addr - BANKS[i][1]] = value
         elif kind == ROM:
-            self.under[region][addr - AREAS[region].start] = value
+            self.under[BANKS[i][0]][addr - BANKS[i][1]] = value
         else:
             self._io_write(addr, value)
+
+    def store(self, addr: int, value: int) -> None:
+        """Write *value* to *addr* as the CPU does (RAM, the RAM below a ROM, or an I/O register)."""
+        if 1 < addr < 0xA000:
+            self.memory[addr] = value
+        else:
+            self._write_high(addr, value)
+
+    @property
+    def map(self) -> dict[str, str]:
+        """What each banked area shows: "ram", "rom" or "io"."""
+        return {name: kind for (name, _s, _e), kind in zip(BANKS, self._kinds)}
 
     def ram(self, addr: int) -> int:
         """The RAM byte at *addr* whatever is banked in (what the VIC sees)."""
@@ -371,7 +526,7 @@ class C64:
             if region is None:
                 self.memory[a] = b
                 continue
-            if self.map[region] == RAM:
+            if self.map[region] == RAM:  # (a stale area's bytes are put there when it is read)
                 self.memory[a] = b
             self.under[region][a - AREAS[region].start] = b
 
@@ -385,7 +540,8 @@ class C64:
         return cpu.cycles + cpu.access_cycle
 
     def _io_read(self, addr: int) -> None:
-        if self.map["io"] != IO:
+        if not (IO_LOW < addr < IO_END and self._kinds[1] == IO):
+            self._stale_read(addr)
             return
         c = self._bus_cycle()
         page = addr >> 8
@@ -449,6 +605,7 @@ class C64:
     # --- reset and running --------------------------------------------------------------
     def reset(self) -> None:
         cpu = self.cpu
+        self.settle()
         cpu.sp = 0xFD
         cpu.p = MPU.UNUSED | MPU.INTERRUPT | MPU.BREAK
         cpu.pc = self.memory[0xFFFC] | self.memory[0xFFFD] << 8
@@ -502,7 +659,7 @@ class C64:
     def waiting_for_key(self) -> bool:
         mem = self.memory
         return (not self.keys_pending and mem[NDX] == 0 and mem[BLNSW] == 0
-                and mem[XMAX] != 0 and self.map["kernal"] == ROM)
+                and mem[XMAX] != 0 and self._kinds[2] == ROM)
 
     def _service(self) -> None:
         cpu = self.cpu
@@ -566,6 +723,8 @@ class C64:
 
     def _interrupt(self, vector: int) -> None:
         cpu = self.cpu
+        if self._stale:
+            self.settle()
         cpu.stPushWord(cpu.pc)
         cpu.stPush((cpu.p & ~MPU.BREAK) | MPU.UNUSED)
         cpu.p |= MPU.INTERRUPT
@@ -575,15 +734,19 @@ class C64:
         self.counters.interrupts += 1
 
     def run(self, max_cycles: int, until_text: str | None = None, until_pc: int | None = None,
-            stop_when_idle: bool = True, stop_when_polling: bool = True) -> Stop:
-        """Run at most *max_cycles* cycles; stop earlier when the screen shows
-        *until_text*, the PC reaches *until_pc*, or (``stop_when_idle``) the
-        KERNAL waits for a key with nothing left to type -- in the screen editor,
-        or (``stop_when_polling`` too) a program calling GETIN for 1/5 s in vain."""
+            stop_when_idle: bool = True, stop_when_polling: bool = True,
+            max_instructions: int | None = None) -> Stop:
+        """Run at most *max_cycles* cycles (and *max_instructions* instructions); stop
+        earlier when the screen shows *until_text*, the PC reaches *until_pc*, or
+        (``stop_when_idle``) the KERNAL waits for a key with nothing left to type -- in the
+        screen editor, or (``stop_when_polling`` too) a program calling GETIN for 1/5 s in
+        vain -- or a trap stops the run (``StopRun``).  ``instructions`` counts the
+        instructions run, the traps that stand in for ROM routines not included."""
         cpu = self.cpu
         mem = self.memory
         table = self._table
         cyc = CYCLES
+        fetch = self._fetch_pages
         self.stop_cycle = cpu.cycles + max_cycles
         self.until_text = until_text
         self.idle_stop = stop_when_idle
@@ -592,41 +755,70 @@ class C64:
         self._poll_frames = 0
         self._stop = None
         watch = -1 if until_pc is None else until_pc
+        if until_pc is not None:
+            self.watch_page = until_pc >> 8
+            fetch[self.watch_page] = True
+            self._set_fetch_low()
+        budget = (1 << 62) if max_instructions is None else max_instructions
+        done = 0  # instructions (traps included) in this run
+        traps = self.traps_run
+        i = 0
         try:
             self._service()
             while self._stop is None:
+                left = budget - done
+                fetch_low = self.fetch_low
                 try:
-                    while True:
+                    for i in range(left):  # (the loop's counter counts the instructions)
                         pc = cpu.pc
-                        if pc == watch:
-                            self._stop = Stop("pc", f"the PC reached ${watch:04X}", cpu.cycles)
-                            break
-                        if IO_FETCH < pc < IO_END:
-                            self._fetch_io(pc)
+                        if pc > fetch_low and fetch[pc >> 8]:  # (the page of --until-pc is flagged too)
+                            if pc == watch:
+                                self._stop = Stop("pc", f"the PC reached ${watch:04X}", cpu.cycles)
+                                i -= 1
+                                break
+                            self._fetch_high(pc)
                         op = mem[pc]
                         cpu.pc = pc + 1
                         table[op](cpu)
-                        c = cpu.cycles + cyc[op]
-                        cpu.cycles = c
+                        cpu.cycles = c = cpu.cycles + cyc[op]
                         if c >= cpu.limit:
                             self._last_pc = pc
                             break
+                    else:
+                        done += left
+                        self._stop = Stop("instructions", f"instruction budget of {budget:,} used up", cpu.cycles)
+                        break
+                    done += i + 1
                 except IndexError:  # an instruction's bytes run past $FFFF (see _wrapped)
+                    done += i
                     self._wrapped(pc)
+                    done += 1
                     if cpu.cycles < cpu.limit:
                         continue
                     self._last_pc = pc
+                except StopRun as stop:  # (the instruction that raised it did not complete)
+                    done += i
+                    self._stop = Stop(stop.reason, stop.message, cpu.cycles)
+                    break
                 if self._stop is None:
                     self._service()
         except (_Halt, Jammed) as halt:
+            done += i
             self._stop = Stop("halt", halt.message, cpu.cycles)
+        self.instructions += done - (self.traps_run - traps)
+        if until_pc is not None:
+            self.watch_page = -1
+            fetch[0x9F:] = PAGES[self._hooked]
+            fetch[:0x9F] = [False] * 0x9F
+            self._set_fetch_low()
+        self.settle()  # (between runs the memory list is the CPU's view)
         return self._stop
 
     def _fetch_io(self, pc: int) -> None:
         """The instruction at *pc* has bytes in $D000-$DFFF: with I/O banked in, they are
         fetched from the registers there (the VIC-II's sprite positions hold code as well
         as RAM does)."""
-        if self.map["io"] != IO:
+        if self._kinds[1] != IO:
             return
         cpu = self.cpu
         size = 3
@@ -666,6 +858,7 @@ class C64:
     def save_state(self) -> dict:
         """Everything that changes while the machine runs (to restart from it: ``load_state``)."""
         cpu = self.cpu
+        self.settle()
         chips = {name: {k: copy.deepcopy(v) for k, v in vars(chip).items() if not callable(v)}
                  for name, chip in (("vic", self.vic), ("cia1", self.cia1), ("cia2", self.cia2))}
         return {
@@ -685,7 +878,10 @@ class C64:
         cpu.a, cpu.x, cpu.y, cpu.p, cpu.sp, cpu.pc, cpu.cycles = state["cpu"]
         cpu.limit = cpu.cycles
         self.port_ddr, self.port_data, self.port_floating = state["port"]
-        self.map = dict(state["map"])
+        self._lines = (self.port_data | ~self.port_ddr) & 0x07
+        self._kinds = CONFIGS[self._lines]
+        self._stale = 0
+        self._set_window()
         for name, chip in (("vic", self.vic), ("cia1", self.cia1), ("cia2", self.cia2)):
             for k, v in state["chips"][name].items():
                 setattr(chip, k, copy.deepcopy(v))
