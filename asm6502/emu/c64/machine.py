@@ -40,7 +40,7 @@ from asm6502.emu.c64.cia import CIA
 from asm6502.emu.c64.cpu import C64CPU, CYCLES, IO_END, IO_LOW, SIZES, Jammed, instruction_table
 from asm6502.emu.c64.drive import Disk, Drive
 from asm6502.emu.c64.screen import screen_lines
-from asm6502.emu.c64.vic import CYCLES_PER_FRAME, VIC
+from asm6502.emu.c64.vic import CYCLES_PER_FRAME, INTERRUPT_WRITES, TAIL_WRITES, VIC
 
 PAL_HZ = 985_248
 IO_FETCH = 0xCFFD  # an instruction at $CFFE or above may have bytes in the I/O area
@@ -157,6 +157,8 @@ class C64:
         self.port_floating = 0  # bits 3, 6, 7 of $01 as last driven (see _write_port)
         self.map = {"basic": RAM, "io": RAM, "kernal": RAM}
         self.vic = VIC()
+        self.vic.memory = self._vic_fetch
+        self.vic.colour_ram = self.color
         new_model = cia_model == "6526a"
         self.cia1 = CIA("CIA 1", port_a_in=self._cia1_port_a, port_b_in=self._cia1_port_b, new_model=new_model)
         self.cia2 = CIA("CIA 2", new_model=new_model)
@@ -363,6 +365,13 @@ class C64:
         region = "basic" if addr < 0xC000 else "io" if addr < 0xE000 else "kernal"
         return self.under[region][addr - AREAS[region].start]
 
+    def _vic_fetch(self, addr: int) -> int:
+        """A byte as the VIC reads it: the character ROM at $1000-$1FFF of banks 0 and 2
+        (C64 Programmer's Reference Guide, "Memory management")."""
+        if addr & 0x7000 == 0x1000:
+            return self.chargen[addr & 0x0FFF]
+        return self.ram(addr)
+
     def poke_ram(self, addr: int, data: bytes) -> None:
         for i, b in enumerate(data):
             a = addr + i
@@ -388,6 +397,8 @@ class C64:
         if self.map["io"] != IO:
             return
         c = self._bus_cycle()
+        if c >= self.vic.ba_from:  # the VIC holds the bus: the read waits
+            c = self.vic.shift(c, False)
         page = addr >> 8
         if page < 0xD4:
             value = self.vic.read(addr, c)
@@ -405,6 +416,8 @@ class C64:
 
     def _io_write(self, addr: int, value: int) -> None:
         c = self._bus_cycle()
+        if c >= self.vic.ba_from:
+            c = self.vic.shift(c, True)
         page = addr >> 8
         if page < 0xD4:
             self.vic.write(addr, value, c)
@@ -420,6 +433,9 @@ class C64:
             self.cia1.write(addr & 0x0F, value, c)
         elif page == 0xDD:
             self.cia2.write(addr & 0x0F, value, c)
+            if addr & 0x0D == 0:  # port A or its direction: the VIC's bank
+                regs = self.cia2.regs
+                self.vic.note_bank((regs[0] | ~regs[2]) & 3, c)
 
     def _sid_read(self, reg: int) -> int:
         if reg in (0x19, 0x1A):  # paddles: none connected
@@ -508,6 +524,8 @@ class C64:
         cpu = self.cpu
         c = cpu.cycles
         cia1, cia2, vic = self.cia1, self.cia2, self.vic
+        if c >= vic.ba_from:  # the last instruction ran into cycles the VIC takes
+            c = cpu.cycles = vic.stall(c, TAIL_WRITES[self.memory[self._last_pc]])
         cia1.advance(c)
         cia2.advance(c)
         vic.update(c)
@@ -571,6 +589,8 @@ class C64:
         cpu.p |= MPU.INTERRUPT
         cpu.pc = self.memory[vector] | self.memory[vector + 1] << 8
         cpu.cycles += 7
+        if cpu.cycles >= self.vic.ba_from:
+            cpu.cycles = self.vic.stall(cpu.cycles, INTERRUPT_WRITES)
         self._no_poll_at = cpu.cycles
         self.counters.interrupts += 1
 
@@ -666,7 +686,8 @@ class C64:
     def save_state(self) -> dict:
         """Everything that changes while the machine runs (to restart from it: ``load_state``)."""
         cpu = self.cpu
-        chips = {name: {k: copy.deepcopy(v) for k, v in vars(chip).items() if not callable(v)}
+        chips = {name: {k: copy.deepcopy(v) for k, v in vars(chip).items()
+                        if not callable(v) and k not in getattr(chip, "TRANSIENT", ())}
                  for name, chip in (("vic", self.vic), ("cia1", self.cia1), ("cia2", self.cia2))}
         return {
             "memory": list(self.memory), "under": {k: list(v) for k, v in self.under.items()}, "color": list(self.color),
@@ -689,6 +710,7 @@ class C64:
         for name, chip in (("vic", self.vic), ("cia1", self.cia1), ("cia2", self.cia2)):
             for k, v in state["chips"][name].items():
                 setattr(chip, k, copy.deepcopy(v))
+        self.vic.cursor = None  # (the collision walk starts again from the frame's log)
         self.sid[:] = state["sid"]
         self._noise = state["noise"]
         self.nmi_seen = state["nmi"]

@@ -1,0 +1,225 @@
+"""The VIC-II 6569 of the C64 machine, without ROM images or test suites: small programs
+in the Profi-Ass dialect, assembled by asm6502, run on the test KERNAL of
+test_c64_machine.py; the facts they check are Christian Bauer's ("The MOS 6567/6569
+video controller", 1996): bad lines and sprite DMA take the bus for the documented
+cycles (measured with CIA 1 timer B), the picture is drawn line by line from the
+registers in force (raster bars, a split screen), collisions set $D01E/$D01F."""
+
+from __future__ import annotations
+
+import pytest
+
+from asm6502.asm import assemble
+from asm6502.emu.c64 import screen, vicdraw
+from asm6502.emu.c64.vic import CYCLES_PER_FRAME
+from tests.test_c64_machine import booted, make_test_roms
+
+START = 0xC000
+
+
+@pytest.fixture(scope="module")
+def test_roms():
+    return make_test_roms()
+
+
+def run(roms, source: str, frames: int = 4, prepare=None):
+    m = booted(roms)
+    if prepare is not None:
+        prepare(m)
+    m.inject_prg(assemble(source, "vic-test.asm").prg)
+    m.cpu.pc = START
+    stop = m.run(CYCLES_PER_FRAME * frames, stop_when_idle=False)
+    return m, stop
+
+
+def pixel(m, x: int, line: int) -> int:
+    """The colour at picture column *x* of raster *line*."""
+    return screen.render(m)[line - vicdraw.FIRST_LINE][x]
+
+
+# --- cycles the VIC takes from the CPU -----------------------------------------------
+# Timer B of CIA 1 counts every cycle from $FFFF; the program waits for line 0 (bit 8 of
+# the raster goes from 1 to 0), then reads the timer's low byte in line $32 and again 158 cycles of its own later (STA zp 3, LDX # 2, 30 x DEX/BNE 149, LDA abs
+# 4), after the line $33 (a bad line with YSCROLL = 3) and the sprite fetches at the ends
+# of lines $32 and $33.  The loop only reads, so the CPU loses every cycle of each window.
+TIMING = """*= $c000
+         sei
+         lda #{d011}
+         sta $d011
+         lda #{sprites}
+         sta $d015
+         ldx #14
+ys       lda #$32
+         sta $d001,x
+         dex
+         dex
+         bpl ys
+         lda #$ff
+         sta $dc06
+         sta $dc07
+         lda #$11
+         sta $dc0f
+w0       bit $d011
+         bpl w0
+w00      bit $d011
+         bmi w00
+w1       lda $d012
+         cmp #$32
+         bne w1
+         lda $dc06
+         sta $fb
+         ldx #20
+loop     dex
+         bne loop
+         lda $dc06
+         sta $fc
+         sta $d7ff
+"""
+OWN_CYCLES = 108
+
+
+@pytest.mark.parametrize("d011, sprites, stolen, why", [
+    (0x0B, 0x00, 0, "display off, no sprites: nothing taken"),
+    (0x1B, 0x00, 43, "a bad line: BA low from cycle 12, the c-accesses end in cycle 54 (Bauer 3.6.3)"),
+    (0x0B, 0x01, 2 * 5, "sprite 0 in two lines: BA low in cycles 55-57, its accesses in 58-59"),
+    (0x0B, 0xFF, 2 * 19, "eight sprites in two lines: cycles 55-63 and 1-10 of the next line"),
+    (0x1B, 0x01, 43 + 5 + 5, "the bad line and sprite 0: its window follows the bad line's at once"),
+])
+def test_bad_lines_and_sprite_dma_take_the_cpus_cycles(test_roms, d011, sprites, stolen, why):
+    m, stop = run(test_roms, TIMING.format(d011=d011, sprites=sprites))
+    assert stop.reason == "exit", stop
+    assert (m.memory[0xFB] - m.memory[0xFC]) & 0xFF == OWN_CYCLES + stolen, why
+
+
+def test_a_write_goes_on_while_ba_is_low_and_the_next_read_waits():
+    """VIC on its own: an instruction whose cycles at a window's start are all writes
+    ends at the window's end; one with a read there is held for the whole window."""
+    from asm6502.emu.c64.vic import TAIL_WRITES, VIC
+    vic = VIC()
+    vic.write(0x11, 0x1B, 0)  # DEN in line 0: line $33 of this frame is a bad line
+    start = 0x33 * 63 + 11
+    assert vic.next_event() == min(start, vic.next_compare)
+    sta_abs, lda_abs = 0x8D, 0xAD
+    assert vic.stall(start + 1, TAIL_WRITES[sta_abs]) == 0x33 * 63 + 54  # STA's write in cycle 12
+    vic._plan(0)
+    assert vic.stall(start + 1, TAIL_WRITES[lda_abs]) == 0x33 * 63 + 55  # LDA's read waits
+
+
+# --- the picture, line by line ---------------------------------------------------------------
+BARS = """*= $c000
+         sei
+         lda #$1c
+         sta $d018
+frame    ldx #0
+bars     lda lines,x
+wait     cmp $d012
+         bne wait
+         lda border,x
+         sta $d020
+         lda back,x
+         sta $d021
+         inx
+         cpx #3
+         bne bars
+         jmp frame
+lines    .byt $80,$90,$a0
+border   .byt 2,5,14
+back     .byt 6,0,6
+"""
+
+
+def _blank_charset(m):
+    m.poke_ram(0x3000, bytes(0x800))  # the characters at $3000: no pixels set
+
+
+@pytest.mark.parametrize("line, border, background", [
+    (0x70, 14, 6), (0x85, 2, 6), (0x95, 5, 0), (0xB0, 14, 6),
+])
+def test_raster_bars_and_a_split_screen(test_roms, line, border, background):
+    m, _stop = run(test_roms, BARS, prepare=_blank_charset)
+    assert pixel(m, 4, line) == border
+    assert pixel(m, 300, line) == background
+
+
+def test_a_colour_written_in_mid_line_shows_from_its_column_on(test_roms):
+    m, _stop = run(test_roms, BARS, prepare=_blank_charset)
+    row = screen.render(m)[0x80 - vicdraw.FIRST_LINE]  # the line the write of colour 2 happens in
+    assert row[0] == 14 and row[-1] == 2
+
+
+# --- sprites and collisions --------------------------------------------------------------
+SPRITES = """*= $c000
+         sei
+         ldx #62
+fill     lda #$ff
+         sta $0340,x
+         dex
+         bpl fill
+         lda #13
+         sta $07f8
+         sta $07f9
+         lda #{x0}
+         sta $d000
+         lda #{x1}
+         sta $d002
+         lda #{y}
+         sta $d001
+         sta $d003
+         lda #{mx}
+         sta $d010
+         lda #{prio}
+         sta $d01b
+         lda #2
+         sta $d027
+         lda #5
+         sta $d028
+         lda #3
+         sta $d015
+         lda $d01e
+         lda $d01f
+         lda #$ff
+         sta $d019
+w0       bit $d011
+         bpl w0
+w1       bit $d011
+         bmi w1
+w2       bit $d011
+         bpl w2
+         lda $d01e
+         sta $fb
+         lda $d01f
+         sta $fc
+         lda $d019
+         sta $fd
+         lda $d01e
+         sta $fe
+         sta $d7ff
+done     jmp done
+"""
+
+
+@pytest.mark.parametrize("x0, x1, y, mx, prio, ss, sb, why", [
+    (100, 110, 100, 0, 0, 0x03, 0x03, "overlapping, over the text: both collisions"),
+    (100, 160, 100, 0, 0, 0x00, 0x03, "apart: no sprite-sprite collision"),
+    (100, 110, 100, 0, 0x03, 0x03, 0x03, "behind the text: they still collide with it (Bauer 3.8.2)"),
+    (0xF8, 0xFC, 100, 0x03, 0, 0x03, 0x00, "in the left border (X $1F8, $1FC): no text, still a collision"),
+    (100, 110, 100, 0x03, 0, 0x03, 0x00, "X $164, $16E: in the right border"),
+])
+def test_collisions(test_roms, x0, x1, y, mx, prio, ss, sb, why):
+    m, stop = run(test_roms, SPRITES.format(x0=x0, x1=x1, y=y, mx=mx, prio=prio))
+    assert stop.reason == "exit", stop
+    assert (m.memory[0xFB], m.memory[0xFC]) == (ss, sb), why
+    assert m.memory[0xFD] & 0x06 == (0x04 if ss else 0) | (0x02 if sb else 0)  # the latch bits
+    assert m.memory[0xFE] == 0  # reading $D01E cleared it
+
+
+def test_sprites_drawn_with_priority(test_roms):
+    m, _stop = run(test_roms, SPRITES.format(x0=100, x1=110, y=100, mx=0, prio=0), prepare=_blank_charset)
+    m.vic.write(0x18, 0x1C, m.cpu.cycles)
+    m.run(CYCLES_PER_FRAME * 2, stop_when_idle=False)
+    # sprite X 100 is picture column 108, Y 100 shows from line 101
+    assert pixel(m, 108, 101) == 2  # sprite 0
+    assert pixel(m, 125, 110) == 2  # sprite 0 over sprite 1
+    assert pixel(m, 140, 110) == 5  # sprite 1 alone
+    assert pixel(m, 108, 100) == 6  # above: the background
+    assert pixel(m, 108, 122) == 6  # 21 lines: 101-121
