@@ -174,6 +174,8 @@ class C64:
         self._poll_i: tuple[int, int] = (-1, 0)  # (end of an instruction, the I flag its poll saw)
         self._no_poll_at = -1  # the end of an interrupt sequence (BRK): no interrupt is taken there
         self._last_pc = 0  # the address of the instruction after which the run loop looked at the chips
+        self._limit_set = -1  # the limit _service set, and the earliest event but the VIC's bus window
+        self._limit_rest = -1
         self._restore_at: int | None = None  # the cycle the RESTORE key was pressed in
         self.stop_cycle = 0
         self.until_text: str | None = None
@@ -526,6 +528,12 @@ class C64:
         cia1, cia2, vic = self.cia1, self.cia2, self.vic
         if c >= vic.ba_from:  # the last instruction ran into cycles the VIC takes
             c = cpu.cycles = vic.stall(c, TAIL_WRITES[self.memory[self._last_pc]])
+            if (cpu.limit == self._limit_set and c < self._limit_rest and cia2.edges == self.nmi_seen
+                    and (cpu.p & MPU.INTERRUPT or not (cia1.ir or vic.irq))):
+                # only the VIC's window was due (nothing lowered the limit since it was set, no
+                # other event has come, no interrupt waits): run on (25 bad lines a frame)
+                cpu.limit = self._limit_set = min(self._limit_rest, vic.ba_from)
+                return
         cia1.advance(c)
         cia2.advance(c)
         vic.update(c)
@@ -571,8 +579,8 @@ class C64:
                 self._interrupt(0xFFFE)
         c = cpu.cycles
         nmi_waits = cia2.edges != self.nmi_seen  # (an edge may have come during an interrupt sequence)
-        limit = min(cia1.next_event() + 2, cia2.next_event() + 2, vic.next_event(), self.next_frame,
-                    self.stop_cycle)
+        limit = min(cia1.next_event() + 2, cia2.next_event() + 2, vic.next_compare, vic.line_event,
+                    self.next_frame, self.stop_cycle)
         if nmi_waits:
             limit = min(limit, max(cia2.edge_at + 2, c + 1))
         if not cpu.p & MPU.INTERRUPT:
@@ -580,7 +588,9 @@ class C64:
                 limit = min(limit, max(cia1.irq_at + 2, c + 1))
             if vic.irq:
                 limit = min(limit, max(vic.since + 2, c + 1))
-        cpu.limit = limit  # an interrupt waiting behind the I flag: CLI/PLP/RTI pull the limit in
+        self._limit_rest = limit  # every event but the VIC's next bus window
+        cpu.limit = self._limit_set = min(limit, vic.ba_from)
+        # (an interrupt waiting behind the I flag: CLI/PLP/RTI pull the limit in)
 
     def _interrupt(self, vector: int) -> None:
         cpu = self.cpu

@@ -96,6 +96,11 @@ def render(machine, cycle: int | None = None) -> list[bytearray]:
     return rows
 
 
+def side_by_side(pictures: list[list[bytearray]]) -> list[bytearray]:
+    """Pictures of the same height in one row, left to right (an animation's frames as a strip)."""
+    return [bytearray().join(p[y] for p in pictures) for y in range(len(pictures[0]))]
+
+
 def png(rows: list[bytearray], palette=PALETTE) -> bytes:
     """An 8-bit palette PNG (PNG specification, ISO/IEC 15948): signature, IHDR,
     PLTE, one IDAT (filter 0 on every row, zlib level 9), IEND.  No time stamp,

@@ -65,6 +65,11 @@ def _tail_writes(op) -> int:
     return 0
 
 
+def _sprite_windows(mask: int) -> tuple[tuple[int, int], ...]:
+    """The windows of a line's sprite fetches, by the mask of the sprites fetched."""
+    return tuple(_merge([(SPRITE_ACCESS[n] - 3, SPRITE_ACCESS[n] + 1) for n in range(8) if mask >> n & 1]))
+
+
 TAIL_WRITES: tuple[int, ...] = tuple(_tail_writes(op) for op in EVERY_OPCODE)
 INTERRUPT_WRITES = 0b11100  # the interrupt sequence pushes as BRK does
 
@@ -77,6 +82,9 @@ def _merge(windows: list[tuple[int, int]]) -> list[tuple[int, int]]:
         else:
             out.append(w)
     return out
+
+
+SPRITE_WINDOWS: tuple[tuple[tuple[int, int], ...], ...] = tuple(_sprite_windows(m) for m in range(256))
 
 
 class VIC:
@@ -163,34 +171,63 @@ class VIC:
         line30_end = frame * CYCLES_PER_FRAME + (vicdraw.DEN_LINE + 1) * CYCLES_PER_LINE
         return bool(self.regs[0x11] & 0x10) and now < line30_end
 
-    def _line_windows(self, absolute_line: int, now: int) -> list[tuple[int, int]]:
+    def _next_bad_line(self, absolute_line: int, now: int) -> int:
+        """The first bad line at or after *absolute_line* (counted from cycle 0), or -1:
+        the next line with YSCROLL's low bits in $30-$F7 of a frame with bad lines."""
+        ys = self.regs[0x11] & 7
         frame, line = divmod(absolute_line, LINES)
-        start = absolute_line * CYCLES_PER_LINE
-        out = []
-        if bad_line(line, self.regs[0x11], self._den(frame, now)):
-            out.append((start + BAD_LINE_WINDOW[0], start + BAD_LINE_WINDOW[1]))
-        sprites = self.dma[line]
-        if sprites:
-            for n in range(8):
-                if sprites >> n & 1:
-                    p = start + SPRITE_ACCESS[n]
-                    out.append((p - 3, p + 1))
-        return out
+        for f in (frame, frame + 1):
+            if self._den(f, now):
+                first = max(line, vicdraw.FIRST_BAD) if f == frame else vicdraw.FIRST_BAD
+                bad = first + ((ys - first) & 7)
+                if bad <= vicdraw.LAST_BAD:
+                    return f * LINES + bad
+        return -1
+
+    def _next_sprite_line(self, absolute_line: int) -> int:
+        """The first line at or after *absolute_line* at whose end a sprite is fetched, or -1."""
+        if not self.regs[0x15]:
+            return -1
+        dma = self.dma
+        for a in range(absolute_line, absolute_line + LINES):
+            if dma[a % LINES]:
+                return a
+        return -1
 
     def _plan(self, cycle: int) -> None:
-        """Find the first window that ends at or after *cycle*."""
-        first = cycle // CYCLES_PER_LINE - 1
-        if not self.regs[0x11] & 0x10 and not self.regs[0x15] and self.den_frame < first // LINES:
-            self.ba_from = self.ba_to = NEVER  # display and sprites off: nothing until a write
-            return
-        for a in range(max(first, 0), first + LINES + 2):
-            windows = [w for w in _merge(self._line_windows(a, cycle) + self._line_windows(a + 1, cycle))
-                       if w[1] >= cycle]
-            if windows:
-                # (a window the write of a register made begins no earlier than the write)
+        """Find the first window that ends at or after *cycle*: the next bad line's, the
+        next sprite fetches' (a line's sprites 3-7 are fetched in the next line), merged
+        where they touch."""
+        here = cycle // CYCLES_PER_LINE
+        windows = []
+        bad = self._next_bad_line(here, cycle)
+        if bad >= 0:
+            if bad * CYCLES_PER_LINE + BAD_LINE_WINDOW[1] < cycle:
+                bad = self._next_bad_line(bad + 1, cycle)
+        if bad >= 0:
+            start = bad * CYCLES_PER_LINE
+            windows.append((start + BAD_LINE_WINDOW[0], start + BAD_LINE_WINDOW[1]))
+            if not self.regs[0x15]:  # (no sprites: the bad line's window alone)
                 self.ba_from, self.ba_to = max(windows[0][0], cycle), windows[0][1]
                 return
-        self.ba_from = self.ba_to = NEVER
+        sprite = self._next_sprite_line(max(here - 1, 0))
+        while sprite >= 0:
+            start = sprite * CYCLES_PER_LINE
+            line_windows = [(start + a, start + b) for a, b in SPRITE_WINDOWS[self.dma[sprite % LINES]]]
+            if line_windows[-1][1] >= cycle:
+                windows += line_windows
+                following = (sprite + 1) % LINES
+                if self.dma[following]:  # (its windows may touch a bad line's of that line)
+                    start += CYCLES_PER_LINE
+                    windows += [(start + a, start + b) for a, b in SPRITE_WINDOWS[self.dma[following]]]
+                break
+            sprite = self._next_sprite_line(sprite + 1)
+        windows = [w for w in _merge(windows) if w[1] >= cycle]
+        if not windows:
+            self.ba_from = self.ba_to = NEVER
+            return
+        # (a window the write of a register made begins no earlier than the write)
+        self.ba_from, self.ba_to = max(windows[0][0], cycle), windows[0][1]
 
     def stall(self, end: int, tail_writes: int) -> int:
         """The cycle an instruction ends (exclusive) whose cycles ran up to *end* without
