@@ -103,7 +103,7 @@ def _run_with_pictures(machine, spec: session.RunSpec, args: argparse.Namespace,
     if args.screenshot_at is None and args.strip == 1:
         return machine.run(spec.cycles, spec.until_text, spec.until_pc, stop_when_polling=polling), []
     moment = boot_cycles + (args.screenshot_at or 0)
-    pictures = []
+    pictures: list[list[bytearray]] = []
     for k in range(args.strip):
         at = min(moment + k * CYCLES_PER_FRAME, end)
         if at > machine.cpu.cycles:

@@ -31,7 +31,7 @@ from __future__ import annotations
 
 from asm6502.cpu import EVERY_OPCODE
 from asm6502.emu.c64 import vicdraw
-from asm6502.emu.c64.vicdraw import FrameLog, LineDrawer, bad_line, sprite_dma_lines
+from asm6502.emu.c64.vicdraw import FrameLog, LineDrawer, sprite_dma_lines
 from asm6502.opcodes import Access, Mode
 
 CYCLES_PER_LINE = vicdraw.CYCLES_PER_LINE
