@@ -7,12 +7,19 @@ registers in force (raster bars, a split screen), collisions set $D01E/$D01F."""
 
 from __future__ import annotations
 
+import os
+import struct
+import subprocess
+import sys
+
 import pytest
+from test_c64_machine import booted, make_test_roms
+from test_c64_roms import ROMS as REAL_ROMS
+from test_c64_roms import WHY as NO_REAL_ROMS
 
 from asm6502.asm import assemble
 from asm6502.emu.c64 import screen, vicdraw
 from asm6502.emu.c64.vic import CYCLES_PER_FRAME
-from tests.test_c64_machine import booted, make_test_roms
 
 START = 0xC000
 
@@ -223,3 +230,21 @@ def test_sprites_drawn_with_priority(test_roms):
     assert pixel(m, 140, 110) == 5  # sprite 1 alone
     assert pixel(m, 108, 100) == 6  # above: the background
     assert pixel(m, 108, 122) == 6  # 21 lines: 101-121
+
+
+# --- the command line (needs the C64 ROM images) -------------------------------------------
+@pytest.mark.skipif(REAL_ROMS is None, reason=NO_REAL_ROMS)
+def test_cli_screenshot_at_a_frame_and_a_strip(tmp_path):
+    assert REAL_ROMS is not None
+    prg = tmp_path / "bars.prg"
+    prg.write_bytes(assemble(BARS, "bars.asm").prg)
+    out = tmp_path / "s.png"
+    env = dict(os.environ, ASM6502_ROMS=REAL_ROMS.origin)
+    base = [sys.executable, "-m", "asm6502", "run", str(prg), "--cycles", "600000"]
+    proc = subprocess.run(base + ["--screenshot", str(out), "--screenshot-at", "20f", "--strip", "2"],
+                          check=False, capture_output=True, text=True, env=env)
+    assert proc.returncode == 0, proc.stderr
+    data = out.read_bytes()
+    assert struct.unpack(">II", data[16:24]) == (2 * screen.WIDTH, screen.HEIGHT)
+    proc = subprocess.run(base + ["--screenshot-at", "20f"], check=False, capture_output=True, text=True, env=env)
+    assert proc.returncode == 1 and "name its PNG" in proc.stderr
