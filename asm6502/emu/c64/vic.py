@@ -155,12 +155,17 @@ class VIC:
 
     # --- the bus ---------------------------------------------------------------------
     def _observe(self, cycle: int) -> None:
-        """Note the time: a line $30 passed with DEN set latches the frame's bad lines."""
+        """Note the time: a line $30 passed with DEN set latches the frame's bad lines
+        (``den_frame`` the latest such frame; the frame being logged, its ``den``)."""
         if self.regs[0x11] & 0x10:
-            frame = (cycle - vicdraw.DEN_LINE * CYCLES_PER_LINE) // CYCLES_PER_FRAME
-            start = frame * CYCLES_PER_FRAME + vicdraw.DEN_LINE * CYCLES_PER_LINE
+            line30 = vicdraw.DEN_LINE * CYCLES_PER_LINE
+            frame = (cycle - line30) // CYCLES_PER_FRAME
+            start = frame * CYCLES_PER_FRAME + line30
             if frame >= 0 and start + CYCLES_PER_LINE - 1 > self.seen:
                 self.den_frame = max(self.den_frame, frame)
+            logged = self.frame.cycle + line30
+            if logged <= cycle and logged + CYCLES_PER_LINE - 1 > self.seen:
+                self.frame.den = True
         if cycle > self.seen:
             self.seen = cycle
 
@@ -262,11 +267,12 @@ class VIC:
         if self.cursor is not None:
             self._walk(self.frame.cycle + CYCLES_PER_FRAME)
         done = self.frame
-        done.den = self.den_frame == done.cycle // CYCLES_PER_FRAME
+        den = bool(self.regs[0x11] & 0x10)  # (unchanged since the last write: it was so in line $30)
         if frame_start - done.cycle > CYCLES_PER_FRAME:  # a frame without writes between
-            done = FrameLog(frame_start - CYCLES_PER_FRAME, self.regs, self.regs[0x11] & 0x10 != 0)
+            done = FrameLog(frame_start - CYCLES_PER_FRAME, self.regs, den)
         self.previous = done
-        self.frame = FrameLog(frame_start, self.regs, bool(self.regs[0x11] & 0x10))
+        self.frame = FrameLog(frame_start, self.regs,
+                              den and cycle >= frame_start + vicdraw.DEN_LINE * CYCLES_PER_LINE)
         self.cursor = None
 
     def note_bank(self, bank_bits: int, cycle: int) -> None:
@@ -283,7 +289,6 @@ class VIC:
         """(the frame in progress at *cycle*, the one before it)."""
         self._observe(cycle)
         self._rotate(cycle)
-        self.frame.den = self.den_frame == self.frame.cycle // CYCLES_PER_FRAME
         return self.frame, self.previous
 
     def catch_up(self, cycle: int) -> None:
@@ -296,7 +301,6 @@ class VIC:
 
     def _walk(self, cycle: int) -> None:
         frame = self.frame
-        frame.den = frame.den or self.den_frame == frame.cycle // CYCLES_PER_FRAME
         if self.cursor is None:
             self.cursor = LineDrawer(frame, self.memory, self.colour_ram)
         cursor = self.cursor
@@ -385,6 +389,7 @@ class VIC:
         self.frame.writes.append((cycle, reg, value))
         if reg == 0x11 and value & 0x10 and self.line(cycle) == vicdraw.DEN_LINE:
             self.den_frame = cycle // CYCLES_PER_FRAME
+            self.frame.den = True
         if reg in vicdraw.SPRITE_DMA_REGS:
             self.dma = sprite_dma_lines(self.regs)
         if reg in vicdraw.SPRITE_DMA_REGS or reg == 0x11:
