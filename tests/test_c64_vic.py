@@ -248,3 +248,53 @@ def test_cli_screenshot_at_a_frame_and_a_strip(tmp_path):
     assert struct.unpack(">II", data[16:24]) == (2 * screen.WIDTH, screen.HEIGHT)
     proc = subprocess.run(base + ["--screenshot-at", "20f"], check=False, capture_output=True, text=True, env=env)
     assert proc.returncode == 1 and "name its PNG" in proc.stderr
+
+
+IRQ_ON_COLLISION = """*= $c000
+         sei
+         lda #<irq
+         sta $fffe
+         lda #>irq
+         sta $ffff
+         lda #$35
+         sta $01
+         ldx #62
+fill     lda #$ff
+         sta $0340,x
+         dex
+         bpl fill
+         lda #13
+         sta $07f8
+         sta $07f9
+         lda #100
+         sta $d000
+         sta $d002
+         lda #150
+         sta $d001
+         sta $d003
+         lda #$7f
+         sta $dc0d
+         lda $dc0d
+         lda #$ff
+         sta $d019
+         lda #$04
+         sta $d01a
+         lda #3
+         sta $d015
+         cli
+wait     jmp wait
+irq      lda $d012
+         sta $fb
+         lda $d01e
+         sta $fc
+         sta $d7ff
+"""
+
+
+def test_a_sprite_collision_interrupt_comes_in_the_line_of_the_collision(test_roms):
+    m, stop = run(test_roms, IRQ_ON_COLLISION)
+    assert stop.reason == "exit", stop
+    # sprite Y 150 shows from line 151; the machine latches the collision at that line's end
+    # (the chip: at the first pixel the sprites share, in line 151), the interrupt is taken
+    # as line 152 begins
+    assert (m.memory[0xFB], m.memory[0xFC]) == (152, 0x03)

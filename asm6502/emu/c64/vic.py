@@ -20,9 +20,12 @@ raster see the time the VIC took.
 
 The picture: every register write is logged with its cycle, by frame (``FrameLog``);
 ``vicdraw`` draws a frame line by line from its log.  Collisions (Bauer 3.8.2) are
-found by walking the current frame's lines up to the raster (``catch_up``) whenever a
-program reads $D019, $D01E or $D01F, before any register write while sprites are on,
-and line by line while a collision interrupt is enabled.  A collision sets its bit in
+found by walking the current frame's lines up to the raster (``catch_up``, from the
+frame's log: the registers as they were on each line) whenever a program reads $D01E or
+$D01F (from then on every frame is walked to its end), and line by line while a
+collision interrupt is enabled.  A program that never looks at collisions pays nothing
+for them.  A line's collisions are latched at its end (the chip latches them at the
+first pixel two sprites, or a sprite and the foreground, share).  A collision sets its bit in
 $D01E / $D01F (cleared by reading) and, when that register was 0, the interrupt latch
 bit (2 sprite-sprite, 1 sprite-background).
 """
@@ -114,6 +117,7 @@ class VIC:
         self.collide_ss = 0  # $D01E
         self.collide_sb = 0  # $D01F
         self.cursor: LineDrawer | None = None  # walks the current frame for collisions
+        self.wants_collisions = False  # the program has read $D01E or $D01F: frames are walked to their end
         self.line_event = NEVER  # the next line end at which collisions are looked for
         self._plan(0)
 
@@ -264,7 +268,7 @@ class VIC:
         frame_start = cycle - cycle % CYCLES_PER_FRAME
         if frame_start <= self.frame.cycle:
             return
-        if self.cursor is not None:
+        if self.cursor is not None or (self.wants_collisions and self.regs[0x15]):
             self._walk(self.frame.cycle + CYCLES_PER_FRAME)
         done = self.frame
         den = bool(self.regs[0x11] & 0x10)  # (unchanged since the last write: it was so in line $30)
@@ -278,8 +282,6 @@ class VIC:
     def note_bank(self, bank_bits: int, cycle: int) -> None:
         """CIA 2 port A's bits 0-1 as read (the VIC's bank is 3 - them) from *cycle* on."""
         if bank_bits != self.regs[BANK_REG]:
-            if self.regs[0x15]:
-                self.catch_up(cycle)
             self._observe(cycle)
             self._rotate(cycle)
             self.regs[BANK_REG] = bank_bits
@@ -323,10 +325,14 @@ class VIC:
             cursor.finish_line()
 
     def _schedule_lines(self, cycle: int) -> None:
+        """With a collision interrupt enabled: look again at the end of the next line that
+        shows a sprite (one fetched at the end of line a shows on line a + 1)."""
+        self.line_event = NEVER
         if self.enable & 0x06 and self.regs[0x15]:
-            self.line_event = (cycle // CYCLES_PER_LINE + 1) * CYCLES_PER_LINE
-        else:
-            self.line_event = NEVER
+            here = cycle // CYCLES_PER_LINE
+            a = self._next_sprite_line(max(here - 1, 0))
+            if a >= 0:
+                self.line_event = max((a + 2) * CYCLES_PER_LINE, (here + 1) * CYCLES_PER_LINE)
 
     # --- registers --------------------------------------------------------------------
     def read(self, reg: int, cycle: int) -> int:
@@ -337,7 +343,7 @@ class VIC:
         if reg == 0x12:
             return self.line(cycle) & 0xFF
         if reg == 0x19:
-            if r[0x15]:
+            if r[0x15] and self.enable & 0x06:
                 self.catch_up(cycle)
             self.update(cycle)
             return self.flags | 0x70 | (0x80 if self.flags & self.enable else 0)
@@ -346,6 +352,7 @@ class VIC:
         if reg in (0x13, 0x14):  # light pen: no pen
             return 0
         if reg in (0x1E, 0x1F):  # collisions: reading clears the register (Bauer 3.8.2)
+            self.wants_collisions = True
             if r[0x15]:
                 self.catch_up(cycle)
             if reg == 0x1E:
@@ -381,8 +388,6 @@ class VIC:
             return
         if reg > 0x2E:
             return
-        if self.regs[0x15] or (reg == 0x15 and value):
-            self.catch_up(cycle)
         self._observe(cycle)
         self._rotate(cycle)  # (a new frame's log starts from the registers before the write)
         self.regs[reg] = value
