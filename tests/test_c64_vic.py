@@ -159,10 +159,10 @@ SPRITES = """*= $c000
          sei
          ldx #62
 fill     lda #$ff
-         sta $0340,x
+         sta $2000,x
          dex
          bpl fill
-         lda #13
+         lda #128
          sta $07f8
          sta $07f9
          lda #{x0}
@@ -260,10 +260,10 @@ IRQ_ON_COLLISION = """*= $c000
          sta $01
          ldx #62
 fill     lda #$ff
-         sta $0340,x
+         sta $2000,x
          dex
          bpl fill
-         lda #13
+         lda #128
          sta $07f8
          sta $07f9
          lda #100
@@ -298,3 +298,69 @@ def test_a_sprite_collision_interrupt_comes_in_the_line_of_the_collision(test_ro
     # (the chip: at the first pixel the sprites share, in line 151), the interrupt is taken
     # as line 152 begins
     assert (m.memory[0xFB], m.memory[0xFC]) == (152, 0x03)
+
+
+# --- the window, scrolling, the bank, sprite shapes ------------------------------------------
+def _set(m, writes):
+    """VIC registers (or "dd00": CIA 2 port A) written now, then two frames drawn."""
+    for reg, value in writes:
+        if reg == "dd00":
+            m.cia2.write(0, value, m.cpu.cycles)
+            m.vic.note_bank((value | ~m.cia2.regs[2]) & 3, m.cpu.cycles)
+        else:
+            m.vic.write(reg, value, m.cpu.cycles)
+    m.run(CYCLES_PER_FRAME * 2, stop_when_idle=False)
+    return screen.render(m)
+
+
+GLYPH_R0 = (18 * 8) * 7 + 3 & 0xFF  # the test character ROM's first byte of 'R' (code 18)
+
+
+def _bits(byte, fg, bg):
+    return bytes(fg if byte & (0x80 >> i) else bg for i in range(8))
+
+
+@pytest.mark.parametrize("writes, x, line, border, why", [
+    ([(0x16, 0x08), (0x11, 0x13)], 100, 52, True, "24 rows: line 52 is border (the window from line 55)"),
+    ([(0x16, 0x08), (0x11, 0x13)], 100, 55, False, "24 rows: the window from line 55"),
+    ([(0x16, 0x08), (0x11, 0x1B)], 32, 51, False, "25 rows, 40 columns: the window from line 51, column 32"),
+    ([(0x16, 0x08), (0x11, 0x1B)], 32, 250, False, "25 rows: to line 250"),
+    ([(0x16, 0x08), (0x11, 0x1B)], 32, 251, True, "25 rows: the border from line 251"),
+    ([(0x16, 0x08)], 351, 100, False, "40 columns: to column 351"),
+    ([(0x16, 0x00)], 38, 100, True, "38 columns: the border to column 38"),
+    ([(0x16, 0x00)], 39, 100, False, "38 columns: the window from column 39"),
+    ([(0x16, 0x00)], 343, 100, True, "38 columns: the border from column 343"),
+])
+def test_the_display_window(test_roms, writes, x, line, border, why):
+    m = booted(test_roms)
+    m.poke_ram(0x3000, bytes(0x800))  # a blank character set at $3000: the window is background (6)
+    rows = _set(m, [(0x18, 0x1C), *writes])
+    assert rows[line - vicdraw.FIRST_LINE][x] == (14 if border else 6), why
+
+
+@pytest.mark.parametrize("writes, x, line, want, why", [
+    ([(0x16, 0x0B)], 32, 51, list(bytes([6, 6, 6]) + _bits(GLYPH_R0, 1, 6)[:5]), "XSCROLL 3: 3 columns later"),
+    ([(0x16, 0x08), ("dd00", 0x01), (0x18, 0x15)], 32, 51, list(_bits(GLYPH_R0, 1, 6)),
+     "bank 2 ($DD00 = %01): screen $8400, the character ROM at $9000"),
+])
+def test_window_scrolling_and_bank(test_roms, writes, x, line, want, why):
+    m = booted(test_roms)
+    m.poke_ram(0x0400, bytes([18]))
+    m.poke_ram(0x8400, bytes([18]))
+    m.color[0] = 1
+    rows = _set(m, writes)
+    assert list(rows[line - vicdraw.FIRST_LINE][x:x + len(want)]) == want, why
+
+
+@pytest.mark.parametrize("writes, x, want, why", [
+    ([], 108, [7] * 24 + [6], "hires, 24 pixels"),
+    ([(0x1D, 1)], 108, [7] * 48 + [6], "expanded in X: 48"),
+    ([(0x1C, 1), (0x25, 2), (0x26, 5)], 108, [2, 2, 7, 7, 5, 5, 6, 6], "multicolour: 01 $D025, 10 own, 11 $D026, 00 none"),
+])
+def test_sprite_shapes(test_roms, writes, x, want, why):
+    m = booted(test_roms)
+    m.poke_ram(0x3000, bytes(0x800))  # a blank character set at $3000
+    m.poke_ram(0x2000, bytes([0b01101100, 0, 0] if any(r == 0x1C for r, _ in writes) else [0xFF] * 3) * 21)
+    m.poke_ram(0x07F8, bytes([128]))
+    rows = _set(m, [(0x16, 0x08), (0x18, 0x1C), (0x00, 100), (0x01, 100), (0x27, 7), (0x15, 1), *writes])
+    assert list(rows[101 - vicdraw.FIRST_LINE][x:x + len(want)]) == want, why
