@@ -364,3 +364,48 @@ def test_sprite_shapes(test_roms, writes, x, want, why):
     m.poke_ram(0x07F8, bytes([128]))
     rows = _set(m, [(0x16, 0x08), (0x18, 0x1C), (0x00, 100), (0x01, 100), (0x27, 7), (0x15, 1), *writes])
     assert list(rows[101 - vicdraw.FIRST_LINE][x:x + len(want)]) == want, why
+
+
+def _frame_rows(writes, start_regs=None, memory=None):
+    """A frame drawn by vicdraw alone: registers (border 14, background 6, text, 25 rows,
+    40 columns, DEN) and writes at (line, 0-based cycle) positions; *memory* {address:
+    byte}, the rest 0."""
+    start = [0] * 0x41
+    start[0x20], start[0x21], start[0x11], start[0x16], start[0x40] = 14, 6, 0x1B, 0x08, 3
+    for reg, value in (start_regs or {}).items():
+        start[reg] = value
+    log = vicdraw.FrameLog(0, start, True)
+    log.writes = [(line * 63 + cycle, reg, value) for line, cycle, reg, value in writes]
+    ram = memory or {}
+    drawer = vicdraw.LineDrawer(log, lambda addr: ram.get(addr, 0), [0] * 1024)
+    rows = {}
+    for line in range(vicdraw.LINES):
+        drawer.step()
+        rows[line] = vicdraw.draw_line(drawer, 1 << 62)
+        drawer.finish_line()
+    return rows
+
+
+@pytest.mark.parametrize("cycle, open_after, why", [
+    (55, True, "38 columns from cycle 56 (0-based 55): X 335 passed, 344 not reached: the border stays open"),
+    (57, False, "too late: X 344 was reached with 40 columns"),
+])
+def test_the_side_border_opened_by_csel_in_time(cycle, open_after, why):
+    rows = _frame_rows([(100, cycle, 0x16, 0x00), (101, 20, 0x16, 0x08)])
+    assert (rows[100][370] != 14) == open_after, why
+    assert (rows[101][5] != 14) == open_after, "and open into the next line's left border"
+    assert rows[102][5] == 14 and rows[102][100] != 14  # the left edge of line 102 resets it as usual
+
+
+@pytest.mark.parametrize("d011, d016, x, colour, why", [
+    (0x18, 0x08, 96, 6, "text: a 0 bit of $3FFF in the background colour"),
+    (0x18, 0x08, 100, 0, "text: a 1 bit black (in display state, character 0 of zeros, it is background)"),
+    (0x38, 0x08, 96, 0, "hires bitmap: a 0 bit black too (its colours are the matrix's, 0)"),
+    (0x38, 0x18, 96, 6, "multicolour bitmap: 00 is the background colour"),
+])
+def test_idle_state_below_the_text(d011, d016, x, colour, why):
+    # YSCROLL 0: the last text row is lines $F0-$F7, line $F9 is idle and still in the
+    # 25-row window; $3FFF (shown in idle state) holds %00001111
+    rows = _frame_rows([], {0x11: d011, 0x16: d016}, {0x3FFF: 0x0F})
+    assert rows[0xF9][x] == colour, why
+    assert rows[0xF0][x] == 6 or d011 & 0x20  # (display state above: text of zeros)

@@ -174,6 +174,7 @@ class C64:
         self._poll_i: tuple[int, int] = (-1, 0)  # (end of an instruction, the I flag its poll saw)
         self._no_poll_at = -1  # the end of an interrupt sequence (BRK): no interrupt is taken there
         self._last_pc = 0  # the address of the instruction after which the run loop looked at the chips
+        self._io_written = (-1, 0)  # the cycle and address of the last I/O write
         self._limit_set = -1  # the limit _service set, and the earliest event but the VIC's bus window
         self._limit_rest = -1
         self._restore_at: int | None = None  # the cycle the RESTORE key was pressed in
@@ -418,8 +419,11 @@ class C64:
 
     def _io_write(self, addr: int, value: int) -> None:
         c = self._bus_cycle()
-        if c >= self.vic.ba_from:
-            c = self.vic.shift(c, True)
+        if c >= self.vic.ba_from:  # (a read-modify-write's second write follows its first at once)
+            c = self.vic.shift(c, True, 1 if self._io_written == (c - 1, addr) else 0)
+            self._io_written = (c, addr)
+        else:
+            self._io_written = (c, addr)
         page = addr >> 8
         if page < 0xD4:
             self.vic.write(addr, value, c)

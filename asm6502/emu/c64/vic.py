@@ -255,10 +255,12 @@ class VIC:
             self._plan(last + 1)
         return end
 
-    def shift(self, cycle: int, write: bool) -> int:
-        """The cycle an I/O access at *cycle* happens when it falls in a window: a read,
-        or a write after the instruction's first read there, waits for its end."""
-        if self.ba_from <= cycle and (not write or cycle > self.ba_from):
+    def shift(self, cycle: int, write: bool, writes_before: int = 0) -> int:
+        """The cycle an I/O access at *cycle* happens when it falls in a window: a read
+        waits for its end, so does a write after a read of the instruction in the window
+        (*writes_before*: the instruction's write cycles just before this one, 1 for a
+        read-modify-write's second write; the cycles before them are reads)."""
+        if self.ba_from <= cycle and (not write or cycle - writes_before > self.ba_from):
             return cycle + self.ba_to + 1 - self.ba_from
         return cycle
 
@@ -312,7 +314,7 @@ class VIC:
             sprites = cursor.sprites(line)
             if sprites:
                 fg, _row = cursor.graphics(False)
-                ss, sb = vicdraw.collisions(sprites, fg, cursor.border())
+                ss, sb = vicdraw.collisions(sprites, fg, cursor.open)
                 end = cursor.line_start(line) + CYCLES_PER_LINE
                 if ss:
                     if not self.collide_ss:

@@ -40,6 +40,8 @@ X_OF_CYCLE0 = -12 * 8  # picture column of the start of a line's cycle 1 (0-base
 # Y 51/55 and 251/247)
 LEFT = {True: 32, False: 39}  # by CSEL ($D016 bit 3)
 RIGHT = {True: 352, False: 343}
+LEFT_CYCLE = 16  # (0-based) the cycle the left edge is reached in, either width
+RIGHT_CYCLE = {True: 56, False: 54}  # ... the right edge: X 344 (40 columns), X 335 (38)
 TOP = {True: 51, False: 55}  # by RSEL ($D011 bit 3)
 BOTTOM = {True: 251, False: 247}
 FULL = (1 << WIDTH) - 1
@@ -124,6 +126,8 @@ class LineDrawer:
         self.rc = 0
         self.display = False
         self.vborder = True
+        self.main_border = True  # the main border flip-flop (Bauer 3.9), carried from line to line
+        self.open: list[tuple[int, int]] = []  # the picture columns the border leaves open on the line
         self.row_vc = 0  # VC of the last bad line: where its c-accesses read the text row
         self.dma = sprite_dma_lines(self.regs)
 
@@ -154,11 +158,7 @@ class LineDrawer:
         d011 = regs[0x11]
         if line == 0:
             self.vcbase = 0
-        rsel = bool(d011 & 0x08)
-        if line == BOTTOM[rsel]:
-            self.vborder = True
-        elif line == TOP[rsel] and d011 & 0x10:
-            self.vborder = False
+        self.open = self._border(line, start)
         bad = bad_line(line, d011, self.log.den)
         self.vc = self.vcbase
         if bad:
@@ -190,12 +190,14 @@ class LineDrawer:
         bg0 = regs[0x21] & 0x0F
         row = bytearray([bg0]) * WIDTH if colours else None
         fg_mask = 0
-        if self.vborder:
-            return 0, row
         invalid = ecm and (bmm or mcm)
         if not self.display:
-            # idle state: the byte at $3FFF ($39FF with ECM), 1 bits black (Bauer 3.7.1)
+            # idle state: the byte at $3FFF ($39FF with ECM) shown as in display state with
+            # the video matrix and colour data all 0 (Bauer 3.7.1): 1 bits black, 0 bits the
+            # background colour -- black too in hires bitmap mode (its colours are the matrix's)
             data = fetch(bank + (0x39FF if ecm else 0x3FFF))
+            if row is not None and (invalid or (bmm and not mcm)):
+                row[:] = bytes(WIDTH)  # (the border covers what is outside the window)
             if not data:
                 return 0, row
             multi = bool(mcm and bmm)  # (idle: no colour bits, so multicolour text is hires)
@@ -289,27 +291,74 @@ class LineDrawer:
             out.append((n, sx, _sprite_pixels(data, bool(regs[0x1C] & bit), bool(regs[0x1D] & bit))))
         return out
 
-    def border(self) -> tuple[int, int]:
-        """The picture columns the border leaves open on this line (none: (0, 0))."""
-        if self.vborder:
-            return 0, 0
-        csel = bool(self.regs[0x16] & 0x08)
-        return LEFT[csel], RIGHT[csel]
+    def reg_at(self, reg: int, cycle: int) -> int:
+        """A register's value in *cycle* (the writes not applied yet looked at, not applied)."""
+        value = self.regs[reg]
+        writes = self.log.writes
+        i = self.pos
+        while i < len(writes) and writes[i][0] < cycle:
+            if writes[i][1] == reg:
+                value = writes[i][2]
+            i += 1
+        return value
+
+    def _border(self, line: int, start: int) -> list[tuple[int, int]]:
+        """The line's open stretches, from the border flip-flops as Bauer 3.9 gives them: at
+        the left edge (X 24 or 31, cycle 17) the vertical flip-flop is set in the bottom line
+        and reset in the top one (DEN on), then the main flip-flop is reset unless the
+        vertical one is set; at the right edge (X 344 in cycle 57, or 335 in cycle 55) the
+        main one is set; in cycle 63 the vertical one is set or reset again.  A register
+        counts as the raster passes its edge, so a CSEL switched in time leaves the border
+        open (and open on the next lines until the right edge sets it again)."""
+        left_cycle = start + LEFT_CYCLE
+        d011 = self.reg_at(0x11, left_cycle)
+        rsel = bool(d011 & 0x08)
+        if line == BOTTOM[rsel]:
+            self.vborder = True
+        elif line == TOP[rsel] and d011 & 0x10:
+            self.vborder = False
+        opened = self.main_border
+        x = 0
+        spans = []
+        if not self.vborder:
+            left = LEFT[bool(self.reg_at(0x16, left_cycle) & 0x08)]
+            if opened:
+                x, opened = left, False
+        right = None
+        if not self.reg_at(0x16, start + RIGHT_CYCLE[False]) & 0x08:
+            right = RIGHT[False]
+        elif self.reg_at(0x16, start + RIGHT_CYCLE[True]) & 0x08:
+            right = RIGHT[True]
+        if not opened:
+            end = WIDTH if right is None else max(right, x)
+            if end > x:
+                spans.append((x, end))
+        self.main_border = right is not None or opened
+        d011 = self.reg_at(0x11, start + CYCLES_PER_LINE - 1)
+        rsel = bool(d011 & 0x08)
+        if line == BOTTOM[rsel]:
+            self.vborder = True
+        elif line == TOP[rsel] and d011 & 0x10:
+            self.vborder = False
+        return spans
 
 
 SPRITE_DMA_REGS = frozenset({0x15, 0x17, 1, 3, 5, 7, 9, 11, 13, 15})
 _REVERSED = tuple(int(f"{b:08b}"[::-1], 2) for b in range(256))  # bit 7 -> column 0
 
 
-def collisions(sprites: list[tuple[int, int, list[tuple[int, int]]]], fg: int, window: tuple[int, int]) -> tuple[int, int]:
+def collisions(sprites: list[tuple[int, int, list[tuple[int, int]]]], fg: int,
+               window: list[tuple[int, int]]) -> tuple[int, int]:
     """(sprite-sprite bits, sprite-foreground bits) of one line (Bauer 3.8.2: a collision
     is two sprites' or a sprite's and the foreground's non-transparent pixels at the
-    same place; multicolour 01 pairs are background).  Foreground counts inside the
-    display window only."""
+    same place; multicolour 01 pairs are background).  Foreground counts where the
+    border is open only (*window*: the open stretches)."""
     if not sprites:
         return 0, 0
-    left, right = window
-    fg &= ((1 << right) - 1) ^ ((1 << left) - 1) if right > left else 0
+    inside = 0
+    for left, right in window:
+        inside |= ((1 << right) - 1) ^ ((1 << left) - 1)
+    fg &= inside
     masks = []
     for n, sx, pixels in sprites:
         m = 0
@@ -363,10 +412,7 @@ def _colours(drawer: LineDrawer, line: int) -> bytearray:
                 x = sx + off
                 if 0 <= x < WIDTH and not (behind and fg >> x & 1):
                     gfx[x] = colour if src == 2 else mc[0] if src == 1 else mc[1]
-    left, right = drawer.border()
-    border = regs[0x20] & 0x0F
-    if right <= left:
-        return bytearray([border]) * WIDTH
-    gfx[:left] = bytes([border]) * left
-    gfx[right:] = bytes([border]) * (WIDTH - right)
-    return gfx
+    out = bytearray([regs[0x20] & 0x0F]) * WIDTH
+    for x0, x1 in drawer.open:
+        out[x0:x1] = gfx[x0:x1]
+    return out
