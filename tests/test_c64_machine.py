@@ -23,13 +23,17 @@ BASIC_FIRST = 0x94  # the first byte of the stand-in BASIC ROM
 CIA_PERIOD = 0x4025 + 1  # the test KERNAL's timer A latch + 1
 
 
-@pytest.fixture(scope="module")
-def test_roms() -> RomImages:
+def make_test_roms() -> RomImages:
     kernal = assemble((FIXTURES / "testkernal.asm").read_text(), "testkernal.asm").image
     assert len(kernal) == 0x2000
     basic = bytes([BASIC_FIRST]) + bytes(0x1FFF)
     chargen = bytes((i * 7 + 3) & 0xFF for i in range(0x1000))
     return RomImages(basic, bytes(kernal), chargen)
+
+
+@pytest.fixture(scope="module")
+def test_roms() -> RomImages:
+    return make_test_roms()
 
 
 def booted(roms: RomImages, **kw) -> C64:
@@ -123,6 +127,8 @@ def test_stop_conditions_and_exit_codes(test_roms):
 
 def test_screenshot_png(test_roms):
     m = booted(test_roms)
+    set_vic(m, 0x16, 0x08)  # 40 columns (the test KERNAL leaves $D016 at 0: 38)
+    m.run(CYCLES_PER_FRAME * 2, stop_when_idle=False)
     data = screen.screenshot(m)
     assert data == screen.screenshot(m)  # deterministic
     assert data[:8] == b"\x89PNG\r\n\x1a\n"
@@ -203,20 +209,33 @@ def test_directory_program_lists_like_the_1541(tmp_path):
 
 
 # --- the picture in the other display modes --------------------------------------------
+def set_vic(m, reg, value):
+    """A VIC register written now (the picture shows it once the raster has drawn a frame)."""
+    m.vic.write(reg, value, m.cpu.cycles)
+
+
+def booted_40(roms):
+    """Booted, 40 columns (the test KERNAL leaves $D016 at 0: 38 columns)."""
+    m = booted(roms)
+    set_vic(m, 0x16, 0x08)
+    return m
+
+
 def _pixels(m):
+    m.run(CYCLES_PER_FRAME * 2, stop_when_idle=False)
     return screen.render(m)
 
 
 def test_display_off_is_border_only(test_roms):
-    m = booted(test_roms)
-    m.vic.regs[0x11] &= ~0x10
+    m = booted_40(test_roms)
+    set_vic(m, 0x11, m.vic.regs[0x11] & ~0x10)
     assert all(set(row) == {14} for row in _pixels(m))
 
 
 def test_hires_bitmap(test_roms):
-    m = booted(test_roms)
-    m.vic.regs[0x11] |= 0x20  # BMM
-    m.vic.regs[0x18] = 0x18  # screen $0400, bitmap $2000
+    m = booted_40(test_roms)
+    set_vic(m, 0x11, m.vic.regs[0x11] | 0x20)  # BMM
+    set_vic(m, 0x18, 0x18)  # screen $0400, bitmap $2000
     m.poke_ram(0x2000, bytes([0b10000001]))
     m.poke_ram(0x0400, bytes([0x25]))  # pixel colour 2 (set bits), 5 (clear bits)
     row = _pixels(m)[screen.TOP][screen.LEFT : screen.LEFT + 8]
@@ -224,10 +243,10 @@ def test_hires_bitmap(test_roms):
 
 
 def test_multicolour_bitmap(test_roms):
-    m = booted(test_roms)
-    m.vic.regs[0x11] |= 0x20
-    m.vic.regs[0x16] |= 0x10  # MCM
-    m.vic.regs[0x18] = 0x18
+    m = booted_40(test_roms)
+    set_vic(m, 0x11, m.vic.regs[0x11] | 0x20)
+    set_vic(m, 0x16, m.vic.regs[0x16] | 0x10)  # MCM
+    set_vic(m, 0x18, 0x18)
     m.poke_ram(0x2000, bytes([0b00011011]))  # pairs 00 01 10 11
     m.poke_ram(0x0400, bytes([0x37]))
     m.color[0] = 9
@@ -236,9 +255,10 @@ def test_multicolour_bitmap(test_roms):
 
 
 def test_multicolour_text_uses_colour_ram_bit_3(test_roms):
-    m = booted(test_roms)
-    m.vic.regs[0x16] |= 0x10
-    m.vic.regs[0x22], m.vic.regs[0x23] = 2, 4
+    m = booted_40(test_roms)
+    set_vic(m, 0x16, m.vic.regs[0x16] | 0x10)
+    set_vic(m, 0x22, 2)
+    set_vic(m, 0x23, 4)
     m.poke_ram(0x0400, bytes([0]))  # screen code 0: character ROM bytes 3, 10, ...
     m.color[0] = 8 | 5
     row = _pixels(m)[screen.TOP][screen.LEFT : screen.LEFT + 8]
@@ -247,9 +267,9 @@ def test_multicolour_text_uses_colour_ram_bit_3(test_roms):
 
 
 def test_extended_background_colour(test_roms):
-    m = booted(test_roms)
-    m.vic.regs[0x11] |= 0x40  # ECM
-    m.vic.regs[0x24] = 11
+    m = booted_40(test_roms)
+    set_vic(m, 0x11, m.vic.regs[0x11] | 0x40)  # ECM
+    set_vic(m, 0x24, 11)
     m.poke_ram(0x0400, bytes([0xC0]))  # code $C0: background register 3, character 0
     m.color[0] = 1
     row = _pixels(m)[screen.TOP][screen.LEFT : screen.LEFT + 8]

@@ -419,7 +419,7 @@ def test_the_stub_roms():
 
 def test_a_screenshot_without_the_character_rom_has_no_characters():
     m, r = run_source("lda #0\nsta $d020\nlda #1\nsta $0400\nrts")  # black border, "A" at the top left
-    rows = screen.render(m.c64)
+    rows = screen.render(m.c64, m.c64.cpu.cycles + screen.vicdraw.CYCLES_PER_LINE * screen.vicdraw.LINES)  # (the frame after it)
     assert rows[0][0] == 0  # the border is black
     top_left = [rows[y][x] for y in range(36, 44) for x in range(32, 40)]  # (the first cell: 32 pixels of border)
     assert set(top_left) == {6}  # background blue only: no character drawn without the ROM

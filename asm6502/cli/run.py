@@ -14,6 +14,7 @@ from asm6502.diagnostics import DiagnosticError, error
 from asm6502.emu.c64 import screen as pictures
 from asm6502.emu.c64.roms import find_roms
 from asm6502.emu.c64.session import DEFAULT_CYCLES
+from asm6502.emu.c64.vic import CYCLES_PER_FRAME
 from asm6502.emu.harness import (
     DEFAULT_BUDGET,
     Machine,
@@ -77,6 +78,13 @@ the options are accepted: -keybuf (--type), -limitcycles (--cycles),
   asm6502 run --roms ~/vice/C64 mytest.prg -limitcycles 20000000 -exitscreenshot end.png"""
 
 
+def moment_arg(text: str) -> int:
+    """A moment of a run in cycles after the boot: N cycles, or Nf the end of frame N."""
+    frames = text.endswith(("f", "F"))
+    n = count_arg(text[:-1] if frames else text)
+    return n * CYCLES_PER_FRAME if frames else n
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="asm6502 run",
@@ -113,6 +121,11 @@ def build_parser() -> argparse.ArgumentParser:
     c64.add_argument("--until-pc", type=address_arg, metavar="ADDR", help="stop when the PC reaches ADDR")
     add_path_argument(c64, "--screenshot", "--exitscreenshot", "-exitscreenshot", dest="screenshot", role=SCREENSHOT, metavar="PNG",
                       help="write the final screen as a PNG picture")
+    c64.add_argument("--screenshot-at", type=moment_arg, metavar="WHEN",
+                     help="the screenshot shows the screen at WHEN instead of at the end: N cycles after the boot, "
+                     "or Nf the end of the N-th frame after it (19,656 cycles a frame); the run goes on after it")
+    c64.add_argument("--strip", type=count_arg, metavar="FRAMES", default=1,
+                     help="the screenshot holds FRAMES pictures side by side, one frame apart from --screenshot-at on")
     c64.add_argument("--transcript", action="store_true",
                      help="print what went through CHROUT to the screen instead of the final screen")
     return p
@@ -196,7 +209,8 @@ def _run(args: argparse.Namespace, files: Files) -> int:
         return run_on_c64(args, lookup.roms, files)
     machine_only = [name for name, value in (("--disk", args.disk), ("--type", args.type),
                                              ("--until-text", args.until_text), ("--until-pc", args.until_pc),
-                                             ("--cycles", args.cycles),
+                                             ("--cycles", args.cycles), ("--screenshot-at", args.screenshot_at),
+                                             ("--strip", args.strip != 1),
                                              ("--transcript", args.transcript),
                                              ("--cia", args.cia != "6526")) if value]
     if machine_only or args.prg is None:
@@ -258,7 +272,7 @@ def _run_stubbed(args: argparse.Namespace, files: Files, note: str | None = None
         print(f"asm6502 run: {result.reason.value}: {message} (PC ${result.pc:04X}, "
               f"{total:,} instructions)", file=sys.stderr)
     if args.screenshot and result.ok:  # (a failed run leaves no output)
-        files.add(args.screenshot, pictures.screenshot(machine.c64), "screenshot")
+        files.add(args.screenshot, pictures.screenshot(machine.c64, settled=True), "screenshot")
         files.commit()
         print(f"asm6502 run: note: {args.screenshot}: {NO_CHARGEN}", file=sys.stderr)
     return 0 if result.ok else 1

@@ -16,6 +16,7 @@ from asm6502.emu.c64 import screen, session
 from asm6502.emu.c64.drive import Disk
 from asm6502.emu.c64.machine import Stop
 from asm6502.emu.c64.roms import RomSet
+from asm6502.emu.c64.vic import CYCLES_PER_FRAME
 from asm6502.emu.harness import text_to_keys
 from asm6502.fileio import Files, write_stdout
 from asm6502.petscii import petscii_to_text
@@ -92,6 +93,28 @@ def _interactive(machine, spec):
     return Stop("idle", "the session was ended from the keyboard", machine.cpu.cycles)
 
 
+def _run_with_pictures(machine, spec: session.RunSpec, args: argparse.Namespace,
+                       boot_cycles: int) -> tuple[Stop, list[list[bytearray]]]:
+    """Run as asked; with --screenshot-at, take the pictures on the way (at WHEN and, with
+    --strip, a frame apart after it), then run on to the end.  A run that stops before a
+    picture's moment leaves it out (the final screen is taken when none was)."""
+    polling = args.cycles is None
+    end = boot_cycles + spec.cycles
+    if args.screenshot_at is None and args.strip == 1:
+        return machine.run(spec.cycles, spec.until_text, spec.until_pc, stop_when_polling=polling), []
+    moment = boot_cycles + (args.screenshot_at or 0)
+    pictures: list[list[bytearray]] = []
+    for k in range(args.strip):
+        at = min(moment + k * CYCLES_PER_FRAME, end)
+        if at > machine.cpu.cycles:
+            stop = machine.run(at - machine.cpu.cycles, spec.until_text, spec.until_pc, stop_when_polling=polling)
+            if stop.reason != "cycles" or machine.cpu.cycles >= end:
+                return stop, pictures or [screen.render(machine)]
+        pictures.append(screen.render(machine))
+    stop = machine.run(max(end - machine.cpu.cycles, 1), spec.until_text, spec.until_pc, stop_when_polling=polling)
+    return stop, pictures
+
+
 def run_on_c64(args: argparse.Namespace, roms: RomSet, files: Files) -> int:
     """*files*: the gate: every input registered as it is read, the screenshot written last."""
     if sys.stdout is None:  # started with standard output closed (>&-): said before the C64 is booted
@@ -109,7 +132,10 @@ def run_on_c64(args: argparse.Namespace, roms: RomSet, files: Files) -> int:
     if args.input is not None:
         keys.append(text_to_keys(files.text(args.input, what="input"), args.input))
     spec = session.RunSpec(args.cycles or session.DEFAULT_CYCLES, args.until_text, args.until_pc)
-    interactive = args.input is None and not args.type and sys.stdin.isatty() and not spec.has_condition
+    interactive = (args.input is None and not args.type and sys.stdin.isatty() and not spec.has_condition
+                   and args.screenshot_at is None)
+    if (args.screenshot_at is not None or args.strip != 1) and not args.screenshot:
+        raise DiagnosticError([error("--screenshot-at and --strip say when to take the --screenshot: name its PNG")])
 
     started = time.process_time()  # the speed --stats tells is per CPU second (a busy machine shares its cores)
     machine = session.boot(session.images(roms), disk=disk, keyboard_mode=args.keyboard, cia_model=args.cia)
@@ -118,11 +144,12 @@ def run_on_c64(args: argparse.Namespace, roms: RomSet, files: Files) -> int:
         session.start_program(machine, prg, args.sys)
     for k in keys:
         machine.type_text(k)
+    pictures: list[list[bytearray]] = []
     if interactive and sys.stdout.isatty():
         stop = _interactive(machine, spec)
     else:
         # an explicit --cycles runs on while a program polls GET in vain (an animation, say)
-        stop = machine.run(spec.cycles, spec.until_text, spec.until_pc, stop_when_polling=args.cycles is None)
+        stop, pictures = _run_with_pictures(machine, spec, args, boot_cycles)
     elapsed = time.process_time() - started
     if args.transcript:
         text = petscii_to_text(bytes(machine.transcript))
@@ -130,7 +157,9 @@ def run_on_c64(args: argparse.Namespace, roms: RomSet, files: Files) -> int:
     else:
         write_stdout(screen.screen_text(machine))
     if args.screenshot:
-        files.add(args.screenshot, screen.screenshot(machine), "screenshot")
+        if not pictures:
+            pictures = [screen.render(machine)]
+        files.add(args.screenshot, screen.png(screen.side_by_side(pictures)), "screenshot")
         files.commit()
     code = session.exit_code(stop, spec)
     if stop.reason == "cycles" and args.cycles is not None and not spec.has_condition:

@@ -49,7 +49,7 @@ from asm6502.emu.c64.cia import CIA
 from asm6502.emu.c64.cpu import C64CPU, CYCLES, IO_END, IO_LOW, SIZES, Jammed, instruction_table
 from asm6502.emu.c64.drive import Disk, Drive
 from asm6502.emu.c64.screen import screen_lines
-from asm6502.emu.c64.vic import CYCLES_PER_FRAME, VIC
+from asm6502.emu.c64.vic import CYCLES_PER_FRAME, INTERRUPT_WRITES, TAIL_WRITES, VIC
 
 PAL_HZ = 985_248
 IO_FETCH = 0xCFFD  # an instruction at $CFFE or above may have bytes in the I/O area
@@ -226,6 +226,8 @@ class C64:
         self.fetch_low = 0xFFFF
         self.watch_page = -1  # the page of the run's --until-pc address (flagged while it runs)
         self.vic = VIC()
+        self.vic.memory = self._vic_fetch
+        self.vic.colour_ram = self.color
         new_model = cia_model == "6526a"
         self.cia1 = CIA("CIA 1", port_a_in=self._cia1_port_a, port_b_in=self._cia1_port_b, new_model=new_model)
         self.cia2 = CIA("CIA 2", new_model=new_model)
@@ -241,6 +243,9 @@ class C64:
         self._poll_i: tuple[int, int] = (-1, 0)  # (end of an instruction, the I flag its poll saw)
         self._no_poll_at = -1  # the end of an interrupt sequence (BRK): no interrupt is taken there
         self._last_pc = 0  # the address of the instruction after which the run loop looked at the chips
+        self._io_written = (-1, 0)  # the cycle and address of the last I/O write
+        self._limit_set = -1  # the limit _service set, and the earliest event but the VIC's bus window
+        self._limit_rest = -1
         self._restore_at: int | None = None  # the cycle the RESTORE key was pressed in
         self.stop_cycle = 0
         self.until_text: str | None = None
@@ -518,6 +523,13 @@ class C64:
         region = "basic" if addr < 0xC000 else "io" if addr < 0xE000 else "kernal"
         return self.under[region][addr - AREAS[region].start]
 
+    def _vic_fetch(self, addr: int) -> int:
+        """A byte as the VIC reads it: the character ROM at $1000-$1FFF of banks 0 and 2
+        (C64 Programmer's Reference Guide, "Memory management")."""
+        if addr & 0x7000 == 0x1000:
+            return self.chargen[addr & 0x0FFF]
+        return self.ram(addr)
+
     def poke_ram(self, addr: int, data: bytes) -> None:
         for i, b in enumerate(data):
             a = addr + i
@@ -544,6 +556,8 @@ class C64:
             self._stale_read(addr)
             return
         c = self._bus_cycle()
+        if c >= self.vic.ba_from:  # the VIC holds the bus: the read waits
+            c = self.vic.shift(c, False)
         page = addr >> 8
         if page < 0xD4:
             value = self.vic.read(addr, c)
@@ -561,6 +575,11 @@ class C64:
 
     def _io_write(self, addr: int, value: int) -> None:
         c = self._bus_cycle()
+        if c >= self.vic.ba_from:  # (a read-modify-write's second write follows its first at once)
+            c = self.vic.shift(c, True, 1 if self._io_written == (c - 1, addr) else 0)
+            self._io_written = (c, addr)
+        else:
+            self._io_written = (c, addr)
         page = addr >> 8
         if page < 0xD4:
             self.vic.write(addr, value, c)
@@ -576,6 +595,9 @@ class C64:
             self.cia1.write(addr & 0x0F, value, c)
         elif page == 0xDD:
             self.cia2.write(addr & 0x0F, value, c)
+            if addr & 0x0D == 0:  # port A or its direction: the VIC's bank
+                regs = self.cia2.regs
+                self.vic.note_bank((regs[0] | ~regs[2]) & 3, c)
 
     def _sid_read(self, reg: int) -> int:
         if reg in (0x19, 0x1A):  # paddles: none connected
@@ -665,6 +687,14 @@ class C64:
         cpu = self.cpu
         c = cpu.cycles
         cia1, cia2, vic = self.cia1, self.cia2, self.vic
+        if c >= vic.ba_from:  # the last instruction ran into cycles the VIC takes
+            c = cpu.cycles = vic.stall(c, TAIL_WRITES[self.memory[self._last_pc]])
+            if (cpu.limit == self._limit_set and c < self._limit_rest and cia2.edges == self.nmi_seen
+                    and (cpu.p & MPU.INTERRUPT or not (cia1.ir or vic.irq))):
+                # only the VIC's window was due (nothing lowered the limit since it was set, no
+                # other event has come, no interrupt waits): run on (25 bad lines a frame)
+                cpu.limit = self._limit_set = min(self._limit_rest, vic.ba_from)
+                return
         cia1.advance(c)
         cia2.advance(c)
         vic.update(c)
@@ -710,8 +740,8 @@ class C64:
                 self._interrupt(0xFFFE)
         c = cpu.cycles
         nmi_waits = cia2.edges != self.nmi_seen  # (an edge may have come during an interrupt sequence)
-        limit = min(cia1.next_event() + 2, cia2.next_event() + 2, vic.next_event(), self.next_frame,
-                    self.stop_cycle)
+        limit = min(cia1.next_event() + 2, cia2.next_event() + 2, vic.next_compare, vic.line_event,
+                    self.next_frame, self.stop_cycle)
         if nmi_waits:
             limit = min(limit, max(cia2.edge_at + 2, c + 1))
         if not cpu.p & MPU.INTERRUPT:
@@ -719,7 +749,9 @@ class C64:
                 limit = min(limit, max(cia1.irq_at + 2, c + 1))
             if vic.irq:
                 limit = min(limit, max(vic.since + 2, c + 1))
-        cpu.limit = limit  # an interrupt waiting behind the I flag: CLI/PLP/RTI pull the limit in
+        self._limit_rest = limit  # every event but the VIC's next bus window
+        cpu.limit = self._limit_set = min(limit, vic.ba_from)
+        # (an interrupt waiting behind the I flag: CLI/PLP/RTI pull the limit in)
 
     def _interrupt(self, vector: int) -> None:
         cpu = self.cpu
@@ -730,6 +762,8 @@ class C64:
         cpu.p |= MPU.INTERRUPT
         cpu.pc = self.memory[vector] | self.memory[vector + 1] << 8
         cpu.cycles += 7
+        if cpu.cycles >= self.vic.ba_from:
+            cpu.cycles = self.vic.stall(cpu.cycles, INTERRUPT_WRITES)
         self._no_poll_at = cpu.cycles
         self.counters.interrupts += 1
 
@@ -859,7 +893,8 @@ class C64:
         """Everything that changes while the machine runs (to restart from it: ``load_state``)."""
         cpu = self.cpu
         self.settle()
-        chips = {name: {k: copy.deepcopy(v) for k, v in vars(chip).items() if not callable(v)}
+        chips = {name: {k: copy.deepcopy(v) for k, v in vars(chip).items()
+                        if not callable(v) and k not in getattr(chip, "TRANSIENT", ())}
                  for name, chip in (("vic", self.vic), ("cia1", self.cia1), ("cia2", self.cia2))}
         return {
             "memory": list(self.memory), "under": {k: list(v) for k, v in self.under.items()}, "color": list(self.color),
@@ -885,6 +920,7 @@ class C64:
         for name, chip in (("vic", self.vic), ("cia1", self.cia1), ("cia2", self.cia2)):
             for k, v in state["chips"][name].items():
                 setattr(chip, k, copy.deepcopy(v))
+        self.vic.cursor = None  # (the collision walk starts again from the frame's log)
         self.sid[:] = state["sid"]
         self._noise = state["noise"]
         self.nmi_seen = state["nmi"]

@@ -7,8 +7,8 @@ Picture: the VIC-II's display drawn from memory the way the chip fetches it
 (bank from CIA 2 port A, screen and character base from $D018, the
 character ROM at $1000-$1FFF in banks 0 and 2), in standard text, multicolour
 text, extended background colour, hires bitmap and multicolour bitmap modes,
-with the border, 384 x 272 pixels like VICE's PAL screenshots.  Sprites are
-not drawn.  Colours: Philip "Pepto" Timmermann's measured PAL palette.
+with the border and sprites, 384 x 272 pixels like VICE's PAL screenshots, line
+by line as the raster drew them (``vicdraw``).  Colours: Philip "Pepto" Timmermann's measured PAL palette.
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ from __future__ import annotations
 import struct
 import zlib
 
+from asm6502.emu.c64 import vicdraw
 from asm6502.petscii import screen_code_char
 
 COLUMNS, ROWS = 40, 25
@@ -75,59 +76,29 @@ def screen_text(machine) -> str:
 
 
 # --- the picture -------------------------------------------------------------------
-def render(machine) -> list[bytearray]:
-    """HEIGHT rows of WIDTH palette indices."""
-    regs = machine.vic.regs
-    border = regs[0x20] & 0x0F
-    bg = [regs[0x21 + i] & 0x0F for i in range(4)]
-    d011, d016 = regs[0x11], regs[0x16]
-    ecm, bmm, mcm = bool(d011 & 0x40), bool(d011 & 0x20), bool(d016 & 0x10)
-    rows = [bytearray([border]) * WIDTH for _ in range(HEIGHT)]
-    if not d011 & 0x10:  # display off: border colour only
-        return rows
-    bank = vic_bank(machine)
-    screen = screen_base(machine)
-    chars = char_base(machine)
-    bitmap = bank + (0x2000 if regs[0x18] & 0x08 else 0)
-    color = machine.color
-    for row in range(ROWS):
-        for col in range(COLUMNS):
-            cell = row * COLUMNS + col
-            code = _vic_byte(machine, screen + cell)
-            fg = color[cell] & 0x0F
-            x0 = LEFT + col * 8
-            for line in range(8):
-                y = TOP + row * 8 + line
-                if bmm:
-                    data = _vic_byte(machine, bitmap + cell * 8 + line)
-                    if mcm:
-                        colours = (bg[0], code >> 4, code & 0x0F, fg)
-                        pixels = _multicolour(data, colours)
-                    else:
-                        pixels = _hires(data, code >> 4, code & 0x0F)
-                elif ecm:
-                    data = _vic_byte(machine, chars + (code & 0x3F) * 8 + line)
-                    pixels = _hires(data, fg, bg[code >> 6])
-                else:
-                    data = _vic_byte(machine, chars + code * 8 + line)
-                    if mcm and fg & 0x08:
-                        pixels = _multicolour(data, (bg[0], bg[1], bg[2], fg & 0x07))
-                    else:
-                        pixels = _hires(data, fg, bg[0])
-                rows[y][x0 : x0 + 8] = pixels
+def render(machine, cycle: int | None = None) -> list[bytearray]:
+    """HEIGHT rows of WIDTH palette indices: the picture on the monitor at *cycle* (default:
+    now) -- the lines the raster has drawn in this frame, the rest of the previous frame,
+    each line drawn from the registers in force as the raster passed it
+    (``vicdraw``: mid-line writes from the column their cycle reaches)."""
+    vic = machine.vic
+    now = machine.cpu.cycles if cycle is None else cycle
+    current, previous = vic.frames_for_picture(now)
+    split = min((now - current.cycle) // vicdraw.CYCLES_PER_LINE, vicdraw.LINES)
+    rows: list[bytearray] = []
+    for log, first, last, until in ((current, 0, split, now), (previous, split, vicdraw.LINES, 1 << 62)):
+        drawer = vicdraw.LineDrawer(log, vic.memory, machine.color)
+        for line in range(last):
+            drawer.step()
+            if line >= first and vicdraw.FIRST_LINE <= line < vicdraw.FIRST_LINE + HEIGHT:
+                rows.append(vicdraw.draw_line(drawer, until))
+            drawer.finish_line()
     return rows
 
 
-def _hires(data: int, fg: int, bg: int) -> bytes:
-    return bytes(fg if data & (0x80 >> i) else bg for i in range(8))
-
-
-def _multicolour(data: int, colours: tuple[int, int, int, int]) -> bytes:
-    out = bytearray()
-    for shift in (6, 4, 2, 0):
-        c = colours[(data >> shift) & 3]
-        out += bytes((c, c))
-    return bytes(out)
+def side_by_side(pictures: list[list[bytearray]]) -> list[bytearray]:
+    """Pictures of the same height in one row, left to right (an animation's frames as a strip)."""
+    return [bytearray().join(p[y] for p in pictures) for y in range(len(pictures[0]))]
 
 
 def png(rows: list[bytearray], palette=PALETTE) -> bytes:
@@ -146,5 +117,9 @@ def png(rows: list[bytearray], palette=PALETTE) -> bytes:
             + chunk(b"IDAT", zlib.compress(raw, 9)) + chunk(b"IEND", b""))
 
 
-def screenshot(machine) -> bytes:
-    return png(render(machine))
+def screenshot(machine, settled: bool = False) -> bytes:
+    """The PNG of ``render``.  *settled*: the program has ended and nothing changes the chips any
+    more (a SYS run that returned): the whole next frame, drawn from the registers as it left
+    them, as a monitor shows it from then on."""
+    now = machine.cpu.cycles
+    return png(render(machine, now + vicdraw.CYCLES_PER_LINE * vicdraw.LINES if settled else None))

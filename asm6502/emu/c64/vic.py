@@ -1,30 +1,125 @@
-"""The MOS 6569 VIC-II (PAL) as far as a program sees it through its registers
-(Mapping the C64, $D000-$D02E; Christian Bauer, "The MOS 6567/6569 video
-controller"): 63 cycles a raster line, 312 lines a frame, the raster counter
-in $D012 and bit 7 of $D011, the raster compare interrupt, the interrupt
-latch $D019 and enable $D01A.  The screen itself is drawn from memory when
-asked (``screen.py``); the cycles a real VIC steals on bad lines and for
-sprites are not taken from the CPU.
+"""The MOS 6569 VIC-II (PAL) as a program sees it (Christian Bauer, "The MOS 6567/6569
+video controller (VIC-II) and its application in the Commodore 64", 1996, cited as
+Bauer with its section; Mapping the C64, $D000-$D02E).
+
+Timing: 63 cycles a raster line, 312 lines a frame.  The raster counter ($D012, bit 7
+of $D011) and the raster compare interrupt: a compare line L > 0 matches in cycle 1 of
+line L, line 0 one cycle later (Bauer 3.12).
+
+The bus: in a bad line (lines $30-$F7 whose low three bits equal YSCROLL, DEN set in
+some cycle of line $30: Bauer 3.5) the VIC reads the text row in cycles 15-54, and for
+each sprite whose DMA is on it reads the pointer and three data bytes in two cycles
+(sprite 0 at cycles 58-59, 1 at 60-61, 2 at 62-63, 3-7 at cycles 1-10 of the next line:
+Bauer 3.6.3).  BA goes low three cycles before the VIC's first access; the CPU goes on
+until its next read cycle (writes are not held up: at most three in a row), then waits
+until the VIC has done (Bauer 3.6.1).  These stretches are ``windows`` (first, last):
+the cycles in which the CPU cannot read.  The machine's run loop stops at a window's
+first cycle (``next_event``) and ``stall`` moves the CPU's cycle count past it, from the
+write cycles the instruction ends with (``TAIL_WRITES``) -- so the CIA timers and the
+raster see the time the VIC took.
+
+The picture: every register write is logged with its cycle, by frame (``FrameLog``);
+``vicdraw`` draws a frame line by line from its log.  Collisions (Bauer 3.8.2) are
+found by walking the current frame's lines up to the raster (``catch_up``, from the
+frame's log: the registers as they were on each line) whenever a program reads $D01E or
+$D01F (from then on every frame is walked to its end), and line by line while a
+collision interrupt is enabled.  A program that never looks at collisions pays nothing
+for them.  A line's collisions are latched at its end (the chip latches them at the
+first pixel two sprites, or a sprite and the foreground, share).  A collision sets its bit in
+$D01E / $D01F (cleared by reading) and, when that register was 0, the interrupt latch
+bit (2 sprite-sprite, 1 sprite-background).
 """
 
 from __future__ import annotations
 
-CYCLES_PER_LINE = 63
-LINES = 312
+from asm6502.cpu import EVERY_OPCODE
+from asm6502.emu.c64 import vicdraw
+from asm6502.emu.c64.vicdraw import FrameLog, LineDrawer, sprite_dma_lines
+from asm6502.opcodes import Access, Mode
+
+CYCLES_PER_LINE = vicdraw.CYCLES_PER_LINE
+LINES = vicdraw.LINES
 CYCLES_PER_FRAME = CYCLES_PER_LINE * LINES  # 19,656: 50.125 frames a second at 985,248 Hz
 
 NEVER = 1 << 62
+BANK_REG = 0x40  # the logged registers' slot for the VIC's bank (CIA 2 port A bits 0-1)
+
+# The bus windows of a line, in cycles from the line's start (0-based: Bauer's cycle k is
+# k - 1).  Bad line: BA low from cycle 12, c-accesses 15-54 (Bauer 3.6.3).
+BAD_LINE_WINDOW = (11, 53)
+# sprite n: its two access cycles (p- and s-accesses), BA low three cycles before them
+SPRITE_ACCESS = tuple(57 + 2 * n if n < 3 else 63 + 2 * (n - 3) for n in range(8))
+
+
+def _tail_writes(op) -> int:
+    """Bit i set: cycle (last - i) of the instruction is a write (64doc, "6510 Instruction
+    Timing"): a store's last cycle, a read-modify-write's last two, PHA/PHP the last,
+    JSR the two before the last, BRK (and an interrupt) cycles 3-5 of 7."""
+    if op.mnemonic in ("PHA", "PHP"):
+        return 0b1
+    if op.mnemonic == "JSR":
+        return 0b110
+    if op.mnemonic == "BRK":
+        return 0b11100
+    if op.access is Access.WRITE:
+        return 0b1
+    if op.access is Access.RMW and op.mode is not Mode.ACCUMULATOR:
+        return 0b11
+    return 0
+
+
+def _sprite_windows(mask: int) -> tuple[tuple[int, int], ...]:
+    """The windows of a line's sprite fetches, by the mask of the sprites fetched."""
+    return tuple(_merge([(SPRITE_ACCESS[n] - 3, SPRITE_ACCESS[n] + 1) for n in range(8) if mask >> n & 1]))
+
+
+TAIL_WRITES: tuple[int, ...] = tuple(_tail_writes(op) for op in EVERY_OPCODE)
+INTERRUPT_WRITES = 0b11100  # the interrupt sequence pushes as BRK does
+
+
+def _merge(windows: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    out: list[tuple[int, int]] = []
+    for w in sorted(windows):
+        if out and w[0] <= out[-1][1] + 1:
+            out[-1] = (out[-1][0], max(out[-1][1], w[1]))
+        else:
+            out.append(w)
+    return out
+
+
+SPRITE_WINDOWS: tuple[tuple[tuple[int, int], ...], ...] = tuple(_sprite_windows(m) for m in range(256))
 
 
 class VIC:
+    # not part of a snapshot: the machine's memory and colour RAM, the collision walk
+    TRANSIENT = ("memory", "colour_ram", "cursor")
+
     def __init__(self) -> None:
-        self.regs = [0] * 0x40
+        self.regs = [0] * 0x41  # + the bank, BANK_REG (as CIA 2 port A's bits 0-1 read)
+        self.regs[BANK_REG] = 3
         self.compare = 0  # raster compare line (write $D012 + bit 7 of $D011)
         self.flags = 0  # $D019 bits 0-3
         self.enable = 0  # $D01A bits 0-3
         self.next_compare = NEVER  # cycle of the next raster compare match
         self.since = NEVER  # the cycle from which the interrupt output is active
         self.on_change = lambda: None
+        # the bus
+        self.ba_from = NEVER  # the next window in which the CPU cannot read
+        self.ba_to = NEVER
+        self.seen = -1  # the last cycle the VIC was told of (for the DEN latch of line $30)
+        self.den_frame = -1  # the frame whose line $30 saw DEN set
+        self.dma = sprite_dma_lines(self.regs)
+        # the picture and collisions
+        self.memory = lambda addr: 0  # the byte the VIC reads at a 16-bit address (machine sets it)
+        self.colour_ram: list[int] = [0] * 1024
+        self.frame = FrameLog(0, self.regs, False)
+        self.previous = FrameLog(-CYCLES_PER_FRAME, self.regs, False)
+        self.collide_ss = 0  # $D01E
+        self.collide_sb = 0  # $D01F
+        self.cursor: LineDrawer | None = None  # walks the current frame for collisions
+        self.wants_collisions = False  # the program has read $D01E or $D01F: frames are walked to their end
+        self.line_event = NEVER  # the next line end at which collisions are looked for
+        self._plan(0)
 
     @staticmethod
     def line(cycle: int) -> int:
@@ -34,12 +129,13 @@ class VIC:
     def irq(self) -> bool:
         return bool(self.flags & self.enable)
 
+    # --- raster compare --------------------------------------------------------------
     def _schedule(self, cycle: int) -> None:
         if self.compare >= LINES:
             self.next_compare = NEVER
             return
         frame = cycle - cycle % CYCLES_PER_FRAME
-        due = frame + self.compare * CYCLES_PER_LINE
+        due = frame + self.compare * CYCLES_PER_LINE + (1 if self.compare == 0 else 0)
         self.next_compare = due if due > cycle else due + CYCLES_PER_FRAME
 
     def low_at(self, cycle: int) -> bool:
@@ -55,10 +151,192 @@ class VIC:
         if self.next_compare <= cycle:
             self._raise(0x01, self.next_compare)
             self._schedule(cycle)
+        if self.line_event <= cycle:
+            self.catch_up(cycle)
 
     def next_event(self) -> int:
-        return self.next_compare
+        return min(self.next_compare, self.ba_from, self.line_event)
 
+    # --- the bus ---------------------------------------------------------------------
+    def _observe(self, cycle: int) -> None:
+        """Note the time: a line $30 passed with DEN set latches the frame's bad lines
+        (``den_frame`` the latest such frame; the frame being logged, its ``den``)."""
+        if self.regs[0x11] & 0x10:
+            line30 = vicdraw.DEN_LINE * CYCLES_PER_LINE
+            frame = (cycle - line30) // CYCLES_PER_FRAME
+            start = frame * CYCLES_PER_FRAME + line30
+            if frame >= 0 and start + CYCLES_PER_LINE - 1 > self.seen:
+                self.den_frame = max(self.den_frame, frame)
+            logged = self.frame.cycle + line30
+            if logged <= cycle and logged + CYCLES_PER_LINE - 1 > self.seen:
+                self.frame.den = True
+        if cycle > self.seen:
+            self.seen = cycle
+
+    def _den(self, frame: int, now: int) -> bool:
+        """Whether the frame has bad lines, as far as known at cycle *now*."""
+        if frame == self.den_frame:
+            return True
+        line30_end = frame * CYCLES_PER_FRAME + (vicdraw.DEN_LINE + 1) * CYCLES_PER_LINE
+        return bool(self.regs[0x11] & 0x10) and now < line30_end
+
+    def _next_bad_line(self, absolute_line: int, now: int) -> int:
+        """The first bad line at or after *absolute_line* (counted from cycle 0), or -1:
+        the next line with YSCROLL's low bits in $30-$F7 of a frame with bad lines."""
+        ys = self.regs[0x11] & 7
+        frame, line = divmod(absolute_line, LINES)
+        for f in (frame, frame + 1):
+            if self._den(f, now):
+                first = max(line, vicdraw.FIRST_BAD) if f == frame else vicdraw.FIRST_BAD
+                bad = first + ((ys - first) & 7)
+                if bad <= vicdraw.LAST_BAD:
+                    return f * LINES + bad
+        return -1
+
+    def _next_sprite_line(self, absolute_line: int) -> int:
+        """The first line at or after *absolute_line* at whose end a sprite is fetched, or -1."""
+        if not self.regs[0x15]:
+            return -1
+        dma = self.dma
+        for a in range(absolute_line, absolute_line + LINES):
+            if dma[a % LINES]:
+                return a
+        return -1
+
+    def _plan(self, cycle: int) -> None:
+        """Find the first window that ends at or after *cycle*: the next bad line's, the
+        next sprite fetches' (a line's sprites 3-7 are fetched in the next line), merged
+        where they touch."""
+        here = cycle // CYCLES_PER_LINE
+        windows = []
+        bad = self._next_bad_line(here, cycle)
+        if bad >= 0:
+            if bad * CYCLES_PER_LINE + BAD_LINE_WINDOW[1] < cycle:
+                bad = self._next_bad_line(bad + 1, cycle)
+        if bad >= 0:
+            start = bad * CYCLES_PER_LINE
+            windows.append((start + BAD_LINE_WINDOW[0], start + BAD_LINE_WINDOW[1]))
+            if not self.regs[0x15]:  # (no sprites: the bad line's window alone)
+                self.ba_from, self.ba_to = max(windows[0][0], cycle), windows[0][1]
+                return
+        sprite = self._next_sprite_line(max(here - 1, 0))
+        while sprite >= 0:
+            start = sprite * CYCLES_PER_LINE
+            line_windows = [(start + a, start + b) for a, b in SPRITE_WINDOWS[self.dma[sprite % LINES]]]
+            if line_windows[-1][1] >= cycle:
+                windows += line_windows
+                following = (sprite + 1) % LINES
+                if self.dma[following]:  # (its windows may touch a bad line's of that line)
+                    start += CYCLES_PER_LINE
+                    windows += [(start + a, start + b) for a, b in SPRITE_WINDOWS[self.dma[following]]]
+                break
+            sprite = self._next_sprite_line(sprite + 1)
+        windows = [w for w in _merge(windows) if w[1] >= cycle]
+        if not windows:
+            self.ba_from = self.ba_to = NEVER
+            return
+        # (a window the write of a register made begins no earlier than the write)
+        self.ba_from, self.ba_to = max(windows[0][0], cycle), windows[0][1]
+
+    def stall(self, end: int, tail_writes: int) -> int:
+        """The cycle an instruction ends (exclusive) whose cycles ran up to *end* without
+        the VIC: each window it reached holds its first read at or after the window's
+        start until the window is over (the writes before that read go on)."""
+        while end >= self.ba_from:
+            first, last = self.ba_from, self.ba_to
+            self._observe(first)
+            after = end - first  # the instruction's cycles at or after the window's start
+            if after <= 8:  # (more: the window went by unseen, no instruction is that long)
+                j = after - 1
+                while j >= 0 and tail_writes >> j & 1:
+                    j -= 1
+                # j: the first read at/after the start, counted from the instruction's end
+                end = last + 1 if j < 0 else last + 2 + j
+            self._plan(last + 1)
+        return end
+
+    def shift(self, cycle: int, write: bool, writes_before: int = 0) -> int:
+        """The cycle an I/O access at *cycle* happens when it falls in a window: a read
+        waits for its end, so does a write after a read of the instruction in the window
+        (*writes_before*: the instruction's write cycles just before this one, 1 for a
+        read-modify-write's second write; the cycles before them are reads)."""
+        if self.ba_from <= cycle and (not write or cycle - writes_before > self.ba_from):
+            return cycle + self.ba_to + 1 - self.ba_from
+        return cycle
+
+    # --- the picture ------------------------------------------------------------------
+    def _rotate(self, cycle: int) -> None:
+        """Start a new frame log when *cycle* is past the current frame."""
+        frame_start = cycle - cycle % CYCLES_PER_FRAME
+        if frame_start <= self.frame.cycle:
+            return
+        if self.cursor is not None or (self.wants_collisions and self.regs[0x15]):
+            self._walk(self.frame.cycle + CYCLES_PER_FRAME)
+        done = self.frame
+        den = bool(self.regs[0x11] & 0x10)  # (unchanged since the last write: it was so in line $30)
+        if frame_start - done.cycle > CYCLES_PER_FRAME:  # a frame without writes between
+            done = FrameLog(frame_start - CYCLES_PER_FRAME, self.regs, den)
+        self.previous = done
+        self.frame = FrameLog(frame_start, self.regs,
+                              den and cycle >= frame_start + vicdraw.DEN_LINE * CYCLES_PER_LINE)
+        self.cursor = None
+
+    def note_bank(self, bank_bits: int, cycle: int) -> None:
+        """CIA 2 port A's bits 0-1 as read (the VIC's bank is 3 - them) from *cycle* on."""
+        if bank_bits != self.regs[BANK_REG]:
+            self._observe(cycle)
+            self._rotate(cycle)
+            self.regs[BANK_REG] = bank_bits
+            self.frame.writes.append((cycle, BANK_REG, bank_bits))
+
+    def frames_for_picture(self, cycle: int) -> tuple[FrameLog, FrameLog]:
+        """(the frame in progress at *cycle*, the one before it)."""
+        self._observe(cycle)
+        self._rotate(cycle)
+        return self.frame, self.previous
+
+    def catch_up(self, cycle: int) -> None:
+        """Walk the current frame's lines that ended by *cycle*, setting the collision
+        registers."""
+        self._observe(cycle)
+        self._rotate(cycle)
+        self._walk(cycle)
+        self._schedule_lines(cycle)
+
+    def _walk(self, cycle: int) -> None:
+        frame = self.frame
+        if self.cursor is None:
+            self.cursor = LineDrawer(frame, self.memory, self.colour_ram)
+        cursor = self.cursor
+        lines = min((cycle - frame.cycle) // CYCLES_PER_LINE, LINES)
+        while cursor.line < lines:
+            line, _pos = cursor.step()
+            sprites = cursor.sprites(line)
+            if sprites:
+                fg, _row = cursor.graphics(False)
+                ss, sb = vicdraw.collisions(sprites, fg, cursor.open)
+                end = cursor.line_start(line) + CYCLES_PER_LINE
+                if ss:
+                    if not self.collide_ss:
+                        self._raise(0x04, end)
+                    self.collide_ss |= ss
+                if sb:
+                    if not self.collide_sb:
+                        self._raise(0x02, end)
+                    self.collide_sb |= sb
+            cursor.finish_line()
+
+    def _schedule_lines(self, cycle: int) -> None:
+        """With a collision interrupt enabled: look again at the end of the next line that
+        shows a sprite (one fetched at the end of line a shows on line a + 1)."""
+        self.line_event = NEVER
+        if self.enable & 0x06 and self.regs[0x15]:
+            here = cycle // CYCLES_PER_LINE
+            a = self._next_sprite_line(max(here - 1, 0))
+            if a >= 0:
+                self.line_event = max((a + 2) * CYCLES_PER_LINE, (here + 1) * CYCLES_PER_LINE)
+
+    # --- registers --------------------------------------------------------------------
     def read(self, reg: int, cycle: int) -> int:
         reg &= 0x3F
         r = self.regs
@@ -67,14 +345,23 @@ class VIC:
         if reg == 0x12:
             return self.line(cycle) & 0xFF
         if reg == 0x19:
+            if r[0x15] and self.enable & 0x06:
+                self.catch_up(cycle)
             self.update(cycle)
             return self.flags | 0x70 | (0x80 if self.flags & self.enable else 0)
         if reg == 0x1A:
             return self.enable | 0xF0
         if reg in (0x13, 0x14):  # light pen: no pen
             return 0
-        if reg in (0x1E, 0x1F):  # sprite collisions: none are computed
-            return 0
+        if reg in (0x1E, 0x1F):  # collisions: reading clears the register (Bauer 3.8.2)
+            self.wants_collisions = True
+            if r[0x15]:
+                self.catch_up(cycle)
+            if reg == 0x1E:
+                value, self.collide_ss = self.collide_ss, 0
+            else:
+                value, self.collide_sb = self.collide_sb, 0
+            return value
         if reg == 0x16:
             return r[reg] | 0xC0
         if reg == 0x18:
@@ -98,9 +385,23 @@ class VIC:
             self.enable = value & 0x0F
             if not was and self.flags & self.enable:
                 self.since = cycle + 1
+            self._schedule_lines(cycle)
             self.on_change()
             return
+        if reg > 0x2E:
+            return
+        self._observe(cycle)
+        self._rotate(cycle)  # (a new frame's log starts from the registers before the write)
         self.regs[reg] = value
+        self.frame.writes.append((cycle, reg, value))
+        if reg == 0x11 and value & 0x10 and self.line(cycle) == vicdraw.DEN_LINE:
+            self.den_frame = cycle // CYCLES_PER_FRAME
+            self.frame.den = True
+        if reg in vicdraw.SPRITE_DMA_REGS:
+            self.dma = sprite_dma_lines(self.regs)
+        if reg in vicdraw.SPRITE_DMA_REGS or reg == 0x11:
+            self._plan(cycle)
+            self.on_change()
         if reg in (0x11, 0x12):
             self.update(cycle)
             old = self.compare
@@ -111,3 +412,5 @@ class VIC:
                 self._raise(0x01, cycle + 1)
             self._schedule(cycle)
             self.on_change()
+        if reg == 0x15:
+            self._schedule_lines(cycle)

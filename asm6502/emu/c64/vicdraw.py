@@ -1,0 +1,418 @@
+"""What the VIC-II 6569 draws, raster line by raster line (Christian Bauer, "The MOS
+6567/6569 video controller (VIC-II) and its application in the Commodore 64", 1996:
+sections 3.7 display generation, 3.8 sprites, 3.9 the border, 3.10 display modes).
+
+A ``LineDrawer`` walks a frame's raster lines in order from the registers in force
+at its start and the register writes logged during it (``FrameLog``), keeping the
+chip's own counters: VC, VCBASE and RC, the display/idle state (a bad line starts a
+text row), the vertical border flip-flop.  Each line gives its graphics' foreground
+pixels and the sprites' pixels as bit masks (bit x = screen column x of the 384 of a
+picture), from which the VIC sets its collision registers, and on demand the line's
+colours: background graphics in the five valid modes (the invalid ones show black),
+idle-state graphics from $3FFF ($39FF with ECM), sprites (hires, multicolour, X and Y
+expansion, priority to the foreground), the border on top.
+
+Memory is read as the VIC reads it (``Fetch``: a 16-bit address, the bank included,
+the character ROM at $1000-$1FFF of banks 0 and 2) at the time the line is drawn: the
+register writes are timed, memory is not (a screenshot shows the memory of its
+instant).
+
+Geometry of a PAL picture (VICE's x64sc screenshots, 384 x 272): picture row y is
+raster line y + 16, so the text window of 25 rows (lines 51-250) starts at row 35;
+picture column x is sprite X coordinate x - 8, so the 40-column window (X 24-343)
+starts at column 32.  Raster cycle k of a line (1-63, Bauer's numbering) draws picture
+columns 8 * (k - 13) to 8 * (k - 13) + 7.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+WIDTH, HEIGHT = 384, 272
+FIRST_LINE = 16  # the raster line of the picture's top row
+LINES = 312
+CYCLES_PER_LINE = 63
+FIRST_BAD, LAST_BAD = 0x30, 0xF7  # bad lines occur in lines $30-$F7 (Bauer 3.5)
+DEN_LINE = 0x30  # DEN must be set in some cycle of line $30 for a frame to have bad lines
+COUNTER_CYCLE = 13  # cycle 14 (0-based 13): VC is loaded, a bad line resets RC (Bauer 3.7.2)
+X_OF_CYCLE0 = -12 * 8  # picture column of the start of a line's cycle 1 (0-based cycle 0)
+# the border's edges in picture columns / raster lines (Bauer 3.9: X 24/31 and 344/335,
+# Y 51/55 and 251/247)
+LEFT = {True: 32, False: 39}  # by CSEL ($D016 bit 3)
+RIGHT = {True: 352, False: 343}
+LEFT_CYCLE = 16  # (0-based) the cycle the left edge is reached in, either width
+RIGHT_CYCLE = {True: 56, False: 54}  # ... the right edge: X 344 (40 columns), X 335 (38)
+TOP = {True: 51, False: 55}  # by RSEL ($D011 bit 3)
+BOTTOM = {True: 251, False: 247}
+FULL = (1 << WIDTH) - 1
+
+Fetch = Callable[[int], int]
+
+
+class FrameLog:
+    """The registers of one frame: their values at its start (``start``, 0x40 VIC
+    registers and the bank at index 0x40) and the writes during it, (cycle, reg, value)
+    in order."""
+
+    __slots__ = ("cycle", "start", "writes", "den")
+
+    def __init__(self, cycle: int, regs: list[int], den: bool):
+        self.cycle = cycle  # the frame's first cycle
+        self.start = list(regs)
+        self.writes: list[tuple[int, int, int]] = []
+        self.den = den  # DEN was set in line $30 (a frame in progress: as far as known)
+
+
+def bad_line(line: int, d011: int, den: bool) -> bool:
+    """The bad-line condition (Bauer 3.5): lines $30-$F7, YSCROLL = the line's low 3 bits,
+    DEN set in line $30 of the frame."""
+    return den and FIRST_BAD <= line <= LAST_BAD and (line & 7) == (d011 & 7)
+
+
+def sprite_dma_lines(regs: list[int]) -> list[int]:
+    """For each raster line, the sprites whose data the VIC fetches at its end (cycles
+    58-63 and 1-10 of the next line): DMA starts in the line whose low 8 bits equal the
+    sprite's Y ($D001, ...) and lasts 21 lines, 42 when expanded in Y (Bauer 3.8.1)."""
+    out = [0] * LINES
+    enabled = regs[0x15]
+    for n in range(8):
+        bit = 1 << n
+        if not enabled & bit:
+            continue
+        y = regs[1 + 2 * n]
+        length = 42 if regs[0x17] & bit else 21
+        for start in (y, y + 256):
+            if start >= LINES:
+                break
+            for line in range(start, start + length):
+                out[line % LINES] |= bit
+            if start + length <= 256:  # the second match only after the first DMA has ended
+                continue
+            break
+    return out
+
+
+def _sprite_pixels(data: int, multicolour: bool, expand: bool) -> list[tuple[int, int]]:
+    """(offset, colour source) for each visible pixel of a sprite line of 24 bits:
+    source 1 = $D025, 2 = the sprite's colour, 3 = $D026 (hires: 2)."""
+    out: list[tuple[int, int]] = []
+    if multicolour:
+        for i in range(12):
+            pair = (data >> (22 - 2 * i)) & 3
+            if pair:
+                src = (0, 1, 2, 3)[pair]
+                w = 4 if expand else 2
+                out.extend((i * w + k, src) for k in range(w))
+    else:
+        w = 2 if expand else 1
+        for i in range(24):
+            if data >> (23 - i) & 1:
+                out.extend((i * w + k, 2) for k in range(w))
+    return out
+
+
+class LineDrawer:
+    """Walks the raster lines of one frame (``step``), keeping the VIC's counters."""
+
+    def __init__(self, log: FrameLog, fetch: Fetch, colour_ram: list[int]):
+        self.log = log
+        self.fetch = fetch
+        self.colour_ram = colour_ram
+        self.regs = list(log.start)
+        self.pos = 0  # writes applied so far
+        self.line = 0  # the next line to step
+        self.vcbase = 0
+        self.vc = 0
+        self.rc = 0
+        self.display = False
+        self.vborder = True
+        self.main_border = True  # the main border flip-flop (Bauer 3.9), carried from line to line
+        self.open: list[tuple[int, int]] = []  # the picture columns the border leaves open on the line
+        self.row_vc = 0  # VC of the last bad line: where its c-accesses read the text row
+        self.dma = sprite_dma_lines(self.regs)
+
+    def apply_until(self, cycle: int) -> None:
+        """Apply the logged writes made before *cycle*."""
+        writes, regs, pos = self.log.writes, self.regs, self.pos
+        sprites = False
+        while pos < len(writes) and writes[pos][0] < cycle:
+            _c, reg, value = writes[pos]
+            regs[reg] = value
+            sprites = sprites or reg in SPRITE_DMA_REGS
+            pos += 1
+        self.pos = pos
+        if sprites:
+            self.dma = sprite_dma_lines(regs)
+
+    def line_start(self, line: int) -> int:
+        return self.log.cycle + line * CYCLES_PER_LINE
+
+    def step(self) -> tuple[int, int]:
+        """Advance the counters through the next line; return (line, the writes' index
+        at the line's cycle 14) -- the state ``pixels`` draws from."""
+        line = self.line
+        self.line += 1
+        start = self.line_start(line)
+        self.apply_until(start + COUNTER_CYCLE)
+        regs = self.regs
+        d011 = regs[0x11]
+        if line == 0:
+            self.vcbase = 0
+        self.open = self._border(line, start)
+        bad = bad_line(line, d011, self.log.den)
+        self.vc = self.vcbase
+        if bad:
+            self.rc = 0
+            self.display = True
+            self.row_vc = self.vc
+        return line, self.pos
+
+    def finish_line(self) -> None:
+        """The end of the line's display: VC advanced by the 40 g-accesses, cycle 58's RC
+        check (Bauer 3.7.2, 4 and 5)."""
+        line = self.line - 1
+        vc = self.vc + 40 if self.display else self.vc
+        if self.rc == 7:
+            self.vcbase = vc & 0x3FF
+            self.display = bad_line(line, self.regs[0x11], self.log.den)
+        if self.display:
+            self.rc = (self.rc + 1) & 7
+
+    # --- the graphics ----------------------------------------------------------------
+    def graphics(self, colours: bool) -> tuple[int, bytearray | None]:
+        """The line's background graphics: (foreground mask, colours or None), from the
+        current registers and counters, the border not yet drawn."""
+        regs, fetch = self.regs, self.fetch
+        d011, d016, d018 = regs[0x11], regs[0x16], regs[0x18]
+        bank = (3 - (regs[0x40] & 3)) * 0x4000
+        ecm, bmm, mcm = d011 & 0x40, d011 & 0x20, d016 & 0x10
+        xs = 32 + (d016 & 7)
+        bg0 = regs[0x21] & 0x0F
+        row = bytearray([bg0]) * WIDTH if colours else None
+        fg_mask = 0
+        invalid = ecm and (bmm or mcm)
+        if not self.display:
+            # idle state: the byte at $3FFF ($39FF with ECM) shown as in display state with
+            # the video matrix and colour data all 0 (Bauer 3.7.1): 1 bits black, 0 bits the
+            # background colour -- black too in hires bitmap mode (its colours are the matrix's)
+            data = fetch(bank + (0x39FF if ecm else 0x3FFF))
+            if row is not None and (invalid or (bmm and not mcm)):
+                row[:] = bytes(WIDTH)  # (the border covers what is outside the window)
+            if not data:
+                return 0, row
+            multi = bool(mcm and bmm)  # (idle: no colour bits, so multicolour text is hires)
+            for col in range(40):
+                x = xs + col * 8
+                if multi:
+                    for i in range(4):
+                        pair = (data >> (6 - 2 * i)) & 3
+                        if pair & 2:
+                            fg_mask |= 3 << (x + 2 * i)
+                        if row is not None and pair:
+                            row[x + 2 * i:x + 2 * i + 2] = b"\x00\x00"
+                else:
+                    fg_mask |= _REVERSED[data] << x
+                    if row is not None:
+                        for i in range(8):
+                            if data & (0x80 >> i):
+                                row[x + i] = 0
+            return fg_mask & FULL, row
+        screen = bank + (d018 >> 4) * 0x400
+        chars = bank + ((d018 >> 1) & 7) * 0x800
+        bitmap = bank + (0x2000 if d018 & 0x08 else 0)
+        rc, vc, cram = self.rc, self.row_vc, self.colour_ram
+        bgs = (bg0, regs[0x22] & 0x0F, regs[0x23] & 0x0F, regs[0x24] & 0x0F)
+        for col in range(40):
+            cell = (vc + col) & 0x3FF
+            code = fetch(screen + cell)
+            colour = cram[cell] & 0x0F
+            if bmm:
+                data = fetch(bitmap + (cell << 3 | rc))
+            else:
+                data = fetch(chars + ((code & 0x3F if ecm else code) << 3 | rc))
+            x = xs + col * 8
+            if mcm and (bmm or colour & 8):
+                if bmm:
+                    cs = (bg0, code >> 4, code & 0x0F, colour)
+                else:
+                    cs = (bg0, bgs[1], bgs[2], colour & 7)
+                for i in range(4):
+                    pair = (data >> (6 - 2 * i)) & 3
+                    if pair & 2:
+                        fg_mask |= 3 << (x + 2 * i)
+                    if row is not None:
+                        c = 0 if invalid else cs[pair]
+                        row[x + 2 * i] = row[x + 2 * i + 1] = c
+                continue
+            fg_mask |= _REVERSED[data] << x
+            if row is None:
+                continue
+            if bmm:
+                on, off = code >> 4, code & 0x0F
+            elif ecm:
+                on, off = colour, bgs[code >> 6]
+            else:
+                on, off = colour, bg0
+            if invalid:
+                on = off = 0
+            for i in range(8):
+                row[x + i] = on if data & (0x80 >> i) else off
+        return fg_mask & FULL, row
+
+    def sprites(self, line: int) -> list[tuple[int, int, list[tuple[int, int]]]]:
+        """The sprites shown on *line*: (number, first picture column, pixels), sprite 0 first.
+        A sprite fetched at the end of line L shows on line L + 1 (Bauer 3.8.1)."""
+        prev = (line - 1) % LINES
+        active = self.dma[prev]
+        if not active:
+            return []
+        regs, fetch = self.regs, self.fetch
+        bank = (3 - (regs[0x40] & 3)) * 0x4000
+        pointers = bank + (regs[0x18] >> 4) * 0x400 + 0x3F8
+        out: list[tuple[int, int, list[tuple[int, int]]]] = []
+        for n in range(8):
+            bit = 1 << n
+            if not active & bit:
+                continue
+            y = regs[1 + 2 * n]
+            expand_y = regs[0x17] & bit
+            d = (prev - y) % LINES
+            if d >= (42 if expand_y else 21):
+                d = (prev - y - 256) % LINES
+            row = d // 2 if expand_y else d
+            if row > 20:
+                continue
+            base = bank + fetch(pointers + n) * 64 + row * 3
+            data = fetch(base) << 16 | fetch(base + 1) << 8 | fetch(base + 2)
+            if not data:
+                continue
+            x = regs[2 * n] | (0x100 if regs[0x10] & bit else 0)
+            sx = x + 8 if x < 0x1F8 else x - 0x1F8
+            out.append((n, sx, _sprite_pixels(data, bool(regs[0x1C] & bit), bool(regs[0x1D] & bit))))
+        return out
+
+    def reg_at(self, reg: int, cycle: int) -> int:
+        """A register's value in *cycle* (the writes not applied yet looked at, not applied)."""
+        value = self.regs[reg]
+        writes = self.log.writes
+        i = self.pos
+        while i < len(writes) and writes[i][0] < cycle:
+            if writes[i][1] == reg:
+                value = writes[i][2]
+            i += 1
+        return value
+
+    def _border(self, line: int, start: int) -> list[tuple[int, int]]:
+        """The line's open stretches, from the border flip-flops as Bauer 3.9 gives them: at
+        the left edge (X 24 or 31, cycle 17) the vertical flip-flop is set in the bottom line
+        and reset in the top one (DEN on), then the main flip-flop is reset unless the
+        vertical one is set; at the right edge (X 344 in cycle 57, or 335 in cycle 55) the
+        main one is set; in cycle 63 the vertical one is set or reset again.  A register
+        counts as the raster passes its edge, so a CSEL switched in time leaves the border
+        open (and open on the next lines until the right edge sets it again)."""
+        left_cycle = start + LEFT_CYCLE
+        d011 = self.reg_at(0x11, left_cycle)
+        rsel = bool(d011 & 0x08)
+        if line == BOTTOM[rsel]:
+            self.vborder = True
+        elif line == TOP[rsel] and d011 & 0x10:
+            self.vborder = False
+        opened = self.main_border
+        x = 0
+        spans = []
+        if not self.vborder:
+            left = LEFT[bool(self.reg_at(0x16, left_cycle) & 0x08)]
+            if opened:
+                x, opened = left, False
+        right = None
+        if not self.reg_at(0x16, start + RIGHT_CYCLE[False]) & 0x08:
+            right = RIGHT[False]
+        elif self.reg_at(0x16, start + RIGHT_CYCLE[True]) & 0x08:
+            right = RIGHT[True]
+        if not opened:
+            end = WIDTH if right is None else max(right, x)
+            if end > x:
+                spans.append((x, end))
+        self.main_border = right is not None or opened
+        d011 = self.reg_at(0x11, start + CYCLES_PER_LINE - 1)
+        rsel = bool(d011 & 0x08)
+        if line == BOTTOM[rsel]:
+            self.vborder = True
+        elif line == TOP[rsel] and d011 & 0x10:
+            self.vborder = False
+        return spans
+
+
+SPRITE_DMA_REGS = frozenset({0x15, 0x17, 1, 3, 5, 7, 9, 11, 13, 15})
+_REVERSED = tuple(int(f"{b:08b}"[::-1], 2) for b in range(256))  # bit 7 -> column 0
+
+
+def collisions(sprites: list[tuple[int, int, list[tuple[int, int]]]], fg: int,
+               window: list[tuple[int, int]]) -> tuple[int, int]:
+    """(sprite-sprite bits, sprite-foreground bits) of one line (Bauer 3.8.2: a collision
+    is two sprites' or a sprite's and the foreground's non-transparent pixels at the
+    same place; multicolour 01 pairs are background).  Foreground counts where the
+    border is open only (*window*: the open stretches)."""
+    if not sprites:
+        return 0, 0
+    inside = 0
+    for left, right in window:
+        inside |= ((1 << right) - 1) ^ ((1 << left) - 1)
+    fg &= inside
+    masks = []
+    for n, sx, pixels in sprites:
+        m = 0
+        for off, _src in pixels:
+            x = sx + off
+            if 0 <= x < 512:
+                m |= 1 << x
+        masks.append((n, m))
+    ss = sb = 0
+    for i, (n, m) in enumerate(masks):
+        if m & fg:
+            sb |= 1 << n
+        for n2, m2 in masks[i + 1:]:
+            if m & m2:
+                ss |= 1 << n | 1 << n2
+    return ss, sb
+
+
+def draw_line(drawer: LineDrawer, until: int) -> bytearray:
+    """The colours of the line *drawer* has stepped to, the writes up to cycle *until*
+    applied where their cycle falls in the line (a colour changed in mid-line changes it
+    from that column on)."""
+    line = drawer.line - 1
+    start = drawer.line_start(line)
+    row = _colours(drawer, line)
+    writes = drawer.log.writes
+    while drawer.pos < len(writes) and writes[drawer.pos][0] < min(until, start + CYCLES_PER_LINE):
+        cycle = writes[drawer.pos][0]
+        drawer.apply_until(cycle + 1)
+        x = X_OF_CYCLE0 + (cycle - start) * 8
+        if x >= WIDTH:
+            break
+        later = _colours(drawer, line)
+        x = max(x, 0)
+        row[x:] = later[x:]
+    return row
+
+
+def _colours(drawer: LineDrawer, line: int) -> bytearray:
+    _fg, gfx = drawer.graphics(True)
+    assert gfx is not None
+    fg = _fg
+    regs = drawer.regs
+    sprites = drawer.sprites(line)
+    if sprites:
+        mc = (regs[0x25] & 0x0F, regs[0x26] & 0x0F)
+        for n, sx, pixels in reversed(sprites):  # sprite 0 drawn last: on top
+            colour = regs[0x27 + n] & 0x0F
+            behind = regs[0x1B] & (1 << n)
+            for off, src in pixels:
+                x = sx + off
+                if 0 <= x < WIDTH and not (behind and fg >> x & 1):
+                    gfx[x] = colour if src == 2 else mc[0] if src == 1 else mc[1]
+    out = bytearray([regs[0x20] & 0x0F]) * WIDTH
+    for x0, x1 in drawer.open:
+        out[x0:x1] = gfx[x0:x1]
+    return out

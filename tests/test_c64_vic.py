@@ -1,0 +1,411 @@
+"""The VIC-II 6569 of the C64 machine, without ROM images or test suites: small programs
+in the Profi-Ass dialect, assembled by asm6502, run on the test KERNAL of
+test_c64_machine.py; the facts they check are Christian Bauer's ("The MOS 6567/6569
+video controller", 1996): bad lines and sprite DMA take the bus for the documented
+cycles (measured with CIA 1 timer B), the picture is drawn line by line from the
+registers in force (raster bars, a split screen), collisions set $D01E/$D01F."""
+
+from __future__ import annotations
+
+import os
+import struct
+import subprocess
+import sys
+
+import pytest
+from test_c64_machine import booted, make_test_roms
+from test_c64_roms import ROMS as REAL_ROMS
+from test_c64_roms import WHY as NO_REAL_ROMS
+
+from asm6502.asm import assemble
+from asm6502.emu.c64 import screen, vicdraw
+from asm6502.emu.c64.vic import CYCLES_PER_FRAME
+
+START = 0xC000
+
+
+@pytest.fixture(scope="module")
+def test_roms():
+    return make_test_roms()
+
+
+def run(roms, source: str, frames: int = 4, prepare=None):
+    m = booted(roms)
+    if prepare is not None:
+        prepare(m)
+    m.inject_prg(assemble(source, "vic-test.asm").prg)
+    m.cpu.pc = START
+    stop = m.run(CYCLES_PER_FRAME * frames, stop_when_idle=False)
+    return m, stop
+
+
+def pixel(m, x: int, line: int) -> int:
+    """The colour at picture column *x* of raster *line*."""
+    return screen.render(m)[line - vicdraw.FIRST_LINE][x]
+
+
+# --- cycles the VIC takes from the CPU -----------------------------------------------
+# Timer B of CIA 1 counts every cycle from $FFFF; the program waits for line 0 (bit 8 of
+# the raster goes from 1 to 0), then reads the timer's low byte in line $32 and again 158 cycles of its own later (STA zp 3, LDX # 2, 30 x DEX/BNE 149, LDA abs
+# 4), after the line $33 (a bad line with YSCROLL = 3) and the sprite fetches at the ends
+# of lines $32 and $33.  The loop only reads, so the CPU loses every cycle of each window.
+TIMING = """*= $c000
+         sei
+         lda #{d011}
+         sta $d011
+         lda #{sprites}
+         sta $d015
+         ldx #14
+ys       lda #$32
+         sta $d001,x
+         dex
+         dex
+         bpl ys
+         lda #$ff
+         sta $dc06
+         sta $dc07
+         lda #$11
+         sta $dc0f
+w0       bit $d011
+         bpl w0
+w00      bit $d011
+         bmi w00
+w1       lda $d012
+         cmp #$32
+         bne w1
+         lda $dc06
+         sta $fb
+         ldx #20
+loop     dex
+         bne loop
+         lda $dc06
+         sta $fc
+         sta $d7ff
+"""
+OWN_CYCLES = 108
+
+
+@pytest.mark.parametrize("d011, sprites, stolen, why", [
+    (0x0B, 0x00, 0, "display off, no sprites: nothing taken"),
+    (0x1B, 0x00, 43, "a bad line: BA low from cycle 12, the c-accesses end in cycle 54 (Bauer 3.6.3)"),
+    (0x0B, 0x01, 2 * 5, "sprite 0 in two lines: BA low in cycles 55-57, its accesses in 58-59"),
+    (0x0B, 0xFF, 2 * 19, "eight sprites in two lines: cycles 55-63 and 1-10 of the next line"),
+    (0x1B, 0x01, 43 + 5 + 5, "the bad line and sprite 0: its window follows the bad line's at once"),
+])
+def test_bad_lines_and_sprite_dma_take_the_cpus_cycles(test_roms, d011, sprites, stolen, why):
+    m, stop = run(test_roms, TIMING.format(d011=d011, sprites=sprites))
+    assert stop.reason == "exit", stop
+    assert (m.memory[0xFB] - m.memory[0xFC]) & 0xFF == OWN_CYCLES + stolen, why
+
+
+def test_a_write_goes_on_while_ba_is_low_and_the_next_read_waits():
+    """VIC on its own: an instruction whose cycles at a window's start are all writes
+    ends at the window's end; one with a read there is held for the whole window."""
+    from asm6502.emu.c64.vic import TAIL_WRITES, VIC
+    vic = VIC()
+    vic.write(0x11, 0x1B, 0)  # DEN in line 0: line $33 of this frame is a bad line
+    start = 0x33 * 63 + 11
+    assert vic.next_event() == min(start, vic.next_compare)
+    sta_abs, lda_abs = 0x8D, 0xAD
+    assert vic.stall(start + 1, TAIL_WRITES[sta_abs]) == 0x33 * 63 + 54  # STA's write in cycle 12
+    vic._plan(0)
+    assert vic.stall(start + 1, TAIL_WRITES[lda_abs]) == 0x33 * 63 + 55  # LDA's read waits
+
+
+# --- the picture, line by line ---------------------------------------------------------------
+BARS = """*= $c000
+         sei
+         lda #$1c
+         sta $d018
+frame    ldx #0
+bars     lda lines,x
+wait     cmp $d012
+         bne wait
+         lda border,x
+         sta $d020
+         lda back,x
+         sta $d021
+         inx
+         cpx #3
+         bne bars
+         jmp frame
+lines    .byt $80,$90,$a0
+border   .byt 2,5,14
+back     .byt 6,0,6
+"""
+
+
+def _blank_charset(m):
+    m.poke_ram(0x3000, bytes(0x800))  # the characters at $3000: no pixels set
+
+
+@pytest.mark.parametrize("line, border, background", [
+    (0x70, 14, 6), (0x85, 2, 6), (0x95, 5, 0), (0xB0, 14, 6),
+])
+def test_raster_bars_and_a_split_screen(test_roms, line, border, background):
+    m, _stop = run(test_roms, BARS, prepare=_blank_charset)
+    assert pixel(m, 4, line) == border
+    assert pixel(m, 300, line) == background
+
+
+def test_a_colour_written_in_mid_line_shows_from_its_column_on(test_roms):
+    m, _stop = run(test_roms, BARS, prepare=_blank_charset)
+    row = screen.render(m)[0x80 - vicdraw.FIRST_LINE]  # the line the write of colour 2 happens in
+    assert row[0] == 14 and row[-1] == 2
+
+
+# --- sprites and collisions --------------------------------------------------------------
+SPRITES = """*= $c000
+         sei
+         ldx #62
+fill     lda #$ff
+         sta $2000,x
+         dex
+         bpl fill
+         lda #128
+         sta $07f8
+         sta $07f9
+         lda #{x0}
+         sta $d000
+         lda #{x1}
+         sta $d002
+         lda #{y}
+         sta $d001
+         sta $d003
+         lda #{mx}
+         sta $d010
+         lda #{prio}
+         sta $d01b
+         lda #2
+         sta $d027
+         lda #5
+         sta $d028
+         lda #3
+         sta $d015
+         lda $d01e
+         lda $d01f
+         lda #$ff
+         sta $d019
+w0       bit $d011
+         bpl w0
+w1       bit $d011
+         bmi w1
+w2       bit $d011
+         bpl w2
+         lda $d01e
+         sta $fb
+         lda $d01f
+         sta $fc
+         lda $d019
+         sta $fd
+         lda $d01e
+         sta $fe
+         sta $d7ff
+done     jmp done
+"""
+
+
+@pytest.mark.parametrize("x0, x1, y, mx, prio, ss, sb, why", [
+    (100, 110, 100, 0, 0, 0x03, 0x03, "overlapping, over the text: both collisions"),
+    (100, 160, 100, 0, 0, 0x00, 0x03, "apart: no sprite-sprite collision"),
+    (100, 110, 100, 0, 0x03, 0x03, 0x03, "behind the text: they still collide with it (Bauer 3.8.2)"),
+    (0xF8, 0xFC, 100, 0x03, 0, 0x03, 0x00, "in the left border (X $1F8, $1FC): no text, still a collision"),
+    (100, 110, 100, 0x03, 0, 0x03, 0x00, "X $164, $16E: in the right border"),
+])
+def test_collisions(test_roms, x0, x1, y, mx, prio, ss, sb, why):
+    m, stop = run(test_roms, SPRITES.format(x0=x0, x1=x1, y=y, mx=mx, prio=prio))
+    assert stop.reason == "exit", stop
+    assert (m.memory[0xFB], m.memory[0xFC]) == (ss, sb), why
+    assert m.memory[0xFD] & 0x06 == (0x04 if ss else 0) | (0x02 if sb else 0)  # the latch bits
+    assert m.memory[0xFE] == 0  # reading $D01E cleared it
+
+
+def test_sprites_drawn_with_priority(test_roms):
+    m, _stop = run(test_roms, SPRITES.format(x0=100, x1=110, y=100, mx=0, prio=0), prepare=_blank_charset)
+    m.vic.write(0x18, 0x1C, m.cpu.cycles)
+    m.run(CYCLES_PER_FRAME * 2, stop_when_idle=False)
+    # sprite X 100 is picture column 108, Y 100 shows from line 101
+    assert pixel(m, 108, 101) == 2  # sprite 0
+    assert pixel(m, 125, 110) == 2  # sprite 0 over sprite 1
+    assert pixel(m, 140, 110) == 5  # sprite 1 alone
+    assert pixel(m, 108, 100) == 6  # above: the background
+    assert pixel(m, 108, 122) == 6  # 21 lines: 101-121
+
+
+# --- the command line (needs the C64 ROM images) -------------------------------------------
+@pytest.mark.skipif(REAL_ROMS is None, reason=NO_REAL_ROMS)
+def test_cli_screenshot_at_a_frame_and_a_strip(tmp_path):
+    assert REAL_ROMS is not None
+    prg = tmp_path / "bars.prg"
+    prg.write_bytes(assemble(BARS, "bars.asm").prg)
+    out = tmp_path / "s.png"
+    env = dict(os.environ, ASM6502_ROMS=REAL_ROMS.origin)
+    base = [sys.executable, "-m", "asm6502", "run", str(prg), "--cycles", "600000"]
+    proc = subprocess.run(base + ["--screenshot", str(out), "--screenshot-at", "20f", "--strip", "2"],
+                          check=False, capture_output=True, text=True, env=env)
+    assert proc.returncode == 0, proc.stderr
+    data = out.read_bytes()
+    assert struct.unpack(">II", data[16:24]) == (2 * screen.WIDTH, screen.HEIGHT)
+    proc = subprocess.run(base + ["--screenshot-at", "20f"], check=False, capture_output=True, text=True, env=env)
+    assert proc.returncode == 1 and "name its PNG" in proc.stderr
+
+
+IRQ_ON_COLLISION = """*= $c000
+         sei
+         lda #<irq
+         sta $fffe
+         lda #>irq
+         sta $ffff
+         lda #$35
+         sta $01
+         ldx #62
+fill     lda #$ff
+         sta $2000,x
+         dex
+         bpl fill
+         lda #128
+         sta $07f8
+         sta $07f9
+         lda #100
+         sta $d000
+         sta $d002
+         lda #150
+         sta $d001
+         sta $d003
+         lda #$7f
+         sta $dc0d
+         lda $dc0d
+         lda #$ff
+         sta $d019
+         lda #$04
+         sta $d01a
+         lda #3
+         sta $d015
+         cli
+wait     jmp wait
+irq      lda $d012
+         sta $fb
+         lda $d01e
+         sta $fc
+         sta $d7ff
+"""
+
+
+def test_a_sprite_collision_interrupt_comes_in_the_line_of_the_collision(test_roms):
+    m, stop = run(test_roms, IRQ_ON_COLLISION)
+    assert stop.reason == "exit", stop
+    # sprite Y 150 shows from line 151; the machine latches the collision at that line's end
+    # (the chip: at the first pixel the sprites share, in line 151), the interrupt is taken
+    # as line 152 begins
+    assert (m.memory[0xFB], m.memory[0xFC]) == (152, 0x03)
+
+
+# --- the window, scrolling, the bank, sprite shapes ------------------------------------------
+def _set(m, writes):
+    """VIC registers (or "dd00": CIA 2 port A) written now, then two frames drawn."""
+    for reg, value in writes:
+        if reg == "dd00":
+            m.cia2.write(0, value, m.cpu.cycles)
+            m.vic.note_bank((value | ~m.cia2.regs[2]) & 3, m.cpu.cycles)
+        else:
+            m.vic.write(reg, value, m.cpu.cycles)
+    m.run(CYCLES_PER_FRAME * 2, stop_when_idle=False)
+    return screen.render(m)
+
+
+GLYPH_R0 = (18 * 8) * 7 + 3 & 0xFF  # the test character ROM's first byte of 'R' (code 18)
+
+
+def _bits(byte, fg, bg):
+    return bytes(fg if byte & (0x80 >> i) else bg for i in range(8))
+
+
+@pytest.mark.parametrize("writes, x, line, border, why", [
+    ([(0x16, 0x08), (0x11, 0x13)], 100, 52, True, "24 rows: line 52 is border (the window from line 55)"),
+    ([(0x16, 0x08), (0x11, 0x13)], 100, 55, False, "24 rows: the window from line 55"),
+    ([(0x16, 0x08), (0x11, 0x1B)], 32, 51, False, "25 rows, 40 columns: the window from line 51, column 32"),
+    ([(0x16, 0x08), (0x11, 0x1B)], 32, 250, False, "25 rows: to line 250"),
+    ([(0x16, 0x08), (0x11, 0x1B)], 32, 251, True, "25 rows: the border from line 251"),
+    ([(0x16, 0x08)], 351, 100, False, "40 columns: to column 351"),
+    ([(0x16, 0x00)], 38, 100, True, "38 columns: the border to column 38"),
+    ([(0x16, 0x00)], 39, 100, False, "38 columns: the window from column 39"),
+    ([(0x16, 0x00)], 343, 100, True, "38 columns: the border from column 343"),
+])
+def test_the_display_window(test_roms, writes, x, line, border, why):
+    m = booted(test_roms)
+    m.poke_ram(0x3000, bytes(0x800))  # a blank character set at $3000: the window is background (6)
+    rows = _set(m, [(0x18, 0x1C), *writes])
+    assert rows[line - vicdraw.FIRST_LINE][x] == (14 if border else 6), why
+
+
+@pytest.mark.parametrize("writes, x, line, want, why", [
+    ([(0x16, 0x0B)], 32, 51, list(bytes([6, 6, 6]) + _bits(GLYPH_R0, 1, 6)[:5]), "XSCROLL 3: 3 columns later"),
+    ([(0x16, 0x08), ("dd00", 0x01), (0x18, 0x15)], 32, 51, list(_bits(GLYPH_R0, 1, 6)),
+     "bank 2 ($DD00 = %01): screen $8400, the character ROM at $9000"),
+])
+def test_window_scrolling_and_bank(test_roms, writes, x, line, want, why):
+    m = booted(test_roms)
+    m.poke_ram(0x0400, bytes([18]))
+    m.poke_ram(0x8400, bytes([18]))
+    m.color[0] = 1
+    rows = _set(m, writes)
+    assert list(rows[line - vicdraw.FIRST_LINE][x:x + len(want)]) == want, why
+
+
+@pytest.mark.parametrize("writes, x, want, why", [
+    ([], 108, [7] * 24 + [6], "hires, 24 pixels"),
+    ([(0x1D, 1)], 108, [7] * 48 + [6], "expanded in X: 48"),
+    ([(0x1C, 1), (0x25, 2), (0x26, 5)], 108, [2, 2, 7, 7, 5, 5, 6, 6], "multicolour: 01 $D025, 10 own, 11 $D026, 00 none"),
+])
+def test_sprite_shapes(test_roms, writes, x, want, why):
+    m = booted(test_roms)
+    m.poke_ram(0x3000, bytes(0x800))  # a blank character set at $3000
+    m.poke_ram(0x2000, bytes([0b01101100, 0, 0] if any(r == 0x1C for r, _ in writes) else [0xFF] * 3) * 21)
+    m.poke_ram(0x07F8, bytes([128]))
+    rows = _set(m, [(0x16, 0x08), (0x18, 0x1C), (0x00, 100), (0x01, 100), (0x27, 7), (0x15, 1), *writes])
+    assert list(rows[101 - vicdraw.FIRST_LINE][x:x + len(want)]) == want, why
+
+
+def _frame_rows(writes, start_regs=None, memory=None):
+    """A frame drawn by vicdraw alone: registers (border 14, background 6, text, 25 rows,
+    40 columns, DEN) and writes at (line, 0-based cycle) positions; *memory* {address:
+    byte}, the rest 0."""
+    start = [0] * 0x41
+    start[0x20], start[0x21], start[0x11], start[0x16], start[0x40] = 14, 6, 0x1B, 0x08, 3
+    for reg, value in (start_regs or {}).items():
+        start[reg] = value
+    log = vicdraw.FrameLog(0, start, True)
+    log.writes = [(line * 63 + cycle, reg, value) for line, cycle, reg, value in writes]
+    ram = memory or {}
+    drawer = vicdraw.LineDrawer(log, lambda addr: ram.get(addr, 0), [0] * 1024)
+    rows = {}
+    for line in range(vicdraw.LINES):
+        drawer.step()
+        rows[line] = vicdraw.draw_line(drawer, 1 << 62)
+        drawer.finish_line()
+    return rows
+
+
+@pytest.mark.parametrize("cycle, open_after, why", [
+    (55, True, "38 columns from cycle 56 (0-based 55): X 335 passed, 344 not reached: the border stays open"),
+    (57, False, "too late: X 344 was reached with 40 columns"),
+])
+def test_the_side_border_opened_by_csel_in_time(cycle, open_after, why):
+    rows = _frame_rows([(100, cycle, 0x16, 0x00), (101, 20, 0x16, 0x08)])
+    assert (rows[100][370] != 14) == open_after, why
+    assert (rows[101][5] != 14) == open_after, "and open into the next line's left border"
+    assert rows[102][5] == 14 and rows[102][100] != 14  # the left edge of line 102 resets it as usual
+
+
+@pytest.mark.parametrize("d011, d016, x, colour, why", [
+    (0x18, 0x08, 96, 6, "text: a 0 bit of $3FFF in the background colour"),
+    (0x18, 0x08, 100, 0, "text: a 1 bit black (in display state, character 0 of zeros, it is background)"),
+    (0x38, 0x08, 96, 0, "hires bitmap: a 0 bit black too (its colours are the matrix's, 0)"),
+    (0x38, 0x18, 96, 6, "multicolour bitmap: 00 is the background colour"),
+])
+def test_idle_state_below_the_text(d011, d016, x, colour, why):
+    # YSCROLL 0: the last text row is lines $F0-$F7, line $F9 is idle and still in the
+    # 25-row window; $3FFF (shown in idle state) holds %00001111
+    rows = _frame_rows([], {0x11: d011, 0x16: d016}, {0x3FFF: 0x0F})
+    assert rows[0xF9][x] == colour, why
+    assert rows[0xF0][x] == 6 or d011 & 0x20  # (display state above: text of zeros)
