@@ -256,6 +256,7 @@ def test_tod_alarm_sets_icr_bit_2_and_interrupts():
     cia.write(CRB, 0x00, 30)
     for reg, value in ((TODHR, 0x01), (TODMIN, 0), (TODSEC, 0), (TOD10, 0)):
         cia.write(reg, value, 40 + reg)
+    assert cia.read(ICR, 50) == 0x04  # on its way the alarm passed 1:00:00.0, the clock's time
     cia.write(ICR, 0x84, 60)
     due = cia.next_event()
     while not cia.irq:
@@ -509,3 +510,65 @@ def test_nmi_during_the_irq_sequence(machine, latch, irq_instructions_before):
     machine.cpu.pc = 0xC000
     machine.run(2_000, stop_when_idle=False)
     assert machine.memory[0xC112] == irq_instructions_before
+
+
+# Time and alarm are compared when a count or a write changes one of them: writing the value
+# a register already holds compares nothing (VICE testprogs/CIA/tod 4tod and 5tod, measured
+# on C64s: a clock stopped at the alarm time and set to it once more gives no second alarm);
+# writing 12 to the alarm's hour keeps its AM/PM bit (only the time's flips).  After the
+# power-up the alarm stands at 0:00:00.0 and the clock at 1:00:00.0, stopped.
+TOD_REWRITE = """\
+*= $c000
+         sei
+         lda #$7f
+         sta $dd0d
+         lda $dd0d
+         lda #0
+         sta $dd0f
+         sta $dd0b
+         lda $dd0d
+         sta $c100
+         lda #0
+         sta $dd0b
+         sta $dd0a
+         sta $dd09
+         sta $dd08
+         lda $dd0d
+         sta $c101
+         lda #$00
+         sta $dd0b
+         lda #1
+         sta $dd09
+         lda #0
+         sta $dd09
+         lda $dd0d
+         sta $c102
+         lda #$80
+         sta $dd0f
+         lda #$12
+         sta $dd0b
+         lda #$00
+         sta $dd0f
+         lda #$12
+         sta $dd0b
+         lda $dd0b
+         sta $c103
+         lda $dd08
+done     jmp done
+"""
+
+
+def test_tod_rewriting_a_register_with_its_value_compares_nothing(machine):
+    from asm6502.asm import assemble
+
+    fresh = CIA("t")  # the clock and alarm of a CIA just powered up
+    machine.cia2.tod, machine.cia2.alarm = list(fresh.tod), list(fresh.alarm)
+    machine.cia2.tod_running = False
+    result = assemble(TOD_REWRITE, "todrewrite.asm")
+    machine.poke_ram(0xC000, bytes(result.image))
+    machine.cpu.pc = 0xC000
+    stop = machine.run(2_000, until_pc=result.symbols["done"], stop_when_idle=False)
+    assert stop.reason == "pc", stop
+    # 1:00 -> 0:00 matches; the same time again does not; the seconds 0 -> 1 -> 0 match again
+    assert [machine.memory[0xC100 + k] & 0x04 for k in range(3)] == [0x04, 0x00, 0x04]
+    assert machine.memory[0xC103] == 0x92  # the alarm's 12 did not flip, the time's did

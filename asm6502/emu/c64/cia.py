@@ -374,22 +374,25 @@ class CIA:
             return
         if TOD10 <= reg <= TODHR:
             self.advance(cycle + 1)
+            setting_alarm = bool(self.tb.cr & ALARM)
             if reg == TODHR:
-                value = _hour_written(value)
+                value = _hour_written(value, flip_pm=not setting_alarm)
             else:
                 value &= (0x0F, 0x7F, 0x7F)[reg - TOD10]
-            # the comparison is made when the time changes, not when the alarm is written
-            # (VICE testprogs/CIA/tod/0alarm.asm: setting the time equal to the alarm
-            # interrupts, setting the alarm equal to the time does not)
-            if self.tb.cr & ALARM:
-                self.alarm[reg - TOD10] = value
-            else:
-                self.tod[reg - TOD10] = value
+            regs = self.alarm if setting_alarm else self.tod
+            changed = regs[reg - TOD10] != value
+            regs[reg - TOD10] = value
+            if not setting_alarm:
                 if reg == TODHR:
                     self.tod_running = False
                 elif reg == TOD10 and not self.tod_running:
                     self.tod_running = True
                     self.tod_prescaler = 0
+            # time and alarm are compared when a count or a write changes one of them; a
+            # write of the value a register already holds compares nothing (VICE
+            # testprogs/CIA/tod: 4tod, 5tod and 0alarm see no alarm from rewriting the time
+            # the alarm holds, alarm-cond and alarm-cond2 one from completing the match)
+            if changed:
                 self._check_alarm()
             self.on_change()
             return
@@ -456,10 +459,11 @@ def _tod_step(tod: list[int]) -> list[int]:
     return [tenths, sec, minute, hour]
 
 
-def _hour_written(value: int) -> int:
-    """The hour register keeps bit 7 (PM) and 5 bits; writing 12 flips AM/PM
-    (VICE testprogs/CIA/tod/hour-test.txt, measured on C64s)."""
+def _hour_written(value: int, flip_pm: bool) -> int:
+    """The hour register keeps bit 7 (PM) and 5 bits; writing 12 to the time flips
+    AM/PM, writing it to the alarm does not (VICE testprogs/CIA/tod/hour-test.txt,
+    measured on C64s)."""
     value &= 0x9F
-    if value & 0x1F == 0x12:
+    if flip_pm and value & 0x1F == 0x12:
         value ^= 0x80
     return value
