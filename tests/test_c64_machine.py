@@ -217,7 +217,7 @@ def test_a_folder_disk_lists_its_files_then_those_of_its_d64_images(tmp_path):
     assert disk.find(b"TEST").data == b"\x01\x08FOLDER"  # the folder's file hides the image's
     assert disk.find(b"DATA").data == b"\x00\xc0a.d64DATA"  # the first image's
     (tmp_path / "broken.d64").write_bytes(bytes(1000))
-    with pytest.raises(DiagnosticError, match="broken.d64"):
+    with pytest.raises(DiagnosticError, match=r"broken\.d64"):
         Disk.load(str(tmp_path))
 
 
