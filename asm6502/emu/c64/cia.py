@@ -477,8 +477,9 @@ def _tod_step(tod: list[int]) -> list[int]:
 
 def _hour_written(value: int, flip_pm: bool) -> int:
     """The hour register keeps bit 7 (PM) and 5 bits; writing 12 to the time flips
-    AM/PM, writing it to the alarm does not (VICE testprogs/CIA/tod/hour-test.txt,
-    measured on C64s)."""
+    AM/PM (VICE testprogs/CIA/tod/hour-test.txt, measured on C64s).  Writing 12 to
+    the alarm does not, as in VICE's x64sc (no measurement of the alarm's hour is
+    published)."""
     value &= 0x9F
     if flip_pm and value & 0x1F == 0x12:
         value ^= 0x80
