@@ -515,8 +515,8 @@ def test_nmi_during_the_irq_sequence(machine, latch, irq_instructions_before):
 # Time and alarm are compared when a count or a write changes one of them: writing the value
 # a register already holds compares nothing (VICE testprogs/CIA/tod 4tod and 5tod, measured
 # on C64s: a clock stopped at the alarm time and set to it once more gives no second alarm);
-# writing 12 to the alarm's hour keeps its AM/PM bit (only the time's flips, as in VICE's x64sc).  After the
-# power-up the alarm stands at 0:00:00.0 and the clock at 1:00:00.0, stopped.
+# writing 12 to the alarm's hour keeps its AM/PM bit (only the time's flips, as in VICE's
+# x64sc).  After the power-up the alarm stands at 0:00:00.0 and the clock at 1:00:00.0, stopped.
 TOD_REWRITE = """\
 *= $c000
          sei
