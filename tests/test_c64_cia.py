@@ -256,6 +256,7 @@ def test_tod_alarm_sets_icr_bit_2_and_interrupts():
     cia.write(CRB, 0x00, 30)
     for reg, value in ((TODHR, 0x01), (TODMIN, 0), (TODSEC, 0), (TOD10, 0)):
         cia.write(reg, value, 40 + reg)
+    assert cia.read(ICR, 50) == 0x04  # on its way the alarm passed 1:00:00.0, the clock's time
     cia.write(ICR, 0x84, 60)
     due = cia.next_event()
     while not cia.irq:
@@ -509,3 +510,152 @@ def test_nmi_during_the_irq_sequence(machine, latch, irq_instructions_before):
     machine.cpu.pc = 0xC000
     machine.run(2_000, stop_when_idle=False)
     assert machine.memory[0xC112] == irq_instructions_before
+
+
+# Time and alarm are compared when a count or a write changes one of them: writing the value
+# a register already holds compares nothing (VICE testprogs/CIA/tod 4tod and 5tod, measured
+# on C64s: a clock stopped at the alarm time and set to it once more gives no second alarm);
+# writing 12 to the alarm's hour keeps its AM/PM bit (only the time's flips, as in VICE's
+# x64sc).  After the power-up the alarm stands at 0:00:00.0 and the clock at 1:00:00.0, stopped.
+TOD_REWRITE = """\
+*= $c000
+         sei
+         lda #$7f
+         sta $dd0d
+         lda $dd0d
+         lda #0
+         sta $dd0f
+         sta $dd0b
+         lda $dd0d
+         sta $c100
+         lda #0
+         sta $dd0b
+         sta $dd0a
+         sta $dd09
+         sta $dd08
+         lda $dd0d
+         sta $c101
+         lda #$00
+         sta $dd0b
+         lda #1
+         sta $dd09
+         lda #0
+         sta $dd09
+         lda $dd0d
+         sta $c102
+         lda #$80
+         sta $dd0f
+         lda #$12
+         sta $dd0b
+         lda #$00
+         sta $dd0f
+         lda #$12
+         sta $dd0b
+         lda $dd0b
+         sta $c103
+         lda $dd08
+done     jmp done
+"""
+
+
+def test_tod_rewriting_a_register_with_its_value_compares_nothing(machine):
+    from asm6502.asm import assemble
+
+    fresh = CIA("t")  # the clock and alarm of a CIA just powered up
+    machine.cia2.tod, machine.cia2.alarm = list(fresh.tod), list(fresh.alarm)
+    machine.cia2.tod_running = False
+    result = assemble(TOD_REWRITE, "todrewrite.asm")
+    machine.poke_ram(0xC000, bytes(result.image))
+    machine.cpu.pc = 0xC000
+    stop = machine.run(2_000, until_pc=result.symbols["done"], stop_when_idle=False)
+    assert stop.reason == "pc", stop
+    # 1:00 -> 0:00 matches; the same time again does not; the seconds 0 -> 1 -> 0 match again
+    assert [machine.memory[0xC100 + k] & 0x04 for k in range(3)] == [0x04, 0x00, 0x04]
+    assert machine.memory[0xC103] == 0x92  # the alarm's 12 did not flip, the time's did
+
+
+# A read of the ICR in the very clock of an underflow (VICE testprogs/CIA/cia-timer and
+# testprogs/interrupts/cia-int, measured on C64s).  Timer B one-shot, latch N, started by
+# the STA in cycle w (force-loaded), underflows in w + 2 + N; the LDA reads the ICR in w + 4:
+# N = 2 reads it in the clock of the underflow, N = 1 one cycle after, N = 3 one cycle before.
+TB_BUG = """\
+*= $c000
+         sei
+         lda #$7f
+         sta $dc0d
+         bit $dc0d
+         lda #$82
+         sta $dc0d
+         lda #{latch}
+         sta $dc06
+         lda #0
+         sta $dc07
+         lda #$19
+         sta $dc0f
+         lda $dc0d
+         sta $c100
+         lda $dc0d
+         sta $c101
+         lda #$7f
+         sta $dc0d
+         bit $dc0d
+done     jmp done
+"""
+
+
+@pytest.mark.parametrize("latch, reads", [
+    (3, (0x00, 0x82)),  # before: the next read sees the bit and the interrupt
+    (2, (0x00, 0x80)),  # in the clock: timer B's bit is lost, the interrupt comes all the same
+    (1, (0x02, 0x00)),  # after: the bit without the interrupt, which the read prevents
+])
+def test_6526_timer_b_loses_its_bit_to_a_read_in_the_clock_of_its_underflow(machine, latch, reads):
+    from asm6502.asm import assemble
+
+    result = assemble(TB_BUG.format(latch=latch), "tbbug.asm")
+    machine.poke_ram(0xC000, bytes(result.image))
+    machine.cpu.pc = 0xC000
+    stop = machine.run(2_000, until_pc=result.symbols["done"], stop_when_idle=False)
+    assert stop.reason == "pc", stop
+    assert (machine.memory[0xC100], machine.memory[0xC101]) == reads
+
+
+def test_6526a_timer_b_keeps_its_bit_and_the_read_delays_the_interrupt(machine_6526a):
+    from asm6502.asm import assemble
+
+    result = assemble(TB_BUG.format(latch=2), "tbbug.asm")
+    machine_6526a.poke_ram(0xC000, bytes(result.image))
+    machine_6526a.cpu.pc = 0xC000
+    machine_6526a.run(2_000, until_pc=result.symbols["done"], stop_when_idle=False)
+    assert (machine_6526a.memory[0xC100], machine_6526a.memory[0xC101]) == (0x00, 0x82)
+
+
+def _underflow_b(cia: CIA, latch: int = 3) -> int:
+    cia.write(TBLO, latch, 0)
+    cia.write(TBHI, 0, 4)
+    cia.write(ICR, 0x82, 8)
+    cia.write(CRB, 0x19, W)  # force load, one-shot, start: the underflow in W + 2 + latch
+    return W + 2 + latch
+
+
+@pytest.mark.parametrize("read_at, irq_at", [(None, 1), (0, 2), (-1, 1)])
+def test_6526a_a_read_in_the_clock_of_the_underflow_delays_the_interrupt(read_at, irq_at):
+    cia = CIA("t", new_model=True)
+    t = _underflow_b(cia)
+    if read_at is not None:
+        assert cia.read(ICR, t + read_at) == 0
+    cia.advance(t + 4)
+    assert cia.irq and cia.irq_at == t + irq_at
+
+
+@pytest.mark.parametrize("new_model, write_at, interrupts", [
+    (True, 0, False), (True, 1, True), (False, 0, False), (False, 1, True),
+])
+def test_clearing_the_mask_in_the_clock_of_the_underflow(new_model, write_at, interrupts):
+    # the 6526A decides on its output in the clock of the underflow with the mask written
+    # then, the 6526 a clock later with the mask in force from the cycle after the write:
+    # on both, clearing the mask in the cycle of the underflow keeps the interrupt away
+    cia = CIA("t", new_model=new_model)
+    t = _underflow_b(cia)
+    cia.write(ICR, 0x02, t + write_at)
+    cia.advance(t + 4)
+    assert cia.irq == interrupts

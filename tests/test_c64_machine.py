@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from asm6502.asm import assemble
+from asm6502.diagnostics import DiagnosticError
 from asm6502.emu.c64 import keyboard, screen, session
 from asm6502.emu.c64.cia import CIA
 from asm6502.emu.c64.drive import Disk
@@ -206,6 +207,24 @@ def test_directory_program_lists_like_the_1541(tmp_path):
     prog = disk.directory_program()
     assert prog[:2] == b"\x01\x04"
     assert b'"HELLO"' in prog and b"PRG" in prog and b"BLOCKS FREE." in prog
+
+
+def test_a_folder_disk_lists_its_files_then_those_of_its_d64_images(tmp_path):
+    from asm6502 import d64
+
+    (tmp_path / "test.prg").write_bytes(b"\x01\x08FOLDER")
+    for image_name, files in (("b.d64", [b"DATA", b"TEST"]), ("a.d64", [b"MORE", b"DATA"])):
+        image = d64.DiskImage.format(b"IMG", b"01")
+        for name in files:
+            image.add_file(name, b"\x00\xc0" + image_name.encode() + name)
+        (tmp_path / image_name).write_bytes(image.to_bytes())
+    disk = Disk.load(str(tmp_path))
+    assert [f.name for f in disk.files] == [b"TEST", b"MORE", b"DATA"]  # a.d64 before b.d64
+    assert disk.find(b"TEST").data == b"\x01\x08FOLDER"  # the folder's file hides the image's
+    assert disk.find(b"DATA").data == b"\x00\xc0a.d64DATA"  # the first image's
+    (tmp_path / "broken.d64").write_bytes(bytes(1000))
+    with pytest.raises(DiagnosticError, match=r"broken\.d64"):
+        Disk.load(str(tmp_path))
 
 
 # --- the picture in the other display modes --------------------------------------------

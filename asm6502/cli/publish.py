@@ -146,7 +146,10 @@ def _screenshot(args: argparse.Namespace, roms: RomSet, prg: bytes) -> bytes:
     session.start_program(machine, prg)
     for keys in args.type:
         machine.type_text(session.typed_keys(keys))
-    machine.run(args.cycles, None, None, stop_when_polling=True)
+    stop = machine.run(args.cycles, None, None, stop_when_polling=True)
+    if stop.reason == "halt":  # (a jammed CPU, a program that ran into a ROM-less trap: no picture of it running)
+        raise DiagnosticError([error(f"--screenshot: {stop.message}; the program does not run, so no screenshot "
+                                     "of it is written")])
     return screen.screenshot(machine)
 
 

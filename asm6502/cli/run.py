@@ -60,6 +60,12 @@ writes a PNG. PRG may be left out: then only the typed keys run. Without
 --type/--input in a terminal the C64 runs in real time and you type on it
 (Ctrl-D ends); piped keys need --input -.
 
+A folder as --disk is a disk as an SD2IEC shows one: first its files
+(NAME.prg, .seq, .usr as NAME of that type, any other file under its whole
+name as a PRG), then the files of each .d64 image in it, in name order; a
+name already listed hides a later file of that name. So a test program
+beside the .d64 that holds its data finds both.
+
   asm6502 run --roms ~/vice/C64 build/superhirn.prg --type '1\\r1\\r' --screenshot s.png
   asm6502 run --roms ~/vice/C64 --disk build/asm6502.d64 --type 'LOAD"HIGH IQ",8\\rRUN\\r'
 exit status on the C64: 0 the --until condition was met (without one: the
@@ -106,7 +112,7 @@ def build_parser() -> argparse.ArgumentParser:
                      help="directory with the BASIC, KERNAL and character ROM images (default: "
                      "$ASM6502_ROMS, then VICE's C64 directories)")
     c64.add_argument("--no-roms", action="store_true", help="use the stubs even when ROM images are found")
-    add_path_argument(c64, "--disk", role=DISK_IMAGE_OR_FOLDER, metavar="D64|DIR", help="device 8: a .d64 image or a folder of .prg files")
+    add_path_argument(c64, "--disk", role=DISK_IMAGE_OR_FOLDER, metavar="D64|DIR", help="device 8: a .d64 image, or a folder: its files, then those of the .d64 images in it")
     c64.add_argument("--type", "--keybuf", "-keybuf", dest="type", action="append", default=[], metavar="KEYS",
                      help="type KEYS (\\r = RETURN, \\xNN = a PETSCII code); may be repeated")
     c64.add_argument("--keyboard", choices=("buffer", "matrix"), default="buffer",

@@ -32,6 +32,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 
 from asm6502 import petscii
+from asm6502.diagnostics import DiagnosticError, error
 from asm6502.emu.harness import Machine, MachineOptions, StopReason
 from asm6502.petscii import petscii_to_text
 
@@ -40,7 +41,8 @@ FIRST_GUESS = (1, 2, 3, 4)  # "beginnt ... wie üblich mit seiner Startkombinati
 DIGITS = range(1, 7)
 POSITIONS = 4
 CLAIMED_MAX_GUESSES = 6  # "in maximal sechs Versuchen"
-GAME_BUDGET = 20_000_000  # instructions per game; a whole game needs well under 1 M
+GAME_BUDGET = 1_000_000  # instructions per game; a whole game needs about 150,000
+C64_GAME_BUDGET = 20_000_000  # clock cycles per game on the whole C64; a game needs about 1.1 M
 
 CLEAR = petscii.CLR
 CR = petscii.CR
@@ -226,7 +228,7 @@ LINE_END = b"\r"
 
 
 def play_c64(machine, respond: Responder | None = None, lines: Sequence[str] | None = None,
-             budget: int = 400_000_000) -> MachineGame:
+             budget: int = C64_GAME_BUDGET) -> MachineGame:
     """The same game on the whole C64 (``asm6502.emu.c64``): *machine* is
     booted with the program in memory; SYS 13312 and the answers are typed on
     its keyboard, one line each time the KERNAL waits for a key -- the
@@ -311,14 +313,22 @@ class ScenarioResult:
         return got == self.scenario.guesses and self.game.outcome == self.scenario.outcome
 
 
+NEVER_ENDS = ("BUDGET", "CYCLES")  # the outcome of a game that used up its budget
+
+
 def check_scenarios(prg: bytes, roms=None) -> list[ScenarioResult]:
-    if roms is None:
-        return [ScenarioResult(s, play_script(prg, s.lines)) for s in SCENARIOS]
-    machine, state = booted_c64(prg, roms)
+    """The article's scenarios in turn; only the first when it never ends (the others would too)."""
+    c64 = booted_c64(prg, roms) if roms is not None else None
     results = []
     for s in SCENARIOS:
-        machine.load_state(state)
-        results.append(ScenarioResult(s, play_c64(machine, lines=s.lines)))
+        if c64 is not None:
+            c64[0].load_state(c64[1])
+            game = play_c64(c64[0], lines=s.lines)
+        else:
+            game = play_script(prg, s.lines)
+        results.append(ScenarioResult(s, game))
+        if game.outcome in NEVER_ENDS:
+            break
     return results
 
 
@@ -542,6 +552,11 @@ def sweep(prg: bytes, secrets: Sequence[Code] | None = None, jobs: int = 2,
     """Play every secret (default all 1296) and the article's scenarios; build the report.
     *roms*: on the whole C64 with these ROM images (counts are clock cycles then)."""
     checked = tuple(check_scenarios(prg, roms)) if scenarios else ()
+    if checked and checked[0].game.outcome in NEVER_ENDS:
+        # a program that never finishes a game would take the whole budget for every secret
+        unit = f"{C64_GAME_BUDGET:,} clock cycles" if roms is not None else f"{GAME_BUDGET:,} instructions"
+        raise DiagnosticError([error(f"the program did not finish the article's worked example within {unit} "
+                                     "(a game needs a tenth of that or less): it never stops; no secret was played")])
     started = time.perf_counter()
     games = []
     for record in iter_sweep(prg, secrets, jobs, roms=roms):

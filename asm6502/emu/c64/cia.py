@@ -32,6 +32,12 @@ from cycle ``t + 1``.  Each clock a timer does, in this order:
 The interrupt output follows the ICR one cycle late on the 6526 (a read of
 the ICR in the cycle after the underflow returns the bit without bit 7 and
 keeps the interrupt from happening) and in the same cycle on the 6526A.
+A read of the ICR in the very clock of an underflow (it returns the ICR
+without the new bit) has two effects that VICE's test programs measured on
+C64s: on the 6526A the interrupt output goes active one cycle later
+(testprogs/interrupts/cia-int, the -new reference data); on the 6526 an
+underflow of timer B loses its ICR bit, while the interrupt output still
+goes active (testprogs/CIA/cia-timer, dump-oldcia.bin: the ICR reads $80).
 
 Nothing is ticked while it is not looked at: ``advance(t)`` runs the clocks
 up to ``t``, one by one around an event and in one step across a stretch of
@@ -106,6 +112,8 @@ class CIA:
         self.edge_at = NEVER  # the cycle it last went active
         self.irq_delay = 0 if new_model else 1
         self.ta_underflowed = False  # timer A underflowed in the cycle before (timer B's cascade input)
+        self.icr_read_at = -1  # the cycle of the last read of the ICR
+        self.bare = False  # the 6526's timer B bug: the output goes active without an ICR bit
         self.port_a_in = port_a_in
         self.port_b_in = port_b_in
         # serial port output: the CNT edges (underflows of timer A) left to send, two a bit
@@ -141,7 +149,7 @@ class CIA:
     def _quiet(self, limit: int) -> int:
         """How many of the next *limit* clocks are plain counting (no underflow,
         no load, no change pending); they are applied at once."""
-        if self.ta_underflowed or self.flags & self.mask and not self.ir:
+        if self.ta_underflowed or (self.flags & self.mask or self.bare) and not self.ir:
             return 0
         k = limit
         ta, tb = self.ta, self.tb
@@ -169,7 +177,8 @@ class CIA:
         return k
 
     def _tick(self, t: int) -> None:
-        if not self.ir and self.flags & self.mask:
+        if not self.ir and (self.flags & self.mask or self.bare):
+            self.bare = False
             self._assert(t + 1)
         ta, tb = self.ta, self.tb
         cra = ta.cr
@@ -183,7 +192,9 @@ class CIA:
             b_count = True
         else:  # 10, 11: timer A's underflows (CNT is high)
             b_count = self.ta_underflowed
-        self._clock_timer(tb, b_count, t, INT_TB)
+        if self._clock_timer(tb, b_count, t, INT_TB) and self.icr_read_at == t and self.irq_delay:
+            self.bare = bool(self.flags & self.mask)  # the 6526's timer B bug (module docstring)
+            self.flags &= ~INT_TB
         self.ta_underflowed = a_under
         if self.sp_due == t:
             self.flags |= INT_SP
@@ -195,7 +206,7 @@ class CIA:
                 self.sp_bits = 0
                 self.sp_due = t + SP_DELAY
         if self.irq_delay == 0 and not self.ir and self.flags & self.mask:
-            self._assert(t + 1)
+            self._assert(t + 2 if self.icr_read_at == t else t + 1)  # the 6526A (module docstring)
 
     def _clock_timer(self, tm: Timer, count: bool, t: int, bit: int) -> bool:
         if tm.decrement:
@@ -246,7 +257,7 @@ class CIA:
         if self.ir:
             return NEVER
         soon = self.clock + 1
-        if self.flags & self.mask:
+        if self.flags & self.mask or self.bare:
             return soon
         ta, tb = self.ta, self.tb
         if ta.load or tb.load or ta.reloading or tb.reloading or self.ta_underflowed:
@@ -315,6 +326,8 @@ class CIA:
         if reg == ICR:
             self.advance(cycle)
             value = self.flags | (0x80 if self.ir else 0)
+            self.icr_read_at = cycle
+            self.bare = False
             if self.ir:
                 self.released = (self.irq_at, cycle + 1)
             self.flags = 0
@@ -365,7 +378,10 @@ class CIA:
             self.on_change()
             return
         if reg == ICR:
-            self.advance(cycle + 1)
+            # the 6526A decides on its output in the clock of the write with the new mask
+            # already (testprogs/interrupts/cia-int, -new reference data: an underflow in
+            # the cycle of the write that clears the mask does not interrupt)
+            self.advance(cycle + self.irq_delay)
             if value & 0x80:
                 self.mask |= value & 0x1F
             else:
@@ -374,22 +390,25 @@ class CIA:
             return
         if TOD10 <= reg <= TODHR:
             self.advance(cycle + 1)
+            setting_alarm = bool(self.tb.cr & ALARM)
             if reg == TODHR:
-                value = _hour_written(value)
+                value = _hour_written(value, flip_pm=not setting_alarm)
             else:
                 value &= (0x0F, 0x7F, 0x7F)[reg - TOD10]
-            # the comparison is made when the time changes, not when the alarm is written
-            # (VICE testprogs/CIA/tod/0alarm.asm: setting the time equal to the alarm
-            # interrupts, setting the alarm equal to the time does not)
-            if self.tb.cr & ALARM:
-                self.alarm[reg - TOD10] = value
-            else:
-                self.tod[reg - TOD10] = value
+            regs = self.alarm if setting_alarm else self.tod
+            changed = regs[reg - TOD10] != value
+            regs[reg - TOD10] = value
+            if not setting_alarm:
                 if reg == TODHR:
                     self.tod_running = False
                 elif reg == TOD10 and not self.tod_running:
                     self.tod_running = True
                     self.tod_prescaler = 0
+            # time and alarm are compared when a count or a write changes one of them; a
+            # write of the value a register already holds compares nothing (VICE
+            # testprogs/CIA/tod: 4tod, 5tod and 0alarm see no alarm from rewriting the time
+            # the alarm holds, alarm-cond and alarm-cond2 one from completing the match)
+            if changed:
                 self._check_alarm()
             self.on_change()
             return
@@ -456,10 +475,12 @@ def _tod_step(tod: list[int]) -> list[int]:
     return [tenths, sec, minute, hour]
 
 
-def _hour_written(value: int) -> int:
-    """The hour register keeps bit 7 (PM) and 5 bits; writing 12 flips AM/PM
-    (VICE testprogs/CIA/tod/hour-test.txt, measured on C64s)."""
+def _hour_written(value: int, flip_pm: bool) -> int:
+    """The hour register keeps bit 7 (PM) and 5 bits; writing 12 to the time flips
+    AM/PM (VICE testprogs/CIA/tod/hour-test.txt, measured on C64s).  Writing 12 to
+    the alarm does not, as in VICE's x64sc (no measurement of the alarm's hour is
+    published)."""
     value &= 0x9F
-    if value & 0x1F == 0x12:
+    if flip_pm and value & 0x1F == 0x12:
         value ^= 0x80
     return value

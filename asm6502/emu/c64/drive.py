@@ -76,33 +76,43 @@ class Disk:
 
     @classmethod
     def load(cls, path: str, files: Files | None = None) -> Disk:
-        """Device 8's disk: a .d64 image or a folder of files, read through the command's gate
-        *files*: a folder's files are its inputs the moment they are listed (no output may replace
-        one) and each is read when the C64 first loads it; writes stay in memory."""
+        """Device 8's disk: a .d64 image or a folder, read through the command's gate *files*.
+
+        A folder is a disk as an SD2IEC shows one: its files first (``NAME.prg``, ``.seq``,
+        ``.usr`` -> ``NAME`` of that type; any other file under its whole name, as a PRG), then
+        the files of the .d64 images in it, image by image in name order -- a name already on the
+        disk hides a later file of that name.  So a test program next to the .d64 holding its data
+        finds both.  A folder's files are its inputs the moment they are listed (no output may
+        replace one) and each is read when the C64 first loads it; writes stay in memory."""
         gate = files or Files()
-        read = gate.read
         p = Path(path)
-        if p.is_dir():
-            found: list[DiskFile] = []
-            for child in sorted(p.iterdir()):
-                if not child.is_file():
-                    continue
-                stem, ext = os.path.splitext(child.name)
-                type_name = ext[1:].upper() if ext.lower() in (".prg", ".seq", ".usr") else "PRG"
-                name = (stem if ext.lower() in (".prg", ".seq", ".usr") else child.name).upper()
-                try:
-                    petscii = d64.petscii_name(name[:16])
-                except (ValueError, d64.DiagnosticError):
-                    continue
-                gate.add_input(child, "disk file")
-                found.append(DiskFile(petscii, type_name, size=child.stat().st_size,
-                                      load=partial(read, child, MAX_PRG_BYTES, "disk file")))
-            title = d64.petscii_name(p.name.upper()[:16] or "DISK")
-            return cls(title, b"00", found, 664 - sum(f.blocks for f in found))
-        image = d64.DiskImage(read(p, d64.IMAGE_SIZE_WITH_ERRORS, "disk image"), str(p))
-        head = image.header()
-        entries = [DiskFile(e.name, e.type_name, image.read_file(e)) for e in image.directory()]
-        return cls(head.name, head.disk_id, entries, image.blocks_free())
+        if not p.is_dir():
+            image = _image(p, gate)
+            head = image.header()
+            return cls(head.name, head.disk_id, _image_files(image), image.blocks_free())
+        found: list[DiskFile] = []
+        images: list[Path] = []
+        for child in sorted(p.iterdir()):
+            if not child.is_file():
+                continue
+            stem, ext = os.path.splitext(child.name)
+            if ext.lower() == ".d64":
+                images.append(child)
+                continue
+            type_name = ext[1:].upper() if ext.lower() in (".prg", ".seq", ".usr") else "PRG"
+            name = (stem if ext.lower() in (".prg", ".seq", ".usr") else child.name).upper()
+            try:
+                petscii = d64.petscii_name(name[:16])
+            except (ValueError, d64.DiagnosticError):
+                continue
+            gate.add_input(child, "disk file")
+            found.append(DiskFile(petscii, type_name, size=child.stat().st_size,
+                                  load=partial(gate.read, child, MAX_PRG_BYTES, "disk file")))
+        for child in images:
+            names = {f.name for f in found}
+            found += [f for f in _image_files(_image(child, gate)) if f.name not in names]
+        title = d64.petscii_name(p.name.upper()[:16] or "DISK")
+        return cls(title, b"00", found, 664 - sum(f.blocks for f in found))
 
     def find(self, pattern: bytes) -> DiskFile | None:
         for f in self.files:
@@ -140,6 +150,14 @@ class Disk:
         self.files.append(DiskFile(name, type_name, bytes(data)))
         self.blocks_free -= max(1, (len(data) + 253) // 254)
         return True
+
+
+def _image(path: Path, gate: Files) -> d64.DiskImage:
+    return d64.DiskImage(gate.read(path, d64.IMAGE_SIZE_WITH_ERRORS, "disk image"), str(path))
+
+
+def _image_files(image: d64.DiskImage) -> list[DiskFile]:
+    return [DiskFile(e.name, e.type_name, image.read_file(e)) for e in image.directory()]
 
 
 class Drive:
