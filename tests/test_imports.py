@@ -17,8 +17,9 @@ PACKAGE = Path(__file__).resolve().parent.parent / "asm6502"
 
 # (importing module, imported module) -> why the import waits until the function runs
 LAZY = {
-    ("asm6502.asm.assemble", "asm6502.basic.tokenizer"): "14 ms; only for a tokenized (.prg) source",
-    ("asm6502.asm.assemble", "asm6502.d64"): "13 ms; only with --disk",
+    ("asm6502.asm.assemble", "asm6502.basic.tokenizer"): "14 ms; only for the .opt o buffer's room (the program's tokenized size)",
+    ("asm6502.asm.files", "asm6502.basic.tokenizer"): "14 ms; only for a tokenized (.prg) source",
+    ("asm6502.asm.files", "asm6502.d64"): "13 ms; only with --disk",
     ("asm6502.asm.decode", "difflib"): "0.7 ms; only to name the mnemonic a typo was meant to be",
     ("asm6502.asm.decode", "asm6502.basic.interpreter.numbers"): "13 ms; only for .flp",
     ("asm6502.output", "intelhex"): "2.2 ms; only for --format hex",

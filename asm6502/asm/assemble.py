@@ -6,33 +6,31 @@ Reading (reader.py) -> pass 1, which runs and lays out the program
 
 from __future__ import annotations
 
-import errno
 import gc
 import os
 import re
 from collections.abc import Iterable, Iterator
 from itertools import count
-from pathlib import Path
 
 from asm6502.asm import expr as ex
 from asm6502.asm.decode import Data, Define, Insn, Origin
 from asm6502.asm.encode import Encoder
 from asm6502.asm.entries import FORWARD, MacroCall
+from asm6502.asm.files import SourceFiles, line_problems, source_text
 from asm6502.asm.layout import Layout
-from asm6502.asm.reader import Line, read_source
+from asm6502.asm.reader import read_source
 from asm6502.asm.result import Options, Result
 from asm6502.asm.rows import as_span
 from asm6502.asm.symfile import write_symbols
 from asm6502.asm.typed import as_typed
 from asm6502.cpu import CPUS
 from asm6502.diagnostics import Diagnostic, DiagnosticError, Kept, Span, error, note, warning
-from asm6502.fileio import MAX_IMAGE_BYTES, Files, _identity, _kind_problem
-from asm6502.filetype import is_tokenized
+from asm6502.fileio import Files
 from asm6502.patterns import LazyPattern
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from asm6502.d64 import DiskImage
+    pass
 
 class PausedGc:
     """The one place the cyclic garbage collector is switched off: an assembly allocates many small,
@@ -54,93 +52,14 @@ class PausedGc:
             gc.enable()
 
 
-_SUFFIXES = ("", ".asm", ".txt", ".prg", ".src")
 
 
-def source_text(data: bytes, name: str) -> str:
-    """A source file's text; a tokenized C64 source (a BASIC .prg) is listed first."""
-    if is_tokenized(data, name):
-        from asm6502.basic.tokenizer import detokenize
-
-        return detokenize(data, filename=name).text
-    return data.decode("utf-8", errors="replace")
 
 
-class _Files:
-    """Finds the files a source names (``.file``, ``.lst``) as the C64 would: next to the
-    source, in the ``-I`` directories, then on the ``--disk`` image. Every file is read through
-    the command's gate (``fileio.Files``), which registers it as an input: no output of the same
-    run may replace it. A ``.file`` chain that comes back to a file already in it is an error
-    when it closes (the original would load the files for ever)."""
-
-    def __init__(self, options: Options, diags: list[Diagnostic], gate=None, kept: Kept | None = None):
-        self.options = options
-        self.diags = diags
-        self.kept = kept if kept is not None else Kept()  # the run's room for diagnostics
-        self.disk: DiskImage | None = None
-        self.gate = gate if gate is not None else Files()
-        self.chain: dict = {}  # identity of every file of the .file chain so far -> its name
-
-    def start(self, filename: str) -> None:
-        """The chain begins with the main source."""
-        self.chain = {}
-        self._enter(filename, filename)
-
-    def _enter(self, path: str, name: str) -> None:
-        keys = _identity(path) if os.path.exists(path) else {("name", path)}
-        for key in keys:
-            if key in self.chain:
-                ring = list(dict.fromkeys(self.chain.values())) + [name]
-                first = ring.index(self.chain[key]) if self.chain[key] in ring else 0
-                raise ChainLoop(errno.ELOOP, f"the .file chain comes back to '{self.chain[key]}' "
-                                f"({' -> '.join(ring[first:])}): the original would load these files for ever", name)
-        for key in keys:
-            self.chain[key] = name
-
-    def read(self, name: str, from_line: Line, raw: bool = False):
-        data, path = self.find(name, from_line)
-        if raw:
-            return data
-        self._enter(path, name)
-        text = source_text(data, path)
-        del data  # (one whole copy of the file at a time: its bytes, its text, then its lines)
-        if self.options.case == "lower":
-            text = as_typed(text)
-        source = read_source(path, text, self.kept)
-        self.diags.extend(_line_problems(source.problems))
-        return source.lines, source.start_index
-
-    def find(self, name: str, from_line: Line) -> tuple[bytes, str]:
-        dirs = [Path(from_line.file).parent] + [Path(p) for p in self.options.include_dirs]
-        odd = None  # the first name found that is no regular file (a folder, a pipe): said if nothing else is found
-        for directory in dirs:
-            for suffix in _SUFFIXES:
-                for candidate in (name + suffix, name.lower() + suffix):
-                    path = directory / candidate
-                    if path.is_file():
-                        return self.gate.read(path, what="file named by the source", regular=True), os.fspath(path)
-                    if odd is None and os.path.lexists(path):
-                        odd = os.fspath(path)
-        if self.options.disk:
-            from asm6502.d64 import DiskImage, petscii_name
-
-            if self.disk is None:
-                self.disk = DiskImage(self.gate.read(self.options.disk, MAX_IMAGE_BYTES, "disk image"), self.options.disk)
-            entry = self.disk.find(petscii_name(name, patterns=True))
-            if entry is not None:
-                return self.disk.read_file(entry), f"{self.options.disk}:{name}"
-        if odd is not None:
-            problem = _kind_problem(odd, regular=True) or "is a link to nothing"
-            raise OSError(errno.EISDIR if "directory" in problem else errno.EINVAL, f"'{odd}' {problem}", name)
-        raise FileNotFoundError(2, "no such file" + (" (looked next to the source, in -I directories and on --disk)" if self.options.disk or self.options.include_dirs else ""), name)
 
 
-class ChainLoop(OSError):
-    """A ``.file`` chain that names a file already in it."""
 
 
-def _line_problems(problems) -> list[Diagnostic]:
-    return [error(message, Span(line.file, line.index, line.number_col, length, line.line_text, None)) for line, message, length in problems]
 
 
 def assemble(text: str | Iterable[str], filename: str = "<input>", options: Options = Options(), files=None) -> Result:
@@ -166,7 +85,7 @@ def _read(text: str | Iterable[str], filename: str, options: Options, kept: Kept
     """The main source's lines, and the diagnostics of its reading: all that is taken from its text."""
     seen = _Seen()
     source = read_source(filename, _typed_pieces((text,) if isinstance(text, str) else text, options.case, seen), kept)
-    return source, _line_problems(source.problems) + kept.admit(_capitals(source, seen))
+    return source, line_problems(source.problems) + kept.admit(_capitals(source, seen))
 
 
 class _Seen:
@@ -196,7 +115,7 @@ def _typed_pieces(pieces: Iterable[str], case: str, seen: _Seen) -> Iterator[str
 
 
 def _assemble(source, diags: list[Diagnostic], filename: str, options: Options, gate, kept: Kept) -> Result:
-    files = _Files(options, diags, gate, kept)
+    files = SourceFiles(options, diags, gate, kept)
     files.start(filename)
     layout = Layout(options, files.read, source.opens, kept)
     layout.run(source.lines, source.start_index)

@@ -18,7 +18,7 @@ import os
 from typing import NamedTuple
 
 from asm6502.asm import Options, assemble
-from asm6502.asm.assemble import _Files
+from asm6502.asm.files import SourceFiles
 from asm6502.asm.layout import Layout
 from asm6502.asm.reader import read_source
 from asm6502.asm.result import Result
@@ -55,7 +55,7 @@ def convert(text: str, filename: str, target: str, options: Options = Options(),
         raise DiagnosticError([error(f"unknown target '{target}' (use {' or '.join(TARGETS)})")])
     result = assemble(text, filename, options, files)
     source = read_source(filename, as_typed(text) if options.case == "lower" else text)  # (the lines assemble reads)
-    chain = _Files(options, [], files)
+    chain = SourceFiles(options, [], files)
     chain.start(filename)
     reader = chain.read
     files = {filename: (source.lines, source.start_index)}
