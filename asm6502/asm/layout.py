@@ -23,6 +23,7 @@ from asm6502.asm.entries import FORWARD, OTHER_STMT, Macro
 from asm6502.asm.files import MAX_CHAIN, IncludedFiles
 from asm6502.asm.macros import Macros
 from asm6502.asm.options import ListingOptions
+from asm6502.asm.program import Program
 from asm6502.asm.pseudo import CONTROL, DATA, DEFINITION, HIDDEN, PSEUDO_OPS, foreign_hint
 from asm6502.asm.reader import NO_NUMBER, Lines, SourceLine, split_statements
 from asm6502.asm.result import Options
@@ -72,6 +73,7 @@ class Layout(Macros, SymbolTable, Conditionals, IncludedFiles, ListingOptions):
         self.budget = options.max_statements
         self.uncounted: list[Lines] = []  # files whose lines' statements after the first are not in the budget yet
         self.started = False
+        self.sources: dict[str, tuple[Lines, int]] = {}  # each file run -> its lines and start line (Program.sources)
         self.start_symbols()
         self.start_macros()
         self.start_conditionals()
@@ -84,9 +86,11 @@ class Layout(Macros, SymbolTable, Conditionals, IncludedFiles, ListingOptions):
 
     # -- the walk -----------------------------------------------------------------------
 
-    def run(self, lines: Lines, start: int) -> None:
+    def run(self, lines: Lines, start: int) -> Program:
+        """Run the source from its start line (and the files of its .file chain): the program it makes."""
         chained = 0
         while True:
+            self.sources.setdefault(lines.file, (lines, start))
             self.budget += len(lines)  # (every line has a statement; its others are counted when needed: full_budget)
             self.uncounted.append(lines)
             try:
@@ -112,6 +116,16 @@ class Layout(Macros, SymbolTable, Conditionals, IncludedFiles, ListingOptions):
         if self.recording is not None:
             m = self.recording
             self.err(f"macro '{m.name}' has no .men [SYNTAX C]", (m.line, m.col, 4))
+        return self.program()
+
+    def program(self) -> Program:
+        """What the pass made (program.Program: the one value the stages after it read)."""
+        return Program(
+            self.options, self.layout, self.decoder, self.sources, self.values, self.symbols, self.kinds, self.spelling,
+            self.order, self.definition_labels, self.skipped_labels, self.places, self.place_refs, self.macros,
+            self.macro_order, self.call_ends, self.opens, self.object_lfn, self.object_buffer, self.listing_lfn,
+            self.symbol_listing, self.symbol_memory, self.sst, self.last_line, self.diags, self.kept, self.positions,
+        )
 
     def run_lines(self, lines: Lines, i: int, depth: int, local: str | None) -> None:
         """Run ``lines`` from position ``i`` (a file, or a macro body when ``local`` is set).

@@ -58,7 +58,7 @@ class SymbolTable(Pass1State):
         self.kinds = Kinds(self.symbols)
         self.places: dict[str, tuple] = {}  # key -> (line, col, length of its name) where that is not a line number
         self.place_refs = array("I")  # a PLACED symbol's line's ref + 1, at the key's position in symbols (0: none)
-        self.positions: dict[str, int] | None = None  # key -> its position in symbols: made by place_of (a message) only
+        self.positions: dict[str, int] = {}  # key -> its position in symbols: filled by place_of (a message) only
         # key -> its first full spelling, where that is not the key itself (few symbols have one; a dict of them
         # all would take memory for nothing): spelling_of answers for every key
         self.spelling: dict[str, str] = {}
@@ -85,15 +85,7 @@ class SymbolTable(Pass1State):
             self.spelling.pop(key, None)
 
     def spelling_of(self, key: str) -> str | None:
-        """The first full spelling of symbol ``key``, None for a key that has none.  A key without a colon
-        is spelled once it is in symbols, a 'name:00' key once it is in definition_labels; local keys
-        ('name:NN') of labels in calls have none."""
-        found = self.spelling.get(key)
-        if found is not None:
-            return found
-        if ":" in key:
-            return key if key in self.definition_labels else None
-        return key if key in self.symbols else None
+        return spelling_of(key, self.spelling, self.symbols, self.definition_labels)
 
     def ordered(self, key: str) -> None:
         """Add ``key`` (which is in symbols) to order unless it is there."""
@@ -147,34 +139,8 @@ class SymbolTable(Pass1State):
         self.values[key] = value
         self.order.append(key)
 
-    def forget_places(self) -> None:
-        """Keep only the kinds of the symbols (after the last message that names a place: the Result keeps
-        them, and the places would be kept to its end for nothing)."""
-        symbols = self.symbols
-        for key, packed in symbols.items():  # (in place: a new dict would be the peak of a run without a listing)
-            symbols[key] = packed & 3
-        self.places = {}
-        self.place_refs = array("I")
-        self.positions = None
-
     def place_of(self, key: str) -> tuple | None:
-        """Where symbol ``key`` was first defined: (line, col, length of its name).  A line that is its own
-        statement is noted by its number among the lines run (Entries.refs: no line object, no tuple for
-        each of a program's thousands of labels and constants); its name is its record's label or '=' name."""
-        symbols = self.symbols
-        packed = symbols.get(key)
-        if packed is None or packed < PLACED:
-            return self.places[key] if packed is not None and packed & IN_PLACES else None
-        positions = self.positions
-        if positions is None:
-            positions = self.positions = {}
-        if len(positions) < len(symbols):  # (the keys added since: symbols only grows, in order)
-            positions.update(zip(islice(symbols, len(positions), None), count(len(positions))))
-        line = self.layout.line(self.place_refs[positions[key]] - 1)
-        assert not isinstance(line, SourceLine)  # (noted only for a line that is its own one statement)
-        rec = self.decoder.decode(line.text)
-        name = rec.label if rec.label is not None else rec.name if type(rec) is Define else ""
-        return (line, line.col, len(name))
+        return place_of(key, self.symbols, self.places, self.place_refs, self.positions, self.layout, self.decoder)
 
     def define(self, rec: Define, line, stmt, local):
         """'name = expr' ('_' for a variable).  (``line`` None: the line run now, which is its own one statement,
@@ -229,3 +195,33 @@ class SymbolTable(Pass1State):
             if self.listing or mixed and id(rec.fn) in mixed:
                 self.layout.add(rec, self.pc, 0, self.ref, self.k, stmt, local)
         return None
+
+
+def spelling_of(key: str, spelling: dict[str, str], symbols: dict[str, int], definition_labels: dict[str, int]) -> str | None:
+    """The first full spelling of symbol ``key``, None for a key that has none.  A key without a colon
+    is spelled once it is in symbols, a 'name:00' key once it is in definition_labels; local keys
+    ('name:NN') of labels in calls have none."""
+    found = spelling.get(key)
+    if found is not None:
+        return found
+    if ":" in key:
+        return key if key in definition_labels else None
+    return key if key in symbols else None
+
+
+def place_of(key: str, symbols: dict[str, int], places: dict[str, tuple], place_refs: array, positions: dict[str, int],
+             entries, decoder) -> tuple | None:  # fmt: skip
+    """Where symbol ``key`` was first defined: (line, col, length of its name).  A line that is its own
+    statement is noted by its number among the lines run (Entries.refs: no line object, no tuple for
+    each of a program's thousands of labels and constants); its name is its record's label or '=' name.
+    (*positions*: key -> its position in symbols, filled here as far as symbols goes.)"""
+    packed = symbols.get(key)
+    if packed is None or packed < PLACED:
+        return places[key] if packed is not None and packed & IN_PLACES else None
+    if len(positions) < len(symbols):  # (the keys added since: symbols only grows, in order)
+        positions.update(zip(islice(symbols, len(positions), None), count(len(positions))))
+    line = entries.line(place_refs[positions[key]] - 1)
+    assert not isinstance(line, SourceLine)  # (noted only for a line that is its own one statement)
+    rec = decoder.decode(line.text)
+    name = rec.label if rec.label is not None else rec.name if type(rec) is Define else ""
+    return (line, line.col, len(name))
