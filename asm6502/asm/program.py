@@ -9,7 +9,6 @@ pass's own state.
 from __future__ import annotations
 
 from array import array
-from dataclasses import dataclass, field
 
 from asm6502.asm.decode import Decoder
 from asm6502.asm.entries import Entries, Macro
@@ -19,9 +18,11 @@ from asm6502.asm.symbols import Kinds, place_of, spelling_of
 from asm6502.diagnostics import Diagnostic, Kept
 
 
-@dataclass(slots=True, eq=False)
 class Program:
-    """What pass 1 made of a source."""
+    """What pass 1 made of a source.  (A class of slots, not a dataclass: importing dataclasses costs the
+    command 9 ms of its start-up.)"""
+
+    __slots__ = ("options", "entries", "decoder", "sources", "values", "symbols", "kinds", "spelling", "order", "definition_labels", "skipped_labels", "places", "place_refs", "macros", "macro_order", "call_ends", "opens", "object_lfn", "object_buffer", "listing_lfn", "symbol_listing", "symbol_memory", "sst", "last_line", "diagnostics", "kept", "positions")
 
     options: Options
     entries: Entries  # one per executed statement, in the order they ran (entries.py)
@@ -51,7 +52,37 @@ class Program:
     last_line: int | None
     diagnostics: list[Diagnostic]  # pass 1's
     kept: Kept  # the run's room for diagnostics
-    positions: dict[str, int] = field(default_factory=dict)  # (place_of's index of symbols)
+    positions: dict[str, int]  # (place_of's index of symbols: filled when a message asks)
+
+
+    def __init__(self, options, entries, decoder, sources, values, symbols, kinds, spelling, order, definition_labels, skipped_labels, places, place_refs, macros, macro_order, call_ends, opens, object_lfn, object_buffer, listing_lfn, symbol_listing, symbol_memory, sst, last_line, diagnostics, kept, positions: dict[str, int]) -> None:
+        self.options = options
+        self.entries = entries
+        self.decoder = decoder
+        self.sources = sources
+        self.values = values
+        self.symbols = symbols
+        self.kinds = kinds
+        self.spelling = spelling
+        self.order = order
+        self.definition_labels = definition_labels
+        self.skipped_labels = skipped_labels
+        self.places = places
+        self.place_refs = place_refs
+        self.macros = macros
+        self.macro_order = macro_order
+        self.call_ends = call_ends
+        self.opens = opens
+        self.object_lfn = object_lfn
+        self.object_buffer = object_buffer
+        self.listing_lfn = listing_lfn
+        self.symbol_listing = symbol_listing
+        self.symbol_memory = symbol_memory
+        self.sst = sst
+        self.last_line = last_line
+        self.diagnostics = diagnostics
+        self.kept = kept
+        self.positions = positions
 
     def spelling_of(self, key: str) -> str | None:
         """The first full spelling of symbol ``key`` (None: it has none)."""
