@@ -2,7 +2,7 @@
 
 Test programs are hand-assembled here; each byte is commented with its
 instruction (opcodes from the MOS 6502 datasheet).  Expected values come from
-the C64 ROM facts cited in asm6502/emu/harness.py and issue 4.
+the C64 ROM facts cited in asm6502/emu/harness.py.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Hostile and mistaken assembler sources: a clear, positioned message, never a traceback.
 
-The mistakes new users make (issue 14) and inputs built to break a reader: deep nesting,
+The mistakes new users make and inputs built to break a reader: deep nesting,
 a file that includes itself, characters that other tools take for line breaks, a program
 longer than the .goto guard, a listing typed from capitals.
 """
