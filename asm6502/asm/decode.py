@@ -43,24 +43,9 @@ _LONG_NAME = re.compile(r"[A-Za-z0-9.]{%d}" % (ex.SIGNIFICANT + 1))  # (a symbol
 _BRACED = LazyPattern(r"\{[^{}]*\}")  # a key written in braces: {$93}, {clr} (petscii.brace_code reads it)
 ABSOLUTE_FORM = {None: Mode.ABSOLUTE, "X": Mode.ABSOLUTE_X, "Y": Mode.ABSOLUTE_Y}
 _OPERAND_SIZE = {mode: mode.operand_size for mode in Mode}
-# the commonest operands: blanks, '#', a < > ! prefix, an expression without blanks, ',x' or ',y'
-# [label] mnemonic [operand]: what Decoder._read reads
-# (A label is taken only where a three-letter word follows it, and no run gives back characters -- no
-# shorter run could end where the next part begins: the same readings as plain runs, without the
-# backtracking that costs a failed or unlabelled match most of its time.)
-_FAST = re.compile(
-    r"(?:([A-Za-z][A-Za-z0-9.]*+)[ \t]++(?=[A-Za-z]{3}(?:[ \t]|\Z)))?([A-Za-z]{3})"
-    r"(?:([ \t]++)(#?)([<>!]?)([^\s,;\"()\[\]#<>!]++|\*[-+][^\s,;\"()\[\]#<>!]*+)(?:,([xXyY]))?)?\Z"
-)
-# [label] mnemonic (operand,x) | (operand),y | (operand): what Decoder._fast_indirect reads
-_FAST_INDIRECT = re.compile(
-    r"(?:([A-Za-z][A-Za-z0-9.]*+)[ \t]++(?=[A-Za-z]{3}[ \t]))?([A-Za-z]{3})[ \t]++\(([^\s,;\"()\[\]#<>!]++)(?:,([xX])\)|\),([yY])|\))\Z"
-)
 # two operator characters: a text without them holds no chain the usual precedence reads otherwise (tested before
 # the tree is asked for)
 _TWO_OPERATORS = re.compile(r"[-+*/!&^<>][^-+*/!&^<>]*[-+*/!&^<>]")
-_FAST_DEFINE = re.compile(r"([A-Za-z][A-Za-z0-9.]*+)[ \t]++([=_])[ \t]*+([^\s;\"]++)\Z")
-_QUICK_OPERAND = LazyPattern(r"([ \t]+)(#?)([<>!]?)([^\s,;\"()\[\]#<>!]+|\*[-+][^\s,;\"()\[\]#<>!]*|\*)(?:,([xXyY]))?\Z")
 
 Problem = tuple[str, int, int]  # (message, offset, length)
 OPERAND_LIMIT = 50  # an operand of more keys is the original's OVERFLOW (rules/operand_length_*)
@@ -247,8 +232,6 @@ class Start(SlotRecord):
 Record = Insn | Define | Origin | Data | Pseudo | Call | Label | Bad | Start
 
 
-_UNSEEN = object()
-
 
 class _OperandProblem(Exception):
     def __init__(self, message: str, offset: int | None = -1, length: int = 1):
@@ -268,7 +251,6 @@ class Decoder:
         operandless = {Mode.IMPLIED, Mode.ACCUMULATOR}
         self.operandless = frozenset(m for m, modes in self.opcodes.items() if set(modes) <= operandless)
         self.records: dict[str, Record] = {}
-        self.shapes: dict[tuple, Any] = {}  # (mnemonic as typed, '#', prefix, index) -> see _shape
         self.forms: dict[tuple, Form] = {}  # Form's fields -> the one Form of them
         self.shared: dict[tuple, tuple] = {}  # Insn.offsets -> itself
         # text -> its compiled expression (the tree: expr.tree_of), or (message, offset, length) when it is none
@@ -292,7 +274,6 @@ class Decoder:
         self.records = {}
         self.expressions = {}
         self.key_strings = {}
-        self.shapes = {}
         self.forms = {}
         self.shared = {}
 
@@ -368,7 +349,7 @@ class Decoder:
         and a program has thousands of them: not kept, the table holds half the texts."""
         record = self.records.get(text)
         if record is None:
-            record = self._read(text)
+            record = self._decode(text)
             kind = type(record)
             if record.var if kind is Define else record.label is None or kind is not Insn and kind is not Data:
                 self.records[text] = record
@@ -404,115 +385,6 @@ class Decoder:
                                    "not followed by x or y is its first complaint there [SYNTAX 2]", 0, len(word)))  # fmt: skip
         return Bad.make(None, (f"'{word}' after ': ': the original takes a label or definition after ':' only without "
                                "a blank between them [SYNTAX 1]", 0, len(word)))  # fmt: skip
-
-    def _read(self, text: str) -> Record:
-        """A statement not met before.  The commonest ones -- ``[label] mnemonic [#][<>!]operand[,x|,y]``
-        and ``name = expression`` with no blank in the operand -- are read by one regular expression
-        each, here (tests/test_decode_fast.py: the same record as the general reading, :meth:`_decode`);
-        whatever those readings do not decide goes to the general one, and so does a statement longer than
-        the original's operand buffer (its OVERFLOW: the general reading reports or warns)."""
-        if len(text) > OPERAND_LIMIT:
-            return self._decode(text)
-        if "=" in text or "_" in text:  # a definition (no instruction the pattern below reads holds either sign)
-            m = _FAST_DEFINE.match(text)
-            if m is not None:
-                name, sign, expr_text = m.groups()
-                if len(name) <= LABEL_FIELD and name.upper() not in self.opcodes:  # ('lda = 5': an instruction)
-                    found = self.expressions.get(expr_text) or self.key_strings.get(expr_text) or self._new_expression(expr_text)
-                    if type(found) is not tuple:
-                        return Define.make(self.key_string(name), sign == "_", found, m.start(3))
-            return self._decode(text)
-        m = _FAST.match(text)
-        if m is not None:
-            label, word, blanks, immediate, prefix, expr_text, index = m.groups()
-            # ('nop nop' is a mnemonic with an operand -- the general reading reports it -- not a label)
-            if label is None or label.upper() not in self.opcodes:
-                if label is not None:
-                    label = self.key_string(label)
-                shape = self.shapes.get((word, immediate, prefix, index), _UNSEEN)
-                if shape is _UNSEEN:
-                    shape = self.shapes[(word, immediate, prefix, index)] = self._shape(word, immediate, prefix or "", index, expr_text is None)
-                if shape is not None:
-                    form, accumulator = shape
-                    if expr_text is None:  # implied (no operand: both offsets at the mnemonic's end, as the general reading)
-                        end = m.end(2)
-                        return Insn.make(label, None, form, self.offsets(m.start(2), end, 1, end))
-                    if not accumulator or (expr_text != "a" and expr_text != "A"):
-                        found = self.expressions.get(expr_text) or self.key_strings.get(expr_text) or self._new_expression(expr_text)
-                        if type(found) is not tuple:  # (the commonest record made here rather than by Insn.make: no call
-                            # a record, with 19 fields)
-                            operand_offset = m.end(3)
-                            shared = self.shared
-                            rec = Insn()
-                            rec.label = label
-                            rec.fn = found
-                            rec.shape = form
-                            offsets = (m.start(2), operand_offset, m.end() - operand_offset, m.start(6))  # (self.offsets, inline)
-                            rec.offsets = shared.get(offsets) or shared.setdefault(offsets, offsets)
-                            return rec
-        elif "(" in text:
-            m = _FAST_INDIRECT.match(text)
-            if m is not None:
-                record = self._fast_indirect(m)
-                if record is not None:
-                    return record
-        return self._decode(text)
-
-    def _fast_indirect(self, m) -> Insn | None:
-        """``[label] mnemonic (e,x)`` / ``(e),y`` / ``jmp (e)`` with an expression without blanks,
-        read by one regular expression (None: leave it to :meth:`_decode`)."""
-        label, word, expr_text, x, y = m.groups()
-        mnemonic = word.upper()
-        modes = self.opcodes.get(mnemonic)
-        if modes is None or label is not None and label.upper() in self.opcodes:
-            return None
-        mode = Mode.INDEXED_INDIRECT if x else Mode.INDIRECT_INDEXED if y else Mode.INDIRECT
-        if mode not in modes or mnemonic in self.operandless or mode is Mode.INDIRECT and mnemonic != "JMP":
-            return None  # ('lda (5)' is 'lda 5'; a missing mode is reported by _decode)
-        if label is not None:
-            label = self.key_string(label)
-        try:
-            fn = self.compiled(expr_text)
-        except ex.ExprError:
-            return None
-        code = modes[mode]
-        unstable = mnemonic in self.unstable or code in self.unstable_codes
-        return Insn.make(label, fn, self.form("indirect", code, -1, b"", 1 + _OPERAND_SIZE[mode], "", unstable, mnemonic, mode),
-                         self.offsets(m.start(2), m.start(3) - 1, m.end() - m.start(3) + 1, m.start(3)))  # fmt: skip
-
-    def _shape(self, word: str, immediate, prefix: str, index, implied: bool) -> tuple | None:
-        """What a fast statement's record takes from its mnemonic, ``#``, prefix and index alone:
-        (its Form, 'a' would be the accumulator); None when the statement is left to :meth:`_decode`.  Worked
-        out once per combination (:attr:`shapes`)."""
-        mnemonic = word.upper()
-        modes = self.opcodes.get(mnemonic)
-        if modes is None:
-            return None
-        accumulator = False
-        fixed = b""
-        if implied:
-            if Mode.IMPLIED not in modes or Mode.ACCUMULATOR in modes:
-                return None
-            form, mode, code, zp_code, fixed = "fixed", Mode.IMPLIED, modes[Mode.IMPLIED], -1, bytes((modes[Mode.IMPLIED],))
-        elif mnemonic in self.operandless:
-            return None
-        elif immediate:
-            if index or prefix == "!" or Mode.IMMEDIATE not in modes:
-                return None
-            form, mode, code, zp_code = "immediate", Mode.IMMEDIATE, modes[Mode.IMMEDIATE], -1
-        elif mnemonic in BRANCHES:
-            if index or prefix:
-                return None
-            form, mode, code, zp_code = "branch", Mode.RELATIVE, modes[Mode.RELATIVE], -1
-        else:
-            accumulator = not index and not prefix and Mode.ACCUMULATOR in modes
-            mode = ABSOLUTE_FORM[index.upper() if index else None]
-            form, code, zp_code = "address", modes.get(mode, -1), modes.get(ZERO_PAGE_FORM[mode], -1)
-            if code < 0 and zp_code < 0:
-                return None
-        size = len(fixed) if fixed else 1 + _OPERAND_SIZE[mode]
-        unstable = self.unstable_any and (mnemonic in self.unstable or code in self.unstable_codes or zp_code in self.unstable_codes)
-        return self.form(form, code, zp_code, fixed, size, prefix, unstable, mnemonic, mode), accumulator
 
     def form(self, form: str, code: int, zp_code: int, fixed: bytes, size: int, prefix: str, unstable: bool, mnemonic: str,
              mode: Mode) -> Form:  # fmt: skip
@@ -688,7 +560,7 @@ class Decoder:
         if long_operand and _texty(operand_text):
             return Bad.make(label, _overflow(operand_text, end))
         try:
-            operand = self._quick_operand(mnemonic, operand_text) or self._operand(mnemonic, operand_text)
+            operand = self._operand(mnemonic, operand_text)
         except _OperandProblem as p:
             operand_stripped = operand_text.strip()
             lead = len(operand_text) - len(operand_text.lstrip())
@@ -713,30 +585,6 @@ class Decoder:
             self.advice = None
             self.advised[id(record)] = (record, message, end + offset, advice_length)
         return record
-
-    def _quick_operand(self, mnemonic: str, operand_text: str):
-        """The commonest operands (``[#][<>!]expr[,x|,y]``) read by one regular expression; the
-        mode rules are :meth:`_shape`'s (None: leave it to :meth:`_operand`)."""
-        m = _QUICK_OPERAND.match(operand_text)
-        if m is None:
-            return None
-        blanks, immediate, prefix, expr_text, index = m.groups()
-        key = (mnemonic, immediate, prefix, index)
-        shape = self.shapes.get(key, _UNSEEN)
-        if shape is _UNSEEN:
-            shape = self.shapes[key] = self._shape(mnemonic, immediate, prefix or "", index, False)
-        if shape is None:
-            return None
-        shaped, accumulator = shape
-        form, mode, code, zp_code = shaped.form, shaped.mode, shaped.code, shaped.zp_code
-        if accumulator and expr_text in ("a", "A"):
-            return None
-        try:
-            fn = self.compiled(expr_text)
-        except ex.ExprError:
-            return None
-        lead = len(blanks)
-        return form, mode, code, zp_code, b"", prefix, fn, m.start(4), lead, len(operand_text) - lead
 
     def _operand(self, mnemonic: str, operand_text: str):
         operand = operand_text.strip()
