@@ -13,7 +13,6 @@ from collections.abc import Iterable, Iterator
 from itertools import count
 
 from asm6502.asm import expr as ex
-from asm6502.asm.decode import Data, Define, Insn, Origin
 from asm6502.asm.encode import Encoder
 from asm6502.asm.entries import FORWARD, MacroCall
 from asm6502.asm.files import SourceFiles, line_problems, source_text
@@ -22,6 +21,7 @@ from asm6502.asm.program import Program
 from asm6502.asm.reader import read_source
 from asm6502.asm.result import Options, Result
 from asm6502.asm.rows import as_span
+from asm6502.asm.statements import Data, Define, Insn, Origin
 from asm6502.asm.symfile import write_symbols
 from asm6502.asm.typed import as_typed
 from asm6502.cpu import CPUS

@@ -13,11 +13,11 @@ from array import array
 from itertools import count
 
 from asm6502.asm import expr as ex
-from asm6502.asm.decode import Data, Define, Insn
 from asm6502.asm.entries import FORWARD, MacroCall
 from asm6502.asm.program import Program
 from asm6502.asm.pseudo import PSEUDO_OPS, WORDS
 from asm6502.asm.rows import NO_VALUE, as_span
+from asm6502.asm.statements import Data, Define, Insn
 from asm6502.diagnostics import Diagnostic, error, note, warning
 from asm6502.opcodes import ZERO_PAGE_FORM, Mode
 
@@ -107,7 +107,7 @@ class Encoder:
         for at, rec, pc, size, local in zip(count(), entries.recs, entries.pcs, entries.sizes, entries.locals):
             kind = type(rec)
             if kind is Insn:
-                shape = rec.shape  # (the instruction's Form: decode.Insn)
+                shape = rec.shape  # (the instruction's Form: statements.Insn)
                 data = shape.fixed if shape.form == "fixed" and not shape.unstable else self.instruction(rec, pc, size, at, local, values)
             elif kind is Data:
                 data = self.data(rec, pc, values, at, local)
@@ -167,7 +167,7 @@ class Encoder:
 
     def instruction(self, rec: Insn, pc: int, size: int, at: int, local, values) -> bytes:
         """An instruction entry's bytes."""
-        shape = rec.shape  # (the instruction's Form: decode.Insn)
+        shape = rec.shape  # (the instruction's Form: statements.Insn)
         form = shape.form
         if form == "fixed":
             if shape.unstable:

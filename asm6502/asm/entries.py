@@ -1,7 +1,7 @@
 """What pass 1 hands pass 2: one :class:`Entry` per executed statement (kept as the columns of
 :class:`Entries`), and the macro records.
 
-An entry's ``rec`` is a decoded statement (asm6502/asm/decode.py: ``Record``), one of the
+An entry's ``rec`` is a decoded statement (asm6502/asm/statements.py: ``Record``), one of the
 macro bookkeeping records below, or None (a line without code, kept for the listing).
 Every reader dispatches on ``type(entry.rec)``; no field carries two meanings.
 (Slot records, as the decoded statements: a large program lays out tens of thousands.)
@@ -14,8 +14,8 @@ from bisect import bisect_right
 from itertools import chain, repeat
 from operator import sub
 
-from asm6502.asm.decode import Record
 from asm6502.asm.reader import Line, Lines, SourceLine, Stmt
+from asm6502.asm.statements import Record
 from asm6502.tuples import SlotRecord, slot_record
 
 

@@ -18,7 +18,7 @@ from types import MethodType
 
 from asm6502.asm import expr as ex
 from asm6502.asm.conditionals import Conditionals
-from asm6502.asm.decode import Bad, Call, Data, Define, Insn, Label, Origin, Pseudo, Start, overflow_resume
+from asm6502.asm.decode import overflow_resume
 from asm6502.asm.entries import FORWARD, OTHER_STMT, Macro
 from asm6502.asm.files import MAX_CHAIN, IncludedFiles
 from asm6502.asm.macros import Macros
@@ -28,6 +28,7 @@ from asm6502.asm.pseudo import CONTROL, DATA, DEFINITION, HIDDEN, PSEUDO_OPS, fo
 from asm6502.asm.reader import NO_NUMBER, Lines, SourceLine, split_statements
 from asm6502.asm.result import Options
 from asm6502.asm.state import NextFile, Stop
+from asm6502.asm.statements import Bad, Call, Data, Define, Insn, Label, Origin, Pseudo, Start
 from asm6502.asm.symbols import LABEL, SymbolTable
 from asm6502.diagnostics import Kept, note
 
@@ -291,7 +292,7 @@ class Layout(Macros, SymbolTable, Conditionals, IncludedFiles, ListingOptions):
     def address_size(self, rec: Insn, values: dict, pc: int, local) -> int:
         """The one zero-page rule: zero page when the mnemonic has it, no '!' forces absolute, and
         the operand's value is known in pass 1 and fits in a byte (or the mnemonic has only zero page)."""
-        shape = rec.shape  # (the instruction's Form: decode.Insn)
+        shape = rec.shape  # (the instruction's Form: statements.Insn)
         if shape.zp_code < 0 or shape.prefix == "!":
             return 3
         if shape.code < 0:

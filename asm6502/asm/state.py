@@ -9,16 +9,17 @@ all on this base.
 from __future__ import annotations
 
 from asm6502.asm import expr as ex
-from asm6502.asm.decode import Decoder, Pseudo
+from asm6502.asm.decode import Decoder
 from asm6502.asm.entries import Entries
 from asm6502.asm.result import Options
 from asm6502.asm.rows import as_span
+from asm6502.asm.statements import Pseudo
 from asm6502.diagnostics import Diagnostic, Kept, error, warning
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from asm6502.asm.decode import Insn
     from asm6502.asm.reader import Lines
+    from asm6502.asm.statements import Insn
 
 
 class Stop(Exception):

@@ -12,10 +12,10 @@ from array import array
 from itertools import count, islice
 
 from asm6502.asm import expr as ex
-from asm6502.asm.decode import Define
 from asm6502.asm.reader import SourceLine
 from asm6502.asm.rows import as_span
 from asm6502.asm.state import Pass1State
+from asm6502.asm.statements import Define
 from asm6502.diagnostics import note
 
 # A symbol's kind and where it was first defined, packed in one small int (Layout.symbols: one dict, not two):
