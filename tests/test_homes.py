@@ -28,7 +28,7 @@ HOMES = {
     "PETSCII <-> text, petcat names, screen codes, keys, file names": "petscii.py",
     "BASIC V2 keywords": "basic/tokens.py",
     "what kind a file is (sniff, the .prg test, the text test)": "filetype.py",
-    "pausing the cyclic garbage collector": "asm/assemble.py",
+    "pausing the cyclic garbage collector": "asm/pipeline.py",
 }
 
 KERNAL_ENTRIES = frozenset(row.address for row in c64map.KERNAL)
@@ -135,7 +135,7 @@ CHECKS = {
     "c64map.py": kernal_tables,
     "petscii.py": petscii_tables,
     "basic/tokens.py": keyword_lists,
-    "asm/assemble.py": gc_switches,
+    "asm/pipeline.py": gc_switches,
     "filetype.py": prg_tests,
 }
 
@@ -185,7 +185,7 @@ def test_each_home_holds_its_facts(home):
     ("petscii.py", "KEYS = {'£': 0x5C, '↑': 0x5E}"),
     ("petscii.py", "GLYPHS = '\u2500\u2660\u2502\u2500'"),
     ("basic/tokens.py", "WORDS = frozenset(['print', 'goto', 'gosub', 'poke', 'data'])"),
-    ("asm/assemble.py", "import gc\ngc.disable()"),
+    ("asm/pipeline.py", "import gc\ngc.disable()"),
     ("filetype.py", "x = name.endswith('.prg') or data[:2] == b'\\x01\\x08'"),
     ("filetype.py", "def _looks_textual(data): return True"),
 ])

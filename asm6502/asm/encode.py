@@ -1,6 +1,6 @@
 """Pass 2: encode the laid-out entries into bytes.
 
-Pass 2 runs no control statement: it walks pass 1's layout entries in order,
+Pass 2 runs no control statement: it walks the entries of pass 1's Program in order,
 assigns the ``_`` variables and macro parameters again (the original redefines
 them in both passes), and turns every instruction and data entry into bytes
 at the address pass 1 gave it, with the size pass 1 chose.  Errors on values

@@ -58,7 +58,7 @@ class ListingOptions(Pass1State):
 
     def op_accept(self, rec, line, stmt, local, depth, lines):
         """``.stm addr``: the lowest address of the original's symbol table (it grows down from $8000);
-        assemble.py checks the symbols against it after pass 1 (SYM TABLE OVERFLOW)."""
+        pipeline.py checks the symbols against it after pass 1 (SYM TABLE OVERFLOW)."""
         if rec.args:
             value = self.value_of(rec, rec.args, line, stmt, local)
             if value is not None:

@@ -1,6 +1,6 @@
 """The value pass 1 hands on: :class:`Program`.
 
-Pass 2 (encode.py), the checks after it (assemble.py), the listing and ``convert`` read the
+Pass 2 (encode.py), the checks after it (pipeline.py), the listing and ``convert`` read the
 program from this value only -- its entries (one per executed statement), its symbols, the
 macros that ran, what the source asked of the output, and pass 1's diagnostics -- never the
 pass's own state.

@@ -18,7 +18,7 @@ from __future__ import annotations
 import os
 from typing import NamedTuple
 
-from asm6502.asm.assemble import assemble_program
+from asm6502.asm.pipeline import assemble_program
 from asm6502.asm.result import Options, Result
 from asm6502.convert.targets import TARGETS, Target
 from asm6502.convert.writer import INDENT, Writer

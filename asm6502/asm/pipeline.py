@@ -1,7 +1,9 @@
-"""The public entry points: :func:`assemble` and :func:`assemble_file`.
+"""The passes in order, and the public entry points: :func:`assemble`, :func:`assemble_file`,
+:func:`assemble_program`.
 
-Reading (reader.py) -> pass 1, which runs and lays out the program
-(layout.py) -> pass 2, which encodes the laid-out entries (encode.py).
+Reading (reader.py) -> pass 1, which runs and lays out the program and hands on its
+``Program`` (layout.py, program.py) -> pass 2, which encodes the Program's entries (encode.py)
+-> the checks that need both passes -> ``Result``.
 """
 
 from __future__ import annotations
