@@ -435,7 +435,7 @@ class Decoder:
                 mode, inner, inner_offset = indirect
                 if mode not in modes:
                     raise _no_mode(mnemonic, modes, mode.label)
-                if mode is Mode.INDEXED_INDIRECT and not _INDEX.search(inner):
+                if mode is Mode.INDEXED_INDIRECT and not operand.endswith(")"):  # '(e),x', not '(e,x)'
                     self.advice = (f"'{operand}' is read as '({inner.strip()},x)', as the original Profi-Ass reads it "
                                    f"(the index inside the brackets); write '({inner.strip()},x)'", lead, len(operand))
                 return "indirect", mode, modes[mode], -1, inner, lead + inner_offset
