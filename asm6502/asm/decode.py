@@ -114,6 +114,15 @@ class Decoder:
             self.expressions[text] = found
         return found
 
+    def operand(self, text: str):
+        """The compiled expression of a statement's operand or definition: as :meth:`compiled`, but a 'symbol+n'
+        is not remembered (its statement's record is: the text is seldom met again -- the large bench program's
+        peak is a tenth of a byte per input byte lower)."""
+        found = self.expressions.get(text) or self.key_strings.get(text) or self._new_expression(text)
+        if type(found) is tuple:
+            raise ex.ExprError(*found)
+        return found
+
     def _new_expression(self, text: str):
         """The compiled expression of an expression text not met before, or (message, offset, length)
         when it is no expression; remembered either way (a symbol's key in ``key_strings``), but for 'symbol+n'
@@ -190,7 +199,7 @@ class Decoder:
 
     def _after_blank_colon(self, text: str) -> Record:
         if text[0] == "^":  # ('nop: ^ nop', 'nop: ^  ;x': rules/listing_insn_colon_blank_caret_*)
-            return Bad.make(None, ("an up-arrow after ': ': the original takes one right after the ':' only [SYNTAX 1]", 0, 1))
+            return Bad(None, ("an up-arrow after ': ': the original takes one right after the ':' only [SYNTAX 1]", 0, 1))
         word = text.split(None, 1)[0]
         mnemonic = word[:3]
         if word.upper() in self.opcodes:
@@ -200,9 +209,9 @@ class Decoder:
         if not word[:1].isalpha() and self.decode(text).label is None:
             return self.decode(text)
         if _BAD_COMMA.search(_QUOTED.sub("", text)):
-            return Bad.make(None, (f"'{word}' after ': ': the original takes no name after a ':' and a blank, and a ',' "
+            return Bad(None, (f"'{word}' after ': ': the original takes no name after a ':' and a blank, and a ',' "
                                    "not followed by x or y is its first complaint there [SYNTAX 2]", 0, len(word)))  # fmt: skip
-        return Bad.make(None, (f"'{word}' after ': ': the original takes a label or definition after ':' only without "
+        return Bad(None, (f"'{word}' after ': ': the original takes a label or definition after ':' only without "
                                "a blank between them [SYNTAX 1]", 0, len(word)))  # fmt: skip
 
     def form(self, form: str, code: int, zp_code: int, fixed: bytes, size: int, prefix: str, unstable: bool, mnemonic: str,
@@ -211,7 +220,7 @@ class Decoder:
         key = (form, code, zp_code, fixed, size, prefix, unstable, mnemonic, mode)
         found = self.forms.get(key)
         if found is None:
-            found = self.forms[key] = Form.make(form, code, zp_code, fixed, size, prefix, unstable, mnemonic, self.opcodes[mnemonic], mode)
+            found = self.forms[key] = Form(form, code, zp_code, fixed, size, prefix, unstable, mnemonic, self.opcodes[mnemonic], mode)
         return found
 
     def offsets(self, mnemonic_offset: int, operand_offset: int, operand_length: int, expr_offset: int) -> tuple:
@@ -228,7 +237,7 @@ class Decoder:
                 offset = len(text) - len(rest)
                 record = self._decode_at(rest, offset)
                 if record.label is not None:
-                    return Bad.make(None, ("a label must follow the up-arrow directly [SYNTAX 1]", offset, len(record.label)))
+                    return Bad(None, ("a label must follow the up-arrow directly [SYNTAX 1]", offset, len(record.label)))
                 return record
             return self._decode_at(text[1:], 1)
         return self._decode_at(text, 0)
@@ -239,9 +248,9 @@ class Decoder:
             return self._body(None, text, base)
         if not first.isalpha():
             if first == '"':
-                return Bad.make(None, ("a statement cannot start with a string [SYNTAX 1]", base, len(text)))
+                return Bad(None, ("a statement cannot start with a string [SYNTAX 1]", base, len(text)))
             if first == "=":  # '= 5', '=5' without a name: the original lists it and does nothing, as it does .stm
-                return Pseudo.make(None, None, "stm", "=", text[1:].strip(), base + 1, base, 1)
+                return Pseudo(None, None, "stm", "=", text[1:].strip(), base + 1, base, 1)
             return _bad_start(first, base, text)
         m = IDENT.match(text)
         if m is None:
@@ -252,31 +261,31 @@ class Decoder:
         upper = word.upper()
         if upper in self.opcodes and (not rest or not rest[0].isalnum()):
             if rest and rest[0] not in " \t":  # 'lda#1': the original needs a blank after the mnemonic
-                return Bad.make(None, (f"a blank is needed after '{word}' [SYNTAX 0]", base + end, 1))
+                return Bad(None, (f"a blank is needed after '{word}' [SYNTAX 0]", base + end, 1))
             return self._instruction(None, word, rest, base + end)
         if START_LINE.match(text):
-            return Start.make(None, None)
+            return Start(None, None)
         after = rest.lstrip()
         word = self.key_string(word)  # (a label or a definition's name: the symbol table's key)
         if len(word) > LABEL_FIELD and after[:1] in ("=", "_"):
-            return Bad.make(None, (f"'{word}' is longer than {LABEL_FIELD} characters: the original reads the '=' of a "
+            return Bad(None, (f"'{word}' is longer than {LABEL_FIELD} characters: the original reads the '=' of a "
                                       f"definition after a {LABEL_FIELD}-character name field (8 characters count) [SYNTAX 1]",
                                       base, len(word)))  # fmt: skip
         if not after:
             hint = self._undocumented_hint(word)
-            return Label.make(word, None) if hint is None else Bad.make(None, (hint, base, len(word)))
+            return Label(word, None) if hint is None else Bad(None, (hint, base, len(word)))
         if rest[0] not in " \t":  # 'val=5', 'val_5': the original needs a blank after a label
-            return Bad.make(None, (f"a blank is needed after the label '{word}' [SYNTAX {0 if rest[0] == '_' else 1}]", base + end, 1))
+            return Bad(None, (f"a blank is needed after the label '{word}' [SYNTAX {0 if rest[0] == '_' else 1}]", base + end, 1))
         record = self._body(word, after, base + len(text) - len(after))
         if type(record) is Bad and after[0] not in "=_*.'":
             hint = self._undocumented_hint(word)
             if hint:  # 'lax $12' without --cpu 6502i, or 64tass's 'alr #1': say so instead of "unknown mnemonic"
-                return Bad.make(None, (hint, base, len(word)))
+                return Bad(None, (hint, base, len(word)))
             close = self.near_mnemonics(word)
             if close:  # 'ldq #2': the original takes 'ldq' for a label, then stumbles on the operand
                 message = record.problem[0]
                 syntax = message[message.rindex("[") :] if message.endswith("]") else "[SYNTAX 1]"
-                return Bad.make(None, (f"unknown mnemonic '{word}' (did you mean {' or '.join(close)}?) {syntax}", base, len(word)))
+                return Bad(None, (f"unknown mnemonic '{word}' (did you mean {' or '.join(close)}?) {syntax}", base, len(word)))
         return record
 
     def near_mnemonics(self, word: str) -> list[str]:
@@ -308,7 +317,7 @@ class Decoder:
             rest = text[1:]
             if rest[:1] == "=":
                 return self._expression_record(Origin, label, rest[1:], base + 2)
-            return Bad.make(label, ("'*=' expected (no blank between '*' and '=') [SYNTAX 1]", base, len(text)))
+            return Bad(label, ("'*=' expected (no blank between '*' and '=') [SYNTAX 1]", base, len(text)))
         if first == ".":
             m = _PSEUDO.match(text)
             name = m.group(1).lower()
@@ -318,17 +327,17 @@ class Decoder:
             spec = PSEUDO_OPS.get(op)
             if spec is not None and spec.kind == DATA:  # (asm6502/asm/pseudo.py: the method that reads it)
                 return getattr(self, spec.decode)(label, op, args.strip(), args_offset, base, m.end())
-            return Pseudo.make(label, None, op, name, args.strip(), args_offset, base, m.end())
+            return Pseudo(label, None, op, name, args.strip(), args_offset, base, m.end())
         if first == "'":
             m = IDENT.match(text, 1)
             if m is None:
-                return Bad.make(label, ("macro name expected after \"'\" [SYNTAX 8]", base, 1))
+                return Bad(label, ("macro name expected after \"'\" [SYNTAX 8]", base, 1))
             args_text = text[m.end() :].strip()
             call_args = tuple(a for a, _ in split_commas(args_text, 0)) if args_text else ()
-            return Call.make(label, None, m.group(), call_args, base + 1)
+            return Call(label, None, m.group(), call_args, base + 1)
         m = IDENT.match(text)
         if m is None:
-            return Bad.make(label, (f"unexpected '{first}' after label '{label}' [SYNTAX 1]", base, 1))
+            return Bad(label, (f"unexpected '{first}' after label '{label}' [SYNTAX 1]", base, 1))
         word = m.group()
         rest = text[m.end() :]
         if word.upper() in self.opcodes and (not rest or not rest[0].isalnum()):
@@ -336,8 +345,8 @@ class Decoder:
         if label is not None:
             close = self.near_mnemonics(word)  # 'x lad #1': the same hint as without the label
             hint = f"; did you mean {' or '.join(close)}?" if close else ""
-            return Bad.make(label, (f"unknown mnemonic '{word}' (after label '{label}'{hint}) [SYNTAX 1]", base, len(word)))
-        return Bad.make(label, (f"unknown mnemonic '{word}' [SYNTAX 1]", base, len(word)))
+            return Bad(label, (f"unknown mnemonic '{word}' (after label '{label}'{hint}) [SYNTAX 1]", base, len(word)))
+        return Bad(label, (f"unknown mnemonic '{word}' [SYNTAX 1]", base, len(word)))
 
     def _compiled(self, label, text: str, offset: int):
         """(compiled expression, offset of the expression) of the expression ``text`` at ``offset``, or
@@ -345,11 +354,11 @@ class Decoder:
         stripped = text.lstrip()
         offset += len(text) - len(stripped)
         if not stripped:
-            return Bad.make(label, ("expression expected [SYNTAX 5]", offset, 1))
+            return Bad(label, ("expression expected [SYNTAX 5]", offset, 1))
         try:
-            fn = self.compiled(stripped)
+            fn = self.operand(stripped)
         except ex.ExprError as exc:
-            return Bad.make(label, (exc.message, offset + exc.offset, exc.length))
+            return Bad(label, (exc.message, offset + exc.offset, exc.length))
         return fn, offset
 
     def _expression_record(self, cls, label, text: str, offset: int):
@@ -357,18 +366,18 @@ class Decoder:
         if type(compiled) is Bad:
             return compiled
         fn, offset = compiled
-        return cls.make(label, fn, offset)
+        return cls(label, fn, offset)
 
     def _definition(self, label, var: bool, text: str, offset: int) -> Record:
         if label is None:
             if not var:  # ('= 5' after '^ ': the same as without the arrow)
-                return Pseudo.make(None, None, "stm", "=", text.strip(), offset, offset - 1, 1)
-            return Bad.make(None, ("a definition needs a name in front [SYNTAX 8]", offset - 1, 1))
+                return Pseudo(None, None, "stm", "=", text.strip(), offset, offset - 1, 1)
+            return Bad(None, ("a definition needs a name in front [SYNTAX 8]", offset - 1, 1))
         compiled = self._compiled(label, text, offset)
         if type(compiled) is Bad:
             return compiled
         fn, offset = compiled
-        return Define.make(label, var, fn, offset)
+        return Define(label, var, fn, offset)
 
     # -- instructions -------------------------------------------------------------
 
@@ -377,7 +386,7 @@ class Decoder:
         mnemonic = word.upper()
         long_operand = len(operand_text) > OPERAND_LIMIT and keys(operand_text.strip()) > OPERAND_LIMIT
         if long_operand and _texty(operand_text):
-            return Bad.make(label, _overflow(operand_text, end))
+            return Bad(label, _overflow(operand_text, end))
         try:
             operand = self._operand(mnemonic, operand_text)
         except _OperandProblem as p:
@@ -389,12 +398,12 @@ class Decoder:
                 where = (end + lead, max(1, len(operand_stripped)))
             else:
                 where = (end + p.offset, p.length)
-            return Bad.make(label, (p.message, *where))
+            return Bad(label, (p.message, *where))
         form, mode, code, zp_code, fixed, prefix, fn, expr_offset, lead, length = operand
         unstable = mnemonic in self.unstable or code in self.unstable_codes or zp_code in self.unstable_codes
         shape = self.form(form, code, zp_code, fixed, len(fixed) if form == "fixed" else 1 + _OPERAND_SIZE[mode], prefix, unstable,
                           mnemonic, mode)  # fmt: skip
-        record = Insn.make(label, fn, shape, self.offsets(end - len(word), end + lead, length, end + expr_offset))
+        record = Insn(label, fn, shape, self.offsets(end - len(word), end + lead, length, end + expr_offset))
         if long_operand and self.advice is None:  # a long expression: assembled here, OVERFLOW on the original
             lead = len(operand_text) - len(operand_text.lstrip())
             self.advice = (f"an operand of {keys(operand_text.strip())} characters: the original Profi-Ass takes at most "
@@ -478,7 +487,7 @@ class Decoder:
         while body.endswith(")") and body.count(")") > body.count("("):
             body = body[:-1]  # 'lda #1+2)', 'lda 1)': the original stops at a ')' it did not open (rules/paren_extra_*)
         try:
-            fn = self.compiled(body)
+            fn = self.operand(body)
         except ex.ExprError as exc:
             raise _OperandProblem(exc.message, offset + exc.offset, exc.length) from None
         return prefix, fn, offset
@@ -489,9 +498,9 @@ class Decoder:
         """``.byt`` / ``.wor`` items: expressions (manual p. 12); a string is a character constant,
         its first character (``.byt "abc"`` is $41, as the original: data/data_byt_string_long)."""
         if not args:
-            return Bad.make(label, (f".{op} needs at least one value [UNDEF'D STATEMENT]", op_offset, op_length))
+            return Bad(label, (f".{op} needs at least one value [UNDEF'D STATEMENT]", op_offset, op_length))
         if len(args) > OPERAND_LIMIT and _texty(args) and keys(args) > OPERAND_LIMIT:  # (long values alone: accepted)
-            return Bad.make(label, _overflow(args, args_offset))
+            return Bad(label, _overflow(args, args_offset))
         word = PSEUDO_OPS[op].encode == WORDS
         items: list = []
         items_text = split_commas(args, args_offset)
@@ -500,9 +509,9 @@ class Decoder:
         for number, (item, item_offset) in enumerate(items_text):
             if not item:  # '.byt 1,': UNDEF'D STATEMENT; '.byt ,1', '.byt 1,,2': SYNTAX 5 (rules/byt_*_comma*)
                 last = number == len(items_text) - 1
-                return Bad.make(label, ("value expected between commas " + ("[UNDEF'D STATEMENT]" if last else "[SYNTAX 5]"), item_offset, 1))
+                return Bad(label, ("value expected between commas " + ("[UNDEF'D STATEMENT]" if last else "[SYNTAX 5]"), item_offset, 1))
             if ")" in item and item.count(")") > item.count("(") and '"' not in item:  # '.byt 1)': SYNTAX 6 (rules/paren_extra_byt)
-                return Bad.make(label, (f"unexpected ')' in '{item}' [SYNTAX 6]", item_offset + item.rindex(")"), 1))
+                return Bad(label, (f"unexpected ')' in '{item}' [SYNTAX 6]", item_offset + item.rindex(")"), 1))
             prefix = item[0]
             if prefix == "<" or prefix == ">":
                 body = item[1:]
@@ -515,16 +524,16 @@ class Decoder:
             found = expressions.get(expr_text) or key_strings.get(expr_text) or self._new_expression(expr_text)  # (self.compiled without its call)
             if type(found) is tuple:
                 message, offset, length = found
-                return Bad.make(label, (message, expr_offset + offset, length))
+                return Bad(label, (message, expr_offset + offset, length))
             items += (found, prefix, expr_offset, len(item))
         size = len(items) // 4 * (2 if word else 1)  # (every item is an expression: a byte or a word)
-        return Data.make(label, op, tuple(items), size, op_offset, op_length)
+        return Data(label, op, tuple(items), size, op_offset, op_length)
 
     def _asc(self, label, op: str, args: str, args_offset: int, op_offset: int, op_length: int) -> Record:
         if not (args.startswith('"') and len(args) >= 2):
-            return Bad.make(label, ('.asc expects one string in double quotes: .asc "text" [SYNTAX 5]', args_offset, max(1, len(args))))
+            return Bad(label, ('.asc expects one string in double quotes: .asc "text" [SYNTAX 5]', args_offset, max(1, len(args))))
         if len(args) > OPERAND_LIMIT and keys(args) > OPERAND_LIMIT:  # the whole operand counts, closing quote
-            return Bad.make(label, _overflow(args, args_offset))  # and tail too ('.asc "' + 48 + '"x': rules/asc_tail_*)
+            return Bad(label, _overflow(args, args_offset))  # and tail too ('.asc "' + 48 + '"x': rules/asc_tail_*)
         # the string ends at its closing quote and the original ignores the rest of the statement
         # ('.asc "ab"cd' = 41 42, '.asc "ab"x":nop' too: the quote it opens holds ':nop'), an
         # unclosed one runs to the statement's end (rules/asc_tail_*, asc_unclosed_*)
@@ -532,26 +541,26 @@ class Decoder:
         body = args[1:close] if close >= 0 else args[1:]
         data, problems = petscii(body, args_offset + 1)
         if problems:
-            return Bad.make(label, problems[0])
-        return Data.make(label, op, (data, "", args_offset, len(args)), len(data), op_offset, op_length)
+            return Bad(label, problems[0])
+        return Data(label, op, (data, "", args_offset, len(args)), len(data), op_offset, op_length)
 
     def _flp(self, label, op: str, args: str, args_offset: int, op_offset: int, op_length: int) -> Record:
         """``.flp 10,1e8``: BASIC's 5-byte floats, read and rounded by the ROM's FIN ($BCF3)."""
         from asm6502.basic.interpreter.numbers import BasicOverflow, mflpt_after_fin
 
         if not args:
-            return Bad.make(label, (".flp needs at least one number [SYNTAX 5]", op_offset, op_length))
+            return Bad(label, (".flp needs at least one number [SYNTAX 5]", op_offset, op_length))
         items: list = []
         for item, item_offset in split_commas(args, args_offset):
             text = item.upper().encode("ascii", "replace")
             try:
                 data, end = mflpt_after_fin(text)
             except BasicOverflow:
-                return Bad.make(label, (f"{item} is too large for a BASIC float [OVERFLOW]", item_offset, len(item)))
+                return Bad(label, (f"{item} is too large for a BASIC float [OVERFLOW]", item_offset, len(item)))
             if not item or end != len(text):
-                return Bad.make(label, (f"'{item}' is not a number (.flp takes numbers, not expressions) [SYNTAX 6]", item_offset, max(1, len(item))))
+                return Bad(label, (f"'{item}' is not a number (.flp takes numbers, not expressions) [SYNTAX 6]", item_offset, max(1, len(item))))
             items += (data, "", item_offset, len(item))
-        return Data.make(label, op, tuple(items), 5 * (len(items) // 4), op_offset, op_length)
+        return Data(label, op, tuple(items), 5 * (len(items) // 4), op_offset, op_length)
 
 
 def _bad_start(first: str, offset: int, text: str = "") -> Record:  # (text: the statement, which starts with first)
@@ -560,7 +569,7 @@ def _bad_start(first: str, offset: int, text: str = "") -> Record:  # (text: the
     '!byte' and its kin are named with the Profi-Ass way."""
     hint = foreign_hint(_WORD_AFTER.match(text, 1)[0]) if first == "!" and text else None
     said = f": {hint}" if hint else ""
-    return Bad.make(None, (f"unexpected '{first}' at the start of a statement{said} [SYNTAX {0 if first == '?' else 1}]", offset, 1))
+    return Bad(None, (f"unexpected '{first}' at the start of a statement{said} [SYNTAX {0 if first == '?' else 1}]", offset, 1))
 
 
 _WORD_AFTER = re.compile(r"[A-Za-z0-9]*")

@@ -161,7 +161,7 @@ class Macros(SymbolTable):
                 return None
         at = len(self.layout)
         fns = tuple(compiled)
-        self.layout.add(MacroCall.make(None, None, macro, fns), self.pc, 0, self.ref, self.k, stmt, local)
+        self.layout.add(MacroCall(None, None, macro, fns), self.pc, 0, self.ref, self.k, stmt, local)
         for key, fn in zip(macro.params, fns):
             if not IDENT.fullmatch(key):
                 self.err(f"macro '{macro.name}': the parameter '{key}' is no name [SYNTAX 8]", where)
@@ -183,7 +183,7 @@ class Macros(SymbolTable):
         if self.listing:  # where the call's body ends in the layout (for asm6502.convert)
             self.call_ends[at] = (len(self.layout), suffix)
             if not macro.labeled_end:
-                self.layout.add(MacroEnd.make(None, None, macro.end), self.pc, 0, self.ref, self.k, stmt, suffix)
+                self.layout.add(MacroEnd(None, None, macro.end), self.pc, 0, self.ref, self.k, stmt, suffix)
         return None
 
     def argument(self, text: str):
