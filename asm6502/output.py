@@ -9,11 +9,11 @@ from collections.abc import Iterable, Iterator
 from itertools import islice
 
 from asm6502.asm import Result
-from asm6502.asm.decode import Bad, Data, Define, Insn, Pseudo
 from asm6502.asm.entries import FORWARD, OTHER_STMT, MacroEnd, MacroLine, statement_of
 from asm6502.asm.pseudo import PAGE, PSEUDO_OPS, TITLE
 from asm6502.asm.reader import NO_NUMBER, TAILED, Lines
 from asm6502.asm.rows import with_comment
+from asm6502.asm.statements import Bad, Data, Define, Insn, Pseudo
 from asm6502.patterns import LazyPattern
 
 _VICE_NAME = LazyPattern(r"[A-Za-z_][A-Za-z0-9_]*")

@@ -5,7 +5,7 @@ Sources of the expected values (independent of this code):
   999999999.25, 1E9): fixed notation from .01 to 999999999, scientific outside
   (C64 Programmer's Reference Guide, "floating-point numbers": numbers below .01
   or above 999999999 print in scientific notation).
-* ``PRINT 1/3`` gives `` .333333333`` (issue 6), ``PRINT {pi}`` gives
+* ``PRINT 1/3`` gives `` .333333333`` (as the C64 prints it), ``PRINT {pi}`` gives
   `` 3.14159265`` (C64 User's Guide), the MFLPT range 2.93873588E-39 ..
   1.70141183E+38 (Programmer's Reference Guide; also a C64 float library's
   test table: ``01 00 00 00 00`` = 2.93873588E-39, ``FF 7F FF FF FF`` = 1.70141183E+38).

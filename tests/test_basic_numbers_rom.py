@@ -66,7 +66,7 @@ def interpreter_runner(source: str):
 @pytest.mark.parametrize("name", NAMES)
 def test_fixture_holds_ten_thousand_cases(name):
     keys, printed = load(name)
-    if name == "i7":  # SIN(1/7)..SIN(200/7), COS, ..., (I/7)^(I/13): issue 16's series
+    if name == "i7":  # SIN(1/7)..SIN(200/7), COS, ..., (I/7)^(I/13): the I/7 series
         assert len(keys) == len(set(keys)) == len(printed) == 1_800
         return
     assert len(keys) == len(printed) == 10_000
@@ -83,7 +83,7 @@ def check(name: str, step: int) -> None:
 
 @pytest.mark.parametrize("name", NAMES)
 def test_interpreter_prints_what_the_rom_printed(name):
-    """Every tenth case (1,000 per function) in the default run; all of issue 16's I/7 series."""
+    """Every tenth case (1,000 per function) in the default run; all of the I/7 series."""
     check(name, 1 if name == "i7" else 10)
 
 
@@ -95,7 +95,7 @@ def test_interpreter_prints_what_the_rom_printed_every_case(name):
 
 
 @pytest.mark.parametrize("source, printed", [
-    # the examples of issue 16, as the ROM prints them
+    # known values, as the ROM prints them
     ("PRINT SIN(333)", "-8.82111777E-03"),
     ("PRINT TAN(-24.5)", " .733321636"),
     ("PRINT 6E-17", " 6.00000001E-17"),

@@ -1,4 +1,4 @@
-"""``basic read``: Checksummer listings typed or OCR'd back into a program, every line checked (issue 24)."""
+"""``basic read``: Checksummer listings typed or OCR'd back into a program, every line checked."""
 
 from __future__ import annotations
 
@@ -251,6 +251,6 @@ def test_two_lines_run_together_are_split_at_the_checksum_that_verifies_the_firs
     result = read_listings(text)[0]
     line = result.lines[1]
     assert (line.status, line.text, line.checksum) == (status, "GOTO 310", inside)
-    # the rest of the row is line 670 ('670 :' read as '670 1'), read since issue 24e
+    # the rest of the row is line 670 ('670 :' read as '670 1'), read as a line too
     assert (result.lines[2].number, result.lines[2].status, result.lines[2].text) == (670, "repaired", ":")
     assert not result.errors

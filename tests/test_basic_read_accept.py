@@ -1,4 +1,4 @@
-"""``basic read --accept``: the fixes a user confirms, and the lines a checksum cannot check (issue 24e)."""
+"""``basic read --accept``: the fixes a user confirms, and the lines a checksum cannot check."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""csglyph: a shifted letter or graphics character inside quotes solved from the checksum (issue 24b)."""
+"""csglyph: a shifted letter or graphics character inside quotes solved from the checksum."""
 
 from __future__ import annotations
 
@@ -54,7 +54,7 @@ def test_the_solved_reading_is_offered_never_taken():
 
 @pytest.mark.parametrize("line,status,fixed", [
     # 10/85 p. 55 line 200: the rule read as 36 dashes is 24 long -- the only reading, and the
-    # line shows no other damage: taken (a rule is a comment's text; issue 24d)
+    # line shows no other damage: taken (a rule is a comment's text)
     ("200 REM EINLESEN------------------------------------ <076>", "repaired", "REM EINLESEN" + "-" * 24),
     # 10/85 p. 131 line 130: the rule between the stars lost (the same)
     ("120 REM * A L A R M A N L A G E * <233>\n130 REM *   * <226>", "repaired", "REM * " + "-" * 21 + "   *"),

@@ -1,4 +1,4 @@
-"""``basic read`` on real print: 64'er OCR against the program on the magazine's disk (issue 24).
+"""``basic read`` on real print: 64'er OCR against the program on the magazine's disk.
 
 The figures asserted here are the ones measured and reported in the README; the manifest of
 origin is tests/manifests/basic_read/MANIFEST.md; the files themselves are test data from
@@ -101,7 +101,7 @@ def _fix_is_disk(report, truth, upper, among: int) -> bool:
 KEYS = ("lines", "on disk", "verified", "verified != disk", "repaired", "repaired != disk", "bad", "unchecked",
         "print = disk", "best fix = disk", "top 3 fixes hold disk")
 # measured, in the order of KEYS.  TUNED: the listings the OCR confusions in typein/cslisting/edits.py were
-# studied on; HELD_OUT: listings read only to measure (10/85: issue 24b; 9/85: issue 24d)
+# studied on; HELD_OUT: listings read only to measure (10/85, 9/85)
 TUNED = [
     # 10/85 p. 32: two columns, control codes and shifted letters OCR turned into symbols.
     # 3 verified lines differ from the disk: 170 and 840 were printed differently from the disk
@@ -125,19 +125,18 @@ HELD_OUT = [
     ("8510-p74-zloader.ocr.txt", 0, "8510-zloader.disk.txt", (74, 72, 38, 3, 23, 0, 11, 2, 66, 3, 3)),
     # 10/85 p. 74: Listing 4, DATA lines each with one graphics character in quotes
     ("8510-p74-zloader-aender.ocr.txt", 0, "8510-zloader-aender.disk.txt", (31, 31, 1, 0, 0, 0, 30, 0, 30, 16, 20)),
-    # 9/85 p. 73 (issue 24d, measured only): "Blinker", Listing 2 the demo (shifted letters in
+    # 9/85 p. 73 (measured only): "Blinker", Listing 2 the demo (shifted letters in
     # DATA strings, '$' read as '^') and Listing 1 the loader (DATA lines)
     ("8509-p73-blinker.ocr.txt", 0, "8509-blinker-demo.disk.txt", (28, 28, 9, 1, 6, 0, 13, 0, 28, 2, 2)),
     ("8509-p73-blinker.ocr.txt", 1, "8509-blinker.disk.txt", (11, 11, 10, 1, 1, 0, 0, 0, 10, 0, 0)),
-    # 9/85 p. 70-71 (issue 24d): "Disk-Designer", two columns with the right column's numbers in
+    # 9/85 p. 70-71: "Disk-Designer", two columns with the right column's numbers in
     # cells of their own; 11 verified lines differ from the disk only by blanks OCR put into or
-    # lost from strings (invisible to the checksum).  Issue 24e learned from it (the page footer,
+    # lost from strings (invisible to the checksum).  Rules were learned from it (the page footer,
     # a speck touching the checksum, 'i0i0' on p. 73) and measured the fresh page below
     ("8509-p70-disk-designer.ocr.txt", 0, "8509-disk-designer.disk.txt", (246, 246, 112, 11, 97, 0, 36, 1, 245, 9, 9)),
-    # 11/85 p. 89 (issue 24e, fresh: read once, nothing learned from it): "Sichere INPUT-Routine",
+    # 11/85 p. 89 (fresh: read once, nothing learned from it): "Sichere INPUT-Routine",
     # Listing 3 up to "Fortsetzung auf Seite 95", one column; '$' read as 'T' all over the page
-    # (PAT, INT, MIDT), a field '<242x'; issue 24d's code read it the same (1 unchecked line was
-    # counted bad)
+    # (PAT, INT, MIDT), a field '<242x' (1 unchecked line is counted bad)
     ("8511-p89-input-routine.ocr.txt", 0, "8511-input-routine.disk.txt", (99, 99, 57, 1, 1, 0, 40, 1, 97, 2, 3)),
 ]
 MEASURED = TUNED + HELD_OUT

@@ -1,4 +1,4 @@
-"""``basic read``: OCR damage rules found on the tuned real print, each with its real line (issue 24d).
+"""``basic read``: OCR damage rules found on the tuned real print, each with its real line.
 
 Every row is a line of 64'er 10/85 as OCR read it (the test data collection basic_read: tests/manifests/basic_read/MANIFEST.md),
 with its printed checksum; the text the disk holds is what the reader must take or rank first.

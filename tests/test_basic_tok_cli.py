@@ -90,7 +90,7 @@ def test_petcat_header_line_is_skipped_by_tok_and_checksum(tmp_path, capsys):
 
 
 def test_comment_lines_under_the_petcat_header_are_skipped(tmp_path, capsys):
-    # a 64'er disk text carries its erratum notes as ';' lines under the header (issue 24)
+    # a 64'er disk text carries its erratum notes as ';' lines under the header
     src, plain = tmp_path / "notes.bas", tmp_path / "plain.bas"
     src.write_text(";life.prg ==0801==\n; line 20 corrected (64'er 11/85)\n  ;  second note\n10 rem life\n20 print 1\n")
     plain.write_text(PETCAT_LISTING.split("\n", 1)[1])

@@ -1,4 +1,4 @@
-"""Issue 7 item 4: the Superhirn source in the C64's tokenized form (as
+"""The Superhirn source in the C64's tokenized form (as
 Profi-Ass 64 saves it) detokenizes and assembles to the printed bytes.
 
 Ground truth: the MSE listing printed in the article

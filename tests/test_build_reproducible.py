@@ -1,5 +1,5 @@
 """The committed build/ is exactly what `make` (asm6502 build) makes from the
-committed sources: the CI check of issue 7.  On failure the message lists
+committed sources: the CI check.  On failure the message lists
 every file that differs, with a short diff or the first differing offset."""
 
 from __future__ import annotations

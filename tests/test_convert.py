@@ -80,7 +80,7 @@ def assembling(programs):
 @per_target
 @pytest.mark.parametrize("source", ["sources/superhirn.asm", "build/superhirn-src.prg"])  # (the .prg: as a C64 saves it)
 def test_superhirn_converts_to_the_same_bytes(target, source):
-    from asm6502.asm.assemble import source_text
+    from asm6502.asm.files import source_text
 
     path = ROOT / source
     conversion = convert(source_text(path.read_bytes(), str(path)), str(path), target)

@@ -1,4 +1,4 @@
-"""A run keeps its first ``diagnostics.KEPT`` errors and as many warnings, and only counts the rest (issue 20: a source
+"""A run keeps its first ``diagnostics.KEPT`` errors and as many warnings, and only counts the rest (a source
 of a million bad lines made a million diagnostics, about 470 bytes each -- 4 MB of them took 470 MB).
 The counts stay exact: the command still says how many errors there were."""
 

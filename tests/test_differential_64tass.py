@@ -5,8 +5,7 @@
 in our Profi-Ass dialect and in the other tool's syntax and compares the raw
 bytes (``64tass --nostart``, ``acme -f plain``).
 
-Differences allowed, and only where a documented Profi-Ass rule applies
-(issue 2):
+Differences allowed, and only where a documented Profi-Ass rule applies:
 
 * **left-to-right evaluation** -- ``2+3*4`` is 20 for us; the 64tass/ACME text
   gets explicit brackets in left-to-right order;

@@ -1,8 +1,8 @@
-"""Superhirn II's machine code played in py65 (issue 4).
+"""Superhirn II's machine code played in py65.
 
 Expected guesses, answers and texts come from the 64'er article (seed 004):
 the worked example "Beispiel" (secret 3436) and the ERROR cases in
-"Hinweise"; the empty-line and letter cases from issue 4's CHRIN facts.  The
+"Hinweise"; the empty-line and letter cases from the KERNAL's CHRIN behaviour.  The
 program bytes come from the assembler (sources/superhirn.asm), cross-checked
 against the article's MSE listing (cut from the seed article: helpers.superhirn_listing).
 """

@@ -2,7 +2,7 @@
 replace; names from inside a source stay in the output folder; the file system's rules are kept
 (write protection, modes, 'name/'); closed and broken standard streams end quietly.
 
-Each row is one of the cases of issue 20 that once lost a file, wrote where nobody asked or
+Each row is a case that can lose a file, wrote where nobody asked or
 printed a traceback.
 """
 

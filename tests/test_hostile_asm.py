@@ -1,6 +1,6 @@
 """Hostile and mistaken assembler sources: a clear, positioned message, never a traceback.
 
-The mistakes new users make (issue 14) and inputs built to break a reader: deep nesting,
+The mistakes new users make and inputs built to break a reader: deep nesting,
 a file that includes itself, characters that other tools take for line breaks, a program
 longer than the .goto guard, a listing typed from capitals.
 """
@@ -96,6 +96,13 @@ def test_index_after_the_bracket_is_read_as_the_original_reads_it_and_warned(sou
     assert result.image.hex(" ").upper() == f"{data} {data}"
     warnings = [d for d in result.diagnostics if "is read as" in d.message]
     assert [(w.span.basic_line, w.span.col) for w in warnings] == [(120, 9), (130, 9)]
+
+
+@pytest.mark.parametrize("source", ["lda ($20,x)", "lda ( $20,x)", "lda ($20 ,x)", "sta (tab + 1,x)", "lda ($20),y", "jmp ($1234)"])
+def test_the_index_inside_the_bracket_is_not_warned(source):
+    """Only '(e),x' is worth the warning: '(e,x)' however written (with blanks) is what it says."""
+    result = assemble(HEAD + f"115 tab = $20\n120 {source}\n", "t.asm")
+    assert [d.message for d in result.diagnostics if "is read as" in d.message] == []
 
 
 @pytest.mark.parametrize(

@@ -17,8 +17,9 @@ PACKAGE = Path(__file__).resolve().parent.parent / "asm6502"
 
 # (importing module, imported module) -> why the import waits until the function runs
 LAZY = {
-    ("asm6502.asm.assemble", "asm6502.basic.tokenizer"): "14 ms; only for a tokenized (.prg) source",
-    ("asm6502.asm.assemble", "asm6502.d64"): "13 ms; only with --disk",
+    ("asm6502.asm.pipeline", "asm6502.basic.tokenizer"): "14 ms; only for the .opt o buffer's room (the program's tokenized size)",
+    ("asm6502.asm.files", "asm6502.basic.tokenizer"): "14 ms; only for a tokenized (.prg) source",
+    ("asm6502.asm.files", "asm6502.d64"): "13 ms; only with --disk",
     ("asm6502.asm.decode", "difflib"): "0.7 ms; only to name the mnemonic a typo was meant to be",
     ("asm6502.asm.decode", "asm6502.basic.interpreter.numbers"): "13 ms; only for .flp",
     ("asm6502.output", "intelhex"): "2.2 ms; only for --format hex",
@@ -31,7 +32,7 @@ LAZY = {
     ("asm6502.basic.interpreter.machine_code", "asm6502.emu.harness"): "11.5 ms (py65); only when BASIC calls machine code",
     ("asm6502.cli", "difflib"): "0.7 ms; only for a misspelled command",
     ("asm6502.cli", "asm6502.cli.assemble"): "2.7 ms; a sub-command does not need the assembler's parser",
-    ("asm6502.cli", "asm6502.asm.assemble"): "asm6502.asm, 22 ms; a sub-command does not need the assembler",
+    ("asm6502.cli", "asm6502.asm.pipeline"): "asm6502.asm, 22 ms; a sub-command does not need the assembler",
     ("asm6502.cli.assemble", "asm6502.basic.tokenizer"): "14 ms; only for a tokenized (.prg) source",
     ("asm6502.cli.assemble", "asm6502.asm.listing"): "1.5 ms; only for --listing-format profi",
     ("asm6502.cli.assemble", "asm6502.typein.mselisting"): "12 ms; only with --mse",
@@ -45,7 +46,7 @@ LAZY = {
     ("asm6502.cli.basic_run", "termios"): "POSIX only (no such module on Windows)",
     ("asm6502.cli.basic_run", "tty"): "POSIX only (no such module on Windows)",
     ("asm6502.cli.verify", "tqdm"): "30 ms; only for the progress bar of a long run",
-    ("asm6502.build", "asm6502.asm.assemble"): "asm6502.asm, 22 ms; a build loads the modules of its rules only",
+    ("asm6502.build", "asm6502.asm"): "asm6502.asm, 22 ms; a build loads the modules of its rules only",
     ("asm6502.build", "asm6502.output"): "with asm6502.asm (22 ms); a build loads the modules of its rules only",
     ("asm6502.build", "asm6502.typein.mselisting"): "12 ms; a build loads the modules of its rules only",
     ("asm6502.build", "asm6502.basic.tokenizer"): "14 ms; a build loads the modules of its rules only",
@@ -64,7 +65,7 @@ LAZY = {
     ("asm6502.cli.convert", "asm6502.convert.check"): "6.2 ms; only with --check",
     ("asm6502.cli.mse", "asm6502.cli.type_mse"): "2.4 ms; only for 'mse type'",
     ("asm6502.cli.typein", "asm6502.d64"): "13 ms; only with 'typein scan --d64'",
-    ("asm6502.typein.plain", "asm6502.asm.assemble"): "asm6502.asm, 22 ms; only for a Profi-Ass listing found",
+    ("asm6502.typein.plain", "asm6502.asm.pipeline"): "asm6502.asm, 22 ms; only for a Profi-Ass listing found",
     ("asm6502.cli.basic", "asm6502.cli.review"): "the review's terminal loop; only for 'basic read --review'",
     ("asm6502.cli.basic", "asm6502.typein.cslisting.review"): "loads typein.cslisting.read (33 ms); only for 'basic read --review'",
     ("asm6502.cli.mse", "asm6502.cli.review"): "the review's terminal loop; only for 'mse read --review'",

@@ -1,4 +1,4 @@
-"""Memory bounded by the input's size (issue 20): the peak of the memory an assembly allocates
+"""Memory bounded by the input's size: the peak of the memory an assembly allocates
 (tracemalloc, from the text on: its reading, both passes, the listing text), per byte of input.
 
 The bounds are the figures measured when these tests were written, with about a tenth to spare:

@@ -1,9 +1,9 @@
-"""MSE type-in listings (issue 3): checksums, writing, reading typed/OCR'd listings, fixes.
+"""MSE type-in listings: checksums, writing, reading typed/OCR'd listings, fixes.
 
 Independent sources of expected values:
 - the 66 printed lines of the Superhirn II listing (64'er), cut from the seed article's
   run-together OCR text (helpers.superhirn_listing).
-- the published V1.0 and V2.0 sample lines (64'er / C64-Wiki "MSE"), quoted in issue 3;
+- the published V1.0 and V2.0 sample lines (64'er / C64-Wiki "MSE");
   tests/fixtures/mse_v2_samples.txt holds the two V2.0 lines verbatim.
 """
 
@@ -28,7 +28,7 @@ SEED_NAME = SUPERHIRN_SEED
 OCR = superhirn_ocr()  # the seed's listing as OCR ran it together
 V2_SAMPLES = (FIXTURES / "mse_v2_samples.txt").read_text()
 START, PRINTED = printed_superhirn()  # $3400, 524 bytes incl. the $FF at $360B
-PROGRAM = PRINTED[:523]  # the program ends at $360A (issue 3)
+PROGRAM = PRINTED[:523]  # the program ends at $360A (the article's listing)
 
 
 def rendered(result) -> str:
@@ -52,7 +52,7 @@ def row_index(address: int) -> int:
 @pytest.mark.parametrize(
     "line",
     [
-        "0801: 1c 08 c4 07 8b 20 c2 28  48",  # MSE V1.0 samples, issue 3
+        "0801: 1c 08 c4 07 8b 20 c2 28  48",  # MSE V1.0 samples (64'er / C64-Wiki)
         "0809: 36 35 35 33 34 29 b2 37  53",
         *ROWS,  # all 66 printed Superhirn lines
     ],
@@ -65,7 +65,7 @@ def test_v1_checksum_of_printed_lines(line):
 
 def test_v2_samples_decode_and_verify_as_v2_0_only():
     # The printed V2.0 sample decodes to 0c 08 c3 07 9e 32 30 36 32 ff 00 00 00 78 a0: a BASIC
-    # line "1987 SYS2062<pi>" and SEI at $080E = 2062.  (Issue 3 lists the bytes without the
+    # line "1987 SYS2062<pi>" and SEI at $080E = 2062.  (The article lists the bytes without the
     # $FF and with a trailing $15; its printed characters and checksum say otherwise.)
     (a1, t1), (a2, t2) = [(int(l[:4], 16), l[6:].split()) for l in V2_SAMPLES.splitlines()]
     first = mse.decode_v2_data("".join(t1[:6]))

@@ -1,8 +1,8 @@
-"""MSE V1.0 listings as OCR gives them (issue 13): structure-based reading and ranked repairs.
+"""MSE V1.0 listings as OCR gives them: structure-based reading and ranked repairs.
 
 Material: the Superhirn II listing (build/superhirn.prg as printed, tests/fixtures), with
 synthetic OCR damage from asm6502.typein.mselisting.damage, one class at a time and mixed; and lines in
-the shapes issue 13 quotes from 11 printed 64'er listings (bytes made up, checksums computed).
+the shapes OCR gave for 11 printed 64'er listings (bytes made up, checksums computed).
 
 What the reader must do with every damaged line: read it to the true bytes (as printed, or
 repaired where the print shows the damage), or report it with the true fix ranked first
@@ -101,7 +101,7 @@ def test_two_misread_characters_true_fix_in_the_top_three(lower, capsys):
 
 
 def test_wrong_case_letters_are_repaired():
-    # issue 13's "a2 eB Be af": B for 8 twice in a lower-case listing
+    # OCR's "a2 eB Be af": B for 8 twice in a lower-case listing
     data = bytes.fromhex("a2e88eaf0102a9ff")
     text = mse.write_listing(0x1900, data * 3).lower()
     bad = text.replace("a2 e8 8e af", "a2 eB Be af", 1)
@@ -112,7 +112,7 @@ def test_wrong_case_letters_are_repaired():
         d.message.split(" (")[0] for d in res.diagnostics]
 
 
-# ---------------------------------------------------------------- issue 13's shapes
+# ---------------------------------------------------------------- the OCR shapes of printed listings
 
 def line(address: int, data: bytes, sep: str = ":") -> str:
     return f"{address:04x} {sep} " + " ".join(f"{b:02x}" for b in data) + f" {mse.checksum_v1(address, data):02x}"
@@ -154,7 +154,7 @@ def test_stray_punctuation(mangle):
 
 def test_unreadable_checksum_character():
     rows = [line(0x1931 + 8 * j, d) for j, d in enumerate(DATA)]
-    rows[1] = rows[1][:-1] + "?"  # "1?" in issue 13
+    rows[1] = rows[1][:-1] + "?"  # "1?" as OCR read it
     res = mse.read_listing("\n".join(rows) + "\n", "q.txt")
     assert res.ok and res.data == b"".join(DATA)
     (rep,) = [r for r in res.report if r.status == "repaired"]
@@ -163,7 +163,7 @@ def test_unreadable_checksum_character():
 
 @pytest.mark.parametrize("layout", ["full", "short"])
 def test_last_line_layouts(layout):
-    # issue 13: header end $03A2, last line "039C : 8d 15 d0 4c 31 ea 00 00 dc" (full layout)
+    # a printed listing: header end $03A2, last line "039C : 8d 15 d0 4c 31 ea 00 00 dc" (full layout)
     data = bytes(range(0x22))
     text = mse.write_listing(0x0380, data, end=0x03A2, last_line=layout, fill=0x00)
     last = text.splitlines()[-1]

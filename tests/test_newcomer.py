@@ -1,4 +1,4 @@
-"""A newcomer's first hour (issue 25): the files of examples/ and the mistakes a 64tass, ACME,
+"""A newcomer's first hour: the files of examples/ and the mistakes a 64tass, ACME,
 petcat or VICE user makes without reading, each with the answer the user needs."""
 
 from __future__ import annotations

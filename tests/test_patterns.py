@@ -24,6 +24,6 @@ def test_compiled_at_first_use_then_the_compiled_methods():
 
 @pytest.mark.parametrize("text, ok", [(".men", True), (".MEN", True), ("lbl .Mend", True), (".me", False)])
 def test_the_macro_end_needs_no_ignorecase(text, ok):
-    from asm6502.asm.layout import _MEN
+    from asm6502.asm.macros import _MEN
 
     assert bool(_MEN.match(text)) is ok

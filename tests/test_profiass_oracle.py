@@ -42,7 +42,7 @@ DEVIATIONS: dict[str, tuple[str, str]] = {
     "labels/labels_zp_forward_phase": (
         "the original sizes a forward reference to a symbol later defined below $100 as absolute in "
         "pass 1 and emits zero page in pass 2 (silent phase error, later labels keep their pass-1 "
-        "values); the project emits correct absolute code and warns (issue 12, item 10)",
+        "values); the project emits correct absolute code and warns",
         "warn",
     ),
     "labels/labels_zp_forward_data": (
@@ -51,13 +51,12 @@ DEVIATIONS: dict[str, tuple[str, str]] = {
         "warn",
     ),
     "listing/listing_sys_rts": (
-        ".sys calls machine code on the C64 during assembly; off the C64 this is a clear error "
-        "(issue 12, item 8)",
+        ".sys calls machine code on the C64 during assembly; off the C64 this is a clear error",
         "error",
     ),
     "opt/opt_p_equals_rts": (
         ".opt p=expr calls a routine on the C64 for every listing character; off the C64 it cannot "
-        "run (issue 12, item 2)",
+        "run",
         "error",
     ),
     "file/file_chain_two": (
@@ -226,8 +225,7 @@ DEVIATIONS: dict[str, tuple[str, str]] = {
     ) for case in ("org/org_no_code", "rules/sym_one_symbol", "rules/range_no_code_org_end", "rules/sym_none_no_code",
                                       "syntax/syntax_mac_param_digit")},
     "opt/opt_o_equals_rts": (
-        ".opt o=expr hands the object to a routine on the C64; off the C64 it cannot run "
-        "(issue 12, item 2)",
+        ".opt o=expr hands the object to a routine on the C64; off the C64 it cannot run",
         "error",
     ),
 }
@@ -242,7 +240,7 @@ LISTING_DEVIATIONS: dict[str, str] = {
                                         "the project reads a capital in a word as the letter and lists ABC",
 }
 
-# Measured on today's assembler (branch issue12o, before the new core): the cases that do not
+# The cases that do not
 # yet give the original's result.  Regenerate: ASM6502_ORACLE_LIST_FAILING=1 pytest this file.
 KNOWN_FAILING_FILE = FIXTURES / "known_failing.txt"
 KNOWN_FAILING: frozenset[str] = frozenset(

@@ -9,9 +9,10 @@ from pathlib import Path
 import pytest
 
 from asm6502.asm import Options, assemble
-from asm6502.asm.decode import Data, Decoder, Pseudo
+from asm6502.asm.decode import Decoder
 from asm6502.asm.layout import Layout
 from asm6502.asm.pseudo import BYTES, CONTROL, DATA, FIXED, LISTINGS, PSEUDO_OPS, WORDS, PseudoOp
+from asm6502.asm.statements import Data, Pseudo
 from asm6502.convert.writer import Writer
 from asm6502.output import listing_text
 

@@ -8,7 +8,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from asm6502.asm import expr as ex
-from asm6502.asm.assemble import assemble
+from asm6502.asm.pipeline import assemble
 from asm6502.asm.result import Options
 from asm6502.diagnostics import DiagnosticError
 from helpers import run_cli

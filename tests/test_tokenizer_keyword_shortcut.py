@@ -1,4 +1,4 @@
-"""CRUNCH's keyword search: the per-first-letter shortcut gives what the ROM's walk gives (issue 24b)."""
+"""CRUNCH's keyword search: the per-first-letter shortcut gives what the ROM's walk gives."""
 
 from __future__ import annotations
 

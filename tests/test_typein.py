@@ -1,4 +1,4 @@
-"""Typing modes (issue 24): ``basic type`` and ``mse type`` check each line as it is entered.
+"""Typing modes: ``basic type`` and ``mse type`` check each line as it is entered.
 
 The sessions are tested directly; the terminal loops in a pseudo-terminal (pty), as a user
 types: prompt, line, answer.

@@ -1,13 +1,25 @@
-"""The Profi-Ass 64 V2.0 assembler: one pipeline, as the original assembles.
+"""The Profi-Ass 64 V2.0 assembler: a list of passes over plain records, as the original assembles.
 
-reader.py (the BASIC program's lines) -> decode.py (each distinct statement
-text once into a record) -> layout.py (pass 1: run, size, define; one
-entries.Entry per executed statement) -> encode.py (pass 2: bytes from the
-laid-out records) -> Result.  pseudo.py is the pseudo-op registry every stage
-reads; rows.py and listing.py show the listing.
+Read top-down, the package is its passes (pipeline.py runs them in this order):
+
+1. reading -- reader.py: the source, a BASIC program, into lines (columns of ``Lines``; typed.py
+   first gives the text as the C64 stored it); files.py finds and reads the files a source names.
+2. decoding -- decode.py: each distinct statement text once into a record of statements.py,
+   its expressions by expr.py; pseudo.py is the pseudo-op registry every stage reads.
+3. pass 1 -- layout.py: run, size, define; one entry per executed statement (entries.py).  Its
+   concerns are modules of their own, mixins of ``Layout`` on state.py: symbols.py, macros.py,
+   conditionals.py (``.if``, ``.goto``, ``.end``), files.py (``.file``, ``.lst``, ``.sst``),
+   options.py (``.opt``, ``.sym``, ``.stm``, ``.tit``, ``.pag``).  It hands on a
+   ``program.Program`` value: the entries, the symbols, the macros, the sources, the diagnostics.
+4. pass 2 -- encode.py: the Program's entries into bytes; pipeline.py's checks after it
+   (symbol memory, the object buffer, precedence and spelling warnings) -> ``result.Result``.
+5. the listing -- rows.py (a row per entry), listing.py (the original's page layout), and
+   asm6502.output (the default listing text); symfile.py reads and writes ``.sst``/``.lst``.
+
+``asm6502.convert`` reads the Program of :func:`assemble_program`, never pass 1's own state.
 """
 
-from asm6502.asm.assemble import assemble, assemble_file
+from asm6502.asm.pipeline import assemble, assemble_file, assemble_program
 from asm6502.asm.result import ListingRow, Options, Result
 
-__all__ = ["ListingRow", "Options", "Result", "assemble", "assemble_file"]
+__all__ = ["ListingRow", "Options", "Result", "assemble", "assemble_file", "assemble_program"]

@@ -2,10 +2,10 @@
 
 Both passes, every ``.goto`` round and every macro call meet the same
 statement texts again and again.  :class:`Decoder` turns each distinct text
-once into an immutable record -- instruction (mnemonic, addressing form,
-opcodes, size, compiled operand), definition, ``*=``, data, pseudo-op, macro
-call, label -- and remembers it.  The passes only evaluate the compiled
-expressions in the records.
+once into an immutable record (statements.py) -- instruction (mnemonic,
+addressing form, opcodes, size, compiled operand), definition, ``*=``, data,
+pseudo-op, macro call, label -- and remembers it.  The passes only evaluate the
+compiled expressions in the records.
 
 Errors that do not depend on any value (an unknown mnemonic, a mode the
 mnemonic lacks, a bad expression) are in the record's ``problem``: (message,
@@ -15,23 +15,21 @@ offset, length), offsets 0-based in the statement text.
 from __future__ import annotations
 
 import re
-from operator import attrgetter
 
 from asm6502.asm import expr as ex
 from asm6502.asm.pseudo import DATA, PSEUDO_OPS, WORDS, foreign_hint
 from asm6502.asm.reader import START_LINE
+from asm6502.asm.statements import Bad, Call, Data, Define, Form, Insn, Label, Origin, Problem, Pseudo, Record, Start
 from asm6502.cpu import Cpu, instruction_set, unstable_mnemonics, unstable_opcodes
 from asm6502.opcodes import BRANCHES, ZERO_PAGE_FORM, Mode
 from asm6502.opcodes_undoc import ALIASES, UNDOCUMENTED
 from asm6502.patterns import LazyPattern
 from asm6502.petscii import ascii_to_petscii, brace_code
-from asm6502.tuples import SlotRecord, slot_record
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
-    from asm6502.asm.expr import Compiled
 
 IDENT = re.compile(r"[A-Za-z][A-Za-z0-9.]*")
 _INDEX = LazyPattern(r",\s*([xXyY])\s*$")
@@ -43,211 +41,15 @@ _LONG_NAME = re.compile(r"[A-Za-z0-9.]{%d}" % (ex.SIGNIFICANT + 1))  # (a symbol
 _BRACED = LazyPattern(r"\{[^{}]*\}")  # a key written in braces: {$93}, {clr} (petscii.brace_code reads it)
 ABSOLUTE_FORM = {None: Mode.ABSOLUTE, "X": Mode.ABSOLUTE_X, "Y": Mode.ABSOLUTE_Y}
 _OPERAND_SIZE = {mode: mode.operand_size for mode in Mode}
-# the commonest operands: blanks, '#', a < > ! prefix, an expression without blanks, ',x' or ',y'
-# [label] mnemonic [operand]: what Decoder._read reads
-# (A label is taken only where a three-letter word follows it, and no run gives back characters -- no
-# shorter run could end where the next part begins: the same readings as plain runs, without the
-# backtracking that costs a failed or unlabelled match most of its time.)
-_FAST = re.compile(
-    r"(?:([A-Za-z][A-Za-z0-9.]*+)[ \t]++(?=[A-Za-z]{3}(?:[ \t]|\Z)))?([A-Za-z]{3})"
-    r"(?:([ \t]++)(#?)([<>!]?)([^\s,;\"()\[\]#<>!]++|\*[-+][^\s,;\"()\[\]#<>!]*+)(?:,([xXyY]))?)?\Z"
-)
-# [label] mnemonic (operand,x) | (operand),y | (operand): what Decoder._fast_indirect reads
-_FAST_INDIRECT = re.compile(
-    r"(?:([A-Za-z][A-Za-z0-9.]*+)[ \t]++(?=[A-Za-z]{3}[ \t]))?([A-Za-z]{3})[ \t]++\(([^\s,;\"()\[\]#<>!]++)(?:,([xX])\)|\),([yY])|\))\Z"
-)
 # two operator characters: a text without them holds no chain the usual precedence reads otherwise (tested before
 # the tree is asked for)
 _TWO_OPERATORS = re.compile(r"[-+*/!&^<>][^-+*/!&^<>]*[-+*/!&^<>]")
-_FAST_DEFINE = re.compile(r"([A-Za-z][A-Za-z0-9.]*+)[ \t]++([=_])[ \t]*+([^\s;\"]++)\Z")
-_QUICK_OPERAND = LazyPattern(r"([ \t]+)(#?)([<>!]?)([^\s,;\"()\[\]#<>!]+|\*[-+][^\s,;\"()\[\]#<>!]*|\*)(?:,([xXyY]))?\Z")
 
-Problem = tuple[str, int, int]  # (message, offset, length)
 OPERAND_LIMIT = 50  # an operand of more keys is the original's OVERFLOW (rules/operand_length_*)
 LABEL_FIELD = 10  # 'name = value' with a name of 11 characters or more is the original's SYNTAX 1 (labels_len_*)
 
 
-def _part(holder: str, i: int) -> property:
-    """A read-only field of a record kept as item ``i`` of its shared tuple ``holder`` (see Insn)."""
-    get = attrgetter(holder)
-    return property(lambda self: get(self)[i])
 
-
-@slot_record
-class Form(SlotRecord):
-    """What an instruction record takes from its mnemonic, mode and prefix alone: one object for all the
-    records of them (Decoder.form; a program's thousands of instructions have about a hundred)."""
-
-    form: str  # fixed | immediate | indirect | branch | address
-    code: int  # the opcode; for "address" the absolute one (-1: the mnemonic has none)
-    zp_code: int  # "address" only: the zero-page opcode (-1: none)
-    fixed: bytes  # "fixed": the whole instruction
-    size: int  # for every form but "address" (zero page or absolute: pass 1 decides)
-    prefix: str  # "<", ">", "!" or ""
-    unstable: bool
-    mnemonic: str
-    modes: dict  # the mnemonic's modes: Mode -> opcode
-    mode: Mode
-
-
-def _shared(name: str) -> property:
-    """A read-only field of an instruction kept in its shared Form (see Insn)."""
-    return property(attrgetter(f"shape.{name}"))
-
-
-@slot_record
-class Insn(SlotRecord):
-    """An instruction.  (A slot record of four slots, 64 bytes: a large program has tens of thousands.)  What
-    the records of one mnemonic, mode and prefix share is their ``shape`` (a Form: the passes read it there);
-    the offsets are a tuple that the records of the same offsets share (a program's thousands of records
-    share about a hundred of each: a record takes half the memory of one with every field in slots)."""
-
-    label: str | None
-    fn: Compiled  # the operand's compiled expression (expr.compile_node), None for the fixed form
-    shape: Form
-    offsets: tuple  # (mnemonic_offset, operand_offset, operand_length, expr_offset): Decoder.offsets
-
-    problem = None  # (an instruction is no problem: Bad is)
-
-    form = _shared("form")
-    code = _shared("code")
-    zp_code = _shared("zp_code")
-    fixed = _shared("fixed")
-    size = _shared("size")
-    prefix = _shared("prefix")
-    unstable = _shared("unstable")
-    mnemonic = _shared("mnemonic")
-    modes = _shared("modes")
-    mode = _shared("mode")
-    mnemonic_offset = _part("offsets", 0)
-    operand_offset = _part("offsets", 1)
-    operand_length = _part("offsets", 2)
-    expr_offset = _part("offsets", 3)
-
-    @property
-    def const(self) -> int | None:
-        """The operand's value when it is a number."""
-        return None if self.fn is None else ex.constant_of(self.fn)
-
-    @property
-    def node(self):
-        """The operand's tree (None for the fixed form): made of ``fn`` (expr.tree_of), not kept beside it."""
-        return None if self.fn is None else ex.tree_of(self.fn)
-
-
-@slot_record
-class Define(SlotRecord):
-    """``name = value`` (pass 1 only) or ``name _ value`` (``var``: the C64's left arrow).  (No label in
-    front, no problem: both None on the class, not in slots -- most definitions have neither.)"""
-
-    name: str
-    var: bool
-    fn: Compiled
-    expr_offset: int
-
-    label = None
-    problem = None
-
-    @property
-    def node(self):
-        """The expression's tree (expr.tree_of)."""
-        return ex.tree_of(self.fn)
-
-
-@slot_record
-class Origin(SlotRecord):
-    """``*= value`` (with a label in front, the label gets the old program counter)."""
-
-    label: str | None
-    fn: Compiled
-    expr_offset: int
-
-    problem = None
-
-    @property
-    def node(self):
-        """The expression's tree (expr.tree_of)."""
-        return ex.tree_of(self.fn)
-
-
-@slot_record
-class Data(SlotRecord):
-    """``.byt``, ``.wor``, ``.asc``, ``.flp``: ``items`` are (bytes or None, fn, node, prefix, offset, length).
-    (Kept as ``parts``, four an item: the bytes or the compiled expression, prefix, offset, length -- a third of the
-    memory of a tuple an item.)"""
-
-    label: str | None
-    op: str
-    parts: tuple
-    size: int
-    op_offset: int
-    op_length: int
-
-    problem = None
-
-    @property
-    def items(self) -> tuple:
-        """(bytes or None, fn, node, prefix, offset, length) an item (for convert; pass 2 reads ``parts``)."""
-        it = iter(self.parts)
-        return tuple((first, None, None, prefix, offset, length) if type(first) is bytes
-                     else (None, first, ex.tree_of(first), prefix, offset, length)
-                     for first, prefix, offset, length in zip(it, it, it, it))  # fmt: skip
-
-
-@slot_record
-class Pseudo(SlotRecord):
-    """Any other pseudo-op: ``op`` its first three letters, ``args`` the text after it."""
-
-    label: str | None
-    problem: None
-    op: str
-    name: str
-    args: str
-    args_offset: int
-    op_offset: int
-    op_length: int
-
-
-@slot_record
-class Call(SlotRecord):
-    """``'name args``: a macro call."""
-
-    label: str | None
-    problem: None
-    name: str
-    args: tuple
-    name_offset: int
-
-
-@slot_record
-class Label(SlotRecord):
-    """A label on its own."""
-
-    label: str
-    problem: None
-
-
-@slot_record
-class Bad(SlotRecord):
-    """A statement the original rejects whatever the values (``problem`` says why)."""
-
-    label: str | None
-    problem: Problem
-
-
-@slot_record
-class Start(SlotRecord):
-    """``sys 32768``: the start line (a BASIC statement)."""
-
-    label: None
-    problem: None
-
-
-# a decoded statement: every kind has ``label`` (the label in front, or None) and ``problem``
-Record = Insn | Define | Origin | Data | Pseudo | Call | Label | Bad | Start
-
-
-_UNSEEN = object()
 
 
 class _OperandProblem(Exception):
@@ -268,7 +70,6 @@ class Decoder:
         operandless = {Mode.IMPLIED, Mode.ACCUMULATOR}
         self.operandless = frozenset(m for m, modes in self.opcodes.items() if set(modes) <= operandless)
         self.records: dict[str, Record] = {}
-        self.shapes: dict[tuple, Any] = {}  # (mnemonic as typed, '#', prefix, index) -> see _shape
         self.forms: dict[tuple, Form] = {}  # Form's fields -> the one Form of them
         self.shared: dict[tuple, tuple] = {}  # Insn.offsets -> itself
         # text -> its compiled expression (the tree: expr.tree_of), or (message, offset, length) when it is none
@@ -292,7 +93,6 @@ class Decoder:
         self.records = {}
         self.expressions = {}
         self.key_strings = {}
-        self.shapes = {}
         self.forms = {}
         self.shared = {}
 
@@ -312,6 +112,15 @@ class Decoder:
             raise ex.ExprError(*found)
         if type(found) is ex.Plus:
             self.expressions[text] = found
+        return found
+
+    def operand(self, text: str):
+        """The compiled expression of a statement's operand or definition: as :meth:`compiled`, but a 'symbol+n'
+        is not remembered (its statement's record is: the text is seldom met again -- the large bench program's
+        peak is a tenth of a byte per input byte lower)."""
+        found = self.expressions.get(text) or self.key_strings.get(text) or self._new_expression(text)
+        if type(found) is tuple:
+            raise ex.ExprError(*found)
         return found
 
     def _new_expression(self, text: str):
@@ -368,7 +177,7 @@ class Decoder:
         and a program has thousands of them: not kept, the table holds half the texts."""
         record = self.records.get(text)
         if record is None:
-            record = self._read(text)
+            record = self._decode(text)
             kind = type(record)
             if record.var if kind is Define else record.label is None or kind is not Insn and kind is not Data:
                 self.records[text] = record
@@ -390,7 +199,7 @@ class Decoder:
 
     def _after_blank_colon(self, text: str) -> Record:
         if text[0] == "^":  # ('nop: ^ nop', 'nop: ^  ;x': rules/listing_insn_colon_blank_caret_*)
-            return Bad.make(None, ("an up-arrow after ': ': the original takes one right after the ':' only [SYNTAX 1]", 0, 1))
+            return Bad(None, ("an up-arrow after ': ': the original takes one right after the ':' only [SYNTAX 1]", 0, 1))
         word = text.split(None, 1)[0]
         mnemonic = word[:3]
         if word.upper() in self.opcodes:
@@ -400,119 +209,10 @@ class Decoder:
         if not word[:1].isalpha() and self.decode(text).label is None:
             return self.decode(text)
         if _BAD_COMMA.search(_QUOTED.sub("", text)):
-            return Bad.make(None, (f"'{word}' after ': ': the original takes no name after a ':' and a blank, and a ',' "
+            return Bad(None, (f"'{word}' after ': ': the original takes no name after a ':' and a blank, and a ',' "
                                    "not followed by x or y is its first complaint there [SYNTAX 2]", 0, len(word)))  # fmt: skip
-        return Bad.make(None, (f"'{word}' after ': ': the original takes a label or definition after ':' only without "
+        return Bad(None, (f"'{word}' after ': ': the original takes a label or definition after ':' only without "
                                "a blank between them [SYNTAX 1]", 0, len(word)))  # fmt: skip
-
-    def _read(self, text: str) -> Record:
-        """A statement not met before.  The commonest ones -- ``[label] mnemonic [#][<>!]operand[,x|,y]``
-        and ``name = expression`` with no blank in the operand -- are read by one regular expression
-        each, here (tests/test_decode_fast.py: the same record as the general reading, :meth:`_decode`);
-        whatever those readings do not decide goes to the general one, and so does a statement longer than
-        the original's operand buffer (its OVERFLOW: the general reading reports or warns)."""
-        if len(text) > OPERAND_LIMIT:
-            return self._decode(text)
-        if "=" in text or "_" in text:  # a definition (no instruction the pattern below reads holds either sign)
-            m = _FAST_DEFINE.match(text)
-            if m is not None:
-                name, sign, expr_text = m.groups()
-                if len(name) <= LABEL_FIELD and name.upper() not in self.opcodes:  # ('lda = 5': an instruction)
-                    found = self.expressions.get(expr_text) or self.key_strings.get(expr_text) or self._new_expression(expr_text)
-                    if type(found) is not tuple:
-                        return Define.make(self.key_string(name), sign == "_", found, m.start(3))
-            return self._decode(text)
-        m = _FAST.match(text)
-        if m is not None:
-            label, word, blanks, immediate, prefix, expr_text, index = m.groups()
-            # ('nop nop' is a mnemonic with an operand -- the general reading reports it -- not a label)
-            if label is None or label.upper() not in self.opcodes:
-                if label is not None:
-                    label = self.key_string(label)
-                shape = self.shapes.get((word, immediate, prefix, index), _UNSEEN)
-                if shape is _UNSEEN:
-                    shape = self.shapes[(word, immediate, prefix, index)] = self._shape(word, immediate, prefix or "", index, expr_text is None)
-                if shape is not None:
-                    form, accumulator = shape
-                    if expr_text is None:  # implied (no operand: both offsets at the mnemonic's end, as the general reading)
-                        end = m.end(2)
-                        return Insn.make(label, None, form, self.offsets(m.start(2), end, 1, end))
-                    if not accumulator or (expr_text != "a" and expr_text != "A"):
-                        found = self.expressions.get(expr_text) or self.key_strings.get(expr_text) or self._new_expression(expr_text)
-                        if type(found) is not tuple:  # (the commonest record made here rather than by Insn.make: no call
-                            # a record, with 19 fields)
-                            operand_offset = m.end(3)
-                            shared = self.shared
-                            rec = Insn()
-                            rec.label = label
-                            rec.fn = found
-                            rec.shape = form
-                            offsets = (m.start(2), operand_offset, m.end() - operand_offset, m.start(6))  # (self.offsets, inline)
-                            rec.offsets = shared.get(offsets) or shared.setdefault(offsets, offsets)
-                            return rec
-        elif "(" in text:
-            m = _FAST_INDIRECT.match(text)
-            if m is not None:
-                record = self._fast_indirect(m)
-                if record is not None:
-                    return record
-        return self._decode(text)
-
-    def _fast_indirect(self, m) -> Insn | None:
-        """``[label] mnemonic (e,x)`` / ``(e),y`` / ``jmp (e)`` with an expression without blanks,
-        read by one regular expression (None: leave it to :meth:`_decode`)."""
-        label, word, expr_text, x, y = m.groups()
-        mnemonic = word.upper()
-        modes = self.opcodes.get(mnemonic)
-        if modes is None or label is not None and label.upper() in self.opcodes:
-            return None
-        mode = Mode.INDEXED_INDIRECT if x else Mode.INDIRECT_INDEXED if y else Mode.INDIRECT
-        if mode not in modes or mnemonic in self.operandless or mode is Mode.INDIRECT and mnemonic != "JMP":
-            return None  # ('lda (5)' is 'lda 5'; a missing mode is reported by _decode)
-        if label is not None:
-            label = self.key_string(label)
-        try:
-            fn = self.compiled(expr_text)
-        except ex.ExprError:
-            return None
-        code = modes[mode]
-        unstable = mnemonic in self.unstable or code in self.unstable_codes
-        return Insn.make(label, fn, self.form("indirect", code, -1, b"", 1 + _OPERAND_SIZE[mode], "", unstable, mnemonic, mode),
-                         self.offsets(m.start(2), m.start(3) - 1, m.end() - m.start(3) + 1, m.start(3)))  # fmt: skip
-
-    def _shape(self, word: str, immediate, prefix: str, index, implied: bool) -> tuple | None:
-        """What a fast statement's record takes from its mnemonic, ``#``, prefix and index alone:
-        (its Form, 'a' would be the accumulator); None when the statement is left to :meth:`_decode`.  Worked
-        out once per combination (:attr:`shapes`)."""
-        mnemonic = word.upper()
-        modes = self.opcodes.get(mnemonic)
-        if modes is None:
-            return None
-        accumulator = False
-        fixed = b""
-        if implied:
-            if Mode.IMPLIED not in modes or Mode.ACCUMULATOR in modes:
-                return None
-            form, mode, code, zp_code, fixed = "fixed", Mode.IMPLIED, modes[Mode.IMPLIED], -1, bytes((modes[Mode.IMPLIED],))
-        elif mnemonic in self.operandless:
-            return None
-        elif immediate:
-            if index or prefix == "!" or Mode.IMMEDIATE not in modes:
-                return None
-            form, mode, code, zp_code = "immediate", Mode.IMMEDIATE, modes[Mode.IMMEDIATE], -1
-        elif mnemonic in BRANCHES:
-            if index or prefix:
-                return None
-            form, mode, code, zp_code = "branch", Mode.RELATIVE, modes[Mode.RELATIVE], -1
-        else:
-            accumulator = not index and not prefix and Mode.ACCUMULATOR in modes
-            mode = ABSOLUTE_FORM[index.upper() if index else None]
-            form, code, zp_code = "address", modes.get(mode, -1), modes.get(ZERO_PAGE_FORM[mode], -1)
-            if code < 0 and zp_code < 0:
-                return None
-        size = len(fixed) if fixed else 1 + _OPERAND_SIZE[mode]
-        unstable = self.unstable_any and (mnemonic in self.unstable or code in self.unstable_codes or zp_code in self.unstable_codes)
-        return self.form(form, code, zp_code, fixed, size, prefix, unstable, mnemonic, mode), accumulator
 
     def form(self, form: str, code: int, zp_code: int, fixed: bytes, size: int, prefix: str, unstable: bool, mnemonic: str,
              mode: Mode) -> Form:  # fmt: skip
@@ -520,7 +220,7 @@ class Decoder:
         key = (form, code, zp_code, fixed, size, prefix, unstable, mnemonic, mode)
         found = self.forms.get(key)
         if found is None:
-            found = self.forms[key] = Form.make(form, code, zp_code, fixed, size, prefix, unstable, mnemonic, self.opcodes[mnemonic], mode)
+            found = self.forms[key] = Form(form, code, zp_code, fixed, size, prefix, unstable, mnemonic, self.opcodes[mnemonic], mode)
         return found
 
     def offsets(self, mnemonic_offset: int, operand_offset: int, operand_length: int, expr_offset: int) -> tuple:
@@ -537,7 +237,7 @@ class Decoder:
                 offset = len(text) - len(rest)
                 record = self._decode_at(rest, offset)
                 if record.label is not None:
-                    return Bad.make(None, ("a label must follow the up-arrow directly [SYNTAX 1]", offset, len(record.label)))
+                    return Bad(None, ("a label must follow the up-arrow directly [SYNTAX 1]", offset, len(record.label)))
                 return record
             return self._decode_at(text[1:], 1)
         return self._decode_at(text, 0)
@@ -548,9 +248,9 @@ class Decoder:
             return self._body(None, text, base)
         if not first.isalpha():
             if first == '"':
-                return Bad.make(None, ("a statement cannot start with a string [SYNTAX 1]", base, len(text)))
+                return Bad(None, ("a statement cannot start with a string [SYNTAX 1]", base, len(text)))
             if first == "=":  # '= 5', '=5' without a name: the original lists it and does nothing, as it does .stm
-                return Pseudo.make(None, None, "stm", "=", text[1:].strip(), base + 1, base, 1)
+                return Pseudo(None, None, "stm", "=", text[1:].strip(), base + 1, base, 1)
             return _bad_start(first, base, text)
         m = IDENT.match(text)
         if m is None:
@@ -561,31 +261,31 @@ class Decoder:
         upper = word.upper()
         if upper in self.opcodes and (not rest or not rest[0].isalnum()):
             if rest and rest[0] not in " \t":  # 'lda#1': the original needs a blank after the mnemonic
-                return Bad.make(None, (f"a blank is needed after '{word}' [SYNTAX 0]", base + end, 1))
+                return Bad(None, (f"a blank is needed after '{word}' [SYNTAX 0]", base + end, 1))
             return self._instruction(None, word, rest, base + end)
         if START_LINE.match(text):
-            return Start.make(None, None)
+            return Start(None, None)
         after = rest.lstrip()
         word = self.key_string(word)  # (a label or a definition's name: the symbol table's key)
         if len(word) > LABEL_FIELD and after[:1] in ("=", "_"):
-            return Bad.make(None, (f"'{word}' is longer than {LABEL_FIELD} characters: the original reads the '=' of a "
+            return Bad(None, (f"'{word}' is longer than {LABEL_FIELD} characters: the original reads the '=' of a "
                                       f"definition after a {LABEL_FIELD}-character name field (8 characters count) [SYNTAX 1]",
                                       base, len(word)))  # fmt: skip
         if not after:
             hint = self._undocumented_hint(word)
-            return Label.make(word, None) if hint is None else Bad.make(None, (hint, base, len(word)))
+            return Label(word, None) if hint is None else Bad(None, (hint, base, len(word)))
         if rest[0] not in " \t":  # 'val=5', 'val_5': the original needs a blank after a label
-            return Bad.make(None, (f"a blank is needed after the label '{word}' [SYNTAX {0 if rest[0] == '_' else 1}]", base + end, 1))
+            return Bad(None, (f"a blank is needed after the label '{word}' [SYNTAX {0 if rest[0] == '_' else 1}]", base + end, 1))
         record = self._body(word, after, base + len(text) - len(after))
         if type(record) is Bad and after[0] not in "=_*.'":
             hint = self._undocumented_hint(word)
             if hint:  # 'lax $12' without --cpu 6502i, or 64tass's 'alr #1': say so instead of "unknown mnemonic"
-                return Bad.make(None, (hint, base, len(word)))
+                return Bad(None, (hint, base, len(word)))
             close = self.near_mnemonics(word)
             if close:  # 'ldq #2': the original takes 'ldq' for a label, then stumbles on the operand
                 message = record.problem[0]
                 syntax = message[message.rindex("[") :] if message.endswith("]") else "[SYNTAX 1]"
-                return Bad.make(None, (f"unknown mnemonic '{word}' (did you mean {' or '.join(close)}?) {syntax}", base, len(word)))
+                return Bad(None, (f"unknown mnemonic '{word}' (did you mean {' or '.join(close)}?) {syntax}", base, len(word)))
         return record
 
     def near_mnemonics(self, word: str) -> list[str]:
@@ -617,7 +317,7 @@ class Decoder:
             rest = text[1:]
             if rest[:1] == "=":
                 return self._expression_record(Origin, label, rest[1:], base + 2)
-            return Bad.make(label, ("'*=' expected (no blank between '*' and '=') [SYNTAX 1]", base, len(text)))
+            return Bad(label, ("'*=' expected (no blank between '*' and '=') [SYNTAX 1]", base, len(text)))
         if first == ".":
             m = _PSEUDO.match(text)
             name = m.group(1).lower()
@@ -627,17 +327,17 @@ class Decoder:
             spec = PSEUDO_OPS.get(op)
             if spec is not None and spec.kind == DATA:  # (asm6502/asm/pseudo.py: the method that reads it)
                 return getattr(self, spec.decode)(label, op, args.strip(), args_offset, base, m.end())
-            return Pseudo.make(label, None, op, name, args.strip(), args_offset, base, m.end())
+            return Pseudo(label, None, op, name, args.strip(), args_offset, base, m.end())
         if first == "'":
             m = IDENT.match(text, 1)
             if m is None:
-                return Bad.make(label, ("macro name expected after \"'\" [SYNTAX 8]", base, 1))
+                return Bad(label, ("macro name expected after \"'\" [SYNTAX 8]", base, 1))
             args_text = text[m.end() :].strip()
             call_args = tuple(a for a, _ in split_commas(args_text, 0)) if args_text else ()
-            return Call.make(label, None, m.group(), call_args, base + 1)
+            return Call(label, None, m.group(), call_args, base + 1)
         m = IDENT.match(text)
         if m is None:
-            return Bad.make(label, (f"unexpected '{first}' after label '{label}' [SYNTAX 1]", base, 1))
+            return Bad(label, (f"unexpected '{first}' after label '{label}' [SYNTAX 1]", base, 1))
         word = m.group()
         rest = text[m.end() :]
         if word.upper() in self.opcodes and (not rest or not rest[0].isalnum()):
@@ -645,8 +345,8 @@ class Decoder:
         if label is not None:
             close = self.near_mnemonics(word)  # 'x lad #1': the same hint as without the label
             hint = f"; did you mean {' or '.join(close)}?" if close else ""
-            return Bad.make(label, (f"unknown mnemonic '{word}' (after label '{label}'{hint}) [SYNTAX 1]", base, len(word)))
-        return Bad.make(label, (f"unknown mnemonic '{word}' [SYNTAX 1]", base, len(word)))
+            return Bad(label, (f"unknown mnemonic '{word}' (after label '{label}'{hint}) [SYNTAX 1]", base, len(word)))
+        return Bad(label, (f"unknown mnemonic '{word}' [SYNTAX 1]", base, len(word)))
 
     def _compiled(self, label, text: str, offset: int):
         """(compiled expression, offset of the expression) of the expression ``text`` at ``offset``, or
@@ -654,11 +354,11 @@ class Decoder:
         stripped = text.lstrip()
         offset += len(text) - len(stripped)
         if not stripped:
-            return Bad.make(label, ("expression expected [SYNTAX 5]", offset, 1))
+            return Bad(label, ("expression expected [SYNTAX 5]", offset, 1))
         try:
-            fn = self.compiled(stripped)
+            fn = self.operand(stripped)
         except ex.ExprError as exc:
-            return Bad.make(label, (exc.message, offset + exc.offset, exc.length))
+            return Bad(label, (exc.message, offset + exc.offset, exc.length))
         return fn, offset
 
     def _expression_record(self, cls, label, text: str, offset: int):
@@ -666,18 +366,18 @@ class Decoder:
         if type(compiled) is Bad:
             return compiled
         fn, offset = compiled
-        return cls.make(label, fn, offset)
+        return cls(label, fn, offset)
 
     def _definition(self, label, var: bool, text: str, offset: int) -> Record:
         if label is None:
             if not var:  # ('= 5' after '^ ': the same as without the arrow)
-                return Pseudo.make(None, None, "stm", "=", text.strip(), offset, offset - 1, 1)
-            return Bad.make(None, ("a definition needs a name in front [SYNTAX 8]", offset - 1, 1))
+                return Pseudo(None, None, "stm", "=", text.strip(), offset, offset - 1, 1)
+            return Bad(None, ("a definition needs a name in front [SYNTAX 8]", offset - 1, 1))
         compiled = self._compiled(label, text, offset)
         if type(compiled) is Bad:
             return compiled
         fn, offset = compiled
-        return Define.make(label, var, fn, offset)
+        return Define(label, var, fn, offset)
 
     # -- instructions -------------------------------------------------------------
 
@@ -686,9 +386,9 @@ class Decoder:
         mnemonic = word.upper()
         long_operand = len(operand_text) > OPERAND_LIMIT and keys(operand_text.strip()) > OPERAND_LIMIT
         if long_operand and _texty(operand_text):
-            return Bad.make(label, _overflow(operand_text, end))
+            return Bad(label, _overflow(operand_text, end))
         try:
-            operand = self._quick_operand(mnemonic, operand_text) or self._operand(mnemonic, operand_text)
+            operand = self._operand(mnemonic, operand_text)
         except _OperandProblem as p:
             operand_stripped = operand_text.strip()
             lead = len(operand_text) - len(operand_text.lstrip())
@@ -698,12 +398,12 @@ class Decoder:
                 where = (end + lead, max(1, len(operand_stripped)))
             else:
                 where = (end + p.offset, p.length)
-            return Bad.make(label, (p.message, *where))
+            return Bad(label, (p.message, *where))
         form, mode, code, zp_code, fixed, prefix, fn, expr_offset, lead, length = operand
         unstable = mnemonic in self.unstable or code in self.unstable_codes or zp_code in self.unstable_codes
         shape = self.form(form, code, zp_code, fixed, len(fixed) if form == "fixed" else 1 + _OPERAND_SIZE[mode], prefix, unstable,
                           mnemonic, mode)  # fmt: skip
-        record = Insn.make(label, fn, shape, self.offsets(end - len(word), end + lead, length, end + expr_offset))
+        record = Insn(label, fn, shape, self.offsets(end - len(word), end + lead, length, end + expr_offset))
         if long_operand and self.advice is None:  # a long expression: assembled here, OVERFLOW on the original
             lead = len(operand_text) - len(operand_text.lstrip())
             self.advice = (f"an operand of {keys(operand_text.strip())} characters: the original Profi-Ass takes at most "
@@ -713,30 +413,6 @@ class Decoder:
             self.advice = None
             self.advised[id(record)] = (record, message, end + offset, advice_length)
         return record
-
-    def _quick_operand(self, mnemonic: str, operand_text: str):
-        """The commonest operands (``[#][<>!]expr[,x|,y]``) read by one regular expression; the
-        mode rules are :meth:`_shape`'s (None: leave it to :meth:`_operand`)."""
-        m = _QUICK_OPERAND.match(operand_text)
-        if m is None:
-            return None
-        blanks, immediate, prefix, expr_text, index = m.groups()
-        key = (mnemonic, immediate, prefix, index)
-        shape = self.shapes.get(key, _UNSEEN)
-        if shape is _UNSEEN:
-            shape = self.shapes[key] = self._shape(mnemonic, immediate, prefix or "", index, False)
-        if shape is None:
-            return None
-        shaped, accumulator = shape
-        form, mode, code, zp_code = shaped.form, shaped.mode, shaped.code, shaped.zp_code
-        if accumulator and expr_text in ("a", "A"):
-            return None
-        try:
-            fn = self.compiled(expr_text)
-        except ex.ExprError:
-            return None
-        lead = len(blanks)
-        return form, mode, code, zp_code, b"", prefix, fn, m.start(4), lead, len(operand_text) - lead
 
     def _operand(self, mnemonic: str, operand_text: str):
         operand = operand_text.strip()
@@ -768,7 +444,7 @@ class Decoder:
                 mode, inner, inner_offset = indirect
                 if mode not in modes:
                     raise _no_mode(mnemonic, modes, mode.label)
-                if mode is Mode.INDEXED_INDIRECT and not _INDEX.search(inner):
+                if mode is Mode.INDEXED_INDIRECT and not operand.endswith(")"):  # '(e),x', not '(e,x)'
                     self.advice = (f"'{operand}' is read as '({inner.strip()},x)', as the original Profi-Ass reads it "
                                    f"(the index inside the brackets); write '({inner.strip()},x)'", lead, len(operand))
                 return "indirect", mode, modes[mode], -1, inner, lead + inner_offset
@@ -811,7 +487,7 @@ class Decoder:
         while body.endswith(")") and body.count(")") > body.count("("):
             body = body[:-1]  # 'lda #1+2)', 'lda 1)': the original stops at a ')' it did not open (rules/paren_extra_*)
         try:
-            fn = self.compiled(body)
+            fn = self.operand(body)
         except ex.ExprError as exc:
             raise _OperandProblem(exc.message, offset + exc.offset, exc.length) from None
         return prefix, fn, offset
@@ -822,9 +498,9 @@ class Decoder:
         """``.byt`` / ``.wor`` items: expressions (manual p. 12); a string is a character constant,
         its first character (``.byt "abc"`` is $41, as the original: data/data_byt_string_long)."""
         if not args:
-            return Bad.make(label, (f".{op} needs at least one value [UNDEF'D STATEMENT]", op_offset, op_length))
+            return Bad(label, (f".{op} needs at least one value [UNDEF'D STATEMENT]", op_offset, op_length))
         if len(args) > OPERAND_LIMIT and _texty(args) and keys(args) > OPERAND_LIMIT:  # (long values alone: accepted)
-            return Bad.make(label, _overflow(args, args_offset))
+            return Bad(label, _overflow(args, args_offset))
         word = PSEUDO_OPS[op].encode == WORDS
         items: list = []
         items_text = split_commas(args, args_offset)
@@ -833,9 +509,9 @@ class Decoder:
         for number, (item, item_offset) in enumerate(items_text):
             if not item:  # '.byt 1,': UNDEF'D STATEMENT; '.byt ,1', '.byt 1,,2': SYNTAX 5 (rules/byt_*_comma*)
                 last = number == len(items_text) - 1
-                return Bad.make(label, ("value expected between commas " + ("[UNDEF'D STATEMENT]" if last else "[SYNTAX 5]"), item_offset, 1))
+                return Bad(label, ("value expected between commas " + ("[UNDEF'D STATEMENT]" if last else "[SYNTAX 5]"), item_offset, 1))
             if ")" in item and item.count(")") > item.count("(") and '"' not in item:  # '.byt 1)': SYNTAX 6 (rules/paren_extra_byt)
-                return Bad.make(label, (f"unexpected ')' in '{item}' [SYNTAX 6]", item_offset + item.rindex(")"), 1))
+                return Bad(label, (f"unexpected ')' in '{item}' [SYNTAX 6]", item_offset + item.rindex(")"), 1))
             prefix = item[0]
             if prefix == "<" or prefix == ">":
                 body = item[1:]
@@ -848,16 +524,16 @@ class Decoder:
             found = expressions.get(expr_text) or key_strings.get(expr_text) or self._new_expression(expr_text)  # (self.compiled without its call)
             if type(found) is tuple:
                 message, offset, length = found
-                return Bad.make(label, (message, expr_offset + offset, length))
+                return Bad(label, (message, expr_offset + offset, length))
             items += (found, prefix, expr_offset, len(item))
         size = len(items) // 4 * (2 if word else 1)  # (every item is an expression: a byte or a word)
-        return Data.make(label, op, tuple(items), size, op_offset, op_length)
+        return Data(label, op, tuple(items), size, op_offset, op_length)
 
     def _asc(self, label, op: str, args: str, args_offset: int, op_offset: int, op_length: int) -> Record:
         if not (args.startswith('"') and len(args) >= 2):
-            return Bad.make(label, ('.asc expects one string in double quotes: .asc "text" [SYNTAX 5]', args_offset, max(1, len(args))))
+            return Bad(label, ('.asc expects one string in double quotes: .asc "text" [SYNTAX 5]', args_offset, max(1, len(args))))
         if len(args) > OPERAND_LIMIT and keys(args) > OPERAND_LIMIT:  # the whole operand counts, closing quote
-            return Bad.make(label, _overflow(args, args_offset))  # and tail too ('.asc "' + 48 + '"x': rules/asc_tail_*)
+            return Bad(label, _overflow(args, args_offset))  # and tail too ('.asc "' + 48 + '"x': rules/asc_tail_*)
         # the string ends at its closing quote and the original ignores the rest of the statement
         # ('.asc "ab"cd' = 41 42, '.asc "ab"x":nop' too: the quote it opens holds ':nop'), an
         # unclosed one runs to the statement's end (rules/asc_tail_*, asc_unclosed_*)
@@ -865,26 +541,26 @@ class Decoder:
         body = args[1:close] if close >= 0 else args[1:]
         data, problems = petscii(body, args_offset + 1)
         if problems:
-            return Bad.make(label, problems[0])
-        return Data.make(label, op, (data, "", args_offset, len(args)), len(data), op_offset, op_length)
+            return Bad(label, problems[0])
+        return Data(label, op, (data, "", args_offset, len(args)), len(data), op_offset, op_length)
 
     def _flp(self, label, op: str, args: str, args_offset: int, op_offset: int, op_length: int) -> Record:
         """``.flp 10,1e8``: BASIC's 5-byte floats, read and rounded by the ROM's FIN ($BCF3)."""
         from asm6502.basic.interpreter.numbers import BasicOverflow, mflpt_after_fin
 
         if not args:
-            return Bad.make(label, (".flp needs at least one number [SYNTAX 5]", op_offset, op_length))
+            return Bad(label, (".flp needs at least one number [SYNTAX 5]", op_offset, op_length))
         items: list = []
         for item, item_offset in split_commas(args, args_offset):
             text = item.upper().encode("ascii", "replace")
             try:
                 data, end = mflpt_after_fin(text)
             except BasicOverflow:
-                return Bad.make(label, (f"{item} is too large for a BASIC float [OVERFLOW]", item_offset, len(item)))
+                return Bad(label, (f"{item} is too large for a BASIC float [OVERFLOW]", item_offset, len(item)))
             if not item or end != len(text):
-                return Bad.make(label, (f"'{item}' is not a number (.flp takes numbers, not expressions) [SYNTAX 6]", item_offset, max(1, len(item))))
+                return Bad(label, (f"'{item}' is not a number (.flp takes numbers, not expressions) [SYNTAX 6]", item_offset, max(1, len(item))))
             items += (data, "", item_offset, len(item))
-        return Data.make(label, op, tuple(items), 5 * (len(items) // 4), op_offset, op_length)
+        return Data(label, op, tuple(items), 5 * (len(items) // 4), op_offset, op_length)
 
 
 def _bad_start(first: str, offset: int, text: str = "") -> Record:  # (text: the statement, which starts with first)
@@ -893,7 +569,7 @@ def _bad_start(first: str, offset: int, text: str = "") -> Record:  # (text: the
     '!byte' and its kin are named with the Profi-Ass way."""
     hint = foreign_hint(_WORD_AFTER.match(text, 1)[0]) if first == "!" and text else None
     said = f": {hint}" if hint else ""
-    return Bad.make(None, (f"unexpected '{first}' at the start of a statement{said} [SYNTAX {0 if first == '?' else 1}]", offset, 1))
+    return Bad(None, (f"unexpected '{first}' at the start of a statement{said} [SYNTAX {0 if first == '?' else 1}]", offset, 1))
 
 
 _WORD_AFTER = re.compile(r"[A-Za-z0-9]*")

@@ -1,6 +1,6 @@
 """Pass 2: encode the laid-out entries into bytes.
 
-Pass 2 runs no control statement: it walks pass 1's layout entries in order,
+Pass 2 runs no control statement: it walks the entries of pass 1's Program in order,
 assigns the ``_`` variables and macro parameters again (the original redefines
 them in both passes), and turns every instruction and data entry into bytes
 at the address pass 1 gave it, with the size pass 1 chose.  Errors on values
@@ -13,11 +13,11 @@ from array import array
 from itertools import count
 
 from asm6502.asm import expr as ex
-from asm6502.asm.decode import Data, Define, Insn
 from asm6502.asm.entries import FORWARD, MacroCall
-from asm6502.asm.layout import Layout
+from asm6502.asm.program import Program
 from asm6502.asm.pseudo import PSEUDO_OPS, WORDS
 from asm6502.asm.rows import NO_VALUE, as_span
+from asm6502.asm.statements import Data, Define, Insn
 from asm6502.diagnostics import Diagnostic, error, note, warning
 from asm6502.opcodes import ZERO_PAGE_FORM, Mode
 
@@ -25,24 +25,24 @@ NEAR_ASKED = 50  # undefined names a run looks for a near spelling of
 
 
 class Encoder:
-    def __init__(self, layout: Layout):
-        self.layout = layout
+    def __init__(self, program: Program):
+        self.program = program
         self.diags: list[Diagnostic] = []
         self.chunks: list[tuple[int, bytearray, tuple]] = []  # (start, bytes, where)
         # with a listing, the value of each '=' / '_' entry at its point of pass 2 (NO_VALUE: none); None without.  An
         # instruction's or data entry's bytes are not kept: they are the object's at [pc, pc + its size from pass 1)
         # (rows.address_space: every byte of a program assembled without error has that one writer).  (A bytes object
         # an instruction and a list's pointer an entry would be kept to pass 2's end for nothing.)
-        self.defined = array("I") if layout.options.listing else None
+        self.defined = array("I") if program.options.listing else None
         self.fatal = False
         self.near: dict[str, str] = {}  # an undefined name -> its "did you mean" ('' for none)
 
     def err(self, message: str, where) -> None:
-        if self.layout.kept.has_room(True):  # (beyond the run's room only counted: diagnostics.Kept)
+        if self.program.kept.has_room(True):  # (beyond the run's room only counted: diagnostics.Kept)
             self.diags.append(error(message, as_span(where)))
 
     def warn(self, message: str, where) -> None:
-        if self.layout.kept.has_room(False):
+        if self.program.kept.has_room(False):
             self.diags.append(warning(message, as_span(where)))
 
     def near_symbol(self, name: str) -> str:
@@ -54,15 +54,15 @@ class Encoder:
                 return ""
             from difflib import get_close_matches  # (only when an error asks: not at every start)
 
-            spelling = self.layout.spelling
-            names = [spelling.get(k, k) for k in self.layout.values if ":" not in k and abs(len(k) - len(name)) <= 2]
+            spelling = self.program.spelling
+            names = [spelling.get(k, k) for k in self.program.values if ":" not in k and abs(len(k) - len(name)) <= 2]
             close = get_close_matches(name, names, n=1, cutoff=0.75)
             found = self.near[name] = f"; did you mean '{close[0]}'?" if close else ""
         return found
 
     def place(self, at: int) -> tuple:
         """Entry ``at``'s line and statement, made for a message (the entries keep neither object)."""
-        return self.layout.layout.place(at)
+        return self.program.entries.place(at)
 
     def value(self, fn, values, pc, local, at, expr_offset) -> int | None:
         """An expression's value in pass 2; None after reporting an error (the statement's line made only then)."""
@@ -78,10 +78,10 @@ class Encoder:
                 return None
             what = f"local label '{node.name}'" if node.name[0] == "." else f"symbol '{node.name}'"
             where = (line, col + expr_offset + node.offset, node.length)
-            root = self.layout.skipped_labels.get(u.key)
+            root = self.program.skipped_labels.get(u.key)
             if root is not None:  # (the label of a statement skipped for its error: shown after that error, pointing to it)
-                cause = self.layout.diags[root].span
-                if self.layout.kept.has_room(True):
+                cause = self.program.diagnostics[root].span
+                if self.program.kept.has_room(True):
                     self.diags.append(error(
                         f"undefined {what} [UNDEF'D STATEMENT]", as_span(where),
                         note(f"'{node.name}' is the label of this statement, skipped for its error (shown above)", cause), cause=cause))
@@ -93,7 +93,7 @@ class Encoder:
         return None
 
     def run(self) -> None:
-        lay = self.layout
+        lay = self.program
         values = self.values = dict(lay.values)  # pass 1's symbols; '_' variables and parameters change as pass 2 goes
         listing = lay.options.listing
         chunks = self.chunks
@@ -103,11 +103,11 @@ class Encoder:
         key_of = ex.key_of  # (a module's function looked up once: a listing run asks it at every '=' row)
         reversal_fatal = lay.object_lfn is not None or lay.object_buffer  # (a file or '.opt o''s buffer cannot go back)
         high = -1
-        entries = lay.layout
+        entries = lay.entries
         for at, rec, pc, size, local in zip(count(), entries.recs, entries.pcs, entries.sizes, entries.locals):
             kind = type(rec)
             if kind is Insn:
-                shape = rec.shape  # (the instruction's Form: decode.Insn)
+                shape = rec.shape  # (the instruction's Form: statements.Insn)
                 data = shape.fixed if shape.form == "fixed" and not shape.unstable else self.instruction(rec, pc, size, at, local, values)
             elif kind is Data:
                 data = self.data(rec, pc, values, at, local)
@@ -167,7 +167,7 @@ class Encoder:
 
     def instruction(self, rec: Insn, pc: int, size: int, at: int, local, values) -> bytes:
         """An instruction entry's bytes."""
-        shape = rec.shape  # (the instruction's Form: decode.Insn)
+        shape = rec.shape  # (the instruction's Form: statements.Insn)
         form = shape.form
         if form == "fixed":
             if shape.unstable:
@@ -251,7 +251,7 @@ class Encoder:
     def reached(self, fn, at: int, offset: int) -> str:
         """How a value out of range was reached, when the usual precedence would read its expression otherwise
         (' (= [$0400+12]*40, read left to right)'); else ''."""
-        mixed = self.layout.decoder.mixed  # (None without the warnings: the tree is asked, on this error's path only)
+        mixed = self.program.decoder.mixed  # (None without the warnings: the tree is asked, on this error's path only)
         if (id(fn) not in mixed) if mixed is not None else (type(fn) is str or not ex.is_mixed(ex.tree_of(fn))):
             return ""
         return f" (= {ex.written(ex.tree_of(fn), self.place(at)[1].text[offset:])}, read left to right)"

@@ -1,7 +1,7 @@
 """What pass 1 hands pass 2: one :class:`Entry` per executed statement (kept as the columns of
 :class:`Entries`), and the macro records.
 
-An entry's ``rec`` is a decoded statement (asm6502/asm/decode.py: ``Record``), one of the
+An entry's ``rec`` is a decoded statement (asm6502/asm/statements.py: ``Record``), one of the
 macro bookkeeping records below, or None (a line without code, kept for the listing).
 Every reader dispatches on ``type(entry.rec)``; no field carries two meanings.
 (Slot records, as the decoded statements: a large program lays out tens of thousands.)
@@ -14,9 +14,9 @@ from bisect import bisect_right
 from itertools import chain, repeat
 from operator import sub
 
-from asm6502.asm.decode import Record
 from asm6502.asm.reader import Line, Lines, SourceLine, Stmt
-from asm6502.tuples import SlotRecord, slot_record
+from asm6502.asm.statements import Record
+from asm6502.tuples import SlotRecord
 
 
 class Macro:
@@ -33,49 +33,72 @@ class Macro:
         self.redefined = False  # a second '.mac' of a name: REDEFINITION, never called (the first one is)
 
 
-@slot_record
 class MacroLine(SlotRecord):
     """A line of a macro definition (the ``.mac`` line, the body, the ``.men``): listed, not run."""
 
+    __slots__ = ("label", "problem")
     label: None
     problem: None
 
+    def __init__(self, label: None, problem: None) -> None:
+        self.label = label
+        self.problem = problem
 
-@slot_record
+
 class MacroCall(SlotRecord):
     """A macro call as it ran: the macro and its arguments' closures (pass 2 sets the parameters again)."""
 
+    __slots__ = ("label", "problem", "macro", "args")
     label: None
     problem: None
     macro: Macro
     args: tuple  # one compiled expression per parameter
 
+    def __init__(self, label: None, problem: None, macro: Macro, args: tuple) -> None:
+        self.label = label
+        self.problem = problem
+        self.macro = macro
+        self.args = args
 
-@slot_record
+
 class MacroEnd(SlotRecord):
     """The end of a call's body, listed with the definition's end as spelled (``.men`` or ``.mend``)."""
 
+    __slots__ = ("label", "problem", "spelling")
     label: None
     problem: None
     spelling: str
 
+    def __init__(self, label: None, problem: None, spelling: str) -> None:
+        self.label = label
+        self.problem = problem
+        self.spelling = spelling
 
-MACRO_LINE = MacroLine.make(None, None)  # (one record serves every definition line)
+
+MACRO_LINE = MacroLine(None, None)  # (one record serves every definition line)
 
 # what an entry's ``rec`` holds
 Laid = Record | MacroLine | MacroCall | MacroEnd | None
 
 
-@slot_record
 class Entry(SlotRecord):
     """One executed statement as pass 1 laid it out."""
 
+    __slots__ = ("rec", "pc", "size", "line", "stmt", "local")
     rec: Laid
     pc: int  # its address
     size: int  # its size; for an instruction that could be zero page, 2 (zero page), 3 (absolute) or FORWARD
     line: Line
     stmt: Stmt | None
     local: str | None  # the suffix of the macro call it belongs to (":01"), or None
+
+    def __init__(self, rec: Laid, pc: int, size: int, line: Line, stmt: Stmt | None, local: str | None) -> None:
+        self.rec = rec
+        self.pc = pc
+        self.size = size
+        self.line = line
+        self.stmt = stmt
+        self.local = local
 
 
 FORWARD = 4  # an entry's size code: absolute (3 bytes) because the operand was a forward reference
@@ -186,7 +209,7 @@ class Entries:
 
     def __getitem__(self, i: int) -> Entry:
         line, stmt = self.place(i)
-        return Entry.make(self.recs[i], self.pcs[i], self.sizes[i], line, stmt, self.local_of_entry(i))
+        return Entry(self.recs[i], self.pcs[i], self.sizes[i], line, stmt, self.local_of_entry(i))
 
     def placed(self, every: bool = True):
         """(line, statement) of every entry in order, made on demand: the entries of a line share its
@@ -209,7 +232,7 @@ class Entries:
             yield line, statement(i, line)
 
     def __iter__(self):
-        return map(lambda rec, pc, size, place, local: Entry.make(rec, pc, size, place[0], place[1], local),
+        return map(lambda rec, pc, size, place, local: Entry(rec, pc, size, place[0], place[1], local),
                    self.recs, self.pcs, self.sizes, self.placed(), self.locals)
 
 

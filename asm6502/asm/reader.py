@@ -22,20 +22,27 @@ from itertools import chain
 
 from asm6502.diagnostics import Kept
 from asm6502.patterns import LazyPattern
-from asm6502.tuples import SlotRecord, named_tuple, slot_record
+from asm6502.tuples import SlotRecord, named_tuple
 
 MAX_LINE_NUMBER = 63999  # the largest line number C64 BASIC accepts (LINGET, $A96B)
 
 
-@slot_record
 class Statement(SlotRecord):
+    __slots__ = ("text", "col", "comment")
+
     text: str  # without the comment, trailing blanks removed
     col: int  # 1-based column of text[0] in the source line
     comment: str  # ';...' that followed, if any ("" if none)
 
+    def __init__(self, text: str, col: int, comment: str) -> None:
+        self.text = text
+        self.col = col
+        self.comment = comment
 
-@slot_record
+
 class SourceLine(SlotRecord):
+    __slots__ = ("file", "index", "number", "number_col", "line_text", "statements", "has_code")
+
     file: str
     index: int  # 1-based physical line in the file
     number: int | None  # the BASIC line number
@@ -44,8 +51,16 @@ class SourceLine(SlotRecord):
     statements: tuple[Statement, ...]
     has_code: bool  # False for empty and comment-only lines
 
+    def __init__(self, file: str, index: int, number: int | None, number_col: int, line_text: str, statements: tuple[Statement, ...], has_code: bool) -> None:
+        self.file = file
+        self.index = index
+        self.number = number
+        self.number_col = number_col
+        self.line_text = line_text
+        self.statements = statements
+        self.has_code = has_code
 
-@slot_record
+
 class PlainLine(SlotRecord):
     """The commonest line, '100 lda #1' (its number's ASCII digits, one blank, one statement without
     a comment, a ':', a '"' or trailing blanks): one object is the line and its one statement, with the
@@ -54,11 +69,19 @@ class PlainLine(SlotRecord):
     less 2), and its statement make it again.  (A SourceLine, a Statement and their tuple would take
     several times its memory, on the commonest kind of line.)"""
 
+    __slots__ = ("file", "index", "number", "text", "col")
     file: str
     index: int
     number: int
     text: str  # the statement's text
     col: int  # 1-based column of text[0]
+
+    def __init__(self, file: str, index: int, number: int, text: str, col: int) -> None:
+        self.file = file
+        self.index = index
+        self.number = number
+        self.text = text
+        self.col = col
     number_col = 1
     comment = ""
     has_code = True
@@ -73,13 +96,13 @@ class PlainLine(SlotRecord):
         return str(self.number).rjust(self.col - 2, "0") + " " + self.text
 
 
-@slot_record
 class SimpleLine(SlotRecord):
     """Any other line of one statement without a comment, a ':' or a '"' (a line without a number,
     blanks around the number, trailing blanks): as a PlainLine, one object is the line and its
     statement, but it keeps the raw line (a line read before shares its string: 1 M lines of ' nop'
     take 104 bytes a line less than a SourceLine, a Statement and their tuple)."""
 
+    __slots__ = ("file", "index", "number", "number_col", "line_text", "text", "col")
     file: str
     index: int
     number: int | None
@@ -87,6 +110,15 @@ class SimpleLine(SlotRecord):
     line_text: str  # the raw line
     text: str  # the statement's text
     col: int  # 1-based column of text[0]
+
+    def __init__(self, file: str, index: int, number: int | None, number_col: int, line_text: str, text: str, col: int) -> None:
+        self.file = file
+        self.index = index
+        self.number = number
+        self.number_col = number_col
+        self.line_text = line_text
+        self.text = text
+        self.col = col
     comment = ""
     has_code = True
 
@@ -96,13 +128,13 @@ class SimpleLine(SlotRecord):
         return (self,)
 
 
-@slot_record
 class CommentedLine(SlotRecord):
     """A line of one statement (perhaps empty) with a comment or trailing blanks, without a ':' or a
     '"' (``100 sta x ; time``, ``100 ; routine 0``): as a PlainLine, one object is the line and its
     statement, made on demand from the columns of :class:`Lines` (its text, its column and its tail:
     the blanks and the comment after the text)."""
 
+    __slots__ = ("file", "index", "number", "number_col", "line_text", "text", "col", "comment")
     file: str
     index: int
     number: int | None
@@ -111,6 +143,16 @@ class CommentedLine(SlotRecord):
     text: str  # the statement's text ("" for a line of only a comment)
     col: int  # 1-based column of text[0]
     comment: str  # ';...' that followed, stripped ("" if none: only trailing blanks)
+
+    def __init__(self, file: str, index: int, number: int | None, number_col: int, line_text: str, text: str, col: int, comment: str) -> None:
+        self.file = file
+        self.index = index
+        self.number = number
+        self.number_col = number_col
+        self.line_text = line_text
+        self.text = text
+        self.col = col
+        self.comment = comment
 
     @property
     def has_code(self) -> bool:
@@ -188,19 +230,13 @@ class Lines:
             tail = self.tails[bisect_left(self.tail_at, i)]
             number = self.numbers[i]
             if raw is None:  # (a line '100 text tail': its number padded to the digits typed, as PlainLine's)
-                return CommentedLine.make(self.file, index, number, 1, str(number).rjust(col - 2, "0") + " " + text + tail, text, col, tail.strip())
-            return CommentedLine.make(self.file, index, None if number == NO_NUMBER else number, len(raw) - len(raw.lstrip(" \t")) + 1, raw, text,
+                return CommentedLine(self.file, index, number, 1, str(number).rjust(col - 2, "0") + " " + text + tail, text, col, tail.strip())
+            return CommentedLine(self.file, index, None if number == NO_NUMBER else number, len(raw) - len(raw.lstrip(" \t")) + 1, raw, text,
                                       col, tail.strip())
         if raw is None:
-            line = PlainLine()  # (no call of ``make``: the listing makes one a line)
-            line.file = self.file
-            line.index = index
-            line.number = self.numbers[i]
-            line.text = text
-            line.col = col
-            return line
+            return PlainLine(self.file, index, self.numbers[i], text, col)
         number = self.numbers[i]
-        return SimpleLine.make(self.file, index, None if number == NO_NUMBER else number, len(raw) - len(raw.lstrip(" \t")) + 1, raw, text, col)
+        return SimpleLine(self.file, index, None if number == NO_NUMBER else number, len(raw) - len(raw.lstrip(" \t")) + 1, raw, text, col)
 
     def number(self, i: int) -> int | None:
         number = self.numbers[i]
@@ -252,7 +288,7 @@ class Source:
     start_index: int  # index in ``lines`` of the first line after the start line (0: no start line)
 
 
-_statement = Statement.make
+_statement = Statement
 
 
 def split_statements(text: str, start: int) -> list[Statement]:
@@ -364,7 +400,7 @@ def read_lines(file: str, pieces: str | Iterable[str], room: Kept | None = None)
     add_tail_at = lines.tail_at.append
     problems: list = []  # (index, number as shown, length)
     statement = _statement
-    make_line = SourceLine.make
+    make_line = SourceLine
     parts = LINE_PARTS.match
     blank = None  # every empty line is this one object (its index: the first empty line's): memory stays
     # near the text's own size however many empty lines a file has (an object each would take hundreds of times more)
@@ -465,7 +501,7 @@ def read_lines(file: str, pieces: str | Iterable[str], room: Kept | None = None)
                     add_number(NO_NUMBER if number is None else number)
                     add_col(col)
                 else:
-                    append(SimpleLine.make(file, index, number, number_col, raw, share(body, body), col))
+                    append(SimpleLine(file, index, number, number_col, raw, share(body, body), col))
                     add_number(NO_NUMBER if number is None else number)
                     add_col(0)
                 continue

@@ -6,10 +6,10 @@ from functools import cached_property
 from itertools import repeat
 
 from asm6502.asm import expr as ex
-from asm6502.asm.decode import Data, Define, Insn
 from asm6502.asm.entries import Entries
 from asm6502.asm.pseudo import PSEUDO_OPS, WORDS
 from asm6502.asm.rows import ListingRow, address_space, as_span, entry_size, listed_values, listing_rows
+from asm6502.asm.statements import Data, Define, Insn
 from asm6502.diagnostics import Diagnostic
 from asm6502.tuples import named_tuple
 

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from asm6502.asm.decode import Bad, Data, Define, Insn, Pseudo
 from asm6502.asm.entries import FORWARD, MacroEnd, MacroLine
 from asm6502.asm.pseudo import PAGE, PSEUDO_OPS, TITLE
+from asm6502.asm.statements import Bad, Data, Define, Insn, Pseudo
 from asm6502.diagnostics import Span
 from asm6502.tuples import named_tuple
 

@@ -51,7 +51,7 @@ def _dispatch(args: list[str], process_ends: bool = False) -> int:
         print(f"asm6502: error: unknown command '{args[0]}'; did you mean '{close[0]}'?\n"
               f"(commands: {', '.join(SUBCOMMANDS)}; anything else is a source file to assemble)", file=sys.stderr)
         return 2
-    from asm6502.asm.assemble import PausedGc
+    from asm6502.asm.pipeline import PausedGc
     from asm6502.cli import assemble  # (lazy: start-up, see ARCHITECTURE.md -- a sub-command does not need the assembler's parser)
 
     with PausedGc(to_the_end=process_ends):  # (a process that ends here never collects the assembly's objects)

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from asm6502 import __version__, filetype, output
 from asm6502.asm import Options, assemble, expr
-from asm6502.asm.assemble import PausedGc
+from asm6502.asm.pipeline import PausedGc
 from asm6502.asm.symfile import read_symbols
 from asm6502.cli.commands import SUBCOMMANDS
 from asm6502.cli.common import add_diagnostics_options, add_path_argument, byte_arg, cpu_arg, gate, guarded, print_diagnostics, take_repeated

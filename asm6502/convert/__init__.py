@@ -2,9 +2,10 @@
 
 :func:`convert` first assembles the source with asm6502 (an error there is
 an error of the conversion: only a program that assembles can be converted),
-then runs pass 1 again with its layout kept and writes every statement that
-ran, in order, in the target's syntax (writer.py): expressions re-bracketed
-for the target's precedence (expression.py), ``.file`` chains merged, comments
+with a listing's entries, and writes every statement of pass 1's program
+(asm.program.Program: its entries, symbols, macros and source files) in the
+order it ran, in the target's syntax (writer.py): expressions re-bracketed for
+the target's precedence (expression.py), ``.file`` chains merged, comments
 kept.  Macros become the target's macros and ``.goto`` loops the target's
 loops where every call / every round comes out as the same text; the others
 are expanded / unrolled, with a comment saying why (structure.py finds the
@@ -17,12 +18,8 @@ from __future__ import annotations
 import os
 from typing import NamedTuple
 
-from asm6502.asm import Options, assemble
-from asm6502.asm.assemble import _Files
-from asm6502.asm.layout import Layout
-from asm6502.asm.reader import read_source
-from asm6502.asm.result import Result
-from asm6502.asm.typed import as_typed
+from asm6502.asm.pipeline import assemble_program
+from asm6502.asm.result import Options, Result
 from asm6502.convert.targets import TARGETS, Target
 from asm6502.convert.writer import INDENT, Writer
 from asm6502.diagnostics import Diagnostic, DiagnosticError, error
@@ -53,27 +50,13 @@ def convert(text: str, filename: str, target: str, options: Options = Options(),
     chosen = TARGETS.get(target)
     if chosen is None:
         raise DiagnosticError([error(f"unknown target '{target}' (use {' or '.join(TARGETS)})")])
-    result = assemble(text, filename, options, files)
-    source = read_source(filename, as_typed(text) if options.case == "lower" else text)  # (the lines assemble reads)
-    chain = _Files(options, [], files)
-    chain.start(filename)
-    reader = chain.read
-    files = {filename: (source.lines, source.start_index)}
-
-    def read(name, line, raw=False):  # the files of a .file chain, kept for the lines that do not run
-        found = reader(name, line, raw)
-        if not raw and found[0]:
-            files.setdefault(found[0][0].file, (found[0], found[1]))
-        return found
-
-    layout = Layout(options._replace(listing=True), read, source.opens)  # type: ignore[attr-defined]  # (a named tuple)
-    layout.run(source.lines, source.start_index)
+    program, result = assemble_program(text, filename, options._replace(listing=True), files)  # type: ignore[attr-defined]  # (a named tuple)
     expanded: dict[str, str] = {}
     guarded: frozenset[str] = frozenset()
     wraps: dict[str, frozenset] = {}
     while True:  # macros that cannot be the target's macros as written are expanded, guarded or wrapped; written again
-        writer = Writer(chosen, layout, expanded, guarded, wraps)
-        writer.run(files)
+        writer = Writer(chosen, program, expanded, guarded, wraps)
+        writer.run(program.sources)
         if not writer.failed and not writer.needs_guard and not writer.needs_wrap:
             break
         expanded.update(writer.failed)
@@ -81,9 +64,10 @@ def convert(text: str, filename: str, target: str, options: Options = Options(),
         wraps.update(writer.needs_wrap)
     if any(d.is_error for d in writer.diags):
         raise DiagnosticError(writer.diags)
-    head = _header(chosen, filename, options, source.lines[: source.start_index], writer)
+    lines, start = program.sources[filename]
+    head = _header(chosen, filename, options, lines[:start], writer)
     body = writer.lines
-    names = {key: m.name for key, m in layout.macros.items()}
+    names = {key: m.name for key, m in program.macros.items()}
     structure = Structure(
         tuple(names[key] for key in sorted(writer.candidates)),
         tuple((names[key], why) for key, why in sorted(expanded.items())),

@@ -21,8 +21,8 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from asm6502.asm.decode import Call, Data, Define, Insn, Pseudo
 from asm6502.asm.reader import Line
+from asm6502.asm.statements import Call, Data, Define, Insn, Pseudo
 
 
 class Loop(NamedTuple):

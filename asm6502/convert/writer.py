@@ -1,6 +1,6 @@
 """Writing the program as Profi-Ass ran it, statement by statement, in a target's syntax.
 
-The walk follows pass 1's layout (asm6502/asm/layout.py): every statement that
+The walk follows pass 1's program (asm6502/asm/program.py, its entries): every statement that
 ran, in the order it ran, ``.file`` chains merged, re-assigning the ``_``
 variables and macro parameters the way pass 2 does (asm6502/asm/encode.py), so
 that every expression is written with the values it has at that point.
@@ -25,12 +25,12 @@ from collections.abc import Callable
 from typing import NamedTuple
 
 from asm6502.asm import expr as ex
-from asm6502.asm.decode import Call, Data, Define, Insn, Origin, Pseudo, Start
 from asm6502.asm.entries import FORWARD, MacroCall, MacroEnd, MacroLine
-from asm6502.asm.layout import Layout
+from asm6502.asm.program import Program
 from asm6502.asm.pseudo import BYTES, PSEUDO_OPS, WORDS
-from asm6502.asm.reader import START_LINE
+from asm6502.asm.reader import START_LINE, Lines
 from asm6502.asm.rows import as_span
+from asm6502.asm.statements import Call, Data, Define, Insn, Origin, Pseudo, Start
 from asm6502.convert.expression import Scope, Text, high_byte, low_byte, rewrite, symbol_key
 from asm6502.convert.structure import Loop, find_loops
 from asm6502.convert.targets import ATOM, OPERATORS, STRING_SAFE, Target
@@ -45,12 +45,12 @@ INDEX = {Mode.ABSOLUTE_X: ",x", Mode.ABSOLUTE_Y: ",y"}
 
 
 class Writer:
-    def __init__(self, target: Target, layout: Layout, expanded: dict[str, str] | None = None, guarded: frozenset = frozenset(),
+    def __init__(self, target: Target, program: Program, expanded: dict[str, str] | None = None, guarded: frozenset = frozenset(),
                  wraps: dict[str, frozenset] | None = None):
         """``expanded``: the macros (by key) to expand at each call, with the reason; ``guarded``: the
         macros whose body writes a parameter that is a whole operand as '\\p + 0' (see macro_call)."""
         self.target = target
-        self.layout = layout
+        self.program = program
         self.expanded = dict(expanded or {})
         self.guarded = guarded
         self.needs_guard: set[str] = set()
@@ -59,11 +59,11 @@ class Writer:
         self.macro_needed: dict[str, set] = {}  # macro key -> the steps that needed the wrap in some call
         self.differs: dict[str, int] = {}  # macro key -> the first call whose body differs from the first call's
         # the macros written as the target's macros (until something in this run says otherwise: failed)
-        self.candidates = {key for key, m in layout.macros.items() if m.calls and key not in self.expanded}
+        self.candidates = {key for key, m in program.macros.items() if m.calls and key not in self.expanded}
         self.failed: dict[str, str] = {}  # macro key -> why it has to be expanded after all
         self.bodies: dict[str, list[str]] = {}  # macro key -> its body as the first call wrote it
         self.macro_names: dict[str, str] = {}
-        self.macro_at = {(m.line.file, m.line.index): key for key, m in layout.macros.items()}  # (by place: pass 1's line objects are made on demand)
+        self.macro_at = {(m.line.file, m.line.index): key for key, m in program.macros.items()}  # (by place: pass 1's line objects are made on demand)
         self.defining: str | None = None  # the macro whose definition lines are being passed
         self.context: tuple | None = None  # (macro, call suffix) while a body is written as the target's macro
         self.namer = self.name_of
@@ -75,12 +75,12 @@ class Writer:
         self.unrolled: list[str] = []  # ... and why each of the others is unrolled
         self.wrap: frozenset = frozenset()  # (expression.py: Scope.wrap, Scope.needed)
         self.needed: set | None = None
-        self.variables = {ex.key_of(entry.rec.name) for entry in layout.layout if type(entry.rec) is Define and entry.rec.var}
+        self.variables = {ex.key_of(entry.rec.name) for entry in program.entries if type(entry.rec) is Define and entry.rec.var}
         self.lines: list = []  # lines, and _Slot where a target macro's body goes
         self.diags: list[Diagnostic] = []
         self.names: dict[str, str] = {}  # symbol key -> name written
         self.taken: set[str] = set()
-        self.values = dict(layout.values)  # as pass 2 starts
+        self.values = dict(program.values)  # as pass 2 starts
         self.assigned: set[str] = set()  # variables and parameters assigned so far in the output
         self.initial: dict[str, int] = {}  # ... and those read before: their pass-1 value goes first
         self.touched: set[str] = set()  # the symbols the last expression read
@@ -99,7 +99,7 @@ class Writer:
                 stem, call = key.split(":")
                 wanted = f"{stem.replace('.', '_')}__{call.lower()}"
             else:
-                wanted = self.layout.spelling.get(key, key).replace(".", "_")
+                wanted = self.program.spelling.get(key, key).replace(".", "_")
                 if wanted in self.target.reserved:
                     wanted += "_"
             name, n = wanted, 2
@@ -125,7 +125,7 @@ class Writer:
     def fresh(self, wanted: str) -> str:
         """A name no symbol has (nor will have: it is taken)."""
         name, n = wanted, 2
-        while name in self.taken or self.layout.spelling_of(name) is not None:
+        while name in self.taken or self.program.spelling_of(name) is not None:
             name, n = f"{wanted}_{n}", n + 1
         self.taken.add(name)
         return name
@@ -138,8 +138,8 @@ class Writer:
         setter = self.setter.get(key)
         if setter is not None and (self.context is None or key not in self.context[0].params or setter != self.context[2]):
             self.fail(setter, f"its parameter '{key}' is read outside the macro (in Profi-Ass parameters are global symbols)")
-        if key not in self.assigned and self.layout.kinds.get(key) in ("var", "param") and key in self.layout.values:
-            self.initial.setdefault(key, self.layout.values[key])
+        if key not in self.assigned and self.program.kinds.get(key) in ("var", "param") and key in self.program.values:
+            self.initial.setdefault(key, self.program.values[key])
 
     def scope(self, pc: int, local) -> Scope:
         return Scope(self.target, self.values, pc, local, self.namer, self.used, self.wrap, self.needed)
@@ -169,12 +169,12 @@ class Writer:
 
     # -- the walk --------------------------------------------------------------------------
 
-    def run(self, files: dict[str, tuple[list, int]]) -> None:
+    def run(self, files: dict[str, tuple[Lines, int]]) -> None:
         """``files``: each source file's lines and the index of its start line, for the lines that did not run."""
-        entries = self.entries = list(self.layout.layout)  # (Entry records made from pass 1's columns)
+        entries = self.entries = list(self.program.entries)  # (Entry records made from pass 1's columns)
         self.ran_lines = {(entry.line.file, entry.line.index) for entry in entries}  # (the lines of ``files`` are made again: not the entries')
         self.ran = {id(entry.stmt) for entry in entries if entry.stmt is not None}
-        self.loops, self.irregular = find_loops(entries, {name: lines for name, (lines, _) in files.items()}, self.layout.decoder.decode)
+        self.loops, self.irregular = find_loops(entries, {name: lines for name, (lines, _) in files.items()}, self.program.decoder.decode)
         cursor = {name: start for name, (lines, start) in files.items()}  # per file: the lines written up to here
         previous = None
         i, n = 0, len(entries)
@@ -266,7 +266,7 @@ class Writer:
         skipped = []
         for stmt in line.statements:
             if stmt.text and id(stmt) not in self.ran:
-                rec = self.layout.decoder.decode(stmt.text)
+                rec = self.program.decoder.decode(stmt.text)
                 if type(rec) is Start or (type(rec) is Pseudo and rec.op == "end"):
                     continue
                 skipped.append(stmt.text + _blank(stmt.comment))
@@ -323,7 +323,7 @@ class Writer:
         return key in self.wrap
 
     def reads_variable(self) -> bool:
-        kinds = self.layout.kinds
+        kinds = self.program.kinds
         params = self.context[0].params if self.context else ()  # (a target macro's parameters are ACME's call-by-value symbols)
         return any(kinds.get(key) in ("var", "param") and key not in params for key in self.touched)
 
@@ -440,15 +440,15 @@ class Writer:
 
     def call(self, pc, info: MacroCall, line, stmt, local) -> None:
         macro = info.macro
-        rec = self.layout.decoder.decode(stmt.text)
+        rec = self.program.decoder.decode(stmt.text)
         label = self.label(rec, local) if isinstance(rec, Call) else None
         if label is not None:
             self.emit("", label)
         self.note(f"macro call: {_after_label(stmt.text) if label else stmt.text}", stmt.comment)
         for key, arg in zip(macro.params, rec.args):
-            prefix = arg[:1] if arg[:1] in ("<", ">", "!") else ""  # (layout.py: Layout.argument)
+            prefix = arg[:1] if arg[:1] in ("<", ">", "!") else ""  # (macros.py: Macros.argument)
             body = arg[len(prefix) :].lstrip()
-            node, _ = self.layout.decoder.expression(body)
+            node, _ = self.program.decoder.expression(body)
             value = self.expression(node, body, 0, pc, local)
             if prefix == "<":
                 value = low_byte(value)
@@ -470,7 +470,7 @@ class Writer:
         key = self.macro_at.get((line.file, line.index))
         if key is not None:
             self.defining = key if key in self.candidates else None
-            macro = self.layout.macros[key]
+            macro = self.program.macros[key]
             if self.defining is not None:
                 params = ", ".join(self.target.param.format(p=_identifier(p)).lstrip("\\") for p in macro.params)
                 wanted = _identifier(macro.name.lower())
@@ -499,7 +499,7 @@ class Writer:
         entries = self.entries
         pc, macro, line, stmt, local = entries[i].pc, entries[i].rec.macro, entries[i].line, entries[i].stmt, entries[i].local
         key = ex.key_of(macro.name)
-        end, suffix = self.layout.call_ends[i]
+        end, suffix = self.program.call_ends[i]
         j = i + 1
         while j < end:
             rec, inner_stmt, inner = entries[j].rec, entries[j].stmt, entries[j].local
@@ -508,7 +508,7 @@ class Writer:
                 if called not in self.candidates:
                     self.fail(key, f"its body calls '{rec.macro.name}', which is expanded")
                     return None
-                j = self.layout.call_ends[j][0]
+                j = self.program.call_ends[j][0]
                 if j < end and type(entries[j].rec) is MacroEnd and entries[j].stmt is inner_stmt:
                     j += 1  # (the inner call's '.men' row)
                 continue
@@ -519,12 +519,12 @@ class Writer:
         if len(set(macro.params)) != len(macro.params):
             self.fail(key, "two parameters are the same symbol (Profi-Ass keeps 8 characters)")
             return None
-        call = self.layout.decoder.decode(stmt.text)
+        call = self.program.decoder.decode(stmt.text)
         args, arg_names, expressions = [], set(), []
         for param, arg in zip(macro.params, call.args):
-            prefix = arg[:1] if arg[:1] in ("<", ">", "!") else ""  # (layout.py: Layout.argument)
+            prefix = arg[:1] if arg[:1] in ("<", ">", "!") else ""  # (macros.py: Macros.argument)
             body = arg[len(prefix) :].lstrip()
-            node, _ = self.layout.decoder.expression(body)
+            node, _ = self.program.decoder.expression(body)
             value = self.expression(node, body, 0, pc, local)
             arg_names |= {self.name_of(k) for k in self.touched}
             if prefix == "<":
@@ -620,7 +620,7 @@ class Writer:
             body = self.render(start, at_if)
             rec, pc = self.entries[at_if].rec, self.entries[at_if].pc
             try:
-                node, _ = self.layout.decoder.expression(rec.args)
+                node, _ = self.program.decoder.expression(rec.args)
                 condition = self.expression(node, rec.args, 0, pc, None).text
             except (KeyError, ex.ExprError, ex.Unknown):
                 return None, "its condition reads a symbol that is not defined yet"
@@ -636,7 +636,7 @@ class Writer:
         """The default origin when code comes before any '*='; variables read before their first
         assignment start with their pass-1 value (as in pass 2)."""
         out = []
-        for entry in self.layout.layout:
+        for entry in self.program.entries:
             rec = entry.rec
             if type(rec) is Origin and not _reads_pc(rec.node):
                 break

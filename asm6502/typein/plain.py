@@ -241,7 +241,7 @@ class _NoFiles:
 
 
 def _profi_ass(stretch: list[Line], filename: str) -> PlainListing:
-    from asm6502.asm.assemble import assemble
+    from asm6502.asm.pipeline import assemble
 
     stretch = _without_prose(stretch)
     source = "".join(f"{line.number} {line.text}\n" for line in stretch)

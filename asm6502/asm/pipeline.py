@@ -1,38 +1,39 @@
-"""The public entry points: :func:`assemble` and :func:`assemble_file`.
+"""The passes in order, and the public entry points: :func:`assemble`, :func:`assemble_file`,
+:func:`assemble_program`.
 
-Reading (reader.py) -> pass 1, which runs and lays out the program
-(layout.py) -> pass 2, which encodes the laid-out entries (encode.py).
+Reading (reader.py) -> pass 1, which runs and lays out the program and hands on its
+``Program`` (layout.py, program.py) -> pass 2, which encodes the Program's entries (encode.py)
+-> the checks that need both passes -> ``Result``.
 """
 
 from __future__ import annotations
 
-import errno
 import gc
 import os
 import re
 from collections.abc import Iterable, Iterator
 from itertools import count
-from pathlib import Path
 
 from asm6502.asm import expr as ex
-from asm6502.asm.decode import Data, Define, Insn, Origin
 from asm6502.asm.encode import Encoder
 from asm6502.asm.entries import FORWARD, MacroCall
+from asm6502.asm.files import SourceFiles, line_problems, source_text
 from asm6502.asm.layout import Layout
-from asm6502.asm.reader import Line, read_source
+from asm6502.asm.program import Program
+from asm6502.asm.reader import read_source
 from asm6502.asm.result import Options, Result
 from asm6502.asm.rows import as_span
+from asm6502.asm.statements import Data, Define, Insn, Origin
 from asm6502.asm.symfile import write_symbols
 from asm6502.asm.typed import as_typed
 from asm6502.cpu import CPUS
 from asm6502.diagnostics import Diagnostic, DiagnosticError, Kept, Span, error, note, warning
-from asm6502.fileio import MAX_IMAGE_BYTES, Files, _identity, _kind_problem
-from asm6502.filetype import is_tokenized
+from asm6502.fileio import Files
 from asm6502.patterns import LazyPattern
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from asm6502.d64 import DiskImage
+    pass
 
 class PausedGc:
     """The one place the cyclic garbage collector is switched off: an assembly allocates many small,
@@ -54,94 +55,14 @@ class PausedGc:
             gc.enable()
 
 
-_SUFFIXES = ("", ".asm", ".txt", ".prg", ".src")
 
 
-def source_text(data: bytes, name: str) -> str:
-    """A source file's text; a tokenized C64 source (a BASIC .prg) is listed first."""
-    if is_tokenized(data, name):
-        from asm6502.basic.tokenizer import detokenize
-
-        return detokenize(data, filename=name).text
-    return data.decode("utf-8", errors="replace")
 
 
-class _Files:
-    """Finds the files a source names (``.file``, ``.lst``) as the C64 would: next to the
-    source, in the ``-I`` directories, then on the ``--disk`` image. Every file is read through
-    the command's gate (``fileio.Files``), which registers it as an input: no output of the same
-    run may replace it. A ``.file`` chain that comes back to a file already in it is an error
-    when it closes (the original would load the files for ever)."""
-
-    def __init__(self, options: Options, diags: list[Diagnostic], gate=None, kept: Kept | None = None):
-        self.options = options
-        self.diags = diags
-        self.kept = kept if kept is not None else Kept()  # the run's room for diagnostics
-        self.disk: DiskImage | None = None
-        self.gate = gate if gate is not None else Files()
-        self.chain: dict = {}  # identity of every file of the .file chain so far -> its name
-
-    def start(self, filename: str) -> None:
-        """The chain begins with the main source."""
-        self.chain = {}
-        self._enter(filename, filename)
-
-    def _enter(self, path: str, name: str) -> None:
-        keys = _identity(path) if os.path.exists(path) else {("name", path)}
-        for key in keys:
-            if key in self.chain:
-                ring = list(dict.fromkeys(self.chain.values())) + [name]
-                first = ring.index(self.chain[key]) if self.chain[key] in ring else 0
-                raise ChainLoop(errno.ELOOP, f"the .file chain comes back to '{self.chain[key]}' "
-                                f"({' -> '.join(ring[first:])}): the original would load these files for ever", name)
-        for key in keys:
-            self.chain[key] = name
-
-    def read(self, name: str, from_line: Line, raw: bool = False):
-        data, path = self.find(name, from_line)
-        if raw:
-            return data
-        self._enter(path, name)
-        text = source_text(data, path)
-        del data  # (one whole copy of the file at a time: its bytes, its text, then its lines)
-        if self.options.case == "lower":
-            text = as_typed(text)
-        source = read_source(path, text, self.kept)
-        self.diags.extend(_line_problems(source.problems))
-        return source.lines, source.start_index
-
-    def find(self, name: str, from_line: Line) -> tuple[bytes, str]:
-        dirs = [Path(from_line.file).parent] + [Path(p) for p in self.options.include_dirs]
-        odd = None  # the first name found that is no regular file (a folder, a pipe): said if nothing else is found
-        for directory in dirs:
-            for suffix in _SUFFIXES:
-                for candidate in (name + suffix, name.lower() + suffix):
-                    path = directory / candidate
-                    if path.is_file():
-                        what = "file named by the source"
-                        return self.gate.read(self.gate.found(path, what), what=what, regular=True), os.fspath(path)
-                    if odd is None and os.path.lexists(path):
-                        odd = os.fspath(path)
-        if self.options.disk:
-            from asm6502.d64 import DiskImage, petscii_name
-
-            if self.disk is None:
-                self.disk = DiskImage(self.gate.read(self.options.disk, MAX_IMAGE_BYTES, "disk image"), self.options.disk)
-            entry = self.disk.find(petscii_name(name, patterns=True))
-            if entry is not None:
-                return self.disk.read_file(entry), f"{self.options.disk}:{name}"
-        if odd is not None:
-            problem = _kind_problem(odd, regular=True) or "is a link to nothing"
-            raise OSError(errno.EISDIR if "directory" in problem else errno.EINVAL, f"'{odd}' {problem}", name)
-        raise FileNotFoundError(2, "no such file" + (" (looked next to the source, in -I directories and on --disk)" if self.options.disk or self.options.include_dirs else ""), name)
 
 
-class ChainLoop(OSError):
-    """A ``.file`` chain that names a file already in it."""
 
 
-def _line_problems(problems) -> list[Diagnostic]:
-    return [error(message, Span(line.file, line.index, line.number_col, length, line.line_text, None)) for line, message, length in problems]
 
 
 def assemble(text: str | Iterable[str], filename: str = "<input>", options: Options = Options(), files=None) -> Result:
@@ -151,23 +72,37 @@ def assemble(text: str | Iterable[str], filename: str = "<input>", options: Opti
     so, a piece at a time: its text is never whole in memory).  It is let go once read into lines.
     *files*: the command's gate (``fileio.Files``) that every file the source names is read
     through; a fresh one when not given."""
+    held = [text]  # (handed on in a list that gives it up: this frame keeps no reference to the text through the passes)
+    del text
+    return _assembled(held, filename, options, files, False)[1]
+
+
+def assemble_program(text: str | Iterable[str], filename: str, options: Options = Options(), files=None) -> tuple[Program, Result]:
+    """As :func:`assemble`, with pass 1's :class:`~asm6502.asm.program.Program` (its decoder's tables kept:
+    what ``convert`` reads)."""
+    held = [text]
+    del text
+    return _assembled(held, filename, options, files, True)
+
+
+def _assembled(held: list, filename: str, options: Options, files, keep: bool) -> tuple[Program, Result]:
     if options.cpu not in CPUS:
         raise DiagnosticError([error(f"unknown CPU '{options.cpu}' (use {' or '.join(CPUS)})")])
     if options.case not in ("lower", "upper"):
         raise DiagnosticError([error(f"unknown case '{options.case}' (use lower or upper)")])
     with PausedGc():
         kept = Kept()  # the run's room for diagnostics: beyond it they are only counted (diagnostics.Kept)
-        source, diags = _read(text, filename, options, kept)
-        del text  # (nothing after the reading needs the text: a caller that handed it over has it freed before pass 1;
+        source, diags = _read(held.pop(), filename, options, kept)
+        # (nothing after the reading needs the text: a caller that handed it over has it freed before pass 1;
         # otherwise it would be kept through both passes, at the command's peak memory)
-        return _assemble(source, diags, filename, options, files, kept)
+        return _assemble(source, diags, filename, options, files, kept, keep)
 
 
 def _read(text: str | Iterable[str], filename: str, options: Options, kept: Kept):
     """The main source's lines, and the diagnostics of its reading: all that is taken from its text."""
     seen = _Seen()
     source = read_source(filename, _typed_pieces((text,) if isinstance(text, str) else text, options.case, seen), kept)
-    return source, _line_problems(source.problems) + kept.admit(_capitals(source, seen))
+    return source, line_problems(source.problems) + kept.admit(_capitals(source, seen))
 
 
 class _Seen:
@@ -196,24 +131,23 @@ def _typed_pieces(pieces: Iterable[str], case: str, seen: _Seen) -> Iterator[str
         yield text
 
 
-def _assemble(source, diags: list[Diagnostic], filename: str, options: Options, gate, kept: Kept) -> Result:
-    files = _Files(options, diags, gate, kept)
+def _assemble(source, diags: list[Diagnostic], filename: str, options: Options, gate, kept: Kept, keep: bool) -> tuple[Program, Result]:
+    files = SourceFiles(options, diags, gate, kept)
     files.start(filename)
-    layout = Layout(options, files.read, source.opens, kept)
-    layout.run(source.lines, source.start_index)
-    if options.listing:  # (pass 2 then keeps every entry's bytes: they take the memory of the decoder's tables of
+    program = Layout(options, files.read, source.opens, kept).run(source.lines, source.start_index)
+    if options.listing and not keep:  # (pass 2 then keeps every entry's bytes: they take the memory of the decoder's tables of
         # texts, which only pass 1 reads -- a lower peak; without a listing the peak is pass 1's own, and freeing
         # them early would only cost time)
-        layout.decoder.forget()
-    encoder = Encoder(layout)
+        program.decoder.forget()
+    encoder = Encoder(program)
     encoder.run()
-    if layout.symbol_memory is not None:
-        encoder.diags += kept.admit(_symbol_overflow(layout))
-    if layout.object_buffer and not encoder.fatal:
-        encoder.diags += kept.admit(_buffer_overflow(layout, source.lines))
-    if options.precedence and layout.decoder.mixed:
-        encoder.diags += _precedence_warnings(layout, kept)
-    all_diags = list(dict.fromkeys(diags + layout.diags + encoder.diags + kept.admit(_spelling_warnings(layout)) + _advice(layout, kept)))
+    if program.symbol_memory is not None:
+        encoder.diags += kept.admit(_symbol_overflow(program))
+    if program.object_buffer and not encoder.fatal:
+        encoder.diags += kept.admit(_buffer_overflow(program, source.lines))
+    if options.precedence and program.decoder.mixed:
+        encoder.diags += _precedence_warnings(program, kept)
+    all_diags = list(dict.fromkeys(diags + program.diagnostics + encoder.diags + kept.admit(_spelling_warnings(program)) + _advice(program, kept)))
     segments, overlaps = _segments(encoder.chunks)
     all_diags += kept.admit(overlaps)
     if any(d.is_error for d in all_diags) or kept.errors:
@@ -221,18 +155,18 @@ def _assemble(source, diags: list[Diagnostic], filename: str, options: Options, 
     if not segments:
         first = source.lines[0].line_text if source.lines else ""
         where = Span(filename, 1, 1, 1, first, None)
-        if not (options.empty_ok or layout.sst):  # ('.sst' tables are output enough: the original writes them)
+        if not (options.empty_ok or program.sst):  # ('.sst' tables are output enough: the original writes them)
             raise DiagnosticError(all_diags + [error("the program produces no bytes", where)], 0, kept.warnings)
         all_diags.append(warning("the program produces no bytes: no object file is written", where))
-    layout.forget_places()  # (no message names a place after this)
-    spelled = layout.spelling
-    sst_files = {name: write_symbols([(spelled.get(k, k), v) for k, v in table.items()]) for name, table in layout.sst}
-    return Result(
-        tuple(segments), (layout.values, spelled, layout.kinds), tuple(all_diags), (layout.layout, encoder.defined),
-        object_name=_opened(layout, layout.object_lfn), listing_name=_opened(layout, layout.listing_lfn),
+    program.forget_places()  # (no message names a place after this)
+    spelled = program.spelling
+    sst_files = {name: write_symbols([(spelled.get(k, k), v) for k, v in table.items()]) for name, table in program.sst}
+    return program, Result(
+        tuple(segments), (program.values, spelled, program.kinds), tuple(all_diags), (program.entries, encoder.defined),
+        object_name=_opened(program, program.object_lfn), listing_name=_opened(program, program.listing_lfn),
         files=sst_files,
-        symbol_table=_symbol_table(layout, encoder) if layout.symbol_listing else None,
-        macro_calls=tuple((m.name, m.calls) for m in layout.macro_order), last_line=layout.last_line,
+        symbol_table=_symbol_table(program, encoder) if program.symbol_listing else None,
+        macro_calls=tuple((m.name, m.calls) for m in program.macro_order), last_line=program.last_line,
         more_warnings=kept.warnings,
     )  # fmt: skip
 
@@ -248,33 +182,33 @@ def _symbol_bytes(key: str) -> int:
     return min(len(key.split(":")[0]), 8) + 2
 
 
-def _symbol_overflow(layout: Layout) -> list[Diagnostic]:
+def _symbol_overflow(program: Program) -> list[Diagnostic]:
     """SYM TABLE OVERFLOW at the first symbol after '.stm' that the table, growing down from
     $8000, has no room for (fatal on the original: errors/errors_sym_table_overflow, rules/stm_*)."""
-    lowest, after = layout.symbol_memory
+    lowest, after = program.symbol_memory
     used = 0
-    for k, key in enumerate(layout.order):
+    for k, key in enumerate(program.order):
         used += _symbol_bytes(key)
         if k >= after and used > 0x8000 - lowest:
-            where = layout.place_of(key)
-            return [error(f"no room for '{layout.spelling.get(key, key)}' in the symbol table above ${lowest:04X} "
+            where = program.place_of(key)
+            return [error(f"no room for '{program.spelling.get(key, key)}' in the symbol table above ${lowest:04X} "
                           f"({used} bytes from $8000 down) [SYM TABLE OVERFLOW]", as_span(where) if where else None)]
     return []
 
 
-def _buffer_overflow(layout: Layout, lines) -> list[Diagnostic]:
+def _buffer_overflow(program: Program, lines) -> list[Diagnostic]:
     """OUT OF MEMORY where '.opt o''s buffer outgrows the room the program's text and its symbols
     leave (fatal on the original).  *lines*: the main source's lines, as read."""
     from asm6502.basic.tokenizer import tokenize
 
     try:  # (the program as the C64 holds it, tokenized: its text made again from its lines on this rare path,
         # not kept through both passes)
-        program = len(tokenize("\n".join([line.line_text for line in lines])).prg) - 2
+        text_size = len(tokenize("\n".join([line.line_text for line in lines])).prg) - 2
     except DiagnosticError:
         return []
-    room = BUFFER_ROOM - program - sum(_symbol_bytes(key) for key in layout.order)
+    room = BUFFER_ROOM - text_size - sum(_symbol_bytes(key) for key in program.order)
     start = None
-    for entry in layout.layout:
+    for entry in program.entries:
         size = 3 if entry.size == FORWARD else entry.size
         if not size or type(entry.rec) not in (Insn, Data):
             continue
@@ -290,17 +224,17 @@ def _place(entry) -> tuple:
     return (entry.line, stmt.col, len(stmt.text)) if stmt is not None else (entry.line, 1, 1)
 
 
-def _symbol_table(layout: Layout, encoder: Encoder) -> tuple[tuple[str, int], ...]:
+def _symbol_table(program: Program, encoder: Encoder) -> tuple[tuple[str, int], ...]:
     """'.sym': every symbol, the newest first, with its value at the end of pass 2; a macro-local
     label as NAME:NN (NN: the call; 00: its offset in the macro's definition)."""
     values = encoder.values
-    defined = layout.definition_labels  # (the labels of the macros' definitions, 'name:00')
-    return tuple((layout.spelling.get(k, k), values[k] if k in values else defined[k]) for k in reversed(layout.order)
+    defined = program.definition_labels  # (the labels of the macros' definitions, 'name:00')
+    return tuple((program.spelling.get(k, k), values[k] if k in values else defined[k]) for k in reversed(program.order)
                  if k in values or k in defined)
 
 
-def _opened(layout: Layout, lfn: int | None) -> str | None:
-    opened = layout.opens.get(lfn) if lfn is not None else None
+def _opened(program: Program, lfn: int | None) -> str | None:
+    opened = program.opens.get(lfn) if lfn is not None else None
     return opened.name if opened is not None else None
 
 
@@ -324,14 +258,14 @@ def _capitals(source, seen: _Seen) -> list[Diagnostic]:
 _LOWER = re.compile(r"[a-z]")
 
 
-def _advice(layout: Layout, kept: Kept) -> list[Diagnostic]:
+def _advice(program: Program, kept: Kept) -> list[Diagnostic]:
     """A warning at every use of a statement that the decoder assembled as the original would but
     advises against (``sta ($20),x``, which the original reads as ``sta ($20,x)``), while the run has room."""
-    advised = layout.decoder.advised
+    advised = program.decoder.advised
     if not advised:
         return []
     out = []
-    for entry in layout.layout:
+    for entry in program.entries:
         found = advised.get(id(entry.rec))
         if found is not None and kept.has_room(False):
             _record, message, offset, length = found
@@ -352,17 +286,17 @@ def _expressions(rec) -> list[tuple]:
     return []
 
 
-def _precedence_warnings(layout: Layout, kept: Kept) -> list[Diagnostic]:
+def _precedence_warnings(program: Program, kept: Kept) -> list[Diagnostic]:
     """A warning at every use of an expression whose value read left to right differs from its value with the
     usual precedence (decode.Decoder.mixed), with both values and how to write either with '[ ]' (at its first use
     that differs).  The symbols'
     values are those of pass 2 at that point: its '_' variables and macro parameters are assigned again here
     as pass 2 assigns them (encode.Encoder.run)."""
-    mixed = layout.decoder.mixed
-    values = dict(layout.values)
+    mixed = program.decoder.mixed
+    values = dict(program.values)
     out = []
     seen: set[tuple] = set()
-    entries = layout.layout
+    entries = program.entries
     for at, rec, pc, local in zip(count(), entries.recs, entries.pcs, entries.locals):
         pairs: list[tuple] = []
         if isinstance(rec, Define) and rec.var:
@@ -403,17 +337,17 @@ def _precedence_warnings(layout: Layout, kept: Kept) -> list[Diagnostic]:
     return out
 
 
-def _spelling_warnings(layout: Layout) -> list[Diagnostic]:
+def _spelling_warnings(program: Program) -> list[Diagnostic]:
     """A reference spelled differently from its symbol beyond the 8 significant characters."""
     out = []
-    for name in sorted(layout.decoder.names):
+    for name in sorted(program.decoder.names):
         if name[0] == ".":
             continue
         key = name[:8]
-        spelled = layout.spelling_of(key)
+        spelled = program.spelling_of(key)
         if spelled is None or spelled == name:
             continue
-        for entry in layout.layout:
+        for entry in program.entries:
             stmt = entry.stmt
             if stmt is not None and name in stmt.text.lower():
                 line = entry.line

@@ -1,0 +1,227 @@
+"""Pass 1's symbol table: labels, ``=`` constants, ``_`` variables, macro parameters.
+
+A second definition is the original's REDEFINITION (the first value stays); only the first
+8 characters of a name count (expr.SIGNIFICANT), and a name spelled two ways that shares them is
+warned of.  Each symbol's kind and the place of its first definition are kept for messages until
+pass 2 is done (forget_places).
+"""
+
+from __future__ import annotations
+
+from array import array
+from itertools import count, islice
+
+from asm6502.asm import expr as ex
+from asm6502.asm.reader import SourceLine
+from asm6502.asm.rows import as_span
+from asm6502.asm.state import Pass1State
+from asm6502.asm.statements import Define
+from asm6502.diagnostics import note
+
+# A symbol's kind and where it was first defined, packed in one small int (Layout.symbols: one dict, not two):
+# bits 0-1 its kind (KIND_NAMES), bit 2 set when its place is a tuple in Layout.places, bit 3 when it is the
+# number among the lines run (Entries.refs), plus 1, of the line that is its own one statement, in Layout.place_refs
+# at the key's position in symbols.  (That number packed in the int would make a large int object a symbol; the
+# array takes 4 bytes a symbol.)
+KIND_NAMES = ("label", "const", "var", "param")
+
+LABEL, CONST, VAR, PARAM = range(4)
+
+IN_PLACES = 4
+
+PLACED = 8
+
+
+class Kinds:
+    """Layout.symbols read as key -> "label" | "const" | "var" | "param" (what convert and Result ask)."""
+
+    def __init__(self, symbols: dict[str, int]):
+        self.symbols = symbols
+
+    def get(self, key: str, default=None):
+        packed = self.symbols.get(key)
+        return default if packed is None else KIND_NAMES[packed & 3]
+
+    def __getitem__(self, key: str) -> str:
+        return KIND_NAMES[self.symbols[key] & 3]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.symbols
+
+
+class SymbolTable(Pass1State):
+    """The symbols of pass 1 (a mixin of layout.Layout)."""
+
+    def start_symbols(self) -> None:
+        # key -> its kind and where it was first defined, packed (KIND_NAMES; see place_of); kinds reads the kinds
+        self.symbols: dict[str, int] = {}
+        self.kinds = Kinds(self.symbols)
+        self.places: dict[str, tuple] = {}  # key -> (line, col, length of its name) where that is not a line number
+        self.place_refs = array("I")  # a PLACED symbol's line's ref + 1, at the key's position in symbols (0: none)
+        self.positions: dict[str, int] = {}  # key -> its position in symbols: filled by place_of (a message) only
+        # key -> its first full spelling, where that is not the key itself (few symbols have one; a dict of them
+        # all would take memory for nothing): spelling_of answers for every key
+        self.spelling: dict[str, str] = {}
+        # every symbol key in the order the original creates them (a list, not a dict: whether a key is in it
+        # is known from symbols, definition_labels and unordered -- see ordered)
+        self.order: list[str] = []
+        self.unordered: set[str] = set()  # keys without a colon in symbols but not in order ('-D' defines, '.lst' tables)
+        self.definition_labels: dict[str, int] = {}  # 'name:00' -> its offset in a macro's definition (see defined_labels)
+        # the label of a statement skipped for its error -> that error's index in diags: a use of the label, undefined
+        # then, is a note to that error, not an error of its own (encode.Encoder.value, assemble)
+        self.skipped_labels: dict[str, int] = {}
+        for name, value in self.options.defines:
+            key = ex.key_of(name)
+            self.values[key] = value & 0xFFFF
+            self.symbols[key] = CONST
+            self.unordered.add(key)
+            self.spelled(key, name.lower())
+
+    def spelled(self, key: str, full: str) -> None:
+        """Note ``full`` as the spelling of ``key`` (a name's first, or a '-D' define's latest)."""
+        if full != key:
+            self.spelling[key] = full
+        else:
+            self.spelling.pop(key, None)
+
+    def spelling_of(self, key: str) -> str | None:
+        return spelling_of(key, self.spelling, self.symbols, self.definition_labels)
+
+    def ordered(self, key: str) -> None:
+        """Add ``key`` (which is in symbols) to order unless it is there."""
+        if key in self.unordered:
+            self.unordered.discard(key)
+            self.order.append(key)
+
+    def define_label(self, name: str, line, stmt, local) -> None:
+        self.define_value(name, self.pc, LABEL, line, stmt, local)
+
+    def define_value(self, name: str, value: int, kind: int, line, stmt, local) -> None:
+        """Define a label or '=' constant (pass 1 only): a second definition is the original's
+        REDEFINITION, and the first value stays.  (``line`` None: the line run now, which is its own
+        one statement, its object made only for a message.)"""
+        full = name if name.islower() else name.lower()  # (no copy of a name already in lower case: one a symbol)
+        if local is None:
+            key = full[: ex.SIGNIFICANT]
+            if key in self.symbols:  # (a key without a colon: spelled since it is in symbols -- spelling_of)
+                spelled = self.spelling.get(key, key)
+            else:
+                spelled = full
+                if full != key:
+                    self.spelling[key] = full
+            if spelled != full:
+                if line is None:
+                    line = stmt = self.layout.line(self.ref)
+                self.warn(
+                    f"'{name}' and '{spelled}' are the same label: Profi-Ass keeps only the first {ex.SIGNIFICANT} characters ('{key}')",
+                    (line, stmt.col, len(name)),
+                    *([note("the other spelling is here", as_span(first))] if (first := self.place_of(key)) else []),
+                )
+        else:
+            key = ex.local_key(name, local)
+        if key in self.symbols:
+            if line is None:
+                line = stmt = self.layout.line(self.ref)
+            first = self.place_of(key)
+            self.err(f"duplicate symbol '{name}' [REDEFINITION]", (line, stmt.col, len(name)),
+                     *([note("first defined here", as_span(first))] if first else []))  # fmt: skip
+            return
+        symbols = self.symbols
+        if stmt is line:  # (see place_of; the key is new: its position is the count of symbols)
+            refs = self.place_refs
+            if len(refs) < len(symbols):
+                refs.frombytes(bytes((len(symbols) - len(refs)) * refs.itemsize))
+            refs.append(self.ref + 1)
+            symbols[key] = PLACED | kind
+        else:
+            symbols[key] = IN_PLACES | kind
+            self.places[key] = (line, stmt.col, len(name))
+        self.values[key] = value
+        self.order.append(key)
+
+    def place_of(self, key: str) -> tuple | None:
+        return place_of(key, self.symbols, self.places, self.place_refs, self.positions, self.layout, self.decoder)
+
+    def define(self, rec: Define, line, stmt, local):
+        """'name = expr' ('_' for a variable).  (``line`` None: the line run now, which is its own one statement,
+        its object made only for a message.)"""
+        try:
+            value = ex.value_of(rec.fn, self.values, self.pc, local)
+        except ex.Unknown as u:
+            value = None
+            if line is None:
+                line = stmt = self.layout.line(self.ref)
+            if not rec.var:
+                self.err(f"'{u.node.name}' is not defined yet: '=' takes its value in pass 1 [UNDEF'D STATEMENT]",
+                         (line, stmt.col + rec.expr_offset + u.node.offset, u.node.length))  # fmt: skip
+                value = self.pc  # (the original then gives the name the program counter: labels/labels_equ_forward_ref)
+        except ex.ExprError as exc:
+            if line is None:
+                line = stmt = self.layout.line(self.ref)
+            self.err(exc.message, (line, stmt.col + rec.expr_offset + exc.offset, exc.length))
+            value = None
+        if rec.var:
+            key = ex.key_of(rec.name)
+            packed = self.symbols.get(key)
+            if packed is None or packed < 4:  # (its place noted once, not at each round of a loop: see place_of)
+                kind = VAR if packed is None else packed
+                if stmt is line and packed is None:  # (a new key: its position is the count of symbols)
+                    refs = self.place_refs
+                    if len(refs) < len(self.symbols):
+                        refs.frombytes(bytes((len(self.symbols) - len(refs)) * refs.itemsize))
+                    refs.append(self.ref + 1)
+                    self.symbols[key] = PLACED | kind
+                else:
+                    if line is None:
+                        line = stmt = self.layout.line(self.ref)
+                    self.symbols[key] = IN_PLACES | kind
+                    self.places[key] = (line, stmt.col, len(rec.name))
+                if packed is None:
+                    full = rec.name.lower()
+                    if full != key:
+                        self.spelling[key] = full
+                    self.order.append(key)
+                else:
+                    self.ordered(key)
+            if value is None:
+                self.values.pop(key, None)
+            else:
+                self.values[key] = value
+            self.layout.add(rec, self.pc, 0, self.ref, self.k, stmt, local)  # pass 2 assigns it again
+        else:
+            if value is not None:
+                self.define_value(rec.name, value, CONST, line, stmt, None)
+            mixed = self.decoder.mixed  # (an expression the usual precedence reads otherwise: its entry is checked after pass 2)
+            if self.listing or mixed and id(rec.fn) in mixed:
+                self.layout.add(rec, self.pc, 0, self.ref, self.k, stmt, local)
+        return None
+
+
+def spelling_of(key: str, spelling: dict[str, str], symbols: dict[str, int], definition_labels: dict[str, int]) -> str | None:
+    """The first full spelling of symbol ``key``, None for a key that has none.  A key without a colon
+    is spelled once it is in symbols, a 'name:00' key once it is in definition_labels; local keys
+    ('name:NN') of labels in calls have none."""
+    found = spelling.get(key)
+    if found is not None:
+        return found
+    if ":" in key:
+        return key if key in definition_labels else None
+    return key if key in symbols else None
+
+
+def place_of(key: str, symbols: dict[str, int], places: dict[str, tuple], place_refs: array, positions: dict[str, int],
+             entries, decoder) -> tuple | None:  # fmt: skip
+    """Where symbol ``key`` was first defined: (line, col, length of its name).  A line that is its own
+    statement is noted by its number among the lines run (Entries.refs: no line object, no tuple for
+    each of a program's thousands of labels and constants); its name is its record's label or '=' name.
+    (*positions*: key -> its position in symbols, filled here as far as symbols goes.)"""
+    packed = symbols.get(key)
+    if packed is None or packed < PLACED:
+        return places[key] if packed is not None and packed & IN_PLACES else None
+    if len(positions) < len(symbols):  # (the keys added since: symbols only grows, in order)
+        positions.update(zip(islice(symbols, len(positions), None), count(len(positions))))
+    line = entries.line(place_refs[positions[key]] - 1)
+    assert not isinstance(line, SourceLine)  # (noted only for a line that is its own one statement)
+    rec = decoder.decode(line.text)
+    name = rec.label if rec.label is not None else rec.name if type(rec) is Define else ""
+    return (line, line.col, len(name))
