@@ -246,7 +246,7 @@ def main(argv: list[str]) -> int:
     defines, rest = take_repeated(argv, "-D", "--define")
     args = parser.parse_args(rest)
     args.define += defines
-    return guarded(lambda: _run(args, parser), args.diagnostics_format, args.caret)
+    return guarded(lambda: _run(args, parser), args.diagnostics_format, args.caret, prog=parser.prog)
 
 
 def _run(args, parser: argparse.ArgumentParser) -> int:
@@ -266,7 +266,7 @@ def _assemble_command(args, files: Files) -> int:
     try:
         result = assemble(pieces, name, options, files)
     except DiagnosticError as exc:
-        print_diagnostics(in_source_order(exc.diagnostics), more=exc.more, form=args.diagnostics_format, caret=args.caret)
+        print_diagnostics(in_source_order(exc.diagnostics), more=exc.more, form=args.diagnostics_format, caret=args.caret, prog="asm6502")
         n = len(exc.errors) + exc.more_errors
         print(f"{n} error{'s' if n != 1 else ''}; no output written", file=sys.stderr)
         return 1
@@ -278,7 +278,7 @@ def _assemble_command(args, files: Files) -> int:
                         f"${args.fill:02X} in the {args.format} output")  # (a gap has no line of its own)
             )
     if not args.quiet:
-        print_diagnostics(in_source_order(diags), more=result.more_warnings, form=args.diagnostics_format, caret=args.caret)
+        print_diagnostics(in_source_order(diags), more=result.more_warnings, form=args.diagnostics_format, caret=args.caret, prog="asm6502")
     if not result.segments:  # (definitions only: the listing, symbol tables and labels, no object file)
         payload: bytes | str | None = None
     elif args.format == "prg":

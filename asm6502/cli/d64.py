@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from asm6502.cli.common import add_path_argument, gate, guarded
+from asm6502.cli.common import add_path_argument, command_name, gate, guarded
 from asm6502.d64 import DiskImage, FileType, name_matches, parse_disk_spec, petscii_name
 from asm6502.diagnostics import DiagnosticError, error
 from asm6502.fileio import EDITED, INPUT, MAX_IMAGE_BYTES, MAX_SOURCE_BYTES, OUTPUT, Files, write_stdout
@@ -209,4 +209,4 @@ def main(argv: list[str]) -> int:
     args = parser.parse_args(argv)
     action = {"list": _list, "read": _read, "write": _write, "delete": _delete, "rename": _rename,
               "validate": _validate}[args.action]
-    return guarded(lambda: action(args, gate(parser, args)))
+    return guarded(lambda: action(args, gate(parser, args)), prog=command_name(parser, args))

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from asm6502.cli.common import add_path_argument, gate, guarded
+from asm6502.cli.common import add_path_argument, command_name, gate, guarded
 from asm6502.diagnostics import DiagnosticError, error
 from asm6502.fileio import INPUT, OUTPUT_FOLDER, Files, refuse_binary, write_stdout
 from asm6502.typein.scan import report, scan
@@ -67,7 +67,7 @@ def main(argv: list[str]) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.command == "scan":
-        return guarded(lambda: _scan(args, gate(parser, args)))
+        return guarded(lambda: _scan(args, gate(parser, args)), prog=command_name(parser, args))
     return 2  # (argparse requires a command)
 
 
