@@ -70,6 +70,12 @@ def misnamed(prog: str, err: str) -> list[str]:
             and not line.startswith(" ")]  # (a note under a message, indented)
 
 
+def unsorted(prog: str, err: str) -> list[str]:
+    """Lines of the command that name a kind of message other than a severity ('asm6502 run: budget: ...')."""
+    return [line for line in err.splitlines()
+            if (m := re.match(re.escape(prog) + r": ([\w-]+): ", line)) and m.group(1) not in ("error", "warning", "note")]
+
+
 def bare(err: str) -> list[str]:
     """Lines that start with a severity, with no place and no command in front."""
     return [line for line in err.splitlines() if re.match(r"(error|warning): ", line)]
@@ -107,7 +113,7 @@ def test_a_bad_argument_is_the_command_s_error(prog, option, work, monkeypatch, 
     assert code == 2, err
     assert f"\n{prog}: error: argument {'/'.join(action.option_strings)}" in "\n" + err or \
         f"\n{prog}: error: argument " in "\n" + err, err
-    assert misnamed(prog, err) == [] and bare(err) == []
+    assert misnamed(prog, err) == [] and bare(err) == [] and unsorted(prog, err) == []
 
 
 @pytest.mark.parametrize(("prog", "option", "kind"), BAD_INPUTS, ids=[f"{p} {o}: {k}" for p, o, k in BAD_INPUTS])
@@ -120,7 +126,7 @@ def test_a_bad_input_is_told_with_its_place_or_the_command_s_name(prog, option, 
     code, err = run(work, argv, monkeypatch, capsys, prog)
     if kind == "missing" and code != 0:  # (an input only read when needed, --disk of a source without .file, is not missed)
         assert f"{prog}: error: {argv[at]}: " in err, err
-    assert misnamed(prog, err) == [] and bare(err) == [], err
+    assert misnamed(prog, err) == [] and bare(err) == [] and unsorted(prog, err) == [], err
 
 
 def _with_value(argv: list[str], action: argparse.Action, value: str) -> list[str]:
@@ -135,9 +141,15 @@ def _with_value(argv: list[str], action: argparse.Action, value: str) -> list[st
     ("asm6502 d64 validate: error: a.d64: no such file", "asm6502 d64 validate", True),
     ("asm6502: error: a.d64: no such file", "asm6502 d64 validate", False),
     ("error: program does not fit", "asm6502 basic tok", False),
-    ("asm6502 run: budget: the budget is spent", "asm6502 run", True),  # (no severity: see the next)
+    ("asm6502 run: budget: the budget is spent", "asm6502 run", False),  # a stop reason is no severity
     ("asm6502 run: error: budget: the budget is spent", "asm6502 run", True),
     ("asm6502 mse: error: x", "asm6502 mse read", False),
 ])
 def test_the_rule_itself(line, prog, ok):
-    assert (misnamed(prog, line) == [] and bare(line) == []) is ok
+    assert (misnamed(prog, line) == [] and bare(line) == [] and unsorted(prog, line) == []) is ok
+
+
+def test_a_run_that_stops_short_says_so_as_an_error(work, monkeypatch, capsys):
+    code, err = run(work, ["run", "superhirn.prg", "--max-instructions", "100"], monkeypatch, capsys, "asm6502 run")
+    assert code == 1 and err.splitlines()[-1].startswith("asm6502 run: error: budget: "), err
+    assert unsorted("asm6502 run", err) == [] and misnamed("asm6502 run", err) == []
