@@ -150,6 +150,7 @@ def test_the_rule_itself(line, prog, ok):
 
 
 def test_a_run_that_stops_short_says_so_as_an_error(work, monkeypatch, capsys):
-    code, err = run(work, ["run", "superhirn.prg", "--max-instructions", "100"], monkeypatch, capsys, "asm6502 run")
+    (work / "loop.prg").write_bytes(bytes([0x00, 0xC0, 0xEE, 0x20, 0xD0, 0x4C, 0x00, 0xC0]))  # inc $d020 : jmp $c000
+    code, err = run(work, ["run", "loop.prg", "--max-instructions", "100"], monkeypatch, capsys, "asm6502 run")
     assert code == 1 and err.splitlines()[-1].startswith("asm6502 run: error: budget: "), err
     assert unsorted("asm6502 run", err) == [] and misnamed("asm6502 run", err) == []
