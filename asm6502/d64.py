@@ -68,6 +68,7 @@ DOS_TYPE = b"2A"
 ENTRY_TYPE = 0x02
 ENTRY_TS = 0x03
 ENTRY_NAME = 0x05
+ENTRY_SIDE = 0x15  # REL files: the first side sector's track and sector
 ENTRY_BLOCKS = 0x1E
 
 TYPE_CLOSED = 0x80  # bit 7: file properly closed (shown "*" when clear)
@@ -183,6 +184,20 @@ class DiskHeader:
     disk_id: bytes  # 2 bytes
     dos_type: bytes  # 2 bytes, "2A" on a 1541 disk
     shown: bytes  # the 5 bytes a directory shows after the name: ID, $A0, DOS type
+
+
+@dataclass(frozen=True)
+class Validation:
+    """What ``DiskImage.validate`` changed."""
+
+    freed: tuple[tuple[int, int], ...]  # blocks the BAM showed in use that no chain uses (lost blocks), now free
+    taken: tuple[tuple[int, int], ...]  # blocks a chain uses that the BAM showed free, now in use
+    removed: tuple[DirEntry, ...]  # unclosed files, taken out of the directory
+    recounted: tuple[int, ...]  # tracks whose free count disagreed with their bits, now counted from them
+
+    @property
+    def changed(self) -> bool:
+        return bool(self.freed or self.taken or self.removed or self.recounted)
 
 
 def _fail(origin: str, message: str) -> DiagnosticError:
@@ -444,6 +459,61 @@ class DiskImage:
         contents = bytearray(self._sector(track, sector))
         contents[index * ENTRY_SIZE + ENTRY_TYPE] = 0
         self._put(track, sector, bytes(contents))
+
+    def validate(self) -> Validation:
+        """Rebuild the BAM from the chains, as the DOS command V (validate) does: every block free, then the BAM
+        sector and the directory chain taken, then each closed file's chain and its side-sector chain (at entry
+        bytes $15-$16: the drive follows it for every closed file, not only REL ones); an unclosed file ("splat",
+        shown ``*``) is removed from the directory, its blocks left free.  A chain that leaves the disk is
+        66, ILLEGAL TRACK OR SECTOR, a block two chains claim (or a chain that loops) 65, NO BLOCK: then the
+        image is left as it was (VICE's vdrive_command_validate, src/vdrive/vdrive-command.c, keeps the old BAM
+        so)."""
+        claimed: dict[tuple[int, int], str] = {}
+
+        def take(track: int, sector: int, what: str) -> None:
+            while track:
+                if not (1 <= track <= TRACKS and 0 <= sector < SECTORS_PER_TRACK[track - 1]):
+                    raise _fail(self.origin, f"{what} points to track {track} sector {sector}, which a 1541 disk does not "
+                                             "have (66, ILLEGAL TRACK OR SECTOR); nothing was changed")
+                if (track, sector) in claimed:
+                    raise _fail(self.origin, f"{what} uses track {track} sector {sector}, which {claimed[(track, sector)]} "
+                                             "uses already (65, NO BLOCK); nothing was changed")
+                claimed[(track, sector)] = what
+                contents = self._sector(track, sector)
+                track, sector = contents[0], contents[1]
+
+        take(DIR_TRACK, BAM_SECTOR, "the directory chain")
+        removed = []
+        for entry in self.directory():
+            what = f'file "{entry.display_name}"'
+            if entry.closed:
+                take(entry.track, entry.sector, what)
+                track, sector, index = entry.slot
+                raw = self._sector(track, sector)[index * ENTRY_SIZE : (index + 1) * ENTRY_SIZE]
+                take(raw[ENTRY_SIDE], raw[ENTRY_SIDE + 1], f"{what}'s side sectors")
+            else:
+                removed.append(entry)
+        before = [(t, s) for t in range(1, TRACKS + 1) for s in range(SECTORS_PER_TRACK[t - 1]) if not self.is_free(t, s)]
+        miscounted = tuple(track for track, _count, _bits in self.bam_mismatches())
+        for entry in removed:
+            track, sector, index = entry.slot
+            contents = bytearray(self._sector(track, sector))
+            contents[index * ENTRY_SIZE + ENTRY_TYPE] = 0
+            self._put(track, sector, bytes(contents))
+        for track in range(1, TRACKS + 1):
+            count = SECTORS_PER_TRACK[track - 1]
+            at = self._bam_at(track)
+            self._data[at] = count
+            self._data[at + 1 : at + 4] = ((1 << count) - 1).to_bytes(3, "little")
+        for block in claimed:
+            self._allocate(*block)
+        used = set(before)
+        return Validation(
+            freed=tuple(sorted(used - claimed.keys())),
+            taken=tuple(sorted(claimed.keys() - used)),
+            removed=tuple(removed),
+            recounted=miscounted,
+        )
 
     def rename_file(self, entry: DirEntry, name: bytes) -> None:
         """Give a file another name, padded with shifted spaces (DOS R:NEW=OLD); no other file

@@ -115,12 +115,14 @@ def _caret_lines(span: Span) -> list[str]:
 FORMS = ("gnu", "msvc")  # where a diagnostic's place is written: file:line:col: (GCC, Clang) or file(line,col): (MSVC)
 
 
-def render(diag: Diagnostic, form: str = "gnu", caret: bool = True) -> str:
+def render(diag: Diagnostic, form: str = "gnu", caret: bool = True, prog: str | None = None) -> str:
     """Render a diagnostic (and its notes) as text, without a trailing newline: its place in the *form* of FORMS
-    (editors' problem matchers read either), and under it the source line with a caret unless not *caret*."""
+    (editors' problem matchers read either), and under it the source line with a caret unless not *caret*.
+    One without a place is the command's: *prog* ('asm6502 d64 validate') stands in front of it, as argparse
+    puts it in front of its own errors."""
     span = diag.span
     if span is None:
-        head = f"{diag.severity.value}: {diag.message}"
+        head = f"{prog}: {diag.severity.value}: {diag.message}" if prog else f"{diag.severity.value}: {diag.message}"
     elif form == "msvc":
         where = f"{span.line},{span.col}" if span.col else f"{span.line}"
         head = f"{span.file}({where}): {diag.severity.value}: {diag.message}"

@@ -1,4 +1,5 @@
 import os
+import signal
 import sys
 from pathlib import Path
 
@@ -17,6 +18,14 @@ settings.register_profile(
     suppress_health_check=[HealthCheck.too_slow],
 )
 settings.load_profile("asm6502")
+
+# The Ctrl-C tests send SIGINT to commands they start.  A process started with SIGINT ignored (a job
+# started with '&' by a shell without job control, as a CI runner or a background loop starts it) passes
+# the ignoring on to every child, and Python then leaves SIGINT ignored (as it should: nohup'd programs
+# keep ignoring it) -- the command under test would never see the signal.  Handled here, the children
+# start with SIGINT at its default, as from a terminal.
+if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 @pytest.fixture(autouse=True)

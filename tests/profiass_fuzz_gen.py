@@ -21,7 +21,7 @@ compared by ``tests/test_profiass_oracle.py`` (``fuzz/seedNNNNN``); ``tests/test
 runs fresh seeds against the live oracle (slow).
 
 Kept out on purpose (the original's answer is known and listed elsewhere): shifted letters in
-mnemonics and names (SYNTAX 1 on the C64, accepted here: a deviation the README lists), zero-page symbols
+mnemonics and names (SYNTAX 1 on the C64, accepted here: a deviation docs/assembler.md lists), zero-page symbols
 referenced before their definition (the silent phase error, a deviation), code beyond 120 bytes
 (branches stay in range), lines of 80 keys or more (the editor drops them).
 """

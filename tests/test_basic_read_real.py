@@ -1,6 +1,6 @@
 """``basic read`` on real print: 64'er OCR against the program on the magazine's disk.
 
-The figures asserted here are the ones measured and reported in the README; the manifest of
+The figures asserted here are the ones measured and reported in bench/README.md (docs/typein.md sums them up); the manifest of
 origin is tests/manifests/basic_read/MANIFEST.md; the files themselves are test data from
 elsewhere (tests/testdata.py), never committed: without them these tests skip.
 """

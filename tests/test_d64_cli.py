@@ -170,3 +170,114 @@ def test_a_refused_change_leaves_the_image_as_it_was(capsys, tmp_path, files, ar
     code, _, err = run(capsys, argv[0], img, *argv[1:])
     assert code == 1 and message in err and "Traceback" not in err
     assert img.read_bytes() == before
+
+
+# --- validate (DOS V, c1541's validate): the BAM rebuilt from the chains --------------------------------
+
+def _bam_bit(image_bytes: bytearray, track: int, sector: int, free: bool) -> None:
+    """Set one BAM bit and its track's count the way a wrong tool might leave them."""
+    from asm6502.d64 import BAM_ENTRIES, TRACK_OFFSET
+
+    at = TRACK_OFFSET[17] * 256 + BAM_ENTRIES + 4 * (track - 1)
+    byte, bit = at + 1 + sector // 8, 1 << (sector % 8)
+    if bool(image_bytes[byte] & bit) != free:
+        image_bytes[byte] ^= bit
+        image_bytes[at] += 1 if free else -1
+
+
+def _entry_byte(image_bytes: bytearray, index: int, offset: int) -> int:
+    """Where directory entry *index* (in the first directory sector 18/1) keeps its byte *offset*."""
+    from asm6502.d64 import TRACK_OFFSET
+
+    return (TRACK_OFFSET[17] + 1) * 256 + index * 32 + offset
+
+
+def test_validate_of_a_sound_disk_changes_nothing(capsys, tmp_path, files):
+    img = _disk(capsys, tmp_path, files)
+    before = img.read_bytes()
+    code, out, _ = run(capsys, "validate", img)
+    assert code == 0 and "nothing to change" in out and img.read_bytes() == before
+
+
+@pytest.mark.parametrize("lost", [[(1, 0)], [(1, 0), (35, 16), (20, 5)], [(t, 3) for t in range(1, 36) if t != 18]])
+def test_validate_frees_lost_blocks_and_gives_back_the_image(capsys, tmp_path, files, lost):
+    from asm6502.d64 import DiskImage
+
+    img = _disk(capsys, tmp_path, files)
+    sound = img.read_bytes()
+    lost = [block for block in lost if DiskImage(sound).is_free(*block)]  # (the blocks no file uses)
+    broken = bytearray(sound)
+    for track, sector in lost:
+        _bam_bit(broken, track, sector, free=False)
+    img.write_bytes(bytes(broken))
+    code, out, _ = run(capsys, "validate", img)
+    assert code == 0 and img.read_bytes() == sound
+    assert f"freed {len(lost)} block" in out and f"{lost[0][0]}/{lost[0][1]}" in out
+
+
+def test_validate_takes_back_a_block_a_file_uses(capsys, tmp_path, files):
+    from asm6502.d64 import DiskImage
+
+    img = _disk(capsys, tmp_path, files)
+    sound = img.read_bytes()
+    entry = DiskImage(sound).directory()[1]
+    broken = bytearray(sound)
+    _bam_bit(broken, entry.track, entry.sector, free=True)
+    img.write_bytes(bytes(broken))
+    code, out, _ = run(capsys, "validate", img)
+    assert code == 0 and img.read_bytes() == sound and f"marked in use 1 block (track/sector {entry.track}/{entry.sector})" in out
+
+
+def test_validate_recounts_a_track_whose_count_is_wrong(capsys, tmp_path, files):
+    from asm6502.d64 import BAM_ENTRIES, TRACK_OFFSET
+
+    img = _disk(capsys, tmp_path, files)
+    sound = img.read_bytes()
+    broken = bytearray(sound)
+    broken[TRACK_OFFSET[17] * 256 + BAM_ENTRIES + 4 * 4] -= 3  # track 5's count, its bits as they were
+    img.write_bytes(bytes(broken))
+    code, out, _ = run(capsys, "validate", img)
+    assert code == 0 and img.read_bytes() == sound and "recounted the free blocks of track 5" in out
+
+
+def test_validate_removes_an_unclosed_file_and_frees_its_blocks(capsys, tmp_path, files):
+    from asm6502.d64 import DiskImage
+
+    img = tmp_path / "one.d64"
+    assert run(capsys, "write", img, files["superhirn.prg"], "--new", "games,01")[0] == 0
+    alone = DiskImage(img.read_bytes())
+    assert run(capsys, "write", img, files["highiq.prg"])[0] == 0
+    broken = bytearray(img.read_bytes())
+    broken[_entry_byte(broken, 1, 2)] &= 0x7F  # a file never closed: the '*' of a crashed SAVE
+    img.write_bytes(bytes(broken))
+    code, out, _ = run(capsys, "validate", img)
+    image = DiskImage(img.read_bytes())
+    assert code == 0 and 'removed the unclosed file "HIGHIQ" PRG' in out and "freed 12 blocks" in out
+    assert [e.display_name for e in image.directory()] == ["SUPERHIRN"]
+    assert image.blocks_free() == alone.blocks_free() and image.bam_mismatches() == []
+
+
+@pytest.mark.parametrize(("damage", "message"), [
+    ((1, 3, 18), "which the directory chain uses already (65, NO BLOCK)"),  # cross-linked
+    ((1, 3, 36), "points to track 36 sector"),  # off the disk
+    ((1, 0x15, 40), "side sectors points to track 40"),  # a side-sector link off the disk
+])
+def test_validate_refuses_a_broken_chain_and_leaves_the_image(capsys, tmp_path, files, damage, message):
+    img = _disk(capsys, tmp_path, files)
+    broken = bytearray(img.read_bytes())
+    _bam_bit(broken, 1, 0, free=False)  # a lost block too: it stays lost, as everything else
+    index, offset, value = damage
+    broken[_entry_byte(broken, index, offset)] = value
+    img.write_bytes(bytes(broken))
+    code, _, err = run(capsys, "validate", img)
+    assert code == 1 and message in err and "nothing was changed" in err and "Traceback" not in err
+    assert img.read_bytes() == bytes(broken)
+
+
+def test_the_committed_disk_validates_unchanged(capsys, tmp_path):
+    from helpers import ROOT
+
+    img = tmp_path / "a.d64"
+    img.write_bytes((ROOT / "build" / "asm6502.d64").read_bytes())
+    code, out, _ = run(capsys, "validate", img)
+    assert code == 0 and "nothing to change" in out

@@ -74,6 +74,7 @@ BASE: dict[str, list[str]] = {
     "asm6502 d64 write": ["d64", "write", "out.d64", "highiq.prg", "--new", "games,01", "--force"],
     "asm6502 d64 delete": ["d64", "delete", "asm6502.d64", "high*"],
     "asm6502 d64 rename": ["d64", "rename", "asm6502.d64", "high iq", "peg solitaire"],
+    "asm6502 d64 validate": ["d64", "validate", "asm6502.d64"],
     "asm6502 disasm": ["disasm", "superhirn.prg", "-o", "out.asm"],
     "asm6502 convert": ["convert", "good.asm", "--to", "acme", "-o", "out.a", "-q", "--disk", "asm6502.d64"],
     "asm6502 typein scan": ["typein", "scan", "superhirn.mse.txt", "-o", "programs"],

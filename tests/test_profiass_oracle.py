@@ -120,7 +120,7 @@ DEVIATIONS: dict[str, tuple[str, str]] = {
     ),
     "rules/opt_twice_oo_oo": (
         "a second '.opt oo' restarts the original's object range at the current address (the bytes before it are not "
-        "in the range); the project's output starts at the first byte written (README: deviations)",
+        "in the range); the project's output starts at the first byte written (docs/assembler.md: deviations)",
         "ok",
     ),
     "rules/opt_twice_p_then_oo": (
@@ -143,7 +143,7 @@ DEVIATIONS: dict[str, tuple[str, str]] = {
     ),
     "opt/opt_twice": (
         "a second '.opt p,oo' restarts the original's object range at the current address (]C002-C004, the first LDA "
-        "left out); the project's output starts at the first byte written (README: deviations)",
+        "left out); the project's output starts at the first byte written (docs/assembler.md: deviations)",
         "ok",
     ),
     "opt/opt_n_keeps_oo": (
@@ -170,7 +170,7 @@ DEVIATIONS: dict[str, tuple[str, str]] = {
     ),
     "syntax/syntax_lowercase_shifted_opcode": (
         "'LDA #1' typed with shifted letters: the C64 drops them (BASIC's CRUNCH) and the original reports the rest; "
-        "the project reads a capital in a word as the letter (README: deviations)",
+        "the project reads a capital in a word as the letter (docs/assembler.md: deviations)",
         "ok",
     ),
     "rules/shifted_label_first": (
@@ -190,32 +190,32 @@ DEVIATIONS: dict[str, tuple[str, str]] = {
     ),
     "macro/macro_defined_not_called": (
         "the original runs a macro's definition through and reports UNDEF'D STATEMENT for a parameter there; the project "
-        "evaluates a macro body only when it is called (README: deviations)",
+        "evaluates a macro body only when it is called (docs/assembler.md: deviations)",
         "ok",
     ),
     "macro/macro_with_loop": (
         "'_', '.if' and '.goto' in a macro's definition run (with errors) while the original defines it; the project "
-        "runs a body only when it is called, and gives the same bytes (README: deviations)",
+        "runs a body only when it is called, and gives the same bytes (docs/assembler.md: deviations)",
         "ok",
     ),
     "macro/macro_error_f_param_count": (
         "the project reports the call's SYNTAX F; the original also an UNDEF'D STATEMENT in the definition it runs "
-        "through (README: deviations)",
+        "through (docs/assembler.md: deviations)",
         "error",
     ),
     "macro/macro_error_f_too_many": (
         "the project reports the call's SYNTAX F; the original also an UNDEF'D STATEMENT in the definition it runs "
-        "through (README: deviations)",
+        "through (docs/assembler.md: deviations)",
         "error",
     ),
     "errors/errors_overflow_long_expression": (
         "an operand of more than 50 keys is the original's OVERFLOW (its buffer); the project assembles the expression "
-        "and warns (README: deviations)",
+        "and warns (docs/assembler.md: deviations)",
         "warn",
     ),
     "random/seed0401": (
         "a call whose argument is ILLEGAL QUANTITY: the original then runs the definition with the parameters "
-        "undefined and reports UNDEF'D STATEMENT there too; the project reports the call's error (README: deviations)",
+        "undefined and reports UNDEF'D STATEMENT there too; the project reports the call's error (docs/assembler.md: deviations)",
         "error",
     ),
     **{case: (
@@ -233,7 +233,7 @@ DEVIATIONS: dict[str, tuple[str, str]] = {
 # Deliberate differences in the printed listing alone (the object code is compared as usual): case -> why.
 LISTING_DEVIATIONS: dict[str, str] = {
     "labels/labels_shifted_name": "'Abc = 5': the C64 drops the shifted A (the original lists BC); the project reads "
-                                  "a capital in a word as the letter and lists ABC (README: deviations)",
+                                  "a capital in a word as the letter and lists ABC (docs/assembler.md: deviations)",
     "rules/shifted_comment": "'nop ;xAy': the C64 drops the shifted A (the original lists ;XY); the project keeps a "
                              "comment as written (;XaY), also for the other listing and 'convert'",
     "rules/shifted_abbreviation_label": "'aBc = 5': on the C64 'aB' is the abbreviation of ABS (the original lists ABSC); "

@@ -1,6 +1,8 @@
-"""Every command in README.md runs as written, in order, from a fresh copy of the repository.
+"""Every command in README.md and docs/*.md runs as written, in order, from a fresh copy of the repository.
 
-The convention, for whoever writes a README section:
+README.md's commands run first, in a fresh copy. Each page of docs/ then runs in a copy of what
+README's commands left (so a page may use ``scratch/hello.prg`` and the like, never what another
+page made); a new page is picked up by its name alone. The convention, for whoever writes a page:
 
 * A block fenced `` ```sh `` is run. Each command (a line; lines ending in ``\\`` joined) runs with
   bash (``-o pipefail``) from the copy's root, with ``.venv/bin`` first on PATH (as after
@@ -22,6 +24,7 @@ would be committed -- in a temporary folder. Its ``.venv`` holds wrappers that r
 the copy's package, and the stamp that tells ``make`` the package is installed, so that ``make``
 only builds (installing is ``make``'s own business, tested by using it). The commands may write
 into ``scratch/`` only: ``build/`` must stay byte-identical and nothing else may appear.
+A page's place in a message is ``docs/NAME.md:LINE``.
 """
 
 from __future__ import annotations
@@ -53,13 +56,13 @@ def data_root(command: str) -> Path | None:
 
 @dataclass
 class Block:
-    line: int  # README line of the opening fence
-    commands: list[tuple[int, str]] = field(default_factory=list)  # (README line, command)
+    line: int  # the page's line of the opening fence
+    commands: list[tuple[int, str]] = field(default_factory=list)  # (line, command)
     expected: list[str] | None = None  # lines of the `text output` block after it
 
 
-def run_blocks(text: str) -> list[Block]:
-    """The ``sh`` blocks of the README, each with the ``text output`` block that follows it."""
+def run_blocks(text: str, page: str = "README.md") -> list[Block]:
+    """The ``sh`` blocks of a page, each with the ``text output`` block that follows it."""
     blocks: list[Block] = []
     lines = text.splitlines()
     i = 0
@@ -95,7 +98,7 @@ def run_blocks(text: str) -> list[Block]:
         elif lang == "text" and rest == "output":
             between = lines[last_end:start] if last_end is not None else ["no run block"]
             assert blocks and all(not line.strip() for line in between), \
-                f"README.md:{start + 1}: a 'text output' block must follow a run block directly"
+                f"{page}:{start + 1}: a 'text output' block must follow a run block directly"
             blocks[-1].expected = body
     return blocks
 
@@ -123,7 +126,7 @@ def follows(expected: list[str], output: str) -> str | None:
 def fresh_copy(dest: Path) -> None:
     """The files a fresh clone would hold (tracked, and new files git does not ignore)."""
     if shutil.which("git") is None or not (ROOT / ".git").exists():
-        pytest.skip("not a git checkout: the README's commands are run from a copy of what git tracks")
+        pytest.skip("not a git checkout: the pages' commands are run from a copy of what git tracks")
     listed = subprocess.run(["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"], cwd=ROOT,
                             capture_output=True, check=True).stdout.decode().split("\0")
     for name in filter(None, listed):
@@ -149,11 +152,15 @@ def snapshot(folder: Path) -> dict[str, bytes]:
             if p.is_file() and ".venv" not in p.parts and "__pycache__" not in p.parts}
 
 
-def test_the_readme_blocks_are_found():
-    blocks = run_blocks((ROOT / "README.md").read_text(encoding="utf-8"))
-    commands = [c for b in blocks for _, c in b.commands]
-    assert len(commands) >= 30 and "make" in [c.split()[0] for c in commands]
-    assert sum(b.expected is not None for b in blocks) >= 3
+PAGES = ["README.md"] + sorted(f"docs/{p.name}" for p in (ROOT / "docs").glob("*.md"))
+
+
+def test_the_run_blocks_are_found():
+    readme = run_blocks((ROOT / "README.md").read_text(encoding="utf-8"))
+    assert "make" in [c.split()[0] for b in readme for _, c in b.commands]
+    blocks = [b for page in PAGES for b in run_blocks((ROOT / page).read_text(encoding="utf-8"), page)]
+    assert sum(len(b.commands) for b in blocks) >= 50
+    assert sum(b.expected is not None for b in blocks) >= 5
 
 
 def test_follows_reads_dots_as_any_lines():
@@ -163,51 +170,97 @@ def test_follows_reads_dots_as_any_lines():
     assert follows(["...", "b"], "a\nb\n") is None
 
 
-def test_every_readme_command_runs_as_written(tmp_path):
-    copy = tmp_path / "asm6502"
-    copy.mkdir()
-    fresh_copy(copy)
-    fake_venv(copy)
-    env = dict(os.environ, PATH=f"{copy / '.venv' / 'bin'}{os.pathsep}{os.environ.get('PATH', '')}",
-               PYTHONPATH=str(copy), PYTHONDONTWRITEBYTECODE="1", COLUMNS="100")
+def test_every_page_has_commands_that_run():
+    """A page of docs/ without one run block would be checked by nothing."""
+    assert len(PAGES) >= 9
+    empty = [page for page in PAGES if not any(b.commands for b in run_blocks((ROOT / page).read_text(encoding="utf-8"), page))]
+    assert empty == []
+
+
+@dataclass
+class Copy:
+    root: Path
+    env: dict[str, str]
+    before: dict[str, bytes]
+
+
+def make_copy(dest: Path, source: Path | None = None) -> Copy:
+    """A fresh copy of the repository (or of SOURCE, a copy the README's commands ran in) with its .venv."""
+    dest.mkdir()
+    if source is None:
+        fresh_copy(dest)
+    else:
+        shutil.copytree(source, dest, dirs_exist_ok=True, symlinks=True, ignore=shutil.ignore_patterns(".venv"))
+    fake_venv(dest)
+    env = dict(os.environ, PATH=f"{dest / '.venv' / 'bin'}{os.pathsep}{os.environ.get('PATH', '')}",
+               PYTHONPATH=str(dest), PYTHONDONTWRITEBYTECODE="1", COLUMNS="100")
     env.pop("VIRTUAL_ENV", None)
-    where = subprocess.run([str(copy / ".venv" / "bin" / "python"), "-c", "import asm6502; print(asm6502.__file__)"],
-                           env=env, capture_output=True, text=True, cwd=copy).stdout
-    assert where.startswith(str(copy)), f"the copy's package is not the one imported: {where}"
-    before = snapshot(copy)
+    where = subprocess.run([str(dest / ".venv" / "bin" / "python"), "-c", "import asm6502; print(asm6502.__file__)"],
+                           env=env, capture_output=True, text=True, cwd=dest).stdout
+    assert where.startswith(str(dest)), f"the copy's package is not the one imported: {where}"
+    return Copy(dest, env, snapshot(dest))
+
+
+def run_page(copy: Copy, page: str) -> tuple[list[str], list[str]]:
+    """Run PAGE's commands in COPY: (failures, commands left out because a program or test data is missing)."""
     failures, missing_tools = [], []
-    for block in run_blocks((copy / "README.md").read_text(encoding="utf-8")):
+    env = copy.env
+    for block in run_blocks((copy.root / page).read_text(encoding="utf-8"), page):
         printed = ""
+        left_out = False
         for line, command in block.commands:
             program = command.split()[0]
             if program not in BUILTINS and shutil.which(program, path=env["PATH"]) is None:
-                missing_tools.append(f"README.md:{line}: {program}")
+                missing_tools.append(f"{page}:{line}: {program}")
+                left_out = True
                 continue
             run_env = env
             if DATA.search(command):
                 root = data_root(command)
                 if root is None:
-                    missing_tools.append(f"README.md:{line}: test data {', '.join(DATA.findall(command))}")
+                    missing_tools.append(f"{page}:{line}: test data {', '.join(DATA.findall(command))}")
+                    left_out = True
                     continue
                 run_env = dict(env, ASM6502_TESTDATA=str(root))
             m = EXIT.search(command)
             want = int(m.group(1)) if m else 0
-            proc = subprocess.run(["bash", "-o", "pipefail", "-c", command], cwd=copy, env=run_env,
+            proc = subprocess.run(["bash", "-o", "pipefail", "-c", command], cwd=copy.root, env=run_env,
                                   stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=TIMEOUT)
             printed += proc.stdout + proc.stderr
             if proc.returncode != want:
-                failures.append(f"README.md:{line}: exit {proc.returncode}, not {want}: {command}\n"
+                failures.append(f"{page}:{line}: exit {proc.returncode}, not {want}: {command}\n"
                                 f"{(proc.stdout + proc.stderr)[-1500:]}")
-        if block.expected is not None and not missing_tools:
+        if block.expected is not None and not left_out:
             missing = follows(block.expected, printed)
             if missing is not None:
-                failures.append(f"README.md:{block.line}: the output shown below this block is not what it "
+                failures.append(f"{page}:{block.line}: the output shown below this block is not what it "
                                 f"printed; first line not found: {missing!r}\n{printed[-1500:]}")
-    after = snapshot(copy)
-    changed = sorted(name for name in before if after.get(name) != before[name])
+    return failures, missing_tools
+
+
+def only_scratch_written(copy: Copy, before: dict[str, bytes]) -> list[str]:
+    after = snapshot(copy.root)
+    changed = sorted(name for name in before if not name.startswith("scratch/") and after.get(name) != before[name])
     outside = sorted(name for name in after if name not in before and not name.startswith("scratch/"))
-    if changed or outside:
-        failures.append(f"the commands changed {changed} and wrote {outside} (only scratch/ is theirs)")
+    return [f"the commands changed {changed} and wrote {outside} (only scratch/ is theirs)"] if changed or outside else []
+
+
+@pytest.fixture(scope="module")
+def after_readme(tmp_path_factory):
+    """A fresh copy in which README.md's commands ran: (the copy, README's failures, its left-out commands)."""
+    copy = make_copy(tmp_path_factory.mktemp("readme") / "asm6502")
+    failures, missing = run_page(copy, "README.md")
+    return copy, failures + only_scratch_written(copy, copy.before), missing
+
+
+@pytest.mark.parametrize("page", PAGES)
+def test_every_command_runs_as_written(page, after_readme, tmp_path):
+    copy, failures, missing = after_readme
+    if page != "README.md":
+        copy = make_copy(tmp_path / "asm6502", source=copy.root)
+        before = {name: data for name, data in copy.before.items()}
+        failures, missing = run_page(copy, page)
+        failures += only_scratch_written(copy, before)
     assert not failures, "\n\n".join(failures)
-    if missing_tools:
-        pytest.skip("not installed, so not run: " + ", ".join(missing_tools))
+    if missing:
+        pytest.skip("not installed, so not run: " + ", ".join(missing))

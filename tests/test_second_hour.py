@@ -169,7 +169,7 @@ def test_errors_come_before_warnings_and_are_never_hidden(capsys, tmp_path):
     lines = [f"{n} print \"{'x' * 200}\"" for n in range(320, 0, -1)]  # (each line warns: too long to type, out of order)
     (tmp_path / "big.bas").write_text("\n".join(lines) + "\n")
     code, _, err = run(capsys, "basic", "tok", tmp_path / "big.bas", "-o", tmp_path / "big.prg")
-    assert code == 1 and err.splitlines()[0] == "error: program does not fit below $10000"
+    assert code == 1 and err.splitlines()[0] == "asm6502 basic tok: error: program does not fit below $10000"
     assert "more diagnostics not shown" in err.splitlines()[-1]
 
 

@@ -1,5 +1,5 @@
 """A text source as the C64 stored it (asm6502/asm/typed.py): BASIC's CRUNCH drops the shifted keys
-typed outside quotes; the project keeps those inside a word and in a comment (README: deviations).
+typed outside quotes; the project keeps those inside a word and in a comment (docs/assembler.md: deviations).
 The original's side of every row is an oracle fixture (tests/fixtures/profiass/rules/)."""
 
 from __future__ import annotations

@@ -13,16 +13,21 @@ import sys
 
 from asm6502 import __version__
 from asm6502.cli.commands import SUBCOMMANDS
-from asm6502.cli.common import reader_gone, standard_streams
 
 __all__ = ["SUBCOMMANDS", "main"]
 
 
 def main(argv: list[str] | None = None) -> int:
+    args = list(sys.argv[1:] if argv is None else argv)
+    if args in (["--version"], ["-V"]):  # (the assembler's parser knows it too; this answers before anything is imported)
+        print(f"asm6502 {__version__}")
+        return 0
+    from asm6502.cli.common import reader_gone, standard_streams  # (lazy: start-up, see ARCHITECTURE.md)
+
     if argv is None:  # the process: closed standard streams (<&-, >&-, 2>&-) are made safe first
         standard_streams()
     try:
-        return _dispatch(list(sys.argv[1:] if argv is None else argv), process_ends=argv is None)
+        return _dispatch(args, process_ends=argv is None)
     except KeyboardInterrupt:  # Ctrl-C while a module is still being imported
         print("asm6502: interrupted; nothing written", file=sys.stderr)
         return 130
@@ -31,9 +36,6 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _dispatch(args: list[str], process_ends: bool = False) -> int:
-    if args in (["--version"], ["-V"]):  # (the assembler's parser knows it too; this answers without importing it)
-        print(f"asm6502 {__version__}")
-        return 0
     if args and args[0] in SUBCOMMANDS:
         module_name = SUBCOMMANDS[args[0]][0]
         try:

@@ -17,6 +17,7 @@ from asm6502.asm.symfile import read_symbols
 from asm6502.cli.commands import SUBCOMMANDS
 from asm6502.cli.common import add_diagnostics_options, add_path_argument, byte_arg, cpu_arg, gate, guarded, print_diagnostics, take_repeated
 from asm6502.cpu import CPUS
+from asm6502.debuginfo import kickass_dbg
 from asm6502.diagnostics import DiagnosticError, error, in_source_order, warning
 from asm6502.fileio import BOM, INPUT, INPUT_FOLDER, OUTPUT, PIECE_BYTES, Files, is_utf16, refuse_binary
 from asm6502.numparse import parse_int
@@ -111,7 +112,10 @@ def build_parser() -> argparse.ArgumentParser:
                         "makes one; --vice-labels-numeric is 64tass's name)")
     parser.add_argument("--break", dest="breaks", action="append", default=[], metavar="LABEL",
                         help="add 'break $ADDR' for LABEL (or an address) to the label file, which x64sc "
-                        "-moncommands FILE then runs (repeatable)")
+                        "-moncommands FILE then runs, and to the debug-info file (repeatable)")
+    add_path_argument(parser, "--debug-info", role=OUTPUT, what="debug-info file", dest="debug_info", metavar="FILE",
+                      help="write a debug-info file for source-level debugging (KickAssembler's .dbg XML, which "
+                      "VS64 and C64 Debugger read): each statement's addresses, its file and line, the labels")
     add_diagnostics_options(parser)
     parser.add_argument("-V", "--version", action="version", version=f"asm6502 {__version__}")
     return parser
@@ -242,7 +246,7 @@ def main(argv: list[str]) -> int:
     defines, rest = take_repeated(argv, "-D", "--define")
     args = parser.parse_args(rest)
     args.define += defines
-    return guarded(lambda: _run(args, parser), args.diagnostics_format, args.caret)
+    return guarded(lambda: _run(args, parser), args.diagnostics_format, args.caret, prog=parser.prog)
 
 
 def _run(args, parser: argparse.ArgumentParser) -> int:
@@ -256,13 +260,13 @@ def _assemble_command(args, files: Files) -> int:
     source = Path(args.source)
     pieces = source_pieces(source, files)  # (read as assemble reads them into lines: the text is never whole)
     name = str(source)
-    options = Options(cpu=args.cpu, defines=parse_defines(args.define), listing=bool(args.listing),
+    options = Options(cpu=args.cpu, defines=parse_defines(args.define), listing=bool(args.listing or args.debug_info),
                       include_dirs=tuple(args.include), disk=args.disk, case="lower" if args.case == "petcat" else args.case,
-                      empty_ok=bool(args.listing or args.labels), precedence=not args.quiet and _precedence_on(args.warnings))  # (-q: not looked for)  # (definitions only: their listing or labels, no object file)  # fmt: skip
+                      empty_ok=bool(args.listing or args.labels or args.debug_info), precedence=not args.quiet and _precedence_on(args.warnings))  # (-q: not looked for)  # (definitions only: their listing or labels, no object file)  # fmt: skip
     try:
         result = assemble(pieces, name, options, files)
     except DiagnosticError as exc:
-        print_diagnostics(in_source_order(exc.diagnostics), more=exc.more, form=args.diagnostics_format, caret=args.caret)
+        print_diagnostics(in_source_order(exc.diagnostics), more=exc.more, form=args.diagnostics_format, caret=args.caret, prog="asm6502")
         n = len(exc.errors) + exc.more_errors
         print(f"{n} error{'s' if n != 1 else ''}; no output written", file=sys.stderr)
         return 1
@@ -274,7 +278,7 @@ def _assemble_command(args, files: Files) -> int:
                         f"${args.fill:02X} in the {args.format} output")  # (a gap has no line of its own)
             )
     if not args.quiet:
-        print_diagnostics(in_source_order(diags), more=result.more_warnings, form=args.diagnostics_format, caret=args.caret)
+        print_diagnostics(in_source_order(diags), more=result.more_warnings, form=args.diagnostics_format, caret=args.caret, prog="asm6502")
     if not result.segments:  # (definitions only: the listing, symbol tables and labels, no object file)
         payload: bytes | str | None = None
     elif args.format == "prg":
@@ -308,17 +312,21 @@ def _assemble_command(args, files: Files) -> int:
     folder = source.parent if args.output == "-" else out_path.parent
     for file_name, data in result.files.items():  # '.sst' symbol tables: names from inside the source, next to the output
         files.add_confined(folder, file_name.lower(), data, "symbol table named by '.sst'", replaceable=_is_symbol_table)
-    if args.breaks and not args.labels:
-        raise DiagnosticError([error("--break needs a label file: -l FILE (x64sc -moncommands FILE runs its 'break' lines)")])
+    if args.breaks and not (args.labels or args.debug_info):
+        raise DiagnosticError([error("--break needs a label file: -l FILE (x64sc -moncommands FILE runs its 'break' lines) "
+                                     "or a debug-info file (--debug-info FILE)")])
+    breaks = _break_addresses(result, args.breaks)
     if args.labels:
-        files.add(args.labels, output.vice_labels(result, args.labels_all, _break_addresses(result, args.breaks)), "label file")
+        files.add(args.labels, output.vice_labels(result, args.labels_all, breaks), "label file")
+    if args.debug_info:
+        files.add(args.debug_info, kickass_dbg(result, breaks), "debug-info file")
     if args.mse and result.segments:
         from asm6502.typein import mselisting as mse
 
         files.add(args.mse, mse.write_listing(result.load_address, result.image, name=(args.mse_name or source.stem).upper()), "MSE listing")
     files.commit()
     if not args.quiet:
-        others = [str(p) for p in (args.listing, args.labels, args.mse) if p] + sorted(result.files)
+        others = [str(p) for p in (args.listing, args.labels, args.debug_info, args.mse) if p] + sorted(result.files)
         print(_summary(result, out_path if payload is not None else None, args.output == "-", others), file=sys.stderr)
     return 0
 

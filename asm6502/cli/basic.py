@@ -17,7 +17,7 @@ from asm6502.cli.basic_common import add_case_option, tokenize_text
 from asm6502.cli.basic_common import read_prg as _read_prg
 from asm6502.cli.basic_common import read_text as _read_text
 from asm6502.cli.basic_run import register_run
-from asm6502.cli.common import add_path_argument, gate, guarded, print_diagnostics
+from asm6502.cli.common import add_path_argument, command_name, gate, guarded, print_diagnostics
 from asm6502.cli.type_basic import register_type
 from asm6502.diagnostics import DiagnosticError, Span, error
 from asm6502.fileio import INPUT, OUTPUT, Files, write_stdout
@@ -37,9 +37,9 @@ def address_arg(text: str) -> int:
         raise argparse.ArgumentTypeError(f"{exc} (bare digits are hex: 0801; or {SPELLINGS})") from None
 
 
-def _report(diagnostics, quiet: bool) -> None:
+def _report(diagnostics, quiet: bool, prog: str) -> None:
     if not quiet:
-        print_diagnostics(diagnostics)
+        print_diagnostics(diagnostics, prog=prog)
 
 
 # --------------------------------------------------------------------------- tok
@@ -63,7 +63,7 @@ def run_tok(args, files: Files) -> int:
     text = _read_text(args.source, files)
     _refuse_checksummer_listing(text, args.source)
     result, diagnostics = tokenize_text(text, args.source, args.case, args.start)
-    _report(diagnostics, args.quiet)
+    _report(diagnostics, args.quiet, f"asm6502 basic {args.command}")
     _write(args.output or str(Path(args.source).with_suffix(".prg")), result.prg, args.source, "output", files)
     return 0
 
@@ -183,7 +183,7 @@ def _lines(n: int) -> str:
 
 
 def _report_read(args, result, label: str, output: str | None, files: Files) -> int:
-    print_diagnostics(result.diagnostics)
+    print_diagnostics(result.diagnostics, prog="asm6502 basic read")
     if result.lines:
         numbers = [r.number for r in result.lines]
         version = "V1/V2" if result.version in (1, 2) else "V3"
@@ -204,11 +204,11 @@ def _report_read(args, result, label: str, output: str | None, files: Files) -> 
             plan.add(fixed, result.corrected_listing(), "corrected listing")
         plan.commit()
         if args.fix:
-            print(f"asm6502 basic: wrote the corrected listing to {fixed}", file=sys.stderr)
+            print(f"asm6502 basic read: wrote the corrected listing to {fixed}", file=sys.stderr)
         if not result.ok:
-            print(f"asm6502 basic: wrote {output} despite {n_err} error(s) (--force)", file=sys.stderr)
+            print(f"asm6502 basic read: wrote {output} despite {n_err} error(s) (--force)", file=sys.stderr)
     else:
-        print(f"asm6502 basic: {output} not written ({n_err} error(s); --force writes it anyway)", file=sys.stderr)
+        print(f"asm6502 basic read: {output} not written ({n_err} error(s); --force writes it anyway)", file=sys.stderr)
     return 0 if result.ok else 1
 
 
@@ -232,7 +232,7 @@ def run_list(args, files: Files) -> int:
     from asm6502.basic.tokenizer import detokenize
 
     result = detokenize(_read_prg(args.prg, want="any", files=files), filename=args.prg)  # lists any .prg
-    _report(result.diagnostics, args.quiet)
+    _report(result.diagnostics, args.quiet, f"asm6502 basic {args.command}")
     _write(args.output, result.text, args.prg, "listing", files)
     return 0
 
@@ -267,13 +267,13 @@ def run_checksum(args, files: Files) -> int:
         kind = "text" if Path(args.input).suffix.lower() in (".bas", ".txt") else "prg"
     if kind == "text":
         tok, diagnostics = tokenize_text(_read_text(args.input, files), args.input, args.case)
-        _report(diagnostics, args.quiet)
+        _report(diagnostics, args.quiet, f"asm6502 basic {args.command}")
         prg = tok.prg
     else:
         prg = _read_prg(args.input, files=files)
     options = ChecksumOptions(version=args.checksum_version, count_spaces=args.v3_count_spaces)
     text, diagnostics = checksum_listing(prg, filename=args.input, options=options)
-    _report(diagnostics if kind == "prg" else (), args.quiet)
+    _report(diagnostics if kind == "prg" else (), args.quiet, f"asm6502 basic {args.command}")
     _write(args.output, text, args.input, "listing", files)
     return 0
 
@@ -304,4 +304,4 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str]) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
-    return guarded(lambda: args.func(args, gate(parser, args)))
+    return guarded(lambda: args.func(args, gate(parser, args)), prog=command_name(parser, args))

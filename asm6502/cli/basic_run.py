@@ -15,7 +15,7 @@ from pathlib import Path
 from asm6502.cli.basic_common import add_case_option, tokenize_text
 from asm6502.cli.basic_common import read_prg as _read_prg
 from asm6502.cli.basic_common import read_text as _read_text
-from asm6502.cli.common import add_path_argument, count_arg, gate, guarded, number_arg, print_diagnostics
+from asm6502.cli.common import add_path_argument, command_name, count_arg, gate, guarded, number_arg, print_diagnostics
 from asm6502.diagnostics import DiagnosticError, error
 from asm6502.fileio import INPUT, ROM_FOLDER, Files, refuse_binary
 from asm6502.petscii import REVERSED_SPACE
@@ -72,7 +72,7 @@ def run(args, files: Files) -> int:
 
     if Path(args.prg).suffix.lower() in (".bas", ".txt"):
         tok, diagnostics = tokenize_text(_read_text(args.prg, files), args.prg, args.case)
-        print_diagnostics(diagnostics)
+        print_diagnostics(diagnostics, prog="asm6502 basic run")
         prg = tok.prg
     else:
         prg = _read_prg(args.prg, files=files)
@@ -111,13 +111,13 @@ def run(args, files: Files) -> int:
     if result.reason == "interrupt":
         sys.stdout.write("\n" if column[0] else "")
         sys.stdout.flush()
-        print("asm6502: interrupted", file=sys.stderr)
+        print("asm6502 basic run: interrupted", file=sys.stderr)
     if result.reason in ("input", "limit", "unsupported"):
         if column[0]:
             sys.stdout.write("\n")
             sys.stdout.flush()
         where = f" in line {result.line}" if result.line is not None else ""
-        print(f"asm6502: note: {result.message}{where}", file=sys.stderr)
+        print(f"asm6502 basic run: note: {result.message}{where}", file=sys.stderr)
     from asm6502.basic.interpreter.inout import INPUT_EXHAUSTED  # (the interpreter is loaded by now)
 
     if result.reason == "input" and result.message == INPUT_EXHAUSTED and args.input:
@@ -149,10 +149,10 @@ def _run_on_rom(args, prg: bytes, files) -> int:
         rows.pop()
     sys.stdout.write("\n".join(rows) + "\n")
     if stop.reason == "cycles":
-        print(f"asm6502: note: {stop.message}", file=sys.stderr)
+        print(f"asm6502 basic run: note: {stop.message}", file=sys.stderr)
         return EXIT_CODES["limit"]
     if stop.reason == "halt":
-        print(f"asm6502: error: {stop.message}", file=sys.stderr)
+        print(f"asm6502 basic run: error: {stop.message}", file=sys.stderr)
         return 1
     if re.search(rb"\?[A-Z ]+ ERROR", bytes(machine.transcript)):
         return EXIT_CODES["error"]
@@ -180,7 +180,7 @@ def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="asm6502 basic run", description="Run a tokenized C64 BASIC V2 program.")
     add_arguments(parser)
     args = parser.parse_args(argv)
-    return guarded(lambda: args.func(args, gate(parser, args)))
+    return guarded(lambda: args.func(args, gate(parser, args)), prog=command_name(parser, args))
 
 
 if __name__ == "__main__":  # pragma: no cover

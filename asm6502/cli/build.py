@@ -6,7 +6,7 @@ import argparse
 import sys
 
 from asm6502 import build as builder
-from asm6502.cli.common import add_diagnostics_options, add_path_argument, gate, guarded, print_diagnostics
+from asm6502.cli.common import add_diagnostics_options, add_path_argument, command_name, gate, guarded, print_diagnostics
 from asm6502.fileio import INPUT, Files
 
 
@@ -34,7 +34,7 @@ def _run(args, files: Files) -> int:
     """*files*: the gate: every input registered as it is read, every output checked against them."""
     products = builder.build(args.manifest, files)
     for p in products:
-        print_diagnostics(p.diagnostics, form=args.diagnostics_format, caret=args.caret)
+        print_diagnostics(p.diagnostics, form=args.diagnostics_format, caret=args.caret, prog="asm6502 build")
     if args.check:
         report = builder.differences(products)
         report += [f"{path}: not made by {args.manifest} (stale? delete it or declare it)" for path in builder.undeclared(products, args.manifest)]
@@ -55,4 +55,4 @@ def _run(args, files: Files) -> int:
 def main(argv: list[str]) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
-    return guarded(lambda: _run(args, gate(parser, args)), args.diagnostics_format, args.caret)
+    return guarded(lambda: _run(args, gate(parser, args)), args.diagnostics_format, args.caret, prog=command_name(parser, args))

@@ -15,14 +15,14 @@ MAX_SHOWN = 50  # diagnostics printed before the rest is only counted (a wrong f
 
 
 def print_diagnostics(diagnostics: Iterable[Diagnostic], stream=None, limit: int = MAX_SHOWN, more: int = 0,
-                      form: str = "gnu", caret: bool = True) -> None:
+                      form: str = "gnu", caret: bool = True, prog: str | None = None) -> None:
     """The first *limit* diagnostics, errors first (no warning hides an error), then how many
-    more there are (*more*: those the run only counted); *form*, *caret*: as diagnostics.render."""
+    more there are (*more*: those the run only counted); *form*, *caret*, *prog*: as diagnostics.render."""
     stream = stream or sys.stderr
     hidden = more
     for i, d in enumerate(errors_first(diagnostics)):
         if i < limit:
-            print(render(d, form, caret), file=stream)
+            print(render(d, form, caret, prog), file=stream)
         else:
             hidden += 1
     if hidden:
@@ -176,8 +176,22 @@ def add_diagnostics_options(parser: argparse.ArgumentParser) -> None:
                         help="no source line and caret under a message (one line each, for editors)")
 
 
-def guarded(fn: Callable[[], int], form: str = "gnu", caret: bool = True) -> int:
+def command_name(parser: argparse.ArgumentParser, args: argparse.Namespace) -> str:
+    """The command as its messages name it: the prog of the (sub-)parser that took the command line
+    ('asm6502 d64 validate'), which argparse puts in front of its own errors too."""
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            chosen = getattr(args, action.dest, None)
+            if chosen in action.choices:
+                return command_name(action.choices[chosen], args)
+    return parser.prog
+
+
+def guarded(fn: Callable[[], int], form: str = "gnu", caret: bool = True, prog: str = "asm6502") -> int:
     """Run a command body; turn expected failures into messages and exit codes.
+
+    Every message without a place in an input starts with *prog* (``command_name``): ``asm6502 CMD: error: ...``;
+    one with a place is ``file:line:col: error: ...``.
 
     DiagnosticError -> its diagnostics, exit 1; OSError -> one line naming the user's file,
     exit 1; standard output's reader gone (``| head``) -> quiet, exit 0; Ctrl-C -> exit 130
@@ -189,21 +203,21 @@ def guarded(fn: Callable[[], int], form: str = "gnu", caret: bool = True) -> int
     except BrokenPipeError:
         return reader_gone()
     except DiagnosticError as exc:
-        print_diagnostics(exc.diagnostics, more=exc.more, form=form, caret=caret)
+        print_diagnostics(exc.diagnostics, more=exc.more, form=form, caret=caret, prog=prog)
         return 1
     except OSError as exc:
         name = exc.filename if exc.filename is not None else ""
         reason = exc.strerror or str(exc)
-        print(f"asm6502: error: {name}: {reason}" if name else f"asm6502: error: {reason}", file=sys.stderr)
+        print(f"{prog}: error: {name}: {reason}" if name else f"{prog}: error: {reason}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
-        print("asm6502: interrupted; nothing written", file=sys.stderr)
+        print(f"{prog}: interrupted; nothing written", file=sys.stderr)
         return 130
     except RecursionError:  # a last line of defence: every reader has its own nesting limit
-        print("asm6502: error: the input is nested too deeply", file=sys.stderr)
+        print(f"{prog}: error: the input is nested too deeply", file=sys.stderr)
         return 1
     except MemoryError:
-        print("asm6502: error: out of memory (is the input the right file?)", file=sys.stderr)
+        print(f"{prog}: error: out of memory (is the input the right file?)", file=sys.stderr)
         return 1
 
 

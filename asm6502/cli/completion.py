@@ -104,4 +104,4 @@ def main(argv: list[str]) -> int:
         sys.stdout.write(bash_script() if args.shell == "bash" else zsh_script())
         return 0
 
-    return guarded(run)
+    return guarded(run, prog="asm6502 completion")

@@ -9,7 +9,7 @@ from pathlib import Path
 from asm6502.asm import Options
 from asm6502.asm.pseudo import FOREIGN
 from asm6502.cli.assemble import parse_defines, read_source_text
-from asm6502.cli.common import add_diagnostics_options, add_path_argument, cpu_arg, gate, guarded, print_diagnostics, take_repeated
+from asm6502.cli.common import add_diagnostics_options, add_path_argument, command_name, cpu_arg, gate, guarded, print_diagnostics, take_repeated
 from asm6502.convert import TARGETS, convert
 from asm6502.cpu import CPUS
 from asm6502.diagnostics import DiagnosticError, error
@@ -44,7 +44,7 @@ def main(argv: list[str]) -> int:
     defines, rest = take_repeated(argv, "-D", "--define")
     args = parser.parse_args(rest)
     args.define += defines
-    return guarded(lambda: _run(args, gate(parser, args)), args.diagnostics_format, args.caret)
+    return guarded(lambda: _run(args, gate(parser, args)), args.diagnostics_format, args.caret, prog=command_name(parser, args))
 
 
 def _run(args, plan: Files) -> int:
@@ -60,7 +60,7 @@ def _run(args, plan: Files) -> int:
         raise _foreign_source(exc, source) from None
     if not args.quiet:
         print_diagnostics(conversion.diagnostics, more=conversion.result.more_warnings, form=args.diagnostics_format,
-                          caret=args.caret)  # (warnings the assembly only counted)
+                          caret=args.caret, prog="asm6502 convert")  # (warnings the assembly only counted)
         shape = conversion.structure
         print(f"structure: {len(shape.macros)} macro(s) as {args.to} macros, {len(shape.expanded)} expanded at each call; "
               f"{shape.loops} .goto loop(s) as {args.to} loops, {len(shape.unrolled)} unrolled", file=sys.stderr)  # fmt: skip

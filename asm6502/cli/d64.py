@@ -1,11 +1,11 @@
-"""``asm6502 d64 list|read|write|delete|rename``: 1541 disk images from the command line."""
+"""``asm6502 d64 list|read|write|delete|rename|validate``: 1541 disk images from the command line."""
 
 from __future__ import annotations
 
 import argparse
 from pathlib import Path
 
-from asm6502.cli.common import add_path_argument, gate, guarded
+from asm6502.cli.common import add_path_argument, command_name, gate, guarded
 from asm6502.d64 import DiskImage, FileType, name_matches, parse_disk_spec, petscii_name
 from asm6502.diagnostics import DiagnosticError, error
 from asm6502.fileio import EDITED, INPUT, MAX_IMAGE_BYTES, MAX_SOURCE_BYTES, OUTPUT, Files, write_stdout
@@ -20,7 +20,7 @@ NAME_HELP = (
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="asm6502 d64",
-        description="List, read, write, delete (scratch) and rename files of Commodore 1541 disk images (.d64, 35 tracks).",
+        description="List, read, write, delete (scratch) and rename files of Commodore 1541 disk images (.d64, 35 tracks), and validate them.",
         epilog=NAME_HELP,
     )
     sub = parser.add_subparsers(dest="action", required=True, metavar="ACTION")
@@ -53,6 +53,10 @@ def build_parser() -> argparse.ArgumentParser:
     add_path_argument(p, "image", role=EDITED, what="disk image", metavar="IMG", help="the .d64 image to change")
     p.add_argument("old", metavar="OLD", help="the file's name now")
     p.add_argument("new", metavar="NEW", help="its new name (no other file may have it)")
+
+    p = sub.add_parser("validate", help="rebuild the BAM from the files' chains (DOS V, c1541's validate): lost blocks "
+                       "freed, unclosed files removed; says what it changed")
+    add_path_argument(p, "image", role=EDITED, what="disk image", metavar="IMG", help="the .d64 image to validate")
     return parser
 
 
@@ -97,6 +101,29 @@ def _rename(args, plan: Files) -> int:
         return [f'renamed "{entry.display_name}" to "{display_name(new)}"']
 
     return _edit(args, plan, change)
+
+
+def _validate(args, plan: Files) -> int:
+    image = _load(args.image)  # (read to be changed: the image is this command's output)
+    before = image.blocks_free()
+    done = image.validate()
+    if not done.changed:
+        print(f"{args.image}: the BAM agrees with the files' chains; nothing to change")
+        print(f"{args.image}: {image.blocks_free()} blocks free")
+        return 0
+    plan.add(args.image, image.to_bytes(), "disk image")
+    plan.commit()
+    for entry in done.removed:
+        print(f'{args.image}: removed the unclosed file "{entry.display_name}" {entry.type_name} (its blocks are free)')
+    for what, blocks in (("freed", done.freed), ("marked in use", done.taken)):
+        if blocks:
+            shown = ", ".join(f"{t}/{s}" for t, s in blocks[:12]) + (", ..." if len(blocks) > 12 else "")
+            print(f"{args.image}: {what} {len(blocks)} block{'s' if len(blocks) != 1 else ''} (track/sector {shown})")
+    if done.recounted:
+        print(f"{args.image}: recounted the free blocks of track{'s' if len(done.recounted) != 1 else ''} "
+              f"{', '.join(map(str, done.recounted))}")
+    print(f"{args.image}: {image.blocks_free()} blocks free (were {before})")
+    return 0
 
 
 def _name_of(text: str, what: str) -> bytes:
@@ -180,5 +207,6 @@ def _write(args, plan: Files) -> int:
 def main(argv: list[str]) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
-    action = {"list": _list, "read": _read, "write": _write, "delete": _delete, "rename": _rename}[args.action]
-    return guarded(lambda: action(args, gate(parser, args)))
+    action = {"list": _list, "read": _read, "write": _write, "delete": _delete, "rename": _rename,
+              "validate": _validate}[args.action]
+    return guarded(lambda: action(args, gate(parser, args)), prog=command_name(parser, args))

@@ -6,7 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from asm6502.cli.common import add_path_argument, cpu_arg, gate, guarded, int_arg, read_program
+from asm6502.cli.common import add_path_argument, command_name, cpu_arg, gate, guarded, int_arg, read_program
 from asm6502.disasm import CPUS, SYNTAXES, SourceTooLong, disassemble
 from asm6502.disasm.basic_stub import find_stub, find_sys
 from asm6502.fileio import INPUT, OUTPUT, Files, write_stdout
@@ -89,4 +89,4 @@ def main(argv: list[str]) -> int:
     args = parser.parse_args(argv)
     if args.data and args.entry:
         parser.error("--data and --entry exclude each other")
-    return guarded(lambda: _run(args, gate(parser, args)))
+    return guarded(lambda: _run(args, gate(parser, args)), prog=command_name(parser, args))

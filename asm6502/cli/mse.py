@@ -6,7 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from asm6502.cli.common import add_path_argument, byte_arg, gate, guarded, number_arg, print_diagnostics, read_program
+from asm6502.cli.common import add_path_argument, byte_arg, command_name, gate, guarded, number_arg, print_diagnostics, read_program
 from asm6502.diagnostics import DiagnosticError, error
 from asm6502.fileio import INPUT, OUTPUT, Files, refuse_binary, write_stdout
 from asm6502.typein import mselisting as mse
@@ -163,12 +163,12 @@ def _report_decisions(label: str, decisions, prefix: str, left: int) -> None:
 
 def _report_listing(args: argparse.Namespace, result: mse.ReadResult, name: str, output: str | None,
                     gate: Files | None = None) -> int:
-    print_diagnostics(result.diagnostics)
+    print_diagnostics(result.diagnostics, prog="asm6502 mse read")
     hidden = any("less likely" in n.message for d in result.diagnostics for n in d.notes)
     if args.all_fixes:
         _print_all_fixes(result, name)
     elif hidden:
-        print("note: 'asm6502 mse read --all-fixes' lists all the readings found", file=sys.stderr)
+        print("asm6502 mse read: note: 'asm6502 mse read --all-fixes' lists all the readings found", file=sys.stderr)
     n_err = len(result.errors)
     if result.data:
         summary = (f"{name}: MSE V{result.version}, {result.lines} lines, ${result.start:04X}-${result.end - 1:04X} "
@@ -186,11 +186,11 @@ def _report_listing(args: argparse.Namespace, result: mse.ReadResult, name: str,
                 files.append((str(Path(output).with_suffix(".fixed.txt")), mse.corrected_listing(result), "corrected listing"))
             _write_outputs(files, args.txt, _fresh(gate))
             if args.fix:
-                print(f"asm6502 mse: wrote the corrected listing to {files[1][0]}", file=sys.stderr)
+                print(f"asm6502 mse read: wrote the corrected listing to {files[1][0]}", file=sys.stderr)
             if not result.ok:
-                print(f"asm6502 mse: wrote {output} despite {n_err} error(s) (--force)", file=sys.stderr)
+                print(f"asm6502 mse read: wrote {output} despite {n_err} error(s) (--force)", file=sys.stderr)
         else:
-            print(f"asm6502 mse: {output} not written ({n_err} error(s); --force writes it anyway)",
+            print(f"asm6502 mse read: {output} not written ({n_err} error(s); --force writes it anyway)",
                   file=sys.stderr)
     return 0 if result.ok else 1
 
@@ -219,5 +219,5 @@ def main(argv: list[str]) -> int:
     if args.command == "type":
         from asm6502.cli.type_mse import run_type
 
-        return guarded(lambda: run_type(args, gate(parser, args)))
-    return guarded(lambda: (_write if args.command == "write" else _read)(args, gate(parser, args)))
+        return guarded(lambda: run_type(args, gate(parser, args)), prog=command_name(parser, args))
+    return guarded(lambda: (_write if args.command == "write" else _read)(args, gate(parser, args)), prog=command_name(parser, args))

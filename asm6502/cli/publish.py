@@ -10,7 +10,7 @@ import subprocess
 import sys
 from typing import TYPE_CHECKING
 
-from asm6502.cli.common import add_path_argument, count_arg, gate, guarded, read_program
+from asm6502.cli.common import add_path_argument, command_name, count_arg, gate, guarded, read_program
 from asm6502.diagnostics import DiagnosticError, error
 from asm6502.fileio import (
     INPUT,
@@ -204,7 +204,7 @@ def _publish(args: argparse.Namespace, files: Files) -> int:
 def main(argv: list[str]) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
-    return guarded(lambda: _publish(args, gate(parser, args)))
+    return guarded(lambda: _publish(args, gate(parser, args)), prog=command_name(parser, args))
 
 
 if __name__ == "__main__":

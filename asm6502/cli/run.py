@@ -9,7 +9,7 @@ import sys
 from dataclasses import replace
 
 from asm6502 import filetype
-from asm6502.cli.common import add_path_argument, address_arg, count_arg, gate, guarded, read_program
+from asm6502.cli.common import add_path_argument, address_arg, command_name, count_arg, gate, guarded, read_program
 from asm6502.diagnostics import DiagnosticError, error
 from asm6502.emu.c64 import screen as pictures
 from asm6502.emu.c64.roms import find_roms
@@ -275,7 +275,7 @@ def _run_stubbed(args: argparse.Namespace, files: Files, note: str | None = None
         message = result.message
         if result.reason is StopReason.INPUT_NEEDED:
             message = f"the input ended: {message}"
-        print(f"asm6502 run: {result.reason.value}: {message} (PC ${result.pc:04X}, "
+        print(f"asm6502 run: {'note' if result.ok else 'error'}: {result.reason.value}: {message} (PC ${result.pc:04X}, "
               f"{total:,} instructions)", file=sys.stderr)
     if args.screenshot and result.ok:  # (a failed run leaves no output)
         files.add(args.screenshot, pictures.screenshot(machine.c64, settled=True), "screenshot")
@@ -287,4 +287,4 @@ def _run_stubbed(args: argparse.Namespace, files: Files, note: str | None = None
 def main(argv: list[str]) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
-    return guarded(lambda: _run(args, gate(parser, args)))
+    return guarded(lambda: _run(args, gate(parser, args)), prog=command_name(parser, args))

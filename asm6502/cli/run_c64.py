@@ -168,7 +168,7 @@ def run_on_c64(args: argparse.Namespace, roms: RomSet, files: Files) -> int:
         total = machine.cpu.cycles
         # (--cycles counts from the end of the boot, as the limit does: the boot's own cycles are told apart)
         said = f"the limit of {spec.cycles:,} cycles was reached" if stop.reason == "cycles" else stop.message
-        print(f"asm6502 run: {stop.reason}: {said} (PC ${machine.cpu.pc:04X}, {total - boot_cycles:,} cycles "
+        print(f"asm6502 run: {'error' if code else 'note'}: {stop.reason}: {said} (PC ${machine.cpu.pc:04X}, {total - boot_cycles:,} cycles "
               f"after the boot of {boot_cycles:,}; {total / max(elapsed, 1e-9):,.0f} cycles per CPU second, "
               f"{total / max(elapsed, 1e-9) / 985_248:.2f} x a PAL C64)", file=sys.stderr)
     return code

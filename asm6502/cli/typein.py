@@ -6,7 +6,7 @@ import argparse
 import re
 import sys
 
-from asm6502.cli.common import add_path_argument, gate, guarded
+from asm6502.cli.common import add_path_argument, command_name, gate, guarded
 from asm6502.cli.typein_formats import COMMANDS, register
 from asm6502.diagnostics import DiagnosticError, error
 from asm6502.fileio import INPUT, OUTPUT, OUTPUT_FOLDER, Files, refuse_binary, write_stdout
@@ -109,9 +109,9 @@ def main(argv: list[str]) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.command == "scan":
-        return guarded(lambda: _scan(args, gate(parser, args)))
+        return guarded(lambda: _scan(args, gate(parser, args)), prog=command_name(parser, args))
     if args.command in COMMANDS:
-        return guarded(lambda: COMMANDS[args.command](args, gate(parser, args)))
+        return guarded(lambda: COMMANDS[args.command](args, gate(parser, args)), prog=command_name(parser, args))
     return 2  # (argparse requires a command)
 
 

@@ -95,7 +95,7 @@ def run_read(args: argparse.Namespace, files: Files) -> int:
         raise DiagnosticError([error(f"{name}: no {args.format} listing found ({fmt.shape})")])
     status = 0
     for k, reading in enumerate(readings, start=1):
-        print_diagnostics(reading.diagnostics)
+        print_diagnostics(reading.diagnostics, prog="asm6502 typein read")
         if args.report:
             for r in reading.lines:
                 print(f"{name}:{r.row}: {r.key}: {r.status} {r.printed or '-'} {r.computed or '-'}"

@@ -7,7 +7,7 @@ import json
 import os
 import sys
 
-from asm6502.cli.common import add_path_argument, gate, guarded, number_arg
+from asm6502.cli.common import add_path_argument, command_name, gate, guarded, number_arg
 from asm6502.diagnostics import DiagnosticError, error
 from asm6502.emu import superhirn
 from asm6502.emu.harness import Machine
@@ -140,4 +140,4 @@ def _check_loads_at(prg: bytes, name: str, start: int, game: str) -> None:
 def main(argv: list[str]) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
-    return guarded(lambda: _verify_superhirn(args, gate(parser, args)))
+    return guarded(lambda: _verify_superhirn(args, gate(parser, args)), prog=command_name(parser, args))
