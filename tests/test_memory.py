@@ -176,3 +176,23 @@ def test_memory_of_a_large_file_of_one_line_shape(shape):
         k += 1
     ratio = _peak_per_byte("10 *= $c000\n" + "".join(lines), listing=False)
     assert ratio <= SHAPE_BOUND, f"{shape}: {ratio:.1f} bytes at the peak per byte of input (bound {SHAPE_BOUND})"
+
+
+# --- the type-in readers: a page of text that holds no listing ----------------------------------
+
+READER_BOUND = 8.0  # bytes at the peak per byte of input (measured: 4.3 for the Checksummer reader on
+# rows of one letter; 140 when every row was kept as a string and a piece of "prose": 16 MB took 2.2 GB)
+
+
+@pytest.mark.parametrize("row", ["a\n", "Listing 1. Der Text eines Artikels, eine Zeile davon\n"])
+def test_memory_of_the_checksummer_reader_on_rows_of_prose(row):
+    from asm6502.typein.cslisting.read import read_listings
+
+    text = row * (200_000 // len(row))
+    tracemalloc.start()
+    try:
+        assert not any(r.lines for r in read_listings(text, "page.txt"))
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak / len(text) <= READER_BOUND, f"{peak / len(text):.1f} bytes at the peak per byte of input"

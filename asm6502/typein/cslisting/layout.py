@@ -15,13 +15,14 @@ An empty cell is the empty slot of a column (no number: the row goes on with the
 above; no checksum: the line goes on in the next row).  A printed line longer than the
 print width goes on in the next row without a number; its checksum comes at its end.
 Captions (``Listing 1. ...``), the ``(c) 64'er`` stamp, page headers and article text
-are rows or cells that belong to no line; they are kept as ``prose`` and never read as
-BASIC.  This module only finds the pieces; :mod:`asm6502.typein.cslisting.read` checks them.
+are rows or cells that belong to no line; they are counted as ``prose`` and never read as
+BASIC (not kept: a page of 8 million rows of article text would hold gigabytes).  This module only finds the pieces; :mod:`asm6502.typein.cslisting.read` checks them.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from itertools import pairwise
 
@@ -295,18 +296,31 @@ _LOGO = re.compile(r"^\s*[^A-Za-z\s]*(?:[A-Za-z][^A-Za-z\s]*){0,3}\s*$")  # a fe
 @dataclass
 class Layout:
     records: list[Record]
-    prose: list[Piece]  # text that belongs to no line (captions, article text, stamps)
+    prose: int  # pieces of text that belong to no line (captions, article text, stamps)
+
+
+def _lines(text: str) -> Iterator[str]:
+    """The rows of *text* one at a time (a list of them all would be the text's size again, in
+    small strings: tens of bytes a row)."""
+    at = 0
+    while True:
+        end = text.find("\n", at)
+        if end < 0:
+            yield text[at:]
+            return
+        yield text[at:end]
+        at = end + 1
 
 
 def find_records(text: str) -> Layout:
     """Every numbered line with its pieces and checksum, in listing order."""
     open_: dict[int, Record] = {}  # column -> the line still being read
     records: list[Record] = []
-    prose: list[Piece] = []
+    prose = 0
     block = 0
     counter = 0
-    lines = text.split("\n")
-    rows = [(lineno, part) for lineno, raw in enumerate(lines, start=1) for part in _run_together(raw.rstrip("\r"))]
+    rows = ((lineno, part) for lineno, raw in enumerate(_lines(text), start=1)
+            for part in _run_together(raw.rstrip("\r")))
     last_row = 0
     for lineno, raw in rows:
         if not raw.strip():
@@ -315,8 +329,8 @@ def find_records(text: str) -> Layout:
             for col, page in list(open_.items()):
                 if page.checksum is None and page.line == last_row and _LOGO.match(page.text):
                     del open_[col]
-                    prose.extend([Piece(page.number_text, page.line, page.col), *page.pieces])
-            prose.append(Piece(raw, lineno, 1))
+                    prose += 1 + len(page.pieces)
+            prose += 1
             continue
         last_row = lineno
         unmerged = _unmerge(raw)
@@ -362,7 +376,7 @@ def find_records(text: str) -> Layout:
                     if rec is not None:
                         _close(rec, open_, records)
                         rec = None
-                    prose.append(Piece(t, lineno, col))
+                    prose += 1
             if seg.checksum is not None:
                 m, col = seg.checksum
                 if rec is not None:
@@ -372,7 +386,7 @@ def find_records(text: str) -> Layout:
                     _close(rec, open_, records)
                     any_record = True
                 else:
-                    prose.append(Piece(m.group(0), lineno, col))
+                    prose += 1
             elif seg.number is not None and rec is not None and not seg.texts:
                 any_record = True
         if not tabbed and not any_record and open_.get(1) is None and records and records[-1].column == 1:

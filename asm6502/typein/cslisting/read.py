@@ -14,6 +14,7 @@ Several listings in one text (line numbers starting again) are read separately.
 from __future__ import annotations
 
 import re
+from array import array
 from dataclasses import dataclass, field, replace
 
 from asm6502.basic.case import BRACES
@@ -124,16 +125,29 @@ class ReadResult:
         return format_listing(rows)
 
 
+NEWLINE = re.compile("\n")
+
+
 class _Source:
+    """The text a listing was read from, for the source line under a message: the text and where
+    each of its rows starts (8 bytes a row, not a string a row)."""
+
     def __init__(self, text: str, filename: str):
         self.filename = filename
-        self.lines = text.split("\n")
-        self.starts = [0]
-        for line in self.lines[:-1]:
-            self.starts.append(self.starts[-1] + len(line) + 1)
+        self.text = text
+        self.starts = array("q", [0])
+        self.starts.extend(m.end() for m in NEWLINE.finditer(text))
+
+    def row(self, line: int) -> str | None:
+        if not 0 < line <= len(self.starts):
+            return None
+        start = self.starts[line - 1]
+        end = self.starts[line] - 1 if line < len(self.starts) else len(self.text)
+        return self.text[start:end]
 
     def span(self, line: int, col: int, length: int = 1) -> Span:
-        source = self.lines[line - 1].rstrip("\r") if 0 < line <= len(self.lines) else None
+        row = self.row(line)
+        source = row.rstrip("\r") if row is not None else None
         if source is not None and (len(source) > 120 or "\t" in source):
             source = None  # an OCR row of two columns is too long to echo under every message
         return Span(self.filename, line, col, length, source)
