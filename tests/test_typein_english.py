@@ -170,9 +170,11 @@ def test_ocr_noise_is_read_back_with_no_wrong_repair(name, seed, share):
     (reading,) = fmt.read("\n".join(noisy), "noisy.txt")
     truth = {r.key: r.data for r in clean.lines}
     taken_wrong = [r for r in reading.lines if r.status in ("verified", "repaired") and truth.get(r.key) != r.data]
-    # a line taken though misread only where the checksum cannot tell the two apart (Bug
-    # Repellent 1 shifts each byte out after eight more: it sees only a line's last bytes)
-    assert all(fmt.checksum(r.key, r.data) == fmt.checksum(r.key, truth[r.key]) and name == "bugrepellent-1"
+    # a line taken though misread only where the checksum cannot tell the two apart: never a
+    # repair, only a misreading whose checksum is the printed one (Bug Repellent 1 shifts each
+    # byte out after eight more and sees only a line's last bytes; any 8-bit sum meets a
+    # collision now and then: 'TO' read '7O' in High IQ's line 100 sums to Bug Repellent 3's PF too)
+    assert all(r.status == "verified" and fmt.checksum(r.key, r.data) == fmt.checksum(r.key, truth[r.key])
                for r in taken_wrong)
     if reading.whole and not taken_wrong:
         assert reading.prg == prg

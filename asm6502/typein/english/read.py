@@ -22,7 +22,7 @@ from itertools import product
 
 from asm6502.basic.case import BRACES
 from asm6502.basic.tokenizer import MAX_LINE_NUMBER, link_program
-from asm6502.diagnostics import Diagnostic, error, warning
+from asm6502.diagnostics import Diagnostic, Span, error, warning
 from asm6502.typein.confusion import CONFUSIONS, char_cost
 from asm6502.typein.english import bugrepellent, mlx, printed, proofreader
 
@@ -338,8 +338,9 @@ def numbered(line: str) -> tuple[str | None, str]:
 
 
 def _listing(reports: list[LineReport], filename: str) -> Listing:
-    diagnostics = [error(f"{filename}:{r.row}: line {r.key}: {r.note}") for r in reports if r.status == "bad"]
-    diagnostics += [warning(f"{filename}:{r.row}: line {r.key} repaired: {r.note}") for r in reports if r.status == "repaired"]
+    diagnostics = [error(f"line {r.key}: {r.note}", _row(filename, r.row)) for r in reports if r.status == "bad"]
+    diagnostics += [warning(f"line {r.key} repaired: {r.note}", _row(filename, r.row))
+                    for r in reports if r.status == "repaired"]
     return Listing(build_basic(reports), tuple(reports), tuple(diagnostics))
 
 
@@ -382,13 +383,14 @@ def read_mlx(text: str, version: str, filename: str = "<input>") -> list[Listing
         if at < 0:
             continue
         if at > len(image):
-            diagnostics.append(error(f"{filename}: no line for ${start + len(image):04X}-${r.key - 1:04X}"))
+            diagnostics.append(error(f"no line for ${start + len(image):04X}-${r.key - 1:04X}", _row(filename, r.row)))
             image += bytes(at - len(image))
         image[at : at + len(r.data)] = r.data
     if end is not None and end >= start:
         image = image[: end - start + 1]
-    diagnostics += [error(f"{filename}:{r.row}: {mlx.format_address(version, r.key)}: {r.note}") for r in reports if r.status == "bad"]
-    diagnostics += [warning(f"{filename}:{r.row}: {mlx.format_address(version, r.key)} repaired: {r.note}")
+    diagnostics += [error(f"{mlx.format_address(version, r.key)}: {r.note}", _row(filename, r.row))
+                    for r in reports if r.status == "bad"]
+    diagnostics += [warning(f"{mlx.format_address(version, r.key)} repaired: {r.note}", _row(filename, r.row))
                     for r in reports if r.status == "repaired"]
     return [Listing(start.to_bytes(2, "little") + bytes(image), tuple(reports), tuple(diagnostics))]
 
@@ -445,3 +447,8 @@ def mlx_line(version: str, f: mlx.PrintedLine, addresses: list[int], more: list[
     computed = str(mlx.checksum(version, address, data))
     note = f"{len(distinct)} readings verify" if hits else f"the bytes give checksum {computed}, the print says {f.fields[-1]}"
     return LineReport(f.row, address, "bad", data, f.fields[-1], computed, "", note)
+
+
+def _row(filename: str, row: int) -> Span:
+    """Where a listing line stands in the text read (its row; the note says the column)."""
+    return Span(filename, row, 1, 1, None)
