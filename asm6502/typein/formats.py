@@ -143,15 +143,7 @@ class MseListing(TypeinFormat):
 
     def build(self, lines: Sequence[tuple[int, bytes]], start: int) -> bytes:
         """The bytes from *start* on, each line at its address; a gap holds the MSE's fill ($AA)."""
-        image = bytearray()
-        for address, data in sorted(lines):
-            at = address - start
-            if at < 0:
-                continue
-            if at > len(image):
-                image += bytes([MSE_FILL]) * (at - len(image))
-            image[at : at + len(data)] = data
-        return start.to_bytes(2, "little") + bytes(image)
+        return _machine_code(lines, start, MSE_FILL)
 
 
 @dataclass(frozen=True)
@@ -228,15 +220,21 @@ class MlxListing(TypeinFormat):
 
     def build(self, lines: Sequence[tuple[int, bytes]], start: int) -> bytes:
         """The bytes from *start* on, each line at its address; a gap holds zeros."""
-        image = bytearray()
-        for address, data in sorted(lines):
-            at = address - start
-            if at < 0:
-                continue
-            if at > len(image):
-                image += bytes(at - len(image))
-            image[at : at + len(data)] = data
-        return start.to_bytes(2, "little") + bytes(image)
+        return _machine_code(lines, start, 0)
+
+
+def _machine_code(lines: Sequence[tuple[int, bytes]], start: int, fill: int) -> bytes:
+    """The .prg of (address, bytes) lines from *start* on; a line before it is left out, a gap
+    between lines holds *fill*."""
+    image = bytearray()
+    for address, data in sorted(lines):
+        at = address - start
+        if at < 0:
+            continue
+        if at > len(image):
+            image += bytes([fill]) * (at - len(image))
+        image[at : at + len(data)] = data
+    return start.to_bytes(2, "little") + bytes(image)
 
 
 def _english_reading(name: str, listing: english_read.Listing) -> Reading:
