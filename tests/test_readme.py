@@ -193,7 +193,8 @@ def make_copy(dest: Path, source: Path | None = None) -> Copy:
         shutil.copytree(source, dest, dirs_exist_ok=True, symlinks=True, ignore=shutil.ignore_patterns(".venv"))
     fake_venv(dest)
     env = dict(os.environ, PATH=f"{dest / '.venv' / 'bin'}{os.pathsep}{os.environ.get('PATH', '')}",
-               PYTHONPATH=str(dest), PYTHONDONTWRITEBYTECODE="1", COLUMNS="100")
+               PYTHONPATH=str(dest), PYTHONDONTWRITEBYTECODE="1", COLUMNS="100",
+               ASM6502_ROMS="none")  # (a fresh machine: no ROM images unless a command names them)
     env.pop("VIRTUAL_ENV", None)
     where = subprocess.run([str(dest / ".venv" / "bin" / "python"), "-c", "import asm6502; print(asm6502.__file__)"],
                            env=env, capture_output=True, text=True, cwd=dest).stdout

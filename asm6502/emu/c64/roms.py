@@ -145,7 +145,8 @@ def load_dir(directory: str | os.PathLike, files: Files | None = None) -> RomSet
             continue
         if named is not None and named.key in found:
             continue
-        data = gate.read(path, max(ROM_SIZES), "ROM image", regular=True)
+        # (found by a lookup -- in --roms, $ASM6502_ROMS or a VICE folder -- an input from now on)
+        data = gate.read(gate.found(path, "ROM image"), max(ROM_SIZES), "ROM image", regular=True)
         kind = _BY_CRC.get((len(data), zlib.crc32(data)))
         if kind is not None:
             found.setdefault(kind.key, data)
