@@ -201,3 +201,19 @@ def test_every_commands_gate_is_strict(prog, parser):
     from asm6502.cli.common import gate
 
     assert gate(parser, argparse.Namespace()).strict
+
+
+def test_rom_images_found_through_the_environment_are_read_as_found(tmp_path, monkeypatch):
+    """A ROM folder no argument names ($ASM6502_ROMS, a VICE folder) is a lookup: its images are
+    inputs the moment they are found, and a strict gate reads them."""
+    from asm6502.diagnostics import DiagnosticError
+    from asm6502.emu.c64 import roms
+
+    (tmp_path / "kernal-901227-03.bin").write_bytes(bytes(8192))  # the size of a KERNAL, not its bytes
+    monkeypatch.setenv(roms.ENV_VAR, str(tmp_path))
+    files = fileio.Files(strict=True)
+    try:
+        roms.find_roms(None, files=files)
+    except DiagnosticError:
+        pass  # (not the real image: said as such)
+    assert str(tmp_path / "kernal-901227-03.bin") in files.inputs
