@@ -7,10 +7,13 @@ page made); a new page is picked up by its name alone. The convention, for whoev
 * A block fenced `` ```sh `` is run. Each command (a line; lines ending in ``\\`` joined) runs with
   bash (``-o pipefail``) from the copy's root, with ``.venv/bin`` first on PATH (as after
   ``. .venv/bin/activate``) and an empty stdin. It must exit 0, unless its comment says ``exit N``.
-* A block fenced `` ```sh manual `` (any word after ``sh``) is shown, not run: it needs a terminal,
-  VICE, ROM images, the network or minutes (``make test``, ``make bench``, a game to play).
+* A block fenced `` ```sh manual `` (any other word after ``sh``) is shown, not run: it needs a
+  terminal, VICE, ROM images, the network or minutes (``make test``, ``make bench``, a game to play).
+* A block fenced `` ```sh needs=acme,64tass `` runs where those programs are installed (an
+  ``asm6502`` command that runs them itself, ``convert --check``); elsewhere it is left out and named.
 * A command whose program is not installed (``64tass`` on a machine without it) is left out and
-  named when the test is skipped for it; a missing ``asm6502`` sub-command or file is a failure.
+  named when the test is skipped for it, and so are the block's commands after it (they may read
+  what it would have written); a missing ``asm6502`` sub-command or file is a failure.
 * A command may read test data from elsewhere (magazine OCR) as ``"$ASM6502_TESTDATA"/COLLECTION/FILE``:
   it runs with the variable set to the first test-data folder (tests/testdata.py) that holds every
   file it names, and is left out and named, as a missing program is, when none does.
@@ -46,6 +49,7 @@ EXIT = re.compile(r"#.*\bexit (\d+)")
 TIMEOUT = 120  # seconds per command
 BUILTINS = {".", "source", "cd", "export", "set", "true", "test", "[", "echo", "printf"}
 DATA = re.compile(r'"\$ASM6502_TESTDATA"/(\S+)')
+NEEDS = re.compile(r"needs=([\w.+-]+(?:,[\w.+-]+)*)")
 
 
 def data_root(command: str) -> Path | None:
@@ -58,6 +62,7 @@ def data_root(command: str) -> Path | None:
 class Block:
     line: int  # the page's line of the opening fence
     commands: list[tuple[int, str]] = field(default_factory=list)  # (line, command)
+    needs: tuple[str, ...] = ()  # programs the block runs besides its commands' own (``needs=``)
     expected: list[str] | None = None  # lines of the `text output` block after it
 
 
@@ -80,8 +85,9 @@ def run_blocks(text: str, page: str = "README.md") -> list[Block]:
             body.append(lines[i])
             i += 1
         i += 1  # the closing fence
-        if lang == "sh" and not rest:
-            block = Block(start + 1)
+        needs = NEEDS.fullmatch(rest)
+        if lang == "sh" and (not rest or needs):
+            block = Block(start + 1, needs=tuple(needs.group(1).split(",")) if needs else ())
             pending, first = "", None
             for k, line in enumerate(body):
                 if first is None:
@@ -163,6 +169,11 @@ def test_the_run_blocks_are_found():
     assert sum(b.expected is not None for b in blocks) >= 5
 
 
+def test_a_needs_block_runs_with_its_programs_named():
+    blocks = run_blocks("```sh needs=acme,64tass\nasm6502 convert x --check\n```\n```sh manual\nx64sc\n```\n")
+    assert [(b.needs, [c for _, c in b.commands]) for b in blocks] == [(("acme", "64tass"), ["asm6502 convert x --check"])]
+
+
 def test_follows_reads_dots_as_any_lines():
     assert follows(["a", "...", "d"], "a\nb\nc\nd\n") is None
     assert follows(["a", "c"], "a\nb\nc\n") == "c"
@@ -193,7 +204,9 @@ def make_copy(dest: Path, source: Path | None = None) -> Copy:
         shutil.copytree(source, dest, dirs_exist_ok=True, symlinks=True, ignore=shutil.ignore_patterns(".venv"))
     fake_venv(dest)
     env = dict(os.environ, PATH=f"{dest / '.venv' / 'bin'}{os.pathsep}{os.environ.get('PATH', '')}",
-               PYTHONPATH=str(dest), PYTHONDONTWRITEBYTECODE="1", COLUMNS="100",
+               PYTHONPATH=str(dest), COLUMNS="100",
+               # (byte-code outside the copy, beside it: each command compiles what the last one did not)
+               PYTHONDONTWRITEBYTECODE="", PYTHONPYCACHEPREFIX=str(dest.parent / "pycache"),
                ASM6502_ROMS="none")  # (a fresh machine: no ROM images unless a command names them)
     env.pop("VIRTUAL_ENV", None)
     where = subprocess.run([str(dest / ".venv" / "bin" / "python"), "-c", "import asm6502; print(asm6502.__file__)"],
@@ -208,9 +221,16 @@ def run_page(copy: Copy, page: str) -> tuple[list[str], list[str]]:
     env = copy.env
     for block in run_blocks((copy.root / page).read_text(encoding="utf-8"), page):
         printed = ""
+        absent = [p for p in block.needs if shutil.which(p, path=env["PATH"]) is None]
+        if absent:
+            missing_tools.append(f"{page}:{block.line}: {', '.join(absent)} (the block's commands)")
+            continue
         left_out = False
         for line, command in block.commands:
             program = command.split()[0]
+            if left_out:
+                missing_tools.append(f"{page}:{line}: {command.split()[0]} (after a command left out)")
+                continue
             if program not in BUILTINS and shutil.which(program, path=env["PATH"]) is None:
                 missing_tools.append(f"{page}:{line}: {program}")
                 left_out = True
@@ -254,6 +274,7 @@ def after_readme(tmp_path_factory):
     return copy, failures + only_scratch_written(copy, copy.before), missing
 
 
+@pytest.mark.xdist_group("readme")  # (make test's workers: the pages on one, so README.md's commands run once)
 @pytest.mark.parametrize("page", PAGES)
 def test_every_command_runs_as_written(page, after_readme, tmp_path):
     copy, failures, missing = after_readme
