@@ -235,7 +235,12 @@ def main(argv: list[str] | None = None) -> int:
     folder = Path(args.folder)
     outcomes = []
     for p in chosen:
-        o = run_program(p, folder, args.roms)
+        try:
+            o = run_program(p, folder, args.roms)
+        except DiagnosticError:
+            raise  # (the ROMs or a disk image the user named: one line, as the commands say it)
+        except Exception as exc:  # a crash of the machine is that program's failure; the table goes on
+            o = Outcome(p.name, False, [f"crash: {type(exc).__name__}: {exc}"], {}, "", 0.0, [])
         outcomes.append(o)
         used = ", ".join(f"${op:02X} x{n:,}" for op, n in o.undocumented.items()) or "none"
         print(f"{'ok  ' if o.passed else 'FAIL'} {p.name:14} {p.kind:10} {o.seconds:6.1f} s  undocumented: {used}")
