@@ -36,7 +36,7 @@ from asm6502.typein.cslisting.layout import (
     read_checksum,
 )
 from asm6502.typein.cslisting.rank import MAX_LINE_TEXTS, Tried, keyword_join, rank_fixes
-from asm6502.typein.cslisting.text import checksum_of, line_body, normalize_controls, petcat_text
+from asm6502.typein.cslisting.text import checksum_of, line_body, normalize_controls, petcat_text, without_print_blanks
 from asm6502.typein.cslisting.verdict import AUTO_MARGIN, confident, confirmed, damage_left, describe, sole_reading
 from asm6502.typein.cslisting.vocabulary import Vocabulary
 
@@ -251,7 +251,7 @@ def _check(records: list[Record], src: _Source, version: int, upper: bool) -> Re
     last = -1
     for at, rec in enumerate(records):
         where = src.span(rec.line, rec.col, len(rec.number_text))
-        printed = rec.text.strip(" ")
+        printed = without_print_blanks(rec.text.strip(" "))
         renumbered = _renumber(rec, printed, last, records[at + 1].number if at + 1 < len(records) else None,
                                seen, upper, options)
         if renumbered is not None:
