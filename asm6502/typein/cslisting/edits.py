@@ -255,6 +255,42 @@ def closing_brackets(text: str, quoted: list[bool]) -> list[Edit]:
     return [Edit(start, len(stripped), ")" * need, CLOSERS_LOST_COST, BRACKETS_LOST)]
 
 
+RUN_MIN = 8  # a quoted run this long of mostly one character may be a row of one graphics glyph
+RUN_SHARE = 0.5
+RUN_COST = 2.0
+RUN_LENGTH_COST = 0.1  # each character more or fewer than OCR read
+SCREEN_WIDTH = 40  # a row of the glyph across the screen, the usual length of such a rule
+RUN_MORE = 12  # lengths tried beyond the one read (OCR merges and drops glyphs of a row)
+
+
+def graphics_runs(text: str, upper: bool) -> list[Edit]:
+    """A string that is a row of one graphics glyph OCR read as letters ('"TTTT...T^TFrfTf"' for
+    40 {CBM-T}; 10/85 p. 32 line 197): the string's text made a run of the graphics character on
+    the key of the letter OCR read most (Commodore or shifted), as long as the screen or about as
+    long as read.  OCR cannot count such a row; the checksum can only check a length, not find
+    it (a run eight longer sums nearly alike): offered, never taken unasked."""
+    out: list[Edit] = []
+    for m in re.finditer(r'"([^"]*)"', text):
+        run = m.group(1).strip(" ")
+        if len(run) < RUN_MIN or " " in run or "{" in run or "<" in run:
+            continue
+        counts: dict[str, int] = {}
+        for c in run.upper():
+            counts[c] = counts.get(c, 0) + 1
+        key, n = max(counts.items(), key=lambda kv: kv[1])
+        if not key.isalpha() or not key.isascii() or n < RUN_SHARE * len(run):
+            continue
+        for prefix in ("CBM", "SHIFT"):
+            name = f"{prefix}-{key}"
+            if petscii.parse_brace(name) is None:
+                continue
+            for k in sorted({SCREEN_WIDTH, *range(max(1, len(run) - 4), len(run) + RUN_MORE + 1)}):
+                cost = RUN_COST + RUN_LENGTH_COST * min(abs(k - len(run)), abs(k - SCREEN_WIDTH))
+                out.append(Edit(m.start(1), m.end(1), "{" + f"{k} {name}" + "}", cost,
+                                f"a row of {k} {{{name}}} read as '{run}'"))
+    return out
+
+
 def _replacements(upper: bool) -> str:
     letters = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
     return (letters if upper else letters.lower()) + "0123456789$:;,.\"'()+-*/=<> " + ("" if not upper else letters.lower())

@@ -32,6 +32,7 @@ from asm6502.typein.cslisting.edits import (
     Fix,
     apply,
     candidate_edits,
+    graphics_runs,
     keyword_edits,
     mixed_reading,
     overlaps,
@@ -278,6 +279,13 @@ def rank_fixes(number: int, text: str, printed: int, upper: bool, options: Check
             if not any(overlaps(x, y) for x in a[0] for y in b[0]):
                 consider((a, b), PAIR_EXTRA, offered=True)
     rules, dashes = rem_rule_edits(text)
+    if deep:  # a row of one graphics glyph whose length OCR lost: alone, offered
+        joins = [m for m in likely if all(e.why == "blanks inside a keyword" for e in m[0])]
+        for edit in graphics_runs(text, upper):
+            consider((((edit,), edit.cost),), 0.0, offered=True)
+            for join in joins:  # ('PR I NT " TTTT...')
+                if not any(overlaps(edit, e) for e in join[0]):
+                    consider((((edit,), edit.cost), join), PAIR_EXTRA, offered=True)
     if deep:  # a rule lost from quotes: alone (each length paired with every helper would cost more than it finds)
         for edit in quoted_gap_rules(text):
             consider((((edit,), edit.cost),), 0.0)
