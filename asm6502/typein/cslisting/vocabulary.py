@@ -76,11 +76,9 @@ def confirming_words(printed: str, fix: Fix, vocabulary: Vocabulary, number: int
         word = m.group()
         if not vocabulary.elsewhere(word, number):
             return None
-        if word.upper() in before and word not in printed:
-            pass  # the same word in other letters' case (a shifted letter solved as itself): confirmed
-        elif word.upper() in before:
+        if word.upper() in before and word in printed:
             return None  # the word stood there already: the change is not one the listing confirms
-        words.append(word)
+        words.append(word)  # (the same word with a letter shifted is a change: 'zEIT' for 'ZEIT')
     return tuple(dict.fromkeys(words))
 
 
