@@ -107,10 +107,10 @@ TUNED = [
     # 3 verified lines differ from the disk: 170 and 840 were printed differently from the disk
     # (their printed checksums verify the print), 540 reads two shifted letters as one other
     # shifted letter whose rotated bits sum to the same checksum
-    ("8510-p32-floppy-adjust.ocr.txt", 0, "8510-floppy-adjust.disk.txt", (75, 75, 29, 3, 21, 0, 25, 0, 72, 9, 12)),
+    ("8510-p32-floppy-adjust.ocr.txt", 0, "8510-floppy-adjust.disk.txt", (75, 75, 29, 3, 23, 0, 23, 0, 72, 7, 10)),
     # 10/85 p. 54-56: one column, DATA lines with l for 1, lines broken over rows, a block of
     # 12 lines OCR read column by column
-    ("8510-p54-schreiberling.ocr.txt", 0, "8510-schreiberling.disk.txt", (231, 231, 143, 0, 81, 0, 7, 0, 231, 4, 4)),
+    ("8510-p54-schreiberling.ocr.txt", 0, "8510-schreiberling.disk.txt", (231, 231, 143, 0, 82, 0, 6, 0, 231, 3, 3)),
     # 10/85 p. 131-132: two listings, each of them one run-together row in the OCR (line 340's
     # extra blank inside quotes is invisible to the checksum)
     ("8510-p131-alarmanlage-codeschloss.ocr.txt", 0, "8510-alarmanlage.disk.txt", (72, 60, 54, 0, 16, 0, 2, 0, 60, 1, 1)),
@@ -119,7 +119,7 @@ TUNED = [
 HELD_OUT = [
     # 10/85 p. 73: the last page of "Hypra-Text" (Listing 1, lines 30580-56109), one column with
     # the lines broken over rows, '$' read as 't' all over the page, shifted letters
-    ("8510-p73-hypra-text.ocr.txt", 0, "8510-hypra-text.disk.txt", (117, 117, 46, 1, 26, 0, 44, 1, 115, 7, 9)),
+    ("8510-p73-hypra-text.ocr.txt", 0, "8510-hypra-text.disk.txt", (117, 117, 46, 1, 27, 0, 43, 1, 115, 7, 9)),
     # 10/85 p. 74: "ZLOADER" (Listing 3), two columns as tab-separated cells; the print has ':'
     # where the disk has REM blocks (4900, 7000)
     ("8510-p74-zloader.ocr.txt", 0, "8510-zloader.disk.txt", (74, 72, 38, 3, 23, 0, 11, 2, 66, 3, 3)),
@@ -127,17 +127,18 @@ HELD_OUT = [
     ("8510-p74-zloader-aender.ocr.txt", 0, "8510-zloader-aender.disk.txt", (31, 31, 1, 0, 0, 0, 30, 0, 30, 16, 20)),
     # 9/85 p. 73 (measured only): "Blinker", Listing 2 the demo (shifted letters in
     # DATA strings, '$' read as '^') and Listing 1 the loader (DATA lines)
-    ("8509-p73-blinker.ocr.txt", 0, "8509-blinker-demo.disk.txt", (28, 28, 9, 1, 6, 0, 13, 0, 28, 2, 2)),
+    ("8509-p73-blinker.ocr.txt", 0, "8509-blinker-demo.disk.txt", (28, 28, 9, 0, 6, 0, 13, 0, 28, 2, 2)),
     ("8509-p73-blinker.ocr.txt", 1, "8509-blinker.disk.txt", (11, 11, 10, 1, 1, 0, 0, 0, 10, 0, 0)),
     # 9/85 p. 70-71: "Disk-Designer", two columns with the right column's numbers in
-    # cells of their own; 11 verified lines differ from the disk only by blanks OCR put into or
-    # lost from strings (invisible to the checksum).  Rules were learned from it (the page footer,
+    # cells of their own; 8 verified lines differ from the disk only by blanks OCR put into or
+    # lost from strings (invisible to the checksum; those beside a control code's braces are dropped,
+    # text.without_print_blanks).  Rules were learned from it (the page footer,
     # a speck touching the checksum, 'i0i0' on p. 73) and measured the fresh page below
-    ("8509-p70-disk-designer.ocr.txt", 0, "8509-disk-designer.disk.txt", (246, 246, 112, 11, 97, 0, 36, 1, 245, 9, 9)),
+    ("8509-p70-disk-designer.ocr.txt", 0, "8509-disk-designer.disk.txt", (246, 246, 112, 8, 97, 0, 36, 1, 245, 9, 9)),
     # 11/85 p. 89 (fresh: read once, nothing learned from it): "Sichere INPUT-Routine",
     # Listing 3 up to "Fortsetzung auf Seite 95", one column; '$' read as 'T' all over the page
     # (PAT, INT, MIDT), a field '<242x' (1 unchecked line is counted bad)
-    ("8511-p89-input-routine.ocr.txt", 0, "8511-input-routine.disk.txt", (99, 99, 57, 1, 1, 0, 40, 1, 97, 2, 3)),
+    ("8511-p89-input-routine.ocr.txt", 0, "8511-input-routine.disk.txt", (99, 99, 57, 0, 1, 0, 40, 1, 97, 2, 3)),
 ]
 MEASURED = TUNED + HELD_OUT
 

@@ -204,6 +204,7 @@ def candidate_edits(text: str, upper: bool, learned: frozenset[tuple[str, str]] 
             # (a dash beside a dash is a rule's: its length is a rule edit)
             edits.append(Edit(k, k + 1, "", STRAY_COST * factor, f"stray '{c}'"))
     edits += keyword_edits(text, quoted, upper)
+    edits += closing_brackets(text, quoted)
     if not text.strip():  # typing a bare number deletes a line: the print had something, mostly ':'
         edits.append(Edit(0, len(text), ":", LOST_COLON_COST, "':' not read"))
     elif len(text.strip()) == 1 and text.strip() not in ":=" and unknown == 0:
@@ -211,6 +212,83 @@ def candidate_edits(text: str, upper: bool, learned: frozenset[tuple[str, str]] 
         # OCR reads the lone ':' as '=' (ONE_WAY) or as '1' (10/85 p. 131 line 670: '670 1 <138>')
         edits.append(Edit(0, len(text), ":", LONE_COLON_COST, f": read as {text.strip()}"))
     return edits
+
+
+CLOSERS_LOST_COST = 1.0
+MAX_OPEN = 3  # brackets left open at a line's end that its closing run may have lost
+_CLOSER_READS = re.compile(r"[)>\]}| ]*$")  # what OCR makes of the closing brackets at a line's end
+_ENDS_EXPRESSION = re.compile(r":|THEN|GOTO|GOSUB|STEP|\bTO\b")
+BRACKETS_LOST = "closing brackets lost at the line's end"
+
+
+def closing_brackets(text: str, quoted: list[bool]) -> list[Edit]:
+    """BASIC's grammar: the brackets a line opens are closed.  A line whose end leaves one to
+    :data:`MAX_OPEN` open (outside quotes, before a REM) lost closing brackets there, or OCR
+    read them as other marks ('LEN(A1$(I) >>' for 'LEN(A1$(I)))'; 10/85 p. 55): the run of
+    such marks at the end becomes the brackets the line needs."""
+    depth, stripped, opened = 0, text.rstrip(" "), []
+    for k, c in enumerate(stripped):
+        if quoted[k]:
+            continue
+        if text.upper().startswith("REM", k):
+            return []
+        if c == "(":
+            depth += 1
+            opened.append(k)
+        elif c == ")":
+            depth -= 1
+            if depth < 0:
+                return []
+            opened.pop()
+    if not 0 < depth <= MAX_OPEN or (stripped and quoted[len(stripped) - 1]):
+        return []
+    if _ENDS_EXPRESSION.search(stripped[opened[0]:].upper()):
+        return []  # the open bracket's expression ends before the line does: its ')' is lost elsewhere
+    m = _CLOSER_READS.search(stripped)
+    assert m is not None  # (the pattern matches the empty end)
+    start = m.start()
+    run = stripped[start:]
+    while start < len(stripped) and run and run[0] in ")":  # brackets read right stay
+        start, run = start + 1, run[1:]
+    closing = run.count(")")
+    need = depth + closing
+    return [Edit(start, len(stripped), ")" * need, CLOSERS_LOST_COST, BRACKETS_LOST)]
+
+
+RUN_MIN = 8  # a quoted run this long of mostly one character may be a row of one graphics glyph
+RUN_SHARE = 0.5
+RUN_COST = 2.0
+RUN_LENGTH_COST = 0.1  # each character more or fewer than OCR read
+SCREEN_WIDTH = 40  # a row of the glyph across the screen, the usual length of such a rule
+RUN_MORE = 12  # lengths tried beyond the one read (OCR merges and drops glyphs of a row)
+
+
+def graphics_runs(text: str, upper: bool) -> list[Edit]:
+    """A string that is a row of one graphics glyph OCR read as letters ('"TTTT...T^TFrfTf"' for
+    40 {CBM-T}; 10/85 p. 32 line 197): the string's text made a run of the graphics character on
+    the key of the letter OCR read most (Commodore or shifted), as long as the screen or about as
+    long as read.  OCR cannot count such a row; the checksum can only check a length, not find
+    it (a run eight longer sums nearly alike): offered, never taken unasked."""
+    out: list[Edit] = []
+    for m in re.finditer(r'"([^"]*)"', text):
+        run = m.group(1).strip(" ")
+        if len(run) < RUN_MIN or " " in run or "{" in run or "<" in run:
+            continue
+        counts: dict[str, int] = {}
+        for c in run.upper():
+            counts[c] = counts.get(c, 0) + 1
+        key, n = max(counts.items(), key=lambda kv: kv[1])
+        if not key.isalpha() or not key.isascii() or n < RUN_SHARE * len(run):
+            continue
+        for prefix in ("CBM", "SHIFT"):
+            name = f"{prefix}-{key}"
+            if petscii.parse_brace(name) is None:
+                continue
+            for k in sorted({SCREEN_WIDTH, *range(max(1, len(run) - 4), len(run) + RUN_MORE + 1)}):
+                cost = RUN_COST + RUN_LENGTH_COST * min(abs(k - len(run)), abs(k - SCREEN_WIDTH))
+                out.append(Edit(m.start(1), m.end(1), "{" + f"{k} {name}" + "}", cost,
+                                f"a row of {k} {{{name}}} read as '{run}'"))
+    return out
 
 
 def _replacements(upper: bool) -> str:

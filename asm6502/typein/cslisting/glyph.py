@@ -11,7 +11,8 @@ Both are bytes $A0-$DF typed inside quotes.  Replacing one character by one byte
 Checksummer value by a bijection of that byte (V1/V2 add it, V3 adds it rotated left by its
 position, checksummer.py), so at a given place exactly one byte gives the printed value:
 it is solved, not guessed -- and because some byte always fits, such a reading is offered
-and ranked, never taken without asking.
+and ranked, taken without asking only when the word it makes is one the listing prints in
+another line (:mod:`.vocabulary`).
 """
 
 from __future__ import annotations

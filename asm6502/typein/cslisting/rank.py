@@ -4,7 +4,7 @@ Candidate edits (:mod:`.edits`), single edits and pairs of likely ones; an edit 
 verifies is a fix.  From real 64'er print too: a shifted letter or graphics character inside
 quotes solved from the checksum (:mod:`.glyph`), the printed checksum itself misread (``<087>``
 for ``<067>``), and a higher cost for a reading that leaves the print's damage unexplained.  A
-second ranking of the lines still bad (``deep``, offered only): three misreadings, a likely with a
+second ranking of the lines still bad (``deep``; taken only with a second witness, :mod:`.verdict`): three misreadings, a likely with a
 less likely one, an underlined capital read as two characters, and both rules of a REM counted
 wrong.  Every search is bounded: a line's rankings read at most :data:`MAX_LINE_TEXTS` texts
 (``Tried.budget``); the candidates left when it is spent are counted (``Tried.skipped``).
@@ -23,6 +23,7 @@ from asm6502.typein.confusion import SUSPECT_FACTOR, char_cost
 from asm6502.typein.cslisting import glyph
 from asm6502.typein.cslisting.checksum import ChecksumOptions, line_checksum
 from asm6502.typein.cslisting.edits import (
+    BRACKETS_LOST,
     LIKELY,
     MAX_PAIR_EDITS,
     MIXED_READING_COST,
@@ -31,6 +32,7 @@ from asm6502.typein.cslisting.edits import (
     Fix,
     apply,
     candidate_edits,
+    graphics_runs,
     keyword_edits,
     mixed_reading,
     overlaps,
@@ -45,10 +47,12 @@ from asm6502.typein.cslisting.text import Names, checksum_of, control_spans, lin
 from asm6502.typein.cslisting.verdict import KEYWORD_BONUS, MIN_COST, damage_left, describe, token_count
 
 DAMAGE_LEFT_COST = 1.0
-# readings the print cannot confirm (a glyph solved from the checksum, a rule's length): offered only
+# readings the print cannot confirm (a glyph solved from the checksum, a rule's length): offered only,
+# unless the listing's own words confirm them (verdict.confirmed)
 UNREADABLE_KINDS = ("underlined", "a rule of")
 LIKELY_SWEEP = 1.5  # a sweep of a few places may be paired too (F0R F=1 TO ll: 0 for O and both l for 1)
 MAX_GLYPH_PLACES = 12
+GLYPH_READINGS = len(glyph.GRAPHICS)  # a glyph solved from the checksum is one of the graphics bytes
 DEEP_CONTEXTS = 6  # the cheapest readings paired before a solved glyph
 
 
@@ -147,10 +151,17 @@ class Tried:
     budget: int = MAX_LINE_TEXTS
     read: int = 0
     skipped: int = 0
+    # (cost, readings) of each candidate read: a solved glyph stands for every byte it could be
+    weighed: list[tuple[float, int]] = field(default_factory=list)
 
     def released(self) -> Tried:
         """The same line's budget without the texts held (a listing holds only so many)."""
-        return Tried(budget=self.budget, read=self.read, skipped=self.skipped)
+        return Tried(budget=self.budget, read=self.read, skipped=self.skipped, weighed=self.weighed)
+
+    def chance_matches(self, cost: float) -> float:
+        """How many of the readings tried at *cost* or cheaper would verify by chance if none
+        were the line (each gives one of 256 checksums)."""
+        return sum(n for c, n in self.weighed if c <= cost) / 256
 
 
 DEEP_MAX_COST = 1.5  # moves combined three at a time
@@ -194,7 +205,8 @@ def rank_fixes(number: int, text: str, printed: int, upper: bool, options: Check
     """Readings of a line's text whose checksum is *printed*, most likely first; and the reading
     that the checksum itself was misread (the text as printed, the checksum it gives).  *learned*:
     the listing's own confusions (:func:`learn`); *deep*: three misreadings combined too (offered,
-    never taken without asking: three changes can cancel in an 8-bit checksum).  *tried*: the
+    taken without asking only with a second witness, verdict.confirmed and verdict.sole_reading:
+    three changes can cancel in an 8-bit checksum).  *tried*: the
     texts already read for this line (a second ranking reads each text once)."""
     edits = candidate_edits(text, upper, learned)
     tried = Tried() if tried is None else tried
@@ -226,13 +238,16 @@ def rank_fixes(number: int, text: str, printed: int, upper: bool, options: Check
         new = apply(text, chosen)
         if new in found and found[new].cost <= cost or new in misses:
             return
+        if new not in memo:
+            tried.weighed.append((cost, 1 + sum(GLYPH_READINGS - 1 for e in chosen if e.why.startswith("underlined"))))
         body = body_of(new)
         if body is None or line_checksum(number, body, options) != printed:
             misses.add(new)  # the same text is reached by other moves: read it once
         else:
-            # a shifted letter guessed for an underline mark is one of 26: offered, never taken unasked
+            # a shifted letter guessed for an underline mark is one of 26: no evidence (verdict.confirmed
+            # may still take it, with the listing's words as the second witness)
             evidence = all((any(suspect(text, k, upper) for k in range(e.start, max(e.end, e.start + 1)) if k < len(text))
-                            or e.why in ("blanks inside a keyword", "':' not read"))
+                            or e.why in ("blanks inside a keyword", "':' not read", BRACKETS_LOST))
                            and not e.why.startswith(UNREADABLE_KINDS) for e in chosen)
             if token_count(body) > base_tokens:  # the change makes a keyword of a misread one (G0SUB, PDKE)
                 cost = max(MIN_COST, cost - KEYWORD_BONUS)
@@ -264,6 +279,13 @@ def rank_fixes(number: int, text: str, printed: int, upper: bool, options: Check
             if not any(overlaps(x, y) for x in a[0] for y in b[0]):
                 consider((a, b), PAIR_EXTRA, offered=True)
     rules, dashes = rem_rule_edits(text)
+    if deep:  # a row of one graphics glyph whose length OCR lost: alone, offered
+        joins = [m for m in likely if all(e.why == "blanks inside a keyword" for e in m[0])]
+        for edit in graphics_runs(text, upper):
+            consider((((edit,), edit.cost),), 0.0, offered=True)
+            for join in joins:  # ('PR I NT " TTTT...')
+                if not any(overlaps(edit, e) for e in join[0]):
+                    consider((((edit,), edit.cost), join), PAIR_EXTRA, offered=True)
     if deep:  # a rule lost from quotes: alone (each length paired with every helper would cost more than it finds)
         for edit in quoted_gap_rules(text):
             consider((((edit,), edit.cost),), 0.0)

@@ -7,7 +7,9 @@ the bytes, V3 rotates them; whichever reproduces more printed values).  As ``mse
 each line ends "verified" (as printed), "repaired" (the print shows damage and one reading is
 clearly the most likely: the repair is named) or "bad" (ranked fixes, most likely first).
 The bad lines are ranked a second time, with the confusions this listing's sure repairs
-show and a deeper search; that ranking names fixes, it never repairs.
+show and a deeper search; that ranking repairs only with a second witness -- the words the
+listing prints in other lines confirm every change (:mod:`.vocabulary`), or so few readings were
+tried at the fix's cost that a chance match among them is unlikely -- and names fixes otherwise.
 Several listings in one text (line numbers starting again) are read separately.
 """
 
@@ -34,8 +36,9 @@ from asm6502.typein.cslisting.layout import (
     read_checksum,
 )
 from asm6502.typein.cslisting.rank import MAX_LINE_TEXTS, Tried, keyword_join, rank_fixes
-from asm6502.typein.cslisting.text import checksum_of, line_body, normalize_controls, petcat_text
-from asm6502.typein.cslisting.verdict import confident, damage_left, describe
+from asm6502.typein.cslisting.text import checksum_of, line_body, normalize_controls, petcat_text, without_print_blanks
+from asm6502.typein.cslisting.verdict import AUTO_MARGIN, confident, confirmed, damage_left, describe, sole_reading
+from asm6502.typein.cslisting.vocabulary import Vocabulary
 
 MAX_FIXES_SHOWN = 3
 # The search is bounded: a line's rankings read at most rank.MAX_LINE_TEXTS texts, a listing's
@@ -248,7 +251,7 @@ def _check(records: list[Record], src: _Source, version: int, upper: bool) -> Re
     last = -1
     for at, rec in enumerate(records):
         where = src.span(rec.line, rec.col, len(rec.number_text))
-        printed = rec.text.strip(" ")
+        printed = without_print_blanks(rec.text.strip(" "))
         renumbered = _renumber(rec, printed, last, records[at + 1].number if at + 1 < len(records) else None,
                                seen, upper, options)
         if renumbered is not None:
@@ -345,16 +348,26 @@ def _check(records: list[Record], src: _Source, version: int, upper: bool) -> Re
         repairs.append((printed, fixes[0]))
         _conclude(rec, printed, body, computed, cs_where, fixes, upper, options, diags, reports)
     learned = learn(repairs)
+    # (the lines as printed, and the repaired ones as repaired)
+    vocabulary = Vocabulary.of([(r.number, r.text.strip(" ")) for r in records]
+                               + [(r.number, r.text) for r in reports if r is not None and r.status == "repaired"])
     for at, rec, printed, body, computed, cs_where, tried in later:
         tried.budget = min(MAX_LINE_TEXTS, tried.read + max(0, LISTING_TEXTS - spent))
         before = tried.read
         fixes = rank_fixes(rec.number, printed, rec.checksum, upper, options, learned=learned, deep=True,
                                  tried=tried)
         spent += tried.read - before
-        # ranked with the learned confusions and three misreadings, never taken without asking:
-        # a cheaper confusion makes chance matches cheaper too (10/85 p. 73 showed them)
-        _conclude(rec, printed, body, computed, cs_where, fixes, upper, options, diags, reports, at, sure=False,
-                  skipped=tried.skipped)
+        # ranked with the learned confusions and three misreadings, taken without asking only
+        # with a second witness: a cheaper confusion makes chance matches cheaper too (10/85 p. 73
+        # showed them) -- the listing's own words confirm the reading, or so few readings were
+        # tried at its cost that a chance match is unlikely
+        words = None if tried.skipped else confirmed(fixes, upper, printed, vocabulary, rec.number)
+        sole = not tried.skipped and words is None and sole_reading(
+            fixes, upper, tried.chance_matches(fixes[0].cost + 2 * AUTO_MARGIN) if fixes else 0.0)
+        why = ("; the listing prints " + ", ".join(f"'{w.upper()}'" for w in words) + " in other lines") if words else \
+            "; no other reading comes near it" if sole else ""
+        _conclude(rec, printed, body, computed, cs_where, fixes, upper, options, diags, reports, at,
+                  sure=bool(words) or sole, skipped=tried.skipped, why=why)
     diags.sort(key=lambda d: (d.span.line, d.span.col) if d.span else (0, 0))
     return ReadResult(version, upper, tuple(r for r in reports if r is not None), tuple(diags), lost=tuple(lost))
 
@@ -433,7 +446,8 @@ def _damaged_field(rec: Record, printed: str, field: DamagedField, where: Span, 
 
 def _conclude(rec: Record, printed: str, body: bytes | None, computed: int | None, cs_where: Span,
               fixes: list[Fix], upper: bool, options: ChecksumOptions, diags: list[Diagnostic],
-              reports: list[LineReport | None], at: int | None = None, sure: bool = True, skipped: int = 0) -> None:
+              reports: list[LineReport | None], at: int | None = None, sure: bool = True, skipped: int = 0,
+              why: str = "") -> None:
     """A line that does not verify as printed: repaired (its best fix is sure) or bad (its fixes named)."""
     assert rec.checksum is not None
 
@@ -444,9 +458,9 @@ def _conclude(rec: Record, printed: str, body: bytes | None, computed: int | Non
             reports[at] = report
 
     context = [] if cs_where.source else [note(f"line {rec.number} reads: {rec.number} {printed}")]
-    if sure and confident(fixes, upper):
+    if sure and (why or confident(fixes, upper)):
         best = fixes[0]
-        repair = describe(printed, best, rec.checksum)
+        repair = describe(printed, best, rec.checksum) + why
         joined = keyword_join(best.text, rec.number, rec.checksum, upper, options)
         if joined is not None:  # "TH EN" left by a fix elsewhere: whole either way, taken whole
             best, repair = joined[0], repair + "; " + joined[1]

@@ -102,6 +102,40 @@ def plain_quotes(text: str) -> str:
     return text.replace("''", '"').translate(QUOTES)
 
 
+def without_print_blanks(text: str) -> str:
+    """*text* without the blanks inside quotes that stand beside a control code's braces.  The
+    64'er listing printer folds a blank beside a control code into its braces (``<SPACE,RVSON>``,
+    ``<RVOFF,SPACE>``, ``<LEFT,2SPACE>``; 10/85 p. 32), so a blank outside the braces there is
+    the typesetting's or OCR's, never typed ('NICHT <RVOFF,SPACE >' is NICHT{rvof} and a blank) --
+    but for blanks between two codes, where the print had something OCR lost.
+    The checksum skips blanks: it cannot tell, the print's convention does."""
+    plain = plain_quotes(text)
+    if len(plain) != len(text):  # (offsets differ: '' read for a quote)
+        return text
+    spans = control_spans(plain)
+    if not spans:
+        return text
+    quoted, quote = [], False
+    for c in plain:
+        if c == '"':
+            quote = not quote
+        quoted.append(quote and c != '"')
+    drop: set[int] = set()
+    for i, j, _ in spans:
+        k = i - 1
+        while k >= 0 and plain[k] == " " and quoted[k]:
+            drop.add(k)
+            k -= 1
+        k = j
+        while k < len(plain) and plain[k] == " " and quoted[k]:
+            drop.add(k)
+            k += 1
+    for (_, j, _), (i, _, _) in zip(spans, spans[1:]):
+        if not plain[j:i].strip(" "):  # blanks between two codes: the place of something OCR lost
+            drop -= set(range(j, i))  # (10/85 p. 132 line 350: '<5RIGHT> <CYAN>', a rule of dashes)
+    return "".join(c for k, c in enumerate(text) if k not in drop)
+
+
 def normalize_controls(text: str, names: Names | None = None) -> str:
     """Control-code names in any of the bracket spellings OCR gives, as petcat ``{name}``s."""
     text = plain_quotes(text)

@@ -9,6 +9,7 @@ import re
 from asm6502 import petscii
 from asm6502.typein.cslisting.edits import ALNUM, UNDERLINED, Edit, Fix, apply, quote_flags, readable, statement_before, suspect
 from asm6502.typein.cslisting.text import normalize_controls
+from asm6502.typein.cslisting.vocabulary import Vocabulary, confirming_words
 
 AUTO_MAX_COST = 2.0
 AUTO_MARGIN = 0.5
@@ -92,6 +93,54 @@ def confident(fixes: list[Fix], upper: bool = False) -> bool:
     # checksum) is no rival of one that clears it
     rivals = [f for f in fixes[1:] if f.checksum is None and not damage_left(f.text, upper)]
     return not rivals or rivals[0].cost >= fixes[0].cost + AUTO_MARGIN
+
+
+CONFIRMED_MAX_COST = 4.0  # a reading the listing's own words confirm, up to two or three misreadings
+CHANCE_LIMIT = 0.1  # readings of a line that may verify by chance, at most, for its only one to be taken
+SOLE_MAX_COST = AUTO_MAX_COST
+
+
+def _unrivalled(fixes: list[Fix], upper: bool, margin: float) -> bool:
+    """No other reading that leaves the print's damage explained comes within *margin* of the
+    best, nor does the printed checksum misread."""
+    best = fixes[0]
+    for f in fixes[1:]:
+        if f.checksum is not None:
+            if f.cost < best.cost + margin:
+                return False
+        elif not damage_left(f.text, upper) and f.cost < best.cost + margin:
+            return False
+    return True
+
+
+def confirmed(fixes: list[Fix], upper: bool, printed: str, vocabulary: Vocabulary, number: int) -> tuple[str, ...] | None:
+    """The second ranking's best reading taken without asking, the words that confirm it: every
+    change makes a word or name the listing prints whole in another line, no other reading is
+    confirmed so, none comes within the margin, and the line shows no damage left.  The
+    checksum says the line reads so; the program's own words say the same (two witnesses)."""
+    if not fixes or fixes[0].cost > CONFIRMED_MAX_COST or damage_left(fixes[0].text, upper):
+        return None
+    words = confirming_words(printed, fixes[0], vocabulary, number)
+    if not words or not _unrivalled(fixes, upper, AUTO_MARGIN):
+        return None
+    if any(confirming_words(printed, f, vocabulary, number) for f in fixes[1:]):
+        return None
+    return words
+
+
+def sole_reading(fixes: list[Fix], upper: bool, chance: float) -> bool:
+    """The second ranking's best reading taken without asking: where the print shows damage,
+    cheap, no rival within twice the margin, no damage left, a change the print can confirm (no solved glyph, no rule length),
+    and so few readings were tried at its cost that a chance match among them is unlikely
+    (*chance*: the readings expected to verify by chance, :meth:`.rank.Tried.chance_matches`)."""
+    if not fixes or fixes[0].checksum is not None or not fixes[0].edits or not fixes[0].evidence:
+        return False  # (a change where the print shows no damage is asked: 'POKE 53280,S' is BASIC)
+    best = fixes[0]
+    if best.cost > SOLE_MAX_COST or damage_left(best.text, upper) or chance > CHANCE_LIMIT:
+        return False
+    if any(e.why.startswith(("underlined", "a rule of")) for e in best.edits):
+        return False
+    return _unrivalled(fixes, upper, 2 * AUTO_MARGIN)
 
 
 def _sure_rule(fixes: list[Fix], upper: bool) -> bool:

@@ -1,0 +1,85 @@
+"""What a listing itself knows: the names and words its lines print, to confirm a repair.
+
+A program uses its variables, keywords and messages' words over and over; OCR garbles each
+printed copy independently.  A repair whose changed words are ones the listing prints whole in
+another line agrees with the print twice -- the checksum says the line reads so, and the word is
+the program's own (64'er 10/85 p. 32 line 1160: ``£PUR`` solved to ``sPUR``, the word line 520
+prints).  A word is a run of letters inside quotes; a name outside quotes is letters and digits
+with a ``$`` or ``%`` after them (``A1$``); both are compared in capitals (an all-capital listing
+prints a shifted letter underlined and OCR reads it as a capital or small letter alike).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+
+from asm6502.typein.cslisting.edits import Edit, Fix
+
+TOKEN = re.compile(r"[A-Za-z][A-Za-z0-9]*[$%]?")
+MIN_TOKEN = 3  # shorter words match by chance too easily ('OK', 'A$')
+
+
+def tokens(text: str) -> list[re.Match]:
+    """The words and names of a line's text (a control code's name in braces is no word)."""
+    return [m for m in TOKEN.finditer(text) if len(m.group()) >= MIN_TOKEN and not _in_braces(text, m.start())]
+
+
+def _in_braces(text: str, k: int) -> bool:
+    opened = max(text.rfind("{", 0, k), text.rfind("<", 0, k))
+    return opened >= 0 and max(text.rfind("}", 0, k), text.rfind(">", 0, k)) < opened
+
+
+@dataclass(frozen=True)
+class Vocabulary:
+    """Each word or name (capitals) and the line numbers that print it."""
+
+    lines: Mapping[str, frozenset[int]]
+
+    @classmethod
+    def of(cls, listing: Iterable[tuple[int, str]]) -> Vocabulary:
+        where: dict[str, set[int]] = {}
+        for number, text in listing:
+            for m in tokens(text):
+                where.setdefault(m.group().upper(), set()).add(number)
+        return cls({w: frozenset(n) for w, n in where.items()})
+
+    def elsewhere(self, word: str, number: int) -> bool:
+        """*word* is printed in a line other than *number*."""
+        return bool(self.lines.get(word.upper(), frozenset()) - {number})
+
+
+def _spans_in_new(edits: tuple[Edit, ...]) -> list[tuple[int, int]]:
+    """Where each edit's new text stands in the edited line."""
+    out, delta = [], 0
+    for e in sorted(edits, key=lambda e: e.start):
+        a = e.start + delta
+        out.append((a, a + len(e.new)))
+        delta += len(e.new) - (e.end - e.start)
+    return out
+
+
+def confirming_words(printed: str, fix: Fix, vocabulary: Vocabulary, number: int) -> tuple[str, ...] | None:
+    """The words the listing prints elsewhere that confirm every change of *fix* (each change
+    inside a word of the fixed line that another line prints, and a word the print did not show
+    there already); None when a change is not confirmed."""
+    if not fix.edits or fix.checksum is not None:
+        return None
+    found = tokens(fix.text)
+    before = {m.group().upper() for m in tokens(printed)}
+    words: list[str] = []
+    for a, b in _spans_in_new(fix.edits):
+        m = next((m for m in found if m.start() <= a and b <= m.end() and (a < b or m.start() < a < m.end())), None)
+        if m is None:
+            return None
+        word = m.group()
+        if not vocabulary.elsewhere(word, number):
+            return None
+        if word.upper() in before and word in printed:
+            return None  # the word stood there already: the change is not one the listing confirms
+        words.append(word)  # (the same word with a letter shifted is a change: 'zEIT' for 'ZEIT')
+    return tuple(dict.fromkeys(words))
+
+
+__all__ = ["MIN_TOKEN", "Vocabulary", "confirming_words", "tokens"]
