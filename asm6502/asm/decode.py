@@ -3,9 +3,9 @@
 Both passes, every ``.goto`` round and every macro call meet the same
 statement texts again and again.  :class:`Decoder` turns each distinct text
 once into an immutable record (statements.py) -- instruction (mnemonic,
-addressing form, opcodes, size, compiled operand), definition, ``*=``, data,
+addressing form, opcodes, size, the operand's tree), definition, ``*=``, data,
 pseudo-op, macro call, label -- and remembers it.  The passes only evaluate the
-compiled expressions in the records.
+expression trees in the records (expr.value).
 
 Errors that do not depend on any value (an unknown mnemonic, a mode the
 mnemonic lacks, a bad expression) are in the record's ``problem``: (message,
@@ -37,19 +37,12 @@ _PSEUDO = re.compile(r"\.([A-Za-z#]*)")
 _QUOTED = LazyPattern(r'"[^"]*"?')
 _BAD_COMMA = LazyPattern(r",(?![xy])")  # (a shifted X is no index: ": abc 1,X" is SYNTAX 2)
 _BAD_INDEX = LazyPattern(r",\s*[A-Za-z]\s*$")
-_LONG_NAME = re.compile(r"[A-Za-z0-9.]{%d}" % (ex.SIGNIFICANT + 1))  # (a symbol name longer than the significant part has such a run)
 _BRACED = LazyPattern(r"\{[^{}]*\}")  # a key written in braces: {$93}, {clr} (petscii.brace_code reads it)
 ABSOLUTE_FORM = {None: Mode.ABSOLUTE, "X": Mode.ABSOLUTE_X, "Y": Mode.ABSOLUTE_Y}
 _OPERAND_SIZE = {mode: mode.operand_size for mode in Mode}
-# two operator characters: a text without them holds no chain the usual precedence reads otherwise (tested before
-# the tree is asked for)
-_TWO_OPERATORS = re.compile(r"[-+*/!&^<>][^-+*/!&^<>]*[-+*/!&^<>]")
 
 OPERAND_LIMIT = 50  # an operand of more keys is the original's OVERFLOW (rules/operand_length_*)
 LABEL_FIELD = 10  # 'name = value' with a name of 11 characters or more is the original's SYNTAX 1 (labels_len_*)
-
-
-
 
 
 class _OperandProblem(Exception):
@@ -72,17 +65,17 @@ class Decoder:
         self.records: dict[str, Record] = {}
         self.forms: dict[tuple, Form] = {}  # Form's fields -> the one Form of them
         self.shared: dict[tuple, tuple] = {}  # Insn.offsets -> itself
-        # text -> its compiled expression (the tree: expr.tree_of), or (message, offset, length) when it is none
+        # text -> its tree, or (message, offset, length) when it is no expression
         self.expressions: dict[str, Any] = {}
-        # a symbol key -> itself: one string object a name -- the label's in its record, the symbol table's key and
-        # the compiled expression of the text that is that name (expr.compile_node), which is kept here, not in
-        # ``expressions``.  (Otherwise every name would be held twice, as equal strings.)
-        self.key_strings: dict[str, str] = {}
-        self.names: set[str] = set()  # every symbol name met in an expression (for the 8-character warning)
+        # a symbol name (lower case) -> its one Symbol at offset 0: the tree of the text that is the name, the first
+        # operand of others ('name+2'); its key is one string object a name -- the label's in its record, the symbol
+        # table's key and the key of every Symbol of it.  (Otherwise every name would be held twice, as equal strings.)
+        self.symbols: dict[str, ex.Symbol] = {}
+        self.forgotten: set[str] = set()  # the long names of the symbols dropped by forget (see long_names)
         # records assembled as the original reads them but worth a warning: id -> (record, message, offset, length)
         self.advised: dict[int, tuple] = {}
         self.advice: tuple | None = None  # (set while an operand is read)
-        # the compiled expressions that the usual operator precedence would read otherwise ('a+b*c'): id -> itself
+        # the trees that the usual operator precedence would read otherwise ('a+b*c'): id -> itself
         # (assemble checks their values where they are used: a warning where the two readings differ); None when
         # no such warning is wanted (-W no-precedence, -q: the large bench program's 1,106 such definitions then
         # need no entries of their own, 0.8 % of its instructions, callgrind)
@@ -90,83 +83,63 @@ class Decoder:
 
     def forget(self) -> None:
         """Drop the tables of texts read so far (after pass 1: the records live on in the entries)."""
+        self.forgotten = self.long_names()
         self.records = {}
         self.expressions = {}
-        self.key_strings = {}
+        self.symbols = {}
         self.forms = {}
         self.shared = {}
 
     # -- expressions ---------------------------------------------------------------
 
-    def expression(self, text: str):
-        """(tree, compiled expression) of an expression text; raises ExprError (convert asks it)."""
-        fn = self.compiled(text)
-        return ex.tree_of(fn), fn
-
-    def compiled(self, text: str):
-        """The compiled expression of an expression text; raises ExprError.  (Layout asks it for every macro
-        call's arguments and every '.if'.)  A 'symbol+n' is remembered here (see _new_expression): convert tells
-        the trees of '.if i-5' in each .goto round by identity."""
-        found = self.expressions.get(text) or self.key_strings.get(text) or self._new_expression(text)
-        if type(found) is tuple:
-            raise ex.ExprError(*found)
-        if type(found) is ex.Plus:
-            self.expressions[text] = found
-        return found
-
-    def operand(self, text: str):
-        """The compiled expression of a statement's operand or definition: as :meth:`compiled`, but a 'symbol+n'
-        is not remembered (its statement's record is: the text is seldom met again -- the large bench program's
-        peak is a tenth of a byte per input byte lower)."""
-        found = self.expressions.get(text) or self.key_strings.get(text) or self._new_expression(text)
+    def expression(self, text: str) -> ex.Node:
+        """The tree of an expression text; raises ExprError.  One tree a text: convert tells the trees of
+        '.if i-5' in each .goto round by identity."""
+        found = self.expressions.get(text) or self.symbols.get(text) or self._new_expression(text, True)
         if type(found) is tuple:
             raise ex.ExprError(*found)
         return found
 
-    def _new_expression(self, text: str):
-        """The compiled expression of an expression text not met before, or (message, offset, length)
-        when it is no expression; remembered either way (a symbol's key in ``key_strings``), but for 'symbol+n'
-        written without blanks (its caller may): such operands are seldom met again, and each would keep its text
-        and an entry here to save the few compiled again."""
+    def operand(self, text: str) -> ex.Node:
+        """The tree of a statement's operand or definition: as :meth:`expression`, but a compound tree
+        ('table+2') is not remembered by its text -- its statement's record is, and such texts are seldom met
+        again in another statement (a definition's record is not kept at all: a large program has thousands)."""
+        found = self.expressions.get(text) or self.symbols.get(text) or self._new_expression(text, False)
+        if type(found) is tuple:
+            raise ex.ExprError(*found)
+        return found
+
+    def _new_expression(self, text: str, keep: bool) -> Any:
+        """The tree of an expression text not met before, or (message, offset, length) when it is no
+        expression; remembered (a name in ``symbols``) when ``keep`` or it is one node or no expression."""
+        found: Any
         try:
-            if len(text) > ex.SIGNIFICANT and _LONG_NAME.search(text) is not None:
-                node = ex.parse(text)
-                found = ex.compile_node(node)
-                self._collect_names(node)
-            else:
-                found = ex.compile_text(text, self.key_strings)
+            found = ex.parse(text, self.symbols)
         except ex.ExprError as exc:
             found = (exc.message, exc.offset, exc.length)
-        if type(found) is str:
-            found = self.key_strings.setdefault(found, found)
-            if found == text:
+        else:
+            kind = type(found)
+            if self.mixed is not None and kind is not ex.Symbol and ex.is_mixed(found):
+                self.mixed[id(found)] = found
+            if found is self.symbols.get(text) or not keep and (kind is ex.Chain or kind is ex.Negate):
                 return found
-        elif type(found) is ex.Plus:
-            return found
-        elif (self.mixed is not None and type(found) is not tuple and _TWO_OPERATORS.search(text) is not None
-              and ex.is_mixed(ex.tree_of(found))):
-            self.mixed[id(found)] = found
         self.expressions[text] = found
         return found
 
+    def long_names(self) -> set[str]:
+        """Every name longer than its 8 significant characters met in an expression (for the 8-character
+        warning): the parser puts every name it reads in ``symbols``."""
+        return self.forgotten | {name for name in self.symbols if len(name) > ex.SIGNIFICANT}
+
     def key_string(self, name: str) -> str:
         """The one string object of a label's name that is its own symbol key (lower case, at most 8 characters:
-        see ``key_strings``); any other name as it is."""
+        see ``symbols``); any other name as it is."""
         if len(name) <= ex.SIGNIFICANT and name.islower():
-            return self.key_strings.setdefault(name, name)
+            node = self.symbols.get(name)
+            if node is None:
+                node = self.symbols[name] = ex.Symbol(name, name, 0, len(name))
+            return node.key
         return name
-
-    def _collect_names(self, node) -> None:
-        kind = type(node)
-        if kind is ex.Sym:
-            if len(node.name) > ex.SIGNIFICANT:
-                self.names.add(node.name)
-        elif kind is ex.Neg:
-            self._collect_names(node.operand)
-        elif kind is ex.Chain:
-            self._collect_names(node.first)
-            for _, _, operand in node.rest:
-                self._collect_names(operand)
 
     # -- statements -----------------------------------------------------------------
 
@@ -331,7 +304,7 @@ class Decoder:
         if first == "'":
             m = IDENT.match(text, 1)
             if m is None:
-                return Bad(label, ("macro name expected after \"'\" [SYNTAX 8]", base, 1))
+                return Bad(label, ('macro name expected after "\'" [SYNTAX 8]', base, 1))
             args_text = text[m.end() :].strip()
             call_args = tuple(a for a, _ in split_commas(args_text, 0)) if args_text else ()
             return Call(label, None, m.group(), call_args, base + 1)
@@ -348,36 +321,36 @@ class Decoder:
             return Bad(label, (f"unknown mnemonic '{word}' (after label '{label}'{hint}) [SYNTAX 1]", base, len(word)))
         return Bad(label, (f"unknown mnemonic '{word}' [SYNTAX 1]", base, len(word)))
 
-    def _compiled(self, label, text: str, offset: int):
-        """(compiled expression, offset of the expression) of the expression ``text`` at ``offset``, or
-        the Bad record that reports it."""
+    def _expression_at(self, label, text: str, offset: int):
+        """(tree, offset of the expression) of the expression ``text`` at ``offset``, or the Bad record that
+        reports it."""
         stripped = text.lstrip()
         offset += len(text) - len(stripped)
         if not stripped:
             return Bad(label, ("expression expected [SYNTAX 5]", offset, 1))
         try:
-            fn = self.operand(stripped)
+            node = self.operand(stripped)
         except ex.ExprError as exc:
             return Bad(label, (exc.message, offset + exc.offset, exc.length))
-        return fn, offset
+        return node, offset
 
     def _expression_record(self, cls, label, text: str, offset: int):
-        compiled = self._compiled(label, text, offset)
-        if type(compiled) is Bad:
-            return compiled
-        fn, offset = compiled
-        return cls(label, fn, offset)
+        found = self._expression_at(label, text, offset)
+        if type(found) is Bad:
+            return found
+        node, offset = found
+        return cls(label, node, offset)
 
     def _definition(self, label, var: bool, text: str, offset: int) -> Record:
         if label is None:
             if not var:  # ('= 5' after '^ ': the same as without the arrow)
                 return Pseudo(None, None, "stm", "=", text.strip(), offset, offset - 1, 1)
             return Bad(None, ("a definition needs a name in front [SYNTAX 8]", offset - 1, 1))
-        compiled = self._compiled(label, text, offset)
-        if type(compiled) is Bad:
-            return compiled
-        fn, offset = compiled
-        return Define(label, var, fn, offset)
+        found = self._expression_at(label, text, offset)
+        if type(found) is Bad:
+            return found
+        node, offset = found
+        return Define(label, var, node, offset)
 
     # -- instructions -------------------------------------------------------------
 
@@ -399,15 +372,18 @@ class Decoder:
             else:
                 where = (end + p.offset, p.length)
             return Bad(label, (p.message, *where))
-        form, mode, code, zp_code, fixed, prefix, fn, expr_offset, lead, length = operand
+        form, mode, code, zp_code, fixed, prefix, node, expr_offset, lead, length = operand
         unstable = mnemonic in self.unstable or code in self.unstable_codes or zp_code in self.unstable_codes
         shape = self.form(form, code, zp_code, fixed, len(fixed) if form == "fixed" else 1 + _OPERAND_SIZE[mode], prefix, unstable,
                           mnemonic, mode)  # fmt: skip
-        record = Insn(label, fn, shape, self.offsets(end - len(word), end + lead, length, end + expr_offset))
+        record = Insn(label, node, shape, self.offsets(end - len(word), end + lead, length, end + expr_offset))
         if long_operand and self.advice is None:  # a long expression: assembled here, OVERFLOW on the original
             lead = len(operand_text) - len(operand_text.lstrip())
-            self.advice = (f"an operand of {keys(operand_text.strip())} characters: the original Profi-Ass takes at most "
-                           f"{OPERAND_LIMIT} and reports OVERFLOW", lead, len(operand_text.strip()))
+            self.advice = (
+                f"an operand of {keys(operand_text.strip())} characters: the original Profi-Ass takes at most {OPERAND_LIMIT} and reports OVERFLOW",
+                lead,
+                len(operand_text.strip()),
+            )
         if self.advice is not None:  # a warning for every use of this statement text (see ``advised``)
             message, offset, advice_length = self.advice
             self.advice = None
@@ -421,8 +397,8 @@ class Decoder:
         form, mode, code, zp_code, expr_text, offset = self._form(mnemonic, operand, lead)
         if form == "fixed":
             return form, mode, code, -1, bytes((code,)), "", None, 0, lead, length
-        prefix, fn, expr_offset = self._operand_expression(expr_text, offset, form)
-        return form, mode, code, zp_code, b"", prefix, fn, expr_offset, lead, length
+        prefix, node, expr_offset = self._operand_expression(expr_text, offset, form)
+        return form, mode, code, zp_code, b"", prefix, node, expr_offset, lead, length
 
     def _form(self, mnemonic: str, operand: str, lead: int):
         """(form, mode, opcode, zero-page opcode, expression text, its offset) of an operand."""
@@ -445,8 +421,12 @@ class Decoder:
                 if mode not in modes:
                     raise _no_mode(mnemonic, modes, mode.label)
                 if mode is Mode.INDEXED_INDIRECT and not operand.endswith(")"):  # '(e),x', not '(e,x)'
-                    self.advice = (f"'{operand}' is read as '({inner.strip()},x)', as the original Profi-Ass reads it "
-                                   f"(the index inside the brackets); write '({inner.strip()},x)'", lead, len(operand))
+                    self.advice = (
+                        f"'{operand}' is read as '({inner.strip()},x)', as the original Profi-Ass reads it "
+                        f"(the index inside the brackets); write '({inner.strip()},x)'",
+                        lead,
+                        len(operand),
+                    )
                 return "indirect", mode, modes[mode], -1, inner, lead + inner_offset
         index = None
         body = operand
@@ -473,7 +453,7 @@ class Decoder:
         return "address", absolute, modes.get(absolute, -1), modes.get(zero_page, -1), body, lead
 
     def _operand_expression(self, text: str, offset: int, form: str):
-        """(prefix, compiled expression, offset of the expression): an optional < > ! then an expression."""
+        """(prefix, tree, offset of the expression): an optional < > ! then an expression."""
         stripped = text.lstrip()
         offset += len(text) - len(stripped)
         if not stripped:  # ('lda #' is the original's UNDEF'D STATEMENT: rules/immediate_empty)
@@ -487,10 +467,10 @@ class Decoder:
         while body.endswith(")") and body.count(")") > body.count("("):
             body = body[:-1]  # 'lda #1+2)', 'lda 1)': the original stops at a ')' it did not open (rules/paren_extra_*)
         try:
-            fn = self.operand(body)
+            node = self.operand(body)
         except ex.ExprError as exc:
             raise _OperandProblem(exc.message, offset + exc.offset, exc.length) from None
-        return prefix, fn, offset
+        return prefix, node, offset
 
     # -- data -----------------------------------------------------------------------
 
@@ -505,7 +485,6 @@ class Decoder:
         items: list = []
         items_text = split_commas(args, args_offset)
         expressions = self.expressions
-        key_strings = self.key_strings
         for number, (item, item_offset) in enumerate(items_text):
             if not item:  # '.byt 1,': UNDEF'D STATEMENT; '.byt ,1', '.byt 1,,2': SYNTAX 5 (rules/byt_*_comma*)
                 last = number == len(items_text) - 1
@@ -521,7 +500,9 @@ class Decoder:
                 prefix = ""
                 expr_text = item
                 expr_offset = item_offset
-            found = expressions.get(expr_text) or key_strings.get(expr_text) or self._new_expression(expr_text)  # (self.compiled without its call)
+            found = (
+                expressions.get(expr_text) or self.symbols.get(expr_text) or self._new_expression(expr_text, False)
+            )  # (self.operand without its call)
             if type(found) is tuple:
                 message, offset, length = found
                 return Bad(label, (message, expr_offset + offset, length))
@@ -621,8 +602,7 @@ def _overflow(operand: str, offset: int) -> Problem:
     expression is assembled with a warning (a deviation, README; rules/operand_length_*)."""
     lead = len(operand) - len(operand.lstrip())
     stripped = operand.strip()
-    return (f"an operand of {keys(stripped)} characters: the original takes at most {OPERAND_LIMIT} [OVERFLOW]",
-            offset + lead, len(stripped))
+    return (f"an operand of {keys(stripped)} characters: the original takes at most {OPERAND_LIMIT} [OVERFLOW]", offset + lead, len(stripped))
 
 
 def petscii(body: str, offset: int) -> tuple[bytes, tuple[Problem, ...]]:

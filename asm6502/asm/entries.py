@@ -52,7 +52,7 @@ class MacroCall(SlotRecord):
     label: None
     problem: None
     macro: Macro
-    args: tuple  # one compiled expression per parameter
+    args: tuple  # one tree per parameter
 
     def __init__(self, label: None, problem: None, macro: Macro, args: tuple) -> None:
         self.label = label

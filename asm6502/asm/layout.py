@@ -14,8 +14,6 @@ state.py, what they share); this module is the walk over the lines and the state
 
 from __future__ import annotations
 
-from types import MethodType
-
 from asm6502.asm import expr as ex
 from asm6502.asm.conditionals import Conditionals
 from asm6502.asm.decode import overflow_resume
@@ -297,18 +295,12 @@ class Layout(Macros, SymbolTable, Conditionals, IncludedFiles, ListingOptions):
             return 3
         if shape.code < 0:
             return 2
-        fn = rec.fn
-        if isinstance(fn, str):  # a symbol's key (expr.compile_node: the commonest operand)
-            value = values.get(fn)
-            if value is None:
-                return FORWARD
-            if shape.prefix:
-                return 2
-        elif type(fn) is MethodType and type(fn.__self__) is ex.Num:  # a number (expr.constant_of, inline)
-            value = fn.__self__.value
+        node = rec.expr
+        if type(node) is ex.Number:  # (a number is sized by its own value, whatever its prefix)
+            value = node.value
         else:
             try:
-                value = fn(values, pc, local)
+                value = ex.value(node, values, pc, local)
             except ex.Unknown:
                 return FORWARD
             except ex.ExprError:
@@ -391,7 +383,7 @@ class Layout(Macros, SymbolTable, Conditionals, IncludedFiles, ListingOptions):
 
     def origin(self, rec: Origin, line, stmt, local):
         try:
-            value = ex.value_of(rec.fn, self.values, self.pc, local)
+            value = ex.value(rec.expr, self.values, self.pc, local)
         except ex.Unknown as u:
             self.err(f"the address in '*=' must be known in pass 1: '{u.node.name}' is not [UNDEF'D STATEMENT]",
                      (line, stmt.col + rec.expr_offset + u.node.offset, u.node.length))  # fmt: skip

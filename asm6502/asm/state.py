@@ -69,8 +69,7 @@ class Pass1State:
         """The value of a pseudo-op's expression argument (None: an error was reported)."""
         offset = rec.args_offset if offset is None else offset
         try:
-            fn = self.decoder.compiled(text)
-            return ex.value_of(fn, self.values, self.pc, local)
+            return ex.value(self.decoder.expression(text), self.values, self.pc, local)
         except ex.ExprError as exc:
             self.err(exc.message, (line, stmt.col + offset + exc.offset, exc.length))
         except ex.Unknown as u:

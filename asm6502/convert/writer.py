@@ -31,7 +31,7 @@ from asm6502.asm.pseudo import BYTES, PSEUDO_OPS, WORDS
 from asm6502.asm.reader import START_LINE, Lines
 from asm6502.asm.rows import as_span
 from asm6502.asm.statements import Call, Data, Define, Insn, Origin, Pseudo, Start
-from asm6502.convert.expression import Scope, Text, high_byte, low_byte, rewrite, symbol_key
+from asm6502.convert.expression import Scope, Text, high_byte, low_byte, rewrite
 from asm6502.convert.structure import Loop, find_loops
 from asm6502.convert.targets import ATOM, OPERATORS, STRING_SAFE, Target
 from asm6502.cpu import Cpu, instruction_set
@@ -287,8 +287,8 @@ class Writer:
         if rec.form == "fixed":
             self.emit(mnemonic, label, stmt.comment)
             return
-        value = self.expression(rec.node, stmt.text, rec.expr_offset, pc, local)
-        if self.context is not None and rec.form != "immediate" and type(rec.node) is ex.Sym and symbol_key(rec.node, local) in self.context[0].params:
+        value = self.expression(rec.expr, stmt.text, rec.expr_offset, pc, local)
+        if self.context is not None and rec.form != "immediate" and type(rec.expr) in (ex.Symbol, ex.Local) and ex.symbol_key(rec.expr, local) in self.context[0].params:
             self.bare_param = True  # (a parameter as the whole operand: see macro_call)
             if self.context[2] in self.guarded:
                 value = Text(f"{value.text} + 0", OPERATORS["+"][0], value.value)
@@ -346,7 +346,7 @@ class Writer:
         encode = PSEUDO_OPS[rec.op].encode
         parts = []
         strings = False
-        for item, (fixed, fn, node, prefix, offset, length) in enumerate(rec.items):
+        for item, (fixed, node, prefix, offset, length) in enumerate(rec.items):
             if fixed is not None:
                 if fixed:  # ('""' is no bytes)
                     parts.append(string_items(fixed))
@@ -368,7 +368,7 @@ class Writer:
 
     def do_define(self, rec: Define, pc, size, line, stmt, local) -> None:
         key = ex.key_of(rec.name)
-        value = self.expression(rec.node, stmt.text, rec.expr_offset, pc, local)
+        value = self.expression(rec.expr, stmt.text, rec.expr_offset, pc, local)
         name = self.name_of(key)
         if rec.var:
             self.values[key] = value.value
@@ -384,7 +384,7 @@ class Writer:
         label = self.label(rec, local)
         if label is not None:
             self.emit("", label)
-        value = self.expression(rec.node, stmt.text, rec.expr_offset, self.here, local)
+        value = self.expression(rec.expr, stmt.text, rec.expr_offset, self.here, local)
         self.emit(self.target.org.format(e=value.text), comment=stmt.comment)
         self.here = pc
 
@@ -448,7 +448,7 @@ class Writer:
         for key, arg in zip(macro.params, rec.args):
             prefix = arg[:1] if arg[:1] in ("<", ">", "!") else ""  # (macros.py: Macros.argument)
             body = arg[len(prefix) :].lstrip()
-            node, _ = self.program.decoder.expression(body)
+            node = self.program.decoder.expression(body)
             value = self.expression(node, body, 0, pc, local)
             if prefix == "<":
                 value = low_byte(value)
@@ -524,7 +524,7 @@ class Writer:
         for param, arg in zip(macro.params, call.args):
             prefix = arg[:1] if arg[:1] in ("<", ">", "!") else ""  # (macros.py: Macros.argument)
             body = arg[len(prefix) :].lstrip()
-            node, _ = self.program.decoder.expression(body)
+            node = self.program.decoder.expression(body)
             value = self.expression(node, body, 0, pc, local)
             arg_names |= {self.name_of(k) for k in self.touched}
             if prefix == "<":
@@ -620,7 +620,7 @@ class Writer:
             body = self.render(start, at_if)
             rec, pc = self.entries[at_if].rec, self.entries[at_if].pc
             try:
-                node, _ = self.program.decoder.expression(rec.args)
+                node = self.program.decoder.expression(rec.args)
                 condition = self.expression(node, rec.args, 0, pc, None).text
             except (KeyError, ex.ExprError, ex.Unknown):
                 return None, "its condition reads a symbol that is not defined yet"
@@ -638,7 +638,7 @@ class Writer:
         out = []
         for entry in self.program.entries:
             rec = entry.rec
-            if type(rec) is Origin and not _reads_pc(rec.node):
+            if type(rec) is Origin and not _reads_pc(rec.expr):
                 break
             if type(rec) is Insn or type(rec) is Data or type(rec) is Origin:
                 out.append(INDENT + self.target.org.format(e="$c000") + "  ; (Profi-Ass's default origin)")
@@ -683,14 +683,7 @@ def string_items(data: bytes) -> str:
 
 
 def _reads_pc(node) -> bool:
-    kind = type(node)
-    if kind is ex.PC:
-        return True
-    if kind is ex.Neg:
-        return _reads_pc(node.operand)
-    if kind is ex.Chain:
-        return _reads_pc(node.first) or any(_reads_pc(operand) for _, _, operand in node.rest)
-    return False
+    return any(type(n) is ex.Counter for n in ex.walk(node))
 
 
 def _blank(comment: str) -> str:
