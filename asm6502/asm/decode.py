@@ -19,7 +19,7 @@ import re
 from asm6502.asm import expr as ex
 from asm6502.asm.pseudo import DATA, PSEUDO_OPS, WORDS, foreign_hint
 from asm6502.asm.reader import START_LINE
-from asm6502.asm.statements import Bad, Call, Data, Define, Form, Insn, Label, Origin, Problem, Pseudo, Record, Start
+from asm6502.asm.statements import Bad, Call, Data, Define, Form, Insn, Label, Offsets, Origin, Problem, Pseudo, Record, Start
 from asm6502.cpu import Cpu, instruction_set, unstable_mnemonics, unstable_opcodes
 from asm6502.opcodes import BRANCHES, ZERO_PAGE_FORM, Mode
 from asm6502.opcodes_undoc import ALIASES, UNDOCUMENTED
@@ -64,7 +64,7 @@ class Decoder:
         self.operandless = frozenset(m for m, modes in self.opcodes.items() if set(modes) <= operandless)
         self.records: dict[str, Record] = {}
         self.forms: dict[tuple, Form] = {}  # Form's fields -> the one Form of them
-        self.shared: dict[tuple, tuple] = {}  # Insn.offsets -> itself
+        self.shared: dict[tuple, Offsets] = {}  # Offsets' fields -> the one Offsets of them
         # text -> its tree, or (message, offset, length) when it is no expression
         self.expressions: dict[str, Any] = {}
         # a symbol name (lower case) -> its one Symbol at offset 0: the tree of the text that is the name, the first
@@ -196,11 +196,13 @@ class Decoder:
             found = self.forms[key] = Form(form, code, zp_code, fixed, size, prefix, unstable, mnemonic, self.opcodes[mnemonic], mode)
         return found
 
-    def offsets(self, mnemonic_offset: int, operand_offset: int, operand_length: int, expr_offset: int) -> tuple:
-        """(mnemonic_offset, operand_offset, operand_length, expr_offset): one tuple for every instruction record
-        of them (Insn.offsets; a program's thousands of records have about a hundred)."""
-        offsets = (mnemonic_offset, operand_offset, operand_length, expr_offset)
-        return self.shared.setdefault(offsets, offsets)
+    def offsets(self, mnemonic_offset: int, operand_offset: int, operand_length: int, expr_offset: int) -> Offsets:
+        """One Offsets for every instruction record of these (Insn.offsets)."""
+        key = (mnemonic_offset, operand_offset, operand_length, expr_offset)
+        found = self.shared.get(key)
+        if found is None:
+            found = self.shared[key] = Offsets(*key)
+        return found
 
     def _decode(self, text: str) -> Record:
         offset = 0

@@ -173,7 +173,7 @@ class Encoder:
             if shape.unstable:
                 self.unstable(rec, at)
             return shape.fixed
-        value = self.value(rec.expr, values, pc, local, at, rec.expr_offset)
+        value = self.value(rec.expr, values, pc, local, at, rec.offsets.expr_offset)
         if value is None:
             return bytes(3 if size == FORWARD else size)  # the original: the size stays, the bytes are 00
         prefix = shape.prefix
@@ -185,7 +185,7 @@ class Encoder:
             if size == 2:
                 if value > 0xFF:
                     self.err(
-                        f"value ${value:04X}{self.reached(rec.expr, at, rec.expr_offset)} does not fit {ZERO_PAGE_FORM[shape.mode].label}, and {shape.mnemonic} has no "
+                        f"value ${value:04X}{self.reached(rec.expr, at, rec.offsets.expr_offset)} does not fit {ZERO_PAGE_FORM[shape.mode].label}, and {shape.mnemonic} has no "
                         f"{shape.mode.label} mode [ILLEGAL QUANTITY]",
                         self.operand(rec, at),
                     )
@@ -224,18 +224,18 @@ class Encoder:
                 )
             return bytes((shape.code, value & 0xFF, value >> 8))
         if value > 0xFF:  # ($nn,X) and ($nn),Y
-            self.err(f"value ${value:04X}{self.reached(rec.expr, at, rec.expr_offset)} is not a zero-page address ({shape.mode.label} needs $00-$FF) [ILLEGAL QUANTITY]",
+            self.err(f"value ${value:04X}{self.reached(rec.expr, at, rec.offsets.expr_offset)} is not a zero-page address ({shape.mode.label} needs $00-$FF) [ILLEGAL QUANTITY]",
                      self.operand(rec, at))  # fmt: skip
             return bytes(2)
         return bytes((shape.code, value))
 
-    def byte(self, value: int, rec, at: int, what: str) -> int:
+    def byte(self, value: int, rec: Insn, at: int, what: str) -> int:
         """The one-byte rule: 0-255, or $FF80-$FFFF (a negative number, -128..-1)."""
         if value <= 0xFF:
             return value
         if value >= 0xFF80:
             return value & 0xFF
-        self.err(f"value ${value:04X}{self.reached(rec.expr, at, rec.expr_offset)} does not fit in a byte ({what}: 0-255 or "
+        self.err(f"value ${value:04X}{self.reached(rec.expr, at, rec.offsets.expr_offset)} does not fit in a byte ({what}: 0-255 or "
                  "-128..-1) [ILLEGAL QUANTITY]", self.operand(rec, at))  # fmt: skip
         return 0
 
@@ -249,12 +249,12 @@ class Encoder:
 
     def operand(self, rec: Insn, at: int) -> tuple:
         line, stmt = self.place(at)
-        return (line, stmt.col + rec.operand_offset, rec.operand_length)
+        return (line, stmt.col + rec.offsets.operand_offset, rec.offsets.operand_length)
 
     def unstable(self, rec: Insn, at: int) -> None:
         line, stmt = self.place(at)
-        self.warn(f"{rec.mnemonic} is an unstable undocumented opcode: its result differs between chips",
-                  (line, stmt.col + rec.mnemonic_offset, len(rec.mnemonic)))  # fmt: skip
+        self.warn(f"{rec.shape.mnemonic} is an unstable undocumented opcode: its result differs between chips",
+                  (line, stmt.col + rec.offsets.mnemonic_offset, len(rec.shape.mnemonic)))  # fmt: skip
 
     # -- data ------------------------------------------------------------------------------
 

@@ -77,7 +77,7 @@ class Macros(SymbolTable):
                         self.definition_labels[key] = offset  # (spelled as its key: spelling_of)
                         self.order.append(key)
                 if isinstance(rec, Insn):
-                    size = self.address_size(rec, self.values, offset, ":00") if rec.form == "address" else rec.size
+                    size = self.address_size(rec, self.values, offset, ":00") if rec.shape.form == "address" else rec.shape.size
                     offset += 3 if size == FORWARD else size
                 elif isinstance(rec, Data):
                     offset += rec.size

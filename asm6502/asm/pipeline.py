@@ -277,7 +277,7 @@ def _advice(program: Program, kept: Kept) -> list[Diagnostic]:
 def _expressions(rec) -> list[tuple]:
     """(tree, its offset in the statement) of every expression of a pass-2 record."""
     if isinstance(rec, Insn):
-        return [(rec.expr, rec.expr_offset)] if rec.expr is not None else []
+        return [(rec.expr, rec.offsets.expr_offset)] if rec.expr is not None else []
     if isinstance(rec, (Define, Origin)):
         return [(rec.expr, rec.expr_offset)]
     if isinstance(rec, Data):

@@ -9,8 +9,6 @@ statement text).  Records are made once per text and only read afterwards.
 
 from __future__ import annotations
 
-from operator import attrgetter
-
 from asm6502.opcodes import Mode
 from asm6502.tuples import SlotRecord
 
@@ -19,12 +17,6 @@ if TYPE_CHECKING:
     from asm6502.asm.expr import Node
 
 Problem = tuple[str, int, int]  # (message, offset, length)
-
-
-def _part(holder: str, i: int) -> property:
-    """A read-only field of a record kept as item ``i`` of its shared tuple ``holder`` (see Insn)."""
-    get = attrgetter(holder)
-    return property(lambda self: get(self)[i])
 
 
 class Form(SlotRecord):
@@ -56,45 +48,41 @@ class Form(SlotRecord):
         self.mode = mode
 
 
-def _shared(name: str) -> property:
-    """A read-only field of an instruction kept in its shared Form (see Insn)."""
-    return property(attrgetter(f"shape.{name}"))
+class Offsets(SlotRecord):
+    """Where an instruction's parts are in its statement text: one object for every instruction record of
+    them (Decoder.offsets; a program's thousands of records share about a hundred)."""
+
+    __slots__ = ("mnemonic_offset", "operand_offset", "operand_length", "expr_offset")
+    mnemonic_offset: int
+    operand_offset: int
+    operand_length: int
+    expr_offset: int
+
+    def __init__(self, mnemonic_offset: int, operand_offset: int, operand_length: int, expr_offset: int) -> None:
+        self.mnemonic_offset = mnemonic_offset
+        self.operand_offset = operand_offset
+        self.operand_length = operand_length
+        self.expr_offset = expr_offset
 
 
 class Insn(SlotRecord):
     """An instruction.  (A slot record of four slots, 64 bytes: a large program has tens of thousands.)  What
-    the records of one mnemonic, mode and prefix share is their ``shape`` (a Form: the passes read it there);
-    the offsets are a tuple that the records of the same offsets share (a program's thousands of records
-    share about a hundred of each: a record takes half the memory of one with every field in slots)."""
+    the records of one mnemonic, mode and prefix share is their ``shape`` (a Form), and those of the same
+    places in their texts their ``offsets``: a record takes half the memory of one with every field in slots."""
 
     __slots__ = ("label", "expr", "shape", "offsets")
     label: str | None
     expr: Node | None  # the operand's tree, None for the fixed form
     shape: Form
-    offsets: tuple  # (mnemonic_offset, operand_offset, operand_length, expr_offset): Decoder.offsets
+    offsets: Offsets
 
-    def __init__(self, label: str | None, expr: Node | None, shape: Form, offsets: tuple) -> None:
+    def __init__(self, label: str | None, expr: Node | None, shape: Form, offsets: Offsets) -> None:
         self.label = label
         self.expr = expr
         self.shape = shape
         self.offsets = offsets
 
     problem = None  # (an instruction is no problem: Bad is)
-
-    form = _shared("form")
-    code = _shared("code")
-    zp_code = _shared("zp_code")
-    fixed = _shared("fixed")
-    size = _shared("size")
-    prefix = _shared("prefix")
-    unstable = _shared("unstable")
-    mnemonic = _shared("mnemonic")
-    modes = _shared("modes")
-    mode = _shared("mode")
-    mnemonic_offset = _part("offsets", 0)
-    operand_offset = _part("offsets", 1)
-    operand_length = _part("offsets", 2)
-    expr_offset = _part("offsets", 3)
 
 
 class Define(SlotRecord):

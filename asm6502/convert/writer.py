@@ -281,35 +281,35 @@ class Writer:
 
     def do_insn(self, rec: Insn, pc, size, line, stmt, local) -> None:
         label = self.label(rec, local)
-        mnemonic = rec.mnemonic.lower()
+        mnemonic = rec.shape.mnemonic.lower()
         names = self.target.mnemonics
-        mnemonic = names.get((mnemonic, rec.mode)) or names.get((mnemonic, None)) or mnemonic
-        if rec.form == "fixed":
+        mnemonic = names.get((mnemonic, rec.shape.mode)) or names.get((mnemonic, None)) or mnemonic
+        if rec.shape.form == "fixed":
             self.emit(mnemonic, label, stmt.comment)
             return
-        value = self.expression(rec.expr, stmt.text, rec.expr_offset, pc, local)
-        if self.context is not None and rec.form != "immediate" and type(rec.expr) in (ex.Symbol, ex.Local) and ex.symbol_key(rec.expr, local) in self.context[0].params:
+        value = self.expression(rec.expr, stmt.text, rec.offsets.expr_offset, pc, local)
+        if self.context is not None and rec.shape.form != "immediate" and type(rec.expr) in (ex.Symbol, ex.Local) and ex.symbol_key(rec.expr, local) in self.context[0].params:
             self.bare_param = True  # (a parameter as the whole operand: see macro_call)
             if self.context[2] in self.guarded:
                 value = Text(f"{value.text} + 0", OPERATORS["+"][0], value.value)
-        if rec.prefix == "<":
+        if rec.shape.prefix == "<":
             value = low_byte(value)
-        elif rec.prefix == ">":
+        elif rec.shape.prefix == ">":
             value = high_byte(value)
-        elif rec.form == "immediate" and self.low_byte_needed(value, (id(rec), 0)):  # -128..-1 as $FF80..$FFFF
+        elif rec.shape.form == "immediate" and self.low_byte_needed(value, (id(rec), 0)):  # -128..-1 as $FF80..$FFFF
             value = low_byte(value)
-        absolute = rec.form == "address" and size != 2
+        absolute = rec.shape.form == "address" and size != 2
         operand = value.text
-        mode = rec.mode
-        if rec.form == "immediate":
+        mode = rec.shape.mode
+        if rec.shape.form == "immediate":
             operand = "#" + operand
-        elif rec.form == "indirect":
+        elif rec.shape.form == "indirect":
             operand = {Mode.INDIRECT: "({})", Mode.INDEXED_INDIRECT: "({},x)", Mode.INDIRECT_INDEXED: "({}),y"}[mode].format(operand)
-        elif rec.form == "address":
+        elif rec.shape.form == "address":
             operand += INDEX.get(mode, "")
-        if absolute and rec.zp_code >= 0 and value.value <= 0xFF:
+        if absolute and rec.shape.zp_code >= 0 and value.value <= 0xFF:
             self.emit(self.target.force_absolute.format(m=mnemonic, o=operand), label, stmt.comment)
-        elif rec.form == "address" and not absolute and rec.code >= 0 and self.target.force_zero_page and self.reads_variable():
+        elif rec.shape.form == "address" and not absolute and rec.shape.code >= 0 and self.target.force_zero_page and self.reads_variable():
             self.emit(self.target.force_zero_page.format(m=mnemonic, o=operand), label, stmt.comment)
         else:
             self.emit(f"{mnemonic} {operand}", label, stmt.comment)
