@@ -7,7 +7,7 @@ from array import array
 from bisect import bisect_left
 
 from asm6502.asm import expr as ex
-from asm6502.asm.reader import NO_NUMBER, Lines
+from asm6502.asm.lines import NO_NUMBER, Lines
 from asm6502.asm.state import Pass1State, Stop
 
 

@@ -17,14 +17,14 @@ from __future__ import annotations
 import re
 
 from asm6502.asm import expr as ex
+from asm6502.asm.operand_text import INDEX, OPERAND_LIMIT, indirect_form, keys, overflow, petscii, split_commas, texty
 from asm6502.asm.pseudo import DATA, PSEUDO_OPS, WORDS, foreign_hint
 from asm6502.asm.reader import START_LINE
-from asm6502.asm.statements import Bad, Call, Data, Define, Form, Insn, Label, Offsets, Origin, Problem, Pseudo, Record, Start
+from asm6502.asm.statements import Bad, Call, Data, Define, Form, Insn, Label, Offsets, Origin, Pseudo, Record, Start
 from asm6502.cpu import Cpu, instruction_set, unstable_mnemonics, unstable_opcodes
 from asm6502.opcodes import BRANCHES, ZERO_PAGE_FORM, Mode
 from asm6502.opcodes_undoc import ALIASES, UNDOCUMENTED
 from asm6502.patterns import LazyPattern
-from asm6502.petscii import ascii_to_petscii, brace_code
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -32,16 +32,13 @@ if TYPE_CHECKING:
 
 
 IDENT = re.compile(r"[A-Za-z][A-Za-z0-9.]*")
-_INDEX = LazyPattern(r",\s*([xXyY])\s*$")
 _PSEUDO = re.compile(r"\.([A-Za-z#]*)")
 _QUOTED = LazyPattern(r'"[^"]*"?')
 _BAD_COMMA = LazyPattern(r",(?![xy])")  # (a shifted X is no index: ": abc 1,X" is SYNTAX 2)
 _BAD_INDEX = LazyPattern(r",\s*[A-Za-z]\s*$")
-_BRACED = LazyPattern(r"\{[^{}]*\}")  # a key written in braces: {$93}, {clr} (petscii.brace_code reads it)
 ABSOLUTE_FORM = {None: Mode.ABSOLUTE, "X": Mode.ABSOLUTE_X, "Y": Mode.ABSOLUTE_Y}
 _OPERAND_SIZE = {mode: mode.operand_size for mode in Mode}
 
-OPERAND_LIMIT = 50  # an operand of more keys is the original's OVERFLOW (rules/operand_length_*)
 LABEL_FIELD = 10  # 'name = value' with a name of 11 characters or more is the original's SYNTAX 1 (labels_len_*)
 
 
@@ -360,8 +357,8 @@ class Decoder:
         """``word`` is the mnemonic as typed; ``operand_text`` follows it at offset ``end``."""
         mnemonic = word.upper()
         long_operand = len(operand_text) > OPERAND_LIMIT and keys(operand_text.strip()) > OPERAND_LIMIT
-        if long_operand and _texty(operand_text):
-            return Bad(label, _overflow(operand_text, end))
+        if long_operand and texty(operand_text):
+            return Bad(label, overflow(operand_text, end))
         try:
             operand = self._operand(mnemonic, operand_text)
         except _OperandProblem as p:
@@ -417,7 +414,7 @@ class Decoder:
                 raise _no_mode(mnemonic, modes, "immediate")
             return "immediate", Mode.IMMEDIATE, modes[Mode.IMMEDIATE], -1, operand[1:], lead + 1
         if operand[0] == "(":
-            indirect = _indirect_form(operand)
+            indirect = indirect_form(operand)
             if indirect is not None and (mnemonic == "JMP" or indirect[0] != Mode.INDIRECT):
                 mode, inner, inner_offset = indirect
                 if mode not in modes:
@@ -432,7 +429,7 @@ class Decoder:
                 return "indirect", mode, modes[mode], -1, inner, lead + inner_offset
         index = None
         body = operand
-        mi = _INDEX.search(operand) if "," in operand else None
+        mi = INDEX.search(operand) if "," in operand else None
         if mi:
             if mi.start(1) > mi.start() + 1:  # 'lda $1234, x': the original wants the index right after ','
                 raise _OperandProblem("no blank between ',' and the index register: ',x' [SYNTAX 2]", lead + mi.start(), mi.end() - mi.start())
@@ -481,8 +478,8 @@ class Decoder:
         its first character (``.byt "abc"`` is $41, as the original: data/data_byt_string_long)."""
         if not args:
             return Bad(label, (f".{op} needs at least one value [UNDEF'D STATEMENT]", op_offset, op_length))
-        if len(args) > OPERAND_LIMIT and _texty(args) and keys(args) > OPERAND_LIMIT:  # (long values alone: accepted)
-            return Bad(label, _overflow(args, args_offset))
+        if len(args) > OPERAND_LIMIT and texty(args) and keys(args) > OPERAND_LIMIT:  # (long values alone: accepted)
+            return Bad(label, overflow(args, args_offset))
         word = PSEUDO_OPS[op].encode == WORDS
         items: list = []
         items_text = split_commas(args, args_offset)
@@ -516,7 +513,7 @@ class Decoder:
         if not (args.startswith('"') and len(args) >= 2):
             return Bad(label, ('.asc expects one string in double quotes: .asc "text" [SYNTAX 5]', args_offset, max(1, len(args))))
         if len(args) > OPERAND_LIMIT and keys(args) > OPERAND_LIMIT:  # the whole operand counts, closing quote
-            return Bad(label, _overflow(args, args_offset))  # and tail too ('.asc "' + 48 + '"x': rules/asc_tail_*)
+            return Bad(label, overflow(args, args_offset))  # and tail too ('.asc "' + 48 + '"x': rules/asc_tail_*)
         # the string ends at its closing quote and the original ignores the rest of the statement
         # ('.asc "ab"cd' = 41 42, '.asc "ab"x":nop' too: the quote it opens holds ':nop'), an
         # unclosed one runs to the statement's end (rules/asc_tail_*, asc_unclosed_*)
@@ -560,146 +557,3 @@ _WORD_AFTER = re.compile(r"[A-Za-z0-9]*")
 
 def _no_mode(mnemonic: str, modes: dict, what: str) -> _OperandProblem:
     return _OperandProblem(f"{mnemonic} has no {what} mode (it has: {', '.join(m.label for m in modes)}) [SYNTAX 9]")
-
-
-def keys(text: str) -> int:
-    """The keys typed for ``text``: a key written in braces (``{$93}``, ``{clr}``) is one."""
-    if "{" not in text:
-        return len(text)
-    return len(text) - sum(m.end() - m.start() - 1 for m in _BRACED.finditer(text) if brace_code(text, m.start()))
-
-
-def _texty(operand: str) -> bool:
-    """A string of two characters or more, or a quote left open (it runs to the end of the
-    line): what makes a real operand long (an expression of single-character constants is not)."""
-    parts = operand.split('"')  # (the odd parts are quoted)
-    return len(parts) % 2 == 0 or any(keys(part) >= 2 for part in parts[1::2])
-
-
-def overflow_resume(text: str, operand_offset: int) -> int | None:
-    """Where the original goes on after an OVERFLOW: its operand buffer holds 50 keys; it skips
-    from there to the next ':' -- a quote left open makes ':' part of the operand -- and reads the
-    statements after it (``eor #"`` + 48 characters + ``:inx:lda x``: INX, LDA; + 47: LDA only;
-    rules/overflow_resume_*, fuzz seeds 144, 695, 813).  The index in ``text`` after that ':', or None."""
-    count = 0
-    j = operand_offset
-    n = len(text)
-    while j < n and count < OPERAND_LIMIT:
-        if text[j] == "{":
-            m = _BRACED.match(text, j)
-            if m is not None and brace_code(text, j):
-                j = m.end()
-                count += 1
-                continue
-        j += 1
-        count += 1
-    colon = text.find(":", j)
-    return None if colon < 0 else colon + 1
-
-
-def _overflow(operand: str, offset: int) -> Problem:
-    """An operand longer than the original's buffer: it reports OVERFLOW and assembles nothing
-    (``lda #"`` + 47 characters + ``"``, 51 keys; an unclosed quote runs to the end of the line).
-    The project holds to it where a string or an open quote makes the operand long; a long
-    expression is assembled with a warning (a deviation, README; rules/operand_length_*)."""
-    lead = len(operand) - len(operand.lstrip())
-    stripped = operand.strip()
-    return (f"an operand of {keys(stripped)} characters: the original takes at most {OPERAND_LIMIT} [OVERFLOW]", offset + lead, len(stripped))
-
-
-def petscii(body: str, offset: int) -> tuple[bytes, tuple[Problem, ...]]:
-    """A string's PETSCII bytes, or b"" and an error for each character that has no code.
-    ``{$hh}`` is the character with code hh (a key typed on the C64 in quote mode, as petcat
-    writes it); petcat's names (``{clr}``, ``{CBM-R}``: a tokenized source as it is listed) too."""
-    if "{" in body:
-        out = bytearray()
-        pos = 0
-        for m in _BRACED.finditer(body):
-            code = brace_code(body, m.start())
-            if code is None:
-                continue
-            data, problems = petscii(body[pos : m.start()], offset + pos)
-            if problems:
-                return b"", problems
-            out += data
-            out.append(code[0])
-            pos = m.end()
-        data, problems = petscii(body[pos:], offset + pos)
-        return (bytes(out + data), ()) if not problems else (b"", problems)
-    try:
-        return ascii_to_petscii(body), ()
-    except ValueError:
-        missing = []
-        for i, ch in enumerate(body):
-            try:
-                ascii_to_petscii(ch)
-            except ValueError:
-                missing.append((f"character {ch!r} has no PETSCII code", offset + i, 1))
-        return b"", tuple(missing)
-
-
-def split_commas(text: str, offset: int) -> list[tuple[str, int]]:
-    """Split at commas outside quotes and brackets; returns (item, offset of the item)."""
-    if '"' not in text and "(" not in text and "[" not in text:
-        items = []
-        start = offset
-        if " " not in text and text.isprintable():  # (no white space to strip: '$52,<l35,>l35')
-            for raw in text.split(","):
-                items.append((raw, start))
-                start += len(raw) + 1
-            return items
-        for raw in text.split(","):
-            lead = len(raw) - len(raw.lstrip())
-            items.append((raw.strip(), start + lead))
-            start += len(raw) + 1
-        return items
-    items = []
-    depth = 0
-    in_quote = False
-    start = 0
-    for i, ch in enumerate(text + ","):
-        if ch == '"':
-            in_quote = not in_quote
-        elif not in_quote and ch in "([":
-            depth += 1
-        elif not in_quote and ch in ")]":
-            depth -= 1
-        elif ch == "," and not in_quote and depth <= 0 or i == len(text):
-            raw = text[start:i]
-            lead = len(raw) - len(raw.lstrip())
-            items.append((raw.strip(), offset + start + lead))
-            start = i + 1
-    return items
-
-
-def _indirect_form(operand: str) -> tuple[Mode, str, int] | None:
-    """Recognise ``(e,x)``, ``(e),y`` and ``(e)``; None for any other operand."""
-    depth = 0
-    in_quote = False
-    close = -1
-    for i, ch in enumerate(operand):
-        if ch == '"':
-            in_quote = not in_quote
-        elif in_quote:
-            continue
-        elif ch in "([":
-            depth += 1
-        elif ch in ")]":
-            depth -= 1
-            if depth == 0:
-                close = i
-                break
-    if close == -1:
-        return None
-    inner = operand[1:close]
-    after = operand[close + 1 :].strip()
-    if after == "":
-        mx = _INDEX.search(inner)
-        if mx and mx.group(1).upper() == "X":
-            return Mode.INDEXED_INDIRECT, inner[: mx.start()], 1
-        return Mode.INDIRECT, inner, 1
-    if re.fullmatch(r",\s*[yY]", after):
-        return Mode.INDIRECT_INDEXED, inner, 1
-    if re.fullmatch(r",\s*[xX]", after):  # '(e),x': the original reads it as (e,x) (oracle: syntax_indirect_x_suffix)
-        return Mode.INDEXED_INDIRECT, inner, 1
-    return None

@@ -16,14 +16,15 @@ from __future__ import annotations
 
 from asm6502.asm import expr as ex
 from asm6502.asm.conditionals import Conditionals
-from asm6502.asm.decode import overflow_resume
 from asm6502.asm.entries import FORWARD, OTHER_STMT, Macro
 from asm6502.asm.files import MAX_CHAIN, IncludedFiles
+from asm6502.asm.lines import NO_NUMBER, Lines, SourceLine
 from asm6502.asm.macros import Macros
+from asm6502.asm.operand_text import overflow_resume
 from asm6502.asm.options import ListingOptions
 from asm6502.asm.program import Program
 from asm6502.asm.pseudo import CONTROL, DATA, DEFINITION, HIDDEN, PSEUDO_OPS, foreign_hint
-from asm6502.asm.reader import NO_NUMBER, Lines, SourceLine, split_statements
+from asm6502.asm.reader import split_statements
 from asm6502.asm.result import Options
 from asm6502.asm.state import NextFile, Stop
 from asm6502.asm.statements import Bad, Call, Data, Define, Insn, Label, Origin, Pseudo, Start
@@ -159,7 +160,7 @@ class Layout(Macros, SymbolTable, Conditionals, IncludedFiles, ListingOptions):
                 self.ref = before + i
                 self.record(lines, i - 1)
                 continue
-            if type(item) is str:  # a line of one statement: its text (perhaps with a comment: reader.CommentedLine)
+            if type(item) is str:  # a line of one statement: its text (perhaps with a comment: lines.CommentedLine)
                 rec = decoded(item)
                 if rec is None:
                     if not item:  # (only a comment: a row of the listing; asked only here: pass 1 never decodes "")

@@ -10,8 +10,8 @@ from __future__ import annotations
 from asm6502.asm import expr as ex
 from asm6502.asm.decode import IDENT
 from asm6502.asm.entries import FORWARD, MACRO_LINE, Macro, MacroCall, MacroEnd
+from asm6502.asm.lines import Line, Lines
 from asm6502.asm.pseudo import PSEUDO_OPS
-from asm6502.asm.reader import Line, Lines
 from asm6502.asm.statements import Bad, Call, Data, Define, Insn, Pseudo
 from asm6502.asm.symbols import PARAM, SymbolTable
 from asm6502.patterns import LazyPattern

@@ -18,7 +18,7 @@ from asm6502.diagnostics import Diagnostic, Kept, error, warning
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from asm6502.asm.reader import Lines
+    from asm6502.asm.lines import Lines
     from asm6502.asm.statements import Insn
 
 

@@ -12,7 +12,7 @@ from array import array
 from itertools import count, islice
 
 from asm6502.asm import expr as ex
-from asm6502.asm.reader import SourceLine
+from asm6502.asm.lines import SourceLine
 from asm6502.asm.rows import as_span
 from asm6502.asm.state import Pass1State
 from asm6502.asm.statements import Define

@@ -26,9 +26,10 @@ from typing import NamedTuple
 
 from asm6502.asm import expr as ex
 from asm6502.asm.entries import FORWARD, MacroCall, MacroEnd, MacroLine
+from asm6502.asm.lines import Lines
 from asm6502.asm.program import Program
 from asm6502.asm.pseudo import BYTES, PSEUDO_OPS, WORDS
-from asm6502.asm.reader import START_LINE, Lines
+from asm6502.asm.reader import START_LINE
 from asm6502.asm.rows import as_span
 from asm6502.asm.statements import Call, Data, Define, Insn, Origin, Pseudo, Start
 from asm6502.convert.expression import Scope, Text, high_byte, low_byte, rewrite
