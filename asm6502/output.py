@@ -10,8 +10,8 @@ from itertools import islice
 
 from asm6502.asm import Result
 from asm6502.asm.entries import FORWARD, OTHER_STMT, MacroEnd, MacroLine, statement_of
+from asm6502.asm.lines import NO_NUMBER, TAILED, Lines
 from asm6502.asm.pseudo import PAGE, PSEUDO_OPS, TITLE
-from asm6502.asm.reader import NO_NUMBER, TAILED, Lines
 from asm6502.asm.rows import with_comment
 from asm6502.asm.statements import Bad, Data, Define, Insn, Pseudo
 from asm6502.patterns import LazyPattern
@@ -95,7 +95,7 @@ def encoded(blocks: Iterable[str]) -> bytearray:
 
 def _with_tail(tail: str, text: str) -> str:
     """The listed text of a line of one statement ``text`` with a tail in the columns (a comment or trailing
-    blanks: reader.Lines): as with_comment joins a statement and its comment, without the line's object (a
+    blanks: lines.Lines): as with_comment joins a statement and its comment, without the line's object (a
     source has thousands of lines with a comment)."""
     comment = tail.strip()
     if not comment:

@@ -215,7 +215,7 @@ def test_expressions_in_one_batch(target, seed):
     while len(lines) < 606:
         text = random_expression(rnd)
         try:
-            ex.value_of(ex.compile_node(ex.parse(text)), values, 0x1000 + 2 * (len(lines) - 6), None)
+            ex.value(ex.parse(text), values, 0x1000 + 2 * (len(lines) - 6), None)
         except ex.ExprError:
             continue  # (division by zero, multiplication overflow: errors in Profi-Ass too)
         lines.append(f"{number} .wor {text}")

@@ -5,7 +5,8 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from asm6502.asm.decode import split_commas
+from asm6502.asm.operand_text import split_commas
+
 
 @settings(max_examples=400, deadline=None)
 @given(st.text(alphabet=["a", "1", ",", " ", "\t", "\f", "\xa0", "<", "$"], max_size=12))

@@ -8,48 +8,84 @@ from asm6502.asm import expr as ex
 @pytest.mark.parametrize(
     "text, tree",
     [
-        ("loop", ex.Sym("loop", 0, 4)),
-        ("$D020", ex.Num(0xD020, 0, 5)),
-        ("%101", ex.Num(5, 0, 4)),
-        ("Table+2", ex.Chain(ex.Sym("table", 0, 5), (("+", 5, ex.Num(2, 6, 1)),))),
-        ("a*8+b", ex.Chain(ex.Sym("a", 0, 1), (("*", 1, ex.Num(8, 2, 1)), ("+", 3, ex.Sym("b", 4, 1))))),
-        ("x < 2", ex.Chain(ex.Sym("x", 0, 1), (("<", 2, ex.Num(2, 4, 1)),))),
-        (".lbl", ex.Sym(".lbl", 0, 4)),
-        ('"ab"', ex.Num(0x41, 0, 4)),
-        ('""', ex.Num(0x22, 0, 2)),
+        ("loop", ex.Symbol("loop", "loop", 0, 4)),
+        ("LongerName", ex.Symbol("longername", "longerna", 0, 10)),
+        ("$D020", ex.Number(0xD020, 0, 5)),
+        ("%101", ex.Number(5, 0, 4)),
+        ("Table+2", ex.Chain(ex.Symbol("table", "table", 0, 5), (("+", 5, ex.Number(2, 6, 1)),))),
+        ("a*8+b", ex.Chain(ex.Symbol("a", "a", 0, 1), (("*", 1, ex.Number(8, 2, 1)), ("+", 3, ex.Symbol("b", "b", 4, 1))))),
+        ("x < 2", ex.Chain(ex.Symbol("x", "x", 0, 1), (("<", 2, ex.Number(2, 4, 1)),))),
+        ("[a+1]*2", ex.Chain(ex.Chain(ex.Symbol("a", "a", 1, 1), (("+", 2, ex.Number(1, 3, 1)),)), (("*", 5, ex.Number(2, 6, 1)),))),
+        ("-*", ex.Negate(ex.Counter(1), 0)),
+        (".lbl", ex.Local(".lbl", "lbl", 0, 4)),
+        (".abcdefgh", ex.Local(".abcdefgh", "abcdef", 0, 9)),
+        ('"ab"', ex.Number(0x41, 0, 4)),
+        ('""', ex.Number(0x22, 0, 2)),
     ],
 )
 def test_parse(text, tree):
-    assert repr(ex.parse(text)) == repr(tree)
+    assert ex.parse(text) == tree
 
 
-@pytest.mark.parametrize("text", ["table+2", "a*8+b", "$ff-%101/3", "x.y<2", "1!2&3^4>1", "99999+1", "lab+$12345"])
-def test_chain_reading_equals_the_parser(text):
-    """The regular-expression reading of a blank-free chain builds the parser's tree (or leaves it to the parser)."""
-    fast = ex._parse_chain(text)
-    parser = ex._Parser(text)
-    try:
-        slow = parser.chain()
-    except ex.ExprError:
-        assert fast is None
-        return
-    assert fast is None or repr(fast) == repr(slow)
+@pytest.mark.parametrize(
+    "text, values, pc, local, value",
+    [
+        ("2+3*4", {}, 0, None, 20),  # left to right: no precedence
+        ("2+[3*4]", {}, 0, None, 14),
+        ("$ffff+2", {}, 0, None, 1),
+        ("1<16", {}, 0, None, 0),
+        ("300*300", {}, 0, None, 0x5F90),
+        ("-1", {}, 0, None, 0xFFFF),
+        ("*+3", {}, 0x1000, None, 0x1003),
+        ("table+2", {"table": 0x1000}, 0, None, 0x1002),
+        ("longername-1", {"longerna": 5}, 0, None, 4),
+        (".loop+1", {"loop:01": 7}, 0, ":01", 8),
+        (".loop", {"loop:00": 9}, 0, None, 9),
+        ("$12345", {}, 0, None, 0x2345),
+    ],
+)
+def test_value(text, values, pc, local, value):
+    assert ex.value(ex.parse(text), values, pc, local) == value
 
 
-@pytest.mark.parametrize("text", ["table+2", "Table-$0A", "t.1+65535", "x-0", "x+0", "abcdefghij+$ffff", "a+99999", "a+$12345",
-                                  "a-1", "a+1-2", "a + 1", "7+a", ".loc+1"])
-def test_compile_text_is_compile_node_of_the_parse(text):
-    """compile_text's reading of 'symbol+n' (no tree made) gives what the parser and compile_node give, and
-    the same tree back (expr.tree_of); other texts go the parser's way (errors too)."""
-    try:
-        expected = ex.compile_node(ex.parse(text))
-    except ex.ExprError as exc:
-        with pytest.raises(ex.ExprError) as raised:
-            ex.compile_text(text)
-        assert (raised.value.message, raised.value.offset) == (exc.message, exc.offset)
-        return
-    got = ex.compile_text(text)
-    assert type(got) is type(expected)
-    assert ex.tree_of(got) == ex.tree_of(expected) == ex.parse(text)
-    values = {"table": 0x1000, "t.1": 5, "x": 0, "abcdefgh": 0xFFF0, "a": 0x20, "loc:00": 7}
-    assert ex.value_of(got, values, 0, None) == ex.value_of(expected, values, 0, None)
+@pytest.mark.parametrize(
+    "node, value",
+    [(ex.LowByte(ex.Number(0x1234, 0, 5)), 0x34), (ex.HighByte(ex.Number(0x1234, 0, 5)), 0x12)],
+)
+def test_a_macro_argument_with_a_byte_prefix(node, value):
+    assert ex.value(node, {}, 0, None) == value
+
+
+@pytest.mark.parametrize(
+    "text, key",
+    [("table+1", "table"), ("-missing", "missing"), (".lbl*2", "lbl:00")],
+)
+def test_a_symbol_without_a_value_is_unknown(text, key):
+    with pytest.raises(ex.Unknown) as raised:
+        ex.evaluate(text)
+    assert raised.value.key == key
+
+
+@pytest.mark.parametrize(
+    "text, offset",
+    [("1/0", 1), ("1000*1000", 4), ("99999", 0), ("1+", 2), ("(1", 2), ("lda x", 4), ("*1", 1), ("$1g", 0)],
+)
+def test_an_error_points_at_its_place(text, offset):
+    with pytest.raises(ex.ExprError) as raised:
+        ex.evaluate(text)
+    assert raised.value.offset == offset
+
+
+def test_the_trees_share_a_symbols_node_and_key():
+    shared: dict = {}
+    first, second, third = ex.parse("table+1", shared), ex.parse("2*table", shared), ex.parse("table", shared)
+    assert first.first is third is shared["table"]  # (one node a name at the start of an expression)
+    assert second.rest[0][2].key is third.key
+
+
+@pytest.mark.parametrize(
+    "text, mixed",
+    [("a+b*c", True), ("a*b+c", False), ("[a+b]*c", False), ("-[a+b*c]", True), ("a", False), ("1!2&3", True)],
+)
+def test_left_to_right_against_the_usual_precedence(text, mixed):
+    assert ex.is_mixed(ex.parse(text)) is mixed

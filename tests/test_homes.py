@@ -18,12 +18,15 @@ import pytest
 
 from asm6502 import c64map, petscii
 from asm6502.basic.tokens import KEYWORDS
+from asm6502.opcodes import OPCODES
+from asm6502.opcodes_undoc import UNDOCUMENTED
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "asm6502"
 
 # fact -> the module that holds it (paths relative to the package)
 HOMES = {
+    "the instruction set: opcode bytes by mnemonic and mode, sizes, cycles (asm6502.cpu: the CPU variants)": "opcodes.py",
     "KERNAL entry points, I/O registers, system variables": "c64map.py",
     "PETSCII <-> text, petcat names, screen codes, keys, file names": "petscii.py",
     "BASIC V2 keywords": "basic/tokens.py",
@@ -43,6 +46,7 @@ PETSCII_GLYPHS = frozenset("£↑←π")
 # characters only a screen-code table holds: box drawing, blocks, card suits, legacy computing
 # (not the blocks U+2580-U+25FF alone: OCR reads a printed character as one of those)
 _GRAPHIC = re.compile("[\u2500-\u257f\u2660-\u2667\U0001fb00-\U0001fbff]")
+MNEMONICS = frozenset(OPCODES) | frozenset(UNDOCUMENTED)
 BASIC_WORDS = frozenset(kw.lower() for kw in KEYWORDS if kw.isalpha() and len(kw) > 2)
 
 
@@ -83,6 +87,31 @@ def kernal_tables(nodes: list[ast.AST]) -> list[int]:
             continue  # keyed by PETSCII control codes: a PETSCII table (whose codes $90, $99 ... are addresses too)
         if len([k for k in named if k in KERNAL_ENTRIES]) >= 2 or len(named) >= 4:
             found.append(line)
+    return found
+
+
+def _mnemonic(node) -> bool:
+    """A mnemonic, or a row that starts with one (``("LDA", ...)``)."""
+    if isinstance(node, ast.Tuple) and node.elts:
+        node = node.elts[0]
+    value = _constant(node)
+    return isinstance(value, str) and value.upper() in MNEMONICS
+
+
+def opcode_tables(nodes: list[ast.AST]) -> list[int]:
+    """Lines of instruction-set tables: addressing modes with opcode bytes or sizes (``{M.IMMEDIATE: 0xA9}``),
+    mnemonics with such tables, opcode bytes with mnemonics (``{0xA9: ("LDA", ...)}``)."""
+    found = []
+    for node in nodes:
+        if not isinstance(node, ast.Dict):
+            continue
+        rows = [(k, v) for k, v in zip(node.keys, node.values, strict=True) if k is not None]
+        modes = [k for k, v in rows if isinstance(k, ast.Attribute) and isinstance(k.value, ast.Name)
+                 and k.value.id in ("M", "Mode") and _is_int(_constant(v))]
+        by_mnemonic = [k for k, v in rows if _mnemonic(k) and isinstance(v, ast.Dict)]
+        by_byte = [k for k, v in rows if _is_int(_constant(k)) and 0 <= _constant(k) <= 0xFF and _mnemonic(v)]
+        if len(modes) >= 2 or len(by_mnemonic) >= 3 or len(by_byte) >= 3:
+            found.append(node.lineno)
     return found
 
 
@@ -134,6 +163,7 @@ def prg_tests(nodes: list[ast.AST]) -> list[int]:
 
 
 CHECKS = {
+    "opcodes.py": opcode_tables,
     "c64map.py": kernal_tables,
     "petscii.py": petscii_tables,
     "basic/tokens.py": keyword_lists,
@@ -144,6 +174,7 @@ CHECKS = {
 
 # (home, module) -> why the module may hold its own list of the home's facts
 CHOICES = {
+    ("opcodes.py", "opcodes_undoc.py"): "the undocumented NMOS opcodes: the instruction set's other half, beside the documented one",
     ("basic/tokens.py", "typein/cslisting/damage.py"): "KEYWORDS_TO_SPLIT: the keywords synthetic OCR damage splits, a choice among them",
 }
 
@@ -180,6 +211,9 @@ def test_each_home_holds_its_facts(home):
 
 
 @pytest.mark.parametrize(("home", "text"), [
+    ("opcodes.py", "LDA = {M.IMMEDIATE: 0xA9, M.ZERO_PAGE: 0xA5}"),
+    ("opcodes.py", "TABLE = {0xA9: ('LDA', 'imm'), 0xA5: ('LDA', 'zp'), 0xEA: ('NOP', 'imp')}"),
+    ("opcodes.py", "SIZES = {Mode.IMPLIED: 1, Mode.ABSOLUTE: 3}"),
     ("c64map.py", "NAMES = {0xFFD2: 'CHROUT', 0xFFE4: 'GETIN'}"),
     ("c64map.py", "ROWS = ((0xFFCF, 'chrin'), (0xFFD2, 'chrout'))"),
     ("c64map.py", "CHROUT = 0xFFD2"),

@@ -10,7 +10,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from asm6502.asm.reader import LINE_PARTS, MAX_LINE_NUMBER, PlainLine, read_lines, read_source, split_statements
+from asm6502.asm.lines import PlainLine
+from asm6502.asm.reader import LINE_PARTS, MAX_LINE_NUMBER, read_lines, read_source, split_statements
 
 
 def _by_pattern(raw: str):
@@ -87,7 +88,7 @@ def test_a_line_without_its_copy_is_its_text_again():
 ])
 def test_a_line_with_a_comment_is_columns_too(raw, columns):
     """A line of one statement (or none) and a comment or trailing blanks, as real sources have them ('100 sta x ; time',
-    '100 ; routine 0'), is no object: its text, column and tail in reader.Lines' columns; ``lines[i]`` makes it again
+    '100 ; routine 0'), is no object: its text, column and tail in lines.Lines' columns; ``lines[i]`` makes it again
     with the statements, comment and raw line that splitting the line gives (split_statements)."""
     lines, _ = read_lines("t.asm", raw + "\n" + raw + "\n")
     lead, digits, _, _ = LINE_PARTS.match(raw).groups()
@@ -102,7 +103,7 @@ def test_a_line_with_a_comment_is_columns_too(raw, columns):
 
 def test_lines_are_columns_and_their_objects_are_made_on_demand():
     """A line of one statement is no object: its text (shared by equal statements), its number and its
-    column in reader.Lines' columns (a comment too: test_a_line_with_a_comment_is_columns_too); a line of
+    column in lines.Lines' columns (a comment too: test_a_line_with_a_comment_is_columns_too); a line of
     several statements, or with nothing after its number, is kept as its SourceLine.  ``lines[i]`` makes
     the line again, as the reader read it."""
     raws = ["100 lda #1", "110 lda #1", " nop", "120  rts ", "130 a:b", "140 ;c", "", "", " nop", "150"]

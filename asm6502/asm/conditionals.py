@@ -7,7 +7,7 @@ from array import array
 from bisect import bisect_left
 
 from asm6502.asm import expr as ex
-from asm6502.asm.reader import NO_NUMBER, Lines
+from asm6502.asm.lines import NO_NUMBER, Lines
 from asm6502.asm.state import Pass1State, Stop
 
 
@@ -25,8 +25,7 @@ class Conditionals(Pass1State):
             self.err(".if needs an expression [SYNTAX 5]", (line, stmt.col + rec.op_offset, rec.op_length))
             return -1
         try:
-            fn = self.decoder.compiled(rec.args)
-            value = ex.value_of(fn, self.values, self.pc, local)
+            value = ex.value(self.decoder.expression(rec.args), self.values, self.pc, local)
         except ex.ExprError as exc:
             self.err(exc.message, (line, stmt.col + rec.args_offset + exc.offset, exc.length))
             return -1

@@ -3,9 +3,9 @@
 Both passes, every ``.goto`` round and every macro call meet the same
 statement texts again and again.  :class:`Decoder` turns each distinct text
 once into an immutable record (statements.py) -- instruction (mnemonic,
-addressing form, opcodes, size, compiled operand), definition, ``*=``, data,
+addressing form, opcodes, size, the operand's tree), definition, ``*=``, data,
 pseudo-op, macro call, label -- and remembers it.  The passes only evaluate the
-compiled expressions in the records.
+expression trees in the records (expr.value).
 
 Errors that do not depend on any value (an unknown mnemonic, a mode the
 mnemonic lacks, a bad expression) are in the record's ``problem``: (message,
@@ -17,14 +17,14 @@ from __future__ import annotations
 import re
 
 from asm6502.asm import expr as ex
+from asm6502.asm.operand_text import INDEX, OPERAND_LIMIT, indirect_form, keys, overflow, petscii, split_commas, texty
 from asm6502.asm.pseudo import DATA, PSEUDO_OPS, WORDS, foreign_hint
 from asm6502.asm.reader import START_LINE
-from asm6502.asm.statements import Bad, Call, Data, Define, Form, Insn, Label, Origin, Problem, Pseudo, Record, Start
+from asm6502.asm.statements import Bad, Call, Data, Define, Form, Insn, Label, Offsets, Origin, Pseudo, Record, Start
 from asm6502.cpu import Cpu, instruction_set, unstable_mnemonics, unstable_opcodes
 from asm6502.opcodes import BRANCHES, ZERO_PAGE_FORM, Mode
 from asm6502.opcodes_undoc import ALIASES, UNDOCUMENTED
 from asm6502.patterns import LazyPattern
-from asm6502.petscii import ascii_to_petscii, brace_code
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -32,24 +32,14 @@ if TYPE_CHECKING:
 
 
 IDENT = re.compile(r"[A-Za-z][A-Za-z0-9.]*")
-_INDEX = LazyPattern(r",\s*([xXyY])\s*$")
 _PSEUDO = re.compile(r"\.([A-Za-z#]*)")
 _QUOTED = LazyPattern(r'"[^"]*"?')
 _BAD_COMMA = LazyPattern(r",(?![xy])")  # (a shifted X is no index: ": abc 1,X" is SYNTAX 2)
 _BAD_INDEX = LazyPattern(r",\s*[A-Za-z]\s*$")
-_LONG_NAME = re.compile(r"[A-Za-z0-9.]{%d}" % (ex.SIGNIFICANT + 1))  # (a symbol name longer than the significant part has such a run)
-_BRACED = LazyPattern(r"\{[^{}]*\}")  # a key written in braces: {$93}, {clr} (petscii.brace_code reads it)
 ABSOLUTE_FORM = {None: Mode.ABSOLUTE, "X": Mode.ABSOLUTE_X, "Y": Mode.ABSOLUTE_Y}
 _OPERAND_SIZE = {mode: mode.operand_size for mode in Mode}
-# two operator characters: a text without them holds no chain the usual precedence reads otherwise (tested before
-# the tree is asked for)
-_TWO_OPERATORS = re.compile(r"[-+*/!&^<>][^-+*/!&^<>]*[-+*/!&^<>]")
 
-OPERAND_LIMIT = 50  # an operand of more keys is the original's OVERFLOW (rules/operand_length_*)
 LABEL_FIELD = 10  # 'name = value' with a name of 11 characters or more is the original's SYNTAX 1 (labels_len_*)
-
-
-
 
 
 class _OperandProblem(Exception):
@@ -71,18 +61,18 @@ class Decoder:
         self.operandless = frozenset(m for m, modes in self.opcodes.items() if set(modes) <= operandless)
         self.records: dict[str, Record] = {}
         self.forms: dict[tuple, Form] = {}  # Form's fields -> the one Form of them
-        self.shared: dict[tuple, tuple] = {}  # Insn.offsets -> itself
-        # text -> its compiled expression (the tree: expr.tree_of), or (message, offset, length) when it is none
+        self.shared: dict[tuple, Offsets] = {}  # Offsets' fields -> the one Offsets of them
+        # text -> its tree, or (message, offset, length) when it is no expression
         self.expressions: dict[str, Any] = {}
-        # a symbol key -> itself: one string object a name -- the label's in its record, the symbol table's key and
-        # the compiled expression of the text that is that name (expr.compile_node), which is kept here, not in
-        # ``expressions``.  (Otherwise every name would be held twice, as equal strings.)
-        self.key_strings: dict[str, str] = {}
-        self.names: set[str] = set()  # every symbol name met in an expression (for the 8-character warning)
+        # a symbol name (lower case) -> its one Symbol at offset 0: the tree of the text that is the name, the first
+        # operand of others ('name+2'); its key is one string object a name -- the label's in its record, the symbol
+        # table's key and the key of every Symbol of it.  (Otherwise every name would be held twice, as equal strings.)
+        self.symbols: dict[str, ex.Symbol] = {}
+        self.forgotten: set[str] = set()  # the long names of the symbols dropped by forget (see long_names)
         # records assembled as the original reads them but worth a warning: id -> (record, message, offset, length)
         self.advised: dict[int, tuple] = {}
         self.advice: tuple | None = None  # (set while an operand is read)
-        # the compiled expressions that the usual operator precedence would read otherwise ('a+b*c'): id -> itself
+        # the trees that the usual operator precedence would read otherwise ('a+b*c'): id -> itself
         # (assemble checks their values where they are used: a warning where the two readings differ); None when
         # no such warning is wanted (-W no-precedence, -q: the large bench program's 1,106 such definitions then
         # need no entries of their own, 0.8 % of its instructions, callgrind)
@@ -90,83 +80,63 @@ class Decoder:
 
     def forget(self) -> None:
         """Drop the tables of texts read so far (after pass 1: the records live on in the entries)."""
+        self.forgotten = self.long_names()
         self.records = {}
         self.expressions = {}
-        self.key_strings = {}
+        self.symbols = {}
         self.forms = {}
         self.shared = {}
 
     # -- expressions ---------------------------------------------------------------
 
-    def expression(self, text: str):
-        """(tree, compiled expression) of an expression text; raises ExprError (convert asks it)."""
-        fn = self.compiled(text)
-        return ex.tree_of(fn), fn
-
-    def compiled(self, text: str):
-        """The compiled expression of an expression text; raises ExprError.  (Layout asks it for every macro
-        call's arguments and every '.if'.)  A 'symbol+n' is remembered here (see _new_expression): convert tells
-        the trees of '.if i-5' in each .goto round by identity."""
-        found = self.expressions.get(text) or self.key_strings.get(text) or self._new_expression(text)
-        if type(found) is tuple:
-            raise ex.ExprError(*found)
-        if type(found) is ex.Plus:
-            self.expressions[text] = found
-        return found
-
-    def operand(self, text: str):
-        """The compiled expression of a statement's operand or definition: as :meth:`compiled`, but a 'symbol+n'
-        is not remembered (its statement's record is: the text is seldom met again -- the large bench program's
-        peak is a tenth of a byte per input byte lower)."""
-        found = self.expressions.get(text) or self.key_strings.get(text) or self._new_expression(text)
+    def expression(self, text: str) -> ex.Node:
+        """The tree of an expression text; raises ExprError.  One tree a text: convert tells the trees of
+        '.if i-5' in each .goto round by identity."""
+        found = self.expressions.get(text) or self.symbols.get(text) or self._new_expression(text, True)
         if type(found) is tuple:
             raise ex.ExprError(*found)
         return found
 
-    def _new_expression(self, text: str):
-        """The compiled expression of an expression text not met before, or (message, offset, length)
-        when it is no expression; remembered either way (a symbol's key in ``key_strings``), but for 'symbol+n'
-        written without blanks (its caller may): such operands are seldom met again, and each would keep its text
-        and an entry here to save the few compiled again."""
+    def operand(self, text: str) -> ex.Node:
+        """The tree of a statement's operand or definition: as :meth:`expression`, but a compound tree
+        ('table+2') is not remembered by its text -- its statement's record is, and such texts are seldom met
+        again in another statement (a definition's record is not kept at all: a large program has thousands)."""
+        found = self.expressions.get(text) or self.symbols.get(text) or self._new_expression(text, False)
+        if type(found) is tuple:
+            raise ex.ExprError(*found)
+        return found
+
+    def _new_expression(self, text: str, keep: bool) -> Any:
+        """The tree of an expression text not met before, or (message, offset, length) when it is no
+        expression; remembered (a name in ``symbols``) when ``keep`` or it is one node or no expression."""
+        found: Any
         try:
-            if len(text) > ex.SIGNIFICANT and _LONG_NAME.search(text) is not None:
-                node = ex.parse(text)
-                found = ex.compile_node(node)
-                self._collect_names(node)
-            else:
-                found = ex.compile_text(text, self.key_strings)
+            found = ex.parse(text, self.symbols)
         except ex.ExprError as exc:
             found = (exc.message, exc.offset, exc.length)
-        if type(found) is str:
-            found = self.key_strings.setdefault(found, found)
-            if found == text:
+        else:
+            kind = type(found)
+            if self.mixed is not None and kind is not ex.Symbol and ex.is_mixed(found):
+                self.mixed[id(found)] = found
+            if found is self.symbols.get(text) or not keep and (kind is ex.Chain or kind is ex.Negate):
                 return found
-        elif type(found) is ex.Plus:
-            return found
-        elif (self.mixed is not None and type(found) is not tuple and _TWO_OPERATORS.search(text) is not None
-              and ex.is_mixed(ex.tree_of(found))):
-            self.mixed[id(found)] = found
         self.expressions[text] = found
         return found
 
+    def long_names(self) -> set[str]:
+        """Every name longer than its 8 significant characters met in an expression (for the 8-character
+        warning): the parser puts every name it reads in ``symbols``."""
+        return self.forgotten | {name for name in self.symbols if len(name) > ex.SIGNIFICANT}
+
     def key_string(self, name: str) -> str:
         """The one string object of a label's name that is its own symbol key (lower case, at most 8 characters:
-        see ``key_strings``); any other name as it is."""
+        see ``symbols``); any other name as it is."""
         if len(name) <= ex.SIGNIFICANT and name.islower():
-            return self.key_strings.setdefault(name, name)
+            node = self.symbols.get(name)
+            if node is None:
+                node = self.symbols[name] = ex.Symbol(name, name, 0, len(name))
+            return node.key
         return name
-
-    def _collect_names(self, node) -> None:
-        kind = type(node)
-        if kind is ex.Sym:
-            if len(node.name) > ex.SIGNIFICANT:
-                self.names.add(node.name)
-        elif kind is ex.Neg:
-            self._collect_names(node.operand)
-        elif kind is ex.Chain:
-            self._collect_names(node.first)
-            for _, _, operand in node.rest:
-                self._collect_names(operand)
 
     # -- statements -----------------------------------------------------------------
 
@@ -223,11 +193,13 @@ class Decoder:
             found = self.forms[key] = Form(form, code, zp_code, fixed, size, prefix, unstable, mnemonic, self.opcodes[mnemonic], mode)
         return found
 
-    def offsets(self, mnemonic_offset: int, operand_offset: int, operand_length: int, expr_offset: int) -> tuple:
-        """(mnemonic_offset, operand_offset, operand_length, expr_offset): one tuple for every instruction record
-        of them (Insn.offsets; a program's thousands of records have about a hundred)."""
-        offsets = (mnemonic_offset, operand_offset, operand_length, expr_offset)
-        return self.shared.setdefault(offsets, offsets)
+    def offsets(self, mnemonic_offset: int, operand_offset: int, operand_length: int, expr_offset: int) -> Offsets:
+        """One Offsets for every instruction record of these (Insn.offsets)."""
+        key = (mnemonic_offset, operand_offset, operand_length, expr_offset)
+        found = self.shared.get(key)
+        if found is None:
+            found = self.shared[key] = Offsets(*key)
+        return found
 
     def _decode(self, text: str) -> Record:
         offset = 0
@@ -331,7 +303,7 @@ class Decoder:
         if first == "'":
             m = IDENT.match(text, 1)
             if m is None:
-                return Bad(label, ("macro name expected after \"'\" [SYNTAX 8]", base, 1))
+                return Bad(label, ('macro name expected after "\'" [SYNTAX 8]', base, 1))
             args_text = text[m.end() :].strip()
             call_args = tuple(a for a, _ in split_commas(args_text, 0)) if args_text else ()
             return Call(label, None, m.group(), call_args, base + 1)
@@ -348,36 +320,36 @@ class Decoder:
             return Bad(label, (f"unknown mnemonic '{word}' (after label '{label}'{hint}) [SYNTAX 1]", base, len(word)))
         return Bad(label, (f"unknown mnemonic '{word}' [SYNTAX 1]", base, len(word)))
 
-    def _compiled(self, label, text: str, offset: int):
-        """(compiled expression, offset of the expression) of the expression ``text`` at ``offset``, or
-        the Bad record that reports it."""
+    def _expression_at(self, label, text: str, offset: int):
+        """(tree, offset of the expression) of the expression ``text`` at ``offset``, or the Bad record that
+        reports it."""
         stripped = text.lstrip()
         offset += len(text) - len(stripped)
         if not stripped:
             return Bad(label, ("expression expected [SYNTAX 5]", offset, 1))
         try:
-            fn = self.operand(stripped)
+            node = self.operand(stripped)
         except ex.ExprError as exc:
             return Bad(label, (exc.message, offset + exc.offset, exc.length))
-        return fn, offset
+        return node, offset
 
     def _expression_record(self, cls, label, text: str, offset: int):
-        compiled = self._compiled(label, text, offset)
-        if type(compiled) is Bad:
-            return compiled
-        fn, offset = compiled
-        return cls(label, fn, offset)
+        found = self._expression_at(label, text, offset)
+        if type(found) is Bad:
+            return found
+        node, offset = found
+        return cls(label, node, offset)
 
     def _definition(self, label, var: bool, text: str, offset: int) -> Record:
         if label is None:
             if not var:  # ('= 5' after '^ ': the same as without the arrow)
                 return Pseudo(None, None, "stm", "=", text.strip(), offset, offset - 1, 1)
             return Bad(None, ("a definition needs a name in front [SYNTAX 8]", offset - 1, 1))
-        compiled = self._compiled(label, text, offset)
-        if type(compiled) is Bad:
-            return compiled
-        fn, offset = compiled
-        return Define(label, var, fn, offset)
+        found = self._expression_at(label, text, offset)
+        if type(found) is Bad:
+            return found
+        node, offset = found
+        return Define(label, var, node, offset)
 
     # -- instructions -------------------------------------------------------------
 
@@ -385,8 +357,8 @@ class Decoder:
         """``word`` is the mnemonic as typed; ``operand_text`` follows it at offset ``end``."""
         mnemonic = word.upper()
         long_operand = len(operand_text) > OPERAND_LIMIT and keys(operand_text.strip()) > OPERAND_LIMIT
-        if long_operand and _texty(operand_text):
-            return Bad(label, _overflow(operand_text, end))
+        if long_operand and texty(operand_text):
+            return Bad(label, overflow(operand_text, end))
         try:
             operand = self._operand(mnemonic, operand_text)
         except _OperandProblem as p:
@@ -399,15 +371,18 @@ class Decoder:
             else:
                 where = (end + p.offset, p.length)
             return Bad(label, (p.message, *where))
-        form, mode, code, zp_code, fixed, prefix, fn, expr_offset, lead, length = operand
+        form, mode, code, zp_code, fixed, prefix, node, expr_offset, lead, length = operand
         unstable = mnemonic in self.unstable or code in self.unstable_codes or zp_code in self.unstable_codes
         shape = self.form(form, code, zp_code, fixed, len(fixed) if form == "fixed" else 1 + _OPERAND_SIZE[mode], prefix, unstable,
                           mnemonic, mode)  # fmt: skip
-        record = Insn(label, fn, shape, self.offsets(end - len(word), end + lead, length, end + expr_offset))
+        record = Insn(label, node, shape, self.offsets(end - len(word), end + lead, length, end + expr_offset))
         if long_operand and self.advice is None:  # a long expression: assembled here, OVERFLOW on the original
             lead = len(operand_text) - len(operand_text.lstrip())
-            self.advice = (f"an operand of {keys(operand_text.strip())} characters: the original Profi-Ass takes at most "
-                           f"{OPERAND_LIMIT} and reports OVERFLOW", lead, len(operand_text.strip()))
+            self.advice = (
+                f"an operand of {keys(operand_text.strip())} characters: the original Profi-Ass takes at most {OPERAND_LIMIT} and reports OVERFLOW",
+                lead,
+                len(operand_text.strip()),
+            )
         if self.advice is not None:  # a warning for every use of this statement text (see ``advised``)
             message, offset, advice_length = self.advice
             self.advice = None
@@ -421,8 +396,8 @@ class Decoder:
         form, mode, code, zp_code, expr_text, offset = self._form(mnemonic, operand, lead)
         if form == "fixed":
             return form, mode, code, -1, bytes((code,)), "", None, 0, lead, length
-        prefix, fn, expr_offset = self._operand_expression(expr_text, offset, form)
-        return form, mode, code, zp_code, b"", prefix, fn, expr_offset, lead, length
+        prefix, node, expr_offset = self._operand_expression(expr_text, offset, form)
+        return form, mode, code, zp_code, b"", prefix, node, expr_offset, lead, length
 
     def _form(self, mnemonic: str, operand: str, lead: int):
         """(form, mode, opcode, zero-page opcode, expression text, its offset) of an operand."""
@@ -439,18 +414,22 @@ class Decoder:
                 raise _no_mode(mnemonic, modes, "immediate")
             return "immediate", Mode.IMMEDIATE, modes[Mode.IMMEDIATE], -1, operand[1:], lead + 1
         if operand[0] == "(":
-            indirect = _indirect_form(operand)
+            indirect = indirect_form(operand)
             if indirect is not None and (mnemonic == "JMP" or indirect[0] != Mode.INDIRECT):
                 mode, inner, inner_offset = indirect
                 if mode not in modes:
                     raise _no_mode(mnemonic, modes, mode.label)
                 if mode is Mode.INDEXED_INDIRECT and not operand.endswith(")"):  # '(e),x', not '(e,x)'
-                    self.advice = (f"'{operand}' is read as '({inner.strip()},x)', as the original Profi-Ass reads it "
-                                   f"(the index inside the brackets); write '({inner.strip()},x)'", lead, len(operand))
+                    self.advice = (
+                        f"'{operand}' is read as '({inner.strip()},x)', as the original Profi-Ass reads it "
+                        f"(the index inside the brackets); write '({inner.strip()},x)'",
+                        lead,
+                        len(operand),
+                    )
                 return "indirect", mode, modes[mode], -1, inner, lead + inner_offset
         index = None
         body = operand
-        mi = _INDEX.search(operand) if "," in operand else None
+        mi = INDEX.search(operand) if "," in operand else None
         if mi:
             if mi.start(1) > mi.start() + 1:  # 'lda $1234, x': the original wants the index right after ','
                 raise _OperandProblem("no blank between ',' and the index register: ',x' [SYNTAX 2]", lead + mi.start(), mi.end() - mi.start())
@@ -473,7 +452,7 @@ class Decoder:
         return "address", absolute, modes.get(absolute, -1), modes.get(zero_page, -1), body, lead
 
     def _operand_expression(self, text: str, offset: int, form: str):
-        """(prefix, compiled expression, offset of the expression): an optional < > ! then an expression."""
+        """(prefix, tree, offset of the expression): an optional < > ! then an expression."""
         stripped = text.lstrip()
         offset += len(text) - len(stripped)
         if not stripped:  # ('lda #' is the original's UNDEF'D STATEMENT: rules/immediate_empty)
@@ -487,10 +466,10 @@ class Decoder:
         while body.endswith(")") and body.count(")") > body.count("("):
             body = body[:-1]  # 'lda #1+2)', 'lda 1)': the original stops at a ')' it did not open (rules/paren_extra_*)
         try:
-            fn = self.operand(body)
+            node = self.operand(body)
         except ex.ExprError as exc:
             raise _OperandProblem(exc.message, offset + exc.offset, exc.length) from None
-        return prefix, fn, offset
+        return prefix, node, offset
 
     # -- data -----------------------------------------------------------------------
 
@@ -499,13 +478,12 @@ class Decoder:
         its first character (``.byt "abc"`` is $41, as the original: data/data_byt_string_long)."""
         if not args:
             return Bad(label, (f".{op} needs at least one value [UNDEF'D STATEMENT]", op_offset, op_length))
-        if len(args) > OPERAND_LIMIT and _texty(args) and keys(args) > OPERAND_LIMIT:  # (long values alone: accepted)
-            return Bad(label, _overflow(args, args_offset))
+        if len(args) > OPERAND_LIMIT and texty(args) and keys(args) > OPERAND_LIMIT:  # (long values alone: accepted)
+            return Bad(label, overflow(args, args_offset))
         word = PSEUDO_OPS[op].encode == WORDS
         items: list = []
         items_text = split_commas(args, args_offset)
         expressions = self.expressions
-        key_strings = self.key_strings
         for number, (item, item_offset) in enumerate(items_text):
             if not item:  # '.byt 1,': UNDEF'D STATEMENT; '.byt ,1', '.byt 1,,2': SYNTAX 5 (rules/byt_*_comma*)
                 last = number == len(items_text) - 1
@@ -521,7 +499,9 @@ class Decoder:
                 prefix = ""
                 expr_text = item
                 expr_offset = item_offset
-            found = expressions.get(expr_text) or key_strings.get(expr_text) or self._new_expression(expr_text)  # (self.compiled without its call)
+            found = (
+                expressions.get(expr_text) or self.symbols.get(expr_text) or self._new_expression(expr_text, False)
+            )  # (self.operand without its call)
             if type(found) is tuple:
                 message, offset, length = found
                 return Bad(label, (message, expr_offset + offset, length))
@@ -533,7 +513,7 @@ class Decoder:
         if not (args.startswith('"') and len(args) >= 2):
             return Bad(label, ('.asc expects one string in double quotes: .asc "text" [SYNTAX 5]', args_offset, max(1, len(args))))
         if len(args) > OPERAND_LIMIT and keys(args) > OPERAND_LIMIT:  # the whole operand counts, closing quote
-            return Bad(label, _overflow(args, args_offset))  # and tail too ('.asc "' + 48 + '"x': rules/asc_tail_*)
+            return Bad(label, overflow(args, args_offset))  # and tail too ('.asc "' + 48 + '"x': rules/asc_tail_*)
         # the string ends at its closing quote and the original ignores the rest of the statement
         # ('.asc "ab"cd' = 41 42, '.asc "ab"x":nop' too: the quote it opens holds ':nop'), an
         # unclosed one runs to the statement's end (rules/asc_tail_*, asc_unclosed_*)
@@ -577,147 +557,3 @@ _WORD_AFTER = re.compile(r"[A-Za-z0-9]*")
 
 def _no_mode(mnemonic: str, modes: dict, what: str) -> _OperandProblem:
     return _OperandProblem(f"{mnemonic} has no {what} mode (it has: {', '.join(m.label for m in modes)}) [SYNTAX 9]")
-
-
-def keys(text: str) -> int:
-    """The keys typed for ``text``: a key written in braces (``{$93}``, ``{clr}``) is one."""
-    if "{" not in text:
-        return len(text)
-    return len(text) - sum(m.end() - m.start() - 1 for m in _BRACED.finditer(text) if brace_code(text, m.start()))
-
-
-def _texty(operand: str) -> bool:
-    """A string of two characters or more, or a quote left open (it runs to the end of the
-    line): what makes a real operand long (an expression of single-character constants is not)."""
-    parts = operand.split('"')  # (the odd parts are quoted)
-    return len(parts) % 2 == 0 or any(keys(part) >= 2 for part in parts[1::2])
-
-
-def overflow_resume(text: str, operand_offset: int) -> int | None:
-    """Where the original goes on after an OVERFLOW: its operand buffer holds 50 keys; it skips
-    from there to the next ':' -- a quote left open makes ':' part of the operand -- and reads the
-    statements after it (``eor #"`` + 48 characters + ``:inx:lda x``: INX, LDA; + 47: LDA only;
-    rules/overflow_resume_*, fuzz seeds 144, 695, 813).  The index in ``text`` after that ':', or None."""
-    count = 0
-    j = operand_offset
-    n = len(text)
-    while j < n and count < OPERAND_LIMIT:
-        if text[j] == "{":
-            m = _BRACED.match(text, j)
-            if m is not None and brace_code(text, j):
-                j = m.end()
-                count += 1
-                continue
-        j += 1
-        count += 1
-    colon = text.find(":", j)
-    return None if colon < 0 else colon + 1
-
-
-def _overflow(operand: str, offset: int) -> Problem:
-    """An operand longer than the original's buffer: it reports OVERFLOW and assembles nothing
-    (``lda #"`` + 47 characters + ``"``, 51 keys; an unclosed quote runs to the end of the line).
-    The project holds to it where a string or an open quote makes the operand long; a long
-    expression is assembled with a warning (a deviation, README; rules/operand_length_*)."""
-    lead = len(operand) - len(operand.lstrip())
-    stripped = operand.strip()
-    return (f"an operand of {keys(stripped)} characters: the original takes at most {OPERAND_LIMIT} [OVERFLOW]",
-            offset + lead, len(stripped))
-
-
-def petscii(body: str, offset: int) -> tuple[bytes, tuple[Problem, ...]]:
-    """A string's PETSCII bytes, or b"" and an error for each character that has no code.
-    ``{$hh}`` is the character with code hh (a key typed on the C64 in quote mode, as petcat
-    writes it); petcat's names (``{clr}``, ``{CBM-R}``: a tokenized source as it is listed) too."""
-    if "{" in body:
-        out = bytearray()
-        pos = 0
-        for m in _BRACED.finditer(body):
-            code = brace_code(body, m.start())
-            if code is None:
-                continue
-            data, problems = petscii(body[pos : m.start()], offset + pos)
-            if problems:
-                return b"", problems
-            out += data
-            out.append(code[0])
-            pos = m.end()
-        data, problems = petscii(body[pos:], offset + pos)
-        return (bytes(out + data), ()) if not problems else (b"", problems)
-    try:
-        return ascii_to_petscii(body), ()
-    except ValueError:
-        missing = []
-        for i, ch in enumerate(body):
-            try:
-                ascii_to_petscii(ch)
-            except ValueError:
-                missing.append((f"character {ch!r} has no PETSCII code", offset + i, 1))
-        return b"", tuple(missing)
-
-
-def split_commas(text: str, offset: int) -> list[tuple[str, int]]:
-    """Split at commas outside quotes and brackets; returns (item, offset of the item)."""
-    if '"' not in text and "(" not in text and "[" not in text:
-        items = []
-        start = offset
-        if " " not in text and text.isprintable():  # (no white space to strip: '$52,<l35,>l35')
-            for raw in text.split(","):
-                items.append((raw, start))
-                start += len(raw) + 1
-            return items
-        for raw in text.split(","):
-            lead = len(raw) - len(raw.lstrip())
-            items.append((raw.strip(), start + lead))
-            start += len(raw) + 1
-        return items
-    items = []
-    depth = 0
-    in_quote = False
-    start = 0
-    for i, ch in enumerate(text + ","):
-        if ch == '"':
-            in_quote = not in_quote
-        elif not in_quote and ch in "([":
-            depth += 1
-        elif not in_quote and ch in ")]":
-            depth -= 1
-        elif ch == "," and not in_quote and depth <= 0 or i == len(text):
-            raw = text[start:i]
-            lead = len(raw) - len(raw.lstrip())
-            items.append((raw.strip(), offset + start + lead))
-            start = i + 1
-    return items
-
-
-def _indirect_form(operand: str) -> tuple[Mode, str, int] | None:
-    """Recognise ``(e,x)``, ``(e),y`` and ``(e)``; None for any other operand."""
-    depth = 0
-    in_quote = False
-    close = -1
-    for i, ch in enumerate(operand):
-        if ch == '"':
-            in_quote = not in_quote
-        elif in_quote:
-            continue
-        elif ch in "([":
-            depth += 1
-        elif ch in ")]":
-            depth -= 1
-            if depth == 0:
-                close = i
-                break
-    if close == -1:
-        return None
-    inner = operand[1:close]
-    after = operand[close + 1 :].strip()
-    if after == "":
-        mx = _INDEX.search(inner)
-        if mx and mx.group(1).upper() == "X":
-            return Mode.INDEXED_INDIRECT, inner[: mx.start()], 1
-        return Mode.INDIRECT, inner, 1
-    if re.fullmatch(r",\s*[yY]", after):
-        return Mode.INDIRECT_INDEXED, inner, 1
-    if re.fullmatch(r",\s*[xX]", after):  # '(e),x': the original reads it as (e,x) (oracle: syntax_indirect_x_suffix)
-        return Mode.INDEXED_INDIRECT, inner, 1
-    return None

@@ -64,10 +64,10 @@ class Encoder:
         """Entry ``at``'s line and statement, made for a message (the entries keep neither object)."""
         return self.program.entries.place(at)
 
-    def value(self, fn, values, pc, local, at, expr_offset) -> int | None:
+    def value(self, node, values, pc, local, at, expr_offset) -> int | None:
         """An expression's value in pass 2; None after reporting an error (the statement's line made only then)."""
         try:
-            return ex.value_of(fn, values, pc, local)
+            return ex.value(node, values, pc, local)
         except ex.Unknown as u:
             node = u.node
             line, stmt = self.place(at)
@@ -113,12 +113,12 @@ class Encoder:
                 data = self.data(rec, pc, values, at, local)
             else:
                 if kind is Define and rec.var:
-                    value = self.value(rec.fn, values, pc, local, at, rec.expr_offset)
+                    value = self.value(rec.expr, values, pc, local, at, rec.expr_offset)
                     if value is not None:
                         values[key_of(rec.name)] = value
                 elif kind is MacroCall:
-                    for key, fn in zip(rec.macro.params, rec.args):
-                        value = self.value(fn, values, pc, local, at, 0)
+                    for key, arg in zip(rec.macro.params, rec.args):
+                        value = self.value(arg, values, pc, local, at, 0)
                         if value is not None:
                             values[key] = value
                 if listing and kind is Define:  # ('=' and '_' rows show the value at this point of pass 2: 16 bits, expr.MAX)
@@ -173,16 +173,7 @@ class Encoder:
             if shape.unstable:
                 self.unstable(rec, at)
             return shape.fixed
-        fn = rec.fn  # (a number's bound method gives its value: no test for one first)
-        if isinstance(fn, str):  # a symbol's key (expr.compile_node: the commonest operand)
-            value = values.get(fn)
-            if value is None:
-                value = self.value(fn, values, pc, local, at, rec.expr_offset)  # (reports it)
-        else:
-            try:
-                value = fn(values, pc, local)
-            except (ex.Unknown, ex.ExprError):  # (evaluated again to report it)
-                value = self.value(fn, values, pc, local, at, rec.expr_offset)
+        value = self.value(rec.expr, values, pc, local, at, rec.offsets.expr_offset)
         if value is None:
             return bytes(3 if size == FORWARD else size)  # the original: the size stays, the bytes are 00
         prefix = shape.prefix
@@ -194,7 +185,7 @@ class Encoder:
             if size == 2:
                 if value > 0xFF:
                     self.err(
-                        f"value ${value:04X}{self.reached(rec.fn, at, rec.expr_offset)} does not fit {ZERO_PAGE_FORM[shape.mode].label}, and {shape.mnemonic} has no "
+                        f"value ${value:04X}{self.reached(rec.expr, at, rec.offsets.expr_offset)} does not fit {ZERO_PAGE_FORM[shape.mode].label}, and {shape.mnemonic} has no "
                         f"{shape.mode.label} mode [ILLEGAL QUANTITY]",
                         self.operand(rec, at),
                     )
@@ -233,37 +224,37 @@ class Encoder:
                 )
             return bytes((shape.code, value & 0xFF, value >> 8))
         if value > 0xFF:  # ($nn,X) and ($nn),Y
-            self.err(f"value ${value:04X}{self.reached(rec.fn, at, rec.expr_offset)} is not a zero-page address ({shape.mode.label} needs $00-$FF) [ILLEGAL QUANTITY]",
+            self.err(f"value ${value:04X}{self.reached(rec.expr, at, rec.offsets.expr_offset)} is not a zero-page address ({shape.mode.label} needs $00-$FF) [ILLEGAL QUANTITY]",
                      self.operand(rec, at))  # fmt: skip
             return bytes(2)
         return bytes((shape.code, value))
 
-    def byte(self, value: int, rec, at: int, what: str) -> int:
+    def byte(self, value: int, rec: Insn, at: int, what: str) -> int:
         """The one-byte rule: 0-255, or $FF80-$FFFF (a negative number, -128..-1)."""
         if value <= 0xFF:
             return value
         if value >= 0xFF80:
             return value & 0xFF
-        self.err(f"value ${value:04X}{self.reached(rec.fn, at, rec.expr_offset)} does not fit in a byte ({what}: 0-255 or "
+        self.err(f"value ${value:04X}{self.reached(rec.expr, at, rec.offsets.expr_offset)} does not fit in a byte ({what}: 0-255 or "
                  "-128..-1) [ILLEGAL QUANTITY]", self.operand(rec, at))  # fmt: skip
         return 0
 
-    def reached(self, fn, at: int, offset: int) -> str:
+    def reached(self, node, at: int, offset: int) -> str:
         """How a value out of range was reached, when the usual precedence would read its expression otherwise
         (' (= [$0400+12]*40, read left to right)'); else ''."""
         mixed = self.program.decoder.mixed  # (None without the warnings: the tree is asked, on this error's path only)
-        if (id(fn) not in mixed) if mixed is not None else (type(fn) is str or not ex.is_mixed(ex.tree_of(fn))):
+        if (id(node) not in mixed) if mixed is not None else not ex.is_mixed(node):
             return ""
-        return f" (= {ex.written(ex.tree_of(fn), self.place(at)[1].text[offset:])}, read left to right)"
+        return f" (= {ex.written(node, self.place(at)[1].text[offset:])}, read left to right)"
 
     def operand(self, rec: Insn, at: int) -> tuple:
         line, stmt = self.place(at)
-        return (line, stmt.col + rec.operand_offset, rec.operand_length)
+        return (line, stmt.col + rec.offsets.operand_offset, rec.offsets.operand_length)
 
     def unstable(self, rec: Insn, at: int) -> None:
         line, stmt = self.place(at)
-        self.warn(f"{rec.mnemonic} is an unstable undocumented opcode: its result differs between chips",
-                  (line, stmt.col + rec.mnemonic_offset, len(rec.mnemonic)))  # fmt: skip
+        self.warn(f"{rec.shape.mnemonic} is an unstable undocumented opcode: its result differs between chips",
+                  (line, stmt.col + rec.offsets.mnemonic_offset, len(rec.shape.mnemonic)))  # fmt: skip
 
     # -- data ------------------------------------------------------------------------------
 
@@ -271,20 +262,12 @@ class Encoder:
         """A data entry's bytes: each item's fixed bytes or value (asm6502/asm/pseudo.py: ``encode``)."""
         word = PSEUDO_OPS[rec.op].encode == WORDS
         out = bytearray()
-        it = iter(rec.parts)  # (four an item: the bytes or the compiled expression, prefix, offset, length)
-        for fn, prefix, offset, length in zip(it, it, it, it):
-            if type(fn) is bytes:
-                out += fn
+        it = iter(rec.parts)  # (four an item: the bytes or the tree, prefix, offset, length)
+        for item, prefix, offset, length in zip(it, it, it, it):
+            if type(item) is bytes:
+                out += item
                 continue
-            if type(fn) is str:  # a symbol's key (expr.compile_node)
-                value = values.get(fn)
-                if value is None:
-                    value = self.value(fn, values, pc, local, at, offset)  # (reports it)
-            else:
-                try:
-                    value = fn(values, pc, local)
-                except (ex.Unknown, ex.ExprError):  # (evaluated again to report it)
-                    value = self.value(fn, values, pc, local, at, offset)
+            value = self.value(item, values, pc, local, at, offset)
             if value is None:
                 value = 0
             elif prefix:
@@ -297,7 +280,7 @@ class Encoder:
                 out.append(value & 0xFF)
             else:
                 line, stmt = self.place(at)
-                self.err(f"value ${value:04X}{self.reached(fn, at, offset)} does not fit in a byte (0-255 or -128..-1) [ILLEGAL QUANTITY]",
+                self.err(f"value ${value:04X}{self.reached(item, at, offset)} does not fit in a byte (0-255 or -128..-1) [ILLEGAL QUANTITY]",
                          (line, stmt.col + offset, length))  # fmt: skip
                 out.append(0)
         return bytes(out)

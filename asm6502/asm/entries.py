@@ -14,7 +14,7 @@ from bisect import bisect_right
 from itertools import chain, repeat
 from operator import sub
 
-from asm6502.asm.reader import Line, Lines, SourceLine, Stmt
+from asm6502.asm.lines import Line, Lines, SourceLine, Stmt
 from asm6502.asm.statements import Record
 from asm6502.tuples import SlotRecord
 
@@ -52,7 +52,7 @@ class MacroCall(SlotRecord):
     label: None
     problem: None
     macro: Macro
-    args: tuple  # one compiled expression per parameter
+    args: tuple  # one tree per parameter
 
     def __init__(self, label: None, problem: None, macro: Macro, args: tuple) -> None:
         self.label = label
@@ -111,7 +111,7 @@ OTHER_STMT = 0xFE  # ... a statement of no line's statements (after an OVERFLOW,
 class Entries:
     """Pass 1's entries, one column per field of :class:`Entry`: the i-th entry is the i-th item of
     each.  An entry's line is a number among every line pass 1 ran (``refs``: the position in its
-    :class:`reader.Lines` plus where they start, ``register``) and its statement is its number in the
+    :class:`lines.Lines` plus where they start, ``register``) and its statement is its number in the
     line (``stmts``): no line or statement object an entry.  The passes and the listing read the
     columns; ``entries[i]`` and iteration give :class:`Entry` records made on demand (``convert``,
     diagnostics).  (A record an entry takes several times the memory of the columns: the

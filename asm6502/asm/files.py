@@ -8,8 +8,9 @@ import os
 import re
 from pathlib import Path
 
+from asm6502.asm.lines import Line
 from asm6502.asm.pseudo import foreign_hint
-from asm6502.asm.reader import Line, file_name, read_source
+from asm6502.asm.reader import file_name, read_source
 from asm6502.asm.result import Options
 from asm6502.asm.state import NextFile, Pass1State, Stop
 from asm6502.asm.symbols import CONST

@@ -14,18 +14,17 @@ state.py, what they share); this module is the walk over the lines and the state
 
 from __future__ import annotations
 
-from types import MethodType
-
 from asm6502.asm import expr as ex
 from asm6502.asm.conditionals import Conditionals
-from asm6502.asm.decode import overflow_resume
 from asm6502.asm.entries import FORWARD, OTHER_STMT, Macro
 from asm6502.asm.files import MAX_CHAIN, IncludedFiles
+from asm6502.asm.lines import NO_NUMBER, Lines, SourceLine
 from asm6502.asm.macros import Macros
+from asm6502.asm.operand_text import overflow_resume
 from asm6502.asm.options import ListingOptions
 from asm6502.asm.program import Program
 from asm6502.asm.pseudo import CONTROL, DATA, DEFINITION, HIDDEN, PSEUDO_OPS, foreign_hint
-from asm6502.asm.reader import NO_NUMBER, Lines, SourceLine, split_statements
+from asm6502.asm.reader import split_statements
 from asm6502.asm.result import Options
 from asm6502.asm.state import NextFile, Stop
 from asm6502.asm.statements import Bad, Call, Data, Define, Insn, Label, Origin, Pseudo, Start
@@ -161,7 +160,7 @@ class Layout(Macros, SymbolTable, Conditionals, IncludedFiles, ListingOptions):
                 self.ref = before + i
                 self.record(lines, i - 1)
                 continue
-            if type(item) is str:  # a line of one statement: its text (perhaps with a comment: reader.CommentedLine)
+            if type(item) is str:  # a line of one statement: its text (perhaps with a comment: lines.CommentedLine)
                 rec = decoded(item)
                 if rec is None:
                     if not item:  # (only a comment: a row of the listing; asked only here: pass 1 never decodes "")
@@ -297,18 +296,12 @@ class Layout(Macros, SymbolTable, Conditionals, IncludedFiles, ListingOptions):
             return 3
         if shape.code < 0:
             return 2
-        fn = rec.fn
-        if isinstance(fn, str):  # a symbol's key (expr.compile_node: the commonest operand)
-            value = values.get(fn)
-            if value is None:
-                return FORWARD
-            if shape.prefix:
-                return 2
-        elif type(fn) is MethodType and type(fn.__self__) is ex.Num:  # a number (expr.constant_of, inline)
-            value = fn.__self__.value
+        node = rec.expr
+        if type(node) is ex.Number:  # (a number is sized by its own value, whatever its prefix)
+            value = node.value
         else:
             try:
-                value = fn(values, pc, local)
+                value = ex.value(node, values, pc, local)
             except ex.Unknown:
                 return FORWARD
             except ex.ExprError:
@@ -391,7 +384,7 @@ class Layout(Macros, SymbolTable, Conditionals, IncludedFiles, ListingOptions):
 
     def origin(self, rec: Origin, line, stmt, local):
         try:
-            value = ex.value_of(rec.fn, self.values, self.pc, local)
+            value = ex.value(rec.expr, self.values, self.pc, local)
         except ex.Unknown as u:
             self.err(f"the address in '*=' must be known in pass 1: '{u.node.name}' is not [UNDEF'D STATEMENT]",
                      (line, stmt.col + rec.expr_offset + u.node.offset, u.node.length))  # fmt: skip

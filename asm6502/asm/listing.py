@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import re
 
-from asm6502.asm.decode import keys
+from asm6502.asm.operand_text import keys
 from asm6502.asm.pseudo import OPTIONS, PAGE, PSEUDO_OPS, SYMBOLS
 from asm6502.asm.reader import LINE_PARTS, START_LINE
 from asm6502.asm.result import Result

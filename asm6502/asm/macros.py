@@ -10,8 +10,8 @@ from __future__ import annotations
 from asm6502.asm import expr as ex
 from asm6502.asm.decode import IDENT
 from asm6502.asm.entries import FORWARD, MACRO_LINE, Macro, MacroCall, MacroEnd
+from asm6502.asm.lines import Line, Lines
 from asm6502.asm.pseudo import PSEUDO_OPS
-from asm6502.asm.reader import Line, Lines
 from asm6502.asm.statements import Bad, Call, Data, Define, Insn, Pseudo
 from asm6502.asm.symbols import PARAM, SymbolTable
 from asm6502.patterns import LazyPattern
@@ -77,7 +77,7 @@ class Macros(SymbolTable):
                         self.definition_labels[key] = offset  # (spelled as its key: spelling_of)
                         self.order.append(key)
                 if isinstance(rec, Insn):
-                    size = self.address_size(rec, self.values, offset, ":00") if rec.form == "address" else rec.size
+                    size = self.address_size(rec, self.values, offset, ":00") if rec.shape.form == "address" else rec.shape.size
                     offset += 3 if size == FORWARD else size
                 elif isinstance(rec, Data):
                     offset += rec.size
@@ -95,8 +95,7 @@ class Macros(SymbolTable):
             rec = self.decoder.decode(stmt.text) if stmt.text else None
             if type(rec) is Pseudo and PSEUDO_OPS[rec.op].pass1 == "op_if" and rec.args:  # (the pass-1 method names the '.if')
                 try:
-                    fn = self.decoder.compiled(rec.args)
-                    if not ex.value_of(fn, self.values, self.pc, None):
+                    if not ex.value(self.decoder.expression(rec.args), self.values, self.pc, None):
                         break
                 except (ex.ExprError, ex.Unknown):
                     pass
@@ -152,22 +151,22 @@ class Macros(SymbolTable):
             self.err(f"macros nested more than {MACRO_DEPTH} deep (recursive macro?)", where)
             return None
         # the parameters are symbols that each call sets to its arguments' values (manual p. 23)
-        compiled = []
-        for arg in rec.args:
+        trees = []
+        for text in rec.args:
             try:
-                compiled.append(self.argument(arg))
+                trees.append(self.argument(text))
             except ex.ExprError as exc:
-                self.err(f"{exc.message} (in the argument '{arg}')", where)
+                self.err(f"{exc.message} (in the argument '{text}')", where)
                 return None
         at = len(self.layout)
-        fns = tuple(compiled)
-        self.layout.add(MacroCall(None, None, macro, fns), self.pc, 0, self.ref, self.k, stmt, local)
-        for key, fn in zip(macro.params, fns):
+        args = tuple(trees)
+        self.layout.add(MacroCall(None, None, macro, args), self.pc, 0, self.ref, self.k, stmt, local)
+        for key, arg in zip(macro.params, args):
             if not IDENT.fullmatch(key):
                 self.err(f"macro '{macro.name}': the parameter '{key}' is no name [SYNTAX 8]", where)
                 continue
             try:
-                self.values[key] = ex.value_of(fn, self.values, self.pc, local)
+                self.values[key] = ex.value(arg, self.values, self.pc, local)
             except (ex.Unknown, ex.ExprError):
                 self.values.pop(key, None)
             if key not in self.symbols:  # (spelled as its key: spelling_of)
@@ -186,16 +185,13 @@ class Macros(SymbolTable):
                 self.layout.add(MacroEnd(None, None, macro.end), self.pc, 0, self.ref, self.k, stmt, suffix)
         return None
 
-    def argument(self, text: str):
-        """The compiled expression of a macro argument: an expression, perhaps with a modifier in front
+    def argument(self, text: str) -> ex.Node:
+        """The tree of a macro argument: an expression, perhaps with a modifier in front
         (``<`` low byte, ``>`` high byte, ``!`` -- absolute -- leaves the value as it is)."""
         prefix = text[:1]
         if prefix not in ("<", ">", "!"):
-            return self.decoder.compiled(text)
-        fn = self.decoder.compiled(text[1:].lstrip())
+            return self.decoder.expression(text)
+        node = self.decoder.expression(text[1:].lstrip())
         if prefix == "!":
-            return fn
-        value_of = ex.value_of
-        if prefix == "<":
-            return lambda v, pc, loc: value_of(fn, v, pc, loc) & 0xFF
-        return lambda v, pc, loc: value_of(fn, v, pc, loc) >> 8
+            return node
+        return ex.LowByte(node) if prefix == "<" else ex.HighByte(node)

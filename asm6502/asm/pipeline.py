@@ -275,14 +275,14 @@ def _advice(program: Program, kept: Kept) -> list[Diagnostic]:
 
 
 def _expressions(rec) -> list[tuple]:
-    """(compiled expression, its offset in the statement) of every expression of a pass-2 record."""
+    """(tree, its offset in the statement) of every expression of a pass-2 record."""
     if isinstance(rec, Insn):
-        return [(rec.fn, rec.expr_offset)] if rec.fn is not None else []
+        return [(rec.expr, rec.offsets.expr_offset)] if rec.expr is not None else []
     if isinstance(rec, (Define, Origin)):
-        return [(rec.fn, rec.expr_offset)]
+        return [(rec.expr, rec.expr_offset)]
     if isinstance(rec, Data):
         it = iter(rec.parts)
-        return [(fn, offset) for fn, _prefix, offset, _length in zip(it, it, it, it) if type(fn) is not bytes]
+        return [(item, offset) for item, _prefix, offset, _length in zip(it, it, it, it) if type(item) is not bytes]
     return []
 
 
@@ -300,21 +300,20 @@ def _precedence_warnings(program: Program, kept: Kept) -> list[Diagnostic]:
     for at, rec, pc, local in zip(count(), entries.recs, entries.pcs, entries.locals):
         pairs: list[tuple] = []
         if isinstance(rec, Define) and rec.var:
-            pairs = [(ex.key_of(rec.name), rec.fn)]
+            pairs = [(ex.key_of(rec.name), rec.expr)]
         elif isinstance(rec, MacroCall):
             pairs = list(zip(rec.macro.params, rec.args))
         if pairs:
-            for key, fn in pairs:
+            for key, node in pairs:
                 try:
-                    values[key] = ex.value_of(fn, values, pc, local)
+                    values[key] = ex.value(node, values, pc, local)
                 except (ex.Unknown, ex.ExprError):
                     pass
-        for fn, offset in _expressions(rec):
-            if id(fn) not in mixed:
+        for tree, offset in _expressions(rec):
+            if id(tree) not in mixed:
                 continue
-            tree = ex.tree_of(fn)
             try:
-                value, usual = ex.value_of(fn, values, pc, local), ex.usual_value(tree, values, pc, local)
+                value, usual = ex.value(tree, values, pc, local), ex.usual_value(tree, values, pc, local)
             except (ex.Unknown, ex.ExprError):  # (pass 2 reports an error of its own; an overflow in the other reading: no value)
                 continue
             if value == usual:
@@ -340,7 +339,7 @@ def _precedence_warnings(program: Program, kept: Kept) -> list[Diagnostic]:
 def _spelling_warnings(program: Program) -> list[Diagnostic]:
     """A reference spelled differently from its symbol beyond the 8 significant characters."""
     out = []
-    for name in sorted(program.decoder.names):
+    for name in sorted(program.decoder.long_names()):
         if name[0] == ".":
             continue
         key = name[:8]

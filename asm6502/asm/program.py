@@ -12,7 +12,7 @@ from array import array
 
 from asm6502.asm.decode import Decoder
 from asm6502.asm.entries import Entries, Macro
-from asm6502.asm.reader import Lines
+from asm6502.asm.lines import Lines
 from asm6502.asm.result import Options
 from asm6502.asm.symbols import Kinds, place_of, spelling_of
 from asm6502.diagnostics import Diagnostic, Kept

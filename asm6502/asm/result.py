@@ -183,29 +183,12 @@ def _address_uses(recs) -> set[str]:
             continue
         seen.add(id(rec))
         if isinstance(rec, Insn):
-            fn = rec.fn
-            if fn is not None and (rec.shape.form != "immediate" or rec.shape.prefix in ("<", ">")):
-                _symbols_of(fn, used)
+            node = rec.expr
+            if node is not None and (rec.shape.form != "immediate" or rec.shape.prefix in ("<", ">")):
+                used.update(n.key for n in ex.walk(node) if type(n) is ex.Symbol)
         elif isinstance(rec, Data) and PSEUDO_OPS[rec.op].encode == WORDS:
             it = iter(rec.parts)
-            for fn, _prefix, _offset, _length in zip(it, it, it, it):
-                if type(fn) is not bytes:
-                    _symbols_of(fn, used)
+            for item, _prefix, _offset, _length in zip(it, it, it, it):
+                if type(item) is not bytes:
+                    used.update(n.key for n in ex.walk(item) if type(n) is ex.Symbol)
     return used
-
-
-def _symbols_of(fn, into: set[str]) -> None:
-    """Add the keys of the symbols of a compiled expression."""
-    if type(fn) is str:
-        into.add(fn)
-        return
-    stack = [ex.tree_of(fn)]
-    while stack:
-        node = stack.pop()
-        if isinstance(node, ex.Sym):
-            into.add(ex.key_of(node.name))
-        elif isinstance(node, ex.Neg):
-            stack.append(node.operand)
-        elif isinstance(node, ex.Chain):
-            stack.append(node.first)
-            stack.extend(operand for _, _, operand in node.rest)

@@ -134,7 +134,7 @@ def listed_text(line, stmt) -> str:
     """A statement's text as the listing shows it: with its comment, and with the blanks typed
     before a ';' or a ':' that follows (the original lists the operand as typed up to them:
     ``lda abcdefgh  ;x`` keeps both blanks; probes rules/listing_operand_*)."""
-    if stmt is line and not stmt.comment:  # a line of one statement without a comment (one object: reader.PlainLine, SimpleLine)
+    if stmt is line and not stmt.comment:  # a line of one statement without a comment (one object: lines.PlainLine, SimpleLine)
         return "" if stmt.text == "^" else stmt.text  # ('^' alone: the up-arrow's indentation before nothing)
     if stmt.comment:
         text = stmt.text

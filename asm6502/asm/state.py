@@ -18,7 +18,7 @@ from asm6502.diagnostics import Diagnostic, Kept, error, warning
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from asm6502.asm.reader import Lines
+    from asm6502.asm.lines import Lines
     from asm6502.asm.statements import Insn
 
 
@@ -69,8 +69,7 @@ class Pass1State:
         """The value of a pseudo-op's expression argument (None: an error was reported)."""
         offset = rec.args_offset if offset is None else offset
         try:
-            fn = self.decoder.compiled(text)
-            return ex.value_of(fn, self.values, self.pc, local)
+            return ex.value(self.decoder.expression(text), self.values, self.pc, local)
         except ex.ExprError as exc:
             self.err(exc.message, (line, stmt.col + offset + exc.offset, exc.length))
         except ex.Unknown as u:

@@ -1,6 +1,6 @@
 """The statement records: what the decoder (decode.py) makes of each distinct statement text.
 
-An instruction (its mnemonic's shared :class:`Form` and its compiled operand), a definition,
+An instruction (its mnemonic's shared :class:`Form` and its operand's tree), a definition,
 ``*=``, data, any other pseudo-op, a macro call, a label alone, the start line, and a statement
 the original rejects whatever the values (:class:`Bad`).  Every kind has ``label`` (the label in
 front, or None) and ``problem`` (None, or Bad's (message, offset, length), offsets 0-based in the
@@ -9,23 +9,14 @@ statement text).  Records are made once per text and only read afterwards.
 
 from __future__ import annotations
 
-from operator import attrgetter
-
-from asm6502.asm import expr as ex
 from asm6502.opcodes import Mode
 from asm6502.tuples import SlotRecord
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from asm6502.asm.expr import Compiled
+    from asm6502.asm.expr import Node
 
 Problem = tuple[str, int, int]  # (message, offset, length)
-
-
-def _part(holder: str, i: int) -> property:
-    """A read-only field of a record kept as item ``i`` of its shared tuple ``holder`` (see Insn)."""
-    get = attrgetter(holder)
-    return property(lambda self: get(self)[i])
 
 
 class Form(SlotRecord):
@@ -57,106 +48,82 @@ class Form(SlotRecord):
         self.mode = mode
 
 
-def _shared(name: str) -> property:
-    """A read-only field of an instruction kept in its shared Form (see Insn)."""
-    return property(attrgetter(f"shape.{name}"))
+class Offsets(SlotRecord):
+    """Where an instruction's parts are in its statement text: one object for every instruction record of
+    them (Decoder.offsets; a program's thousands of records share about a hundred)."""
+
+    __slots__ = ("mnemonic_offset", "operand_offset", "operand_length", "expr_offset")
+    mnemonic_offset: int
+    operand_offset: int
+    operand_length: int
+    expr_offset: int
+
+    def __init__(self, mnemonic_offset: int, operand_offset: int, operand_length: int, expr_offset: int) -> None:
+        self.mnemonic_offset = mnemonic_offset
+        self.operand_offset = operand_offset
+        self.operand_length = operand_length
+        self.expr_offset = expr_offset
 
 
 class Insn(SlotRecord):
     """An instruction.  (A slot record of four slots, 64 bytes: a large program has tens of thousands.)  What
-    the records of one mnemonic, mode and prefix share is their ``shape`` (a Form: the passes read it there);
-    the offsets are a tuple that the records of the same offsets share (a program's thousands of records
-    share about a hundred of each: a record takes half the memory of one with every field in slots)."""
+    the records of one mnemonic, mode and prefix share is their ``shape`` (a Form), and those of the same
+    places in their texts their ``offsets``: a record takes half the memory of one with every field in slots."""
 
-    __slots__ = ("label", "fn", "shape", "offsets")
+    __slots__ = ("label", "expr", "shape", "offsets")
     label: str | None
-    fn: Compiled  # the operand's compiled expression (expr.compile_node), None for the fixed form
+    expr: Node | None  # the operand's tree, None for the fixed form
     shape: Form
-    offsets: tuple  # (mnemonic_offset, operand_offset, operand_length, expr_offset): Decoder.offsets
+    offsets: Offsets
 
-    def __init__(self, label: str | None, fn: Compiled, shape: Form, offsets: tuple) -> None:
+    def __init__(self, label: str | None, expr: Node | None, shape: Form, offsets: Offsets) -> None:
         self.label = label
-        self.fn = fn
+        self.expr = expr
         self.shape = shape
         self.offsets = offsets
 
     problem = None  # (an instruction is no problem: Bad is)
-
-    form = _shared("form")
-    code = _shared("code")
-    zp_code = _shared("zp_code")
-    fixed = _shared("fixed")
-    size = _shared("size")
-    prefix = _shared("prefix")
-    unstable = _shared("unstable")
-    mnemonic = _shared("mnemonic")
-    modes = _shared("modes")
-    mode = _shared("mode")
-    mnemonic_offset = _part("offsets", 0)
-    operand_offset = _part("offsets", 1)
-    operand_length = _part("offsets", 2)
-    expr_offset = _part("offsets", 3)
-
-    @property
-    def const(self) -> int | None:
-        """The operand's value when it is a number."""
-        return None if self.fn is None else ex.constant_of(self.fn)
-
-    @property
-    def node(self):
-        """The operand's tree (None for the fixed form): made of ``fn`` (expr.tree_of), not kept beside it."""
-        return None if self.fn is None else ex.tree_of(self.fn)
 
 
 class Define(SlotRecord):
     """``name = value`` (pass 1 only) or ``name _ value`` (``var``: the C64's left arrow).  (No label in
     front, no problem: both None on the class, not in slots -- most definitions have neither.)"""
 
-    __slots__ = ("name", "var", "fn", "expr_offset")
+    __slots__ = ("name", "var", "expr", "expr_offset")
     name: str
     var: bool
-    fn: Compiled
+    expr: Node
     expr_offset: int
 
-    def __init__(self, name: str, var: bool, fn: Compiled, expr_offset: int) -> None:
+    def __init__(self, name: str, var: bool, expr: Node, expr_offset: int) -> None:
         self.name = name
         self.var = var
-        self.fn = fn
+        self.expr = expr
         self.expr_offset = expr_offset
 
     label = None
     problem = None
 
-    @property
-    def node(self):
-        """The expression's tree (expr.tree_of)."""
-        return ex.tree_of(self.fn)
-
 
 class Origin(SlotRecord):
     """``*= value`` (with a label in front, the label gets the old program counter)."""
 
-    __slots__ = ("label", "fn", "expr_offset")
+    __slots__ = ("label", "expr", "expr_offset")
     label: str | None
-    fn: Compiled
+    expr: Node
     expr_offset: int
 
-    def __init__(self, label: str | None, fn: Compiled, expr_offset: int) -> None:
+    def __init__(self, label: str | None, expr: Node, expr_offset: int) -> None:
         self.label = label
-        self.fn = fn
+        self.expr = expr
         self.expr_offset = expr_offset
 
     problem = None
 
-    @property
-    def node(self):
-        """The expression's tree (expr.tree_of)."""
-        return ex.tree_of(self.fn)
-
 
 class Data(SlotRecord):
-    """``.byt``, ``.wor``, ``.asc``, ``.flp``: ``items`` are (bytes or None, fn, node, prefix, offset, length).
-    (Kept as ``parts``, four an item: the bytes or the compiled expression, prefix, offset, length -- a third of the
+    """``.byt``, ``.wor``, ``.asc``, ``.flp``: ``items`` are (bytes or None, tree or None, prefix, offset, length).
+    (Kept as ``parts``, four an item: the bytes or the tree, prefix, offset, length -- a third of the
     memory of a tuple an item.)"""
 
     __slots__ = ("label", "op", "parts", "size", "op_offset", "op_length")
@@ -179,10 +146,9 @@ class Data(SlotRecord):
 
     @property
     def items(self) -> tuple:
-        """(bytes or None, fn, node, prefix, offset, length) an item (for convert; pass 2 reads ``parts``)."""
+        """(bytes or None, tree or None, prefix, offset, length) an item (for convert; pass 2 reads ``parts``)."""
         it = iter(self.parts)
-        return tuple((first, None, None, prefix, offset, length) if type(first) is bytes
-                     else (None, first, ex.tree_of(first), prefix, offset, length)
+        return tuple((first, None, prefix, offset, length) if type(first) is bytes else (None, first, prefix, offset, length)
                      for first, prefix, offset, length in zip(it, it, it, it))  # fmt: skip
 
 

@@ -12,7 +12,7 @@ from array import array
 from itertools import count, islice
 
 from asm6502.asm import expr as ex
-from asm6502.asm.reader import SourceLine
+from asm6502.asm.lines import SourceLine
 from asm6502.asm.rows import as_span
 from asm6502.asm.state import Pass1State
 from asm6502.asm.statements import Define
@@ -146,7 +146,7 @@ class SymbolTable(Pass1State):
         """'name = expr' ('_' for a variable).  (``line`` None: the line run now, which is its own one statement,
         its object made only for a message.)"""
         try:
-            value = ex.value_of(rec.fn, self.values, self.pc, local)
+            value = ex.value(rec.expr, self.values, self.pc, local)
         except ex.Unknown as u:
             value = None
             if line is None:
@@ -192,7 +192,7 @@ class SymbolTable(Pass1State):
             if value is not None:
                 self.define_value(rec.name, value, CONST, line, stmt, None)
             mixed = self.decoder.mixed  # (an expression the usual precedence reads otherwise: its entry is checked after pass 2)
-            if self.listing or mixed and id(rec.fn) in mixed:
+            if self.listing or mixed and id(rec.expr) in mixed:
                 self.layout.add(rec, self.pc, 0, self.ref, self.k, stmt, local)
         return None
 

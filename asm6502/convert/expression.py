@@ -49,12 +49,6 @@ class Scope:
     needed: set | None = None  # collects the steps that needed the wrap here (see Writer.loop)
 
 
-def symbol_key(node: ex.Sym, local: str | None) -> str:
-    if node.name[0] == ".":
-        return node.name[1 : 1 + ex.LOCAL_SIGNIFICANT] + (local or ":00")
-    return node.name[: ex.SIGNIFICANT]
-
-
 def number(token: str, value: int) -> str:
     """A number as written in the source where the targets read it the same way."""
     first = token[:1]
@@ -77,16 +71,16 @@ def bracket(t: Text) -> str:
 def rewrite(node: ex.Node, text: str, base: int, scope: Scope) -> Text:
     """``node`` was parsed from ``text[base:]`` (its offsets count from ``base``)."""
     kind = type(node)
-    if kind is ex.Num:
+    if kind is ex.Number:
         token = text[base + node.offset : base + node.offset + node.length]
         return Text(number(token, node.value), ATOM, node.value)
-    if kind is ex.Sym:
-        key = symbol_key(node, scope.local)
+    if kind is ex.Symbol or kind is ex.Local:
+        key = ex.symbol_key(node, scope.local)
         scope.used(key)
         return Text(scope.name_of(key), ATOM, scope.values[key])
-    if kind is ex.PC:
+    if kind is ex.Counter:
         return Text("*", ATOM, scope.pc)
-    if kind is ex.Neg:
+    if kind is ex.Negate:
         inner = rewrite(node.operand, text, base, scope)
         shown = f"-{inner.text}" if inner.precedence == ATOM else f"-({inner.text})"  # ('--' is an anonymous label in 64tass)
         value = -inner.value & ex.MAX

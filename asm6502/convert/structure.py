@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from asm6502.asm.reader import Line
+from asm6502.asm.lines import Line
 from asm6502.asm.statements import Call, Data, Define, Insn, Pseudo
 
 

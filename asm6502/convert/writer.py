@@ -26,12 +26,13 @@ from typing import NamedTuple
 
 from asm6502.asm import expr as ex
 from asm6502.asm.entries import FORWARD, MacroCall, MacroEnd, MacroLine
+from asm6502.asm.lines import Lines
 from asm6502.asm.program import Program
 from asm6502.asm.pseudo import BYTES, PSEUDO_OPS, WORDS
-from asm6502.asm.reader import START_LINE, Lines
+from asm6502.asm.reader import START_LINE
 from asm6502.asm.rows import as_span
 from asm6502.asm.statements import Call, Data, Define, Insn, Origin, Pseudo, Start
-from asm6502.convert.expression import Scope, Text, high_byte, low_byte, rewrite, symbol_key
+from asm6502.convert.expression import Scope, Text, high_byte, low_byte, rewrite
 from asm6502.convert.structure import Loop, find_loops
 from asm6502.convert.targets import ATOM, OPERATORS, STRING_SAFE, Target
 from asm6502.cpu import Cpu, instruction_set
@@ -281,35 +282,35 @@ class Writer:
 
     def do_insn(self, rec: Insn, pc, size, line, stmt, local) -> None:
         label = self.label(rec, local)
-        mnemonic = rec.mnemonic.lower()
+        mnemonic = rec.shape.mnemonic.lower()
         names = self.target.mnemonics
-        mnemonic = names.get((mnemonic, rec.mode)) or names.get((mnemonic, None)) or mnemonic
-        if rec.form == "fixed":
+        mnemonic = names.get((mnemonic, rec.shape.mode)) or names.get((mnemonic, None)) or mnemonic
+        if rec.shape.form == "fixed":
             self.emit(mnemonic, label, stmt.comment)
             return
-        value = self.expression(rec.node, stmt.text, rec.expr_offset, pc, local)
-        if self.context is not None and rec.form != "immediate" and type(rec.node) is ex.Sym and symbol_key(rec.node, local) in self.context[0].params:
+        value = self.expression(rec.expr, stmt.text, rec.offsets.expr_offset, pc, local)
+        if self.context is not None and rec.shape.form != "immediate" and type(rec.expr) in (ex.Symbol, ex.Local) and ex.symbol_key(rec.expr, local) in self.context[0].params:
             self.bare_param = True  # (a parameter as the whole operand: see macro_call)
             if self.context[2] in self.guarded:
                 value = Text(f"{value.text} + 0", OPERATORS["+"][0], value.value)
-        if rec.prefix == "<":
+        if rec.shape.prefix == "<":
             value = low_byte(value)
-        elif rec.prefix == ">":
+        elif rec.shape.prefix == ">":
             value = high_byte(value)
-        elif rec.form == "immediate" and self.low_byte_needed(value, (id(rec), 0)):  # -128..-1 as $FF80..$FFFF
+        elif rec.shape.form == "immediate" and self.low_byte_needed(value, (id(rec), 0)):  # -128..-1 as $FF80..$FFFF
             value = low_byte(value)
-        absolute = rec.form == "address" and size != 2
+        absolute = rec.shape.form == "address" and size != 2
         operand = value.text
-        mode = rec.mode
-        if rec.form == "immediate":
+        mode = rec.shape.mode
+        if rec.shape.form == "immediate":
             operand = "#" + operand
-        elif rec.form == "indirect":
+        elif rec.shape.form == "indirect":
             operand = {Mode.INDIRECT: "({})", Mode.INDEXED_INDIRECT: "({},x)", Mode.INDIRECT_INDEXED: "({}),y"}[mode].format(operand)
-        elif rec.form == "address":
+        elif rec.shape.form == "address":
             operand += INDEX.get(mode, "")
-        if absolute and rec.zp_code >= 0 and value.value <= 0xFF:
+        if absolute and rec.shape.zp_code >= 0 and value.value <= 0xFF:
             self.emit(self.target.force_absolute.format(m=mnemonic, o=operand), label, stmt.comment)
-        elif rec.form == "address" and not absolute and rec.code >= 0 and self.target.force_zero_page and self.reads_variable():
+        elif rec.shape.form == "address" and not absolute and rec.shape.code >= 0 and self.target.force_zero_page and self.reads_variable():
             self.emit(self.target.force_zero_page.format(m=mnemonic, o=operand), label, stmt.comment)
         else:
             self.emit(f"{mnemonic} {operand}", label, stmt.comment)
@@ -346,7 +347,7 @@ class Writer:
         encode = PSEUDO_OPS[rec.op].encode
         parts = []
         strings = False
-        for item, (fixed, fn, node, prefix, offset, length) in enumerate(rec.items):
+        for item, (fixed, node, prefix, offset, length) in enumerate(rec.items):
             if fixed is not None:
                 if fixed:  # ('""' is no bytes)
                     parts.append(string_items(fixed))
@@ -368,7 +369,7 @@ class Writer:
 
     def do_define(self, rec: Define, pc, size, line, stmt, local) -> None:
         key = ex.key_of(rec.name)
-        value = self.expression(rec.node, stmt.text, rec.expr_offset, pc, local)
+        value = self.expression(rec.expr, stmt.text, rec.expr_offset, pc, local)
         name = self.name_of(key)
         if rec.var:
             self.values[key] = value.value
@@ -384,7 +385,7 @@ class Writer:
         label = self.label(rec, local)
         if label is not None:
             self.emit("", label)
-        value = self.expression(rec.node, stmt.text, rec.expr_offset, self.here, local)
+        value = self.expression(rec.expr, stmt.text, rec.expr_offset, self.here, local)
         self.emit(self.target.org.format(e=value.text), comment=stmt.comment)
         self.here = pc
 
@@ -448,7 +449,7 @@ class Writer:
         for key, arg in zip(macro.params, rec.args):
             prefix = arg[:1] if arg[:1] in ("<", ">", "!") else ""  # (macros.py: Macros.argument)
             body = arg[len(prefix) :].lstrip()
-            node, _ = self.program.decoder.expression(body)
+            node = self.program.decoder.expression(body)
             value = self.expression(node, body, 0, pc, local)
             if prefix == "<":
                 value = low_byte(value)
@@ -524,7 +525,7 @@ class Writer:
         for param, arg in zip(macro.params, call.args):
             prefix = arg[:1] if arg[:1] in ("<", ">", "!") else ""  # (macros.py: Macros.argument)
             body = arg[len(prefix) :].lstrip()
-            node, _ = self.program.decoder.expression(body)
+            node = self.program.decoder.expression(body)
             value = self.expression(node, body, 0, pc, local)
             arg_names |= {self.name_of(k) for k in self.touched}
             if prefix == "<":
@@ -620,7 +621,7 @@ class Writer:
             body = self.render(start, at_if)
             rec, pc = self.entries[at_if].rec, self.entries[at_if].pc
             try:
-                node, _ = self.program.decoder.expression(rec.args)
+                node = self.program.decoder.expression(rec.args)
                 condition = self.expression(node, rec.args, 0, pc, None).text
             except (KeyError, ex.ExprError, ex.Unknown):
                 return None, "its condition reads a symbol that is not defined yet"
@@ -638,7 +639,7 @@ class Writer:
         out = []
         for entry in self.program.entries:
             rec = entry.rec
-            if type(rec) is Origin and not _reads_pc(rec.node):
+            if type(rec) is Origin and not _reads_pc(rec.expr):
                 break
             if type(rec) is Insn or type(rec) is Data or type(rec) is Origin:
                 out.append(INDENT + self.target.org.format(e="$c000") + "  ; (Profi-Ass's default origin)")
@@ -683,14 +684,7 @@ def string_items(data: bytes) -> str:
 
 
 def _reads_pc(node) -> bool:
-    kind = type(node)
-    if kind is ex.PC:
-        return True
-    if kind is ex.Neg:
-        return _reads_pc(node.operand)
-    if kind is ex.Chain:
-        return _reads_pc(node.first) or any(_reads_pc(operand) for _, _, operand in node.rest)
-    return False
+    return any(type(n) is ex.Counter for n in ex.walk(node))
 
 
 def _blank(comment: str) -> str:
