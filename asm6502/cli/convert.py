@@ -9,7 +9,17 @@ from pathlib import Path
 from asm6502.asm import Options
 from asm6502.asm.pseudo import FOREIGN
 from asm6502.cli.assemble import parse_defines, read_source_text
-from asm6502.cli.common import add_diagnostics_options, add_path_argument, command_name, cpu_arg, gate, guarded, print_diagnostics, take_repeated
+from asm6502.cli.common import (
+    Parser,
+    add_diagnostics_options,
+    add_path_argument,
+    command_name,
+    cpu_arg,
+    gate,
+    guarded,
+    print_diagnostics,
+    take_repeated,
+)
 from asm6502.convert import TARGETS, convert
 from asm6502.cpu import CPUS
 from asm6502.diagnostics import DiagnosticError, error
@@ -17,7 +27,7 @@ from asm6502.fileio import INPUT, INPUT_FOLDER, OUTPUT, Files
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog="asm6502 convert",
         description="Translate a Profi-Ass 64 source into 64tass or ACME syntax that assembles to the same bytes. "
         "Macros become the target's macros and .if/.goto loops the target's loops where that gives the same "

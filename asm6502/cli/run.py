@@ -9,7 +9,7 @@ import sys
 from dataclasses import replace
 
 from asm6502 import filetype
-from asm6502.cli.common import add_path_argument, address_arg, command_name, count_arg, gate, guarded, read_program
+from asm6502.cli.common import Parser, add_path_argument, address_arg, command_name, count_arg, gate, guarded, read_program
 from asm6502.diagnostics import DiagnosticError, error
 from asm6502.emu.c64 import screen as pictures
 from asm6502.emu.c64.roms import ENV_VAR, find_roms
@@ -96,7 +96,7 @@ def moment_arg(text: str) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(
+    p = Parser(
         prog="asm6502 run",
         description="Run a C64 machine-code .prg on the C64 machine (py65's 6502 with the VIC-II and CIAs), with the project's KERNAL/BASIC stubs or the real ROMs.",
         epilog=EPILOG,
