@@ -100,6 +100,8 @@ def _write(args: argparse.Namespace, files: Files) -> int:
                              last_line=args.last_line)
     if args.output:
         _write_output(args.output, text, args.prg, "listing", files)
+        print(f"wrote {args.output}: the MSE V{args.version} listing of {args.prg}, ${load:04X}-${load + len(data) - 1:04X} "
+              f"({len(data):,} bytes)", file=sys.stderr)  # (as the assembler says what it wrote)
     else:
         write_stdout(text)
     return 0

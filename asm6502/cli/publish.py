@@ -197,7 +197,9 @@ def _publish(args: argparse.Namespace, files: Files) -> int:
             files.add(os.path.join(out, f"{stem}.d64"), _d64(name, prg), "disk image", make_parent=True)
         if args.screenshot and roms is not None:  # (--screenshot without --roms was refused above)
             files.add(os.path.join(out, "screenshot.png"), _screenshot(args, roms, prg), "screenshot", make_parent=True)
-        files.commit()
+        done = files.commit()
+        print(f"wrote {out}: {', '.join(os.path.basename(path) for path, _ in done)} ({fmt.name}, "
+              f"{len(pub.pages)} page{'s' if len(pub.pages) != 1 else ''})", file=sys.stderr)
     return code
 
 
