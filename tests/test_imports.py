@@ -223,6 +223,8 @@ SMALL_COMMANDS = {
                  ("asm6502.emu", "asm6502.typein", "asm6502.basic.tokenizer", "dataclasses", "shutil")),
     "basic tok": (["basic", "tok", "examples/HELLO.BAS", "-o", "OUT", "-q"],
                   ("asm6502.emu", "asm6502.typein", "asm6502.asm", "dataclasses", "shutil")),
+    "mse write": (["mse", "write", "build/superhirn.prg", "-o", "OUT"],
+                  ("asm6502.emu", "asm6502.typein.cslisting", "asm6502.asm", "dataclasses", "shutil")),
 }
 
 
