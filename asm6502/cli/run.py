@@ -126,7 +126,8 @@ def build_parser() -> argparse.ArgumentParser:
                      help="the CIA chips: 6526 (the first C64s, VICE's default) or 6526a (later boards: "
                      "the interrupt one cycle earlier)")
     c64.add_argument("--cycles", "--limitcycles", "-limitcycles", dest="cycles", type=count_arg, metavar="N",
-                     help=f"stop after N clock cycles after the boot (default {DEFAULT_CYCLES:,}; 985,248 a second)")
+                     help=f"stop after N clock cycles (985,248 a second): on the C64 counted from the end of the boot "
+                     f"(default {DEFAULT_CYCLES:,}), on the stubs from the program's start (a success there)")
     c64.add_argument("--until-text", metavar="TEXT", help="stop when the screen shows TEXT")
     c64.add_argument("--until-pc", type=address_arg, metavar="ADDR", help="stop when the PC reaches ADDR")
     add_path_argument(c64, "--screenshot", "--exitscreenshot", "-exitscreenshot", dest="screenshot", role=SCREENSHOT, metavar="PNG",
