@@ -11,9 +11,9 @@ The rendered form follows the GCC/Clang convention::
 
 from __future__ import annotations
 
-import re
 from enum import Enum
 
+from asm6502.patterns import LazyPattern
 from asm6502.tuples import named_tuple
 
 
@@ -86,7 +86,7 @@ def shown(text: str) -> str:
 QUOTED_WIDTH = 200  # characters of a quoted name or text shown whole in a message (a path in a command is less)
 
 
-_LONG_QUOTED = re.compile(r"'([^'\n]{%d,})'" % (QUOTED_WIDTH + 1))
+_LONG_QUOTED = LazyPattern(r"'([^'\n]{%d,})'" % (QUOTED_WIDTH + 1))
 
 
 def _short_quotes(message: str) -> str:

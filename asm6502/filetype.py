@@ -23,13 +23,13 @@ D64_SIZES = (174848, 175531, 196608, 197376)
 BASIC_WORDS = frozenset(
     kw.lower() for kw in KEYWORDS[: TOKEN_OF["NEW"] - FIRST_TOKEN + 1] if kw.isalpha() and kw not in ("END", "SYS")
 )
-MSE_LINE = re.compile(r"^\s*[0-9a-fA-F]{4}\s*:\s*(?:[0-9a-zA-Z]{2}\s*){4}")
-LINE_START = re.compile(r"^\s*\d+\s*([a-zA-Z][a-zA-Z0-9.$%]*)?")
+MSE_LINE = LazyPattern(r"^\s*[0-9a-fA-F]{4}\s*:\s*(?:[0-9a-zA-Z]{2}\s*){4}")
+LINE_START = LazyPattern(r"^\s*\d+\s*([a-zA-Z][a-zA-Z0-9.$%]*)?")
 ESCAPE = LazyPattern(r"\{\$[0-9a-f]{2}\}")
 MIN_LINES = 2  # fewer lines than this never decide anything
 SAMPLE_LINES = 400  # the kind of a file shows in its first lines
 SAMPLE_CHARS = 40 * SAMPLE_LINES
-BASIC_START = re.compile(r"(?:" + "|".join(sorted(BASIC_WORDS)) + r"|\?)", re.IGNORECASE | re.ASCII)  # (ASCII: a fourth of the compile time)
+BASIC_START = LazyPattern(r"(?:" + "|".join(sorted(BASIC_WORDS)) + r"|\?)", re.IGNORECASE | re.ASCII)  # (ASCII: a fourth of the compile time)
 
 
 @named_tuple  # (not a dataclass: importing dataclasses would lengthen every command's start-up, tests/test_imports.py)
@@ -62,17 +62,21 @@ def _may_end_in_checksum(line: str) -> bool:
     """The line ends as a Checksummer value does: a closing bracket, or an opening one and three digits (OCR
     loses one of the two); only then is the Checksummer layout's reading asked (an assembler line often ends in digits)."""
     end = line.rstrip()
-    return end[-1:] in ">)}]»" or (end[-3:].isdigit() and end[:-3].rstrip()[-1:] in "<({[«")
+    last, before = end[-1:], end[:-3].rstrip()[-1:]  # ('' is in every string: a blank line ends in nothing)
+    return (last != "" and last in ">)}]»") or (end[-3:].isdigit() and before != "" and before in "<({[«")
 
 
 def checksummer_marks(text: str) -> tuple[list[int], int]:
     """(the numbers of the lines that end with a Checksummer value ``<NNN>``, as printed or OCR'd
     (``typein.cslisting.layout``), the lines that are neither blank nor a ';' comment)."""
-    from asm6502.typein.cslisting.layout import CHECKSUM_AT_END
-
     lines = text.split("\n")
     rows = sum(1 for r in lines if r.strip() and not r.lstrip().startswith(";"))
-    return [k for k, r in enumerate(lines, start=1) if CHECKSUM_AT_END.search(r.rstrip("\r"))], rows
+    ending = [(k, r) for k, r in enumerate(lines, start=1) if _may_end_in_checksum(r)]
+    if not ending:  # (the common text: the Checksummer layout, and its patterns, are not loaded)
+        return [], rows
+    from asm6502.typein.cslisting.layout import CHECKSUM_AT_END
+
+    return [k for k, r in ending if CHECKSUM_AT_END.search(r.rstrip("\r"))], rows
 
 
 def looks_like_checksummer(text: str) -> bool:

@@ -13,6 +13,8 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
+import pytest
+
 PACKAGE = Path(__file__).resolve().parent.parent / "asm6502"
 
 # (importing module, imported module) -> why the import waits until the function runs
@@ -202,3 +204,33 @@ def test_the_version_is_told_without_the_assembler():
     imported = {line.rsplit("|", 1)[-1].strip() for line in proc.stderr.splitlines() if line.startswith("import time:")}
     assert not {m for m in imported if m.startswith(("asm6502.asm", "asm6502.cli.assemble"))}, sorted(imported)
     assert imported & {"asm6502.cli.common", "argparse", "asm6502.fileio"} == set(), sorted(imported)  # a constant needs none of them
+
+
+def _imported_by(argv: list[str], cwd) -> set[str]:
+    import subprocess
+    import sys
+
+    proc = subprocess.run([sys.executable, "-X", "importtime", "-m", "asm6502", *argv], capture_output=True, text=True,
+                          cwd=cwd, stdin=subprocess.DEVNULL)
+    assert proc.returncode == 0, proc.stderr
+    return {line.rsplit("|", 1)[-1].strip() for line in proc.stderr.splitlines() if line.startswith("import time:")}
+
+
+# a small command and what it does not need: the emulator, the type-in engine, dataclasses (with
+# inspect: 42 M instructions, callgrind), shutil (argparse's help formatter asks it for the width)
+SMALL_COMMANDS = {
+    "assemble": (["examples/hello.asm", "-o", "OUT", "-q"],
+                 ("asm6502.emu", "asm6502.typein", "asm6502.basic.tokenizer", "dataclasses", "shutil")),
+    "basic tok": (["basic", "tok", "examples/HELLO.BAS", "-o", "OUT", "-q"],
+                  ("asm6502.emu", "asm6502.typein", "asm6502.asm", "dataclasses", "shutil")),
+    "mse write": (["mse", "write", "build/superhirn.prg", "-o", "OUT"],
+                  ("asm6502.emu", "asm6502.typein.cslisting", "asm6502.asm", "dataclasses", "shutil")),
+}
+
+
+@pytest.mark.parametrize("name", SMALL_COMMANDS)
+def test_a_small_command_imports_only_what_it_needs(name, tmp_path):
+    argv, absent = SMALL_COMMANDS[name]
+    imported = _imported_by([str(tmp_path / "out.prg") if a == "OUT" else a for a in argv], PACKAGE.parent)
+    assert "asm6502.cli.common" in imported  # (the listing of imports is read: this one is always there)
+    assert sorted(m for m in imported if m.startswith(absent)) == []

@@ -100,6 +100,86 @@ def test_an_interactive_run_says_once_that_the_program_waits_for_a_line():
     assert text.count("(the program waits for a line: type it and press RETURN") == 1
 
 
+# --- the second program: raster bars, a headless screenshot, a type-in listing (docs/raster.md) ------
+
+DOCS = ROOT / "docs"
+
+
+def _stubs(*argv, roms: str = "none") -> subprocess.CompletedProcess:
+    """An asm6502 command in a process of its own, with empty input, the ROM images looked for in ROMS."""
+    return subprocess.run([sys.executable, "-m", "asm6502", *map(str, argv)], capture_output=True, text=True,
+                          input="", env=dict(os.environ, ASM6502_ROMS=roms), timeout=120)
+
+
+def _bars(capsys, tmp_path) -> Path:
+    code, _, err = run(capsys, EXAMPLES / "bars.asm", "-o", tmp_path / "bars.prg")
+    assert code == 0 and "$C000-$C0B1, 178 bytes" in err
+    return tmp_path / "bars.prg"
+
+
+def test_the_raster_example_on_the_stubs_gives_the_picture_in_docs(capsys, tmp_path):
+    shot = tmp_path / "bars.png"
+    proc = _stubs("run", _bars(capsys, tmp_path), "--cycles", "200000", "--screenshot", shot)
+    code, out, err = proc.returncode, proc.stdout, proc.stderr
+    assert code == 0 and out == "RASTER BARS. SPACE ENDS THEM.\n"
+    assert "but no characters" in err and "error" not in err
+    assert shot.read_bytes() == (DOCS / "bars.png").read_bytes()
+
+
+def _real_roms() -> tuple[str | None, str]:
+    """The folder of this machine's C64 ROM images (found as the commands find them: looked for when
+    this module is imported, before each test's environment hides them), or why there is none."""
+    from asm6502.diagnostics import DiagnosticError
+    from asm6502.emu.c64.roms import find_roms
+
+    try:
+        lookup = find_roms()
+    except DiagnosticError as exc:
+        return None, str(exc)
+    return (str(lookup.roms.origin), "") if lookup.roms is not None else (None, f"no C64 ROM images ({lookup.reason})")
+
+
+REAL_ROMS, NO_ROMS_WHY = _real_roms()
+
+
+@pytest.mark.skipif(REAL_ROMS is None, reason=NO_ROMS_WHY)
+def test_the_raster_example_on_the_real_roms_gives_the_picture_in_docs(capsys, tmp_path):
+    shot = tmp_path / "bars-c64.png"
+    code, out, _ = run(capsys, "run", "--roms", REAL_ROMS, _bars(capsys, tmp_path), "--cycles", "3000000",
+                       "--screenshot", shot)
+    assert code == 0 and "SYS49152" in out and "RASTER BARS. SPACE ENDS THEM." in out
+    assert shot.read_bytes() == (DOCS / "bars-c64.png").read_bytes()
+
+
+@pytest.mark.parametrize("cycles, code, said", [
+    (None, 1, "budget: instruction budget of 100,000 used up"),  # no --cycles: the error names it
+    ("50000", 0, ""),  # --cycles N on the stubs: N cycles ran, a success
+])
+def test_a_program_that_never_returns_on_the_stubs(tmp_path, cycles, code, said):
+    prg = tmp_path / "loop.prg"
+    prg.write_bytes(b"\x00\xc0" + bytes([0xEE, 0x20, 0xD0, 0x4C, 0x00, 0xC0]))  # INC $D020 / JMP $C000
+    limit = ["--cycles", cycles] if cycles else []
+    proc = _stubs("run", prg, "--max-instructions", "100000", *limit, "--screenshot", tmp_path / "x.png")
+    got, err = proc.returncode, proc.stderr
+    assert got == code and said in err
+    assert (tmp_path / "x.png").exists() == (code == 0)  # (a failed run writes nothing)
+    if cycles is None:
+        assert "by --cycles N" in err
+
+
+def test_a_program_that_returns_before_its_cycles_is_a_success(capsys, tmp_path):
+    prg = assemble(capsys, tmp_path, (EXAMPLES / "hello.asm").read_text())
+    proc = _stubs("run", prg, "--cycles", "1000000", "--stats")
+    assert proc.returncode == 0 and proc.stdout == "HELLO, WORLD!\n" and "note: returned" in proc.stderr
+
+
+def test_a_machine_option_without_roms_says_what_was_looked_for(capsys, tmp_path):
+    proc = _stubs("run", _bars(capsys, tmp_path), "--type", "x")
+    code, err = proc.returncode, proc.stderr
+    assert code == 1 and "--type needs the C64 ROM images, and none were found" in err
+    assert "running with" not in err  # (it does not run)
+
+
 # --- item 10: MSE readings --------------------------------------------------------------------------
 
 def test_mse_all_fixes_lists_every_reading_found(capsys, tmp_path):

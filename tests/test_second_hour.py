@@ -237,12 +237,26 @@ def test_did_you_mean_for_a_misspelled_label(use, said):
     assert first.message == f"undefined symbol '{use.lower()}'{said} [UNDEF'D STATEMENT]"
 
 
-def test_convert_given_a_64tass_source_says_which_way_it_goes(capsys, tmp_path):
-    (tmp_path / "x.s").write_text('*= $c000\nmsg .text "hello"\n rts\n')
+@pytest.mark.parametrize("source, statements", [
+    ('*= $c000\nmsg .text "hello"\n rts\n', "1 statement"),  # a pseudo-op of theirs
+    ("* = $c000\nstart:  lda #1\n rts\n", "2 statements"),  # '* =' with blanks, a label with a colon
+])
+def test_convert_given_a_64tass_source_says_which_way_it_goes(capsys, tmp_path, source, statements):
+    (tmp_path / "x.s").write_text(source)
     code, _, err = run(capsys, "convert", tmp_path / "x.s", "--to", "acme")
     assert code == 1 and err.splitlines()[0].endswith(
-        "looks like a 64tass or ACME source (1 statement with their pseudo-ops): convert translates a Profi-Ass "
-        "source into 64tass or ACME, not back; assemble this one with 64tass or ACME")
+        f"looks like a 64tass or ACME source ({statements} written as they write them): convert translates a "
+        "Profi-Ass source into 64tass or ACME, not back; assemble this one with 64tass or ACME")
+
+
+def test_a_summary_after_a_successful_conversion(capsys, tmp_path):
+    (tmp_path / "p.asm").write_text(" *= $c000\n lda #1\n rts\n")
+    code, _, err = run(capsys, "convert", tmp_path / "p.asm", "--to", "64tass", "-o", tmp_path / "p.s")
+    lines = (tmp_path / "p.s").read_text().count("\n")
+    assert code == 0 and err.splitlines()[-1] == (f"wrote {tmp_path}/p.s: a 64tass source of {lines} lines, "
+                                                  f"assembling to $C000-$C002 (3 bytes) as {tmp_path}/p.asm does")
+    code, _, err = run(capsys, "convert", tmp_path / "p.asm", "--to", "64tass", "-o", tmp_path / "q.s", "-q")
+    assert code == 0 and err == ""
 
 
 @pytest.mark.parametrize("argv, summary", [

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import gc
 import os
-import re
 from collections.abc import Iterable, Iterator
 from itertools import count
 
@@ -255,7 +254,7 @@ def _capitals(source, seen: _Seen) -> list[Diagnostic]:
                     "capitals, assemble with --case upper", where)]
 
 
-_LOWER = re.compile(r"[a-z]")
+_LOWER = LazyPattern(r"[a-z]")
 
 
 def _advice(program: Program, kept: Kept) -> list[Diagnostic]:

@@ -20,12 +20,13 @@ from __future__ import annotations
 import re
 
 from asm6502.basic.tokens import PI_TOKEN
+from asm6502.patterns import LazyPattern
 from asm6502.petscii import parse_brace, parse_text
 
 # a line that may hold a key >= $80: a capital (petcat's shifted letter), a '{...}' code or a
 # non-ASCII character (a graphic); a source without any is read as it is (one search)
-_MAYBE_SHIFTED = re.compile(r"[A-Z{]|[^\x00-\x7f]")  # (not one class up to U+10FFFF: that is slow to compile)
-_BRACE = re.compile(r"\{([^{}]*)\}")
+_MAYBE_SHIFTED = LazyPattern(r"[A-Z{]|[^\x00-\x7f]")  # (not one class up to U+10FFFF: that is slow to compile)
+_BRACE = LazyPattern(r"\{([^{}]*)\}")
 QUOTE, COLON, SEMICOLON, BLANK = 0x22, 0x3A, 0x3B, 0x20
 
 

@@ -43,12 +43,12 @@ addresses from the Marko Maekelae / mist64 disassembly):
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 
 from asm6502 import petscii
 from asm6502.basic.tokens import KEYWORD_OF, KEYWORDS, PI_TOKEN
 from asm6502.diagnostics import Diagnostic, DiagnosticError, Span, error, warning
 from asm6502.petscii import Piece
+from asm6502.tuples import named_tuple
 
 BASIC_START = 0x0801
 MAX_LINE_NUMBER = 63999
@@ -79,7 +79,7 @@ FIRST_CODES = frozenset(kw.encode("ascii")[0] for kw in KEYWORDS)
 
 
 # --------------------------------------------------------------------------- results
-@dataclass(frozen=True)
+@named_tuple
 class ProgramLine:
     """One stored line: its address (of the link field), number and bytes (no $00)."""
 
@@ -91,7 +91,7 @@ class ProgramLine:
     text: str | None = None  # listing text (detokenize)
 
 
-@dataclass(frozen=True)
+@named_tuple
 class TokenizeResult:
     prg: bytes  # 2-byte load address + program + $0000
     lines: tuple[ProgramLine, ...]
@@ -103,14 +103,14 @@ class TokenizeResult:
         return self.prg[2:]
 
 
-@dataclass(frozen=True)
+@named_tuple
 class DetokenizeResult:
     text: str  # the listing, one line per program line, each ending in "\n"
     lines: tuple[ProgramLine, ...]
     diagnostics: tuple[Diagnostic, ...]
     start: int = BASIC_START
     end: int = BASIC_START  # address after the $0000 end marker (or of the data's end)
-    trailing: bytes = field(default=b"")  # bytes after the end marker (machine code?)
+    trailing: bytes = b""  # bytes after the end marker (machine code?)
 
 
 # --------------------------------------------------------------------------- CRUNCH
@@ -204,7 +204,7 @@ def _codes(buf: list[Piece]) -> list[int | None]:
     return [None if p.escaped else p.code for p in buf] + [0]
 
 
-@dataclass(frozen=True)
+@named_tuple
 class CrunchResult:
     body: bytes
     dropped: tuple[Piece, ...]  # shifted/graphic bytes the ROM skipped
@@ -283,7 +283,7 @@ def crunch_text(text: str) -> bytes:
 _LINE_NUMBER = re.compile(r"[ ]*([0-9][0-9 ]*)")
 
 
-@dataclass
+@named_tuple
 class _Entry:
     number: int
     body: bytes

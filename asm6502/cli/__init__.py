@@ -22,8 +22,11 @@ def main(argv: list[str] | None = None) -> int:
     if args in (["--version"], ["-V"]):  # (the assembler's parser knows it too; this answers before anything is imported)
         print(f"asm6502 {__version__}")
         return 0
-    from asm6502.cli.common import reader_gone, standard_streams  # (lazy: start-up, see ARCHITECTURE.md)
-
+    try:
+        from asm6502.cli.common import reader_gone, standard_streams  # (lazy: start-up, see ARCHITECTURE.md)
+    except KeyboardInterrupt:  # Ctrl-C while the command's first modules are imported
+        print("asm6502: interrupted; nothing written", file=sys.stderr)
+        return 130
     if argv is None:  # the process: closed standard streams (<&-, >&-, 2>&-) are made safe first
         standard_streams()
     try:

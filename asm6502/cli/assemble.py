@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import argparse
 import codecs
-import os
-import re
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -15,39 +13,18 @@ from asm6502.asm import Options, assemble, expr
 from asm6502.asm.pipeline import PausedGc
 from asm6502.asm.symfile import read_symbols
 from asm6502.cli.commands import SUBCOMMANDS
-from asm6502.cli.common import add_diagnostics_options, add_path_argument, byte_arg, cpu_arg, gate, guarded, print_diagnostics, take_repeated
+from asm6502.cli.common import Parser, add_diagnostics_options, add_path_argument, byte_arg, cpu_arg, gate, guarded, print_diagnostics, take_repeated
 from asm6502.cpu import CPUS
 from asm6502.debuginfo import kickass_dbg
 from asm6502.diagnostics import DiagnosticError, error, in_source_order, warning
 from asm6502.fileio import BOM, INPUT, INPUT_FOLDER, OUTPUT, PIECE_BYTES, Files, is_utf16, refuse_binary
 from asm6502.numparse import parse_int
+from asm6502.patterns import LazyPattern
 
 FORMATS = ("prg", "raw", "hex")
 SUFFIX = {"prg": ".prg", "raw": ".bin", "hex": ".hex"}
 MAX_DEFINE_LENGTH = 200  # a -D value is a number or a short expression
-_EMPTY_NUMBER = re.compile(r"\$(?![0-9A-Fa-f])|%(?![01])")  # '$' or '%' with no digit after it
-
-
-class _Formatter(argparse.RawDescriptionHelpFormatter):
-    """argparse's formatter given the terminal's width (COLUMNS, else the terminal's, else 80) as
-    shutil.get_terminal_size gives it, so that argparse does not import shutil: the assembler
-    command makes one of these at every start and the import costs milliseconds."""
-
-    def __init__(self, prog, indent_increment=2, max_help_position=24, width=None):
-        if width is None:
-            width = _columns() - 2
-        super().__init__(prog, indent_increment, max_help_position, width)
-
-
-def _columns() -> int:
-    try:
-        return int(os.environ["COLUMNS"])
-    except (KeyError, ValueError):
-        pass
-    try:
-        return os.get_terminal_size(sys.__stdout__.fileno()).columns or 80
-    except (AttributeError, ValueError, OSError):
-        return 80
+_EMPTY_NUMBER = LazyPattern(r"\$(?![0-9A-Fa-f])|%(?![01])")  # '$' or '%' with no digit after it
 
 
 WARNING_CHOICES = ("precedence", "no-precedence", "all")  # -W: the warnings that can be turned off
@@ -55,12 +32,12 @@ WARNING_CHOICES = ("precedence", "no-precedence", "all")  # -W: the warnings tha
 
 def build_parser() -> argparse.ArgumentParser:
     commands = "\n".join(f"  asm6502 {name:<7} {summary}" for name, (_, summary) in SUBCOMMANDS.items())
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog="asm6502",
         description="Assemble a Profi-Ass 64 (V2.0) source into C64 machine code. "
         "SRC is a text file, or a Profi-Ass source saved on a C64 (a tokenized BASIC .prg).",
         epilog="other commands (each has --help):\n" + commands,
-        formatter_class=_Formatter,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     add_path_argument(parser, "source", role=INPUT, what="source", metavar="SRC",
                       help="Profi-Ass source (.asm text, or a C64 .prg source)")

@@ -17,7 +17,7 @@ from asm6502.cli.basic_common import add_case_option, tokenize_text
 from asm6502.cli.basic_common import read_prg as _read_prg
 from asm6502.cli.basic_common import read_text as _read_text
 from asm6502.cli.basic_run import register_run
-from asm6502.cli.common import add_path_argument, command_name, gate, guarded, print_diagnostics
+from asm6502.cli.common import Parser, add_path_argument, command_name, gate, guarded, print_diagnostics
 from asm6502.cli.type_basic import register_type
 from asm6502.diagnostics import DiagnosticError, Span, error
 from asm6502.fileio import INPUT, OUTPUT, Files, write_stdout
@@ -291,7 +291,7 @@ COMMANDS: list[tuple[str, Register]] = [
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog="asm6502 basic",
         description="C64 BASIC V2 programs: tokenize petcat-style text, list .prg files, 64'er Checksummer listings.",
     )

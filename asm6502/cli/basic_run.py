@@ -15,7 +15,7 @@ from pathlib import Path
 from asm6502.cli.basic_common import add_case_option, tokenize_text
 from asm6502.cli.basic_common import read_prg as _read_prg
 from asm6502.cli.basic_common import read_text as _read_text
-from asm6502.cli.common import add_path_argument, command_name, count_arg, gate, guarded, number_arg, print_diagnostics
+from asm6502.cli.common import Parser, add_path_argument, command_name, count_arg, gate, guarded, number_arg, print_diagnostics
 from asm6502.diagnostics import DiagnosticError, error
 from asm6502.fileio import INPUT, ROM_FOLDER, Files, refuse_binary
 from asm6502.petscii import REVERSED_SPACE
@@ -177,7 +177,7 @@ def _terminal_poll() -> str | None:
 
 
 def main(argv: list[str]) -> int:
-    parser = argparse.ArgumentParser(prog="asm6502 basic run", description="Run a tokenized C64 BASIC V2 program.")
+    parser = Parser(prog="asm6502 basic run", description="Run a tokenized C64 BASIC V2 program.")
     add_arguments(parser)
     args = parser.parse_args(argv)
     return guarded(lambda: args.func(args, gate(parser, args)), prog=command_name(parser, args))

@@ -6,13 +6,13 @@ import argparse
 import sys
 
 from asm6502 import build as builder
-from asm6502.cli.common import add_diagnostics_options, add_path_argument, command_name, gate, guarded, print_diagnostics
+from asm6502.cli.common import Parser, add_diagnostics_options, add_path_argument, command_name, gate, guarded, print_diagnostics
 from asm6502.fileio import INPUT, Files
 
 
 def build_parser() -> argparse.ArgumentParser:
     rules = "\n".join(f"  {name:<12} {rule.summary}" for name, rule in builder.RULES.items())
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog="asm6502 build",
         description="Build every artifact declared in a build.yaml manifest (what 'make' runs). "
         "Everything is built in memory first; files are written only when all succeeded, "

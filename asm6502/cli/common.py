@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Callable, Iterable
 
@@ -10,6 +11,52 @@ from asm6502 import filetype
 from asm6502.diagnostics import FORMS, Diagnostic, DiagnosticError, error, errors_first, render
 from asm6502.fileio import MAX_IMAGE_BYTES, MAX_PRG_BYTES, Files, Role, hold_standard_descriptors, silence_stdout
 from asm6502.numparse import check_range, parse_int
+
+# --- the parsers: argparse's, without importing shutil ----------------------------------------
+
+def _columns() -> int:
+    """The terminal's width as shutil.get_terminal_size gives it: COLUMNS, else the terminal's, else 80."""
+    try:
+        return int(os.environ["COLUMNS"])
+    except (KeyError, ValueError):
+        pass
+    try:
+        return os.get_terminal_size(sys.__stdout__.fileno()).columns or 80
+    except (AttributeError, ValueError, OSError):
+        return 80
+
+
+class _Width:
+    """A help formatter given the terminal's width: argparse's own asks shutil for it, and argparse
+    makes a formatter at every add_argument, so every command would import shutil (with bz2, lzma:
+    7 M instructions of a small command's start-up, bench/README.md)."""
+
+    def __init__(self, prog, indent_increment=2, max_help_position=24, width=None):
+        super().__init__(prog, indent_increment, max_help_position,  # type: ignore[call-arg]
+                         _columns() - 2 if width is None else width)
+
+
+class HelpFormatter(_Width, argparse.HelpFormatter):
+    pass
+
+
+class RawDescriptionHelpFormatter(_Width, argparse.RawDescriptionHelpFormatter):
+    pass
+
+
+_OWN_FORMATTERS: dict[type, type] = {argparse.HelpFormatter: HelpFormatter,
+                                     argparse.RawDescriptionHelpFormatter: RawDescriptionHelpFormatter}
+
+
+class Parser(argparse.ArgumentParser):
+    """The parser of every command: argparse's, with the formatters above (its sub-commands' parsers
+    are Parsers too: add_subparsers makes them of the parser's class)."""
+
+    def __init__(self, **kwargs) -> None:
+        chosen = kwargs.get("formatter_class", argparse.HelpFormatter)
+        kwargs["formatter_class"] = _OWN_FORMATTERS.get(chosen, chosen)
+        super().__init__(**kwargs)
+
 
 MAX_SHOWN = 50  # diagnostics printed before the rest is only counted (a wrong file gives thousands)
 

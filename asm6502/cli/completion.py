@@ -12,13 +12,13 @@ import importlib
 import sys
 
 from asm6502.cli.commands import SUBCOMMANDS
-from asm6502.cli.common import guarded
+from asm6502.cli.common import Parser, guarded
 
 SHELLS = ("bash", "zsh")
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog="asm6502 completion",
         description="Print a shell completion script for asm6502. bash: "
         "'source <(asm6502 completion bash)' (or save it in ~/.local/share/bash-completion/completions/asm6502); "

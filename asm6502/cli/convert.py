@@ -9,7 +9,17 @@ from pathlib import Path
 from asm6502.asm import Options
 from asm6502.asm.pseudo import FOREIGN
 from asm6502.cli.assemble import parse_defines, read_source_text
-from asm6502.cli.common import add_diagnostics_options, add_path_argument, command_name, cpu_arg, gate, guarded, print_diagnostics, take_repeated
+from asm6502.cli.common import (
+    Parser,
+    add_diagnostics_options,
+    add_path_argument,
+    command_name,
+    cpu_arg,
+    gate,
+    guarded,
+    print_diagnostics,
+    take_repeated,
+)
 from asm6502.convert import TARGETS, convert
 from asm6502.cpu import CPUS
 from asm6502.diagnostics import DiagnosticError, error
@@ -17,7 +27,7 @@ from asm6502.fileio import INPUT, INPUT_FOLDER, OUTPUT, Files
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog="asm6502 convert",
         description="Translate a Profi-Ass 64 source into 64tass or ACME syntax that assembles to the same bytes. "
         "Macros become the target's macros and .if/.goto loops the target's loops where that gives the same "
@@ -71,16 +81,26 @@ def _run(args, plan: Files) -> int:
         _check(args.to, conversion)
     plan.add(out, conversion.text, "output")
     plan.commit()
+    if not args.quiet:
+        prg = conversion.result.prg
+        start = prg[0] | prg[1] << 8 if len(prg) >= 2 else 0
+        size = max(len(prg) - 2, 0)
+        print(f"wrote {out}: a {args.to} source of {conversion.text.count(chr(10)):,} lines, assembling to "
+              f"${start:04X}-${start + max(size - 1, 0):04X} ({size:,} bytes) as {source} does", file=sys.stderr)
     return 0
+
+
+# the marks of a 64tass or ACME habit in the assembler's messages: their pseudo-ops, 'label:', '* = $c000'
+_FOREIGN_MARKS = (FOREIGN, "a label has no colon", "no blank between '*' and '='")
 
 
 def _foreign_source(exc: DiagnosticError, source: Path) -> DiagnosticError:
     """The errors of a source that uses 64tass's or ACME's pseudo-ops, after one that says which way convert goes."""
-    foreign = sum(any(FOREIGN in d.message for d in (diag, *diag.notes)) for diag in exc.diagnostics)
+    foreign = sum(any(mark in d.message for mark in _FOREIGN_MARKS for d in (diag, *diag.notes)) for diag in exc.diagnostics)
     if not foreign:
         return exc
-    head = error(f"{source} looks like a 64tass or ACME source ({foreign} statement{'s' if foreign != 1 else ''} with their "
-                 "pseudo-ops): convert translates a Profi-Ass source into 64tass or ACME, not back; assemble this one "
+    head = error(f"{source} looks like a 64tass or ACME source ({foreign} statement{'s' if foreign != 1 else ''} written as "
+                 "they write them): convert translates a Profi-Ass source into 64tass or ACME, not back; assemble this one "
                  "with 64tass or ACME")  # fmt: skip
     return DiagnosticError([head, *exc.diagnostics], exc.more_errors, exc.more_warnings)
 

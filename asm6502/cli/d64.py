@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from asm6502.cli.common import add_path_argument, command_name, gate, guarded
+from asm6502.cli.common import Parser, add_path_argument, command_name, gate, guarded
 from asm6502.d64 import DiskImage, FileType, name_matches, parse_disk_spec, petscii_name
 from asm6502.diagnostics import DiagnosticError, error
 from asm6502.fileio import EDITED, INPUT, MAX_IMAGE_BYTES, MAX_SOURCE_BYTES, OUTPUT, Files, write_stdout
@@ -18,7 +18,7 @@ NAME_HELP = (
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog="asm6502 d64",
         description="List, read, write, delete (scratch) and rename files of Commodore 1541 disk images (.d64, 35 tracks), and validate them.",
         epilog=NAME_HELP,

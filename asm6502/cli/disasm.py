@@ -6,7 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from asm6502.cli.common import add_path_argument, command_name, cpu_arg, gate, guarded, int_arg, read_program
+from asm6502.cli.common import Parser, add_path_argument, command_name, cpu_arg, gate, guarded, int_arg, read_program
 from asm6502.disasm import CPUS, SYNTAXES, SourceTooLong, disassemble
 from asm6502.disasm.basic_stub import find_stub, find_sys
 from asm6502.fileio import INPUT, OUTPUT, Files, write_stdout
@@ -31,7 +31,7 @@ def _address(text: str) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="asm6502 disasm", description=DESCRIPTION,
+    p = Parser(prog="asm6502 disasm", description=DESCRIPTION,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     add_path_argument(p, "prg", role=INPUT, what="C64 program", metavar="PRG", help="C64 program file")
     add_path_argument(p, "-o", "--output", role=OUTPUT, metavar="SRC", help="write the source here (default: standard output)")

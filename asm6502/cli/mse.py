@@ -6,7 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from asm6502.cli.common import add_path_argument, byte_arg, command_name, gate, guarded, number_arg, print_diagnostics, read_program
+from asm6502.cli.common import Parser, add_path_argument, byte_arg, command_name, gate, guarded, number_arg, print_diagnostics, read_program
 from asm6502.diagnostics import DiagnosticError, error
 from asm6502.fileio import INPUT, OUTPUT, Files, refuse_binary, write_stdout
 from asm6502.typein import mselisting as mse
@@ -26,7 +26,7 @@ _address_arg = number_arg(0, 0x10000, "end address")  # exclusive: $10000 = up t
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog="asm6502 mse", description=DESCRIPTION, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     sub = parser.add_subparsers(dest="command", required=True, metavar="{write,read,type}")
@@ -100,6 +100,8 @@ def _write(args: argparse.Namespace, files: Files) -> int:
                              last_line=args.last_line)
     if args.output:
         _write_output(args.output, text, args.prg, "listing", files)
+        print(f"wrote {args.output}: the MSE V{args.version} listing of {args.prg}, ${load:04X}-${load + len(data) - 1:04X} "
+              f"({len(data):,} bytes)", file=sys.stderr)  # (as the assembler says what it wrote)
     else:
         write_stdout(text)
     return 0

@@ -10,7 +10,7 @@ import subprocess
 import sys
 from typing import TYPE_CHECKING
 
-from asm6502.cli.common import add_path_argument, command_name, count_arg, gate, guarded, read_program
+from asm6502.cli.common import Parser, add_path_argument, command_name, count_arg, gate, guarded, read_program
 from asm6502.diagnostics import DiagnosticError, error
 from asm6502.fileio import (
     INPUT,
@@ -63,7 +63,7 @@ Formats: {", ".join(FORMATS)}.
 
 
 def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="asm6502 publish", description=DESCRIPTION,
+    p = Parser(prog="asm6502 publish", description=DESCRIPTION,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     add_path_argument(p, "prg", role=INPUT, what="C64 program", metavar="PRG", help="the program (.prg)")
     p.add_argument("--format", choices=sorted(FORMATS), metavar="NAME",
@@ -197,7 +197,9 @@ def _publish(args: argparse.Namespace, files: Files) -> int:
             files.add(os.path.join(out, f"{stem}.d64"), _d64(name, prg), "disk image", make_parent=True)
         if args.screenshot and roms is not None:  # (--screenshot without --roms was refused above)
             files.add(os.path.join(out, "screenshot.png"), _screenshot(args, roms, prg), "screenshot", make_parent=True)
-        files.commit()
+        done = files.commit()
+        print(f"wrote {out}: {', '.join(os.path.basename(path) for path, _ in done)} ({fmt.name}, "
+              f"{len(pub.pages)} page{'s' if len(pub.pages) != 1 else ''})", file=sys.stderr)
     return code
 
 

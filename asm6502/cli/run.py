@@ -9,14 +9,15 @@ import sys
 from dataclasses import replace
 
 from asm6502 import filetype
-from asm6502.cli.common import add_path_argument, address_arg, command_name, count_arg, gate, guarded, read_program
+from asm6502.cli.common import Parser, add_path_argument, address_arg, command_name, count_arg, gate, guarded, read_program
 from asm6502.diagnostics import DiagnosticError, error
 from asm6502.emu.c64 import screen as pictures
-from asm6502.emu.c64.roms import find_roms
+from asm6502.emu.c64.roms import ENV_VAR, find_roms
 from asm6502.emu.c64.session import DEFAULT_CYCLES
 from asm6502.emu.c64.vic import CYCLES_PER_FRAME
 from asm6502.emu.harness import (
     DEFAULT_BUDGET,
+    NO_CYCLE_LIMIT,
     Machine,
     MachineOptions,
     StopReason,
@@ -36,9 +37,12 @@ RTS ends the run. The ROM routines it may call are CHROUT $FFD2, CHRIN $FFCF
 (line input, like the screen editor), GETIN $FFE4 and BASIC's STROUT $AB1E;
 interrupts go through $FF48 and the vectors $0314/$0316 to $EA31/$EA81 as on a
 C64. A call into any other ROM address stops the run with an error naming it.
---screenshot writes the screen as the VIC-II shows it when the program has
-returned (what it put in screen memory and the registers; CHROUT's text is
-printed, not drawn, and without the character ROM there are no characters).
+--cycles N stops a program that never returns (a raster loop, say) after N
+clock cycles, a success (exit 0). --screenshot writes the screen as the VIC-II
+shows it when the program has returned, or after those cycles (what it put in
+screen memory and the registers: border, background, bitmaps, colours line by
+line; CHROUT's text is printed, not drawn, and without the character ROM there
+are no characters).
 
 Interactive (stdin is a terminal, no --input): type your answers, RETURN ends
 a line. Scripted: --input FILE (or a pipe on stdin) supplies the keystrokes;
@@ -48,7 +52,7 @@ examples:
   asm6502 run build/superhirn.prg                 # play: SYS 13312 is the load address
   asm6502 run build/superhirn.prg --input examples/answers.txt
   printf '1\\n1\\n' | asm6502 run build/superhirn.prg
-exit status: 0 when the program returned with RTS, 1 otherwise.
+exit status: 0 when the program returned with RTS (or ran its --cycles), 1 otherwise.
 
 With the C64's ROM images (--roms DIR, the environment variable ASM6502_ROMS,
 or a VICE installation's C64 directory) the program runs on a whole C64
@@ -92,7 +96,7 @@ def moment_arg(text: str) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(
+    p = Parser(
         prog="asm6502 run",
         description="Run a C64 machine-code .prg on the C64 machine (py65's 6502 with the VIC-II and CIAs), with the project's KERNAL/BASIC stubs or the real ROMs.",
         epilog=EPILOG,
@@ -122,7 +126,8 @@ def build_parser() -> argparse.ArgumentParser:
                      help="the CIA chips: 6526 (the first C64s, VICE's default) or 6526a (later boards: "
                      "the interrupt one cycle earlier)")
     c64.add_argument("--cycles", "--limitcycles", "-limitcycles", dest="cycles", type=count_arg, metavar="N",
-                     help=f"stop after N clock cycles after the boot (default {DEFAULT_CYCLES:,}; 985,248 a second)")
+                     help=f"stop after N clock cycles (985,248 a second): on the C64 counted from the end of the boot "
+                     f"(default {DEFAULT_CYCLES:,}), on the stubs from the program's start (a success there)")
     c64.add_argument("--until-text", metavar="TEXT", help="stop when the screen shows TEXT")
     c64.add_argument("--until-pc", type=address_arg, metavar="ADDR", help="stop when the PC reaches ADDR")
     add_path_argument(c64, "--screenshot", "--exitscreenshot", "-exitscreenshot", dest="screenshot", role=SCREENSHOT, metavar="PNG",
@@ -189,19 +194,22 @@ class _Stream:
             self.stream.flush()
             self.last = last
 
-    def run(self, start: int, budget: int):
-        """Machine.run in slices; the result as one run of *budget* instructions would give it."""
+    def run(self, start: int, budget: int, cycles: int = NO_CYCLE_LIMIT):
+        """Machine.run in slices; the result as one run of *budget* instructions (and at most
+        *cycles* clock cycles) would give it."""
         machine = self.machine
-        result = machine.run(start, min(self.SLICE, budget))
+        cpu = machine.cpu
+        end = cpu.cycles + cycles
+        result = machine.run(start, min(self.SLICE, budget), max_cycles=cycles)
         done = result.instructions
         while result.reason is StopReason.BUDGET and done < budget:
             self.flush()
-            result = machine.resume(min(self.SLICE, budget - done))
+            result = machine.resume(min(self.SLICE, budget - done), max_cycles=end - cpu.cycles)
             done += result.instructions
         self.flush()
 
         if result.reason is StopReason.BUDGET:
-            result = replace(result, message=f"instruction budget of {budget} used up")
+            result = replace(result, message=f"instruction budget of {budget:,} used up")
         return replace(result, instructions=done)
 
 
@@ -215,14 +223,16 @@ def _run(args: argparse.Namespace, files: Files) -> int:
         return run_on_c64(args, lookup.roms, files)
     machine_only = [name for name, value in (("--disk", args.disk), ("--type", args.type),
                                              ("--until-text", args.until_text), ("--until-pc", args.until_pc),
-                                             ("--cycles", args.cycles), ("--screenshot-at", args.screenshot_at),
+                                             ("--screenshot-at", args.screenshot_at),
                                              ("--strip", args.strip != 1),
                                              ("--transcript", args.transcript),
                                              ("--cia", args.cia != "6526")) if value]
     if machine_only or args.prg is None:
         what = ", ".join(machine_only) or "running without a PRG"
-        reason = lookup.note() if lookup is not None else "--no-roms given"
-        raise DiagnosticError([error(f"{what} needs the C64 ROM images: {reason}")])
+        if lookup is None:
+            raise DiagnosticError([error(f"{what} needs the C64 ROM images, and --no-roms was given")])
+        raise DiagnosticError([error(f"{what} needs the C64 ROM images, and none were found ({lookup.reason}): "
+                                     f"give them with --roms DIR or {ENV_VAR}=DIR")])
     return _run_stubbed(args, files, lookup.note() if lookup is not None else None)
 
 
@@ -242,13 +252,15 @@ def _run_stubbed(args: argparse.Namespace, files: Files, note: str | None = None
     machine = Machine(MachineOptions(getin_waits=interactive), on_output=screen.put if screen else None)
     start, _end = machine.load_prg(data, name=args.prg)
     entry = start if args.sys is None else args.sys
+    cycles = NO_CYCLE_LIMIT if args.cycles is None else args.cycles
+    end = machine.cpu.cycles + cycles
     if interactive:
-        result = machine.run(entry, args.max_instructions)
+        result = machine.run(entry, args.max_instructions, max_cycles=cycles)
     else:
         text = files.text(args.input or "-", what="input")
         machine.feed(text_to_keys(text, args.input or "<stdin>"))
         stream = _Stream(sys.stdout, machine)
-        result = stream.run(entry, args.max_instructions)
+        result = stream.run(entry, args.max_instructions, cycles)
     total = result.instructions
     waited = False
     while interactive and result.reason is StopReason.INPUT_NEEDED:
@@ -262,7 +274,7 @@ def _run_stubbed(args: argparse.Namespace, files: Files, note: str | None = None
             break
         screen.swallow_cr = True
         machine.feed(text_to_keys(line if line.endswith("\n") else line + "\n", "<stdin>"))
-        result = machine.resume(args.max_instructions)
+        result = machine.resume(args.max_instructions, max_cycles=end - machine.cpu.cycles)
         total += result.instructions
     if interactive:
         screen.flush()
@@ -271,17 +283,23 @@ def _run_stubbed(args: argparse.Namespace, files: Files, note: str | None = None
     else:
         if stream.last != "\n":
             sys.stdout.write("\n")
-    if args.stats or not result.ok:
+    ran_out = args.cycles is not None and result.reason is StopReason.CYCLES  # (what --cycles N asked for)
+    ok = result.ok or ran_out
+    if args.stats or not ok:
         message = result.message
         if result.reason is StopReason.INPUT_NEEDED:
             message = f"the input ended: {message}"
-        print(f"asm6502 run: {'note' if result.ok else 'error'}: {result.reason.value}: {message} (PC ${result.pc:04X}, "
-              f"{total:,} instructions)", file=sys.stderr)
-    if args.screenshot and result.ok:  # (a failed run leaves no output)
-        files.add(args.screenshot, pictures.screenshot(machine.c64, settled=True), "screenshot")
+        hint = ("; a program that never returns (a raster loop, say) is stopped after N clock cycles, "
+                "a success, by --cycles N" if result.reason is StopReason.BUDGET and args.cycles is None else "")
+        print(f"asm6502 run: {'note' if ok else 'error'}: {result.reason.value}: {message} (PC ${result.pc:04X}, "
+              f"{total:,} instructions){hint}", file=sys.stderr)
+    if args.screenshot and ok:  # (a failed run leaves no output)
+        # a program that returned changes the chips no more: the next whole frame; one stopped
+        # after its cycles: the frame as the raster drew it up to then (the rest from the last one)
+        files.add(args.screenshot, pictures.screenshot(machine.c64, settled=result.ok), "screenshot")
         files.commit()
         print(f"asm6502 run: note: {args.screenshot}: {NO_CHARGEN}", file=sys.stderr)
-    return 0 if result.ok else 1
+    return 0 if ok else 1
 
 
 def main(argv: list[str]) -> int:

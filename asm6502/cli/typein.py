@@ -6,7 +6,7 @@ import argparse
 import re
 import sys
 
-from asm6502.cli.common import add_path_argument, command_name, gate, guarded
+from asm6502.cli.common import Parser, add_path_argument, command_name, gate, guarded
 from asm6502.cli.typein_formats import COMMANDS, register
 from asm6502.diagnostics import DiagnosticError, error
 from asm6502.fileio import INPUT, OUTPUT, OUTPUT_FOLDER, Files, refuse_binary, write_stdout
@@ -36,7 +36,7 @@ Automatic Proofreader and MLX, Ahoy!'s Bug Repellent):
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="asm6502 typein", description=DESCRIPTION,
+    parser = Parser(prog="asm6502 typein", description=DESCRIPTION,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = parser.add_subparsers(dest="command", required=True, metavar="{scan,write,read,type}")
     s = sub.add_parser("scan", help="find and read every type-in listing of a page or an issue",

@@ -7,7 +7,7 @@ import json
 import os
 import sys
 
-from asm6502.cli.common import add_path_argument, command_name, gate, guarded, number_arg
+from asm6502.cli.common import Parser, add_path_argument, command_name, gate, guarded, number_arg
 from asm6502.diagnostics import DiagnosticError, error
 from asm6502.emu import superhirn
 from asm6502.emu.harness import Machine
@@ -55,7 +55,7 @@ def _secrets(text: str) -> list[tuple[int, ...]]:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(
+    p = Parser(
         prog="asm6502 verify",
         description="Verify a program on the C64 machine against an independent model.",
         epilog=EPILOG,

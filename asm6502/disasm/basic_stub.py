@@ -8,12 +8,13 @@ reads the address with FRMNUM, so blanks and a '(' may come before the digits.
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from asm6502.tuples import named_tuple
 
 SYS_TOKEN = 0x9E
 
 
-class BasicStub(NamedTuple):
+@named_tuple  # (not typing.NamedTuple: importing typing costs the disasm command 12 M instructions)
+class BasicStub:
     line_number: int
     sys_address: int
     end: int  # address of the line's terminating 0 byte

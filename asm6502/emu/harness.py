@@ -80,11 +80,12 @@ class StopReason(str, Enum):
     EXIT = "exit"  # the program wrote its exit code to $D7FF (VICE's debug cartridge)
     INPUT_NEEDED = "input-needed"  # CHRIN/GETIN wait for keys: feed() then resume()
     BUDGET = "budget"
+    CYCLES = "cycles"  # the clock cycles the run was given have passed (run(..., max_cycles=N))
 
 
 _REASONS = {"returned": StopReason.RETURNED, "brk": StopReason.BRK, "rom-call": StopReason.ROM_CALL,
             "halt": StopReason.JAM, "exit": StopReason.EXIT, "input-needed": StopReason.INPUT_NEEDED,
-            "instructions": StopReason.BUDGET}
+            "instructions": StopReason.BUDGET, "cycles": StopReason.CYCLES}
 
 
 @dataclass(frozen=True)
@@ -112,7 +113,7 @@ class RunResult:
 
     @property
     def resumable(self) -> bool:
-        return self.reason in (StopReason.INPUT_NEEDED, StopReason.BUDGET)
+        return self.reason in (StopReason.INPUT_NEEDED, StopReason.BUDGET, StopReason.CYCLES)
 
 
 Stub = Callable[["Machine"], None]
@@ -228,11 +229,13 @@ class Machine:
         return len(self._keys)
 
     # --- running --------------------------------------------------------------
-    def run(self, start: int, max_instructions: int = DEFAULT_BUDGET, as_sys: bool = True) -> RunResult:
+    def run(self, start: int, max_instructions: int = DEFAULT_BUDGET, as_sys: bool = True,
+            max_cycles: int = NO_CYCLE_LIMIT) -> RunResult:
         """Start at ``start`` like BASIC's SYS: A/X/Y/P from $030C-$030F, the
         return address $E146 on the stack; the final RTS ends the run and stores
         A/X/Y/P back to $030C-$030F.  ``as_sys=False`` keeps the registers and
-        stack as they are (the caller set them up)."""
+        stack as they are (the caller set them up).  *max_cycles*: stop (CYCLES) when that many
+        clock cycles have passed."""
         cpu = self.cpu
         if as_sys:
             cpu.sp = 0xFF
@@ -240,13 +243,13 @@ class Machine:
             cpu.p = self.memory[SAREG + 3] | cpu.UNUSED | cpu.BREAK
             cpu.stPushWord(SYS_RETURN - 1)
         cpu.pc = start & 0xFFFF
-        return self.resume(max_instructions)
+        return self.resume(max_instructions, max_cycles)
 
-    def resume(self, max_instructions: int = DEFAULT_BUDGET) -> RunResult:
-        """Continue after INPUT_NEEDED (feed keys first) or BUDGET."""
+    def resume(self, max_instructions: int = DEFAULT_BUDGET, max_cycles: int = NO_CYCLE_LIMIT) -> RunResult:
+        """Continue after INPUT_NEEDED (feed keys first), BUDGET or CYCLES."""
         out_mark = len(self.output)
         before = self.c64.instructions
-        stop = self.c64.run(NO_CYCLE_LIMIT, stop_when_idle=False, max_instructions=max_instructions)
+        stop = self.c64.run(max_cycles, stop_when_idle=False, max_instructions=max_instructions)
         cpu = self.cpu
         reason = _REASONS.get(stop.reason)
         if reason is None:

@@ -3,9 +3,8 @@ missing lines; the result (:class:`ReadResult`, a :class:`LineReport` per line);
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
 from asm6502.diagnostics import Diagnostic, Span, error, note, warning
+from asm6502.tuples import named_tuple
 from asm6502.typein.confusion import SUSPECT_FACTOR, char_cost
 from asm6502.typein.mselisting import ocr
 from asm6502.typein.mselisting.codec import MAX_FIXES_SHOWN, MSE_FILL
@@ -14,7 +13,7 @@ from asm6502.typein.mselisting.parsing import LineRecord, Parse, SourceText, bla
 from asm6502.typein.mselisting.writing import check_version, write_listing
 
 
-@dataclass(frozen=True)
+@named_tuple
 class LineReport:
     """How one listing line was read: "verified" as printed, "repaired" (the checksum chose one
     reading, *repair* says which), or "bad" (*fixes*: the data of the readings that verify,
@@ -28,7 +27,7 @@ class LineReport:
     fixes: tuple[bytes, ...] = ()
 
 
-@dataclass(frozen=True)
+@named_tuple
 class ReadResult:
     """What :func:`read_listing` found: the bytes from *start* to *end* and diagnostics."""
 
@@ -38,8 +37,8 @@ class ReadResult:
     end: int
     data: bytes
     lines: int
-    diagnostics: tuple[Diagnostic, ...] = field(default=())
-    report: tuple[LineReport, ...] = field(default=())
+    diagnostics: tuple[Diagnostic, ...] = ()
+    report: tuple[LineReport, ...] = ()
     tail: bytes = b""  # V1.0 full last line: the bytes it shows past the end address
 
     def count(self, status: str) -> int:
@@ -59,7 +58,7 @@ class ReadResult:
         return self.start.to_bytes(2, "little") + self.data
 
 
-@dataclass(frozen=True)
+@named_tuple
 class _Fix:
     """A correction that makes a line's checksum match."""
 

@@ -21,9 +21,9 @@ This module tokenizes text into line records and ranks candidate readings; the p
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from itertools import combinations
 
+from asm6502.tuples import named_tuple
 from asm6502.typein.confusion import ORDINARY_COST, SUSPECT_FACTOR, char_cost
 from asm6502.typein.mselisting.codec import HEX_LOOKALIKES, checksum_v1
 
@@ -48,14 +48,14 @@ AUTO_MARGIN = 1.5
 AUTO_MARGIN_CLEAN = 0.5
 
 
-@dataclass(frozen=True)
+@named_tuple
 class Token:
     text: str
     offset: int
     line_start: bool  # first token of a physical line
 
 
-@dataclass(frozen=True)
+@named_tuple
 class Cell:
     """One character of a line as read: the hex digit it stands for (or '?'), as printed."""
 
@@ -64,7 +64,7 @@ class Cell:
     offset: int
 
 
-@dataclass(frozen=True)
+@named_tuple
 class RawLine:
     """A line found in the text: address cells, separator as printed (or ''), payload cells."""
 
@@ -247,7 +247,7 @@ class LineScanner:
 # ----------------------------------------------------------------------------- repairs
 
 
-@dataclass(frozen=True)
+@named_tuple
 class Candidate:
     """A reading of a line's payload that verifies, with its cost (lower = more likely)."""
 
@@ -299,12 +299,14 @@ def verifies(address: int, digits: str) -> bool:
 LISTING_READINGS = 500_000  # readings one listing's repairs try at most (a line tries 34,695 at most)
 
 
-@dataclass
 class Budget:
     """The readings a listing's repairs may still try (*left*), and those not tried when it ran out."""
 
-    left: int = LISTING_READINGS
-    skipped: int = 0
+    __slots__ = ("left", "skipped")
+
+    def __init__(self, left: int = LISTING_READINGS, skipped: int = 0):
+        self.left = left
+        self.skipped = skipped
 
 
 def rank_fixes(address: int, cells: tuple[Cell, ...], case: str | None, limit: int = 40,

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import bisect
 import re
-from dataclasses import dataclass
 
 from asm6502.diagnostics import Diagnostic, Span, warning
+from asm6502.tuples import SlotRecord, named_tuple
 from asm6502.typein.mselisting import ocr
 from asm6502.typein.mselisting.codec import HEX_LOOKALIKES, read_hex
 
@@ -60,7 +60,7 @@ _HEADER = re.compile(
 )
 
 
-@dataclass(frozen=True)
+@named_tuple
 class LineRecord:
     """One listing line as read."""
 
@@ -74,7 +74,7 @@ class LineRecord:
     cells: tuple = ()  # V1.0: the payload as read (ocr.Cell), for ranking repairs
 
 
-@dataclass(frozen=True)
+@named_tuple
 class Header:
     """``PROGRAMM : NAME START END`` (END exclusive)."""
 
@@ -135,17 +135,20 @@ _V2_SEPARATOR = re.compile(r"[ \t]+(\S)(?=[ \t])")
 _BARE_AFTER = re.compile(r"[ \t]*([0-9A-Fa-f]{4})[ \t]+(?=\S)")
 
 
-@dataclass
-class Parse:
+class Parse(SlotRecord):
     """One reading of a text as a listing of one format."""
 
-    fmt: MseFormat
-    header: Header | None
-    records: list[LineRecord]
-    diagnostics: list[Diagnostic]
-    good: int = 0  # records whose checksum verifies, minus those that do not
-    verified: int = 0
-    shaped: int = 0
+    __slots__ = ("fmt", "header", "records", "diagnostics", "good", "verified", "shaped")
+
+    def __init__(self, fmt: MseFormat, header: Header | None, records: list[LineRecord], diagnostics: list[Diagnostic],
+                 good: int = 0, verified: int = 0, shaped: int = 0):
+        self.fmt = fmt
+        self.header = header
+        self.records = records
+        self.diagnostics = diagnostics
+        self.good = good  # records whose checksum verifies, minus those that do not
+        self.verified = verified
+        self.shaped = shaped
 
     @property
     def version(self) -> str:

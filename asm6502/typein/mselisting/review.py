@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import replace
 
 from asm6502.diagnostics import warning
 from asm6502.typein.mselisting.checking import LineReport, ReadResult
@@ -130,8 +129,8 @@ def apply(results: Sequence[ReadResult], decisions: Mapping[str, Decision]) -> l
             what = "retyped" if decision.kind == "typed" else "a fix taken"
             diags.append(warning(f"line {named} as decided in the review ({what}): "
                                  f"{FORMATS[result.version].format_line(r.address, data, result.start)}"))
-            reports[i] = replace(r, status="accepted", data=data, repair=f"{what} in the review")
-        out.append(replace(result, data=bytes(image), report=tuple(reports), diagnostics=tuple(diags)))
+            reports[i] = r._replace(status="accepted", data=data, repair=f"{what} in the review")  # type: ignore[attr-defined]  # (a named tuple)
+        out.append(result._replace(data=bytes(image), report=tuple(reports), diagnostics=tuple(diags)))  # type: ignore[attr-defined]  # (a named tuple)
     return out
 
 
