@@ -91,8 +91,20 @@ def _petscii(name: str) -> bytes:
 
 
 def test_names(folder: str) -> list[str]:
-    names = sorted(p.name for p in Path(folder).iterdir() if p.is_file())
+    """The suite's programs in FOLDER: every file that loads at $0801 (each is a BASIC program with
+    its SYS line; a folder may hold other files beside them, as chips-test's holds dump.h)."""
+    names = sorted(p.name for p in Path(folder).iterdir() if p.is_file() and _loads_at_0801(p))
     return [FOLDER_NAMES.get(n, n) for n in names]
+
+
+def other_files(folder: str) -> list[str]:
+    """The files of FOLDER that are not programs of the suite (left out, and named)."""
+    return sorted(p.name for p in Path(folder).iterdir() if p.is_file() and not _loads_at_0801(p))
+
+
+def _loads_at_0801(path: Path) -> bool:
+    with path.open("rb") as f:
+        return f.read(2) == b"\x01\x08"
 
 
 def file_of(folder: str, name: str) -> Path:
@@ -231,6 +243,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"chained run: {where} after {len(loaded)} loads ({message}; {time.perf_counter() - started:.0f} s)")
         return 0 if finished else 1
     names = args.names or test_names(args.suite)
+    if not args.names and other_files(args.suite):
+        print(f"lorenz: left out (not programs of the suite): {', '.join(other_files(args.suite))}", file=sys.stderr)
 
     def progress(done: int, total: int, o: Outcome) -> None:
         mark = "ok  " if o.passed else "FAIL"
