@@ -62,6 +62,29 @@ JAM_OPCODES: frozenset[int] = frozenset(op.code for op in EVERY_OPCODE if op.mne
 MAGIC = 0xEE  # ANE and LXA: A is ORed with it first (see the module docstring)
 
 
+def _tail_writes(op) -> int:
+    """Bit i set: cycle (last - i) of the instruction is a write; every other cycle is a
+    read, the extra cycles of a page crossing or a taken branch too (64doc, "6510
+    Instruction Timing"): a store's last cycle, a read-modify-write's last two, PHA/PHP
+    the last, JSR the two before the last, BRK (and an interrupt) cycles 3-5 of 7."""
+    if op.mnemonic in ("PHA", "PHP"):
+        return 0b1
+    if op.mnemonic == "JSR":
+        return 0b110
+    if op.mnemonic == "BRK":
+        return 0b11100
+    if op.access is Access.WRITE:
+        return 0b1
+    if op.access is Access.RMW and op.mode is not Mode.ACCUMULATOR:
+        return 0b11
+    return 0
+
+
+#: per opcode: which of its last cycles are writes (bit i: the cycle i before the last)
+TAIL_WRITES: tuple[int, ...] = tuple(_tail_writes(op) for op in EVERY_OPCODE)
+INTERRUPT_WRITES = 0b11100  # the interrupt sequence pushes as BRK does (from its first cycle: 2-4 of 0-6)
+
+
 class Jammed(Exception):
     """A JAM opcode ran: the CPU stops (on the chip it hangs until reset)."""
 
@@ -82,6 +105,9 @@ class C64CPU(FastMPU):
         self.limit = 0  # the machine's next event cycle; the run loop stops at it
         self.read_low = IO_LOW  # reads in (read_low, read_high) go through io_read first
         self.read_high = IO_END
+        # whether the read in the cycle cycles + offset waits for the VIC (the machine sets it;
+        # asked by the few instructions whose result depends on it)
+        self.read_waits: Callable[[int], bool] = lambda offset: False
 
     # -- branches: +1 cycle when taken, +1 more across a page -----------------
     def opBCL(self, x):
@@ -716,14 +742,18 @@ def _rmw(op, address, operand, cycles):
 
 def _high_and(value, base_of, index, operand, cycles):
     """SHA/SHX/SHY/SHS: store value AND (high byte of the base address + 1); across a
-    page the stored value is the high byte of the address too."""
+    page that AND is the high byte of the address written too.  When the VIC holds the
+    read before the write (RDY low in that cycle), the AND drops out of the value
+    stored: the register value itself is written (groepaz, "NMOS 6510 Unintended
+    Opcodes", SHA/SHX/SHY/TAS; VICE testprogs CPU/sha, shs, shxy, measured on a C64)."""
     def inst(cpu):
         base = base_of(cpu)
         addr = base + index(cpu)
         _dummy(cpu, base, addr, cycles - 2)
-        v = value(cpu) & ((base >> 8) + 1)
+        anded = value(cpu) & ((base >> 8) + 1)
+        v = value(cpu) if cpu.read_waits(cycles - 2) else anded
         if (addr ^ base) > 0xFF:
-            addr = (v << 8) | (addr & 0xFF)
+            addr = (anded << 8) | (addr & 0xFF)
         if 1 < addr < 0xA000:
             cpu.memory[addr] = v
         else:
