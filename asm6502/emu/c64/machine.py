@@ -756,9 +756,10 @@ class C64:
                 resume = vic.ba_to + 1
                 vic.pass_bus(resume)
             if (cpu.limit == self._limit_set and max(c, resume) < self._limit_rest and cia2.edges == self.nmi_seen
-                    and (cpu.p & MPU.INTERRUPT or not (cia1.ir or vic.irq))):
+                    and (cpu.p & MPU.INTERRUPT or not (cia1.ir or vic.irq)) and self._poll_i[0] != ended):
                 # only the VIC's window was due (nothing lowered the limit since it was set, no
-                # other event has come, no interrupt waits): run on (25 bad lines a frame)
+                # other event has come, no interrupt waits, the instruction did not change the I
+                # flag, which the CPU looked at before): run on (25 bad lines a frame)
                 if resume >= 0:
                     cpu.cycles = resume
                 cpu.limit = self._limit_set = min(self._limit_rest, vic.ba_from)
