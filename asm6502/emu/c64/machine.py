@@ -46,9 +46,7 @@ from asm6502.c64map import ADDRESS
 from asm6502.diagnostics import DiagnosticError, error
 from asm6502.emu.c64 import keyboard
 from asm6502.emu.c64.cia import CIA
-from asm6502.emu.c64.cpu import (
-    C64CPU, CYCLES, INTERRUPT_WRITES, IO_END, IO_LOW, SIZES, TAIL_WRITES, Jammed, instruction_table,
-)
+from asm6502.emu.c64.cpu import C64CPU, CYCLES, INTERRUPT_WRITES, IO_END, IO_LOW, SIZES, TAIL_WRITES, Jammed, instruction_table
 from asm6502.emu.c64.drive import Disk, Drive
 from asm6502.emu.c64.screen import screen_lines
 from asm6502.emu.c64.vic import CYCLES_PER_FRAME, VIC
