@@ -19,6 +19,7 @@ from test_c64_roms import WHY as NO_REAL_ROMS
 
 from asm6502.asm import assemble
 from asm6502.emu.c64 import screen, vicdraw
+from asm6502.emu.c64.machine import C64
 from asm6502.emu.c64.vic import CYCLES_PER_FRAME
 
 START = 0xC000
@@ -98,18 +99,19 @@ def test_bad_lines_and_sprite_dma_take_the_cpus_cycles(test_roms, d011, sprites,
     assert (m.memory[0xFB] - m.memory[0xFC]) & 0xFF == OWN_CYCLES + stolen, why
 
 
-def test_a_write_goes_on_while_ba_is_low_and_the_next_read_waits():
-    """VIC on its own: an instruction whose cycles at a window's start are all writes
-    ends at the window's end; one with a read there is held for the whole window."""
-    from asm6502.emu.c64.vic import TAIL_WRITES, VIC
-    vic = VIC()
+def test_a_write_goes_on_while_ba_is_low_and_the_next_read_waits(test_roms):
+    """The CPU's cycles from a window's first on: writes go on, the first read waits
+    until the window is over (a bad line's window: cycles 11-53 of the line, 0-based)."""
+    m = C64(test_roms)
+    vic = m.vic
     vic.write(0x11, 0x1B, 0)  # DEN in line 0: line $33 of this frame is a bad line
     start = 0x33 * 63 + 11
-    assert vic.next_event() == min(start, vic.next_compare)
-    sta_abs, lda_abs = 0x8D, 0xAD
-    assert vic.stall(start + 1, TAIL_WRITES[sta_abs]) == 0x33 * 63 + 54  # STA's write in cycle 12
-    vic._plan(0)
-    assert vic.stall(start + 1, TAIL_WRITES[lda_abs]) == 0x33 * 63 + 55  # LDA's read waits
+    vic.pass_bus(0)
+    assert (vic.ba_from, vic.ba_to) == (start, 0x33 * 63 + 53)
+    assert m._through(1, 0b1, False)[0] == start + 1  # STA's write in the window's first cycle
+    assert m._through(2, 0b01, False)[0] == 0x33 * 63 + 55  # ... then the next opcode fetch waits
+    assert m._through(1, 0, False) == (0x33 * 63 + 55, 0, 43)  # a read there waits 43 cycles
+    assert m._through(3, 0b011, False)[0] == 0x33 * 63 + 55  # a read-modify-write's two writes go on
 
 
 # --- the picture, line by line ---------------------------------------------------------------

@@ -35,11 +35,13 @@ index crosses a page.  During an I/O access (``io_read``, ``write_high``),
 minus one).
 
 The undocumented opcodes behave as "No More Secrets - NMOS 6510 Unintended
-Opcodes" (groepaz, 2021) describes them; the unstable ANE and LXA use the
-constant $EE that Wolfgang Lorenz's test suite 2.15 (aneb.asm, lxab.asm)
-expects of a C64; SHA, SHX, SHY and SHS store the register AND the high byte
-of the address plus one, and across a page that value is also the high byte
-of the address written.  A JAM opcode stops the CPU (``Jammed``).
+Opcodes" (groepaz, 2021) describes them; the unstable LXA uses the constant $EE that
+Wolfgang Lorenz's test suite 2.15 (lxab.asm) expects of a C64, ANE $EF, or $EE when the VIC
+holds the read of its operand (RDY low in that cycle: the constants of VICE's x64sc, which
+pass VICE testprogs CPU/ane, checked on a C64C, and Lorenz's aneb.asm); SHA, SHX, SHY and
+SHS store the register AND the high byte of the address plus one, and across a page that
+value is also the high byte of the address written (without the AND when the VIC holds
+the read before the write).  A JAM opcode stops the CPU (``Jammed``).
 """
 
 from __future__ import annotations
@@ -59,7 +61,31 @@ CYCLES: tuple[int, ...] = tuple(op.cycles for op in EVERY_OPCODE)
 #: bytes of each opcode with its operand
 SIZES: tuple[int, ...] = tuple(op.size for op in EVERY_OPCODE)
 JAM_OPCODES: frozenset[int] = frozenset(op.code for op in EVERY_OPCODE if op.mnemonic == "JAM")
-MAGIC = 0xEE  # ANE and LXA: A is ORed with it first (see the module docstring)
+MAGIC = 0xEE  # LXA: A is ORed with it first (see the module docstring)
+ANE_MAGIC = 0xEF  # ANE's; $EE when the VIC holds the read of its operand (RDY low in that cycle)
+
+
+def _tail_writes(op) -> int:
+    """Bit i set: cycle (last - i) of the instruction is a write; every other cycle is a
+    read, the extra cycles of a page crossing or a taken branch too (64doc, "6510
+    Instruction Timing"): a store's last cycle, a read-modify-write's last two, PHA/PHP
+    the last, JSR the two before the last, BRK (and an interrupt) cycles 3-5 of 7."""
+    if op.mnemonic in ("PHA", "PHP"):
+        return 0b1
+    if op.mnemonic == "JSR":
+        return 0b110
+    if op.mnemonic == "BRK":
+        return 0b11100
+    if op.access is Access.WRITE:
+        return 0b1
+    if op.access is Access.RMW and op.mode is not Mode.ACCUMULATOR:
+        return 0b11
+    return 0
+
+
+#: per opcode: which of its last cycles are writes (bit i: the cycle i before the last)
+TAIL_WRITES: tuple[int, ...] = tuple(_tail_writes(op) for op in EVERY_OPCODE)
+INTERRUPT_WRITES = 0b11100  # the interrupt sequence pushes as BRK does (from its first cycle: 2-4 of 0-6)
 
 
 class Jammed(Exception):
@@ -82,6 +108,9 @@ class C64CPU(FastMPU):
         self.limit = 0  # the machine's next event cycle; the run loop stops at it
         self.read_low = IO_LOW  # reads in (read_low, read_high) go through io_read first
         self.read_high = IO_END
+        # whether the read in the cycle cycles + offset waits for the VIC (the machine sets it;
+        # asked by the few instructions whose result depends on it)
+        self.read_waits: Callable[[int], bool] = lambda offset: False
 
     # -- branches: +1 cycle when taken, +1 more across a page -----------------
     def opBCL(self, x):
@@ -277,7 +306,7 @@ def _arr(cpu, v):
 
 
 def _ane(cpu, v):  # XAA: the unstable one
-    _lda(cpu, (cpu.a | MAGIC) & cpu.x & v)
+    _lda(cpu, (cpu.a | (MAGIC if cpu.read_waits(1) else ANE_MAGIC)) & cpu.x & v)
 
 
 def _sbx(cpu, v):  # AXS: X = (A AND X) - value, C as in CMP, V kept
@@ -716,14 +745,18 @@ def _rmw(op, address, operand, cycles):
 
 def _high_and(value, base_of, index, operand, cycles):
     """SHA/SHX/SHY/SHS: store value AND (high byte of the base address + 1); across a
-    page the stored value is the high byte of the address too."""
+    page that AND is the high byte of the address written too.  When the VIC holds the
+    read before the write (RDY low in that cycle), the AND drops out of the value
+    stored: the register value itself is written (groepaz, "NMOS 6510 Unintended
+    Opcodes", SHA/SHX/SHY/TAS; VICE testprogs CPU/sha, shs, shxy, measured on a C64)."""
     def inst(cpu):
         base = base_of(cpu)
         addr = base + index(cpu)
         _dummy(cpu, base, addr, cycles - 2)
-        v = value(cpu) & ((base >> 8) + 1)
+        anded = value(cpu) & ((base >> 8) + 1)
+        v = value(cpu) if cpu.read_waits(cycles - 2) else anded
         if (addr ^ base) > 0xFF:
-            addr = (v << 8) | (addr & 0xFF)
+            addr = (anded << 8) | (addr & 0xFF)
         if 1 < addr < 0xA000:
             cpu.memory[addr] = v
         else:

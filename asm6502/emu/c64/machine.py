@@ -46,10 +46,10 @@ from asm6502.c64map import ADDRESS
 from asm6502.diagnostics import DiagnosticError, error
 from asm6502.emu.c64 import keyboard
 from asm6502.emu.c64.cia import CIA
-from asm6502.emu.c64.cpu import C64CPU, CYCLES, IO_END, IO_LOW, SIZES, Jammed, instruction_table
+from asm6502.emu.c64.cpu import C64CPU, CYCLES, INTERRUPT_WRITES, IO_END, IO_LOW, SIZES, TAIL_WRITES, Jammed, instruction_table
 from asm6502.emu.c64.drive import Disk, Drive
 from asm6502.emu.c64.screen import screen_lines
-from asm6502.emu.c64.vic import CYCLES_PER_FRAME, INTERRUPT_WRITES, TAIL_WRITES, VIC
+from asm6502.emu.c64.vic import CYCLES_PER_FRAME, VIC
 
 PAL_HZ = 985_248
 IO_FETCH = 0xCFFD  # an instruction at $CFFE or above may have bytes in the I/O area
@@ -259,6 +259,7 @@ class C64:
         self.next_frame = CYCLES_PER_FRAME
         self.cpu = C64CPU(self.memory, self._io_read, self._write_high)
         self.cpu.read_low, self.cpu.read_high = WINDOWS[self._hooked]
+        self.cpu.read_waits = self._read_waits
         for chip in (self.vic, self.cia1, self.cia2):
             chip.on_change = self._pull_limit
         self.traps: dict[int, Callable[[], None]] = {}
@@ -543,21 +544,70 @@ class C64:
             self.under[region][a - AREAS[region].start] = b
 
     # --- I/O ---------------------------------------------------------------------------
-    def _bus_cycle(self) -> int:
+    def _bus_cycle(self, write: bool = False, addr: int = -1) -> int:
         """The cycle of the I/O access the CPU makes now: C64CPU keeps ``cycles`` at the
         instruction's first cycle while it runs and sets ``access_cycle`` before each I/O
         access (a read or write in the last cycle, a read-modify-write reading three cycles
-        from the end and writing the old value, then the new one, in the last two: 64doc)."""
+        from the end and writing the old value, then the new one, in the last two: 64doc).
+        From the VIC's next window on, the instruction's reads wait (``_through``): its
+        cycles there are reads but for this write and a write just before it to the same
+        register (a read-modify-write's first)."""
         cpu = self.cpu
-        return cpu.cycles + cpu.access_cycle
+        c = cpu.cycles + cpu.access_cycle
+        first = self.vic.ba_from
+        if write:
+            before = self._io_written == (c - 1, addr)
+            self._io_written = (c, addr)
+            if c < first:
+                return c
+            count = c - first + 1
+            writes = 1 << (count - 1)
+            if before and count > 1:
+                writes |= 1 << (count - 2)
+            return self._through(count, writes, False)[0] - 1
+        if c < first:
+            return c
+        return self._through(c - first + 1, 0, False)[0] - 1
+
+    def _through(self, count: int, writes: int, plan: bool) -> tuple[int, int, int]:
+        """*count* cycles of the CPU from the VIC's next window's first cycle on (bit i of
+        *writes*: cycle i is a write): a read in a window waits until the window is over,
+        writes go on (Bauer 3.6.1; at most three in a row: 64doc).  Returns (the cycle after
+        the last, the index of the first read that waited or -1, the cycles it waited).
+        *plan*: the CPU has run them (the VIC plans its windows from there)."""
+        vic = self.vic
+        first, last = vic.ba_from, vic.ba_to
+        t = first
+        waited, stolen = -1, 0
+        for i in range(count):
+            if t > last:
+                first, last = vic.pass_bus(t) if plan else vic.window_after(t)
+            if t >= first and not writes >> i & 1:
+                if waited < 0:
+                    waited, stolen = i, last + 1 - t
+                t = last + 1
+                first, last = vic.pass_bus(t) if plan else vic.window_after(t)
+            t += 1
+        if plan and t > vic.ba_to:
+            vic.pass_bus(t)
+        return t, waited, stolen
+
+    def _read_waits(self, offset: int) -> bool:
+        """Whether the read in cycle ``cycles + offset`` of the instruction running waits for
+        the VIC (its cycles before it all reads)."""
+        cpu = self.cpu
+        c = cpu.cycles + offset
+        first = self.vic.ba_from
+        if c < first:
+            return False
+        count = c - first + 1
+        return self._through(count, 0, False)[1] == count - 1 if count > 1 else True
 
     def _io_read(self, addr: int) -> None:
         if not (IO_LOW < addr < IO_END and self._kinds[1] == IO):
             self._stale_read(addr)
             return
         c = self._bus_cycle()
-        if c >= self.vic.ba_from:  # the VIC holds the bus: the read waits
-            c = self.vic.shift(c, False)
         page = addr >> 8
         if page < 0xD4:
             value = self.vic.read(addr, c)
@@ -574,12 +624,7 @@ class C64:
         self.memory[addr] = value
 
     def _io_write(self, addr: int, value: int) -> None:
-        c = self._bus_cycle()
-        if c >= self.vic.ba_from:  # (a read-modify-write's second write follows its first at once)
-            c = self.vic.shift(c, True, 1 if self._io_written == (c - 1, addr) else 0)
-            self._io_written = (c, addr)
-        else:
-            self._io_written = (c, addr)
+        c = self._bus_cycle(True, addr)
         page = addr >> 8
         if page < 0xD4:
             self.vic.write(addr, value, c)
@@ -687,12 +732,34 @@ class C64:
         cpu = self.cpu
         c = cpu.cycles
         cia1, cia2, vic = self.cia1, self.cia2, self.vic
+        ended = c  # the last instruction's end as if the bus had been free
+        stolen = 0  # the cycles the VIC held one of its reads for
+        waited = -1  # that read's distance from its last cycle (0: the last cycle), -1: none
+        resume = -1  # the cycle the next read may happen (the VIC holds the bus at the instruction's end)
         if c >= vic.ba_from:  # the last instruction ran into cycles the VIC takes
-            c = cpu.cycles = vic.stall(c, TAIL_WRITES[self.memory[self._last_pc]])
-            if (cpu.limit == self._limit_set and c < self._limit_rest and cia2.edges == self.nmi_seen
-                    and (cpu.p & MPU.INTERRUPT or not (cia1.ir or vic.irq))):
+            tail = TAIL_WRITES[self.memory[self._last_pc]]
+            count = min(c - vic.ba_from, 9)  # its cycles from the window's first on
+            writes = 0
+            for i in range(count):
+                if tail >> (count - 1 - i) & 1:
+                    writes |= 1 << i
+            c, first_wait, stolen = self._through(count, writes, True)
+            cpu.cycles = c
+            if first_wait >= 0:
+                waited = count - 1 - first_wait
+            if c >= vic.ba_from:
+                # the next read waits (the next opcode fetch, or an interrupt sequence's first
+                # cycle), after the CPU has looked at its interrupt inputs at the end of this
+                # instruction
+                resume = vic.ba_to + 1
+                vic.pass_bus(resume)
+            if (cpu.limit == self._limit_set and max(c, resume) < self._limit_rest and cia2.edges == self.nmi_seen
+                    and (cpu.p & MPU.INTERRUPT or not (cia1.ir or vic.irq)) and self._poll_i[0] != ended):
                 # only the VIC's window was due (nothing lowered the limit since it was set, no
-                # other event has come, no interrupt waits): run on (25 bad lines a frame)
+                # other event has come, no interrupt waits, the instruction did not change the I
+                # flag, which the CPU looked at before): run on (25 bad lines a frame)
+                if resume >= 0:
+                    cpu.cycles = resume
                 cpu.limit = self._limit_set = min(self._limit_rest, vic.ba_from)
                 return
         cia1.advance(c)
@@ -706,15 +773,28 @@ class C64:
         # The CPU looks at its interrupt inputs in the next-to-last cycle of an instruction:
         # an interrupt active two cycles before the instruction ends is taken after it,
         # a later one after the next instruction (Lorenz, Test_Suite_2_15.txt, IRQ and NMI).
-        poll = c - 2
+        # Cycles the VIC holds the CPU for do not count: the CPU counts the cycles it runs
+        # with the line active, and one for an interrupt that arrived while it waited (x64sc,
+        # whose interrupt delays match VICE testprogs interrupts/irqdma, measured on a C64).
+        # On the instruction's cycles with the wait in it that is the same rule, unless the
+        # read that waited comes too late for the count: then the count is that of the
+        # cycles as if the bus had been free.
+        need = 2
         last = self._last_pc
         op = self.memory[last]
         if (op & 0x1F == 0x10 and bool(cpu.p & BRANCH_FLAGS[op >> 6]) == bool(op & 0x20)
                 and (cpu.pc ^ last + 2) < 0x100):
             # a branch taken within its page (3 cycles) looks at the lines one cycle
             # earlier (Lorenz, Test_Suite_2_15.txt, IRQ; VICE testprogs/interrupts/branchquirk)
-            poll = c - 3
-        i_flag = self._poll_i[1] if self._poll_i[0] == c else cpu.p & MPU.INTERRUPT
+            need = 3
+        poll = c - need
+        if waited >= 0 and (waited < need - 2 or (op == 0x78 and waited == 0)):
+            # (SEI: an interrupt that arrives during its wait is not counted, x64sc)
+            poll -= stolen
+        i_flag = self._poll_i[1] if self._poll_i[0] == ended else cpu.p & MPU.INTERRUPT
+        if op == 0x58 and waited == 0:
+            # CLI whose second cycle waited: the CPU sees the I flag clear at once (x64sc)
+            i_flag = cpu.p & MPU.INTERRUPT
         if self._restore_at is not None:
             # RESTORE pulls the NMI line through a monostable (the 556 at U20, C64 schematic):
             # an edge only when CIA 2 does not already hold the line low
@@ -728,8 +808,12 @@ class C64:
         elif nmi_waits and cia2.edge_at <= poll or cia2.edges - self.nmi_seen > 1:
             self.nmi_seen = cia2.edges
             nmi_waits = False
+            if resume >= 0:
+                cpu.cycles = resume
             self._interrupt(0xFFFA)
         elif not i_flag and (cia1.low_at(poll) or vic.low_at(poll)):
+            if resume >= 0:
+                c = cpu.cycles = resume
             # an NMI arriving before the IRQ sequence fetches its vector takes it over, as with BRK
             cia2.advance(c + BRK_NMI_LAST + 1)
             if cia2.edges != self.nmi_seen and cia2.edge_at <= c + BRK_NMI_LAST:
@@ -738,6 +822,8 @@ class C64:
                 self._interrupt(0xFFFA)
             else:
                 self._interrupt(0xFFFE)
+        if resume > cpu.cycles:
+            cpu.cycles = resume
         c = cpu.cycles
         nmi_waits = cia2.edges != self.nmi_seen  # (an edge may have come during an interrupt sequence)
         limit = min(cia1.next_event() + 2, cia2.next_event() + 2, vic.next_compare, vic.line_event,
@@ -761,9 +847,15 @@ class C64:
         cpu.stPush((cpu.p & ~MPU.BREAK) | MPU.UNUSED)
         cpu.p |= MPU.INTERRUPT
         cpu.pc = self.memory[vector] | self.memory[vector + 1] << 8
-        cpu.cycles += 7
-        if cpu.cycles >= self.vic.ba_from:
-            cpu.cycles = self.vic.stall(cpu.cycles, INTERRUPT_WRITES)
+        start = cpu.cycles
+        cpu.cycles = start + 7
+        vic = self.vic
+        if cpu.cycles > vic.ba_from:  # (it begins before the window: BA fell in its cycles)
+            skip = max(vic.ba_from - start, 0)
+            cpu.cycles = self._through(7 - skip, INTERRUPT_WRITES >> skip, True)[0]
+        if cpu.cycles >= vic.ba_from:  # the handler's first opcode fetch waits
+            cpu.cycles = vic.ba_to + 1
+            vic.pass_bus(cpu.cycles)
         self._no_poll_at = cpu.cycles
         self.counters.interrupts += 1
 

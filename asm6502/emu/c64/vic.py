@@ -13,10 +13,10 @@ each sprite whose DMA is on it reads the pointer and three data bytes in two cyc
 Bauer 3.6.3).  BA goes low three cycles before the VIC's first access; the CPU goes on
 until its next read cycle (writes are not held up: at most three in a row), then waits
 until the VIC has done (Bauer 3.6.1).  These stretches are ``windows`` (first, last):
-the cycles in which the CPU cannot read.  The machine's run loop stops at a window's
-first cycle (``next_event``) and ``stall`` moves the CPU's cycle count past it, from the
-write cycles the instruction ends with (``TAIL_WRITES``) -- so the CIA timers and the
-raster see the time the VIC took.
+the cycles in which the CPU cannot read (``ba_from``, ``ba_to``: the next one;
+``window_after`` looks further).  The machine's run loop stops at a window's first cycle
+(``next_event``) and moves the CPU's reads past it (``pass_bus`` plans the next one) --
+so the CIA timers and the raster see the time the VIC took.
 
 The picture: every register write is logged with its cycle, by frame (``FrameLog``);
 ``vicdraw`` draws a frame line by line from its log.  Collisions (Bauer 3.8.2) are
@@ -32,10 +32,8 @@ bit (2 sprite-sprite, 1 sprite-background).
 
 from __future__ import annotations
 
-from asm6502.cpu import EVERY_OPCODE
 from asm6502.emu.c64 import vicdraw
 from asm6502.emu.c64.vicdraw import FrameLog, LineDrawer, sprite_dma_lines
-from asm6502.opcodes import Access, Mode
 
 CYCLES_PER_LINE = vicdraw.CYCLES_PER_LINE
 LINES = vicdraw.LINES
@@ -51,30 +49,10 @@ BAD_LINE_WINDOW = (11, 53)
 SPRITE_ACCESS = tuple(57 + 2 * n if n < 3 else 63 + 2 * (n - 3) for n in range(8))
 
 
-def _tail_writes(op) -> int:
-    """Bit i set: cycle (last - i) of the instruction is a write (64doc, "6510 Instruction
-    Timing"): a store's last cycle, a read-modify-write's last two, PHA/PHP the last,
-    JSR the two before the last, BRK (and an interrupt) cycles 3-5 of 7."""
-    if op.mnemonic in ("PHA", "PHP"):
-        return 0b1
-    if op.mnemonic == "JSR":
-        return 0b110
-    if op.mnemonic == "BRK":
-        return 0b11100
-    if op.access is Access.WRITE:
-        return 0b1
-    if op.access is Access.RMW and op.mode is not Mode.ACCUMULATOR:
-        return 0b11
-    return 0
-
-
 def _sprite_windows(mask: int) -> tuple[tuple[int, int], ...]:
     """The windows of a line's sprite fetches, by the mask of the sprites fetched."""
     return tuple(_merge([(SPRITE_ACCESS[n] - 3, SPRITE_ACCESS[n] + 1) for n in range(8) if mask >> n & 1]))
 
-
-TAIL_WRITES: tuple[int, ...] = tuple(_tail_writes(op) for op in EVERY_OPCODE)
-INTERRUPT_WRITES = 0b11100  # the interrupt sequence pushes as BRK does
 
 
 def _merge(windows: list[tuple[int, int]]) -> list[tuple[int, int]]:
@@ -102,6 +80,7 @@ class VIC:
         self.enable = 0  # $D01A bits 0-3
         self.next_compare = NEVER  # cycle of the next raster compare match
         self.since = NEVER  # the cycle from which the interrupt output is active
+        self.released = (NEVER, NEVER)  # the output's last active stretch (first, end) before a write ended it
         self.on_change = lambda: None
         # the bus
         self.ba_from = NEVER  # the next window in which the CPU cannot read
@@ -139,7 +118,20 @@ class VIC:
         self.next_compare = due if due > cycle else due + CYCLES_PER_FRAME
 
     def low_at(self, cycle: int) -> bool:
-        return bool(self.flags & self.enable) and self.since <= cycle
+        """Was the interrupt output active in *cycle* (at most a few cycles back)?  The
+        output stays active in the cycle of the write that acknowledges it, as a CIA's in
+        the cycle of the read of its ICR: an interrupt acknowledged in the last cycle of
+        an instruction, or in the write of the old value of a read-modify-write one cycle
+        earlier, is still taken (VICE testprogs interrupts/irq-ackn-bug/irq-ack-vicii,
+        whose reference was measured on a C64)."""
+        if self.flags & self.enable and self.since <= cycle:
+            return True
+        start, end = self.released
+        return start <= cycle < end
+
+    def _released(self, was: int, cycle: int) -> None:
+        if was and not self.flags & self.enable:
+            self.released = (self.since, cycle + 1)
 
     def _raise(self, bits: int, cycle: int) -> None:
         was = self.flags & self.enable
@@ -238,31 +230,20 @@ class VIC:
         # (a window the write of a register made begins no earlier than the write)
         self.ba_from, self.ba_to = max(windows[0][0], cycle), windows[0][1]
 
-    def stall(self, end: int, tail_writes: int) -> int:
-        """The cycle an instruction ends (exclusive) whose cycles ran up to *end* without
-        the VIC: each window it reached holds its first read at or after the window's
-        start until the window is over (the writes before that read go on)."""
-        while end >= self.ba_from:
-            first, last = self.ba_from, self.ba_to
-            self._observe(first)
-            after = end - first  # the instruction's cycles at or after the window's start
-            if after <= 8:  # (more: the window went by unseen, no instruction is that long)
-                j = after - 1
-                while j >= 0 and tail_writes >> j & 1:
-                    j -= 1
-                # j: the first read at/after the start, counted from the instruction's end
-                end = last + 1 if j < 0 else last + 2 + j
-            self._plan(last + 1)
-        return end
+    def window_after(self, cycle: int) -> tuple[int, int]:
+        """The first window that ends at or after *cycle* (first, last), its first cycle no
+        earlier than *cycle*; the plan stays as it is."""
+        keep = self.ba_from, self.ba_to
+        self._plan(cycle)
+        found = self.ba_from, self.ba_to
+        self.ba_from, self.ba_to = keep
+        return found
 
-    def shift(self, cycle: int, write: bool, writes_before: int = 0) -> int:
-        """The cycle an I/O access at *cycle* happens when it falls in a window: a read
-        waits for its end, so does a write after a read of the instruction in the window
-        (*writes_before*: the instruction's write cycles just before this one, 1 for a
-        read-modify-write's second write; the cycles before them are reads)."""
-        if self.ba_from <= cycle and (not write or cycle - writes_before > self.ba_from):
-            return cycle + self.ba_to + 1 - self.ba_from
-        return cycle
+    def pass_bus(self, cycle: int) -> tuple[int, int]:
+        """The CPU has come to *cycle*: plan the first window that ends at or after it."""
+        self._observe(cycle)
+        self._plan(cycle)
+        return self.ba_from, self.ba_to
 
     # --- the picture ------------------------------------------------------------------
     def _rotate(self, cycle: int) -> None:
@@ -376,7 +357,9 @@ class VIC:
         reg &= 0x3F
         if reg == 0x19:  # acknowledge: a 1 bit clears the latch bit
             self.update(cycle)
+            was = self.flags & self.enable
             self.flags &= ~value & 0x0F
+            self._released(was, cycle)
             self.on_change()
             return
         if reg == 0x1A:
@@ -385,6 +368,7 @@ class VIC:
             self.enable = value & 0x0F
             if not was and self.flags & self.enable:
                 self.since = cycle + 1
+            self._released(was, cycle)
             self._schedule_lines(cycle)
             self.on_change()
             return

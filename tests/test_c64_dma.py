@@ -1,0 +1,160 @@
+"""The 6510 while the VIC-II holds the bus (BA low: bad lines, sprite DMA), without ROM
+images or test suites: each fact is a small program assembled by asm6502, started at a
+chosen cycle before one of the VIC's windows.
+
+Facts: BA goes low three cycles before the VIC's first access, the CPU stops at its next
+read and writes go on (Christian Bauer, "The MOS 6567/6569 video controller", 3.6.1);
+which cycles of an instruction read and write ("64doc", John West and Marko Makela,
+"6510 Instruction Timing"); SHA/SHX/SHY/TAS and ANE when RDY is low in one of their
+cycles (groepaz, "NMOS 6510 Unintended Opcodes"); the CPU counts the cycles it runs with
+an interrupt line active, not those it waits (VICE x64sc, whose interrupt timing matches
+VICE testprogs interrupts/irqdma, recorded on a C64)."""
+
+from __future__ import annotations
+
+import pytest
+from test_c64_machine import booted, make_test_roms
+
+from asm6502.asm import assemble
+from asm6502.asm.result import Options
+from asm6502.emu.c64.machine import C64
+
+START = 0xC000
+LINE = 63
+FRAME = 312 * LINE
+SPRITE_LINE = 0x60  # sprites at this Y are fetched from the end of this line on (Bauer 3.8.1)
+
+
+@pytest.fixture(scope="module")
+def roms():
+    return make_test_roms()
+
+
+def machine_at(roms, source: str, line: int, offset: int, d011: int = 0x0B, sprites: int = 0) -> tuple[C64, int]:
+    """A booted machine with *source* at $C000, the CPU about to run it in cycle *offset*
+    of raster *line* of a frame after the boot (interrupts off in the CIAs, I/O and RAM in
+    view: $01 = $35); the display off or on (*d011*) and the sprites of the mask *sprites*
+    at Y = SPRITE_LINE.  Returns the machine and the line's first cycle."""
+    m = booted(roms)
+    base = (m.cpu.cycles // FRAME + 2) * FRAME + line * LINE
+    start = base + offset
+    prg = assemble(source, "dma-test.asm", Options(cpu="6502i")).prg
+    m.inject_prg(prg)
+    cpu = m.cpu
+    cpu.cycles = start - 200
+    cpu.access_cycle = 0
+    m.store(0x01, 0x35)
+    for addr, value in ((0xDC0D, 0x7F), (0xDD0D, 0x7F), (0xD01A, 0), (0xD019, 0x0F)):
+        m.store(addr, value)
+    m._io_read(0xDC0D)  # (reading the interrupt registers clears them)
+    m._io_read(0xDD0D)
+    for n in range(8):
+        m.store(0xD001 + 2 * n, SPRITE_LINE)
+    m.store(0xD015, sprites)
+    m.store(0xD011, d011)
+    cpu.cycles = start
+    m.vic.pass_bus(start)
+    cpu.pc = START
+    cpu.p |= 0x04
+    cpu.limit = start
+    return m, base
+
+
+# --- reads wait, writes go on ------------------------------------------------------------
+def test_an_io_write_after_reads_held_by_two_windows_lands_after_both(roms):
+    """Sprites 0 and 3: windows in cycles 54-58 and 60-64 of their first line (0-based).
+    STA $D020 from cycle 53: its operand reads wait for each window, the write comes in
+    cycle 66."""
+    m, base = machine_at(roms, "*= $c000\n sta $d020\n jmp *\n", SPRITE_LINE, 53, sprites=0x09)
+    assert m.vic.window_after(base) == (base + 54, base + 58)
+    assert m.vic.window_after(base + 59) == (base + 60, base + 64)
+    m.run(40, stop_when_idle=False)
+    writes = [c - base for c, reg, _v in m.vic.frame.writes if reg == 0x20]
+    assert writes == [66]
+
+
+@pytest.mark.parametrize("before, written", [
+    (4, 0x11),  # the window begins at the write: it goes on, the AND stays
+    (3, 0xFF),  # ... at the read before the write: it waits, the AND drops out
+    (2, 0x11),  # ... at the operand's high byte: that read waits, the one before the write does not
+    (9, 0x11),  # the instruction is over before the window
+])
+def test_sha_stores_without_the_and_when_the_read_before_its_write_waits(roms, before, written):
+    """SHA $1000,Y (A = X = $FF, Y = 0) stores A AND X AND $11, but A AND X when RDY is low
+    in its fourth cycle (a bad line's window: cycles 11-53 of line $33)."""
+    source = "*= $c000\n lda #$ff\n ldx #$ff\n ldy #0\n sha $1000,y\n jmp *\n"
+    m, base = machine_at(roms, source, 0x33, 11 - before - 6, d011=0x1B)
+    window = base + 11
+    assert m.vic.window_after(window - 20)[0] == window
+    m.memory[0x1000] = 0
+    m.run(100, stop_when_idle=False)
+    assert m.memory[0x1000] == written
+
+
+@pytest.mark.parametrize("before, value", [
+    (1, 0xEE),  # the window begins at the read of the operand: it waits
+    (2, 0xEF),  # ... at the next opcode fetch
+])
+def test_ane_ors_a_with_ee_when_the_read_of_its_operand_waits(roms, before, value):
+    """ANE #$FF with A = 0, X = $FF: A = $EF, or $EE when RDY is low in its second cycle."""
+    source = "*= $c000\n lda #0\n ldx #$ff\n ane #$ff\n sta $1000\n jmp *\n"
+    m, _base = machine_at(roms, source, 0x33, 11 - before - 4, d011=0x1B)
+    m.run(100, stop_when_idle=False)
+    assert m.memory[0x1000] == value
+
+
+# --- interrupts: the cycles the CPU waits do not count ------------------------------------
+IRQ_SLIDE = """*= $c000
+         nop
+         nop
+         nop
+         nop
+         nop
+         nop
+         jmp *
+irq      jmp irq
+"""
+
+
+@pytest.mark.parametrize("before, taken_after", [
+    # The raster interrupt comes in cycle 0 of the line; sprite 5 alone takes cycles 1-5.
+    # The second NOP runs in cycles -1 and 0 and ends at the window: one cycle counted, the
+    # next opcode fetch waits, and the third NOP's two cycles are needed before it is taken.
+    (3, 3),
+    # The second NOP runs in cycles 0 and 1: its second cycle waits, then runs: two counted.
+    (2, 2),
+])
+def test_an_interrupt_needs_two_cycles_the_cpu_runs(roms, before, taken_after):
+    line = SPRITE_LINE + 1
+    m, irq_cycle = machine_at(roms, IRQ_SLIDE, line, -before, sprites=0x20)
+    assert m.vic.window_after(irq_cycle - 10) == (irq_cycle + 1, irq_cycle + 5)
+    irq = START + 9
+    m.store(0xFFFE, irq & 0xFF)
+    m.store(0xFFFF, irq >> 8)
+    m.store(0xD012, line)
+    m.store(0xD01A, 0x01)
+    m.cpu.p &= ~0x04
+    stop = m.run(200, until_pc=irq, stop_when_idle=False)
+    assert stop.reason == "pc"
+    sp = m.cpu.sp
+    back = m.memory[0x100 + sp + 2] | m.memory[0x100 + sp + 3] << 8
+    assert back == START + taken_after
+
+
+def test_an_acknowledgement_in_the_last_cycle_still_lets_the_interrupt_through(roms):
+    """STA $D019 whose write (its last cycle) comes one cycle after the raster interrupt:
+    the CPU looked at the line in the cycle before, the interrupt is taken after the STA."""
+    line = 0x70
+    source = "*= $c000\n lda #$01\n sta $d019\n nop\n nop\n jmp *\nirq jmp irq\n"
+    m, _irq_cycle = machine_at(roms, source, line, -4)  # STA's write in the line's cycle 1
+    irq = START + 10
+    m.store(0xFFFE, irq & 0xFF)
+    m.store(0xFFFF, irq >> 8)
+    m.store(0xD012, line)
+    m.store(0xD01A, 0x01)
+    m.cpu.p &= ~0x04
+    stop = m.run(100, until_pc=irq, stop_when_idle=False)
+    assert stop.reason == "pc"
+    sp = m.cpu.sp
+    assert m.memory[0x100 + sp + 2] | m.memory[0x100 + sp + 3] << 8 == START + 5  # after the STA
+    assert m.vic.flags & 1 == 0  # acknowledged all the same
