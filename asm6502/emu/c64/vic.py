@@ -274,11 +274,13 @@ class VIC:
             self._walk(self.frame.cycle + CYCLES_PER_FRAME)
         done = self.frame
         den = bool(self.regs[0x11] & 0x10)  # (unchanged since the last write: it was so in line $30)
+        border = vicdraw.border_at_end(done)
         if frame_start - done.cycle > CYCLES_PER_FRAME:  # a frame without writes between
-            done = FrameLog(frame_start - CYCLES_PER_FRAME, self.regs, den)
+            done = FrameLog(frame_start - CYCLES_PER_FRAME, self.regs, den, border)
+            border = vicdraw.border_at_end(done)
         self.previous = done
         self.frame = FrameLog(frame_start, self.regs,
-                              den and cycle >= frame_start + vicdraw.DEN_LINE * CYCLES_PER_LINE)
+                              den and cycle >= frame_start + vicdraw.DEN_LINE * CYCLES_PER_LINE, border)
         self.cursor = None
 
     def note_bank(self, bank_bits: int, cycle: int) -> None:

@@ -54,13 +54,15 @@ class FrameLog:
     registers and the bank at index 0x40) and the writes during it, (cycle, reg, value)
     in order."""
 
-    __slots__ = ("cycle", "start", "writes", "den")
+    __slots__ = ("cycle", "start", "writes", "den", "border")
 
-    def __init__(self, cycle: int, regs: list[int], den: bool):
+    def __init__(self, cycle: int, regs: list[int], den: bool,
+                 border: tuple[bool, bool, bool] = (True, True, True)):
         self.cycle = cycle  # the frame's first cycle
         self.start = list(regs)
         self.writes: list[tuple[int, int, int]] = []
         self.den = den  # DEN was set in line $30 (a frame in progress: as far as known)
+        self.border = border  # the border flip-flops at its start (``LineDrawer.border_state``)
 
 
 def bad_line(line: int, d011: int, den: bool) -> bool:
@@ -125,8 +127,8 @@ class LineDrawer:
         self.vc = 0
         self.rc = 0
         self.display = False
-        self.vborder = True
-        self.main_border = True  # the main border flip-flop (Bauer 3.9), carried from line to line
+        # the border flip-flops (Bauer 3.9), carried from line to line and frame to frame
+        self.vborder, self.set_vborder, self.main_border = log.border
         self.open: list[tuple[int, int]] = []  # the picture columns the border leaves open on the line
         self.row_vc = 0  # VC of the last bad line: where its c-accesses read the text row
         self.dma = sprite_dma_lines(self.regs)
@@ -153,12 +155,13 @@ class LineDrawer:
         line = self.line
         self.line += 1
         start = self.line_start(line)
+        self.apply_until(start)
+        self.open = self._border(line, start)
         self.apply_until(start + COUNTER_CYCLE)
         regs = self.regs
         d011 = regs[0x11]
         if line == 0:
             self.vcbase = 0
-        self.open = self._border(line, start)
         bad = bad_line(line, d011, self.log.den)
         self.vc = self.vcbase
         if bad:
@@ -303,46 +306,92 @@ class LineDrawer:
         return value
 
     def _border(self, line: int, start: int) -> list[tuple[int, int]]:
-        """The line's open stretches, from the border flip-flops as Bauer 3.9 gives them: at
-        the left edge (X 24 or 31, cycle 17) the vertical flip-flop is set in the bottom line
-        and reset in the top one (DEN on), then the main flip-flop is reset unless the
-        vertical one is set; at the right edge (X 344 in cycle 57, or 335 in cycle 55) the
-        main one is set; in cycle 63 the vertical one is set or reset again.  A register
-        counts as the raster passes its edge, so a CSEL switched in time leaves the border
-        open (and open on the next lines until the right edge sets it again)."""
-        left_cycle = start + LEFT_CYCLE
-        d011 = self.reg_at(0x11, left_cycle)
-        rsel = bool(d011 & 0x08)
-        if line == BOTTOM[rsel]:
-            self.vborder = True
-        elif line == TOP[rsel] and d011 & 0x10:
-            self.vborder = False
-        opened = self.main_border
+        """The line's open stretches, from the border flip-flops as VICE's x64sc models them
+        (vicii-cycle.c: check_hborder, check_vborder_top/bottom; Bauer 3.9).  The VIC sees a
+        register written in cycle k from cycle k + 1 on.  In every cycle: the top line (51,
+        55 by RSEL) with DEN set resets the vertical flip-flop and its latch ``set_vborder``;
+        the bottom line (251, 247) sets the latch.  In cycle 1 the vertical flip-flop takes
+        the latch.  At the left edge (cycle 17 with CSEL set, 18 without) the bottom check is
+        made, the vertical flip-flop takes the latch, and the main flip-flop is reset unless
+        the vertical one is set; at the right edge (cycle 57 with CSEL set, 56 without: X
+        344 and 335) the main one is set.  A register counts as the raster passes its edge, so
+        a CSEL switched in time leaves the border open (and open on the next lines until the
+        right edge sets it again), and DEN set in any cycle of the top line opens it."""
+        writes = self.log.writes
+        events = [(0, self.reg_at(0x11, start), self.reg_at(0x16, start))]
+        i = self.pos
+        d011, d016 = events[0][1], events[0][2]
+        while i < len(writes) and writes[i][0] < start + CYCLES_PER_LINE - 1:
+            c, reg, value = writes[i]
+            if c >= start and reg in (0x11, 0x16):
+                if reg == 0x11:
+                    d011 = value
+                else:
+                    d016 = value
+                events.append((c - start + 1, d011, d016))
+            i += 1
+        if len(events) == 1 and line not in _VERTICAL_LINES:  # (the usual line: nothing changes)
+            csel = bool(d016 & 0x08)
+            self.vborder = self.set_vborder
+            spans = []
+            if not self.vborder and self.main_border:
+                spans.append((LEFT[csel], RIGHT[csel]))
+            elif not self.main_border:
+                spans.append((0, RIGHT[csel]))
+            self.main_border = True
+            return spans
         x = 0
+        opened = not self.main_border
         spans = []
-        if not self.vborder:
-            left = LEFT[bool(self.reg_at(0x16, left_cycle) & 0x08)]
-            if opened:
-                x, opened = left, False
-        right = None
-        if not self.reg_at(0x16, start + RIGHT_CYCLE[False]) & 0x08:
-            right = RIGHT[False]
-        elif self.reg_at(0x16, start + RIGHT_CYCLE[True]) & 0x08:
-            right = RIGHT[True]
-        if not opened:
-            end = WIDTH if right is None else max(right, x)
-            if end > x:
-                spans.append((x, end))
-        self.main_border = right is not None or opened
-        d011 = self.reg_at(0x11, start + CYCLES_PER_LINE - 1)
-        rsel = bool(d011 & 0x08)
-        if line == BOTTOM[rsel]:
-            self.vborder = True
-        elif line == TOP[rsel] and d011 & 0x10:
-            self.vborder = False
-        return spans
+        n = 0
+        for k in range(CYCLES_PER_LINE):
+            while n + 1 < len(events) and events[n + 1][0] <= k:
+                n += 1
+            _k, d011, d016 = events[n]
+            csel = bool(d016 & 0x08)
+            if k == (LEFT_CYCLE if csel else LEFT_CYCLE + 1):
+                if line == BOTTOM[bool(d011 & 0x08)]:
+                    self.set_vborder = True
+                self.vborder = self.set_vborder
+                if not self.vborder and not opened:
+                    opened, x = True, LEFT[csel]
+            if k == RIGHT_CYCLE[csel] and opened:
+                spans.append((x, max(RIGHT[csel], x)))
+                opened = False
+            rsel = bool(d011 & 0x08)
+            if line == TOP[rsel] and d011 & 0x10:
+                self.vborder = self.set_vborder = False
+            if line == BOTTOM[rsel]:
+                self.set_vborder = True
+            if k == 0:
+                self.vborder = self.set_vborder
+            if k > RIGHT_CYCLE[True] and len(events) == n + 1:
+                break
+        if opened:
+            spans.append((x, WIDTH))
+        self.main_border = not opened
+        return [s for s in spans if s[1] > s[0]]
+
+    def border_state(self) -> tuple[bool, bool, bool]:
+        """(vertical flip-flop, its latch, main flip-flop) after the lines stepped so far."""
+        return self.vborder, self.set_vborder, self.main_border
 
 
+def border_at_end(log: FrameLog) -> tuple[bool, bool, bool]:
+    """The border flip-flops at the end of the frame of *log* (the next frame starts with
+    them): with RSEL and CSEL fixed the frame's bottom line and every line's right edge set
+    them; else the frame's lines are walked (the border alone)."""
+    if not any(reg in (0x11, 0x16) for _c, reg, _v in log.writes):
+        return True, True, True
+    drawer = LineDrawer(log, lambda a: 0, [])
+    for line in range(LINES):
+        start = drawer.line_start(line)
+        drawer.apply_until(start)
+        drawer._border(line, start)
+    return drawer.border_state()
+
+
+_VERTICAL_LINES = frozenset((*TOP.values(), *BOTTOM.values()))
 SPRITE_DMA_REGS = frozenset({0x15, 0x17, 1, 3, 5, 7, 9, 11, 13, 15})
 _REVERSED = tuple(int(f"{b:08b}"[::-1], 2) for b in range(256))  # bit 7 -> column 0
 
