@@ -35,6 +35,10 @@ CYCLES_PER_LINE = 63
 FIRST_BAD, LAST_BAD = 0x30, 0xF7  # bad lines occur in lines $30-$F7 (Bauer 3.5)
 DEN_LINE = 0x30  # DEN must be set in some cycle of line $30 for a frame to have bad lines
 COUNTER_CYCLE = 13  # cycle 14 (0-based 13): VC is loaded, a bad line resets RC (Bauer 3.7.2)
+BA_FIRST = 11  # cycle 12: from here the bad-line condition pulls BA low (Bauer 3.6.3)
+C_FIRST = 14  # cycles 15-54: the c-accesses
+G_FIRST = 15  # cycles 16-55: the g-accesses
+RC_CYCLE = 57  # cycle 58: RC is checked
 X_OF_CYCLE0 = -12 * 8  # picture column of the start of a line's cycle 1 (0-based cycle 0)
 # the border's edges in picture columns / raster lines (Bauer 3.9: X 24/31 and 344/335,
 # Y 51/55 and 251/247)
@@ -125,12 +129,18 @@ class LineDrawer:
         self.line = 0  # the next line to step
         self.vcbase = 0
         self.vc = 0
-        self.rc = 0
+        # RC as the previous frame left it: 7, idle, after its last text row (the chip keeps
+        # RC in idle state)
+        self.rc = 7
         self.display = False
         # the border flip-flops (Bauer 3.9), carried from line to line and frame to frame
         self.vborder, self.set_vborder, self.main_border = log.border
         self.open: list[tuple[int, int]] = []  # the picture columns the border leaves open on the line
-        self.row_vc = 0  # VC of the last bad line: where its c-accesses read the text row
+        self.row_vc = 0  # VC as cycle 14 loaded it: the row's first cell
+        self.vbuf = [0] * 40  # the video matrix and colour line the c-accesses fill (Bauer 3.7.2)
+        self.cbuf = [0] * 40
+        self.display_from = 40  # the line's first column in display state (40: idle all along)
+        self.bad_at_rc = False  # the bad-line condition in cycle 58
         self.dma = sprite_dma_lines(self.regs)
 
     def apply_until(self, cycle: int) -> None:
@@ -151,40 +161,120 @@ class LineDrawer:
 
     def step(self) -> tuple[int, int]:
         """Advance the counters through the next line; return (line, the writes' index
-        at the line's cycle 14) -- the state ``pixels`` draws from."""
+        at the line's cycle 14) -- the state ``pixels`` draws from.
+
+        The sequencer as Bauer 3.7.2 and VICE's x64sc (vicii-cycle.c) give it, the VIC
+        seeing a register written in cycle k from cycle k + 1: the bad-line condition is
+        looked at in every cycle; where it holds the sequencer goes to display state (in
+        mid-line too: DMA delay); in cycle 14 VC is loaded from VCBASE and VMLI cleared,
+        RC reset if the condition holds then; the g-accesses of cycles 16-55 read the
+        40-cell buffer at VMLI in display state and advance VC and VMLI; the c-accesses of
+        cycles 15-54 fill it where the condition holds, with $FF in the first three cycles
+        after BA went low (the CPU still has the bus: Bauer 3.14.6); in cycle 58 RC = 7
+        ends the row (VCBASE = VC, idle) and display state (or the condition) advances RC."""
         line = self.line
         self.line += 1
         start = self.line_start(line)
         self.apply_until(start)
         self.open = self._border(line, start)
-        self.apply_until(start + COUNTER_CYCLE)
-        regs = self.regs
-        d011 = regs[0x11]
         if line == 0:
             self.vcbase = 0
-        bad = bad_line(line, d011, self.log.den)
-        self.vc = self.vcbase
-        if bad:
-            self.rc = 0
-            self.display = True
+        den = self.log.den
+        writes, i = self.log.writes, self.pos
+        changes = []  # (VIC cycle from which, $D011) of the line's writes to $D011 before cycle 58
+        while i < len(writes) and writes[i][0] < start + RC_CYCLE:
+            if writes[i][1] == 0x11:
+                changes.append((writes[i][0] - start + 1, writes[i][2]))
+            i += 1
+        d011 = self.regs[0x11]
+        if not changes:  # (the usual line: the condition holds in all of its cycles or none)
+            bad = bad_line(line, d011, den)
+            self.apply_until(start + COUNTER_CYCLE)
+            self.vc = self.vcbase
             self.row_vc = self.vc
+            if bad:
+                self.rc = 0
+                self.display = True
+                self._fill()
+            self.display_from = 0 if self.display else 40
+            self.bad_at_rc = bad
+            return line, self.pos
+        # the condition cycle by cycle
+        bads = []
+        n = 0
+        allowed = den and line != DEN_LINE  # (line $30: from the first cycle DEN is seen set)
+        for k in range(RC_CYCLE + 1):
+            while n < len(changes) and changes[n][0] <= k:
+                d011 = changes[n][1]
+                n += 1
+            allowed = allowed or (den and bool(d011 & 0x10))
+            bads.append(bad_line(line, d011, allowed))
+        display_from = 0 if self.display else 40
+        for k in range(G_FIRST):
+            if bads[k]:
+                display_from = 0
+                break
+        else:
+            # (a g-access looks at the state the cycle before left: VICE makes it in phi 1,
+            # before the condition is checked)
+            for k in range(G_FIRST, G_FIRST + 39):
+                if bads[k]:
+                    display_from = min(display_from, k + 1 - G_FIRST)
+                    break
+        self.apply_until(start + COUNTER_CYCLE)
+        self.vc = self.vcbase
+        self.row_vc = self.vc
+        if bads[COUNTER_CYCLE]:
+            self.rc = 0
+        # the c-accesses: cycle k (0-based 14-53) writes the cell VMLI, the display g-accesses
+        # made up to and including cycle k; BA low from the first cycle >= 11 the condition holds
+        bank = (3 - (self.regs[0x40] & 3)) * 0x4000
+        screen = bank + (self.regs[0x18] >> 4) * 0x400
+        ba_low = -1
+        for k in range(BA_FIRST, C_FIRST + 40):
+            if not bads[k]:
+                ba_low = -1
+                continue
+            if ba_low < 0:
+                ba_low = k
+            if k >= C_FIRST:
+                cell = max(0, k - G_FIRST + 1 - display_from)
+                if cell < 40:
+                    addr = (self.row_vc + cell) & 0x3FF
+                    self.vbuf[cell] = 0xFF if k < ba_low + 3 else self.fetch(screen + addr)
+                    self.cbuf[cell] = self.colour_ram[addr] & 0x0F
+        self.display = self.display or display_from < 40
+        self.display_from = display_from
+        self.bad_at_rc = bads[RC_CYCLE]
         return line, self.pos
 
+    def _fill(self) -> None:
+        """The c-accesses of a whole bad line: the 40 cells from VC on."""
+        bank = (3 - (self.regs[0x40] & 3)) * 0x4000
+        screen = bank + (self.regs[0x18] >> 4) * 0x400
+        vbuf, cbuf, fetch, cram, vc = self.vbuf, self.cbuf, self.fetch, self.colour_ram, self.row_vc
+        for cell in range(40):
+            addr = (vc + cell) & 0x3FF
+            vbuf[cell] = fetch(screen + addr)
+            cbuf[cell] = cram[addr] & 0x0F
+
     def finish_line(self) -> None:
-        """The end of the line's display: VC advanced by the 40 g-accesses, cycle 58's RC
-        check (Bauer 3.7.2, 4 and 5)."""
-        line = self.line - 1
-        vc = self.vc + 40 if self.display else self.vc
+        """The end of the line's display: VC advanced by the g-accesses in display state,
+        cycle 58's RC check (Bauer 3.7.2, 4 and 5)."""
+        vc = self.vc + 40 - self.display_from
         if self.rc == 7:
             self.vcbase = vc & 0x3FF
-            self.display = bad_line(line, self.regs[0x11], self.log.den)
+            self.display = self.bad_at_rc
         if self.display:
             self.rc = (self.rc + 1) & 7
 
     # --- the graphics ----------------------------------------------------------------
     def graphics(self, colours: bool) -> tuple[int, bytearray | None]:
         """The line's background graphics: (foreground mask, colours or None), from the
-        current registers and counters, the border not yet drawn."""
+        current registers and counters, the border not yet drawn.  A column in idle state
+        shows the byte at $3FFF ($39FF with ECM) as display state would with the video
+        matrix and colour data all 0 (Bauer 3.7.1): 1 bits black, 0 bits the background
+        colour -- black too in hires bitmap mode (its colours are the matrix's)."""
         regs, fetch = self.regs, self.fetch
         d011, d016, d018 = regs[0x11], regs[0x16], regs[0x18]
         bank = (3 - (regs[0x40] & 3)) * 0x4000
@@ -194,46 +284,26 @@ class LineDrawer:
         row = bytearray([bg0]) * WIDTH if colours else None
         fg_mask = 0
         invalid = ecm and (bmm or mcm)
-        if not self.display:
-            # idle state: the byte at $3FFF ($39FF with ECM) shown as in display state with
-            # the video matrix and colour data all 0 (Bauer 3.7.1): 1 bits black, 0 bits the
-            # background colour -- black too in hires bitmap mode (its colours are the matrix's)
-            data = fetch(bank + (0x39FF if ecm else 0x3FFF))
-            if row is not None and (invalid or (bmm and not mcm)):
-                row[:] = bytes(WIDTH)  # (the border covers what is outside the window)
-            if not data:
-                return 0, row
-            multi = bool(mcm and bmm)  # (idle: no colour bits, so multicolour text is hires)
-            for col in range(40):
-                x = xs + col * 8
-                if multi:
-                    for i in range(4):
-                        pair = (data >> (6 - 2 * i)) & 3
-                        if pair & 2:
-                            fg_mask |= 3 << (x + 2 * i)
-                        if row is not None and pair:
-                            row[x + 2 * i:x + 2 * i + 2] = b"\x00\x00"
-                else:
-                    fg_mask |= _REVERSED[data] << x
-                    if row is not None:
-                        for i in range(8):
-                            if data & (0x80 >> i):
-                                row[x + i] = 0
-            return fg_mask & FULL, row
-        screen = bank + (d018 >> 4) * 0x400
+        display_from = self.display_from
+        idle = fetch(bank + (0x39FF if ecm else 0x3FFF)) if display_from else 0
         chars = bank + ((d018 >> 1) & 7) * 0x800
         bitmap = bank + (0x2000 if d018 & 0x08 else 0)
-        rc, vc, cram = self.rc, self.row_vc, self.colour_ram
+        rc, vc, vbuf, cbuf = self.rc, self.row_vc, self.vbuf, self.cbuf
         bgs = (bg0, regs[0x22] & 0x0F, regs[0x23] & 0x0F, regs[0x24] & 0x0F)
         for col in range(40):
-            cell = (vc + col) & 0x3FF
-            code = fetch(screen + cell)
-            colour = cram[cell] & 0x0F
-            if bmm:
-                data = fetch(bitmap + (cell << 3 | rc))
+            if col < display_from:
+                code = colour = 0
+                data = idle
             else:
-                data = fetch(chars + ((code & 0x3F if ecm else code) << 3 | rc))
+                cell = col - display_from
+                code, colour = vbuf[cell], cbuf[cell]
+                if bmm:
+                    data = fetch(bitmap + (((vc + cell) & 0x3FF) << 3 | rc))
+                else:
+                    data = fetch(chars + ((code & 0x3F if ecm else code) << 3 | rc))
             x = xs + col * 8
+            if not data and row is None:
+                continue
             if mcm and (bmm or colour & 8):
                 if bmm:
                     cs = (bg0, code >> 4, code & 0x0F, colour)
@@ -260,6 +330,10 @@ class LineDrawer:
                 on = off = 0
             for i in range(8):
                 row[x + i] = on if data & (0x80 >> i) else off
+        if row is not None and display_from and (invalid or (bmm and not mcm)):
+            # (idle columns black; the border covers what is outside the window)
+            end = WIDTH if display_from == 40 else xs + 8 * display_from
+            row[:end] = bytes(end)
         return fg_mask & FULL, row
 
     def sprites(self, line: int) -> list[tuple[int, int, list[tuple[int, int]]]]:
