@@ -454,14 +454,25 @@ class LineDrawer:
 def border_at_end(log: FrameLog) -> tuple[bool, bool, bool]:
     """The border flip-flops at the end of the frame of *log* (the next frame starts with
     them): with RSEL and CSEL fixed the frame's bottom line and every line's right edge set
-    them; else the frame's lines are walked (the border alone)."""
-    if not any(reg in (0x11, 0x16) for _c, reg, _v in log.writes):
+    them; else the lines where they can change are walked -- those with a write to $D011 or
+    $D016 and the top and bottom lines; a line between leaves the vertical flip-flop as
+    its latch and the main one set, however many of them there are."""
+    lines = {(c - log.cycle) // CYCLES_PER_LINE for c, reg, _v in log.writes if reg in (0x11, 0x16)}
+    if not lines:
         return True, True, True
     drawer = LineDrawer(log, lambda a: 0, [])
-    for line in range(LINES):
+    done = -1
+    for line in sorted(lines | _VERTICAL_LINES):
+        if not 0 <= line < LINES:
+            continue
+        if line > done + 1:
+            drawer.vborder, drawer.main_border = drawer.set_vborder, True
         start = drawer.line_start(line)
         drawer.apply_until(start)
         drawer._border(line, start)
+        done = line
+    if done < LINES - 1:
+        drawer.vborder, drawer.main_border = drawer.set_vborder, True
     return drawer.border_state()
 
 
