@@ -39,6 +39,11 @@ BA_FIRST = 11  # cycle 12: from here the bad-line condition pulls BA low (Bauer 
 C_FIRST = 14  # cycles 15-54: the c-accesses
 G_FIRST = 15  # cycles 16-55: the g-accesses
 RC_CYCLE = 57  # cycle 58: RC is checked
+# the sprite sequencer's cycles (0-based; VICE's x64sc, vicii-chip-model.c, PAL)
+CRUNCH_CYCLE = 14  # cycle 15: a $D017 bit cleared now crunches MC
+MCBASE_CYCLE = 15  # cycle 16: MCBASE advances
+DMA_CYCLES = (54, 55)  # cycles 55 and 56: DMA turned on; in 56 the expansion flip-flop toggles
+DISPLAY_CYCLE = 57  # cycle 58: MC from MCBASE, the display flag
 X_OF_CYCLE0 = -12 * 8  # picture column of the start of a line's cycle 1 (0-based cycle 0)
 # the border's edges in picture columns / raster lines (Bauer 3.9: X 24/31 and 344/335,
 # Y 51/55 and 251/247)
@@ -141,20 +146,27 @@ class LineDrawer:
         self.cbuf = [0] * 40
         self.display_from = 40  # the line's first column in display state (40: idle all along)
         self.bad_at_rc = False  # the bad-line condition in cycle 58
-        self.dma = sprite_dma_lines(self.regs)
+        # the sprite sequencer (Bauer 3.8.1; VICE's x64sc, vicii-cycle.c): per sprite the DMA
+        # flag, MCBASE, MC, the expansion flip-flop; the data fetched at the end of a line and
+        # the sprites shown on the next (``display`` as cycle 58 left it)
+        self.sp_dma = 0
+        self.sp_mcbase = [0] * 8
+        self.sp_mc = [0] * 8
+        self.sp_exp = [True] * 8
+        self.sp_shown = 0
+        self.sp_data = [0] * 8
+        self._sprites_from_last_frame()
+        self.line_regs = list(self.regs)
+        self.line_pos = 0
 
     def apply_until(self, cycle: int) -> None:
         """Apply the logged writes made before *cycle*."""
         writes, regs, pos = self.log.writes, self.regs, self.pos
-        sprites = False
         while pos < len(writes) and writes[pos][0] < cycle:
             _c, reg, value = writes[pos]
             regs[reg] = value
-            sprites = sprites or reg in SPRITE_DMA_REGS
             pos += 1
         self.pos = pos
-        if sprites:
-            self.dma = sprite_dma_lines(regs)
 
     def line_start(self, line: int) -> int:
         return self.log.cycle + line * CYCLES_PER_LINE
@@ -176,6 +188,8 @@ class LineDrawer:
         self.line += 1
         start = self.line_start(line)
         self.apply_until(start)
+        self.line_regs = list(self.regs)
+        self.line_pos = self.pos
         self.open = self._border(line, start)
         if line == 0:
             self.vcbase = 0
@@ -260,7 +274,9 @@ class LineDrawer:
 
     def finish_line(self) -> None:
         """The end of the line's display: VC advanced by the g-accesses in display state,
-        cycle 58's RC check (Bauer 3.7.2, 4 and 5)."""
+        cycle 58's RC check (Bauer 3.7.2, 4 and 5), the sprite sequencer's cycles."""
+        line = self.line - 1
+        self._sprite_sequencer(line)
         vc = self.vc + 40 - self.display_from
         if self.rc == 7:
             self.vcbase = vc & 0x3FF
@@ -337,36 +353,126 @@ class LineDrawer:
         return fg_mask & FULL, row
 
     def sprites(self, line: int) -> list[tuple[int, int, list[tuple[int, int]]]]:
-        """The sprites shown on *line*: (number, first picture column, pixels), sprite 0 first.
-        A sprite fetched at the end of line L shows on line L + 1 (Bauer 3.8.1)."""
-        prev = (line - 1) % LINES
-        active = self.dma[prev]
-        if not active:
+        """The sprites shown on *line*: (number, first picture column, pixels), sprite 0 first
+        -- the data the sequencer fetched at the end of the line before (Bauer 3.8.1)."""
+        shown = self.sp_shown
+        if not shown:
             return []
-        regs, fetch = self.regs, self.fetch
-        bank = (3 - (regs[0x40] & 3)) * 0x4000
-        pointers = bank + (regs[0x18] >> 4) * 0x400 + 0x3F8
+        regs = self.regs
         out: list[tuple[int, int, list[tuple[int, int]]]] = []
         for n in range(8):
             bit = 1 << n
-            if not active & bit:
+            if not shown & bit:
                 continue
-            y = regs[1 + 2 * n]
-            expand_y = regs[0x17] & bit
-            d = (prev - y) % LINES
-            if d >= (42 if expand_y else 21):
-                d = (prev - y - 256) % LINES
-            row = d // 2 if expand_y else d
-            if row > 20:
-                continue
-            base = bank + fetch(pointers + n) * 64 + row * 3
-            data = fetch(base) << 16 | fetch(base + 1) << 8 | fetch(base + 2)
+            data = self.sp_data[n]
             if not data:
                 continue
             x = regs[2 * n] | (0x100 if regs[0x10] & bit else 0)
             sx = x + 8 if x < 0x1F8 else x - 0x1F8
             out.append((n, sx, _sprite_pixels(data, bool(regs[0x1C] & bit), bool(regs[0x1D] & bit))))
         return out
+
+    def _sprites_from_last_frame(self) -> None:
+        """The sequencer at the frame's start: the sprites whose DMA began in the frame
+        before and goes on (their rows counted from Y, the registers as the frame starts)."""
+        regs = self.regs
+        for n in range(8):
+            bit = 1 << n
+            y = regs[1 + 2 * n]
+            if not regs[0x15] & bit or y + 21 * (2 if regs[0x17] & bit else 1) <= LINES or y >= LINES:
+                continue
+            done = LINES - y  # lines fetched
+            rows = (done + 1) // 2 if regs[0x17] & bit else done
+            if rows < 21:
+                self.sp_dma |= bit
+                self.sp_mcbase[n] = self.sp_mc[n] = 3 * rows
+                self.sp_exp[n] = not (regs[0x17] & bit and done % 2)
+                self.sp_shown |= bit
+                self._fetch_sprite(n)
+
+    def _fetch_sprite(self, n: int) -> None:
+        """The p- and s-accesses: the pointer, then three bytes at MC (MC advances by 3)."""
+        regs, fetch = self.regs, self.fetch
+        bank = (3 - (regs[0x40] & 3)) * 0x4000
+        pointer = fetch(bank + (regs[0x18] >> 4) * 0x400 + 0x3F8 + n)
+        base = bank + pointer * 64
+        mc = self.sp_mc[n]
+        self.sp_data[n] = fetch(base + mc) << 16 | fetch(base + ((mc + 1) & 63)) << 8 | fetch(base + ((mc + 2) & 63))
+        self.sp_mc[n] = (mc + 3) & 63
+
+    def _sprite_sequencer(self, line: int) -> None:
+        """The line's sprite cycles, each register as the VIC sees it then (a write in cycle k
+        from cycle k + 1; VICE's x64sc, vicii-cycle.c and the $D017 store of vicii-mem.c): a
+        $D017 bit cleared sets the expansion flip-flop, and if it was reset in cycle 15,
+        MC becomes (%101010 & (MCBASE & MC)) | (%010101 & (MCBASE | MC)) (sprite crunch); cycle
+        16: MCBASE = MC where the flip-flop is set, DMA off at 63; cycles 55 and 56: DMA on
+        (MCBASE 0, flip-flop set) for an enabled sprite whose Y is the line's low byte;
+        cycle 56: the flip-flop toggles where Y expansion is on; cycle 58: MC = MCBASE, the
+        sprite shown on the next line while its DMA is on (turned on where Y matches, off
+        without DMA); then the data fetched."""
+        start = self.line_start(line)
+        regs = list(self.line_regs)
+        writes, i = self.log.writes, self.line_pos
+        end = start + CYCLES_PER_LINE
+        events = []
+        while i < len(writes) and writes[i][0] < end:
+            c, reg, value = writes[i]
+            if c >= start and (reg == 0x17 or reg == 0x15 or reg < 0x10 and reg & 1):
+                events.append((c - start, reg, value))
+            i += 1
+        if not self.sp_dma and not regs[0x15] and not any(reg == 0x15 for _k, reg, _v in events):
+            self.sp_shown = 0
+            return
+        dma, mcbase, mc, exp = self.sp_dma, self.sp_mcbase, self.sp_mc, self.sp_exp
+        ev = 0
+
+        def writes_until(k: int) -> None:  # the CPU's writes of the cycles before VIC cycle k
+            nonlocal ev
+            while ev < len(events) and events[ev][0] < k:
+                kc, reg, value = events[ev]
+                if reg == 0x17:
+                    for n in range(8):
+                        bit = 1 << n
+                        if not value & bit and not exp[n]:
+                            if kc == CRUNCH_CYCLE:
+                                mc[n] = (0x2A & (mcbase[n] & mc[n])) | (0x15 & (mcbase[n] | mc[n]))
+                            exp[n] = True
+                regs[reg] = value
+                ev += 1
+
+        writes_until(MCBASE_CYCLE)
+        for n in range(8):
+            if dma >> n & 1 and exp[n]:
+                mcbase[n] = mc[n]
+                if mcbase[n] == 63:
+                    dma &= ~(1 << n)
+        low = line & 0xFF
+        for k in DMA_CYCLES:
+            writes_until(k)
+            for n in range(8):
+                bit = 1 << n
+                if regs[0x15] & bit and regs[1 + 2 * n] == low and not dma & bit:
+                    dma |= bit
+                    mcbase[n] = 0
+                    exp[n] = True
+            if k == DMA_CYCLES[1]:
+                for n in range(8):
+                    if dma >> n & 1 and regs[0x17] >> n & 1:
+                        exp[n] = not exp[n]
+        writes_until(DISPLAY_CYCLE)
+        shown = self.sp_shown
+        for n in range(8):
+            bit = 1 << n
+            mc[n] = mcbase[n]
+            if dma & bit:
+                if regs[0x15] & bit and regs[1 + 2 * n] == low:
+                    shown |= bit
+            else:
+                shown &= ~bit
+        self.sp_dma, self.sp_shown = dma, shown
+        for n in range(8):
+            if dma >> n & 1:
+                self._fetch_sprite(n)
 
     def reg_at(self, reg: int, cycle: int) -> int:
         """A register's value in *cycle* (the writes not applied yet looked at, not applied)."""
