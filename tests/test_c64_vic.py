@@ -515,3 +515,45 @@ def test_the_light_pen_line_pulled_low_by_cia1_port_b(test_roms):
     assert stop.reason == "exit", stop
     assert m.memory[0xFC] == 0x80 and m.memory[0xFD] == 0x08
     assert 0x194 // 2 + 2 <= m.memory[0xFB] or m.memory[0xFB] <= 0x040 // 2 + 2  # (cycles 1-20 of the line)
+
+
+# --- the sprite sequencer (Bauer 3.8.1; VICE's x64sc, vicii-cycle.c) ----------------------
+def _sprite_lines(writes, start_regs):
+    """The lines showing sprite 0 in a frame drawn by vicdraw alone (its data all $FF)."""
+    start = [0] * 0x41
+    start[0x11], start[0x16], start[0x40], start[0x18] = 0x1B, 0x08, 3, 0x14
+    for reg, value in start_regs.items():
+        start[reg] = value
+    log = vicdraw.FrameLog(0, start, True)
+    log.writes = [(line * 63 + cycle, reg, value) for line, cycle, reg, value in writes]
+    drawer = vicdraw.LineDrawer(log, lambda addr: 0xFF if 0x2000 <= addr < 0x2040 else
+                                (0x80 if addr == 0x07F8 else 0), [0] * 1024)
+    shown = []
+    for line in range(vicdraw.LINES):
+        drawer.step()
+        if drawer.sprites(line):
+            shown.append(line)
+        drawer.finish_line()
+    return shown
+
+
+@pytest.mark.parametrize("writes, y_exp, lines, why", [
+    ([], 0, range(101, 122), "Y 100: DMA from line 100's cycle 55, shown on lines 101-121"),
+    ([(110, 30, 0x01, 200)], 0, [*range(101, 122), *range(201, 222)],
+     "Y rewritten during the display: DMA goes on until MCBASE reaches 63, then starts again at the "
+     "new Y (a multiplexer's trick)"),
+    ([], 1, range(101, 143), "expanded in Y: each row twice, 42 lines"),
+    ([(101, 20, 0x17, 0)], 1, range(101, 123),
+     "expansion cleared in mid-sprite (not in cycle 15): the flip-flop set, one row twice, then 1 a line"),
+])
+def test_sprite_dma_runs_by_mcbase(writes, y_exp, lines, why):
+    assert _sprite_lines(writes, {0x15: 1, 0x01: 100, 0x17: y_exp}) == list(lines), why
+
+
+def test_sprite_crunch():
+    """$D017 cleared in cycle 15 of the line after the DMA began, the expansion flip-flop
+    reset: MC becomes (%101010 & (MCBASE & MC)) | (%010101 & (MCBASE | MC)) = 1, so MCBASE
+    counts 1, 4, ... 61, 0, 3 ... and misses 63: the sprite is fetched on, past the end of
+    its 21 rows (VICE's x64sc, vicii-mem.c; the spritecrunch test programs)."""
+    shown = _sprite_lines([(101, 14, 0x17, 0)], {0x15: 1, 0x01: 100, 0x17: 1})
+    assert shown[:2] == [101, 102] and len(shown) > 42
