@@ -557,3 +557,17 @@ def test_sprite_crunch():
     its 21 rows (VICE's x64sc, vicii-mem.c; the spritecrunch test programs)."""
     shown = _sprite_lines([(101, 14, 0x17, 0)], {0x15: 1, 0x01: 100, 0x17: 1})
     assert shown[:2] == [101, 102] and len(shown) > 42
+
+
+def test_a_sprite_priority_written_in_mid_line_shows_six_pixels_later():
+    """Sprite 0 (X 100: columns 108-131, colour 7) over text whose pixels are all set
+    (colour 0); $D01B written in cycle 27 (0-based 26), whose colour change would show from
+    column 112: the sprite goes behind the text from column 118 (VICE's spritesplit ss-pri)."""
+    memory = {0x0400 + cell: 1 for cell in range(1000)}
+    memory.update({0x2008 + row: 0xFF for row in range(8)})
+    memory.update({0x2040 + i: 0xFF for i in range(63)})
+    memory[0x07F8] = 0x81
+    rows = _frame_rows([(101, 26, 0x1B, 0x01)],
+                       {0x18: 0x18, 0x15: 0x01, 0x00: 100, 0x01: 100, 0x27: 7}, memory)
+    assert list(rows[101][116:120]) == [7, 7, 0, 0]
+    assert rows[102][110] == 0, "the next line: behind from its start"

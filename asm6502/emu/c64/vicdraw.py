@@ -45,6 +45,9 @@ MCBASE_CYCLE = 15  # cycle 16: MCBASE advances
 DMA_CYCLES = (54, 55)  # cycles 55 and 56: DMA turned on; in 56 the expansion flip-flop toggles
 DISPLAY_CYCLE = 57  # cycle 58: MC from MCBASE, the display flag
 X_OF_CYCLE0 = -12 * 8  # picture column of the start of a line's cycle 1 (0-based cycle 0)
+# a sprite priority ($D01B) written in mid-line shows 6 pixels later than a colour written
+# in the same cycle (measured by VICE's testprogs VICII/spritesplit ss-pri*, against x64sc)
+PRIORITY_DELAY = 6
 # the border's edges in picture columns / raster lines (Bauer 3.9: X 24/31 and 344/335,
 # Y 51/55 and 251/247)
 LEFT = {True: 32, False: 39}  # by CSEL ($D016 bit 3)
@@ -626,9 +629,9 @@ def draw_line(drawer: LineDrawer, until: int) -> bytearray:
     row = _colours(drawer, line)
     writes = drawer.log.writes
     while drawer.pos < len(writes) and writes[drawer.pos][0] < min(until, start + CYCLES_PER_LINE):
-        cycle = writes[drawer.pos][0]
+        cycle, reg = writes[drawer.pos][0], writes[drawer.pos][1]
         drawer.apply_until(cycle + 1)
-        x = X_OF_CYCLE0 + (cycle - start) * 8
+        x = X_OF_CYCLE0 + (cycle - start) * 8 + (PRIORITY_DELAY if reg == 0x1B else 0)
         if x >= WIDTH:
             break
         later = _colours(drawer, line)
