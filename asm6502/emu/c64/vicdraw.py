@@ -4,8 +4,11 @@ sections 3.7 display generation, 3.8 sprites, 3.9 the border, 3.10 display modes
 
 A ``LineDrawer`` walks a frame's raster lines in order from the registers in force
 at its start and the register writes logged during it (``FrameLog``), keeping the
-chip's own counters: VC, VCBASE and RC, the display/idle state (a bad line starts a
-text row), the vertical border flip-flop.  Each line gives its graphics' foreground
+chip's own counters: VC, VCBASE and RC, the display/idle state (the bad-line condition,
+looked at in every cycle of a line whose $D011 changes, starts a text row -- in mid-line
+too: DMA delay), the 40-cell video matrix buffer the c-accesses fill, the border
+flip-flops (carried from frame to frame: ``FrameLog.border``), the sprite sequencer (DMA,
+MCBASE, MC and the expansion flip-flop per sprite, at their cycles).  Each line gives its graphics' foreground
 pixels and the sprites' pixels as bit masks (bit x = screen column x of the 384 of a
 picture), from which the VIC sets its collision registers, and on demand the line's
 colours: background graphics in the five valid modes (the invalid ones show black),
