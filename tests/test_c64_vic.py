@@ -411,3 +411,165 @@ def test_idle_state_below_the_text(d011, d016, x, colour, why):
     rows = _frame_rows([], {0x11: d011, 0x16: d016}, {0x3FFF: 0x0F})
     assert rows[0xF9][x] == colour, why
     assert rows[0xF0][x] == 6 or d011 & 0x20  # (display state above: text of zeros)
+
+
+# --- the border flip-flops, cycle by cycle (VICE's x64sc, vicii-cycle.c) ------------------
+@pytest.mark.parametrize("cycle, line, opened, why", [
+    (0, 51, True, "DEN cleared in line 51's first cycle: the VIC still sees it set there, the border opens"),
+    (62, 50, False, "DEN cleared in line 50's last cycle: never seen set in line 51, the border stays shut"),
+    (62, 51, True, "DEN cleared in line 51's last cycle: seen set before, the border opens"),
+])
+def test_den_seen_set_in_any_cycle_of_the_top_line_opens_the_border(cycle, line, opened, why):
+    rows = _frame_rows([(line, cycle, 0x11, 0x0B), (53, 30, 0x11, 0x1B)])
+    assert (rows[100][100] != 14) == opened, why
+
+
+def test_an_open_vertical_border_stays_open_into_the_next_frame():
+    """RSEL cleared in line 249 (24 rows: the bottom was line 247): the bottom line of
+    25 rows (251) is never seen, the vertical flip-flop stays reset through the frame's
+    end, and the next frame shows graphics in its top border (sprites in the border)."""
+    start = [0] * 0x41
+    start[0x20], start[0x21], start[0x11], start[0x16], start[0x40] = 14, 6, 0x1B, 0x08, 3
+    log = vicdraw.FrameLog(0, start, True)
+    log.writes = [(249 * 63 + 20, 0x11, 0x13)]
+    assert vicdraw.border_at_end(log) == (False, False, True)
+    assert vicdraw.border_at_end(vicdraw.FrameLog(0, start, True)) == (True, True, True)
+    following = vicdraw.FrameLog(vicdraw.LINES * 63, start, True, (False, False, True))
+    drawer = vicdraw.LineDrawer(following, lambda addr: 0, [0] * 1024)
+    rows = []
+    for _line in range(30):
+        drawer.step()
+        rows.append(vicdraw.draw_line(drawer, 1 << 62))
+        drawer.finish_line()
+    assert rows[20][100] == 6 and rows[20][5] == 14, "the top border open (the side border as usual)"
+
+
+# --- the bad-line condition in every cycle (Bauer 3.14.6, DMA delay) -----------------------
+# YSCROLL 0 until the write, 3 after it (the first text row in line $33); the screen at
+# $0400 holds character 1 (all pixels set) at cells 40-79 only, colour 0 (black)
+@pytest.mark.parametrize("writes, colour, why", [
+    ([(0x2F, 62, 0x11, 0x1B)], 6, "no bad-line condition in line $30: the first row shows cells 0-39"),
+    ([(0x30, 0, 0x11, 0x1B)], 0, "the condition in line $30's first cycle only: display state without "
+     "c-accesses, VC advanced by 40 there, the first row shows cells 40-79"),
+    ([(0x30, 13, 0x11, 0x1B)], 6, "the condition up to cycle 14: RC reset there, so RC is not 7 in cycle 58 "
+     "and VCBASE stays: the first row shows cells 0-39"),
+])
+def test_a_bad_line_condition_in_a_single_cycle_starts_the_display(writes, colour, why):
+    memory = {0x0400 + cell: 1 for cell in range(40, 80)}
+    memory.update({0x2008 + row: 0xFF for row in range(8)})
+    rows = _frame_rows(writes, {0x11: 0x18, 0x18: 0x18}, memory)
+    assert rows[0x33][32] == colour, why
+
+
+def test_dma_delay_the_condition_from_mid_line_shifts_the_row():
+    """YSCROLL made to match in cycle 20 of line $30 (the VIC sees it from cycle 21): the
+    g-accesses from cycle 22 on are in display state, VC advances by 34 there, and the
+    screen is shifted by 34 cells (the first row, line $33, starts with cell 34)."""
+    memory = {0x0400 + 34: 1}
+    memory.update({0x2008 + row: 0xFF for row in range(8)})
+    rows = _frame_rows([(0x30, 19, 0x11, 0x18), (0x30, 40, 0x11, 0x1B)], {0x11: 0x19, 0x18: 0x18}, memory)
+    assert rows[0x33][32] == 0 and rows[0x33][40] == 6
+
+
+# --- the light pen (Bauer 3.13; VICE's x64sc, vicii-lightpen.c) -----------------------------
+def test_the_light_pen_latches_once_a_frame():
+    from asm6502.emu.c64.vic import VIC
+    vic = VIC()
+    line = 100
+    vic.light_pen(True, line * 63 + 20)  # the edge in cycle 21: latched in cycle 22 (X $044)
+    assert (vic.read(0x13, line * 63 + 30), vic.read(0x14, line * 63 + 30)) == (0x044 // 2 + 2, line)
+    assert vic.flags & 0x08
+    vic.light_pen(False, line * 63 + 40)
+    vic.light_pen(True, (line + 5) * 63 + 40)  # a second edge in the frame: no new position
+    assert vic.read(0x14, (line + 6) * 63) == line
+    # held low into the next frame: latched again at its start, X $D1
+    assert (vic.read(0x13, CYCLES_PER_FRAME + 100), vic.read(0x14, CYCLES_PER_FRAME + 100)) == (0xD1, 0)
+
+
+LIGHT_PEN = """*= $c000
+         sei
+         lda #$ff
+         sta $dc01
+         sta $dc03
+w1       lda $d012
+         cmp #$80
+         bne w1
+         lda #$00
+         sta $dc01
+         lda #$ff
+         sta $dc01
+         lda $d013
+         sta $fb
+         lda $d014
+         sta $fc
+         lda $d019
+         and #$08
+         sta $fd
+         sta $d7ff
+"""
+
+
+def test_the_light_pen_line_pulled_low_by_cia1_port_b(test_roms):
+    """CIA 1 port B bit 4, an output driven low, is the pen's line: $D014 the line of the
+    edge, $D013 half the X position a few cycles after the raster reached line $80, bit 3
+    of $D019 set."""
+    m, stop = run(test_roms, LIGHT_PEN)
+    assert stop.reason == "exit", stop
+    assert m.memory[0xFC] == 0x80 and m.memory[0xFD] == 0x08
+    assert 0x194 // 2 + 2 <= m.memory[0xFB] or m.memory[0xFB] <= 0x040 // 2 + 2  # (cycles 1-20 of the line)
+
+
+# --- the sprite sequencer (Bauer 3.8.1; VICE's x64sc, vicii-cycle.c) ----------------------
+def _sprite_lines(writes, start_regs):
+    """The lines showing sprite 0 in a frame drawn by vicdraw alone (its data all $FF)."""
+    start = [0] * 0x41
+    start[0x11], start[0x16], start[0x40], start[0x18] = 0x1B, 0x08, 3, 0x14
+    for reg, value in start_regs.items():
+        start[reg] = value
+    log = vicdraw.FrameLog(0, start, True)
+    log.writes = [(line * 63 + cycle, reg, value) for line, cycle, reg, value in writes]
+    drawer = vicdraw.LineDrawer(log, lambda addr: 0xFF if 0x2000 <= addr < 0x2040 else
+                                (0x80 if addr == 0x07F8 else 0), [0] * 1024)
+    shown = []
+    for line in range(vicdraw.LINES):
+        drawer.step()
+        if drawer.sprites(line):
+            shown.append(line)
+        drawer.finish_line()
+    return shown
+
+
+@pytest.mark.parametrize("writes, y_exp, lines, why", [
+    ([], 0, range(101, 122), "Y 100: DMA from line 100's cycle 55, shown on lines 101-121"),
+    ([(110, 30, 0x01, 200)], 0, [*range(101, 122), *range(201, 222)],
+     "Y rewritten during the display: DMA goes on until MCBASE reaches 63, then starts again at the "
+     "new Y (a multiplexer's trick)"),
+    ([], 1, range(101, 143), "expanded in Y: each row twice, 42 lines"),
+    ([(101, 20, 0x17, 0)], 1, range(101, 123),
+     "expansion cleared in mid-sprite (not in cycle 15): the flip-flop set, one row twice, then 1 a line"),
+])
+def test_sprite_dma_runs_by_mcbase(writes, y_exp, lines, why):
+    assert _sprite_lines(writes, {0x15: 1, 0x01: 100, 0x17: y_exp}) == list(lines), why
+
+
+def test_sprite_crunch():
+    """$D017 cleared in cycle 15 of the line after the DMA began, the expansion flip-flop
+    reset: MC becomes (%101010 & (MCBASE & MC)) | (%010101 & (MCBASE | MC)) = 1, so MCBASE
+    counts 1, 4, ... 61, 0, 3 ... and misses 63: the sprite is fetched on, past the end of
+    its 21 rows (VICE's x64sc, vicii-mem.c; the spritecrunch test programs)."""
+    shown = _sprite_lines([(101, 14, 0x17, 0)], {0x15: 1, 0x01: 100, 0x17: 1})
+    assert shown[:2] == [101, 102] and len(shown) > 42
+
+
+def test_a_sprite_priority_written_in_mid_line_shows_six_pixels_later():
+    """Sprite 0 (X 100: columns 108-131, colour 7) over text whose pixels are all set
+    (colour 0); $D01B written in cycle 27 (0-based 26), whose colour change would show from
+    column 112: the sprite goes behind the text from column 118 (VICE's spritesplit ss-pri)."""
+    memory = {0x0400 + cell: 1 for cell in range(1000)}
+    memory.update({0x2008 + row: 0xFF for row in range(8)})
+    memory.update({0x2040 + i: 0xFF for i in range(63)})
+    memory[0x07F8] = 0x81
+    rows = _frame_rows([(101, 26, 0x1B, 0x01)],
+                       {0x18: 0x18, 0x15: 0x01, 0x00: 100, 0x01: 100, 0x27: 7}, memory)
+    assert list(rows[101][116:120]) == [7, 7, 0, 0]
+    assert rows[102][110] == 0, "the next line: behind from its start"

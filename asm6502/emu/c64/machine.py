@@ -638,6 +638,9 @@ class C64:
             self.color[addr & 0x3FF] = value & 0x0F
         elif page == 0xDC:
             self.cia1.write(addr & 0x0F, value, c)
+            if addr & 0x0D == 1:  # port B or its direction: bit 4 is the VIC's light pen line
+                regs = self.cia1.regs
+                self.vic.light_pen(bool(regs[3] & 0x10 and not regs[1] & 0x10), c)
         elif page == 0xDD:
             self.cia2.write(addr & 0x0F, value, c)
             if addr & 0x0D == 0:  # port A or its direction: the VIC's bank

@@ -98,6 +98,10 @@ class VIC:
         self.cursor: LineDrawer | None = None  # walks the current frame for collisions
         self.wants_collisions = False  # the program has read $D01E or $D01F: frames are walked to their end
         self.line_event = NEVER  # the next line end at which collisions are looked for
+        # the light pen input (CIA 1 port B bit 4, joystick port 1's fire line)
+        self.pen_low = False
+        self.pen_frame = -1  # the frame in which the latch took a position (once a frame)
+        self.lpx = self.lpy = 0
         self._plan(0)
 
     @staticmethod
@@ -255,11 +259,13 @@ class VIC:
             self._walk(self.frame.cycle + CYCLES_PER_FRAME)
         done = self.frame
         den = bool(self.regs[0x11] & 0x10)  # (unchanged since the last write: it was so in line $30)
+        border = vicdraw.border_at_end(done)
         if frame_start - done.cycle > CYCLES_PER_FRAME:  # a frame without writes between
-            done = FrameLog(frame_start - CYCLES_PER_FRAME, self.regs, den)
+            done = FrameLog(frame_start - CYCLES_PER_FRAME, self.regs, den, border)
+            border = vicdraw.border_at_end(done)
         self.previous = done
         self.frame = FrameLog(frame_start, self.regs,
-                              den and cycle >= frame_start + vicdraw.DEN_LINE * CYCLES_PER_LINE)
+                              den and cycle >= frame_start + vicdraw.DEN_LINE * CYCLES_PER_LINE, border)
         self.cursor = None
 
     def note_bank(self, bank_bits: int, cycle: int) -> None:
@@ -317,6 +323,41 @@ class VIC:
             if a >= 0:
                 self.line_event = max((a + 2) * CYCLES_PER_LINE, (here + 1) * CYCLES_PER_LINE)
 
+    # --- the light pen -----------------------------------------------------------------
+    def light_pen(self, low: bool, cycle: int) -> None:
+        """The light pen line from *cycle* on: a falling edge latches the beam's position
+        in the next cycle ($D013 X / 2, $D014 the line) and sets interrupt bit 3, once a
+        frame; a line held low retriggers at the frame's start (VICE's x64sc,
+        vicii-lightpen.c: the trigger one cycle after the edge, X from the cycle's
+        position plus 2 on a 6569, $D1 when retriggered; Bauer 3.13)."""
+        self._pen_retrigger(cycle)
+        if low and not self.pen_low:
+            self._pen_latch(cycle + 1, False)
+        self.pen_low = low
+
+    def _pen_latch(self, cycle: int, retrigger: bool) -> None:
+        frame = cycle // CYCLES_PER_FRAME
+        if frame == self.pen_frame:
+            return
+        self.pen_frame = frame
+        line, k = divmod(cycle % CYCLES_PER_FRAME, CYCLES_PER_LINE)
+        if line == LINES - 1 and k > 0:  # (not in the last line but for its first cycle)
+            return
+        # the X position of cycle k (0-based): $194 + 8k up to cycle 13, then 4 + 8 (k - 13)
+        xpos = 0x194 + 8 * k if k < 13 else 4 + 8 * (k - 13)
+        self.lpx = 0xD1 if retrigger else (xpos // 2 + 2) & 0xFF
+        self.lpy = line & 0xFF
+        self.update(cycle)
+        self._raise(0x08, cycle)
+        self.on_change()
+
+    def _pen_retrigger(self, cycle: int) -> None:
+        """A pen held low since an earlier frame latches again at this frame's start."""
+        if self.pen_low:
+            start = cycle - cycle % CYCLES_PER_FRAME + 1  # (VICE: the frame starts in cycle 2 of line 0)
+            if start <= cycle and start // CYCLES_PER_FRAME != self.pen_frame:
+                self._pen_latch(start, True)
+
     # --- registers --------------------------------------------------------------------
     def read(self, reg: int, cycle: int) -> int:
         reg &= 0x3F
@@ -326,14 +367,16 @@ class VIC:
         if reg == 0x12:
             return self.line(cycle) & 0xFF
         if reg == 0x19:
+            self._pen_retrigger(cycle)
             if r[0x15] and self.enable & 0x06:
                 self.catch_up(cycle)
             self.update(cycle)
             return self.flags | 0x70 | (0x80 if self.flags & self.enable else 0)
         if reg == 0x1A:
             return self.enable | 0xF0
-        if reg in (0x13, 0x14):  # light pen: no pen
-            return 0
+        if reg in (0x13, 0x14):
+            self._pen_retrigger(cycle)
+            return self.lpx if reg == 0x13 else self.lpy
         if reg in (0x1E, 0x1F):  # collisions: reading clears the register (Bauer 3.8.2)
             self.wants_collisions = True
             if r[0x15]:

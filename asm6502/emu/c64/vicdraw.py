@@ -4,8 +4,11 @@ sections 3.7 display generation, 3.8 sprites, 3.9 the border, 3.10 display modes
 
 A ``LineDrawer`` walks a frame's raster lines in order from the registers in force
 at its start and the register writes logged during it (``FrameLog``), keeping the
-chip's own counters: VC, VCBASE and RC, the display/idle state (a bad line starts a
-text row), the vertical border flip-flop.  Each line gives its graphics' foreground
+chip's own counters: VC, VCBASE and RC, the display/idle state (the bad-line condition,
+looked at in every cycle of a line whose $D011 changes, starts a text row -- in mid-line
+too: DMA delay), the 40-cell video matrix buffer the c-accesses fill, the border
+flip-flops (carried from frame to frame: ``FrameLog.border``), the sprite sequencer (DMA,
+MCBASE, MC and the expansion flip-flop per sprite, at their cycles).  Each line gives its graphics' foreground
 pixels and the sprites' pixels as bit masks (bit x = screen column x of the 384 of a
 picture), from which the VIC sets its collision registers, and on demand the line's
 colours: background graphics in the five valid modes (the invalid ones show black),
@@ -35,7 +38,19 @@ CYCLES_PER_LINE = 63
 FIRST_BAD, LAST_BAD = 0x30, 0xF7  # bad lines occur in lines $30-$F7 (Bauer 3.5)
 DEN_LINE = 0x30  # DEN must be set in some cycle of line $30 for a frame to have bad lines
 COUNTER_CYCLE = 13  # cycle 14 (0-based 13): VC is loaded, a bad line resets RC (Bauer 3.7.2)
+BA_FIRST = 11  # cycle 12: from here the bad-line condition pulls BA low (Bauer 3.6.3)
+C_FIRST = 14  # cycles 15-54: the c-accesses
+G_FIRST = 15  # cycles 16-55: the g-accesses
+RC_CYCLE = 57  # cycle 58: RC is checked
+# the sprite sequencer's cycles (0-based; VICE's x64sc, vicii-chip-model.c, PAL)
+CRUNCH_CYCLE = 14  # cycle 15: a $D017 bit cleared now crunches MC
+MCBASE_CYCLE = 15  # cycle 16: MCBASE advances
+DMA_CYCLES = (54, 55)  # cycles 55 and 56: DMA turned on; in 56 the expansion flip-flop toggles
+DISPLAY_CYCLE = 57  # cycle 58: MC from MCBASE, the display flag
 X_OF_CYCLE0 = -12 * 8  # picture column of the start of a line's cycle 1 (0-based cycle 0)
+# a sprite priority ($D01B) written in mid-line shows 6 pixels later than a colour written
+# in the same cycle (measured by VICE's testprogs VICII/spritesplit ss-pri*, against x64sc)
+PRIORITY_DELAY = 6
 # the border's edges in picture columns / raster lines (Bauer 3.9: X 24/31 and 344/335,
 # Y 51/55 and 251/247)
 LEFT = {True: 32, False: 39}  # by CSEL ($D016 bit 3)
@@ -54,13 +69,15 @@ class FrameLog:
     registers and the bank at index 0x40) and the writes during it, (cycle, reg, value)
     in order."""
 
-    __slots__ = ("cycle", "start", "writes", "den")
+    __slots__ = ("cycle", "start", "writes", "den", "border")
 
-    def __init__(self, cycle: int, regs: list[int], den: bool):
+    def __init__(self, cycle: int, regs: list[int], den: bool,
+                 border: tuple[bool, bool, bool] = (True, True, True)):
         self.cycle = cycle  # the frame's first cycle
         self.start = list(regs)
         self.writes: list[tuple[int, int, int]] = []
         self.den = den  # DEN was set in line $30 (a frame in progress: as far as known)
+        self.border = border  # the border flip-flops at its start (``LineDrawer.border_state``)
 
 
 def bad_line(line: int, d011: int, den: bool) -> bool:
@@ -123,65 +140,163 @@ class LineDrawer:
         self.line = 0  # the next line to step
         self.vcbase = 0
         self.vc = 0
-        self.rc = 0
+        # RC as the previous frame left it: 7, idle, after its last text row (the chip keeps
+        # RC in idle state)
+        self.rc = 7
         self.display = False
-        self.vborder = True
-        self.main_border = True  # the main border flip-flop (Bauer 3.9), carried from line to line
+        # the border flip-flops (Bauer 3.9), carried from line to line and frame to frame
+        self.vborder, self.set_vborder, self.main_border = log.border
         self.open: list[tuple[int, int]] = []  # the picture columns the border leaves open on the line
-        self.row_vc = 0  # VC of the last bad line: where its c-accesses read the text row
-        self.dma = sprite_dma_lines(self.regs)
+        self.row_vc = 0  # VC as cycle 14 loaded it: the row's first cell
+        self.vbuf = [0] * 40  # the video matrix and colour line the c-accesses fill (Bauer 3.7.2)
+        self.cbuf = [0] * 40
+        self.display_from = 40  # the line's first column in display state (40: idle all along)
+        self.bad_at_rc = False  # the bad-line condition in cycle 58
+        # the sprite sequencer (Bauer 3.8.1; VICE's x64sc, vicii-cycle.c): per sprite the DMA
+        # flag, MCBASE, MC, the expansion flip-flop; the data fetched at the end of a line and
+        # the sprites shown on the next (``display`` as cycle 58 left it)
+        self.sp_dma = 0
+        self.sp_mcbase = [0] * 8
+        self.sp_mc = [0] * 8
+        self.sp_exp = [True] * 8
+        self.sp_shown = 0
+        self.sp_data = [0] * 8
+        self._sprites_from_last_frame()
+        self.line_regs = list(self.regs)
+        self.line_pos = 0
 
     def apply_until(self, cycle: int) -> None:
         """Apply the logged writes made before *cycle*."""
         writes, regs, pos = self.log.writes, self.regs, self.pos
-        sprites = False
         while pos < len(writes) and writes[pos][0] < cycle:
             _c, reg, value = writes[pos]
             regs[reg] = value
-            sprites = sprites or reg in SPRITE_DMA_REGS
             pos += 1
         self.pos = pos
-        if sprites:
-            self.dma = sprite_dma_lines(regs)
 
     def line_start(self, line: int) -> int:
         return self.log.cycle + line * CYCLES_PER_LINE
 
     def step(self) -> tuple[int, int]:
         """Advance the counters through the next line; return (line, the writes' index
-        at the line's cycle 14) -- the state ``pixels`` draws from."""
+        at the line's cycle 14) -- the state ``pixels`` draws from.
+
+        The sequencer as Bauer 3.7.2 and VICE's x64sc (vicii-cycle.c) give it, the VIC
+        seeing a register written in cycle k from cycle k + 1: the bad-line condition is
+        looked at in every cycle; where it holds the sequencer goes to display state (in
+        mid-line too: DMA delay); in cycle 14 VC is loaded from VCBASE and VMLI cleared,
+        RC reset if the condition holds then; the g-accesses of cycles 16-55 read the
+        40-cell buffer at VMLI in display state and advance VC and VMLI; the c-accesses of
+        cycles 15-54 fill it where the condition holds, with $FF in the first three cycles
+        after BA went low (the CPU still has the bus: Bauer 3.14.6); in cycle 58 RC = 7
+        ends the row (VCBASE = VC, idle) and display state (or the condition) advances RC."""
         line = self.line
         self.line += 1
         start = self.line_start(line)
-        self.apply_until(start + COUNTER_CYCLE)
-        regs = self.regs
-        d011 = regs[0x11]
+        self.apply_until(start)
+        self.line_regs = list(self.regs)
+        self.line_pos = self.pos
+        self.open = self._border(line, start)
         if line == 0:
             self.vcbase = 0
-        self.open = self._border(line, start)
-        bad = bad_line(line, d011, self.log.den)
-        self.vc = self.vcbase
-        if bad:
-            self.rc = 0
-            self.display = True
+        den = self.log.den
+        writes, i = self.log.writes, self.pos
+        changes = []  # (VIC cycle from which, $D011) of the line's writes to $D011 before cycle 58
+        while i < len(writes) and writes[i][0] < start + RC_CYCLE:
+            if writes[i][1] == 0x11:
+                changes.append((writes[i][0] - start + 1, writes[i][2]))
+            i += 1
+        d011 = self.regs[0x11]
+        if not changes:  # (the usual line: the condition holds in all of its cycles or none)
+            bad = bad_line(line, d011, den)
+            self.apply_until(start + COUNTER_CYCLE)
+            self.vc = self.vcbase
             self.row_vc = self.vc
+            if bad:
+                self.rc = 0
+                self.display = True
+                self._fill()
+            self.display_from = 0 if self.display else 40
+            self.bad_at_rc = bad
+            return line, self.pos
+        # the condition cycle by cycle
+        bads = []
+        n = 0
+        allowed = den and line != DEN_LINE  # (line $30: from the first cycle DEN is seen set)
+        for k in range(RC_CYCLE + 1):
+            while n < len(changes) and changes[n][0] <= k:
+                d011 = changes[n][1]
+                n += 1
+            allowed = allowed or (den and bool(d011 & 0x10))
+            bads.append(bad_line(line, d011, allowed))
+        display_from = 0 if self.display else 40
+        for k in range(G_FIRST):
+            if bads[k]:
+                display_from = 0
+                break
+        else:
+            # (a g-access looks at the state the cycle before left: VICE makes it in phi 1,
+            # before the condition is checked)
+            for k in range(G_FIRST, G_FIRST + 39):
+                if bads[k]:
+                    display_from = min(display_from, k + 1 - G_FIRST)
+                    break
+        self.apply_until(start + COUNTER_CYCLE)
+        self.vc = self.vcbase
+        self.row_vc = self.vc
+        if bads[COUNTER_CYCLE]:
+            self.rc = 0
+        # the c-accesses: cycle k (0-based 14-53) writes the cell VMLI, the display g-accesses
+        # made up to and including cycle k; BA low from the first cycle >= 11 the condition holds
+        bank = (3 - (self.regs[0x40] & 3)) * 0x4000
+        screen = bank + (self.regs[0x18] >> 4) * 0x400
+        ba_low = -1
+        for k in range(BA_FIRST, C_FIRST + 40):
+            if not bads[k]:
+                ba_low = -1
+                continue
+            if ba_low < 0:
+                ba_low = k
+            if k >= C_FIRST:
+                cell = max(0, k - G_FIRST + 1 - display_from)
+                if cell < 40:
+                    addr = (self.row_vc + cell) & 0x3FF
+                    self.vbuf[cell] = 0xFF if k < ba_low + 3 else self.fetch(screen + addr)
+                    self.cbuf[cell] = self.colour_ram[addr] & 0x0F
+        self.display = self.display or display_from < 40
+        self.display_from = display_from
+        self.bad_at_rc = bads[RC_CYCLE]
         return line, self.pos
 
+    def _fill(self) -> None:
+        """The c-accesses of a whole bad line: the 40 cells from VC on."""
+        bank = (3 - (self.regs[0x40] & 3)) * 0x4000
+        screen = bank + (self.regs[0x18] >> 4) * 0x400
+        vbuf, cbuf, fetch, cram, vc = self.vbuf, self.cbuf, self.fetch, self.colour_ram, self.row_vc
+        for cell in range(40):
+            addr = (vc + cell) & 0x3FF
+            vbuf[cell] = fetch(screen + addr)
+            cbuf[cell] = cram[addr] & 0x0F
+
     def finish_line(self) -> None:
-        """The end of the line's display: VC advanced by the 40 g-accesses, cycle 58's RC
-        check (Bauer 3.7.2, 4 and 5)."""
+        """The end of the line's display: VC advanced by the g-accesses in display state,
+        cycle 58's RC check (Bauer 3.7.2, 4 and 5), the sprite sequencer's cycles."""
         line = self.line - 1
-        vc = self.vc + 40 if self.display else self.vc
+        self._sprite_sequencer(line)
+        vc = self.vc + 40 - self.display_from
         if self.rc == 7:
             self.vcbase = vc & 0x3FF
-            self.display = bad_line(line, self.regs[0x11], self.log.den)
+            self.display = self.bad_at_rc
         if self.display:
             self.rc = (self.rc + 1) & 7
 
     # --- the graphics ----------------------------------------------------------------
     def graphics(self, colours: bool) -> tuple[int, bytearray | None]:
         """The line's background graphics: (foreground mask, colours or None), from the
-        current registers and counters, the border not yet drawn."""
+        current registers and counters, the border not yet drawn.  A column in idle state
+        shows the byte at $3FFF ($39FF with ECM) as display state would with the video
+        matrix and colour data all 0 (Bauer 3.7.1): 1 bits black, 0 bits the background
+        colour -- black too in hires bitmap mode (its colours are the matrix's)."""
         regs, fetch = self.regs, self.fetch
         d011, d016, d018 = regs[0x11], regs[0x16], regs[0x18]
         bank = (3 - (regs[0x40] & 3)) * 0x4000
@@ -191,46 +306,26 @@ class LineDrawer:
         row = bytearray([bg0]) * WIDTH if colours else None
         fg_mask = 0
         invalid = ecm and (bmm or mcm)
-        if not self.display:
-            # idle state: the byte at $3FFF ($39FF with ECM) shown as in display state with
-            # the video matrix and colour data all 0 (Bauer 3.7.1): 1 bits black, 0 bits the
-            # background colour -- black too in hires bitmap mode (its colours are the matrix's)
-            data = fetch(bank + (0x39FF if ecm else 0x3FFF))
-            if row is not None and (invalid or (bmm and not mcm)):
-                row[:] = bytes(WIDTH)  # (the border covers what is outside the window)
-            if not data:
-                return 0, row
-            multi = bool(mcm and bmm)  # (idle: no colour bits, so multicolour text is hires)
-            for col in range(40):
-                x = xs + col * 8
-                if multi:
-                    for i in range(4):
-                        pair = (data >> (6 - 2 * i)) & 3
-                        if pair & 2:
-                            fg_mask |= 3 << (x + 2 * i)
-                        if row is not None and pair:
-                            row[x + 2 * i:x + 2 * i + 2] = b"\x00\x00"
-                else:
-                    fg_mask |= _REVERSED[data] << x
-                    if row is not None:
-                        for i in range(8):
-                            if data & (0x80 >> i):
-                                row[x + i] = 0
-            return fg_mask & FULL, row
-        screen = bank + (d018 >> 4) * 0x400
+        display_from = self.display_from
+        idle = fetch(bank + (0x39FF if ecm else 0x3FFF)) if display_from else 0
         chars = bank + ((d018 >> 1) & 7) * 0x800
         bitmap = bank + (0x2000 if d018 & 0x08 else 0)
-        rc, vc, cram = self.rc, self.row_vc, self.colour_ram
+        rc, vc, vbuf, cbuf = self.rc, self.row_vc, self.vbuf, self.cbuf
         bgs = (bg0, regs[0x22] & 0x0F, regs[0x23] & 0x0F, regs[0x24] & 0x0F)
         for col in range(40):
-            cell = (vc + col) & 0x3FF
-            code = fetch(screen + cell)
-            colour = cram[cell] & 0x0F
-            if bmm:
-                data = fetch(bitmap + (cell << 3 | rc))
+            if col < display_from:
+                code = colour = 0
+                data = idle
             else:
-                data = fetch(chars + ((code & 0x3F if ecm else code) << 3 | rc))
+                cell = col - display_from
+                code, colour = vbuf[cell], cbuf[cell]
+                if bmm:
+                    data = fetch(bitmap + (((vc + cell) & 0x3FF) << 3 | rc))
+                else:
+                    data = fetch(chars + ((code & 0x3F if ecm else code) << 3 | rc))
             x = xs + col * 8
+            if not data and row is None:
+                continue
             if mcm and (bmm or colour & 8):
                 if bmm:
                     cs = (bg0, code >> 4, code & 0x0F, colour)
@@ -257,39 +352,133 @@ class LineDrawer:
                 on = off = 0
             for i in range(8):
                 row[x + i] = on if data & (0x80 >> i) else off
+        if row is not None and display_from and (invalid or (bmm and not mcm)):
+            # (idle columns black; the border covers what is outside the window)
+            end = WIDTH if display_from == 40 else xs + 8 * display_from
+            row[:end] = bytes(end)
         return fg_mask & FULL, row
 
     def sprites(self, line: int) -> list[tuple[int, int, list[tuple[int, int]]]]:
-        """The sprites shown on *line*: (number, first picture column, pixels), sprite 0 first.
-        A sprite fetched at the end of line L shows on line L + 1 (Bauer 3.8.1)."""
-        prev = (line - 1) % LINES
-        active = self.dma[prev]
-        if not active:
+        """The sprites shown on *line*: (number, first picture column, pixels), sprite 0 first
+        -- the data the sequencer fetched at the end of the line before (Bauer 3.8.1)."""
+        shown = self.sp_shown
+        if not shown:
             return []
-        regs, fetch = self.regs, self.fetch
-        bank = (3 - (regs[0x40] & 3)) * 0x4000
-        pointers = bank + (regs[0x18] >> 4) * 0x400 + 0x3F8
+        regs = self.regs
         out: list[tuple[int, int, list[tuple[int, int]]]] = []
         for n in range(8):
             bit = 1 << n
-            if not active & bit:
+            if not shown & bit:
                 continue
-            y = regs[1 + 2 * n]
-            expand_y = regs[0x17] & bit
-            d = (prev - y) % LINES
-            if d >= (42 if expand_y else 21):
-                d = (prev - y - 256) % LINES
-            row = d // 2 if expand_y else d
-            if row > 20:
-                continue
-            base = bank + fetch(pointers + n) * 64 + row * 3
-            data = fetch(base) << 16 | fetch(base + 1) << 8 | fetch(base + 2)
+            data = self.sp_data[n]
             if not data:
                 continue
             x = regs[2 * n] | (0x100 if regs[0x10] & bit else 0)
             sx = x + 8 if x < 0x1F8 else x - 0x1F8
             out.append((n, sx, _sprite_pixels(data, bool(regs[0x1C] & bit), bool(regs[0x1D] & bit))))
         return out
+
+    def _sprites_from_last_frame(self) -> None:
+        """The sequencer at the frame's start: the sprites whose DMA began in the frame
+        before and goes on (their rows counted from Y, the registers as the frame starts)."""
+        regs = self.regs
+        for n in range(8):
+            bit = 1 << n
+            y = regs[1 + 2 * n]
+            if not regs[0x15] & bit or y + 21 * (2 if regs[0x17] & bit else 1) <= LINES or y >= LINES:
+                continue
+            done = LINES - y  # lines fetched
+            rows = (done + 1) // 2 if regs[0x17] & bit else done
+            if rows < 21:
+                self.sp_dma |= bit
+                self.sp_mcbase[n] = self.sp_mc[n] = 3 * rows
+                self.sp_exp[n] = not (regs[0x17] & bit and done % 2)
+                self.sp_shown |= bit
+                self._fetch_sprite(n)
+
+    def _fetch_sprite(self, n: int) -> None:
+        """The p- and s-accesses: the pointer, then three bytes at MC (MC advances by 3)."""
+        regs, fetch = self.regs, self.fetch
+        bank = (3 - (regs[0x40] & 3)) * 0x4000
+        pointer = fetch(bank + (regs[0x18] >> 4) * 0x400 + 0x3F8 + n)
+        base = bank + pointer * 64
+        mc = self.sp_mc[n]
+        self.sp_data[n] = fetch(base + mc) << 16 | fetch(base + ((mc + 1) & 63)) << 8 | fetch(base + ((mc + 2) & 63))
+        self.sp_mc[n] = (mc + 3) & 63
+
+    def _sprite_sequencer(self, line: int) -> None:
+        """The line's sprite cycles, each register as the VIC sees it then (a write in cycle k
+        from cycle k + 1; VICE's x64sc, vicii-cycle.c and the $D017 store of vicii-mem.c): a
+        $D017 bit cleared sets the expansion flip-flop, and if it was reset in cycle 15,
+        MC becomes (%101010 & (MCBASE & MC)) | (%010101 & (MCBASE | MC)) (sprite crunch); cycle
+        16: MCBASE = MC where the flip-flop is set, DMA off at 63; cycles 55 and 56: DMA on
+        (MCBASE 0, flip-flop set) for an enabled sprite whose Y is the line's low byte;
+        cycle 56: the flip-flop toggles where Y expansion is on; cycle 58: MC = MCBASE, the
+        sprite shown on the next line while its DMA is on (turned on where Y matches, off
+        without DMA); then the data fetched."""
+        start = self.line_start(line)
+        regs = list(self.line_regs)
+        writes, i = self.log.writes, self.line_pos
+        end = start + CYCLES_PER_LINE
+        events = []
+        while i < len(writes) and writes[i][0] < end:
+            c, reg, value = writes[i]
+            if c >= start and (reg == 0x17 or reg == 0x15 or reg < 0x10 and reg & 1):
+                events.append((c - start, reg, value))
+            i += 1
+        if not self.sp_dma and not regs[0x15] and not any(reg == 0x15 for _k, reg, _v in events):
+            self.sp_shown = 0
+            return
+        dma, mcbase, mc, exp = self.sp_dma, self.sp_mcbase, self.sp_mc, self.sp_exp
+        ev = 0
+
+        def writes_until(k: int) -> None:  # the CPU's writes of the cycles before VIC cycle k
+            nonlocal ev
+            while ev < len(events) and events[ev][0] < k:
+                kc, reg, value = events[ev]
+                if reg == 0x17:
+                    for n in range(8):
+                        bit = 1 << n
+                        if not value & bit and not exp[n]:
+                            if kc == CRUNCH_CYCLE:
+                                mc[n] = (0x2A & (mcbase[n] & mc[n])) | (0x15 & (mcbase[n] | mc[n]))
+                            exp[n] = True
+                regs[reg] = value
+                ev += 1
+
+        writes_until(MCBASE_CYCLE)
+        for n in range(8):
+            if dma >> n & 1 and exp[n]:
+                mcbase[n] = mc[n]
+                if mcbase[n] == 63:
+                    dma &= ~(1 << n)
+        low = line & 0xFF
+        for k in DMA_CYCLES:
+            writes_until(k)
+            for n in range(8):
+                bit = 1 << n
+                if regs[0x15] & bit and regs[1 + 2 * n] == low and not dma & bit:
+                    dma |= bit
+                    mcbase[n] = 0
+                    exp[n] = True
+            if k == DMA_CYCLES[1]:
+                for n in range(8):
+                    if dma >> n & 1 and regs[0x17] >> n & 1:
+                        exp[n] = not exp[n]
+        writes_until(DISPLAY_CYCLE)
+        shown = self.sp_shown
+        for n in range(8):
+            bit = 1 << n
+            mc[n] = mcbase[n]
+            if dma & bit:
+                if regs[0x15] & bit and regs[1 + 2 * n] == low:
+                    shown |= bit
+            else:
+                shown &= ~bit
+        self.sp_dma, self.sp_shown = dma, shown
+        for n in range(8):
+            if dma >> n & 1:
+                self._fetch_sprite(n)
 
     def reg_at(self, reg: int, cycle: int) -> int:
         """A register's value in *cycle* (the writes not applied yet looked at, not applied)."""
@@ -303,46 +492,103 @@ class LineDrawer:
         return value
 
     def _border(self, line: int, start: int) -> list[tuple[int, int]]:
-        """The line's open stretches, from the border flip-flops as Bauer 3.9 gives them: at
-        the left edge (X 24 or 31, cycle 17) the vertical flip-flop is set in the bottom line
-        and reset in the top one (DEN on), then the main flip-flop is reset unless the
-        vertical one is set; at the right edge (X 344 in cycle 57, or 335 in cycle 55) the
-        main one is set; in cycle 63 the vertical one is set or reset again.  A register
-        counts as the raster passes its edge, so a CSEL switched in time leaves the border
-        open (and open on the next lines until the right edge sets it again)."""
-        left_cycle = start + LEFT_CYCLE
-        d011 = self.reg_at(0x11, left_cycle)
-        rsel = bool(d011 & 0x08)
-        if line == BOTTOM[rsel]:
-            self.vborder = True
-        elif line == TOP[rsel] and d011 & 0x10:
-            self.vborder = False
-        opened = self.main_border
+        """The line's open stretches, from the border flip-flops as VICE's x64sc models them
+        (vicii-cycle.c: check_hborder, check_vborder_top/bottom; Bauer 3.9).  The VIC sees a
+        register written in cycle k from cycle k + 1 on.  In every cycle: the top line (51,
+        55 by RSEL) with DEN set resets the vertical flip-flop and its latch ``set_vborder``;
+        the bottom line (251, 247) sets the latch.  In cycle 1 the vertical flip-flop takes
+        the latch.  At the left edge (cycle 17 with CSEL set, 18 without) the bottom check is
+        made, the vertical flip-flop takes the latch, and the main flip-flop is reset unless
+        the vertical one is set; at the right edge (cycle 57 with CSEL set, 56 without: X
+        344 and 335) the main one is set.  A register counts as the raster passes its edge, so
+        a CSEL switched in time leaves the border open (and open on the next lines until the
+        right edge sets it again), and DEN set in any cycle of the top line opens it."""
+        writes = self.log.writes
+        events = [(0, self.reg_at(0x11, start), self.reg_at(0x16, start))]
+        i = self.pos
+        d011, d016 = events[0][1], events[0][2]
+        while i < len(writes) and writes[i][0] < start + CYCLES_PER_LINE - 1:
+            c, reg, value = writes[i]
+            if c >= start and reg in (0x11, 0x16):
+                if reg == 0x11:
+                    d011 = value
+                else:
+                    d016 = value
+                events.append((c - start + 1, d011, d016))
+            i += 1
+        if len(events) == 1 and line not in _VERTICAL_LINES:  # (the usual line: nothing changes)
+            csel = bool(d016 & 0x08)
+            self.vborder = self.set_vborder
+            spans = []
+            if not self.vborder and self.main_border:
+                spans.append((LEFT[csel], RIGHT[csel]))
+            elif not self.main_border:
+                spans.append((0, RIGHT[csel]))
+            self.main_border = True
+            return spans
         x = 0
+        opened = not self.main_border
         spans = []
-        if not self.vborder:
-            left = LEFT[bool(self.reg_at(0x16, left_cycle) & 0x08)]
-            if opened:
-                x, opened = left, False
-        right = None
-        if not self.reg_at(0x16, start + RIGHT_CYCLE[False]) & 0x08:
-            right = RIGHT[False]
-        elif self.reg_at(0x16, start + RIGHT_CYCLE[True]) & 0x08:
-            right = RIGHT[True]
-        if not opened:
-            end = WIDTH if right is None else max(right, x)
-            if end > x:
-                spans.append((x, end))
-        self.main_border = right is not None or opened
-        d011 = self.reg_at(0x11, start + CYCLES_PER_LINE - 1)
-        rsel = bool(d011 & 0x08)
-        if line == BOTTOM[rsel]:
-            self.vborder = True
-        elif line == TOP[rsel] and d011 & 0x10:
-            self.vborder = False
-        return spans
+        n = 0
+        for k in range(CYCLES_PER_LINE):
+            while n + 1 < len(events) and events[n + 1][0] <= k:
+                n += 1
+            _k, d011, d016 = events[n]
+            csel = bool(d016 & 0x08)
+            if k == (LEFT_CYCLE if csel else LEFT_CYCLE + 1):
+                if line == BOTTOM[bool(d011 & 0x08)]:
+                    self.set_vborder = True
+                self.vborder = self.set_vborder
+                if not self.vborder and not opened:
+                    opened, x = True, LEFT[csel]
+            if k == RIGHT_CYCLE[csel] and opened:
+                spans.append((x, max(RIGHT[csel], x)))
+                opened = False
+            rsel = bool(d011 & 0x08)
+            if line == TOP[rsel] and d011 & 0x10:
+                self.vborder = self.set_vborder = False
+            if line == BOTTOM[rsel]:
+                self.set_vborder = True
+            if k == 0:
+                self.vborder = self.set_vborder
+            if k > RIGHT_CYCLE[True] and len(events) == n + 1:
+                break
+        if opened:
+            spans.append((x, WIDTH))
+        self.main_border = not opened
+        return [s for s in spans if s[1] > s[0]]
+
+    def border_state(self) -> tuple[bool, bool, bool]:
+        """(vertical flip-flop, its latch, main flip-flop) after the lines stepped so far."""
+        return self.vborder, self.set_vborder, self.main_border
 
 
+def border_at_end(log: FrameLog) -> tuple[bool, bool, bool]:
+    """The border flip-flops at the end of the frame of *log* (the next frame starts with
+    them): with RSEL and CSEL fixed the frame's bottom line and every line's right edge set
+    them; else the lines where they can change are walked -- those with a write to $D011 or
+    $D016 and the top and bottom lines; a line between leaves the vertical flip-flop as
+    its latch and the main one set, however many of them there are."""
+    lines = {(c - log.cycle) // CYCLES_PER_LINE for c, reg, _v in log.writes if reg in (0x11, 0x16)}
+    if not lines:
+        return True, True, True
+    drawer = LineDrawer(log, lambda a: 0, [])
+    done = -1
+    for line in sorted(lines | _VERTICAL_LINES):
+        if not 0 <= line < LINES:
+            continue
+        if line > done + 1:
+            drawer.vborder, drawer.main_border = drawer.set_vborder, True
+        start = drawer.line_start(line)
+        drawer.apply_until(start)
+        drawer._border(line, start)
+        done = line
+    if done < LINES - 1:
+        drawer.vborder, drawer.main_border = drawer.set_vborder, True
+    return drawer.border_state()
+
+
+_VERTICAL_LINES = frozenset((*TOP.values(), *BOTTOM.values()))
 SPRITE_DMA_REGS = frozenset({0x15, 0x17, 1, 3, 5, 7, 9, 11, 13, 15})
 _REVERSED = tuple(int(f"{b:08b}"[::-1], 2) for b in range(256))  # bit 7 -> column 0
 
@@ -386,9 +632,9 @@ def draw_line(drawer: LineDrawer, until: int) -> bytearray:
     row = _colours(drawer, line)
     writes = drawer.log.writes
     while drawer.pos < len(writes) and writes[drawer.pos][0] < min(until, start + CYCLES_PER_LINE):
-        cycle = writes[drawer.pos][0]
+        cycle, reg = writes[drawer.pos][0], writes[drawer.pos][1]
         drawer.apply_until(cycle + 1)
-        x = X_OF_CYCLE0 + (cycle - start) * 8
+        x = X_OF_CYCLE0 + (cycle - start) * 8 + (PRIORITY_DELAY if reg == 0x1B else 0)
         if x >= WIDTH:
             break
         later = _colours(drawer, line)
