@@ -35,10 +35,10 @@ index crosses a page.  During an I/O access (``io_read``, ``write_high``),
 minus one).
 
 The undocumented opcodes behave as "No More Secrets - NMOS 6510 Unintended
-Opcodes" (groepaz, 2021) describes them; the unstable LXA uses the constant $EE that
-Wolfgang Lorenz's test suite 2.15 (lxab.asm) expects of a C64, ANE $EF, or $EE when the VIC
-holds the read of its operand (RDY low in that cycle: the constants of VICE's x64sc, which
-pass VICE testprogs CPU/ane, checked on a C64C, and Lorenz's aneb.asm); SHA, SHX, SHY and
+Opcodes" (groepaz, 2021) describes them; the unstable LXA and ANE use the constant $EE that
+Wolfgang Lorenz's test suite 2.15 expects of a C64 (lxab.asm, aneb.asm, and trap16, whose ANE
+gives $EE where x64sc's constants give $EF with the bus free: VICE testprogs CPU/ane-none,
+measured on a C64C, expects $EF, which this CPU does not give); SHA, SHX, SHY and
 SHS store the register AND the high byte of the address plus one, and across a page that
 value is also the high byte of the address written (without the AND when the VIC holds
 the read before the write).  A JAM opcode stops the CPU (``Jammed``).
@@ -61,8 +61,7 @@ CYCLES: tuple[int, ...] = tuple(op.cycles for op in EVERY_OPCODE)
 #: bytes of each opcode with its operand
 SIZES: tuple[int, ...] = tuple(op.size for op in EVERY_OPCODE)
 JAM_OPCODES: frozenset[int] = frozenset(op.code for op in EVERY_OPCODE if op.mnemonic == "JAM")
-MAGIC = 0xEE  # LXA: A is ORed with it first (see the module docstring)
-ANE_MAGIC = 0xEF  # ANE's; $EE when the VIC holds the read of its operand (RDY low in that cycle)
+MAGIC = 0xEE  # LXA and ANE: A is ORed with it first (see the module docstring)
 
 
 def _tail_writes(op) -> int:
@@ -306,7 +305,7 @@ def _arr(cpu, v):
 
 
 def _ane(cpu, v):  # XAA: the unstable one
-    _lda(cpu, (cpu.a | (MAGIC if cpu.read_waits(1) else ANE_MAGIC)) & cpu.x & v)
+    _lda(cpu, (cpu.a | MAGIC) & cpu.x & v)
 
 
 def _sbx(cpu, v):  # AXS: X = (A AND X) - value, C as in CMP, V kept
