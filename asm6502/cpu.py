@@ -9,9 +9,8 @@ from __future__ import annotations
 
 from enum import StrEnum
 
-from asm6502.opcodes import ACCESS, OPCODES, PAGE_CROSSING_MODES, Access, Mode, cycles
-from asm6502.opcodes_undoc import ACCESS as UNDOCUMENTED_ACCESS
-from asm6502.opcodes_undoc import ALTERNATES, UNDOCUMENTED, UNSTABLE, UNSTABLE_OPCODES
+from asm6502.opcodes import OPCODES, Mode
+from asm6502.opcodes_undoc import UNDOCUMENTED, UNSTABLE, UNSTABLE_OPCODES
 
 
 class Cpu(StrEnum):
@@ -60,39 +59,3 @@ def unstable_mnemonics(cpu: str) -> frozenset[str]:
 def unstable_opcodes(cpu: str) -> frozenset[int]:
     """The opcode bytes of those instructions (and LAX #imm)."""
     return UNSTABLE_OPCODES if cpu == Cpu.NMOS_ILLEGAL else frozenset()
-
-
-class Opcode:
-    """One of the 256 opcodes of the NMOS 6510 as the emulator runs it."""
-
-    __slots__ = ("access", "code", "cycles", "documented", "mnemonic", "mode", "page_penalty", "size")
-
-    def __init__(self, code: int, mnemonic: str, mode: Mode, documented: bool):
-        self.code = code
-        self.mnemonic = mnemonic
-        self.mode = mode
-        self.documented = documented
-        own = ACCESS.get(mnemonic, Access.OTHER)
-        self.access = own if documented else UNDOCUMENTED_ACCESS.get(mnemonic, own)  # SBC $EB: SBC's
-        self.size = 1 + mode.operand_size
-        self.cycles = cycles(self.access, mnemonic, mode)
-        self.page_penalty = self.access is Access.READ and mode in PAGE_CROSSING_MODES
-
-    def __repr__(self) -> str:
-        return f"Opcode(${self.code:02X} {self.mnemonic} {self.mode.label}, {self.cycles} cycles)"
-
-
-def _every_opcode() -> tuple[Opcode, ...]:
-    found = {code: Opcode(code, m, mode, True) for m, modes in OPCODES.items() for mode, code in modes.items()}
-    for m, modes in UNDOCUMENTED.items():
-        for mode, code in modes.items():
-            found[code] = Opcode(code, m, mode, False)
-    for code, (m, mode) in ALTERNATES.items():
-        found[code] = Opcode(code, m, mode, False)
-    assert sorted(found) == list(range(256))
-    return tuple(found[code] for code in range(256))
-
-
-#: opcode byte -> its facts: the documented and the undocumented opcodes of ``--cpu 6502i``,
-#: plus the other encodings the assembler never emits (``opcodes_undoc.ALTERNATES``)
-EVERY_OPCODE: tuple[Opcode, ...] = _every_opcode()

@@ -16,9 +16,8 @@ from py65.devices.mpu6502 import MPU
 
 from asm6502.asm import assemble
 from asm6502.asm.result import Options
-from asm6502.cpu import EVERY_OPCODE
 from asm6502.emu.c64 import session
-from asm6502.emu.c64.cpu import C64CPU, CYCLES, instruction_table
+from asm6502.emu.c64.cpu import C64CPU, CYCLES, EVERY_OPCODE, instruction_table
 from asm6502.emu.c64.machine import C64, RomImages
 from asm6502.opcodes import Mode
 

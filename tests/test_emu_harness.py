@@ -19,10 +19,9 @@ from py65.devices.mpu6502 import MPU
 
 from asm6502.asm import assemble
 from asm6502.asm.result import Options
-from asm6502.cpu import EVERY_OPCODE
 from asm6502.diagnostics import DiagnosticError
 from asm6502.emu.c64 import screen, stubrom
-from asm6502.emu.c64.cpu import C64CPU, instruction_table
+from asm6502.emu.c64.cpu import C64CPU, EVERY_OPCODE, instruction_table
 from asm6502.emu.c64.mpu import FastMPU
 from asm6502.emu.harness import Machine, MachineOptions, StopReason, text_to_keys
 from asm6502.petscii import petscii_to_text

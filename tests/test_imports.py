@@ -93,6 +93,11 @@ LAZY = {
     ("asm6502.cli.completion", "asm6502.cli.assemble"): "2.7 ms; the script is made from every command's parser, imported when it is made",
     ("asm6502.cli.common", "asm6502.cpu"): "8 ms (the opcode tables); only for a --cpu given",
     ("asm6502.cli.basic_run", "asm6502.basic.interpreter.inout"): "with asm6502.basic.interpreter (13 ms), loaded by the run by then",
+    ("asm6502.typein.mselisting", "asm6502.typein.mselisting.checking"): "16.6 M instructions (callgrind) with the parser and the OCR "
+                                                                       "repairs; only for reading a listing ('mse write' needs none)",
+    ("asm6502.typein.mselisting.formats", "asm6502.typein.mselisting.parsing"): "14 M instructions (callgrind, its regular expressions and "
+                                                                              "the OCR module); only for reading a listing",
+    ("asm6502.typein.mselisting.formats", "asm6502.typein.mselisting.ocr"): "3.3 M instructions (callgrind); only for checking a V1.0 line read",
 }
 
 
@@ -216,15 +221,20 @@ def _imported_by(argv: list[str], cwd) -> set[str]:
     return {line.rsplit("|", 1)[-1].strip() for line in proc.stderr.splitlines() if line.startswith("import time:")}
 
 
-# a small command and what it does not need: the emulator, the type-in engine, dataclasses (with
-# inspect: 42 M instructions, callgrind), shutil (argparse's help formatter asks it for the width)
+# a small command and what it does not need: the emulator (its table of the 256 opcodes: 4 M instructions,
+# callgrind), the type-in engine (for 'mse write': the reading side), dataclasses (with inspect: 42 M
+# instructions, and each dataclass about 3 M more), typing (12 M), shutil (argparse's help formatter asks it
+# for the width)
 SMALL_COMMANDS = {
     "assemble": (["examples/hello.asm", "-o", "OUT", "-q"],
                  ("asm6502.emu", "asm6502.typein", "asm6502.basic.tokenizer", "dataclasses", "shutil")),
     "basic tok": (["basic", "tok", "examples/HELLO.BAS", "-o", "OUT", "-q"],
                   ("asm6502.emu", "asm6502.typein", "asm6502.asm", "dataclasses", "shutil")),
     "mse write": (["mse", "write", "build/superhirn.prg", "-o", "OUT"],
-                  ("asm6502.emu", "asm6502.typein.cslisting", "asm6502.asm", "dataclasses", "shutil")),
+                  ("asm6502.emu", "asm6502.typein.cslisting", "asm6502.asm", "dataclasses", "shutil",
+                   "asm6502.typein.mselisting.checking", "asm6502.typein.mselisting.parsing", "asm6502.typein.mselisting.ocr")),
+    "disasm": (["disasm", "build/superhirn.prg", "-o", "OUT"],
+               ("asm6502.emu", "asm6502.typein", "asm6502.asm", "dataclasses", "inspect", "typing", "shutil")),
 }
 
 

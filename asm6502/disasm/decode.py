@@ -10,13 +10,12 @@ reassembles to the same bytes.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from asm6502.cpu import instruction_set
 from asm6502.opcodes import ZERO_PAGE_FORM, Mode
+from asm6502.tuples import named_tuple
 
 
-@dataclass(frozen=True)
+@named_tuple  # (named tuples, not dataclasses: start-up, see disasm/model.py)
 class Insn:
     address: int
     opcode: int
@@ -30,7 +29,7 @@ class Insn:
         return self.address + self.size
 
 
-@dataclass(frozen=True)
+@named_tuple  # (named tuples, not dataclasses: start-up, see disasm/model.py)
 class Decoder:
     table: dict[int, tuple[str, Mode]]  # opcode -> (mnemonic, mode)
     modes: dict[str, dict[Mode, int]]  # mnemonic -> mode -> opcode

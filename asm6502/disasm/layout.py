@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Callable
-from dataclasses import dataclass
 
 from asm6502 import c64map as names
 from asm6502.disasm.basic_stub import BasicStub
@@ -13,6 +11,7 @@ from asm6502.disasm.model import TEXT_BYTES, Byte, Comment, Data, Equate, Instru
 from asm6502.disasm.model import Word as WordItem
 from asm6502.disasm.trace import Analysis
 from asm6502.opcodes import Mode
+from asm6502.tuples import named_tuple
 
 TEXT_MIN = 4  # a run of at least this many text bytes is written as text
 TEXT_CHUNK = 40  # characters per text line (Profi-Ass overflows past ~48 in one .asc)
@@ -26,7 +25,7 @@ ZERO_PAGE_MODES = frozenset({Mode.ZERO_PAGE, Mode.ZERO_PAGE_X, Mode.ZERO_PAGE_Y,
 INDEXED_MODES = frozenset({Mode.ABSOLUTE_X, Mode.ABSOLUTE_Y, Mode.ZERO_PAGE_X, Mode.ZERO_PAGE_Y})
 
 
-@dataclass(frozen=True)
+@named_tuple  # (named tuples, not dataclasses: start-up, see disasm/model.py)
 class _Ref:
     target: int
     role: str
@@ -212,4 +211,4 @@ def build(a: Analysis, dec: Decoder, entries: list[int], title: str, cpu: str, s
 
 
 def _unlabel(s: Instruction | Data) -> Instruction | Data:
-    return dataclasses.replace(s, label=None)
+    return s._replace(label=None)  # type: ignore[union-attr]  # (a named tuple)

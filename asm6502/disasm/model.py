@@ -1,22 +1,23 @@
 """The disassembly as statements, independent of any assembler's syntax.
 
-The formatters (``asm6502/disasm/syntax/``) turn these into text.
+The formatters (``asm6502/disasm/syntax/``) turn these into text.  The records are named tuples,
+not dataclasses: importing ``dataclasses`` (with ``inspect``) costs the command 42 M instructions of
+its start-up (bench/README.md).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from asm6502.opcodes import Mode
+from asm6502.tuples import named_tuple
 
 
-@dataclass(frozen=True)
+@named_tuple
 class Symbol:
     name: str  # 64tass / ACME spelling
     short: str  # Profi-Ass spelling: letters and digits, at most 8 characters
 
 
-@dataclass(frozen=True)
+@named_tuple
 class Ref:
     """An address: ``symbol+offset``, or a bare number printed with ``digits`` hex digits."""
 
@@ -26,7 +27,7 @@ class Ref:
     digits: int = 4
 
 
-@dataclass(frozen=True)
+@named_tuple
 class Byte:
     """A byte operand: a number, or the low (``<``) / high (``>``) byte of ``ref + adjust``."""
 
@@ -36,7 +37,7 @@ class Byte:
     adjust: int = 0
 
 
-@dataclass(frozen=True)
+@named_tuple
 class Word:
     """A ``.wor`` item: ``ref + adjust`` (adjust -1 in RTS-trick tables), or a bare number."""
 
@@ -46,13 +47,13 @@ class Word:
     decimal: bool = False  # a plain number written in decimal (a BASIC line number)
 
 
-@dataclass(frozen=True)
+@named_tuple
 class Equate:
     symbol: Symbol
     value: int
 
 
-@dataclass(frozen=True)
+@named_tuple
 class Instruction:
     address: int
     label: Symbol | None
@@ -62,7 +63,7 @@ class Instruction:
     force_absolute: bool = False
 
 
-@dataclass(frozen=True)
+@named_tuple
 class Data:
     address: int
     label: Symbol | None
@@ -70,12 +71,12 @@ class Data:
     items: tuple  # Byte items, the text's bytes, or Word items
 
 
-@dataclass(frozen=True)
+@named_tuple
 class Comment:
     text: str  # never contains ':' (it would end a Profi-Ass comment)
 
 
-@dataclass(frozen=True)
+@named_tuple
 class Listing:
     title: str  # the program's file name (no directories)
     origin: int

@@ -23,10 +23,9 @@ Code reached only through data is found where the program shows it plainly:
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
 from asm6502.disasm.decode import Decoder, Insn, decode
 from asm6502.opcodes import Mode
+from asm6502.tuples import named_tuple
 
 STOPS = frozenset({"RTS", "RTI", "BRK", "JMP", "JAM"})
 LOADS = {"LDA": "A", "LDX": "X", "LDY": "Y"}
@@ -35,7 +34,7 @@ INDEX = {Mode.ABSOLUTE_X: "X", Mode.ABSOLUTE_Y: "Y"}
 WINDOW = 8  # instructions looked at after a table load (the dispatch sequences are 5-6 long)
 
 
-@dataclass(frozen=True)
+@named_tuple  # (named tuples, not dataclasses: start-up, see disasm/model.py)
 class Word:
     """A 2-byte pointer in data: its value is ``target + adjust`` (adjust -1 for RTS-trick tables)."""
 
@@ -44,7 +43,7 @@ class Word:
     pointer: bool = True  # False: a plain number (a BASIC line number)
 
 
-@dataclass(frozen=True)
+@named_tuple  # (named tuples, not dataclasses: start-up, see disasm/model.py)
 class TableByte:
     """One byte of a split table: the low (``<``) or high (``>``) byte of ``target + adjust``."""
 
@@ -53,15 +52,19 @@ class TableByte:
     adjust: int
 
 
-@dataclass
 class Analysis:
-    origin: int
-    memory: bytes
-    code: dict[int, Insn] = field(default_factory=dict)  # start address -> instruction
-    owner: dict[int, int] = field(default_factory=dict)  # every code byte -> its instruction's start
-    words: dict[int, Word] = field(default_factory=dict)  # address of a .wor in data -> what it holds
-    table_bytes: dict[int, TableByte] = field(default_factory=dict)
-    pairs: dict[int, tuple[str, int]] = field(default_factory=dict)  # insn address -> ('<'|'>', address)
+    """What the tracing found in a program, filled in by :func:`analyse`."""
+
+    __slots__ = ("origin", "memory", "code", "owner", "words", "table_bytes", "pairs")
+
+    def __init__(self, origin: int, memory: bytes) -> None:
+        self.origin = origin
+        self.memory = memory
+        self.code: dict[int, Insn] = {}  # start address -> instruction
+        self.owner: dict[int, int] = {}  # every code byte -> its instruction's start
+        self.words: dict[int, Word] = {}  # address of a .wor in data -> what it holds
+        self.table_bytes: dict[int, TableByte] = {}
+        self.pairs: dict[int, tuple[str, int]] = {}  # insn address -> ('<'|'>', address)
 
     @property
     def end(self) -> int:

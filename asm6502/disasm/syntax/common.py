@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from types import MappingProxyType
 
 from asm6502.cpu import Cpu
 from asm6502.disasm.model import Byte, Comment, Data, Instruction, Listing, Ref, Symbol, Word
 from asm6502.opcodes import Mode
 from asm6502.petscii import petscii_to_ascii
+from asm6502.tuples import named_tuple
 
 Spell = Callable[[Symbol], str]
 
@@ -44,7 +45,7 @@ def parenthesized(text: str) -> str:
     return f"({text})"  # '<' and '>' bind tighter than '+' in 64tass and ACME
 
 
-@dataclass(frozen=True)
+@named_tuple  # (a named tuple, not a dataclass: start-up, see disasm/model.py)
 class Spelling:
     """What differs between the target assemblers; :func:`render` does the rest."""
 
@@ -59,7 +60,7 @@ class Spelling:
     accumulator: str = ""  # the operand in accumulator mode ('asl a')
     force_operand: str = ""  # in front of a forced absolute operand
     force_mnemonic: str = ""  # after the mnemonic of a forced absolute instruction
-    renames: Mapping[tuple[str, Mode | None], str] = field(default_factory=dict)  # (64tass name, mode or None) -> name
+    renames: Mapping[tuple[str, Mode | None], str] = MappingProxyType({})  # (64tass name, mode or None) -> name
     line: Callable[[str | None, str], str] = columns  # label (or None) and statement -> line
     comment: Callable[[str], str] = semicolon_comment
 

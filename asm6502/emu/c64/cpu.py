@@ -5,8 +5,8 @@ opcode and its cycles.
 cheaper helpers).  Its instruction table (``instruction_table``) keeps py65's
 methods for the instructions without a memory operand (implied, accumulator,
 stack, jumps, branches) and makes every instruction with one from the opcode
-table ``asm6502.cpu.EVERY_OPCODE`` -- the table the assembler's ``--cpu
-6502i`` is made from -- out of an addressing mode, an access (read, write,
+table ``EVERY_OPCODE`` (below, made from the tables the assembler's ``--cpu
+6502i`` is made from) out of an addressing mode, an access (read, write,
 read-modify-write) and an operation:
 
 * a read between ``read_low`` and ``read_high`` (exclusive; the machine sets
@@ -49,12 +49,48 @@ from __future__ import annotations
 from collections.abc import Callable
 from operator import attrgetter
 
-from asm6502.cpu import EVERY_OPCODE
 from asm6502.emu.c64.mpu import FastMPU
-from asm6502.opcodes import Access, Mode
+from asm6502.opcodes import ACCESS, OPCODES, PAGE_CROSSING_MODES, Access, Mode, cycles
+from asm6502.opcodes_undoc import ACCESS as UNDOCUMENTED_ACCESS
+from asm6502.opcodes_undoc import ALTERNATES, UNDOCUMENTED
 
 IO_LOW = 0xCFFF  # reads above this and below $E000 are I/O (when banked in)
 IO_END = 0xE000
+
+class Opcode:
+    """One of the 256 opcodes of the NMOS 6510 as the emulator runs it."""
+
+    __slots__ = ("access", "code", "cycles", "documented", "mnemonic", "mode", "page_penalty", "size")
+
+    def __init__(self, code: int, mnemonic: str, mode: Mode, documented: bool):
+        self.code = code
+        self.mnemonic = mnemonic
+        self.mode = mode
+        self.documented = documented
+        own = ACCESS.get(mnemonic, Access.OTHER)
+        self.access = own if documented else UNDOCUMENTED_ACCESS.get(mnemonic, own)  # SBC $EB: SBC's
+        self.size = 1 + mode.operand_size
+        self.cycles = cycles(self.access, mnemonic, mode)
+        self.page_penalty = self.access is Access.READ and mode in PAGE_CROSSING_MODES
+
+    def __repr__(self) -> str:
+        return f"Opcode(${self.code:02X} {self.mnemonic} {self.mode.label}, {self.cycles} cycles)"
+
+
+def _every_opcode() -> tuple[Opcode, ...]:
+    found = {code: Opcode(code, m, mode, True) for m, modes in OPCODES.items() for mode, code in modes.items()}
+    for m, modes in UNDOCUMENTED.items():
+        for mode, code in modes.items():
+            found[code] = Opcode(code, m, mode, False)
+    for code, (m, mode) in ALTERNATES.items():
+        found[code] = Opcode(code, m, mode, False)
+    assert sorted(found) == list(range(256))
+    return tuple(found[code] for code in range(256))
+
+
+#: opcode byte -> its facts: the documented and the undocumented opcodes of ``--cpu 6502i``,
+#: plus the other encodings the assembler never emits (``opcodes_undoc.ALTERNATES``)
+EVERY_OPCODE: tuple[Opcode, ...] = _every_opcode()
 
 #: cycles of each opcode without its extra cycles (taken branch, indexed read across a page)
 CYCLES: tuple[int, ...] = tuple(op.cycles for op in EVERY_OPCODE)

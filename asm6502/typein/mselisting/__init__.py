@@ -38,13 +38,14 @@ once in ``FORMATS``), :mod:`.writing` (listings), :mod:`.parsing` (a text's list
 verified / repaired / still bad, :class:`LineReport`), :mod:`.codec` (checksums, the V2 letter
 code, the digits OCR reads for others; the costs are :mod:`asm6502.typein.confusion`), :mod:`.ocr` (V1.0 lines read by their structure from OCR text;
 ranked repairs), :mod:`.damage` (synthetic OCR damage for tests and ``bench/mse_ocr_roundtrip.py``).
-This module is the package's face: the names other modules use.
+This module is the package's face: the names other modules use.  The reading side's names
+(:mod:`.checking`, with the parser and the OCR repairs under it) are loaded when first asked for:
+writing a listing does not need them (start-up, tests/test_imports.py).
 """
 
 from __future__ import annotations
 
 from asm6502.typein.confusion import CONFUSIONS, ORDINARY_COST, SECOND_CHANGE_COST, SUSPECT_FACTOR, TRANSPOSE_COST, char_cost
-from asm6502.typein.mselisting.checking import LineReport, ReadResult, corrected_listing, read_listing, read_listings
 from asm6502.typein.mselisting.codec import (
     ALPHA_LOOKALIKES,
     ALPHABET,
@@ -63,6 +64,13 @@ from asm6502.typein.mselisting.codec import (
 from asm6502.typein.mselisting.formats import BYTES_PER_LINE, FORMATS, VERSIONS, MseFormat, V1Format, V2Format
 from asm6502.typein.mselisting.writing import LAST_LINE_LAYOUTS, check_version, format_line, write_listing
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from asm6502.typein.mselisting.checking import LineReport, ReadResult, corrected_listing, read_listing, read_listings
+
+_READING = frozenset({"LineReport", "ReadResult", "corrected_listing", "read_listing", "read_listings"})
+
+
 __all__ = [
     "ALPHA_LOOKALIKES", "CONFUSIONS", "HEX_LOOKALIKES", "ORDINARY_COST", "SECOND_CHANGE_COST", "SUSPECT_FACTOR",
     "TRANSPOSE_COST", "ALPHABET", "BYTES_PER_LINE", "FORMATS", "LAST_LINE_LAYOUTS", "MAX_FIXES_SHOWN", "MSE_FILL", "V1_RULE",
@@ -70,3 +78,12 @@ __all__ = [
     "check_version", "checksum_v1", "checksum_v2", "corrected_listing", "decode_v2_checksum", "decode_v2_data",
     "encode_v2_checksum", "encode_v2_data", "format_line", "read_listing", "read_listings", "write_listing",
 ]  # fmt: skip
+
+
+def __getattr__(name: str):
+    """The reading side's names, from :mod:`.checking` (imported at the first one asked for)."""
+    if name not in _READING:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    from asm6502.typein.mselisting import checking
+
+    return getattr(checking, name)

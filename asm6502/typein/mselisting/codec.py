@@ -24,6 +24,7 @@ HEX_LOOKALIKES = {
 ALPHA_LOOKALIKES = {"0": "o", "1": "l", "8": "b", "9": "g"}  # V2 alphabet has no 0, 1, 8, 9
 
 MAX_FIXES_SHOWN = 3
+WILDCARD = "?"  # a digit as read where OCR could not read one (any digit may be meant)
 
 
 def read_hex(chars: str) -> tuple[str, int] | None:

@@ -13,7 +13,6 @@ from collections.abc import Callable
 
 from asm6502.diagnostics import error, note, warning
 from asm6502.typein.confusion import ORDINARY_COST, SECOND_CHANGE_COST, TRANSPOSE_COST, char_cost
-from asm6502.typein.mselisting import ocr
 from asm6502.typein.mselisting.codec import (
     _ALPHA_VALUE,
     _HEX,
@@ -22,6 +21,7 @@ from asm6502.typein.mselisting.codec import (
     MAX_FIXES_SHOWN,
     V1_RULE,
     V2_CHECKSUM_GAP,
+    WILDCARD,
     checksum_v1,
     checksum_v2,
     decode_v2_checksum,
@@ -30,7 +30,11 @@ from asm6502.typein.mselisting.codec import (
     encode_v2_data,
     read_hex,
 )
-from asm6502.typein.mselisting.parsing import Header, LineRecord, SourceText, records_by_candidates, records_by_structure
+
+TYPE_CHECKING = False  # (writing a listing needs none of the reading modules: start-up, tests/test_imports.py)
+if TYPE_CHECKING:
+    from asm6502.typein.mselisting.ocr import Budget
+    from asm6502.typein.mselisting.parsing import Header, LineRecord, SourceText
 
 Consider = Callable[[str, float, str], None]  # (a changed line's characters, its cost, why) -> None
 
@@ -86,7 +90,7 @@ class MseFormat:
         raise NotImplementedError
 
     def verifies(self, digits: str, start: int) -> bool:
-        if ocr.WILDCARD in digits:
+        if WILDCARD in digits:
             return False
         address, data, printed = self.decode(digits)
         return printed is not None and self.checksum(address, data, start) == printed
@@ -109,7 +113,7 @@ class MseFormat:
     # -- checking
 
     def check_line(self, rec: LineRecord, address: int, data: bytes, case, diags: list, src: SourceText,
-                   addr_note: list, budget: ocr.Budget | None = None) -> tuple[bytes, str, str, tuple[bytes, ...]] | None:
+                   addr_note: list, budget: Budget | None = None) -> tuple[bytes, str, str, tuple[bytes, ...]] | None:
         """(data, status, repair, fixes) of a line checked this format's own way; None: the common way.
         *budget*: the listing's search budget (:class:`ocr.Budget`)."""
         return None
@@ -147,6 +151,8 @@ class V1Format(MseFormat):
         return r[0] if r else None
 
     def find_records(self, text, begin, src, header):
+        from asm6502.typein.mselisting.parsing import records_by_structure
+
         return records_by_structure(text, begin, src, header)
 
     def decode(self, digits: str) -> tuple[int, bytes, int | None]:
@@ -172,6 +178,8 @@ class V1Format(MseFormat):
 
     def check_line(self, rec, address, data, case, diags, src, addr_note, budget=None):
         """Verify a line; repair it when one reading is clearly the most likely (asm6502.typein.mselisting.ocr)."""
+        from asm6502.typein.mselisting import ocr
+
         payload = rec.digits[4:]
         if ocr.verifies(address, payload):
             return data, "verified", "", ()
@@ -202,7 +210,7 @@ class V1Format(MseFormat):
         if stopped:
             notes.append(note(f"not searched further: {stopped} candidates (a listing's repairs try "
                               f"{ocr.LISTING_READINGS} readings at most)"))
-        if ocr.WILDCARD in payload:
+        if WILDCARD in payload:
             what = f"unreadable character in the line for ${address:04X}"
             what += "" if ranked else " (no reading verifies)"
         else:
@@ -264,6 +272,8 @@ class V2Format(MseFormat):
         return ALPHA_LOOKALIKES.get(c)
 
     def find_records(self, text, begin, src, header):
+        from asm6502.typein.mselisting.parsing import records_by_candidates
+
         return records_by_candidates(text, begin, src, self)
 
     def decode(self, digits: str) -> tuple[int, bytes, int | None]:

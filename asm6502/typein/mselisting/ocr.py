@@ -25,10 +25,9 @@ from itertools import combinations
 
 from asm6502.tuples import named_tuple
 from asm6502.typein.confusion import ORDINARY_COST, SUSPECT_FACTOR, char_cost
-from asm6502.typein.mselisting.codec import HEX_LOOKALIKES, checksum_v1
+from asm6502.typein.mselisting.codec import HEX_LOOKALIKES, WILDCARD, checksum_v1
 
 HEX = "0123456789ABCDEF"
-WILDCARD = "?"
 PAYLOAD_CHARS = 18  # 8 bytes + checksum, two hex digits each
 # What OCR made of the ':' after the address (s, 5, 3, 8, a, S, 0, * or a block glyph).
 SEPARATOR_READINGS = frozenset(":;sS538a0*.,|!=#%&") | frozenset("\u2588\u2589\u258c\u25a0\u25aa\u25ae\u25a1\u2592\u2593")
