@@ -169,7 +169,7 @@ def test_a_character_rom_gives_its_own_glyphs():
     (["--format", "mse-1.0", str(HIGHIQ), "--check"], "is a BASIC program; mse-1.0 prints machine code"),
     ([str(SUPERHIRN)], "give -o DIR"),
     ([str(SUPERHIRN), "--check", "--d64"], "give -o DIR"),
-    ([str(SUPERHIRN), "-o", "x", "--screenshot"], "give its ROM images with --roms DIR"),
+    ([str(HIGHIQ), "-o", "x", "--screenshot"], "BASIC runs on the C64's own ROMs only: give the ROM images with --roms DIR"),
 ])
 def test_bad_requests_are_one_clear_error(capsys, tmp_path, monkeypatch, argv, message):
     monkeypatch.chdir(tmp_path)

@@ -45,7 +45,9 @@ to type it in with), the format's lines with their checksums in one column, in c
 a footer on each page. Written into DIR: page-N.svg (each page), listing.html (the pages and the
 listing's text to copy), listing.txt (the pages' text as a reader or OCR sees it); with --pdf
 listing.pdf ({PDF_TOOL} makes it), with --d64 a disk with the program, with --screenshot a
-picture of the program running on the C64 (needs the ROM images, --roms DIR).
+picture of the program running on the C64: with the ROM images (--roms DIR) the real KERNAL
+starts it; without them a machine-code program runs on the project's stub ROMs (as 'asm6502
+run' runs it), and the picture has no characters unless --chargen gives the character ROM.
 
 The C64's characters are drawn from the character ROM when one is given (--chargen FILE or
 --roms DIR); without, from this project's own glyphs (slashed zero), said on every page.
@@ -80,9 +82,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--pdf", action="store_true", help=f"also listing.pdf, the pages made into one PDF by {PDF_TOOL}")
     p.add_argument("--d64", action="store_true", help="also NAME.d64, a disk holding the program")
     p.add_argument("--screenshot", action="store_true",
-                   help="also screenshot.png: the program started on the C64 (--roms), after --cycles")
+                   help="also screenshot.png: the program started on the C64 (with --roms; without, machine code "
+                   "on the stub ROMs), after --cycles")
     p.add_argument("--type", action="append", default=[], metavar="KEYS",
-                   help="with --screenshot: type KEYS after the start (\\r = RETURN); may be repeated")
+                   help="with --screenshot: type KEYS after the start (\\r = RETURN; on the stubs the keys CHRIN and "
+                   "GETIN read); may be repeated")
     p.add_argument("--cycles", type=count_arg, default=SCREENSHOT_CYCLES, metavar="N",
                    help=f"with --screenshot: clock cycles run after the start (default {SCREENSHOT_CYCLES:,})")
     p.add_argument("--check", action="store_true", help="read the page back and name the lines likely to be misread")
@@ -101,9 +105,9 @@ def _format(args: argparse.Namespace, kind: str) -> TypeinFormat:
     return fmt
 
 
-def _glyphs(args: argparse.Namespace, files: Files) -> tuple[glyphs.GlyphSet, RomSet | None]:
-    """The glyphs the pages are drawn with (--chargen, else --roms' character ROM, else the fallback)
-    and the ROM set of --roms (None without)."""
+def _glyphs(args: argparse.Namespace, files: Files) -> tuple[glyphs.GlyphSet, RomSet | None, bytes | None]:
+    """The glyphs the pages are drawn with (--chargen, else --roms' character ROM, else the fallback),
+    the ROM set of --roms (None without) and the character ROM of --chargen (None without)."""
     roms = None
     if args.roms:
         from asm6502.emu.c64.roms import load_dir
@@ -114,10 +118,10 @@ def _glyphs(args: argparse.Namespace, files: Files) -> tuple[glyphs.GlyphSet, Ro
         if len(rom) != glyphs.CHARGEN_SIZE:
             raise DiagnosticError([error(f"{args.chargen}: a character ROM image has {glyphs.CHARGEN_SIZE:,} bytes, "
                                          f"this file {len(rom):,}")])
-        return glyphs.chargen_set(rom, os.path.basename(args.chargen)), roms
+        return glyphs.chargen_set(rom, os.path.basename(args.chargen)), roms, rom
     if roms is not None:
-        return glyphs.chargen_set(roms.chargen, f"of {os.path.basename(os.path.normpath(args.roms))}"), roms
-    return glyphs.fallback_set(), None
+        return glyphs.chargen_set(roms.chargen, f"of {os.path.basename(os.path.normpath(args.roms))}"), roms, None
+    return glyphs.fallback_set(), None, None
 
 
 def _pdf(svgs: list[tuple[str, str]]) -> bytes:
@@ -139,7 +143,45 @@ def _pdf(svgs: list[tuple[str, str]]) -> bytes:
         return Files().read(out, MAX_IMAGE_BYTES, "PDF")
 
 
-def _screenshot(args: argparse.Namespace, roms: RomSet, prg: bytes) -> bytes:
+def _screenshot(args: argparse.Namespace, roms: RomSet | None, prg: bytes, kind: str,
+                chargen: bytes | None) -> tuple[bytes, str | None]:
+    """The PNG of the program running, and a note on what it lacks (on the stub ROMs)."""
+    if roms is None:
+        return _stub_screenshot(args, prg, kind, chargen)
+    return _c64_screenshot(args, roms, prg), None
+
+
+def _stub_screenshot(args: argparse.Namespace, prg: bytes, kind: str, chargen: bytes | None) -> tuple[bytes, str]:
+    """Machine code on the project's stub ROMs, as 'asm6502 run' runs it: from the SYS address of a
+    BASIC start line, else from the load address, --type's keys for CHRIN and GETIN, until it
+    returns, waits for a line with no keys left, or has run --cycles."""
+    from asm6502.disasm.basic_stub import find_stub
+    from asm6502.emu import harness
+    from asm6502.emu.c64 import screen, session
+
+    if kind == "basic-prg":
+        raise DiagnosticError([error(f"--screenshot: {args.prg} is a BASIC program, and BASIC runs on the C64's own "
+                                     "ROMs only: give the ROM images with --roms DIR")])
+    machine = harness.Machine(chargen=chargen)
+    load, _end = machine.load_prg(prg, name=args.prg)
+    stub = find_stub(prg[2:], load)
+    for keys in args.type:
+        machine.feed(session.typed_keys(keys))
+    result = machine.run(stub.sys_address if stub is not None else load, harness.DEFAULT_BUDGET, max_cycles=args.cycles)
+    if result.reason not in (harness.StopReason.RETURNED, harness.StopReason.CYCLES, harness.StopReason.INPUT_NEEDED):
+        raise DiagnosticError([error(f"--screenshot on the stub ROMs: {result.reason.value}: {result.message} (PC "
+                                     f"${result.pc:04X}); no screenshot of it is written (the ROM images, --roms DIR, "
+                                     "run any program)")])
+    if chargen is None:
+        lacks = screen.NO_CHARGEN
+    else:
+        lacks = (f"on the stub ROMs with the characters of {os.path.basename(args.chargen)}: the stubs' CHROUT prints "
+                 "its text instead of writing it to the screen, so only what the program puts into screen memory "
+                 "shows (give the ROM images with --roms)")
+    return screen.screenshot(machine.c64, settled=result.ok), lacks
+
+
+def _c64_screenshot(args: argparse.Namespace, roms: RomSet, prg: bytes) -> bytes:
     from asm6502.emu.c64 import screen, session
 
     machine = session.boot(session.images(roms))
@@ -166,8 +208,6 @@ def _publish(args: argparse.Namespace, files: Files) -> int:
         raise DiagnosticError([error("give -o DIR (where the pages go), --check, or both")])
     if (args.pdf or args.d64 or args.screenshot) and not args.output:
         raise DiagnosticError([error("--pdf, --d64 and --screenshot write into the output folder: give -o DIR")])
-    if args.screenshot and not args.roms:
-        raise DiagnosticError([error("--screenshot runs the program on the C64: give its ROM images with --roms DIR")])
     prg, kind = read_program(files, args.prg)
     if len(prg) < 3:
         raise DiagnosticError([error(f"{args.prg}: no program after the load address")])
@@ -175,7 +215,7 @@ def _publish(args: argparse.Namespace, files: Files) -> int:
     stem = os.path.splitext(os.path.basename(args.prg))[0]
     name = args.name or stem.upper()
     title = args.title or stem
-    glyph_set, roms = _glyphs(args, files)
+    glyph_set, roms, chargen = _glyphs(args, files)
     pub = lay_out(fmt, prg, kind.name, title, name)
     code = 0
     if args.check:
@@ -195,11 +235,15 @@ def _publish(args: argparse.Namespace, files: Files) -> int:
             files.add(os.path.join(out, "listing.pdf"), _pdf(pages), "PDF", make_parent=True)
         if args.d64:
             files.add(os.path.join(out, f"{stem}.d64"), _d64(name, prg), "disk image", make_parent=True)
-        if args.screenshot and roms is not None:  # (--screenshot without --roms was refused above)
-            files.add(os.path.join(out, "screenshot.png"), _screenshot(args, roms, prg), "screenshot", make_parent=True)
+        lacks = None
+        if args.screenshot:
+            picture, lacks = _screenshot(args, roms, prg, kind.name, chargen)
+            files.add(os.path.join(out, "screenshot.png"), picture, "screenshot", make_parent=True)
         done = files.commit()
         print(f"wrote {out}: {', '.join(os.path.basename(path) for path, _ in done)} ({fmt.name}, "
               f"{len(pub.pages)} page{'s' if len(pub.pages) != 1 else ''})", file=sys.stderr)
+        if lacks is not None:
+            print(f"asm6502 publish: note: screenshot.png: {lacks}", file=sys.stderr)
     return code
 
 

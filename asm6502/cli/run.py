@@ -26,8 +26,6 @@ from asm6502.emu.harness import (
 from asm6502.fileio import DISK_IMAGE_OR_FOLDER, INPUT, ROM_FOLDER, SCREENSHOT, Files
 from asm6502.petscii import petscii_to_text
 
-NO_CHARGEN = ("drawn without the C64's character ROM: border, background, bitmaps and colours "
-              "as the VIC-II shows them, but no characters (give the ROM images with --roms)")
 CLR = 0x93  # PETSCII clear screen (CHROUT $FFD2 clears the screen and homes the cursor)
 
 EPILOG = """\
@@ -42,7 +40,8 @@ clock cycles, a success (exit 0). --screenshot writes the screen as the VIC-II
 shows it when the program has returned, or after those cycles (what it put in
 screen memory and the registers: border, background, bitmaps, colours line by
 line; CHROUT's text is printed, not drawn, and without the character ROM there
-are no characters).
+are no characters); --screenshot-at and --strip take it on the way, counted from
+the program's start.
 
 Interactive (stdin is a terminal, no --input): type your answers, RETURN ends
 a line. Scripted: --input FILE (or a pipe on stdin) supplies the keystrokes;
@@ -133,8 +132,9 @@ def build_parser() -> argparse.ArgumentParser:
     add_path_argument(c64, "--screenshot", "--exitscreenshot", "-exitscreenshot", dest="screenshot", role=SCREENSHOT, metavar="PNG",
                       help="write the final screen as a PNG picture")
     c64.add_argument("--screenshot-at", type=moment_arg, metavar="WHEN",
-                     help="the screenshot shows the screen at WHEN instead of at the end: N cycles after the boot, "
-                     "or Nf the end of the N-th frame after it (19,656 cycles a frame); the run goes on after it")
+                     help="the screenshot shows the screen at WHEN instead of at the end: N cycles after the boot (on the "
+                     "stubs: after the program's start), or Nf the end of the N-th frame after it (19,656 cycles a "
+                     "frame); the run goes on after it")
     c64.add_argument("--strip", type=count_arg, metavar="FRAMES", default=1,
                      help="the screenshot holds FRAMES pictures side by side, one frame apart from --screenshot-at on")
     c64.add_argument("--transcript", action="store_true",
@@ -194,13 +194,14 @@ class _Stream:
             self.stream.flush()
             self.last = last
 
-    def run(self, start: int, budget: int, cycles: int = NO_CYCLE_LIMIT):
-        """Machine.run in slices; the result as one run of *budget* instructions (and at most
-        *cycles* clock cycles) would give it."""
+    def run(self, start: int | None, budget: int, cycles: int = NO_CYCLE_LIMIT):
+        """Machine.run in slices (*start* None: Machine.resume); the result as one run of *budget*
+        instructions (and at most *cycles* clock cycles) would give it."""
         machine = self.machine
         cpu = machine.cpu
         end = cpu.cycles + cycles
-        result = machine.run(start, min(self.SLICE, budget), max_cycles=cycles)
+        result = (machine.run(start, min(self.SLICE, budget), max_cycles=cycles) if start is not None
+                  else machine.resume(min(self.SLICE, budget), max_cycles=cycles))
         done = result.instructions
         while result.reason is StopReason.BUDGET and done < budget:
             self.flush()
@@ -213,9 +214,43 @@ class _Stream:
         return replace(result, instructions=done)
 
 
+def _run_with_pictures(stream: _Stream, entry: int, args: argparse.Namespace, cycles: int):
+    """The scripted run on the stubs, as ``_Stream.run``; with --screenshot-at (cycles after the
+    program's start) and --strip, the pictures taken on the way, a frame apart, then the run goes
+    on to its end.  A run that ends before a picture's moment leaves that picture out (the
+    caller takes the final screen when none was taken).  Returns (result, pictures)."""
+    budget = args.max_instructions
+    if args.screenshot_at is None and args.strip == 1:
+        return stream.run(entry, budget, cycles), []
+    machine = stream.machine
+    begin = machine.cpu.cycles
+    end = begin + cycles
+    frames: list[list[bytearray]] = []
+    done = 0
+    start: int | None = entry  # (None once running: the next part resumes)
+    for k in range(args.strip):
+        at = min(begin + (args.screenshot_at or 0) + k * CYCLES_PER_FRAME, end)
+        if at > machine.cpu.cycles:
+            part = stream.run(start, budget - done, at - machine.cpu.cycles)
+            start, done = None, done + part.instructions
+            if part.reason is not StopReason.CYCLES or machine.cpu.cycles >= end:
+                return _whole(part, done, budget), frames
+        frames.append(pictures.render(machine.c64))
+    part = stream.run(start, budget - done, max(end - machine.cpu.cycles, 1))
+    return _whole(part, done + part.instructions, budget), frames
+
+
+def _whole(part, done: int, budget: int):
+    """The last part's result as the whole run's: its instructions, its budget."""
+    message = f"instruction budget of {budget:,} used up" if part.reason is StopReason.BUDGET else part.message
+    return replace(part, instructions=done, message=message)
+
+
 def _run(args: argparse.Namespace, files: Files) -> int:
     """*files*: the gate, given the command line's files by their roles (the ROM images it finds
     are its inputs too)."""
+    if (args.screenshot_at is not None or args.strip != 1) and not args.screenshot:
+        raise DiagnosticError([error("--screenshot-at and --strip say when to take the --screenshot: name its PNG")])
     lookup = None if args.no_roms else find_roms(args.roms, files=files)
     if lookup is not None and lookup.roms is not None:
         from asm6502.cli.run_c64 import run_on_c64
@@ -223,8 +258,6 @@ def _run(args: argparse.Namespace, files: Files) -> int:
         return run_on_c64(args, lookup.roms, files)
     machine_only = [name for name, value in (("--disk", args.disk), ("--type", args.type),
                                              ("--until-text", args.until_text), ("--until-pc", args.until_pc),
-                                             ("--screenshot-at", args.screenshot_at),
-                                             ("--strip", args.strip != 1),
                                              ("--transcript", args.transcript),
                                              ("--cia", args.cia != "6526")) if value]
     if machine_only or args.prg is None:
@@ -247,20 +280,23 @@ def _run_stubbed(args: argparse.Namespace, files: Files, note: str | None = None
         print(f"asm6502 run: note: {note}", file=sys.stderr)
     if sys.stdout is None:  # started with standard output closed (>&-)
         raise OSError(errno.EBADF, "standard output is closed", "<stdout>")
-    interactive = args.input is None and sys.stdin is not None and sys.stdin.isatty()
+    terminal = args.input is None and sys.stdin is not None and sys.stdin.isatty()
+    # pictures on the way (--screenshot-at, --strip): the run is scripted, with the keys of --input only
+    interactive = terminal and args.screenshot_at is None and args.strip == 1
     screen = _TerminalScreen(sys.stdout, ansi=sys.stdout.isatty()) if interactive else None
     machine = Machine(MachineOptions(getin_waits=interactive), on_output=screen.put if screen else None)
     start, _end = machine.load_prg(data, name=args.prg)
     entry = start if args.sys is None else args.sys
     cycles = NO_CYCLE_LIMIT if args.cycles is None else args.cycles
     end = machine.cpu.cycles + cycles
+    frames: list[list[bytearray]] = []  # the pictures taken on the way (--screenshot-at, --strip)
     if interactive:
         result = machine.run(entry, args.max_instructions, max_cycles=cycles)
     else:
-        text = files.text(args.input or "-", what="input")
+        text = "" if terminal else files.text(args.input or "-", what="input")
         machine.feed(text_to_keys(text, args.input or "<stdin>"))
         stream = _Stream(sys.stdout, machine)
-        result = stream.run(entry, args.max_instructions, cycles)
+        result, frames = _run_with_pictures(stream, entry, args, cycles)
     total = result.instructions
     waited = False
     while interactive and result.reason is StopReason.INPUT_NEEDED:
@@ -296,9 +332,11 @@ def _run_stubbed(args: argparse.Namespace, files: Files, note: str | None = None
     if args.screenshot and ok:  # (a failed run leaves no output)
         # a program that returned changes the chips no more: the next whole frame; one stopped
         # after its cycles: the frame as the raster drew it up to then (the rest from the last one)
-        files.add(args.screenshot, pictures.screenshot(machine.c64, settled=result.ok), "screenshot")
+        picture = (pictures.png(pictures.side_by_side(frames)) if frames
+                   else pictures.screenshot(machine.c64, settled=result.ok))
+        files.add(args.screenshot, picture, "screenshot")
         files.commit()
-        print(f"asm6502 run: note: {args.screenshot}: {NO_CHARGEN}", file=sys.stderr)
+        print(f"asm6502 run: note: {args.screenshot}: {pictures.NO_CHARGEN}", file=sys.stderr)
     return 0 if ok else 1
 
 

@@ -134,8 +134,6 @@ def run_on_c64(args: argparse.Namespace, roms: RomSet, files: Files) -> int:
     spec = session.RunSpec(args.cycles or session.DEFAULT_CYCLES, args.until_text, args.until_pc)
     interactive = (args.input is None and not args.type and sys.stdin.isatty() and not spec.has_condition
                    and args.screenshot_at is None)
-    if (args.screenshot_at is not None or args.strip != 1) and not args.screenshot:
-        raise DiagnosticError([error("--screenshot-at and --strip say when to take the --screenshot: name its PNG")])
 
     started = time.process_time()  # the speed --stats tells is per CPU second (a busy machine shares its cores)
     machine = session.boot(session.images(roms), disk=disk, keyboard_mode=args.keyboard, cia_model=args.cia)

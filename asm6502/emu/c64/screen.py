@@ -76,6 +76,11 @@ def screen_text(machine) -> str:
 
 
 # --- the picture -------------------------------------------------------------------
+#: what a picture on the stub ROMs lacks (said beside every screenshot taken without the character ROM)
+NO_CHARGEN = ("drawn without the C64's character ROM: border, background, bitmaps and colours "
+              "as the VIC-II shows them, but no characters (give the ROM images with --roms)")
+
+
 def render(machine, cycle: int | None = None) -> list[bytearray]:
     """HEIGHT rows of WIDTH palette indices: the picture on the monitor at *cycle* (default:
     now) -- the lines the raster has drawn in this frame, the rest of the previous frame,
