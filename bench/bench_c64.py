@@ -64,6 +64,45 @@ inner    lda #$36
          bne outer
          rts
 """
+# A text viewer's loop over a text kept in the RAM under the KERNAL ROM (4 KB at $E000): each
+# byte is read with the ROMs switched out ($01 = $35, interrupts off meanwhile) and printed
+# through the KERNAL's CHROUT with them back in -- the shape of code that keeps data under a
+# ROM and calls the ROM between reads.  The text is written there first (a write with the
+# ROM in view goes to the RAM below it).
+UNDER_ROM = """*= $c000
+         ldx #0
+         stx $fb
+         lda #$e0
+         sta $fc
+         ldy #0
+fill     tya
+         and #$1f
+         ora #$40
+         sta ($fb),y
+         iny
+         bne fill
+         inc $fc
+         lda $fc
+         cmp #$f0
+         bne fill
+         lda #$e0
+         sta $fc
+show     sei
+         lda #$35
+         sta $01
+         lda ($fb),y
+         ldx #$37
+         stx $01
+         cli
+         jsr $ffd2
+         iny
+         bne show
+         inc $fc
+         lda $fc
+         cmp #$f0
+         bne show
+         rts
+"""
 RASTER = """*= $c000
          sei
          lda #<irq
@@ -180,6 +219,20 @@ def main() -> int:
     print("bench_c64: bank switching ...", file=sys.stderr)
     cycles, wall, cpu = best(args.rounds, banking)
     rows.append(("bank switching", cycles, wall, cpu))
+
+    under_prg = assemble(UNDER_ROM, "under.asm").prg
+
+    def under_rom():
+        ready.load_state(state)
+        start = ready.cpu.cycles
+        session.start_program(ready, under_prg)
+        stop = ready.run(100_000_000)
+        assert stop.reason == "idle", stop
+        return ready.cpu.cycles - start
+
+    print("bench_c64: RAM under ROM ...", file=sys.stderr)
+    cycles, wall, cpu = best(args.rounds, under_rom)
+    rows.append(("RAM under ROM", cycles, wall, cpu))
 
     raster_prg = assemble(RASTER, "raster.asm").prg
 
