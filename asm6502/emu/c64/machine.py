@@ -1,23 +1,14 @@
 """The C64 around py65's 6510: ROMs, banking, VIC-II, CIAs, SID, colour RAM,
 keyboard, device 8 -- enough for the real BASIC and KERNAL to boot and run.
 
-Memory is one list of 65,536 ints, the CPU's view: RAM where RAM is visible,
-the ROM bytes where a ROM is banked in.  The RAM of $A000-$BFFF and $D000-$FFFF
-is also in ``under`` (a list per area), which every write there keeps current
-(all writes above $9FFF go through ``_write_high``).
-
-A bank switch (a write to the 6510 port $01) copies nothing: the areas whose
-contents change are marked stale, and the CPU's reads there go through
-``io_read`` (``cpu.read_low``/``read_high`` span them), which puts the byte of
-the ROM or RAM now in view into the list before the CPU reads it.  A stale
-area is copied in whole (8 KB or 4 KB, ~10 us) only when code runs there, an
-interrupt or an indirect jump reads a vector, a run ends (between runs the list
-is the CPU's view), or after ``STALE_READS`` reads:
-code that switches $01 every few cycles costs a port write and a call per
-read of the area, not a copy per switch.  I/O registers are read through
-``io_read`` too; an instruction with bytes in $D000-$DFFF or in a stale area
-is fetched through ``_fetch_high`` (the run loop tests a flag per page), and
-one whose bytes run past $FFFF wraps to $0000 (``_wrapped``).
+Memory is one list of 65,536 ints (``memory``), the one the CPU reads, and the
+memory map around it (``memmap.MemoryMap``, ``mm``: the 6510's port and the
+banking; a bank switch copies nothing).  The CPU's reads of the I/O registers
+go through ``_io_read``, its writes there through the map to ``_io_write``; an
+instruction in a page the map flags (bytes in $D000-$DFFF, or in an area the
+memory list does not hold) is fetched through ``_fetch_high`` (the run loop
+tests a flag per page), and one whose bytes run past $FFFF wraps to $0000
+(``_wrapped``).
 
 Time: the CPU counts cycles; the chips are not ticked but asked when their
 next event (CIA underflow, raster compare, the end of a video frame) is due,
@@ -48,6 +39,7 @@ from asm6502.emu.c64 import keyboard
 from asm6502.emu.c64.cia import CIA
 from asm6502.emu.c64.cpu import C64CPU, CYCLES, INTERRUPT_WRITES, IO_END, IO_LOW, SIZES, TAIL_WRITES, Jammed, instruction_table
 from asm6502.emu.c64.drive import Disk, Drive
+from asm6502.emu.c64.memmap import BANKS, IO, ROM, MemoryMap
 from asm6502.emu.c64.screen import screen_lines
 from asm6502.emu.c64.vic import CYCLES_PER_FRAME, VIC
 
@@ -83,63 +75,6 @@ SERIAL_ENTRIES = {ADDRESS[name]: name.upper() for name in ("listen", "talk", "se
 CHROUT_ENTRY = ADDRESS["chrout"]
 GETIN_ENTRY = ADDRESS["getin"]
 POLL_FRAMES = 10  # GETIN polled with nothing to get for 10 frames (1/5 s): the program waits for a key
-
-RAM, ROM, IO = "ram", "rom", "io"
-#: the banked areas in address order (an area's index is its bit in the masks below)
-BANKS = (("basic", 0xA000, 0xC000), ("io", 0xD000, 0xE000), ("kernal", 0xE000, 0x10000))
-IO_BIT = 1 << 1  # the io area's bit
-
-
-def _config(lines: int) -> tuple[str, str, str]:
-    """What the basic, io and kernal areas show for the port lines LORAM, HIRAM, CHAREN
-    (bits 0-2 of $01, inputs pulled up): PRG, "Memory management"."""
-    loram, hiram, charen = lines & 1, lines & 2, lines & 4
-    return (ROM if loram and hiram else RAM, (IO if charen else ROM) if (loram or hiram) else RAM,
-            ROM if hiram else RAM)
-
-
-CONFIGS = tuple(_config(lines) for lines in range(8))
-#: per 4 KB block: its area's index in BANKS (-1: not banked)
-BLOCK_AREA = (-1,) * 10 + (0, 0, -1, 1, 2, 2)
-KINDS = (RAM, ROM, IO)
-#: every combination of what the memory list may hold in the three areas (an index: ``_held_code``)
-HELD = tuple((KINDS[code % 3], KINDS[code // 3 % 3], KINDS[code // 9]) for code in range(27))
-# how a write through write_high reaches its 4 KB block (``Bank.writes``)
-W_PORT, W_PLAIN, W_BOTH, W_UNDER, W_IO = range(5)
-
-
-def _windows(mask: int) -> tuple[int, int]:
-    """The CPU's read window (read_low, read_high) spanning the areas of *mask*."""
-    hooked = [start_end for i, (_n, *start_end) in enumerate(BANKS) if mask >> i & 1]
-    if not hooked:
-        return 0x10000, 0
-    return hooked[0][0] - 1, hooked[-1][1]
-
-
-WINDOWS = tuple(_windows(mask) for mask in range(8))
-#: per area of BANKS: the first page flagged while it is hooked (the page before it)
-FIRST_PAGE = tuple((start >> 8) - 1 for _n, start, _e in BANKS)
-EDGE_PAGE = FIRST_PAGE[2]  # the I/O area's last page, the one before the KERNAL's
-EDGE_AREAS = 0b110
-#: per mask of areas: the address before the first page flagged for them (the run loop's fetch_low)
-FETCH_LOW = tuple(min([(FIRST_PAGE[i] << 8) - 1 for i in range(3) if mask >> i & 1] or [0xFFFF]) for mask in range(8))
-
-
-@dataclass(frozen=True)
-class Bank:
-    """The memory map for one memory configuration and one content of the memory list (see
-    the module docstring): made once per machine for each of the 27 x 8 combinations, and
-    put in force by reference on a switch."""
-
-    kinds: tuple[str, str, str]  # what each area shows (CONFIGS[lines])
-    held: tuple[str, str, str]  # what the memory list holds in each area (IO: nothing to read there)
-    stale: int  # areas (bits) whose bytes in view the memory list does not hold
-    hooked: int  # areas (bits) the CPU reads through its window: the stale ones, io while I/O shows
-    low: int  # the CPU's read window (read_low, read_high) spanning the hooked areas
-    high: int
-    blocks: list  # per 4 KB block: the list a read in the window reads, None for the I/O registers
-    writes: tuple[int, ...]  # per 4 KB block: how write_high writes there (W_...)
-
 
 @dataclass(frozen=True)
 class RomImages:
@@ -218,31 +153,7 @@ class C64:
         self.chargen = list(roms.chargen)
         # VICE's power-on RAM pattern: 64 bytes $00, 64 bytes $FF, ...
         self.memory: list[int] = ([0x00] * 64 + [0xFF] * 64) * 512
-        # the RAM of the banked areas at their addresses (the rest of the list unused), kept
-        # current by every write there (see _write_high); the ROMs at theirs: the BASIC ROM at
-        # $A000, the character ROM at $D000, the KERNAL at $E000 (made after the traps are in)
-        self._under: list[int] = list(self.memory)
-        self._rom: list[int] = []
         self.color = [0] * 1024
-        self.port_ddr = 0
-        self.port_data = 0x3F
-        self.port_floating = 0  # bits 3, 6, 7 of $01 as last driven (see _write_port)
-        self._lines = 0  # the port lines LORAM/HIRAM/CHAREN the areas are banked for (0: all RAM)
-        self._kinds = CONFIGS[0]  # per area of BANKS: what it shows (CONFIGS[self._lines])
-        self._held = list(CONFIGS[0])  # per area: what the memory list holds there
-        self._held_code = 0  # HELD.index(tuple(self._held))
-        self._banks: list[Bank] = []
-        self._bank: Bank | None = None  # the map in force (self._banks[self._held_code << 3 | self._lines])
-        # per page: fetch through _fetch_high where its flag object is true (see _flag)
-        self.watch_page = -1  # the page of the run's --until-pc address (flagged while it runs)
-        self._area_flags: tuple[list[bool], ...] = ([], [], [])
-        self._edge_flag: list[bool] = []
-        self._no_flag: list[bool] = []  # (never true)
-        self._watched = [True]  # the flag of the page of the run's --until-pc address
-        self._fetch_pages = [self._page_flag(page) for page in range(0x100)]
-        self._flagged = 0  # areas (bits) whose pages are flagged: the hooked ones, and some no longer
-        self.fetch_low = 0xFFFF  # below the first flagged page (perhaps lower: see _frame)
-        self._loop_low = 0xFFFF  # the fetch_low the run loop tests with
         self.vic = VIC()
         self.vic.memory = self._vic_fetch
         self.vic.colour_ram = self.color
@@ -275,8 +186,7 @@ class C64:
         self._poll_frames = 0
         self.stop_when_polling = True
         self.next_frame = CYCLES_PER_FRAME
-        self.cpu = C64CPU(self.memory, self._io_read, self._write_high)
-        self.cpu.write_port = self._write_port
+        self.cpu = C64CPU(self.memory, self._io_read, self._io_write)  # (writes: the map's, below)
         self.cpu.read_waits = self._read_waits
         for chip in (self.vic, self.cia1, self.cia2):
             chip.on_change = self._pull_limit
@@ -289,12 +199,10 @@ class C64:
         if not roms.stub:  # (the project's stub ROMs have their traps from their owner)
             self._install_traps()
         self._table = self._build_table()
-        rom = [0] * 0x10000
-        rom[0xA000:0xC000], rom[0xD000:0xE000], rom[0xE000:] = self.basic, self.chargen, self.kernal
-        self._rom = rom
-        self._banks = [self._make_bank(HELD[code], lines) for code in range(27) for lines in range(8)]
-        self._use(self._banks[0])
-        self._write_port(1, self.port_data)
+        mm = self.mm = MemoryMap(self.memory, self.basic, self.chargen, self.kernal, self.cpu, self._io_write)
+        self.cpu.write_high = mm.write
+        self.cpu.write_port = mm.write_port
+        mm.write_port(1, mm.data)
         self.reset()
 
     # --- ROM traps -------------------------------------------------------------
@@ -371,9 +279,9 @@ class C64:
         def trap(cpu):
             addr = (cpu.pc - 1) & 0xFFFF
             handler = machine.traps.get(addr)
-            if handler is None or machine.memory[addr] != TRAP_OPCODE or not machine._in_rom(addr):
+            if handler is None or machine.memory[addr] != TRAP_OPCODE or not machine.mm.in_rom(addr):
                 cpu.pc = addr
-                if machine.untrapped is not None and machine._in_rom(addr):
+                if machine.untrapped is not None and machine.mm.in_rom(addr):
                     machine.untrapped(addr)
                 raise _Halt(f"the CPU jammed: opcode $02 at ${addr:04X}")
             handler()
@@ -401,212 +309,54 @@ class C64:
             if cia2.edges != machine.nmi_seen and cia2.edge_at <= start + BRK_NMI_LAST:
                 machine.nmi_seen = cia2.edges
                 vector = 0xFFFA
-            cpu.pc = machine._view(vector) | machine._view(vector + 1) << 8  # (py65's BRK read the list)
+            cpu.pc = machine.mm.view(vector) | machine.mm.view(vector + 1) << 8  # (py65's BRK read the list)
             machine._no_poll_at = start + CYCLES[0x00]
             cpu.limit = min(cpu.limit, start + CYCLES[0x00])
 
         return brk
 
-    def _in_rom(self, addr: int) -> bool:
-        """*addr* is in a ROM banked in (where traps are)."""
-        if addr >= 0xE000:
-            return self._kinds[2] == ROM
-        return 0xA000 <= addr < 0xC000 and self._kinds[0] == ROM
-
-    # --- memory map ---------------------------------------------------------------
-    def _make_bank(self, held: tuple[str, str, str], lines: int) -> Bank:
-        kinds = CONFIGS[lines]
-        stale = sum(1 << i for i in range(3) if kinds[i] != held[i])
-        hooked = stale | (IO_BIT if kinds[1] == IO else 0)
-        low, high = WINDOWS[hooked]
-        blocks: list[list[int] | None] = []
-        writes = []
-        for block, i in enumerate(BLOCK_AREA):
-            if i < 0:
-                blocks.append(self.memory)
-                writes.append(W_PORT if block == 0 else W_PLAIN)
-            elif kinds[i] == IO:
-                blocks.append(None)
-                writes.append(W_IO)
-            else:
-                blocks.append(self.memory if not stale >> i & 1 else self._under if kinds[i] == RAM else self._rom)
-                writes.append(W_BOTH if held[i] == RAM else W_UNDER)
-        return Bank(kinds, held, stale, hooked, low, high, blocks, tuple(writes))
-
-    def _use(self, bank: Bank) -> None:
-        """Put *bank* in force (``_write_port`` does the same in place)."""
-        self._bank = bank
-        self._kinds = bank.kinds
-        cpu = self.cpu
-        cpu.read_low = bank.low
-        cpu.read_high = bank.high
-        cpu.blocks = bank.blocks
-        if bank.hooked & ~self._flagged:
-            self._flag(bank.hooked)
-
-    def _flag(self, hooked: int) -> None:
-        """Flag the pages of the areas of *hooked* (their fetches go through ``_fetch_high``),
-        and of those only: each area's pages share one flag object (a list, true when not
-        empty), so this is a few list operations however many pages an area has."""
-        changed = hooked ^ self._flagged
-        for i, flag in enumerate(self._area_flags):
-            if changed >> i & 1:
-                if hooked >> i & 1:
-                    flag.append(True)
-                else:
-                    flag.clear()
-        edge = self._edge_flag  # (the page before the KERNAL is also the I/O area's last)
-        if hooked & EDGE_AREAS and not edge:
-            edge.append(True)
-        elif edge and not hooked & EDGE_AREAS:
-            edge.clear()
-        self._flagged = hooked
-        low = FETCH_LOW[hooked]
-        if low < self.fetch_low:
-            self.fetch_low = low
-            if low < self._loop_low:  # the run loop would not look at the page: stop it
-                self.cpu.limit = self.cpu.cycles
-
-    def _page_flag(self, page: int) -> list[bool]:
-        """The flag object of *page* (see _flag)."""
-        if page == EDGE_PAGE:
-            return self._edge_flag
-        for i, (_n, start, end) in enumerate(BANKS):
-            if FIRST_PAGE[i] <= page < end >> 8:
-                return self._area_flags[i]
-        return self._no_flag
-
-    def _exact_fetch_low(self) -> None:
-        """``fetch_low`` no lower than the flags need (the run loop takes it after a service)."""
-        low = FETCH_LOW[self._flagged]
-        if self.watch_page >= 0:
-            low = min(low, (self.watch_page << 8) - 1)
-        self.fetch_low = low
-
-    def _refresh(self, i: int) -> None:
-        """Copy the bytes in view of stale area *i* into the memory list (I/O: nothing to copy)."""
-        kind = self._kinds[i]
-        if kind != IO:
-            _name, start, end = BANKS[i]
-            self.memory[start:end] = (self._under if kind == RAM else self._rom)[start:end]
-        self._held[i] = kind
-        self._held_code = code = HELD.index(tuple(self._held))
-        self._use(self._banks[code << 3 | self._lines])
-
+    # --- memory ---------------------------------------------------------------------
     def settle(self) -> None:
-        """Make the memory list hold every byte in view (the stale areas copied)."""
-        for i in (0, 1, 2):
-            if self._bank.stale >> i & 1:
-                self._refresh(i)
+        """Make the memory list hold every byte in view."""
+        self.mm.settle()
 
     def _fetch_high(self, pc: int) -> None:
-        """An instruction in a flagged page: its bytes in a stale area are copied in first
-        (code runs there), bytes in the I/O registers are fetched from them.  A page flagged
-        for an area no longer hooked loses its flags."""
-        stale = self._bank.stale
-        if stale:
-            for i, (_n, start, end) in enumerate(BANKS):
-                if stale >> i & 1 and start - 2 <= pc < end:
-                    self._refresh(i)
+        """An instruction in a page the map flags: its bytes in an area the memory list does
+        not hold are copied in first, bytes in the I/O registers are fetched from them."""
+        self.mm.fetched(pc)
         if IO_FETCH < pc < IO_END:
             self._fetch_io(pc)
-        if self._flagged != self._bank.hooked:  # (an area no longer hooked: its flags go)
-            self._flag(self._bank.hooked)
-
-    def _view(self, addr: int) -> int:
-        """The byte the CPU reads at *addr* outside the I/O registers (a vector)."""
-        src = self.cpu.blocks[addr >> 12]
-        return self.memory[addr] if src is None else src[addr]
-
-    def _write_port(self, addr: int, value: int) -> None:
-        """A write to the 6510's port: $00 the data direction, $01 the data.  A switch puts
-        the bank for the new lines in force (the areas whose contents change become stale:
-        nothing is copied)."""
-        if addr:
-            self.port_data = data = value
-            ddr = self.port_ddr
-        else:
-            self.port_ddr = ddr = value
-            data = self.port_data
-        lines = (data | ~ddr) & 0x07  # inputs are pulled up
-        if lines != self._lines:
-            # (_use in place: this runs at every switch)
-            self._lines = lines
-            bank = self._bank = self._banks[self._held_code << 3 | lines]
-            self._kinds = bank.kinds
-            cpu = self.cpu
-            cpu.read_low = bank.low
-            cpu.read_high = bank.high
-            cpu.blocks = bank.blocks
-            if bank.hooked & ~self._flagged:
-                self._flag(bank.hooked)
-        # Reading $01: an output bit reads what is written; an input reads 1 on bits 0-2
-        # and 4 (pull-ups; no datasette on the sense line), 0 on bit 5 (the motor line's
-        # driver pulls it low), and on bits 3, 6 and 7, which nothing drives, the level
-        # last driven (the line's capacitance holds it: Lorenz's test suite 2.15, cpuport.asm).
-        # The charge fades after a while on the chip; no test here needs that.
-        floating = self.port_floating = (self.port_floating & ~ddr) | (data & ddr)
-        mem = self.memory
-        mem[0] = ddr
-        mem[1] = ((data & ddr) | (~ddr & (0x17 | (floating & 0xC8)))) & 0xFF
-
-    def _write_high(self, addr: int, value: int) -> None:
-        """A write to the 6510's port ($00/$01) or above $9FFF: an I/O register, or the RAM
-        (below a ROM too), and the memory list where it holds that RAM."""
-        how = self._bank.writes[addr >> 12]
-        if how == W_IO:
-            self._io_write(addr, value)
-        elif how == W_UNDER:
-            self._under[addr] = value
-        elif how == W_BOTH:
-            self._under[addr] = value
-            self.memory[addr] = value
-        elif how == W_PORT and addr < 2:
-            self._write_port(addr, value)
-        else:  # $C000-$CFFF
-            self.memory[addr] = value
 
     def store(self, addr: int, value: int) -> None:
         """Write *value* to *addr* as the CPU does (RAM, the RAM below a ROM, or an I/O register)."""
         if 1 < addr < 0xA000:
             self.memory[addr] = value
         else:
-            self._write_high(addr, value)
+            self.mm.write(addr, value)
 
     @property
     def map(self) -> dict[str, str]:
         """What each banked area shows: "ram", "rom" or "io"."""
-        return {name: kind for (name, _s, _e), kind in zip(BANKS, self._kinds)}
+        return {name: kind for (name, _s, _e), kind in zip(BANKS, self.mm.kinds)}
 
     @property
     def under(self) -> dict[str, list[int]]:
         """The RAM of each banked area (a copy)."""
-        return {name: self._under[start:end] for name, start, end in BANKS}
+        return self.mm.areas()
 
     def ram(self, addr: int) -> int:
         """The RAM byte at *addr* whatever is banked in (what the VIC sees)."""
-        if BLOCK_AREA[addr >> 12] < 0:
-            return self.memory[addr]
-        return self._under[addr]
+        return self.mm.ram(addr)
 
     def _vic_fetch(self, addr: int) -> int:
         """A byte as the VIC reads it: the character ROM at $1000-$1FFF of banks 0 and 2
         (C64 Programmer's Reference Guide, "Memory management")."""
         if addr & 0x7000 == 0x1000:
             return self.chargen[addr & 0x0FFF]
-        return self.ram(addr)
+        return self.mm.ram(addr)
 
     def poke_ram(self, addr: int, data: bytes) -> None:
-        held = self._held
-        for i, b in enumerate(data):
-            a = addr + i
-            area = BLOCK_AREA[a >> 12]
-            if area < 0:
-                self.memory[a] = b
-                continue
-            self._under[a] = b
-            if held[area] == RAM:  # (elsewhere the byte is read from _under while RAM shows)
-                self.memory[a] = b
+        self.mm.poke(addr, data)
 
     # --- I/O ---------------------------------------------------------------------------
     def _bus_cycle(self, write: bool = False, addr: int = -1) -> int:
@@ -765,7 +515,7 @@ class C64:
 
     def _frame(self) -> None:
         self.counters.frames += 1
-        self._exact_fetch_low()  # (lowered by a switch in the frame: raised again once a frame)
+        self.mm.exact_fetch_low()  # (lowered by a switch in the frame: raised again once a frame)
         mem = self.memory
         if self.buffer_keys and mem[NDX] == 0 and 0 < mem[XMAX] <= 10:
             n = min(len(self.buffer_keys), mem[XMAX])
@@ -796,7 +546,7 @@ class C64:
     def waiting_for_key(self) -> bool:
         mem = self.memory
         return (not self.keys_pending and mem[NDX] == 0 and mem[BLNSW] == 0
-                and mem[XMAX] != 0 and self._kinds[2] == ROM)
+                and mem[XMAX] != 0 and self.mm.kinds[2] == ROM)
 
     def _service(self) -> None:
         cpu = self.cpu
@@ -914,7 +664,7 @@ class C64:
         cpu.stPushWord(cpu.pc)
         cpu.stPush((cpu.p & ~MPU.BREAK) | MPU.UNUSED)
         cpu.p |= MPU.INTERRUPT
-        cpu.pc = self._view(vector) | self._view(vector + 1) << 8
+        cpu.pc = self.mm.view(vector) | self.mm.view(vector + 1) << 8
         start = cpu.cycles
         cpu.cycles = start + 7
         vic = self.vic
@@ -940,7 +690,8 @@ class C64:
         mem = self.memory
         table = self._table
         cyc = CYCLES
-        fetch = self._fetch_pages
+        mm = self.mm
+        fetch = mm.pages
         self.stop_cycle = cpu.cycles + max_cycles
         self.until_text = until_text
         self.idle_stop = stop_when_idle
@@ -950,9 +701,7 @@ class C64:
         self._stop = None
         watch = -1 if until_pc is None else until_pc
         if until_pc is not None:
-            self.watch_page = until_pc >> 8
-            fetch[self.watch_page] = self._watched
-            self._exact_fetch_low()
+            mm.watch(until_pc >> 8)
         budget = (1 << 62) if max_instructions is None else max_instructions
         done = 0  # instructions (traps included) in this run
         traps = self.traps_run
@@ -961,7 +710,7 @@ class C64:
             self._service()
             while self._stop is None:
                 left = budget - done
-                fetch_low = self._loop_low = self.fetch_low
+                fetch_low = mm.loop_low = mm.fetch_low
                 try:
                     for i in range(left):  # (the loop's counter counts the instructions)
                         pc = cpu.pc
@@ -1000,11 +749,9 @@ class C64:
             done += i
             self._stop = Stop("halt", halt.message, cpu.cycles)
         self.instructions += done - (self.traps_run - traps)
-        self._loop_low = 0xFFFF
+        mm.loop_low = 0xFFFF
         if until_pc is not None:
-            fetch[self.watch_page] = self._page_flag(self.watch_page)
-            self.watch_page = -1
-            self._exact_fetch_low()
+            mm.watch(-1)
         self.settle()  # (between runs the memory list is the CPU's view)
         return self._stop
 
@@ -1013,7 +760,7 @@ class C64:
         fetched from the registers there (the VIC-II's sprite positions hold code as well
         as RAM does) into the memory list, which holds nothing else there while I/O shows
         (``_fetch_high`` has refreshed the area)."""
-        if self._kinds[1] != IO:
+        if self.mm.kinds[1] != IO:
             return
         cpu = self.cpu
         size = 3
@@ -1060,7 +807,7 @@ class C64:
         return {
             "memory": list(self.memory), "under": self.under, "color": list(self.color),
             "cpu": (cpu.a, cpu.x, cpu.y, cpu.p, cpu.sp, cpu.pc, cpu.cycles),
-            "port": (self.port_ddr, self.port_data, self.port_floating), "map": dict(self.map), "chips": chips,
+            "port": (self.mm.ddr, self.mm.data, self.mm.kept), "map": dict(self.map), "chips": chips,
             "sid": list(self.sid), "noise": self._noise, "nmi": self.nmi_seen, "next_frame": self.next_frame,
             "transcript": bytes(self.transcript), "drive": copy.deepcopy(vars(self.drive)),
         }
@@ -1068,16 +815,10 @@ class C64:
     def load_state(self, state: dict) -> None:
         cpu = self.cpu
         self.memory[:] = state["memory"]
-        for name, start, end in BANKS:
-            self._under[start:end] = state["under"][name]
         self.color[:] = state["color"]
         cpu.a, cpu.x, cpu.y, cpu.p, cpu.sp, cpu.pc, cpu.cycles = state["cpu"]
         cpu.limit = cpu.cycles
-        self.port_ddr, self.port_data, self.port_floating = state["port"]
-        self._lines = lines = (self.port_data | ~self.port_ddr) & 0x07
-        self._held = list(CONFIGS[lines])  # (the memory list saved is the CPU's view)
-        self._held_code = code = HELD.index(CONFIGS[lines])
-        self._use(self._banks[code << 3 | lines])
+        self.mm.restore(state["under"], *state["port"])
         for name, chip in (("vic", self.vic), ("cia1", self.cia1), ("cia2", self.cia2)):
             for k, v in state["chips"][name].items():
                 setattr(chip, k, copy.deepcopy(v))
