@@ -91,7 +91,7 @@ class MemoryMap:
     machine gives it the CPU (whose window and ``limit`` it sets) and the function that
     writes an I/O register.  Its attributes are slots: ``write_port`` runs at every switch."""
 
-    __slots__ = ("memory", "under", "rom", "cpu", "io_write", "ddr", "data", "kept", "inputs", "held", "held_code",
+    __slots__ = ("memory", "under", "rom", "cpu", "io_write", "ddr", "data", "kept", "inputs", "reads", "after", "afters", "held", "held_code",
                  "bank", "banks", "area_flags", "edge_flag", "no_flag", "watched", "pages", "flagged",
                  "fetch_low", "loop_low", "watch_page")
 
@@ -108,12 +108,16 @@ class MemoryMap:
         self.data = 0x3F
         self.kept = 0  # the levels the input lines of $01 hold (see write_ddr)
         self.inputs = 0x17  # what the input lines read (see write_ddr)
+        self.reads = [0x17] * 0x100  # per value written to $01: what $01 reads then
         self.held = list(CONFIGS[0])  # per area: what the memory list holds there (all RAM: it does)
         self.held_code = 0  # HELD.index(tuple(self.held))
         self.banks = [self._make(HELD[code], lines) for code in range(27) for lines in range(8)]
         for i, bank in enumerate(self.banks):
             bank.switch.extend(self.banks[i & ~7 : (i & ~7) + 8])
         self.bank = self.banks[0]
+        # per value written to $01: the bank in force then (for this direction and held)
+        self.afters: dict[int, list[Bank]] = {}  # (by held_code << 8 | ddr)
+        self.after = self._after()
         # Per page: its flag object, true (not empty) where the run loop fetches through the
         # machine.  The pages of an area share one (see flag); the page before the KERNAL,
         # which is the I/O area's last, has its own.
@@ -162,19 +166,26 @@ class MemoryMap:
         if bank.hooked & ~self.flagged:
             self.flag(bank.hooked)
 
+    def _after(self) -> list[Bank]:
+        key = self.held_code << 8 | self.ddr
+        after = self.afters.get(key)
+        if after is None:
+            switch, ddr = self.bank.switch, self.ddr
+            after = self.afters[key] = [switch[(value | ~ddr) & 0x07] for value in range(0x100)]  # (pull-ups)
+        return after
+
     def write_port(self, addr: int, value: int) -> None:
         """A write to the 6510's port: $00 the data direction (``write_ddr``), $01 the data.
-        The bank for the new lines comes in force (``use`` in place: this runs at every switch)."""
+        The bank for the new lines comes in force (``use`` in place: this runs at every
+        switch, and looks up what it can in tables by the value written)."""
         if not addr:
             self.write_ddr(value)
             return
         self.data = value
-        ddr = self.ddr
-        self.memory[1] = (value & ddr) | self.inputs
-        lines = (value | ~ddr) & 0x07  # inputs are pulled up
-        bank = self.bank
-        if lines != bank.lines:
-            bank = self.bank = bank.switch[lines]
+        self.memory[1] = self.reads[value]
+        bank = self.after[value]
+        if bank is not self.bank:
+            self.bank = bank
             cpu = self.cpu
             cpu.read_low = bank.low
             cpu.read_high = bank.high
@@ -191,14 +202,18 @@ class MemoryMap:
         chip; no test here needs that.)"""
         data = self.data
         driven = self.kept | (data & self.ddr)  # each line's level as last driven
-        self.kept = kept = driven & ~ddr & 0xFF
-        self.inputs = ~ddr & (0x17 | (kept & 0xC8)) & 0xFF
+        self.kept = driven & ~ddr & 0xFF
         self.ddr = ddr
+        self._port_tables()
         self.memory[0] = ddr
-        self.memory[1] = (data & ddr) | self.inputs
-        lines = (data | ~ddr) & 0x07
-        if lines != self.bank.lines:
-            self.use(self.bank.switch[lines])
+        self.memory[1] = self.reads[data]
+        self.use(self.after[data])
+
+    def _port_tables(self) -> None:
+        ddr = self.ddr
+        inputs = self.inputs = ~ddr & (0x17 | (self.kept & 0xC8)) & 0xFF
+        self.reads = [(value & ddr) | inputs for value in range(0x100)]
+        self.after = self._after()
 
     def write(self, addr: int, value: int) -> None:
         """A write to the port ($00/$01) or above $9FFF, as the CPU makes it: an I/O register,
@@ -238,6 +253,7 @@ class MemoryMap:
         self.held[i] = kind
         self.held_code = code = HELD.index(tuple(self.held))
         self.use(self.banks[code << 3 | self.bank.lines])
+        self.after = self._after()
 
     def settle(self) -> None:
         """Make the memory list hold every byte in view (the stale areas copied)."""
@@ -338,8 +354,8 @@ class MemoryMap:
         for name, start, end in BANKS:
             self.under[start:end] = under[name]
         self.ddr, self.data, self.kept = ddr, data, kept
-        self.inputs = ~ddr & (0x17 | (kept & 0xC8)) & 0xFF
         lines = (data | ~ddr) & 0x07
         self.held = list(CONFIGS[lines])
         self.held_code = code = HELD.index(CONFIGS[lines])
         self.use(self.banks[code << 3 | lines])
+        self._port_tables()
