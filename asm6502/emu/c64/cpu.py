@@ -14,9 +14,9 @@ read-modify-write) and an operation:
   memory list does not hold) reads the list ``blocks`` names for its 4 KB block
   (``blocks[addr >> 12][addr]``: the ROM or RAM in view, each a 64 KB list
   indexed by address), or, where ``blocks`` has None (the I/O registers), asks
-  the machine (``io_read``: the raster counter, a CIA timer, the keyboard matrix;
-  reading a CIA's interrupt register also clears it); every other read is a
-  plain list read;
+  the machine (``io_read``, called for the I/O registers only: the raster counter,
+  a CIA timer, the keyboard matrix; reading a CIA's interrupt register also clears
+  it); every other read is a plain list read;
 * a write to $0000/$0001 (the 6510's own port: ``write_port`` from zero page)
   or to $A000-$FFFF goes through ``write_high`` (ROM areas keep the ROM and
   write the RAM below, I/O writes reach the chips); every other write is a
@@ -480,9 +480,10 @@ def _base_ind(cpu):
 
 
 def _dummy(cpu, base, addr, at):
-    """The read of the address before the carry (the un-carried high byte)."""
+    """The read of the address before the carry (the un-carried high byte): seen by an I/O
+    register there (a read of RAM or ROM changes nothing)."""
     wrong = (base & 0xFF00) | (addr & 0xFF)
-    if cpu.read_low < wrong < cpu.read_high:
+    if cpu.read_low < wrong < cpu.read_high and cpu.blocks[wrong >> 12] is None:
         cpu.access_cycle = at
         cpu.io_read(wrong)
 
@@ -542,7 +543,7 @@ def _abs_x_write(dummy_at):
         base = m[pc] | m[pc + 1] << 8
         addr = base + cpu.x
         wrong = (base & 0xFF00) | (addr & 0xFF)  # always read first (a write cannot wait for the carry)
-        if cpu.read_low < wrong < cpu.read_high:
+        if cpu.read_low < wrong < cpu.read_high and cpu.blocks[wrong >> 12] is None:
             cpu.access_cycle = dummy_at
             cpu.io_read(wrong)
         return addr & 0xFFFF
@@ -557,7 +558,7 @@ def _abs_y_write(dummy_at):
         base = m[pc] | m[pc + 1] << 8
         addr = base + cpu.y
         wrong = (base & 0xFF00) | (addr & 0xFF)
-        if cpu.read_low < wrong < cpu.read_high:
+        if cpu.read_low < wrong < cpu.read_high and cpu.blocks[wrong >> 12] is None:
             cpu.access_cycle = dummy_at
             cpu.io_read(wrong)
         return addr & 0xFFFF
@@ -572,7 +573,7 @@ def _ind_y_write(dummy_at):
         base = m[zp] | m[(zp + 1) & 0xFF] << 8
         addr = base + cpu.y
         wrong = (base & 0xFF00) | (addr & 0xFF)
-        if cpu.read_low < wrong < cpu.read_high:
+        if cpu.read_low < wrong < cpu.read_high and cpu.blocks[wrong >> 12] is None:
             cpu.access_cycle = dummy_at
             cpu.io_read(wrong)
         return addr & 0xFFFF
@@ -669,7 +670,7 @@ def _write_ind_y(value, dummy_at, last):
         base = m[zp] | m[(zp + 1) & 0xFF] << 8
         addr = base + cpu.y
         wrong = (base & 0xFF00) | (addr & 0xFF)  # always read first (a write cannot wait for the carry)
-        if cpu.read_low < wrong < cpu.read_high:
+        if cpu.read_low < wrong < cpu.read_high and cpu.blocks[wrong >> 12] is None:
             cpu.access_cycle = dummy_at
             cpu.io_read(wrong)
         addr &= 0xFFFF

@@ -419,10 +419,7 @@ class C64:
         return self._through(count, 0, False)[1] == count - 1 if count > 1 else True
 
     def _io_read(self, addr: int) -> int:
-        """A read in the CPU's window: the byte of the block's list, or of an I/O register."""
-        src = self.cpu.blocks[addr >> 12]
-        if src is not None:
-            return src[addr]
+        """A read of an I/O register (I/O banked in) by the CPU."""
         c = self._bus_cycle()
         page = addr >> 8
         if page < 0xD4:
