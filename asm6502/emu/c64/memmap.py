@@ -91,9 +91,9 @@ class MemoryMap:
     machine gives it the CPU (whose window and ``limit`` it sets) and the function that
     writes an I/O register.  Its attributes are slots: ``write_port`` runs at every switch."""
 
-    __slots__ = ("memory", "under", "rom", "cpu", "io_write", "ddr", "data", "kept", "inputs", "reads", "after", "afters", "held", "held_code",
-                 "bank", "banks", "area_flags", "edge_flag", "no_flag", "watched", "pages", "flagged",
-                 "fetch_low", "loop_low", "watch_page")
+    __slots__ = ("memory", "under", "rom", "cpu", "io_write", "ddr", "data", "kept", "reads", "after", "afters",
+                 "held", "held_code", "bank", "banks", "area_flags", "edge_flag", "no_flag", "watched", "pages",
+                 "flagged", "fetch_low", "loop_low", "watch_page")
 
     def __init__(self, memory: list[int], basic: list[int], chargen: list[int], kernal: list[int], cpu,
                  io_write: Callable[[int, int], None]):
@@ -107,8 +107,7 @@ class MemoryMap:
         self.ddr = 0
         self.data = 0x3F
         self.kept = 0  # the levels the input lines of $01 hold (see write_ddr)
-        self.inputs = 0x17  # what the input lines read (see write_ddr)
-        self.reads = [0x17] * 0x100  # per value written to $01: what $01 reads then
+        self.reads = [0x17] * 0x100  # per value written to $01: what $01 reads then (see write_ddr)
         self.held = list(CONFIGS[0])  # per area: what the memory list holds there (all RAM: it does)
         self.held_code = 0  # HELD.index(tuple(self.held))
         self.banks = [self._make(HELD[code], lines) for code in range(27) for lines in range(8)]
@@ -211,7 +210,7 @@ class MemoryMap:
 
     def _port_tables(self) -> None:
         ddr = self.ddr
-        inputs = self.inputs = ~ddr & (0x17 | (self.kept & 0xC8)) & 0xFF
+        inputs = ~ddr & (0x17 | (self.kept & 0xC8)) & 0xFF
         self.reads = [(value & ddr) | inputs for value in range(0x100)]
         self.after = self._after()
 
