@@ -7,9 +7,9 @@ and the three ROMs (``rom``) are lists of 65,536 as well, each byte at its addre
 rest unused), so a byte of any of them is ``list[addr]``.
 
 What the memory list holds in each banked area (``held``) need not be what the CPU sees
-there (``kinds``): a switch copies nothing.  For every combination of the two (27 x 8)
-the map is made once, a ``Bank``, and a switch puts the one for the new port lines in
-force by reference: the CPU's read window (``cpu.read_low``/``read_high``) spans the
+there (``kinds``): a switch copies nothing.  For each combination of the two (27 x 8)
+the map is made once, when first needed (a ``Bank``), and a switch puts the one for the
+new port lines in force by reference: the CPU's read window (``cpu.read_low``/``read_high``) spans the
 areas it does not hold (stale) and the I/O registers while they show, and a read in the
 window reads the list of its 4 KB block (``cpu.blocks``: the RAM or ROM in view, None for
 the registers) in place, without a call.  Writing the RAM keeps ``under`` current, and the
@@ -83,7 +83,6 @@ class Bank:
     high: int
     blocks: list  # per 4 KB block: the list a read in the window reads, None for the I/O registers
     writes: tuple[int, ...]  # per 4 KB block: how a write reaches it (W_...)
-    switch: list  # per port lines: the bank in force after a switch to them (the same held)
 
 
 class MemoryMap:
@@ -110,10 +109,8 @@ class MemoryMap:
         self.reads = [0x17] * 0x100  # per value written to $01: what $01 reads then (see write_ddr)
         self.held = list(CONFIGS[0])  # per area: what the memory list holds there (all RAM: it does)
         self.held_code = 0  # HELD.index(tuple(self.held))
-        self.banks = [self._make(HELD[code], lines) for code in range(27) for lines in range(8)]
-        for i, bank in enumerate(self.banks):
-            bank.switch.extend(self.banks[i & ~7 : (i & ~7) + 8])
-        self.bank = self.banks[0]
+        self.banks: list[Bank | None] = [None] * (27 * 8)  # by held_code << 3 | lines, made on demand
+        self.bank = self._bank(0, 0)
         # per value written to $01: the bank in force then (for this direction and held)
         self.afters: dict[int, list[Bank]] = {}  # (by held_code << 8 | ddr)
         self.after = self._after()
@@ -148,7 +145,13 @@ class MemoryMap:
             else:
                 blocks.append(self.memory if not stale >> i & 1 else self.under if kinds[i] == RAM else self.rom)
                 writes.append(W_BOTH if held[i] == RAM else W_UNDER)
-        return Bank(lines, kinds, held, stale, hooked, low, high, blocks, tuple(writes), [])
+        return Bank(lines, kinds, held, stale, hooked, low, high, blocks, tuple(writes))
+
+    def _bank(self, held_code: int, lines: int) -> Bank:
+        bank = self.banks[held_code << 3 | lines]
+        if bank is None:
+            bank = self.banks[held_code << 3 | lines] = self._make(HELD[held_code], lines)
+        return bank
 
     # --- the bank in force -------------------------------------------------------------
     @property
@@ -169,8 +172,8 @@ class MemoryMap:
         key = self.held_code << 8 | self.ddr
         after = self.afters.get(key)
         if after is None:
-            switch, ddr = self.bank.switch, self.ddr
-            after = self.afters[key] = [switch[(value | ~ddr) & 0x07] for value in range(0x100)]  # (pull-ups)
+            code, ddr = self.held_code, self.ddr
+            after = self.afters[key] = [self._bank(code, (value | ~ddr) & 0x07) for value in range(0x100)]  # (pull-ups)
         return after
 
     def write_port(self, addr: int, value: int) -> None:
@@ -251,7 +254,7 @@ class MemoryMap:
             self.memory[start:end] = (self.under if kind == RAM else self.rom)[start:end]
         self.held[i] = kind
         self.held_code = code = HELD.index(tuple(self.held))
-        self.use(self.banks[code << 3 | self.bank.lines])
+        self.use(self._bank(code, self.bank.lines))
         self.after = self._after()
 
     def settle(self) -> None:
@@ -356,5 +359,5 @@ class MemoryMap:
         lines = (data | ~ddr) & 0x07
         self.held = list(CONFIGS[lines])
         self.held_code = code = HELD.index(CONFIGS[lines])
-        self.use(self.banks[code << 3 | lines])
+        self.use(self._bank(code, lines))
         self._port_tables()
