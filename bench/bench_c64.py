@@ -1,14 +1,20 @@
 """Benchmark the C64 machine (asm6502.emu.c64) on the real ROMs.
 
-Three workloads, each in emulated clock cycles per CPU second and against a
+The workloads, each in emulated clock cycles per CPU second and against a
 real PAL C64 (985,248 cycles a second):
 
   boot       power on to READY. (the KERNAL's RAM test and BASIC's cold start)
   basic      RUN of a BASIC loop (floating point, FOR/NEXT, string handling)
   superhirn  Superhirn II's first game (secret 3436, the article's example)
              after SYS 13312, answers typed on the keyboard
-  banking    machine code switching the BASIC ROM out and in through $01
-             (65,536 times), then READY.
+  banking    machine code switching the BASIC ROM out and in through $01 around
+             each read of $A000 (65,536 times, a switch every 9.5 cycles: the
+             worst case), then READY.
+  under ROM  a text viewer's loop: 4 KB of text in the RAM under the KERNAL,
+             each byte read with the ROMs out ($01 = $35) and printed through
+             CHROUT with them back in, then READY.
+             (Each of these two beside the same code without the switches, "same,
+             no switch": the port writes go to $02, the text lies at $4000.)
   raster     a raster interrupt program: two interrupts a frame (lines $50 and
              $A0) change the border colour, acknowledged with ASL $D019, the
              display on (bad lines take their cycles) for 256 frames, then READY.
@@ -22,7 +28,7 @@ Each workload runs ``--rounds`` times (default 3); the best CPU time counts
 (the shared machine's load falls on the rounds unevenly).  Goal (issue 22):
 at least 2 x the real machine; boot to READY. in under 2 s.  Goal
 (issue 31): boot and BASIC-bound programs at least 10 x, the raster interrupt
-program at least 5 x.
+program at least 5 x, bank-switching code no slower than other code.
 
 usage:
   ASM6502_ROMS=~/vice/C64 .venv/bin/python bench/bench_c64.py
@@ -62,6 +68,45 @@ inner    lda #$36
          bne inner
          dey
          bne outer
+         rts
+"""
+# A text viewer's loop over a text kept in the RAM under the KERNAL ROM (4 KB at $E000): each
+# byte is read with the ROMs switched out ($01 = $35, interrupts off meanwhile) and printed
+# through the KERNAL's CHROUT with them back in -- the shape of code that keeps data under a
+# ROM and calls the ROM between reads.  The text is written there first (a write with the
+# ROM in view goes to the RAM below it).
+UNDER_ROM = """*= $c000
+         ldx #0
+         stx $fb
+         lda #$e0
+         sta $fc
+         ldy #0
+fill     tya
+         and #$1f
+         ora #$40
+         sta ($fb),y
+         iny
+         bne fill
+         inc $fc
+         lda $fc
+         cmp #$f0
+         bne fill
+         lda #$e0
+         sta $fc
+show     sei
+         lda #$35
+         sta $01
+         lda ($fb),y
+         ldx #$37
+         stx $01
+         cli
+         jsr $ffd2
+         iny
+         bne show
+         inc $fc
+         lda $fc
+         cmp #$f0
+         bne show
          rts
 """
 RASTER = """*= $c000
@@ -167,19 +212,29 @@ def main() -> int:
     cycles, wall, cpu = best(args.rounds, basic)
     rows.append(("BASIC loop", cycles, wall, cpu))
 
-    banking_prg = assemble(BANKING, "banking.asm").prg
+    def machine_code(source, name):
+        prg = assemble(source, name).prg
 
-    def banking():
-        ready.load_state(state)
-        start = ready.cpu.cycles
-        session.start_program(ready, banking_prg)
-        stop = ready.run(100_000_000)
-        assert stop.reason == "idle", stop
-        return ready.cpu.cycles - start
+        def workload():
+            ready.load_state(state)
+            start = ready.cpu.cycles
+            session.start_program(ready, prg)
+            stop = ready.run(100_000_000)
+            assert stop.reason == "idle", stop
+            return ready.cpu.cycles - start
 
-    print("bench_c64: bank switching ...", file=sys.stderr)
-    cycles, wall, cpu = best(args.rounds, banking)
-    rows.append(("bank switching", cycles, wall, cpu))
+        return workload
+
+    # each bank-switching workload beside the same code without the switches: the port
+    # writes go to $02 instead of $01, the text lies in plain RAM at $4000
+    for label, source, control in (
+            ("bank switching", BANKING, BANKING.replace("sta $01", "sta $02")),
+            ("RAM under ROM", UNDER_ROM, UNDER_ROM.replace("#$e0", "#$40").replace("#$f0", "#$50")
+             .replace("sta $01", "sta $02").replace("stx $01", "stx $02"))):
+        for row, text in ((label, source), ("  same, no switch", control)):
+            print(f"bench_c64: {label}{' without switching' if row != label else ''} ...", file=sys.stderr)
+            cycles, wall, cpu = best(args.rounds, machine_code(text, "banking.asm"))
+            rows.append((row, cycles, wall, cpu))
 
     raster_prg = assemble(RASTER, "raster.asm").prg
 

@@ -414,7 +414,7 @@ def test_the_cycle_of_each_io_access(source, accesses):
     seen = []
     mem = [0] * 0x10000
     mem[0x80:0x82] = [0x12, 0xD0]
-    cpu = C64CPU(mem, lambda addr: seen.append(("read", addr, cpu.cycles + cpu.access_cycle)),
+    cpu = C64CPU(mem, lambda addr: seen.append(("read", addr, cpu.cycles + cpu.access_cycle)) or mem[addr],
                  lambda addr, value: seen.append(("write", addr, cpu.cycles + cpu.access_cycle)))
     code = program(source)
     mem[CODE:CODE + len(code)] = code

@@ -11,13 +11,16 @@ read-modify-write) and an operation:
 
 * a read between ``read_low`` and ``read_high`` (exclusive; the machine sets
   them: $D000-$DFFF while I/O is banked in, and a banked area whose bytes the
-  memory list does not hold yet) first lets the machine put the current value
-  there (``io_read``: the raster counter, a CIA timer, the keyboard matrix --
-  reading a CIA's interrupt register also clears it -- or the byte of the ROM
-  or RAM in view), then the instruction reads the memory list as usual;
-* a write to $0000/$0001 (the 6510's own port) or to $A000-$FFFF goes
-  through ``write_high`` (ROM areas keep the ROM and write the RAM below,
-  I/O writes reach the chips); every other write is a plain list store;
+  memory list does not hold) reads the list ``blocks`` names for its 4 KB block
+  (``blocks[addr >> 12][addr]``: the ROM or RAM in view, each a 64 KB list
+  indexed by address), or, where ``blocks`` has None (the I/O registers), asks
+  the machine (``io_read``, called for the I/O registers only: the raster counter,
+  a CIA timer, the keyboard matrix; reading a CIA's interrupt register also clears
+  it); every other read is a plain list read;
+* a write to $0000/$0001 (the 6510's own port: ``write_port`` from zero page)
+  or to $A000-$FFFF goes through ``write_high`` (ROM areas keep the ROM and
+  write the RAM below, I/O writes reach the chips); every other write is a
+  plain list store;
 * the bus accesses a program can see happen as on the chip ("64doc" by John
   West and Marko Makela, "6510 Instruction Timing"): an indexed access first
   reads the address before the index carried into the high byte (a read only
@@ -134,15 +137,18 @@ class Jammed(Exception):
 
 
 class C64CPU(FastMPU):
-    def __init__(self, memory: list[int], io_read: Callable[[int], None], write_high: Callable[[int, int], None]):
+    def __init__(self, memory: list[int], io_read: Callable[[int], int], write_high: Callable[[int, int], None]):
         super().__init__(memory=memory, pc=0)
         self.io_read = io_read
         self.write_high = write_high
         self.cycles = 0
         self.access_cycle = 0  # during an I/O access: its cycle is cycles + access_cycle
         self.limit = 0  # the machine's next event cycle; the run loop stops at it
-        self.read_low = IO_LOW  # reads in (read_low, read_high) go through io_read first
+        self.write_port = write_high  # a zero-page write to $00/$01
+        self.read_low = IO_LOW  # reads in (read_low, read_high) read blocks[addr >> 12], or io_read
         self.read_high = IO_END
+        #: per 4 KB block: the list a read in the window reads (indexed by address), None: io_read
+        self.blocks: list[list[int] | None] = [memory] * 13 + [None] + [memory] * 2
         # whether the read in the cycle cycles + offset waits for the VIC (the machine sets it;
         # asked by the few instructions whose result depends on it)
         self.read_waits: Callable[[int], bool] = lambda offset: False
@@ -173,6 +179,26 @@ class C64CPU(FastMPU):
     def stPush(self, z):
         self.memory[self.sp + 0x100] = z & 0xFF
         self.sp = (self.sp - 1) & 0xFF
+
+    def inst_0x6c(self):
+        """JMP (ind): the pointer's bytes are read through the memory map (in cycles 3 and 4,
+        64doc); the high byte comes from the same page (the NMOS 6502 does not carry into
+        the pointer's high byte: MCS6500 programming manual, JMP)."""
+        m = self.memory
+        pc = self.pc
+        ptr = m[pc] | m[pc + 1] << 8
+        high = (ptr & 0xFF00) | ((ptr + 1) & 0xFF)
+        if self.read_low < ptr < self.read_high:  # (the window's bounds are page bounds)
+            src = self.blocks[ptr >> 12]
+            if src is None:
+                self.access_cycle = 3
+                low = self.io_read(ptr)
+                self.access_cycle = 4
+                self.pc = low | self.io_read(high) << 8
+            else:
+                self.pc = src[ptr] | src[high] << 8
+        else:
+            self.pc = m[ptr] | m[high] << 8
 
     def inst_0x20(self):
         """JSR: the target is read before the return address is pushed (as the chip's
@@ -490,9 +516,10 @@ def _base_ind(cpu):
 
 
 def _dummy(cpu, base, addr, at):
-    """The read of the address before the carry (the un-carried high byte)."""
+    """The read of the address before the carry (the un-carried high byte): seen by an I/O
+    register there (a read of RAM or ROM changes nothing)."""
     wrong = (base & 0xFF00) | (addr & 0xFF)
-    if cpu.read_low < wrong < cpu.read_high:
+    if cpu.read_low < wrong < cpu.read_high and cpu.blocks[wrong >> 12] is None:
         cpu.access_cycle = at
         cpu.io_read(wrong)
 
@@ -552,7 +579,7 @@ def _abs_x_write(dummy_at):
         base = m[pc] | m[pc + 1] << 8
         addr = base + cpu.x
         wrong = (base & 0xFF00) | (addr & 0xFF)  # always read first (a write cannot wait for the carry)
-        if cpu.read_low < wrong < cpu.read_high:
+        if cpu.read_low < wrong < cpu.read_high and cpu.blocks[wrong >> 12] is None:
             cpu.access_cycle = dummy_at
             cpu.io_read(wrong)
         return addr & 0xFFFF
@@ -567,7 +594,7 @@ def _abs_y_write(dummy_at):
         base = m[pc] | m[pc + 1] << 8
         addr = base + cpu.y
         wrong = (base & 0xFF00) | (addr & 0xFF)
-        if cpu.read_low < wrong < cpu.read_high:
+        if cpu.read_low < wrong < cpu.read_high and cpu.blocks[wrong >> 12] is None:
             cpu.access_cycle = dummy_at
             cpu.io_read(wrong)
         return addr & 0xFFFF
@@ -582,7 +609,7 @@ def _ind_y_write(dummy_at):
         base = m[zp] | m[(zp + 1) & 0xFF] << 8
         addr = base + cpu.y
         wrong = (base & 0xFF00) | (addr & 0xFF)
-        if cpu.read_low < wrong < cpu.read_high:
+        if cpu.read_low < wrong < cpu.read_high and cpu.blocks[wrong >> 12] is None:
             cpu.access_cycle = dummy_at
             cpu.io_read(wrong)
         return addr & 0xFFFF
@@ -625,9 +652,14 @@ def _read(op, address, operand, last):
     def inst(cpu):
         addr = address(cpu)
         if cpu.read_low < addr < cpu.read_high:
-            cpu.access_cycle = last
-            cpu.io_read(addr)
-        op(cpu, cpu.memory[addr])
+            src = cpu.blocks[addr >> 12]
+            if src is None:
+                cpu.access_cycle = last
+                op(cpu, cpu.io_read(addr))
+            else:
+                op(cpu, src[addr])
+        else:
+            op(cpu, cpu.memory[addr])
         cpu.pc += operand
 
     return inst
@@ -654,9 +686,14 @@ def _read_ind_y(op, dummy_at, last):
             cpu.cycles += 1
             addr &= 0xFFFF
         if cpu.read_low < addr < cpu.read_high:
-            cpu.access_cycle = last
-            cpu.io_read(addr)
-        op(cpu, m[addr])
+            src = cpu.blocks[addr >> 12]
+            if src is None:
+                cpu.access_cycle = last
+                op(cpu, cpu.io_read(addr))
+            else:
+                op(cpu, src[addr])
+        else:
+            op(cpu, m[addr])
         cpu.pc += 1
 
     return inst
@@ -669,7 +706,7 @@ def _write_ind_y(value, dummy_at, last):
         base = m[zp] | m[(zp + 1) & 0xFF] << 8
         addr = base + cpu.y
         wrong = (base & 0xFF00) | (addr & 0xFF)  # always read first (a write cannot wait for the carry)
-        if cpu.read_low < wrong < cpu.read_high:
+        if cpu.read_low < wrong < cpu.read_high and cpu.blocks[wrong >> 12] is None:
             cpu.access_cycle = dummy_at
             cpu.io_read(wrong)
         addr &= 0xFFFF
@@ -698,9 +735,14 @@ def _read_absolute(op, last):
         pc = cpu.pc
         addr = m[pc] | m[pc + 1] << 8
         if cpu.read_low < addr < cpu.read_high:
-            cpu.access_cycle = last
-            cpu.io_read(addr)
-        op(cpu, m[addr])
+            src = cpu.blocks[addr >> 12]
+            if src is None:
+                cpu.access_cycle = last
+                op(cpu, cpu.io_read(addr))
+            else:
+                op(cpu, src[addr])
+        else:
+            op(cpu, m[addr])
         cpu.pc = pc + 2
 
     return inst
@@ -713,7 +755,7 @@ def _write_zero_page(value):
         if addr > 1:
             m[addr] = value(cpu)
         else:
-            cpu.write_high(addr, value(cpu))
+            cpu.write_port(addr, value(cpu))
         cpu.pc += 1
 
     return inst
@@ -760,14 +802,18 @@ def _rmw(op, address, operand, cycles):
         addr = address(cpu)
         m = cpu.memory
         if cpu.read_low < addr < cpu.read_high:
-            cpu.access_cycle = cycles - 3
-            cpu.io_read(addr)
-            old = m[addr]
-            new = op(cpu, old)
-            cpu.access_cycle = cycles - 2
-            cpu.write_high(addr, old)
-            cpu.access_cycle = cycles - 1
-            cpu.write_high(addr, new)
+            src = cpu.blocks[addr >> 12]
+            if src is None:  # an I/O register sees the old value written back first
+                cpu.access_cycle = cycles - 3
+                old = cpu.io_read(addr)
+                new = op(cpu, old)
+                cpu.access_cycle = cycles - 2
+                cpu.write_high(addr, old)
+                cpu.access_cycle = cycles - 1
+                cpu.write_high(addr, new)
+            else:
+                cpu.access_cycle = cycles - 1
+                cpu.write_high(addr, op(cpu, src[addr]))
         elif 1 < addr < 0xA000:
             m[addr] = op(cpu, m[addr])
         else:
@@ -820,6 +866,7 @@ def instruction_table() -> list:
     opcode fetch (the PC at the operand)."""
     table = list(C64CPU.instruct)
     table[0x20] = C64CPU.inst_0x20
+    table[0x6C] = C64CPU.inst_0x6c
     for op in EVERY_OPCODE:
         name, mode, access, operand, cyc = op.mnemonic, op.mode, op.access, op.mode.operand_size, op.cycles
         if name == "JAM":

@@ -1,23 +1,14 @@
 """The C64 around py65's 6510: ROMs, banking, VIC-II, CIAs, SID, colour RAM,
 keyboard, device 8 -- enough for the real BASIC and KERNAL to boot and run.
 
-Memory is one list of 65,536 ints, the CPU's view: RAM where RAM is visible,
-the ROM bytes where a ROM is banked in.  The RAM of $A000-$BFFF and $D000-$FFFF
-is also in ``under`` (a list per area), which every write there keeps current
-(all writes above $9FFF go through ``_write_high``).
-
-A bank switch (a write to the 6510 port $01) copies nothing: the areas whose
-contents change are marked stale, and the CPU's reads there go through
-``io_read`` (``cpu.read_low``/``read_high`` span them), which puts the byte of
-the ROM or RAM now in view into the list before the CPU reads it.  A stale
-area is copied in whole (8 KB or 4 KB, ~10 us) only when code runs there, an
-interrupt or an indirect jump reads a vector, a run ends (between runs the list
-is the CPU's view), or after ``STALE_READS`` reads:
-code that switches $01 every few cycles costs a port write and a call per
-read of the area, not a copy per switch.  I/O registers are read through
-``io_read`` too; an instruction with bytes in $D000-$DFFF or in a stale area
-is fetched through ``_fetch_high`` (the run loop tests a flag per page), and
-one whose bytes run past $FFFF wraps to $0000 (``_wrapped``).
+Memory is one list of 65,536 ints (``memory``), the one the CPU reads, and the
+memory map around it (``memmap.MemoryMap``, ``mm``: the 6510's port and the
+banking; a bank switch copies nothing).  The CPU's reads of the I/O registers
+go through ``_io_read``, its writes there through the map to ``_io_write``; an
+instruction in a page the map flags (bytes in $D000-$DFFF, or in an area the
+memory list does not hold) is fetched through ``_fetch_high`` (the run loop
+tests a flag per page), and one whose bytes run past $FFFF wraps to $0000
+(``_wrapped``).
 
 Time: the CPU counts cycles; the chips are not ticked but asked when their
 next event (CIA underflow, raster compare, the end of a video frame) is due,
@@ -48,6 +39,7 @@ from asm6502.emu.c64 import keyboard
 from asm6502.emu.c64.cia import CIA
 from asm6502.emu.c64.cpu import C64CPU, CYCLES, INTERRUPT_WRITES, IO_END, IO_LOW, SIZES, TAIL_WRITES, Jammed, instruction_table
 from asm6502.emu.c64.drive import Disk, Drive
+from asm6502.emu.c64.memmap import BANKS, IO, ROM, MemoryMap
 from asm6502.emu.c64.screen import screen_lines
 from asm6502.emu.c64.vic import CYCLES_PER_FRAME, VIC
 
@@ -83,56 +75,6 @@ SERIAL_ENTRIES = {ADDRESS[name]: name.upper() for name in ("listen", "talk", "se
 CHROUT_ENTRY = ADDRESS["chrout"]
 GETIN_ENTRY = ADDRESS["getin"]
 POLL_FRAMES = 10  # GETIN polled with nothing to get for 10 frames (1/5 s): the program waits for a key
-
-BASIC_AREA = slice(0xA000, 0xC000)
-IO_AREA = slice(0xD000, 0xE000)
-KERNAL_AREA = slice(0xE000, 0x10000)
-RAM, ROM, IO = "ram", "rom", "io"
-AREAS = {"basic": BASIC_AREA, "io": IO_AREA, "kernal": KERNAL_AREA}
-#: the banked areas in address order (an area's index is its bit in the masks below)
-BANKS = (("basic", 0xA000, 0xC000), ("io", 0xD000, 0xE000), ("kernal", 0xE000, 0x10000))
-IO_BIT = 1 << 1  # the io area's bit
-
-
-def _config(lines: int) -> tuple[str, str, str]:
-    """What the basic, io and kernal areas show for the port lines LORAM, HIRAM, CHAREN
-    (bits 0-2 of $01, inputs pulled up): PRG, "Memory management"."""
-    loram, hiram, charen = lines & 1, lines & 2, lines & 4
-    return (ROM if loram and hiram else RAM, (IO if charen else ROM) if (loram or hiram) else RAM,
-            ROM if hiram else RAM)
-
-
-CONFIGS = tuple(_config(lines) for lines in range(8))
-#: per 4 KB block: its area's index in BANKS (-1: not banked)
-STALE_AREA = (-1,) * 10 + (0, 0, -1, 1, 2, 2)
-STALE_READS = 64  # reads of stale areas through io_read after a switch before they are copied in whole
-
-
-def _windows(mask: int) -> tuple[int, int]:
-    """The CPU's read window (read_low, read_high) spanning the areas of *mask*."""
-    hooked = [start_end for i, (_n, *start_end) in enumerate(BANKS) if mask >> i & 1]
-    if not hooked:
-        return 0x10000, 0
-    return hooked[0][0] - 1, hooked[-1][1]
-
-
-def _pages(mask: int) -> list[bool]:
-    """Pages $9F-$FF: True where an instruction's bytes may lie in an area of *mask*
-    (the area's pages and the page before it, for operands that run into it)."""
-    flags = [False] * 0x100
-    for i, (_n, start, end) in enumerate(BANKS):
-        if mask >> i & 1:
-            flags[(start >> 8) - 1 : end >> 8] = [True] * ((end >> 8) - (start >> 8) + 1)
-    return flags[0x9F:]
-
-
-WINDOWS = tuple(_windows(mask) for mask in range(8))
-#: per (old lines << 3 | new lines): the areas (bits) whose contents change
-SWITCHES = tuple(sum(1 << i for i in range(3) if CONFIGS[old][i] != CONFIGS[new][i])
-                 for old in range(8) for new in range(8))
-IO_SHOWN = tuple(IO_BIT if kinds[1] == IO else 0 for kinds in CONFIGS)  # per lines: the io area's bit if I/O shows
-PAGES = tuple(_pages(mask) for mask in range(8))
-
 
 @dataclass(frozen=True)
 class RomImages:
@@ -211,20 +153,7 @@ class C64:
         self.chargen = list(roms.chargen)
         # VICE's power-on RAM pattern: 64 bytes $00, 64 bytes $FF, ...
         self.memory: list[int] = ([0x00] * 64 + [0xFF] * 64) * 512
-        # the RAM of each banked area, kept current by every write there (see _write_high)
-        self.under: dict[str, list[int]] = {region: self.memory[area] for region, area in AREAS.items()}
         self.color = [0] * 1024
-        self.port_ddr = 0
-        self.port_data = 0x3F
-        self.port_floating = 0  # bits 3, 6, 7 of $01 as last driven (see _write_port)
-        self._lines = 0  # the port lines LORAM/HIRAM/CHAREN the areas are banked for (0: all RAM)
-        self._kinds = CONFIGS[0]  # per area of BANKS: what it shows (CONFIGS[self._lines])
-        self._stale = 0  # areas (bits) whose bytes in view the memory list does not hold
-        self._hooked = 0  # areas (bits) read through io_read: the stale ones and io while I/O shows
-        self._stale_reads = 0
-        self._fetch_pages = [False] * 0x100  # per page: fetch through _fetch_high (changed in place)
-        self.fetch_low = 0xFFFF
-        self.watch_page = -1  # the page of the run's --until-pc address (flagged while it runs)
         self.vic = VIC()
         self.vic.memory = self._vic_fetch
         self.vic.colour_ram = self.color
@@ -257,8 +186,7 @@ class C64:
         self._poll_frames = 0
         self.stop_when_polling = True
         self.next_frame = CYCLES_PER_FRAME
-        self.cpu = C64CPU(self.memory, self._io_read, self._write_high)
-        self.cpu.read_low, self.cpu.read_high = WINDOWS[self._hooked]
+        self.cpu = C64CPU(self.memory, self._io_read, self._io_write)  # (writes: the map's, below)
         self.cpu.read_waits = self._read_waits
         for chip in (self.vic, self.cia1, self.cia2):
             chip.on_change = self._pull_limit
@@ -271,7 +199,10 @@ class C64:
         if not roms.stub:  # (the project's stub ROMs have their traps from their owner)
             self._install_traps()
         self._table = self._build_table()
-        self._write_high(1, self.port_data)
+        mm = self.mm = MemoryMap(self.memory, self.basic, self.chargen, self.kernal, self.cpu, self._io_write)
+        self.cpu.write_high = mm.write
+        self.cpu.write_port = mm.write_port
+        mm.write_port(1, mm.data)
         self.reset()
 
     # --- ROM traps -------------------------------------------------------------
@@ -348,9 +279,9 @@ class C64:
         def trap(cpu):
             addr = (cpu.pc - 1) & 0xFFFF
             handler = machine.traps.get(addr)
-            if handler is None or machine.memory[addr] != TRAP_OPCODE or not machine._in_rom(addr):
+            if handler is None or machine.memory[addr] != TRAP_OPCODE or not machine.mm.in_rom(addr):
                 cpu.pc = addr
-                if machine.untrapped is not None and machine._in_rom(addr):
+                if machine.untrapped is not None and machine.mm.in_rom(addr):
                     machine.untrapped(addr)
                 raise _Halt(f"the CPU jammed: opcode $02 at ${addr:04X}")
             handler()
@@ -360,7 +291,6 @@ class C64:
         for op in (0x78, 0x58, 0x28, 0x40):  # SEI, CLI, PLP, RTI
             table[op] = _masking(table[op], self)
         table[0x00] = self._brk(table[0x00])
-        table[0x6C] = self._settled(table[0x6C])
         return table
 
     def _brk(self, instruction):
@@ -371,177 +301,62 @@ class C64:
         machine = self
 
         def brk(cpu):
-            if machine._stale:  # (the vectors)
-                machine.settle()
             start = cpu.cycles
             instruction(cpu)
+            vector = 0xFFFE
             cia2 = machine.cia2
             cia2.advance(start + BRK_NMI_LAST + 1)
             if cia2.edges != machine.nmi_seen and cia2.edge_at <= start + BRK_NMI_LAST:
                 machine.nmi_seen = cia2.edges
-                cpu.pc = machine.memory[0xFFFA] | machine.memory[0xFFFB] << 8
+                vector = 0xFFFA
+            cpu.pc = machine.mm.view(vector) | machine.mm.view(vector + 1) << 8  # (py65's BRK read the list)
             machine._no_poll_at = start + CYCLES[0x00]
             cpu.limit = min(cpu.limit, start + CYCLES[0x00])
 
         return brk
 
-    def _settled(self, instruction):
-        """JMP (ind) reads its vector without io_read: the stale areas are copied first."""
-        machine = self
-
-        def run(cpu):
-            if machine._stale:
-                machine.settle()
-            instruction(cpu)
-
-        return run
-
-    def _in_rom(self, addr: int) -> bool:
-        """*addr* is in a ROM banked in (where traps are)."""
-        if addr >= 0xE000:
-            return self._kinds[2] == ROM
-        return 0xA000 <= addr < 0xC000 and self._kinds[0] == ROM
-
-    # --- memory map ---------------------------------------------------------------
-    def _set_window(self) -> None:
-        mask = self._stale | (IO_BIT if self._kinds[1] == IO else 0)
-        if mask != self._hooked:
-            self._hooked = mask
-            self.cpu.read_low, self.cpu.read_high = WINDOWS[mask]
-            pages = self._fetch_pages
-            pages[0x9F:] = PAGES[mask]
-            if self.watch_page >= 0:
-                pages[self.watch_page] = True
-            self._set_fetch_low()
-
-    def _set_fetch_low(self) -> None:
-        """The run loop tests the page flags only above ``fetch_low`` (the address before the
-        first flagged page); it reads it when it stops, so the limit is pulled in."""
-        pages = self._fetch_pages
-        first = pages.index(True) if True in pages else 0x100
-        self.fetch_low = (first << 8) - 1
-        self.cpu.limit = self.cpu.cycles
-
-    def _source(self, i: int) -> list[int]:
-        name, _start, _end = BANKS[i]
-        if self._kinds[i] == RAM:
-            return self.under[name]
-        return (self.basic, self.chargen, self.kernal)[i]
-
-    def _refresh(self, i: int) -> None:
-        """Copy the bytes in view of stale area *i* into the memory list (I/O: nothing to copy)."""
-        if self._kinds[i] != IO:
-            _name, start, end = BANKS[i]
-            self.memory[start:end] = self._source(i)
-        self._stale &= ~(1 << i)
-        self._set_window()
-
+    # --- memory ---------------------------------------------------------------------
     def settle(self) -> None:
-        """Make the memory list hold every byte in view (the stale areas copied)."""
-        for i in (0, 1, 2):
-            if self._stale >> i & 1:
-                self._refresh(i)
-
-    def _stale_read(self, addr: int) -> None:
-        """A read in the window outside the I/O registers: the byte in view of a stale area."""
-        i = STALE_AREA[addr >> 12]
-        if i < 0 or not self._stale >> i & 1:
-            return  # $C000-$CFFF (plain RAM inside the window) or an area the list holds
-        self._stale_reads += 1
-        if self._stale_reads > STALE_READS:
-            self.settle()
-            return
-        self.memory[addr] = self._source(i)[addr - BANKS[i][1]]
+        """Make the memory list hold every byte in view."""
+        self.mm.settle()
 
     def _fetch_high(self, pc: int) -> None:
-        """An instruction in a flagged page: its bytes in a stale area are copied in first
-        (code runs there), bytes in the I/O registers are fetched from them."""
-        stale = self._stale
-        if stale:
-            for i, (_n, start, end) in enumerate(BANKS):
-                if stale >> i & 1 and start - 2 <= pc < end:
-                    self._refresh(i)
+        """An instruction in a page the map flags: its bytes in an area the memory list does
+        not hold are copied in first, bytes in the I/O registers are fetched from them."""
+        self.mm.fetched(pc)
         if IO_FETCH < pc < IO_END:
             self._fetch_io(pc)
-
-    def _write_high(self, addr: int, value: int) -> None:
-        """A write to the 6510's port ($00 the data direction, $01 the data) or above $9FFF."""
-        if addr < 2:
-            if addr:
-                self.port_data = data = value
-                ddr = self.port_ddr
-            else:
-                self.port_ddr = ddr = value
-                data = self.port_data
-            lines = (data | ~ddr) & 0x07  # inputs are pulled up
-            if lines != self._lines:  # (the areas that change become stale: nothing is copied)
-                stale = self._stale | SWITCHES[self._lines << 3 | lines]
-                self._stale = stale
-                self._kinds = CONFIGS[lines]
-                self._lines = lines
-                self._stale_reads = 0
-                if stale | IO_SHOWN[lines] != self._hooked:
-                    self._set_window()
-            # Reading $01: an output bit reads what is written; an input reads 1 on bits 0-2
-            # and 4 (pull-ups; no datasette on the sense line), 0 on bit 5 (the motor line's
-            # driver pulls it low), and on bits 3, 6 and 7, which nothing drives, the level
-            # last driven (the line's capacitance holds it: Lorenz's test suite 2.15, cpuport.asm).
-            # The charge fades after a while on the chip; no test here needs that.
-            floating = self.port_floating = (self.port_floating & ~ddr) | (data & ddr)
-            mem = self.memory
-            mem[0] = ddr
-            mem[1] = ((data & ddr) | (~ddr & (0x17 | (floating & 0xC8)))) & 0xFF
-            return
-        i = STALE_AREA[addr >> 12]
-        if i < 0:  # $C000-$CFFF
-            self.memory[addr] = value
-            return
-        kind = self._kinds[i]
-        if kind == RAM:
-            self.memory[addr] = value
-            self.under[BANKS[i][0]][addr - BANKS[i][1]] = value
-        elif kind == ROM:
-            self.under[BANKS[i][0]][addr - BANKS[i][1]] = value
-        else:
-            self._io_write(addr, value)
 
     def store(self, addr: int, value: int) -> None:
         """Write *value* to *addr* as the CPU does (RAM, the RAM below a ROM, or an I/O register)."""
         if 1 < addr < 0xA000:
             self.memory[addr] = value
         else:
-            self._write_high(addr, value)
+            self.mm.write(addr, value)
 
     @property
     def map(self) -> dict[str, str]:
         """What each banked area shows: "ram", "rom" or "io"."""
-        return {name: kind for (name, _s, _e), kind in zip(BANKS, self._kinds)}
+        return {name: kind for (name, _s, _e), kind in zip(BANKS, self.mm.kinds)}
+
+    @property
+    def under(self) -> dict[str, list[int]]:
+        """The RAM of each banked area (a copy)."""
+        return self.mm.areas()
 
     def ram(self, addr: int) -> int:
         """The RAM byte at *addr* whatever is banked in (what the VIC sees)."""
-        if addr < 0xA000 or 0xC000 <= addr < 0xD000:
-            return self.memory[addr]
-        region = "basic" if addr < 0xC000 else "io" if addr < 0xE000 else "kernal"
-        return self.under[region][addr - AREAS[region].start]
+        return self.mm.ram(addr)
 
     def _vic_fetch(self, addr: int) -> int:
         """A byte as the VIC reads it: the character ROM at $1000-$1FFF of banks 0 and 2
         (C64 Programmer's Reference Guide, "Memory management")."""
         if addr & 0x7000 == 0x1000:
             return self.chargen[addr & 0x0FFF]
-        return self.ram(addr)
+        return self.mm.ram(addr)
 
     def poke_ram(self, addr: int, data: bytes) -> None:
-        for i, b in enumerate(data):
-            a = addr + i
-            region = None if a < 0xA000 or 0xC000 <= a < 0xD000 else (
-                "basic" if a < 0xC000 else "io" if a < 0xE000 else "kernal")
-            if region is None:
-                self.memory[a] = b
-                continue
-            if self.map[region] == RAM:  # (a stale area's bytes are put there when it is read)
-                self.memory[a] = b
-            self.under[region][a - AREAS[region].start] = b
+        self.mm.poke(addr, data)
 
     # --- I/O ---------------------------------------------------------------------------
     def _bus_cycle(self, write: bool = False, addr: int = -1) -> int:
@@ -603,10 +418,8 @@ class C64:
         count = c - first + 1
         return self._through(count, 0, False)[1] == count - 1 if count > 1 else True
 
-    def _io_read(self, addr: int) -> None:
-        if not (IO_LOW < addr < IO_END and self._kinds[1] == IO):
-            self._stale_read(addr)
-            return
+    def _io_read(self, addr: int) -> int:
+        """A read of an I/O register (I/O banked in) by the CPU."""
         c = self._bus_cycle()
         page = addr >> 8
         if page < 0xD4:
@@ -621,7 +434,7 @@ class C64:
             value = self.cia2.read(addr & 0x0F, c)
         else:
             value = 0xFF  # I/O 1 and 2: no cartridge
-        self.memory[addr] = value
+        return value
 
     def _io_write(self, addr: int, value: int) -> None:
         c = self._bus_cycle(True, addr)
@@ -699,6 +512,7 @@ class C64:
 
     def _frame(self) -> None:
         self.counters.frames += 1
+        self.mm.exact_fetch_low()  # (lowered by a switch in the frame: raised again once a frame)
         mem = self.memory
         if self.buffer_keys and mem[NDX] == 0 and 0 < mem[XMAX] <= 10:
             n = min(len(self.buffer_keys), mem[XMAX])
@@ -729,7 +543,7 @@ class C64:
     def waiting_for_key(self) -> bool:
         mem = self.memory
         return (not self.keys_pending and mem[NDX] == 0 and mem[BLNSW] == 0
-                and mem[XMAX] != 0 and self._kinds[2] == ROM)
+                and mem[XMAX] != 0 and self.mm.kinds[2] == ROM)
 
     def _service(self) -> None:
         cpu = self.cpu
@@ -844,12 +658,10 @@ class C64:
 
     def _interrupt(self, vector: int) -> None:
         cpu = self.cpu
-        if self._stale:
-            self.settle()
         cpu.stPushWord(cpu.pc)
         cpu.stPush((cpu.p & ~MPU.BREAK) | MPU.UNUSED)
         cpu.p |= MPU.INTERRUPT
-        cpu.pc = self.memory[vector] | self.memory[vector + 1] << 8
+        cpu.pc = self.mm.view(vector) | self.mm.view(vector + 1) << 8
         start = cpu.cycles
         cpu.cycles = start + 7
         vic = self.vic
@@ -875,7 +687,8 @@ class C64:
         mem = self.memory
         table = self._table
         cyc = CYCLES
-        fetch = self._fetch_pages
+        mm = self.mm
+        fetch = mm.pages
         self.stop_cycle = cpu.cycles + max_cycles
         self.until_text = until_text
         self.idle_stop = stop_when_idle
@@ -885,9 +698,7 @@ class C64:
         self._stop = None
         watch = -1 if until_pc is None else until_pc
         if until_pc is not None:
-            self.watch_page = until_pc >> 8
-            fetch[self.watch_page] = True
-            self._set_fetch_low()
+            mm.watch(until_pc >> 8)
         budget = (1 << 62) if max_instructions is None else max_instructions
         done = 0  # instructions (traps included) in this run
         traps = self.traps_run
@@ -896,7 +707,7 @@ class C64:
             self._service()
             while self._stop is None:
                 left = budget - done
-                fetch_low = self.fetch_low
+                fetch_low = mm.loop_low = mm.fetch_low
                 try:
                     for i in range(left):  # (the loop's counter counts the instructions)
                         pc = cpu.pc
@@ -935,19 +746,18 @@ class C64:
             done += i
             self._stop = Stop("halt", halt.message, cpu.cycles)
         self.instructions += done - (self.traps_run - traps)
+        mm.loop_low = 0xFFFF
         if until_pc is not None:
-            self.watch_page = -1
-            fetch[0x9F:] = PAGES[self._hooked]
-            fetch[:0x9F] = [False] * 0x9F
-            self._set_fetch_low()
+            mm.watch(-1)
         self.settle()  # (between runs the memory list is the CPU's view)
         return self._stop
 
     def _fetch_io(self, pc: int) -> None:
         """The instruction at *pc* has bytes in $D000-$DFFF: with I/O banked in, they are
         fetched from the registers there (the VIC-II's sprite positions hold code as well
-        as RAM does)."""
-        if self._kinds[1] != IO:
+        as RAM does) into the memory list, which holds nothing else there while I/O shows
+        (``_fetch_high`` has refreshed the area)."""
+        if self.mm.kinds[1] != IO:
             return
         cpu = self.cpu
         size = 3
@@ -955,7 +765,7 @@ class C64:
             addr = pc + i
             if IO_LOW < addr < IO_END:
                 cpu.access_cycle = i
-                self._io_read(addr)
+                self.memory[addr] = self._io_read(addr)
             if i == 0:
                 size = SIZES[self.memory[pc]]
             if i + 1 >= size:
@@ -992,9 +802,9 @@ class C64:
                         if not callable(v) and k not in getattr(chip, "TRANSIENT", ())}
                  for name, chip in (("vic", self.vic), ("cia1", self.cia1), ("cia2", self.cia2))}
         return {
-            "memory": list(self.memory), "under": {k: list(v) for k, v in self.under.items()}, "color": list(self.color),
+            "memory": list(self.memory), "under": self.under, "color": list(self.color),
             "cpu": (cpu.a, cpu.x, cpu.y, cpu.p, cpu.sp, cpu.pc, cpu.cycles),
-            "port": (self.port_ddr, self.port_data, self.port_floating), "map": dict(self.map), "chips": chips,
+            "port": (self.mm.ddr, self.mm.data, self.mm.kept), "map": dict(self.map), "chips": chips,
             "sid": list(self.sid), "noise": self._noise, "nmi": self.nmi_seen, "next_frame": self.next_frame,
             "transcript": bytes(self.transcript), "drive": copy.deepcopy(vars(self.drive)),
         }
@@ -1002,16 +812,10 @@ class C64:
     def load_state(self, state: dict) -> None:
         cpu = self.cpu
         self.memory[:] = state["memory"]
-        for region, ram in self.under.items():
-            ram[:] = state["under"][region]
         self.color[:] = state["color"]
         cpu.a, cpu.x, cpu.y, cpu.p, cpu.sp, cpu.pc, cpu.cycles = state["cpu"]
         cpu.limit = cpu.cycles
-        self.port_ddr, self.port_data, self.port_floating = state["port"]
-        self._lines = (self.port_data | ~self.port_ddr) & 0x07
-        self._kinds = CONFIGS[self._lines]
-        self._stale = 0
-        self._set_window()
+        self.mm.restore(state["under"], *state["port"])
         for name, chip in (("vic", self.vic), ("cia1", self.cia1), ("cia2", self.cia2)):
             for k, v in state["chips"][name].items():
                 setattr(chip, k, copy.deepcopy(v))

@@ -1,0 +1,363 @@
+"""The C64's memory map: the 6510's port $00/$01 and the PLA's banking of the BASIC ROM,
+the I/O area (or the character ROM) and the KERNAL over the RAM.
+
+The CPU reads one list of 65,536 ints, the memory list (``memory``): RAM, and the ROM
+bytes where the list holds a ROM.  Beside it, the RAM below the banked areas (``under``)
+and the three ROMs (``rom``) are lists of 65,536 as well, each byte at its address (the
+rest unused), so a byte of any of them is ``list[addr]``.
+
+What the memory list holds in each banked area (``held``) need not be what the CPU sees
+there (``kinds``): a switch copies nothing.  For each combination of the two (27 x 8)
+the map is made once, when first needed (a ``Bank``), and a switch puts the one for the
+new port lines in force by reference: the CPU's read window (``cpu.read_low``/``read_high``) spans the
+areas it does not hold (stale) and the I/O registers while they show, and a read in the
+window reads the list of its 4 KB block (``cpu.blocks``: the RAM or ROM in view, None for
+the registers) in place, without a call.  Writing the RAM keeps ``under`` current, and the
+memory list where it holds that RAM, so switching back to what the list holds makes it
+right again at no cost.  A stale area is copied in (8 KB or 4 KB, some microseconds) when
+code runs there -- the run loop fetches an instruction in a flagged page through the
+machine -- and when a run ends (between runs the memory list is the CPU's view).
+
+Facts: the PLA's memory configurations and the processor port (C64 Programmer's Reference
+Guide, "Memory management"; Mapping the C64, $0000, $0001); the port's floating bits as
+Wolfgang Lorenz's test suite 2.15 (cpuport.asm) expects them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+RAM, ROM, IO = "ram", "rom", "io"
+#: the banked areas in address order (an area's index is its bit in the masks below)
+BANKS = (("basic", 0xA000, 0xC000), ("io", 0xD000, 0xE000), ("kernal", 0xE000, 0x10000))
+IO_BIT = 1 << 1  # the io area's bit
+
+
+def _config(lines: int) -> tuple[str, str, str]:
+    """What the basic, io and kernal areas show for the port lines LORAM, HIRAM, CHAREN
+    (bits 0-2 of $01, inputs pulled up): PRG, "Memory management"."""
+    loram, hiram, charen = lines & 1, lines & 2, lines & 4
+    return (ROM if loram and hiram else RAM, (IO if charen else ROM) if (loram or hiram) else RAM,
+            ROM if hiram else RAM)
+
+
+CONFIGS = tuple(_config(lines) for lines in range(8))
+#: per 4 KB block: its area's index in BANKS (-1: not banked)
+BLOCK_AREA = (-1,) * 10 + (0, 0, -1, 1, 2, 2)
+KINDS = (RAM, ROM, IO)
+#: every combination of what the memory list may hold in the three areas (its index: ``held_code``)
+HELD = tuple((KINDS[code % 3], KINDS[code // 3 % 3], KINDS[code // 9]) for code in range(27))
+# how a write reaches its 4 KB block (``Bank.writes``)
+W_PORT, W_PLAIN, W_BOTH, W_UNDER, W_IO = range(5)
+
+
+def _window(mask: int) -> tuple[int, int]:
+    """The CPU's read window (read_low, read_high) spanning the areas of *mask*."""
+    hooked = [start_end for i, (_n, *start_end) in enumerate(BANKS) if mask >> i & 1]
+    if not hooked:
+        return 0x10000, 0
+    return hooked[0][0] - 1, hooked[-1][1]
+
+
+#: per area: the first page flagged while it is hooked (the page before it: an instruction
+#: there may have operand bytes in the area)
+FIRST_PAGE = tuple((start >> 8) - 1 for _n, start, _e in BANKS)
+EDGE_PAGE = FIRST_PAGE[2]  # the I/O area's last page, the one before the KERNAL's
+EDGE_AREAS = 0b110
+#: per mask of areas: the address before the first page flagged for them (the run loop's fetch_low)
+FETCH_LOW = tuple(min([(FIRST_PAGE[i] << 8) - 1 for i in range(3) if mask >> i & 1] or [0xFFFF])
+                  for mask in range(8))
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Bank:
+    """The map for one memory configuration and one content of the memory list."""
+
+    lines: int  # the port lines LORAM/HIRAM/CHAREN
+    kinds: tuple[str, str, str]  # what each area shows (CONFIGS[lines])
+    held: tuple[str, str, str]  # what the memory list holds in each area (IO: nothing to read there)
+    stale: int  # areas (bits) whose bytes in view the memory list does not hold
+    hooked: int  # areas (bits) the CPU reads through its window: the stale ones, io while I/O shows
+    low: int  # the CPU's read window (read_low, read_high)
+    high: int
+    blocks: list  # per 4 KB block: the list a read in the window reads, None for the I/O registers
+    writes: tuple[int, ...]  # per 4 KB block: how a write reaches it (W_...)
+
+
+class MemoryMap:
+    """The port, the banking and the lists behind them (see the module docstring).  The
+    machine gives it the CPU (whose window and ``limit`` it sets) and the function that
+    writes an I/O register.  Its attributes are slots: ``write_port`` runs at every switch."""
+
+    __slots__ = ("memory", "under", "rom", "cpu", "io_write", "ddr", "data", "kept", "reads", "after", "afters",
+                 "held", "held_code", "bank", "banks", "area_flags", "edge_flag", "no_flag", "watched", "pages",
+                 "flagged", "fetch_low", "loop_low", "watch_page")
+
+    def __init__(self, memory: list[int], basic: list[int], chargen: list[int], kernal: list[int], cpu,
+                 io_write: Callable[[int, int], None]):
+        self.memory = memory
+        self.under = list(memory)  # the RAM of the banked areas at their addresses
+        rom = [0] * 0x10000
+        rom[0xA000:0xC000], rom[0xD000:0xE000], rom[0xE000:] = basic, chargen, kernal
+        self.rom = rom
+        self.cpu = cpu
+        self.io_write = io_write
+        self.ddr = 0
+        self.data = 0x3F
+        self.kept = 0  # the levels the input lines of $01 hold (see write_ddr)
+        self.reads = [0x17] * 0x100  # per value written to $01: what $01 reads then (see write_ddr)
+        self.held = list(CONFIGS[0])  # per area: what the memory list holds there (all RAM: it does)
+        self.held_code = 0  # HELD.index(tuple(self.held))
+        self.banks: list[Bank | None] = [None] * (27 * 8)  # by held_code << 3 | lines, made on demand
+        self.bank = self._bank(0, 0)
+        # per value written to $01: the bank in force then (for this direction and held)
+        self.afters: dict[int, list[Bank]] = {}  # (by held_code << 8 | ddr)
+        self.after = self._after()
+        # Per page: its flag object, true (not empty) where the run loop fetches through the
+        # machine.  The pages of an area share one (see flag); the page before the KERNAL,
+        # which is the I/O area's last, has its own.
+        self.area_flags: tuple[list[bool], ...] = ([], [], [])
+        self.edge_flag: list[bool] = []
+        self.no_flag: list[bool] = []  # (never true)
+        self.watched = [True]  # the flag of the page of the run's --until-pc address
+        self.watch_page = -1
+        self.pages = [self.page_flag(page) for page in range(0x100)]
+        self.flagged = 0  # areas (bits) whose pages are flagged: the hooked ones, perhaps more (see flag)
+        self.fetch_low = 0xFFFF  # below the first flagged page (perhaps lower: exact_fetch_low)
+        self.loop_low = 0xFFFF  # the fetch_low the run loop tests with
+        self.use(self.bank)
+
+    def _make(self, held: tuple[str, str, str], lines: int) -> Bank:
+        kinds = CONFIGS[lines]
+        stale = sum(1 << i for i in range(3) if kinds[i] != held[i])
+        hooked = stale | (IO_BIT if kinds[1] == IO else 0)
+        low, high = _window(hooked)
+        blocks: list[list[int] | None] = []
+        writes = []
+        for block, i in enumerate(BLOCK_AREA):
+            if i < 0:
+                blocks.append(self.memory)
+                writes.append(W_PORT if block == 0 else W_PLAIN)
+            elif kinds[i] == IO:
+                blocks.append(None)
+                writes.append(W_IO)
+            else:
+                blocks.append(self.memory if not stale >> i & 1 else self.under if kinds[i] == RAM else self.rom)
+                writes.append(W_BOTH if held[i] == RAM else W_UNDER)
+        return Bank(lines, kinds, held, stale, hooked, low, high, blocks, tuple(writes))
+
+    def _bank(self, held_code: int, lines: int) -> Bank:
+        bank = self.banks[held_code << 3 | lines]
+        if bank is None:
+            bank = self.banks[held_code << 3 | lines] = self._make(HELD[held_code], lines)
+        return bank
+
+    # --- the bank in force -------------------------------------------------------------
+    @property
+    def kinds(self) -> tuple[str, str, str]:
+        return self.bank.kinds
+
+    def use(self, bank: Bank) -> None:
+        """Put *bank* in force (``write_port`` does the same in place)."""
+        self.bank = bank
+        cpu = self.cpu
+        cpu.read_low = bank.low
+        cpu.read_high = bank.high
+        cpu.blocks = bank.blocks
+        if bank.hooked & ~self.flagged:
+            self.flag(bank.hooked)
+
+    def _after(self) -> list[Bank]:
+        key = self.held_code << 8 | self.ddr
+        after = self.afters.get(key)
+        if after is None:
+            code, ddr = self.held_code, self.ddr
+            after = self.afters[key] = [self._bank(code, (value | ~ddr) & 0x07) for value in range(0x100)]  # (pull-ups)
+        return after
+
+    def write_port(self, addr: int, value: int) -> None:
+        """A write to the 6510's port: $00 the data direction (``write_ddr``), $01 the data.
+        The bank for the new lines comes in force (``use`` in place: this runs at every
+        switch, and looks up what it can in tables by the value written)."""
+        if not addr:
+            self.write_ddr(value)
+            return
+        self.data = value
+        self.memory[1] = self.reads[value]
+        bank = self.after[value]
+        if bank is not self.bank:
+            self.bank = bank
+            cpu = self.cpu
+            cpu.read_low = bank.low
+            cpu.read_high = bank.high
+            cpu.blocks = bank.blocks
+            if bank.hooked & ~self.flagged:
+                self.flag(bank.hooked)
+
+    def write_ddr(self, ddr: int) -> None:
+        """Reading $01: an output bit reads what is written; an input reads 1 on bits 0-2
+        and 4 (pull-ups; no datasette on the sense line), 0 on bit 5 (the motor line's
+        driver pulls it low), and on bits 3, 6 and 7, which nothing drives, the level last
+        driven (the line's capacitance holds it: Lorenz's test suite 2.15, cpuport.asm) --
+        so what the inputs read changes only here.  (The charge fades after a while on the
+        chip; no test here needs that.)"""
+        data = self.data
+        driven = self.kept | (data & self.ddr)  # each line's level as last driven
+        self.kept = driven & ~ddr & 0xFF
+        self.ddr = ddr
+        self._port_tables()
+        self.memory[0] = ddr
+        self.memory[1] = self.reads[data]
+        self.use(self.after[data])
+
+    def _port_tables(self) -> None:
+        ddr = self.ddr
+        inputs = ~ddr & (0x17 | (self.kept & 0xC8)) & 0xFF
+        self.reads = [(value & ddr) | inputs for value in range(0x100)]
+        self.after = self._after()
+
+    def write(self, addr: int, value: int) -> None:
+        """A write to the port ($00/$01) or above $9FFF, as the CPU makes it: an I/O register,
+        or the RAM (below a ROM too), and the memory list where it holds that RAM."""
+        how = self.bank.writes[addr >> 12]
+        if how == W_IO:
+            self.io_write(addr, value)
+        elif how == W_UNDER:
+            self.under[addr] = value
+        elif how == W_BOTH:
+            self.under[addr] = value
+            self.memory[addr] = value
+        elif how == W_PORT and addr < 2:
+            self.write_port(addr, value)
+        else:  # $C000-$CFFF (and $0002-$9FFF)
+            self.memory[addr] = value
+
+    def view(self, addr: int) -> int:
+        """The byte the CPU reads at *addr* outside the I/O registers (a vector)."""
+        src = self.bank.blocks[addr >> 12]
+        return self.memory[addr] if src is None else src[addr]
+
+    def in_rom(self, addr: int) -> bool:
+        """*addr* is in a ROM banked in (where traps are)."""
+        kinds = self.bank.kinds
+        if addr >= 0xE000:
+            return kinds[2] == ROM
+        return 0xA000 <= addr < 0xC000 and kinds[0] == ROM
+
+    # --- stale areas -------------------------------------------------------------------
+    def refresh(self, i: int) -> None:
+        """Copy the bytes in view of stale area *i* into the memory list (I/O: nothing to copy)."""
+        kind = self.bank.kinds[i]
+        if kind != IO:
+            _name, start, end = BANKS[i]
+            self.memory[start:end] = (self.under if kind == RAM else self.rom)[start:end]
+        self.held[i] = kind
+        self.held_code = code = HELD.index(tuple(self.held))
+        self.use(self._bank(code, self.bank.lines))
+        self.after = self._after()
+
+    def settle(self) -> None:
+        """Make the memory list hold every byte in view (the stale areas copied)."""
+        for i in (0, 1, 2):
+            if self.bank.stale >> i & 1:
+                self.refresh(i)
+
+    def fetched(self, pc: int) -> None:
+        """An instruction at *pc* in a flagged page: its bytes in a stale area are copied in
+        first; a page flagged for an area no longer hooked loses its flag."""
+        stale = self.bank.stale
+        if stale:
+            for i, (_n, start, end) in enumerate(BANKS):
+                if stale >> i & 1 and start - 2 <= pc < end:
+                    self.refresh(i)
+        if self.flagged != self.bank.hooked:
+            self.flag(self.bank.hooked)
+
+    # --- the run loop's page flags -------------------------------------------------------
+    def flag(self, hooked: int) -> None:
+        """Flag the pages of the areas of *hooked*, and only those: the pages of an area
+        share one flag object (a list, true when not empty), so this is a few list
+        operations however many pages an area has.  A switch calls it only when an area
+        comes to be hooked: the flags of an area no longer hooked stay until code runs
+        there (``fetched``), so code switching an area back and forth costs no flags."""
+        changed = hooked ^ self.flagged
+        for i, flag in enumerate(self.area_flags):
+            if changed >> i & 1:
+                if hooked >> i & 1:
+                    flag.append(True)
+                else:
+                    flag.clear()
+        edge = self.edge_flag
+        if hooked & EDGE_AREAS and not edge:
+            edge.append(True)
+        elif edge and not hooked & EDGE_AREAS:
+            edge.clear()
+        self.flagged = hooked
+        low = FETCH_LOW[hooked]
+        if low < self.fetch_low:
+            self.fetch_low = low
+            if low < self.loop_low:  # the run loop would not look at the page: stop it
+                self.cpu.limit = self.cpu.cycles
+
+    def page_flag(self, page: int) -> list[bool]:
+        """The flag object of *page* (see flag)."""
+        if page == EDGE_PAGE:
+            return self.edge_flag
+        for i, (_n, _start, end) in enumerate(BANKS):
+            if FIRST_PAGE[i] <= page < end >> 8:
+                return self.area_flags[i]
+        return self.no_flag
+
+    def watch(self, page: int) -> None:
+        """Flag *page* (the run's --until-pc address's) for the run; -1: none."""
+        if self.watch_page >= 0:
+            self.pages[self.watch_page] = self.page_flag(self.watch_page)
+        self.watch_page = page
+        if page >= 0:
+            self.pages[page] = self.watched
+        self.exact_fetch_low()
+
+    def exact_fetch_low(self) -> None:
+        """``fetch_low`` no lower than the flags need (the run loop takes it after a service;
+        a switch lowers it and the machine raises it again once a frame)."""
+        low = FETCH_LOW[self.flagged]
+        if self.watch_page >= 0:
+            low = min(low, (self.watch_page << 8) - 1)
+        self.fetch_low = low
+
+    # --- RAM ---------------------------------------------------------------------------
+    def ram(self, addr: int) -> int:
+        """The RAM byte at *addr* whatever is banked in (what the VIC sees)."""
+        if BLOCK_AREA[addr >> 12] < 0:
+            return self.memory[addr]
+        return self.under[addr]
+
+    def poke(self, addr: int, data: bytes) -> None:
+        """Put *data* into the RAM at *addr* (below the ROMs and I/O too)."""
+        held = self.held
+        for i, b in enumerate(data):
+            a = addr + i
+            area = BLOCK_AREA[a >> 12]
+            if area < 0:
+                self.memory[a] = b
+                continue
+            self.under[a] = b
+            if held[area] == RAM:  # (elsewhere the byte is read from under while RAM shows)
+                self.memory[a] = b
+
+    def areas(self) -> dict[str, list[int]]:
+        """The RAM of each banked area (a copy)."""
+        return {name: self.under[start:end] for name, start, end in BANKS}
+
+    def restore(self, under: dict[str, list[int]], ddr: int, data: int, kept: int) -> None:
+        """The RAM below the areas and the port as saved, the memory list already holding
+        the CPU's view."""
+        for name, start, end in BANKS:
+            self.under[start:end] = under[name]
+        self.ddr, self.data, self.kept = ddr, data, kept
+        lines = (data | ~ddr) & 0x07
+        self.held = list(CONFIGS[lines])
+        self.held_code = code = HELD.index(CONFIGS[lines])
+        self.use(self._bank(code, lines))
+        self._port_tables()
