@@ -16,3 +16,15 @@ def test_only_the_programs_loading_at_0801_are_tests(tmp_path):
         (tmp_path / name).write_bytes(data)
     assert lorenz.test_names(str(tmp_path)) == [" start", "adca"]
     assert lorenz.other_files(str(tmp_path)) == ["dump.h", "empty", "loader"]
+
+
+def test_a_name_not_in_the_folder_is_one_error_line(tmp_path, capsys):
+    (tmp_path / "adca").write_bytes(b"\x01\x08")
+    try:
+        lorenz.main(["--suite", str(tmp_path), "--roms", str(tmp_path), "adca", "nosuchtest"])
+    except SystemExit as stop:
+        assert stop.code == 2
+    else:
+        raise AssertionError("no error")
+    err = capsys.readouterr().err
+    assert err.splitlines()[-1].endswith(f": error: not a program of the suite in {tmp_path}: nosuchtest")

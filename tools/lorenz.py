@@ -243,6 +243,9 @@ def main(argv: list[str] | None = None) -> int:
         print(f"chained run: {where} after {len(loaded)} loads ({message}; {time.perf_counter() - started:.0f} s)")
         return 0 if finished else 1
     names = args.names or test_names(args.suite)
+    unknown = [n for n in names if not file_of(args.suite, n).is_file()]
+    if unknown:
+        ap.error(f"not a program of the suite in {args.suite}: {', '.join(unknown)}")
     if not args.names and other_files(args.suite):
         print(f"lorenz: left out (not programs of the suite): {', '.join(other_files(args.suite))}", file=sys.stderr)
 
