@@ -14,7 +14,7 @@ from __future__ import annotations
 from enum import Enum
 
 from asm6502.patterns import LazyPattern
-from asm6502.tuples import named_tuple
+from asm6502.tuples import SlotRecord
 
 
 class Severity(str, Enum):
@@ -23,35 +23,47 @@ class Severity(str, Enum):
     NOTE = "note"
 
 
-# (Span and Diagnostic are named tuples, not dataclasses: importing dataclasses costs the
+# (Span and Diagnostic are slot records, not dataclasses: importing dataclasses costs the
 # assembler command a few milliseconds of its start-up)
 
 
-@named_tuple
-class Span:
+class Span(SlotRecord):
     """A place in an input: file name, 1-based line and column, and a width."""
 
-    file: str
-    line: int
-    col: int = 1
-    length: int = 1
-    source: str | None = None  # the whole source line, for the caret display
-    basic_line: int | None = None  # Profi-Ass / BASIC line number, when there is one
+    __slots__ = ("file", "line", "col", "length", "source", "basic_line")
+
+    def __init__(self, file: str, line: int, col: int = 1, length: int = 1, source: str | None = None,
+                 basic_line: int | None = None) -> None:  # fmt: skip
+        self.file = file
+        self.line = line
+        self.col = col
+        self.length = length
+        self.source = source  # the whole source line, for the caret display
+        self.basic_line = basic_line  # Profi-Ass / BASIC line number, when there is one
 
     def at(self, col: int, length: int = 1) -> Span:
         """The same line, another column."""
         return Span(self.file, self.line, col, length, self.source, self.basic_line)
 
 
-@named_tuple
-class Diagnostic:
-    severity: Severity
-    message: str
-    span: Span | None = None
-    notes: tuple[Diagnostic, ...] = ()
-    # a consequence of another error (an undefined label whose statement was skipped for it): the span of that error,
-    # which is shown first (in_order)
-    cause: Span | None = None
+class Diagnostic(SlotRecord):
+    __slots__ = ("severity", "message", "span", "notes", "cause")
+
+    def __init__(self, severity: Severity, message: str, span: Span | None = None, notes: tuple[Diagnostic, ...] = (),
+                 cause: Span | None = None) -> None:  # fmt: skip
+        self.severity = severity
+        self.message = message
+        self.span = span
+        self.notes = notes
+        # a consequence of another error (an undefined label whose statement was skipped for it): the span of that
+        # error, which is shown first (in_order)
+        self.cause = cause
+
+    def replace(self, **changes) -> Diagnostic:
+        """The same diagnostic with the fields named changed."""
+        fields = {name: getattr(self, name) for name in self.__slots__}
+        fields.update(changes)
+        return Diagnostic(**fields)
 
     @property
     def is_error(self) -> bool:
