@@ -13,6 +13,8 @@ from asm6502.opcodes import ACCESS, OPCODES, PAGE_CROSSING_MODES, Access, Mode, 
 from asm6502.opcodes_undoc import ACCESS as UNDOCUMENTED_ACCESS
 from asm6502.opcodes_undoc import ALTERNATES, UNDOCUMENTED, UNSTABLE, UNSTABLE_OPCODES
 
+TYPE_CHECKING = False
+
 
 class Cpu(StrEnum):
     NMOS = "6502"  # the 151 documented opcodes (MCS6500 programming manual)
@@ -82,7 +84,9 @@ class Opcode:
         return f"Opcode(${self.code:02X} {self.mnemonic} {self.mode.label}, {self.cycles} cycles)"
 
 
-def _every_opcode() -> tuple[Opcode, ...]:
+def every_opcode() -> tuple[Opcode, ...]:
+    """Opcode byte -> its facts: the documented and the undocumented opcodes of ``--cpu 6502i``, plus the
+    other encodings the assembler never emits (``opcodes_undoc.ALTERNATES``)."""
     found = {code: Opcode(code, m, mode, True) for m, modes in OPCODES.items() for mode, code in modes.items()}
     for m, modes in UNDOCUMENTED.items():
         for mode, code in modes.items():
@@ -93,6 +97,13 @@ def _every_opcode() -> tuple[Opcode, ...]:
     return tuple(found[code] for code in range(256))
 
 
-#: opcode byte -> its facts: the documented and the undocumented opcodes of ``--cpu 6502i``,
-#: plus the other encodings the assembler never emits (``opcodes_undoc.ALTERNATES``)
-EVERY_OPCODE: tuple[Opcode, ...] = _every_opcode()
+if TYPE_CHECKING:
+    EVERY_OPCODE: tuple[Opcode, ...]  # every_opcode()
+
+
+def __getattr__(name: str) -> tuple[Opcode, ...]:
+    # EVERY_OPCODE is made where it is imported (the emulator): the assembler reads only the tables of
+    # opcodes.py, and making the 256 records would be a large share of its start-up (bench/README.md)
+    if name == "EVERY_OPCODE":
+        return every_opcode()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -14,7 +14,7 @@ from asm6502.asm.decode import Decoder
 from asm6502.asm.entries import Entries, Macro
 from asm6502.asm.lines import Lines
 from asm6502.asm.result import Options
-from asm6502.asm.symbols import Kind, place_of, spelling_of
+from asm6502.asm.symbols import place_of, spelling_of
 from asm6502.diagnostics import Diagnostic, Kept
 
 
@@ -30,7 +30,7 @@ class Program:
     sources: dict[str, tuple[Lines, int]]  # each file run (the main source, a .file chain's) -> its lines, its start line
     # the symbols: values as pass 1 ends, kinds, first spellings, the order the original makes them in
     values: dict[str, int]
-    symbols: dict[str, Kind]  # key -> its kind
+    symbols: dict[str, str]  # key -> its kind: "label", "const", "var" or "param" (symbols.py)
     spelling: dict[str, str]  # key -> its first full spelling where that is not the key
     order: list[str]
     definition_labels: dict[str, int]  # 'name:00' -> its offset in its macro's definition

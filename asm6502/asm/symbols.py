@@ -9,7 +9,6 @@ pass 2 is done (forget_places).
 from __future__ import annotations
 
 from array import array
-from enum import StrEnum
 from itertools import count, islice
 
 from asm6502.asm import expr as ex
@@ -19,24 +18,16 @@ from asm6502.asm.state import Pass1State
 from asm6502.asm.statements import Define
 from asm6502.diagnostics import note
 
-
-class Kind(StrEnum):
-    """What made a name a symbol (convert and Result read it by its value)."""
-
-    LABEL = "label"
-    CONST = "const"  # '=', a '-D' define, a '.lst' table's entry
-    VAR = "var"  # '_'
-    PARAM = "param"  # a macro's parameter
-
-
-LABEL, CONST, VAR, PARAM = Kind.LABEL, Kind.CONST, Kind.VAR, Kind.PARAM
+# What made a name a symbol, its kind (convert and Result read it): a label, a constant ('=', a '-D' define, a
+# '.lst' table's entry), a variable ('_'), a macro's parameter
+LABEL, CONST, VAR, PARAM = "label", "const", "var", "param"
 
 
 class SymbolTable(Pass1State):
     """The symbols of pass 1 (a mixin of layout.Layout)."""
 
     def start_symbols(self) -> None:
-        self.symbols: dict[str, Kind] = {}  # key -> its kind, in the order the keys were made
+        self.symbols: dict[str, str] = {}  # key -> its kind (LABEL, CONST, VAR, PARAM), in the order the keys were made
         # Where each symbol was first defined (place_of): a line that is its own one statement by its number
         # among the lines run (Entries.refs) + 1 in place_refs, at the key's position in symbols (0 there, or
         # the array shorter: not so noted) -- 4 bytes a symbol, where a dict entry and an int would take 60;
@@ -83,7 +74,7 @@ class SymbolTable(Pass1State):
     def define_label(self, name: str, line, stmt, local) -> None:
         self.define_value(name, self.pc, LABEL, line, stmt, local)
 
-    def define_value(self, name: str, value: int, kind: Kind, line, stmt, local) -> None:
+    def define_value(self, name: str, value: int, kind: str, line, stmt, local) -> None:
         """Define a label or '=' constant (pass 1 only): a second definition is the original's
         REDEFINITION, and the first value stays.  (``line`` None: the line run now, which is its own
         one statement, its object made only for a message.)"""
@@ -182,7 +173,7 @@ class SymbolTable(Pass1State):
         return None
 
 
-def spelling_of(key: str, spelling: dict[str, str], symbols: dict[str, Kind], definition_labels: dict[str, int]) -> str | None:
+def spelling_of(key: str, spelling: dict[str, str], symbols: dict[str, str], definition_labels: dict[str, int]) -> str | None:
     """The first full spelling of symbol ``key``, None for a key that has none.  A key without a colon
     is spelled once it is in symbols, a 'name:00' key once it is in definition_labels; local keys
     ('name:NN') of labels in calls have none."""
@@ -194,7 +185,7 @@ def spelling_of(key: str, spelling: dict[str, str], symbols: dict[str, Kind], de
     return key if key in symbols else None
 
 
-def place_of(key: str, symbols: dict[str, Kind], places: dict[str, tuple], place_refs: array, positions: dict[str, int],
+def place_of(key: str, symbols: dict[str, str], places: dict[str, tuple], place_refs: array, positions: dict[str, int],
              entries, decoder) -> tuple | None:  # fmt: skip
     """Where symbol ``key`` was first defined: (line, col, length of its name), None where the source has no
     place for it.  A line that is its own statement is noted by its number among the lines run (Entries.refs:
