@@ -543,7 +543,7 @@ def build(manifest: str | os.PathLike = MANIFEST, files=None) -> list[Product]:
         except DiagnosticError as exc:
             # a rule's complaint about an option (e.g. an MSE end address before the data's end)
             # has no place of its own: point it at the artifact's entry in the manifest
-            located = [d if d.span is not None else d._replace(span=a.span) for d in exc.diagnostics]  # type: ignore[attr-defined]  # (a named tuple)
+            located = [d if d.span is not None else d.replace(span=a.span) for d in exc.diagnostics]
             raise DiagnosticError(located + [note(f"while building '{a.output}' (rule {a.rule})", a.span)],
                                   exc.more_errors, exc.more_warnings) from None  # (those the assembly only counted)
         except ModuleNotFoundError as exc:

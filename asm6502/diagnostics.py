@@ -12,9 +12,9 @@ The rendered form follows the GCC/Clang convention::
 from __future__ import annotations
 
 from enum import Enum
+from operator import itemgetter
 
 from asm6502.patterns import LazyPattern
-from asm6502.tuples import named_tuple
 
 
 class Severity(str, Enum):
@@ -23,35 +23,68 @@ class Severity(str, Enum):
     NOTE = "note"
 
 
-# (Span and Diagnostic are named tuples, not dataclasses: importing dataclasses costs the
-# assembler command a few milliseconds of its start-up)
+# Span and Diagnostic are records of a tuple's fields, written out (not dataclasses: importing dataclasses costs
+# the assembler command a few milliseconds of its start-up): they compare, hash and order by their fields as
+# tuples do, without a tuple made for each comparison (a run keeps and compares a thousand of each).
 
 
-@named_tuple
-class Span:
+class Span(tuple):
     """A place in an input: file name, 1-based line and column, and a width."""
 
-    file: str
-    line: int
-    col: int = 1
-    length: int = 1
-    source: str | None = None  # the whole source line, for the caret display
-    basic_line: int | None = None  # Profi-Ass / BASIC line number, when there is one
+    __slots__ = ()
+
+    def __new__(cls, file: str, line: int, col: int = 1, length: int = 1, source: str | None = None,
+                basic_line: int | None = None) -> Span:  # fmt: skip
+        return tuple.__new__(cls, (file, line, col, length, source, basic_line))
+
+    file: str = property(itemgetter(0))  # type: ignore[assignment]
+    line: int = property(itemgetter(1))  # type: ignore[assignment]
+    col: int = property(itemgetter(2))  # type: ignore[assignment]
+    length: int = property(itemgetter(3))  # type: ignore[assignment]
+    source: str | None = property(itemgetter(4))  # type: ignore[assignment]  # the whole source line, for the caret display
+    basic_line: int | None = property(itemgetter(5))  # type: ignore[assignment]  # Profi-Ass / BASIC line number, when there is one
+
+    def __getnewargs__(self) -> tuple:  # (pickling: the fields, as __new__ takes them)
+        return tuple(self)
+
+    def __repr__(self) -> str:
+        return "Span(" + ", ".join(f"{name}={value!r}" for name, value in zip(_SPAN_FIELDS, self)) + ")"
 
     def at(self, col: int, length: int = 1) -> Span:
         """The same line, another column."""
         return Span(self.file, self.line, col, length, self.source, self.basic_line)
 
 
-@named_tuple
-class Diagnostic:
-    severity: Severity
-    message: str
-    span: Span | None = None
-    notes: tuple[Diagnostic, ...] = ()
-    # a consequence of another error (an undefined label whose statement was skipped for it): the span of that error,
-    # which is shown first (in_order)
-    cause: Span | None = None
+_SPAN_FIELDS = ("file", "line", "col", "length", "source", "basic_line")
+_DIAGNOSTIC_FIELDS = ("severity", "message", "span", "notes", "cause")
+
+
+class Diagnostic(tuple):
+    __slots__ = ()
+
+    def __new__(cls, severity: Severity, message: str, span: Span | None = None, notes: tuple[Diagnostic, ...] = (),
+                cause: Span | None = None) -> Diagnostic:  # fmt: skip
+        return tuple.__new__(cls, (severity, message, span, notes, cause))
+
+    severity: Severity = property(itemgetter(0))  # type: ignore[assignment]
+    message: str = property(itemgetter(1))  # type: ignore[assignment]
+    span: Span | None = property(itemgetter(2))  # type: ignore[assignment]
+    notes: tuple[Diagnostic, ...] = property(itemgetter(3))  # type: ignore[assignment]
+    # a consequence of another error (an undefined label whose statement was skipped for it): the span of that
+    # error, which is shown first (in_order)
+    cause: Span | None = property(itemgetter(4))  # type: ignore[assignment]
+
+    def __getnewargs__(self) -> tuple:
+        return tuple(self)
+
+    def __repr__(self) -> str:
+        return "Diagnostic(" + ", ".join(f"{name}={value!r}" for name, value in zip(_DIAGNOSTIC_FIELDS, self)) + ")"
+
+    def replace(self, **changes) -> Diagnostic:
+        """The same diagnostic with the fields named changed."""
+        fields = dict(zip(_DIAGNOSTIC_FIELDS, self))
+        fields.update(changes)
+        return Diagnostic(**fields)
 
     @property
     def is_error(self) -> bool:

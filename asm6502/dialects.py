@@ -12,24 +12,28 @@ from __future__ import annotations
 
 from asm6502.cpu import Cpu
 from asm6502.opcodes import Mode
-from asm6502.tuples import named_tuple
+from asm6502.tuples import SlotRecord
 
 
-@named_tuple
-class Dialect:
-    name: str
-    suffix: str  # the usual source file suffix
-    byte: str  # the data directives
-    word: str
-    text: str  # a string in PETSCII
-    origin: str  # the origin statement ({} = the address)
-    force_mnemonic: str  # after the mnemonic of an instruction that must stay absolute
-    force_operand: str  # in front of its operand
-    zero_page_mnemonic: str | None  # after the mnemonic of an instruction that must be zero page (None: no way)
-    cpu_directive: str  # the CPU statement ({} = a CPU name)
-    cpu_names: dict  # Cpu -> the target's name for it
-    renames: dict  # (asm6502's -- 64tass's -- mnemonic, mode or None for every mode) -> the target's, where they differ
-    command: str  # how to assemble a source ({src}) into a .prg ({out})
+class Dialect(SlotRecord):
+    __slots__ = ("name", "suffix", "byte", "word", "text", "origin", "force_mnemonic", "force_operand", "zero_page_mnemonic", "cpu_directive", "cpu_names", "renames", "command")
+
+    def __init__(self, name: str, suffix: str, byte: str, word: str, text: str, origin: str,
+                 force_mnemonic: str, force_operand: str, zero_page_mnemonic: str | None, cpu_directive: str,
+                 cpu_names: dict, renames: dict, command: str) -> None:  # fmt: skip
+        self.name = name
+        self.suffix = suffix  # the usual source file suffix
+        self.byte = byte  # the data directives
+        self.word = word
+        self.text = text  # a string in PETSCII
+        self.origin = origin  # the origin statement ({} = the address)
+        self.force_mnemonic = force_mnemonic  # after the mnemonic of an instruction that must stay absolute
+        self.force_operand = force_operand  # in front of its operand
+        self.zero_page_mnemonic = zero_page_mnemonic  # after the mnemonic of an instruction that must be zero page (None: no way)
+        self.cpu_directive = cpu_directive  # the CPU statement ({} = a CPU name)
+        self.cpu_names = cpu_names  # Cpu -> the target's name for it
+        self.renames = renames  # (asm6502's -- 64tass's -- mnemonic, mode or None for every mode) -> the target's, where they differ
+        self.command = command  # how to assemble a source ({src}) into a .prg ({out})
 
     def forced_absolute(self, mnemonic: str, operand: str) -> str:
         return f"{mnemonic}{self.force_mnemonic} {self.force_operand}{operand}"

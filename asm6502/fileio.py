@@ -50,7 +50,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from asm6502.diagnostics import DiagnosticError, Span, error
-from asm6502.tuples import named_tuple
+from asm6502.tuples import SlotRecord
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -262,21 +262,26 @@ def inside(folder: str | os.PathLike, path: str | os.PathLike) -> bool:
     return real == root or real.startswith(root.rstrip(os.sep) + os.sep)
 
 
-@named_tuple
-class _Planned:
-    path: str
-    data: bytes | bytearray
-    what: str
-    keep_same: bool  # leave the file alone when it already holds these bytes
-    make_parent: bool  # create missing directories (build.yaml outputs inside the manifest's folder)
-    span: object  # where the output was asked for (a manifest entry, a '.sst' line), or None
+class _Planned(SlotRecord):
+    __slots__ = ("path", "data", "what", "keep_same", "make_parent", "span")
+
+    def __init__(self, path: str, data: bytes | bytearray, what: str, keep_same: bool, make_parent: bool,
+                 span: object) -> None:  # fmt: skip
+        self.path = path
+        self.data = data
+        self.what = what
+        self.keep_same = keep_same  # leave the file alone when it already holds these bytes
+        self.make_parent = make_parent  # create missing directories (build.yaml outputs inside the manifest's folder)
+        self.span = span  # where the output was asked for (a manifest entry, a '.sst' line), or None
 
 
-@named_tuple
-class _Input:
-    path: str
-    what: str
-    keys: frozenset
+class _Input(SlotRecord):
+    __slots__ = ("path", "what", "keys")
+
+    def __init__(self, path: str, what: str, keys: frozenset) -> None:
+        self.path = path
+        self.what = what
+        self.keys = keys
 
 
 # --- roles: what a command-line argument naming a file or folder is -----------------------------
@@ -289,8 +294,7 @@ class UndeclaredFile(RuntimeError):
 READ, WRITE, EDIT, FOLDER, ROMS, DISK, OUTDIR = "read", "write", "edit", "folder", "roms", "disk", "outdir"
 
 
-@named_tuple
-class Role:
+class Role(SlotRecord):
     """What a file or folder named on the command line is to the command (``Files.declare``):
 
     - ``read``: an input (registered at once: no output may be it);
@@ -306,8 +310,11 @@ class Role:
 
     *what* names it in messages ("C64 program", "screenshot")."""
 
-    what: str
-    kind: str
+    __slots__ = ("what", "kind")
+
+    def __init__(self, what: str, kind: str) -> None:
+        self.what = what
+        self.kind = kind
 
     def named(self, what: str) -> Role:
         return Role(what, self.kind)

@@ -12,7 +12,7 @@ import re
 
 from asm6502.basic.tokens import FIRST_TOKEN, KEYWORDS, TOKEN_OF
 from asm6502.patterns import LazyPattern
-from asm6502.tuples import named_tuple
+from asm6502.tuples import SlotRecord
 
 # 35 and 40 tracks, each without and with the error-byte block (one byte per sector)
 D64_SIZES = (174848, 175531, 196608, 197376)
@@ -32,11 +32,13 @@ SAMPLE_CHARS = 40 * SAMPLE_LINES
 BASIC_START = LazyPattern(r"(?:" + "|".join(sorted(BASIC_WORDS)) + r"|\?)", re.IGNORECASE | re.ASCII)  # (ASCII: a fourth of the compile time)
 
 
-@named_tuple  # (not a dataclass: importing dataclasses would lengthen every command's start-up, tests/test_imports.py)
-class Kind:
-    name: str  # "d64", "text", "basic-text", "checksummer", "mse", "basic-prg", "machine-code", "binary"
-    what: str  # e.g. "a 1541 disk image"
-    hint: str  # the command that reads it
+class Kind(SlotRecord):
+    __slots__ = ("name", "what", "hint")
+
+    def __init__(self, name: str, what: str, hint: str) -> None:
+        self.name = name  # "d64", "text", "basic-text", "checksummer", "mse", "basic-prg", "machine-code", "binary"
+        self.what = what  # e.g. "a 1541 disk image"
+        self.hint = hint  # the command that reads it
 
 
 def _basic_share(text: str) -> tuple[int, int]:

@@ -28,6 +28,7 @@ editor (CHROUT $E716); VICE petcat's ctrl1/ctrl2/cbmkeys name tables; TOK64 1.4 
 from __future__ import annotations
 
 import re
+from functools import cache
 
 from asm6502.patterns import LazyPattern
 
@@ -121,7 +122,10 @@ def _norm(name: str) -> str:
     return "".join(name.split()).replace(".", "").lower()
 
 
-def _build_name_table() -> dict[str, int]:
+@cache  # (made at the first name read, not at every command's start: most runs read none)
+def name_table() -> dict[str, int]:
+    """Every brace name ``{...}`` -> its code: petcat's, the magazines' aliases, the graphics keys' spellings,
+    64tass's ``control-x``/``shift-x``, each as ``_norm`` leaves it."""
     table: dict[str, int] = {}
     for code in range(0x01, 0x1B):  # {CTRL-A}..{CTRL-Z}, also where petcat has a name
         table[f"ctrl-{chr(0x60 + code)}"] = code
@@ -137,7 +141,15 @@ def _build_name_table() -> dict[str, int]:
     return table
 
 
-NAME_TABLE: dict[str, int] = _build_name_table()
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    NAME_TABLE: dict[str, int]  # name_table()
+
+
+def __getattr__(name: str) -> dict[str, int]:
+    if name == "NAME_TABLE":
+        return name_table()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 # --- plain characters ------------------------------------------------------------
 PI = 0xFF
@@ -232,7 +244,7 @@ def _atom(text: str) -> int | None:
     if re.fullmatch(r"\d{1,3}", t):
         value = int(t)
         return value if value <= 255 else None
-    return NAME_TABLE.get(_norm(t))
+    return name_table().get(_norm(t))
 
 
 def parse_brace(inner: str) -> tuple[int, int] | None:

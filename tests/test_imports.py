@@ -38,6 +38,7 @@ LAZY = {
     ("asm6502.cli", "asm6502.cli.assemble"): "2.7 ms; a sub-command does not need the assembler's parser",
     ("asm6502.cli", "asm6502.asm.pipeline"): "asm6502.asm, 22 ms; a sub-command does not need the assembler",
     ("asm6502.cli.assemble", "asm6502.basic.tokenizer"): "14 ms; only for a tokenized (.prg) source",
+    ("asm6502.cli.assemble", "asm6502.debuginfo"): "0.3 ms; only with --debug-info",
     ("asm6502.cli.assemble", "asm6502.asm.listing"): "1.5 ms; only for --listing-format profi",
     ("asm6502.cli.assemble", "asm6502.typein.mselisting"): "12 ms; only with --mse",
     ("asm6502.cli.basic", "asm6502.basic.tokenizer"): "14 ms; 'basic run' of a .prg does not tokenize",

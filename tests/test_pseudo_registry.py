@@ -24,7 +24,7 @@ OPS = sorted(PSEUDO_OPS)
 def test_every_field_is_given(name):
     op = PSEUDO_OPS[name]
     assert op.name == name
-    for field in PseudoOp._fields:
+    for field in PseudoOp.__slots__:
         if field == "encode" and op.kind == CONTROL:
             assert op.encode == "", f".{name}: a control pseudo-op makes no bytes"
             continue

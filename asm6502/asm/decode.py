@@ -17,14 +17,13 @@ from __future__ import annotations
 import re
 
 from asm6502.asm import expr as ex
-from asm6502.asm.operand_text import INDEX, OPERAND_LIMIT, indirect_form, keys, overflow, petscii, split_commas, texty
+from asm6502.asm.operand_text import OPERAND_LIMIT, OperandProblem, addressing_form, comma_not_index, keys, overflow, petscii, split_commas, texty
 from asm6502.asm.pseudo import DATA, PSEUDO_OPS, WORDS, foreign_hint
 from asm6502.asm.reader import START_LINE
 from asm6502.asm.statements import Bad, Call, Data, Define, Form, Insn, Label, Offsets, Origin, Pseudo, Record, Start
 from asm6502.cpu import Cpu, instruction_set, unstable_mnemonics, unstable_opcodes
-from asm6502.opcodes import BRANCHES, ZERO_PAGE_FORM, Mode
+from asm6502.opcodes import Mode
 from asm6502.opcodes_undoc import ALIASES, UNDOCUMENTED
-from asm6502.patterns import LazyPattern
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -33,20 +32,9 @@ if TYPE_CHECKING:
 
 IDENT = re.compile(r"[A-Za-z][A-Za-z0-9.]*")
 _PSEUDO = re.compile(r"\.([A-Za-z#]*)")
-_QUOTED = LazyPattern(r'"[^"]*"?')
-_BAD_COMMA = LazyPattern(r",(?![xy])")  # (a shifted X is no index: ": abc 1,X" is SYNTAX 2)
-_BAD_INDEX = LazyPattern(r",\s*[A-Za-z]\s*$")
-ABSOLUTE_FORM = {None: Mode.ABSOLUTE, "X": Mode.ABSOLUTE_X, "Y": Mode.ABSOLUTE_Y}
 _OPERAND_SIZE = {mode: mode.operand_size for mode in Mode}
 
 LABEL_FIELD = 10  # 'name = value' with a name of 11 characters or more is the original's SYNTAX 1 (labels_len_*)
-
-
-class _OperandProblem(Exception):
-    def __init__(self, message: str, offset: int | None = -1, length: int = 1):
-        # offset -1: the whole operand; None: the mnemonic
-        super().__init__(message)
-        self.message, self.offset, self.length = message, offset, length
 
 
 class Decoder:
@@ -178,7 +166,7 @@ class Decoder:
             return self._instruction(None, mnemonic, " " * (len(word) - 3) + text[len(word) :], 3)
         if not word[:1].isalpha() and self.decode(text).label is None:
             return self.decode(text)
-        if _BAD_COMMA.search(_QUOTED.sub("", text)):
+        if comma_not_index(text):
             return Bad(None, (f"'{word}' after ': ': the original takes no name after a ':' and a blank, and a ',' "
                                    "not followed by x or y is its first complaint there [SYNTAX 2]", 0, len(word)))  # fmt: skip
         return Bad(None, (f"'{word}' after ': ': the original takes a label or definition after ':' only without "
@@ -361,7 +349,7 @@ class Decoder:
             return Bad(label, overflow(operand_text, end))
         try:
             operand = self._operand(mnemonic, operand_text)
-        except _OperandProblem as p:
+        except OperandProblem as p:
             operand_stripped = operand_text.strip()
             lead = len(operand_text) - len(operand_text.lstrip())
             if p.offset is None:
@@ -393,82 +381,33 @@ class Decoder:
         operand = operand_text.strip()
         lead = len(operand_text) - len(operand_text.lstrip())
         length = max(1, len(operand))
-        form, mode, code, zp_code, expr_text, offset = self._form(mnemonic, operand, lead)
+        form, mode, code, zp_code, expr_text, offset, advice = addressing_form(mnemonic, self.opcodes[mnemonic], operand, lead,
+                                                                               mnemonic in self.operandless)  # fmt: skip
+        if advice is not None:
+            self.advice = advice
         if form == "fixed":
             return form, mode, code, -1, bytes((code,)), "", None, 0, lead, length
         prefix, node, expr_offset = self._operand_expression(expr_text, offset, form)
         return form, mode, code, zp_code, b"", prefix, node, expr_offset, lead, length
-
-    def _form(self, mnemonic: str, operand: str, lead: int):
-        """(form, mode, opcode, zero-page opcode, expression text, its offset) of an operand."""
-        modes = self.opcodes[mnemonic]
-        if not operand or (operand.lower() == "a" and Mode.ACCUMULATOR in modes):
-            for mode in (Mode.IMPLIED, Mode.ACCUMULATOR):
-                if mode in modes:
-                    return "fixed", mode, modes[mode], -1, "", 0
-            raise _OperandProblem(f"{mnemonic} needs an operand [UNDEF'D STATEMENT]", None, len(mnemonic))
-        if mnemonic in self.operandless:
-            raise _OperandProblem(f"{mnemonic} takes no operand [SYNTAX 9]")
-        if operand[0] == "#":
-            if Mode.IMMEDIATE not in modes:
-                raise _no_mode(mnemonic, modes, "immediate")
-            return "immediate", Mode.IMMEDIATE, modes[Mode.IMMEDIATE], -1, operand[1:], lead + 1
-        if operand[0] == "(":
-            indirect = indirect_form(operand)
-            if indirect is not None and (mnemonic == "JMP" or indirect[0] != Mode.INDIRECT):
-                mode, inner, inner_offset = indirect
-                if mode not in modes:
-                    raise _no_mode(mnemonic, modes, mode.label)
-                if mode is Mode.INDEXED_INDIRECT and not operand.endswith(")"):  # '(e),x', not '(e,x)'
-                    self.advice = (
-                        f"'{operand}' is read as '({inner.strip()},x)', as the original Profi-Ass reads it "
-                        f"(the index inside the brackets); write '({inner.strip()},x)'",
-                        lead,
-                        len(operand),
-                    )
-                return "indirect", mode, modes[mode], -1, inner, lead + inner_offset
-        index = None
-        body = operand
-        mi = INDEX.search(operand) if "," in operand else None
-        if mi:
-            if mi.start(1) > mi.start() + 1:  # 'lda $1234, x': the original wants the index right after ','
-                raise _OperandProblem("no blank between ',' and the index register: ',x' [SYNTAX 2]", lead + mi.start(), mi.end() - mi.start())
-            index = mi.group(1).upper()
-            body = operand[: mi.start()].rstrip()
-        elif (_BAD_INDEX.search(operand) or operand.endswith(",")) and '"' not in operand:  # ('lda $1234,': rules/index_missing_*)
-            raise _OperandProblem("an index is ',x' or ',y' [SYNTAX 2]")
-        elif "," in operand and _BAD_COMMA.search(_QUOTED.sub("", operand)):
-            # a ',' outside quotes not followed by the index: SYNTAX 2 before anything else the operand
-            # holds ('lda 1 2,3', 'and .byt "0", 1', 'lda .x,1', 'and "0",1': rules/comma_not_index_*)
-            raise _OperandProblem("an index is ',x' or ',y' [SYNTAX 2]")
-        if mnemonic in BRANCHES and Mode.RELATIVE in modes:
-            if index:
-                raise _no_mode(mnemonic, modes, "indexed")
-            return "branch", Mode.RELATIVE, modes[Mode.RELATIVE], -1, body, lead
-        absolute = ABSOLUTE_FORM[index]
-        zero_page = ZERO_PAGE_FORM[absolute]
-        if absolute not in modes and zero_page not in modes:
-            raise _no_mode(mnemonic, modes, absolute.label)
-        return "address", absolute, modes.get(absolute, -1), modes.get(zero_page, -1), body, lead
 
     def _operand_expression(self, text: str, offset: int, form: str):
         """(prefix, tree, offset of the expression): an optional < > ! then an expression."""
         stripped = text.lstrip()
         offset += len(text) - len(stripped)
         if not stripped:  # ('lda #' is the original's UNDEF'D STATEMENT: rules/immediate_empty)
-            raise _OperandProblem("expression expected " + ("[UNDEF'D STATEMENT]" if form == "immediate" else "[SYNTAX 5]"), offset, 1)
+            raise OperandProblem("expression expected " + ("[UNDEF'D STATEMENT]" if form == "immediate" else "[SYNTAX 5]"), offset, 1)
         prefix = stripped[0] if stripped[0] in "<>!" else ""
         body = stripped[1:] if prefix else stripped
         offset += len(prefix) + len(body) - len(body.lstrip())
         body = body.lstrip()
         if not body:
-            raise _OperandProblem("expression expected [SYNTAX 5]", offset, 1)
+            raise OperandProblem("expression expected [SYNTAX 5]", offset, 1)
         while body.endswith(")") and body.count(")") > body.count("("):
             body = body[:-1]  # 'lda #1+2)', 'lda 1)': the original stops at a ')' it did not open (rules/paren_extra_*)
         try:
             node = self.operand(body)
         except ex.ExprError as exc:
-            raise _OperandProblem(exc.message, offset + exc.offset, exc.length) from None
+            raise OperandProblem(exc.message, offset + exc.offset, exc.length) from None
         return prefix, node, offset
 
     # -- data -----------------------------------------------------------------------
@@ -554,6 +493,3 @@ def _bad_start(first: str, offset: int, text: str = "") -> Record:  # (text: the
 
 _WORD_AFTER = re.compile(r"[A-Za-z0-9]*")
 
-
-def _no_mode(mnemonic: str, modes: dict, what: str) -> _OperandProblem:
-    return _OperandProblem(f"{mnemonic} has no {what} mode (it has: {', '.join(m.label for m in modes)}) [SYNTAX 9]")

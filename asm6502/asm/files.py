@@ -91,6 +91,7 @@ class IncludedFiles(Pass1State):
             self.values[key] = value
             if key not in self.symbols:  # (spelled as its key: spelling_of)
                 self.symbols[key] = CONST
+                self.unplaced.add(key)
                 if ":" not in key:
                     self.unordered.add(key)
             if ":" in key:  # (a local key, 'name:NN', is spelled only when a table names it)

@@ -121,7 +121,7 @@ class Layout(Macros, SymbolTable, Conditionals, IncludedFiles, ListingOptions):
     def program(self) -> Program:
         """What the pass made (program.Program: the one value the stages after it read)."""
         return Program(
-            self.options, self.layout, self.decoder, self.sources, self.values, self.symbols, self.kinds, self.spelling,
+            self.options, self.layout, self.decoder, self.sources, self.values, self.symbols, self.spelling,
             self.order, self.definition_labels, self.skipped_labels, self.places, self.place_refs, self.macros,
             self.macro_order, self.call_ends, self.opens, self.object_lfn, self.object_buffer, self.listing_lfn,
             self.symbol_listing, self.symbol_memory, self.sst, self.last_line, self.diags, self.kept, self.positions,

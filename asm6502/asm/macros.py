@@ -171,6 +171,7 @@ class Macros(SymbolTable):
                 self.values.pop(key, None)
             if key not in self.symbols:  # (spelled as its key: spelling_of)
                 self.symbols[key] = PARAM
+                self.unplaced.add(key)
                 self.order.append(key)
             else:
                 self.ordered(key)

@@ -1,13 +1,14 @@
 """Reading an operand's text as the original does: its items at commas outside quotes and brackets, a
 string's PETSCII bytes (keys written in braces too), the keys it takes to type, the 50-key operand limit
-(OVERFLOW) and where the original goes on after it, and the indirect forms ``(e,x)``, ``(e),y``, ``(e)``.
-(decode.py reads statements with these; the listing counts keys with ``keys``.)"""
+(OVERFLOW) and where the original goes on after it, the indirect forms ``(e,x)``, ``(e),y``, ``(e)``, and
+an instruction's addressing form (``addressing_form``).  (decode.py reads statements with these; the
+listing counts keys with ``keys``.)"""
 
 from __future__ import annotations
 
 import re
 
-from asm6502.opcodes import Mode
+from asm6502.opcodes import BRANCHES, ZERO_PAGE_FORM, Mode
 from asm6502.patterns import LazyPattern
 from asm6502.petscii import ascii_to_petscii, brace_code
 
@@ -18,6 +19,19 @@ if TYPE_CHECKING:
 OPERAND_LIMIT = 50  # an operand of more keys is the original's OVERFLOW (rules/operand_length_*)
 INDEX = LazyPattern(r",\s*([xXyY])\s*$")
 _BRACED = LazyPattern(r"\{[^{}]*\}")  # a key written in braces: {$93}, {clr} (petscii.brace_code reads it)
+_QUOTED = LazyPattern(r'"[^"]*"?')
+_BAD_COMMA = LazyPattern(r",(?![xy])")  # (a shifted X is no index: ": abc 1,X" is SYNTAX 2)
+_BAD_INDEX = LazyPattern(r",\s*[A-Za-z]\s*$")
+ABSOLUTE_FORM = {None: Mode.ABSOLUTE, "X": Mode.ABSOLUTE_X, "Y": Mode.ABSOLUTE_Y}
+
+
+class OperandProblem(Exception):
+    """An instruction's operand that no mode of its mnemonic takes: (message, offset, length)."""
+
+    def __init__(self, message: str, offset: int | None = -1, length: int = 1):
+        # offset -1: the whole operand; None: the mnemonic
+        super().__init__(message)
+        self.message, self.offset, self.length = message, offset, length
 
 
 def keys(text: str) -> int:
@@ -161,3 +175,68 @@ def indirect_form(operand: str) -> tuple[Mode, str, int] | None:
     if re.fullmatch(r",\s*[xX]", after):  # '(e),x': the original reads it as (e,x) (oracle: syntax_indirect_x_suffix)
         return Mode.INDEXED_INDIRECT, inner, 1
     return None
+
+
+def comma_not_index(text: str) -> bool:
+    """A ',' outside quotes that is not followed by an index register."""
+    return _BAD_COMMA.search(_QUOTED.sub("", text)) is not None
+
+
+def addressing_form(mnemonic: str, modes: dict[Mode, int], operand: str, lead: int, operandless: bool):
+    """(form, mode, opcode, zero-page opcode, expression text, its offset, advice) of an instruction's operand
+    (stripped; ``lead``: the blanks before it) with the mnemonic's modes: form "fixed", "immediate", "indirect",
+    "branch" or "address"; advice None or (a warning, offset, length) for an operand the original reads otherwise
+    than it looks.  Raises OperandProblem."""
+    if not operand or (operand.lower() == "a" and Mode.ACCUMULATOR in modes):
+        for mode in (Mode.IMPLIED, Mode.ACCUMULATOR):
+            if mode in modes:
+                return "fixed", mode, modes[mode], -1, "", 0, None
+        raise OperandProblem(f"{mnemonic} needs an operand [UNDEF'D STATEMENT]", None, len(mnemonic))
+    if operandless:
+        raise OperandProblem(f"{mnemonic} takes no operand [SYNTAX 9]")
+    if operand[0] == "#":
+        if Mode.IMMEDIATE not in modes:
+            raise _no_mode(mnemonic, modes, "immediate")
+        return "immediate", Mode.IMMEDIATE, modes[Mode.IMMEDIATE], -1, operand[1:], lead + 1, None
+    if operand[0] == "(":
+        indirect = indirect_form(operand)
+        if indirect is not None and (mnemonic == "JMP" or indirect[0] != Mode.INDIRECT):
+            mode, inner, inner_offset = indirect
+            if mode not in modes:
+                raise _no_mode(mnemonic, modes, mode.label)
+            if mode is Mode.INDEXED_INDIRECT and not operand.endswith(")"):  # '(e),x', not '(e,x)'
+                advice = (
+                    f"'{operand}' is read as '({inner.strip()},x)', as the original Profi-Ass reads it "
+                    f"(the index inside the brackets); write '({inner.strip()},x)'",
+                    lead,
+                    len(operand),
+                )
+                return "indirect", mode, modes[mode], -1, inner, lead + inner_offset, advice
+            return "indirect", mode, modes[mode], -1, inner, lead + inner_offset, None
+    index = None
+    body = operand
+    mi = INDEX.search(operand) if "," in operand else None
+    if mi:
+        if mi.start(1) > mi.start() + 1:  # 'lda $1234, x': the original wants the index right after ','
+            raise OperandProblem("no blank between ',' and the index register: ',x' [SYNTAX 2]", lead + mi.start(), mi.end() - mi.start())
+        index = mi.group(1).upper()
+        body = operand[: mi.start()].rstrip()
+    elif (_BAD_INDEX.search(operand) or operand.endswith(",")) and '"' not in operand:  # ('lda $1234,': rules/index_missing_*)
+        raise OperandProblem("an index is ',x' or ',y' [SYNTAX 2]")
+    elif "," in operand and comma_not_index(operand):
+        # a ',' outside quotes not followed by the index: SYNTAX 2 before anything else the operand
+        # holds ('lda 1 2,3', 'and .byt "0", 1', 'lda .x,1', 'and "0",1': rules/comma_not_index_*)
+        raise OperandProblem("an index is ',x' or ',y' [SYNTAX 2]")
+    if mnemonic in BRANCHES and Mode.RELATIVE in modes:
+        if index:
+            raise _no_mode(mnemonic, modes, "indexed")
+        return "branch", Mode.RELATIVE, modes[Mode.RELATIVE], -1, body, lead, None
+    absolute = ABSOLUTE_FORM[index]
+    zero_page = ZERO_PAGE_FORM[absolute]
+    if absolute not in modes and zero_page not in modes:
+        raise _no_mode(mnemonic, modes, absolute.label)
+    return "address", absolute, modes.get(absolute, -1), modes.get(zero_page, -1), body, lead, None
+
+
+def _no_mode(mnemonic: str, modes: dict, what: str) -> OperandProblem:
+    return OperandProblem(f"{mnemonic} has no {what} mode (it has: {', '.join(m.label for m in modes)}) [SYNTAX 9]")

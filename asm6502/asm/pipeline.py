@@ -161,7 +161,7 @@ def _assemble(source, diags: list[Diagnostic], filename: str, options: Options, 
     spelled = program.spelling
     sst_files = {name: write_symbols([(spelled.get(k, k), v) for k, v in table.items()]) for name, table in program.sst}
     return program, Result(
-        tuple(segments), (program.values, spelled, program.kinds), tuple(all_diags), (program.entries, encoder.defined),
+        tuple(segments), (program.values, spelled, program.symbols), tuple(all_diags), (program.entries, encoder.defined),
         object_name=_opened(program, program.object_lfn), listing_name=_opened(program, program.listing_lfn),
         files=sst_files,
         symbol_table=_symbol_table(program, encoder) if program.symbol_listing else None,

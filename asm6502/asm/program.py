@@ -14,7 +14,7 @@ from asm6502.asm.decode import Decoder
 from asm6502.asm.entries import Entries, Macro
 from asm6502.asm.lines import Lines
 from asm6502.asm.result import Options
-from asm6502.asm.symbols import Kinds, place_of, spelling_of
+from asm6502.asm.symbols import place_of, spelling_of
 from asm6502.diagnostics import Diagnostic, Kept
 
 
@@ -22,7 +22,7 @@ class Program:
     """What pass 1 made of a source.  (A class of slots, not a dataclass: importing dataclasses costs the
     command 9 ms of its start-up.)"""
 
-    __slots__ = ("options", "entries", "decoder", "sources", "values", "symbols", "kinds", "spelling", "order", "definition_labels", "skipped_labels", "places", "place_refs", "macros", "macro_order", "call_ends", "opens", "object_lfn", "object_buffer", "listing_lfn", "symbol_listing", "symbol_memory", "sst", "last_line", "diagnostics", "kept", "positions")
+    __slots__ = ("options", "entries", "decoder", "sources", "values", "symbols", "spelling", "order", "definition_labels", "skipped_labels", "places", "place_refs", "macros", "macro_order", "call_ends", "opens", "object_lfn", "object_buffer", "listing_lfn", "symbol_listing", "symbol_memory", "sst", "last_line", "diagnostics", "kept", "positions")
 
     options: Options
     entries: Entries  # one per executed statement, in the order they ran (entries.py)
@@ -30,13 +30,12 @@ class Program:
     sources: dict[str, tuple[Lines, int]]  # each file run (the main source, a .file chain's) -> its lines, its start line
     # the symbols: values as pass 1 ends, kinds, first spellings, the order the original makes them in
     values: dict[str, int]
-    symbols: dict[str, int]  # key -> its kind, packed with where its place is noted (symbols.py: KIND_NAMES, PLACED)
-    kinds: Kinds  # key -> "label" | "const" | "var" | "param"
+    symbols: dict[str, str]  # key -> its kind: "label", "const", "var" or "param" (symbols.py)
     spelling: dict[str, str]  # key -> its first full spelling where that is not the key
     order: list[str]
     definition_labels: dict[str, int]  # 'name:00' -> its offset in its macro's definition
     skipped_labels: dict[str, int]  # the label of a statement skipped for its error -> that error's index in diagnostics
-    places: dict[str, tuple]
+    places: dict[str, tuple]  # where each symbol was first defined (symbols.py: place_of)
     place_refs: array
     macros: dict[str, Macro]  # key -> the macro (the first definition)
     macro_order: list[Macro]  # every definition, in order
@@ -55,14 +54,13 @@ class Program:
     positions: dict[str, int]  # (place_of's index of symbols: filled when a message asks)
 
 
-    def __init__(self, options, entries, decoder, sources, values, symbols, kinds, spelling, order, definition_labels, skipped_labels, places, place_refs, macros, macro_order, call_ends, opens, object_lfn, object_buffer, listing_lfn, symbol_listing, symbol_memory, sst, last_line, diagnostics, kept, positions: dict[str, int]) -> None:
+    def __init__(self, options, entries, decoder, sources, values, symbols, spelling, order, definition_labels, skipped_labels, places, place_refs, macros, macro_order, call_ends, opens, object_lfn, object_buffer, listing_lfn, symbol_listing, symbol_memory, sst, last_line, diagnostics, kept, positions: dict[str, int]) -> None:
         self.options = options
         self.entries = entries
         self.decoder = decoder
         self.sources = sources
         self.values = values
         self.symbols = symbols
-        self.kinds = kinds
         self.spelling = spelling
         self.order = order
         self.definition_labels = definition_labels
@@ -93,11 +91,8 @@ class Program:
         return place_of(key, self.symbols, self.places, self.place_refs, self.positions, self.entries, self.decoder)
 
     def forget_places(self) -> None:
-        """Keep only the kinds of the symbols (after the last message that names a place: the Result keeps
-        them, and the places would be kept to its end for nothing)."""
-        symbols = self.symbols
-        for key, packed in symbols.items():  # (in place: a new dict would be the peak of a run without a listing)
-            symbols[key] = packed & 3
+        """Drop where the symbols were defined (after the last message that names a place: the Result keeps
+        the kinds, and the places would be kept to its end for nothing)."""
         self.places = {}
         self.place_refs = array("I")
         self.positions = {}

@@ -20,7 +20,7 @@ fails when a method an entry names is missing, or a stage meets one it has no en
 
 from __future__ import annotations
 
-from asm6502.tuples import named_tuple
+from asm6502.tuples import SlotRecord
 
 DATA = "data"  # makes bytes
 CONTROL = "control"  # steers the assembly, the listing or the files
@@ -41,16 +41,19 @@ HIDDEN = "hidden"  # not listed ('.end', as the original)
 LISTINGS = (LISTED, TITLE, PAGE, OPTIONS, SYMBOLS, DEFINITION, HIDDEN)
 
 
-@named_tuple
-class PseudoOp:
-    name: str  # the first three letters, lower case ('if': two)
-    kind: str  # DATA or CONTROL
-    decode: str  # Decoder method
-    pass1: str  # Layout method
-    encode: str  # BYTES, WORDS, FIXED for data; "" for control
-    listing: str  # one of LISTINGS
-    convert: str  # Writer method
-    summary: str  # what it does (manual page)
+class PseudoOp(SlotRecord):
+    __slots__ = ("name", "kind", "decode", "pass1", "encode", "listing", "convert", "summary")
+
+    def __init__(self, name: str, kind: str, decode: str, pass1: str, encode: str, listing: str,
+                 convert: str, summary: str) -> None:  # fmt: skip
+        self.name = name  # the first three letters, lower case ('if': two)
+        self.kind = kind  # DATA or CONTROL
+        self.decode = decode  # Decoder method
+        self.pass1 = pass1  # Layout method
+        self.encode = encode  # BYTES, WORDS, FIXED for data; "" for control
+        self.listing = listing  # one of LISTINGS
+        self.convert = convert  # Writer method
+        self.summary = summary  # what it does (manual page)
 
 
 def _table(*entries: PseudoOp) -> dict[str, PseudoOp]:

@@ -22,27 +22,32 @@ from itertools import chain
 from asm6502.asm.lines import MAX_COL, NO_NUMBER, TAILED, Line, Lines, SimpleLine, SourceLine, Statement
 from asm6502.diagnostics import Kept
 from asm6502.patterns import LazyPattern
-from asm6502.tuples import named_tuple
+from asm6502.tuples import SlotRecord
 
 MAX_LINE_NUMBER = 63999  # the largest line number C64 BASIC accepts (LINGET, $A96B)
 
 
-@named_tuple
-class OpenFile:
+class OpenFile(SlotRecord):
     """``OPEN lfn,dev,sa,"name"`` in the BASIC lines before the start line."""
 
-    lfn: int
-    device: int
-    secondary: int | None
-    name: str | None  # without a "@0:" / "0:" drive prefix and ",p,w" type suffixes
+    __slots__ = ("lfn", "device", "secondary", "name")
+
+    def __init__(self, lfn: int, device: int, secondary: int | None, name: str | None) -> None:
+        self.lfn = lfn
+        self.device = device
+        self.secondary = secondary
+        self.name = name  # without a "@0:" / "0:" drive prefix and ",p,w" type suffixes
 
 
-@named_tuple
-class Source:
-    lines: Lines  # the assembler lines: from the start line on (all lines when there is none)
-    problems: list[tuple[Line, str, int]]  # (line, message, length) of bad line numbers
-    opens: dict[int, OpenFile]  # by logical file number
-    start_index: int  # index in ``lines`` of the first line after the start line (0: no start line)
+class Source(SlotRecord):
+    __slots__ = ("lines", "problems", "opens", "start_index")
+
+    def __init__(self, lines: Lines, problems: list[tuple[Line, str, int]], opens: dict[int, OpenFile],
+                 start_index: int) -> None:  # fmt: skip
+        self.lines = lines  # the assembler lines: from the start line on (all lines when there is none)
+        self.problems = problems  # (line, message, length) of bad line numbers
+        self.opens = opens  # by logical file number
+        self.start_index = start_index  # index in ``lines`` of the first line after the start line (0: no start line)
 
 
 _statement = Statement

@@ -11,31 +11,42 @@ from asm6502.asm.pseudo import PSEUDO_OPS, WORDS
 from asm6502.asm.rows import ListingRow, address_space, as_span, entry_size, listed_values, listing_rows
 from asm6502.asm.statements import Data, Define, Insn
 from asm6502.diagnostics import Diagnostic
-from asm6502.tuples import named_tuple
+from asm6502.tuples import SlotRecord
 
 __all__ = ["ListingRow", "Options", "Result", "as_span"]  # (ListingRow and as_span live in rows.py)
 
 
-@named_tuple
-class Options:
+class Options(SlotRecord):
     """How to assemble.  Immutable: the same options always give the same bytes.  (Options and
     Result are no dataclasses: importing dataclasses costs the command a few milliseconds.)"""
 
-    cpu: str = "6502"  # a name of asm6502.cpu.Cpu: "6502" (documented opcodes) or "6502i" (with undocumented ones)
-    defines: tuple[tuple[str, int], ...] = ()  # -D name=value
-    max_statements: int = 1_000_000  # guard against endless .goto loops (statements run in pass 1)
-    include_dirs: tuple[str, ...] = ()  # -I: more directories for .file/.lst names
-    disk: str | None = None  # --disk: a .d64 image that .file/.lst names are looked up in (after the directories)
-    listing: bool = True  # keep the listing rows (Result.listing); off, a large program assembles faster
-    # how letters were typed: "lower" (petcat's convention: a-z are the C64's unshifted letters,
-    # A-Z the shifted ones) or "upper" (a listing printed in capitals: every letter is unshifted)
-    case: str = "lower"
-    # a program without a single byte (definitions only, for their listing): a Result without segments
-    # and a warning (the original assembles it: org/org_no_code) instead of the error "produces no bytes"
-    empty_ok: bool = False
-    # a warning wherever an expression's value read left to right (as Profi-Ass reads it) differs from its value
-    # with the usual operator precedence ('$0400+12*40': $A1E0, not $05E0)
-    precedence: bool = True
+    __slots__ = ("cpu", "defines", "max_statements", "include_dirs", "disk", "listing", "case", "empty_ok", "precedence")
+
+    def __init__(self, cpu: str = "6502", defines: tuple[tuple[str, int], ...] = (),
+                 max_statements: int = 1_000_000, include_dirs: tuple[str, ...] = (),
+                 disk: str | None = None, listing: bool = True, case: str = "lower", empty_ok: bool = False,
+                 precedence: bool = True) -> None:  # fmt: skip
+        self.cpu = cpu  # a name of asm6502.cpu.Cpu: "6502" (documented opcodes) or "6502i" (with undocumented ones)
+        self.defines = defines  # -D name=value
+        self.max_statements = max_statements  # guard against endless .goto loops (statements run in pass 1)
+        self.include_dirs = include_dirs  # -I: more directories for .file/.lst names
+        self.disk = disk  # --disk: a .d64 image that .file/.lst names are looked up in (after the directories)
+        self.listing = listing  # keep the listing rows (Result.listing); off, a large program assembles faster
+        # how letters were typed: "lower" (petcat's convention: a-z are the C64's unshifted letters,
+        # A-Z the shifted ones) or "upper" (a listing printed in capitals: every letter is unshifted)
+        self.case = case
+        # a program without a single byte (definitions only, for their listing): a Result without segments
+        # and a warning (the original assembles it: org/org_no_code) instead of the error "produces no bytes"
+        self.empty_ok = empty_ok
+        # a warning wherever an expression's value read left to right (as Profi-Ass reads it) differs from its value
+        # with the usual operator precedence ('$0400+12*40': $A1E0, not $05E0)
+        self.precedence = precedence
+
+    def replace(self, **changes) -> Options:
+        """The same options with the fields named changed."""
+        fields = {name: getattr(self, name) for name in self.__slots__}
+        fields.update(changes)
+        return Options(**fields)
 
 
 class Result:

@@ -15,26 +15,28 @@ from asm6502.asm.entries import FORWARD, MacroEnd, MacroLine
 from asm6502.asm.pseudo import PAGE, PSEUDO_OPS, TITLE
 from asm6502.asm.statements import Bad, Data, Define, Insn, Pseudo
 from asm6502.diagnostics import Span
-from asm6502.tuples import named_tuple
-
-_tuple = tuple.__new__
+from asm6502.tuples import SlotRecord
 
 NO_VALUE = 0xFFFFFFFF  # pass 2's number for a '=' row without a value (the values are 16 bits: expr.MAX)
 
 
-@named_tuple
-class ListingRow:
+class ListingRow(SlotRecord):
     """One row of the listing: one executed statement."""
 
-    where: Span | tuple  # a Span, or (line, col, length) made into one on demand
-    address: int | None
-    data: bytes
-    text: str  # the statement and its comment as written
-    value: int | None = None  # for '=' / '_' rows: the value defined
-    page_break: bool = False
-    title: str | None = None
-    macro: bool = False  # a line of a macro expansion (the original lists it with '+')
-    definition: bool = False  # a line recorded into a macro (the original lists it with "'")
+    __slots__ = ("where", "address", "data", "text", "value", "page_break", "title", "macro", "definition")
+
+    def __init__(self, where: Span | tuple, address: int | None, data: bytes, text: str,
+                 value: int | None = None, page_break: bool = False, title: str | None = None,
+                 macro: bool = False, definition: bool = False) -> None:  # fmt: skip
+        self.where = where  # a Span, or (line, col, length) made into one on demand
+        self.address = address
+        self.data = data
+        self.text = text  # the statement and its comment as written
+        self.value = value  # for '=' / '_' rows: the value defined
+        self.page_break = page_break
+        self.title = title
+        self.macro = macro  # a line of a macro expansion (the original lists it with '+')
+        self.definition = definition  # a line recorded into a macro (the original lists it with "'")
 
     @property
     def span(self) -> Span:
@@ -94,25 +96,25 @@ def row(rec, pc, line, stmt, local, extra, shown: dict) -> ListingRow:
     where, text = place
     macro = local is not None
     kind = type(rec)
-    # (fields: where, address, data, text, value, page_break, title, macro, definition; made in one call)
+    # (fields: where, address, data, text, value, page_break, title, macro, definition)
     if kind is Insn or kind is Data:  # most rows
-        return _tuple(ListingRow, (where, pc, extra, text, None, False, None, macro, False))
+        return ListingRow(where, pc, extra, text, None, False, None, macro, False)
     if rec is None or kind is Bad:  # (an empty statement, after a ':', shows the address: probes rules/listing_*colon*;
         # so does a comment with blanks before it: ' ;x', rules/listing_*blank*_comment)
-        return _tuple(ListingRow, (where, pc if rec is None and (not text or text[0] == " ") else None, b"", text, None, False, None, macro, False))
+        return ListingRow(where, pc if rec is None and (not text or text[0] == " ") else None, b"", text, None, False, None, macro, False)
     if kind is Define:
-        return _tuple(ListingRow, (where, None, b"", text, extra, False, None, macro, False))
+        return ListingRow(where, None, b"", text, extra, False, None, macro, False)
     if kind is MacroLine:
-        return _tuple(ListingRow, (where, None, b"", text, None, False, None, False, True))
+        return ListingRow(where, None, b"", text, None, False, None, False, True)
     if kind is MacroEnd:  # (the definition's end as spelled, as a line of the call)
-        return _tuple(ListingRow, (where, pc, b"", rec.spelling, None, False, None, True, False))
+        return ListingRow(where, pc, b"", rec.spelling, None, False, None, True, False)
     if kind is Pseudo:
         listing = PSEUDO_OPS[rec.op].listing
         if listing == TITLE:
-            return _tuple(ListingRow, (where, pc, b"", text, None, False, rec.args.strip('"'), macro, False))
+            return ListingRow(where, pc, b"", text, None, False, rec.args.strip('"'), macro, False)
         if listing == PAGE:
-            return _tuple(ListingRow, (where, pc, b"", text, None, True, None, macro, False))
-    return _tuple(ListingRow, (where, pc, b"", text, None, False, None, macro, False))  # other pseudo-ops, Origin, Label, MacroCall
+            return ListingRow(where, pc, b"", text, None, True, None, macro, False)
+    return ListingRow(where, pc, b"", text, None, False, None, macro, False)  # other pseudo-ops, Origin, Label, MacroCall
 
 
 def place_and_text(line, stmt) -> tuple[tuple, str]:

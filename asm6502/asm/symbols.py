@@ -18,47 +18,24 @@ from asm6502.asm.state import Pass1State
 from asm6502.asm.statements import Define
 from asm6502.diagnostics import note
 
-# A symbol's kind and where it was first defined, packed in one small int (Layout.symbols: one dict, not two):
-# bits 0-1 its kind (KIND_NAMES), bit 2 set when its place is a tuple in Layout.places, bit 3 when it is the
-# number among the lines run (Entries.refs), plus 1, of the line that is its own one statement, in Layout.place_refs
-# at the key's position in symbols.  (That number packed in the int would make a large int object a symbol; the
-# array takes 4 bytes a symbol.)
-KIND_NAMES = ("label", "const", "var", "param")
-
-LABEL, CONST, VAR, PARAM = range(4)
-
-IN_PLACES = 4
-
-PLACED = 8
-
-
-class Kinds:
-    """Layout.symbols read as key -> "label" | "const" | "var" | "param" (what convert and Result ask)."""
-
-    def __init__(self, symbols: dict[str, int]):
-        self.symbols = symbols
-
-    def get(self, key: str, default=None):
-        packed = self.symbols.get(key)
-        return default if packed is None else KIND_NAMES[packed & 3]
-
-    def __getitem__(self, key: str) -> str:
-        return KIND_NAMES[self.symbols[key] & 3]
-
-    def __contains__(self, key: str) -> bool:
-        return key in self.symbols
+# What made a name a symbol, its kind (convert and Result read it): a label, a constant ('=', a '-D' define, a
+# '.lst' table's entry), a variable ('_'), a macro's parameter
+LABEL, CONST, VAR, PARAM = "label", "const", "var", "param"
 
 
 class SymbolTable(Pass1State):
     """The symbols of pass 1 (a mixin of layout.Layout)."""
 
     def start_symbols(self) -> None:
-        # key -> its kind and where it was first defined, packed (KIND_NAMES; see place_of); kinds reads the kinds
-        self.symbols: dict[str, int] = {}
-        self.kinds = Kinds(self.symbols)
-        self.places: dict[str, tuple] = {}  # key -> (line, col, length of its name) where that is not a line number
-        self.place_refs = array("I")  # a PLACED symbol's line's ref + 1, at the key's position in symbols (0: none)
+        self.symbols: dict[str, str] = {}  # key -> its kind (LABEL, CONST, VAR, PARAM), in the order the keys were made
+        # Where each symbol was first defined (place_of): a line that is its own one statement by its number
+        # among the lines run (Entries.refs) + 1 in place_refs, at the key's position in symbols (0 there, or
+        # the array shorter: not so noted) -- 4 bytes a symbol, where a dict entry and an int would take 60;
+        # any other place as (line, col, length of its name) in places
+        self.places: dict[str, tuple] = {}
+        self.place_refs = array("I")
         self.positions: dict[str, int] = {}  # key -> its position in symbols: filled by place_of (a message) only
+        self.unplaced: set[str] = set()  # keys with no place in the source ('-D' defines, '.lst' tables, parameters)
         # key -> its first full spelling, where that is not the key itself (few symbols have one; a dict of them
         # all would take memory for nothing): spelling_of answers for every key
         self.spelling: dict[str, str] = {}
@@ -75,6 +52,7 @@ class SymbolTable(Pass1State):
             self.values[key] = value & 0xFFFF
             self.symbols[key] = CONST
             self.unordered.add(key)
+            self.unplaced.add(key)
             self.spelled(key, name.lower())
 
     def spelled(self, key: str, full: str) -> None:
@@ -96,7 +74,7 @@ class SymbolTable(Pass1State):
     def define_label(self, name: str, line, stmt, local) -> None:
         self.define_value(name, self.pc, LABEL, line, stmt, local)
 
-    def define_value(self, name: str, value: int, kind: int, line, stmt, local) -> None:
+    def define_value(self, name: str, value: int, kind: str, line, stmt, local) -> None:
         """Define a label or '=' constant (pass 1 only): a second definition is the original's
         REDEFINITION, and the first value stays.  (``line`` None: the line run now, which is its own
         one statement, its object made only for a message.)"""
@@ -132,10 +110,9 @@ class SymbolTable(Pass1State):
             if len(refs) < len(symbols):
                 refs.frombytes(bytes((len(symbols) - len(refs)) * refs.itemsize))
             refs.append(self.ref + 1)
-            symbols[key] = PLACED | kind
         else:
-            symbols[key] = IN_PLACES | kind
             self.places[key] = (line, stmt.col, len(name))
+        symbols[key] = kind
         self.values[key] = value
         self.order.append(key)
 
@@ -162,21 +139,20 @@ class SymbolTable(Pass1State):
             value = None
         if rec.var:
             key = ex.key_of(rec.name)
-            packed = self.symbols.get(key)
-            if packed is None or packed < 4:  # (its place noted once, not at each round of a loop: see place_of)
-                kind = VAR if packed is None else packed
-                if stmt is line and packed is None:  # (a new key: its position is the count of symbols)
+            known = self.symbols.get(key)
+            if known is None or key in self.unplaced:  # (its place noted once, not at each round of a loop: see place_of)
+                if stmt is line and known is None:  # (a new key: its position is the count of symbols)
                     refs = self.place_refs
                     if len(refs) < len(self.symbols):
                         refs.frombytes(bytes((len(self.symbols) - len(refs)) * refs.itemsize))
                     refs.append(self.ref + 1)
-                    self.symbols[key] = PLACED | kind
                 else:
                     if line is None:
                         line = stmt = self.layout.line(self.ref)
-                    self.symbols[key] = IN_PLACES | kind
                     self.places[key] = (line, stmt.col, len(rec.name))
-                if packed is None:
+                    self.unplaced.discard(key)
+                if known is None:
+                    self.symbols[key] = VAR
                     full = rec.name.lower()
                     if full != key:
                         self.spelling[key] = full
@@ -197,7 +173,7 @@ class SymbolTable(Pass1State):
         return None
 
 
-def spelling_of(key: str, spelling: dict[str, str], symbols: dict[str, int], definition_labels: dict[str, int]) -> str | None:
+def spelling_of(key: str, spelling: dict[str, str], symbols: dict[str, str], definition_labels: dict[str, int]) -> str | None:
     """The first full spelling of symbol ``key``, None for a key that has none.  A key without a colon
     is spelled once it is in symbols, a 'name:00' key once it is in definition_labels; local keys
     ('name:NN') of labels in calls have none."""
@@ -209,18 +185,21 @@ def spelling_of(key: str, spelling: dict[str, str], symbols: dict[str, int], def
     return key if key in symbols else None
 
 
-def place_of(key: str, symbols: dict[str, int], places: dict[str, tuple], place_refs: array, positions: dict[str, int],
+def place_of(key: str, symbols: dict[str, str], places: dict[str, tuple], place_refs: array, positions: dict[str, int],
              entries, decoder) -> tuple | None:  # fmt: skip
-    """Where symbol ``key`` was first defined: (line, col, length of its name).  A line that is its own
-    statement is noted by its number among the lines run (Entries.refs: no line object, no tuple for
-    each of a program's thousands of labels and constants); its name is its record's label or '=' name.
-    (*positions*: key -> its position in symbols, filled here as far as symbols goes.)"""
-    packed = symbols.get(key)
-    if packed is None or packed < PLACED:
-        return places[key] if packed is not None and packed & IN_PLACES else None
+    """Where symbol ``key`` was first defined: (line, col, length of its name), None where the source has no
+    place for it.  A line that is its own statement is noted by its number among the lines run (Entries.refs:
+    no line object, no tuple for each of a program's thousands of labels and constants); its name is its
+    record's label or '=' name.  (*positions*: key -> its position in symbols, filled here as far as symbols goes.)"""
+    found = places.get(key)
+    if found is not None or key not in symbols:
+        return found
     if len(positions) < len(symbols):  # (the keys added since: symbols only grows, in order)
         positions.update(zip(islice(symbols, len(positions), None), count(len(positions))))
-    line = entries.line(place_refs[positions[key]] - 1)
+    position = positions[key]
+    if position >= len(place_refs) or not place_refs[position]:
+        return None
+    line = entries.line(place_refs[position] - 1)
     assert not isinstance(line, SourceLine)  # (noted only for a line that is its own one statement)
     rec = decoder.decode(line.text)
     name = rec.label if rec.label is not None else rec.name if type(rec) is Define else ""

@@ -15,7 +15,6 @@ from asm6502.asm.symfile import read_symbols
 from asm6502.cli.commands import SUBCOMMANDS
 from asm6502.cli.common import Parser, add_diagnostics_options, add_path_argument, byte_arg, cpu_arg, gate, guarded, print_diagnostics, take_repeated
 from asm6502.cpu import CPUS
-from asm6502.debuginfo import kickass_dbg
 from asm6502.diagnostics import DiagnosticError, error, in_source_order, warning
 from asm6502.fileio import BOM, INPUT, INPUT_FOLDER, OUTPUT, PIECE_BYTES, Files, is_utf16, refuse_binary
 from asm6502.numparse import parse_int
@@ -296,6 +295,8 @@ def _assemble_command(args, files: Files) -> int:
     if args.labels:
         files.add(args.labels, output.vice_labels(result, args.labels_all, breaks), "label file")
     if args.debug_info:
+        from asm6502.debuginfo import kickass_dbg  # (lazy: start-up, see ARCHITECTURE.md)
+
         files.add(args.debug_info, kickass_dbg(result, breaks), "debug-info file")
     if args.mse and result.segments:
         from asm6502.typein import mselisting as mse

@@ -50,7 +50,7 @@ def convert(text: str, filename: str, target: str, options: Options = Options(),
     chosen = TARGETS.get(target)
     if chosen is None:
         raise DiagnosticError([error(f"unknown target '{target}' (use {' or '.join(TARGETS)})")])
-    program, result = assemble_program(text, filename, options._replace(listing=True), files)  # type: ignore[attr-defined]  # (a named tuple)
+    program, result = assemble_program(text, filename, options.replace(listing=True), files)
     expanded: dict[str, str] = {}
     guarded: frozenset[str] = frozenset()
     wraps: dict[str, frozenset] = {}

@@ -139,7 +139,7 @@ class Writer:
         setter = self.setter.get(key)
         if setter is not None and (self.context is None or key not in self.context[0].params or setter != self.context[2]):
             self.fail(setter, f"its parameter '{key}' is read outside the macro (in Profi-Ass parameters are global symbols)")
-        if key not in self.assigned and self.program.kinds.get(key) in ("var", "param") and key in self.program.values:
+        if key not in self.assigned and self.program.symbols.get(key) in ("var", "param") and key in self.program.values:
             self.initial.setdefault(key, self.program.values[key])
 
     def scope(self, pc: int, local) -> Scope:
@@ -324,7 +324,7 @@ class Writer:
         return key in self.wrap
 
     def reads_variable(self) -> bool:
-        kinds = self.program.kinds
+        kinds = self.program.symbols
         params = self.context[0].params if self.context else ()  # (a target macro's parameters are ACME's call-by-value symbols)
         return any(kinds.get(key) in ("var", "param") and key not in params for key in self.touched)
 
