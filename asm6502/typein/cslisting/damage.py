@@ -113,3 +113,45 @@ def damage_listing(listing: str, rng: random.Random, *, classes: dict[str, float
 # kinds; their rates vary from page to page).
 REALISTIC = {"o-zero": 0.08, "one-l": 0.15, "dollar": 0.08, "keyword-blank": 0.05, "punctuation": 0.04,
              "checksum": 0.03}
+
+
+LAYOUT_CLASSES = ("joined", "number-lost", "broken")
+
+
+def _chance(rng: random.Random, classes: dict[str, float], name: str, hit: list[str]) -> bool:
+    if rng.random() < classes.get(name, 0.0):
+        hit.append(name)
+        return True
+    return False
+_ROW = re.compile(r"^(\d+) (.*?)(\s+<\d{3}>)$")
+
+
+def damage_layout(damaged: Damaged, rng: random.Random, *, classes: dict[str, float]) -> Damaged:
+    """The rows of a printed listing (:func:`damage_listing`'s text) as OCR lays them out on
+    the real pages of the test data: a row run into the row before it ("joined", 10/85 p. 131
+    came out as one row a listing), a line's number lost ("number-lost", never the first
+    line's or the last one's: a listing's ends are where its place says nothing), a line broken
+    over two rows ("broken").  The truths name the layout classes a line was hit by."""
+    rows = [row for row in damaged.text.splitlines() if row.strip()]
+    out: list[str] = []
+    for k, (row, truth) in enumerate(zip(rows, damaged.lines)):
+        m = _ROW.match(row)
+        if m is None:
+            out.append(row)
+            continue
+        number, text, field = m.groups()
+        head = f"{number} "
+        if 0 < k < len(rows) - 1 and _chance(rng, classes, "number-lost", truth.classes):
+            head = ""
+        # (the print wraps a long line at its width, between any two characters but blanks,
+        # which OCR would drop at a row's end)
+        cuts = [i for i in range(1, len(text)) if text[i - 1] != " " and text[i] != " "]
+        if cuts and _chance(rng, classes, "broken", truth.classes):
+            cut = rng.choice(cuts)
+            pieces = [head + text[:cut], text[cut:] + field]
+        else:
+            pieces = [head + text + field]
+        if out and _chance(rng, classes, "joined", truth.classes):
+            out[-1] += " " + pieces.pop(0)
+        out.extend(pieces)
+    return Damaged("\n".join(out) + "\n", damaged.lines)

@@ -16,7 +16,11 @@ above; no checksum: the line goes on in the next row).  A printed line longer th
 print width goes on in the next row without a number; its checksum comes at its end.
 Captions (``Listing 1. ...``), the ``(c) 64'er`` stamp, page headers and article text
 are rows or cells that belong to no line; they are counted as ``prose`` and never read as
-BASIC (not kept: a page of 8 million rows of article text would hold gigabytes).  This module only finds the pieces; :mod:`asm6502.typein.cslisting.read` checks them.
+BASIC (not kept: a page of 8 million rows of article text would hold gigabytes).  Text without a
+number right under a line that ended with its checksum is a line whose number OCR lost when its
+own checksum follows within two rows (a :class:`Record` marked ``lost``; the reader places it by
+its neighbours and its checksum), else prose; lines run together into one row are each at most
+a line long, their checksums between them.  This module only finds the pieces; :mod:`asm6502.typein.cslisting.read` checks them.
 """
 
 from __future__ import annotations
@@ -46,6 +50,7 @@ NUMBER_CELL = re.compile(rf"^\s*(?P<n>[0-9](?:[{_DIGIT}]){{0,4}})\s*$")
 # "400-REM": the blank after the number read as a dash
 NUMBERED = re.compile(rf"^\s*(?P<n>[0-9][{_DIGIT}]{{0,4}}|{_ONE_FIRST})(?:\s+|-(?=[A-Za-z])|(?=[A-Za-z?]))(?P<rest>\S.*)$")
 MAX_LINE_TEXT = 120  # a typed line is at most 80 characters; print adds blanks after keywords
+MAX_RUN_TEXT = 8 * MAX_LINE_TEXT  # lines run together into one line's text, their numbers lost
 
 
 @dataclass(frozen=True)
@@ -73,6 +78,7 @@ class Record:
     column: int = 0
     block: int = 0
     order: int = 0
+    lost: bool = False  # its number OCR lost (*number* is the line's before it): placed by the reader
 
     @property
     def text(self) -> str:
@@ -322,6 +328,7 @@ def find_records(text: str) -> Layout:
     rows = ((lineno, part) for lineno, raw in enumerate(_lines(text), start=1)
             for part in _run_together(raw.rstrip("\r")))
     last_row = 0
+    closed: dict[int, int] = {}  # column -> the row in which its last line ended with its checksum
     for lineno, raw in rows:
         if not raw.strip():
             continue
@@ -332,7 +339,7 @@ def find_records(text: str) -> Layout:
                     prose += 1 + len(page.pieces)
             prose += 1
             continue
-        last_row = lineno
+        previous, last_row = last_row, lineno
         unmerged = _unmerge(raw)
         if unmerged is not None:  # a block of lines OCR ran together: one row a line
             for row in unmerged:
@@ -368,8 +375,18 @@ def find_records(text: str) -> Layout:
                     rec = Record(value, seg.number[0], lineno, seg.number[1], column=seg.column, block=block,
                                  order=counter)
                     open_[seg.column] = rec
+            elif rec is None and seg.texts and closed.get(seg.column) == previous and records:
+                # text without a number right under a line that ended with its checksum: a line
+                # whose number OCR lost -- kept only if its own checksum follows (else prose)
+                before = next((r for r in reversed(records) if r.column == seg.column), records[-1])
+                counter += 1
+                rec = Record(before.number, "", lineno, seg.texts[0][1], column=seg.column, block=block,
+                             order=counter, lost=True)
+                open_[seg.column] = rec
             for t, col in seg.texts:
-                if rec is not None and len(rec.text) + len(t) <= MAX_LINE_TEXT:
+                if rec is not None and _line_length(rec.text + t) <= MAX_LINE_TEXT and \
+                        len(rec.text) + len(t) <= MAX_RUN_TEXT and not (
+                        rec.lost and lineno > rec.line + 1):  # (a lost number's line: two rows at most)
                     rec.pieces.append(Piece(t, lineno, col))
                     any_record = True
                 else:
@@ -384,6 +401,7 @@ def find_records(text: str) -> Layout:
                     rec.checksum, rec.checksum_text = cs.value, cs.text
                     rec.checksum_line, rec.checksum_col = lineno, col
                     _close(rec, open_, records)
+                    closed[seg.column] = lineno
                     any_record = True
                 else:
                     prose += 1
@@ -392,12 +410,26 @@ def find_records(text: str) -> Layout:
         if not tabbed and not any_record and open_.get(1) is None and records and records[-1].column == 1:
             block += 1  # text below a two-column stretch: the next stretch starts a new page
     for rec in list(open_.values()):
-        _close(rec, open_, records)
+        if not _close(rec, open_, records):
+            prose += len(rec.pieces)
     records.sort(key=lambda r: (r.block, r.column, r.order))
     return Layout(records, prose)
 
 
-def _close(rec: Record, open_: dict[int, Record], records: list[Record]) -> None:
+def _line_length(text: str) -> int:
+    """The length of the last line in *text*: lines run together are each as long as a line."""
+    last = None
+    for last in CHECKSUM_INSIDE.finditer(text):
+        pass
+    return len(text) - (last.end() if last is not None else 0)
+
+
+def _close(rec: Record, open_: dict[int, Record], records: list[Record]) -> bool:
+    """The line *rec* ends; a line whose number was lost counts only with its checksum (False:
+    it was prose)."""
     if open_.get(rec.column) is rec:
         del open_[rec.column]
+    if rec.lost and rec.checksum is None:
+        return False
     records.append(rec)
+    return True

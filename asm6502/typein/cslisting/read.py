@@ -10,7 +10,10 @@ The bad lines are ranked a second time, with the confusions this listing's sure 
 show and a deeper search; that ranking repairs only with a second witness -- the words the
 listing prints in other lines confirm every change (:mod:`.vocabulary`), or so few readings were
 tried at the fix's cost that a chance match among them is unlikely -- and names fixes otherwise.
-Several listings in one text (line numbers starting again) are read separately.
+Several listings in one text (line numbers starting again) are read separately.  A line whose
+number OCR lost (rows run together, a row without its number) is given the one number its place
+leaves on the listing's grid that its checksum verifies as printed, else named with its place
+(``Lost``: the review has it typed whole).
 """
 
 from __future__ import annotations
@@ -83,6 +86,7 @@ class Lost:
     text: str
     line: int  # line in the input text
     error: Diagnostic = field(compare=False)
+    nth: int = 1  # the first, second, ... line lost after *after*
 
 
 @dataclass(frozen=True)
@@ -182,6 +186,12 @@ def _checksum_inside(number: int, text: str, upper: bool,
     return None
 
 
+def _inside_verifies(number: int, text: str, upper: bool, options: ChecksumOptions) -> bool:
+    """*text* holds a checksum field that the text before it gives as printed."""
+    return any((head := text[: m.start()].rstrip()) and checksum_of(number, head, upper, options) == read_checksum(m).value
+               for m in CHECKSUM_INSIDE.finditer(text))
+
+
 def _split_listings(records: list[Record]) -> list[list[Record]]:
     """Line numbers start again: a new listing (a single misread number below does not)."""
     out: list[list[Record]] = []
@@ -200,7 +210,7 @@ def _decide_version(records: list[Record], upper: bool) -> int:
     for version in (3, 1):
         options = ChecksumOptions(version)
         scores[version] = sum(
-            r.checksum is not None and checksum_of(r.number, r.text, upper, options) == r.checksum for r in records)
+            r.checksum is not None and not r.lost and checksum_of(r.number, r.text, upper, options) == r.checksum for r in records)
     return 1 if scores[1] > scores[3] else 3
 
 
@@ -249,11 +259,39 @@ def _check(records: list[Record], src: _Source, version: int, upper: bool) -> Re
     spent = held = 0  # texts the rankings read; texts held for the second ranking
     seen: dict[int, int] = {}
     last = -1
+    unplaced = 0  # lines since the last numbered one whose number could not be placed
+    grid = _grid([r.number for r in records if not r.lost])
+    ahead = 0  # the index of the next line after this one whose number was read (lines inserted move it)
     for at, rec in enumerate(records):
         where = src.span(rec.line, rec.col, len(rec.number_text))
         printed = without_print_blanks(rec.text.strip(" "))
-        renumbered = _renumber(rec, printed, last, records[at + 1].number if at + 1 < len(records) else None,
-                               seen, upper, options)
+        if ahead <= at:
+            ahead = next((k for k in range(at + 1, len(records)) if not records[k].lost), len(records))
+        following = records[ahead].number if ahead < len(records) else None
+        if rec.lost:
+            inside = next(CHECKSUM_INSIDE.finditer(printed), None)
+            if inside is not None and printed[: inside.start()].strip() and printed[inside.end() :].strip():
+                # several lines run together, each number lost: this one ends at the first checksum
+                records.insert(at + 1, replace(rec, pieces=[Piece(printed[inside.end() :].strip(), rec.line,
+                                                                  rec.col)]))
+                ahead += 1
+                cs = read_checksum(inside)
+                rec = replace(rec, checksum=cs.value, checksum_text=cs.text)
+                records[at] = rec
+                printed = printed[: inside.start()].rstrip()
+            placed = _place(rec.checksum, printed, last, following, grid, unplaced, ahead - at - 1, upper, options)
+            if placed is None:
+                unplaced += 1
+                lost_diag = error(f"a line whose number OCR lost{_between(last, following)} reads {printed!r}; "
+                                  f"no number fits its place and its checksum: it is not read", where)
+                diags.append(lost_diag)
+                lost.append(Lost(last, following, printed, rec.line, lost_diag, unplaced))
+                continue
+            number, why = placed
+            diags.append(warning(f"line {number}: its number OCR lost; {why}", where))
+            rec = replace(rec, number=number, number_text="", lost=False)
+        unplaced = 0
+        renumbered = _renumber(rec, printed, last, following, seen, upper, options)
         if renumbered is not None:
             diags.append(warning(f"line {renumbered} read as {rec.number_text}: its place between line {last} and "
                                  f"the next one and its checksum say so", where))
@@ -292,7 +330,9 @@ def _check(records: list[Record], src: _Source, version: int, upper: bool) -> Re
             diags.append(error(f"line {rec.number}: checksum {rec.checksum_text} is not a byte value 0-255",
                                cs_where))
         computed = None if body is None else line_checksum(rec.number, body, options)
-        if computed == rec.checksum:
+        # (a REM that verifies with a checksum field inside it, "REM X <010> PRINT" <132>, is two
+        # lines, the second one's number lost, when the field verifies the text before it too)
+        if computed == rec.checksum and not _inside_verifies(rec.number, printed, upper, options):
             joined = keyword_join(printed, rec.number, rec.checksum, upper, options)
             if joined is not None:  # "PRIN T" and "PRINT" both verify: the blank is OCR damage
                 fix, repair = joined
@@ -315,7 +355,6 @@ def _check(records: list[Record], src: _Source, version: int, upper: bool) -> Re
         split = _checksum_inside(rec.number, printed, upper, options)
         if split is not None:  # "560 REM X <109> 57cTc2T^ <107>": the next line's number unread
             head, value, rest, repair = split
-            following = records[at + 1].number if at + 1 < len(records) else None
             m = NUMBERED.match(rest)
             if m is not None and rec.number < int(m.group("n")) and int(m.group("n")) not in seen and (
                     following is None or int(m.group("n")) < following):
@@ -323,12 +362,11 @@ def _check(records: list[Record], src: _Source, version: int, upper: bool) -> Re
                 # its number fits between its neighbours
                 records.insert(at + 1, replace(rec, number=int(m.group("n")), number_text=m.group("n"),
                                                pieces=[Piece(m.group("rest"), rec.line, rec.col)]))
-            else:
-                lost_diag = error(f"after line {rec.number} and its checksum <{value:03d}> the row goes on with "
-                                  f"{rest!r}: a line whose number cannot be read"
-                                  f"{_between(rec.number, following)}; it is not read", cs_where)
-                diags.append(lost_diag)
-                lost.append(Lost(rec.number, following, rest, rec.line, lost_diag))
+                ahead = at + 1
+            else:  # the rest is a line whose number OCR lost: placed, if it can be, when its turn comes
+                records.insert(at + 1, replace(rec, number_text="", pieces=[Piece(rest, rec.line, rec.col)],
+                                               lost=True))
+                ahead += 1
             if repair:
                 diags.append(warning(f"repaired line {rec.number}: {repair}", cs_where,
                                      *([] if cs_where.source else [note(f"line {rec.number} reads: {rec.number} {printed}")])))
@@ -381,6 +419,44 @@ def _unreadable_field(text: str) -> re.Match | None:
 def _between(last: int, following: int | None) -> str:
     """Where a line whose number OCR lost stands: between its neighbours (to type it from the print)."""
     return f" (between line {last} and line {following})" if following is not None else f" (after line {last})"
+
+
+GRID_SHARE = 0.8  # numbers that are multiples of 10, above which a listing is numbered in tens
+MAX_PLACES = 4  # numbers a lost line's place leaves it, above which its checksum is no witness
+
+
+def _grid(numbers: list[int]) -> int:
+    """The step a listing numbers its lines in: 10 where nearly every number is a multiple of 10
+    (as 64'er's listings were), else 1."""
+    return 10 if numbers and sum(n % 10 == 0 for n in numbers) >= GRID_SHARE * len(numbers) else 1
+
+
+def _place(checksum: int | None, printed: str, last: int, following: int | None, grid: int, before: int,
+           after: int, upper: bool, options: ChecksumOptions) -> tuple[int, str] | None:
+    """The number of a line whose number OCR lost (rows run together, a row without its number),
+    and why: the numbers its place leaves -- after the last line read, before the next one, on the
+    listing's grid of numbers, a number left for each of the *before* and *after* lines lost
+    around it -- of which exactly one gives the printed *checksum* with the line as printed.  A
+    line that must be repaired first keeps no number: the number a repair verifies with could be
+    a chance match, and a lost line the layout did not find would shift the places.  None: no
+    number is sure."""
+    if checksum is None or following is None:
+        return None
+    step = grid if last % grid == 0 and following % grid == 0 else 1
+    # (every number read so far is at most *last*: the free numbers are the grid's between)
+    free = (following - 1) // step - last // step
+    if free - before - after > MAX_PLACES:
+        return None
+    places = [last + step * k for k in range(1 + before, free - after + 1)]
+    if not 1 <= len(places) <= MAX_PLACES or (len(places) > 1 and damage_left(printed, upper)):
+        return None  # (a line that shows damage can verify with one of several numbers by chance)
+    fits = [n for n in places if checksum_of(n, printed, upper, options) == checksum]
+    if len(fits) != 1:
+        return None
+    if len(places) == 1:
+        return fits[0], f"{fits[0]}, the only number its place leaves, gives its checksum <{checksum:03d}>"
+    return fits[0], (f"of the numbers its place leaves ({', '.join(map(str, places))}) only {fits[0]} gives "
+                     f"its checksum <{checksum:03d}>")
 
 
 def _renumber(rec: Record, printed: str, last: int, following: int | None, seen: dict[int, int], upper: bool,

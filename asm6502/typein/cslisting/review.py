@@ -35,7 +35,8 @@ def _field(value: int | None) -> str:
 
 
 def lost_key(listing: int, lost: Lost, several: bool) -> str:
-    return f"{listing}/after {lost.after}" if several else f"after {lost.after}"
+    key = f"after {lost.after}" + (f" ({lost.nth})" if lost.nth > 1 else "")
+    return f"{listing}/{key}" if several else key
 
 
 def _between(lost: Lost) -> str:
