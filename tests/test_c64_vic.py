@@ -3,7 +3,7 @@ in the Profi-Ass dialect, assembled by asm6502, run on the test KERNAL of
 test_c64_machine.py; the facts they check are Christian Bauer's ("The MOS 6567/6569
 video controller", 1996): bad lines and sprite DMA take the bus for the documented
 cycles (measured with CIA 1 timer B), the picture is drawn line by line from the
-registers in force (raster bars, a split screen), collisions set $D01E/$D01F."""
+registers in force (raster bars, a split screen); collisions: test_c64_vic_collisions.py."""
 
 from __future__ import annotations
 
@@ -207,21 +207,6 @@ done     jmp done
 """
 
 
-@pytest.mark.parametrize("x0, x1, y, mx, prio, ss, sb, why", [
-    (100, 110, 100, 0, 0, 0x03, 0x03, "overlapping, over the text: both collisions"),
-    (100, 160, 100, 0, 0, 0x00, 0x03, "apart: no sprite-sprite collision"),
-    (100, 110, 100, 0, 0x03, 0x03, 0x03, "behind the text: they still collide with it (Bauer 3.8.2)"),
-    (0xF8, 0xFC, 100, 0x03, 0, 0x03, 0x00, "in the left border (X $1F8, $1FC): no text, still a collision"),
-    (100, 110, 100, 0x03, 0, 0x03, 0x00, "X $164, $16E: in the right border"),
-])
-def test_collisions(test_roms, x0, x1, y, mx, prio, ss, sb, why):
-    m, stop = run(test_roms, SPRITES.format(x0=x0, x1=x1, y=y, mx=mx, prio=prio))
-    assert stop.reason == "exit", stop
-    assert (m.memory[0xFB], m.memory[0xFC]) == (ss, sb), why
-    assert m.memory[0xFD] & 0x06 == (0x04 if ss else 0) | (0x02 if sb else 0)  # the latch bits
-    assert m.memory[0xFE] == 0  # reading $D01E cleared it
-
-
 def test_sprites_drawn_with_priority(test_roms):
     m, _stop = run(test_roms, SPRITES.format(x0=100, x1=110, y=100, mx=0, prio=0), prepare=_blank_charset)
     m.vic.write(0x18, 0x1C, m.cpu.cycles)
@@ -250,56 +235,6 @@ def test_cli_screenshot_at_a_frame_and_a_strip(tmp_path):
     assert struct.unpack(">II", data[16:24]) == (2 * screen.WIDTH, screen.HEIGHT)
     proc = subprocess.run(base + ["--screenshot-at", "20f"], check=False, capture_output=True, text=True, env=env)
     assert proc.returncode == 1 and "name its PNG" in proc.stderr
-
-
-IRQ_ON_COLLISION = """*= $c000
-         sei
-         lda #<irq
-         sta $fffe
-         lda #>irq
-         sta $ffff
-         lda #$35
-         sta $01
-         ldx #62
-fill     lda #$ff
-         sta $2000,x
-         dex
-         bpl fill
-         lda #128
-         sta $07f8
-         sta $07f9
-         lda #100
-         sta $d000
-         sta $d002
-         lda #150
-         sta $d001
-         sta $d003
-         lda #$7f
-         sta $dc0d
-         lda $dc0d
-         lda #$ff
-         sta $d019
-         lda #$04
-         sta $d01a
-         lda #3
-         sta $d015
-         cli
-wait     jmp wait
-irq      lda $d012
-         sta $fb
-         lda $d01e
-         sta $fc
-         sta $d7ff
-"""
-
-
-def test_a_sprite_collision_interrupt_comes_in_the_line_of_the_collision(test_roms):
-    m, stop = run(test_roms, IRQ_ON_COLLISION)
-    assert stop.reason == "exit", stop
-    # sprite Y 150 shows from line 151; the machine latches the collision at that line's end
-    # (the chip: at the first pixel the sprites share, in line 151), the interrupt is taken
-    # as line 152 begins
-    assert (m.memory[0xFB], m.memory[0xFC]) == (152, 0x03)
 
 
 # --- the window, scrolling, the bank, sprite shapes ------------------------------------------

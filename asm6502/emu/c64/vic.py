@@ -20,14 +20,18 @@ so the CIA timers and the raster see the time the VIC took.
 
 The picture: every register write is logged with its cycle, by frame (``FrameLog``);
 ``vicdraw`` draws a frame line by line from its log.  Collisions (Bauer 3.8.2) are
-found by walking the current frame's lines up to the raster (``catch_up``, from the
-frame's log: the registers as they were on each line) whenever a program reads $D01E or
-$D01F (from then on every frame is walked to its end), and line by line while a
-collision interrupt is enabled.  A program that never looks at collisions pays nothing
-for them.  A line's collisions are latched at its end (the chip latches them at the
-first pixel two sprites, or a sprite and the foreground, share).  A collision sets its bit in
-$D01E / $D01F (cleared by reading) and, when that register was 0, the interrupt latch
-bit (2 sprite-sprite, 1 sprite-background).
+found by walking the current frame's lines (``catch_up``, from the frame's log: the
+registers as they were on each line) whenever a program reads $D01E, $D01F or, with
+sprites on, $D019 (from the first read of $D01E or $D01F on, every frame is walked to its
+end), and as the raster goes while a collision interrupt is enabled.  A program that never
+looks at collisions pays nothing for them.  Each collision is placed at the pixel the
+chip finds it at: a line's pixels are drawn in its cycles in beam order (``vicdraw``'s
+beam positions), and a read in cycle c sees the collisions of the pixels drawn before c --
+of the line in progress too, looked at so far (``_peek``: the lines the raster has not
+left yet, their sprites' last pixels up to 7 cycles into the next line).  A collision sets
+its sprites' bits in $D01E / $D01F (reading clears the register: what the line draws after
+the read counts again) and, when that register was 0, the interrupt latch bit (2
+sprite-sprite, 1 sprite-background) at the cycle of its pixel.
 """
 
 from __future__ import annotations
@@ -65,12 +69,40 @@ def _merge(windows: list[tuple[int, int]]) -> list[tuple[int, int]]:
     return out
 
 
+# the registers a line's collisions depend on: the sprites' places, enable, modes and
+# expansion, the graphics' mode, scrolling and memory (a write re-plans the interrupt)
+COLLISION_REGS = frozenset((*range(0x11), 0x11, 0x15, 0x16, 0x17, 0x18, 0x1C, 0x1D))
+# a line's last sprite pixel: the cycle after its start at which its collisions are all known
+# (a sprite at X $193 expanded ends at beam position 555: cycle 69)
+LINE_DONE = 70
+
 SPRITE_WINDOWS: tuple[tuple[tuple[int, int], ...], ...] = tuple(_sprite_windows(m) for m in range(256))
+
+
+Hits = tuple[tuple[tuple[int, int], ...], tuple[tuple[int, int], ...]]
+NO_HITS: Hits = ((), ())
+
+
+def _bits(hits: tuple[tuple[int, int], ...], first: int, end: int) -> tuple[int, int]:
+    """(the sprite bits of *hits* with a colliding pixel at mask bits first..end - 1,
+    the first such bit or -1)."""
+    first = max(first, 0)
+    if end <= first:
+        return 0, -1
+    window = ((1 << (end - first)) - 1) << first if end < NEVER else -1 << first
+    bits, at = 0, -1
+    for n, mask in hits:
+        m = mask & window
+        if m:
+            bits |= 1 << n
+            low = (m & -m).bit_length() - 1
+            at = low if at < 0 else min(at, low)
+    return bits, at
 
 
 class VIC:
     # not part of a snapshot: the machine's memory and colour RAM, the collision walk
-    TRANSIENT = ("memory", "colour_ram", "cursor")
+    TRANSIENT = ("memory", "colour_ram", "cursor", "peeked")
 
     def __init__(self) -> None:
         self.regs = [0] * 0x41  # + the bank, BANK_REG (as CIA 2 port A's bits 0-1 read)
@@ -95,9 +127,15 @@ class VIC:
         self.previous = FrameLog(-CYCLES_PER_FRAME, self.regs, False)
         self.collide_ss = 0  # $D01E
         self.collide_sb = 0  # $D01F
+        # the first pixel (beam time: 8 x its cycle + its place in it) each register counts:
+        # the ones drawn before were seen by the read that cleared it
+        self.ss_from = self.sb_from = 0
         self.cursor: LineDrawer | None = None  # walks the current frame for collisions
+        # the lines begun but not walked, as last looked at: ((frame, first line, the frame's
+        # writes then), the drawers after each, (line start, hits) of each)
+        self.peeked: tuple[tuple[int, int, int], list[LineDrawer], list[tuple[int, Hits]]] | None = None
         self.wants_collisions = False  # the program has read $D01E or $D01F: frames are walked to their end
-        self.line_event = NEVER  # the next line end at which collisions are looked for
+        self.line_event = NEVER  # the next cycle at which collisions are looked for (an interrupt may be due)
         # the light pen input (CIA 1 port B bit 4, joystick port 1's fire line)
         self.pen_low = False
         self.pen_frame = -1  # the frame in which the latch took a position (once a frame)
@@ -256,7 +294,7 @@ class VIC:
         if frame_start <= self.frame.cycle:
             return
         if self.cursor is not None or (self.wants_collisions and self.regs[0x15]):
-            self._walk(self.frame.cycle + CYCLES_PER_FRAME)
+            self._walk(self.frame.cycle + CYCLES_PER_FRAME + LINE_DONE)
         done = self.frame
         den = bool(self.regs[0x11] & 0x10)  # (unchanged since the last write: it was so in line $30)
         border = vicdraw.border_at_end(done)
@@ -267,6 +305,7 @@ class VIC:
         self.frame = FrameLog(frame_start, self.regs,
                               den and cycle >= frame_start + vicdraw.DEN_LINE * CYCLES_PER_LINE, border)
         self.cursor = None
+        self.peeked = None
 
     def note_bank(self, bank_bits: int, cycle: int) -> None:
         """CIA 2 port A's bits 0-1 as read (the VIC's bank is 3 - them) from *cycle* on."""
@@ -283,45 +322,120 @@ class VIC:
         return self.frame, self.previous
 
     def catch_up(self, cycle: int) -> None:
-        """Walk the current frame's lines that ended by *cycle*, setting the collision
-        registers."""
+        """Set the collision registers (and the interrupt latch) as they are in *cycle*: the
+        collisions of every pixel drawn before it."""
         self._observe(cycle)
         self._rotate(cycle)
         self._walk(cycle)
+        for start, hits in self._peek(cycle):
+            self._collide(start, hits, cycle * 8)
         self._schedule_lines(cycle)
 
     def _walk(self, cycle: int) -> None:
+        """Walk the lines whose pixels are all drawn by *cycle*."""
         frame = self.frame
         if self.cursor is None:
             self.cursor = LineDrawer(frame, self.memory, self.colour_ram)
+            self.peeked = None
         cursor = self.cursor
-        lines = min((cycle - frame.cycle) // CYCLES_PER_LINE, LINES)
+        lines = min(max(cycle - frame.cycle - LINE_DONE + CYCLES_PER_LINE, 0) // CYCLES_PER_LINE, LINES)
+        if cursor.line >= lines:
+            return
+        peeked = self.peeked
+        steps = min(lines - cursor.line, len(peeked[1])) if peeked is not None else 0
+        if peeked is not None and peeked[0][1] == cursor.line and self._unchanged(peeked[0], steps):
+            # (the lines were looked at with the writes they have now: take the looks over)
+            for (start, hits) in peeked[2][:steps]:
+                self._collide(start, hits, NEVER)
+            self.cursor = cursor = peeked[1][steps - 1]
+            self.peeked = None
         while cursor.line < lines:
             line, _pos = cursor.step()
-            sprites = cursor.sprites(line)
-            if sprites:
-                fg, _row = cursor.graphics(False)
-                ss, sb = vicdraw.collisions(sprites, fg, cursor.open)
-                end = cursor.line_start(line) + CYCLES_PER_LINE
-                if ss:
-                    if not self.collide_ss:
-                        self._raise(0x04, end)
-                    self.collide_ss |= ss
-                if sb:
-                    if not self.collide_sb:
-                        self._raise(0x02, end)
-                    self.collide_sb |= sb
+            if cursor.sp_shown:
+                self._collide(cursor.line_start(line), cursor.collisions(), NEVER)
             cursor.finish_line()
 
+    def _unchanged(self, key: tuple[int, int, int], lines: int) -> bool:
+        """Whether the frame's writes that bear on the first *lines* lines looked at under
+        *key* (frame, first line, writes then) are the same now: no write since, or the
+        first one after those lines."""
+        frame_cycle, line, count = key
+        writes = self.frame.writes
+        if frame_cycle != self.frame.cycle:
+            return False
+        return len(writes) == count or writes[count][0] >= frame_cycle + (line + lines) * CYCLES_PER_LINE
+
+    def _peek(self, cycle: int) -> list[tuple[int, Hits]]:
+        """The collisions of the lines begun by *cycle* but not walked yet (at most two: the
+        one in progress, the one before it while its last sprite pixels may still come), as
+        far as the writes logged so far tell: (line start, hits) each."""
+        cursor = self.cursor
+        assert cursor is not None
+        frame = self.frame
+        last = min((cycle - frame.cycle) // CYCLES_PER_LINE, LINES - 1)
+        if cursor.line > last:
+            return []
+        key = (frame.cycle, cursor.line, len(frame.writes))
+        peeked = self.peeked
+        if peeked is not None and peeked[0] == key and len(peeked[2]) == last + 1 - cursor.line:
+            return peeked[2]
+        drawer = cursor.clone()
+        drawers, found = [], []
+        while drawer.line <= last:
+            line, _pos = drawer.step()
+            found.append((drawer.line_start(line), drawer.collisions() if drawer.sp_shown else NO_HITS))
+            drawer.finish_line()
+            drawers.append(drawer)
+            drawer = drawer.clone()
+        self.peeked = (key, drawers, found)
+        return found
+
+    def _collide(self, start: int, hits: Hits, until: int) -> None:
+        """Set the registers from a line's *hits* (the line starting in cycle *start*), for its
+        pixels drawn before beam time *until*: those from each register's ``*_from`` on."""
+        ss, sb = hits
+        base = 8 * start  # the beam time of the masks' bit 0
+        end = NEVER if until >= NEVER else until - base
+        if ss:
+            bits, first = _bits(ss, self.ss_from - base, end)
+            if bits:
+                if not self.collide_ss:
+                    self._raise(0x04, (base + first) // 8 + 1)
+                self.collide_ss |= bits
+        if sb:
+            bits, first = _bits(sb, self.sb_from - base, end)
+            if bits:
+                if not self.collide_sb:
+                    self._raise(0x02, (base + first) // 8 + 1)
+                self.collide_sb |= bits
+
     def _schedule_lines(self, cycle: int) -> None:
-        """With a collision interrupt enabled: look again at the end of the next line that
-        shows a sprite (one fetched at the end of line a shows on line a + 1)."""
+        """With a collision interrupt enabled that an empty register can raise: look again in
+        the cycle the next collision of the lines in progress shows, else when the next line
+        that shows a sprite begins (one fetched at the end of line a shows on line a + 1)."""
         self.line_event = NEVER
-        if self.enable & 0x06 and self.regs[0x15]:
-            here = cycle // CYCLES_PER_LINE
-            a = self._next_sprite_line(max(here - 1, 0))
-            if a >= 0:
-                self.line_event = max((a + 2) * CYCLES_PER_LINE, (here + 1) * CYCLES_PER_LINE)
+        kinds = [(bit, which) for bit, which, value in ((0x04, 0, self.collide_ss), (0x02, 1, self.collide_sb))
+                 if self.enable & bit and not value]
+        if not kinds or not self.regs[0x15]:
+            return
+        self._observe(cycle)
+        self._rotate(cycle)
+        self._walk(cycle)
+        soonest = NEVER
+        for start, hits in self._peek(cycle):
+            base = 8 * start
+            for _bit, which in kinds:
+                since = self.sb_from if which else self.ss_from
+                first = _bits(hits[which], max(since, 8 * cycle) - base, NEVER)[1]
+                if first >= 0:
+                    soonest = min(soonest, (base + first) // 8 + 1)
+        if soonest < NEVER:
+            self.line_event = max(soonest, cycle + 1)
+            return
+        here = cycle // CYCLES_PER_LINE
+        a = self._next_sprite_line(here)
+        if a >= 0:
+            self.line_event = (a + 1) * CYCLES_PER_LINE
 
     # --- the light pen -----------------------------------------------------------------
     def light_pen(self, low: bool, cycle: int) -> None:
@@ -368,7 +482,7 @@ class VIC:
             return self.line(cycle) & 0xFF
         if reg == 0x19:
             self._pen_retrigger(cycle)
-            if r[0x15] and self.enable & 0x06:
+            if r[0x15] and (self.enable & 0x06 or self.wants_collisions):
                 self.catch_up(cycle)
             self.update(cycle)
             return self.flags | 0x70 | (0x80 if self.flags & self.enable else 0)
@@ -382,9 +496,11 @@ class VIC:
             if r[0x15]:
                 self.catch_up(cycle)
             if reg == 0x1E:
-                value, self.collide_ss = self.collide_ss, 0
+                value, self.collide_ss, self.ss_from = self.collide_ss, 0, 8 * cycle
             else:
-                value, self.collide_sb = self.collide_sb, 0
+                value, self.collide_sb, self.sb_from = self.collide_sb, 0, 8 * cycle
+            if self.enable & 0x06:
+                self._schedule_lines(cycle)
             return value
         if reg == 0x16:
             return r[reg] | 0xC0
@@ -407,6 +523,8 @@ class VIC:
             return
         if reg == 0x1A:
             self.update(cycle)
+            if value & 0x06 and self.regs[0x15]:
+                self.catch_up(cycle)  # (the latch bits of collisions so far, before the enable counts)
             was = self.flags & self.enable
             self.enable = value & 0x0F
             if not was and self.flags & self.enable:
@@ -439,5 +557,5 @@ class VIC:
                 self._raise(0x01, cycle + 1)
             self._schedule(cycle)
             self.on_change()
-        if reg == 0x15:
+        if self.enable & 0x06 and reg in COLLISION_REGS:
             self._schedule_lines(cycle)

@@ -29,6 +29,7 @@ columns 8 * (k - 13) to 8 * (k - 13) + 7.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable
 
 WIDTH, HEIGHT = 384, 272
@@ -48,6 +49,18 @@ MCBASE_CYCLE = 15  # cycle 16: MCBASE advances
 DMA_CYCLES = (54, 55)  # cycles 55 and 56: DMA turned on; in 56 the expansion flip-flop toggles
 DISPLAY_CYCLE = 57  # cycle 58: MC from MCBASE, the display flag
 X_OF_CYCLE0 = -12 * 8  # picture column of the start of a line's cycle 1 (0-based cycle 0)
+# A line's pixels in the order the beam draws them: beam position b = picture column + 96 is
+# drawn in the line's cycle b // 8 (0-based), and a read of a collision register sees a pixel
+# from the cycle after (VICE's testprogs VICII/spritecollisions *-collision-cycle, against
+# x64sc).  A sprite starts where the raster X counter matches its X (Bauer 3.8.1, rule 6):
+# the 6569's counter runs through 504 values, $194 in cycle 1 up to $1F7, then $000 up to
+# $193 (the light pen positions of vic.py), so a sprite with X $1F8-$1FF is never shown
+# and one at X $194-$1F7 is left of X 0: at the left edge of the picture (X $1F0 is column
+# 0) or in the horizontal blank.  Its first pixel is at beam position 4 + its X counter
+# cycle's place: X + 104 for X $000-$193.
+BEAM_OF_COLUMN0 = -X_OF_CYCLE0
+X_POSITIONS = 504
+X_AT_CYCLE1 = 0x194
 # a sprite priority ($D01B) written in mid-line shows 6 pixels later than a colour written
 # in the same cycle (measured by VICE's testprogs VICII/spritesplit ss-pri*, against x64sc)
 PRIORITY_DELAY = 6
@@ -109,6 +122,61 @@ def sprite_dma_lines(regs: list[int]) -> list[int]:
     return out
 
 
+def sprite_beam(n: int, x: int) -> tuple[int, int] | None:
+    """(the beam position of the first pixel of sprite *n* at X coordinate *x* (0-$1FF), how
+    many of its pixels it shows), or None where the 6569 shows nothing of it.  A sprite with
+    X $1F8-$1FF never matches the X counter.  Around sprite n's data fetch its output stops
+    at X $163 + 16 n: a sprite matched in the 12 positions from there shows nothing, one
+    matched before shows its pixel of X $162 + 16 n once more at $163 + 16 n and nothing
+    after (VICE's testprogs VICII/split-tests/spritescan, its reference dumped from a C64
+    with a 6569: sprite 0's first pixel collides at X up to $162, at $163 too when it was at
+    $162, and again from $16F on; its last pixel at X up to $162; 16 positions later for each
+    sprite number).  The pixels shown count that last one."""
+    if x >= X_POSITIONS:
+        return None
+    place = (x - X_AT_CYCLE1) % X_POSITIONS
+    cut = (0x163 + 16 * n - X_AT_CYCLE1) % X_POSITIONS
+    if (place - cut) % X_POSITIONS < 12:
+        return None
+    return place + 4, min((cut - place) % X_POSITIONS + 1, 49)
+
+
+def _byte_masks(multicolour: bool, expand: bool) -> tuple[int, ...]:
+    """For each data byte, its non-transparent pixels as a mask (bit 0 the leftmost pixel):
+    hires 1 bits, multicolour pairs other than 00 (Bauer 3.8.1), X expansion doubling each
+    pixel."""
+    out = []
+    for byte in range(256):
+        m = 0
+        for i in range(8):
+            bit = byte >> (7 - i) & 1
+            if multicolour:
+                bit = bool(byte >> (6 - (i & 6)) & 3)
+            if bit:
+                m |= (3 << 2 * i) if expand else (1 << i)
+        out.append(m)
+    return tuple(out)
+
+
+# by multicolour * 2 + X expansion: the masks of a byte and the width of its pixels
+_SPRITE_MASKS = tuple((_byte_masks(mc, xe), 16 if xe else 8) for mc in (False, True) for xe in (False, True))
+
+
+def sprite_mask(data: int, multicolour: bool, expand: bool) -> int:
+    """The non-transparent pixels of a sprite line of 24 bits as a mask, bit 0 its first pixel."""
+    table, width = _SPRITE_MASKS[multicolour * 2 + expand]
+    return table[data >> 16] | table[data >> 8 & 0xFF] << width | table[data & 0xFF] << 2 * width
+
+
+def _held(mask: int, keep: int) -> int:
+    """A sprite line's mask with *keep* pixels shown, the last a repeat of the one before
+    (``sprite_beam``); 49: all."""
+    if keep > 48:
+        return mask
+    mask &= (1 << (keep - 1)) - 1
+    return mask | (mask >> (keep - 2) & 1) << (keep - 1) if keep >= 2 else mask
+
+
 def _sprite_pixels(data: int, multicolour: bool, expand: bool) -> list[tuple[int, int]]:
     """(offset, colour source) for each visible pixel of a sprite line of 24 bits:
     source 1 = $D025, 2 = the sprite's colour, 3 = $D026 (hires: 2)."""
@@ -147,6 +215,7 @@ class LineDrawer:
         # the border flip-flops (Bauer 3.9), carried from line to line and frame to frame
         self.vborder, self.set_vborder, self.main_border = log.border
         self.open: list[tuple[int, int]] = []  # the picture columns the border leaves open on the line
+        self.graphics_on = False  # the vertical border flip-flop clear at the line's left edge
         self.row_vc = 0  # VC as cycle 14 loaded it: the row's first cell
         self.vbuf = [0] * 40  # the video matrix and colour line the c-accesses fill (Bauer 3.7.2)
         self.cbuf = [0] * 40
@@ -360,23 +429,71 @@ class LineDrawer:
 
     def sprites(self, line: int) -> list[tuple[int, int, list[tuple[int, int]]]]:
         """The sprites shown on *line*: (number, first picture column, pixels), sprite 0 first
-        -- the data the sequencer fetched at the end of the line before (Bauer 3.8.1)."""
+        -- the data the sequencer fetched at the end of the line before (Bauer 3.8.1).  The
+        column is negative for a sprite left of the picture."""
+        out = []
+        for n, beam, keep, data, mc, xe in self._shown_sprites():
+            pixels = _sprite_pixels(data, mc, xe)
+            if keep <= 48:
+                pixels = [p for p in pixels if p[0] < keep - 1] + [(keep - 1, s) for o, s in pixels if o == keep - 2]
+            out.append((n, beam - BEAM_OF_COLUMN0, pixels))
+        return out
+
+    def _shown_sprites(self) -> list[tuple[int, int, int, int, bool, bool]]:
+        """(number, first beam position, pixels shown, data, multicolour, X expansion) of each
+        sprite the line shows with some pixel set."""
         shown = self.sp_shown
         if not shown:
             return []
         regs = self.regs
-        out: list[tuple[int, int, list[tuple[int, int]]]] = []
+        out = []
         for n in range(8):
             bit = 1 << n
-            if not shown & bit:
+            if not shown & bit or not self.sp_data[n]:
                 continue
-            data = self.sp_data[n]
-            if not data:
-                continue
-            x = regs[2 * n] | (0x100 if regs[0x10] & bit else 0)
-            sx = x + 8 if x < 0x1F8 else x - 0x1F8
-            out.append((n, sx, _sprite_pixels(data, bool(regs[0x1C] & bit), bool(regs[0x1D] & bit))))
+            at = sprite_beam(n, regs[2 * n] | (0x100 if regs[0x10] & bit else 0))
+            if at is not None:
+                out.append((n, at[0], at[1], self.sp_data[n], bool(regs[0x1C] & bit), bool(regs[0x1D] & bit)))
         return out
+
+    def collisions(self) -> tuple[tuple[tuple[int, int], ...], tuple[tuple[int, int], ...]]:
+        """The line's collisions (Bauer 3.8.2): for sprite-sprite and sprite-foreground, (sprite
+        number, its pixels that collide: bit i beam position i) for each sprite that does.  Two
+        sprites collide where both have a non-transparent pixel, anywhere on the line (in the
+        border and the blank too); a sprite and the graphics where the sprite has one and the
+        graphics a foreground pixel (hires 1, multicolour 10 and 11, idle state's too), unless
+        the vertical border flip-flop is set: it turns the graphics off.  The main border and
+        the priority ($D01B) play no part: they only decide what is shown."""
+        shown = self._shown_sprites()
+        if not shown:
+            return (), ()
+        masks = [(n, _held(sprite_mask(data, mc, xe), keep) << beam)
+                 for n, beam, keep, data, mc, xe in shown]
+        ss: tuple[tuple[int, int], ...] = ()
+        if len(masks) > 1:
+            one = two = 0
+            for _n, m in masks:
+                two |= one & m
+                one |= m
+            if two:
+                ss = tuple((n, m & two) for n, m in masks if m & two)
+        sb: tuple[tuple[int, int], ...] = ()
+        if self.graphics_on:
+            fg = 0
+            for _n, m in masks:
+                if m & _GRAPHICS_BEAMS:
+                    fg = self.graphics(False)[0] << BEAM_OF_COLUMN0
+                    break
+            if fg:
+                sb = tuple((n, m & fg) for n, m in masks if m & fg)
+        return ss, sb
+
+    def clone(self) -> LineDrawer:
+        """A copy that steps on without moving this one (the memory and the log shared)."""
+        twin = copy.copy(self)
+        for name in ("regs", "vbuf", "cbuf", "sp_mcbase", "sp_mc", "sp_exp", "sp_data"):
+            setattr(twin, name, list(getattr(self, name)))
+        return twin
 
     def _sprites_from_last_frame(self) -> None:
         """The sequencer at the frame's start: the sprites whose DMA began in the frame
@@ -519,6 +636,7 @@ class LineDrawer:
         if len(events) == 1 and line not in _VERTICAL_LINES:  # (the usual line: nothing changes)
             csel = bool(d016 & 0x08)
             self.vborder = self.set_vborder
+            self.graphics_on = not self.vborder
             spans = []
             if not self.vborder and self.main_border:
                 spans.append((LEFT[csel], RIGHT[csel]))
@@ -539,6 +657,7 @@ class LineDrawer:
                 if line == BOTTOM[bool(d011 & 0x08)]:
                     self.set_vborder = True
                 self.vborder = self.set_vborder
+                self.graphics_on = not self.vborder
                 if not self.vborder and not opened:
                     opened, x = True, LEFT[csel]
             if k == RIGHT_CYCLE[csel] and opened:
@@ -591,36 +710,8 @@ def border_at_end(log: FrameLog) -> tuple[bool, bool, bool]:
 _VERTICAL_LINES = frozenset((*TOP.values(), *BOTTOM.values()))
 SPRITE_DMA_REGS = frozenset({0x15, 0x17, 1, 3, 5, 7, 9, 11, 13, 15})
 _REVERSED = tuple(int(f"{b:08b}"[::-1], 2) for b in range(256))  # bit 7 -> column 0
-
-
-def collisions(sprites: list[tuple[int, int, list[tuple[int, int]]]], fg: int,
-               window: list[tuple[int, int]]) -> tuple[int, int]:
-    """(sprite-sprite bits, sprite-foreground bits) of one line (Bauer 3.8.2: a collision
-    is two sprites' or a sprite's and the foreground's non-transparent pixels at the
-    same place; multicolour 01 pairs are background).  Foreground counts where the
-    border is open only (*window*: the open stretches)."""
-    if not sprites:
-        return 0, 0
-    inside = 0
-    for left, right in window:
-        inside |= ((1 << right) - 1) ^ ((1 << left) - 1)
-    fg &= inside
-    masks = []
-    for n, sx, pixels in sprites:
-        m = 0
-        for off, _src in pixels:
-            x = sx + off
-            if 0 <= x < 512:
-                m |= 1 << x
-        masks.append((n, m))
-    ss = sb = 0
-    for i, (n, m) in enumerate(masks):
-        if m & fg:
-            sb |= 1 << n
-        for n2, m2 in masks[i + 1:]:
-            if m & m2:
-                ss |= 1 << n | 1 << n2
-    return ss, sb
+# the beam positions the graphics can have pixels at: the 40 columns, XSCROLL 7 at most
+_GRAPHICS_BEAMS = ((1 << 8 * 40 + 7) - 1) << (BEAM_OF_COLUMN0 + 32)
 
 
 def draw_line(drawer: LineDrawer, until: int) -> bytearray:
