@@ -23,13 +23,17 @@ $(STAMP): pyproject.toml
 build: $(STAMP)
 	$(BIN)/asm6502 build build.yaml
 
-# The suite on every core (pytest-xdist; the README's pages on one worker, so README.md's commands
-# run once), with byte-code cached in .venv even where PYTHONDONTWRITEBYTECODE is set: the suite
-# starts asm6502 some thousand times, and compiling the package each time was a third of its time.
+# The suite on every core (pytest-xdist), with byte-code cached in .venv even where
+# PYTHONDONTWRITEBYTECODE is set: the suite starts asm6502 some thousand times, and compiling the
+# package each time was a third of its time.  Work stealing: each worker takes one half of the
+# tests in their order (a module's tests stay together, its module fixtures made once), and a
+# worker done early takes over half of what the other still has.  What several modules share (the
+# copy README.md's commands ran in, the readings of real print) is made once for all workers
+# (tests/helpers.py, once_for_the_run).
 TEST_ENV := PYTHONDONTWRITEBYTECODE= PYTHONPYCACHEPREFIX=$(CURDIR)/$(VENV)/pycache
 
 test: $(STAMP)
-	$(TEST_ENV) $(BIN)/python -m pytest -q -n auto --maxprocesses 4 --dist loadgroup
+	$(TEST_ENV) $(BIN)/python -m pytest -q -n auto --maxprocesses 4 --dist worksteal
 
 # ruff and mypy on the package (settings in pyproject.toml; tests/test_lint.py runs them too)
 lint: $(STAMP)

@@ -1,6 +1,7 @@
 import os
 import signal
 import sys
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -18,6 +19,23 @@ settings.register_profile(
     suppress_health_check=[HealthCheck.too_slow],
 )
 settings.load_profile("asm6502")
+
+
+@pytest.fixture(scope="session")
+def real_reading(tmp_path_factory):
+    """``reading(page)``: what the Checksummer reader reads on a page of real print (the
+    basic_read collection), read once for the whole run -- several modules compare with it, and
+    a page takes up to 1.5 s (it ranks fixes for every bad line)."""
+    import helpers
+
+    from asm6502.typein.cslisting.read import read_listings
+
+    @cache
+    def reading(page: str):
+        text = helpers.real_text("basic_read", page)
+        return helpers.once_for_the_run_value(tmp_path_factory, f"basic_read-{page}", lambda: read_listings(text, page))
+
+    return reading
 
 # The Ctrl-C tests send SIGINT to commands they start.  A process started with SIGINT ignored (a job
 # started with '&' by a shell without job control, as a CI runner or a background loop starts it) passes

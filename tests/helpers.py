@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+import fcntl
 import os
+import pickle
 import re
+import shutil
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 import testdata
@@ -14,6 +19,31 @@ FIXTURES = Path(__file__).resolve().parent / "fixtures"
 # the read-only reference material lies beside the checkout (../shared); ASM6502_SHARED overrides
 SEEDS = testdata.shared_root() / "seeds"
 SUPERHIRN_SEED = "004_99e3b47411151697.txt"  # the 64'er article "Superhirn II"
+
+
+def once_for_the_run(tmp_path_factory: pytest.TempPathFactory, name: str, fill: Callable[[Path], None]) -> Path:
+    """A folder that *fill* fills once for the whole run: the first of make test's workers to ask
+    fills it while the others wait on its lock; every later caller, on any worker, gets it filled.
+    (Each worker's temporary folder is one of the run's; a run without workers has its own.)"""
+    base = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        base = base.parent
+    folder = base / f"once-{name}"
+    with open(base / f"once-{name}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not (folder / ".filled").exists():
+            shutil.rmtree(folder, ignore_errors=True)  # (what a fill that failed left)
+            folder.mkdir()
+            fill(folder)
+            (folder / ".filled").touch()
+    return folder
+
+
+def once_for_the_run_value(tmp_path_factory: pytest.TempPathFactory, name: str, make: Callable[[], Any]) -> Any:
+    """``make()``, computed once for the whole run (once_for_the_run) and handed to every caller."""
+    folder = once_for_the_run(tmp_path_factory, name,
+                              lambda into: (into / "value.pickle").write_bytes(pickle.dumps(make())))
+    return pickle.loads((folder / "value.pickle").read_bytes())
 
 
 def seed_path(name: str) -> Path:

@@ -7,8 +7,6 @@ elsewhere (tests/testdata.py), never committed: without them these tests skip.
 
 from __future__ import annotations
 
-from functools import cache
-
 import pytest
 from helpers import real_text
 
@@ -33,18 +31,9 @@ def without_blanks(body: bytes) -> bytes:
     return bytes(out)
 
 
-@cache
-def read_all(ocr: str):
-    """The one reading of a fixture (read once for all tests: it ranks fixes for the bad lines)."""
-    return read_listings(real_text(COLLECTION, ocr), ocr)
-
-
-def read(ocr: str, listing: int = 0):
-    return read_all(ocr)[listing]
-
-
-def figures(ocr: str, disk: str, listing: int = 0, confirmed: tuple[Choice, ...] = ()) -> dict:
-    result = read(ocr, listing) if not confirmed else accept(read_all(ocr), confirmed)[listing]
+def figures(real_reading, ocr: str, disk: str, listing: int = 0, confirmed: tuple[Choice, ...] = ()) -> dict:
+    """The figures of one listing against its disk (the page's one reading: conftest.real_reading)."""
+    result = real_reading(ocr)[listing] if not confirmed else accept(real_reading(ocr), confirmed)[listing]
     truth = {line.number: line.body for line in tokenize(real_text(COLLECTION, disk), filename=disk).lines}
     options = ChecksumOptions(result.version)
     on_disk = [r for r in result.lines if r.number in truth]
@@ -144,8 +133,8 @@ MEASURED = TUNED + HELD_OUT
 
 
 @pytest.mark.parametrize("ocr,listing,disk,measured", MEASURED)
-def test_real_print_against_the_disk(ocr, listing, disk, measured):
-    got = figures(ocr, disk, listing)
+def test_real_print_against_the_disk(ocr, listing, disk, measured, real_reading):
+    got = figures(real_reading, ocr, disk, listing)
     print(got)
     assert got["version"] == 3
     assert tuple(got[k] for k in KEYS) == measured
@@ -153,17 +142,17 @@ def test_real_print_against_the_disk(ocr, listing, disk, measured):
     assert not got["program = disk"]  # the bad lines stand in the way, each named with its fixes
 
 
-def test_a_real_listing_comes_back_whole():
+def test_a_real_listing_comes_back_whole(real_reading):
     # 9/85 p. 73, the Blinker loader (held out: no rule was studied on it): every line verifies or
     # is repaired; it is the disk's program but for line 11, which the magazine printed without
     # the disk's cursor moves and default address in the INPUT prompt (its printed checksum
     # verifies the printed line, not the disk's)
-    got = figures("8509-p73-blinker.ocr.txt", "8509-blinker.disk.txt", 1)
+    got = figures(real_reading, "8509-p73-blinker.ocr.txt", "8509-blinker.disk.txt", 1)
     assert got["whole"] and got["printed differently"] == [11]
 
 
-def test_two_listings_on_one_page_are_read_separately():
-    assert [len(r.lines) for r in read_all("8510-p131-alarmanlage-codeschloss.ocr.txt")] == [72, 93]
+def test_two_listings_on_one_page_are_read_separately(real_reading):
+    assert [len(r.lines) for r in real_reading("8510-p131-alarmanlage-codeschloss.ocr.txt")] == [72, 93]
 
 
 # the fixes a user confirms, line by line (basic read --accept): the first fix offered for each
@@ -181,20 +170,20 @@ CONFIRMED = [
 
 
 @pytest.mark.parametrize("disk,listing,choices,want", CONFIRMED)
-def test_a_tuned_page_with_the_fixes_a_user_confirms(disk, listing, choices, want):
-    got = figures("8510-p131-alarmanlage-codeschloss.ocr.txt", disk, listing, choices)
+def test_a_tuned_page_with_the_fixes_a_user_confirms(disk, listing, choices, want, real_reading):
+    got = figures(real_reading, "8510-p131-alarmanlage-codeschloss.ocr.txt", disk, listing, choices)
     assert {k: got[k] for k in want} == want
     assert got["accepted != disk"] == got["repaired != disk"] == 0
 
 
-def test_real_print_settles_how_v3_counts_positions():
+def test_real_print_settles_how_v3_counts_positions(real_reading):
     # checksummer.py's open question: does the rotation count the skipped blanks?  The printed
     # values against the disk's lines say no
     counts = {False: 0, True: 0}
     printed = 0
     for ocr, listing, disk, _ in TUNED[:2]:  # (the other two have lines the disk text cannot hold)
         truth = {line.number: line.body for line in tokenize(real_text(COLLECTION, disk), filename=disk).lines}
-        for r in read(ocr, listing).lines:
+        for r in real_reading(ocr)[listing].lines:
             printed += 1
             for spaces in counts:
                 counts[spaces] += r.checksum == line_checksum(r.number, truth[r.number], ChecksumOptions(3, spaces))
@@ -202,8 +191,8 @@ def test_real_print_settles_how_v3_counts_positions():
 
 
 @pytest.mark.parametrize("ocr,listing", [m[:2] for m in MEASURED])
-def test_every_line_is_accounted_for(ocr, listing):
-    result = read(ocr, listing)
+def test_every_line_is_accounted_for(ocr, listing, real_reading):
+    result = real_reading(ocr)[listing]
     for r in result.lines:
         assert r.status in ("verified", "repaired", "bad", "unchecked")
     bad = {d.message.split("line ")[1].split()[0].rstrip(":") for d in result.errors if "line " in d.message}
@@ -215,13 +204,14 @@ def test_every_line_is_accounted_for(ocr, listing):
     ("8510-codeschloss.disk.txt", 1, (Choice(250, 1, 2), Choice(350, 1, 2), Choice(540, 1, 2)),
      ["570 c2$ = c2$ + right$ ( str$ (x) , 1 ) <107>"]),
 ])
-def test_a_tuned_page_comes_back_whole_with_the_confirmed_fixes_and_the_lines_typed(disk, listing, choices, typed):
+def test_a_tuned_page_comes_back_whole_with_the_confirmed_fixes_and_the_lines_typed(disk, listing, choices, typed,
+                                                                                   real_reading):
     # the workflow: basic read --accept ... --fix --force writes the corrected listing (what still
     # stands in the way kept with its printed checksum); basic type resumes it, names those lines,
     # and checks each line typed from the page against its printed checksum
     from asm6502.typein.basic import BasicSession
 
-    fixed = accept(read_all("8510-p131-alarmanlage-codeschloss.ocr.txt"), choices)[listing].corrected_listing()
+    fixed = accept(real_reading("8510-p131-alarmanlage-codeschloss.ocr.txt"), choices)[listing].corrected_listing()
     session, _ = BasicSession.resume(fixed)
     for line in typed:
         assert session.feed(line)[0].startswith(("ok", "replaced")), line

@@ -56,16 +56,17 @@ def test_warnings_beyond_the_room_are_counted_on_the_result():
 
 
 def test_memory_of_an_error_a_line_stays_bounded():
-    """200,000 lines of a bad statement (800 KB): the traced peak per input byte, as tests/test_memory.py
-    measures a program (measured 2026-12-01: 7.3 x; before the room, every error kept, and the text split whole: 110.6 x)."""
-    text = "10 *= $c000\n" + " xq\n" * 200_000
+    """50,000 lines of a bad statement (200 KB): the traced peak per input byte, as tests/test_memory.py
+    measures a program (measured 2026-12-02: 13.9 x, 14.1 x at 48,000 lines -- the thousand errors kept are
+    a third of it; before the room, every error kept, and the text split whole: 111.1 x, 110.6 x at 200,000 lines)."""
+    text = "10 *= $c000\n" + " xq\n" * 50_000
     tracemalloc.start()
     try:
         _errors_of(text)
         peak = tracemalloc.get_traced_memory()[1]
     finally:
         tracemalloc.stop()
-    assert peak / len(text) <= 9
+    assert peak / len(text) <= 15.5
 
 
 def test_the_command_says_how_many_errors_there_were(tmp_path):

@@ -32,6 +32,7 @@ A page's place in a message is ``docs/NAME.md:LINE``.
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
@@ -40,6 +41,7 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import helpers
 import pytest
 import testdata
 from helpers import ROOT
@@ -268,21 +270,33 @@ def only_scratch_written(copy: Copy, before: dict[str, bytes]) -> list[str]:
 
 @pytest.fixture(scope="module")
 def after_readme(tmp_path_factory):
-    """A fresh copy in which README.md's commands ran: (the copy, README's failures, its left-out commands)."""
-    copy = make_copy(tmp_path_factory.mktemp("readme") / "asm6502")
-    failures, missing = run_page(copy, "README.md")
-    return copy, failures + only_scratch_written(copy, copy.before), missing
+    """A fresh copy in which README.md's commands ran: (its folder, README's failures, its left-out
+    commands).  README's commands run once for the whole run (make test's workers share the copy)."""
+    def run_readme(folder: Path) -> None:
+        copy = make_copy(folder / "asm6502")
+        failures, missing = run_page(copy, "README.md")
+        (folder / "readme.json").write_text(json.dumps([failures + only_scratch_written(copy, copy.before), missing]))
+
+    folder = helpers.once_for_the_run(tmp_path_factory, "readme", run_readme)
+    failures, missing = json.loads((folder / "readme.json").read_text())
+    return folder / "asm6502", failures, missing
 
 
-@pytest.mark.xdist_group("readme")  # (make test's workers: the pages on one, so README.md's commands run once)
+@pytest.fixture(scope="module")
+def page_folder(tmp_path_factory):
+    """Where each page's copy is made, one after the other: always the same path, so that the
+    byte-code the first page's commands compiled (beside the copy) serves the later pages too."""
+    return tmp_path_factory.mktemp("pages")
+
+
 @pytest.mark.parametrize("page", PAGES)
-def test_every_command_runs_as_written(page, after_readme, tmp_path):
-    copy, failures, missing = after_readme
+def test_every_command_runs_as_written(page, after_readme, page_folder):
+    readme_copy, failures, missing = after_readme
     if page != "README.md":
-        copy = make_copy(tmp_path / "asm6502", source=copy.root)
-        before = {name: data for name, data in copy.before.items()}
+        shutil.rmtree(page_folder / "asm6502", ignore_errors=True)
+        copy = make_copy(page_folder / "asm6502", source=readme_copy)
         failures, missing = run_page(copy, page)
-        failures += only_scratch_written(copy, before)
+        failures += only_scratch_written(copy, copy.before)
     assert not failures, "\n\n".join(failures)
     if missing:
         pytest.skip("not installed, so not run: " + ", ".join(missing))

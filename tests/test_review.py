@@ -202,16 +202,15 @@ REAL = [
 
 
 @pytest.mark.parametrize("ocr,listing,disk,want", REAL)
-def test_decisions_per_listing_on_real_print(ocr, listing, disk, want):
+def test_decisions_per_listing_on_real_print(ocr, listing, disk, want, real_reading):
     import sys
 
     from helpers import ROOT
-    from test_basic_read_real import read_all
 
     sys.path.insert(0, str(ROOT / "bench"))
     from review_decisions import measure
 
-    got = measure(ocr, listing, disk, read_all(ocr))
+    got = measure(ocr, listing, disk, real_reading(ocr))
     assert (got["bad"], got["fixes"], got["typed"], got["wrong"], got["whole"]) == want
 
 

@@ -8,7 +8,6 @@ import helpers
 import pytest
 
 from asm6502.cli import main
-from asm6502.typein.cslisting.read import read_listings as read_checksummer
 from asm6502.typein.formats import FORMATS
 from asm6502.typein.mselisting import read_listing as read_mse
 from asm6502.typein.scan import scan
@@ -60,14 +59,14 @@ def test_the_command_writes_each_whole_program_and_the_report(tmp_path, capsys):
     assert "2 type-in listings" in report and "1. line 7: mse-1.0 'DEMO': 4 verified, 0 repaired, 0 still bad; whole" in report
 
 
-def test_real_pages_concatenated_with_article_text_between():
+def test_real_pages_concatenated_with_article_text_between(real_reading):
     """Each listing of each page is found, and read as ``basic read`` reads that page alone."""
     text, expected = "", []
     for k, page in enumerate(PAGES, start=1):
         text += ARTICLE.format(k=k)
         offset = text.count("\n")
         page_text = helpers.real_text("basic_read", page)
-        for r in read_checksummer(page_text, page):
+        for r in real_reading(page):
             expected.append((offset + min(x.line for x in r.lines), f"checksummer-{r.version}", r.count("verified"),
                              r.count("repaired"), r.count("bad") + r.count("unchecked"), r.prg))
         text += page_text if page_text.endswith("\n") else page_text + "\n"
@@ -77,7 +76,7 @@ def test_real_pages_concatenated_with_article_text_between():
     assert len(found) == 4
 
 
-def test_a_caption_between_two_listings_whose_numbers_rise_on_parts_them():
+def test_a_caption_between_two_listings_whose_numbers_rise_on_parts_them(real_reading):
     """Schreiberling (lines 2-1910) and Hypra-Text (30580-56109) one after the other: two listings,
     their captions name two programs; the Disk-Designer's caption on each of its pages keeps it one."""
     text, expected = "", []
@@ -85,7 +84,7 @@ def test_a_caption_between_two_listings_whose_numbers_rise_on_parts_them():
                               "8510-p73-hypra-text.ocr.txt"), start=1):
         text += ARTICLE.format(k=k)
         page_text = helpers.real_text("basic_read", page)
-        expected += [(r.count("verified"), r.count("repaired")) for r in read_checksummer(page_text, page)]
+        expected += [(r.count("verified"), r.count("repaired")) for r in real_reading(page)]
         text += page_text if page_text.endswith("\n") else page_text + "\n"
     found = scan(text, "issue.txt")
     assert [(f.reading.verified, f.reading.repaired) for f in found] == expected
