@@ -100,6 +100,20 @@ def test_ane_ors_a_with_ee_whether_or_not_the_read_of_its_operand_waits(roms, be
     assert m.memory[0x1000] == 0xEE
 
 
+@pytest.mark.parametrize("register", [0xD015, 0xD011, 0xD00B])  # registers the VIC plans its windows from
+def test_a_write_after_a_wait_keeps_the_wait(roms, register):
+    """STA to a VIC register whose operand read waits for sprite 5 (the window is cycles
+    1-5 of the line): the read comes in cycle 6, the write in 8, the next opcode in 9."""
+    line = SPRITE_LINE + 1
+    value = {0xD015: 0x20, 0xD011: 0x0B, 0xD00B: SPRITE_LINE}[register]
+    source = f"*= $c000\n lda #${value:02x}\n sta ${register:04x}\n jmp *\n"
+    m, base = machine_at(roms, source, line, -2, sprites=0x20)
+    assert m.vic.window_after(base - 10) == (base + 1, base + 5)
+    stop = m.run(100, until_pc=START + 5, stop_when_idle=False)
+    assert stop.reason == "pc"
+    assert m.cpu.cycles - base == 9
+
+
 # --- interrupts: the cycles the CPU waits do not count ------------------------------------
 IRQ_SLIDE = """*= $c000
          nop
