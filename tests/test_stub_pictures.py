@@ -96,6 +96,25 @@ def test_publish_on_the_stubs_starts_at_a_basic_lines_sys(tmp_path):
     assert rows[0][0] == 15  # the border: light blue + 1, so the code after the SYS line ran
 
 
+@pytest.mark.parametrize("argv, border", [
+    ([], 15),  # from the SYS address of the BASIC line: the code after it ran
+    (["--sys", "$080D"], 15),
+])
+def test_run_on_the_stubs_starts_at_a_basic_lines_sys(tmp_path, argv, border):
+    (tmp_path / "sys.prg").write_bytes(SYS_LINE)
+    proc = _asm6502("run", "sys.prg", *argv, "--stats", "--screenshot", "s.png", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert _rows((tmp_path / "s.png").read_bytes())[0][0] == border
+    assert ("started at $080D, the SYS address of BASIC line 10" in proc.stderr) == (argv == [])
+
+
+def test_run_on_the_stubs_starts_where_sys_says(tmp_path):
+    (tmp_path / "sys.prg").write_bytes(SYS_LINE)
+    proc = _asm6502("run", "sys.prg", "--sys", "$0801", cwd=tmp_path)  # the line's bytes run as code
+    assert proc.returncode == 1
+    assert "error: brk: BRK at $0804" in proc.stderr
+
+
 def test_publish_on_the_stubs_draws_the_characters_of_chargen(tmp_path):
     rom = bytes((i * 37 + 11) & 0xFF for i in range(4096))  # a stand-in: no real ROM in the repository
     (tmp_path / "chargen.bin").write_bytes(rom)

@@ -104,7 +104,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_path_argument(p, "prg", role=INPUT, what="C64 program", metavar="PRG", nargs="?",
                    help=".prg file (2-byte load address + code); optional on the C64 (--roms)")
     p.add_argument("--sys", type=address_arg, metavar="ADDR",
-                   help="start address, e.g. 13312, $3400 or 0x3400 (default: the load address)")
+                   help="start address, e.g. 13312, $3400 or 0x3400 (default: the SYS address of a BASIC start line, else the load address)")
     add_path_argument(p, "--input", role=INPUT, what="keystrokes", metavar="FILE",
                    help="keystrokes for CHRIN/GETIN from FILE ('-' = stdin); newline = RETURN")
     p.add_argument("--max-instructions", type=count_arg, default=DEFAULT_BUDGET, metavar="N",
@@ -286,7 +286,15 @@ def _run_stubbed(args: argparse.Namespace, files: Files, note: str | None = None
     screen = _TerminalScreen(sys.stdout, ansi=sys.stdout.isatty()) if interactive else None
     machine = Machine(MachineOptions(getin_waits=interactive), on_output=screen.put if screen else None)
     start, _end = machine.load_prg(data, name=args.prg)
-    entry = start if args.sys is None else args.sys
+    entry = args.sys
+    if entry is None:  # from a BASIC start line's SYS address, as RUN would go there; else the load address
+        from asm6502.disasm.basic_stub import find_stub
+
+        stub = find_stub(data[2:], start)
+        entry = start if stub is None else stub.sys_address
+        if stub is not None and (args.stats or sys.stderr.isatty()):
+            print(f"asm6502 run: note: started at ${entry:04X}, the SYS address of BASIC line {stub.line_number}",
+                  file=sys.stderr)
     cycles = NO_CYCLE_LIMIT if args.cycles is None else args.cycles
     end = machine.cpu.cycles + cycles
     frames: list[list[bytearray]] = []  # the pictures taken on the way (--screenshot-at, --strip)
