@@ -66,6 +66,8 @@ LAZY = {
     ("asm6502.cli.publish", "asm6502.emu.harness"): "11.5 ms (py65); only for 'publish --screenshot' on the stub ROMs",
     ("asm6502.cli.publish", "asm6502.disasm.basic_stub"): "with the disassembler (25 M instructions, callgrind); only for "
                                                          "'publish --screenshot' on the stub ROMs (a BASIC start line's SYS)",
+    ("asm6502.cli.run", "asm6502.disasm.basic_stub"): "with the disassembler (25 M instructions, callgrind); only for "
+                                                     "'run' on the stub ROMs without --sys (a BASIC start line's SYS)",
     ("asm6502.cli.basic_run", "asm6502.emu.c64.roms"): "with emu.c64.session (32 ms): only for 'basic run --rom'",
     ("asm6502.cli.basic_run", "asm6502.emu.c64.screen"): "14 ms; only for 'basic run --rom'",
     ("asm6502.cli.basic_run", "asm6502.emu.c64.session"): "32 ms (the whole C64); only for 'basic run --rom'",
