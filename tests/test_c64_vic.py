@@ -184,24 +184,12 @@ fill     lda #$ff
          sta $d028
          lda #3
          sta $d015
-         lda $d01e
-         lda $d01f
-         lda #$ff
-         sta $d019
 w0       bit $d011
          bpl w0
 w1       bit $d011
          bmi w1
 w2       bit $d011
          bpl w2
-         lda $d01e
-         sta $fb
-         lda $d01f
-         sta $fc
-         lda $d019
-         sta $fd
-         lda $d01e
-         sta $fe
          sta $d7ff
 done     jmp done
 """
