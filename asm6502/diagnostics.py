@@ -11,16 +11,52 @@ The rendered form follows the GCC/Clang convention::
 
 from __future__ import annotations
 
-from enum import Enum
 from operator import itemgetter
 
 from asm6502.patterns import LazyPattern
 
 
-class Severity(str, Enum):
-    ERROR = "error"
-    WARNING = "warning"
-    NOTE = "note"
+class Severity(str):
+    """A diagnostic's severity: ``Severity.ERROR``, ``WARNING`` or ``NOTE``, one object each (told apart with
+    ``is``; a copy or a pickle is the same object), a str equal to its value ('error'), with the name, value,
+    str and repr of the members of ``class Severity(str, Enum)``.  Not an Enum: making that class costs 0.7 M
+    instructions of every command's start-up (bench/startup.py)."""
+
+    __slots__ = ()
+    ERROR: Severity
+    WARNING: Severity
+    NOTE: Severity
+
+    @property
+    def value(self) -> str:
+        return str.__str__(self)
+
+    @property
+    def name(self) -> str:
+        return self.value.upper()
+
+    def __repr__(self) -> str:
+        return f"<Severity.{self.name}: {self.value!r}>"
+
+    def __str__(self) -> str:
+        return f"Severity.{self.name}"
+
+    def __format__(self, spec: str) -> str:
+        return format(str(self), spec)
+
+    def __reduce__(self):
+        return getattr, (Severity, self.name)
+
+    def __copy__(self) -> Severity:
+        return self
+
+    def __deepcopy__(self, memo) -> Severity:
+        return self
+
+
+Severity.ERROR = Severity("error")
+Severity.WARNING = Severity("warning")
+Severity.NOTE = Severity("note")
 
 
 # Span and Diagnostic are records of a tuple's fields, written out (not dataclasses: importing dataclasses costs

@@ -144,11 +144,39 @@ def instruction_size(mode: Mode) -> int:
 # value back while it computes, then writes the new one.
 
 
-class Access(Enum):
-    READ = "read"
-    WRITE = "write"
-    RMW = "read-modify-write"
-    OTHER = "other"  # no operand in memory, or the operand is a jump target
+class Access:
+    """How an instruction uses its operand's memory: ``Access.READ``, ``WRITE``, ``RMW`` (read-modify-write) or
+    ``OTHER`` (no operand in memory, or the operand is a jump target), one object each, told apart with ``is``
+    (a copy or a pickle is the same object, as an Enum member's).  Not an Enum: making that class costs 0.7 M
+    instructions of every assembly's start-up (bench/startup.py)."""
+
+    __slots__ = ("name", "value")
+    READ: Access
+    WRITE: Access
+    RMW: Access
+    OTHER: Access
+
+    def __init__(self, name: str, value: str) -> None:
+        self.name = name
+        self.value = value
+
+    def __repr__(self) -> str:
+        return f"<Access.{self.name}: {self.value!r}>"
+
+    def __reduce__(self):
+        return getattr, (Access, self.name)
+
+    def __copy__(self) -> Access:
+        return self
+
+    def __deepcopy__(self, memo) -> Access:
+        return self
+
+
+Access.READ = Access("READ", "read")
+Access.WRITE = Access("WRITE", "write")
+Access.RMW = Access("RMW", "read-modify-write")
+Access.OTHER = Access("OTHER", "other")
 
 
 A = Access

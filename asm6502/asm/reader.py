@@ -102,8 +102,26 @@ _SEGMENT = re.compile(r'((?:[^:;"]++|"[^"]*+"?)*+)((?:;(?:[^:"]++|"[^"]*+"?)*+)?
 LINE_PARTS = re.compile(r"^([ \t]*+)([0-9](?:[0-9 \t]*[0-9])?|)([ \t]*+)(.*+)$")
 _NOT_AFTER_ONE_BLANK = " \t0123456789"  # (or nothing: '"" in' is true) -- a line '100 x' whose x is none of these has its
 # statements after the one blank (more blanks, or a digit, which BASIC would join to the number: LINE_PARTS reads it)
-# the start line: "sys32768", "sys 32768", "sys 8*4096" (not a label such as 'system')
-START_LINE = re.compile(r"sys(?![a-z.])", re.IGNORECASE)
+
+
+class _StartLine:
+    """The start line: "sys32768", "sys 32768", "sys 8*4096" (not a label such as 'system').  ``match(text)``
+    is true where ``re.match(r"sys(?![a-z.])", text, re.IGNORECASE)`` is: the letters in any case as that pattern
+    takes them (also U+017F long s for s; after them no letter, also U+0130, U+0131, U+017F, U+212A, nor '.'),
+    without compiling it (a pattern that ignores case: about 1 M instructions of every assembly's start-up;
+    tests/test_reader_start_line.py holds the two to the same answers for every character)."""
+
+    __slots__ = ()
+
+    def match(self, text: str) -> bool:
+        return (len(text) >= 3 and text[0] in _S and text[1] in _Y and text[2] in _S
+                and text[3:4] not in _AFTER)
+
+
+_S = frozenset("sS\u017f")
+_Y = frozenset("yY")
+_AFTER = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ.\u0130\u0131\u017f\u212a")  # (no '': the text may end)
+START_LINE = _StartLine()
 _OPEN = LazyPattern(r'open\s*(\d+)\s*(?:,\s*(\d+)\s*(?:,\s*(\d+)\s*)?)?(?:,\s*"([^"]*)"?)?', re.IGNORECASE)
 
 

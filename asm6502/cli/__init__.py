@@ -23,7 +23,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"asm6502 {__version__}")
         return 0
     try:
-        from asm6502.cli.common import reader_gone, standard_streams  # (lazy: start-up, see ARCHITECTURE.md)
+        from asm6502.cli.base import reader_gone, standard_streams  # (lazy: start-up, see ARCHITECTURE.md)
     except KeyboardInterrupt:  # Ctrl-C while the command's first modules are imported
         print("asm6502: interrupted; nothing written", file=sys.stderr)
         return 130

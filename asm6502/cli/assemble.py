@@ -2,23 +2,39 @@
 
 from __future__ import annotations
 
-import argparse
 import codecs
 import sys
 from collections.abc import Iterator
 from pathlib import Path
+from types import SimpleNamespace
 
 from asm6502 import __version__, filetype, output
 from asm6502.asm import Options, assemble, expr
 from asm6502.asm.pipeline import PausedGc
 from asm6502.asm.symfile import read_symbols
+from asm6502.cli.base import (
+    DIAGNOSTICS_OPTIONS,
+    Opt,
+    add_declared,
+    cpu_value,
+    declared_paths,
+    files_for,
+    guarded,
+    number_value,
+    print_diagnostics,
+    read_plain,
+    take_repeated,
+)
 from asm6502.cli.commands import SUBCOMMANDS
-from asm6502.cli.common import Parser, add_diagnostics_options, add_path_argument, byte_arg, cpu_arg, gate, guarded, print_diagnostics, take_repeated
 from asm6502.cpu import CPUS
 from asm6502.diagnostics import DiagnosticError, error, in_source_order, warning
 from asm6502.fileio import BOM, INPUT, INPUT_FOLDER, OUTPUT, PIECE_BYTES, Files, is_utf16, refuse_binary
 from asm6502.numparse import parse_int
 from asm6502.patterns import LazyPattern
+
+TYPE_CHECKING = False  # (typing is not imported for it: start-up)
+if TYPE_CHECKING:
+    import argparse
 
 FORMATS = ("prg", "raw", "hex")
 SUFFIX = {"prg": ".prg", "raw": ".bin", "hex": ".hex"}
@@ -29,71 +45,70 @@ _EMPTY_NUMBER = LazyPattern(r"\$(?![0-9A-Fa-f])|%(?![01])")  # '$' or '%' with n
 WARNING_CHOICES = ("precedence", "no-precedence", "all")  # -W: the warnings that can be turned off
 
 
+# the assembler's arguments, in the order --help shows them: its parser is made from them (build_parser),
+# and a plain command line is read from them without argparse (cli.base)
+OPTIONS = (
+    Opt("source", role=INPUT.named("source"), metavar="SRC",
+        help="Profi-Ass source (.asm text, or a C64 .prg source)"),
+    Opt("-o", "--output", role=OUTPUT, metavar="OUT", help="output file (default: the file '.opt o#' names, else SRC with .prg/.bin/.hex; never SRC itself)"),
+    Opt("--format", choices=FORMATS, default="prg",
+        help="prg: 2-byte load address + memory image (default); raw: the image only; "
+        "hex: Intel HEX (segments kept apart). Gaps between '*=' segments are filled in prg/raw (with a warning)."),
+    Opt("-b", "--nostart", dest="format", action="store_const", const="raw",
+        help="the bytes without the load address: --format raw (64tass's names)"),
+    Opt("--cbm-prg", dest="format", action="store_const", const="prg", help="--format prg (64tass's name)"),
+    Opt("--fill", type=number_value(0, 0xFF, "byte"), default=0x00, metavar="BYTE", help="byte for gaps in prg/raw output (default $00)"),
+    Opt("-L", "--listing", "--list", role=OUTPUT.named("listing"), metavar="FILE", help="write a listing: line number, address, every byte, source"),
+    Opt("--listing-format", choices=("modern", "profi"), default="modern",
+        help="modern: every byte (default); profi: the original Profi-Ass 64 listing (110: C000 A2 00 ... NO ERRORS)"),
+    Opt("-l", "--labels", "--vice-labels", role=OUTPUT.named("label file"), dest="labels",
+        metavar="FILE", help="write a VICE label file (al C:3400 .grloop); load it in VICE's monitor with ll"),
+    Opt("--mse", role=OUTPUT.named("MSE listing"), metavar="FILE", help="also write an MSE V1.0 type-in listing of the program"),
+    Opt("--mse-name", metavar="NAME", help="program name in the MSE header (default: source file name)"),
+    Opt("-D", "--define", action="append", default=[], metavar="NAME=VALUE", help="define a constant before assembly (repeatable)"),
+    Opt("--cpu", type=cpu_value, choices=CPUS, default="6502", help="6502: documented opcodes (default); 6502i: also the undocumented NMOS opcodes (6510, m6502: ACME's and 64tass's names for it)"),
+    Opt("-I", "--include", role=INPUT_FOLDER.named("include folder"), action="append", default=[],
+        metavar="DIR", help="directory searched for '.file' sources and '.lst' symbol files (repeatable)"),
+    Opt("--disk", role=INPUT.named("disk image"), metavar="D64", help="a .d64 image whose files .file/.lst names are looked up in (tokenized sources)"),
+    Opt("--case", choices=("lower", "upper", "petcat"), default="lower",
+        help="lower (or petcat, as in 'asm6502 basic'): a-z are the C64's unshifted letters, A-Z the "
+        "shifted ones (default); "
+        "upper: a source typed from a listing printed in capitals, every letter unshifted"),
+    Opt("--overwrite", action="store_true",
+        help="let file names from inside the source (.sst, .opt o#) replace existing files that are "
+        "not what this command writes (without it such a file is left alone and the run fails)"),
+    Opt("-q", "--quiet", "-w", "--no-warn", dest="quiet", action="store_true", help="do not print warnings"),
+    Opt("-W", dest="warnings", action="append", default=[], choices=WARNING_CHOICES, metavar="WARNING",
+        help="no-precedence: no warning where an expression read left to right (as Profi-Ass reads it) "
+        "differs from the usual operator precedence ('$0400+12*40' is [$0400+12]*40); "
+        "precedence, all: those warnings on (the default)"),
+    Opt("--labels-all", "--vice-labels-numeric", dest="labels_all", action="store_true",
+        help="the label file lists every symbol (without it an '=' constant that no instruction "
+        "uses as an address is left out: 'zeile = 10' in 'ldx #zeile' is no address, 'sta screen' "
+        "makes one; --vice-labels-numeric is 64tass's name)"),
+    Opt("--break", dest="breaks", action="append", default=[], metavar="LABEL",
+        help="add 'break $ADDR' for LABEL (or an address) to the label file, which x64sc "
+        "-moncommands FILE then runs, and to the debug-info file (repeatable)"),
+    Opt("--debug-info", role=OUTPUT.named("debug-info file"), dest="debug_info", metavar="FILE",
+        help="write a debug-info file for source-level debugging (KickAssembler's .dbg XML, which "
+        "VS64 and C64 Debugger read): each statement's addresses, its file and line, the labels"),
+    *DIAGNOSTICS_OPTIONS,
+    Opt("-V", "--version", action="version", version=f"asm6502 {__version__}"),
+)
+
+
 def build_parser() -> argparse.ArgumentParser:
+    from asm6502.cli.common import Parser, RawDescriptionHelpFormatter  # (lazy: argparse, only for --help and a command line read_plain leaves to it)
+
     commands = "\n".join(f"  asm6502 {name:<7} {summary}" for name, (_, summary) in SUBCOMMANDS.items())
     parser = Parser(
         prog="asm6502",
         description="Assemble a Profi-Ass 64 (V2.0) source into C64 machine code. "
         "SRC is a text file, or a Profi-Ass source saved on a C64 (a tokenized BASIC .prg).",
         epilog="other commands (each has --help):\n" + commands,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        formatter_class=RawDescriptionHelpFormatter,
     )
-    add_path_argument(parser, "source", role=INPUT, what="source", metavar="SRC",
-                      help="Profi-Ass source (.asm text, or a C64 .prg source)")
-    add_path_argument(parser, "-o", "--output", role=OUTPUT, metavar="OUT", help="output file (default: the file '.opt o#' names, else SRC with .prg/.bin/.hex; never SRC itself)")
-    parser.add_argument(
-        "--format",
-        choices=FORMATS,
-        default="prg",
-        help="prg: 2-byte load address + memory image (default); raw: the image only; "
-        "hex: Intel HEX (segments kept apart). Gaps between '*=' segments are filled in prg/raw (with a warning).",
-    )
-    parser.add_argument("-b", "--nostart", dest="format", action="store_const", const="raw",
-                        help="the bytes without the load address: --format raw (64tass's names)")
-    parser.add_argument("--cbm-prg", dest="format", action="store_const", const="prg", help="--format prg (64tass's name)")
-    parser.add_argument("--fill", type=byte_arg, default=0x00, metavar="BYTE", help="byte for gaps in prg/raw output (default $00)")
-    add_path_argument(parser, "-L", "--listing", "--list", role=OUTPUT, what="listing", metavar="FILE", help="write a listing: line number, address, every byte, source")
-    parser.add_argument(
-        "--listing-format", choices=("modern", "profi"), default="modern",
-        help="modern: every byte (default); profi: the original Profi-Ass 64 listing (110: C000 A2 00 ... NO ERRORS)",
-    )
-    add_path_argument(parser, "-l", "--labels", "--vice-labels", role=OUTPUT, what="label file", dest="labels",
-                      metavar="FILE", help="write a VICE label file (al C:3400 .grloop); load it in VICE's monitor with ll")
-    add_path_argument(parser, "--mse", role=OUTPUT, what="MSE listing", metavar="FILE", help="also write an MSE V1.0 type-in listing of the program")
-    parser.add_argument("--mse-name", metavar="NAME", help="program name in the MSE header (default: source file name)")
-    parser.add_argument(
-        "-D", "--define", action="append", default=[], metavar="NAME=VALUE", help="define a constant before assembly (repeatable)"
-    )
-    parser.add_argument(
-        "--cpu", type=cpu_arg, choices=CPUS, default="6502", help="6502: documented opcodes (default); 6502i: also the undocumented NMOS opcodes (6510, m6502: ACME's and 64tass's names for it)"
-    )
-    add_path_argument(parser, "-I", "--include", role=INPUT_FOLDER, what="include folder", action="append", default=[],
-                      metavar="DIR", help="directory searched for '.file' sources and '.lst' symbol files (repeatable)")
-    add_path_argument(parser, "--disk", role=INPUT, what="disk image", metavar="D64", help="a .d64 image whose files .file/.lst names are looked up in (tokenized sources)")
-    parser.add_argument("--case", choices=("lower", "upper", "petcat"), default="lower",
-                        help="lower (or petcat, as in 'asm6502 basic'): a-z are the C64's unshifted letters, A-Z the "
-                        "shifted ones (default); "
-                        "upper: a source typed from a listing printed in capitals, every letter unshifted")
-    parser.add_argument("--overwrite", action="store_true",
-                        help="let file names from inside the source (.sst, .opt o#) replace existing files that are "
-                        "not what this command writes (without it such a file is left alone and the run fails)")
-    parser.add_argument("-q", "--quiet", "-w", "--no-warn", dest="quiet", action="store_true", help="do not print warnings")
-    parser.add_argument("-W", dest="warnings", action="append", default=[], choices=WARNING_CHOICES, metavar="WARNING",
-                        help="no-precedence: no warning where an expression read left to right (as Profi-Ass reads it) "
-                        "differs from the usual operator precedence ('$0400+12*40' is [$0400+12]*40); "
-                        "precedence, all: those warnings on (the default)")
-    parser.add_argument("--labels-all", "--vice-labels-numeric", dest="labels_all", action="store_true",
-                        help="the label file lists every symbol (without it an '=' constant that no instruction "
-                        "uses as an address is left out: 'zeile = 10' in 'ldx #zeile' is no address, 'sta screen' "
-                        "makes one; --vice-labels-numeric is 64tass's name)")
-    parser.add_argument("--break", dest="breaks", action="append", default=[], metavar="LABEL",
-                        help="add 'break $ADDR' for LABEL (or an address) to the label file, which x64sc "
-                        "-moncommands FILE then runs, and to the debug-info file (repeatable)")
-    add_path_argument(parser, "--debug-info", role=OUTPUT, what="debug-info file", dest="debug_info", metavar="FILE",
-                      help="write a debug-info file for source-level debugging (KickAssembler's .dbg XML, which "
-                      "VS64 and C64 Debugger read): each statement's addresses, its file and line, the labels")
-    add_diagnostics_options(parser)
-    parser.add_argument("-V", "--version", action="version", version=f"asm6502 {__version__}")
+    add_declared(parser, OPTIONS)
     return parser
 
 
@@ -215,20 +230,20 @@ def foreign_option(argv: list[str]) -> str | None:
 
 
 def main(argv: list[str]) -> int:
-    parser = build_parser()
     foreign = foreign_option(argv)
     if foreign is not None:
-        parser.error(foreign)
+        build_parser().error(foreign)
     defines, rest = take_repeated(argv, "-D", "--define")
-    args = parser.parse_args(rest)
+    values = read_plain(OPTIONS, rest)
+    args = build_parser().parse_args(rest) if values is None else SimpleNamespace(**values)
     args.define += defines
-    return guarded(lambda: _run(args, parser), args.diagnostics_format, args.caret, prog=parser.prog)
+    return guarded(lambda: _run(args), args.diagnostics_format, args.caret, prog="asm6502")
 
 
-def _run(args, parser: argparse.ArgumentParser) -> int:
-
+def _run(args) -> int:
+    paths = declared_paths(OPTIONS, args)
     with PausedGc():  # (the listing's rows and the output text too)
-        return _assemble_command(args, gate(parser, args, overwrite=args.overwrite, overwrite_option="--overwrite"))
+        return _assemble_command(args, files_for(paths, overwrite=args.overwrite, overwrite_option="--overwrite"))
 
 
 def _assemble_command(args, files: Files) -> int:

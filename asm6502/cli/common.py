@@ -1,16 +1,36 @@
-"""Helpers shared by the sub-command front ends (printing, error handling)."""
+"""Helpers shared by the sub-command front ends: their argparse parsers, and (from cli.base, which
+needs no argparse) printing and error handling."""
 
 from __future__ import annotations
 
 import argparse
 import os
 import sys
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 
 from asm6502 import filetype
-from asm6502.diagnostics import FORMS, Diagnostic, DiagnosticError, error, errors_first, render
-from asm6502.fileio import MAX_IMAGE_BYTES, MAX_PRG_BYTES, Files, Role, hold_standard_descriptors, silence_stdout
-from asm6502.numparse import check_range, parse_int
+from asm6502.cli.base import (
+    DIAGNOSTICS_OPTIONS,
+    MAX_SHOWN,
+    ROLE_ATTRIBUTE,
+    add_declared,
+    argparse_type,
+    cpu_value,
+    files_for,
+    guarded,
+    number_value,
+    print_diagnostics,
+    reader_gone,
+    standard_streams,
+    take_repeated,
+)
+from asm6502.diagnostics import DiagnosticError, error
+from asm6502.fileio import MAX_IMAGE_BYTES, MAX_PRG_BYTES, Files, Role
+
+__all__ = ["MAX_SHOWN", "PROGRAM_KINDS", "ROLE_ATTRIBUTE", "HelpFormatter", "Parser", "RawDescriptionHelpFormatter",
+           "add_diagnostics_options", "add_path_argument", "address_arg", "argparse_type", "byte_arg", "command_name",
+           "count_arg", "cpu_arg", "gate", "guarded", "int_arg", "number_arg", "path_arguments", "print_diagnostics",
+           "read_program", "reader_gone", "standard_streams", "take_repeated"]  # (with cli.base's, for every command)
 
 # --- the parsers: argparse's, without importing shutil ----------------------------------------
 
@@ -58,40 +78,10 @@ class Parser(argparse.ArgumentParser):
         super().__init__(**kwargs)
 
 
-MAX_SHOWN = 50  # diagnostics printed before the rest is only counted (a wrong file gives thousands)
-
-
-def print_diagnostics(diagnostics: Iterable[Diagnostic], stream=None, limit: int = MAX_SHOWN, more: int = 0,
-                      form: str = "gnu", caret: bool = True, prog: str | None = None) -> None:
-    """The first *limit* diagnostics, errors first (no warning hides an error), then how many
-    more there are (*more*: those the run only counted); *form*, *caret*, *prog*: as diagnostics.render."""
-    stream = stream or sys.stderr
-    hidden = more
-    for i, d in enumerate(errors_first(diagnostics)):
-        if i < limit:
-            print(render(d, form, caret, prog), file=stream)
-        else:
-            hidden += 1
-    if hidden:
-        print(f"... {hidden} more diagnostics not shown", file=stream)
-
-
 def number_arg(low: int | None = None, high: int | None = None, what: str = "number", *,
                hex_bounds: bool = True) -> Callable[[str], int]:
     """An argparse ``type``: one number spelling for every option (13312, $3400, 0x3400, %1010), range-checked."""
-
-    def parse(text: str) -> int:
-        try:
-            value = parse_int(text)
-            if low is not None or high is not None:
-                check_range(value, -(1 << 64) if low is None else low, 1 << 64 if high is None else high, what, text,
-                            hex_bounds=hex_bounds)
-            return value
-        except ValueError as exc:
-            raise argparse.ArgumentTypeError(str(exc)) from None
-
-    parse.__name__ = what  # argparse names the type in its messages
-    return parse
+    return argparse_type(number_value(low, high, what, hex_bounds=hex_bounds))  # type: ignore[return-value]
 
 
 int_arg = number_arg()  # any integer
@@ -101,9 +91,6 @@ count_arg = number_arg(1, 1 << 48, "count", hex_bounds=False)
 
 
 # --- arguments that name a file or a folder: each says its role where it is declared -------------
-
-ROLE_ATTRIBUTE = "path_role"  # the attribute of an argparse action that holds its fileio.Role
-
 
 def add_path_argument(parser, *flags: str, role: Role, what: str | None = None, **kwargs) -> argparse.Action:
     """``parser.add_argument(*flags, **kwargs)`` for an argument naming a file or a folder, with its
@@ -133,94 +120,18 @@ def path_arguments(parser: argparse.ArgumentParser, args: argparse.Namespace) ->
     return found
 
 
-def take_repeated(argv: list[str], short: str, long: str) -> tuple[list[str], list[str]]:
-    """The values of a repeatable option (``-D x``, ``-Dx``, ``--define x``, ``--define=x``) taken out
-    of *argv* before argparse sees it, and the rest: argparse's time grows with the square of the
-    number of options (20,000 -D took 20 s, 0.1 s so); a value missing at the end is left to argparse's message."""
-    values: list[str] = []
-    rest: list[str] = []
-    i = 0
-    while i < len(argv):
-        arg = argv[i]
-        if arg == "--":
-            rest += argv[i:]
-            break
-        if arg in (short, long) and i + 1 < len(argv):
-            values.append(argv[i + 1])
-            i += 2
-            continue
-        if arg.startswith(long + "="):
-            values.append(arg[len(long) + 1:])
-        elif arg.startswith(short) and len(arg) > len(short) and not arg.startswith("--"):
-            values.append(arg[len(short):])
-        else:
-            rest.append(arg)
-        i += 1
-    return values, rest
-
-
 def gate(parser: argparse.ArgumentParser, args: argparse.Namespace, **options) -> Files:
     """The command's ``fileio.Files``, given the role of every file and folder its command line
     names (inputs registered, outputs checked) -- call it inside ``guarded``."""
-    files = Files(strict=True, **options)
-    for role, path in path_arguments(parser, args):
-        files.declare(role, path)
-    return files
+    return files_for(path_arguments(parser, args), **options)
 
 
-class _Discard:
-    """Standard error when the command was started with it closed (2>&-): nothing can be told."""
-
-    encoding = "utf-8"
-
-    def write(self, text: str) -> int:
-        return len(text)
-
-    def flush(self) -> None:
-        pass
-
-    def isatty(self) -> bool:
-        return False
-
-
-def standard_streams() -> None:
-    """Make a command safe when started with standard input, output or error closed (<&-, >&-):
-    the closed descriptors are taken by /dev/null (fileio.hold_standard_descriptors) so that no
-    file the command opens gets them; ``sys.stdin``/``sys.stdout`` stay None, so a read or write of
-    them is a clear error (fileio.read_input, fileio.write_stdout), and a closed standard error
-    discards the messages."""
-    hold_standard_descriptors()
-    if sys.stderr is None:
-        sys.stderr = _Discard()
-    reconfigure = getattr(sys.stdout, "reconfigure", None)
-    if reconfigure is not None:  # a character the terminal's encoding has not (the C64's block
-        reconfigure(errors="replace")  # graphics under PYTHONIOENCODING=ascii or latin-1) is shown as '?'
-
-
-
-def reader_gone() -> int:
-    """Standard output's reader has gone (``| head``): stop quietly with exit status 0, as ``cat``
-    ends under SIGPIPE without a message; later writes (the interpreter's last flush) go nowhere."""
-    silence_stdout()
-    return 0
-
-
-def cpu_arg(text: str) -> str:
-    """An argparse ``type`` for --cpu: a CPU as 64tass or ACME name it (cpu.cpu_named)."""
-    from asm6502.cpu import cpu_named
-
-    try:
-        return cpu_named(text)
-    except ValueError as exc:
-        raise argparse.ArgumentTypeError(str(exc)) from None
+cpu_arg = argparse_type(cpu_value)  # --cpu: a CPU as 64tass or ACME name it
 
 
 def add_diagnostics_options(parser: argparse.ArgumentParser) -> None:
     """--diagnostics-format and --no-caret: diagnostics as an editor's problem matcher reads them."""
-    parser.add_argument("--diagnostics-format", choices=FORMS, default="gnu",
-                        help="gnu: file:line:col: error: ... (default); msvc: file(line,col): error: ...")
-    parser.add_argument("--no-caret", dest="caret", action="store_false",
-                        help="no source line and caret under a message (one line each, for editors)")
+    add_declared(parser, DIAGNOSTICS_OPTIONS)
 
 
 def command_name(parser: argparse.ArgumentParser, args: argparse.Namespace) -> str:
@@ -232,40 +143,6 @@ def command_name(parser: argparse.ArgumentParser, args: argparse.Namespace) -> s
             if chosen in action.choices:
                 return command_name(action.choices[chosen], args)
     return parser.prog
-
-
-def guarded(fn: Callable[[], int], form: str = "gnu", caret: bool = True, prog: str = "asm6502") -> int:
-    """Run a command body; turn expected failures into messages and exit codes.
-
-    Every message without a place in an input starts with *prog* (``command_name``): ``asm6502 CMD: error: ...``;
-    one with a place is ``file:line:col: error: ...``.
-
-    DiagnosticError -> its diagnostics, exit 1; OSError -> one line naming the user's file,
-    exit 1; standard output's reader gone (``| head``) -> quiet, exit 0; Ctrl-C -> exit 130
-    (outputs are written only at the very end, so nothing is half-written). Never a traceback
-    for bad input.
-    """
-    try:
-        return fn()
-    except BrokenPipeError:
-        return reader_gone()
-    except DiagnosticError as exc:
-        print_diagnostics(exc.diagnostics, more=exc.more, form=form, caret=caret, prog=prog)
-        return 1
-    except OSError as exc:
-        name = exc.filename if exc.filename is not None else ""
-        reason = exc.strerror or str(exc)
-        print(f"{prog}: error: {name}: {reason}" if name else f"{prog}: error: {reason}", file=sys.stderr)
-        return 1
-    except KeyboardInterrupt:
-        print(f"{prog}: interrupted; nothing written", file=sys.stderr)
-        return 130
-    except RecursionError:  # a last line of defence: every reader has its own nesting limit
-        print(f"{prog}: error: the input is nested too deeply", file=sys.stderr)
-        return 1
-    except MemoryError:
-        print(f"{prog}: error: out of memory (is the input the right file?)", file=sys.stderr)
-        return 1
 
 
 PROGRAM_KINDS = ("machine-code", "basic-prg")
