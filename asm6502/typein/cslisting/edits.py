@@ -157,8 +157,16 @@ def suspect(text: str, k: int, upper: bool) -> bool:
             return True  # a variable's place: 'FOR 1=1 TO 23' is FOR I
         return (left.isalpha() or right.isalpha()) and not (left.isdigit() or right.isdigit())
     if c.isalpha() and c in "OIlSBZGDQT":
-        return left.isdigit() or (right.isdigit() and not left.isalpha())
+        return left.isdigit() or (right.isdigit() and (not left.isalpha() or _after_keyword(text, k)))
     return not text.strip(" ").strip(c)  # a line that is one character like '=' is no statement
+
+
+_NUMBER_KEYWORD_BEFORE = re.compile(r"(?:POKE|GOTO|GOSUB|THEN|SYS|WAIT|TO|STEP|RUN|LIST|TAB\(|SPC\(|CHR\$\(?) *$")
+
+
+def _after_keyword(text: str, k: int) -> bool:
+    """text[k] follows a keyword whose argument is mostly a number ('POKEI99', 'GOTOl00'), outside quotes."""
+    return bool(_NUMBER_KEYWORD_BEFORE.search(text[max(0, k - 8) : k].upper())) and not quote_flags(text)[k]
 
 
 _FUNCTION_BEFORE = re.compile(r"(?<![A-Za-z])(?:CHR\$|LEFT\$|RIGHT\$|MID\$|STR\$|VAL|ASC|LEN|PEEK|SGN|INT|ABS|USR|FRE|POS|SQR|RND"

@@ -380,11 +380,17 @@ def _makes_damage(text: str, e: Edit) -> bool:
     if e.end != e.start + 1 or len(e.new) != 1 or not e.new.isdigit() or not text[e.start].isalpha():
         return False
     lo, hi = e.start, e.end
-    while lo > 0 and text[lo - 1].isalpha():
+    while lo > 0 and text[lo - 1].isalpha() and not _ends_keyword(text[:lo]):
         lo -= 1
     while hi < len(text) and text[hi].isalpha():
         hi += 1
     return hi - lo >= 3 and all(c.isupper() for c in text[lo:hi]) or hi - lo >= 3 and all(c.islower() for c in text[lo:hi])
+
+
+def _ends_keyword(head: str) -> bool:
+    """*head* ends with a keyword of three letters or more ('POKE' of 'POKEI99': a word starts after it)."""
+    upper = head.upper()
+    return any(len(kw) >= 3 and kw.isalpha() and upper.endswith(kw) for kw in KEYWORDS)
 
 
 def _triples(text: str, upper: bool, moves: list[tuple[tuple[Edit, ...], float]], consider: Callable[..., None]) -> None:
