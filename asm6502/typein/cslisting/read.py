@@ -95,6 +95,7 @@ class Lost:
     line: int  # line in the input text
     error: Diagnostic = field(compare=False)
     nth: int = 1  # the first, second, ... line lost after *after*
+    checksum: int | None = None  # printed after it
 
 
 @dataclass(frozen=True)
@@ -293,7 +294,7 @@ def _check(records: list[Record], src: _Source, version: int, upper: bool) -> Re
                 lost_diag = error(f"a line whose number OCR lost{_between(last, following)} reads {printed!r}; "
                                   f"no number fits its place and its checksum: it is not read", where)
                 diags.append(lost_diag)
-                lost.append(Lost(last, following, printed, rec.line, lost_diag, unplaced))
+                lost.append(Lost(last, following, printed, rec.line, lost_diag, unplaced, rec.checksum))
                 continue
             number, why = placed
             diags.append(warning(f"line {number}: its number OCR lost; {why}", where))
