@@ -19,9 +19,20 @@ import re
 from asm6502.basic.tokens import TOKEN_OF
 
 _QUOTE, _COLON, _SPACE = 0x22, 0x3A, 0x20
-_REM, _DATA, _THEN, _GOTO, _GOSUB, _TO, _EQUAL, _GO = (TOKEN_OF[k] for k in ("REM", "DATA", "THEN", "GOTO",
-                                                                            "GOSUB", "TO", "=", "GO"))
-_IF, _FOR, _ON, _POKE, _WAIT, _LET = (TOKEN_OF[k] for k in ("IF", "FOR", "ON", "POKE", "WAIT", "LET"))
+_REM = TOKEN_OF["REM"]
+_DATA = TOKEN_OF["DATA"]
+_THEN = TOKEN_OF["THEN"]
+_GOTO = TOKEN_OF["GOTO"]
+_GOSUB = TOKEN_OF["GOSUB"]
+_TO = TOKEN_OF["TO"]
+_EQUAL = TOKEN_OF["="]
+_GO = TOKEN_OF["GO"]
+_IF = TOKEN_OF["IF"]
+_FOR = TOKEN_OF["FOR"]
+_ON = TOKEN_OF["ON"]
+_POKE = TOKEN_OF["POKE"]
+_WAIT = TOKEN_OF["WAIT"]
+_LET = TOKEN_OF["LET"]
 _OPENING = frozenset((0x28, TOKEN_OF["TAB("], TOKEN_OF["SPC("]))
 _STATEMENTS = frozenset(range(TOKEN_OF["END"], TOKEN_OF["NEW"] + 1)) | {_GO}
 
