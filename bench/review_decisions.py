@@ -113,6 +113,13 @@ def measure(ocr: str, listing: int, disk: str, results=None) -> dict:
                 continue
             n = between[0]
             text, body = truth[n]
+            key = next((str(k) for k, fix in enumerate(item.fixes[:9], start=1)
+                        if fix.text.split(" ", 1)[0] == str(n)
+                        and (b := _body(fix.text.split(" ", 1)[1], result.upper)) is not None
+                        and without_blanks(b) == without_blanks(body)), None)
+            if key is not None:  # a number and reading offered is the disk's line
+                session.feed(key)
+                continue
             styled = from_capitals(text) if result.upper else text
             session.feed("t")
             session.feed(f"{n} {styled} <{line_checksum(n, body, options):03d}>")

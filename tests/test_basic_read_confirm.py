@@ -80,13 +80,13 @@ def _fix(cost: float, text: str, evidence: bool = True, why: str = "O read as 0"
 
 
 @pytest.mark.parametrize("fixes,chance,taken", [
-    ([_fix(1.0, "AB")], 0.05, True),
-    ([_fix(1.0, "AB")], 0.5, False),  # many readings tried as cheap: one verifying may be chance
-    ([_fix(1.0, "AB"), _fix(1.8, "AC")], 0.05, False),  # a rival within twice the margin
-    ([_fix(1.0, "AB"), _fix(2.5, "AC")], 0.05, True),
-    ([_fix(1.0, "AB", evidence=False)], 0.0, False),  # no damage printed there: asked
-    ([_fix(1.0, "AB", why="underlined (shifted letter) a read as 'A'")], 0.0, False),  # a solved glyph
-    ([_fix(2.5, "AB")], 0.0, False),  # too dear
+    ([_fix(1.0, "A=1")], 0.05, True),
+    ([_fix(1.0, "A=1")], 0.5, False),  # many readings tried as cheap: one verifying may be chance
+    ([_fix(1.0, "A=1"), _fix(1.8, "A=2")], 0.05, False),  # a rival within twice the margin
+    ([_fix(1.0, "A=1"), _fix(2.5, "A=2")], 0.05, True),
+    ([_fix(1.0, "A=1", evidence=False)], 0.0, False),  # no damage printed there: asked
+    ([_fix(1.0, "A=1", why="underlined (shifted letter) a read as 'A'")], 0.0, False),  # a solved glyph
+    ([_fix(2.5, "A=1")], 0.0, False),  # too dear
 ])
 def test_sole_reading(fixes, chance, taken):
     assert sole_reading(fixes, True, chance) is taken

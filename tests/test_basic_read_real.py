@@ -96,7 +96,7 @@ TUNED = [
     # 3 verified lines differ from the disk: 170 and 840 were printed differently from the disk
     # (their printed checksums verify the print), 540 reads two shifted letters as one other
     # shifted letter whose rotated bits sum to the same checksum
-    ("8510-p32-floppy-adjust.ocr.txt", 0, "8510-floppy-adjust.disk.txt", (75, 75, 29, 3, 23, 0, 23, 0, 72, 7, 10)),
+    ("8510-p32-floppy-adjust.ocr.txt", 0, "8510-floppy-adjust.disk.txt", (75, 75, 29, 3, 23, 0, 23, 0, 72, 7, 11)),
     # 10/85 p. 54-56: one column, DATA lines with l for 1, lines broken over rows, a block of
     # 12 lines OCR read column by column
     ("8510-p54-schreiberling.ocr.txt", 0, "8510-schreiberling.disk.txt", (231, 231, 143, 0, 82, 0, 6, 0, 231, 3, 3)),
@@ -113,7 +113,7 @@ HELD_OUT = [
     # where the disk has REM blocks (4900, 7000)
     ("8510-p74-zloader.ocr.txt", 0, "8510-zloader.disk.txt", (74, 72, 38, 3, 23, 0, 11, 2, 66, 3, 3)),
     # 10/85 p. 74: Listing 4, DATA lines each with one graphics character in quotes
-    ("8510-p74-zloader-aender.ocr.txt", 0, "8510-zloader-aender.disk.txt", (31, 31, 1, 0, 0, 0, 30, 0, 30, 16, 20)),
+    ("8510-p74-zloader-aender.ocr.txt", 0, "8510-zloader-aender.disk.txt", (31, 31, 1, 0, 0, 0, 30, 0, 30, 21, 22)),
     # 9/85 p. 73 (measured only): "Blinker", Listing 2 the demo (shifted letters in
     # DATA strings, '$' read as '^') and Listing 1 the loader (DATA lines)
     ("8509-p73-blinker.ocr.txt", 0, "8509-blinker-demo.disk.txt", (28, 28, 9, 0, 6, 0, 13, 0, 28, 2, 2)),
@@ -123,7 +123,7 @@ HELD_OUT = [
     # lost from strings (invisible to the checksum; those beside a control code's braces are dropped,
     # text.without_print_blanks).  Rules were learned from it (the page footer,
     # a speck touching the checksum, 'i0i0' on p. 73) and measured the fresh page below
-    ("8509-p70-disk-designer.ocr.txt", 0, "8509-disk-designer.disk.txt", (246, 246, 112, 8, 97, 0, 36, 1, 245, 9, 9)),
+    ("8509-p70-disk-designer.ocr.txt", 0, "8509-disk-designer.disk.txt", (246, 246, 112, 8, 96, 0, 37, 1, 245, 10, 10)),
     # 11/85 p. 89 (fresh: read once, nothing learned from it): "Sichere INPUT-Routine",
     # Listing 3 up to "Fortsetzung auf Seite 95", one column; '$' read as 'T' all over the page
     # (PAT, INT, MIDT), a field '<242x' (1 unchecked line is counted bad)

@@ -104,14 +104,23 @@ def test_check_on_the_command_line(capsys):
 
 
 def test_a_checksum_blind_spot_is_named_with_the_misreading():
-    # Checksummer V3 rotates each byte by its place, yet PRITN for PRINT's token sums to the same <240>
-    prg = tokenize('80 print: print "here is the board:": print\n').prg
+    # Checksummer V3 rotates each byte by its place, yet the two words swapped sum to the same <108>
+    # (and PRINT keeps reading what follows: the line stays BASIC)
+    prg = tokenize('10 print "you win"\n').prg
     pub = lay_out(FORMATS["checksummer-3"], prg, "basic-prg", "T", "T")
     result = check(pub, prg)
     assert result.identical
     [risk] = [r for r in result.risks if r.silent]
-    assert "'nt' typed as 'tn' at column 7" in [m.how for m in risk.silent]
-    assert "passes the checksum: 'nt' typed as 'tn' at column 7" in report(result, pub, "t.prg")
+    assert "'\"you' and 'win\"' swapped" in [m.how for m in risk.silent]
+    assert "passes the checksum: '\"you' and 'win\"' swapped" in report(result, pub, "t.prg")
+
+
+def test_a_blind_spot_the_grammar_sees_is_caught():
+    # PRITN for PRINT's token sums to the same <240>, but 'PRITN:' is no BASIC: basic read asks
+    prg = tokenize('80 print: print "here is the board:": print\n').prg
+    result = check(lay_out(FORMATS["checksummer-3"], prg, "basic-prg", "T", "T"), prg)
+    assert result.identical and not [r for r in result.risks if r.silent]
+    assert result.tallies["swap"].silent == 0 and result.tallies["swap"].caught > 0
 
 
 def test_the_plain_sum_cannot_see_swapped_neighbours_and_the_rotating_sum_can():

@@ -242,3 +242,35 @@ def test_an_mse_v2_line_is_retyped_in_its_letter_code(tmp_path, capsys, monkeypa
     assert code == 0, err
     assert out.read_bytes() == bytes([0x00, 0xC0]) + data
     assert f"   read: {damaged}" in shown and "    1) c000:" in shown  # its readings offered too
+
+
+def _capitals(number: int, text: str) -> str:
+    from asm6502.typein.cslisting.text import line_body
+
+    body = line_body(text, True)
+    assert body is not None
+    return f"{number} {text}  <{line_checksum(number, body):03d}>"
+
+
+@pytest.mark.parametrize("printed, following", [
+    # misread: no free number gives the checksum as printed; the fixes for 20 and 30 are ranked
+    ("A=5:G0TO 10", 40),
+    # as printed it fits 20, but its place leaves 20-70: too many for the checksum to witness one
+    ("A=5:GOTO 10", 80),
+])
+def test_a_lost_line_is_offered_the_numbers_its_place_leaves(printed, following):
+    from asm6502.typein.cslisting import review as csreview
+    from asm6502.typein.cslisting.read import read_listings
+
+    value = _capitals(20, "A=5:GOTO 10").rsplit("<", 1)[1]
+    text = f"{_capitals(10, 'PRINT 1')}\n{printed}  <{value}\n{_capitals(following, 'END')}\n"
+    results = read_listings(text, "t")
+    assert [r.number for r in results[0].lines] == [10, following] and results[0].lost
+    item = next(it for it in csreview.items(results) if it.key.startswith("after"))
+    assert item.fixes and item.fixes[0].text == f"20 A=5:GOTO 10 <{value}"
+    checker = csreview.Checker(results)
+    review, _ = ReviewSession.start([item], checker.check, checker.retype)
+    review.feed("1")  # one key, the line not typed
+    after, = csreview.apply(results, review.decisions)
+    assert [(r.number, r.status) for r in after.lines] == [(10, "verified"), (20, "accepted"), (following, "verified")]
+    assert not after.lost

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from asm6502 import petscii
 from asm6502.basic.tokens import KEYWORDS
 from asm6502.typein.confusion import SUSPECT_FACTOR
+from asm6502.typein.cslisting.grammar import LOOK_ALIKES, misread_data_items
 from asm6502.typein.cslisting.text import control_spans, plain_quotes
 
 
@@ -113,6 +114,11 @@ def quoted_at(text: str, k: int) -> bool:
     return quote_flags(text)[k]
 
 
+def case_read_in_quotes(text: str, e: Edit, quoted: list[bool]) -> bool:
+    """*e* makes a small letter inside quotes a capital: the print's shifted letters read small."""
+    return e.end == e.start + 1 and quoted[e.start] and text[e.start].islower() and e.new == text[e.start].upper()
+
+
 def suspect(text: str, k: int, upper: bool) -> bool:
     """The print shows damage at text[k]: a character of the wrong class for its neighbours
     (a digit inside a word, a letter inside a number), a lower-case letter in a capital
@@ -122,6 +128,8 @@ def suspect(text: str, k: int, upper: bool) -> bool:
         return True
     if upper and c.islower():
         return True
+    if c in LOOK_ALIKES and "DATA" in text.upper() and any(a <= k < b for a, b in misread_data_items(text)):
+        return True  # a letter in a DATA list of numbers where a digit reads the same ('DATA 0,I,255,l3I')
     if upper and c in UNDERLINED and quote_flags(text)[k] and ((k + 1 < len(text) and text[k + 1].isalpha())
                                                          or (k and text[k - 1].isalpha())):
         return True  # "£ISKETTE": a shifted D printed underlined
@@ -149,8 +157,16 @@ def suspect(text: str, k: int, upper: bool) -> bool:
             return True  # a variable's place: 'FOR 1=1 TO 23' is FOR I
         return (left.isalpha() or right.isalpha()) and not (left.isdigit() or right.isdigit())
     if c.isalpha() and c in "OIlSBZGDQT":
-        return left.isdigit() or (right.isdigit() and not left.isalpha())
+        return left.isdigit() or (right.isdigit() and (not left.isalpha() or _after_keyword(text, k)))
     return not text.strip(" ").strip(c)  # a line that is one character like '=' is no statement
+
+
+_NUMBER_KEYWORD_BEFORE = re.compile(r"(?:POKE|GOTO|GOSUB|THEN|SYS|WAIT|TO|STEP|RUN|LIST|TAB\(|SPC\(|CHR\$\(?) *$")
+
+
+def _after_keyword(text: str, k: int) -> bool:
+    """text[k] follows a keyword whose argument is mostly a number ('POKEI99', 'GOTOl00'), outside quotes."""
+    return bool(_NUMBER_KEYWORD_BEFORE.search(text[max(0, k - 8) : k].upper())) and not quote_flags(text)[k]
 
 
 _FUNCTION_BEFORE = re.compile(r"(?<![A-Za-z])(?:CHR\$|LEFT\$|RIGHT\$|MID\$|STR\$|VAL|ASC|LEN|PEEK|SGN|INT|ABS|USR|FRE|POS|SQR|RND"
@@ -195,7 +211,8 @@ def candidate_edits(text: str, upper: bool, learned: frozenset[tuple[str, str]] 
             cost *= LEARNED_FACTOR if sus and (c, m) in learned else 1.0  # where the print shows damage
             edits.append(Edit(k, k + 1, m, cost * factor, f"{m} read as {c}"))
         if upper and c.isalpha() and c.islower() and c.upper() not in (e.new for e in edits if e.start == k):
-            edits.append(Edit(k, k + 1, c.upper(), 1.0 * factor, f"{c.upper()} read as {c}"))
+            # (inside quotes a small letter is the print's shifted capital as OCR reads it: no damage shown)
+            edits.append(Edit(k, k + 1, c.upper(), 1.0 * (1.0 if quoted[k] else factor), f"{c.upper()} read as {c}"))
         if not readable(c) and unknown <= MAX_UNKNOWN:
             for m in _replacements(upper):
                 edits.append(Edit(k, k + 1, m, UNKNOWN_COST, f"unreadable '{c}'"))

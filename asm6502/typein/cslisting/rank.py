@@ -32,6 +32,7 @@ from asm6502.typein.cslisting.edits import (
     Fix,
     apply,
     candidate_edits,
+    case_read_in_quotes,
     graphics_runs,
     keyword_edits,
     mixed_reading,
@@ -225,6 +226,7 @@ def rank_fixes(number: int, text: str, printed: int, upper: bool, options: Check
         return memo[candidate]
 
     found: dict[str, Fix] = {}
+    quoted = quote_flags(text)
     # the keywords of the line as printed (an unreadable character left out: a fix that only
     # makes the line readable does not make a keyword of a misread one)
     base_tokens = token_count(line_body("".join(c if readable(c) else " " for c in text), upper))
@@ -248,10 +250,11 @@ def rank_fixes(number: int, text: str, printed: int, upper: bool, options: Check
             # may still take it, with the listing's words as the second witness)
             evidence = all((any(suspect(text, k, upper) for k in range(e.start, max(e.end, e.start + 1)) if k < len(text))
                             or e.why in ("blanks inside a keyword", "':' not read", BRACKETS_LOST))
-                           and not e.why.startswith(UNREADABLE_KINDS) for e in chosen)
+                           and not e.why.startswith(UNREADABLE_KINDS) and not case_read_in_quotes(text, e, quoted)
+                           for e in chosen)
             if token_count(body) > base_tokens:  # the change makes a keyword of a misread one (G0SUB, PDKE)
                 cost = max(MIN_COST, cost - KEYWORD_BONUS)
-                evidence = evidence or all(e.end == e.start + 1 and not e.why.startswith(UNREADABLE_KINDS) for e in chosen)
+                evidence = evidence or _keyword_made(text, new, chosen, upper)
             if _unmakes_keyword(text, new, chosen):
                 cost += KEYWORD_LOST_COST  # a keyword printed whole, unmade ('POR' for FOR, '(HR' for CHR)
             if any(_makes_damage(text, e) for e in chosen):
@@ -341,6 +344,23 @@ def _keywords_at(text: str) -> dict[int, tuple[int, str]]:
     return out
 
 
+def _keyword_made(text: str, new: str, edits: tuple[Edit, ...], upper: bool) -> bool:
+    """Every edit is one character, and each one the print does not show as damage makes a
+    letter of a keyword the new text reads where the print read none ('P0KE'): the keyword is
+    the evidence for its own letters, never for a change elsewhere in the line ('P0KE199,0' is
+    no witness for '199.0')."""
+    if any(e.end != e.start + 1 or len(e.new) != 1 or e.why.startswith(UNREADABLE_KINDS) for e in edits):
+        return False
+    return all(suspect(text, e.start, upper) or _spells_keyword(new, e.start) for e in edits)
+
+
+def _spells_keyword(new: str, k: int) -> bool:
+    """new[k] is a letter of a keyword spelled out around it (of three letters or more)."""
+    upper = new.upper()
+    return any(len(kw) >= 3 and kw.isalpha() and upper.startswith(kw, s)
+               for kw in KEYWORDS for s in range(max(0, k - len(kw) + 1), k + 1))
+
+
 def _unmakes_keyword(text: str, new: str, edits: tuple[Edit, ...]) -> bool:
     """A one-character edit changes a letter of a keyword the print shows whole and the new
     text does not read that keyword there ('POR' for FOR, 'PRUNT' for PRINT)."""
@@ -360,11 +380,17 @@ def _makes_damage(text: str, e: Edit) -> bool:
     if e.end != e.start + 1 or len(e.new) != 1 or not e.new.isdigit() or not text[e.start].isalpha():
         return False
     lo, hi = e.start, e.end
-    while lo > 0 and text[lo - 1].isalpha():
+    while lo > 0 and text[lo - 1].isalpha() and not _ends_keyword(text[:lo]):
         lo -= 1
     while hi < len(text) and text[hi].isalpha():
         hi += 1
     return hi - lo >= 3 and all(c.isupper() for c in text[lo:hi]) or hi - lo >= 3 and all(c.islower() for c in text[lo:hi])
+
+
+def _ends_keyword(head: str) -> bool:
+    """*head* ends with a keyword of three letters or more ('POKE' of 'POKEI99': a word starts after it)."""
+    upper = head.upper()
+    return any(len(kw) >= 3 and kw.isalpha() and upper.endswith(kw) for kw in KEYWORDS)
 
 
 def _triples(text: str, upper: bool, moves: list[tuple[tuple[Edit, ...], float]], consider: Callable[..., None]) -> None:

@@ -40,7 +40,15 @@ from asm6502.typein.cslisting.layout import (
 )
 from asm6502.typein.cslisting.rank import MAX_LINE_TEXTS, Tried, keyword_join, rank_fixes
 from asm6502.typein.cslisting.text import checksum_of, line_body, normalize_controls, petcat_text, without_print_blanks
-from asm6502.typein.cslisting.verdict import AUTO_MARGIN, confident, confirmed, damage_left, describe, sole_reading
+from asm6502.typein.cslisting.verdict import (
+    AUTO_MARGIN,
+    confident,
+    confirmed,
+    damage_left,
+    describe,
+    shows_damage,
+    sole_reading,
+)
 from asm6502.typein.cslisting.vocabulary import Vocabulary
 
 MAX_FIXES_SHOWN = 3
@@ -87,6 +95,7 @@ class Lost:
     line: int  # line in the input text
     error: Diagnostic = field(compare=False)
     nth: int = 1  # the first, second, ... line lost after *after*
+    checksum: int | None = None  # printed after it
 
 
 @dataclass(frozen=True)
@@ -285,7 +294,7 @@ def _check(records: list[Record], src: _Source, version: int, upper: bool) -> Re
                 lost_diag = error(f"a line whose number OCR lost{_between(last, following)} reads {printed!r}; "
                                   f"no number fits its place and its checksum: it is not read", where)
                 diags.append(lost_diag)
-                lost.append(Lost(last, following, printed, rec.line, lost_diag, unplaced))
+                lost.append(Lost(last, following, printed, rec.line, lost_diag, unplaced, rec.checksum))
                 continue
             number, why = placed
             diags.append(warning(f"line {number}: its number OCR lost; {why}", where))
@@ -341,6 +350,21 @@ def _check(records: list[Record], src: _Source, version: int, upper: bool) -> Re
                                                                                     f"{rec.number} {printed}")])))
                 reports.append(LineReport(rec.number, rec.line, "repaired", printed, fix.text, rec.checksum,
                                           rec.checksum, line_body(fix.text, upper), repair))
+                continue
+            shown = shows_damage(printed, upper)
+            if shown is not None:
+                # the line verifies as printed, but the print shows damage: one misread line in 256
+                # gives its checksum by chance, and the line as it was printed gives it too
+                tried = Tried(budget=min(MAX_LINE_TEXTS, max(0, LISTING_TEXTS - spent)))
+                fixes = [f for f in rank_fixes(rec.number, printed, rec.checksum, upper, options, tried=tried)
+                         if f.checksum is None]
+                spent += tried.read
+                fixes = sorted([*fixes, Fix(AS_PRINTED_COST, printed, (), False, rec.checksum)],
+                               key=lambda f: (f.cost, f.text))
+                sure = not tried.skipped and confident(fixes, upper)
+                _conclude(rec, printed, body, computed, cs_where, fixes, upper, options, diags, reports, sure=sure,
+                          why="; the line verifies as printed too, but shows damage" if sure else "",
+                          problem=f"line {rec.number} verifies as printed, but shows damage ({shown})")
                 continue
             reports.append(LineReport(rec.number, rec.line, "verified", printed, printed, rec.checksum, computed, body))
             continue
@@ -408,6 +432,9 @@ def _check(records: list[Record], src: _Source, version: int, upper: bool) -> Re
                   sure=bool(words) or sole, skipped=tried.skipped, why=why)
     diags.sort(key=lambda d: (d.span.line, d.span.col) if d.span else (0, 0))
     return ReadResult(version, upper, tuple(r for r in reports if r is not None), tuple(diags), lost=tuple(lost))
+
+
+AS_PRINTED_COST = 2.0  # the line as printed, where it verifies but shows damage: offered after the cheap fixes
 
 
 def _unreadable_field(text: str) -> re.Match | None:
@@ -523,7 +550,7 @@ def _damaged_field(rec: Record, printed: str, field: DamagedField, where: Span, 
 def _conclude(rec: Record, printed: str, body: bytes | None, computed: int | None, cs_where: Span,
               fixes: list[Fix], upper: bool, options: ChecksumOptions, diags: list[Diagnostic],
               reports: list[LineReport | None], at: int | None = None, sure: bool = True, skipped: int = 0,
-              why: str = "") -> None:
+              why: str = "", problem: str = "") -> None:
     """A line that does not verify as printed: repaired (its best fix is sure) or bad (its fixes named)."""
     assert rec.checksum is not None
 
@@ -534,7 +561,7 @@ def _conclude(rec: Record, printed: str, body: bytes | None, computed: int | Non
             reports[at] = report
 
     context = [] if cs_where.source else [note(f"line {rec.number} reads: {rec.number} {printed}")]
-    if sure and (why or confident(fixes, upper)):
+    if sure and (why or confident(fixes, upper)) and fixes[0].checksum is None:
         best = fixes[0]
         repair = describe(printed, best, rec.checksum) + why
         joined = keyword_join(best.text, rec.number, rec.checksum, upper, options)
@@ -552,7 +579,9 @@ def _conclude(rec: Record, printed: str, body: bytes | None, computed: int | Non
     if skipped:
         notes.append(note(f"not searched further: {skipped} candidates (a line's search reads {MAX_LINE_TEXTS} "
                           f"texts at most, a listing's {LISTING_TEXTS})"))
-    if body is None:
+    if problem:
+        what = problem
+    elif body is None:
         what = f"line {rec.number}: unreadable control-code name or character; the line cannot be tokenized"
     else:
         what = (f"checksum mismatch in line {rec.number} (computed {computed:03d}, printed "

@@ -17,7 +17,7 @@ from dataclasses import replace
 from asm6502.diagnostics import warning
 from asm6502.typein.cslisting.checksum import ChecksumOptions, line_checksum
 from asm6502.typein.cslisting.layout import CHECKSUM_AT_END, NUMBERED, read_checksum, read_number
-from asm6502.typein.cslisting.rank import rank_fixes
+from asm6502.typein.cslisting.rank import Tried, rank_fixes
 from asm6502.typein.cslisting.read import LineReport, Lost, ReadResult
 from asm6502.typein.cslisting.text import line_body
 from asm6502.typein.cslisting.verdict import describe
@@ -50,9 +50,11 @@ def items(results: Sequence[ReadResult]) -> list[Item]:
     several = len(results) > 1
     for k, result in enumerate(results, start=1):
         for lost in result.lost:
+            offered = lost_fixes(result, lost)
             out.append(Item(lost_key(k, lost, several), f"text line {lost.line}",
-                            f"a line {_between(lost)} whose number OCR could not read: type it whole, "
-                            "with its number and <NNN>", lost.text, ()))
+                            f"a line {_between(lost)} whose number OCR could not read: take a number its place "
+                            "leaves, or type it whole, with its number and <NNN>", lost.text,
+                            tuple(fix for _, fix in offered), offered[0][0] if offered else math.inf))
         for r in result.lines:
             if r.status not in IN_THE_WAY:
                 continue
@@ -66,6 +68,43 @@ def items(results: Sequence[ReadResult]) -> list[Item]:
                             f"{r.number} {r.printed} {_field(r.checksum)}", tuple(fixes),
                             r.fix_costs[0] if r.fix_costs else math.inf))
     return out
+
+
+MAX_LOST_NUMBERS = 12  # numbers a lost line's place leaves that are offered, nearest to the line before first
+LOST_RANKED = 6  # of them, the ones whose fixes of the text are ranked too
+LOST_TEXTS = 300  # texts read to rank one number's fixes
+LOST_PLACE_COST = 0.1  # each free number further from the line before
+
+
+def lost_fixes(result: ReadResult, lost: Lost) -> list[tuple[float, Fix]]:
+    """A lost line's readings, likeliest first (cost, fix): each number its place leaves (after
+    the line before, before the next one, on the listing's grid of tens where it has one) with the
+    text as printed where that gives the printed checksum, else the text's best fixes for it.  The
+    checksum cannot tell the numbers apart where several fit: the person with the page decides."""
+    if lost.checksum is None or lost.checksum > 255:
+        return []
+    used = {r.number for r in result.lines}
+    numbers = sorted(used)
+    step = 10 if numbers and sum(n % 10 == 0 for n in numbers) >= 0.8 * len(numbers) else 1
+    end = lost.following if lost.following is not None else lost.after + 100 * step
+    first = lost.after + step - lost.after % step if step > 1 else lost.after + 1
+    free = [n for n in range(first, end, step) if n not in used][:MAX_LOST_NUMBERS]
+    options = ChecksumOptions(result.version)
+    out: list[tuple[float, Fix]] = []
+    field = f"<{lost.checksum:03d}>"
+    for place, n in enumerate(free):
+        body = line_body(lost.text, result.upper)
+        where = LOST_PLACE_COST * place
+        if body is not None and line_checksum(n, body, options) == lost.checksum:
+            out.append((where, Fix(f"{n} {lost.text} {field}", f"{n} {lost.text} {field}",
+                                   f"line {n}: as printed, its checksum fits")))
+        elif place < LOST_RANKED:
+            for fix in rank_fixes(n, lost.text, lost.checksum, result.upper, options, limit=2,
+                                  tried=Tried(budget=LOST_TEXTS)):
+                if fix.checksum is None:
+                    out.append((fix.cost + where, Fix(f"{n} {fix.text} {field}", f"{n} {fix.text} {field}",
+                                                      f"line {n}: {describe(lost.text, fix, lost.checksum)}")))
+    return sorted(out, key=lambda cf: cf[0])
 
 
 class Checker:

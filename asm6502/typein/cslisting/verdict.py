@@ -8,7 +8,8 @@ import re
 
 from asm6502 import petscii
 from asm6502.typein.cslisting.edits import ALNUM, UNDERLINED, Edit, Fix, apply, quote_flags, readable, statement_before, suspect
-from asm6502.typein.cslisting.text import normalize_controls
+from asm6502.typein.cslisting.grammar import misread_data_items, syntax_error
+from asm6502.typein.cslisting.text import line_body, normalize_controls
 from asm6502.typein.cslisting.vocabulary import Vocabulary, confirming_words
 
 AUTO_MAX_COST = 2.0
@@ -48,7 +49,8 @@ _BROKEN_NAME = re.compile(r"[<\[][A-Za-z0-9 .\-]{2,12}[,>}\]?]")
 def damage_left(text: str, upper: bool) -> bool:
     """After a fix, the line outside quotes still shows plain damage: a digit between two
     letters (``F0R``), a letter between two digits, a lower-case letter in a capital listing,
-    a character with no PETSCII code.  Two misreadings can cancel in an 8-bit checksum, so a
+    a character with no PETSCII code, a DATA list of numbers with a look-alike letter in one
+    (``DATA 0,I,255``), a line that is no BASIC (:mod:`.grammar`: ``GO T0280``).  Two misreadings can cancel in an 8-bit checksum, so a
     fix that leaves such damage is not taken without asking (64'er 10/85 line 445: ``F0R F=1
     TO ll`` has a pair of changes that verifies and is wrong)."""
     quoted = quote_flags(text)
@@ -77,7 +79,34 @@ def damage_left(text: str, upper: bool) -> bool:
             return True  # a statement never begins with a digit
         if c.isalpha() and left.isdigit() and right.isdigit():
             return True
-    return False
+    if "DATA" in text.upper() and misread_data_items(text):
+        return True  # a number in a DATA list of numbers with a look-alike letter in it
+    body = line_body(text, upper)
+    return body is not None and syntax_error(body) is not None  # no BASIC the ROM would run
+
+
+def shows_damage(text: str, upper: bool) -> str | None:
+    """What a line that verifies as printed shows of plain damage, for a person (None: nothing):
+    no BASIC (:mod:`.grammar`), a look-alike letter in a DATA list of numbers, a small letter
+    outside quotes in a capital listing, a character with no PETSCII code.  Only signs a
+    program's own lines never show: a line that verifies is taken, unless it is no program's line."""
+    body = line_body(text, upper)
+    why = None if body is None else syntax_error(body)
+    if why is not None:
+        return f"no BASIC: {why}"
+    if "DATA" in text.upper() and misread_data_items(text):
+        return "a letter in a DATA list of numbers"
+    quoted = quote_flags(text)
+    for k, c in enumerate(text):
+        if not quoted[k] and not readable(c) and c not in "{}":
+            return f"'{c}', no character of the C64's"
+        if upper and not quoted[k] and c.islower() and not _in_braces(text, k):
+            return f"a small letter '{c}' in a listing printed in capitals"
+    return None
+
+
+def _in_braces(text: str, k: int) -> bool:
+    return text.rfind("{", 0, k) > text.rfind("}", 0, k)
 
 
 def confident(fixes: list[Fix], upper: bool = False) -> bool:
@@ -162,6 +191,8 @@ def _sure_rule(fixes: list[Fix], upper: bool) -> bool:
 
 def describe(text: str, fix: Fix, printed: int) -> str:
     """The change in listing terms: ``'POKE' instead of 'P0KE' (O read as 0)``."""
+    if fix.checksum is not None and fix.checksum == printed and not fix.edits:
+        return "as printed (it verifies, though it shows damage)"
     if fix.checksum is not None:
         return f"the checksum misread: <{fix.checksum:03d}> instead of <{printed:03d}> (the line as printed gives {fix.checksum:03d})"
     # edits whose words touch are shown together: 'SI+11' instead of 'SI+ll'
