@@ -139,11 +139,9 @@ SHAPES = {
     "a statement": lambda k: " lda #1\n",
     "a long line": lambda k: " ; " + "x" * 4000 + "\n",
 }
-SHAPE_BOUND = 46.0  # bytes at the peak per byte of input, for any mix (each shape alone at 120 KB, measured:
-# labels only 43.6 x -- each is a SYNTAX 0 error with its note and a symbol --, several statements 33.4 x, a
-# blank with a tab 22.9 x, blank lines 17.4 x; a blank with spaces was 116.6 x before such lines shared one
-# line object as empty lines do, a line number alone 46.6 x before it was kept in the columns as a line of
-# only a comment is)
+SHAPE_BOUND = 37.0  # bytes at the peak per byte of input, for any mix, a tenth above the worst shape alone (each
+# at 120 KB, measured: several statements 33.4 x, labels only 29.2 x -- a SYNTAX 0 error each, the first 1,000
+# kept --, a blank with a tab 22.9 x, blank lines 17.4 x, a statement 10.0 x)
 
 
 @st.composite

@@ -132,12 +132,13 @@ class Decoder:
         """The record of a statement text, remembered unless it is a constant's definition or an instruction or
         data with a label: a name is defined once -- a second time is the original's REDEFINITION -- so such a
         text comes again only in a macro's body (read again at each call: a few decodings more) or as a duplicate,
-        and a program has thousands of them: not kept, the table holds half the texts."""
+        and a program has thousands of them: not kept, the table holds half the texts.  Nor is a label alone: it is
+        the original's SYNTAX 0, an error, and the text comes again only in a loop or a macro's body."""
         record = self.records.get(text)
         if record is None:
             record = self._decode(text)
             kind = type(record)
-            if record.var if kind is Define else record.label is None or kind is not Insn and kind is not Data:
+            if record.var if kind is Define else record.label is None or kind is not Insn and kind is not Data and kind is not Label:
                 self.records[text] = record
         return record
 
@@ -226,14 +227,14 @@ class Decoder:
         if START_LINE.match(text):
             return Start(None, None)
         after = rest.lstrip()
+        if not after:  # (a label alone defines nothing: its name is not made a symbol key)
+            hint = self._undocumented_hint(word)
+            return Label(word, None) if hint is None else Bad(None, (hint, base, len(word)))
         word = self.key_string(word)  # (a label or a definition's name: the symbol table's key)
         if len(word) > LABEL_FIELD and after[:1] in ("=", "_"):
             return Bad(None, (f"'{word}' is longer than {LABEL_FIELD} characters: the original reads the '=' of a "
                                       f"definition after a {LABEL_FIELD}-character name field (8 characters count) [SYNTAX 1]",
                                       base, len(word)))  # fmt: skip
-        if not after:
-            hint = self._undocumented_hint(word)
-            return Label(word, None) if hint is None else Bad(None, (hint, base, len(word)))
         if rest[0] not in " \t":  # 'val=5', 'val_5': the original needs a blank after a label
             return Bad(None, (f"a blank is needed after the label '{word}' [SYNTAX {0 if rest[0] == '_' else 1}]", base + end, 1))
         record = self._body(word, after, base + len(text) - len(after))
