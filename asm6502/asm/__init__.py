@@ -9,9 +9,10 @@ Read top-down, the package is its passes (pipeline.py runs them in this order):
    operand_text.py;
    pseudo.py is the pseudo-op registry every stage reads.
 3. pass 1 -- layout.py: run, size, define; one entry per executed statement (entries.py).  Its
-   concerns are modules of their own, mixins of ``Layout`` on state.py: symbols.py, macros.py,
-   conditionals.py (``.if``, ``.goto``, ``.end``), files.py (``.file``, ``.lst``, ``.sst``),
-   options.py (``.opt``, ``.sym``, ``.stm``, ``.tit``, ``.pag``).  It hands on a
+   concerns are modules of their own, each an object the walk holds, all on the pass's one
+   state (state.py): symbols.py (``Layout.symbols``), macros.py (``.macros``), conditionals.py
+   (``.conds``: ``.if``, ``.goto``, ``.end``), files.py (``.files``: ``.file``, ``.lst``, ``.sst``),
+   options.py (``.listing_opts``: ``.opt``, ``.sym``, ``.stm``, ``.tit``, ``.pag``).  It hands on a
    ``program.Program`` value: the entries, the symbols, the macros, the sources, the diagnostics.
 4. pass 2 -- encode.py: the Program's entries into bytes; pipeline.py's checks after it
    (symbol memory, the object buffer, precedence and spelling warnings) -> ``result.Result``.
