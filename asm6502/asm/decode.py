@@ -18,6 +18,7 @@ import re
 
 from asm6502.asm import expr as ex
 from asm6502.asm.operand_text import OPERAND_LIMIT, OperandProblem, addressing_form, comma_not_index, keys, overflow, petscii, split_commas, texty
+from asm6502.asm.precedence import is_mixed
 from asm6502.asm.pseudo import DATA, PSEUDO_OPS, WORDS, foreign_hint
 from asm6502.asm.reader import START_LINE
 from asm6502.asm.statements import Bad, Call, Data, Define, Form, Insn, Label, Offsets, Origin, Pseudo, Record, Start
@@ -62,8 +63,8 @@ class Decoder:
         self.advice: tuple | None = None  # (set while an operand is read)
         # the trees that the usual operator precedence would read otherwise ('a+b*c'): id -> itself
         # (assemble checks their values where they are used: a warning where the two readings differ); None when
-        # no such warning is wanted (-W no-precedence, -q: the large bench program's 1,106 such definitions then
-        # need no entries of their own, 0.8 % of its instructions, callgrind)
+        # no such warning is wanted (-W no-precedence, -q: a definition of such an expression then needs no
+        # entry of its own)
         self.mixed: dict[int, Any] | None = {} if mixed else None
 
     def forget(self) -> None:
@@ -104,7 +105,7 @@ class Decoder:
             found = (exc.message, exc.offset, exc.length)
         else:
             kind = type(found)
-            if self.mixed is not None and kind is not ex.Symbol and ex.is_mixed(found):
+            if self.mixed is not None and kind is not ex.Symbol and is_mixed(found):
                 self.mixed[id(found)] = found
             if found is self.symbols.get(text) or not keep and (kind is ex.Chain or kind is ex.Negate):
                 return found
