@@ -3,6 +3,7 @@
 import pytest
 
 from asm6502.asm import expr as ex
+from asm6502.asm.precedence import is_mixed
 
 
 @pytest.mark.parametrize(
@@ -88,4 +89,4 @@ def test_the_trees_share_a_symbols_node_and_key():
     [("a+b*c", True), ("a*b+c", False), ("[a+b]*c", False), ("-[a+b*c]", True), ("a", False), ("1!2&3", True)],
 )
 def test_left_to_right_against_the_usual_precedence(text, mixed):
-    assert ex.is_mixed(ex.parse(text)) is mixed
+    assert is_mixed(ex.parse(text)) is mixed

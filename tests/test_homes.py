@@ -1,10 +1,11 @@
-"""Each fact about the C64 has one home in the package; a second table of the same facts fails here.
+"""Each fact about the C64 and Profi-Ass has one home in the package; a second table of the same facts
+fails here.
 
 HOMES lists the homes.  Each check reads every module of the package (its syntax tree, not its
 text) and fails on a literal table of that fact outside its home: a dict or a list of rows that
 pairs KERNAL entry addresses with names, PETSCII codes with characters or control-code names,
-screen codes with Unicode glyphs, a list of BASIC keywords, a second ``gc.disable`` or
-``.prg`` test.  A new module that needs such a fact imports it from the home.
+screen codes with Unicode glyphs, a list of BASIC keywords or of Profi-Ass pseudo-ops, a second
+``gc.disable`` or ``.prg`` test.  A new module that needs such a fact imports it from the home.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from pathlib import Path
 import pytest
 
 from asm6502 import c64map, petscii
+from asm6502.asm.pseudo import PSEUDO_OPS
 from asm6502.basic.tokens import KEYWORDS
 from asm6502.opcodes import OPCODES
 from asm6502.opcodes_undoc import UNDOCUMENTED
@@ -32,6 +34,7 @@ HOMES = {
     "BASIC V2 keywords": "basic/tokens.py",
     "what kind a file is (sniff, the .prg test, the text test)": "filetype.py",
     "pausing the cyclic garbage collector": "asm/pipeline.py",
+    "Profi-Ass's pseudo-ops and what each stage does with each": "asm/pseudo.py",
 }
 
 KERNAL_ENTRIES = frozenset(row.address for row in c64map.KERNAL)
@@ -48,6 +51,8 @@ PETSCII_GLYPHS = frozenset("£↑←π")
 _GRAPHIC = re.compile("[\u2500-\u257f\u2660-\u2667\U0001fb00-\U0001fbff]")
 MNEMONICS = frozenset(OPCODES) | frozenset(UNDOCUMENTED)
 BASIC_WORDS = frozenset(kw.lower() for kw in KEYWORDS if kw.isalpha() and len(kw) > 2)
+# a pseudo-op's name alone counts where it is no BASIC keyword ('end', 'if', 'asc', 'sys' are both)
+PSEUDO_NAMES = frozenset(PSEUDO_OPS) - frozenset(kw.lower() for kw in KEYWORDS)
 
 
 @cache
@@ -141,6 +146,32 @@ def keyword_lists(nodes: list[ast.AST]) -> list[int]:
     return found
 
 
+def pseudo_op_lists(nodes: list[ast.AST]) -> list[int]:
+    """Lines of literal collections naming four or more Profi-Ass pseudo-ops ('.byt', or 'byt' where that is no
+    BASIC keyword): a tuple, list, set, a dict's keys, or a call's arguments (rows made by calls: ``PseudoOp("byt", ...)``)."""
+    found = []
+    for node in nodes:
+        if isinstance(node, (ast.Tuple, ast.List, ast.Set)):
+            items = node.elts
+        elif isinstance(node, ast.Dict):
+            items = [k for k in node.keys if k is not None]
+        elif isinstance(node, ast.Call):
+            items = [a.args[0] if isinstance(a, ast.Call) and a.args else a for a in node.args]
+        else:
+            continue
+        names = set()
+        for item in items:
+            value = _constant(item)
+            if isinstance(value, str):
+                if value in PSEUDO_NAMES:
+                    names.add(value)
+                elif value[:1] == "." and value[1:] in PSEUDO_OPS:
+                    names.add(value[1:])
+        if len(names) >= 4:
+            found.append(node.lineno)
+    return found
+
+
 def gc_switches(nodes: list[ast.AST]) -> list[int]:
     """Lines calling ``gc.disable()``."""
     return [node.lineno for node in nodes if isinstance(node, ast.Call)
@@ -169,6 +200,7 @@ CHECKS = {
     "basic/tokens.py": keyword_lists,
     "asm/pipeline.py": gc_switches,
     "filetype.py": prg_tests,
+    "asm/pseudo.py": pseudo_op_lists,
 }
 
 
@@ -224,6 +256,9 @@ def test_each_home_holds_its_facts(home):
     ("asm/pipeline.py", "import gc\ngc.disable()"),
     ("filetype.py", "x = name.endswith('.prg') or data[:2] == b'\\x01\\x08'"),
     ("filetype.py", "def _looks_textual(data): return True"),
+    ("asm/pseudo.py", "LISTED = ('.byt', '.wor', '.asc', '.flp')"),
+    ("asm/pseudo.py", "PASS1 = {'opt': 1, 'mac': 2, 'men': 3, 'got': 4}"),
+    ("asm/pseudo.py", "OPS = table(Op('byt', 1), Op('wor', 2), Op('tit', 3), Op('pag', 4))"),
 ])
 def test_a_second_table_is_found(home, text):
     assert CHECKS[home](list(ast.walk(ast.parse(text)))), text

@@ -1,30 +1,11 @@
 """Memory bounded by the input's size: the peak of the memory an assembly allocates
 (tracemalloc, from the text on: its reading, both passes, the listing text), per byte of input.
 
-The bounds are the figures measured when these tests were written, with about a tenth to spare:
-a change that keeps more per line, per statement or per entry fails here.  (The issue's target is
-about 20 x above the interpreter's base; ``bench/bench_memory.py`` measures the resident memory of
-whole commands, the figures in bench/README.md.)  Measured 2026-12-01 (tracemalloc peak / input):
-large bench program with a listing 22.9 x, real-shaped one 27.9 x, 1 M lines of ' nop' 11.4 x, since a
-file's lines are columns (reader.Lines) and the entries note a line by its number (main with the decoder's
-round, an object per line: 29.5 x, 32.7 x, 34.2 x, which fails these bounds; before the decoder's round:
-35.8 x, 34.1 x; before the round of one object per line: 50.6 x, 46.7 x).  Round memsym (pass 1's symbol
-tables: no dict of spellings equal to their keys, order a list, kind and place packed in one dict): large
-with a listing 22.5 x, real 27.8 x, large without a listing 20.3 x (main then: 23.0 x, 28.0 x, 21.7 x).
-Round memlist (pass 2 keeps no bytes per entry for the listing: it takes them from the object): large with
-a listing 21.3 x, real 25.4 x, large without a listing 20.1 x (main then: 22.4 x, 27.7 x, 20.1 x).
-Round memexpr (a symbol's compiled expression is its key, one string object a name, Insn four slots, no record
-kept for a text that defines a name): large with a listing 17.3 x, real 23.5 x, large without a listing 13.8 x
-(main then: 21.3 x, 25.4 x, 20.1 x).
-Round memcols (a line with a comment as columns, not objects; the entries' sizes an array and their locals
-by runs; a symbol's place an array item): large with a listing 19.35 x, real 18.89 x, large without a
-listing 17.92 x (main 3746e94: 21.25 x, 25.37 x, 20.10 x).
-The three rounds together (memexpr, memtext, memcols merged): large with a listing 15.4 x, real 17.05 x, large
-without a listing 11.62 x, real without 11.75 x, a million ' nop' lines 8.8 x (main 3746e94: 21.25 x, 25.37 x,
-20.1 x, 20.5 x, 11.36 x); the bounds are these with a tenth to spare.
-Expressions as plain trees (a Symbol node a name, 'table+2' a Chain with its tuples where one 64-byte object
-was): large with a listing 17.7 x, large without a listing 13.1 x, real 17.3 x and 12.4 x (before: 15.5 x,
-11.8 x, 17.2 x, 12.0 x); the large program's bounds are these with a tenth to spare.
+The bounds are the figures measured, with about a tenth to spare: a change that keeps more per line,
+per statement or per entry fails here.  Measured (tracemalloc peak / input bytes): the large bench
+program with a listing 17.6 x, without one 12.8 x; the real-shaped one 17.3 x and 12.2 x; a million
+lines of ' nop' 8.8 x.  (``bench/bench_memory.py`` measures the resident memory of whole commands,
+its figures in bench/README.md.)
 """
 
 from __future__ import annotations
@@ -139,11 +120,9 @@ SHAPES = {
     "a statement": lambda k: " lda #1\n",
     "a long line": lambda k: " ; " + "x" * 4000 + "\n",
 }
-SHAPE_BOUND = 46.0  # bytes at the peak per byte of input, for any mix (each shape alone at 120 KB, measured:
-# labels only 43.6 x -- each is a SYNTAX 0 error with its note and a symbol --, several statements 33.4 x, a
-# blank with a tab 22.9 x, blank lines 17.4 x; a blank with spaces was 116.6 x before such lines shared one
-# line object as empty lines do, a line number alone 46.6 x before it was kept in the columns as a line of
-# only a comment is)
+SHAPE_BOUND = 37.0  # bytes at the peak per byte of input, for any mix, a tenth above the worst shape alone (each
+# at 120 KB, measured: several statements 33.4 x, labels only 29.2 x -- a SYNTAX 0 error each, the first 1,000
+# kept --, a blank with a tab 22.9 x, blank lines 17.4 x, a statement 10.0 x)
 
 
 @st.composite

@@ -4,14 +4,15 @@ visible, errors that lead to their cause, their habits answered, and what VICE a
 from __future__ import annotations
 
 import pytest
+from helpers import run_cli
 from hypothesis import given
 from hypothesis import strategies as st
 
 from asm6502.asm import expr as ex
 from asm6502.asm.pipeline import assemble
+from asm6502.asm.precedence import usual_value, written
 from asm6502.asm.result import Options
 from asm6502.diagnostics import DiagnosticError
-from helpers import run_cli
 
 run = run_cli
 
@@ -120,13 +121,13 @@ def test_both_written_forms_read_the_same_left_to_right_and_with_precedence(text
 
     def both(t: str):  # (its value left to right, with the usual precedence) or None (an overflow, a division by 0)
         try:
-            return ex.evaluate(t, values), ex.usual_value(ex.parse(t), values, 0, None)
+            return ex.evaluate(t, values), usual_value(ex.parse(t), values, 0, None)
         except ex.ExprError:
             return None
 
-    here, usual = both(ex.written(tree, text)), both(ex.written(tree, text, usual=True))
+    here, usual = both(written(tree, text)), both(written(tree, text, usual=True))
     try:
-        value, other = ex.evaluate(text, values), ex.usual_value(tree, values, 0, None)
+        value, other = ex.evaluate(text, values), usual_value(tree, values, 0, None)
     except ex.ExprError:
         return
     if here is not None:

@@ -18,6 +18,7 @@ import re
 
 from asm6502.asm import expr as ex
 from asm6502.asm.operand_text import OPERAND_LIMIT, OperandProblem, addressing_form, comma_not_index, keys, overflow, petscii, split_commas, texty
+from asm6502.asm.precedence import is_mixed
 from asm6502.asm.pseudo import DATA, PSEUDO_OPS, WORDS, foreign_hint
 from asm6502.asm.reader import START_LINE
 from asm6502.asm.statements import Bad, Call, Data, Define, Form, Insn, Label, Offsets, Origin, Pseudo, Record, Start
@@ -62,8 +63,8 @@ class Decoder:
         self.advice: tuple | None = None  # (set while an operand is read)
         # the trees that the usual operator precedence would read otherwise ('a+b*c'): id -> itself
         # (assemble checks their values where they are used: a warning where the two readings differ); None when
-        # no such warning is wanted (-W no-precedence, -q: the large bench program's 1,106 such definitions then
-        # need no entries of their own, 0.8 % of its instructions, callgrind)
+        # no such warning is wanted (-W no-precedence, -q: a definition of such an expression then needs no
+        # entry of its own)
         self.mixed: dict[int, Any] | None = {} if mixed else None
 
     def forget(self) -> None:
@@ -104,7 +105,7 @@ class Decoder:
             found = (exc.message, exc.offset, exc.length)
         else:
             kind = type(found)
-            if self.mixed is not None and kind is not ex.Symbol and ex.is_mixed(found):
+            if self.mixed is not None and kind is not ex.Symbol and is_mixed(found):
                 self.mixed[id(found)] = found
             if found is self.symbols.get(text) or not keep and (kind is ex.Chain or kind is ex.Negate):
                 return found
@@ -132,12 +133,13 @@ class Decoder:
         """The record of a statement text, remembered unless it is a constant's definition or an instruction or
         data with a label: a name is defined once -- a second time is the original's REDEFINITION -- so such a
         text comes again only in a macro's body (read again at each call: a few decodings more) or as a duplicate,
-        and a program has thousands of them: not kept, the table holds half the texts."""
+        and a program has thousands of them: not kept, the table holds half the texts.  Nor is a label alone: it is
+        the original's SYNTAX 0, an error, and the text comes again only in a loop or a macro's body."""
         record = self.records.get(text)
         if record is None:
             record = self._decode(text)
             kind = type(record)
-            if record.var if kind is Define else record.label is None or kind is not Insn and kind is not Data:
+            if record.var if kind is Define else record.label is None or kind is not Insn and kind is not Data and kind is not Label:
                 self.records[text] = record
         return record
 
@@ -226,14 +228,14 @@ class Decoder:
         if START_LINE.match(text):
             return Start(None, None)
         after = rest.lstrip()
+        if not after:  # (a label alone defines nothing: its name is not made a symbol key)
+            hint = self._undocumented_hint(word)
+            return Label(word, None) if hint is None else Bad(None, (hint, base, len(word)))
         word = self.key_string(word)  # (a label or a definition's name: the symbol table's key)
         if len(word) > LABEL_FIELD and after[:1] in ("=", "_"):
             return Bad(None, (f"'{word}' is longer than {LABEL_FIELD} characters: the original reads the '=' of a "
                                       f"definition after a {LABEL_FIELD}-character name field (8 characters count) [SYNTAX 1]",
                                       base, len(word)))  # fmt: skip
-        if not after:
-            hint = self._undocumented_hint(word)
-            return Label(word, None) if hint is None else Bad(None, (hint, base, len(word)))
         if rest[0] not in " \t":  # 'val=5', 'val_5': the original needs a blank after a label
             return Bad(None, (f"a blank is needed after the label '{word}' [SYNTAX {0 if rest[0] == '_' else 1}]", base + end, 1))
         record = self._body(word, after, base + len(text) - len(after))

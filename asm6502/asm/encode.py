@@ -14,6 +14,7 @@ from itertools import count
 
 from asm6502.asm import expr as ex
 from asm6502.asm.entries import FORWARD, MacroCall
+from asm6502.asm.precedence import is_mixed, written
 from asm6502.asm.program import Program
 from asm6502.asm.pseudo import PSEUDO_OPS, WORDS
 from asm6502.asm.rows import NO_VALUE, as_span
@@ -243,9 +244,9 @@ class Encoder:
         """How a value out of range was reached, when the usual precedence would read its expression otherwise
         (' (= [$0400+12]*40, read left to right)'); else ''."""
         mixed = self.program.decoder.mixed  # (None without the warnings: the tree is asked, on this error's path only)
-        if (id(node) not in mixed) if mixed is not None else not ex.is_mixed(node):
+        if (id(node) not in mixed) if mixed is not None else not is_mixed(node):
             return ""
-        return f" (= {ex.written(node, self.place(at)[1].text[offset:])}, read left to right)"
+        return f" (= {written(node, self.place(at)[1].text[offset:])}, read left to right)"
 
     def operand(self, rec: Insn, at: int) -> tuple:
         line, stmt = self.place(at)

@@ -13,7 +13,7 @@ from asm6502.asm.pseudo import foreign_hint
 from asm6502.asm.reader import file_name, read_source
 from asm6502.asm.result import Options
 from asm6502.asm.state import NextFile, Pass1State, Stop
-from asm6502.asm.symbols import CONST
+from asm6502.asm.symbols import SymbolTable
 from asm6502.asm.symfile import read_symbols
 from asm6502.asm.typed import as_typed
 from asm6502.diagnostics import Diagnostic, Kept, Span, error, note
@@ -31,47 +31,62 @@ _DEVICE_NAME = LazyPattern(r'\s*(?:(\d+)\s*,\s*)?"')  # '8,"name"' (or '"name"':
 DRIVES = range(8, 12)  # the IEC bus devices a 1541 drive can be set to
 
 
-class IncludedFiles(Pass1State):
-    """``.file``, ``.lst``, ``.sst`` (a mixin of layout.Layout)."""
+class IncludedFiles:
+    """``.file``, ``.lst``, ``.sst``: where the chain of ``.file`` began and whether it was closed, the
+    tables ``.sst`` writes."""
 
-    def start_files(self) -> None:
+    def __init__(self, state: Pass1State, symbols: SymbolTable, reader):
+        self.state = state
+        self.symbols = symbols  # ('.lst' loads a table into them)
+        self.reader = reader  # (name, line, raw=False) -> (lines, start line), or the file's bytes; raises OSError
         self.chained: tuple | None = None  # where the first .file was met
         self.chain_closed = False
         self.sst: list[tuple[str, dict[str, int]]] = []  # ('.sst' file name, the symbols at that point)
 
     def op_file(self, rec, line, stmt, local, depth, lines):
         """``.file dev,"name"``: go on with the next source of the chain (this one ends here)."""
+        state = self.state
         where = (line, stmt.col + rec.args_offset, max(1, len(rec.args)))
         m = _DEVICE_NAME.match(rec.args)
         if m is None:
             hint = foreign_hint(rec.name) if rec.name.lower() != "file" else None  # ('.fill': 64tass's, read as '.fil')
-            self.err('.file needs a device and a file name: .file 8,"name" [SYNTAX 6]', where, *((note(hint),) if hint else ()))
+            state.err('.file needs a device and a file name: .file 8,"name" [SYNTAX 6]', where, *((note(hint),) if hint else ()))
             return None
         device = int(m.group(1)) if m.group(1) else 8
         name = file_argument(rec.args)
         if not name:
-            self.err('.file needs a file name: .file 8,"name" [SYNTAX 6]', where)
+            state.err('.file needs a file name: .file 8,"name" [SYNTAX 6]', where)
             return None
         if device not in DRIVES:
-            self.err(f".file {device},...: device {device} is not a disk drive (8-11) [DEVICE NOT PRESENT]", where)
+            state.err(f".file {device},...: device {device} is not a disk drive (8-11) [DEVICE NOT PRESENT]", where)
             raise Stop
         if self.chained is None:
             self.chained = (line, stmt.col, len(stmt.text))
         try:
             new_lines, start = self.reader(name, line)
         except OSError as exc:
-            self.err(f"cannot read .file '{name}': {exc.strerror or exc} [IEEE]", where)
+            state.err(f"cannot read .file '{name}': {exc.strerror or exc} [IEEE]", where)
             raise Stop from None
         raise NextFile(new_lines, start)
+
+    def close_chain(self) -> None:
+        """'.end 8,"first"': the chain ends as the manual asks."""
+        self.chain_closed = True
+
+    def finish(self) -> None:
+        """The end of pass 1: a chain that the last file did not close is warned of."""
+        if self.chained is not None and not self.chain_closed:
+            self.state.warn("a .file chain ends without '.end 8,\"first file\"': the original would run pass 2 on the last "
+                            "file only (the manual asks for the .end); here the whole chain is assembled", self.chained)  # fmt: skip
 
     def op_sst(self, rec, line, stmt, local, depth, lines):
         name = file_argument(rec.args)
         if not name:
-            self.err('.sst needs a file name: .sst 8,2,"name,s,w" [SYNTAX 6]', (line, stmt.col + rec.op_offset, rec.op_length))
+            self.state.err('.sst needs a file name: .sst 8,2,"name,s,w" [SYNTAX 6]', (line, stmt.col + rec.op_offset, rec.op_length))
         elif '"' not in rec.args:
-            self.err('.sst needs the file name in quotes: .sst 8,2,"name,s,w" [SYNTAX 6]', (line, stmt.col + rec.args_offset, len(rec.args)))
+            self.state.err('.sst needs the file name in quotes: .sst 8,2,"name,s,w" [SYNTAX 6]', (line, stmt.col + rec.args_offset, len(rec.args)))
         else:
-            self.sst.append((name, dict(self.values)))
+            self.sst.append((name, dict(self.state.values)))
         return None
 
     def op_lst(self, rec, line, stmt, local, depth, lines):
@@ -79,23 +94,15 @@ class IncludedFiles(Pass1State):
         name = file_argument(rec.args)
         where = (line, stmt.col + rec.args_offset, max(1, len(rec.args)))
         if not name:
-            self.err('.lst needs a file name: .lst 8,2,"name" [SYNTAX 6]', where)
+            self.state.err('.lst needs a file name: .lst 8,2,"name" [SYNTAX 6]', where)
             return None
         try:
             data = self.reader(name, line, raw=True)
             table = read_symbols(data)
         except (OSError, ValueError) as exc:
-            self.err(f"cannot read .lst '{name}': {getattr(exc, 'strerror', None) or exc}", where)
+            self.state.err(f"cannot read .lst '{name}': {getattr(exc, 'strerror', None) or exc}", where)
             return None
-        for key, value in table:
-            self.values[key] = value
-            if key not in self.symbols:  # (spelled as its key: spelling_of)
-                self.symbols[key] = CONST
-                self.unplaced.add(key)
-                if ":" not in key:
-                    self.unordered.add(key)
-            if ":" in key:  # (a local key, 'name:NN', is spelled only when a table names it)
-                self.spelling.setdefault(key, key)
+        self.symbols.load(table)
         return None
 
 

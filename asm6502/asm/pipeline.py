@@ -18,6 +18,7 @@ from asm6502.asm.encode import Encoder
 from asm6502.asm.entries import FORWARD, MacroCall
 from asm6502.asm.files import SourceFiles, line_problems, source_text
 from asm6502.asm.layout import Layout
+from asm6502.asm.precedence import usual_value, whole_extent, written
 from asm6502.asm.program import Program
 from asm6502.asm.reader import read_source
 from asm6502.asm.result import Options, Result
@@ -30,9 +31,6 @@ from asm6502.diagnostics import Diagnostic, DiagnosticError, Kept, Span, error, 
 from asm6502.fileio import Files
 from asm6502.patterns import LazyPattern
 
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    pass
 
 class PausedGc:
     """The one place the cyclic garbage collector is switched off: an assembly allocates many small,
@@ -52,16 +50,6 @@ class PausedGc:
     def __exit__(self, *exc) -> None:
         if self.collecting and not self.to_the_end:
             gc.enable()
-
-
-
-
-
-
-
-
-
-
 
 
 def assemble(text: str | Iterable[str], filename: str = "<input>", options: Options = Options(), files=None) -> Result:
@@ -312,7 +300,7 @@ def _precedence_warnings(program: Program, kept: Kept) -> list[Diagnostic]:
             if id(tree) not in mixed:
                 continue
             try:
-                value, usual = ex.value(tree, values, pc, local), ex.usual_value(tree, values, pc, local)
+                value, usual = ex.value(tree, values, pc, local), usual_value(tree, values, pc, local)
             except (ex.Unknown, ex.ExprError):  # (pass 2 reports an error of its own; an overflow in the other reading: no value)
                 continue
             if value == usual:
@@ -323,8 +311,8 @@ def _precedence_warnings(program: Program, kept: Kept) -> list[Diagnostic]:
                 continue
             seen.add(place)
             text = stmt.text[offset:]
-            start, end = ex.whole_extent(tree, text)
-            ltr, other = ex.written(tree, text), ex.written(tree, text, usual=True)
+            start, end = whole_extent(tree, text)
+            ltr, other = written(tree, text), written(tree, text, usual=True)
             out.append(warning(
                 f"'{text[start:end]}' is ${value:04X}: Profi-Ass reads it left to right, {ltr}; with the usual "
                 f"precedence (64tass, ACME, C) it would be ${usual:04X}",

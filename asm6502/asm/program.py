@@ -19,8 +19,8 @@ from asm6502.diagnostics import Diagnostic, Kept
 
 
 class Program:
-    """What pass 1 made of a source.  (A class of slots, not a dataclass: importing dataclasses costs the
-    command 9 ms of its start-up.)"""
+    """What pass 1 made of a source.  (A class of slots, not a dataclass: the dataclasses module is not
+    among the command's start-up imports.)"""
 
     __slots__ = ("options", "entries", "decoder", "sources", "values", "symbols", "spelling", "order", "definition_labels", "skipped_labels", "places", "place_refs", "macros", "macro_order", "call_ends", "opens", "object_lfn", "object_buffer", "listing_lfn", "symbol_listing", "symbol_memory", "sst", "last_line", "diagnostics", "kept", "positions")
 

@@ -7,7 +7,9 @@ and every stage reads it:
 
 * ``decode``: the :class:`asm6502.asm.decode.Decoder` method that reads the text
   after the name (``pseudo``: kept as a ``Pseudo`` record with the text);
-* ``pass1``: the :class:`asm6502.asm.layout.Layout` method that runs it in pass 1;
+* ``pass1``: the pass-1 handler that runs it, named by the object of :class:`asm6502.asm.layout.Layout`
+  it acts on (``conds.op_if``: ``Layout.conds``, the conditionals; a data pseudo-op's is the walk's own,
+  ``lay_data``);
 * ``encode``: how pass 2 makes a data pseudo-op's bytes (:data:`BYTES`, :data:`WORDS`:
   each item's value; :data:`FIXED`: bytes the decoder made), ``""`` for control ones;
 * ``listing``: how both listings show it (one of :data:`LISTINGS`);
@@ -49,7 +51,7 @@ class PseudoOp(SlotRecord):
         self.name = name  # the first three letters, lower case ('if': two)
         self.kind = kind  # DATA or CONTROL
         self.decode = decode  # Decoder method
-        self.pass1 = pass1  # Layout method
+        self.pass1 = pass1  # pass-1 handler: 'object.method' of the Layout, or a Layout method
         self.encode = encode  # BYTES, WORDS, FIXED for data; "" for control
         self.listing = listing  # one of LISTINGS
         self.convert = convert  # Writer method
@@ -70,21 +72,21 @@ PSEUDO_OPS: dict[str, PseudoOp] = _table(
     PseudoOp("wor", DATA, "_data_list", "lay_data", WORDS, LISTED, "convert_data", "words, low byte first (p. 12)"),
     PseudoOp("asc", DATA, "_asc", "lay_asc", FIXED, LISTED, "convert_data", "a string in PETSCII"),
     PseudoOp("flp", DATA, "_flp", "lay_data", FIXED, LISTED, "convert_float", "BASIC's 5-byte floats"),
-    PseudoOp("opt", CONTROL, "pseudo", "op_opt", "", OPTIONS, "convert_comment", "listing and object output (p. 17)"),
-    PseudoOp("end", CONTROL, "pseudo", "op_end", "", HIDDEN, "convert_end", "the end of the source"),
-    PseudoOp("if", CONTROL, "pseudo", "op_if", "", LISTED, "convert_comment", "the rest of the line if true (p. 30)"),
-    PseudoOp("got", CONTROL, "pseudo", "op_goto", "", LISTED, "convert_goto", "go on at a line (p. 31)"),
-    PseudoOp("mac", CONTROL, "pseudo", "op_mac", "", DEFINITION, "convert_macro", "a macro definition (p. 23)"),
-    PseudoOp("men", CONTROL, "pseudo", "op_men", "", LISTED, "convert_macro_end", "the end of a macro definition (p. 23)"),
-    PseudoOp("fil", CONTROL, "pseudo", "op_file", "", LISTED, "convert_file", "go on with the next source file"),
-    PseudoOp("tit", CONTROL, "pseudo", "op_listing", "", TITLE, "convert_comment", "the listing's title"),
-    PseudoOp("pag", CONTROL, "pseudo", "op_listing", "", PAGE, "convert_comment", "a new listing page, page length"),
-    PseudoOp("sym", CONTROL, "pseudo", "op_sym", "", SYMBOLS, "convert_comment", "list the symbol table"),
-    PseudoOp("sst", CONTROL, "pseudo", "op_sst", "", LISTED, "convert_unsupported", "write the symbol table to a file"),
-    PseudoOp("lst", CONTROL, "pseudo", "op_lst", "", LISTED, "convert_symbol_load", "load a symbol table from disk"),
-    PseudoOp("stm", CONTROL, "pseudo", "op_accept", "", LISTED, "convert_comment", "the symbol table's memory"),
-    PseudoOp("gtb", CONTROL, "pseudo", "op_c64", "", LISTED, "convert_untranslatable", "the next source from BASIC memory"),
-    PseudoOp("sys", CONTROL, "pseudo", "op_c64", "", LISTED, "convert_untranslatable", "call machine code while assembling"),
+    PseudoOp("opt", CONTROL, "pseudo", "listing_opts.op_opt", "", OPTIONS, "convert_comment", "listing and object output (p. 17)"),
+    PseudoOp("end", CONTROL, "pseudo", "conds.op_end", "", HIDDEN, "convert_end", "the end of the source"),
+    PseudoOp("if", CONTROL, "pseudo", "conds.op_if", "", LISTED, "convert_comment", "the rest of the line if true (p. 30)"),
+    PseudoOp("got", CONTROL, "pseudo", "conds.op_goto", "", LISTED, "convert_goto", "go on at a line (p. 31)"),
+    PseudoOp("mac", CONTROL, "pseudo", "macros.op_mac", "", DEFINITION, "convert_macro", "a macro definition (p. 23)"),
+    PseudoOp("men", CONTROL, "pseudo", "macros.op_men", "", LISTED, "convert_macro_end", "the end of a macro definition (p. 23)"),
+    PseudoOp("fil", CONTROL, "pseudo", "files.op_file", "", LISTED, "convert_file", "go on with the next source file"),
+    PseudoOp("tit", CONTROL, "pseudo", "listing_opts.op_listing", "", TITLE, "convert_comment", "the listing's title"),
+    PseudoOp("pag", CONTROL, "pseudo", "listing_opts.op_listing", "", PAGE, "convert_comment", "a new listing page, page length"),
+    PseudoOp("sym", CONTROL, "pseudo", "listing_opts.op_sym", "", SYMBOLS, "convert_comment", "list the symbol table"),
+    PseudoOp("sst", CONTROL, "pseudo", "files.op_sst", "", LISTED, "convert_unsupported", "write the symbol table to a file"),
+    PseudoOp("lst", CONTROL, "pseudo", "files.op_lst", "", LISTED, "convert_symbol_load", "load a symbol table from disk"),
+    PseudoOp("stm", CONTROL, "pseudo", "listing_opts.op_accept", "", LISTED, "convert_comment", "the symbol table's memory"),
+    PseudoOp("gtb", CONTROL, "pseudo", "listing_opts.op_c64", "", LISTED, "convert_untranslatable", "the next source from BASIC memory"),
+    PseudoOp("sys", CONTROL, "pseudo", "listing_opts.op_c64", "", LISTED, "convert_untranslatable", "call machine code while assembling"),
 )
 
 
