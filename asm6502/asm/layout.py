@@ -63,6 +63,17 @@ def _after_comment(text: str | None, col: int) -> bool:
     return ended
 
 
+def _handlers(kind: str) -> tuple[tuple[str, str, str, bool], ...]:
+    """(name, the Layout attribute its handler's object is or "", the method, listed) of every pseudo-op of a
+    kind: the registry's names split once, not at each assembly (Layout.handler reads one name so)."""
+    return tuple((name, *op.pass1.rpartition(".")[::2], op.listing not in (DEFINITION, HIDDEN))
+                 for name, op in PSEUDO_OPS.items() if op.kind == kind)  # fmt: skip
+
+
+_CONTROL_HANDLERS = _handlers(CONTROL)
+_DATA_HANDLERS = _handlers(DATA)
+
+
 class Layout:
     """One assembly's pass 1: the walk over the lines, and the concerns it hands statements to."""
 
@@ -82,9 +93,9 @@ class Layout:
         self.started = False
         self.sources: dict[str, tuple[Lines, int]] = {}  # each file run -> its lines and start line (Program.sources)
         # pseudo-op -> (its pass-1 handler, listed here): asm6502/asm/pseudo.py
-        self.pseudo = {name: (self.handler(op.pass1), op.listing not in (DEFINITION, HIDDEN))
-                       for name, op in PSEUDO_OPS.items() if op.kind == CONTROL}  # fmt: skip
-        self.data_ops = {name: self.handler(op.pass1) for name, op in PSEUDO_OPS.items() if op.kind == DATA}
+        self.pseudo = {name: (getattr(getattr(self, owner) if owner else self, method), listed)
+                       for name, owner, method, listed in _CONTROL_HANDLERS}  # fmt: skip
+        self.data_ops = {name: getattr(getattr(self, owner) if owner else self, method) for name, owner, method, _ in _DATA_HANDLERS}
 
     def handler(self, name: str):
         """The pass-1 handler a pseudo-op's entry names: 'conds.op_if' is the conditionals' ``op_if``, a name
