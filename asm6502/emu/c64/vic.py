@@ -105,6 +105,7 @@ class VIC:
     TRANSIENT = ("memory", "colour_ram", "cursor", "peeked")
 
     def __init__(self) -> None:
+        self.model = "6569"  # the chip drawn: vicdraw.MODELS (the 8565 of a C64C draws grey dots)
         self.regs = [0] * 0x41  # + the bank, BANK_REG (as CIA 2 port A's bits 0-1 read)
         self.regs[BANK_REG] = 3
         self.compare = 0  # raster compare line (write $D012 + bit 7 of $D011)
@@ -335,7 +336,7 @@ class VIC:
         """Walk the lines whose pixels are all drawn by *cycle*."""
         frame = self.frame
         if self.cursor is None:
-            self.cursor = LineDrawer(frame, self.memory, self.colour_ram)
+            self.cursor = LineDrawer(frame, self.memory, self.colour_ram, self.model)
             self.peeked = None
         cursor = self.cursor
         lines = min(max(cycle - frame.cycle - LINE_DONE + CYCLES_PER_LINE, 0) // CYCLES_PER_LINE, LINES)

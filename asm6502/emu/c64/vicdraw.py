@@ -15,6 +15,11 @@ colours: background graphics in the five valid modes (the invalid ones show blac
 idle-state graphics from $3FFF ($39FF with ECM), sprites (hires, multicolour, X and Y
 expansion, priority to the foreground), the border on top.
 
+Within a line: a colour register written in mid-line changes the colour from the column its
+cycle reaches, as the chip model draws it (``MODELS``: the 6569's colour latency, the 8565's
+grey dot); a sprite whose X position, multicolour or X expansion bit is written during the
+line is shifted out pixel by pixel (``sprite_run``), the others drawn whole.
+
 Memory is read as the VIC reads it (``Fetch``: a 16-bit address, the bank included,
 the character ROM at $1000-$1FFF of banks 0 and 2) at the time the line is drawn: the
 register writes are timed, memory is not (a screenshot shows the memory of its
@@ -196,11 +201,125 @@ def _sprite_pixels(data: int, multicolour: bool, expand: bool) -> list[tuple[int
     return out
 
 
+# a sprite the line shows: (number, first beam position, pixels shown, data, multicolour, X
+# expansion, its pixels as ``sprite_run`` found them or None: drawn from the others)
+ShownSprite = tuple[int, int, int, int, bool, bool, list[tuple[int, int]] | None]
+# the registers a sprite's shifting depends on: written in mid-line, its pixels are found pixel
+# by pixel (``sprite_run``); the cycles after a line's start its last pixel can be drawn in
+SPRITE_SHIFT_REGS = frozenset((*range(0, 0x10, 2), 0x10, 0x1C, 0x1D))
+SPRITE_LINE_CYCLES = 70
+# the chips drawn: the PAL 6569 and the 8565 of the C64C (VICE's x64sc, vicii-chip-model.c:
+# the 6569 has a colour latency, the 8565 the grey dot; vicii-draw-cycle.c)
+MODELS = ("6569", "8565")
+# in its cycle group of 8 beam positions, the pixel from which a sprite register written in
+# the cycle counts (VICE's x64sc, vicii-draw-cycle.c, draw_sprites8): X expansion and
+# priority from pixel 6, multicolour from 6 on an 8565 and 7 on a 6569; the X position the
+# comparator matches is taken at the end of the cycle (from the next group on)
+EXPX_PIXEL = 6
+MC_PIXEL = {"6569": 7, "8565": 6}
+
+
+def sprite_run(n: int, data: int, regs: list[int], events: list[tuple[int, int, int]],
+               model: str) -> tuple[int, list[tuple[int, int]]] | None:
+    """Sprite *n*'s line pixel by pixel, where the line writes its X position, multicolour or
+    X expansion bit (*events*: (cycle from the line's start, register, value), *regs* as the
+    line starts): (first beam position, (offset from it, colour source) of each pixel set), or
+    None where it shows nothing.  The sequencer as VICE's x64sc models the chip
+    (vicii-draw-cycle.c, draw_sprites): when the X counter matches, the sprite's shift
+    register starts with its expansion and multicolour flip-flops set; in each pixel, the
+    expansion flip-flop set, a hires sprite takes one bit (source 2), a multicolour one, its
+    flip-flop set, two (source 1-3) and toggles the flip-flop; the register shifts while the
+    expansion flip-flop is set, which toggles with X expansion on and stays set without.  A
+    multicolour bit switched resets the multicolour flip-flop on a 6569 and toggles it, the
+    expansion flip-flop clear, on an 8565.  The sprite stops when its register and the pixel
+    held are empty, and at its DMA as ``sprite_beam`` says."""
+    bit = 1 << n
+    x = regs[2 * n] | (0x100 if regs[0x10] & bit else 0)
+    mc, xe = bool(regs[0x1C] & bit), bool(regs[0x1D] & bit)
+    begin, at = 0, None
+    latches = []  # (beam position, register, value) of the mode bits
+    for k, reg, value in events:
+        if reg == 0x1C or reg == 0x1D:
+            latches.append((8 * k + (MC_PIXEL[model] if reg == 0x1C else EXPX_PIXEL), reg, value))
+            continue
+        if at is None:
+            end = 8 * (k + 1)
+            found = sprite_beam(n, x)
+            if found is not None and begin <= found[0] < end:
+                at = found[0]
+            begin = end
+        if reg == 2 * n:
+            x = value | (x & 0x100)
+        elif reg == 0x10:
+            x = (x & 0xFF) | (0x100 if value & bit else 0)
+    if at is None:
+        found = sprite_beam(n, x)
+        if found is None or found[0] < begin:
+            return None
+        at = found[0]
+    cut = (0x163 + 16 * n - X_AT_CYCLE1) % X_POSITIONS + 4  # (``sprite_beam``: its last pixel, held)
+    if at > cut:
+        cut = NO_CUT
+    li = 0
+    while li < len(latches) and latches[li][0] <= at:
+        _b, reg, value = latches[li]
+        if reg == 0x1C:
+            mc = bool(value & bit)
+        else:
+            xe = bool(value & bit)
+        li += 1
+    shift, pixel, exp_flop, mc_flop = data, 0, True, True
+    out = []
+    b = at
+    while shift or pixel:
+        while li < len(latches) and latches[li][0] <= b:
+            _b, reg, value = latches[li]
+            if reg == 0x1C:
+                now = bool(value & bit)
+                if now != mc:
+                    if model == "6569":
+                        mc_flop = False
+                    elif not exp_flop:
+                        mc_flop = not mc_flop
+                mc = now
+            else:
+                xe = bool(value & bit)
+            li += 1
+        if b >= cut:
+            if pixel:
+                out.append((b - at, pixel))
+            break
+        if exp_flop:
+            if mc:
+                if mc_flop:
+                    pixel = shift >> 22 & 3
+                mc_flop = not mc_flop
+            else:
+                pixel = (shift >> 23 & 1) << 1
+            shift = shift << 1 & 0xFFFFFF
+        exp_flop = not exp_flop if xe else True
+        if pixel:
+            out.append((b - at, pixel))
+        b += 1
+    return (at, out) if out else None
+
+
+NO_CUT = 1 << 30
+
+
+def _run_mask(run: list[tuple[int, int]]) -> int:
+    m = 0
+    for off, _src in run:
+        m |= 1 << off
+    return m
+
+
 class LineDrawer:
     """Walks the raster lines of one frame (``step``), keeping the VIC's counters."""
 
-    def __init__(self, log: FrameLog, fetch: Fetch, colour_ram: list[int]):
+    def __init__(self, log: FrameLog, fetch: Fetch, colour_ram: list[int], model: str = "6569"):
         self.log = log
+        self.model = model  # the chip: "6569" or "8565" (``MODELS``)
         self.fetch = fetch
         self.colour_ram = colour_ram
         self.regs = list(log.start)
@@ -233,6 +352,8 @@ class LineDrawer:
         self._sprites_from_last_frame()
         self.line_regs = list(self.regs)
         self.line_pos = 0
+        self._shown_key: tuple[int, int] | None = None  # (line, writes) the sprites below were found for
+        self._shown: list[ShownSprite] = []
 
     def apply_until(self, cycle: int) -> None:
         """Apply the logged writes made before *cycle*."""
@@ -432,28 +553,55 @@ class LineDrawer:
         -- the data the sequencer fetched at the end of the line before (Bauer 3.8.1).  The
         column is negative for a sprite left of the picture."""
         out = []
-        for n, beam, keep, data, mc, xe in self._shown_sprites():
-            pixels = _sprite_pixels(data, mc, xe)
-            if keep <= 48:
-                pixels = [p for p in pixels if p[0] < keep - 1] + [(keep - 1, s) for o, s in pixels if o == keep - 2]
+        for n, beam, keep, data, mc, xe, run in self._shown_sprites():
+            if run is None:
+                pixels = _sprite_pixels(data, mc, xe)
+                if keep <= 48:
+                    pixels = [p for p in pixels if p[0] < keep - 1] + [(keep - 1, s) for o, s in pixels if o == keep - 2]
+            else:
+                pixels = run
             out.append((n, beam - BEAM_OF_COLUMN0, pixels))
         return out
 
-    def _shown_sprites(self) -> list[tuple[int, int, int, int, bool, bool]]:
-        """(number, first beam position, pixels shown, data, multicolour, X expansion) of each
-        sprite the line shows with some pixel set."""
+    def _shown_sprites(self) -> list[ShownSprite]:
+        """(number, first beam position, pixels shown, data, multicolour, X expansion, None) of
+        each sprite the line shows with some pixel set, from the registers at the line's start;
+        where the line writes a register the sprites' shifting depends on (X, $D010, $D01C,
+        $D01D), (number, first beam position, 49, data, -, -, its pixels) as ``sprite_run``
+        finds them.  Kept for the line (the writes logged so far)."""
+        key = (self.line, len(self.log.writes))
+        if self._shown_key == key:
+            return self._shown
+        self._shown_key = key
+        out: list[ShownSprite] = []
+        self._shown = out
         shown = self.sp_shown
         if not shown:
-            return []
-        regs = self.regs
-        out = []
+            return out
+        regs = self.line_regs
+        events = []
+        writes, i = self.log.writes, self.line_pos
+        start = self.line_start(self.line - 1)
+        end = start + SPRITE_LINE_CYCLES
+        while i < len(writes) and writes[i][0] < end:
+            c, reg, value = writes[i]
+            if reg in SPRITE_SHIFT_REGS and c >= start:
+                events.append((c - start, reg, value))
+            i += 1
         for n in range(8):
             bit = 1 << n
             if not shown & bit or not self.sp_data[n]:
                 continue
+            mc, xe = bool(regs[0x1C] & bit), bool(regs[0x1D] & bit)
+            mine = [e for e in events if e[1] in (0x10, 0x1C, 0x1D, 2 * n)]
+            if mine:
+                found = sprite_run(n, self.sp_data[n], regs, mine, self.model)
+                if found is not None:
+                    out.append((n, found[0], 49, self.sp_data[n], mc, xe, found[1]))
+                continue
             at = sprite_beam(n, regs[2 * n] | (0x100 if regs[0x10] & bit else 0))
             if at is not None:
-                out.append((n, at[0], at[1], self.sp_data[n], bool(regs[0x1C] & bit), bool(regs[0x1D] & bit)))
+                out.append((n, at[0], at[1], self.sp_data[n], mc, xe, None))
         return out
 
     def collisions(self) -> tuple[tuple[tuple[int, int], ...], tuple[tuple[int, int], ...]]:
@@ -467,8 +615,8 @@ class LineDrawer:
         shown = self._shown_sprites()
         if not shown:
             return (), ()
-        masks = [(n, _held(sprite_mask(data, mc, xe), keep) << beam)
-                 for n, beam, keep, data, mc, xe in shown]
+        masks = [(n, (_held(sprite_mask(data, mc, xe), keep) if run is None else _run_mask(run)) << beam)
+                 for n, beam, keep, data, mc, xe, run in shown]
         ss: tuple[tuple[int, int], ...] = ()
         if len(masks) > 1:
             one = two = 0
@@ -717,21 +865,42 @@ _GRAPHICS_BEAMS = ((1 << 8 * 40 + 7) - 1) << (BEAM_OF_COLUMN0 + 32)
 def draw_line(drawer: LineDrawer, until: int) -> bytearray:
     """The colours of the line *drawer* has stepped to, the writes up to cycle *until*
     applied where their cycle falls in the line (a colour changed in mid-line changes it
-    from that column on)."""
+    from that column on).  A colour register written in cycle k counts from the first pixel
+    of column 8 (k - 12) on an 8565, where that pixel shows light grey (15) if its colour
+    comes from that register (the "grey dot"), and from the second pixel on a 6569 (its
+    colour latency: VICE's x64sc, vicii-draw-cycle.c, draw_colors_6569/8565).  The sprites'
+    pixels are the line's (``LineDrawer.sprites``): a mode written in mid-line changes only
+    their colours' registers and priority."""
     line = drawer.line - 1
     start = drawer.line_start(line)
     row = _colours(drawer, line)
     writes = drawer.log.writes
+    grey_dot = drawer.model == "8565"
     while drawer.pos < len(writes) and writes[drawer.pos][0] < min(until, start + CYCLES_PER_LINE):
-        cycle, reg = writes[drawer.pos][0], writes[drawer.pos][1]
+        cycle, reg, value = writes[drawer.pos]
         drawer.apply_until(cycle + 1)
-        x = X_OF_CYCLE0 + (cycle - start) * 8 + (PRIORITY_DELAY if reg == 0x1B else 0)
+        x = X_OF_CYCLE0 + (cycle - start) * 8
+        if reg == 0x1B:
+            x += PRIORITY_DELAY
+        elif reg in COLOUR_REGS and not grey_dot:
+            x += 1
         if x >= WIDTH:
             break
+        if reg in SPRITE_SHIFT_REGS:
+            continue  # (the sprites' pixels were found with it)
         later = _colours(drawer, line)
         x = max(x, 0)
+        if grey_dot and reg in COLOUR_REGS and x == X_OF_CYCLE0 + (cycle - start) * 8:
+            regs = drawer.regs
+            regs[reg] = (value + 1) & 0x0F
+            if _colours(drawer, line)[x] != later[x]:
+                later[x] = 15
+            regs[reg] = value
         row[x:] = later[x:]
     return row
+
+
+COLOUR_REGS = frozenset(range(0x20, 0x2F))
 
 
 def _colours(drawer: LineDrawer, line: int) -> bytearray:
