@@ -23,7 +23,7 @@ from test_c64_machine import booted, make_test_roms
 
 from asm6502.asm import assemble
 from asm6502.emu.c64 import screen, vicdraw
-from asm6502.emu.c64.vic import CYCLES_PER_FRAME
+from asm6502.emu.c64.vic import CYCLES_PER_FRAME, VIC
 
 LINE = 105  # the line the writes happen in (sprites at Y 100 show on lines 101-121)
 BORDER, BACKGROUND = 14, 6
@@ -181,3 +181,27 @@ def test_the_machine_draws_its_model(model, want):
     row = screen.render(m)[LINE - vicdraw.FIRST_LINE]
     column = 8 * (k - 12)
     assert list(row[column - 1:column + 2]) == want
+
+
+# --- the bus: the sprites the VIC fetches -----------------------------------------------------
+@pytest.mark.parametrize("line, cycle, fetched, why", [
+    (None, None, range(100, 121), "Y 100: DMA on in line 100's cycle 55, fetched at the ends of lines 100-120"),
+    (105, 20, range(100, 121), "disabled in mid-display: the DMA goes on until MCBASE reaches 63"),
+    (100, 54, range(100, 121), "disabled in cycle 55 of line 100: the VIC saw it enabled in its DMA check"),
+    (100, 53, [], "disabled in cycle 54: seen in the DMA check of cycle 55, no DMA"),
+])
+def test_a_sprite_disabled_is_fetched_while_its_dma_is_on(line, cycle, fetched, why):
+    """The lines at whose end the VIC takes the bus for sprite 0 (its window, cycles 55-59),
+    with $D015 cleared at (line, 0-based cycle); the display off (no bad lines)."""
+    vic = VIC()
+    vic.write(0x11, 0x0B, 0)
+    vic.write(0x01, 100, 1)
+    vic.write(0x15, 0x01, 2)
+    found = []
+    for at in range(90, 140):
+        if at == line:
+            vic.write(0x15, 0x00, at * 63 + cycle)
+        first, _last = vic.window_after(at * 63 + (cycle + 1 if at == line else 0))
+        if first < (at + 1) * 63:
+            found.append(at)
+    assert found == list(fetched), why

@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Callable
+from typing import Any
 
 WIDTH, HEIGHT = 384, 272
 FIRST_LINE = 16  # the raster line of the picture's top row
@@ -104,27 +105,112 @@ def bad_line(line: int, d011: int, den: bool) -> bool:
     return den and FIRST_BAD <= line <= LAST_BAD and (line & 7) == (d011 & 7)
 
 
-def sprite_dma_lines(regs: list[int]) -> list[int]:
-    """For each raster line, the sprites whose data the VIC fetches at its end (cycles
-    58-63 and 1-10 of the next line): DMA starts in the line whose low 8 bits equal the
-    sprite's Y ($D001, ...) and lasts 21 lines, 42 when expanded in Y (Bauer 3.8.1)."""
-    out = [0] * LINES
-    enabled = regs[0x15]
-    for n in range(8):
-        bit = 1 << n
-        if not enabled & bit:
-            continue
-        y = regs[1 + 2 * n]
-        length = 42 if regs[0x17] & bit else 21
-        for start in (y, y + 256):
-            if start >= LINES:
-                break
-            for line in range(start, start + length):
-                out[line % LINES] |= bit
-            if start + length <= 256:  # the second match only after the first DMA has ended
-                continue
-            break
-    return out
+class SpriteBus:
+    """The sprite sequencer as the bus sees it while the machine runs (``sprite_line``, line
+    by line from cycle 0): its state at the start of the absolute line ``line``, the writes
+    of that line so far, and from them the sprites fetched at the end of each line from it on
+    (``fetched``: the sprites whose DMA is on, enabled or not -- a sprite disabled in
+    mid-display is fetched until MCBASE reaches 63).  Each call is given the VIC's registers
+    as they are (``write`` is told of each write to ``SPRITE_DMA_REGS`` before they take it).
+    The lines ahead are found once until the next write: with the registers fixed, the state
+    at a frame's start repeats from the second frame on, and the lines' fetches with it."""
+
+    def __init__(self, regs: list[int]):
+        self.line = 0
+        self.start_regs = list(regs)  # at the start of ``line``
+        self.events: list[tuple[int, int, int]] = []  # the line's writes: (cycle in it, reg, value)
+        self.state: list[Any] = [0, 0, [0] * 8, [0] * 8, [True] * 8]  # DMA, display, MCBASE, MC, flip-flops
+        self.finished: dict[int, int] = {}  # the fetches of the last lines before ``line``
+        self._ahead()
+
+    def _ahead(self) -> None:
+        self.future: list[int] = []  # the fetches of line ``line`` + i
+        self.f_state = _copy(self.state)
+        self.f_frames: dict[tuple, int] = {}  # a frame start's state -> its index in ``future``
+        self.period = -1  # from this index on ``future`` repeats every LINES lines
+
+    @staticmethod
+    def _step(state: list[Any], regs: list[int], events: list[tuple[int, int, int]], line: int) -> int:
+        """One line of *state* (a list, updated); the sprites fetched at its end."""
+        dma, shown, mcbase, mc, exp = state
+        low = line & 0xFF
+        if not dma and not events and not any(regs[0x15] >> n & 1 and regs[1 + 2 * n] == low for n in range(8)):
+            state[1] = 0
+            return 0
+        state[0], state[1] = sprite_line(dma, shown, mcbase, mc, exp, regs, events, line)
+        return state[0]
+
+    def _extend(self, regs: list[int]) -> None:
+        at = self.line + len(self.future)
+        state = self.f_state
+        if not self.future:
+            state = _copy(state)
+            self.future.append(self._step(state, self.start_regs, self.events, at % LINES))
+            self.f_state = state
+            return
+        if at % LINES == 0:
+            key = _key(state)
+            if self.f_frames.get(key) == len(self.future) - LINES or len(self.f_frames) >= 4:
+                self.period = len(self.future) - LINES
+                return
+            self.f_frames[key] = len(self.future)
+        state = _copy(state)
+        self.future.append(self._step(state, regs, [], at % LINES))
+        self.f_state = state
+
+    def fetched(self, absolute_line: int, regs: list[int]) -> int:
+        """The sprites fetched at the end of *absolute_line* (no earlier than the line before
+        ``line``), as far as the writes so far tell."""
+        i = absolute_line - self.line
+        if i < 0:
+            return self.finished.get(absolute_line, 0)
+        future = self.future
+        while self.period < 0 and len(future) <= i:
+            self._extend(regs)
+        if self.period >= 0 and i >= len(future):
+            i = self.period + (i - self.period) % LINES
+        return future[i]
+
+    def idle(self, regs: list[int]) -> bool:
+        """No sprite's DMA on, none enabled, no write in the line that could start one."""
+        return not self.state[0] and not regs[0x15] and not self.events
+
+    def write(self, cycle: int, reg: int, value: int, regs: list[int]) -> None:
+        """A write to one of ``SPRITE_DMA_REGS`` in *cycle*, *regs* not yet changed by it."""
+        line, k = divmod(cycle, CYCLES_PER_LINE)
+        if line > self.line:
+            self._advance(line, regs)
+        self.events.append((k, reg, value))
+        self._ahead()
+
+    def _advance(self, line: int, regs: list[int]) -> None:
+        """Move the state to the start of *line* (a later one): the line's writes, then the
+        lines between with the registers as they are (whole frames skipped once they repeat)."""
+        state = self.state
+        self.finished = {self.line: self._step(state, self.start_regs, self.events, self.line % LINES)}
+        at = self.line + 1
+        frames: dict[tuple, int] = {}
+        while at < line:
+            if at % LINES == 0:
+                key = _key(state)
+                if frames.get(key) == at - LINES:  # (from here every frame starts so)
+                    at += (line - 1 - at) // LINES * LINES
+                frames[key] = at
+            fetched = self._step(state, regs, [], at % LINES)
+            if at == line - 1:
+                self.finished = {at: fetched}
+            at += 1
+        self.line = line
+        self.start_regs = list(regs)
+        self.events = []
+
+
+def _copy(state: list[Any]) -> list[Any]:
+    return [state[0], state[1], list(state[2]), list(state[3]), list(state[4])]
+
+
+def _key(state: list[Any]) -> tuple:
+    return state[0], state[1], tuple(state[2]), tuple(state[3]), tuple(state[4])
 
 
 def sprite_beam(n: int, x: int) -> tuple[int, int] | None:
@@ -312,6 +398,73 @@ def _run_mask(run: list[tuple[int, int]]) -> int:
     for off, _src in run:
         m |= 1 << off
     return m
+
+
+def sprite_line(dma: int, shown: int, mcbase: list[int], mc: list[int], exp: list[bool], regs: list[int],
+                events: list[tuple[int, int, int]], line: int) -> tuple[int, int]:
+    """The sprite sequencer through one line (Bauer 3.8.1; VICE's x64sc, vicii-cycle.c and the
+    $D017 store of vicii-mem.c): from the DMA flags *dma*, the display flags *shown*, MCBASE,
+    MC and the Y expansion flip-flops (updated in place), the registers as the line starts and
+    its writes to $D015, $D017 and the Y positions (*events*: (cycle from the line's start,
+    register, value)), each seen from the cycle after its own: a $D017 bit cleared sets the
+    flip-flop, and if it was reset in cycle 15, MC becomes (%101010 & (MCBASE & MC)) |
+    (%010101 & (MCBASE | MC)) (sprite crunch); cycle 16: MCBASE = MC where the flip-flop is
+    set, DMA off at 63; cycles 55 and 56: DMA on (MCBASE 0, flip-flop set) for an enabled
+    sprite whose Y is the line's low byte; cycle 56: the flip-flop toggles where Y expansion
+    is on; cycle 58: MC = MCBASE, the sprite shown on the next line while its DMA is on
+    (turned on where Y matches, off without DMA); the fetches then advance MC by 3.  Returns
+    (DMA, display): the sprites fetched at the line's end, those shown on the next line."""
+    y_regs = [regs[1 + 2 * n] for n in range(8)]
+    enabled, y_exp = regs[0x15], regs[0x17]
+    ev = 0
+
+    def writes_until(k: int) -> None:  # the CPU's writes of the cycles before VIC cycle k
+        nonlocal ev, enabled, y_exp
+        while ev < len(events) and events[ev][0] < k:
+            kc, reg, value = events[ev]
+            if reg == 0x17:
+                for n in range(8):
+                    if not value >> n & 1 and not exp[n]:
+                        if kc == CRUNCH_CYCLE:
+                            mc[n] = (0x2A & (mcbase[n] & mc[n])) | (0x15 & (mcbase[n] | mc[n]))
+                        exp[n] = True
+                y_exp = value
+            elif reg == 0x15:
+                enabled = value
+            else:
+                y_regs[(reg - 1) >> 1] = value
+            ev += 1
+
+    writes_until(MCBASE_CYCLE)
+    for n in range(8):
+        if dma >> n & 1 and exp[n]:
+            mcbase[n] = mc[n]
+            if mcbase[n] == 63:
+                dma &= ~(1 << n)
+    low = line & 0xFF
+    for k in DMA_CYCLES:
+        writes_until(k)
+        for n in range(8):
+            bit = 1 << n
+            if enabled & bit and y_regs[n] == low and not dma & bit:
+                dma |= bit
+                mcbase[n] = 0
+                exp[n] = True
+        if k == DMA_CYCLES[1]:
+            for n in range(8):
+                if dma >> n & 1 and y_exp >> n & 1:
+                    exp[n] = not exp[n]
+    writes_until(DISPLAY_CYCLE)
+    for n in range(8):
+        bit = 1 << n
+        mc[n] = mcbase[n]
+        if dma & bit:
+            if enabled & bit and y_regs[n] == low:
+                shown |= bit
+            mc[n] = (mc[n] + 3) & 63
+        else:
+            shown &= ~bit
+    return dma, shown
 
 
 class LineDrawer:
@@ -656,7 +809,8 @@ class LineDrawer:
             rows = (done + 1) // 2 if regs[0x17] & bit else done
             if rows < 21:
                 self.sp_dma |= bit
-                self.sp_mcbase[n] = self.sp_mc[n] = 3 * rows
+                self.sp_mcbase[n] = 3 * rows
+                self.sp_mc[n] = (3 * rows + 3) & 63  # (as ``sprite_line`` leaves it after the fetch)
                 self.sp_exp[n] = not (regs[0x17] & bit and done % 2)
                 self.sp_shown |= bit
                 self._fetch_sprite(n)
@@ -667,82 +821,29 @@ class LineDrawer:
         bank = (3 - (regs[0x40] & 3)) * 0x4000
         pointer = fetch(bank + (regs[0x18] >> 4) * 0x400 + 0x3F8 + n)
         base = bank + pointer * 64
-        mc = self.sp_mc[n]
+        mc = (self.sp_mc[n] - 3) & 63  # (``sprite_line`` advanced MC past the three bytes)
         self.sp_data[n] = fetch(base + mc) << 16 | fetch(base + ((mc + 1) & 63)) << 8 | fetch(base + ((mc + 2) & 63))
-        self.sp_mc[n] = (mc + 3) & 63
 
     def _sprite_sequencer(self, line: int) -> None:
-        """The line's sprite cycles, each register as the VIC sees it then (a write in cycle k
-        from cycle k + 1; VICE's x64sc, vicii-cycle.c and the $D017 store of vicii-mem.c): a
-        $D017 bit cleared sets the expansion flip-flop, and if it was reset in cycle 15,
-        MC becomes (%101010 & (MCBASE & MC)) | (%010101 & (MCBASE | MC)) (sprite crunch); cycle
-        16: MCBASE = MC where the flip-flop is set, DMA off at 63; cycles 55 and 56: DMA on
-        (MCBASE 0, flip-flop set) for an enabled sprite whose Y is the line's low byte;
-        cycle 56: the flip-flop toggles where Y expansion is on; cycle 58: MC = MCBASE, the
-        sprite shown on the next line while its DMA is on (turned on where Y matches, off
-        without DMA); then the data fetched."""
+        """The line's sprite cycles (``sprite_line``), its writes to $D015, $D017 and the Y
+        positions at their cycles; then the data fetched."""
         start = self.line_start(line)
-        regs = list(self.line_regs)
         writes, i = self.log.writes, self.line_pos
         end = start + CYCLES_PER_LINE
         events = []
         while i < len(writes) and writes[i][0] < end:
             c, reg, value = writes[i]
-            if c >= start and (reg == 0x17 or reg == 0x15 or reg < 0x10 and reg & 1):
+            if c >= start and reg in SPRITE_DMA_REGS:
                 events.append((c - start, reg, value))
             i += 1
-        if not self.sp_dma and not regs[0x15] and not any(reg == 0x15 for _k, reg, _v in events):
+        regs = self.line_regs
+        if not self.sp_dma and not regs[0x15] and not events:
             self.sp_shown = 0
             return
-        dma, mcbase, mc, exp = self.sp_dma, self.sp_mcbase, self.sp_mc, self.sp_exp
-        ev = 0
-
-        def writes_until(k: int) -> None:  # the CPU's writes of the cycles before VIC cycle k
-            nonlocal ev
-            while ev < len(events) and events[ev][0] < k:
-                kc, reg, value = events[ev]
-                if reg == 0x17:
-                    for n in range(8):
-                        bit = 1 << n
-                        if not value & bit and not exp[n]:
-                            if kc == CRUNCH_CYCLE:
-                                mc[n] = (0x2A & (mcbase[n] & mc[n])) | (0x15 & (mcbase[n] | mc[n]))
-                            exp[n] = True
-                regs[reg] = value
-                ev += 1
-
-        writes_until(MCBASE_CYCLE)
+        self.sp_dma, self.sp_shown = sprite_line(self.sp_dma, self.sp_shown, self.sp_mcbase, self.sp_mc,
+                                                 self.sp_exp, regs, events, line)
         for n in range(8):
-            if dma >> n & 1 and exp[n]:
-                mcbase[n] = mc[n]
-                if mcbase[n] == 63:
-                    dma &= ~(1 << n)
-        low = line & 0xFF
-        for k in DMA_CYCLES:
-            writes_until(k)
-            for n in range(8):
-                bit = 1 << n
-                if regs[0x15] & bit and regs[1 + 2 * n] == low and not dma & bit:
-                    dma |= bit
-                    mcbase[n] = 0
-                    exp[n] = True
-            if k == DMA_CYCLES[1]:
-                for n in range(8):
-                    if dma >> n & 1 and regs[0x17] >> n & 1:
-                        exp[n] = not exp[n]
-        writes_until(DISPLAY_CYCLE)
-        shown = self.sp_shown
-        for n in range(8):
-            bit = 1 << n
-            mc[n] = mcbase[n]
-            if dma & bit:
-                if regs[0x15] & bit and regs[1 + 2 * n] == low:
-                    shown |= bit
-            else:
-                shown &= ~bit
-        self.sp_dma, self.sp_shown = dma, shown
-        for n in range(8):
-            if dma >> n & 1:
+            if self.sp_dma >> n & 1:
                 self._fetch_sprite(n)
 
     def reg_at(self, reg: int, cycle: int) -> int:
