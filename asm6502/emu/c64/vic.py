@@ -231,14 +231,7 @@ class VIC:
 
     def _next_sprite_line(self, absolute_line: int) -> int:
         """The first line at or after *absolute_line* at whose end a sprite is fetched, or -1."""
-        sprites = self.sprites
-        regs = self.regs
-        if sprites.idle(regs):
-            return -1
-        for a in range(absolute_line, absolute_line + LINES):
-            if sprites.fetched(a, regs):
-                return a
-        return -1
+        return self.sprites.next_fetch(absolute_line, self.regs)
 
     def _plan(self, cycle: int) -> None:
         """Find the first window that ends at or after *cycle*: the next bad line's, the
@@ -246,6 +239,7 @@ class VIC:
         where they touch."""
         here = cycle // CYCLES_PER_LINE
         windows = []
+        sprite = self._next_sprite_line(max(here - 1, 0))
         bad = self._next_bad_line(here, cycle)
         if bad >= 0:
             if bad * CYCLES_PER_LINE + BAD_LINE_WINDOW[1] < cycle:
@@ -253,10 +247,9 @@ class VIC:
         if bad >= 0:
             start = bad * CYCLES_PER_LINE
             windows.append((start + BAD_LINE_WINDOW[0], start + BAD_LINE_WINDOW[1]))
-            if self.sprites.idle(self.regs):  # (no sprites: the bad line's window alone)
+            if sprite < 0:  # (no sprites: the bad line's window alone)
                 self.ba_from, self.ba_to = max(windows[0][0], cycle), windows[0][1]
                 return
-        sprite = self._next_sprite_line(max(here - 1, 0))
         while sprite >= 0:
             start = sprite * CYCLES_PER_LINE
             line_windows = [(start + a, start + b) for a, b in SPRITE_WINDOWS[self.sprites.fetched(sprite, self.regs)]]

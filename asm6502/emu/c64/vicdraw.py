@@ -171,9 +171,25 @@ class SpriteBus:
             i = self.period + (i - self.period) % LINES
         return future[i]
 
-    def idle(self, regs: list[int]) -> bool:
-        """No sprite's DMA on, none enabled, no write in the line that could start one."""
-        return not self.state[0] and not regs[0x15] and not self.events
+    def next_fetch(self, absolute_line: int, regs: list[int]) -> int:
+        """The first line at or after *absolute_line* (within a frame's lines) at whose end a
+        sprite is fetched, or -1."""
+        future, finished = self.future, self.finished
+        for a in range(absolute_line, absolute_line + LINES):
+            i = a - self.line
+            if i < 0:
+                if finished.get(a):
+                    return a
+                continue
+            while self.period < 0 and len(future) <= i:
+                if future and not self.f_state[0] and not regs[0x15]:
+                    return -1  # (no DMA on, none enabled: none from here on)
+                self._extend(regs)
+            if self.period >= 0 and i >= len(future):
+                i = self.period + (i - self.period) % LINES
+            if future[i]:
+                return a
+        return -1
 
     def write(self, cycle: int, reg: int, value: int, regs: list[int]) -> None:
         """A write to one of ``SPRITE_DMA_REGS`` in *cycle*, *regs* not yet changed by it."""
