@@ -27,6 +27,9 @@ them VICE's x64sc passes (the newest testbench/results/x64sc-*-result.txt):
 
     .venv/bin/python tools/vice_tests.py --roms ~/vice/C64 --testlist /path/to/testbench/c64-testlist.in
     .venv/bin/python tools/vice_tests.py --roms ~/vice/C64 --testlist /path/to/testbench/c64-testlist.in VICII -v
+
+A part may be a folder inside one (VICII/spritesplit).  ``--diff DIR`` keeps, for each failed
+screenshot test, our picture and a picture of ours, the reference and where they differ.
 """
 
 from __future__ import annotations
@@ -194,6 +197,12 @@ def decode_png(data: bytes) -> tuple[int, int, list[bytes]]:
     return width, height, rows
 
 
+def vic_model(listed: Listed) -> str:
+    """The VIC-II x64sc runs a test on: the testbench starts it as a C64C (``-model c64c``,
+    testbench/x64sc-hooks.sh), whose VIC-II is an 8565, but with vicii-old (a 6569)."""
+    return "6569" if "vicii-old" in listed.options else "8565"
+
+
 def reference_for(listed: Listed, folder: Path) -> Path | None:
     """The reference picture VICE's testbench.sh picks for a PAL run of x64sc (its default
     C64C: VIC-II 8565): NAME-8565.png, else NAME.png; with vicii-old NAME-6569.png first."""
@@ -206,24 +215,50 @@ def reference_for(listed: Listed, folder: Path) -> Path | None:
     return None
 
 
-def compare_screens(ours: list[bytearray], reference: bytes) -> str:
-    """'' when the pictures agree where both have pixels (text windows aligned), else why not."""
+def compare_screens(ours: list[bytearray], reference: bytes) -> tuple[str, list[bytearray]]:
+    """('' when the pictures agree where both have pixels (text windows aligned), else why
+    not; the compared area as the reference shows it, palette indices, 16 where its
+    colour is not Pepto's)."""
     width, height, ref = decode_png(reference)
     pepto = {bytes(c): i for i, c in enumerate(screen.PALETTE)}
     (ox, oy), (rx, ry) = SCREEN_OFFSET, SCREEN_OFFSET
     dx, dy = min(ox, rx), min(oy, ry)
     w = dx + min(len(ours[0]) - ox, width - rx)
     h = dy + min(len(ours) - oy, height - ry)
+    why, theirs = "", []
     for y in range(h):
         row, ref_row = ours[y + oy - dy], ref[y + ry - dy]
+        line = bytearray(w)
         for x in range(w):
             rgb = ref_row[3 * (x + rx - dx):3 * (x + rx - dx) + 3]
             colour = pepto.get(rgb)
+            line[x] = 16 if colour is None else colour
+            if why:
+                continue
             if colour is None:
-                return f"the reference's colour {rgb.hex()} at {x},{y} is not Pepto's PAL palette"
-            if row[x + ox - dx] != colour:
-                return f"first difference at {x},{y}: {row[x + ox - dx]} instead of {colour}"
-    return ""
+                why = f"the reference's colour {rgb.hex()} at {x},{y} is not Pepto's PAL palette"
+            elif row[x + ox - dx] != colour:
+                why = f"first difference at {x},{y}: {row[x + ox - dx]} instead of {colour}"
+        theirs.append(line)
+    return why, theirs
+
+
+# the --diff pictures' colours: Pepto's 16, then 16 = a reference colour outside them (magenta),
+# 17-32 = colour 0-15 where both pictures agree, dimmed to a grey of its brightness
+DIFF_PALETTE = (*screen.PALETTE, (0xFF, 0x00, 0xFF),
+                *(((r * 3 + g * 6 + b) // 40,) * 3 for r, g, b in screen.PALETTE))
+
+
+def diff_picture(ours: list[bytearray], theirs: list[bytearray]) -> list[bytearray]:
+    """Ours, the reference and their difference side by side, over the area compared (text
+    windows aligned): in the third the pixels where both agree dimmed, the others as ours."""
+    gap = bytearray([16]) * 4
+    rows = []
+    for y, ref_row in enumerate(theirs):  # (both text windows at SCREEN_OFFSET: the area starts at 0, 0)
+        mine = ours[y][:len(ref_row)]
+        diff = bytearray(c if c != r else 17 + c for c, r in zip(mine, ref_row))
+        rows.append(mine + gap + ref_row + gap + diff)
+    return rows
 
 
 def unsupported(listed: Listed, folder: Path) -> str:
@@ -242,12 +277,16 @@ def unsupported(listed: Listed, folder: Path) -> str:
     return ""
 
 
-def run_listed(images, listed: Listed, folder: Path, files: Files) -> tuple[str, str]:
-    """(ok / error / timeout, why) as the testbench reports a test."""
+def run_listed(images, listed: Listed, folder: Path, files: Files,
+               diff: Path | None = None) -> tuple[str, str]:
+    """(ok / error / timeout, why) as the testbench reports a test.  With *diff*, a failed
+    screenshot test leaves there our picture (NAME.png, NAME the test's folder and program
+    with / as _) and ours, the reference and their difference side by side (NAME-diff.png)."""
     disks = [o.split(":", 1)[1] for o in listed.options if o.startswith("mountd64:")]
     disk = Disk.load(str(folder / disks[0]) if disks else str(folder), files)
     cia = "6526a" if "cia-new" in listed.options else "6526"
     machine = session.boot(images, disk=disk, cia_model=cia)
+    machine.vic.model = vic_model(listed)
     session.start_program(machine, files.read(folder / listed.prg, MAX_PRG_BYTES, "C64 program"))
     stop = machine.run(max(listed.limit - machine.cpu.cycles, 1), stop_when_polling=False, stop_when_idle=False)
     if listed.kind == "exitcode":
@@ -258,19 +297,35 @@ def run_listed(images, listed: Listed, folder: Path, files: Files) -> tuple[str,
         return "error", stop.message
     reference = reference_for(listed, folder)
     assert reference is not None
-    why = compare_screens(screen.render(machine), reference.read_bytes())
+    ours = screen.render(machine)
+    why, theirs = compare_screens(ours, reference.read_bytes())
+    if why and diff is not None:
+        stem = listed.name.replace("/", "_")
+        diff.mkdir(parents=True, exist_ok=True)
+        (diff / f"{stem}.png").write_bytes(screen.png(ours))
+        (diff / f"{stem}-diff.png").write_bytes(screen.png(diff_picture(ours, theirs), DIFF_PALETTE))
     return ("error", why) if why else ("ok", "")
 
 
-def run_testlist(images, testlist: Path, parts: list[str], verbose: bool) -> int:
+def part_of(listed: Listed, parts: list[str]) -> str | None:
+    """The part (a folder of the suite: VICII, VICII/spritesplit) a listed test is run under."""
+    folder = listed.folder.strip("./").rstrip("/")
+    for part in parts:
+        if folder == part.strip("/") or folder.startswith(part.strip("/") + "/"):
+            return part
+    return None
+
+
+def run_testlist(images, testlist: Path, parts: list[str], verbose: bool, diff: Path | None = None) -> int:
     base = testlist.parent
     x64sc = x64sc_results(base)
     table: dict[str, Counter] = {}
     for listed in read_testlist(testlist):
-        if listed.part not in parts:
+        part = part_of(listed, parts)
+        if part is None:
             continue
         folder = (base / listed.folder).resolve()
-        counts = table.setdefault(listed.part, Counter())
+        counts = table.setdefault(part, Counter())
         counts["listed"] += 1
         vice = x64sc.get((listed.folder.rstrip("/"), listed.prg, listed.kind))
         why = unsupported(listed, folder)
@@ -279,7 +334,7 @@ def run_testlist(images, testlist: Path, parts: list[str], verbose: bool) -> int
             counts[f"not run: {why}"] += 1
             result = "skip"
         else:
-            got, why = run_listed(images, listed, folder, Files())
+            got, why = run_listed(images, listed, folder, Files(), diff)
             result = "pass" if got == listed.expect else "fail"
             counts[result] += 1
             if vice == "ok":
@@ -310,9 +365,13 @@ def main() -> int:
     ap.add_argument("--roms", help="ROM directory (default: the lookup asm6502 run uses)")
     ap.add_argument("--testlist", type=Path, metavar="FILE", help="run the tests VICE's testbench list names")
     ap.add_argument("-v", "--verbose", action="store_true", help="with --testlist: a line per test")
+    ap.add_argument("--diff", type=Path, metavar="DIR", help="with --testlist: for each failed screenshot "
+                    "test, our picture and one of ours, the reference and their difference side by side")
     args = ap.parse_args()
     if args.testlist is not None and args.suite is not None:
-        args.parts.insert(0, args.suite)
+        # (the suite's folder may be named before the parts: the list's folders are relative to it)
+        if Path(args.suite).resolve() != args.testlist.resolve().parent.parent:
+            args.parts.insert(0, args.suite)
     if args.testlist is None and args.suite is None:
         ap.error("name the suite's folder, or --testlist FILE")
     lookup = romlib.find_roms(args.roms)
@@ -321,7 +380,7 @@ def main() -> int:
         return 2
     images = session.images(lookup.roms)
     if args.testlist is not None:
-        return run_testlist(images, args.testlist, args.parts or TESTLIST_PARTS, args.verbose)
+        return run_testlist(images, args.testlist, args.parts or TESTLIST_PARTS, args.verbose, args.diff)
     base = Path(args.suite)
     found = programs(base, args.parts or ["CIA", "interrupts"])
     passed = 0

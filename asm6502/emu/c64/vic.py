@@ -8,7 +8,8 @@ line L, line 0 one cycle later (Bauer 3.12).
 
 The bus: in a bad line (lines $30-$F7 whose low three bits equal YSCROLL, DEN set in
 some cycle of line $30: Bauer 3.5) the VIC reads the text row in cycles 15-54, and for
-each sprite whose DMA is on it reads the pointer and three data bytes in two cycles
+each sprite whose DMA is on (the sprite sequencer as it runs, ``vicdraw.SpriteBus``: a
+sprite disabled in mid-display is fetched to its end) it reads the pointer and three data bytes in two cycles
 (sprite 0 at cycles 58-59, 1 at 60-61, 2 at 62-63, 3-7 at cycles 1-10 of the next line:
 Bauer 3.6.3).  BA goes low three cycles before the VIC's first access; the CPU goes on
 until its next read cycle (writes are not held up: at most three in a row), then waits
@@ -37,7 +38,7 @@ sprite-sprite, 1 sprite-background) at the cycle of its pixel.
 from __future__ import annotations
 
 from asm6502.emu.c64 import vicdraw
-from asm6502.emu.c64.vicdraw import FrameLog, LineDrawer, sprite_dma_lines
+from asm6502.emu.c64.vicdraw import FrameLog, LineDrawer, SpriteBus
 
 CYCLES_PER_LINE = vicdraw.CYCLES_PER_LINE
 LINES = vicdraw.LINES
@@ -105,6 +106,7 @@ class VIC:
     TRANSIENT = ("memory", "colour_ram", "cursor", "peeked")
 
     def __init__(self) -> None:
+        self.model = "6569"  # the chip drawn: vicdraw.MODELS (the 8565 of a C64C draws grey dots)
         self.regs = [0] * 0x41  # + the bank, BANK_REG (as CIA 2 port A's bits 0-1 read)
         self.regs[BANK_REG] = 3
         self.compare = 0  # raster compare line (write $D012 + bit 7 of $D011)
@@ -119,7 +121,7 @@ class VIC:
         self.ba_to = NEVER
         self.seen = -1  # the last cycle the VIC was told of (for the DEN latch of line $30)
         self.den_frame = -1  # the frame whose line $30 saw DEN set
-        self.dma = sprite_dma_lines(self.regs)
+        self.sprites = SpriteBus(self.regs)  # the sprites fetched at the lines' ends
         # the picture and collisions
         self.memory = lambda addr: 0  # the byte the VIC reads at a 16-bit address (machine sets it)
         self.colour_ram: list[int] = [0] * 1024
@@ -229,13 +231,7 @@ class VIC:
 
     def _next_sprite_line(self, absolute_line: int) -> int:
         """The first line at or after *absolute_line* at whose end a sprite is fetched, or -1."""
-        if not self.regs[0x15]:
-            return -1
-        dma = self.dma
-        for a in range(absolute_line, absolute_line + LINES):
-            if dma[a % LINES]:
-                return a
-        return -1
+        return self.sprites.next_fetch(absolute_line, self.regs)
 
     def _plan(self, cycle: int) -> None:
         """Find the first window that ends at or after *cycle*: the next bad line's, the
@@ -243,6 +239,7 @@ class VIC:
         where they touch."""
         here = cycle // CYCLES_PER_LINE
         windows = []
+        sprite = self._next_sprite_line(max(here - 1, 0))
         bad = self._next_bad_line(here, cycle)
         if bad >= 0:
             if bad * CYCLES_PER_LINE + BAD_LINE_WINDOW[1] < cycle:
@@ -250,19 +247,18 @@ class VIC:
         if bad >= 0:
             start = bad * CYCLES_PER_LINE
             windows.append((start + BAD_LINE_WINDOW[0], start + BAD_LINE_WINDOW[1]))
-            if not self.regs[0x15]:  # (no sprites: the bad line's window alone)
+            if sprite < 0:  # (no sprites: the bad line's window alone)
                 self.ba_from, self.ba_to = max(windows[0][0], cycle), windows[0][1]
                 return
-        sprite = self._next_sprite_line(max(here - 1, 0))
         while sprite >= 0:
             start = sprite * CYCLES_PER_LINE
-            line_windows = [(start + a, start + b) for a, b in SPRITE_WINDOWS[self.dma[sprite % LINES]]]
+            line_windows = [(start + a, start + b) for a, b in SPRITE_WINDOWS[self.sprites.fetched(sprite, self.regs)]]
             if line_windows[-1][1] >= cycle:
                 windows += line_windows
-                following = (sprite + 1) % LINES
-                if self.dma[following]:  # (its windows may touch a bad line's of that line)
+                following = self.sprites.fetched(sprite + 1, self.regs)
+                if following:  # (its windows may touch a bad line's of that line)
                     start += CYCLES_PER_LINE
-                    windows += [(start + a, start + b) for a, b in SPRITE_WINDOWS[self.dma[following]]]
+                    windows += [(start + a, start + b) for a, b in SPRITE_WINDOWS[following]]
                 break
             sprite = self._next_sprite_line(sprite + 1)
         windows = [w for w in _merge(windows) if w[1] >= cycle]
@@ -335,7 +331,7 @@ class VIC:
         """Walk the lines whose pixels are all drawn by *cycle*."""
         frame = self.frame
         if self.cursor is None:
-            self.cursor = LineDrawer(frame, self.memory, self.colour_ram)
+            self.cursor = LineDrawer(frame, self.memory, self.colour_ram, self.model)
             self.peeked = None
         cursor = self.cursor
         lines = min(max(cycle - frame.cycle - LINE_DONE + CYCLES_PER_LINE, 0) // CYCLES_PER_LINE, LINES)
@@ -537,13 +533,13 @@ class VIC:
             return
         self._observe(cycle)
         self._rotate(cycle)  # (a new frame's log starts from the registers before the write)
+        if reg in vicdraw.SPRITE_DMA_REGS:
+            self.sprites.write(cycle, reg, value, self.regs)
         self.regs[reg] = value
         self.frame.writes.append((cycle, reg, value))
         if reg == 0x11 and value & 0x10 and self.line(cycle) == vicdraw.DEN_LINE:
             self.den_frame = cycle // CYCLES_PER_FRAME
             self.frame.den = True
-        if reg in vicdraw.SPRITE_DMA_REGS:
-            self.dma = sprite_dma_lines(self.regs)
         if reg in vicdraw.SPRITE_DMA_REGS or reg == 0x11:
             self._plan(cycle)
             self.on_change()

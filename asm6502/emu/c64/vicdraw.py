@@ -15,6 +15,11 @@ colours: background graphics in the five valid modes (the invalid ones show blac
 idle-state graphics from $3FFF ($39FF with ECM), sprites (hires, multicolour, X and Y
 expansion, priority to the foreground), the border on top.
 
+Within a line: a colour register written in mid-line changes the colour from the column its
+cycle reaches, as the chip model draws it (``MODELS``: the 6569's colour latency, the 8565's
+grey dot); a sprite whose X position, multicolour or X expansion bit is written during the
+line is shifted out pixel by pixel (``sprite_run``), the others drawn whole.
+
 Memory is read as the VIC reads it (``Fetch``: a 16-bit address, the bank included,
 the character ROM at $1000-$1FFF of banks 0 and 2) at the time the line is drawn: the
 register writes are timed, memory is not (a screenshot shows the memory of its
@@ -31,6 +36,7 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Callable
+from typing import Any
 
 WIDTH, HEIGHT = 384, 272
 FIRST_LINE = 16  # the raster line of the picture's top row
@@ -99,27 +105,128 @@ def bad_line(line: int, d011: int, den: bool) -> bool:
     return den and FIRST_BAD <= line <= LAST_BAD and (line & 7) == (d011 & 7)
 
 
-def sprite_dma_lines(regs: list[int]) -> list[int]:
-    """For each raster line, the sprites whose data the VIC fetches at its end (cycles
-    58-63 and 1-10 of the next line): DMA starts in the line whose low 8 bits equal the
-    sprite's Y ($D001, ...) and lasts 21 lines, 42 when expanded in Y (Bauer 3.8.1)."""
-    out = [0] * LINES
-    enabled = regs[0x15]
-    for n in range(8):
-        bit = 1 << n
-        if not enabled & bit:
-            continue
-        y = regs[1 + 2 * n]
-        length = 42 if regs[0x17] & bit else 21
-        for start in (y, y + 256):
-            if start >= LINES:
-                break
-            for line in range(start, start + length):
-                out[line % LINES] |= bit
-            if start + length <= 256:  # the second match only after the first DMA has ended
+class SpriteBus:
+    """The sprite sequencer as the bus sees it while the machine runs (``sprite_line``, line
+    by line from cycle 0): its state at the start of the absolute line ``line``, the writes
+    of that line so far, and from them the sprites fetched at the end of each line from it on
+    (``fetched``: the sprites whose DMA is on, enabled or not -- a sprite disabled in
+    mid-display is fetched until MCBASE reaches 63).  Each call is given the VIC's registers
+    as they are (``write`` is told of each write to ``SPRITE_DMA_REGS`` before they take it).
+    The lines ahead are found once until the next write: with the registers fixed, the state
+    at a frame's start repeats from the second frame on, and the lines' fetches with it."""
+
+    def __init__(self, regs: list[int]):
+        self.line = 0
+        self.start_regs = list(regs)  # at the start of ``line``
+        self.events: list[tuple[int, int, int]] = []  # the line's writes: (cycle in it, reg, value)
+        self.state: list[Any] = [0, 0, [0] * 8, [0] * 8, [True] * 8]  # DMA, display, MCBASE, MC, flip-flops
+        self.finished: dict[int, int] = {}  # the fetches of the last lines before ``line``
+        self._ahead()
+
+    def _ahead(self) -> None:
+        self.future: list[int] = []  # the fetches of line ``line`` + i
+        self.f_state = _copy(self.state)
+        self.f_frames: dict[tuple, int] = {}  # a frame start's state -> its index in ``future``
+        self.period = -1  # from this index on ``future`` repeats every LINES lines
+
+    @staticmethod
+    def _step(state: list[Any], regs: list[int], events: list[tuple[int, int, int]], line: int) -> int:
+        """One line of *state* (a list, updated); the sprites fetched at its end."""
+        dma, shown, mcbase, mc, exp = state
+        low = line & 0xFF
+        if not dma and not events and not any(regs[0x15] >> n & 1 and regs[1 + 2 * n] == low for n in range(8)):
+            state[1] = 0
+            return 0
+        state[0], state[1] = sprite_line(dma, shown, mcbase, mc, exp, regs, events, line)
+        return state[0]
+
+    def _extend(self, regs: list[int]) -> None:
+        at = self.line + len(self.future)
+        state = self.f_state
+        if not self.future:
+            state = _copy(state)
+            self.future.append(self._step(state, self.start_regs, self.events, at % LINES))
+            self.f_state = state
+            return
+        if at % LINES == 0:
+            key = _key(state)
+            if self.f_frames.get(key) == len(self.future) - LINES or len(self.f_frames) >= 4:
+                self.period = len(self.future) - LINES
+                return
+            self.f_frames[key] = len(self.future)
+        state = _copy(state)
+        self.future.append(self._step(state, regs, [], at % LINES))
+        self.f_state = state
+
+    def fetched(self, absolute_line: int, regs: list[int]) -> int:
+        """The sprites fetched at the end of *absolute_line* (no earlier than the line before
+        ``line``), as far as the writes so far tell."""
+        i = absolute_line - self.line
+        if i < 0:
+            return self.finished.get(absolute_line, 0)
+        future = self.future
+        while self.period < 0 and len(future) <= i:
+            self._extend(regs)
+        if self.period >= 0 and i >= len(future):
+            i = self.period + (i - self.period) % LINES
+        return future[i]
+
+    def next_fetch(self, absolute_line: int, regs: list[int]) -> int:
+        """The first line at or after *absolute_line* (within a frame's lines) at whose end a
+        sprite is fetched, or -1."""
+        future, finished = self.future, self.finished
+        for a in range(absolute_line, absolute_line + LINES):
+            i = a - self.line
+            if i < 0:
+                if finished.get(a):
+                    return a
                 continue
-            break
-    return out
+            while self.period < 0 and len(future) <= i:
+                if future and not self.f_state[0] and not regs[0x15]:
+                    return -1  # (no DMA on, none enabled: none from here on)
+                self._extend(regs)
+            if self.period >= 0 and i >= len(future):
+                i = self.period + (i - self.period) % LINES
+            if future[i]:
+                return a
+        return -1
+
+    def write(self, cycle: int, reg: int, value: int, regs: list[int]) -> None:
+        """A write to one of ``SPRITE_DMA_REGS`` in *cycle*, *regs* not yet changed by it."""
+        line, k = divmod(cycle, CYCLES_PER_LINE)
+        if line > self.line:
+            self._advance(line, regs)
+        self.events.append((k, reg, value))
+        self._ahead()
+
+    def _advance(self, line: int, regs: list[int]) -> None:
+        """Move the state to the start of *line* (a later one): the line's writes, then the
+        lines between with the registers as they are (whole frames skipped once they repeat)."""
+        state = self.state
+        self.finished = {self.line: self._step(state, self.start_regs, self.events, self.line % LINES)}
+        at = self.line + 1
+        frames: dict[tuple, int] = {}
+        while at < line:
+            if at % LINES == 0:
+                key = _key(state)
+                if frames.get(key) == at - LINES:  # (from here every frame starts so)
+                    at += (line - 1 - at) // LINES * LINES
+                frames[key] = at
+            fetched = self._step(state, regs, [], at % LINES)
+            if at == line - 1:
+                self.finished = {at: fetched}
+            at += 1
+        self.line = line
+        self.start_regs = list(regs)
+        self.events = []
+
+
+def _copy(state: list[Any]) -> list[Any]:
+    return [state[0], state[1], list(state[2]), list(state[3]), list(state[4])]
+
+
+def _key(state: list[Any]) -> tuple:
+    return state[0], state[1], tuple(state[2]), tuple(state[3]), tuple(state[4])
 
 
 def sprite_beam(n: int, x: int) -> tuple[int, int] | None:
@@ -196,11 +303,192 @@ def _sprite_pixels(data: int, multicolour: bool, expand: bool) -> list[tuple[int
     return out
 
 
+# a sprite the line shows: (number, first beam position, pixels shown, data, multicolour, X
+# expansion, its pixels as ``sprite_run`` found them or None: drawn from the others)
+ShownSprite = tuple[int, int, int, int, bool, bool, list[tuple[int, int]] | None]
+# the registers a sprite's shifting depends on: written in mid-line, its pixels are found pixel
+# by pixel (``sprite_run``); the cycles after a line's start its last pixel can be drawn in
+SPRITE_SHIFT_REGS = frozenset((*range(0, 0x10, 2), 0x10, 0x1C, 0x1D))
+SPRITE_LINE_CYCLES = 70
+# the chips drawn: the PAL 6569 and the 8565 of the C64C (VICE's x64sc, vicii-chip-model.c:
+# the 6569 has a colour latency, the 8565 the grey dot; vicii-draw-cycle.c)
+MODELS = ("6569", "8565")
+# in its cycle group of 8 beam positions, the pixel from which a sprite register written in
+# the cycle counts (VICE's x64sc, vicii-draw-cycle.c, draw_sprites8): X expansion and
+# priority from pixel 6, multicolour from 6 on an 8565 and 7 on a 6569; the X position the
+# comparator matches is taken at the end of the cycle (from the next group on)
+EXPX_PIXEL = 6
+MC_PIXEL = {"6569": 7, "8565": 6}
+
+
+def sprite_run(n: int, data: int, regs: list[int], events: list[tuple[int, int, int]],
+               model: str) -> tuple[int, list[tuple[int, int]]] | None:
+    """Sprite *n*'s line pixel by pixel, where the line writes its X position, multicolour or
+    X expansion bit (*events*: (cycle from the line's start, register, value), *regs* as the
+    line starts): (first beam position, (offset from it, colour source) of each pixel set), or
+    None where it shows nothing.  The sequencer as VICE's x64sc models the chip
+    (vicii-draw-cycle.c, draw_sprites): when the X counter matches, the sprite's shift
+    register starts with its expansion and multicolour flip-flops set; in each pixel, the
+    expansion flip-flop set, a hires sprite takes one bit (source 2), a multicolour one, its
+    flip-flop set, two (source 1-3) and toggles the flip-flop; the register shifts while the
+    expansion flip-flop is set, which toggles with X expansion on and stays set without.  A
+    multicolour bit switched resets the multicolour flip-flop on a 6569 and toggles it, the
+    expansion flip-flop clear, on an 8565.  The sprite stops when its register and the pixel
+    held are empty, and at its DMA as ``sprite_beam`` says."""
+    bit = 1 << n
+    x = regs[2 * n] | (0x100 if regs[0x10] & bit else 0)
+    mc, xe = bool(regs[0x1C] & bit), bool(regs[0x1D] & bit)
+    begin, at = 0, None
+    latches = []  # (beam position, register, value) of the mode bits
+    for k, reg, value in events:
+        if reg == 0x1C or reg == 0x1D:
+            latches.append((8 * k + (MC_PIXEL[model] if reg == 0x1C else EXPX_PIXEL), reg, value))
+            continue
+        if at is None:
+            end = 8 * (k + 1)
+            found = sprite_beam(n, x)
+            if found is not None and begin <= found[0] < end:
+                at = found[0]
+            begin = end
+        if reg == 2 * n:
+            x = value | (x & 0x100)
+        elif reg == 0x10:
+            x = (x & 0xFF) | (0x100 if value & bit else 0)
+    if at is None:
+        found = sprite_beam(n, x)
+        if found is None or found[0] < begin:
+            return None
+        at = found[0]
+    cut = (0x163 + 16 * n - X_AT_CYCLE1) % X_POSITIONS + 4  # (``sprite_beam``: its last pixel, held)
+    if at > cut:
+        cut = NO_CUT
+    li = 0
+    while li < len(latches) and latches[li][0] <= at:
+        _b, reg, value = latches[li]
+        if reg == 0x1C:
+            mc = bool(value & bit)
+        else:
+            xe = bool(value & bit)
+        li += 1
+    shift, pixel, exp_flop, mc_flop = data, 0, True, True
+    out = []
+    b = at
+    while shift or pixel:
+        while li < len(latches) and latches[li][0] <= b:
+            _b, reg, value = latches[li]
+            if reg == 0x1C:
+                now = bool(value & bit)
+                if now != mc:
+                    if model == "6569":
+                        mc_flop = False
+                    elif not exp_flop:
+                        mc_flop = not mc_flop
+                mc = now
+            else:
+                xe = bool(value & bit)
+            li += 1
+        if b >= cut:
+            if pixel:
+                out.append((b - at, pixel))
+            break
+        if exp_flop:
+            if mc:
+                if mc_flop:
+                    pixel = shift >> 22 & 3
+                mc_flop = not mc_flop
+            else:
+                pixel = (shift >> 23 & 1) << 1
+            shift = shift << 1 & 0xFFFFFF
+        exp_flop = not exp_flop if xe else True
+        if pixel:
+            out.append((b - at, pixel))
+        b += 1
+    return (at, out) if out else None
+
+
+NO_CUT = 1 << 30
+
+
+def _run_mask(run: list[tuple[int, int]]) -> int:
+    m = 0
+    for off, _src in run:
+        m |= 1 << off
+    return m
+
+
+def sprite_line(dma: int, shown: int, mcbase: list[int], mc: list[int], exp: list[bool], regs: list[int],
+                events: list[tuple[int, int, int]], line: int) -> tuple[int, int]:
+    """The sprite sequencer through one line (Bauer 3.8.1; VICE's x64sc, vicii-cycle.c and the
+    $D017 store of vicii-mem.c): from the DMA flags *dma*, the display flags *shown*, MCBASE,
+    MC and the Y expansion flip-flops (updated in place), the registers as the line starts and
+    its writes to $D015, $D017 and the Y positions (*events*: (cycle from the line's start,
+    register, value)), each seen from the cycle after its own: a $D017 bit cleared sets the
+    flip-flop, and if it was reset in cycle 15, MC becomes (%101010 & (MCBASE & MC)) |
+    (%010101 & (MCBASE | MC)) (sprite crunch); cycle 16: MCBASE = MC where the flip-flop is
+    set, DMA off at 63; cycles 55 and 56: DMA on (MCBASE 0, flip-flop set) for an enabled
+    sprite whose Y is the line's low byte; cycle 56: the flip-flop toggles where Y expansion
+    is on; cycle 58: MC = MCBASE, the sprite shown on the next line while its DMA is on
+    (turned on where Y matches, off without DMA); the fetches then advance MC by 3.  Returns
+    (DMA, display): the sprites fetched at the line's end, those shown on the next line."""
+    y_regs = [regs[1 + 2 * n] for n in range(8)]
+    enabled, y_exp = regs[0x15], regs[0x17]
+    ev = 0
+
+    def writes_until(k: int) -> None:  # the CPU's writes of the cycles before VIC cycle k
+        nonlocal ev, enabled, y_exp
+        while ev < len(events) and events[ev][0] < k:
+            kc, reg, value = events[ev]
+            if reg == 0x17:
+                for n in range(8):
+                    if not value >> n & 1 and not exp[n]:
+                        if kc == CRUNCH_CYCLE:
+                            mc[n] = (0x2A & (mcbase[n] & mc[n])) | (0x15 & (mcbase[n] | mc[n]))
+                        exp[n] = True
+                y_exp = value
+            elif reg == 0x15:
+                enabled = value
+            else:
+                y_regs[(reg - 1) >> 1] = value
+            ev += 1
+
+    writes_until(MCBASE_CYCLE)
+    for n in range(8):
+        if dma >> n & 1 and exp[n]:
+            mcbase[n] = mc[n]
+            if mcbase[n] == 63:
+                dma &= ~(1 << n)
+    low = line & 0xFF
+    for k in DMA_CYCLES:
+        writes_until(k)
+        for n in range(8):
+            bit = 1 << n
+            if enabled & bit and y_regs[n] == low and not dma & bit:
+                dma |= bit
+                mcbase[n] = 0
+                exp[n] = True
+        if k == DMA_CYCLES[1]:
+            for n in range(8):
+                if dma >> n & 1 and y_exp >> n & 1:
+                    exp[n] = not exp[n]
+    writes_until(DISPLAY_CYCLE)
+    for n in range(8):
+        bit = 1 << n
+        mc[n] = mcbase[n]
+        if dma & bit:
+            if enabled & bit and y_regs[n] == low:
+                shown |= bit
+            mc[n] = (mc[n] + 3) & 63
+        else:
+            shown &= ~bit
+    return dma, shown
+
+
 class LineDrawer:
     """Walks the raster lines of one frame (``step``), keeping the VIC's counters."""
 
-    def __init__(self, log: FrameLog, fetch: Fetch, colour_ram: list[int]):
+    def __init__(self, log: FrameLog, fetch: Fetch, colour_ram: list[int], model: str = "6569"):
         self.log = log
+        self.model = model  # the chip: "6569" or "8565" (``MODELS``)
         self.fetch = fetch
         self.colour_ram = colour_ram
         self.regs = list(log.start)
@@ -233,6 +521,8 @@ class LineDrawer:
         self._sprites_from_last_frame()
         self.line_regs = list(self.regs)
         self.line_pos = 0
+        self._shown_key: tuple[int, int] | None = None  # (line, writes) the sprites below were found for
+        self._shown: list[ShownSprite] = []
 
     def apply_until(self, cycle: int) -> None:
         """Apply the logged writes made before *cycle*."""
@@ -432,28 +722,55 @@ class LineDrawer:
         -- the data the sequencer fetched at the end of the line before (Bauer 3.8.1).  The
         column is negative for a sprite left of the picture."""
         out = []
-        for n, beam, keep, data, mc, xe in self._shown_sprites():
-            pixels = _sprite_pixels(data, mc, xe)
-            if keep <= 48:
-                pixels = [p for p in pixels if p[0] < keep - 1] + [(keep - 1, s) for o, s in pixels if o == keep - 2]
+        for n, beam, keep, data, mc, xe, run in self._shown_sprites():
+            if run is None:
+                pixels = _sprite_pixels(data, mc, xe)
+                if keep <= 48:
+                    pixels = [p for p in pixels if p[0] < keep - 1] + [(keep - 1, s) for o, s in pixels if o == keep - 2]
+            else:
+                pixels = run
             out.append((n, beam - BEAM_OF_COLUMN0, pixels))
         return out
 
-    def _shown_sprites(self) -> list[tuple[int, int, int, int, bool, bool]]:
-        """(number, first beam position, pixels shown, data, multicolour, X expansion) of each
-        sprite the line shows with some pixel set."""
+    def _shown_sprites(self) -> list[ShownSprite]:
+        """(number, first beam position, pixels shown, data, multicolour, X expansion, None) of
+        each sprite the line shows with some pixel set, from the registers at the line's start;
+        where the line writes a register the sprites' shifting depends on (X, $D010, $D01C,
+        $D01D), (number, first beam position, 49, data, -, -, its pixels) as ``sprite_run``
+        finds them.  Kept for the line (the writes logged so far)."""
+        key = (self.line, len(self.log.writes))
+        if self._shown_key == key:
+            return self._shown
+        self._shown_key = key
+        out: list[ShownSprite] = []
+        self._shown = out
         shown = self.sp_shown
         if not shown:
-            return []
-        regs = self.regs
-        out = []
+            return out
+        regs = self.line_regs
+        events = []
+        writes, i = self.log.writes, self.line_pos
+        start = self.line_start(self.line - 1)
+        end = start + SPRITE_LINE_CYCLES
+        while i < len(writes) and writes[i][0] < end:
+            c, reg, value = writes[i]
+            if reg in SPRITE_SHIFT_REGS and c >= start:
+                events.append((c - start, reg, value))
+            i += 1
         for n in range(8):
             bit = 1 << n
             if not shown & bit or not self.sp_data[n]:
                 continue
+            mc, xe = bool(regs[0x1C] & bit), bool(regs[0x1D] & bit)
+            mine = [e for e in events if e[1] in (0x10, 0x1C, 0x1D, 2 * n)]
+            if mine:
+                found = sprite_run(n, self.sp_data[n], regs, mine, self.model)
+                if found is not None:
+                    out.append((n, found[0], 49, self.sp_data[n], mc, xe, found[1]))
+                continue
             at = sprite_beam(n, regs[2 * n] | (0x100 if regs[0x10] & bit else 0))
             if at is not None:
-                out.append((n, at[0], at[1], self.sp_data[n], bool(regs[0x1C] & bit), bool(regs[0x1D] & bit)))
+                out.append((n, at[0], at[1], self.sp_data[n], mc, xe, None))
         return out
 
     def collisions(self) -> tuple[tuple[tuple[int, int], ...], tuple[tuple[int, int], ...]]:
@@ -467,8 +784,8 @@ class LineDrawer:
         shown = self._shown_sprites()
         if not shown:
             return (), ()
-        masks = [(n, _held(sprite_mask(data, mc, xe), keep) << beam)
-                 for n, beam, keep, data, mc, xe in shown]
+        masks = [(n, (_held(sprite_mask(data, mc, xe), keep) if run is None else _run_mask(run)) << beam)
+                 for n, beam, keep, data, mc, xe, run in shown]
         ss: tuple[tuple[int, int], ...] = ()
         if len(masks) > 1:
             one = two = 0
@@ -508,7 +825,8 @@ class LineDrawer:
             rows = (done + 1) // 2 if regs[0x17] & bit else done
             if rows < 21:
                 self.sp_dma |= bit
-                self.sp_mcbase[n] = self.sp_mc[n] = 3 * rows
+                self.sp_mcbase[n] = 3 * rows
+                self.sp_mc[n] = (3 * rows + 3) & 63  # (as ``sprite_line`` leaves it after the fetch)
                 self.sp_exp[n] = not (regs[0x17] & bit and done % 2)
                 self.sp_shown |= bit
                 self._fetch_sprite(n)
@@ -519,82 +837,29 @@ class LineDrawer:
         bank = (3 - (regs[0x40] & 3)) * 0x4000
         pointer = fetch(bank + (regs[0x18] >> 4) * 0x400 + 0x3F8 + n)
         base = bank + pointer * 64
-        mc = self.sp_mc[n]
+        mc = (self.sp_mc[n] - 3) & 63  # (``sprite_line`` advanced MC past the three bytes)
         self.sp_data[n] = fetch(base + mc) << 16 | fetch(base + ((mc + 1) & 63)) << 8 | fetch(base + ((mc + 2) & 63))
-        self.sp_mc[n] = (mc + 3) & 63
 
     def _sprite_sequencer(self, line: int) -> None:
-        """The line's sprite cycles, each register as the VIC sees it then (a write in cycle k
-        from cycle k + 1; VICE's x64sc, vicii-cycle.c and the $D017 store of vicii-mem.c): a
-        $D017 bit cleared sets the expansion flip-flop, and if it was reset in cycle 15,
-        MC becomes (%101010 & (MCBASE & MC)) | (%010101 & (MCBASE | MC)) (sprite crunch); cycle
-        16: MCBASE = MC where the flip-flop is set, DMA off at 63; cycles 55 and 56: DMA on
-        (MCBASE 0, flip-flop set) for an enabled sprite whose Y is the line's low byte;
-        cycle 56: the flip-flop toggles where Y expansion is on; cycle 58: MC = MCBASE, the
-        sprite shown on the next line while its DMA is on (turned on where Y matches, off
-        without DMA); then the data fetched."""
+        """The line's sprite cycles (``sprite_line``), its writes to $D015, $D017 and the Y
+        positions at their cycles; then the data fetched."""
         start = self.line_start(line)
-        regs = list(self.line_regs)
         writes, i = self.log.writes, self.line_pos
         end = start + CYCLES_PER_LINE
         events = []
         while i < len(writes) and writes[i][0] < end:
             c, reg, value = writes[i]
-            if c >= start and (reg == 0x17 or reg == 0x15 or reg < 0x10 and reg & 1):
+            if c >= start and reg in SPRITE_DMA_REGS:
                 events.append((c - start, reg, value))
             i += 1
-        if not self.sp_dma and not regs[0x15] and not any(reg == 0x15 for _k, reg, _v in events):
+        regs = self.line_regs
+        if not self.sp_dma and not regs[0x15] and not events:
             self.sp_shown = 0
             return
-        dma, mcbase, mc, exp = self.sp_dma, self.sp_mcbase, self.sp_mc, self.sp_exp
-        ev = 0
-
-        def writes_until(k: int) -> None:  # the CPU's writes of the cycles before VIC cycle k
-            nonlocal ev
-            while ev < len(events) and events[ev][0] < k:
-                kc, reg, value = events[ev]
-                if reg == 0x17:
-                    for n in range(8):
-                        bit = 1 << n
-                        if not value & bit and not exp[n]:
-                            if kc == CRUNCH_CYCLE:
-                                mc[n] = (0x2A & (mcbase[n] & mc[n])) | (0x15 & (mcbase[n] | mc[n]))
-                            exp[n] = True
-                regs[reg] = value
-                ev += 1
-
-        writes_until(MCBASE_CYCLE)
+        self.sp_dma, self.sp_shown = sprite_line(self.sp_dma, self.sp_shown, self.sp_mcbase, self.sp_mc,
+                                                 self.sp_exp, regs, events, line)
         for n in range(8):
-            if dma >> n & 1 and exp[n]:
-                mcbase[n] = mc[n]
-                if mcbase[n] == 63:
-                    dma &= ~(1 << n)
-        low = line & 0xFF
-        for k in DMA_CYCLES:
-            writes_until(k)
-            for n in range(8):
-                bit = 1 << n
-                if regs[0x15] & bit and regs[1 + 2 * n] == low and not dma & bit:
-                    dma |= bit
-                    mcbase[n] = 0
-                    exp[n] = True
-            if k == DMA_CYCLES[1]:
-                for n in range(8):
-                    if dma >> n & 1 and regs[0x17] >> n & 1:
-                        exp[n] = not exp[n]
-        writes_until(DISPLAY_CYCLE)
-        shown = self.sp_shown
-        for n in range(8):
-            bit = 1 << n
-            mc[n] = mcbase[n]
-            if dma & bit:
-                if regs[0x15] & bit and regs[1 + 2 * n] == low:
-                    shown |= bit
-            else:
-                shown &= ~bit
-        self.sp_dma, self.sp_shown = dma, shown
-        for n in range(8):
-            if dma >> n & 1:
+            if self.sp_dma >> n & 1:
                 self._fetch_sprite(n)
 
     def reg_at(self, reg: int, cycle: int) -> int:
@@ -717,21 +982,42 @@ _GRAPHICS_BEAMS = ((1 << 8 * 40 + 7) - 1) << (BEAM_OF_COLUMN0 + 32)
 def draw_line(drawer: LineDrawer, until: int) -> bytearray:
     """The colours of the line *drawer* has stepped to, the writes up to cycle *until*
     applied where their cycle falls in the line (a colour changed in mid-line changes it
-    from that column on)."""
+    from that column on).  A colour register written in cycle k counts from the first pixel
+    of column 8 (k - 12) on an 8565, where that pixel shows light grey (15) if its colour
+    comes from that register (the "grey dot"), and from the second pixel on a 6569 (its
+    colour latency: VICE's x64sc, vicii-draw-cycle.c, draw_colors_6569/8565).  The sprites'
+    pixels are the line's (``LineDrawer.sprites``): a mode written in mid-line changes only
+    their colours' registers and priority."""
     line = drawer.line - 1
     start = drawer.line_start(line)
     row = _colours(drawer, line)
     writes = drawer.log.writes
+    grey_dot = drawer.model == "8565"
     while drawer.pos < len(writes) and writes[drawer.pos][0] < min(until, start + CYCLES_PER_LINE):
-        cycle, reg = writes[drawer.pos][0], writes[drawer.pos][1]
+        cycle, reg, value = writes[drawer.pos]
         drawer.apply_until(cycle + 1)
-        x = X_OF_CYCLE0 + (cycle - start) * 8 + (PRIORITY_DELAY if reg == 0x1B else 0)
+        x = X_OF_CYCLE0 + (cycle - start) * 8
+        if reg == 0x1B:
+            x += PRIORITY_DELAY
+        elif reg in COLOUR_REGS and not grey_dot:
+            x += 1
         if x >= WIDTH:
             break
+        if reg in SPRITE_SHIFT_REGS:
+            continue  # (the sprites' pixels were found with it)
         later = _colours(drawer, line)
         x = max(x, 0)
+        if grey_dot and reg in COLOUR_REGS and x == X_OF_CYCLE0 + (cycle - start) * 8:
+            regs = drawer.regs
+            regs[reg] = (value + 1) & 0x0F
+            if _colours(drawer, line)[x] != later[x]:
+                later[x] = 15
+            regs[reg] = value
         row[x:] = later[x:]
     return row
+
+
+COLOUR_REGS = frozenset(range(0x20, 0x2F))
 
 
 def _colours(drawer: LineDrawer, line: int) -> bytearray:

@@ -1,0 +1,207 @@
+"""Registers written while the VIC-II draws a line: colours, and a sprite's X position,
+multicolour and X expansion bits in mid-sprite, on the PAL 6569 and the C64C's 8565, as
+VICE's x64sc models the chips (vicii-draw-cycle.c; its testprogs VICII/spritesplit, whose
+6569 and 8565 references it matches).
+
+A colour register written in cycle k (0-based) counts from picture column 8 (k - 12): on an
+8565 that first pixel shows light grey (15) where its colour comes from the register written
+(the "grey dot"), on a 6569 the old colour stays one pixel longer (its colour latency).  A
+sprite's pixels come from its shift register, pixel by pixel: X expansion is taken at pixel
+6 of a cycle's 8, multicolour at pixel 6 on an 8565 and 7 on a 6569, where a 6569 resets the
+multicolour flip-flop and an 8565 toggles it while the expansion flip-flop is clear; the X
+the comparator matches is the one written before the cycle.  Sprite 0 at X 100 starts at
+column 108, the cycle group 0-based 25 (columns 104-111).
+
+Frames are drawn by vicdraw alone from registers and writes at (line, 0-based cycle); a
+program in the Profi-Ass dialect, assembled by asm6502, runs on the test KERNAL for the
+machine's part."""
+
+from __future__ import annotations
+
+import pytest
+from test_c64_machine import booted, make_test_roms
+
+from asm6502.asm import assemble
+from asm6502.emu.c64 import screen, vicdraw
+from asm6502.emu.c64.vic import CYCLES_PER_FRAME, VIC
+
+LINE = 105  # the line the writes happen in (sprites at Y 100 show on lines 101-121)
+BORDER, BACKGROUND = 14, 6
+
+
+def frame(writes, regs=None, sprite=b"", model="6569"):
+    """(the rows of a frame, its LineDrawer after the line LINE) drawn by vicdraw alone:
+    border 14, background 6, a blank text screen; the sprites' data *sprite* (3 bytes, every
+    row: pointers $80, $2000); *regs* and *writes* (line, 0-based cycle, register, value)."""
+    start = [0] * 0x41
+    start[0x20], start[0x21], start[0x11], start[0x16], start[0x18], start[0x40] = BORDER, BACKGROUND, 0x1B, 0x08, 0x14, 3
+    for reg, value in (regs or {}).items():
+        start[reg] = value
+    log = vicdraw.FrameLog(0, start, True)
+    log.writes = [(line * 63 + cycle, reg, value) for line, cycle, reg, value in writes]
+    memory = {0x07F8 + n: 0x80 for n in range(8)}
+    memory.update({0x2000 + i: sprite[i % 3] for i in range(63)} if sprite else {})
+    drawer = vicdraw.LineDrawer(log, lambda addr: memory.get(addr, 0), [0] * 1024, model)
+    rows, at_line = {}, None
+    for line in range(vicdraw.LINES):
+        drawer.step()
+        rows[line] = vicdraw.draw_line(drawer, 1 << 62)
+        if line == LINE:
+            at_line = drawer.clone()
+        drawer.finish_line()
+    return rows, at_line
+
+
+SPRITE0 = {0x15: 0x01, 0x00: 100, 0x01: 100, 0x27: 7}
+
+
+# --- colours ------------------------------------------------------------------------------
+@pytest.mark.parametrize("model, reg, cycle, regs, want, why", [
+    ("8565", 0x21, 30, {}, [6, 15, 2], "background in the text window: the grey dot at column 144"),
+    ("6569", 0x21, 30, {}, [6, 6, 2], "background: the old colour one pixel longer"),
+    ("8565", 0x20, 14, {}, [14, 15, 2], "the border colour, column 16 in the left border"),
+    ("6569", 0x20, 14, {}, [14, 14, 2], "the border colour one pixel later"),
+    ("8565", 0x22, 30, {}, [6, 6, 6], "$D022 colours nothing in text mode: no grey dot"),
+    ("8565", 0x27, 27, SPRITE0, [7, 15, 2], "sprite 0's colour at column 120, in the sprite"),
+    ("6569", 0x27, 27, SPRITE0, [7, 7, 2], "sprite 0's colour one pixel later"),
+    ("8565", 0x21, 27, SPRITE0, [7, 7, 7], "the background written where a sprite covers it: no grey dot"),
+])
+def test_a_colour_written_in_mid_line(model, reg, cycle, regs, want, why):
+    rows, _drawer = frame([(LINE, cycle, reg, 2)], regs, b"\xff\xff\xff", model)
+    column = 8 * (cycle - 12)
+    assert list(rows[LINE][column - 1:column + 2]) == want, why
+
+
+# --- a sprite's shifting --------------------------------------------------------------------
+def _pixels(row, first=104, last=150):
+    """The sprite's pixels of columns first..last as text: . background, 1 $D025, 2 the
+    sprite's colour (7), 3 $D026."""
+    names = {BACKGROUND: ".", 13: "1", 7: "2", 0: "3"}
+    return "".join(names[c] for c in row[first:last + 1])
+
+
+MC = {0x25: 13, 0x26: 0}
+
+
+@pytest.mark.parametrize("model, data, regs, reg, value, want, why", [
+    ("6569", b"\x55\x55\x55", MC, 0x1C, 0x01,
+     "....." "2.." + "1" * 20 + "." * 19,
+     "hires to multicolour in cycle 25: from pixel 7 (column 111) the flip-flop reset, the pixel "
+     "held one more; then pairs 01 ($D025)"),
+    ("8565", b"\x55\x55\x55", MC, 0x1C, 0x01,
+     "....." "2" + "1" * 22 + "." * 19,
+     "on an 8565 from pixel 6 (column 110): the flip-flop left set, the next pair at once"),
+    ("6569", b"\x99\x99\x99", {**MC, 0x1C: 0x01}, 0x1C, 0x00,
+     "...." "2212" "2..2" "2..22..2" "2..22..2" + "." * 19,
+     "multicolour to hires in cycle 25: pairs 10 and 01 at columns 108-110, then from pixel 7 the "
+     "bits one a pixel (the fourth of the data's first byte on)"),
+    ("6569", b"\xf0\xf0\xf0", {}, 0x1D, 0x01,
+     "...." "222222" + "." * 8 + "2" * 8 + "." * 8 + "2" * 8 + "." * 5,
+     "X expansion switched on at pixel 6 (column 110): from there each bit twice"),
+    ("8565", b"\xf0\xf0\xf0", {}, 0x1D, 0x01,
+     "...." "222222" + "." * 8 + "2" * 8 + "." * 8 + "2" * 8 + "." * 5,
+     "the same on an 8565"),
+    ("6569", b"\xf0\xf0\xf0", {0x1D: 0x01}, 0x1D, 0x00,
+     "...." "22222" "...." "2222" "...." "2222" + "." * 22,
+     "X expansion switched off at column 110: the bit in progress shown once more, then one a pixel"),
+])
+def test_a_sprite_mode_written_in_mid_sprite(model, data, regs, reg, value, want, why):
+    rows, _drawer = frame([(LINE, 25, reg, value)], {**SPRITE0, **regs}, data, model)
+    assert _pixels(rows[LINE]) == want, why
+
+
+@pytest.mark.parametrize("cycle, x, columns, why", [
+    (24, 200, (208, 231), "written in cycle 24: the comparator matches the new X, at column 208"),
+    (25, 200, (108, 131), "written in cycle 25, the cycle X 100 is matched in: the sprite at the old X"),
+    (24, 50, None, "moved to an X the raster has passed: not shown on the line"),
+])
+def test_a_sprite_moved_in_mid_line(cycle, x, columns, why):
+    rows, _drawer = frame([(LINE, cycle, 0x00, x)], SPRITE0, b"\xff\xff\xff")
+    shown = [c for c, colour in enumerate(rows[LINE]) if colour == 7]
+    assert ((shown[0], shown[-1]) if shown else None) == columns, why
+    assert next(c for c, colour in enumerate(rows[LINE + 1]) if colour == 7) == x + 8, "the next line: the new X"
+
+
+def test_collisions_come_from_the_pixels_drawn():
+    """Sprite 0 moved onto sprite 1 (X 200) in cycle 24 of the line: they collide on that
+    line; the X written in cycle 25 comes too late for the comparator: no collision."""
+    regs = {**SPRITE0, 0x15: 0x03, 0x02: 200, 0x03: 100}
+    for cycle, collide in ((24, True), (25, False)):
+        _rows, drawer = frame([(LINE, cycle, 0x00, 200)], regs, b"\xff\xff\xff")
+        ss, _sb = drawer.collisions()
+        assert ({n for n, _mask in ss} == {0, 1}) == collide, cycle
+
+
+# --- through the CPU ------------------------------------------------------------------------
+# The background colour written in each frame's line LINE, some cycles into it (a text
+# screen of blanks: the background shows).
+BACKGROUND_SPLIT = """*= $c000
+         sei
+         lda #$1c
+         sta $d018
+loop     lda #{line}
+wait     cmp $d012
+         bne wait
+         nop
+         nop
+         nop
+         nop
+         nop
+         nop
+         nop
+         nop
+         nop
+         nop
+         ldy #2
+         sty $d021
+         ldy #6
+         lda #{next}
+wait2    cmp $d012
+         bne wait2
+         sty $d021
+         jmp loop
+"""
+
+
+@pytest.mark.parametrize("model, want", [("6569", [6, 6, 2]), ("8565", [6, 15, 2])])
+def test_the_machine_draws_its_model(model, want):
+    """The program's write lands in some cycle k of line LINE; the picture changes colour at
+    column 8 (k - 12) as its VIC's model does."""
+    m = booted(make_test_roms())
+    m.vic.model = model
+    m.poke_ram(0x3000, bytes(0x800))  # the characters at $3000 ($D018 = $1C): no pixels set
+    m.inject_prg(assemble(BACKGROUND_SPLIT.format(line=LINE, next=LINE + 20), "split.asm").prg)
+    m.cpu.pc = 0xC000
+    m.run(CYCLES_PER_FRAME * 3, stop_when_idle=False)
+    log = m.vic.frame
+    cycles = [c - log.cycle for c, reg, value in log.writes if reg == 0x21 and value == 2]
+    assert cycles and cycles[0] // 63 == LINE
+    k = cycles[0] % 63
+    assert 18 <= k <= 54, "the write in the text window's cycles"
+    row = screen.render(m)[LINE - vicdraw.FIRST_LINE]
+    column = 8 * (k - 12)
+    assert list(row[column - 1:column + 2]) == want
+
+
+# --- the bus: the sprites the VIC fetches -----------------------------------------------------
+@pytest.mark.parametrize("line, cycle, fetched, why", [
+    (None, None, range(100, 121), "Y 100: DMA on in line 100's cycle 55, fetched at the ends of lines 100-120"),
+    (105, 20, range(100, 121), "disabled in mid-display: the DMA goes on until MCBASE reaches 63"),
+    (100, 54, range(100, 121), "disabled in cycle 55 of line 100: the VIC saw it enabled in its DMA check"),
+    (100, 53, [], "disabled in cycle 54: seen in the DMA check of cycle 55, no DMA"),
+])
+def test_a_sprite_disabled_is_fetched_while_its_dma_is_on(line, cycle, fetched, why):
+    """The lines at whose end the VIC takes the bus for sprite 0 (its window, cycles 55-59),
+    with $D015 cleared at (line, 0-based cycle); the display off (no bad lines)."""
+    vic = VIC()
+    vic.write(0x11, 0x0B, 0)
+    vic.write(0x01, 100, 1)
+    vic.write(0x15, 0x01, 2)
+    found = []
+    for at in range(90, 140):
+        if at == line:
+            vic.write(0x15, 0x00, at * 63 + cycle)
+        first, _last = vic.window_after(at * 63 + (cycle + 1 if at == line else 0))
+        if first < (at + 1) * 63:
+            found.append(at)
+    assert found == list(fetched), why
