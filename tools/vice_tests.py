@@ -267,10 +267,11 @@ def run_testlist(images, testlist: Path, parts: list[str], verbose: bool) -> int
     x64sc = x64sc_results(base)
     table: dict[str, Counter] = {}
     for listed in read_testlist(testlist):
-        if listed.part not in parts:
+        part = next((p for p in parts if f"{listed.name.rsplit('/', 1)[0]}/".startswith(p.rstrip("/") + "/")), None)
+        if part is None:  # a part is a top folder (VICII) or one under it (VICII/border)
             continue
         folder = (base / listed.folder).resolve()
-        counts = table.setdefault(listed.part, Counter())
+        counts = table.setdefault(part, Counter())
         counts["listed"] += 1
         vice = x64sc.get((listed.folder.rstrip("/"), listed.prg, listed.kind))
         why = unsupported(listed, folder)

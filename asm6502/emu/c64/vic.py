@@ -37,7 +37,7 @@ sprite-sprite, 1 sprite-background) at the cycle of its pixel.
 from __future__ import annotations
 
 from asm6502.emu.c64 import vicdraw
-from asm6502.emu.c64.vicdraw import FrameLog, LineDrawer, sprite_dma_lines
+from asm6502.emu.c64.vicdraw import X_POSITIONS, FrameLog, LineDrawer, sprite_dma_lines
 
 CYCLES_PER_LINE = vicdraw.CYCLES_PER_LINE
 LINES = vicdraw.LINES
@@ -457,8 +457,10 @@ class VIC:
         line, k = divmod(cycle % CYCLES_PER_FRAME, CYCLES_PER_LINE)
         if line == LINES - 1 and k > 0:  # (not in the last line but for its first cycle)
             return
-        # the X position of cycle k (0-based): $194 + 8k up to cycle 13, then 4 + 8 (k - 13)
-        xpos = 0x194 + 8 * k if k < 13 else 4 + 8 * (k - 13)
+        # the X position of cycle k (0-based) as the latch takes it: the raster X counter at
+        # the cycle's start ($194 + 8k, wrapping after $1F7 to 0) with its low three bits
+        # cleared (VICE's x64sc, vicii-chip-model.c: a cycle's xpos is its phi-1 X / 8)
+        xpos = (0x194 + 8 * k) % X_POSITIONS & ~7
         self.lpx = 0xD1 if retrigger else (xpos // 2 + 2) & 0xFF
         self.lpy = line & 0xFF
         self.update(cycle)
