@@ -80,12 +80,13 @@ Fetch = Callable[[int], int]
 class FrameLog:
     """The registers of one frame: their values at its start (``start``, 0x40 VIC
     registers and the bank at index 0x40) and the writes during it, (cycle, reg, value)
-    in order."""
+    in order; ``grey_dot``: drawn by an 8565 (``draw_line``)."""
 
-    __slots__ = ("cycle", "start", "writes", "den", "border")
+    __slots__ = ("cycle", "start", "writes", "den", "border", "grey_dot")
 
     def __init__(self, cycle: int, regs: list[int], den: bool,
-                 border: tuple[bool, bool, bool] = (True, True, True)):
+                 border: tuple[bool, bool, bool] = (True, True, True), grey_dot: bool = False):
+        self.grey_dot = grey_dot
         self.cycle = cycle  # the frame's first cycle
         self.start = list(regs)
         self.writes: list[tuple[int, int, int]] = []
@@ -721,8 +722,13 @@ _GRAPHICS_BEAMS = ((1 << 8 * 40 + 7) - 1) << (BEAM_OF_COLUMN0 + 32)
 
 def draw_line(drawer: LineDrawer, until: int) -> bytearray:
     """The colours of the line *drawer* has stepped to, the writes up to cycle *until*
-    applied where their cycle falls in the line (a colour changed in mid-line changes it
-    from that column on)."""
+    applied where their cycle falls in the line: a register changed in mid-line changes
+    the picture from the column its cycle reaches; a colour register ($D020-$D02E) from
+    the column after it.  That column's pixel keeps the old colour on a 6569 and shows
+    light grey (15) on an 8565 where the written register colours it: the "grey dot"
+    (VICE's x64sc, vicii-draw-cycle.c: draw_colors_6569 resolves a pixel's colour one
+    pixel later, draw_colors_8565 greys the first pixel of the cycle after the write;
+    VICE testprogs VICII/greydot and colorsplit, their references taken on C64s)."""
     line = drawer.line - 1
     start = drawer.line_start(line)
     row = _colours(drawer, line)
@@ -735,7 +741,16 @@ def draw_line(drawer: LineDrawer, until: int) -> bytearray:
             break
         later = _colours(drawer, line)
         x = max(x, 0)
-        row[x:] = later[x:]
+        if 0x20 <= reg <= 0x2E and x < WIDTH:
+            row[x + 1:] = later[x + 1:]
+            if drawer.log.grey_dot:
+                regs = drawer.regs
+                regs[reg] ^= 1  # (which pixels the register colours: those a change of it changes)
+                if _colours(drawer, line)[x] != later[x]:
+                    row[x] = 15
+                regs[reg] ^= 1
+        else:
+            row[x:] = later[x:]
     return row
 
 
