@@ -134,3 +134,22 @@ def test_the_light_pen_at_a_frames_start(edge, held_until, x, y, why):
     vic.light_pen(False, held_until)
     at = CYCLES_PER_FRAME + 20
     assert (vic.read(0x13, at), vic.read(0x14, at)) == (x, y), why
+
+
+# --- the raster compare in every cycle: a mismatch turning into a match raises the flag
+# (VICE's x64sc, vicii-cycle.c; VICE testprogs VICII/rasterirq/rasterirq_hold) --------------
+@pytest.mark.parametrize("old, cycle, new, raised, why", [
+    (0x50, 0x50 * 63 + 30, 0x50 + 0x10, False, "a compare away from the line: no match"),
+    (0x70, 0x50 * 63 + 30, 0x50, True, "changed to the line being drawn: it matches from the next cycle"),
+    (0x50, 0x50 * 63 + 62, 0x51, False, "moved on with the raster in the line's last cycle: it matched in "
+     "line $50 and matches in line $51, with no mismatch between: it holds"),
+    (0x70, 0x50 * 63 + 62, 0x51, True, "written in the last cycle from a compare that did not match: line $51 "
+     "matches at its start"),
+    (0x50, 0x50 * 63 + 61, 0x51, True, "a cycle earlier: line $50's last cycle mismatches, $51 matches"),
+])
+def test_the_raster_compare_changed_in_mid_line(old, cycle, new, raised, why):
+    vic = VIC()
+    vic.write(0x12, old, cycle - 200 if old != 0x50 else 0x50 * 63 - 100)
+    vic.write(0x19, 0x0F, cycle - 1)  # (the flag of a match so far acknowledged)
+    vic.write(0x12, new, cycle)
+    assert bool(vic.read(0x19, 0x51 * 63 + 40) & 0x01) == raised, why

@@ -573,11 +573,17 @@ class VIC:
             self.update(cycle)
             old = self.compare
             self.compare = (self.regs[0x12]) | ((self.regs[0x11] & 0x80) << 1)
-            if self.compare != old and self.compare == self.line(cycle):
-                # a compare value changed to the line being drawn matches at once
-                # (VICE's VIC-II; the chip compares whenever either side changes)
-                self._raise(0x01, cycle + 1)
-            self._schedule(cycle)
+            if self.compare != old and self.compare == self.raster_line(cycle + 1):
+                # the VIC compares in every cycle and raises the flag where a mismatch turns
+                # into a match (VICE's x64sc, vicii-cycle.c): a compare value changed to the
+                # line it sees next matches then -- unless the old value matched the cycle
+                # before, in the line before: a compare moved on with the raster holds
+                # (VICE testprogs VICII/rasterirq/rasterirq_hold, its reference from a C64)
+                if old != self.raster_line(cycle):
+                    self._raise(0x01, cycle + 1)
+                self._schedule(cycle + 1)
+            else:
+                self._schedule(cycle)
             self.on_change()
         if self.enable & 0x06 and reg in COLLISION_REGS:
             self._schedule_lines(cycle)
