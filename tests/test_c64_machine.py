@@ -158,8 +158,8 @@ def test_screen_codes_to_unicode(code, lower, char):
 
 
 # --- the chips on their own -------------------------------------------------------
-@pytest.mark.parametrize("cycle, line", [(0, 0), (62, 0), (63, 1), (63 * 311, 311), (CYCLES_PER_FRAME, 0),
-                                         (CYCLES_PER_FRAME + 63 * 256, 256)])
+@pytest.mark.parametrize("cycle, line", [(0, 311), (1, 0), (62, 0), (63, 1), (63 * 311, 311), (CYCLES_PER_FRAME, 311),
+                                         (CYCLES_PER_FRAME + 1, 0), (CYCLES_PER_FRAME + 63 * 256, 256)])
 def test_raster_counter(cycle, line):
     vic = VIC()
     assert vic.read(0x12, cycle) == line & 0xFF

@@ -399,8 +399,8 @@ def test_the_light_pen_latches_once_a_frame():
     from asm6502.emu.c64.vic import VIC
     vic = VIC()
     line = 100
-    vic.light_pen(True, line * 63 + 20)  # the edge in cycle 21: latched in cycle 22 (X $044)
-    assert (vic.read(0x13, line * 63 + 30), vic.read(0x14, line * 63 + 30)) == (0x044 // 2 + 2, line)
+    vic.light_pen(True, line * 63 + 20)  # the edge in cycle 21: latched in cycle 22 (X $044, taken as $040)
+    assert (vic.read(0x13, line * 63 + 30), vic.read(0x14, line * 63 + 30)) == (0x040 // 2 + 2, line)
     assert vic.flags & 0x08
     vic.light_pen(False, line * 63 + 40)
     vic.light_pen(True, (line + 5) * 63 + 40)  # a second edge in the frame: no new position

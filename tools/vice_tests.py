@@ -15,9 +15,10 @@ name its folder:
 
 With ``--testlist FILE`` (VICE's testbench/c64-testlist.in) it runs the tests that list
 names instead, of the folders given (default VICII, CIA, CPU, interrupts), the way VICE's
-testbench runs x64sc: each program autostarted (LOAD and RUN) on a PAL C64, at most the
-listed number of cycles from power-on.  ``exitcode`` tests pass when the program writes 0
-to $D7FF; ``screenshot`` tests when the picture at the end (the debug cartridge's exit or
+testbench runs x64sc: each program autostarted (LOAD and RUN) on a PAL C64C (VIC-II 8565;
+a 6569 where the list says vicii-old), at most the listed number of cycles from power-on
+(a part may name a folder under the top ones: VICII/border).  ``exitcode`` tests pass when
+the program writes 0 to $D7FF; ``screenshot`` tests when the picture at the end (the debug cartridge's exit or
 the cycle limit) matches the reference in the test's references/ folder pixel for pixel,
 over the area both pictures cover once their text windows' top-left corners are put on
 each other (testbench/cmpscreens.c's rule; both at 32, 35 in x64sc's PAL screenshots,
@@ -85,7 +86,7 @@ RUN_TYPES = ("exitcode", "screenshot")
 SCREEN_OFFSET = (32, 35)  # the text window's top-left corner in x64sc's PAL screenshots (and ours)
 # options the machine has no counterpart for: the test is listed as not supported, with this reason
 UNSUPPORTED_OPTIONS = {
-    "vicii-ntsc": "NTSC VIC-II", "vicii-ntscold": "NTSC VIC-II", "vicii-new": "8565 VIC-II only",
+    "vicii-ntsc": "NTSC VIC-II", "vicii-ntscold": "NTSC VIC-II",
     "mountcrt": "cartridge", "reu": "REU", "geo": "GeoRAM", "plus": "RAM expansion", "dqbb": "DQBB",
     "ramcart": "RamCart", "isepic": "Isepic", "mountg64": "G64 disk", "mountp64": "P64 disk",
 }
@@ -285,8 +286,7 @@ def run_listed(images, listed: Listed, folder: Path, files: Files,
     disks = [o.split(":", 1)[1] for o in listed.options if o.startswith("mountd64:")]
     disk = Disk.load(str(folder / disks[0]) if disks else str(folder), files)
     cia = "6526a" if "cia-new" in listed.options else "6526"
-    machine = session.boot(images, disk=disk, cia_model=cia)
-    machine.vic.model = vic_model(listed)
+    machine = session.boot(images, disk=disk, cia_model=cia, vic_model=vic_model(listed))
     session.start_program(machine, files.read(folder / listed.prg, MAX_PRG_BYTES, "C64 program"))
     stop = machine.run(max(listed.limit - machine.cpu.cycles, 1), stop_when_polling=False, stop_when_idle=False)
     if listed.kind == "exitcode":

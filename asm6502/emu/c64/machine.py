@@ -141,7 +141,7 @@ class C64:
     queues keys; ``transcript`` holds what went through CHROUT to the screen."""
 
     def __init__(self, roms: RomImages, disk: Disk | None = None, keyboard_mode: str = "buffer",
-                 cia_model: str = "6526"):
+                 cia_model: str = "6526", vic_model: str = "6569"):
         if keyboard_mode not in ("buffer", "matrix"):
             raise ValueError(f"keyboard mode {keyboard_mode!r}: buffer or matrix")
         if cia_model not in CIA_MODELS:
@@ -154,7 +154,7 @@ class C64:
         # VICE's power-on RAM pattern: 64 bytes $00, 64 bytes $FF, ...
         self.memory: list[int] = ([0x00] * 64 + [0xFF] * 64) * 512
         self.color = [0] * 1024
-        self.vic = VIC()
+        self.vic = VIC(vic_model)
         self.vic.memory = self._vic_fetch
         self.vic.colour_ram = self.color
         new_model = cia_model == "6526a"

@@ -37,9 +37,10 @@ def images(roms: RomSet) -> RomImages:
     return RomImages(roms.basic, roms.kernal, roms.chargen)
 
 
-def boot(roms: RomImages, disk: Disk | None = None, keyboard_mode: str = "buffer", cia_model: str = "6526") -> C64:
+def boot(roms: RomImages, disk: Disk | None = None, keyboard_mode: str = "buffer", cia_model: str = "6526",
+         vic_model: str = "6569") -> C64:
     """A C64 switched on and waiting at READY. (the CHROUT transcript is cleared)."""
-    machine = C64(roms, disk=disk, keyboard_mode=keyboard_mode, cia_model=cia_model)
+    machine = C64(roms, disk=disk, keyboard_mode=keyboard_mode, cia_model=cia_model, vic_model=vic_model)
     stop = machine.run(BOOT_LIMIT)
     if stop.reason != "idle":
         raise DiagnosticError([error(f"the C64 did not reach READY. after {BOOT_LIMIT:,} cycles "

@@ -38,13 +38,17 @@ sprite-sprite, 1 sprite-background) at the cycle of its pixel.
 from __future__ import annotations
 
 from asm6502.emu.c64 import vicdraw
-from asm6502.emu.c64.vicdraw import FrameLog, LineDrawer, SpriteBus
+from asm6502.emu.c64.vicdraw import X_POSITIONS, FrameLog, LineDrawer, SpriteBus
 
 CYCLES_PER_LINE = vicdraw.CYCLES_PER_LINE
 LINES = vicdraw.LINES
 CYCLES_PER_FRAME = CYCLES_PER_LINE * LINES  # 19,656: 50.125 frames a second at 985,248 Hz
 
 NEVER = 1 << 62
+# the PAL VIC-IIs: the 6569 of the first C64s and the 8565 of the C64C (VICE's x64sc models
+# both; its testbench runs the C64C); they differ here in the grey dot of a colour register
+# write (``vicdraw.draw_line``) and the light pen's X (one more on the 6569)
+VIC_MODELS = vicdraw.MODELS
 BANK_REG = 0x40  # the logged registers' slot for the VIC's bank (CIA 2 port A bits 0-1)
 
 # The bus windows of a line, in cycles from the line's start (0-based: Bauer's cycle k is
@@ -105,8 +109,10 @@ class VIC:
     # not part of a snapshot: the machine's memory and colour RAM, the collision walk
     TRANSIENT = ("memory", "colour_ram", "cursor", "peeked")
 
-    def __init__(self) -> None:
-        self.model = "6569"  # the chip drawn: vicdraw.MODELS (the 8565 of a C64C draws grey dots)
+    def __init__(self, model: str = "6569") -> None:
+        if model not in VIC_MODELS:
+            raise ValueError(f"VIC-II model {model!r}: {' or '.join(VIC_MODELS)}")
+        self.model = model
         self.regs = [0] * 0x41  # + the bank, BANK_REG (as CIA 2 port A's bits 0-1 read)
         self.regs[BANK_REG] = 3
         self.compare = 0  # raster compare line (write $D012 + bit 7 of $D011)
@@ -147,6 +153,14 @@ class VIC:
     @staticmethod
     def line(cycle: int) -> int:
         return cycle // CYCLES_PER_LINE % LINES
+
+    @staticmethod
+    def raster_line(cycle: int) -> int:
+        """The raster counter as $D011/$D012 read it: the line, but for line 0's first
+        cycle, which still reads 311 (VICE's x64sc, vicii-cycle.c: the counter goes to 0 in
+        cycle 2 of a frame; VICE testprogs VICII/split-tests/lightpen, dumped from C64s)."""
+        in_frame = cycle % CYCLES_PER_FRAME
+        return LINES - 1 if in_frame == 0 else in_frame // CYCLES_PER_LINE
 
     @property
     def irq(self) -> bool:
@@ -439,23 +453,28 @@ class VIC:
         in the next cycle ($D013 X / 2, $D014 the line) and sets interrupt bit 3, once a
         frame; a line held low retriggers at the frame's start (VICE's x64sc,
         vicii-lightpen.c: the trigger one cycle after the edge, X from the cycle's
-        position plus 2 on a 6569, $D1 when retriggered; Bauer 3.13)."""
+        position plus 2 on a 6569, 1 on an 8565, $D1 when retriggered; Bauer 3.13; VICE
+        testprogs VICII/lp-trigger test2 and test2new, measured on both chips)."""
         self._pen_retrigger(cycle)
-        if low and not self.pen_low:
-            self._pen_latch(cycle + 1, False)
+        if low and not self.pen_low:  # (latched in a frame's cycle 2: the retrigger there comes first)
+            self._pen_latch(cycle + 1, (cycle + 1) % CYCLES_PER_FRAME == 1)
         self.pen_low = low
 
     def _pen_latch(self, cycle: int, retrigger: bool) -> None:
-        frame = cycle // CYCLES_PER_FRAME
+        # (the latch is freed for a new frame in its line 0's cycle 2, where a pen held low
+        # retriggers: a latch in cycle 1 still counts to the frame before, line 311)
+        frame = (cycle - 1) // CYCLES_PER_FRAME
         if frame == self.pen_frame:
             return
         self.pen_frame = frame
-        line, k = divmod(cycle % CYCLES_PER_FRAME, CYCLES_PER_LINE)
+        line, k = self.raster_line(cycle), cycle % CYCLES_PER_LINE
         if line == LINES - 1 and k > 0:  # (not in the last line but for its first cycle)
             return
-        # the X position of cycle k (0-based): $194 + 8k up to cycle 13, then 4 + 8 (k - 13)
-        xpos = 0x194 + 8 * k if k < 13 else 4 + 8 * (k - 13)
-        self.lpx = 0xD1 if retrigger else (xpos // 2 + 2) & 0xFF
+        # the X position of cycle k (0-based) as the latch takes it: the raster X counter at
+        # the cycle's start ($194 + 8k, wrapping after $1F7 to 0) with its low three bits
+        # cleared (VICE's x64sc, vicii-chip-model.c: a cycle's xpos is its phi-1 X / 8)
+        xpos = (0x194 + 8 * k) % X_POSITIONS & ~7
+        self.lpx = 0xD1 if retrigger else (xpos // 2 + (2 if self.model == "6569" else 1)) & 0xFF
         self.lpy = line & 0xFF
         self.update(cycle)
         self._raise(0x08, cycle)
@@ -473,9 +492,9 @@ class VIC:
         reg &= 0x3F
         r = self.regs
         if reg == 0x11:
-            return (r[0x11] & 0x7F) | ((self.line(cycle) & 0x100) >> 1)
+            return (r[0x11] & 0x7F) | ((self.raster_line(cycle) & 0x100) >> 1)
         if reg == 0x12:
-            return self.line(cycle) & 0xFF
+            return self.raster_line(cycle) & 0xFF
         if reg == 0x19:
             self._pen_retrigger(cycle)
             if r[0x15] and (self.enable & 0x06 or self.wants_collisions):
@@ -547,11 +566,17 @@ class VIC:
             self.update(cycle)
             old = self.compare
             self.compare = (self.regs[0x12]) | ((self.regs[0x11] & 0x80) << 1)
-            if self.compare != old and self.compare == self.line(cycle):
-                # a compare value changed to the line being drawn matches at once
-                # (VICE's VIC-II; the chip compares whenever either side changes)
-                self._raise(0x01, cycle + 1)
-            self._schedule(cycle)
+            if self.compare != old and self.compare == self.raster_line(cycle + 1):
+                # the VIC compares in every cycle and raises the flag where a mismatch turns
+                # into a match (VICE's x64sc, vicii-cycle.c): a compare value changed to the
+                # line it sees next matches then -- unless the old value matched the cycle
+                # before, in the line before: a compare moved on with the raster holds
+                # (VICE testprogs VICII/rasterirq/rasterirq_hold, its reference from a C64)
+                if old != self.raster_line(cycle):
+                    self._raise(0x01, cycle + 1)
+                self._schedule(cycle + 1)
+            else:
+                self._schedule(cycle)
             self.on_change()
         if self.enable & 0x06 and reg in COLLISION_REGS:
             self._schedule_lines(cycle)

@@ -509,6 +509,7 @@ class LineDrawer:
         self.cbuf = [0] * 40
         self.display_from = 40  # the line's first column in display state (40: idle all along)
         self.bad_at_rc = False  # the bad-line condition in cycle 58
+        self.bad_after_rc = False  # ... in some cycle after it (display state for the next line)
         # the sprite sequencer (Bauer 3.8.1; VICE's x64sc, vicii-cycle.c): per sprite the DMA
         # flag, MCBASE, MC, the expansion flip-flop; the data fetched at the end of a line and
         # the sprites shown on the next (``display`` as cycle 58 left it)
@@ -560,8 +561,8 @@ class LineDrawer:
             self.vcbase = 0
         den = self.log.den
         writes, i = self.log.writes, self.pos
-        changes = []  # (VIC cycle from which, $D011) of the line's writes to $D011 before cycle 58
-        while i < len(writes) and writes[i][0] < start + RC_CYCLE:
+        changes = []  # (VIC cycle from which, $D011) of the writes to $D011 the line's cycles see
+        while i < len(writes) and writes[i][0] < start + CYCLES_PER_LINE - 1:
             if writes[i][1] == 0x11:
                 changes.append((writes[i][0] - start + 1, writes[i][2]))
             i += 1
@@ -577,12 +578,13 @@ class LineDrawer:
                 self._fill()
             self.display_from = 0 if self.display else 40
             self.bad_at_rc = bad
+            self.bad_after_rc = False
             return line, self.pos
         # the condition cycle by cycle
         bads = []
         n = 0
         allowed = den and line != DEN_LINE  # (line $30: from the first cycle DEN is seen set)
-        for k in range(RC_CYCLE + 1):
+        for k in range(CYCLES_PER_LINE):
             while n < len(changes) and changes[n][0] <= k:
                 d011 = changes[n][1]
                 n += 1
@@ -622,9 +624,10 @@ class LineDrawer:
                     addr = (self.row_vc + cell) & 0x3FF
                     self.vbuf[cell] = 0xFF if k < ba_low + 3 else self.fetch(screen + addr)
                     self.cbuf[cell] = self.colour_ram[addr] & 0x0F
-        self.display = self.display or display_from < 40
+        self.display = self.display or any(bads[:RC_CYCLE + 1])
         self.display_from = display_from
         self.bad_at_rc = bads[RC_CYCLE]
+        self.bad_after_rc = any(bads[RC_CYCLE + 1:])
         return line, self.pos
 
     def _fill(self) -> None:
@@ -648,6 +651,8 @@ class LineDrawer:
             self.display = self.bad_at_rc
         if self.display:
             self.rc = (self.rc + 1) & 7
+        if self.bad_after_rc:
+            self.display = True
 
     # --- the graphics ----------------------------------------------------------------
     def graphics(self, colours: bool) -> tuple[int, bytearray | None]:
