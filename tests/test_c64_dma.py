@@ -43,6 +43,7 @@ def machine_at(roms, source: str, line: int, offset: int, d011: int = 0x0B, spri
     cpu = m.cpu
     cpu.cycles = start - 200
     cpu.access_cycle = 0
+    m.vic.pass_bus(cpu.cycles)  # (the clock was moved: the VIC plans its windows from there, as the run loop keeps it)
     m.store(0x01, 0x35)
     for addr, value in ((0xDC0D, 0x7F), (0xDD0D, 0x7F), (0xD01A, 0), (0xD019, 0x0F)):
         m.store(addr, value)

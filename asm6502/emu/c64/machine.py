@@ -448,14 +448,7 @@ class C64:
         c = self._bus_cycle(True, addr)
         page = addr >> 8
         if page < 0xD4:
-            vic = self.vic
-            held = vic.ba_from, vic.ba_to
-            vic.write(addr, value, c)
-            if self.cpu.cycles <= held[0] and held[1] < c:
-                # the instruction waited through a window before this write: the window stays
-                # planned until the CPU is moved past it (the cycles it waited are counted
-                # then), the write's change to the bus applies to the windows after it
-                vic.ba_from, vic.ba_to = held
+            self.vic.write(addr, value, c)
         elif page < 0xD8:
             self.sid[addr & 0x1F] = value
             if addr == DEBUG_CART and self._stop is None:
