@@ -92,13 +92,19 @@ def test_sha_stores_without_the_and_when_the_read_before_its_write_waits(roms, b
     assert m.memory[0x1000] == written
 
 
-@pytest.mark.parametrize("before", [1, 2])  # the window begins at the read of its operand / at the next fetch
-def test_ane_ors_a_with_ee_whether_or_not_the_read_of_its_operand_waits(roms, before):
-    """ANE #$FF with A = 0, X = $FF: A = $EE (the constant Lorenz's suite expects, trap16 included)."""
-    source = "*= $c000\n lda #0\n ldx #$ff\n ane #$ff\n sta $1000\n jmp *\n"
+@pytest.mark.parametrize("a, x, imm, result", [
+    (0x00, 0xFF, 0xFF, 0xEE),  # the constant itself
+    (0xC6, 0xB1, 0x1B, 0x00),  # Lorenz's trap1-trap17 (their table: bits 0 and 4 of the constant clear)
+])
+# the window begins at the read of its operand / at the next fetch / long after the instruction
+@pytest.mark.parametrize("before", [1, 2, 20])
+def test_ane_ors_a_with_ee_whether_or_not_the_read_of_its_operand_waits(roms, before, a, x, imm, result):
+    """ANE #imm: A = (A OR $EE) AND X AND imm, the constant Lorenz's suite expects, whether
+    the bus is free or the VIC holds the read of the operand."""
+    source = f"*= $c000\n lda #${a:02x}\n ldx #${x:02x}\n ane #${imm:02x}\n sta $1000\n jmp *\n"
     m, _base = machine_at(roms, source, 0x33, 11 - before - 4, d011=0x1B)
     m.run(100, stop_when_idle=False)
-    assert m.memory[0x1000] == 0xEE
+    assert m.memory[0x1000] == result
 
 
 @pytest.mark.parametrize("register", [0xD015, 0xD011, 0xD00B])  # registers the VIC plans its windows from

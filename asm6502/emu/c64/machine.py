@@ -198,8 +198,8 @@ class C64:
         self.instructions = 0
         if not roms.stub:  # (the project's stub ROMs have their traps from their owner)
             self._install_traps()
-        self._table = self._build_table()
         mm = self.mm = MemoryMap(self.memory, self.basic, self.chargen, self.kernal, self.cpu, self._io_write)
+        self._table = self._build_table()
         self.cpu.write_high = mm.write
         self.cpu.write_port = mm.write_port
         mm.write_port(1, mm.data)
@@ -273,7 +273,7 @@ class C64:
             self._empty_polls += 1
 
     def _build_table(self) -> list:
-        table = instruction_table()
+        table = instruction_table(self.mm.zero_page_store)
         machine = self
 
         def trap(cpu):
@@ -700,7 +700,7 @@ class C64:
         table = self._table
         cyc = CYCLES
         mm = self.mm
-        fetch = mm.pages
+        fetch = mm.fetch_flags
         self.stop_cycle = cpu.cycles + max_cycles
         self.until_text = until_text
         self.idle_stop = stop_when_idle
@@ -723,7 +723,7 @@ class C64:
                 try:
                     for i in range(left):  # (the loop's counter counts the instructions)
                         pc = cpu.pc
-                        if pc > fetch_low and fetch[pc >> 8]:  # (the page of --until-pc is flagged too)
+                        if pc > fetch_low and fetch[pc]:  # (the page of --until-pc is flagged too)
                             if pc == watch:
                                 self._stop = Stop("pc", f"the PC reached ${watch:04X}", cpu.cycles)
                                 i -= 1
