@@ -43,6 +43,7 @@ def machine_at(roms, source: str, line: int, offset: int, d011: int = 0x0B, spri
     cpu = m.cpu
     cpu.cycles = start - 200
     cpu.access_cycle = 0
+    m.vic.pass_bus(cpu.cycles)  # (the clock was moved: the VIC plans its windows from there, as the run loop keeps it)
     m.store(0x01, 0x35)
     for addr, value in ((0xDC0D, 0x7F), (0xDD0D, 0x7F), (0xD01A, 0), (0xD019, 0x0F)):
         m.store(addr, value)
@@ -91,13 +92,19 @@ def test_sha_stores_without_the_and_when_the_read_before_its_write_waits(roms, b
     assert m.memory[0x1000] == written
 
 
-@pytest.mark.parametrize("before", [1, 2])  # the window begins at the read of its operand / at the next fetch
-def test_ane_ors_a_with_ee_whether_or_not_the_read_of_its_operand_waits(roms, before):
-    """ANE #$FF with A = 0, X = $FF: A = $EE (the constant Lorenz's suite expects, trap16 included)."""
-    source = "*= $c000\n lda #0\n ldx #$ff\n ane #$ff\n sta $1000\n jmp *\n"
+@pytest.mark.parametrize("a, x, imm, result", [
+    (0x00, 0xFF, 0xFF, 0xEE),  # the constant itself
+    (0xC6, 0xB1, 0x1B, 0x00),  # Lorenz's trap1-trap17 (their table: bits 0 and 4 of the constant clear)
+])
+# the window begins at the read of its operand / at the next fetch / long after the instruction
+@pytest.mark.parametrize("before", [1, 2, 20])
+def test_ane_ors_a_with_ee_whether_or_not_the_read_of_its_operand_waits(roms, before, a, x, imm, result):
+    """ANE #imm: A = (A OR $EE) AND X AND imm, the constant Lorenz's suite expects, whether
+    the bus is free or the VIC holds the read of the operand."""
+    source = f"*= $c000\n lda #${a:02x}\n ldx #${x:02x}\n ane #${imm:02x}\n sta $1000\n jmp *\n"
     m, _base = machine_at(roms, source, 0x33, 11 - before - 4, d011=0x1B)
     m.run(100, stop_when_idle=False)
-    assert m.memory[0x1000] == 0xEE
+    assert m.memory[0x1000] == result
 
 
 @pytest.mark.parametrize("register", [0xD015, 0xD011, 0xD00B])  # registers the VIC plans its windows from
@@ -169,3 +176,97 @@ def test_an_acknowledgement_in_the_last_cycle_still_lets_the_interrupt_through(r
     sp = m.cpu.sp
     assert m.memory[0x100 + sp + 2] | m.memory[0x100 + sp + 3] << 8 == START + 5  # after the STA
     assert m.vic.flags & 1 == 0  # acknowledged all the same
+
+
+BRANCH_SLIDE = "*= $c000\n" + " beq *+2\n" * 6 + " jmp *\nirq jmp irq\n"
+
+
+@pytest.mark.parametrize("sprites, t0, waits, taken_after", [
+    # BEQ *+2 (taken, within its page: 3 cycles, all reads) needs three cycles counted, the
+    # fourth one's first cycle in cycle t0 of the sprite line; the raster interrupt comes
+    # in cycle 63 (the next line's first).
+    # Sprites 0 and 3 (windows 54-58, 60-64): its second cycle waits for the first window
+    # and runs in 59, its third waits for the second and runs in 65: the interrupt comes in
+    # the second wait, which counts one, the third cycle another: not yet, after the fifth.
+    (0x09, 53, ((54, 58), (60, 64)), 5),
+    # Sprites 2 and 5 (58-62, 64-68): the interrupt comes in cycle 63, the second cycle
+    # between the waits: it and the third count two: after the fifth.
+    (0x24, 57, ((58, 62), (64, 68)), 5),
+    # Sprites 3 and 6 (60-64, 66-70): the interrupt comes in the first wait: one for it,
+    # then the second and third cycles: three, taken after the fourth.
+    (0x48, 59, ((60, 64), (66, 70)), 4),
+    # Sprite 3 alone (60-64): the second cycle waits, the interrupt comes in that wait:
+    # three again.
+    (0x08, 59, ((60, 64),), 4),
+])
+def test_a_taken_branch_with_two_waits_counts_the_cycles_it_runs(roms, sprites, t0, waits, taken_after):
+    m, base = machine_at(roms, BRANCH_SLIDE, SPRITE_LINE, t0 - 9, sprites=sprites)
+    probe = waits[0][0] - 5
+    for first, last in waits:  # (the CPU may read in the cycles between them)
+        assert m.vic.window_after(base + probe) == (base + first, base + last)
+        probe = last + 1
+    irq = START + 15
+    m.store(0xFFFE, irq & 0xFF)
+    m.store(0xFFFF, irq >> 8)
+    m.store(0xD012, SPRITE_LINE + 1)
+    m.store(0xD01A, 0x01)
+    m.cpu.p = (m.cpu.p & ~0x04) | 0x02  # (Z set: every BEQ is taken)
+    stop = m.run(200, until_pc=irq, stop_when_idle=False)
+    assert stop.reason == "pc"
+    sp = m.cpu.sp
+    assert m.memory[0x100 + sp + 2] | m.memory[0x100 + sp + 3] << 8 == START + 2 * taken_after
+
+
+SEI_IN_A_BAD_LINE = """*= $c000
+         lda #{latch}
+         sta ${cia:x}04
+         lda #0
+         sta ${cia:x}05
+         lda #$81
+         sta ${cia:x}0d
+         lda #$19      ; force load, one-shot, start
+         sta ${cia:x}0e
+         nop
+         nop
+         nop
+         nop
+         nop
+         nop
+         sei           ; its second cycle waits for the bad line
+         nop
+         nop
+         jmp *
+handler  jmp handler
+"""
+SEI_AT = START + 0x1A
+TIMER_TO_EDGE = 1  # the edge comes in cycle latch + 1 of the line, as this program starts the timer
+
+
+@pytest.mark.parametrize("edge, nmi_after, irq_after", [
+    # The bad line of line $33 takes cycles 11-53; SEI runs its first cycle in 10, its
+    # second waits and runs in 54.  An interrupt counts the cycles the CPU runs with its
+    # line active, and one for arriving while the CPU waits (x64sc) -- but for an IRQ
+    # during SEI's wait (not counted: the I flag is set before it has two).
+    (10, 1, 1),  # in SEI's first cycle: taken after SEI (an IRQ too: the flag was clear)
+    (11, 1, None),  # in the wait's first cycle: an NMI counts the wait; the IRQ is masked
+    (53, 1, None),  # in its last cycle: the same
+    (54, 2, None),  # in SEI's second cycle: one counted, the NMI after the next NOP
+])
+def test_an_nmi_that_comes_while_sei_waits_is_counted_an_irq_is_not(roms, edge, nmi_after, irq_after):
+    for cia, vector, after in ((0xDD, 0xFFFA, nmi_after), (0xDC, 0xFFFE, irq_after)):
+        source = SEI_IN_A_BAD_LINE.format(latch=edge - TIMER_TO_EDGE, cia=cia)
+        m, base = machine_at(roms, source, 0x33, -26, d011=0x1B)
+        assert m.vic.window_after(base) == (base + 11, base + 53)
+        handler = SEI_AT + 6
+        m.store(vector, handler & 0xFF)
+        m.store(vector + 1, handler >> 8)
+        m.cpu.p &= ~0x04
+        stop = m.run(150, until_pc=handler, stop_when_idle=False)
+        chip = m.cia2 if cia == 0xDD else m.cia1
+        assert (chip.edge_at if cia == 0xDD else chip.irq_at) - base == edge
+        if after is None:
+            assert stop.reason != "pc"
+            continue
+        assert stop.reason == "pc"
+        sp = m.cpu.sp
+        assert m.memory[0x100 + sp + 2] | m.memory[0x100 + sp + 3] << 8 == SEI_AT + after

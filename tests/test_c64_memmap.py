@@ -12,7 +12,6 @@ from hypothesis import strategies as st
 from asm6502.emu.c64.cpu import C64CPU, instruction_table
 from asm6502.emu.c64.memmap import MemoryMap
 
-TABLE = instruction_table()
 LDA_ABS, STA_ABS, LDA_ZP, STA_ZP, JMP_IND = 0xAD, 0x8D, 0xA5, 0x85, 0x6C
 OPERAND = 0x0200  # where the instruction's operand bytes are put (plain RAM)
 BASIC = [(i * 7 + 1) & 0xFF for i in range(0x2000)]
@@ -74,6 +73,7 @@ class Bus:
         self.cpu.write_high = self.map.write
         self.cpu.write_port = self.map.write_port
         self.map.write_port(1, self.map.data)
+        self.table = instruction_table(self.map.zero_page_store)  # (the machine's)
 
     def _io_read(self, addr: int) -> int:
         self.io.append(("read", addr))
@@ -85,19 +85,19 @@ class Bus:
     def run(self, opcode: int, operand: int) -> None:
         self.memory[OPERAND : OPERAND + 2] = [operand & 0xFF, operand >> 8]
         self.cpu.pc = OPERAND
-        TABLE[opcode](self.cpu)
+        self.table[opcode](self.cpu)
 
     def fetch(self, addr: int) -> int:
         """The run loop's opcode fetch at *addr* (the machine's page test, then the list)."""
-        if addr > self.map.fetch_low and self.map.pages[addr >> 8]:
+        if addr > self.map.fetch_low and self.map.fetch_flags[addr]:
             self.map.fetched(addr)
         return self.memory[addr]
 
 
 addresses = st.one_of(st.integers(0x9FF0, 0xFFFF), st.sampled_from([0x9FFE, 0x9FFF, 0xA000, 0xBFFF, 0xCFFE, 0xCFFF, 0xD000, 0xDFFE, 0xDFFF, 0xE000, 0xFFFF]))
 steps = st.lists(st.one_of(
-    st.tuples(st.just("port"), st.sampled_from([0, 1]), st.integers(0, 255)),
-    st.tuples(st.just("switch"), st.sampled_from([0x30, 0x33, 0x34, 0x35, 0x36, 0x37])),
+    st.tuples(st.just("port"), st.sampled_from([0, 1]), st.integers(0, 255), st.sampled_from([STA_ZP, STA_ABS])),
+    st.tuples(st.just("switch"), st.sampled_from([0x30, 0x33, 0x34, 0x35, 0x36, 0x37]), st.just(STA_ZP)),
     st.tuples(st.just("read"), addresses),
     st.tuples(st.just("write"), addresses, st.integers(0, 255)),
     st.tuples(st.just("fetch"), addresses),
@@ -114,13 +114,14 @@ def test_every_access_sees_what_the_pla_shows(program):
     for step in program:
         kind = step[0]
         if kind in ("port", "switch"):
-            addr, value = (1, step[1]) if kind == "switch" else step[1:]
+            # (a port write as STA zp, the map's own instruction, or as STA abs, through its write)
+            addr, value, store = (1, *step[1:]) if kind == "switch" else step[1:]
             if kind == "switch":  # (the KERNAL's direction: the three lines outputs)
                 bus.cpu.a = 0x2F
                 bus.run(STA_ZP, 0)
                 model.port(0, 0x2F)
             bus.cpu.a = value
-            bus.run(STA_ZP, addr)
+            bus.run(store, addr)
             model.port(addr, value)
             bus.run(LDA_ZP, 1)
             assert bus.cpu.a == model.port_read(1)

@@ -39,9 +39,11 @@ minus one).
 
 The undocumented opcodes behave as "No More Secrets - NMOS 6510 Unintended
 Opcodes" (groepaz, 2021) describes them; the unstable LXA and ANE use the constant $EE that
-Wolfgang Lorenz's test suite 2.15 expects of a C64 (lxab.asm, aneb.asm, and trap16, whose ANE
-gives $EE where x64sc's constants give $EF with the bus free: VICE testprogs CPU/ane-none,
-measured on a C64C, expects $EF, which this CPU does not give); SHA, SHX, SHY and
+Wolfgang Lorenz's test suite 2.15 expects of a C64 (lxab.asm, aneb.asm, and trap1-trap17,
+whose ANE #$1B with A = $C6, X = $B1 and the bus free must give $00: bits 0 and 4 of the
+constant clear).  The constant differs from chip to chip: VICE testprogs CPU/ane-none,
+measured on a C64C, wants bit 0 set with the bus free (x64sc: $EF, $EE when the operand's read
+waits for the VIC), which this CPU does not give (docs/c64.md); SHA, SHX, SHY and
 SHS store the register AND the high byte of the address plus one, and across a page that
 value is also the high byte of the address written (without the AND when the VIC holds
 the read before the write).  A JAM opcode stops the CPU (``Jammed``).
@@ -861,9 +863,13 @@ def _jam(code):
     return inst
 
 
-def instruction_table() -> list:
+def instruction_table(zero_page_store: Callable | None = None) -> list:
     """The 256 instructions, indexed by opcode, each called with the CPU after the
-    opcode fetch (the PC at the operand)."""
+    opcode fetch (the PC at the operand).  *zero_page_store*: makes the instruction of a
+    zero-page store (STA/STX/STY/SAX zp) from the function giving the value stored (the
+    memory map's, which switches banks in place on a write to $01; default: a write to
+    $00/$01 calls ``write_port``)."""
+    store = _write_zero_page if zero_page_store is None else zero_page_store
     table = list(C64CPU.instruct)
     table[0x20] = C64CPU.inst_0x20
     table[0x6C] = C64CPU.inst_0x6c
@@ -894,7 +900,7 @@ def instruction_table() -> list:
                 table[op.code] = _read(fn, _address(mode, access, cyc), operand, cyc - 1)
         elif access is Access.WRITE:
             if mode is Mode.ZERO_PAGE:
-                table[op.code] = _write_zero_page(WRITES[name])
+                table[op.code] = store(WRITES[name])
             elif mode is Mode.ABSOLUTE:
                 table[op.code] = _write_absolute(WRITES[name], cyc - 1)
             elif mode is Mode.INDIRECT_INDEXED:

@@ -198,8 +198,8 @@ class C64:
         self.instructions = 0
         if not roms.stub:  # (the project's stub ROMs have their traps from their owner)
             self._install_traps()
-        self._table = self._build_table()
         mm = self.mm = MemoryMap(self.memory, self.basic, self.chargen, self.kernal, self.cpu, self._io_write)
+        self._table = self._build_table()
         self.cpu.write_high = mm.write
         self.cpu.write_port = mm.write_port
         mm.write_port(1, mm.data)
@@ -273,7 +273,7 @@ class C64:
             self._empty_polls += 1
 
     def _build_table(self) -> list:
-        table = instruction_table()
+        table = instruction_table(self.mm.zero_page_store)
         machine = self
 
         def trap(cpu):
@@ -390,10 +390,16 @@ class C64:
         writes go on (Bauer 3.6.1; at most three in a row: 64doc).  Returns (the cycle after
         the last, the index of the first read that waited or -1, the cycles it waited).
         *plan*: the CPU has run them (the VIC plans its windows from there)."""
+        return self._through_cycles(count, writes, plan)[:3]
+
+    def _through_cycles(self, count: int, writes: int, plan: bool) -> tuple[int, int, int, int]:
+        """``_through``'s three values and the cycle the next-to-last of the *count* cycles
+        ran in (-1 for one cycle)."""
         vic = self.vic
         first, last = vic.ba_from, vic.ba_to
         t = first
         waited, stolen = -1, 0
+        ran = -1
         for i in range(count):
             if t > last:
                 first, last = vic.pass_bus(t) if plan else vic.window_after(t)
@@ -402,10 +408,12 @@ class C64:
                     waited, stolen = i, last + 1 - t
                 t = last + 1
                 first, last = vic.pass_bus(t) if plan else vic.window_after(t)
+            if i == count - 2:
+                ran = t
             t += 1
         if plan and t > vic.ba_to:
             vic.pass_bus(t)
-        return t, waited, stolen
+        return t, waited, stolen, ran
 
     def _read_waits(self, offset: int) -> bool:
         """Whether the read in cycle ``cycles + offset`` of the instruction running waits for
@@ -440,14 +448,7 @@ class C64:
         c = self._bus_cycle(True, addr)
         page = addr >> 8
         if page < 0xD4:
-            vic = self.vic
-            held = vic.ba_from, vic.ba_to
-            vic.write(addr, value, c)
-            if self.cpu.cycles <= held[0] and held[1] < c:
-                # the instruction waited through a window before this write: the window stays
-                # planned until the CPU is moved past it (the cycles it waited are counted
-                # then), the write's change to the bus applies to the windows after it
-                vic.ba_from, vic.ba_to = held
+            self.vic.write(addr, value, c)
         elif page < 0xD8:
             self.sid[addr & 0x1F] = value
             if addr == DEBUG_CART and self._stop is None:
@@ -560,6 +561,7 @@ class C64:
         stolen = 0  # the cycles the VIC held one of its reads for
         waited = -1  # that read's distance from its last cycle (0: the last cycle), -1: none
         resume = -1  # the cycle the next read may happen (the VIC holds the bus at the instruction's end)
+        before_last = c - 2  # the cycle the instruction's next-to-last cycle ran in
         if c >= vic.ba_from:  # the last instruction ran into cycles the VIC takes
             tail = TAIL_WRITES[self.memory[self._last_pc]]
             count = min(c - vic.ba_from, 9)  # its cycles from the window's first on
@@ -567,10 +569,12 @@ class C64:
             for i in range(count):
                 if tail >> (count - 1 - i) & 1:
                     writes |= 1 << i
-            c, first_wait, stolen = self._through(count, writes, True)
+            c, first_wait, stolen, ran = self._through_cycles(count, writes, True)
             cpu.cycles = c
             if first_wait >= 0:
                 waited = count - 1 - first_wait
+            if count > 1:
+                before_last = ran
             if c >= vic.ba_from:
                 # the next read waits (the next opcode fetch, or an interrupt sequence's first
                 # cycle), after the CPU has looked at its interrupt inputs at the end of this
@@ -599,22 +603,23 @@ class C64:
         # a later one after the next instruction (Lorenz, Test_Suite_2_15.txt, IRQ and NMI).
         # Cycles the VIC holds the CPU for do not count: the CPU counts the cycles it runs
         # with the line active, and one for an interrupt that arrived while it waited (x64sc,
-        # whose interrupt delays match VICE testprogs interrupts/irqdma, measured on a C64).
-        # On the instruction's cycles with the wait in it that is the same rule, unless the
-        # read that waited comes too late for the count: then the count is that of the
-        # cycles as if the bus had been free.
-        need = 2
+        # whose interrupt delays match VICE testprogs interrupts/irqdma, measured on a C64):
+        # the interrupt is taken when that count reaches 2 by the instruction's end.  So
+        # the last cycle the line may become active in is the one before the instruction's
+        # last cycle: the last cycle of a wait just before that cycle counts as its own.
+        # A taken branch within its page (3 cycles) needs a count of 3 (Lorenz,
+        # Test_Suite_2_15.txt, IRQ; VICE testprogs/interrupts/branchquirk): the cycle
+        # before its next-to-last one -- with two waits in the branch, an interrupt that
+        # arrives between them or in the second counts 2 (irqdma test5, sprites 0 and 3).
         last = self._last_pc
         op = self.memory[last]
+        poll = nmi_poll = c - 2
         if (op & 0x1F == 0x10 and bool(cpu.p & BRANCH_FLAGS[op >> 6]) == bool(op & 0x20)
                 and (cpu.pc ^ last + 2) < 0x100):
-            # a branch taken within its page (3 cycles) looks at the lines one cycle
-            # earlier (Lorenz, Test_Suite_2_15.txt, IRQ; VICE testprogs/interrupts/branchquirk)
-            need = 3
-        poll = c - need
-        if waited >= 0 and (waited < need - 2 or (op == 0x78 and waited == 0)):
-            # (SEI: an interrupt that arrives during its wait is not counted, x64sc)
-            poll -= stolen
+            poll = nmi_poll = before_last - 1
+        elif op == 0x78 and waited == 0:
+            # SEI: an interrupt that arrives during its wait is not counted (x64sc; an NMI is)
+            poll = before_last
         i_flag = self._poll_i[1] if self._poll_i[0] == ended else cpu.p & MPU.INTERRUPT
         if op == 0x58 and waited == 0:
             # CLI whose second cycle waited: the CPU sees the I flag clear at once (x64sc)
@@ -629,7 +634,7 @@ class C64:
         nmi_waits = cia2.edges != self.nmi_seen
         if c == self._no_poll_at:
             pass
-        elif nmi_waits and cia2.edge_at <= poll or cia2.edges - self.nmi_seen > 1:
+        elif nmi_waits and cia2.edge_at <= nmi_poll or cia2.edges - self.nmi_seen > 1:
             self.nmi_seen = cia2.edges
             nmi_waits = False
             if resume >= 0:
@@ -695,7 +700,7 @@ class C64:
         table = self._table
         cyc = CYCLES
         mm = self.mm
-        fetch = mm.pages
+        fetch = mm.fetch_flags
         self.stop_cycle = cpu.cycles + max_cycles
         self.until_text = until_text
         self.idle_stop = stop_when_idle
@@ -718,7 +723,7 @@ class C64:
                 try:
                     for i in range(left):  # (the loop's counter counts the instructions)
                         pc = cpu.pc
-                        if pc > fetch_low and fetch[pc >> 8]:  # (the page of --until-pc is flagged too)
+                        if pc > fetch_low and fetch[pc]:  # (the page of --until-pc is flagged too)
                             if pc == watch:
                                 self._stop = Stop("pc", f"the PC reached ${watch:04X}", cpu.cycles)
                                 i -= 1

@@ -91,7 +91,7 @@ class MemoryMap:
     writes an I/O register.  Its attributes are slots: ``write_port`` runs at every switch."""
 
     __slots__ = ("memory", "under", "rom", "cpu", "io_write", "ddr", "data", "kept", "reads", "after", "afters",
-                 "held", "held_code", "bank", "banks", "area_flags", "edge_flag", "no_flag", "watched", "pages",
+                 "held", "held_code", "bank", "banks", "area_flags", "edge_flag", "no_flag", "watched", "fetch_flags",
                  "flagged", "fetch_low", "loop_low", "watch_page")
 
     def __init__(self, memory: list[int], basic: list[int], chargen: list[int], kernal: list[int], cpu,
@@ -114,15 +114,18 @@ class MemoryMap:
         # per value written to $01: the bank in force then (for this direction and held)
         self.afters: dict[int, list[Bank]] = {}  # (by held_code << 8 | ddr)
         self.after = self._after()
-        # Per page: its flag object, true (not empty) where the run loop fetches through the
-        # machine.  The pages of an area share one (see flag); the page before the KERNAL,
-        # which is the I/O area's last, has its own.
+        # Per address: its page's flag object, true (not empty) where the run loop fetches
+        # through the machine (indexed by the PC itself: no shift for the page on the run
+        # loop's path).  The pages of an area share one (see flag); the page before the
+        # KERNAL, which is the I/O area's last, has its own.
         self.area_flags: tuple[list[bool], ...] = ([], [], [])
         self.edge_flag: list[bool] = []
         self.no_flag: list[bool] = []  # (never true)
         self.watched = [True]  # the flag of the page of the run's --until-pc address
         self.watch_page = -1
-        self.pages = [self.page_flag(page) for page in range(0x100)]
+        self.fetch_flags: list[list[bool]] = []
+        for page in range(0x100):
+            self.fetch_flags += [self.page_flag(page)] * 0x100
         self.flagged = 0  # areas (bits) whose pages are flagged: the hooked ones, perhaps more (see flag)
         self.fetch_low = 0xFFFF  # below the first flagged page (perhaps lower: exact_fetch_low)
         self.loop_low = 0xFFFF  # the fetch_low the run loop tests with
@@ -194,6 +197,35 @@ class MemoryMap:
             cpu.blocks = bank.blocks
             if bank.hooked & ~self.flagged:
                 self.flag(bank.hooked)
+
+    def zero_page_store(self, value: Callable) -> Callable:
+        """The CPU's instruction for a zero-page store (STA, STX, STY, SAX zp) of
+        ``value(cpu)``: a write to $01 is ``write_port``'s, done in place (without a call:
+        programs that switch banks often do it with these), $00 goes to ``write_ddr``."""
+        mm = self
+
+        def inst(cpu):
+            m = cpu.memory
+            addr = m[cpu.pc]
+            if addr > 1:
+                m[addr] = value(cpu)
+            elif addr:
+                v = value(cpu)
+                mm.data = v
+                m[1] = mm.reads[v]
+                bank = mm.after[v]
+                if bank is not mm.bank:
+                    mm.bank = bank
+                    cpu.read_low = bank.low
+                    cpu.read_high = bank.high
+                    cpu.blocks = bank.blocks
+                    if bank.hooked & ~mm.flagged:
+                        mm.flag(bank.hooked)
+            else:
+                mm.write_ddr(value(cpu))
+            cpu.pc += 1
+
+        return inst
 
     def write_ddr(self, ddr: int) -> None:
         """Reading $01: an output bit reads what is written; an input reads 1 on bits 0-2
@@ -312,11 +344,14 @@ class MemoryMap:
     def watch(self, page: int) -> None:
         """Flag *page* (the run's --until-pc address's) for the run; -1: none."""
         if self.watch_page >= 0:
-            self.pages[self.watch_page] = self.page_flag(self.watch_page)
+            self._flag_page(self.watch_page, self.page_flag(self.watch_page))
         self.watch_page = page
         if page >= 0:
-            self.pages[page] = self.watched
+            self._flag_page(page, self.watched)
         self.exact_fetch_low()
+
+    def _flag_page(self, page: int, flag: list[bool]) -> None:
+        self.fetch_flags[page << 8:(page + 1) << 8] = [flag] * 0x100
 
     def exact_fetch_low(self) -> None:
         """``fetch_low`` no lower than the flags need (the run loop takes it after a service;

@@ -560,7 +560,11 @@ class VIC:
             self.den_frame = cycle // CYCLES_PER_FRAME
             self.frame.den = True
         if reg in vicdraw.SPRITE_DMA_REGS or reg == 0x11:
-            self._plan(cycle)
+            if self.ba_to >= cycle:
+                self._plan(cycle)
+            # (else the CPU waited through the planned window before this write, in the
+            # instruction making it, and has not been moved past it: the window stays, as
+            # it was under the registers then; ``pass_bus`` plans the ones after)
             self.on_change()
         if reg in (0x11, 0x12):
             self.update(cycle)
