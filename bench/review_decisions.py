@@ -15,13 +15,17 @@ Printed per listing: lines, verified, repaired, still bad before the review, dec
 taken + lines retyped), lines taken that differ from the disk (wrong), lines no review item
 reaches (missing from the reading: their number lost in the OCR; the disk's lines the page does
 not print, NOT_ON_PAGE, are no such line), and whether the program then is the disk's (whole: every
-line the page prints).  HELD_OUT marks the listings nothing was tuned on.
+line the page prints).  HELD_OUT marks the listings nothing was tuned on.  ``--collection DIR``
+measures the listings of another collection instead (bench/collection.py: a folder outside the
+checkout and its tests/manifests/<folder name>/manifest.jsonl; basic_read_fresh is one nobody tuned on).
 
     .venv/bin/python bench/review_decisions.py
+    .venv/bin/python bench/review_decisions.py --collection /work/ext/basic_read_fresh
 """
 
 from __future__ import annotations
 
+import argparse
 import sys
 from pathlib import Path
 
@@ -29,6 +33,9 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
 sys.path.insert(0, str(ROOT))
 import testdata  # noqa: E402
+
+sys.path.insert(0, str(ROOT / "bench"))
+import collection  # noqa: E402
 
 from asm6502.basic.case import from_capitals  # noqa: E402
 from asm6502.basic.tokenizer import tokenize  # noqa: E402
@@ -77,8 +84,10 @@ def without_blanks(body: bytes) -> bytes:
     return bytes(out)
 
 
-def disk_lines(name: str) -> dict[int, tuple[str, bytes]]:
-    text = testdata.path(COLLECTION, name).read_text(encoding="utf-8")
+def disk_lines(name: str, text: str | None = None) -> dict[int, tuple[str, bytes]]:
+    """The disk's lines: number -> (petcat text, bytes); *text* the file's text when read already."""
+    if text is None:
+        text = testdata.path(COLLECTION, name).read_text(encoding="utf-8")
     bodies = {line.number: line.body for line in tokenize(text, filename=name).lines}
     out = {}
     for row in text.splitlines():
@@ -88,12 +97,13 @@ def disk_lines(name: str) -> dict[int, tuple[str, bytes]]:
     return out
 
 
-def measure(ocr: str, listing: int, disk: str, results=None) -> dict:
-    """The review of one listing walked with the disk's lines (*results*: the page as read, if read already)."""
+def measure(ocr: str, listing: int, disk: str, results=None, disk_text: str | None = None) -> dict:
+    """The review of one listing walked with the disk's lines (*results*: the page as read, if read
+    already; *disk_text*: the disk file's text, if read already)."""
     if results is None:
         results = read_listings(testdata.path(COLLECTION, ocr).read_text(encoding="utf-8"), ocr)
     result = results[listing]
-    truth = {n: line for n, line in disk_lines(disk).items() if on_page(disk, n)}
+    truth = {n: line for n, line in disk_lines(disk, disk_text).items() if on_page(disk, n)}
     options = ChecksumOptions(result.version)
     several = len(results) > 1
     prefix = f"{listing + 1}/" if several else ""
@@ -164,6 +174,11 @@ def _body(fix_text: str, upper: bool) -> bytes | None:
 
 
 def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--collection", metavar="DIR", help="the listings of the collection in DIR (bench/collection.py)")
+    args = ap.parse_args()
+    if args.collection:
+        return main_collection(collection.load(args.collection))
     missing = testdata.available(COLLECTION)
     if missing:
         raise SystemExit(missing)
@@ -183,6 +198,29 @@ def main() -> None:
         t[2] += m["whole"]
     for which, (n, decisions, whole) in total.items():
         print(f"{which}: {n} listings, {decisions} decisions ({decisions / n:.1f} a listing), {whole} whole")
+
+
+def main_collection(coll: collection.Collection) -> None:
+    """The table for a collection of bench/collection.py: every listing of it is one nothing was tuned on."""
+    print(f"{'listing':<48}{'lines':>6}{'ver':>5}{'rep':>5}{'bad':>5}{'fix':>5}{'typed':>6}{'dec':>5}"
+          f"{'wrong':>6}{'miss':>5}{'refused':>8}  whole")
+    pages: dict[str, list] = {}
+    n = decisions_total = whole_total = 0
+    for x in coll.listings:
+        if x.ocr not in pages:
+            pages[x.ocr] = read_listings(coll.read(x.ocr), x.ocr)
+        m = measure(x.ocr, x.index, x.disk, pages[x.ocr], coll.disk_text(x))
+        decisions = m["fixes"] + m["typed"]
+        part = f" {x.lines[0]}-{x.lines[1]}" if x.lines else ""
+        name = f"{x.disk.removesuffix('.disk.txt')}{part}"
+        print(f"{name:<48}{m['lines']:>6}{m['verified']:>5}{m['repaired']:>5}{m['bad']:>5}{m['fixes']:>5}"
+              f"{m['typed']:>6}{decisions:>5}{m['wrong']:>6}{m['missing']:>5}{m['refused']:>8}  "
+              f"{'yes' if m['whole'] else 'no'}")
+        n += 1
+        decisions_total += decisions
+        whole_total += m["whole"]
+    print(f"{coll.folder.name}: {n} listings, {decisions_total} decisions ({decisions_total / n:.1f} a listing), "
+          f"{whole_total} whole")
 
 
 if __name__ == "__main__":

@@ -10,6 +10,7 @@ apart).
 
     .venv/bin/python bench/still_bad.py
     .venv/bin/python bench/still_bad.py --held
+    .venv/bin/python bench/still_bad.py --collection /work/ext/basic_read_fresh   # another collection's listings
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "bench"))
+import collection  # noqa: E402
 import review_decisions as rd  # noqa: E402
 
 from asm6502.basic.case import from_capitals  # noqa: E402
@@ -30,16 +32,22 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--held", action="store_true", help="the held-out listings (measure only)")
     ap.add_argument("--quiet", action="store_true", help="only the counts")
+    ap.add_argument("--collection", metavar="DIR", help="the listings of the collection in DIR (bench/collection.py)")
     args = ap.parse_args()
     pages: dict[str, list] = {}
     total = [0, 0, 0, 0, 0]
-    for ocr, listing, disk, held in rd.LISTINGS:
-        if held != args.held:
-            continue
+    if args.collection:  # (ocr, listing, disk, the OCR's text, the disk's text)
+        coll = collection.load(args.collection)
+        todo = [(x.ocr, x.index, x.disk, lambda x=x: coll.read(x.ocr), lambda x=x: coll.disk_text(x))
+                for x in coll.listings]
+    else:
+        todo = [(ocr, listing, disk, lambda ocr=ocr: rd.testdata.path(rd.COLLECTION, ocr).read_text(encoding="utf-8"),
+                 lambda: None) for ocr, listing, disk, held in rd.LISTINGS if held == args.held]
+    for ocr, listing, disk, ocr_text, disk_text in todo:
         if ocr not in pages:
-            pages[ocr] = read_listings(rd.testdata.path(rd.COLLECTION, ocr).read_text(encoding="utf-8"), ocr)
+            pages[ocr] = read_listings(ocr_text(), ocr)
         result = pages[ocr][listing]
-        truth = rd.disk_lines(disk)
+        truth = rd.disk_lines(disk, disk_text())
         differ = [r for r in result.lines if r.status == "repaired" and r.number in truth
                   and (r.body is None or rd.without_blanks(r.body) != rd.without_blanks(truth[r.number][1]))]
         # (a blank inside quotes is invisible to the checksum: the print's extra blanks stay as printed)

@@ -1,0 +1,80 @@
+"""``basic read`` and its review on a fresh held-out collection: 64'er 12/85 pages nobody tuned on.
+
+The files lie outside the checkout (``$ASM6502_BASIC_READ_FRESH``, e.g. /work/ext/basic_read_fresh);
+the repository keeps only tests/manifests/basic_read_fresh/manifest.jsonl (where every file came
+from, its sha256 and git blob id; which reading of which OCR file each disk program is the truth
+of).  Without the folder the tests that read it skip and say why.  The figures the collection gives
+(lines verified, repaired, still bad, decisions per listing) are measured by
+``bench/review_decisions.py --collection DIR`` and stated in bench/README.md; asserted here is only
+what must hold on any print: no line repaired without a person is other than the disk's (blanks
+aside), the review, walked with the disk's lines, takes no line the disk does not have, and every
+disk line typed in it reads as typed.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "bench"))
+import collection  # noqa: E402
+import review_decisions as rd  # noqa: E402
+
+from asm6502.typein.cslisting.read import read_listings  # noqa: E402
+
+NAME = "basic_read_fresh"
+ENV = "ASM6502_BASIC_READ_FRESH"
+MANIFEST = ROOT / "tests" / "manifests" / NAME / "manifest.jsonl"
+ENTRIES = [json.loads(row) for row in MANIFEST.read_text(encoding="utf-8").splitlines() if row.strip()]
+FILES = {e["file"]: e for e in ENTRIES if e["kind"] == "file"}
+LISTINGS = [e for e in ENTRIES if e["kind"] == "listing"]
+
+
+def fresh() -> collection.Collection:
+    folder = os.environ.get(ENV)
+    if not folder:
+        pytest.skip(f"{ENV} is not set (the folder of the {NAME} files: tests/manifests/{NAME}/manifest.jsonl)")
+    if Path(folder).name != NAME:
+        pytest.skip(f"{ENV}={folder}: the folder must be named {NAME} (its manifest's name)")
+    why = collection.missing(Path(folder))
+    if why:
+        pytest.skip(why)
+    return collection.load(folder)
+
+
+@pytest.mark.parametrize("entry", list(FILES.values()), ids=list(FILES))
+def test_every_file_names_where_it_came_from(entry):
+    assert entry["repo"] == "mist64/64er-magazin.de"
+    assert len(entry["commit"]) == 40 and len(entry["git_blob"]) == 40 and len(entry["sha256"]) == 64
+    assert entry["path"].startswith("issues/8512/")  # the issue nothing before was read from
+
+
+@pytest.mark.parametrize("entry", LISTINGS, ids=[f"{e['disk']}#{e['index']}" for e in LISTINGS])
+def test_every_listing_names_files_of_the_manifest(entry):
+    assert entry["ocr"] in FILES and entry["disk"] in FILES
+    assert entry["ocr"].endswith(".ocr.txt") and entry["disk"].endswith(".disk.txt")
+
+
+def test_the_files_are_the_ones_the_manifest_names():
+    coll = fresh()
+    for name in coll.files:
+        coll.read(name)  # raises where the sha256 differs
+
+
+@pytest.mark.parametrize("entry", LISTINGS, ids=[f"{e['disk']}#{e['index']}" for e in LISTINGS])
+def test_the_review_takes_no_line_the_disk_does_not_have(entry):
+    coll = fresh()
+    x = next(x for x in coll.listings if (x.ocr, x.index, x.disk) == (entry["ocr"], entry["index"], entry["disk"]))
+    results = read_listings(coll.read(x.ocr), x.ocr)
+    truth = rd.disk_lines(x.disk, coll.disk_text(x))
+    repaired_otherwise = [r.number for r in results[x.index].lines if r.status == "repaired" and r.number in truth
+                          and (r.body is None or r.body.replace(b" ", b"") != truth[r.number][1].replace(b" ", b""))]
+    assert repaired_otherwise == []
+    m = rd.measure(x.ocr, x.index, x.disk, results, coll.disk_text(x))
+    assert m["wrong"] == 0
+    assert m["refused"] == 0
