@@ -187,3 +187,64 @@ def test_every_format_of_the_registry_is_found_by_the_scan(name):
         assert found.format == name
     else:  # V1 and V2 sum alike: the reader names the one it cannot tell apart as V1
         assert found.format.startswith("checksummer-") and (found.format == "checksummer-3") == (name == "checksummer-3")
+
+
+def _program(*lines: str) -> bytes:
+    from asm6502.basic.tokenizer import tokenize
+    return tokenize("".join(f"{line}\n" for line in lines)).prg
+
+
+DEMO = _program('10 print "hallo"', "20 for i=1 to 10", "30 print i", "40 next i", "50 goto 10", "60 end")
+OTHER = _program("5 rem zweites programm", "10 poke 53280,0", "20 print chr$(147)", "30 end")
+FOOTER = "76 33Öi*\nAusgabe 12/Dezember 1985\n"  # a page footer as OCR reads it (64'er 12/85)
+
+
+@pytest.mark.parametrize("caption_1, caption_2, listings", [
+    # one listing printed over a page break: its caption on both pages, '(Schluß)' on the last
+    ("Listing 2. Demoprogramm zu »Hyperscreen«", "Listing 2. Demoprogramm zu »Hyperscreen« (Schluß)", 2),
+    # two listings: another listing's number in the caption after the break
+    ("Listing 2. Demoprogramm zu »Hyperscreen«", "Listing 3. Demoprogramm zu »Hyperscreen«", 3),
+    # two listings: captions that share no name
+    ("Listing. Erster Teil der Sternwarte", "Listing. Ganz andere Routine", 3),
+])
+def test_a_listing_over_a_page_break_followed_by_another_listing(caption_1, caption_2, listings):
+    rows = FORMATS["checksummer-3"].write(DEMO).splitlines(keepends=True)
+    text = (ARTICLE.format(k=1) + "".join(rows[:3]) + caption_1 + "\n" + FOOTER + "".join(rows[3:])
+            + "© 64'er\n" + caption_2 + "\n" + FORMATS["checksummer-3"].write(OTHER) + "Listing 4. Sprite-Demo\n"
+            + ARTICLE.format(k=2))
+    found = scan(text, "page.txt")
+    assert len(found) == listings
+    assert found[-1].reading.prg == OTHER
+    if listings == 2:
+        assert found[0].reading.whole and found[0].reading.prg == DEMO and found[0].page == 76
+
+
+def _checksums_in_a_column(written: str, broken: bool) -> str:
+    """The listing as some pages print it: the lines, then their checksums in a column of their own."""
+    lines, sums = [], []
+    for row in written.splitlines():
+        body, _, field = row.rpartition("<")
+        body = body.rstrip()
+        head, _, tail = body.rpartition(" ")
+        if broken and tail.isdigit() and " " in head:  # broken over two rows, the second beginning with digits
+            body = head + "\n" + tail
+        lines.append(body)
+        sums.append("<" + field)
+    return "\n".join(lines) + "\n" + "\n".join(sums) + "\n"
+
+
+@pytest.mark.parametrize("broken", [False, True])
+def test_a_listing_whose_checksums_stand_in_a_column_after_its_lines(broken):
+    column = _checksums_in_a_column(FORMATS["checksummer-3"].write(DEMO), broken)
+    text = ARTICLE.format(k=1) + "Redaktion 64'er\n8013 Haar bei München\n" + column + "Listing 1. Demo\n" + ARTICLE.format(k=2)
+    found = scan(text, "page.txt")
+    assert [(f.format, f.reading.whole, f.reading.verified) for f in found] == [("checksummer-3", True, 6)]
+    if not broken:  # (a broken line loses the blank at its break, which the checksum does not see)
+        assert found[0].reading.prg == DEMO
+
+
+def test_a_checksum_column_of_another_length_than_the_lines_stays_as_printed():
+    column = _checksums_in_a_column(FORMATS["checksummer-3"].write(DEMO), False).splitlines()
+    del column[-1]  # one checksum lost: which line each belongs to is no longer known
+    text = ARTICLE.format(k=1) + "\n".join(column) + "\n" + ARTICLE.format(k=2)
+    assert [f.format for f in scan(text, "page.txt")] == ["basic"]

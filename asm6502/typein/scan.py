@@ -56,15 +56,14 @@ def scan(text: str, filename: str = "<input>") -> list[Found]:
         found.append(Found(name, (r.name or "").strip(), Reading(
             name, r.prg, r.count("verified"), r.count("repaired"), r.count("bad"), min(rows), r.diagnostics),
             max(rows)))
-    for lo, hi in _stretches(text):
-        for c in cs_read.read_listings(_only(text, lo, hi), filename):
-            if not c.lines or not any(x.status in ("verified", "repaired") for x in c.lines):
-                continue  # no line of it verifies: not a Checksummer listing
-            name = f"checksummer-{c.version}"
-            taken.update(range(min(x.line for x in c.lines), max(x.line for x in c.lines) + 1))
-            found.append(Found(name, "", Reading(
-                name, c.prg, c.count("verified"), c.count("repaired"), c.count("bad") + c.count("unchecked"),
-                min(x.line for x in c.lines), c.diagnostics), max(x.line for x in c.lines)))
+    columned = _checksum_columns(text)
+    for c in _checksummer_listings(columned, filename, taken):
+        name = f"checksummer-{c.version}"
+        taken.update(range(min(x.line for x in c.lines), max(x.line for x in c.lines) + 1))
+        found.append(Found(name, "", Reading(
+            name, c.prg, c.count("verified"), c.count("repaired"), c.count("bad") + c.count("unchecked"),
+            min(x.line for x in c.lines), c.diagnostics), max(x.line for x in c.lines)))
+    taken.update(n for n, (a, b) in enumerate(zip(text.split("\n"), columned.split("\n")), start=1) if a != b)
     for e in _english(text, filename):
         taken.update(range(e.line, e.last_line + 1))
         found.append(e)
@@ -195,6 +194,117 @@ def _same_listing(before: str, after: str) -> bool:
         return {w.lower().strip("-") for w in _CAPTION_WORD.findall(c)} - _CAPTION_COMMON
 
     return bool(words(before) & words(after))
+
+
+def _verifies(c: cs_read.ReadResult) -> bool:
+    return bool(c.lines) and any(x.status in ("verified", "repaired") for x in c.lines)
+
+
+def _checksummer_listings(text: str, filename: str, taken: set[int]) -> list[cs_read.ReadResult]:
+    """The Checksummer listings of *text*, stretch by stretch; a listing the magazine printed over
+    a page break (its caption, the page footer, maybe the next article's first rows between) is one:
+    the last listing of a stretch and the first of the next are read as one when the numbers go on
+    (the next one's first line above the last one's) and the captions after them name the same
+    listing ('Listing 2. Demoprogramm zu »Hyperscreen«' and '... (Schluß)'), with no other
+    listing's rows (*taken*) between.  The stretches cut at the prose alone; a stretch's reading
+    may hold several listings (numbers that start again), so the rule looks at listings."""
+    rows = text.split("\n")
+    listings: list[cs_read.ReadResult] = []
+    for lo, hi in _stretches(text):
+        here = [c for c in cs_read.read_listings(_only(text, lo, hi), filename) if _verifies(c)]
+        if listings and here and _goes_on(rows, listings[-1], here[0], taken):
+            again = [c for c in cs_read.read_listings(_only(text, _first_row(listings[-1]), _last_row(here[0])), filename)
+                     if _verifies(c)]
+            if len(again) == 1:
+                listings[-1] = again[0]
+                here = here[1:]
+        listings.extend(here)
+    return listings
+
+
+def _first_row(c: cs_read.ReadResult) -> int:
+    return min(x.line for x in c.lines)
+
+
+def _last_row(c: cs_read.ReadResult) -> int:
+    return max(x.line for x in c.lines)
+
+
+def _goes_on(rows: list[str], before: cs_read.ReadResult, after: cs_read.ReadResult, taken: set[int]) -> bool:
+    """Whether *after* continues *before*: its first line number above the last one's, the
+    captions after both name the same listing, and no other listing stands between them."""
+    numbers = (max(x.number for x in before.lines), min(x.number for x in after.lines))
+    if numbers[1] <= numbers[0] or any(_last_row(before) < n < _first_row(after) for n in taken):
+        return False
+    return _same_listing(caption(rows, _last_row(before), _last_row(before)),
+                         caption(rows, _last_row(after), _last_row(after)))
+
+
+_CHECKSUM_ROW = re.compile(r"^\s*<\s*(\d{3})\s*>\s*$")
+_LINE_START = re.compile(r"^\s*(\d{1,5})\s+\S")
+_CHECKSUM_FIELD = re.compile(r"<\s*\d{3}\s*>")
+MIN_COLUMN = 3  # rows of a checksum column: fewer are no column
+
+
+def _checksum_columns(text: str) -> str:
+    """*text* with each column of bare checksums set back beside its lines.
+
+    Some pages print a listing's checksums as a column of their own that OCR reads after the
+    lines (64'er 12/85 p. 83: lines 10-470 of Seeschlacht, then 40 rows '<060>' ...).  Where a run
+    of at least MIN_COLUMN such rows follows rows of numbered lines without checksums, and those
+    rows hold as many lines (numbers that rise, a line broken over rows has one) as the run has
+    checksums, the k-th checksum is put at the end of the k-th line's last row and the run's rows
+    are left empty (every row keeps its number).  Anything else stays as it is."""
+    rows = text.split("\n")
+    out = list(rows)
+    n = 0
+    while n < len(rows):
+        if not _CHECKSUM_ROW.match(rows[n]):
+            n += 1
+            continue
+        end = n
+        while end < len(rows) and _CHECKSUM_ROW.match(rows[end]):
+            end += 1
+        run = list(range(n, end))
+        starts = _line_starts(rows, n) if len(run) >= MIN_COLUMN else []
+        if len(starts) == len(run) or len(starts) > len(run) >= MIN_COLUMN and not _listing_row(rows[starts[-len(run)] - 1]):
+            starts = starts[len(starts) - len(run):]
+            for k, start in enumerate(starts):
+                last = (starts[k + 1] if k + 1 < len(starts) else n) - 1
+                while last > start and not rows[last].strip():
+                    last -= 1
+                out[last] = rows[last].rstrip() + "\t" + rows[run[k]].strip()
+            for r in run:
+                out[r] = ""
+        n = end
+    return "\n".join(out)
+
+
+def _listing_row(row: str) -> bool:
+    return bool(_LINE_START.match(row))
+
+
+def _line_starts(rows: list[str], below: int) -> list[int]:
+    """The rows (0-based) where the lines above row *below* start: in the rows up to an empty row,
+    a row with a checksum or PROSE_ROWS rows that begin with no number (article text), the rows
+    whose leading numbers form the longest rising sequence ending in the last numbered row (a row
+    of a line broken over rows may begin with digits too)."""
+    top, prose = below, 0
+    while top > 0 and rows[top - 1].strip() and not _CHECKSUM_FIELD.search(rows[top - 1]):
+        prose = 0 if _listing_row(rows[top - 1]) else prose + 1
+        if prose >= PROSE_ROWS:
+            top += prose - 1
+            break
+        top -= 1
+    candidates = [(r, int(m.group(1))) for r in range(top, below) if (m := _LINE_START.match(rows[r]))]
+    if not candidates:
+        return []
+    # the longest rising sequence of numbers that ends in the last candidate (n is small: O(n^2))
+    best: list[list[int]] = []
+    for k, (_, number) in enumerate(candidates):
+        chain = max((best[j] for j in range(k) if candidates[j][1] < number), key=len, default=[])
+        best.append([*chain, k])
+    return [candidates[k][0] for k in best[-1]]
 
 
 def _only(text: str, lo: int, hi: int) -> str:
