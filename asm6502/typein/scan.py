@@ -18,6 +18,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from asm6502.basic.case import looks_all_capitals
+from asm6502.basic.tokenizer import BASIC_START, link_program
+from asm6502.diagnostics import Span, error
 from asm6502.typein import plain
 from asm6502.typein.cslisting import read as cs_read
 from asm6502.typein.cslisting.layout import find_records
@@ -67,7 +70,7 @@ def scan(text: str, filename: str = "<input>") -> list[Found]:
     for e in _english(text, filename):
         taken.update(range(e.line, e.last_line + 1))
         found.append(e)
-    for p in plain.find(text, taken, filename):
+    for p in _joined(plain.find(text, taken, filename), text, filename):
         found.append(Found(p.language, "", Reading(p.language, p.prg, 0, 0, p.bad, p.first_row, p.diagnostics,
                                                    len(p.lines)), p.last_row, source=p.source))
     assert all(f.format in FORMATS or f.format in PLAIN for f in found)
@@ -194,6 +197,66 @@ def _same_listing(before: str, after: str) -> bool:
         return {w.lower().strip("-") for w in _CAPTION_WORD.findall(c)} - _CAPTION_COMMON
 
     return bool(words(before) & words(after))
+
+
+def _joined(listings: list[plain.PlainListing], text: str, filename: str) -> list[plain.PlainListing]:
+    """The plain BASIC listings with the ones a listing's printed pieces gave joined: two listings
+    one after the other are one when the second's numbers go on from the first's (a jump of more
+    than plain.MAX_STEP cuts a stretch: 12/85 p. 79-81 Graphik-80's 10160 ... 12000, 14140 ...
+    19900; a stretch whose lines the grammar refused is no listing: LITVERW's lines 7140-9310 on
+    p. 74) and the captions after them name the same listing; the numbered rows between them whose
+    numbers go on are lines of it that are still bad (no grammar read them)."""
+    rows = text.split("\n")
+    footers = {row for row, _ in _footers(rows)}
+    out: list[plain.PlainListing] = []
+    for p in listings:
+        if p.language == "basic" and any(line.row in footers for line in p.lines):  # a page footer is no line
+            kept = [line for line in p.lines if line.row not in footers]
+            if len(kept) < plain.MIN_LINES:
+                continue
+            p = _basic_of(plain.PlainListing("basic", tuple(kept), b"", 0, tuple(
+                d for d in p.diagnostics if d.span is None or d.span.line not in footers)), [], None, filename)
+        last = out[-1] if out else None
+        if (last is not None and last.language == p.language == "basic" and p.lines[0].number > last.lines[-1].number
+                and _same_listing(caption(rows, last.last_row, last.last_row), caption(rows, p.last_row, p.last_row))):
+            between = [line for line in _rows_between(rows, last, p) if line.row not in footers]
+            out[-1] = _basic_of(last, between, p, filename)
+        else:
+            out.append(p)
+    return out
+
+
+def _rows_between(rows: list[str], a: plain.PlainListing, b: plain.PlainListing) -> list[plain.Line]:
+    """The numbered rows between *a* and *b* whose numbers rise from a's last line to b's first."""
+    out: list[plain.Line] = []
+    number = a.lines[-1].number
+    for r in range(a.last_row + 1, b.first_row):
+        m = _LINE_START.match(rows[r - 1])
+        if m and number < int(m.group(1)) < b.lines[0].number:
+            number = int(m.group(1))
+            out.append(plain.Line(number, rows[r - 1][m.end(1):].strip(), r))
+    return out
+
+
+def _basic_of(a: plain.PlainListing, between: list[plain.Line], b: plain.PlainListing | None,
+              filename: str) -> plain.PlainListing:
+    """One plain BASIC listing of the lines of *a*, the lines *between* (still bad unless the
+    grammar reads them) and *b*, linked again (the pointers go on)."""
+    lines = (*a.lines, *between, *(b.lines if b else ()))
+    upper = looks_all_capitals(" ".join(line.text for line in lines))
+    bodies = {line.row: plain.basic_body(line.text, upper) for line in lines}
+    entries = [(line.number, body, line.row) for line in lines if (body := bodies[line.row]) is not None]
+    diags = [d for d in a.diagnostics if d.message.startswith("line ")]
+    diags += [error(f"line {line.number}: not read as BASIC (each statement a keyword or an assignment); "
+                    f"it reads: {line.number} {line.text[:60]}", Span(filename, line.row, 1))
+              for line in between if (body := bodies[line.row]) is None or not plain.basic_grammatical(body)]
+    diags += [d for d in (b.diagnostics if b else ()) if d.message.startswith("line ")]
+    try:
+        prg, _ = link_program(entries, BASIC_START)
+    except ValueError as exc:
+        diags.append(error(str(exc), Span(filename, lines[0].row, 1)))
+        prg = b""
+    return plain.PlainListing("basic", lines, prg, len(diags), tuple(diags))
 
 
 def _verifies(c: cs_read.ReadResult) -> bool:
