@@ -51,7 +51,7 @@ def fresh() -> collection.Collection:
 def test_every_file_names_where_it_came_from(entry):
     assert entry["repo"] == "mist64/64er-magazin.de"
     assert len(entry["commit"]) == 40 and len(entry["git_blob"]) == 40 and len(entry["sha256"]) == 64
-    assert entry["path"].startswith("issues/8512/")  # the issue nothing before was read from
+    assert entry["path"].startswith(("issues/8512/", "issues/8601/"))  # issues nothing before was read from
 
 
 @pytest.mark.parametrize("entry", LISTINGS, ids=[f"{e['disk']}#{e['index']}" for e in LISTINGS])
@@ -78,3 +78,28 @@ def test_the_review_takes_no_line_the_disk_does_not_have(entry):
     m = rd.measure(x.ocr, x.index, x.disk, results, coll.disk_text(x))
     assert m["wrong"] == 0
     assert m["refused"] == 0
+
+
+@pytest.fixture(scope="module")
+def p74_p89() -> list:
+    """The scan of 12/85 pages 74-89 (once for the module: it takes seconds)."""
+    from asm6502.typein.scan import scan
+
+    name = "8512-p74-p89.issue.ocr.txt"
+    return scan(fresh().read(name), name)
+
+
+@pytest.mark.parametrize("row, fmt, title", [
+    # 12/85 p. 76-77: Hyperscreen's demo over a page break, its caption on both pages: one listing
+    (180, "checksummer-3", "Listing 2. Demoprogramm zu »Hyperscreen« (Schluß)"),
+    # p. 83-86: Seeschlacht, its first page with the checksums in a column after the lines: one listing from there
+    (710, "checksummer-3", "Listing »Seekrieg per Telefon« (Schluß)"),
+    # p. 79-81: Graphik-80 (BASIC 7.0, no checksums) over three pages: one listing
+    (407, "basic", "Listing 1. »Graphik-80« (Schluß)"),
+])
+def test_the_scan_of_the_fresh_issue_reads_each_printed_listing_as_one(p74_p89, row, fmt, title):
+    found = p74_p89
+    (f,) = [f for f in found if f.line == row]
+    assert (f.format, f.title) == (fmt, title)
+    nxt = [g.line for g in found if g.line > row]
+    assert not nxt or nxt[0] > f.last_line  # nothing else starts inside it
