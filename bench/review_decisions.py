@@ -20,7 +20,7 @@ measures the listings of another collection instead (bench/collection.py: a fold
 checkout and its tests/manifests/<folder name>/manifest.jsonl; basic_read_fresh is one nobody tuned on).
 
     .venv/bin/python bench/review_decisions.py
-    .venv/bin/python bench/review_decisions.py --collection /work/ext/basic_read_fresh
+    .venv/bin/python bench/review_decisions.py --collection $ASM6502_BASIC_READ_FRESH
 """
 
 from __future__ import annotations

@@ -10,7 +10,7 @@ apart).
 
     .venv/bin/python bench/still_bad.py
     .venv/bin/python bench/still_bad.py --held
-    .venv/bin/python bench/still_bad.py --collection /work/ext/basic_read_fresh   # another collection's listings
+    .venv/bin/python bench/still_bad.py --collection $ASM6502_BASIC_READ_FRESH   # another collection's listings
 """
 
 from __future__ import annotations

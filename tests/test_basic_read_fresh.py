@@ -1,6 +1,6 @@
 """``basic read`` and its review on a fresh held-out collection: 64'er 12/85 pages nobody tuned on.
 
-The files lie outside the checkout (``$ASM6502_BASIC_READ_FRESH``, e.g. /work/ext/basic_read_fresh);
+The files lie outside the checkout (``$ASM6502_BASIC_READ_FRESH``, a folder named basic_read_fresh);
 the repository keeps only tests/manifests/basic_read_fresh/manifest.jsonl (where every file came
 from, its sha256 and git blob id; which reading of which OCR file each disk program is the truth
 of).  Without the folder the tests that read it skip and say why.  The figures the collection gives
