@@ -273,3 +273,28 @@ def test_the_printed_pieces_of_a_plain_basic_listing_are_one(between, after, lis
     if listings == 1 and not bad:
         from asm6502.basic.tokenizer import tokenize
         assert found[0].reading.whole and found[0].reading.prg == tokenize((PLAIN_BASIC + PLAIN_PART_2).lower()).prg
+
+
+ONE_LINER = _program('1 print "{up}":fort=0to1:poke172,peek(60656):next')
+
+
+@pytest.mark.parametrize("caption_between, listings", [
+    ("Listing 1. Der Einzeiler zum Zeilencopy", 2),  # another listing's caption: two listings
+    ("Listing 2. Demo (Fortsetzung)", 1),  # the same listing's caption (a page break): one
+])
+def test_a_caption_between_lines_whose_numbers_go_on_parts_two_listings(caption_between, listings):
+    text = (ARTICLE.format(k=1) + FORMATS["checksummer-3"].write(ONE_LINER) + caption_between + "\n"
+            + FORMATS["checksummer-3"].write(DEMO) + "Listing 2. Demo\n" + ARTICLE.format(k=2))
+    found = scan(text, "page.txt")
+    assert len(found) == listings
+    assert found[-1].title == "Listing 2. Demo"
+    if listings == 2:
+        assert [f.reading.prg for f in found] == [ONE_LINER, DEMO]
+        assert found[0].title == caption_between
+
+
+def test_the_caption_after_a_checksum_column_names_the_listing():
+    column = _checksums_in_a_column(FORMATS["checksummer-3"].write(DEMO), False)
+    text = ARTICLE.format(k=1) + "Listing 1. Eine andere Routine\n" + column + "Listing 2. Demo (Schluß)\n" + ARTICLE.format(k=2)
+    (found,) = scan(text, "page.txt")
+    assert (found.title, found.reading.prg) == ("Listing 2. Demo (Schluß)", DEMO)

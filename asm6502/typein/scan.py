@@ -76,7 +76,8 @@ def scan(text: str, filename: str = "<input>") -> list[Found]:
     assert all(f.format in FORMATS or f.format in PLAIN for f in found)
     text_rows = text.split("\n")
     footers = _footers(text_rows)
-    named = [Found(f.format, f.title or caption(text_rows, f.line, f.last_line), f.reading, f.last_line,
+    named = [Found(f.format, f.title or _caption_row_after(text_rows, f.last_line) or caption(text_rows, f.line, f.last_line),
+                   f.reading, f.last_line,
                    _page(footers, f.line, f.last_line), f.source) for f in found]
     return sorted(named, key=lambda f: f.line)
 
@@ -172,7 +173,27 @@ def _stretches(text: str) -> list[tuple[int, int]]:
             merged[-1] = (merged[-1][0], hi)
         else:
             merged.append((lo, hi))
-    return merged
+    return [part for lo, hi in merged for part in _parted(rows, lo, hi, used)]
+
+
+_CAPTION_ROW = re.compile(r"^\W{0,12}(?:64\W?er\W*)?Listing\b")
+
+
+def _parted(rows: list[str], lo: int, hi: int, used: dict[int, int]) -> list[tuple[int, int]]:
+    """The stretch *lo*-*hi* cut at each caption row inside it that names another listing than
+    the next caption does: two listings printed one under the other with only a caption between
+    (Tips & Tricks: 'Listing 1. Der Einzeiler zum Zeilencopy ...', then Listing 2's lines, whose
+    numbers go on from it) are two, whatever their numbers."""
+    until = min((k for k in used if k > hi), default=len(rows) + 1)  # the next listing line after the stretch
+    captions = [n for n in range(lo, until) if n not in used and _CAPTION_ROW.match(rows[n - 1])]
+    out = []
+    for here, after in zip(captions, captions[1:]):
+        if lo < here < hi and _other_listing(caption(rows, here, here), caption(rows, after, after)):
+            body = [k for k in used if lo <= k < here]
+            if body:
+                out.append((lo, max(body)))
+            lo = here + 1
+    return [*out, (lo, hi)]
 
 
 _CAPTION_NUMBER = re.compile(r"Listing\s*(\d+)")
@@ -299,8 +320,26 @@ def _goes_on(rows: list[str], before: cs_read.ReadResult, after: cs_read.ReadRes
     numbers = (max(x.number for x in before.lines), min(x.number for x in after.lines))
     if numbers[1] <= numbers[0] or any(_last_row(before) < n < _first_row(after) for n in taken):
         return False
-    return _same_listing(caption(rows, _last_row(before), _last_row(before)),
-                         caption(rows, _last_row(after), _last_row(after)))
+    return _same_listing(_caption_after(rows, _last_row(before)), _caption_after(rows, _last_row(after)))
+
+
+CAPTION_REACH = 40  # rows after a listing's last row where its caption may stand past empty rows
+
+
+def _caption_after(rows: list[str], row: int) -> str:
+    """The caption printed after the listing that ends in *row*: the first caption row after it
+    before the next numbered line (past a column of checksums, or the empty rows it leaves when it
+    is set back beside its lines), else the one ``caption`` finds."""
+    return _caption_row_after(rows, row) or caption(rows, row, row)
+
+
+def _caption_row_after(rows: list[str], row: int) -> str:
+    for n in range(row + 1, min(len(rows), row + CAPTION_REACH) + 1):
+        if _CAPTION_ROW.match(rows[n - 1]):
+            return caption(rows, n, n)
+        if _listing_row(rows[n - 1]):
+            break
+    return ""
 
 
 _CHECKSUM_ROW = re.compile(r"^\s*<\s*(\d{3})\s*>\s*$")
@@ -368,6 +407,19 @@ def _line_starts(rows: list[str], below: int) -> list[int]:
         chain = max((best[j] for j in range(k) if candidates[j][1] < number), key=len, default=[])
         best.append([*chain, k])
     return [candidates[k][0] for k in best[-1]]
+
+
+def _other_listing(before: str, after: str) -> bool:
+    """Whether two captions name two listings for certain: other listing numbers, or names on
+    both that share no word ('Listing 2. Demo' and 'Listing 2. Demo (Fortsetzung)' are one)."""
+    numbers = [_CAPTION_NUMBER.search(c) for c in (before, after)]
+    if all(numbers):
+        return numbers[0].group(1) != numbers[1].group(1)  # type: ignore[union-attr]
+
+    def words(c: str) -> set[str]:
+        return {w.lower().strip("-") for w in _CAPTION_WORD.findall(c)} - _CAPTION_COMMON
+
+    return bool(words(before)) and bool(words(after)) and not words(before) & words(after)
 
 
 def _only(text: str, lo: int, hi: int) -> str:
