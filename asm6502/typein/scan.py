@@ -2,13 +2,16 @@
 
 Each family's reader finds its own listings in the whole text (MSE: by their ``PROGRAMM :``
 headers and the shape of their lines; Checksummer: numbered lines ending in ``<NNN>``, a new
-listing where the line numbers start again; the English formats: Compute!'s ``:rem 123`` and
+listing where the line numbers start again or a caption between names another listing, one
+listing over a page break where the captions name the same one, a column of checksums printed
+after the lines set back beside them; the English formats: Compute!'s ``:rem 123`` and
 ``GE 10 ...`` lines, MLX lines, Ahoy! listings with their code table) and decides the version by the checksums; what a
 reader finds nothing of is not reported.  Each listing found is named by its format in the
 registry (:mod:`.formats`) and the line of the text where it starts.
 
 In the rows no MSE or Checksummer listing holds, listings printed without checksums are found
-(:mod:`.plain`): plain BASIC (``basic``) and Profi-Ass source (``profi-ass``).  Each listing is
+(:mod:`.plain`): plain BASIC (``basic``, a listing's printed pieces joined) and Profi-Ass source
+(``profi-ass``).  Each listing is
 named as a person finds it in the issue: the MSE header's program name, else the caption the
 magazine printed next to it (``Listing 1. »Disk-Designer« ...``), and the page its footer gives.
 """
