@@ -194,7 +194,7 @@ REAL = [
     ("8510-p32-floppy-adjust.ocr.txt", 0, "8510-floppy-adjust.disk.txt", (23, 7, 16, 0, True)),
     # (line 570's number OCR garbled: typed whole, the listing is the disk's)
     ("8510-p131-alarmanlage-codeschloss.ocr.txt", 1, "8510-codeschloss.disk.txt", (4, 2, 2, 0, True)),
-    # held out
+    # tuning material added later (held out once)
     ("8510-p73-hypra-text.ocr.txt", 0, "8510-hypra-text.disk.txt", (44, 8, 36, 0, False)),
     ("8509-p73-blinker.ocr.txt", 0, "8509-blinker-demo.disk.txt", (13, 2, 11, 0, True)),
     ("8509-p73-blinker.ocr.txt", 1, "8509-blinker.disk.txt", (0, 0, 0, 0, True)),
