@@ -32,7 +32,7 @@ from asm6502.typein.cslisting.text import Names, statement_bodies
 
 # the characters a habit may stand for: the marks of BASIC's grammar a typeface and an OCR run
 # lose to a letter or another mark (a letter for a letter is the general table's, edits.PAIRS)
-MEANT = '$:;(),"%'
+MEANT = '$:;(),'
 MIN_LINES = 3  # witnesses a habit needs at least
 FALSE_LEARNING = 1e-3  # the chance that any pair tried is learned from chance witnesses alone, at most
 PHASE_ONE = 2  # witnesses at all places at once that make a pair read at each place alone too
@@ -83,6 +83,13 @@ def habits(lines: Iterable[tuple[int, str, int]], upper: bool, options: Checksum
     counted over every reading of both rounds on every line, read or not (the count a full search
     would face): the second round's choice of pairs makes its test no weaker."""
     rows = [(number, text, printed, places(text)) for number, text, printed in lines]
+    # (a glyph in fewer than MIN_LINES lines can have no more witnesses: its pairs are not read)
+    spread: dict[str, int] = {}
+    for *_, where in rows:
+        for c in where:
+            spread[c] = spread.get(c, 0) + 1
+    rows = [(number, text, printed, {c: ks for c, ks in where.items() if spread[c] >= MIN_LINES})
+            for number, text, printed, where in rows]
     caches: list[tuple[dict[str, bytes | None], dict, Names]] = [({}, {}, {}) for _ in rows]
 
     def verifies(at: int, t: str) -> bool:
