@@ -48,6 +48,7 @@ from asm6502.typein.cslisting.verdict import (
     damage_left,
     describe,
     habitual,
+    kind_of,
     shows_damage,
     sole_reading,
 )
@@ -84,6 +85,7 @@ class LineReport:
     error: Diagnostic | None = field(default=None, compare=False)
     fix_costs: tuple[float, ...] = ()  # each fix's cost (the review walks the likeliest lines first)
     fix_checksums: tuple[int | None, ...] = ()  # a fix's checksum where it is "the checksum misread", else None
+    fix_kinds: tuple[str, ...] = ()  # the kind of change of each fix (verdict.kind_of)
 
 
 @dataclass(frozen=True)
@@ -608,7 +610,7 @@ def _conclude(rec: Record, printed: str, body: bytes | None, computed: int | Non
     diags.append(diag)
     put(LineReport(rec.number, rec.line, "bad", printed, printed, rec.checksum, computed, body, "",
                    described, tuple(f.text for f in fixes), diag, tuple(f.cost for f in fixes),
-                   tuple(f.checksum for f in fixes)))
+                   tuple(f.checksum for f in fixes), tuple(kind_of(f) for f in fixes)))
 
 
 __all__ = ["LineReport", "Lost", "ReadResult", "read_listings"]

@@ -209,6 +209,18 @@ def _sure_rule(fixes: list[Fix], upper: bool) -> bool:
     return all(f.cost >= best.cost + AUTO_MARGIN for f in fixes[1:])
 
 
+_SPECIFIC = re.compile(r"\{[^{}]*\}|'[^']*'|\b\d+ (?=dashes|')")
+
+
+def kind_of(fix: Fix) -> str:
+    """The kind of change a fix makes, for a decision over a class of lines (the review's ``a``):
+    its reasons without the characters and lengths of this line ("underlined (graphics character)
+    read as", "O read as 0"); "" for the checksum read wrong or the line as printed."""
+    if fix.checksum is not None or not fix.edits:
+        return ""
+    return "; ".join(sorted({" ".join(_SPECIFIC.sub("", e.why).split()) for e in fix.edits}))
+
+
 def describe(text: str, fix: Fix, printed: int) -> str:
     """The change in listing terms: ``'POKE' instead of 'P0KE' (O read as 0)``."""
     if fix.checksum is not None and fix.checksum == printed and not fix.edits:
