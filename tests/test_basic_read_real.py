@@ -125,12 +125,14 @@ LATER = [
     # lost from strings (invisible to the checksum; those beside a control code's braces are dropped,
     # text.without_print_blanks).  Rules were learned from it (the page footer,
     # a speck touching the checksum, 'i0i0' on p. 73)
-    ("8509-p70-disk-designer.ocr.txt", 0, "8509-disk-designer.disk.txt", (246, 246, 112, 8, 96, 0, 37, 1, 245, 10, 10)),
+    # (lines 1110 and 1120 ran together, 1120's row without its number: read again, recut.py)
+    ("8509-p70-disk-designer.ocr.txt", 0, "8509-disk-designer.disk.txt", (247, 247, 114, 8, 96, 0, 36, 1, 246, 10, 10)),
     # 11/85 p. 89: "Sichere INPUT-Routine",
     # Listing 3 up to "Fortsetzung auf Seite 95", one column; '$' read as 'T' all over the page
     # (PAT, INT, MIDT: the listing's habit, learned from 18 lines that verify with it, habits.py),
-    # a field '<242x' (1 unchecked line is counted bad)
-    ("8511-p89-input-routine.ocr.txt", 0, "8511-input-routine.disk.txt", (99, 99, 57, 0, 25, 0, 16, 1, 97, 7, 8)),
+    # a field '<242x' (1 unchecked line is counted bad); lines 1000-1110 ran together with their
+    # checksums read row by row (recut.py: 9 lines more read)
+    ("8511-p89-input-routine.ocr.txt", 0, "8511-input-routine.disk.txt", (108, 108, 59, 0, 25, 0, 23, 1, 107, 11, 12)),
 ]
 MEASURED = TUNED + LATER
 

@@ -40,6 +40,7 @@ from asm6502.typein.cslisting.layout import (
     read_checksum,
 )
 from asm6502.typein.cslisting.rank import MAX_LINE_TEXTS, Tried, keyword_join, rank_fixes
+from asm6502.typein.cslisting.recut import recut
 from asm6502.typein.cslisting.text import checksum_of, line_body, normalize_controls, petcat_text, without_print_blanks
 from asm6502.typein.cslisting.verdict import (
     AUTO_MARGIN,
@@ -268,7 +269,13 @@ def _check(records: list[Record], src: _Source, version: int, upper: bool) -> Re
     reports: list[LineReport | None] = []
     repairs: list[tuple[str, Fix]] = []  # (printed, the fix taken): what this page's OCR does
     later: list[tuple[int, Record, str, bytes | None, int | None, Span, Tried]] = []
-    records = list(records)  # (a line found run into another's row is read after it)
+    # (lines run together, their checksums read row by row: the stretch cut again at its line numbers)
+    records, stretches = recut(list(records), upper, options)
+    for first, last_number in stretches:
+        rec = next(r for r in records if r.number == first)
+        diags.append(warning(f"lines {first}-{last_number} ran together in the text, their checksums in rows of their own: "
+                             f"read again, cut at each line number, each checksum the next line's",
+                             src.span(rec.line, rec.col)))
     lost: list[Lost] = []  # lines whose number OCR garbled past reading
     spent = held = 0  # texts the rankings read; texts held for the second ranking
     seen: dict[int, int] = {}
