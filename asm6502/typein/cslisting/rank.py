@@ -387,7 +387,8 @@ def _triples(text: str, upper: bool, moves: list[tuple[tuple[Edit, ...], float]]
     """Three likely misreadings in one line, each where the print shows damage or one of the
     listing's habits (10/85 p. 55 line 160: 'Al^(72),A2*(72),A3*(72)')."""
     pool = sorted((m for m in moves if m[1] <= DEEP_MAX_COST
-                   and all(e.why.endswith(HABIT_NOTE) or all(k < len(text) and suspect(text, k, upper)
+                   and all(e.why.endswith(HABIT_NOTE) or e.why == "blanks inside a keyword"
+                           or all(k < len(text) and suspect(text, k, upper)
                                                              for k in range(e.start, max(e.end, e.start + 1)))
                            for e in m[0])),
                   key=lambda m: m[1])[:DEEP_MOVES]
