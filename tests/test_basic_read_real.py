@@ -110,7 +110,7 @@ TUNED = [
 LATER = [
     # 10/85 p. 73: the last page of "Hypra-Text" (Listing 1, lines 30580-56109), one column with
     # the lines broken over rows, '$' read as 't' all over the page, shifted letters
-    ("8510-p73-hypra-text.ocr.txt", 0, "8510-hypra-text.disk.txt", (117, 117, 46, 1, 27, 0, 43, 1, 115, 8, 9)),
+    ("8510-p73-hypra-text.ocr.txt", 0, "8510-hypra-text.disk.txt", (117, 117, 46, 1, 27, 0, 43, 1, 115, 8, 10)),
     # 10/85 p. 74: "ZLOADER" (Listing 3), two columns as tab-separated cells; the print has ':'
     # where the disk has REM blocks (4900, 7000)
     ("8510-p74-zloader.ocr.txt", 0, "8510-zloader.disk.txt", (74, 72, 38, 3, 23, 0, 11, 2, 66, 3, 3)),
