@@ -531,7 +531,7 @@ def quoted_gap_rules(text: str) -> list[Edit]:
     return out
 
 
-LEARNED_MIN = 2  # sure repairs of one listing that show a confusion: this page's OCR makes it
+LEARNED_MIN = 3  # sure repairs of one listing that show a confusion: this page's OCR makes it (two could both be chance matches)
 LEARNED_FACTOR = 0.5
 
 
