@@ -5,7 +5,9 @@ Each listing of the test-data collection basic_read (tests/testdata.py) is read 
 reads it; then the review session (asm6502.typein.review, the same session the terminal loop
 drives) is walked by a simulated user who has the magazine page and whose typing is the disk's
 program: for each line shown, the key of the first fix that is the disk's line (blanks outside
-quotes aside, as tests/test_basic_read_real.py compares), else ``t`` and the disk's line typed in
+quotes aside, as tests/test_basic_read_real.py compares) -- ``a`` for the open lines whose first
+fixes are of one kind where at least two of them are the disk's lines, leaving out the others (one
+decision: the person compares those lines with the page at once) -- else ``t`` and the disk's line typed in
 the listing's own style with the checksum the disk's line gives (read off the page: where the
 print and the disk agree, it is the printed one).  A line the disk does not have is skipped, and
 so is one whose disk text the session reads otherwise as typed (petcat's ``''`` is read as a
@@ -15,9 +17,10 @@ Printed per listing: lines, verified, repaired, still bad before the review, dec
 taken + lines retyped), lines taken that differ from the disk (wrong), lines no review item
 reaches (missing from the reading: their number lost in the OCR; the disk's lines the page does
 not print, NOT_ON_PAGE, are no such line), and whether the program then is the disk's (whole: every
-line the page prints).  HELD_OUT marks the listings nothing was tuned on.  ``--collection DIR``
-measures the listings of another collection instead (bench/collection.py: a folder outside the
-checkout and its tests/manifests/<folder name>/manifest.jsonl; basic_read_fresh is one nobody tuned on).
+line the page prints).  All of them are tuning material: LATER marks the seven added after the
+first four (held out once, looked at too often since).  ``--collection DIR`` measures the listings
+of another collection instead (bench/collection.py: a folder outside the checkout and its
+tests/manifests/<folder name>/manifest.jsonl; basic_read_fresh is one nobody tuned on).
 
     .venv/bin/python bench/review_decisions.py
     .venv/bin/python bench/review_decisions.py --collection $ASM6502_BASIC_READ_FRESH
@@ -46,7 +49,7 @@ from asm6502.typein.cslisting.text import line_body  # noqa: E402
 from asm6502.typein.review import ReviewSession  # noqa: E402
 
 COLLECTION = "basic_read"
-LISTINGS = [  # (ocr, listing, disk, held out)
+LISTINGS = [  # (ocr, listing, disk, added later)
     ("8510-p32-floppy-adjust.ocr.txt", 0, "8510-floppy-adjust.disk.txt", False),
     ("8510-p54-schreiberling.ocr.txt", 0, "8510-schreiberling.disk.txt", False),
     ("8510-p131-alarmanlage-codeschloss.ocr.txt", 0, "8510-alarmanlage.disk.txt", False),
@@ -111,6 +114,7 @@ def measure(ocr: str, listing: int, disk: str, results=None, disk_text: str | No
     mine = [it for it in csreview.items(results) if it.key.startswith(prefix)]
     session, _ = ReviewSession.start(mine, checker.check, checker.retype)
     refused = 0
+    grouped = 0  # lines taken with another in one decision (the review's a)
     numbers = {csreview.key_of(listing + 1, r.number, several): r.number for r in result.lines}
     lost = {csreview.lost_key(listing + 1, x, several): x for x in result.lost}
     read = {r.number for r in result.lines}
@@ -141,6 +145,13 @@ def measure(ocr: str, listing: int, disk: str, results=None, disk_text: str | No
         if number not in truth:
             session.feed("s")
             continue
+        group = session.group(item)
+        if len(group) > 1:  # the first fixes of a kind of lines: all taken as one decision but those not the disk's
+            out = [it.key for it in group if not _first_is_disk(it, numbers, truth, result.upper)]
+            if len(group) - len(out) > 1 and item.key not in out:
+                session.feed("a" + (" -" + ",".join(out) if out else ""))
+                grouped += len(group) - len(out) - 1
+                continue
         text, body = truth[number]
         key = next((str(k) for k, fix in enumerate(item.fixes[:9], start=1)
                     if (b := _body(fix.text, result.upper)) is not None and without_blanks(b) == without_blanks(body)),
@@ -156,17 +167,26 @@ def measure(ocr: str, listing: int, disk: str, results=None, disk_text: str | No
             session.feed("s")
     after = csreview.apply(results, session.decisions)[listing]
     on_disk = [r for r in after.lines if r.number in truth]
-    fixes = sum(d.kind == "fix" for d in session.decisions.values())
+    fixes = sum(d.kind == "fix" for d in session.decisions.values()) - grouped
     return {
         "lines": len(result.lines), "verified": result.count("verified"), "repaired": result.count("repaired"),
         "bad": result.count("bad") + result.count("unchecked") + len(result.lost),
-        "fixes": fixes, "typed": len(session.decisions) - fixes, "refused": refused,
+        "fixes": fixes, "typed": len(session.decisions) - fixes - grouped, "refused": refused,
         "wrong": sum(r.status == "accepted" and (r.body is None or without_blanks(r.body) != without_blanks(
             truth[r.number][1])) for r in on_disk),
         "missing": len(set(truth) - {r.number for r in after.lines}),
         "whole": after.count("bad") + after.count("unchecked") == 0 and not after.lost
         and set(truth) <= {r.number for r in after.lines} and not after.errors,
     }
+
+
+def _first_is_disk(item, numbers: dict, truth: dict, upper: bool) -> bool:
+    """The first fix of a line's review item is the disk's line."""
+    number = numbers.get(item.key)
+    if number not in truth or not item.fixes:
+        return False
+    b = _body(item.fixes[0].text, upper)
+    return b is not None and without_blanks(b) == without_blanks(truth[number][1])
 
 
 def _body(fix_text: str, upper: bool) -> bytes | None:
@@ -184,15 +204,15 @@ def main() -> None:
         raise SystemExit(missing)
     print(f"{'listing':<48}{'lines':>6}{'ver':>5}{'rep':>5}{'bad':>5}{'fix':>5}{'typed':>6}{'dec':>5}"
           f"{'wrong':>6}{'miss':>5}{'refused':>8}  whole")
-    total = {"held": [0, 0, 0], "tuned": [0, 0, 0]}
+    total = {"later (tuning)": [0, 0, 0], "first four (tuning)": [0, 0, 0]}
     for ocr, listing, disk, held in LISTINGS:
         m = measure(ocr, listing, disk)
         decisions = m["fixes"] + m["typed"]
-        name = f"{'HELD OUT ' if held else ''}{disk.removesuffix('.disk.txt')}"
+        name = f"{'LATER ' if held else ''}{disk.removesuffix('.disk.txt')}"
         print(f"{name:<48}{m['lines']:>6}{m['verified']:>5}{m['repaired']:>5}{m['bad']:>5}{m['fixes']:>5}"
               f"{m['typed']:>6}{decisions:>5}{m['wrong']:>6}{m['missing']:>5}{m['refused']:>8}  "
               f"{'yes' if m['whole'] else 'no'}")
-        t = total["held" if held else "tuned"]
+        t = total["later (tuning)" if held else "first four (tuning)"]
         t[0] += 1
         t[1] += decisions
         t[2] += m["whole"]

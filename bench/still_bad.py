@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """The lines ``basic read`` leaves bad on real print, each beside the disk's line (a maintainer's view).
 
-For each listing of bench/review_decisions.py (``--held`` the held-out ones, else the tuning ones):
+For each listing of bench/review_decisions.py (``--held`` the seven added later,
+else the first four; all of them tuning material now):
 every line still bad, unchecked or lost, as read (OCR), the disk's line in the listing's style, and
 where the disk's line stands among the ranked fixes (``-`` not among them).  Then the counts of
 verified / repaired / bad / wrong repairs (a repaired line that is not the disk's, blanks outside
@@ -30,7 +31,7 @@ from asm6502.typein.cslisting.read import read_listings  # noqa: E402
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--held", action="store_true", help="the held-out listings (measure only)")
+    ap.add_argument("--held", action="store_true", help="the seven listings added later (held out once, tuning now)")
     ap.add_argument("--quiet", action="store_true", help="only the counts")
     ap.add_argument("--collection", metavar="DIR", help="the listings of the collection in DIR (bench/collection.py)")
     args = ap.parse_args()

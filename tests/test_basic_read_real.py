@@ -89,8 +89,9 @@ def _fix_is_disk(report, truth, upper, among: int) -> bool:
 
 KEYS = ("lines", "on disk", "verified", "verified != disk", "repaired", "repaired != disk", "bad", "unchecked",
         "print = disk", "best fix = disk", "top 3 fixes hold disk")
-# measured, in the order of KEYS.  TUNED: the listings the OCR confusions in typein/cslisting/edits.py were
-# studied on; HELD_OUT: listings read only to measure (10/85, 9/85)
+# measured, in the order of KEYS.  All of them are tuning material: TUNED the listings the OCR confusions in
+# typein/cslisting/edits.py were first studied on; LATER the seven added later (10/85, 9/85, 11/85), held
+# out once and looked at too often since, tuning now (a held-out set comes from other issues)
 TUNED = [
     # 10/85 p. 32: two columns, control codes and shifted letters OCR turned into symbols.
     # 3 verified lines differ from the disk: 170 and 840 were printed differently from the disk
@@ -98,23 +99,24 @@ TUNED = [
     # shifted letter whose rotated bits sum to the same checksum
     ("8510-p32-floppy-adjust.ocr.txt", 0, "8510-floppy-adjust.disk.txt", (75, 75, 29, 3, 23, 0, 23, 0, 72, 7, 11)),
     # 10/85 p. 54-56: one column, DATA lines with l for 1, lines broken over rows, a block of
-    # 12 lines OCR read column by column
-    ("8510-p54-schreiberling.ocr.txt", 0, "8510-schreiberling.disk.txt", (231, 231, 143, 0, 82, 0, 6, 0, 231, 3, 3)),
+    # 12 lines OCR read column by column; three REM rules lost at a line's end (900, 1000, 1864)
+    # are offered first, not taken (no gap shows them: verdict._sure_rule)
+    ("8510-p54-schreiberling.ocr.txt", 0, "8510-schreiberling.disk.txt", (231, 231, 143, 0, 79, 0, 9, 0, 231, 6, 6)),
     # 10/85 p. 131-132: two listings, each of them one run-together row in the OCR (line 340's
     # extra blank inside quotes is invisible to the checksum)
     ("8510-p131-alarmanlage-codeschloss.ocr.txt", 0, "8510-alarmanlage.disk.txt", (72, 60, 54, 0, 16, 0, 2, 0, 60, 1, 1)),
     ("8510-p131-alarmanlage-codeschloss.ocr.txt", 1, "8510-codeschloss.disk.txt", (93, 74, 82, 1, 8, 0, 2, 1, 73, 2, 2)),
 ]
-HELD_OUT = [
+LATER = [
     # 10/85 p. 73: the last page of "Hypra-Text" (Listing 1, lines 30580-56109), one column with
     # the lines broken over rows, '$' read as 't' all over the page, shifted letters
-    ("8510-p73-hypra-text.ocr.txt", 0, "8510-hypra-text.disk.txt", (117, 117, 46, 1, 27, 0, 43, 1, 115, 7, 9)),
+    ("8510-p73-hypra-text.ocr.txt", 0, "8510-hypra-text.disk.txt", (117, 117, 46, 1, 27, 0, 43, 1, 115, 8, 10)),
     # 10/85 p. 74: "ZLOADER" (Listing 3), two columns as tab-separated cells; the print has ':'
     # where the disk has REM blocks (4900, 7000)
     ("8510-p74-zloader.ocr.txt", 0, "8510-zloader.disk.txt", (74, 72, 38, 3, 23, 0, 11, 2, 66, 3, 3)),
     # 10/85 p. 74: Listing 4, DATA lines each with one graphics character in quotes
     ("8510-p74-zloader-aender.ocr.txt", 0, "8510-zloader-aender.disk.txt", (31, 31, 1, 0, 0, 0, 30, 0, 30, 21, 22)),
-    # 9/85 p. 73 (measured only): "Blinker", Listing 2 the demo (shifted letters in
+    # 9/85 p. 73: "Blinker", Listing 2 the demo (shifted letters in
     # DATA strings, '$' read as '^') and Listing 1 the loader (DATA lines)
     ("8509-p73-blinker.ocr.txt", 0, "8509-blinker-demo.disk.txt", (28, 28, 9, 0, 6, 0, 13, 0, 28, 2, 2)),
     ("8509-p73-blinker.ocr.txt", 1, "8509-blinker.disk.txt", (11, 11, 10, 1, 1, 0, 0, 0, 10, 0, 0)),
@@ -122,14 +124,17 @@ HELD_OUT = [
     # cells of their own; 8 verified lines differ from the disk only by blanks OCR put into or
     # lost from strings (invisible to the checksum; those beside a control code's braces are dropped,
     # text.without_print_blanks).  Rules were learned from it (the page footer,
-    # a speck touching the checksum, 'i0i0' on p. 73) and measured the fresh page below
-    ("8509-p70-disk-designer.ocr.txt", 0, "8509-disk-designer.disk.txt", (246, 246, 112, 8, 96, 0, 37, 1, 245, 10, 10)),
-    # 11/85 p. 89 (fresh: read once, nothing learned from it): "Sichere INPUT-Routine",
+    # a speck touching the checksum, 'i0i0' on p. 73)
+    # (lines 1110 and 1120 ran together, 1120's row without its number: read again, recut.py)
+    ("8509-p70-disk-designer.ocr.txt", 0, "8509-disk-designer.disk.txt", (247, 247, 114, 8, 96, 0, 36, 1, 246, 10, 10)),
+    # 11/85 p. 89: "Sichere INPUT-Routine",
     # Listing 3 up to "Fortsetzung auf Seite 95", one column; '$' read as 'T' all over the page
-    # (PAT, INT, MIDT), a field '<242x' (1 unchecked line is counted bad)
-    ("8511-p89-input-routine.ocr.txt", 0, "8511-input-routine.disk.txt", (99, 99, 57, 0, 1, 0, 40, 1, 97, 2, 3)),
+    # (PAT, INT, MIDT: the listing's habit, learned from 18 lines that verify with it, habits.py),
+    # a field '<242x' (1 unchecked line is counted bad); lines 1000-1110 ran together with their
+    # checksums read row by row (recut.py: 9 lines more read)
+    ("8511-p89-input-routine.ocr.txt", 0, "8511-input-routine.disk.txt", (108, 108, 59, 0, 25, 0, 23, 1, 107, 11, 12)),
 ]
-MEASURED = TUNED + HELD_OUT
+MEASURED = TUNED + LATER
 
 
 @pytest.mark.parametrize("ocr,listing,disk,measured", MEASURED)
@@ -143,7 +148,7 @@ def test_real_print_against_the_disk(ocr, listing, disk, measured, real_reading)
 
 
 def test_a_real_listing_comes_back_whole(real_reading):
-    # 9/85 p. 73, the Blinker loader (held out: no rule was studied on it): every line verifies or
+    # 9/85 p. 73, the Blinker loader (no rule was studied on it while it was held out): every line verifies or
     # is repaired; it is the disk's program but for line 11, which the magazine printed without
     # the disk's cursor moves and default address in the INPUT prompt (its printed checksum
     # verifies the printed line, not the disk's)

@@ -5,7 +5,10 @@
 with no fix, to be typed from the print, last).  For each line it shows the OCR line and the
 ranked fixes with their differences marked (``^`` under every character a fix changes), and takes
 one key: ``1``-``9`` accepts that fix, ``t`` retypes the line (checked as typed, as ``basic type``
-and ``mse type`` check it), ``s`` skips it, ``b`` takes the last decision back, ``q`` ends.
+and ``mse type`` check it), ``s`` skips it, ``b`` takes the last decision back, ``q`` ends.  A line
+whose first fix is of a kind other open lines' first fixes share (a graphics character solved in
+quotes, O read as 0: :attr:`Item.kind`) names them, and ``a`` takes the first fix of all of them as
+one decision -- ``a -KEY,KEY`` leaves out the lines the page shows otherwise (each decided later).
 
 The session knows nothing of a format: each line is a :class:`Item` and the format's side
 (:mod:`asm6502.typein.cslisting.review`, :mod:`asm6502.typein.mselisting.review`) checks a text
@@ -25,7 +28,8 @@ MAX_TYPED = 1000  # characters of one retyped line (as basic type)
 STATE_HEAD = "# asm6502 review: one decision a line (line, fix / typed / skip, the text taken)"
 
 HELP = ("keys: 1-9 take that fix, t retype the line (checked as typed), s skip it, b take the last decision "
-        "back, q end (the decisions are saved; the same command resumes)")
+        "back, q end (the decisions are saved; the same command resumes); a takes the first fix of every open "
+        "line of its kind, a -KEY,KEY all but those lines")
 
 
 @dataclass(frozen=True)
@@ -49,6 +53,7 @@ class Item:
     shown: str
     fixes: tuple[Fix, ...]
     likelihood: float = 0.0  # the best fix's cost (lower: likelier); no fix: infinity
+    kind: str = ""  # the kind of change the first fix makes ("": none to share with other lines)
 
 
 @dataclass(frozen=True)
@@ -113,6 +118,7 @@ class ReviewSession:
     before: dict[str, None] = field(default_factory=dict)  # lines skipped in an earlier session
     typing: bool = False  # the next line is the retyped line
     done: bool = False
+    batches: list[int] = field(default_factory=list)  # lines each decision of this session took (for b)
 
     @classmethod
     def start(cls, items: Sequence[Item], check: Check, retype: Retype,
@@ -160,6 +166,10 @@ class ReviewSession:
         number = len(self.items) - len(self.undecided()) + len(self.skipped) + 1
         rows = [f"[{number}/{len(self.items)}] line {item.key} ({item.where}): {item.problem}",
                 f"   read: {item.shown}"]
+        group = self.group(item)
+        if len(group) > 1:
+            rows.append(f"   fix 1 is of a kind {len(group) - 1} other open line(s) share ({item.kind}): "
+                        f"{', '.join(it.key for it in group if it is not item)}; a takes the first fix of all")
         for k, fix in enumerate(item.fixes[:MAX_KEYS], start=1):
             rows.append(f"  {k:>3}) {fix.shown}")
             marks = mark_differences(item.shown, fix.shown)
@@ -176,7 +186,8 @@ class ReviewSession:
             return f"retype line {item.key if item else ''}: "
         item = self.current()
         shown = min(len(item.fixes), MAX_KEYS) if item is not None else 0
-        keys = ("1 " if shown == 1 else f"1-{shown} " if shown else "") + "t s b q"
+        keys = ("1 " if shown == 1 else f"1-{shown} " if shown else "") + \
+            ("a " if item is not None and len(self.group(item)) > 1 else "") + "t s b q"
         return f"[{keys}] > "
 
     def feed(self, typed: str) -> list[str]:
@@ -204,6 +215,8 @@ class ReviewSession:
             if kept is None:  # (a fix offered verifies; this guards what a decision may keep)
                 return [f"refused: {why}"]
             return [f"line {item.key}: fix {k} taken"] + self._decide(Decision(item.key, "fix", kept))
+        if key == "a" or key.startswith("a "):
+            return self._take_group(item, key[1:])
         if key == "t":
             self.typing = True
             return []
@@ -213,20 +226,60 @@ class ReviewSession:
         if key == "b":
             if not self.taken:
                 return ["nothing to take back"]
-            back = self.taken.pop()
-            self.decisions.pop(back, None)
-            self.skipped.pop(back, None)
-            return [f"decision for line {back} taken back"] + self.show()
+            backs = [self.taken.pop() for _ in range(min(len(self.taken), self.batches.pop() if self.batches else 1))]
+            for back in backs:
+                self.decisions.pop(back, None)
+                self.skipped.pop(back, None)
+            return [f"decision for line{'s' if len(backs) > 1 else ''} {', '.join(reversed(backs))} taken back"] + \
+                self.show()
         if key == "q":
             self.done = True
             return []
         return [HELP]
+
+    def group(self, item: Item) -> list[Item]:
+        """The open lines whose first fix is of *item*'s kind (*item* among them; none without a kind)."""
+        if not item.kind or not item.fixes:
+            return []
+        return [it for it in self.undecided() if it.kind == item.kind and it.fixes]
+
+    def _take_group(self, item: Item, rest: str) -> list[str]:
+        """``a [-KEY,KEY]``: the first fix of every open line of *item*'s kind, but the lines named."""
+        rest = rest.strip()
+        if rest and not rest.startswith("-"):
+            return ["a takes the first fix of every open line of its kind; a -KEY,KEY leaves those lines out"]
+        left_out = {k.strip() for k in rest[1:].split(",") if k.strip()}
+        group = self.group(item)
+        unknown = left_out - {it.key for it in group}
+        if len(group) < 2:
+            return [f"no other open line's first fix is of the kind of line {item.key}'s"]
+        if unknown:
+            return [f"not a line of this kind: {', '.join(sorted(unknown))}"]
+        taken, said = [], []
+        for it in group:
+            if it.key in left_out:
+                continue
+            kept, why = self.check(it, it.fixes[0].text)
+            if kept is None:  # (a fix offered verifies; this guards what a decision may keep)
+                said.append(f"line {it.key} refused: {why}")
+                continue
+            taken.append(Decision(it.key, "fix", kept))
+        if not taken:
+            return said or ["no line taken"]
+        for d in taken:
+            self.decisions[d.key] = d
+            self.skipped.pop(d.key, None)
+            self.before.pop(d.key, None)
+            self.taken.append(d.key)
+        self.batches.append(len(taken))
+        return said + [f"fix 1 taken for {len(taken)} line(s): {', '.join(d.key for d in taken)}"] + self._next()
 
     def _decide(self, decision: Decision) -> list[str]:
         self.decisions[decision.key] = decision
         self.skipped.pop(decision.key, None)
         self.before.pop(decision.key, None)
         self.taken.append(decision.key)
+        self.batches.append(1)
         return self._next()
 
     def _next(self) -> list[str]:

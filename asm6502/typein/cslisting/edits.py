@@ -174,6 +174,28 @@ _FUNCTION_BEFORE = re.compile(r"(?<![A-Za-z])(?:CHR\$|LEFT\$|RIGHT\$|MID\$|STR\$
 _PRINTS = re.compile(r"PRINT|INPUT|CMD|\?", re.IGNORECASE)
 
 
+def keywords_at(text: str) -> dict[int, tuple[int, str]]:
+    """For each character of *text* that is part of a keyword as CRUNCH reads it (outside
+    quotes, before REM and DATA), the keyword's (start, spelling)."""
+    out: dict[int, tuple[int, str]] = {}
+    quoted = quote_flags(text)
+    i = 0
+    while i < len(text):
+        if quoted[i]:
+            i += 1
+            continue
+        kw = next((k for k in KEYWORDS if text.startswith(k, i)), None)
+        if kw is None:
+            i += 1
+            continue
+        for k in range(i, i + len(kw)):
+            out[k] = (i, kw)
+        if kw == "DATA":
+            break
+        i += len(kw)
+    return out
+
+
 def statement_before(text: str, k: int) -> str:
     """The statement *text*[k] stands in, up to k (from the last ':' outside quotes)."""
     quoted = quote_flags(text)
@@ -184,10 +206,41 @@ def statement_before(text: str, k: int) -> str:
     return text[start:k]
 
 
-def candidate_edits(text: str, upper: bool, learned: frozenset[tuple[str, str]] = frozenset()) -> list[Edit]:
+HABIT_NOTE = "as in the listing's other lines"  # a habit edit's reason ends so
+
+
+def habit_places(text: str, keywords: bool = False) -> dict[str, list[int]]:
+    """Where each character of *text* may be a habit's misreading: every place of it outside the
+    keywords the line prints whole (CRUNCH's reading: 'PRINT' keeps its T) and the control names
+    (a blank and a quote are no habit's).  *keywords*: the places inside those keywords instead
+    (``INT=""`` is ``IN$=""``: a habit learned elsewhere may make a word of a keyword)."""
+    inside = set(keywords_at(text))
+    skip = set() if keywords else inside
+    if plain_quotes(text) == text:  # (offsets agree)
+        for i, j, _ in control_spans(text):
+            skip.update(range(i, j))
+    out: dict[str, list[int]] = {}
+    for k, d in enumerate(text):
+        if k not in skip and d not in ' "' and (not keywords or k in inside):
+            out.setdefault(d, []).append(k)
+    return out
+
+
+HABIT_COST = 0.5  # a misreading the listing's other lines show (habits.py): the likeliest there is
+
+
+def candidate_edits(text: str, upper: bool, learned: frozenset[tuple[str, str]] = frozenset(),
+                    habits: frozenset[tuple[str, str]] = frozenset()) -> list[Edit]:
     """Single edits of *text*; a confusion in *learned* (this page's OCR made it in sure repairs,
-    :func:`learn`) costs less."""
+    :func:`learn`) costs less; one in *habits* (the listing's lines show it, :mod:`.habits`) is
+    read at each of its places, cheaply."""
     edits: list[Edit] = []
+    where = habit_places(text) if habits else {}
+    in_keywords = habit_places(text, keywords=True) if habits else {}
+    for c, m in sorted(habits):
+        edits += [Edit(k, k + 1, m, HABIT_COST, f"{m} read as {c}, {HABIT_NOTE}") for k in where.get(c, ())]
+        edits += [Edit(k, k + 1, m, HABIT_COST, f"{m} read as {c} in a keyword's letters, {HABIT_NOTE}")
+                  for k in in_keywords.get(c, ())]
     quoted = quote_flags(text)
     inside: set[int] = set()
     if text == plain_quotes(text):  # (offsets agree)
@@ -377,11 +430,13 @@ SWEEP_EACH = 0.1  # one misreading repeated all over a line (OCR read every 1 of
 
 def sweeps(text: str, edits: list[Edit], upper: bool) -> list[tuple[tuple[Edit, ...], float]]:
     """The same confusion at every place the print shows it, as one move."""
-    groups: dict[tuple[str, str], list[Edit]] = {}
+    groups: dict[tuple[str, str, str], list[Edit]] = {}
     for e in edits:
         if e.end == e.start + 1 and len(e.new) == 1 and e.why == f"{e.new} read as {text[e.start]}" \
                 and suspect(text, e.start, upper):
-            groups.setdefault((text[e.start], e.new), []).append(e)
+            groups.setdefault((text[e.start], e.new, ""), []).append(e)
+        elif e.why.endswith(HABIT_NOTE):  # a habit of the listing's, wherever it can be (keywords apart)
+            groups.setdefault((text[e.start], e.new, e.why), []).append(e)
     # one decision (this glyph is that character) made once, whatever the number of places
     return [(tuple(es), min(e.cost for e in es) + SWEEP_EACH * (len(es) - 1)) for es in groups.values() if len(es) >= 2]
 
@@ -414,6 +469,7 @@ def _rule_cost(n: int, have: int) -> float:
 REM_RULE_MORE = 20  # lengths tried beyond the one read
 REM_RULE_LOST = 40  # a rule OCR lost at a REM's end: up to this long
 _RULE = re.compile(r"-{2,}|\u2014|\u2013")
+RULE_AT_END = " at the REM's end"  # (no gap in the print shows where it was: any REM could have lost one)
 
 
 def rem_rule_edits(text: str) -> tuple[list[Edit], list[Edit]]:
@@ -447,12 +503,12 @@ def rem_rule_edits(text: str) -> tuple[list[Edit], list[Edit]]:
             if n != have or m.group(0)[0] != "-":
                 out.append(Edit(lo, hi, "-" * n, _rule_cost(n, have),
                                 f"a rule of {n} dashes read as {len(m.group(0))}"))
-    gaps = [start + 3 + m.start() + 1 for m in re.finditer(r" {2,}(?=\S)", body)]  # 'REM *   *'
+    gaps = [(start + 3 + m.start() + 1, "") for m in re.finditer(r" {2,}(?=\S)", body)]  # 'REM *   *'
     if not body.rstrip().endswith(("-", "\u2014", "\u2013")):
-        gaps.append(len(text.rstrip()))
-    for at in gaps:
+        gaps.append((len(text.rstrip()), RULE_AT_END))
+    for at, where in gaps:
         for n in range(1, REM_RULE_LOST + 1):
-            out.append(Edit(at, at, " " + "-" * n + " ", REM_RULE_COST, f"a rule of {n} dashes not read"))
+            out.append(Edit(at, at, " " + "-" * n + " ", REM_RULE_COST, f"a rule of {n} dashes not read{where}"))
     return out, dashes
 
 
@@ -475,7 +531,7 @@ def quoted_gap_rules(text: str) -> list[Edit]:
     return out
 
 
-LEARNED_MIN = 2  # sure repairs of one listing that show a confusion: this page's OCR makes it
+LEARNED_MIN = 3  # sure repairs of one listing that show a confusion: this page's OCR makes it (two could both be chance matches)
 LEARNED_FACTOR = 0.5
 
 

@@ -24,6 +24,7 @@ from asm6502.typein.cslisting import glyph
 from asm6502.typein.cslisting.checksum import ChecksumOptions, line_checksum
 from asm6502.typein.cslisting.edits import (
     BRACKETS_LOST,
+    HABIT_NOTE,
     LIKELY,
     MAX_PAIR_EDITS,
     MIXED_READING_COST,
@@ -35,6 +36,7 @@ from asm6502.typein.cslisting.edits import (
     case_read_in_quotes,
     graphics_runs,
     keyword_edits,
+    keywords_at,
     mixed_reading,
     overlaps,
     quote_flags,
@@ -154,15 +156,21 @@ class Tried:
     skipped: int = 0
     # (cost, readings) of each candidate read: a solved glyph stands for every byte it could be
     weighed: list[tuple[float, int]] = field(default_factory=list)
+    habitual: list[float] = field(default_factory=list)  # the cost of each reading read with a habit (habits.py)
 
     def released(self) -> Tried:
         """The same line's budget without the texts held (a listing holds only so many)."""
-        return Tried(budget=self.budget, read=self.read, skipped=self.skipped, weighed=self.weighed)
+        return Tried(budget=self.budget, read=self.read, skipped=self.skipped, weighed=self.weighed,
+                     habitual=self.habitual)
 
     def chance_matches(self, cost: float) -> float:
         """How many of the readings tried at *cost* or cheaper would verify by chance if none
         were the line (each gives one of 256 checksums)."""
         return sum(n for c, n in self.weighed if c <= cost) / 256
+
+    def habit_chance(self, cost: float) -> float:
+        """:meth:`chance_matches` of the readings with one of the listing's habits in them."""
+        return sum(c <= cost for c in self.habitual) / 256
 
 
 DEEP_MAX_COST = 1.5  # moves combined three at a time
@@ -202,14 +210,15 @@ def _rem_checksum(number: int, text: str, upper: bool, options: ChecksumOptions,
 
 def rank_fixes(number: int, text: str, printed: int, upper: bool, options: ChecksumOptions,
                limit: int = 20, learned: frozenset[tuple[str, str]] = frozenset(), deep: bool = False,
-               tried: Tried | None = None) -> list[Fix]:
+               tried: Tried | None = None, habits: frozenset[tuple[str, str]] = frozenset()) -> list[Fix]:
     """Readings of a line's text whose checksum is *printed*, most likely first; and the reading
     that the checksum itself was misread (the text as printed, the checksum it gives).  *learned*:
-    the listing's own confusions (:func:`learn`); *deep*: three misreadings combined too (offered,
+    the listing's own confusions (:func:`learn`); *habits*: the misreadings its lines show
+    (:mod:`.habits`); *deep*: three misreadings combined too (offered,
     taken without asking only with a second witness, verdict.confirmed and verdict.sole_reading:
     three changes can cancel in an 8-bit checksum).  *tried*: the
     texts already read for this line (a second ranking reads each text once)."""
-    edits = candidate_edits(text, upper, learned)
+    edits = candidate_edits(text, upper, learned, habits)
     tried = Tried() if tried is None else tried
     if tried.read >= tried.budget:  # the listing's budget is spent: the line is not searched
         tried.skipped += len(edits)
@@ -242,6 +251,8 @@ def rank_fixes(number: int, text: str, printed: int, upper: bool, options: Check
             return
         if new not in memo:
             tried.weighed.append((cost, 1 + sum(GLYPH_READINGS - 1 for e in chosen if e.why.startswith("underlined"))))
+            if any(e.why.endswith(HABIT_NOTE) for e in chosen):
+                tried.habitual.append(cost)
         body = body_of(new)
         if body is None or line_checksum(number, body, options) != printed:
             misses.add(new)  # the same text is reached by other moves: read it once
@@ -249,13 +260,14 @@ def rank_fixes(number: int, text: str, printed: int, upper: bool, options: Check
             # a shifted letter guessed for an underline mark is one of 26: no evidence (verdict.confirmed
             # may still take it, with the listing's words as the second witness)
             evidence = all((any(suspect(text, k, upper) for k in range(e.start, max(e.end, e.start + 1)) if k < len(text))
-                            or e.why in ("blanks inside a keyword", "':' not read", BRACKETS_LOST))
+                            or e.why in ("blanks inside a keyword", "':' not read", BRACKETS_LOST)
+                            or e.why.endswith(HABIT_NOTE))
                            and not e.why.startswith(UNREADABLE_KINDS) and not case_read_in_quotes(text, e, quoted)
                            for e in chosen)
             if token_count(body) > base_tokens:  # the change makes a keyword of a misread one (G0SUB, PDKE)
                 cost = max(MIN_COST, cost - KEYWORD_BONUS)
                 evidence = evidence or _keyword_made(text, new, chosen, upper)
-            if _unmakes_keyword(text, new, chosen):
+            if _unmakes_keyword(text, new, tuple(e for e in chosen if not e.why.endswith(HABIT_NOTE))):
                 cost += KEYWORD_LOST_COST  # a keyword printed whole, unmade ('POR' for FOR, '(HR' for CHR)
             if any(_makes_damage(text, e) for e in chosen):
                 cost += MAKES_DAMAGE_COST  # a digit put into a word the print shows whole ('LSAECHSI5CH')
@@ -322,28 +334,6 @@ KEYWORD_LOST_COST = 1.0
 MAKES_DAMAGE_COST = 1.5
 
 
-def _keywords_at(text: str) -> dict[int, tuple[int, str]]:
-    """For each character of *text* that is part of a keyword as CRUNCH reads it (outside
-    quotes, before REM and DATA), the keyword's (start, spelling)."""
-    out: dict[int, tuple[int, str]] = {}
-    quoted = quote_flags(text)
-    i = 0
-    while i < len(text):
-        if quoted[i]:
-            i += 1
-            continue
-        kw = next((k for k in KEYWORDS if text.startswith(k, i)), None)
-        if kw is None:
-            i += 1
-            continue
-        for k in range(i, i + len(kw)):
-            out[k] = (i, kw)
-        if kw == "DATA":
-            break
-        i += len(kw)
-    return out
-
-
 def _keyword_made(text: str, new: str, edits: tuple[Edit, ...], upper: bool) -> bool:
     """Every edit is one character, and each one the print does not show as damage makes a
     letter of a keyword the new text reads where the print read none ('P0KE'): the keyword is
@@ -366,10 +356,10 @@ def _unmakes_keyword(text: str, new: str, edits: tuple[Edit, ...]) -> bool:
     text does not read that keyword there ('POR' for FOR, 'PRUNT' for PRINT)."""
     if any(e.end != e.start + 1 or len(e.new) != 1 for e in edits) or not any(text[e.start].isalpha() for e in edits):
         return False  # (an operator read for '$' is no keyword the print shows: 'CHR^(13)')
-    old_kw = _keywords_at(text)
+    old_kw = keywords_at(text)
     if not any(e.start in old_kw for e in edits):
         return False
-    new_kw = _keywords_at(new)
+    new_kw = keywords_at(new)
     return any(text[e.start].isalpha() and e.start in old_kw and new_kw.get(e.start) != old_kw[e.start] for e in edits)
 
 
@@ -394,10 +384,13 @@ def _ends_keyword(head: str) -> bool:
 
 
 def _triples(text: str, upper: bool, moves: list[tuple[tuple[Edit, ...], float]], consider: Callable[..., None]) -> None:
-    """Three likely misreadings in one line, each where the print shows damage (10/85 p. 55
-    line 160: 'Al^(72),A2*(72),A3*(72)')."""
+    """Three likely misreadings in one line, each where the print shows damage or one of the
+    listing's habits (10/85 p. 55 line 160: 'Al^(72),A2*(72),A3*(72)')."""
     pool = sorted((m for m in moves if m[1] <= DEEP_MAX_COST
-                   and all(k < len(text) and suspect(text, k, upper) for e in m[0] for k in range(e.start, max(e.end, e.start + 1)))),
+                   and all(e.why.endswith(HABIT_NOTE) or e.why == "blanks inside a keyword"
+                           or all(k < len(text) and suspect(text, k, upper)
+                                                             for k in range(e.start, max(e.end, e.start + 1)))
+                           for e in m[0])),
                   key=lambda m: m[1])[:DEEP_MOVES]
     for trio in combinations(pool, 3):
         if sum(c for _, c in trio) + 2 * PAIR_EXTRA > DEEP_COST:

@@ -27,6 +27,7 @@ from asm6502.basic.tokenizer import BASIC_START, MAX_LINE_NUMBER, link_program
 from asm6502.diagnostics import Diagnostic, Span, error, note, warning
 from asm6502.typein.cslisting.checksum import ChecksumOptions, format_listing, line_checksum
 from asm6502.typein.cslisting.edits import Fix, learn
+from asm6502.typein.cslisting.habits import Habit, habits
 from asm6502.typein.cslisting.layout import (
     CHECKSUM_INSIDE,
     NUMBERED,
@@ -39,6 +40,7 @@ from asm6502.typein.cslisting.layout import (
     read_checksum,
 )
 from asm6502.typein.cslisting.rank import MAX_LINE_TEXTS, Tried, keyword_join, rank_fixes
+from asm6502.typein.cslisting.recut import recut
 from asm6502.typein.cslisting.text import checksum_of, line_body, normalize_controls, petcat_text, without_print_blanks
 from asm6502.typein.cslisting.verdict import (
     AUTO_MARGIN,
@@ -46,6 +48,8 @@ from asm6502.typein.cslisting.verdict import (
     confirmed,
     damage_left,
     describe,
+    habitual,
+    kind_of,
     shows_damage,
     sole_reading,
 )
@@ -82,6 +86,7 @@ class LineReport:
     error: Diagnostic | None = field(default=None, compare=False)
     fix_costs: tuple[float, ...] = ()  # each fix's cost (the review walks the likeliest lines first)
     fix_checksums: tuple[int | None, ...] = ()  # a fix's checksum where it is "the checksum misread", else None
+    fix_kinds: tuple[str, ...] = ()  # the kind of change of each fix (verdict.kind_of)
 
 
 @dataclass(frozen=True)
@@ -106,6 +111,7 @@ class ReadResult:
     diagnostics: tuple[Diagnostic, ...] = field(default=())
     start: int = BASIC_START
     lost: tuple[Lost, ...] = ()  # lines not read: their numbers unreadable (typed in the review)
+    habits: tuple[Habit, ...] = ()  # the misreadings its lines show again and again (habits.py)
 
     def count(self, status: str) -> int:
         return sum(r.status == status for r in self.lines)
@@ -263,7 +269,13 @@ def _check(records: list[Record], src: _Source, version: int, upper: bool) -> Re
     reports: list[LineReport | None] = []
     repairs: list[tuple[str, Fix]] = []  # (printed, the fix taken): what this page's OCR does
     later: list[tuple[int, Record, str, bytes | None, int | None, Span, Tried]] = []
-    records = list(records)  # (a line found run into another's row is read after it)
+    # (lines run together, their checksums read row by row: the stretch cut again at its line numbers)
+    records, stretches = recut(list(records), upper, options)
+    for first, last_number in stretches:
+        rec = next(r for r in records if r.number == first)
+        diags.append(warning(f"lines {first}-{last_number} ran together in the text, their checksums in rows of their own: "
+                             f"read again, cut at each line number, each checksum the next line's",
+                             src.span(rec.line, rec.col)))
     lost: list[Lost] = []  # lines whose number OCR garbled past reading
     spent = held = 0  # texts the rankings read; texts held for the second ranking
     seen: dict[int, int] = {}
@@ -410,6 +422,9 @@ def _check(records: list[Record], src: _Source, version: int, upper: bool) -> Re
         repairs.append((printed, fixes[0]))
         _conclude(rec, printed, body, computed, cs_where, fixes, upper, options, diags, reports)
     learned = learn(repairs)
+    # (the misreadings the lines still bad show again and again: this page's OCR habits)
+    own = habits([(rec.number, printed, rec.checksum) for _, rec, printed, *_ in later], upper, options)
+    habit_pairs = frozenset((h.printed, h.meant) for h in own)
     # (the lines as printed, and the repaired ones as repaired)
     vocabulary = Vocabulary.of([(r.number, r.text.strip(" ")) for r in records]
                                + [(r.number, r.text) for r in reports if r is not None and r.status == "repaired"])
@@ -417,7 +432,7 @@ def _check(records: list[Record], src: _Source, version: int, upper: bool) -> Re
         tried.budget = min(MAX_LINE_TEXTS, tried.read + max(0, LISTING_TEXTS - spent))
         before = tried.read
         fixes = rank_fixes(rec.number, printed, rec.checksum, upper, options, learned=learned, deep=True,
-                                 tried=tried)
+                           tried=tried, habits=habit_pairs)
         spent += tried.read - before
         # ranked with the learned confusions and three misreadings, taken without asking only
         # with a second witness: a cheaper confusion makes chance matches cheaper too (10/85 p. 73
@@ -426,12 +441,24 @@ def _check(records: list[Record], src: _Source, version: int, upper: bool) -> Re
         words = None if tried.skipped else confirmed(fixes, upper, printed, vocabulary, rec.number)
         sole = not tried.skipped and words is None and sole_reading(
             fixes, upper, tried.chance_matches(fixes[0].cost + 2 * AUTO_MARGIN) if fixes else 0.0)
+        usual = not tried.skipped and words is None and not sole and habitual(
+            fixes, upper, tried.habit_chance(fixes[0].cost) if fixes else 0.0)
         why = ("; the listing prints " + ", ".join(f"'{w.upper()}'" for w in words) + " in other lines") if words else \
-            "; no other reading comes near it" if sole else ""
+            "; no other reading comes near it" if sole else \
+            "; " + _habit_witnesses(fixes[0], own) if usual else ""
         _conclude(rec, printed, body, computed, cs_where, fixes, upper, options, diags, reports, at,
-                  sure=bool(words) or sole, skipped=tried.skipped, why=why)
+                  sure=bool(words) or sole or usual, skipped=tried.skipped, why=why)
     diags.sort(key=lambda d: (d.span.line, d.span.col) if d.span else (0, 0))
-    return ReadResult(version, upper, tuple(r for r in reports if r is not None), tuple(diags), lost=tuple(lost))
+    return ReadResult(version, upper, tuple(r for r in reports if r is not None), tuple(diags), lost=tuple(lost),
+                      habits=own)
+
+
+def _habit_witnesses(fix: Fix, own: tuple[Habit, ...]) -> str:
+    """The lines that show the habits a fix is made of, for a person."""
+    used = {e.why.split(" read as ")[0] for e in fix.edits}
+    parts = [f"{len(h.lines)} lines of the listing verify with '{h.printed}' read for '{h.meant}'"
+             for h in own if h.meant in used]
+    return "; ".join(parts)
 
 
 AS_PRINTED_COST = 2.0  # the line as printed, where it verifies but shows damage: offered after the cheap fixes
@@ -590,7 +617,7 @@ def _conclude(rec: Record, printed: str, body: bytes | None, computed: int | Non
     diags.append(diag)
     put(LineReport(rec.number, rec.line, "bad", printed, printed, rec.checksum, computed, body, "",
                    described, tuple(f.text for f in fixes), diag, tuple(f.cost for f in fixes),
-                   tuple(f.checksum for f in fixes)))
+                   tuple(f.checksum for f in fixes), tuple(kind_of(f) for f in fixes)))
 
 
 __all__ = ["LineReport", "Lost", "ReadResult", "read_listings"]

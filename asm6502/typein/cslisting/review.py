@@ -66,7 +66,7 @@ def items(results: Sequence[ReadResult]) -> list[Item]:
             problem = r.error.message if r.error is not None else r.status
             out.append(Item(key_of(k, r.number, several), f"text line {r.line}", problem,
                             f"{r.number} {r.printed} {_field(r.checksum)}", tuple(fixes),
-                            r.fix_costs[0] if r.fix_costs else math.inf))
+                            r.fix_costs[0] if r.fix_costs else math.inf, r.fix_kinds[0] if r.fix_kinds else ""))
     return out
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 from asm6502 import petscii
-from asm6502.typein.cslisting.edits import ALNUM, UNDERLINED, Edit, Fix, apply, quote_flags, readable, statement_before, suspect
+from asm6502.typein.cslisting.edits import ALNUM, HABIT_NOTE, UNDERLINED, Edit, Fix, apply, quote_flags, readable, statement_before, suspect
 from asm6502.typein.cslisting.grammar import misread_data_items, syntax_error
 from asm6502.typein.cslisting.text import line_body, normalize_controls
 from asm6502.typein.cslisting.vocabulary import Vocabulary, confirming_words
@@ -172,12 +172,32 @@ def sole_reading(fixes: list[Fix], upper: bool, chance: float) -> bool:
     return _unrivalled(fixes, upper, 2 * AUTO_MARGIN)
 
 
+def habitual(fixes: list[Fix], upper: bool, chance: float) -> bool:
+    """The second ranking's best reading taken without asking: one of its changes at least is one
+    of the listing's habits (:mod:`.habits`: its other lines verify with the same misreading), every
+    change is where the print shows damage, no damage is left, no rival comes within twice the
+    margin, and the readings with a habit in them tried at its cost and that margin would give a
+    chance match less than CHANCE_LIMIT times (*chance*, :meth:`.rank.Tried.habit_chance`)."""
+    if not fixes or fixes[0].checksum is not None or not fixes[0].evidence or chance > CHANCE_LIMIT:
+        return False
+    best = fixes[0]
+    if not any(e.why.endswith(HABIT_NOTE) for e in best.edits) or best.cost > SOLE_MAX_COST \
+            or damage_left(best.text, upper):
+        return False
+    if any(e.why.startswith(("underlined", "a rule of")) for e in best.edits):
+        return False
+    return _unrivalled(fixes, upper, 2 * AUTO_MARGIN)
+
+
 def _sure_rule(fixes: list[Fix], upper: bool) -> bool:
     """The only reading found is a REM's rule of dashes counted anew (OCR cannot count a rule,
     or lost it in a gap of the print), the line shows no other damage and a misread checksum
     is clearly less likely: taken (64'er 10/85 p. 131 line 130 'REM *   *', the banner's rule
     lost; p. 54 line 200 '36 dashes for 24).  A rule is a REM's text: a wrong length changes a
-    comment, never what the program does."""
+    comment, never what the program does.  A rule lost at a REM's end, where no gap shows it, is
+    offered only: every REM can have lost one, and of the 40 lengths tried one verifies by chance
+    one time in six on a line with damage the print does not show (a letter read for a mark in a
+    word: High IQ's 'GAMEZ 32' for 'GAME: 32', tests/test_basic_read_habits.py)."""
     best = fixes[0]
     if best.checksum is not None or not best.edits or not all(
             e.why.startswith("a rule of") and e.why.endswith("not read") or re.fullmatch(r"a rule of \d+ dashes read as \d+", e.why)
@@ -187,6 +207,18 @@ def _sure_rule(fixes: list[Fix], upper: bool) -> bool:
     if damage_left(best.text, upper) or any(f.checksum is None for f in fixes[1:]):
         return False
     return all(f.cost >= best.cost + AUTO_MARGIN for f in fixes[1:])
+
+
+_SPECIFIC = re.compile(r"\{[^{}]*\}|'[^']*'|\b\d+ (?=dashes|')")
+
+
+def kind_of(fix: Fix) -> str:
+    """The kind of change a fix makes, for a decision over a class of lines (the review's ``a``):
+    its reasons without the characters and lengths of this line ("underlined (graphics character)
+    read as", "O read as 0"); "" for the checksum read wrong or the line as printed."""
+    if fix.checksum is not None or not fix.edits:
+        return ""
+    return "; ".join(sorted({" ".join(_SPECIFIC.sub("", e.why).split()) for e in fix.edits}))
 
 
 def describe(text: str, fix: Fix, printed: int) -> str:
