@@ -205,3 +205,25 @@ def test_a_sprite_disabled_is_fetched_while_its_dma_is_on(line, cycle, fetched, 
         if first < (at + 1) * 63:
             found.append(at)
     assert found == list(fetched), why
+
+
+# --- the data the s-accesses read -------------------------------------------------------------
+@pytest.mark.parametrize("sprite, cycle, first, why", [
+    (0, 53, 0x0F, "$D015 written in cycle 54: seen in the DMA check of cycle 55, BA low from 55, "
+     "the first s-access (cycle 58) reads the sprite's byte"),
+    (0, 54, 0xFF, "written in cycle 55: DMA on in cycle 56, BA low only from 56: in cycle 58 the "
+     "CPU may still have the bus, the VIC reads $FF"),
+    (1, 54, 0x0F, "sprite 1 turned on in cycle 56: its BA goes low in 57 anyway, three cycles "
+     "before its first s-access"),
+])
+def test_a_sprite_turned_on_late_reads_ff_first(sprite, cycle, first, why):
+    """Sprite *sprite* at Y 100 enabled at (line 100, 0-based *cycle*): its first line's first
+    data byte, as the sprite data $0F $00 $F0 shows it on line 101."""
+    regs = {0x00 + 2 * sprite: 100, 0x01 + 2 * sprite: 100, 0x27 + sprite: 7}
+    _rows, drawer = frame([(100, cycle, 0x15, 1 << sprite)], regs, b"\x0f\x00\xf0")
+    fresh = vicdraw.LineDrawer(drawer.log, drawer.fetch, drawer.colour_ram)
+    for _line in range(101):
+        fresh.step()
+        fresh.finish_line()
+    assert fresh.sp_data[sprite] >> 16 == first, why
+    assert fresh.sp_data[sprite] & 0xFFFF == 0x00F0, "the other two bytes from memory"

@@ -54,6 +54,9 @@ CRUNCH_CYCLE = 14  # cycle 15: a $D017 bit cleared now crunches MC
 MCBASE_CYCLE = 15  # cycle 16: MCBASE advances
 DMA_CYCLES = (54, 55)  # cycles 55 and 56: DMA turned on; in 56 the expansion flip-flop toggles
 DISPLAY_CYCLE = 57  # cycle 58: MC from MCBASE, the display flag
+# the cycle (0-based) BA goes low for sprite n's fetch, three before its first s-access: sprite
+# 0's p-access is in cycle 58, its s-accesses in 58 (second half) and 59 (Bauer 3.6.3)
+SPRITE_FIRST_BA = tuple(54 + 2 * n for n in range(8))
 X_OF_CYCLE0 = -12 * 8  # picture column of the start of a line's cycle 1 (0-based cycle 0)
 # A line's pixels in the order the beam draws them: beam position b = picture column + 96 is
 # drawn in the line's cycle b // 8 (0-based), and a read of a collision register sees a pixel
@@ -137,7 +140,7 @@ class SpriteBus:
         if not dma and not events and not any(regs[0x15] >> n & 1 and regs[1 + 2 * n] == low for n in range(8)):
             state[1] = 0
             return 0
-        state[0], state[1] = sprite_line(dma, shown, mcbase, mc, exp, regs, events, line)
+        state[0], state[1], _late = sprite_line(dma, shown, mcbase, mc, exp, regs, events, line)
         return state[0]
 
     def _extend(self, regs: list[int]) -> None:
@@ -417,7 +420,7 @@ def _run_mask(run: list[tuple[int, int]]) -> int:
 
 
 def sprite_line(dma: int, shown: int, mcbase: list[int], mc: list[int], exp: list[bool], regs: list[int],
-                events: list[tuple[int, int, int]], line: int) -> tuple[int, int]:
+                events: list[tuple[int, int, int]], line: int) -> tuple[int, int, int]:
     """The sprite sequencer through one line (Bauer 3.8.1; VICE's x64sc, vicii-cycle.c and the
     $D017 store of vicii-mem.c): from the DMA flags *dma*, the display flags *shown*, MCBASE,
     MC and the Y expansion flip-flops (updated in place), the registers as the line starts and
@@ -429,7 +432,8 @@ def sprite_line(dma: int, shown: int, mcbase: list[int], mc: list[int], exp: lis
     sprite whose Y is the line's low byte; cycle 56: the flip-flop toggles where Y expansion
     is on; cycle 58: MC = MCBASE, the sprite shown on the next line while its DMA is on
     (turned on where Y matches, off without DMA); the fetches then advance MC by 3.  Returns
-    (DMA, display): the sprites fetched at the line's end, those shown on the next line."""
+    (DMA, display, late): the sprites fetched at the line's end, those shown on the next line,
+    those whose DMA went on in cycle 56 (not 55)."""
     y_regs = [regs[1 + 2 * n] for n in range(8)]
     enabled, y_exp = regs[0x15], regs[0x17]
     ev = 0
@@ -458,6 +462,7 @@ def sprite_line(dma: int, shown: int, mcbase: list[int], mc: list[int], exp: lis
             if mcbase[n] == 63:
                 dma &= ~(1 << n)
     low = line & 0xFF
+    late = 0
     for k in DMA_CYCLES:
         writes_until(k)
         for n in range(8):
@@ -466,6 +471,8 @@ def sprite_line(dma: int, shown: int, mcbase: list[int], mc: list[int], exp: lis
                 dma |= bit
                 mcbase[n] = 0
                 exp[n] = True
+                if k == DMA_CYCLES[1]:
+                    late |= bit
         if k == DMA_CYCLES[1]:
             for n in range(8):
                 if dma >> n & 1 and y_exp >> n & 1:
@@ -480,7 +487,7 @@ def sprite_line(dma: int, shown: int, mcbase: list[int], mc: list[int], exp: lis
             mc[n] = (mc[n] + 3) & 63
         else:
             shown &= ~bit
-    return dma, shown
+    return dma, shown, late
 
 
 class LineDrawer:
@@ -836,14 +843,21 @@ class LineDrawer:
                 self.sp_shown |= bit
                 self._fetch_sprite(n)
 
-    def _fetch_sprite(self, n: int) -> None:
-        """The p- and s-accesses: the pointer, then three bytes at MC (MC advances by 3)."""
+    def _fetch_sprite(self, n: int, late: bool = False) -> None:
+        """The p- and s-accesses: the pointer, then three bytes at MC (MC advances by 3).
+        Sprite 0's DMA turned on in cycle 56 (*late*) pulls BA low only from then: its first
+        s-access, in the second half of cycle 58, comes in the third cycle of BA low, while
+        the CPU may still use the bus, and reads $FF (VICE's x64sc, vicii-fetch.c: a sprite's
+        phi-2 byte is the internal bus, $FF but in a cycle the CPU reads or writes a VIC
+        register, while BA has been low for fewer than 3 cycles; VICE testprogs
+        VICII/spriteenable spriteenable2, whose sprite 0 shows $FF as its first byte)."""
         regs, fetch = self.regs, self.fetch
         bank = (3 - (regs[0x40] & 3)) * 0x4000
         pointer = fetch(bank + (regs[0x18] >> 4) * 0x400 + 0x3F8 + n)
         base = bank + pointer * 64
         mc = (self.sp_mc[n] - 3) & 63  # (``sprite_line`` advanced MC past the three bytes)
-        self.sp_data[n] = fetch(base + mc) << 16 | fetch(base + ((mc + 1) & 63)) << 8 | fetch(base + ((mc + 2) & 63))
+        first = 0xFF if late and SPRITE_FIRST_BA[n] < DMA_CYCLES[1] else fetch(base + mc)
+        self.sp_data[n] = first << 16 | fetch(base + ((mc + 1) & 63)) << 8 | fetch(base + ((mc + 2) & 63))
 
     def _sprite_sequencer(self, line: int) -> None:
         """The line's sprite cycles (``sprite_line``), its writes to $D015, $D017 and the Y
@@ -861,11 +875,11 @@ class LineDrawer:
         if not self.sp_dma and not regs[0x15] and not events:
             self.sp_shown = 0
             return
-        self.sp_dma, self.sp_shown = sprite_line(self.sp_dma, self.sp_shown, self.sp_mcbase, self.sp_mc,
-                                                 self.sp_exp, regs, events, line)
+        self.sp_dma, self.sp_shown, late = sprite_line(self.sp_dma, self.sp_shown, self.sp_mcbase, self.sp_mc,
+                                                       self.sp_exp, regs, events, line)
         for n in range(8):
             if self.sp_dma >> n & 1:
-                self._fetch_sprite(n)
+                self._fetch_sprite(n, bool(late >> n & 1))
 
     def reg_at(self, reg: int, cycle: int) -> int:
         """A register's value in *cycle* (the writes not applied yet looked at, not applied)."""
