@@ -227,3 +227,34 @@ def test_a_sprite_turned_on_late_reads_ff_first(sprite, cycle, first, why):
         fresh.finish_line()
     assert fresh.sp_data[sprite] >> 16 == first, why
     assert fresh.sp_data[sprite] & 0xFFFF == 0x00F0, "the other two bytes from memory"
+
+
+# --- a sprite across the frame's end ----------------------------------------------------------
+def _rows_shown(regs):
+    """(the row of sprite 0's data each of a frame's lines 0-29 shows, None where it shows none):
+    its data row r holds bytes 3r..3r+2 (pointer $80: $2000 + i holds i)."""
+    start = [0] * 0x41
+    start[0x11], start[0x18], start[0x40] = 0x1B, 0x14, 3
+    for reg, value in regs.items():
+        start[reg] = value
+    memory = {0x07F8: 0x80, **{0x2000 + i: i for i in range(64)}}
+    drawer = vicdraw.LineDrawer(vicdraw.FrameLog(0, start, True), lambda addr: memory.get(addr, 0), [0] * 1024)
+    out = []
+    for _line in range(30):
+        drawer.step()
+        out.append(drawer.sp_data[0] >> 16 & 0x3F if drawer.sp_shown & 1 else None)
+        drawer.finish_line()
+    return out
+
+
+@pytest.mark.parametrize("regs, rows, why", [
+    ({0x15: 1, 0x01: 0x30}, [*range(7, 21)] + [None] * 16,
+     "Y $30 matches line 304 too (its low 8 bits): rows 0-6 shown on lines 305-311, row 7 "
+     "(fetched at line 311's end) on line 0, row 20 on line 13"),
+    ({0x15: 1, 0x01: 0x30, 0x17: 1}, [3] + [r for r in range(4, 19) for _twice in (0, 1)][:29],
+     "Y expanded: rows 0-3 on lines 304-311 twice each but row 3's second line, on line 0"),
+    ({0x15: 1, 0x01: 0x38}, [None] * 30, "Y $38 matches no line from 256 on: nothing at the frame's top"),
+    ({0x15: 0, 0x01: 0x30}, [None] * 30, "disabled: nothing"),
+])
+def test_a_sprite_matched_after_line_255_goes_on_into_the_next_frame(regs, rows, why):
+    assert _rows_shown(regs) == [None if r is None else 3 * r for r in rows], why

@@ -825,22 +825,22 @@ class LineDrawer:
         return twin
 
     def _sprites_from_last_frame(self) -> None:
-        """The sequencer at the frame's start: the sprites whose DMA began in the frame
-        before and goes on (their rows counted from Y, the registers as the frame starts)."""
+        """The sequencer at the frame's start: the sprites whose DMA began in the frame before
+        and goes on.  A Y register is compared with the line's low 8 bits, so Y $00-$37 also
+        matches lines 256-311, and such a sprite goes on into the next frame's first lines
+        (VICE testprogs VICII/spritey, its reference dumped from a C64C: Y $37 collides in
+        the next frame's top lines).  Its lines from the match to the frame's end are stepped
+        with the registers as the frame starts."""
         regs = self.regs
+        low = [regs[1 + 2 * n] for n in range(8) if regs[0x15] >> n & 1 and regs[1 + 2 * n] < LINES - 256]
+        if not low:
+            return
+        dma, shown = 0, 0
+        for line in range(256 + min(low), LINES):
+            dma, shown, _late = sprite_line(dma, shown, self.sp_mcbase, self.sp_mc, self.sp_exp, regs, [], line)
+        self.sp_dma, self.sp_shown = dma, shown
         for n in range(8):
-            bit = 1 << n
-            y = regs[1 + 2 * n]
-            if not regs[0x15] & bit or y + 21 * (2 if regs[0x17] & bit else 1) <= LINES or y >= LINES:
-                continue
-            done = LINES - y  # lines fetched
-            rows = (done + 1) // 2 if regs[0x17] & bit else done
-            if rows < 21:
-                self.sp_dma |= bit
-                self.sp_mcbase[n] = 3 * rows
-                self.sp_mc[n] = (3 * rows + 3) & 63  # (as ``sprite_line`` leaves it after the fetch)
-                self.sp_exp[n] = not (regs[0x17] & bit and done % 2)
-                self.sp_shown |= bit
+            if dma >> n & 1:
                 self._fetch_sprite(n)
 
     def _fetch_sprite(self, n: int, late: bool = False) -> None:
@@ -1046,14 +1046,22 @@ def _colours(drawer: LineDrawer, line: int) -> bytearray:
     regs = drawer.regs
     sprites = drawer.sprites(line)
     if sprites:
+        # the pixel of the lowest-numbered sprite with one there decides: its colour, or the
+        # graphics where that sprite is behind them ($D01B) and they have a foreground pixel --
+        # in front of the higher sprites too (VICE testprogs VICII/spritepriorities, its
+        # readme's rule; x64sc passes it)
         mc = (regs[0x25] & 0x0F, regs[0x26] & 0x0F)
+        under = bytes(gfx) if regs[0x1B] else b""
         for n, sx, pixels in reversed(sprites):  # sprite 0 drawn last: on top
             colour = regs[0x27 + n] & 0x0F
             behind = regs[0x1B] & (1 << n)
             for off, src in pixels:
                 x = sx + off
-                if 0 <= x < WIDTH and not (behind and fg >> x & 1):
-                    gfx[x] = colour if src == 2 else mc[0] if src == 1 else mc[1]
+                if 0 <= x < WIDTH:
+                    if behind and fg >> x & 1:
+                        gfx[x] = under[x]
+                    else:
+                        gfx[x] = colour if src == 2 else mc[0] if src == 1 else mc[1]
     out = bytearray([regs[0x20] & 0x0F]) * WIDTH
     for x0, x1 in drawer.open:
         out[x0:x1] = gfx[x0:x1]
