@@ -29,10 +29,11 @@ LINE = 105  # the line the writes happen in (sprites at Y 100 show on lines 101-
 BORDER, BACKGROUND = 14, 6
 
 
-def frame(writes, regs=None, sprite=b"", model="6569"):
+def frame(writes, regs=None, sprite=b"", model="6569", more=None):
     """(the rows of a frame, its LineDrawer after the line LINE) drawn by vicdraw alone:
     border 14, background 6, a blank text screen; the sprites' data *sprite* (3 bytes, every
-    row: pointers $80, $2000); *regs* and *writes* (line, 0-based cycle, register, value)."""
+    row: pointers $80, $2000); *regs* and *writes* (line, 0-based cycle, register, value); *more*:
+    other bytes of memory."""
     start = [0] * 0x41
     start[0x20], start[0x21], start[0x11], start[0x16], start[0x18], start[0x40] = BORDER, BACKGROUND, 0x1B, 0x08, 0x14, 3
     for reg, value in (regs or {}).items():
@@ -41,6 +42,7 @@ def frame(writes, regs=None, sprite=b"", model="6569"):
     log.writes = [(line * 63 + cycle, reg, value) for line, cycle, reg, value in writes]
     memory = {0x07F8 + n: 0x80 for n in range(8)}
     memory.update({0x2000 + i: sprite[i % 3] for i in range(63)} if sprite else {})
+    memory.update(more or {})
     drawer = vicdraw.LineDrawer(log, lambda addr: memory.get(addr, 0), [0] * 1024, model)
     rows, at_line = {}, None
     for line in range(vicdraw.LINES):
@@ -258,3 +260,20 @@ def _rows_shown(regs):
 ])
 def test_a_sprite_matched_after_line_255_goes_on_into_the_next_frame(regs, rows, why):
     assert _rows_shown(regs) == [None if r is None else 3 * r for r in rows], why
+
+
+# --- priorities ----------------------------------------------------------------------------
+SOLID_CHARS = {0x1000 + i: 0xFF for i in range(8)}  # character 0 (the blank screen's) all foreground
+
+
+@pytest.mark.parametrize("priority, regs, want, why", [
+    (0x00, {}, 7, "sprite 0 in front: its colour"),
+    (0x01, {}, 0, "sprite 0 behind the graphics: the foreground's colour (colour RAM 0)"),
+    (0x01, {0x15: 0x03, 0x02: 100, 0x03: 100, 0x28: 2}, 0,
+     "sprite 0 behind, sprite 1 in front at the same place: sprite 0's pixel decides, the "
+     "graphics show in front of sprite 1 too"),
+    (0x02, {0x15: 0x03, 0x02: 100, 0x03: 100, 0x28: 2}, 7, "sprite 1 behind, sprite 0 in front: sprite 0"),
+])
+def test_the_lowest_sprite_with_a_pixel_decides_the_priority(priority, regs, want, why):
+    rows, _drawer = frame([], {**SPRITE0, 0x1B: priority, **regs}, b"\xff\xff\xff", more=SOLID_CHARS)
+    assert rows[LINE][120] == want, why
