@@ -277,3 +277,60 @@ SOLID_CHARS = {0x1000 + i: 0xFF for i in range(8)}  # character 0 (the blank scr
 def test_the_lowest_sprite_with_a_pixel_decides_the_priority(priority, regs, want, why):
     rows, _drawer = frame([], {**SPRITE0, 0x1B: priority, **regs}, b"\xff\xff\xff", more=SOLID_CHARS)
     assert rows[LINE][120] == want, why
+
+
+# --- sprites matched after cycle 58 -------------------------------------------------------------
+def _data_by_line(n, x, lines, writes=()):
+    """What sprite *n* at (X *x*, Y 100) shows on each of *lines*: for each match on the line,
+    its 24 bits as its pixels show them (hires, unexpanded); its data row r holds $80 | r, 0, 1."""
+    start = [0] * 0x41
+    start[0x11], start[0x18], start[0x40] = 0x1B, 0x14, 3
+    start[0x15], start[2 * n], start[2 * n + 1], start[0x10] = 1 << n, x & 0xFF, 100, (x >> 8) << n
+    log = vicdraw.FrameLog(0, start, True)
+    log.writes = [(line * 63 + cycle, reg, value) for line, cycle, reg, value in writes]
+    memory = {0x07F8 + n: 0x80, **{0x2000 + 3 * r + i: (0x80 | r, 0, 1)[i] for r in range(21) for i in range(3)}}
+    drawer = vicdraw.LineDrawer(log, lambda addr: memory.get(addr, 0), [0] * 1024)
+    out = {}
+    for line in range(max(lines) + 1):
+        drawer.step()
+        if line in lines:
+            found = []
+            for _n, column, pixels in drawer.sprites(line):
+                runs, first = {}, None
+                for off, _src in pixels:  # (a second match starts where its offsets jump)
+                    first = off if first is None or off - first >= 24 else first
+                    runs[first] = runs.get(first, 0) | 1 << (23 - (off - first))
+                found += [(column + at, bits) for at, bits in sorted(runs.items())]
+            out[line] = [bits for _column, bits in found]
+        drawer.finish_line()
+    return out
+
+
+def _row(r):
+    return (0x80 | r) << 16 | 1
+
+
+IDLE = 0xFF00FF  # no DMA: $FF, the idle byte at $3FFF (0 here), $FF
+
+
+@pytest.mark.parametrize("n, x, want, why", [
+    (3, 0x163, {100: [], 101: [_row(0)], 120: [_row(19)], 121: [_row(20)], 122: []},
+     "sprite 3 at X $163, matched before cycle 58: rows 0-20 on lines 101-121"),
+    (3, 0x164, {100: [IDLE], 101: [_row(0)], 120: [_row(19)], 121: [], 122: []},
+     "X $164: matched after cycle 58 set the display flag: shown on line 100 too, with what its "
+     "s-accesses read without DMA; its display off in line 121's cycle 58: row 20 never shown"),
+    (0, 0x16F, {100: [_row(0)], 101: [_row(1)], 120: [_row(20)], 121: []},
+     "sprite 0 at X $16F, after its own fetch (cycles 58-59): each line shows the row just fetched"),
+    (1, 0x164, {100: [IDLE & 0xFFFF00], 101: [_row(0) & 0xFFFF00], 121: []},
+     "sprite 1 at X $164, before its fetch: the data of the line before, its output stopped "
+     "at X $173 (its first 16 pixels)"),
+])
+def test_a_sprite_matched_after_cycle_58_shows_on_the_line_its_dma_begins(n, x, want, why):
+    assert _data_by_line(n, x, set(want)) == want, why
+
+
+def test_a_sprite_moved_after_its_fetch_is_shown_again():
+    """Sprite 0 at X 100, moved to X $170 in cycle 50 of line 105, after it was shown: matched
+    again after its fetch, with the row fetched on the line (the 9-sprites trick)."""
+    got = _data_by_line(0, 100, {105, 106}, [(105, 50, 0x00, 0x70), (105, 50, 0x10, 0x01)])
+    assert got == {105: [_row(4), _row(5)], 106: [_row(6)]}

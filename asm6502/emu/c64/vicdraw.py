@@ -324,89 +324,125 @@ EXPX_PIXEL = 6
 MC_PIXEL = {"6569": 7, "8565": 6}
 
 
+# A sprite matched in the line's last cycles, X $164-$193 (places 456-503, from pixel 4 of cycle
+# 58 on), is matched after cycle 58 has set the display flags: it shows on the line its DMA
+# begins, and stops on the line the DMA ends ("first shown on the same line": VICE testprogs
+# VICII/sb_sprite_fetch readme; x64sc, vicii-draw-cycle.c: the pending sprites are the display
+# flags from pixel 4 of that cycle on).  Sprite 0-2's data register is loaded at its fetch
+# (``sprite_beam``'s cut), so one matched after that shows the data fetched on this line.
+LATE_X = 0x164
+LATE_BEAM = (LATE_X - X_AT_CYCLE1) % X_POSITIONS + 4
+
+
+def reload_beam(n: int) -> int:
+    """The first beam position from which sprite *n* (0-2) shows the data fetched at the line's
+    end: 12 positions after its cut (``sprite_beam``); NO_CUT for sprites 3-7, fetched in the
+    next line."""
+    return (0x163 + 16 * n - X_AT_CYCLE1) % X_POSITIONS + 12 + 4 if n < 3 else NO_CUT
+
+
 def sprite_run(n: int, data: int, regs: list[int], events: list[tuple[int, int, int]],
-               model: str) -> tuple[int, list[tuple[int, int]]] | None:
+               model: str, later: tuple[bool, bool, int] = (True, False, 0)) -> tuple[int, list[tuple[int, int]]] | None:
     """Sprite *n*'s line pixel by pixel, where the line writes its X position, multicolour or
     X expansion bit (*events*: (cycle from the line's start, register, value), *regs* as the
     line starts): (first beam position, (offset from it, colour source) of each pixel set), or
-    None where it shows nothing.  The sequencer as VICE's x64sc models the chip
-    (vicii-draw-cycle.c, draw_sprites): when the X counter matches, the sprite's shift
-    register starts with its expansion and multicolour flip-flops set; in each pixel, the
+    None where it shows nothing.  *later*: (shown before cycle 58, shown after it -- ``LATE_X``,
+    the data fetched at the line's end); *data* the data before it.  The sequencer as VICE's
+    x64sc models the chip (vicii-draw-cycle.c, draw_sprites): when the X counter matches a
+    sprite shown and not active, the sprite's shift register starts with its expansion and
+    multicolour flip-flops set; in each pixel, the
     expansion flip-flop set, a hires sprite takes one bit (source 2), a multicolour one, its
     flip-flop set, two (source 1-3) and toggles the flip-flop; the register shifts while the
     expansion flip-flop is set, which toggles with X expansion on and stays set without.  A
     multicolour bit switched resets the multicolour flip-flop on a 6569 and toggles it, the
     expansion flip-flop clear, on an 8565.  The sprite stops when its register and the pixel
-    held are empty, and at its DMA as ``sprite_beam`` says."""
+    held are empty, and at its DMA as ``sprite_beam`` says; it stays active until then, and a
+    sprite 0-2 moved to an X after its fetch is matched again there, with the data just
+    fetched (VICE testprogs VICII/spritex testsuite, the 9-sprites trick of Krestage 3: the
+    reference measured on a C64)."""
     bit = 1 << n
     x = regs[2 * n] | (0x100 if regs[0x10] & bit else 0)
     mc, xe = bool(regs[0x1C] & bit), bool(regs[0x1D] & bit)
-    begin, at = 0, None
+    segments = [(0, x)]  # (first beam position, the X the comparator matches from there)
     latches = []  # (beam position, register, value) of the mode bits
     for k, reg, value in events:
         if reg == 0x1C or reg == 0x1D:
             latches.append((8 * k + (MC_PIXEL[model] if reg == 0x1C else EXPX_PIXEL), reg, value))
             continue
-        if at is None:
-            end = 8 * (k + 1)
-            found = sprite_beam(n, x)
-            if found is not None and begin <= found[0] < end:
-                at = found[0]
-            begin = end
         if reg == 2 * n:
             x = value | (x & 0x100)
         elif reg == 0x10:
             x = (x & 0xFF) | (0x100 if value & bit else 0)
+        segments.append((8 * (k + 1), x))
+    shown_before, shown_after, fetched = later
+    reload = reload_beam(n)
+
+    def match(after: int) -> int | None:
+        for s, (first, value) in enumerate(segments):
+            end = segments[s + 1][0] if s + 1 < len(segments) else NO_CUT
+            found = sprite_beam(n, value)
+            if found is not None and max(first, after) <= found[0] < end:
+                if shown_after if found[0] >= LATE_BEAM else shown_before:
+                    return found[0]
+        return None
+
+    at = match(0)
     if at is None:
-        found = sprite_beam(n, x)
-        if found is None or found[0] < begin:
-            return None
-        at = found[0]
+        return None
     cut = (0x163 + 16 * n - X_AT_CYCLE1) % X_POSITIONS + 4  # (``sprite_beam``: its last pixel, held)
-    if at > cut:
-        cut = NO_CUT
     li = 0
-    while li < len(latches) and latches[li][0] <= at:
-        _b, reg, value = latches[li]
-        if reg == 0x1C:
-            mc = bool(value & bit)
-        else:
-            xe = bool(value & bit)
-        li += 1
-    shift, pixel, exp_flop, mc_flop = data, 0, True, True
-    out = []
-    b = at
-    while shift or pixel:
-        while li < len(latches) and latches[li][0] <= b:
+    out: list[tuple[int, int]] = []
+    start = at
+    while True:
+        shift = fetched if at >= reload else data
+        if at > cut:
+            cut = NO_CUT
+        while li < len(latches) and latches[li][0] <= at:
             _b, reg, value = latches[li]
             if reg == 0x1C:
-                now = bool(value & bit)
-                if now != mc:
-                    if model == "6569":
-                        mc_flop = False
-                    elif not exp_flop:
-                        mc_flop = not mc_flop
-                mc = now
+                mc = bool(value & bit)
             else:
                 xe = bool(value & bit)
             li += 1
-        if b >= cut:
+        pixel, exp_flop, mc_flop = 0, True, True
+        b = at
+        while shift or pixel:
+            while li < len(latches) and latches[li][0] <= b:
+                _b, reg, value = latches[li]
+                if reg == 0x1C:
+                    now = bool(value & bit)
+                    if now != mc:
+                        if model == "6569":
+                            mc_flop = False
+                        elif not exp_flop:
+                            mc_flop = not mc_flop
+                    mc = now
+                else:
+                    xe = bool(value & bit)
+                li += 1
+            if b >= cut:
+                if pixel:
+                    out.append((b - start, pixel))
+                break
+            if exp_flop:
+                if mc:
+                    if mc_flop:
+                        pixel = shift >> 22 & 3
+                    mc_flop = not mc_flop
+                else:
+                    pixel = (shift >> 23 & 1) << 1
+                shift = shift << 1 & 0xFFFFFF
+            exp_flop = not exp_flop if xe else True
             if pixel:
-                out.append((b - at, pixel))
+                out.append((b - start, pixel))
+            b += 1
+        if cut == NO_CUT or reload == NO_CUT:
             break
-        if exp_flop:
-            if mc:
-                if mc_flop:
-                    pixel = shift >> 22 & 3
-                mc_flop = not mc_flop
-            else:
-                pixel = (shift >> 23 & 1) << 1
-            shift = shift << 1 & 0xFFFFFF
-        exp_flop = not exp_flop if xe else True
-        if pixel:
-            out.append((b - at, pixel))
-        b += 1
-    return (at, out) if out else None
+        again = match(reload)  # (active until its fetch: matched again after it)
+        if again is None:
+            break
+        at = again
+    return (start, out) if out else None
 
 
 NO_CUT = 1 << 30
@@ -531,6 +567,8 @@ class LineDrawer:
         self.line_pos = 0
         self._shown_key: tuple[int, int] | None = None  # (line, writes) the sprites below were found for
         self._shown: list[ShownSprite] = []
+        self._ahead_key: tuple[int, int] | None = None
+        self._ahead_val: tuple[int, list[int]] = (0, self.sp_data)
 
     def apply_until(self, cycle: int) -> None:
         """Apply the logged writes made before *cycle*."""
@@ -757,33 +795,65 @@ class LineDrawer:
         out: list[ShownSprite] = []
         self._shown = out
         shown = self.sp_shown
-        if not shown:
-            return out
         regs = self.line_regs
-        events = []
+        late = 0  # the sprites matched after cycle 58's display check (``LATE_X``)
+        for n in range(8):
+            if LATE_X <= (regs[2 * n] | (0x100 if regs[0x10] >> n & 1 else 0)) < X_AT_CYCLE1:
+                late |= 1 << n
         writes, i = self.log.writes, self.line_pos
         start = self.line_start(self.line - 1)
         end = start + SPRITE_LINE_CYCLES
+        events = []
         while i < len(writes) and writes[i][0] < end:
             c, reg, value = writes[i]
             if reg in SPRITE_SHIFT_REGS and c >= start:
                 events.append((c - start, reg, value))
+                if reg < 0x10:
+                    late |= 1 << (reg >> 1)
+                elif reg == 0x10:
+                    late = 0xFF
             i += 1
+        late &= regs[0x15] | self.sp_dma | shown
+        if not shown and not late:
+            return out
+        after, fetched = self._ahead() if late else (0, self.sp_data)
         for n in range(8):
             bit = 1 << n
-            if not shown & bit or not self.sp_data[n]:
+            if not (shown | late) & bit:
                 continue
             mc, xe = bool(regs[0x1C] & bit), bool(regs[0x1D] & bit)
             mine = [e for e in events if e[1] in (0x10, 0x1C, 0x1D, 2 * n)]
             if mine:
-                found = sprite_run(n, self.sp_data[n], regs, mine, self.model)
+                found = sprite_run(n, self.sp_data[n], regs, mine, self.model,
+                                   (bool(shown & bit), bool(after & bit), fetched[n]))
                 if found is not None:
                     out.append((n, found[0], 49, self.sp_data[n], mc, xe, found[1]))
                 continue
-            at = sprite_beam(n, regs[2 * n] | (0x100 if regs[0x10] & bit else 0))
-            if at is not None:
-                out.append((n, at[0], at[1], self.sp_data[n], mc, xe, None))
+            x = regs[2 * n] | (0x100 if regs[0x10] & bit else 0)
+            at = sprite_beam(n, x)
+            if at is None:
+                continue
+            data = self.sp_data[n]
+            if late & bit and at[0] >= LATE_BEAM:
+                if not after & bit:
+                    continue
+                if at[0] >= reload_beam(n):
+                    data = fetched[n]
+            elif not shown & bit:
+                continue
+            if data:
+                out.append((n, at[0], at[1], data, mc, xe, None))
         return out
+
+    def _ahead(self) -> tuple[int, list[int]]:
+        """(the display flags after the line's cycle 58, the sprites' data fetched at its end):
+        what a sprite matched in its last cycles sees (``LATE_X``).  Kept for the line."""
+        key = (self.line, len(self.log.writes))
+        if self._ahead_key != key:
+            twin = self.clone()
+            twin._sprite_sequencer(self.line - 1)
+            self._ahead_key, self._ahead_val = key, (twin.sp_shown, twin.sp_data)
+        return self._ahead_val
 
     def collisions(self) -> tuple[tuple[tuple[int, int], ...], tuple[tuple[int, int], ...]]:
         """The line's collisions (Bauer 3.8.2): for sprite-sprite and sprite-foreground, (sprite
@@ -877,9 +947,18 @@ class LineDrawer:
             return
         self.sp_dma, self.sp_shown, late = sprite_line(self.sp_dma, self.sp_shown, self.sp_mcbase, self.sp_mc,
                                                        self.sp_exp, regs, events, line)
+        idle = -1
         for n in range(8):
             if self.sp_dma >> n & 1:
                 self._fetch_sprite(n, bool(late >> n & 1))
+            else:
+                # no DMA: the s-accesses read the internal bus ($FF) and, in between, the
+                # idle address (VICE testprogs VICII/sb_sprite_fetch readme; x64sc,
+                # vicii-fetch.c) -- seen by a sprite shown on the line its DMA begins
+                if idle < 0:
+                    bank = (3 - (self.regs[0x40] & 3)) * 0x4000
+                    idle = 0xFF00FF | self.fetch(bank + (0x39FF if self.regs[0x11] & 0x40 else 0x3FFF)) << 8
+                self.sp_data[n] = idle
 
     def reg_at(self, reg: int, cycle: int) -> int:
         """A register's value in *cycle* (the writes not applied yet looked at, not applied)."""
