@@ -324,6 +324,9 @@ IDLE = 0xFF00FF  # no DMA: $FF, the idle byte at $3FFF (0 here), $FF
     (1, 0x164, {100: [IDLE & 0xFFFF00], 101: [_row(0) & 0xFFFF00], 121: []},
      "sprite 1 at X $164, before its fetch: the data of the line before, its output stopped "
      "at X $173 (its first 16 pixels)"),
+    (4, 0x195, {101: [0xFF0000], 102: [_row(0) & 0xFF0000], 121: [_row(19) & 0xFF0000], 122: []},
+     "sprite 4 at X $195, in the line's first cycles before its own fetch (its cut at X $1A3): "
+     "the data of the fetch before, its first 15 pixels"),
 ])
 def test_a_sprite_matched_after_cycle_58_shows_on_the_line_its_dma_begins(n, x, want, why):
     assert _data_by_line(n, x, set(want)) == want, why

@@ -335,19 +335,32 @@ LATE_BEAM = (LATE_X - X_AT_CYCLE1) % X_POSITIONS + 4
 
 
 def reload_beam(n: int) -> int:
-    """The first beam position from which sprite *n* (0-2) shows the data fetched at the line's
-    end: 12 positions after its cut (``sprite_beam``); NO_CUT for sprites 3-7, fetched in the
-    next line."""
-    return (0x163 + 16 * n - X_AT_CYCLE1) % X_POSITIONS + 12 + 4 if n < 3 else NO_CUT
+    """The first beam position from which sprite *n* shows the data of its next fetch, 12
+    positions after its cut (``sprite_beam``): for sprites 0-2 at the line's end, the data
+    fetched there; for 4-7 in the line's first cycles, the data fetched at the end of the line
+    before; NO_CUT for sprite 3, whose cut is the line's last position."""
+    return NO_CUT if n == 3 else (0x163 + 16 * n - X_AT_CYCLE1) % X_POSITIONS + 12 + 4
+
+
+def _data_at(n: int, beam: int, prev: int, data: int, fetched: int) -> int:
+    """The data sprite *n* matched at *beam* shifts out: for sprites 4-7 matched before their
+    cut in the line's first cycles, that of the fetch before (*prev*: the register not loaded
+    yet); for 0-2 matched after their fetch at the line's end, the data just *fetched*; else
+    *data* (fetched at the end of the line before)."""
+    if n >= 4 and beam < reload_beam(n) - 12:
+        return prev
+    if n < 3 and beam >= reload_beam(n):
+        return fetched
+    return data
 
 
 def sprite_run(n: int, data: int, regs: list[int], events: list[tuple[int, int, int]],
-               model: str, later: tuple[bool, bool, int] = (True, False, 0)) -> tuple[int, list[tuple[int, int]]] | None:
+               model: str, later: tuple[bool, bool, int, int] | None = None) -> tuple[int, list[tuple[int, int]]] | None:
     """Sprite *n*'s line pixel by pixel, where the line writes its X position, multicolour or
     X expansion bit (*events*: (cycle from the line's start, register, value), *regs* as the
     line starts): (first beam position, (offset from it, colour source) of each pixel set), or
     None where it shows nothing.  *later*: (shown before cycle 58, shown after it -- ``LATE_X``,
-    the data fetched at the line's end); *data* the data before it.  The sequencer as VICE's
+    the data of the fetch before *data*, the data fetched at the line's end: ``_data_at``).  The sequencer as VICE's
     x64sc models the chip (vicii-draw-cycle.c, draw_sprites): when the X counter matches a
     sprite shown and not active, the sprite's shift register starts with its expansion and
     multicolour flip-flops set; in each pixel, the
@@ -374,7 +387,7 @@ def sprite_run(n: int, data: int, regs: list[int], events: list[tuple[int, int, 
         elif reg == 0x10:
             x = (x & 0xFF) | (0x100 if value & bit else 0)
         segments.append((8 * (k + 1), x))
-    shown_before, shown_after, fetched = later
+    shown_before, shown_after, prev, fetched = later if later is not None else (True, False, data, data)
     reload = reload_beam(n)
 
     def match(after: int) -> int | None:
@@ -394,7 +407,7 @@ def sprite_run(n: int, data: int, regs: list[int], events: list[tuple[int, int, 
     out: list[tuple[int, int]] = []
     start = at
     while True:
-        shift = fetched if at >= reload else data
+        shift = _data_at(n, at, prev, data, fetched)
         if at > cut:
             cut = NO_CUT
         while li < len(latches) and latches[li][0] <= at:
@@ -436,7 +449,7 @@ def sprite_run(n: int, data: int, regs: list[int], events: list[tuple[int, int, 
             if pixel:
                 out.append((b - start, pixel))
             b += 1
-        if cut == NO_CUT or reload == NO_CUT:
+        if cut == NO_CUT or reload == NO_CUT or b >= reload:
             break
         again = match(reload)  # (active until its fetch: matched again after it)
         if again is None:
@@ -562,12 +575,16 @@ class LineDrawer:
         self.sp_exp = [True] * 8
         self.sp_shown = 0
         self.sp_data = [0] * 8
+        self.sp_prev = [0] * 8  # the data fetched the line before (sprites 4-7 before their cut)
         self._sprites_from_last_frame()
         self.line_regs = list(self.regs)
         self.line_pos = 0
         self._shown_key: tuple[int, int] | None = None  # (line, writes) the sprites below were found for
         self._shown: list[ShownSprite] = []
         self._ahead_key: tuple[int, int] | None = None
+        # (line, the sprites' pixels past its end, from beam position 0 of the next line) for
+        # the next line's collisions
+        self._spill: tuple[int, list[tuple[int, int]]] = (-1, [])
         self._ahead_val: tuple[int, list[int]] = (0, self.sp_data)
 
     def apply_until(self, cycle: int) -> None:
@@ -817,6 +834,7 @@ class LineDrawer:
         if not shown and not late:
             return out
         after, fetched = self._ahead() if late else (0, self.sp_data)
+        prev = self.sp_prev
         for n in range(8):
             bit = 1 << n
             if not (shown | late) & bit:
@@ -825,7 +843,7 @@ class LineDrawer:
             mine = [e for e in events if e[1] in (0x10, 0x1C, 0x1D, 2 * n)]
             if mine:
                 found = sprite_run(n, self.sp_data[n], regs, mine, self.model,
-                                   (bool(shown & bit), bool(after & bit), fetched[n]))
+                                   (bool(shown & bit), bool(after & bit), prev[n], fetched[n]))
                 if found is not None:
                     out.append((n, found[0], 49, self.sp_data[n], mc, xe, found[1]))
                 continue
@@ -833,14 +851,12 @@ class LineDrawer:
             at = sprite_beam(n, x)
             if at is None:
                 continue
-            data = self.sp_data[n]
             if late & bit and at[0] >= LATE_BEAM:
                 if not after & bit:
                     continue
-                if at[0] >= reload_beam(n):
-                    data = fetched[n]
             elif not shown & bit:
                 continue
+            data = _data_at(n, at[0], prev[n], self.sp_data[n], fetched[n])
             if data:
                 out.append((n, at[0], at[1], data, mc, xe, None))
         return out
@@ -862,12 +878,20 @@ class LineDrawer:
         border and the blank too); a sprite and the graphics where the sprite has one and the
         graphics a foreground pixel (hires 1, multicolour 10 and 11, idle state's too), unless
         the vertical border flip-flop is set: it turns the graphics off.  The main border and
-        the priority ($D01B) play no part: they only decide what is shown."""
+        the priority ($D01B) play no part: they only decide what is shown.  A sprite matched at
+        the line's end goes on into the next line's first pixels (beam positions from
+        ``X_POSITIONS`` on): there it collides with the sprites of that line (VICE testprogs
+        VICII/spritegap, its references dumped from C64s: sprites at X $193 and $194
+        collide), found with that line's (``_spill``)."""
         shown = self._shown_sprites()
         if not shown:
             return (), ()
         masks = [(n, (_held(sprite_mask(data, mc, xe), keep) if run is None else _run_mask(run)) << beam)
                  for n, beam, keep, data, mc, xe, run in shown]
+        spill_line, spilled = self._spill
+        self._spill = (self.line, [(n, m >> X_POSITIONS) for n, m in masks if m >> X_POSITIONS])
+        if spilled and spill_line == self.line - 1:
+            masks = [*spilled, *masks]
         ss: tuple[tuple[int, int], ...] = ()
         if len(masks) > 1:
             one = two = 0
@@ -890,7 +914,7 @@ class LineDrawer:
     def clone(self) -> LineDrawer:
         """A copy that steps on without moving this one (the memory and the log shared)."""
         twin = copy.copy(self)
-        for name in ("regs", "vbuf", "cbuf", "sp_mcbase", "sp_mc", "sp_exp", "sp_data"):
+        for name in ("regs", "vbuf", "cbuf", "sp_mcbase", "sp_mc", "sp_exp", "sp_data", "sp_prev"):
             setattr(twin, name, list(getattr(self, name)))
         return twin
 
@@ -945,6 +969,7 @@ class LineDrawer:
         if not self.sp_dma and not regs[0x15] and not events:
             self.sp_shown = 0
             return
+        self.sp_prev = list(self.sp_data)
         self.sp_dma, self.sp_shown, late = sprite_line(self.sp_dma, self.sp_shown, self.sp_mcbase, self.sp_mc,
                                                        self.sp_exp, regs, events, line)
         idle = -1
