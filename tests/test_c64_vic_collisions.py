@@ -342,3 +342,16 @@ def test_the_last_pixel_before_the_stop_is_held_once(x0, ss, why):
     regs = {**place(0, x0, 100), **place(4, 0x163, 100), 0x10: 0x11, 0x15: 0x11}
     vic = vic_with(regs, sprite_memory({0: b"\x80", 4: b"\x80"}))
     assert vic.read(0x1E, 130 * LINE) == (0x11 if ss else 0), why
+
+
+@pytest.mark.parametrize("x0, x1, ss, why", [
+    (0x193, 0x194, 3, "sprite 0 at X $193 goes on into the next line's first pixel, where sprite 1 "
+     "at X $194 starts: they collide (row 0 each: sprite 0, matched after cycle 58, shows it on "
+     "its DMA's line)"),
+    (0x192, 0x193, 3, "both at the line's end: on the same line"),
+    (0x193, 0x195, 0, "a pixel apart: no collision"),
+])
+def test_a_sprite_at_the_line_end_collides_in_the_next_line(x0, x1, ss, why):
+    regs = {**place(0, x0, 100), 2: x1 & 0xFF, 3: 100, 0x10: (x0 >> 8) | (x1 >> 8) << 1, 0x15: 3}
+    vic = vic_with(regs, sprite_memory({0: b"\x40", 1: b"\x80"}))
+    assert vic.read(0x1E, 130 * LINE) == ss, why

@@ -29,10 +29,11 @@ LINE = 105  # the line the writes happen in (sprites at Y 100 show on lines 101-
 BORDER, BACKGROUND = 14, 6
 
 
-def frame(writes, regs=None, sprite=b"", model="6569"):
+def frame(writes, regs=None, sprite=b"", model="6569", more=None):
     """(the rows of a frame, its LineDrawer after the line LINE) drawn by vicdraw alone:
     border 14, background 6, a blank text screen; the sprites' data *sprite* (3 bytes, every
-    row: pointers $80, $2000); *regs* and *writes* (line, 0-based cycle, register, value)."""
+    row: pointers $80, $2000); *regs* and *writes* (line, 0-based cycle, register, value); *more*:
+    other bytes of memory."""
     start = [0] * 0x41
     start[0x20], start[0x21], start[0x11], start[0x16], start[0x18], start[0x40] = BORDER, BACKGROUND, 0x1B, 0x08, 0x14, 3
     for reg, value in (regs or {}).items():
@@ -41,6 +42,7 @@ def frame(writes, regs=None, sprite=b"", model="6569"):
     log.writes = [(line * 63 + cycle, reg, value) for line, cycle, reg, value in writes]
     memory = {0x07F8 + n: 0x80 for n in range(8)}
     memory.update({0x2000 + i: sprite[i % 3] for i in range(63)} if sprite else {})
+    memory.update(more or {})
     drawer = vicdraw.LineDrawer(log, lambda addr: memory.get(addr, 0), [0] * 1024, model)
     rows, at_line = {}, None
     for line in range(vicdraw.LINES):
@@ -205,3 +207,133 @@ def test_a_sprite_disabled_is_fetched_while_its_dma_is_on(line, cycle, fetched, 
         if first < (at + 1) * 63:
             found.append(at)
     assert found == list(fetched), why
+
+
+# --- the data the s-accesses read -------------------------------------------------------------
+@pytest.mark.parametrize("sprite, cycle, first, why", [
+    (0, 53, 0x0F, "$D015 written in cycle 54: seen in the DMA check of cycle 55, BA low from 55, "
+     "the first s-access (cycle 58) reads the sprite's byte"),
+    (0, 54, 0xFF, "written in cycle 55: DMA on in cycle 56, BA low only from 56: in cycle 58 the "
+     "CPU may still have the bus, the VIC reads $FF"),
+    (1, 54, 0x0F, "sprite 1 turned on in cycle 56: its BA goes low in 57 anyway, three cycles "
+     "before its first s-access"),
+])
+def test_a_sprite_turned_on_late_reads_ff_first(sprite, cycle, first, why):
+    """Sprite *sprite* at Y 100 enabled at (line 100, 0-based *cycle*): its first line's first
+    data byte, as the sprite data $0F $00 $F0 shows it on line 101."""
+    regs = {0x00 + 2 * sprite: 100, 0x01 + 2 * sprite: 100, 0x27 + sprite: 7}
+    _rows, drawer = frame([(100, cycle, 0x15, 1 << sprite)], regs, b"\x0f\x00\xf0")
+    fresh = vicdraw.LineDrawer(drawer.log, drawer.fetch, drawer.colour_ram)
+    for _line in range(101):
+        fresh.step()
+        fresh.finish_line()
+    assert fresh.sp_data[sprite] >> 16 == first, why
+    assert fresh.sp_data[sprite] & 0xFFFF == 0x00F0, "the other two bytes from memory"
+
+
+# --- a sprite across the frame's end ----------------------------------------------------------
+def _rows_shown(regs):
+    """(the row of sprite 0's data each of a frame's lines 0-29 shows, None where it shows none):
+    its data row r holds bytes 3r..3r+2 (pointer $80: $2000 + i holds i)."""
+    start = [0] * 0x41
+    start[0x11], start[0x18], start[0x40] = 0x1B, 0x14, 3
+    for reg, value in regs.items():
+        start[reg] = value
+    memory = {0x07F8: 0x80, **{0x2000 + i: i for i in range(64)}}
+    drawer = vicdraw.LineDrawer(vicdraw.FrameLog(0, start, True), lambda addr: memory.get(addr, 0), [0] * 1024)
+    out = []
+    for _line in range(30):
+        drawer.step()
+        out.append(drawer.sp_data[0] >> 16 & 0x3F if drawer.sp_shown & 1 else None)
+        drawer.finish_line()
+    return out
+
+
+@pytest.mark.parametrize("regs, rows, why", [
+    ({0x15: 1, 0x01: 0x30}, [*range(7, 21)] + [None] * 16,
+     "Y $30 matches line 304 too (its low 8 bits): rows 0-6 shown on lines 305-311, row 7 "
+     "(fetched at line 311's end) on line 0, row 20 on line 13"),
+    ({0x15: 1, 0x01: 0x30, 0x17: 1}, [3] + [r for r in range(4, 19) for _twice in (0, 1)][:29],
+     "Y expanded: rows 0-3 on lines 304-311 twice each but row 3's second line, on line 0"),
+    ({0x15: 1, 0x01: 0x38}, [None] * 30, "Y $38 matches no line from 256 on: nothing at the frame's top"),
+    ({0x15: 0, 0x01: 0x30}, [None] * 30, "disabled: nothing"),
+])
+def test_a_sprite_matched_after_line_255_goes_on_into_the_next_frame(regs, rows, why):
+    assert _rows_shown(regs) == [None if r is None else 3 * r for r in rows], why
+
+
+# --- priorities ----------------------------------------------------------------------------
+SOLID_CHARS = {0x1000 + i: 0xFF for i in range(8)}  # character 0 (the blank screen's) all foreground
+
+
+@pytest.mark.parametrize("priority, regs, want, why", [
+    (0x00, {}, 7, "sprite 0 in front: its colour"),
+    (0x01, {}, 0, "sprite 0 behind the graphics: the foreground's colour (colour RAM 0)"),
+    (0x01, {0x15: 0x03, 0x02: 100, 0x03: 100, 0x28: 2}, 0,
+     "sprite 0 behind, sprite 1 in front at the same place: sprite 0's pixel decides, the "
+     "graphics show in front of sprite 1 too"),
+    (0x02, {0x15: 0x03, 0x02: 100, 0x03: 100, 0x28: 2}, 7, "sprite 1 behind, sprite 0 in front: sprite 0"),
+])
+def test_the_lowest_sprite_with_a_pixel_decides_the_priority(priority, regs, want, why):
+    rows, _drawer = frame([], {**SPRITE0, 0x1B: priority, **regs}, b"\xff\xff\xff", more=SOLID_CHARS)
+    assert rows[LINE][120] == want, why
+
+
+# --- sprites matched after cycle 58 -------------------------------------------------------------
+def _data_by_line(n, x, lines, writes=()):
+    """What sprite *n* at (X *x*, Y 100) shows on each of *lines*: for each match on the line,
+    its 24 bits as its pixels show them (hires, unexpanded); its data row r holds $80 | r, 0, 1."""
+    start = [0] * 0x41
+    start[0x11], start[0x18], start[0x40] = 0x1B, 0x14, 3
+    start[0x15], start[2 * n], start[2 * n + 1], start[0x10] = 1 << n, x & 0xFF, 100, (x >> 8) << n
+    log = vicdraw.FrameLog(0, start, True)
+    log.writes = [(line * 63 + cycle, reg, value) for line, cycle, reg, value in writes]
+    memory = {0x07F8 + n: 0x80, **{0x2000 + 3 * r + i: (0x80 | r, 0, 1)[i] for r in range(21) for i in range(3)}}
+    drawer = vicdraw.LineDrawer(log, lambda addr: memory.get(addr, 0), [0] * 1024)
+    out = {}
+    for line in range(max(lines) + 1):
+        drawer.step()
+        if line in lines:
+            found = []
+            for _n, column, pixels in drawer.sprites(line):
+                runs, first = {}, None
+                for off, _src in pixels:  # (a second match starts where its offsets jump)
+                    first = off if first is None or off - first >= 24 else first
+                    runs[first] = runs.get(first, 0) | 1 << (23 - (off - first))
+                found += [(column + at, bits) for at, bits in sorted(runs.items())]
+            out[line] = [bits for _column, bits in found]
+        drawer.finish_line()
+    return out
+
+
+def _row(r):
+    return (0x80 | r) << 16 | 1
+
+
+IDLE = 0xFF00FF  # no DMA: $FF, the idle byte at $3FFF (0 here), $FF
+
+
+@pytest.mark.parametrize("n, x, want, why", [
+    (3, 0x163, {100: [], 101: [_row(0)], 120: [_row(19)], 121: [_row(20)], 122: []},
+     "sprite 3 at X $163, matched before cycle 58: rows 0-20 on lines 101-121"),
+    (3, 0x164, {100: [IDLE], 101: [_row(0)], 120: [_row(19)], 121: [], 122: []},
+     "X $164: matched after cycle 58 set the display flag: shown on line 100 too, with what its "
+     "s-accesses read without DMA; its display off in line 121's cycle 58: row 20 never shown"),
+    (0, 0x16F, {100: [_row(0)], 101: [_row(1)], 120: [_row(20)], 121: []},
+     "sprite 0 at X $16F, after its own fetch (cycles 58-59): each line shows the row just fetched"),
+    (1, 0x164, {100: [IDLE & 0xFFFF00], 101: [_row(0) & 0xFFFF00], 121: []},
+     "sprite 1 at X $164, before its fetch: the data of the line before, its output stopped "
+     "at X $173 (its first 16 pixels)"),
+    (4, 0x195, {101: [0xFF0000], 102: [_row(0) & 0xFF0000], 121: [_row(19) & 0xFF0000], 122: []},
+     "sprite 4 at X $195, in the line's first cycles before its own fetch (its cut at X $1A3): "
+     "the data of the fetch before, its first 15 pixels"),
+])
+def test_a_sprite_matched_after_cycle_58_shows_on_the_line_its_dma_begins(n, x, want, why):
+    assert _data_by_line(n, x, set(want)) == want, why
+
+
+def test_a_sprite_moved_after_its_fetch_is_shown_again():
+    """Sprite 0 at X 100, moved to X $170 in cycle 50 of line 105, after it was shown: matched
+    again after its fetch, with the row fetched on the line (the 9-sprites trick)."""
+    got = _data_by_line(0, 100, {105, 106}, [(105, 50, 0x00, 0x70), (105, 50, 0x10, 0x01)])
+    assert got == {105: [_row(4), _row(5)], 106: [_row(6)]}

@@ -361,7 +361,7 @@ class VIC:
             self.peeked = None
         while cursor.line < lines:
             line, _pos = cursor.step()
-            if cursor.sp_shown:
+            if cursor.sp_shown or cursor.sp_dma or cursor.regs[0x15]:
                 self._collide(cursor.line_start(line), cursor.collisions(), NEVER)
             cursor.finish_line()
 
@@ -393,7 +393,7 @@ class VIC:
         drawers, found = [], []
         while drawer.line <= last:
             line, _pos = drawer.step()
-            found.append((drawer.line_start(line), drawer.collisions() if drawer.sp_shown else NO_HITS))
+            found.append((drawer.line_start(line), drawer.collisions() if drawer.sp_shown or drawer.sp_dma or drawer.regs[0x15] else NO_HITS))
             drawer.finish_line()
             drawers.append(drawer)
             drawer = drawer.clone()

@@ -54,6 +54,9 @@ CRUNCH_CYCLE = 14  # cycle 15: a $D017 bit cleared now crunches MC
 MCBASE_CYCLE = 15  # cycle 16: MCBASE advances
 DMA_CYCLES = (54, 55)  # cycles 55 and 56: DMA turned on; in 56 the expansion flip-flop toggles
 DISPLAY_CYCLE = 57  # cycle 58: MC from MCBASE, the display flag
+# the cycle (0-based) BA goes low for sprite n's fetch, three before its first s-access: sprite
+# 0's p-access is in cycle 58, its s-accesses in 58 (second half) and 59 (Bauer 3.6.3)
+SPRITE_FIRST_BA = tuple(54 + 2 * n for n in range(8))
 X_OF_CYCLE0 = -12 * 8  # picture column of the start of a line's cycle 1 (0-based cycle 0)
 # A line's pixels in the order the beam draws them: beam position b = picture column + 96 is
 # drawn in the line's cycle b // 8 (0-based), and a read of a collision register sees a pixel
@@ -137,7 +140,7 @@ class SpriteBus:
         if not dma and not events and not any(regs[0x15] >> n & 1 and regs[1 + 2 * n] == low for n in range(8)):
             state[1] = 0
             return 0
-        state[0], state[1] = sprite_line(dma, shown, mcbase, mc, exp, regs, events, line)
+        state[0], state[1], _late = sprite_line(dma, shown, mcbase, mc, exp, regs, events, line)
         return state[0]
 
     def _extend(self, regs: list[int]) -> None:
@@ -321,89 +324,138 @@ EXPX_PIXEL = 6
 MC_PIXEL = {"6569": 7, "8565": 6}
 
 
+# A sprite matched in the line's last cycles, X $164-$193 (places 456-503, from pixel 4 of cycle
+# 58 on), is matched after cycle 58 has set the display flags: it shows on the line its DMA
+# begins, and stops on the line the DMA ends ("first shown on the same line": VICE testprogs
+# VICII/sb_sprite_fetch readme; x64sc, vicii-draw-cycle.c: the pending sprites are the display
+# flags from pixel 4 of that cycle on).  Sprite 0-2's data register is loaded at its fetch
+# (``sprite_beam``'s cut), so one matched after that shows the data fetched on this line.
+LATE_X = 0x164
+LATE_BEAM = (LATE_X - X_AT_CYCLE1) % X_POSITIONS + 4
+
+
+def reload_beam(n: int) -> int:
+    """The first beam position from which sprite *n* shows the data of its next fetch, 12
+    positions after its cut (``sprite_beam``): for sprites 0-2 at the line's end, the data
+    fetched there; for 4-7 in the line's first cycles, the data fetched at the end of the line
+    before; NO_CUT for sprite 3, whose cut is the line's last position."""
+    return NO_CUT if n == 3 else (0x163 + 16 * n - X_AT_CYCLE1) % X_POSITIONS + 12 + 4
+
+
+def _data_at(n: int, beam: int, prev: int, data: int, fetched: int) -> int:
+    """The data sprite *n* matched at *beam* shifts out: for sprites 4-7 matched before their
+    cut in the line's first cycles, that of the fetch before (*prev*: the register not loaded
+    yet); for 0-2 matched after their fetch at the line's end, the data just *fetched*; else
+    *data* (fetched at the end of the line before)."""
+    if n >= 4 and beam < reload_beam(n) - 12:
+        return prev
+    if n < 3 and beam >= reload_beam(n):
+        return fetched
+    return data
+
+
 def sprite_run(n: int, data: int, regs: list[int], events: list[tuple[int, int, int]],
-               model: str) -> tuple[int, list[tuple[int, int]]] | None:
+               model: str, later: tuple[bool, bool, int, int] | None = None) -> tuple[int, list[tuple[int, int]]] | None:
     """Sprite *n*'s line pixel by pixel, where the line writes its X position, multicolour or
     X expansion bit (*events*: (cycle from the line's start, register, value), *regs* as the
     line starts): (first beam position, (offset from it, colour source) of each pixel set), or
-    None where it shows nothing.  The sequencer as VICE's x64sc models the chip
-    (vicii-draw-cycle.c, draw_sprites): when the X counter matches, the sprite's shift
-    register starts with its expansion and multicolour flip-flops set; in each pixel, the
+    None where it shows nothing.  *later*: (shown before cycle 58, shown after it -- ``LATE_X``,
+    the data of the fetch before *data*, the data fetched at the line's end: ``_data_at``).  The sequencer as VICE's
+    x64sc models the chip (vicii-draw-cycle.c, draw_sprites): when the X counter matches a
+    sprite shown and not active, the sprite's shift register starts with its expansion and
+    multicolour flip-flops set; in each pixel, the
     expansion flip-flop set, a hires sprite takes one bit (source 2), a multicolour one, its
     flip-flop set, two (source 1-3) and toggles the flip-flop; the register shifts while the
     expansion flip-flop is set, which toggles with X expansion on and stays set without.  A
     multicolour bit switched resets the multicolour flip-flop on a 6569 and toggles it, the
     expansion flip-flop clear, on an 8565.  The sprite stops when its register and the pixel
-    held are empty, and at its DMA as ``sprite_beam`` says."""
+    held are empty, and at its DMA as ``sprite_beam`` says; it stays active until then, and a
+    sprite 0-2 moved to an X after its fetch is matched again there, with the data just
+    fetched (VICE testprogs VICII/spritex testsuite, the 9-sprites trick of Krestage 3: the
+    reference measured on a C64)."""
     bit = 1 << n
     x = regs[2 * n] | (0x100 if regs[0x10] & bit else 0)
     mc, xe = bool(regs[0x1C] & bit), bool(regs[0x1D] & bit)
-    begin, at = 0, None
+    segments = [(0, x)]  # (first beam position, the X the comparator matches from there)
     latches = []  # (beam position, register, value) of the mode bits
     for k, reg, value in events:
         if reg == 0x1C or reg == 0x1D:
             latches.append((8 * k + (MC_PIXEL[model] if reg == 0x1C else EXPX_PIXEL), reg, value))
             continue
-        if at is None:
-            end = 8 * (k + 1)
-            found = sprite_beam(n, x)
-            if found is not None and begin <= found[0] < end:
-                at = found[0]
-            begin = end
         if reg == 2 * n:
             x = value | (x & 0x100)
         elif reg == 0x10:
             x = (x & 0xFF) | (0x100 if value & bit else 0)
+        segments.append((8 * (k + 1), x))
+    shown_before, shown_after, prev, fetched = later if later is not None else (True, False, data, data)
+    reload = reload_beam(n)
+
+    def match(after: int) -> int | None:
+        for s, (first, value) in enumerate(segments):
+            end = segments[s + 1][0] if s + 1 < len(segments) else NO_CUT
+            found = sprite_beam(n, value)
+            if found is not None and max(first, after) <= found[0] < end:
+                if shown_after if found[0] >= LATE_BEAM else shown_before:
+                    return found[0]
+        return None
+
+    at = match(0)
     if at is None:
-        found = sprite_beam(n, x)
-        if found is None or found[0] < begin:
-            return None
-        at = found[0]
+        return None
     cut = (0x163 + 16 * n - X_AT_CYCLE1) % X_POSITIONS + 4  # (``sprite_beam``: its last pixel, held)
-    if at > cut:
-        cut = NO_CUT
     li = 0
-    while li < len(latches) and latches[li][0] <= at:
-        _b, reg, value = latches[li]
-        if reg == 0x1C:
-            mc = bool(value & bit)
-        else:
-            xe = bool(value & bit)
-        li += 1
-    shift, pixel, exp_flop, mc_flop = data, 0, True, True
-    out = []
-    b = at
-    while shift or pixel:
-        while li < len(latches) and latches[li][0] <= b:
+    out: list[tuple[int, int]] = []
+    start = at
+    while True:
+        shift = _data_at(n, at, prev, data, fetched)
+        if at > cut:
+            cut = NO_CUT
+        while li < len(latches) and latches[li][0] <= at:
             _b, reg, value = latches[li]
             if reg == 0x1C:
-                now = bool(value & bit)
-                if now != mc:
-                    if model == "6569":
-                        mc_flop = False
-                    elif not exp_flop:
-                        mc_flop = not mc_flop
-                mc = now
+                mc = bool(value & bit)
             else:
                 xe = bool(value & bit)
             li += 1
-        if b >= cut:
+        pixel, exp_flop, mc_flop = 0, True, True
+        b = at
+        while shift or pixel:
+            while li < len(latches) and latches[li][0] <= b:
+                _b, reg, value = latches[li]
+                if reg == 0x1C:
+                    now = bool(value & bit)
+                    if now != mc:
+                        if model == "6569":
+                            mc_flop = False
+                        elif not exp_flop:
+                            mc_flop = not mc_flop
+                    mc = now
+                else:
+                    xe = bool(value & bit)
+                li += 1
+            if b >= cut:
+                if pixel:
+                    out.append((b - start, pixel))
+                break
+            if exp_flop:
+                if mc:
+                    if mc_flop:
+                        pixel = shift >> 22 & 3
+                    mc_flop = not mc_flop
+                else:
+                    pixel = (shift >> 23 & 1) << 1
+                shift = shift << 1 & 0xFFFFFF
+            exp_flop = not exp_flop if xe else True
             if pixel:
-                out.append((b - at, pixel))
+                out.append((b - start, pixel))
+            b += 1
+        if cut == NO_CUT or reload == NO_CUT or b >= reload:
             break
-        if exp_flop:
-            if mc:
-                if mc_flop:
-                    pixel = shift >> 22 & 3
-                mc_flop = not mc_flop
-            else:
-                pixel = (shift >> 23 & 1) << 1
-            shift = shift << 1 & 0xFFFFFF
-        exp_flop = not exp_flop if xe else True
-        if pixel:
-            out.append((b - at, pixel))
-        b += 1
-    return (at, out) if out else None
+        again = match(reload)  # (active until its fetch: matched again after it)
+        if again is None:
+            break
+        at = again
+    return (start, out) if out else None
 
 
 NO_CUT = 1 << 30
@@ -417,7 +469,7 @@ def _run_mask(run: list[tuple[int, int]]) -> int:
 
 
 def sprite_line(dma: int, shown: int, mcbase: list[int], mc: list[int], exp: list[bool], regs: list[int],
-                events: list[tuple[int, int, int]], line: int) -> tuple[int, int]:
+                events: list[tuple[int, int, int]], line: int) -> tuple[int, int, int]:
     """The sprite sequencer through one line (Bauer 3.8.1; VICE's x64sc, vicii-cycle.c and the
     $D017 store of vicii-mem.c): from the DMA flags *dma*, the display flags *shown*, MCBASE,
     MC and the Y expansion flip-flops (updated in place), the registers as the line starts and
@@ -429,7 +481,8 @@ def sprite_line(dma: int, shown: int, mcbase: list[int], mc: list[int], exp: lis
     sprite whose Y is the line's low byte; cycle 56: the flip-flop toggles where Y expansion
     is on; cycle 58: MC = MCBASE, the sprite shown on the next line while its DMA is on
     (turned on where Y matches, off without DMA); the fetches then advance MC by 3.  Returns
-    (DMA, display): the sprites fetched at the line's end, those shown on the next line."""
+    (DMA, display, late): the sprites fetched at the line's end, those shown on the next line,
+    those whose DMA went on in cycle 56 (not 55)."""
     y_regs = [regs[1 + 2 * n] for n in range(8)]
     enabled, y_exp = regs[0x15], regs[0x17]
     ev = 0
@@ -458,6 +511,7 @@ def sprite_line(dma: int, shown: int, mcbase: list[int], mc: list[int], exp: lis
             if mcbase[n] == 63:
                 dma &= ~(1 << n)
     low = line & 0xFF
+    late = 0
     for k in DMA_CYCLES:
         writes_until(k)
         for n in range(8):
@@ -466,6 +520,8 @@ def sprite_line(dma: int, shown: int, mcbase: list[int], mc: list[int], exp: lis
                 dma |= bit
                 mcbase[n] = 0
                 exp[n] = True
+                if k == DMA_CYCLES[1]:
+                    late |= bit
         if k == DMA_CYCLES[1]:
             for n in range(8):
                 if dma >> n & 1 and y_exp >> n & 1:
@@ -480,7 +536,7 @@ def sprite_line(dma: int, shown: int, mcbase: list[int], mc: list[int], exp: lis
             mc[n] = (mc[n] + 3) & 63
         else:
             shown &= ~bit
-    return dma, shown
+    return dma, shown, late
 
 
 class LineDrawer:
@@ -519,11 +575,17 @@ class LineDrawer:
         self.sp_exp = [True] * 8
         self.sp_shown = 0
         self.sp_data = [0] * 8
+        self.sp_prev = [0] * 8  # the data fetched the line before (sprites 4-7 before their cut)
         self._sprites_from_last_frame()
         self.line_regs = list(self.regs)
         self.line_pos = 0
         self._shown_key: tuple[int, int] | None = None  # (line, writes) the sprites below were found for
         self._shown: list[ShownSprite] = []
+        self._ahead_key: tuple[int, int] | None = None
+        # (line, the sprites' pixels past its end, from beam position 0 of the next line) for
+        # the next line's collisions
+        self._spill: tuple[int, list[tuple[int, int]]] = (-1, [])
+        self._ahead_val: tuple[int, list[int]] = (0, self.sp_data)
 
     def apply_until(self, cycle: int) -> None:
         """Apply the logged writes made before *cycle*."""
@@ -750,33 +812,64 @@ class LineDrawer:
         out: list[ShownSprite] = []
         self._shown = out
         shown = self.sp_shown
-        if not shown:
-            return out
         regs = self.line_regs
-        events = []
+        late = 0  # the sprites matched after cycle 58's display check (``LATE_X``)
+        for n in range(8):
+            if LATE_X <= (regs[2 * n] | (0x100 if regs[0x10] >> n & 1 else 0)) < X_AT_CYCLE1:
+                late |= 1 << n
         writes, i = self.log.writes, self.line_pos
         start = self.line_start(self.line - 1)
         end = start + SPRITE_LINE_CYCLES
+        events = []
         while i < len(writes) and writes[i][0] < end:
             c, reg, value = writes[i]
             if reg in SPRITE_SHIFT_REGS and c >= start:
                 events.append((c - start, reg, value))
+                if reg < 0x10:
+                    late |= 1 << (reg >> 1)
+                elif reg == 0x10:
+                    late = 0xFF
             i += 1
+        late &= regs[0x15] | self.sp_dma | shown
+        if not shown and not late:
+            return out
+        after, fetched = self._ahead() if late else (0, self.sp_data)
+        prev = self.sp_prev
         for n in range(8):
             bit = 1 << n
-            if not shown & bit or not self.sp_data[n]:
+            if not (shown | late) & bit:
                 continue
             mc, xe = bool(regs[0x1C] & bit), bool(regs[0x1D] & bit)
             mine = [e for e in events if e[1] in (0x10, 0x1C, 0x1D, 2 * n)]
             if mine:
-                found = sprite_run(n, self.sp_data[n], regs, mine, self.model)
+                found = sprite_run(n, self.sp_data[n], regs, mine, self.model,
+                                   (bool(shown & bit), bool(after & bit), prev[n], fetched[n]))
                 if found is not None:
                     out.append((n, found[0], 49, self.sp_data[n], mc, xe, found[1]))
                 continue
-            at = sprite_beam(n, regs[2 * n] | (0x100 if regs[0x10] & bit else 0))
-            if at is not None:
-                out.append((n, at[0], at[1], self.sp_data[n], mc, xe, None))
+            x = regs[2 * n] | (0x100 if regs[0x10] & bit else 0)
+            at = sprite_beam(n, x)
+            if at is None:
+                continue
+            if late & bit and at[0] >= LATE_BEAM:
+                if not after & bit:
+                    continue
+            elif not shown & bit:
+                continue
+            data = _data_at(n, at[0], prev[n], self.sp_data[n], fetched[n])
+            if data:
+                out.append((n, at[0], at[1], data, mc, xe, None))
         return out
+
+    def _ahead(self) -> tuple[int, list[int]]:
+        """(the display flags after the line's cycle 58, the sprites' data fetched at its end):
+        what a sprite matched in its last cycles sees (``LATE_X``).  Kept for the line."""
+        key = (self.line, len(self.log.writes))
+        if self._ahead_key != key:
+            twin = self.clone()
+            twin._sprite_sequencer(self.line - 1)
+            self._ahead_key, self._ahead_val = key, (twin.sp_shown, twin.sp_data)
+        return self._ahead_val
 
     def collisions(self) -> tuple[tuple[tuple[int, int], ...], tuple[tuple[int, int], ...]]:
         """The line's collisions (Bauer 3.8.2): for sprite-sprite and sprite-foreground, (sprite
@@ -785,12 +878,20 @@ class LineDrawer:
         border and the blank too); a sprite and the graphics where the sprite has one and the
         graphics a foreground pixel (hires 1, multicolour 10 and 11, idle state's too), unless
         the vertical border flip-flop is set: it turns the graphics off.  The main border and
-        the priority ($D01B) play no part: they only decide what is shown."""
+        the priority ($D01B) play no part: they only decide what is shown.  A sprite matched at
+        the line's end goes on into the next line's first pixels (beam positions from
+        ``X_POSITIONS`` on): there it collides with the sprites of that line (VICE testprogs
+        VICII/spritegap, its references dumped from C64s: sprites at X $193 and $194
+        collide), found with that line's (``_spill``)."""
         shown = self._shown_sprites()
         if not shown:
             return (), ()
         masks = [(n, (_held(sprite_mask(data, mc, xe), keep) if run is None else _run_mask(run)) << beam)
                  for n, beam, keep, data, mc, xe, run in shown]
+        spill_line, spilled = self._spill
+        self._spill = (self.line, [(n, m >> X_POSITIONS) for n, m in masks if m >> X_POSITIONS])
+        if spilled and spill_line == self.line - 1:
+            masks = [*spilled, *masks]
         ss: tuple[tuple[int, int], ...] = ()
         if len(masks) > 1:
             one = two = 0
@@ -813,37 +914,44 @@ class LineDrawer:
     def clone(self) -> LineDrawer:
         """A copy that steps on without moving this one (the memory and the log shared)."""
         twin = copy.copy(self)
-        for name in ("regs", "vbuf", "cbuf", "sp_mcbase", "sp_mc", "sp_exp", "sp_data"):
+        for name in ("regs", "vbuf", "cbuf", "sp_mcbase", "sp_mc", "sp_exp", "sp_data", "sp_prev"):
             setattr(twin, name, list(getattr(self, name)))
         return twin
 
     def _sprites_from_last_frame(self) -> None:
-        """The sequencer at the frame's start: the sprites whose DMA began in the frame
-        before and goes on (their rows counted from Y, the registers as the frame starts)."""
+        """The sequencer at the frame's start: the sprites whose DMA began in the frame before
+        and goes on.  A Y register is compared with the line's low 8 bits, so Y $00-$37 also
+        matches lines 256-311, and such a sprite goes on into the next frame's first lines
+        (VICE testprogs VICII/spritey, its reference dumped from a C64C: Y $37 collides in
+        the next frame's top lines).  Its lines from the match to the frame's end are stepped
+        with the registers as the frame starts."""
         regs = self.regs
+        low = [regs[1 + 2 * n] for n in range(8) if regs[0x15] >> n & 1 and regs[1 + 2 * n] < LINES - 256]
+        if not low:
+            return
+        dma, shown = 0, 0
+        for line in range(256 + min(low), LINES):
+            dma, shown, _late = sprite_line(dma, shown, self.sp_mcbase, self.sp_mc, self.sp_exp, regs, [], line)
+        self.sp_dma, self.sp_shown = dma, shown
         for n in range(8):
-            bit = 1 << n
-            y = regs[1 + 2 * n]
-            if not regs[0x15] & bit or y + 21 * (2 if regs[0x17] & bit else 1) <= LINES or y >= LINES:
-                continue
-            done = LINES - y  # lines fetched
-            rows = (done + 1) // 2 if regs[0x17] & bit else done
-            if rows < 21:
-                self.sp_dma |= bit
-                self.sp_mcbase[n] = 3 * rows
-                self.sp_mc[n] = (3 * rows + 3) & 63  # (as ``sprite_line`` leaves it after the fetch)
-                self.sp_exp[n] = not (regs[0x17] & bit and done % 2)
-                self.sp_shown |= bit
+            if dma >> n & 1:
                 self._fetch_sprite(n)
 
-    def _fetch_sprite(self, n: int) -> None:
-        """The p- and s-accesses: the pointer, then three bytes at MC (MC advances by 3)."""
+    def _fetch_sprite(self, n: int, late: bool = False) -> None:
+        """The p- and s-accesses: the pointer, then three bytes at MC (MC advances by 3).
+        Sprite 0's DMA turned on in cycle 56 (*late*) pulls BA low only from then: its first
+        s-access, in the second half of cycle 58, comes in the third cycle of BA low, while
+        the CPU may still use the bus, and reads $FF (VICE's x64sc, vicii-fetch.c: a sprite's
+        phi-2 byte is the internal bus, $FF but in a cycle the CPU reads or writes a VIC
+        register, while BA has been low for fewer than 3 cycles; VICE testprogs
+        VICII/spriteenable spriteenable2, whose sprite 0 shows $FF as its first byte)."""
         regs, fetch = self.regs, self.fetch
         bank = (3 - (regs[0x40] & 3)) * 0x4000
         pointer = fetch(bank + (regs[0x18] >> 4) * 0x400 + 0x3F8 + n)
         base = bank + pointer * 64
         mc = (self.sp_mc[n] - 3) & 63  # (``sprite_line`` advanced MC past the three bytes)
-        self.sp_data[n] = fetch(base + mc) << 16 | fetch(base + ((mc + 1) & 63)) << 8 | fetch(base + ((mc + 2) & 63))
+        first = 0xFF if late and SPRITE_FIRST_BA[n] < DMA_CYCLES[1] else fetch(base + mc)
+        self.sp_data[n] = first << 16 | fetch(base + ((mc + 1) & 63)) << 8 | fetch(base + ((mc + 2) & 63))
 
     def _sprite_sequencer(self, line: int) -> None:
         """The line's sprite cycles (``sprite_line``), its writes to $D015, $D017 and the Y
@@ -861,11 +969,21 @@ class LineDrawer:
         if not self.sp_dma and not regs[0x15] and not events:
             self.sp_shown = 0
             return
-        self.sp_dma, self.sp_shown = sprite_line(self.sp_dma, self.sp_shown, self.sp_mcbase, self.sp_mc,
-                                                 self.sp_exp, regs, events, line)
+        self.sp_prev = list(self.sp_data)
+        self.sp_dma, self.sp_shown, late = sprite_line(self.sp_dma, self.sp_shown, self.sp_mcbase, self.sp_mc,
+                                                       self.sp_exp, regs, events, line)
+        idle = -1
         for n in range(8):
             if self.sp_dma >> n & 1:
-                self._fetch_sprite(n)
+                self._fetch_sprite(n, bool(late >> n & 1))
+            else:
+                # no DMA: the s-accesses read the internal bus ($FF) and, in between, the
+                # idle address (VICE testprogs VICII/sb_sprite_fetch readme; x64sc,
+                # vicii-fetch.c) -- seen by a sprite shown on the line its DMA begins
+                if idle < 0:
+                    bank = (3 - (self.regs[0x40] & 3)) * 0x4000
+                    idle = 0xFF00FF | self.fetch(bank + (0x39FF if self.regs[0x11] & 0x40 else 0x3FFF)) << 8
+                self.sp_data[n] = idle
 
     def reg_at(self, reg: int, cycle: int) -> int:
         """A register's value in *cycle* (the writes not applied yet looked at, not applied)."""
@@ -1032,14 +1150,22 @@ def _colours(drawer: LineDrawer, line: int) -> bytearray:
     regs = drawer.regs
     sprites = drawer.sprites(line)
     if sprites:
+        # the pixel of the lowest-numbered sprite with one there decides: its colour, or the
+        # graphics where that sprite is behind them ($D01B) and they have a foreground pixel --
+        # in front of the higher sprites too (VICE testprogs VICII/spritepriorities, its
+        # readme's rule; x64sc passes it)
         mc = (regs[0x25] & 0x0F, regs[0x26] & 0x0F)
+        under = bytes(gfx) if regs[0x1B] else b""
         for n, sx, pixels in reversed(sprites):  # sprite 0 drawn last: on top
             colour = regs[0x27 + n] & 0x0F
             behind = regs[0x1B] & (1 << n)
             for off, src in pixels:
                 x = sx + off
-                if 0 <= x < WIDTH and not (behind and fg >> x & 1):
-                    gfx[x] = colour if src == 2 else mc[0] if src == 1 else mc[1]
+                if 0 <= x < WIDTH:
+                    if behind and fg >> x & 1:
+                        gfx[x] = under[x]
+                    else:
+                        gfx[x] = colour if src == 2 else mc[0] if src == 1 else mc[1]
     out = bytearray([regs[0x20] & 0x0F]) * WIDTH
     for x0, x1 in drawer.open:
         out[x0:x1] = gfx[x0:x1]
