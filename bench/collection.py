@@ -6,7 +6,7 @@ JSON object a line, ``"kind": "file"`` (the file's name, where it came from -- r
 path, characters -- its sha256 and git blob id) or ``"kind": "listing"`` (an OCR file, which of its
 readings, the disk file that is its truth and, where the page prints only part of the program, the
 disk lines it prints: ``lines`` a range, ``not_printed`` the disk lines inside it the page leaves
-out).  Every file is read only after its digest was checked.
+out, each a number or a range [first, last]).  Every file is read only after its digest was checked.
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ class Listing:
     disk: str
     lines: tuple[int, int] | None  # the disk lines this print holds; None: all of them
     what: str
-    not_printed: tuple[int, ...] = ()  # disk lines inside *lines* the print leaves out
+    not_printed: tuple[tuple[int, int], ...] = ()  # ranges of disk lines inside *lines* the print leaves out
 
 
 @dataclass(frozen=True)
@@ -55,7 +55,7 @@ class Collection:
         rows = []
         for row in text.split("\n"):
             head = row.strip().split(" ", 1)[0]
-            if head.isdigit() and (not lo <= int(head) <= hi or int(head) in listing.not_printed):
+            if head.isdigit() and (not lo <= int(head) <= hi or any(a <= int(head) <= b for a, b in listing.not_printed)):
                 continue
             rows.append(row)
         return "\n".join(rows)
@@ -81,7 +81,7 @@ def load(folder: str | Path) -> Collection:
     entries = _entries(MANIFESTS / folder.name / "manifest.jsonl")
     files = {e["file"]: e for e in entries if e["kind"] == "file"}
     listings = tuple(Listing(e["ocr"], e["index"], e["disk"], tuple(e["lines"]) if e["lines"] else None, e["what"],
-                             tuple(e.get("not_printed", ())))
+                             tuple((n, n) if isinstance(n, int) else (n[0], n[1]) for n in e.get("not_printed", ())))
                      for e in entries if e["kind"] == "listing")
     return Collection(folder, files, listings)
 
