@@ -5,7 +5,8 @@ magazine's disk); the repository holds only ``tests/manifests/<folder name>/mani
 JSON object a line, ``"kind": "file"`` (the file's name, where it came from -- repository, commit,
 path, characters -- its sha256 and git blob id) or ``"kind": "listing"`` (an OCR file, which of its
 readings, the disk file that is its truth and, where the page prints only part of the program, the
-disk lines it prints).  Every file is read only after its digest was checked.
+disk lines it prints: ``lines`` a range, ``not_printed`` the disk lines inside it the page leaves
+out, each a number or a range [first, last]).  Every file is read only after its digest was checked.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ class Listing:
     disk: str
     lines: tuple[int, int] | None  # the disk lines this print holds; None: all of them
     what: str
+    not_printed: tuple[tuple[int, int], ...] = ()  # ranges of disk lines inside *lines* the print leaves out
 
 
 @dataclass(frozen=True)
@@ -47,13 +49,13 @@ class Collection:
         """The disk file of *listing*, only the program lines its print holds (petcat rows
         'NUMBER text'; the other rows kept)."""
         text = self.read(listing.disk)
-        if listing.lines is None:
+        if listing.lines is None and not listing.not_printed:
             return text
-        lo, hi = listing.lines
+        lo, hi = listing.lines or (0, 63999)
         rows = []
         for row in text.split("\n"):
             head = row.strip().split(" ", 1)[0]
-            if head.isdigit() and not lo <= int(head) <= hi:
+            if head.isdigit() and (not lo <= int(head) <= hi or any(a <= int(head) <= b for a, b in listing.not_printed)):
                 continue
             rows.append(row)
         return "\n".join(rows)
@@ -78,7 +80,8 @@ def load(folder: str | Path) -> Collection:
         raise SystemExit(why)
     entries = _entries(MANIFESTS / folder.name / "manifest.jsonl")
     files = {e["file"]: e for e in entries if e["kind"] == "file"}
-    listings = tuple(Listing(e["ocr"], e["index"], e["disk"], tuple(e["lines"]) if e["lines"] else None, e["what"])
+    listings = tuple(Listing(e["ocr"], e["index"], e["disk"], tuple(e["lines"]) if e["lines"] else None, e["what"],
+                             tuple((n, n) if isinstance(n, int) else (n[0], n[1]) for n in e.get("not_printed", ())))
                      for e in entries if e["kind"] == "listing")
     return Collection(folder, files, listings)
 

@@ -1,4 +1,4 @@
-"""``basic read`` and its review on a fresh held-out collection: 64'er 12/85 pages nobody tuned on.
+"""``basic read`` and its review on a fresh held-out collection: 64'er 12/85, 1/86 and 2/86 pages nobody tuned on.
 
 The files lie outside the checkout (``$ASM6502_BASIC_READ_FRESH``, a folder named basic_read_fresh);
 the repository keeps only tests/manifests/basic_read_fresh/manifest.jsonl (where every file came
@@ -51,7 +51,7 @@ def fresh() -> collection.Collection:
 def test_every_file_names_where_it_came_from(entry):
     assert entry["repo"] == "mist64/64er-magazin.de"
     assert len(entry["commit"]) == 40 and len(entry["git_blob"]) == 40 and len(entry["sha256"]) == 64
-    assert entry["path"].startswith(("issues/8512/", "issues/8601/"))  # issues nothing before was read from
+    assert entry["path"].startswith(("issues/8512/", "issues/8601/", "issues/8602/"))  # issues nothing before was read from
 
 
 @pytest.mark.parametrize("entry", LISTINGS, ids=[f"{e['disk']}#{e['index']}" for e in LISTINGS])
@@ -64,6 +64,29 @@ def test_the_files_are_the_ones_the_manifest_names():
     coll = fresh()
     for name in coll.files:
         coll.read(name)  # raises where the sha256 differs
+
+
+EXCERPTS = [e for e in FILES.values() if e["chars"]]
+
+
+@pytest.mark.parametrize("entry", EXCERPTS, ids=[e["file"] for e in EXCERPTS])
+def test_an_excerpt_spans_the_characters_the_manifest_names(entry):
+    # read_file returns a CRLF file's line ends as LF: there each newline is two upstream characters
+    text = fresh().read(entry["file"])
+    lo, hi = entry["chars"]
+    assert hi - lo == len(text) + (text.count("\n") if entry.get("upstream_line_ends") == "CRLF" else 0)
+
+
+PARTIAL = [e for e in LISTINGS if e.get("not_printed")]
+
+
+@pytest.mark.parametrize("entry", PARTIAL, ids=[f"{e['disk']}#{e['index']}" for e in PARTIAL])
+def test_the_disk_lines_a_page_leaves_out_are_not_measured(entry):
+    coll = fresh()
+    x = next(x for x in coll.listings if (x.ocr, x.index, x.disk) == (entry["ocr"], entry["index"], entry["disk"]))
+    left_out = [n for n in rd.disk_lines(x.disk, coll.disk_text(x)) if any(a <= n <= b for a, b in x.not_printed)]
+    assert left_out == []
+    assert rd.disk_lines(x.disk, coll.read(x.disk)).keys() > rd.disk_lines(x.disk, coll.disk_text(x)).keys()
 
 
 @pytest.mark.parametrize("entry", LISTINGS, ids=[f"{e['disk']}#{e['index']}" for e in LISTINGS])
