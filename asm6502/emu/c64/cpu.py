@@ -38,12 +38,11 @@ index crosses a page.  During an I/O access (``io_read``, ``write_high``),
 minus one).
 
 The undocumented opcodes behave as "No More Secrets - NMOS 6510 Unintended
-Opcodes" (groepaz, 2021) describes them; the unstable LXA and ANE use the constant $EE that
-Wolfgang Lorenz's test suite 2.15 expects of a C64 (lxab.asm, aneb.asm, and trap1-trap17,
-whose ANE #$1B with A = $C6, X = $B1 and the bus free must give $00: bits 0 and 4 of the
-constant clear).  The constant differs from chip to chip: VICE testprogs CPU/ane-none,
-measured on a C64C, wants bit 0 set with the bus free (x64sc: $EF, $EE when the operand's read
-waits for the VIC), which this CPU does not give (docs/c64.md); SHA, SHX, SHY and
+Opcodes" (groepaz, 2021) describes them; the unstable LXA and ANE OR A with a constant
+that differs from chip to chip, and for ANE on a C64C with whether the read of its operand
+waits for the VIC: the machine's model gives them (``models.Model``: ``ane``, ``ane_rdy``,
+``lxa``, ``lxa_rdy``; $EE on the first C64s as Lorenz's suite expects, $EF / $EE for ANE on
+a C64C as VICE testprogs CPU/ane expect; docs/c64.md); SHA, SHX, SHY and
 SHS store the register AND the high byte of the address plus one, and across a page that
 value is also the high byte of the address written (without the AND when the VIC holds
 the read before the write).  A JAM opcode stops the CPU (``Jammed``).
@@ -54,6 +53,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from operator import attrgetter
 
+from asm6502.c64models import DEFAULT, Model
 from asm6502.emu.c64.mpu import FastMPU
 from asm6502.opcodes import ACCESS, OPCODES, PAGE_CROSSING_MODES, Access, Mode, cycles
 from asm6502.opcodes_undoc import ACCESS as UNDOCUMENTED_ACCESS
@@ -102,7 +102,6 @@ CYCLES: tuple[int, ...] = tuple(op.cycles for op in EVERY_OPCODE)
 #: bytes of each opcode with its operand
 SIZES: tuple[int, ...] = tuple(op.size for op in EVERY_OPCODE)
 JAM_OPCODES: frozenset[int] = frozenset(op.code for op in EVERY_OPCODE if op.mnemonic == "JAM")
-MAGIC = 0xEE  # LXA and ANE: A is ORed with it first (see the module docstring)
 
 
 def _tail_writes(op) -> int:
@@ -139,8 +138,12 @@ class Jammed(Exception):
 
 
 class C64CPU(FastMPU):
-    def __init__(self, memory: list[int], io_read: Callable[[int], int], write_high: Callable[[int, int], None]):
+    def __init__(self, memory: list[int], io_read: Callable[[int], int], write_high: Callable[[int, int], None],
+                 model: Model = DEFAULT):
         super().__init__(memory=memory, pc=0)
+        # the constants LXA and ANE OR A with: with the bus free, and when the read of the
+        # operand waits for the VIC (the model's)
+        self.ane, self.ane_rdy, self.lxa, self.lxa_rdy = model.ane, model.ane_rdy, model.lxa, model.lxa_rdy
         self.io_read = io_read
         self.write_high = write_high
         self.cycles = 0
@@ -326,8 +329,9 @@ def _lax(cpu, v):
     _nz(cpu, v)
 
 
-def _lxa(cpu, v):  # LAX #imm: the unstable one
-    _lax(cpu, (cpu.a | MAGIC) & v)
+def _lxa(cpu, v):  # LAX #imm: the unstable one (its operand read in cycle 1)
+    magic = cpu.lxa if cpu.lxa == cpu.lxa_rdy or not cpu.read_waits(1) else cpu.lxa_rdy
+    _lax(cpu, (cpu.a | magic) & v)
 
 
 def _las(cpu, v):  # LDS / LAS: A = X = S = memory AND S
@@ -368,8 +372,9 @@ def _arr(cpu, v):
     cpu.a = r
 
 
-def _ane(cpu, v):  # XAA: the unstable one
-    _lda(cpu, (cpu.a | MAGIC) & cpu.x & v)
+def _ane(cpu, v):  # XAA: the unstable one (its operand read in cycle 1)
+    magic = cpu.ane if cpu.ane == cpu.ane_rdy or not cpu.read_waits(1) else cpu.ane_rdy
+    _lda(cpu, (cpu.a | magic) & cpu.x & v)
 
 
 def _sbx(cpu, v):  # AXS: X = (A AND X) - value, C as in CMP, V kept
