@@ -9,12 +9,12 @@ table ``EVERY_OPCODE`` (below, made from the tables the assembler's ``--cpu
 6502i`` is made from) out of an addressing mode, an access (read, write,
 read-modify-write) and an operation:
 
-* a read between ``read_low`` and ``read_high`` (exclusive; the machine sets
-  them: $D000-$DFFF while I/O is banked in, and a banked area whose bytes the
-  memory list does not hold) reads the list ``blocks`` names for its 4 KB block
-  (``blocks[addr >> 12][addr]``: the ROM or RAM in view, each a 64 KB list
-  indexed by address), or, where ``blocks`` has None (the I/O registers), asks
-  the machine (``io_read``, called for the I/O registers only: the raster counter,
+* a read at $A000 and above (the banked areas, ``BANKED``) reads the list
+  ``blocks`` names for its 4 KB block (``blocks[addr >> 12][addr]``: the memory
+  list, or the ROM or RAM in view where the memory list does not hold it, each
+  a 64 KB list indexed by address; the memory map puts the tuple for its
+  configuration in place by reference, one store a bank switch), or, where
+  ``blocks`` has None (the I/O registers), asks the machine (``io_read``, called for the I/O registers only: the raster counter,
   a CIA timer, the keyboard matrix; reading a CIA's interrupt register also clears
   it); every other read is a plain list read;
 * a write to $0000/$0001 (the 6510's own port: ``write_port`` from zero page)
@@ -61,6 +61,7 @@ from asm6502.opcodes_undoc import ALTERNATES, UNDOCUMENTED
 
 IO_LOW = 0xCFFF  # reads above this and below $E000 are I/O (when banked in)
 IO_END = 0xE000
+BANKED = 0x9FFF  # reads above this go through the blocks of the configuration in force
 
 class Opcode:
     """One of the 256 opcodes of the NMOS 6510 as the emulator runs it."""
@@ -150,10 +151,8 @@ class C64CPU(FastMPU):
         self.access_cycle = 0  # during an I/O access: its cycle is cycles + access_cycle
         self.limit = 0  # the machine's next event cycle; the run loop stops at it
         self.write_port = write_high  # a zero-page write to $00/$01
-        self.read_low = IO_LOW  # reads in (read_low, read_high) read blocks[addr >> 12], or io_read
-        self.read_high = IO_END
-        #: per 4 KB block: the list a read in the window reads (indexed by address), None: io_read
-        self.blocks: list[list[int] | None] = [memory] * 13 + [None] + [memory] * 2
+        #: per 4 KB block: the list a read above BANKED reads (indexed by address), None: io_read
+        self.blocks: tuple[list[int] | None, ...] = (memory,) * 13 + (None,) + (memory,) * 2
         # whether the read in the cycle cycles + offset waits for the VIC (the machine sets it;
         # asked by the few instructions whose result depends on it)
         self.read_waits: Callable[[int], bool] = lambda offset: False
@@ -193,7 +192,7 @@ class C64CPU(FastMPU):
         pc = self.pc
         ptr = m[pc] | m[pc + 1] << 8
         high = (ptr & 0xFF00) | ((ptr + 1) & 0xFF)
-        if self.read_low < ptr < self.read_high:  # (the window's bounds are page bounds)
+        if ptr > BANKED:  # (the blocks' bounds are page bounds: both bytes are in one block)
             src = self.blocks[ptr >> 12]
             if src is None:
                 self.access_cycle = 3
@@ -526,7 +525,7 @@ def _dummy(cpu, base, addr, at):
     """The read of the address before the carry (the un-carried high byte): seen by an I/O
     register there (a read of RAM or ROM changes nothing)."""
     wrong = (base & 0xFF00) | (addr & 0xFF)
-    if cpu.read_low < wrong < cpu.read_high and cpu.blocks[wrong >> 12] is None:
+    if IO_LOW < wrong < IO_END and cpu.blocks[wrong >> 12] is None:
         cpu.access_cycle = at
         cpu.io_read(wrong)
 
@@ -586,7 +585,7 @@ def _abs_x_write(dummy_at):
         base = m[pc] | m[pc + 1] << 8
         addr = base + cpu.x
         wrong = (base & 0xFF00) | (addr & 0xFF)  # always read first (a write cannot wait for the carry)
-        if cpu.read_low < wrong < cpu.read_high and cpu.blocks[wrong >> 12] is None:
+        if IO_LOW < wrong < IO_END and cpu.blocks[wrong >> 12] is None:
             cpu.access_cycle = dummy_at
             cpu.io_read(wrong)
         return addr & 0xFFFF
@@ -601,7 +600,7 @@ def _abs_y_write(dummy_at):
         base = m[pc] | m[pc + 1] << 8
         addr = base + cpu.y
         wrong = (base & 0xFF00) | (addr & 0xFF)
-        if cpu.read_low < wrong < cpu.read_high and cpu.blocks[wrong >> 12] is None:
+        if IO_LOW < wrong < IO_END and cpu.blocks[wrong >> 12] is None:
             cpu.access_cycle = dummy_at
             cpu.io_read(wrong)
         return addr & 0xFFFF
@@ -616,7 +615,7 @@ def _ind_y_write(dummy_at):
         base = m[zp] | m[(zp + 1) & 0xFF] << 8
         addr = base + cpu.y
         wrong = (base & 0xFF00) | (addr & 0xFF)
-        if cpu.read_low < wrong < cpu.read_high and cpu.blocks[wrong >> 12] is None:
+        if IO_LOW < wrong < IO_END and cpu.blocks[wrong >> 12] is None:
             cpu.access_cycle = dummy_at
             cpu.io_read(wrong)
         return addr & 0xFFFF
@@ -658,7 +657,7 @@ def _address(mode: Mode, access: Access, cycles: int):
 def _read(op, address, operand, last):
     def inst(cpu):
         addr = address(cpu)
-        if cpu.read_low < addr < cpu.read_high:
+        if addr > BANKED:
             src = cpu.blocks[addr >> 12]
             if src is None:
                 cpu.access_cycle = last
@@ -692,7 +691,7 @@ def _read_ind_y(op, dummy_at, last):
             _dummy(cpu, base, addr, dummy_at)
             cpu.cycles += 1
             addr &= 0xFFFF
-        if cpu.read_low < addr < cpu.read_high:
+        if addr > BANKED:
             src = cpu.blocks[addr >> 12]
             if src is None:
                 cpu.access_cycle = last
@@ -713,7 +712,7 @@ def _write_ind_y(value, dummy_at, last):
         base = m[zp] | m[(zp + 1) & 0xFF] << 8
         addr = base + cpu.y
         wrong = (base & 0xFF00) | (addr & 0xFF)  # always read first (a write cannot wait for the carry)
-        if cpu.read_low < wrong < cpu.read_high and cpu.blocks[wrong >> 12] is None:
+        if IO_LOW < wrong < IO_END and cpu.blocks[wrong >> 12] is None:
             cpu.access_cycle = dummy_at
             cpu.io_read(wrong)
         addr &= 0xFFFF
@@ -741,7 +740,7 @@ def _read_absolute(op, last):
         m = cpu.memory
         pc = cpu.pc
         addr = m[pc] | m[pc + 1] << 8
-        if cpu.read_low < addr < cpu.read_high:
+        if addr > BANKED:
             src = cpu.blocks[addr >> 12]
             if src is None:
                 cpu.access_cycle = last
@@ -808,7 +807,7 @@ def _rmw(op, address, operand, cycles):
     def inst(cpu):
         addr = address(cpu)
         m = cpu.memory
-        if cpu.read_low < addr < cpu.read_high:
+        if addr > BANKED:
             src = cpu.blocks[addr >> 12]
             if src is None:  # an I/O register sees the old value written back first
                 cpu.access_cycle = cycles - 3
@@ -821,7 +820,7 @@ def _rmw(op, address, operand, cycles):
             else:
                 cpu.access_cycle = cycles - 1
                 cpu.write_high(addr, op(cpu, src[addr]))
-        elif 1 < addr < 0xA000:
+        elif addr > 1:
             m[addr] = op(cpu, m[addr])
         else:
             cpu.access_cycle = cycles - 1
