@@ -94,7 +94,7 @@ count_arg = number_arg(1, 1 << 48, "count", hex_bounds=False)
 # --- arguments that name a file or a folder: each says its role where it is declared -------------
 
 def add_model_arguments(parser, cia: bool = False) -> None:
-    """``--model`` (and with *cia* ``--cia``): which C64 the machine is (asm6502.emu.c64.models);
+    """``--model`` (and with *cia* ``--cia``): which C64 the machine is (asm6502.c64models);
     ``machine_model(args)`` gives it."""
     default = models.DEFAULT
     listed = "; ".join(f"{m.name}: {m.title}, CPU {m.cpu}, VIC-II {m.vic}, CIA {m.cia}" for m in models.MODELS)
