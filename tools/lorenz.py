@@ -36,8 +36,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from asm6502 import c64models as models
-from asm6502.emu.c64 import screen, session
 from asm6502.emu.c64 import roms as romlib
+from asm6502.emu.c64 import screen, session
 from asm6502.emu.c64.drive import Disk, DiskFile
 from asm6502.emu.c64.machine import C64
 from asm6502.opcodes import OPCODES

@@ -49,8 +49,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from asm6502 import c64models as models  # noqa: E402
-from asm6502.emu.c64 import screen, session  # noqa: E402
 from asm6502.emu.c64 import roms as romlib  # noqa: E402
+from asm6502.emu.c64 import screen, session  # noqa: E402
 from asm6502.emu.c64.drive import Disk  # noqa: E402
 from asm6502.fileio import MAX_PRG_BYTES, Files  # noqa: E402
 
