@@ -125,16 +125,18 @@ def oracle_home() -> Path:
     return Path(os.environ.get("PROFIASS_HOME") or "PROFIASS_HOME-is-not-set")
 
 
-def c64_test_machine(cia_model: str = "6526"):
-    """The C64 machine booted on the test KERNAL (tests/fixtures/c64/testkernal.asm, a
-    Profi-Ass source assembled by asm6502), a stand-in BASIC and character ROM."""
+def c64_test_machine(cia_model: str | None = None, model=None):
+    """The C64 machine of *model* (``c64models``; default the old one), with the CIAs
+    *cia_model* (default the model's), booted on the test KERNAL (tests/fixtures/c64/
+    testkernal.asm, a Profi-Ass source assembled by asm6502), a stand-in BASIC and character ROM."""
+    from asm6502 import c64models as models
     from asm6502.asm import assemble
     from asm6502.emu.c64.machine import C64, RomImages
 
     kernal = assemble((FIXTURES / "c64" / "testkernal.asm").read_text(), "testkernal.asm").image
     basic = bytes([0x94]) + bytes(0x1FFF)
     chargen = bytes((i * 7 + 3) & 0xFF for i in range(0x1000))
-    machine = C64(RomImages(basic, bytes(kernal), chargen), cia_model=cia_model)
+    machine = C64(RomImages(basic, bytes(kernal), chargen), model=(model or models.DEFAULT).with_chips(cia=cia_model))
     stop = machine.run(2_000_000)
     assert stop.reason == "idle", stop
     return machine

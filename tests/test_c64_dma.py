@@ -17,6 +17,7 @@ from test_c64_machine import booted, make_test_roms
 
 from asm6502.asm import assemble
 from asm6502.asm.result import Options
+from asm6502.c64models import DEFAULT, Model
 from asm6502.emu.c64.machine import C64
 
 START = 0xC000
@@ -30,12 +31,13 @@ def roms():
     return make_test_roms()
 
 
-def machine_at(roms, source: str, line: int, offset: int, d011: int = 0x0B, sprites: int = 0) -> tuple[C64, int]:
+def machine_at(roms, source: str, line: int, offset: int, d011: int = 0x0B, sprites: int = 0,
+               model: Model = DEFAULT) -> tuple[C64, int]:
     """A booted machine with *source* at $C000, the CPU about to run it in cycle *offset*
     of raster *line* of a frame after the boot (interrupts off in the CIAs, I/O and RAM in
     view: $01 = $35); the display off or on (*d011*) and the sprites of the mask *sprites*
-    at Y = SPRITE_LINE.  Returns the machine and the line's first cycle."""
-    m = booted(roms)
+    at Y = SPRITE_LINE; a C64 of *model*.  Returns the machine and the line's first cycle."""
+    m = booted(roms, model=model)
     base = (m.cpu.cycles // FRAME + 2) * FRAME + line * LINE
     start = base + offset
     prg = assemble(source, "dma-test.asm", Options(cpu="6502i")).prg
@@ -99,7 +101,7 @@ def test_sha_stores_without_the_and_when_the_read_before_its_write_waits(roms, b
 # the window begins at the read of its operand / at the next fetch / long after the instruction
 @pytest.mark.parametrize("before", [1, 2, 20])
 def test_ane_ors_a_with_ee_whether_or_not_the_read_of_its_operand_waits(roms, before, a, x, imm, result):
-    """ANE #imm: A = (A OR $EE) AND X AND imm, the constant Lorenz's suite expects, whether
+    """ANE #imm on the old C64 (the default model): A = (A OR $EE) AND X AND imm, the constant Lorenz's suite expects, whether
     the bus is free or the VIC holds the read of the operand."""
     source = f"*= $c000\n lda #${a:02x}\n ldx #${x:02x}\n ane #${imm:02x}\n sta $1000\n jmp *\n"
     m, _base = machine_at(roms, source, 0x33, 11 - before - 4, d011=0x1B)

@@ -262,7 +262,7 @@ def test_the_6510_runs_documented_instructions_as_py65_does(seed, regs, start):
         mem[addr] = value
 
     cpu = C64CPU(mem, lambda addr: None, store)
-    cpu.read_low, cpu.read_high = 0x10000, 0
+    cpu.blocks = (mem,) * 16  # (no I/O registers: plain RAM everywhere)
     cpu.pc = start
     for c in (ref, cpu):
         c.a, c.x, c.y, c.sp, p = regs

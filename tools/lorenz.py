@@ -35,6 +35,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from asm6502 import c64models as models
 from asm6502.emu.c64 import roms as romlib
 from asm6502.emu.c64 import screen, session
 from asm6502.emu.c64.drive import Disk, DiskFile
@@ -117,7 +118,8 @@ class Bench:
 
     def __init__(self, suite: str, rom_dir: str):
         self.suite = suite
-        machine = C64(session.images(romlib.load_dir(rom_dir)), disk=suite_disk(suite))
+        # the old C64: the suite's expected values were recorded on one (models.py)
+        machine = C64(session.images(romlib.load_dir(rom_dir)), disk=suite_disk(suite), model=models.model("c64"))
         stop = machine.run(session.BOOT_LIMIT)
         if stop.reason != "idle":
             raise SystemExit(f"lorenz: the C64 did not reach READY. ({stop.message})")

@@ -4,8 +4,8 @@ floooh/chips-test keeps them in tests/vice-tests) on asm6502's C64 and print a t
 
 The programs report through VICE's debug cartridge: a write of 0 to $D7FF is a pass, $FF
 a failure (``asm6502 run`` ends with that value as its exit status).  Only those that do
-are run, on a PAL C64: those with "new" in their name on 6526A CIAs (``--cia 6526a``),
-the others on the 6526 of VICE's default; "ntsc" variants are passed over, so are the
+are run, on the old PAL C64 (``--model c64``): those with "new" in their name on 6526A CIAs
+(``--cia 6526a``), the others on its 6526; "ntsc" variants are passed over, so are the
 programs that only record data (record*, cia-b-counts-a).  A folder holding a .d64 gets it as device 8 (the data files
 some programs load), else the folder itself.  The suite stays outside the repository;
 name its folder:
@@ -15,8 +15,8 @@ name its folder:
 
 With ``--testlist FILE`` (VICE's testbench/c64-testlist.in) it runs the tests that list
 names instead, of the folders given (default VICII, CIA, CPU, interrupts), the way VICE's
-testbench runs x64sc: each program autostarted (LOAD and RUN) on a PAL C64C (VIC-II 8565;
-a 6569 where the list says vicii-old), at most the listed number of cycles from power-on
+testbench runs x64sc: each program autostarted (LOAD and RUN) on a PAL C64C (``--model c64c``:
+VIC-II 8565, 6526A CIAs; a 6569 where the list says vicii-old, 6526s for cia-old), at most the listed number of cycles from power-on
 (a part may name a folder under the top ones: VICII/border).  ``exitcode`` tests pass when
 the program writes 0 to $D7FF; ``screenshot`` tests when the picture at the end (the debug cartridge's exit or
 the cycle limit) matches the reference in the test's references/ folder pixel for pixel,
@@ -48,6 +48,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from asm6502 import c64models as models  # noqa: E402
 from asm6502.emu.c64 import roms as romlib  # noqa: E402
 from asm6502.emu.c64 import screen, session  # noqa: E402
 from asm6502.emu.c64.drive import Disk  # noqa: E402
@@ -72,7 +73,8 @@ def programs(base: Path, parts: list[str]) -> list[Path]:
 def run_one(images, prg: Path, files: Files) -> tuple[str, str]:
     images_d64 = sorted(prg.parent.glob("*.d64"))
     disk = Disk.load(str(images_d64[0] if images_d64 else prg.parent), files)
-    machine = session.boot(images, disk=disk, cia_model="6526a" if "new" in prg.name.lower() else "6526")
+    model = models.DEFAULT.with_chips(cia="6526a" if "new" in prg.name.lower() else "6526")
+    machine = session.boot(images, disk=disk, model=model)
     session.start_program(machine, files.read(prg, MAX_PRG_BYTES, "C64 program"))
     stop = machine.run(LIMIT, stop_when_polling=False)
     if stop.reason == "exit":
@@ -198,10 +200,17 @@ def decode_png(data: bytes) -> tuple[int, int, list[bytes]]:
     return width, height, rows
 
 
-def vic_model(listed: Listed) -> str:
-    """The VIC-II x64sc runs a test on: the testbench starts it as a C64C (``-model c64c``,
-    testbench/x64sc-hooks.sh), whose VIC-II is an 8565, but with vicii-old (a 6569)."""
-    return "6569" if "vicii-old" in listed.options else "8565"
+TESTBENCH_MODEL = models.model("c64c")  # testbench/x64sc-hooks.sh: x64sc -model c64c
+OLD = models.model("c64")
+
+
+def machine_model(listed: Listed) -> models.Model:
+    """The machine x64sc runs a test on: the testbench starts it as a C64C (``-model c64c``,
+    testbench/x64sc-hooks.sh: VIC-II 8565, 6526A CIAs, its ANE constants), with the old C64's
+    VIC-II (6569) for vicii-old and its CIAs (6526) for cia-old (``-VICIImodel``,
+    ``-ciamodel``; the CPU stays the C64C's)."""
+    return TESTBENCH_MODEL.with_chips(vic=OLD.vic if "vicii-old" in listed.options else None,
+                                      cia=OLD.cia if "cia-old" in listed.options else None)
 
 
 def reference_for(listed: Listed, folder: Path) -> Path | None:
@@ -285,8 +294,7 @@ def run_listed(images, listed: Listed, folder: Path, files: Files,
     with / as _) and ours, the reference and their difference side by side (NAME-diff.png)."""
     disks = [o.split(":", 1)[1] for o in listed.options if o.startswith("mountd64:")]
     disk = Disk.load(str(folder / disks[0]) if disks else str(folder), files)
-    cia = "6526a" if "cia-new" in listed.options else "6526"
-    machine = session.boot(images, disk=disk, cia_model=cia, vic_model=vic_model(listed))
+    machine = session.boot(images, disk=disk, model=machine_model(listed))
     session.start_program(machine, files.read(folder / listed.prg, MAX_PRG_BYTES, "C64 program"))
     stop = machine.run(max(listed.limit - machine.cpu.cycles, 1), stop_when_polling=False, stop_when_idle=False)
     if listed.kind == "exitcode":

@@ -12,10 +12,22 @@ import re
 import sys
 from pathlib import Path
 
+from asm6502 import c64models as models
 from asm6502.cli.basic_common import add_case_option, tokenize_text
 from asm6502.cli.basic_common import read_prg as _read_prg
 from asm6502.cli.basic_common import read_text as _read_text
-from asm6502.cli.common import Parser, add_path_argument, command_name, count_arg, gate, guarded, number_arg, print_diagnostics
+from asm6502.cli.common import (
+    Parser,
+    add_model_arguments,
+    add_path_argument,
+    command_name,
+    count_arg,
+    gate,
+    guarded,
+    machine_model,
+    number_arg,
+    print_diagnostics,
+)
 from asm6502.diagnostics import DiagnosticError, error
 from asm6502.fileio import INPUT, ROM_FOLDER, Files, refuse_binary
 from asm6502.petscii import REVERSED_SPACE
@@ -49,6 +61,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="directory of the ROM images for --rom (default: $ASM6502_ROMS, then VICE's C64 directories)")
     p.add_argument("--cycles", type=count_arg, metavar="N",
                    help="with --rom: stop after N clock cycles (exit code 3)")
+    add_model_arguments(p)
     add_case_option(p)
     p.set_defaults(func=run)
 
@@ -78,6 +91,8 @@ def run(args, files: Files) -> int:
         prg = _read_prg(args.prg, files=files)
     if args.rom or args.roms:
         return _run_on_rom(args, prg, files)
+    if args.model != models.DEFAULT.name:
+        raise DiagnosticError([error(f"--model {args.model} is a C64's: it needs --rom (the interpreter is no C64 model)")])
     options = RunOptions(seed=args.seed, max_statements=args.max_statements)
     if args.input:
         data = files.read(args.input, what="input")
@@ -136,7 +151,7 @@ def _run_on_rom(args, prg: bytes, files) -> int:
     lookup = find_roms(args.roms, files=files)
     if lookup.roms is None:
         raise DiagnosticError([error(f"--rom needs the C64 ROM images: {lookup.note()}")])
-    machine = session.boot(session.images(lookup.roms))
+    machine = session.boot(session.images(lookup.roms), model=machine_model(args))
     session.start_program(machine, prg)
     if args.input:
         machine.type_text(text_to_keys(files.text(args.input, what="input"), args.input))

@@ -8,6 +8,7 @@ import os
 import sys
 from collections.abc import Callable
 
+from asm6502 import c64models as models
 from asm6502 import filetype
 from asm6502.cli.base import (
     DIAGNOSTICS_OPTIONS,
@@ -91,6 +92,25 @@ count_arg = number_arg(1, 1 << 48, "count", hex_bounds=False)
 
 
 # --- arguments that name a file or a folder: each says its role where it is declared -------------
+
+def add_model_arguments(parser, cia: bool = False) -> None:
+    """``--model`` (and with *cia* ``--cia``): which C64 the machine is (asm6502.c64models);
+    ``machine_model(args)`` gives it."""
+    default = models.DEFAULT
+    listed = "; ".join(f"{m.name}: {m.title}, CPU {m.cpu}, VIC-II {m.vic}, CIA {m.cia}" for m in models.MODELS)
+    parser.add_argument("--model", choices=models.NAMES, default=default.name,
+                        help=f"the C64 model (default {default.name}; {listed}): its chips and the constants of "
+                        "the unstable opcodes ANE and LXA (docs/c64.md)")
+    if cia:
+        parser.add_argument("--cia", choices=models.CIA_MODELS,
+                            help="the CIA chips instead of the model's: 6526 (the first C64s) or 6526a (later "
+                            "boards: the interrupt one cycle earlier)")
+
+
+def machine_model(args: argparse.Namespace):
+    """The ``models.Model`` that ``add_model_arguments``' options name."""
+    return models.model(args.model).with_chips(cia=getattr(args, "cia", None))
+
 
 def add_path_argument(parser, *flags: str, role: Role, what: str | None = None, **kwargs) -> argparse.Action:
     """``parser.add_argument(*flags, **kwargs)`` for an argument naming a file or a folder, with its

@@ -9,7 +9,18 @@ import sys
 from dataclasses import replace
 
 from asm6502 import filetype
-from asm6502.cli.common import Parser, add_path_argument, address_arg, command_name, count_arg, gate, guarded, read_program
+from asm6502.cli.common import (
+    Parser,
+    add_model_arguments,
+    add_path_argument,
+    address_arg,
+    command_name,
+    count_arg,
+    gate,
+    guarded,
+    machine_model,
+    read_program,
+)
 from asm6502.diagnostics import DiagnosticError, error
 from asm6502.emu.c64 import screen as pictures
 from asm6502.emu.c64.roms import ENV_VAR, find_roms
@@ -121,9 +132,7 @@ def build_parser() -> argparse.ArgumentParser:
     c64.add_argument("--keyboard", choices=("buffer", "matrix"), default="buffer",
                      help="typing goes into the KERNAL's keyboard buffer (default, like VICE's -keybuf) "
                      "or is pressed on the keyboard matrix")
-    c64.add_argument("--cia", choices=("6526", "6526a"), default="6526",
-                     help="the CIA chips: 6526 (the first C64s, VICE's default) or 6526a (later boards: "
-                     "the interrupt one cycle earlier)")
+    add_model_arguments(c64, cia=True)
     c64.add_argument("--cycles", "--limitcycles", "-limitcycles", dest="cycles", type=count_arg, metavar="N",
                      help=f"stop after N clock cycles (985,248 a second): on the C64 counted from the end of the boot "
                      f"(default {DEFAULT_CYCLES:,}), on the stubs from the program's start (a success there)")
@@ -259,7 +268,7 @@ def _run(args: argparse.Namespace, files: Files) -> int:
     machine_only = [name for name, value in (("--disk", args.disk), ("--type", args.type),
                                              ("--until-text", args.until_text), ("--until-pc", args.until_pc),
                                              ("--transcript", args.transcript),
-                                             ("--cia", args.cia != "6526")) if value]
+                                             ("--cia", args.cia is not None)) if value]
     if machine_only or args.prg is None:
         what = ", ".join(machine_only) or "running without a PRG"
         if lookup is None:
@@ -284,7 +293,8 @@ def _run_stubbed(args: argparse.Namespace, files: Files, note: str | None = None
     # pictures on the way (--screenshot-at, --strip): the run is scripted, with the keys of --input only
     interactive = terminal and args.screenshot_at is None and args.strip == 1
     screen = _TerminalScreen(sys.stdout, ansi=sys.stdout.isatty()) if interactive else None
-    machine = Machine(MachineOptions(getin_waits=interactive), on_output=screen.put if screen else None)
+    machine = Machine(MachineOptions(getin_waits=interactive, model=machine_model(args)),
+                      on_output=screen.put if screen else None)
     start, _end = machine.load_prg(data, name=args.prg)
     entry = args.sys
     if entry is None:  # from a BASIC start line's SYS address, as RUN would go there; else the load address

@@ -10,7 +10,7 @@ import sys
 import time
 
 from asm6502 import filetype
-from asm6502.cli.common import read_program
+from asm6502.cli.common import machine_model, read_program
 from asm6502.diagnostics import DiagnosticError, error
 from asm6502.emu.c64 import screen, session
 from asm6502.emu.c64.drive import Disk
@@ -136,7 +136,8 @@ def run_on_c64(args: argparse.Namespace, roms: RomSet, files: Files) -> int:
                    and args.screenshot_at is None)
 
     started = time.process_time()  # the speed --stats tells is per CPU second (a busy machine shares its cores)
-    machine = session.boot(session.images(roms), disk=disk, keyboard_mode=args.keyboard, cia_model=args.cia)
+    machine = session.boot(session.images(roms), disk=disk, keyboard_mode=args.keyboard,
+                           model=machine_model(args))
     boot_cycles = machine.cpu.cycles
     if prg is not None:
         session.start_program(machine, prg, args.sys)

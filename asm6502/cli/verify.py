@@ -7,7 +7,17 @@ import json
 import os
 import sys
 
-from asm6502.cli.common import Parser, add_path_argument, command_name, gate, guarded, number_arg
+from asm6502 import c64models as models
+from asm6502.cli.common import (
+    Parser,
+    add_model_arguments,
+    add_path_argument,
+    command_name,
+    gate,
+    guarded,
+    machine_model,
+    number_arg,
+)
 from asm6502.diagnostics import DiagnosticError, error
 from asm6502.emu import superhirn
 from asm6502.emu.harness import Machine
@@ -82,6 +92,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="play on the whole C64 with the real KERNAL and BASIC ROMs from DIR (default: "
                    "$ASM6502_ROMS, then VICE's C64 directories; about 0.25 CPU s a game)")
     s.add_argument("--no-roms", action="store_true", help="use the ROM stubs even when ROM images are found")
+    add_model_arguments(s)
     s.add_argument("--require-claim", action="store_true",
                    help="also fail (exit 1) when a secret needs more than six guesses")
     return p
@@ -102,6 +113,9 @@ def _verify_superhirn(args: argparse.Namespace, plan: Files) -> int:
             from asm6502.emu.c64.session import images
 
             roms = images(lookup.roms)
+    if roms is None and args.model != models.DEFAULT.name:
+        raise DiagnosticError([error(f"--model {args.model} is the whole C64's: it needs the C64 ROM images "
+                                     "(--roms DIR), the ROM stubs play on the default model")])
     total = len(args.secrets) if args.secrets else 6 ** superhirn.POSITIONS
     bar = None
     if not args.no_progress and sys.stderr.isatty():
@@ -110,7 +124,8 @@ def _verify_superhirn(args: argparse.Namespace, plan: Files) -> int:
         bar = tqdm(total=total, unit="game", desc="superhirn", file=sys.stderr, leave=False)
     try:
         report = superhirn.sweep(prg, args.secrets, jobs=args.jobs,
-                                 progress=(lambda _record: bar.update(1)) if bar else None, roms=roms)
+                                 progress=(lambda _record: bar.update(1)) if bar else None, roms=roms,
+                                 model=machine_model(args))
     finally:
         if bar is not None:
             bar.close()

@@ -35,6 +35,7 @@ from enum import Enum
 
 from asm6502 import c64map, petscii
 from asm6502.c64map import ADDRESS, BASIC_ROM
+from asm6502.c64models import DEFAULT, Model
 from asm6502.diagnostics import DiagnosticError, Span, error
 from asm6502.emu.c64 import stubrom
 from asm6502.emu.c64.machine import C64, StopRun
@@ -92,6 +93,7 @@ _REASONS = {"returned": StopReason.RETURNED, "brk": StopReason.BRK, "rom-call": 
 class MachineOptions:
     getin_waits: bool = False  # GETIN with no key: stop INPUT_NEEDED instead of returning 0
     echo_input: bool = True  # typed lines appear in ``screen`` like on the C64 screen
+    model: Model = DEFAULT  # the C64 the stub ROMs run in (its chips and CPU constants)
 
 
 @dataclass(frozen=True)
@@ -149,7 +151,7 @@ class Machine:
         chargen: bytes | None = None,
     ):
         self.options = options
-        self.c64 = c64 = C64(stubrom.images(chargen))
+        self.c64 = c64 = C64(stubrom.images(chargen), model=options.model)
         stubrom.prepare(c64)
         self.memory: list[int] = c64.memory
         self.cpu = c64.cpu

@@ -31,7 +31,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 
-from asm6502 import petscii
+from asm6502 import c64models, petscii
 from asm6502.diagnostics import DiagnosticError, error
 from asm6502.emu.harness import Machine, MachineOptions, StopReason
 from asm6502.petscii import petscii_to_text
@@ -316,9 +316,9 @@ class ScenarioResult:
 NEVER_ENDS = ("BUDGET", "CYCLES")  # the outcome of a game that used up its budget
 
 
-def check_scenarios(prg: bytes, roms=None) -> list[ScenarioResult]:
+def check_scenarios(prg: bytes, roms=None, model=None) -> list[ScenarioResult]:
     """The article's scenarios in turn; only the first when it never ends (the others would too)."""
-    c64 = booted_c64(prg, roms) if roms is not None else None
+    c64 = booted_c64(prg, roms, model) if roms is not None else None
     results = []
     for s in SCENARIOS:
         if c64 is not None:
@@ -332,11 +332,12 @@ def check_scenarios(prg: bytes, roms=None) -> list[ScenarioResult]:
     return results
 
 
-def booted_c64(prg: bytes, roms):
-    """A C64 (``asm6502.emu.c64``) on *roms* at READY. with the program in memory, and that state."""
+def booted_c64(prg: bytes, roms, model=None):
+    """A C64 (``asm6502.emu.c64``) of *model* (``models.Model``; None: the default) on *roms* at
+    READY. with the program in memory, and that state."""
     from asm6502.emu.c64 import session
 
-    machine = session.boot(roms)
+    machine = session.boot(roms, model=model or c64models.DEFAULT)
     machine.inject_prg(prg)
     return machine, machine.save_state()
 
@@ -387,8 +388,8 @@ def check_game(prg: bytes, secret: Code, c64=None, ready: tuple[Machine, dict] |
 
 
 def _check_chunk(task) -> list[GameRecord]:
-    prg, secrets, roms = task
-    c64 = booted_c64(prg, roms) if roms is not None else None
+    prg, secrets, roms, model = task
+    c64 = booted_c64(prg, roms, model) if roms is not None else None
     ready = ready_machine(prg) if roms is None else None
     return [check_game(prg, s, c64, ready) for s in secrets]
 
@@ -418,13 +419,14 @@ def _exit_with_parent(parent: int) -> None:
 
 
 def iter_sweep(prg: bytes, secrets: Sequence[Code] | None = None, jobs: int = 2,
-               chunk: int = 6, roms=None) -> Iterator[GameRecord]:
+               chunk: int = 6, roms=None, model=None) -> Iterator[GameRecord]:
     """Yield a GameRecord per secret (in completion order), ``jobs`` processes.
-    *roms* (``c64.machine.RomImages``): play on the whole C64 (one boot per chunk)."""
+    *roms* (``c64.machine.RomImages``): play on the whole C64 (one boot per chunk), a C64 of
+    *model* (``c64.models.Model``; None: the default)."""
     secrets = list(program_order() if secrets is None else secrets)
     if roms is not None:
         chunk = max(chunk, 24)
-    tasks = [(prg, tuple(secrets[i : i + chunk]), roms) for i in range(0, len(secrets), chunk)]
+    tasks = [(prg, tuple(secrets[i : i + chunk]), roms, model) for i in range(0, len(secrets), chunk)]
     if jobs <= 1:
         for task in tasks:
             yield from _check_chunk(task)
@@ -548,10 +550,11 @@ class SweepReport:
 
 def sweep(prg: bytes, secrets: Sequence[Code] | None = None, jobs: int = 2,
           progress: Callable[[GameRecord], None] | None = None, scenarios: bool = True,
-          roms=None) -> SweepReport:
+          roms=None, model=None) -> SweepReport:
     """Play every secret (default all 1296) and the article's scenarios; build the report.
-    *roms*: on the whole C64 with these ROM images (counts are clock cycles then)."""
-    checked = tuple(check_scenarios(prg, roms)) if scenarios else ()
+    *roms*: on the whole C64 with these ROM images (counts are clock cycles then), a C64 of
+    *model* (``c64.models.Model``; None: the default)."""
+    checked = tuple(check_scenarios(prg, roms, model)) if scenarios else ()
     if checked and checked[0].game.outcome in NEVER_ENDS:
         # a program that never finishes a game would take the whole budget for every secret
         unit = f"{C64_GAME_BUDGET:,} clock cycles" if roms is not None else f"{GAME_BUDGET:,} instructions"
@@ -559,7 +562,7 @@ def sweep(prg: bytes, secrets: Sequence[Code] | None = None, jobs: int = 2,
                                      "(a game needs a tenth of that or less): it never stops; no secret was played")])
     started = time.perf_counter()
     games = []
-    for record in iter_sweep(prg, secrets, jobs, roms=roms):
+    for record in iter_sweep(prg, secrets, jobs, roms=roms, model=model):
         games.append(record)
         if progress is not None:
             progress(record)

@@ -9,12 +9,12 @@ table ``EVERY_OPCODE`` (below, made from the tables the assembler's ``--cpu
 6502i`` is made from) out of an addressing mode, an access (read, write,
 read-modify-write) and an operation:
 
-* a read between ``read_low`` and ``read_high`` (exclusive; the machine sets
-  them: $D000-$DFFF while I/O is banked in, and a banked area whose bytes the
-  memory list does not hold) reads the list ``blocks`` names for its 4 KB block
-  (``blocks[addr >> 12][addr]``: the ROM or RAM in view, each a 64 KB list
-  indexed by address), or, where ``blocks`` has None (the I/O registers), asks
-  the machine (``io_read``, called for the I/O registers only: the raster counter,
+* a read at $A000 and above (the banked areas, ``BANKED``) reads the list
+  ``blocks`` names for its 4 KB block (``blocks[addr >> 12][addr]``: the memory
+  list, or the ROM or RAM in view where the memory list does not hold it, each
+  a 64 KB list indexed by address; the memory map puts the tuple for its
+  configuration in place by reference, one store a bank switch), or, where
+  ``blocks`` has None (the I/O registers), asks the machine (``io_read``, called for the I/O registers only: the raster counter,
   a CIA timer, the keyboard matrix; reading a CIA's interrupt register also clears
   it); every other read is a plain list read;
 * a write to $0000/$0001 (the 6510's own port: ``write_port`` from zero page)
@@ -38,12 +38,11 @@ index crosses a page.  During an I/O access (``io_read``, ``write_high``),
 minus one).
 
 The undocumented opcodes behave as "No More Secrets - NMOS 6510 Unintended
-Opcodes" (groepaz, 2021) describes them; the unstable LXA and ANE use the constant $EE that
-Wolfgang Lorenz's test suite 2.15 expects of a C64 (lxab.asm, aneb.asm, and trap1-trap17,
-whose ANE #$1B with A = $C6, X = $B1 and the bus free must give $00: bits 0 and 4 of the
-constant clear).  The constant differs from chip to chip: VICE testprogs CPU/ane-none,
-measured on a C64C, wants bit 0 set with the bus free (x64sc: $EF, $EE when the operand's read
-waits for the VIC), which this CPU does not give (docs/c64.md); SHA, SHX, SHY and
+Opcodes" (groepaz, 2021) describes them; the unstable LXA and ANE OR A with a constant
+that differs from chip to chip, and for ANE on a C64C with whether the read of its operand
+waits for the VIC: the machine's model gives them (``models.Model``: ``ane``, ``ane_rdy``,
+``lxa``, ``lxa_rdy``; $EE on the first C64s as Lorenz's suite expects, $EF / $EE for ANE on
+a C64C as VICE testprogs CPU/ane expect; docs/c64.md); SHA, SHX, SHY and
 SHS store the register AND the high byte of the address plus one, and across a page that
 value is also the high byte of the address written (without the AND when the VIC holds
 the read before the write).  A JAM opcode stops the CPU (``Jammed``).
@@ -54,6 +53,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from operator import attrgetter
 
+from asm6502.c64models import DEFAULT, Model
 from asm6502.emu.c64.mpu import FastMPU
 from asm6502.opcodes import ACCESS, OPCODES, PAGE_CROSSING_MODES, Access, Mode, cycles
 from asm6502.opcodes_undoc import ACCESS as UNDOCUMENTED_ACCESS
@@ -61,6 +61,7 @@ from asm6502.opcodes_undoc import ALTERNATES, UNDOCUMENTED
 
 IO_LOW = 0xCFFF  # reads above this and below $E000 are I/O (when banked in)
 IO_END = 0xE000
+BANKED = 0x9FFF  # reads above this go through the blocks of the configuration in force
 
 class Opcode:
     """One of the 256 opcodes of the NMOS 6510 as the emulator runs it."""
@@ -102,7 +103,6 @@ CYCLES: tuple[int, ...] = tuple(op.cycles for op in EVERY_OPCODE)
 #: bytes of each opcode with its operand
 SIZES: tuple[int, ...] = tuple(op.size for op in EVERY_OPCODE)
 JAM_OPCODES: frozenset[int] = frozenset(op.code for op in EVERY_OPCODE if op.mnemonic == "JAM")
-MAGIC = 0xEE  # LXA and ANE: A is ORed with it first (see the module docstring)
 
 
 def _tail_writes(op) -> int:
@@ -139,18 +139,20 @@ class Jammed(Exception):
 
 
 class C64CPU(FastMPU):
-    def __init__(self, memory: list[int], io_read: Callable[[int], int], write_high: Callable[[int, int], None]):
+    def __init__(self, memory: list[int], io_read: Callable[[int], int], write_high: Callable[[int, int], None],
+                 model: Model = DEFAULT):
         super().__init__(memory=memory, pc=0)
+        # the constants LXA and ANE OR A with: with the bus free, and when the read of the
+        # operand waits for the VIC (the model's)
+        self.ane, self.ane_rdy, self.lxa, self.lxa_rdy = model.ane, model.ane_rdy, model.lxa, model.lxa_rdy
         self.io_read = io_read
         self.write_high = write_high
         self.cycles = 0
         self.access_cycle = 0  # during an I/O access: its cycle is cycles + access_cycle
         self.limit = 0  # the machine's next event cycle; the run loop stops at it
         self.write_port = write_high  # a zero-page write to $00/$01
-        self.read_low = IO_LOW  # reads in (read_low, read_high) read blocks[addr >> 12], or io_read
-        self.read_high = IO_END
-        #: per 4 KB block: the list a read in the window reads (indexed by address), None: io_read
-        self.blocks: list[list[int] | None] = [memory] * 13 + [None] + [memory] * 2
+        #: per 4 KB block: the list a read above BANKED reads (indexed by address), None: io_read
+        self.blocks: tuple[list[int] | None, ...] = (memory,) * 13 + (None,) + (memory,) * 2
         # whether the read in the cycle cycles + offset waits for the VIC (the machine sets it;
         # asked by the few instructions whose result depends on it)
         self.read_waits: Callable[[int], bool] = lambda offset: False
@@ -190,7 +192,7 @@ class C64CPU(FastMPU):
         pc = self.pc
         ptr = m[pc] | m[pc + 1] << 8
         high = (ptr & 0xFF00) | ((ptr + 1) & 0xFF)
-        if self.read_low < ptr < self.read_high:  # (the window's bounds are page bounds)
+        if ptr > BANKED:  # (the blocks' bounds are page bounds: both bytes are in one block)
             src = self.blocks[ptr >> 12]
             if src is None:
                 self.access_cycle = 3
@@ -326,8 +328,9 @@ def _lax(cpu, v):
     _nz(cpu, v)
 
 
-def _lxa(cpu, v):  # LAX #imm: the unstable one
-    _lax(cpu, (cpu.a | MAGIC) & v)
+def _lxa(cpu, v):  # LAX #imm: the unstable one (its operand read in cycle 1)
+    magic = cpu.lxa if cpu.lxa == cpu.lxa_rdy or not cpu.read_waits(1) else cpu.lxa_rdy
+    _lax(cpu, (cpu.a | magic) & v)
 
 
 def _las(cpu, v):  # LDS / LAS: A = X = S = memory AND S
@@ -368,8 +371,9 @@ def _arr(cpu, v):
     cpu.a = r
 
 
-def _ane(cpu, v):  # XAA: the unstable one
-    _lda(cpu, (cpu.a | MAGIC) & cpu.x & v)
+def _ane(cpu, v):  # XAA: the unstable one (its operand read in cycle 1)
+    magic = cpu.ane if cpu.ane == cpu.ane_rdy or not cpu.read_waits(1) else cpu.ane_rdy
+    _lda(cpu, (cpu.a | magic) & cpu.x & v)
 
 
 def _sbx(cpu, v):  # AXS: X = (A AND X) - value, C as in CMP, V kept
@@ -521,7 +525,7 @@ def _dummy(cpu, base, addr, at):
     """The read of the address before the carry (the un-carried high byte): seen by an I/O
     register there (a read of RAM or ROM changes nothing)."""
     wrong = (base & 0xFF00) | (addr & 0xFF)
-    if cpu.read_low < wrong < cpu.read_high and cpu.blocks[wrong >> 12] is None:
+    if IO_LOW < wrong < IO_END and cpu.blocks[wrong >> 12] is None:
         cpu.access_cycle = at
         cpu.io_read(wrong)
 
@@ -581,7 +585,7 @@ def _abs_x_write(dummy_at):
         base = m[pc] | m[pc + 1] << 8
         addr = base + cpu.x
         wrong = (base & 0xFF00) | (addr & 0xFF)  # always read first (a write cannot wait for the carry)
-        if cpu.read_low < wrong < cpu.read_high and cpu.blocks[wrong >> 12] is None:
+        if IO_LOW < wrong < IO_END and cpu.blocks[wrong >> 12] is None:
             cpu.access_cycle = dummy_at
             cpu.io_read(wrong)
         return addr & 0xFFFF
@@ -596,7 +600,7 @@ def _abs_y_write(dummy_at):
         base = m[pc] | m[pc + 1] << 8
         addr = base + cpu.y
         wrong = (base & 0xFF00) | (addr & 0xFF)
-        if cpu.read_low < wrong < cpu.read_high and cpu.blocks[wrong >> 12] is None:
+        if IO_LOW < wrong < IO_END and cpu.blocks[wrong >> 12] is None:
             cpu.access_cycle = dummy_at
             cpu.io_read(wrong)
         return addr & 0xFFFF
@@ -611,7 +615,7 @@ def _ind_y_write(dummy_at):
         base = m[zp] | m[(zp + 1) & 0xFF] << 8
         addr = base + cpu.y
         wrong = (base & 0xFF00) | (addr & 0xFF)
-        if cpu.read_low < wrong < cpu.read_high and cpu.blocks[wrong >> 12] is None:
+        if IO_LOW < wrong < IO_END and cpu.blocks[wrong >> 12] is None:
             cpu.access_cycle = dummy_at
             cpu.io_read(wrong)
         return addr & 0xFFFF
@@ -653,7 +657,7 @@ def _address(mode: Mode, access: Access, cycles: int):
 def _read(op, address, operand, last):
     def inst(cpu):
         addr = address(cpu)
-        if cpu.read_low < addr < cpu.read_high:
+        if addr > BANKED:
             src = cpu.blocks[addr >> 12]
             if src is None:
                 cpu.access_cycle = last
@@ -687,7 +691,7 @@ def _read_ind_y(op, dummy_at, last):
             _dummy(cpu, base, addr, dummy_at)
             cpu.cycles += 1
             addr &= 0xFFFF
-        if cpu.read_low < addr < cpu.read_high:
+        if addr > BANKED:
             src = cpu.blocks[addr >> 12]
             if src is None:
                 cpu.access_cycle = last
@@ -708,7 +712,7 @@ def _write_ind_y(value, dummy_at, last):
         base = m[zp] | m[(zp + 1) & 0xFF] << 8
         addr = base + cpu.y
         wrong = (base & 0xFF00) | (addr & 0xFF)  # always read first (a write cannot wait for the carry)
-        if cpu.read_low < wrong < cpu.read_high and cpu.blocks[wrong >> 12] is None:
+        if IO_LOW < wrong < IO_END and cpu.blocks[wrong >> 12] is None:
             cpu.access_cycle = dummy_at
             cpu.io_read(wrong)
         addr &= 0xFFFF
@@ -736,7 +740,7 @@ def _read_absolute(op, last):
         m = cpu.memory
         pc = cpu.pc
         addr = m[pc] | m[pc + 1] << 8
-        if cpu.read_low < addr < cpu.read_high:
+        if addr > BANKED:
             src = cpu.blocks[addr >> 12]
             if src is None:
                 cpu.access_cycle = last
@@ -803,7 +807,7 @@ def _rmw(op, address, operand, cycles):
     def inst(cpu):
         addr = address(cpu)
         m = cpu.memory
-        if cpu.read_low < addr < cpu.read_high:
+        if addr > BANKED:
             src = cpu.blocks[addr >> 12]
             if src is None:  # an I/O register sees the old value written back first
                 cpu.access_cycle = cycles - 3
@@ -816,7 +820,7 @@ def _rmw(op, address, operand, cycles):
             else:
                 cpu.access_cycle = cycles - 1
                 cpu.write_high(addr, op(cpu, src[addr]))
-        elif 1 < addr < 0xA000:
+        elif addr > 1:
             m[addr] = op(cpu, m[addr])
         else:
             cpu.access_cycle = cycles - 1

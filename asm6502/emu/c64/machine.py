@@ -34,6 +34,7 @@ from dataclasses import dataclass
 from py65.devices.mpu6502 import MPU
 
 from asm6502.c64map import ADDRESS
+from asm6502.c64models import DEFAULT, Model
 from asm6502.diagnostics import DiagnosticError, error
 from asm6502.emu.c64 import keyboard
 from asm6502.emu.c64.cia import CIA
@@ -51,9 +52,6 @@ TRAP_OPCODE = 0x02  # a JAM opcode on the 6510: never in working code; VICE trap
 # through it.  On a C64 without the cartridge $D7FF is a mirror of SID register $1F, which
 # does not exist, so a program that is not a test has no reason to write it.
 DEBUG_CART = 0xD7FF
-# the CIA chips fitted: the 6526 of the first C64s (VICE x64sc's default) or the 6526A/8521
-# of later boards, whose interrupt output comes one cycle earlier
-CIA_MODELS = ("6526", "6526a")
 
 # KERNAL variables (asm6502.c64map)
 ST = ADDRESS["status"]
@@ -137,15 +135,15 @@ def _masking(instruction, machine):
 
 
 class C64:
-    """A PAL C64.  ``run(cycles)`` runs until a stop condition; ``type_text``
-    queues keys; ``transcript`` holds what went through CHROUT to the screen."""
+    """A PAL C64 of *model* (``models.MODELS``: its chips and their constants).
+    ``run(cycles)`` runs until a stop condition; ``type_text`` queues keys;
+    ``transcript`` holds what went through CHROUT to the screen."""
 
     def __init__(self, roms: RomImages, disk: Disk | None = None, keyboard_mode: str = "buffer",
-                 cia_model: str = "6526", vic_model: str = "6569"):
+                 model: Model = DEFAULT):
         if keyboard_mode not in ("buffer", "matrix"):
             raise ValueError(f"keyboard mode {keyboard_mode!r}: buffer or matrix")
-        if cia_model not in CIA_MODELS:
-            raise ValueError(f"CIA model {cia_model!r}: {' or '.join(CIA_MODELS)}")
+        self.model = model
         self.roms = roms
         self.keyboard_mode = keyboard_mode
         self.kernal = list(roms.kernal)
@@ -154,12 +152,11 @@ class C64:
         # VICE's power-on RAM pattern: 64 bytes $00, 64 bytes $FF, ...
         self.memory: list[int] = ([0x00] * 64 + [0xFF] * 64) * 512
         self.color = [0] * 1024
-        self.vic = VIC(vic_model)
+        self.vic = VIC(model.vic)
         self.vic.memory = self._vic_fetch
         self.vic.colour_ram = self.color
-        new_model = cia_model == "6526a"
-        self.cia1 = CIA("CIA 1", port_a_in=self._cia1_port_a, port_b_in=self._cia1_port_b, new_model=new_model)
-        self.cia2 = CIA("CIA 2", new_model=new_model)
+        self.cia1 = CIA("CIA 1", port_a_in=self._cia1_port_a, port_b_in=self._cia1_port_b, new_model=model.new_cia)
+        self.cia2 = CIA("CIA 2", new_model=model.new_cia)
         self.sid = [0] * 0x20
         self._noise = 0x7FFFF8  # SID voice 3 noise LFSR (23 bits)
         self.drive = Drive(disk)
@@ -186,7 +183,7 @@ class C64:
         self._poll_frames = 0
         self.stop_when_polling = True
         self.next_frame = CYCLES_PER_FRAME
-        self.cpu = C64CPU(self.memory, self._io_read, self._io_write)  # (writes: the map's, below)
+        self.cpu = C64CPU(self.memory, self._io_read, self._io_write, model)  # (writes: the map's, below)
         self.cpu.read_waits = self._read_waits
         for chip in (self.vic, self.cia1, self.cia2):
             chip.on_change = self._pull_limit

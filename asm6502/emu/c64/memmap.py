@@ -9,10 +9,10 @@ rest unused), so a byte of any of them is ``list[addr]``.
 What the memory list holds in each banked area (``held``) need not be what the CPU sees
 there (``kinds``): a switch copies nothing.  For each combination of the two (27 x 8)
 the map is made once, when first needed (a ``Bank``), and a switch puts the one for the
-new port lines in force by reference: the CPU's read window (``cpu.read_low``/``read_high``) spans the
-areas it does not hold (stale) and the I/O registers while they show, and a read in the
-window reads the list of its 4 KB block (``cpu.blocks``: the RAM or ROM in view, None for
-the registers) in place, without a call.  Writing the RAM keeps ``under`` current, and the
+new port lines in force by reference, in one store: the CPU reads a byte of the banked
+areas ($A000 and up) from the list its 4 KB block names in the bank's tuple (``cpu.blocks``:
+the memory list where it holds what is in view, else the RAM or ROM in view; None for the
+I/O registers) in place, without a call.  Writing the RAM keeps ``under`` current, and the
 memory list where it holds that RAM, so switching back to what the list holds makes it
 right again at no cost.  A stale area is copied in (8 KB or 4 KB, some microseconds) when
 code runs there -- the run loop fetches an instruction in a flagged page through the
@@ -52,14 +52,6 @@ HELD = tuple((KINDS[code % 3], KINDS[code // 3 % 3], KINDS[code // 9]) for code 
 W_PORT, W_PLAIN, W_BOTH, W_UNDER, W_IO = range(5)
 
 
-def _window(mask: int) -> tuple[int, int]:
-    """The CPU's read window (read_low, read_high) spanning the areas of *mask*."""
-    hooked = [start_end for i, (_n, *start_end) in enumerate(BANKS) if mask >> i & 1]
-    if not hooked:
-        return 0x10000, 0
-    return hooked[0][0] - 1, hooked[-1][1]
-
-
 #: per area: the first page flagged while it is hooked (the page before it: an instruction
 #: there may have operand bytes in the area)
 FIRST_PAGE = tuple((start >> 8) - 1 for _n, start, _e in BANKS)
@@ -78,21 +70,19 @@ class Bank:
     kinds: tuple[str, str, str]  # what each area shows (CONFIGS[lines])
     held: tuple[str, str, str]  # what the memory list holds in each area (IO: nothing to read there)
     stale: int  # areas (bits) whose bytes in view the memory list does not hold
-    hooked: int  # areas (bits) the CPU reads through its window: the stale ones, io while I/O shows
-    low: int  # the CPU's read window (read_low, read_high)
-    high: int
-    blocks: list  # per 4 KB block: the list a read in the window reads, None for the I/O registers
+    hooked: int  # areas (bits) the CPU reads elsewhere than the memory list: the stale ones, io while I/O shows
+    blocks: tuple  # per 4 KB block: the list a read there reads, None for the I/O registers (cpu.blocks)
     writes: tuple[int, ...]  # per 4 KB block: how a write reaches it (W_...)
 
 
 class MemoryMap:
     """The port, the banking and the lists behind them (see the module docstring).  The
-    machine gives it the CPU (whose window and ``limit`` it sets) and the function that
+    machine gives it the CPU (whose ``blocks`` and ``limit`` it sets) and the function that
     writes an I/O register.  Its attributes are slots: ``write_port`` runs at every switch."""
 
     __slots__ = ("memory", "under", "rom", "cpu", "io_write", "ddr", "data", "kept", "reads", "after", "afters",
-                 "held", "held_code", "bank", "banks", "area_flags", "edge_flag", "no_flag", "watched", "fetch_flags",
-                 "flagged", "fetch_low", "loop_low", "watch_page")
+                 "held", "held_code", "bank", "banks", "area_flags", "edge_flag", "watched", "fetch_flags",
+                 "flagged", "unflagged", "fetch_low", "loop_low", "watch_page")
 
     def __init__(self, memory: list[int], basic: list[int], chargen: list[int], kernal: list[int], cpu,
                  io_write: Callable[[int, int], None]):
@@ -117,16 +107,16 @@ class MemoryMap:
         # Per address: its page's flag object, true (not empty) where the run loop fetches
         # through the machine (indexed by the PC itself: no shift for the page on the run
         # loop's path).  The pages of an area share one (see flag); the page before the
-        # KERNAL, which is the I/O area's last, has its own.
+        # KERNAL, which is the I/O area's last, has its own; a page of no area holds False.
         self.area_flags: tuple[list[bool], ...] = ([], [], [])
         self.edge_flag: list[bool] = []
-        self.no_flag: list[bool] = []  # (never true)
         self.watched = [True]  # the flag of the page of the run's --until-pc address
         self.watch_page = -1
-        self.fetch_flags: list[list[bool]] = []
+        self.fetch_flags: list[list[bool] | bool] = []
         for page in range(0x100):
             self.fetch_flags += [self.page_flag(page)] * 0x100
         self.flagged = 0  # areas (bits) whose pages are flagged: the hooked ones, perhaps more (see flag)
+        self.unflagged = ~0  # ~flagged (a switch tests it: one step fewer)
         self.fetch_low = 0xFFFF  # below the first flagged page (perhaps lower: exact_fetch_low)
         self.loop_low = 0xFFFF  # the fetch_low the run loop tests with
         self.use(self.bank)
@@ -135,7 +125,6 @@ class MemoryMap:
         kinds = CONFIGS[lines]
         stale = sum(1 << i for i in range(3) if kinds[i] != held[i])
         hooked = stale | (IO_BIT if kinds[1] == IO else 0)
-        low, high = _window(hooked)
         blocks: list[list[int] | None] = []
         writes = []
         for block, i in enumerate(BLOCK_AREA):
@@ -148,7 +137,7 @@ class MemoryMap:
             else:
                 blocks.append(self.memory if not stale >> i & 1 else self.under if kinds[i] == RAM else self.rom)
                 writes.append(W_BOTH if held[i] == RAM else W_UNDER)
-        return Bank(lines, kinds, held, stale, hooked, low, high, blocks, tuple(writes))
+        return Bank(lines, kinds, held, stale, hooked, tuple(blocks), tuple(writes))
 
     def _bank(self, held_code: int, lines: int) -> Bank:
         bank = self.banks[held_code << 3 | lines]
@@ -164,11 +153,8 @@ class MemoryMap:
     def use(self, bank: Bank) -> None:
         """Put *bank* in force (``write_port`` does the same in place)."""
         self.bank = bank
-        cpu = self.cpu
-        cpu.read_low = bank.low
-        cpu.read_high = bank.high
-        cpu.blocks = bank.blocks
-        if bank.hooked & ~self.flagged:
+        self.cpu.blocks = bank.blocks
+        if bank.hooked & self.unflagged:
             self.flag(bank.hooked)
 
     def _after(self) -> list[Bank]:
@@ -191,11 +177,8 @@ class MemoryMap:
         bank = self.after[value]
         if bank is not self.bank:
             self.bank = bank
-            cpu = self.cpu
-            cpu.read_low = bank.low
-            cpu.read_high = bank.high
-            cpu.blocks = bank.blocks
-            if bank.hooked & ~self.flagged:
+            self.cpu.blocks = bank.blocks
+            if bank.hooked & self.unflagged:
                 self.flag(bank.hooked)
 
     def zero_page_store(self, value: Callable) -> Callable:
@@ -213,14 +196,10 @@ class MemoryMap:
                 v = value(cpu)
                 mm.data = v
                 m[1] = mm.reads[v]
-                bank = mm.after[v]
-                if bank is not mm.bank:
-                    mm.bank = bank
-                    cpu.read_low = bank.low
-                    cpu.read_high = bank.high
-                    cpu.blocks = bank.blocks
-                    if bank.hooked & ~mm.flagged:
-                        mm.flag(bank.hooked)
+                mm.bank = bank = mm.after[v]  # (stored whether or not it changed: fewer steps)
+                cpu.blocks = bank.blocks
+                if bank.hooked & mm.unflagged:
+                    mm.flag(bank.hooked)
             else:
                 mm.write_ddr(value(cpu))
             cpu.pc += 1
@@ -326,20 +305,21 @@ class MemoryMap:
         elif edge and not hooked & EDGE_AREAS:
             edge.clear()
         self.flagged = hooked
+        self.unflagged = ~hooked
         low = FETCH_LOW[hooked]
         if low < self.fetch_low:
             self.fetch_low = low
             if low < self.loop_low:  # the run loop would not look at the page: stop it
                 self.cpu.limit = self.cpu.cycles
 
-    def page_flag(self, page: int) -> list[bool]:
+    def page_flag(self, page: int) -> list[bool] | bool:
         """The flag object of *page* (see flag)."""
         if page == EDGE_PAGE:
             return self.edge_flag
         for i, (_n, _start, end) in enumerate(BANKS):
             if FIRST_PAGE[i] <= page < end >> 8:
                 return self.area_flags[i]
-        return self.no_flag
+        return False  # (a page of no area is never flagged: False, whose truth the run loop tests fastest)
 
     def watch(self, page: int) -> None:
         """Flag *page* (the run's --until-pc address's) for the run; -1: none."""
@@ -350,7 +330,7 @@ class MemoryMap:
             self._flag_page(page, self.watched)
         self.exact_fetch_low()
 
-    def _flag_page(self, page: int, flag: list[bool]) -> None:
+    def _flag_page(self, page: int, flag: list[bool] | bool) -> None:
         self.fetch_flags[page << 8:(page + 1) << 8] = [flag] * 0x100
 
     def exact_fetch_low(self) -> None:

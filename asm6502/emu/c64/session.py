@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from asm6502.c64models import DEFAULT, Model
 from asm6502.diagnostics import DiagnosticError, Span, error
 from asm6502.emu.c64.drive import Disk
 from asm6502.emu.c64.machine import C64, RomImages, Stop
@@ -37,10 +38,9 @@ def images(roms: RomSet) -> RomImages:
     return RomImages(roms.basic, roms.kernal, roms.chargen)
 
 
-def boot(roms: RomImages, disk: Disk | None = None, keyboard_mode: str = "buffer", cia_model: str = "6526",
-         vic_model: str = "6569") -> C64:
-    """A C64 switched on and waiting at READY. (the CHROUT transcript is cleared)."""
-    machine = C64(roms, disk=disk, keyboard_mode=keyboard_mode, cia_model=cia_model, vic_model=vic_model)
+def boot(roms: RomImages, disk: Disk | None = None, keyboard_mode: str = "buffer", model: Model = DEFAULT) -> C64:
+    """A C64 of *model* switched on and waiting at READY. (the CHROUT transcript is cleared)."""
+    machine = C64(roms, disk=disk, keyboard_mode=keyboard_mode, model=model)
     stop = machine.run(BOOT_LIMIT)
     if stop.reason != "idle":
         raise DiagnosticError([error(f"the C64 did not reach READY. after {BOOT_LIMIT:,} cycles "
