@@ -423,7 +423,8 @@ def _check(records: list[Record], src: _Source, version: int, upper: bool) -> Re
         _conclude(rec, printed, body, computed, cs_where, fixes, upper, options, diags, reports)
     learned = learn(repairs)
     # (the misreadings the lines still bad show again and again: this page's OCR habits)
-    own = habits([(rec.number, printed, rec.checksum) for _, rec, printed, *_ in later], upper, options)
+    own = habits([(rec.number, printed, rec.checksum) for _, rec, printed, *_ in later], upper, options,
+                 caches=[(tried.statements, tried.chunks, tried.names) for *_, tried in later])
     habit_pairs = frozenset((h.printed, h.meant) for h in own)
     # (the lines as printed, and the repaired ones as repaired)
     vocabulary = Vocabulary.of([(r.number, r.text.strip(" ")) for r in records]
