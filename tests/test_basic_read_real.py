@@ -156,6 +156,21 @@ def test_a_real_listing_comes_back_whole(real_reading):
     assert got["whole"] and got["printed differently"] == [11]
 
 
+@pytest.mark.parametrize("page,number,status,word", [
+    # the listing prints the word whole in another line, and nowhere with the blank OCR put in
+    ("8509-p70-disk-designer.ocr.txt", 250, "repaired", '"<2RIGHT,D0WN,3SPACE>VERSEHEN WERDEN.'),  # 'WER DEN'
+    ("8509-p70-disk-designer.ocr.txt", 290, "repaired", "MIT LOSCHSCHUTZ :"),  # 'LOSCHSCH UTZ'
+    ("8509-p70-disk-designer.ocr.txt", 240, "bad", "<2SPACE>KOENNEN<2SPACE>"),  # its first fix: 'KOE NNEN'
+    # 'ANGEHAENGT' in line 270 and 'ANGEH AENGT' in line 360: the inserted blank is the damage
+    ("8509-p70-disk-designer.ocr.txt", 270, "verified", "ANGEHAENGT"),
+    # no other line of Input-Routine prints DRUECKEN: the blank stays as printed
+    ("8511-p89-input-routine.ocr.txt", 3040, "bad", "DRU ECKEN"),
+])
+def test_blanks_inside_quotes_settled_by_the_listings_words(page, number, status, word, real_reading):
+    (line,) = [r for r in real_reading(page)[0].lines if r.number == number]
+    assert line.status == status and word in (line.fixed_texts[0] if status == "bad" else line.text)
+
+
 def test_two_listings_on_one_page_are_read_separately(real_reading):
     assert [len(r.lines) for r in real_reading("8510-p131-alarmanlage-codeschloss.ocr.txt")] == [72, 93]
 

@@ -464,6 +464,8 @@ def _settle_blanks(reports: list[LineReport | None], records: list[Record], uppe
     words = Words.of([(r.number, r.text.strip(" ")) for r in records if not r.lost]
                      + [(r.number, r.text) for r in reports if r is not None and r.status == "repaired"])
     for k, r in enumerate(reports):
+        if r is not None and r.status == "bad" and r.fixed_texts:  # the fixes offered, settled alike
+            reports[k] = _settled_fixes(r, words, upper, options)
         if r is None or r.status not in ("verified", "repaired") or '"' not in r.text:
             continue
         text, why = settle(r.text, r.number, words)
@@ -478,6 +480,22 @@ def _settle_blanks(reports: list[LineReport | None], records: list[Record], uppe
         diags.append(warning(f"repaired line {r.number}: {repair} (the checksum skips blanks)",
                              src.span(r.line, 1), *([] if src.span(r.line, 1).source else
                                                    [note(f"line {r.number} reads: {r.number} {r.printed}")])))
+
+
+def _settled_fixes(r: LineReport, words: Words, upper: bool, options: ChecksumOptions) -> LineReport:
+    """A bad line's fixes with their blanks inside quotes settled (:func:`_settle_blanks`), each
+    where its checksum stays the one it verifies with."""
+    texts, fixes = list(r.fixed_texts), list(r.fixes)
+    for j, fixed in enumerate(r.fixed_texts):
+        text, why = settle(fixed, r.number, words)
+        value = r.fix_checksums[j] if j < len(r.fix_checksums) and r.fix_checksums[j] is not None else r.checksum
+        body = line_body(text, upper) if why else None
+        if body is None or value is None or line_checksum(r.number, body, options) != value:
+            continue
+        texts[j] = text
+        if j < len(fixes):
+            fixes[j] = f"{fixes[j]}; " + "; ".join(why)
+    return replace(r, fixed_texts=tuple(texts), fixes=tuple(fixes))
 
 
 def _habit_witnesses(fix: Fix, own: tuple[Habit, ...]) -> str:
