@@ -121,12 +121,12 @@ LATER = [
     ("8509-p73-blinker.ocr.txt", 0, "8509-blinker-demo.disk.txt", (28, 28, 9, 0, 6, 0, 13, 0, 28, 2, 2)),
     ("8509-p73-blinker.ocr.txt", 1, "8509-blinker.disk.txt", (11, 11, 10, 1, 1, 0, 0, 0, 10, 0, 0)),
     # 9/85 p. 70-71: "Disk-Designer", two columns with the right column's numbers in
-    # cells of their own; 8 verified lines differ from the disk only by blanks OCR put into or
+    # cells of their own; 5 verified lines differ from the disk only by blanks OCR put into or
     # lost from strings (invisible to the checksum; those beside a control code's braces are dropped,
     # text.without_print_blanks).  Rules were learned from it (the page footer,
     # a speck touching the checksum, 'i0i0' on p. 73)
     # (lines 1110 and 1120 ran together, 1120's row without its number: read again, recut.py)
-    ("8509-p70-disk-designer.ocr.txt", 0, "8509-disk-designer.disk.txt", (247, 247, 114, 8, 96, 0, 36, 1, 246, 10, 10)),
+    ("8509-p70-disk-designer.ocr.txt", 0, "8509-disk-designer.disk.txt", (247, 247, 111, 5, 99, 0, 36, 1, 246, 10, 10)),
     # 11/85 p. 89: "Sichere INPUT-Routine",
     # Listing 3 up to "Fortsetzung auf Seite 95", one column; '$' read as 'T' all over the page
     # (PAT, INT, MIDT: the listing's habit, learned from 18 lines that verify with it, habits.py),
@@ -154,6 +154,21 @@ def test_a_real_listing_comes_back_whole(real_reading):
     # verifies the printed line, not the disk's)
     got = figures(real_reading, "8509-p73-blinker.ocr.txt", "8509-blinker.disk.txt", 1)
     assert got["whole"] and got["printed differently"] == [11]
+
+
+@pytest.mark.parametrize("page,number,status,word", [
+    # the listing prints the word whole in another line, and nowhere with the blank OCR put in
+    ("8509-p70-disk-designer.ocr.txt", 250, "repaired", '"<2RIGHT,D0WN,3SPACE>VERSEHEN WERDEN.'),  # 'WER DEN'
+    ("8509-p70-disk-designer.ocr.txt", 290, "repaired", "MIT LOSCHSCHUTZ :"),  # 'LOSCHSCH UTZ'
+    ("8509-p70-disk-designer.ocr.txt", 240, "bad", "<2SPACE>KOENNEN<2SPACE>"),  # its first fix: 'KOE NNEN'
+    # 'ANGEHAENGT' in line 270 and 'ANGEH AENGT' in line 360: the inserted blank is the damage
+    ("8509-p70-disk-designer.ocr.txt", 270, "verified", "ANGEHAENGT"),
+    # no other line of Input-Routine prints DRUECKEN: the blank stays as printed
+    ("8511-p89-input-routine.ocr.txt", 3040, "bad", "DRU ECKEN"),
+])
+def test_blanks_inside_quotes_settled_by_the_listings_words(page, number, status, word, real_reading):
+    (line,) = [r for r in real_reading(page)[0].lines if r.number == number]
+    assert line.status == status and word in (line.fixed_texts[0] if status == "bad" else line.text)
 
 
 def test_two_listings_on_one_page_are_read_separately(real_reading):

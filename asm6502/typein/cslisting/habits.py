@@ -74,14 +74,20 @@ def learnable(witnesses: int, mean: float, tried: int) -> bool:
     return witnesses >= MIN_LINES and tried * poisson_tail(witnesses, RATE_MARGIN * mean) <= FALSE_LEARNING
 
 
+Caches = tuple[dict[str, "bytes | None"], dict, Names]  # a line's statements, chunks, names read (text.statement_bodies)
+
+
 def habits(lines: Iterable[tuple[int, str, int]], upper: bool, options: ChecksumOptions,
-           meant: str = MEANT) -> tuple[Habit, ...]:
+           meant: str = MEANT, caches: list[Caches] | None = None) -> tuple[Habit, ...]:
     """The habits the bad *lines* (number, text as printed, printed checksum) show, best first.
 
     Read in two rounds: every pair at all its places at once (one reading a line), then the pairs
     that found PHASE_ONE witnesses so at each place alone too.  A pair's chance witnesses are
     counted over every reading of both rounds on every line, read or not (the count a full search
-    would face): the second round's choice of pairs makes its test no weaker."""
+    would face): the second round's choice of pairs makes its test no weaker.  *caches*: each
+    line's caches of its ranking (rank.Tried), shared: a habit's reading changes one character
+    of a line whose other statements the ranking tokenized already, and the second ranking reads
+    the habit's readings again."""
     rows = [(number, text, printed, places(text)) for number, text, printed in lines]
     # (a glyph in fewer than MIN_LINES lines can have no more witnesses: its pairs are not read)
     spread: dict[str, int] = {}
@@ -90,7 +96,7 @@ def habits(lines: Iterable[tuple[int, str, int]], upper: bool, options: Checksum
             spread[c] = spread.get(c, 0) + 1
     rows = [(number, text, printed, {c: ks for c, ks in where.items() if spread[c] >= MIN_LINES})
             for number, text, printed, where in rows]
-    caches: list[tuple[dict[str, bytes | None], dict, Names]] = [({}, {}, {}) for _ in rows]
+    caches = [({}, {}, {}) for _ in rows] if caches is None else caches
 
     def verifies(at: int, t: str) -> bool:
         number, _, printed, _ = rows[at]

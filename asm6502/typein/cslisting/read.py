@@ -25,6 +25,7 @@ from dataclasses import dataclass, field, replace
 from asm6502.basic.case import BRACES
 from asm6502.basic.tokenizer import BASIC_START, MAX_LINE_NUMBER, link_program
 from asm6502.diagnostics import Diagnostic, Span, error, note, warning
+from asm6502.typein.cslisting.blanks import Words, settle
 from asm6502.typein.cslisting.checksum import ChecksumOptions, format_listing, line_checksum
 from asm6502.typein.cslisting.edits import Fix, learn
 from asm6502.typein.cslisting.habits import Habit, habits
@@ -423,7 +424,8 @@ def _check(records: list[Record], src: _Source, version: int, upper: bool) -> Re
         _conclude(rec, printed, body, computed, cs_where, fixes, upper, options, diags, reports)
     learned = learn(repairs)
     # (the misreadings the lines still bad show again and again: this page's OCR habits)
-    own = habits([(rec.number, printed, rec.checksum) for _, rec, printed, *_ in later], upper, options)
+    own = habits([(rec.number, printed, rec.checksum) for _, rec, printed, *_ in later], upper, options,
+                 caches=[(tried.statements, tried.chunks, tried.names) for *_, tried in later])
     habit_pairs = frozenset((h.printed, h.meant) for h in own)
     # (the lines as printed, and the repaired ones as repaired)
     vocabulary = Vocabulary.of([(r.number, r.text.strip(" ")) for r in records]
@@ -448,9 +450,52 @@ def _check(records: list[Record], src: _Source, version: int, upper: bool) -> Re
             "; " + _habit_witnesses(fixes[0], own) if usual else ""
         _conclude(rec, printed, body, computed, cs_where, fixes, upper, options, diags, reports, at,
                   sure=bool(words) or sole or usual, skipped=tried.skipped, why=why)
+    _settle_blanks(reports, records, upper, options, diags, src)
     diags.sort(key=lambda d: (d.span.line, d.span.col) if d.span else (0, 0))
     return ReadResult(version, upper, tuple(r for r in reports if r is not None), tuple(diags), lost=tuple(lost),
                       habits=own)
+
+
+def _settle_blanks(reports: list[LineReport | None], records: list[Record], upper: bool, options: ChecksumOptions,
+                   diags: list[Diagnostic], src: _Source) -> None:
+    """The blanks inside quotes of the lines taken (verified or repaired) joined or parted where
+    the listing's own words say so (blanks.py: the checksum cannot see them); the line's
+    checksum checked again (a count of blanks the checksum sees would stop it)."""
+    words = Words.of([(r.number, r.text.strip(" ")) for r in records if not r.lost]
+                     + [(r.number, r.text) for r in reports if r is not None and r.status == "repaired"])
+    for k, r in enumerate(reports):
+        if r is not None and r.status == "bad" and r.fixed_texts:  # the fixes offered, settled alike
+            reports[k] = _settled_fixes(r, words, upper, options)
+        if r is None or r.status not in ("verified", "repaired") or '"' not in r.text:
+            continue
+        text, why = settle(r.text, r.number, words)
+        if not why:
+            continue
+        body = line_body(text, upper)
+        if body is None or r.checksum is None or line_checksum(r.number, body, options) != r.checksum:
+            continue
+        repair = "; ".join(why)
+        reports[k] = replace(r, status="repaired", text=text, body=body, computed=r.checksum,
+                             repair=f"{r.repair}; {repair}" if r.repair else repair)
+        diags.append(warning(f"repaired line {r.number}: {repair} (the checksum skips blanks)",
+                             src.span(r.line, 1), *([] if src.span(r.line, 1).source else
+                                                   [note(f"line {r.number} reads: {r.number} {r.printed}")])))
+
+
+def _settled_fixes(r: LineReport, words: Words, upper: bool, options: ChecksumOptions) -> LineReport:
+    """A bad line's fixes with their blanks inside quotes settled (:func:`_settle_blanks`), each
+    where its checksum stays the one it verifies with."""
+    texts, fixes = list(r.fixed_texts), list(r.fixes)
+    for j, fixed in enumerate(r.fixed_texts):
+        text, why = settle(fixed, r.number, words)
+        value = r.fix_checksums[j] if j < len(r.fix_checksums) and r.fix_checksums[j] is not None else r.checksum
+        body = line_body(text, upper) if why else None
+        if body is None or value is None or line_checksum(r.number, body, options) != value:
+            continue
+        texts[j] = text
+        if j < len(fixes):
+            fixes[j] = f"{fixes[j]}; " + "; ".join(why)
+    return replace(r, fixed_texts=tuple(texts), fixes=tuple(fixes))
 
 
 def _habit_witnesses(fix: Fix, own: tuple[Habit, ...]) -> str:

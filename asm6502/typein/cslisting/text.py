@@ -21,6 +21,8 @@ from asm6502.typein.cslisting.checksum import ChecksumOptions, line_checksum
 _OPENERS = "<{[(C"
 _CLOSERS = ">})]I?"
 _STRONG_CLOSERS = ">})]"
+_MARKS = re.compile('["' + re.escape(_OPENERS) + "]")
+_OPENS = re.compile(r'["<{\[]')
 QUOTES = str.maketrans({"\u201c": '"', "\u201d": '"', "\u201e": '"', "\u2033": '"', "\u00ab": '"', "\u00bb": '"'})
 
 
@@ -66,10 +68,15 @@ def control_spans(text: str, names: Names | None = None) -> list[tuple[int, int,
     the names read before (the readings of one line repeat them)."""
     names = {} if names is None else names
     spans: list[tuple[int, int, list[int]]] = []
+    if _OPENS.search(text) is None:  # no quote and no bracket that opens a name outside quotes
+        return spans
     i = 0
     quote = False
     n = len(text)
-    while i < n:
+    for m in _MARKS.finditer(text):  # (only quotes and openers are looked at: a span found skips on)
+        if m.start() < i:
+            continue
+        i = m.start()
         c = text[i]
         if c == '"':
             quote = not quote
@@ -93,8 +100,6 @@ def control_spans(text: str, names: Names | None = None) -> list[tuple[int, int,
             if found:
                 spans.append(found)
                 i = found[1]
-                continue
-        i += 1
     return spans
 
 
@@ -157,6 +162,9 @@ def line_body(text: str, upper: bool) -> bytes | None:
     return statement_bodies(text, upper, {})
 
 
+_CUTTING = re.compile(r'[":Rr]')
+
+
 def _statements(plain: str) -> list[str]:
     """*plain* (quotes plain) cut at each ':' outside quotes, up to a REM: CRUNCH ($A579) leaves
     quotes and DATA at a ':' outside quotes, so each statement is tokenized as if it began the
@@ -165,14 +173,15 @@ def _statements(plain: str) -> list[str]:
         return [plain]
     out, last, quote = [], 0, False
     upper = plain.upper()
-    for k, c in enumerate(plain):
+    for m in _CUTTING.finditer(plain):  # (only the marks that cut or end the cutting are looked at)
+        c, k = m.group(), m.start()
         if c == '"':
             quote = not quote
         elif not quote:
             if c == ":":
                 out.append(plain[last:k])
                 last = k + 1
-            elif c in "Rr" and upper.startswith("REM", k):
+            elif upper.startswith("REM", k):
                 break  # (any case: a REM ends the cutting, whichever letters it is)
     out.append(plain[last:])
     return out
@@ -189,8 +198,22 @@ def _pieces(petcat: str, chunks: dict[str, list[petscii.Piece] | None]) -> list[
     out: list[petscii.Piece] = []
     for chunk in _CHUNK.findall(petcat):
         if chunk not in chunks:
-            pieces, errors = petscii.parse_text(chunk)
-            chunks[chunk] = None if errors else pieces
+            if len(chunk) > 1 and chunk[0] != "{":  # plain text: read a character at a time, each
+                # character once a line (most chunks of a line's readings differ in one place)
+                whole: list[petscii.Piece] | None = []
+                for c in chunk:
+                    if c not in chunks:
+                        one, errors = petscii.parse_text(c)
+                        chunks[c] = None if errors else one
+                    got = chunks[c]
+                    if got is None or whole is None:
+                        whole = None
+                        break
+                    whole += got
+                chunks[chunk] = whole
+            else:
+                pieces, errors = petscii.parse_text(chunk)
+                chunks[chunk] = None if errors else pieces
         got = chunks[chunk]
         if got is None:
             return None
