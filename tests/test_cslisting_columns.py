@@ -1,5 +1,6 @@
 """A Checksummer listing whose checksums the page prints as a column of their own after the
-lines' bodies: ``basic read`` (the layout stage) and ``typein scan`` both set it back."""
+lines' bodies, or whose line numbers it prints as a column before them: ``basic read`` (the
+layout stage) and ``typein scan`` both set the column back."""
 
 from __future__ import annotations
 
@@ -24,18 +25,23 @@ LINES = [(m.group("body"), m.group("sum")) for row in WRITTEN.splitlines() if (m
 PROSE = "Das folgende Programm ist schnell eingetippt.\n"
 
 
-def _columned(sizes: list[int]) -> str:
+def _columned(sizes: list[int], shapes: str = "") -> str:
     """The listing re-laid in blocks of *sizes* lines (the rest in one last block; a rest shorter
     than MIN_COLUMN, which is no column, goes with the block before): each block its bodies,
-    then its checksums one to a row."""
+    then its checksums one to a row ('a', the default), or its numbers one to a row, then its
+    bodies each with its checksum ('b'); *shapes* gives the blocks' shapes in turn, over again."""
     rows, at = [], 0
-    for size in [*sizes, len(LINES)]:
+    for k, size in enumerate([*sizes, len(LINES)]):
         if 0 < len(LINES) - (at + size) < MIN_COLUMN:
             size = len(LINES) - at
         block = LINES[at:at + size]
         if not block:
             break
-        rows += [body for body, _ in block] + [checksum for _, checksum in block]
+        if (shapes or "a")[k % len(shapes or "a")] == "a":
+            rows += [body for body, _ in block] + [checksum for _, checksum in block]
+        else:
+            rows += [body.split(" ", 1)[0] for body, _ in block] + [
+                f"{body.split(' ', 1)[1]}\t{checksum}" for body, checksum in block]
         at += size
     return PROSE + "\n".join(rows) + "\n" + PROSE
 
@@ -50,23 +56,26 @@ def test_the_listing_has_lines_enough():
     assert len(LINES) == len(WRITTEN.splitlines()) >= 40
 
 
-@pytest.mark.parametrize("sizes", [
-    [],  # one column after all the lines
-    [MIN_COLUMN],  # the smallest block first
-    [10, 10, 10],
-    [25],
-    [MIN_COLUMN] * 8,
+@pytest.mark.parametrize("sizes,shapes", [
+    ([], "a"),  # one column of checksums after all the lines
+    ([], "b"),  # one column of numbers before all the bodies
+    ([MIN_COLUMN], "a"),  # the smallest block first
+    ([MIN_COLUMN], "b"),
+    ([10, 10, 10], "a"),
+    ([10, 10, 10], "ab"),  # the shapes in turn on one page
+    ([25], "ba"),
+    ([MIN_COLUMN] * 8, "ab"),
 ])
-def test_basic_read_and_scan_take_every_line_back(sizes):
-    text = _columned(sizes)
+def test_basic_read_and_scan_take_every_line_back(sizes, shapes):
+    text = _columned(sizes, shapes)
     assert _read_back(text) == (len(LINES), PRG)
     found = scan(text, "page.txt")
     assert [(f.reading.verified, f.reading.prg) for f in found] == [(len(LINES), PRG)]
 
 
-@given(st.lists(st.integers(MIN_COLUMN, 30), max_size=8))
-def test_any_block_sizes_read_back_whole(sizes):
-    assert _read_back(_columned(sizes)) == (len(LINES), PRG)
+@given(st.lists(st.integers(MIN_COLUMN, 30), max_size=8), st.text("ab", min_size=1, max_size=4))
+def test_any_block_sizes_and_shapes_read_back_whole(sizes, shapes):
+    assert _read_back(_columned(sizes, shapes)) == (len(LINES), PRG)
 
 
 @pytest.mark.parametrize("name,change", [
@@ -83,3 +92,23 @@ def test_a_column_that_does_not_fit_stays_as_printed(name, change):
 
 def test_text_without_a_column_is_returned_as_it_is():
     assert set_columns_back(WRITTEN) is WRITTEN
+
+
+def _numbers_first(numbers: list[str], block: list[tuple[str, str]]) -> str:
+    return "\n".join(numbers + [f"{body.split(' ', 1)[1]}\t{checksum}" for body, checksum in block]) + "\n"
+
+
+@pytest.mark.parametrize("name,numbers", [
+    ("numbers the checksums do not verify", [str(int(b.split()[0]) + 1) for b, _ in LINES[:10]]),
+    ("more bodies than numbers by more than two", [b.split()[0] for b, _ in LINES[:7]]),
+    ("more numbers than bodies", [b.split()[0] for b, _ in LINES[:11]]),
+    ("numbers that do not rise", [b.split()[0] for b, _ in reversed(LINES[:10])]),
+])
+def test_a_column_of_numbers_that_does_not_fit_stays_as_printed(name, numbers):
+    text = _numbers_first(numbers, LINES[:10])
+    assert set_columns_back(text) == text
+
+
+def test_a_column_of_numbers_is_set_in_front_of_its_bodies():
+    text = _numbers_first([b.split()[0] for b, _ in LINES[:10]], LINES[:10])
+    assert set_columns_back(text).split("\n")[10:20] == [f"{b}\t{c}" for b, c in LINES[:10]]
