@@ -4,7 +4,7 @@ Each family's reader finds its own listings in the whole text (MSE: by their ``P
 headers and the shape of their lines; Checksummer: numbered lines ending in ``<NNN>``, a new
 listing where the line numbers start again or a caption between names another listing, one
 listing over a page break where the captions name the same one, a column of checksums printed
-after the lines set back beside them; the English formats: Compute!'s ``:rem 123`` and
+after the lines or of numbers before them set back (:mod:`.cslisting.columns`); the English formats: Compute!'s ``:rem 123`` and
 ``GE 10 ...`` lines, MLX lines, Ahoy! listings with their code table) and decides the version by the checksums; what a
 reader finds nothing of is not reported.  Each listing found is named by its format in the
 registry (:mod:`.formats`) and the line of the text where it starts.
