@@ -4,7 +4,7 @@ Each family's reader finds its own listings in the whole text (MSE: by their ``P
 headers and the shape of their lines; Checksummer: numbered lines ending in ``<NNN>``, a new
 listing where the line numbers start again or a caption between names another listing, one
 listing over a page break where the captions name the same one, a column of checksums printed
-after the lines set back beside them; the English formats: Compute!'s ``:rem 123`` and
+after the lines or of numbers before them set back (:mod:`.cslisting.columns`); the English formats: Compute!'s ``:rem 123`` and
 ``GE 10 ...`` lines, MLX lines, Ahoy! listings with their code table) and decides the version by the checksums; what a
 reader finds nothing of is not reported.  Each listing found is named by its format in the
 registry (:mod:`.formats`) and the line of the text where it starts.
@@ -26,6 +26,7 @@ from asm6502.basic.tokenizer import BASIC_START, link_program
 from asm6502.diagnostics import Span, error
 from asm6502.typein import plain
 from asm6502.typein.cslisting import read as cs_read
+from asm6502.typein.cslisting.columns import LINE_START, listing_row, set_columns_back
 from asm6502.typein.cslisting.layout import find_records
 from asm6502.typein.formats import FORMATS, Reading
 from asm6502.typein.mselisting import checking as mse_read
@@ -62,7 +63,7 @@ def scan(text: str, filename: str = "<input>") -> list[Found]:
         found.append(Found(name, (r.name or "").strip(), Reading(
             name, r.prg, r.count("verified"), r.count("repaired"), r.count("bad"), min(rows), r.diagnostics),
             max(rows)))
-    columned = _checksum_columns(text)
+    columned = set_columns_back(text)
     for c in _checksummer_listings(columned, filename, taken):
         name = f"checksummer-{c.version}"
         taken.update(range(min(x.line for x in c.lines), max(x.line for x in c.lines) + 1))
@@ -255,7 +256,7 @@ def _rows_between(rows: list[str], a: plain.PlainListing, b: plain.PlainListing)
     out: list[plain.Line] = []
     number = a.lines[-1].number
     for r in range(a.last_row + 1, b.first_row):
-        m = _LINE_START.match(rows[r - 1])
+        m = LINE_START.match(rows[r - 1])
         if m and number < int(m.group(1)) < b.lines[0].number:
             number = int(m.group(1))
             out.append(plain.Line(number, rows[r - 1][m.end(1):].strip(), r))
@@ -340,76 +341,9 @@ def _caption_row_after(rows: list[str], row: int) -> str:
     for n in range(row + 1, min(len(rows), row + CAPTION_REACH) + 1):
         if _CAPTION_ROW.match(rows[n - 1]):
             return caption(rows, n, n)
-        if _listing_row(rows[n - 1]):
+        if listing_row(rows[n - 1]):
             break
     return ""
-
-
-_CHECKSUM_ROW = re.compile(r"^\s*<\s*(\d{3})\s*>\s*$")
-_LINE_START = re.compile(r"^\s*(\d{1,5})\s+\S")
-_CHECKSUM_FIELD = re.compile(r"<\s*\d{3}\s*>")
-MIN_COLUMN = 3  # rows of a checksum column: fewer are no column
-
-
-def _checksum_columns(text: str) -> str:
-    """*text* with each column of bare checksums set back beside its lines.
-
-    Some pages print a listing's checksums as a column of their own that OCR reads after the
-    lines (64'er 12/85 p. 83: lines 10-470 of Seeschlacht, then 40 rows '<060>' ...).  Where a run
-    of at least MIN_COLUMN such rows follows rows of numbered lines without checksums, and those
-    rows hold as many lines (numbers that rise, a line broken over rows has one) as the run has
-    checksums, the k-th checksum is put at the end of the k-th line's last row and the run's rows
-    are left empty (every row keeps its number).  Anything else stays as it is."""
-    rows = text.split("\n")
-    out = list(rows)
-    n = 0
-    while n < len(rows):
-        if not _CHECKSUM_ROW.match(rows[n]):
-            n += 1
-            continue
-        end = n
-        while end < len(rows) and _CHECKSUM_ROW.match(rows[end]):
-            end += 1
-        run = list(range(n, end))
-        starts = _line_starts(rows, n) if len(run) >= MIN_COLUMN else []
-        if len(starts) == len(run) or len(starts) > len(run) >= MIN_COLUMN and not _listing_row(rows[starts[-len(run)] - 1]):
-            starts = starts[len(starts) - len(run):]
-            for k, start in enumerate(starts):
-                last = (starts[k + 1] if k + 1 < len(starts) else n) - 1
-                while last > start and not rows[last].strip():
-                    last -= 1
-                out[last] = rows[last].rstrip() + "\t" + rows[run[k]].strip()
-            for r in run:
-                out[r] = ""
-        n = end
-    return "\n".join(out)
-
-
-def _listing_row(row: str) -> bool:
-    return bool(_LINE_START.match(row))
-
-
-def _line_starts(rows: list[str], below: int) -> list[int]:
-    """The rows (0-based) where the lines above row *below* start: in the rows up to an empty row,
-    a row with a checksum or PROSE_ROWS rows that begin with no number (article text), the rows
-    whose leading numbers form the longest rising sequence ending in the last numbered row (a row
-    of a line broken over rows may begin with digits too)."""
-    top, prose = below, 0
-    while top > 0 and rows[top - 1].strip() and not _CHECKSUM_FIELD.search(rows[top - 1]):
-        prose = 0 if _listing_row(rows[top - 1]) else prose + 1
-        if prose >= PROSE_ROWS:
-            top += prose - 1
-            break
-        top -= 1
-    candidates = [(r, int(m.group(1))) for r in range(top, below) if (m := _LINE_START.match(rows[r]))]
-    if not candidates:
-        return []
-    # the longest rising sequence of numbers that ends in the last candidate (n is small: O(n^2))
-    best: list[list[int]] = []
-    for k, (_, number) in enumerate(candidates):
-        chain = max((best[j] for j in range(k) if candidates[j][1] < number), key=len, default=[])
-        best.append([*chain, k])
-    return [candidates[k][0] for k in best[-1]]
 
 
 def _other_listing(before: str, after: str) -> bool:

@@ -30,6 +30,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from itertools import pairwise
 
+from asm6502.typein.cslisting.columns import set_columns_back
+
 # OCR's readings of the digits of a printed checksum or line number
 DIGIT_LOOKALIKES = {"O": "0", "o": "0", "Q": "0", "D": "0", "I": "1", "l": "1", "|": "1", "!": "1",
                     "S": "5", "s": "5", "B": "8", "Z": "2", "z": "2", "G": "6"}
@@ -319,7 +321,9 @@ def _lines(text: str) -> Iterator[str]:
 
 
 def find_records(text: str) -> Layout:
-    """Every numbered line with its pieces and checksum, in listing order."""
+    """Every numbered line with its pieces and checksum, in listing order (a column of
+    checksums printed apart from its lines set back beside them first: :mod:`.columns`)."""
+    text = set_columns_back(text)
     open_: dict[int, Record] = {}  # column -> the line still being read
     records: list[Record] = []
     prose = 0

@@ -1,0 +1,172 @@
+"""A listing's checksums printed as a column of their own, set back beside its lines.
+
+Some pages print a listing's checksums as a column of their own that OCR reads after the
+lines (64'er 12/85 p. 83: lines 10-470 of Seeschlacht, then 40 rows '<060>' ...; 12/85 p. 106:
+Frogger).  Both readers of Checksummer listings (``basic read`` through :func:`.layout.find_records`
+and ``typein scan``) read the text with such columns set back: this module is the one place
+the rule lives.
+"""
+
+from __future__ import annotations
+
+import re
+
+from asm6502.typein.cslisting.checksum import ChecksumOptions
+from asm6502.typein.cslisting.text import checksum_of
+
+CHECKSUM_ROW = re.compile(r"^\s*<\s*(\d{3})\s*>\s*$")
+LINE_START = re.compile(r"^\s*(\d{1,5})\s+\S")
+_CHECKSUM_FIELD = re.compile(r"<\s*\d{3}\s*>")
+# MIN_COLUMN rows that are each one checksum and nothing else, anywhere in the text
+_ANY_COLUMN = re.compile(r"^(?:[ \t]*<[ \t]*\d{3}[ \t]*>[ \t]*\r?\n){3}", re.MULTILINE)
+MIN_COLUMN = 3  # rows of a checksum column: fewer are no column
+NUMBER_ROW = re.compile(r"^\s*(\d{1,5})\s*$")
+_ENDS_IN_CHECKSUM = re.compile(r"<\s*(\d{3})\s*>\s*$")
+_ANY_NUMBERS = re.compile(r"^(?:[ \t]*\d{1,5}[ \t]*\r?\n){3}", re.MULTILINE)
+MAX_EXTRA = 2  # bodies beyond the numbers (a line above going on, the next block's first): no more
+TEXT_ROWS = 3  # rows that begin with no number (article text): the lines above them are no column's
+
+
+def set_columns_back(text: str) -> str:
+    """*text* with each column of bare checksums set back beside its lines.
+
+    Where a run of at least MIN_COLUMN rows of one checksum each follows rows of numbered lines
+    without checksums, and those rows hold as many lines (numbers that rise, a line broken over
+    rows has one) as the run has checksums, the k-th checksum is put at the end of the k-th
+    line's last row and the run's rows are left empty (every row keeps its number).  Anything
+    else stays as it is; text with no such run is returned as it is, not split into rows.
+    A column of line numbers printed before their bodies is set back too (:func:`_numbers_back`)."""
+    if _ANY_NUMBERS.search(text + "\n"):
+        text = _numbers_back(text)
+    if not _ANY_COLUMN.search(text + "\n"):
+        return text
+    rows = text.split("\n")
+    out = list(rows)
+    n = 0
+    while n < len(rows):
+        if not CHECKSUM_ROW.match(rows[n]):
+            n += 1
+            continue
+        end = n
+        while end < len(rows) and CHECKSUM_ROW.match(rows[end]):
+            end += 1
+        run = list(range(n, end))
+        starts = _line_starts(rows, n) if len(run) >= MIN_COLUMN else []
+        if len(starts) == len(run) or len(starts) > len(run) >= MIN_COLUMN and not listing_row(rows[starts[-len(run)] - 1]):
+            starts = starts[len(starts) - len(run):]
+            for k, start in enumerate(starts):
+                last = (starts[k + 1] if k + 1 < len(starts) else n) - 1
+                while last > start and not rows[last].strip():
+                    last -= 1
+                out[last] = rows[last].rstrip() + "\t" + rows[run[k]].strip()
+            for r in run:
+                out[r] = ""
+        n = end
+    return "\n".join(out)
+
+
+def listing_row(row: str) -> bool:
+    """Whether *row* begins with a line number and the line's text."""
+    return bool(LINE_START.match(row))
+
+
+def _line_starts(rows: list[str], below: int) -> list[int]:
+    """The rows (0-based) where the lines above row *below* start: in the rows up to an empty row,
+    a row with a checksum or TEXT_ROWS rows that begin with no number (article text), the rows
+    whose leading numbers form the longest rising sequence ending in the last numbered row (a row
+    of a line broken over rows may begin with digits too)."""
+    top, prose = below, 0
+    while top > 0 and rows[top - 1].strip() and not _CHECKSUM_FIELD.search(rows[top - 1]):
+        prose = 0 if listing_row(rows[top - 1]) else prose + 1
+        if prose >= TEXT_ROWS:
+            top += prose - 1
+            break
+        top -= 1
+    candidates = [(r, int(m.group(1))) for r in range(top, below) if (m := LINE_START.match(rows[r]))]
+    if not candidates:
+        return []
+    # the longest rising sequence of numbers that ends in the last candidate (n is small: O(n^2))
+    best: list[list[int]] = []
+    for k, (_, number) in enumerate(candidates):
+        chain = max((best[j] for j in range(k) if candidates[j][1] < number), key=len, default=[])
+        best.append([*chain, k])
+    return [candidates[k][0] for k in best[-1]]
+
+
+def _numbers_back(text: str) -> str:
+    """*text* with each column of line numbers printed before their bodies set back in front of them.
+
+    64'er 2/86 p. 75 prints lines 136-184 of the MPS-801 routine as 49 rows of numbers, then the
+    bodies, each ending in its checksum (one broken over two rows).  Where a run of at least
+    MIN_COLUMN rows of one rising number each is followed by rows without numbers that end in
+    checksums, the bodies are counted (a body ends in the row with its checksum); as many bodies
+    as numbers, or up to MAX_EXTRA more (the first may go on with a line above, the last may be
+    another's), are paired with the numbers at the offset under which the checksums verify the
+    most lines -- the checksum sums the line number, so a body under another's number does not
+    verify.  The pairing is made only when that offset is the only best one and verifies at least
+    half the lines; else the text stays as it is."""
+    rows = text.split("\n")
+    out = list(rows)
+    n = 0
+    while n < len(rows):
+        end = n
+        while end < len(rows) and (m := NUMBER_ROW.match(rows[end])) and (
+                end == n or int(m.group(1)) > int(NUMBER_ROW.match(rows[end - 1]).group(1))):  # type: ignore[union-attr]
+            end += 1
+        if end - n < MIN_COLUMN:
+            n = max(end, n + 1)
+            continue
+        numbers = [int(NUMBER_ROW.match(rows[r]).group(1)) for r in range(n, end)]  # type: ignore[union-attr]
+        bodies = _bodies(rows, end)
+        best = _best_offset(numbers, bodies, rows)
+        if best is not None:
+            for k, number in enumerate(numbers):
+                first = bodies[best + k][0]
+                out[first] = f"{number} {rows[first].lstrip()}"
+            for r in range(n, end):
+                out[r] = ""
+        n = end
+    return "\n".join(out)
+
+
+def _bodies(rows: list[str], below: int) -> list[list[int]]:
+    """The bodies in the rows from *below* on (past empty rows): each the rows up to one that ends
+    in a checksum; they end at an empty row, a numbered line or a row after which no checksum comes."""
+    r = below
+    while r < len(rows) and not rows[r].strip():
+        r += 1
+    bodies: list[list[int]] = []
+    body: list[int] = []
+    while r < len(rows) and rows[r].strip() and not listing_row(rows[r]) and not NUMBER_ROW.match(rows[r]):
+        body.append(r)
+        if _ENDS_IN_CHECKSUM.search(rows[r]):
+            bodies.append(body)
+            body = []
+        elif len(body) > 2:
+            break  # three rows without a checksum: no line's body
+        r += 1
+    return bodies
+
+
+def _best_offset(numbers: list[int], bodies: list[list[int]], rows: list[str]) -> int | None:
+    """The offset of the bodies that pairs them with *numbers* best by their checksums (see
+    :func:`_numbers_back`), None when no offset is sure."""
+    extra = len(bodies) - len(numbers)
+    if not 0 <= extra <= MAX_EXTRA:
+        return None
+    texts = []
+    for body in bodies:
+        joined = "".join(rows[r].strip() for r in body)
+        m = _ENDS_IN_CHECKSUM.search(joined)
+        assert m is not None
+        texts.append((joined[: m.start()].replace("\t", " ").rstrip(), int(m.group(1))))
+    scores = []
+    for offset in range(extra + 1):
+        pairs = list(zip(numbers, texts[offset:]))
+        scores.append(max(sum(checksum_of(number, head, upper, ChecksumOptions(version)) == value
+                              for number, (head, value) in pairs)
+                          for version in (1, 2, 3) for upper in (True, False)))
+    top = max(scores)
+    if scores.count(top) != 1 or 2 * top < len(numbers):
+        return None
+    return scores.index(top)
