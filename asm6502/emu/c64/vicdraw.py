@@ -75,7 +75,7 @@ PRIORITY_DELAY = 6
 LEFT = {True: 32, False: 39}  # by CSEL ($D016 bit 3)
 RIGHT = {True: 352, False: 343}
 LEFT_CYCLE = 16  # (0-based) the cycle the left edge is reached in, either width
-RIGHT_CYCLE = {True: 56, False: 54}  # ... the right edge: X 344 (40 columns), X 335 (38)
+RIGHT_CYCLE = {True: 56, False: 55}  # ... the right edge: X 344 (40 columns), X 335 (38)
 TOP = {True: 51, False: 55}  # by RSEL ($D011 bit 3)
 BOTTOM = {True: 251, False: 247}
 FULL = (1 << WIDTH) - 1
@@ -524,6 +524,12 @@ class LineDrawer:
         self.line_pos = 0
         self._shown_key: tuple[int, int] | None = None  # (line, writes) the sprites below were found for
         self._shown: list[ShownSprite] = []
+        # the graphics pipeline's video matrix and colour bytes as the last line left them (the
+        # last cell it latched: they stay loaded outside the 40 columns), and the line's
+        # pixels as ``_pipeline`` found them, by (line, writes)
+        self.g_carry = (0, 0)
+        self._pipe_key: tuple[int, int] | None = None
+        self._pipe: tuple[int, list[int]] = (0, [])
 
     def apply_until(self, cycle: int) -> None:
         """Apply the logged writes made before *cycle*."""
@@ -553,6 +559,9 @@ class LineDrawer:
         line = self.line
         self.line += 1
         start = self.line_start(line)
+        if self.graphics_on and line:  # (the cell the line before latched last: its column 39)
+            cell = 39 - self.display_from
+            self.g_carry = (self.vbuf[cell], self.cbuf[cell]) if cell >= 0 else (0, 0)
         self.apply_until(start)
         self.line_regs = list(self.regs)
         self.line_pos = self.pos
@@ -660,7 +669,16 @@ class LineDrawer:
         current registers and counters, the border not yet drawn.  A column in idle state
         shows the byte at $3FFF ($39FF with ECM) as display state would with the video
         matrix and colour data all 0 (Bauer 3.7.1): 1 bits black, 0 bits the background
-        colour -- black too in hires bitmap mode (its colours are the matrix's)."""
+        colour -- black too in hires bitmap mode (its colours are the matrix's).  A line
+        that writes a mode, scroll or memory register, or whose border is open outside the
+        40 columns, is drawn pixel by pixel (``_pipeline``), its colour registers as they
+        are now."""
+        if self._pipelined():
+            fg, sources = self._pipeline()
+            if not colours:
+                return fg, None
+            regs = self.regs
+            return fg, bytearray(c if c < 16 else regs[c] & 0x0F for c in sources)
         regs, fetch = self.regs, self.fetch
         d011, d016, d018 = regs[0x11], regs[0x16], regs[0x18]
         bank = (3 - (regs[0x40] & 3)) * 0x4000
@@ -721,6 +739,145 @@ class LineDrawer:
             end = WIDTH if display_from == 40 else xs + 8 * display_from
             row[:end] = bytes(end)
         return fg_mask & FULL, row
+
+    def _pipelined(self) -> bool:
+        """Whether the line is drawn by ``_pipeline``: it writes a register of ``PIPE_REGS``
+        in its cycles, or its border is open left or right of the 40 columns."""
+        for x0, x1 in self.open:
+            if x0 < LEFT[True] or x1 > RIGHT[True]:
+                return True
+        writes, i = self.log.writes, self.line_pos
+        start = self.line_start(self.line - 1)
+        end = start + PIPE_DRAWS[1]
+        while i < len(writes) and writes[i][0] < end:
+            if writes[i][1] in PIPE_REGS and writes[i][0] >= start:
+                return True
+            i += 1
+        return False
+
+    def _pipeline(self) -> tuple[int, list[int]]:
+        """The line's graphics pixel by pixel: (foreground mask, the colour of each picture
+        column: 0-15, or a background colour register $21-$24 to look up).  The graphics
+        sequencer as VICE's x64sc models it (vicii-draw-cycle.c, draw_graphics8; its fetches,
+        vicii-fetch.c), in draws of 8 pixels: draw k (the VIC's cycle seeing the writes of
+        cycles before k) gives picture columns 8 k - 104 on.  Column c's g-access (cycle 15 + c,
+        $D011 as the cycle before had it on an 8565) goes into a two-stage pipe with its video
+        matrix and colour bytes, the idle state's with 0s, the vertical border's as a 0 byte
+        (the matrix bytes kept); the XSCROLL of draw k - 1 ... of the last column latched
+        tells at which pixel of draw k the shift register loads (column c in draw 17 + c; the
+        draws after column 39 load a 0 byte and the last matrix bytes, on into the next line's
+        left border).  MCM counts from pixel 4 of a draw (colours) and 7 (pixel width; a
+        switch on resets the multicolour flip-flop); ECM and BMM from the next draw on an
+        8565, on a 6569 set from pixel 4, cleared from pixel 6.  The invalid modes are black."""
+        key = (self.line, len(self.log.writes))
+        if self._pipe_key == key:
+            return self._pipe
+        line = self.line - 1
+        start = self.line_start(line)
+        regs = list(self.line_regs)
+        writes, i = self.log.writes, self.line_pos
+        events: list[tuple[int, int, int]] = []  # (the draw that first sees it, reg, value)
+        while i < len(writes) and writes[i][0] < start + PIPE_DRAWS[1]:
+            c, reg, value = writes[i]
+            if c >= start and reg in PIPE_REGS:
+                events.append((c - start + 1, reg, value))
+            i += 1
+        latency = self.model == "6569"
+        fetch, vbuf, cbuf = self.fetch, self.vbuf, self.cbuf
+        rc, vc, display_from, latched = self.rc, self.row_vc, self.display_from, self.graphics_on
+        # the registers as each draw sees them, from the first fetch on
+        seen: list[tuple[int, int, int, int]] = []
+        ev = 0
+        last = PIPE_DRAWS[1]
+        for k in range(last):
+            while ev < len(events) and events[ev][0] <= k:
+                regs[events[ev][1]] = events[ev][2]
+                ev += 1
+            seen.append((regs[0x11], regs[0x16], regs[0x18], regs[0x40]))
+        # the 40 cells as the g-accesses fetched them: (byte, matrix, colour)
+        cells = []
+        for c in range(40):
+            d011_then, _d016, d018, bank_bits = seen[G_FIRST + c]
+            d011 = seen[G_FIRST + c - 1][0]  # (the mode of the cycle before)
+            if latency:
+                d011 = d011_then | (d011 & 0x20)
+            bank = (3 - (bank_bits & 3)) * 0x4000
+            if not latched:
+                cells.append((0, -1, -1))
+                continue
+            if c < display_from:
+                ecm = (d011_then if latency else d011) & 0x40
+                cells.append((fetch(bank + (0x39FF if ecm else 0x3FFF)), 0, 0))
+                continue
+            cell = c - display_from
+            if d011 & 0x20:
+                addr = ((vc + cell) & 0x3FF) << 3 | rc | (d018 & 0x08) << 10
+            else:
+                addr = vbuf[cell] << 3 | rc | (d018 & 0x0E) << 10
+            if d011 & 0x40:
+                addr &= 0x39FF
+            cells.append((fetch(bank + addr), vbuf[cell], cbuf[cell]))
+        r11, r16 = seen[PIPE_DRAWS[0]][0], seen[PIPE_DRAWS[0]][1]
+        vbuf_reg, cbuf_reg = self.g_carry
+        last_v, last_c = vbuf_reg, cbuf_reg
+        xs_pipe = r16 & 7
+        vmode11 = (r11 & 0x60) >> 2
+        vmode16 = vmode16_2 = (r16 & 0x10) >> 2
+        gbuf = px = 0
+        mc_flop = 1
+        fg = 0
+        out: list[int] = []
+        colours = _PIPE_COLOURS
+        for k in range(PIPE_DRAWS[0], last):
+            r11, r16 = seen[k][0], seen[k][1]
+            c = k - 17
+            if 0 <= c < 40:
+                g, v, cb = cells[c]
+                if v >= 0:
+                    last_v, last_c = v, cb
+                load = (g, last_v, last_c)
+            else:
+                load = (0, last_v, last_c)
+            x = 8 * k - 104
+            for i in range(8):
+                if i == 4:
+                    vmode16 = (r16 & 0x10) >> 2
+                    if latency:
+                        vmode11 |= (r11 & 0x60) >> 2
+                elif i == 6 and latency:
+                    vmode11 &= (r11 & 0x60) >> 2
+                elif i == 7:
+                    if vmode16 and not vmode16_2:
+                        mc_flop = 0
+                    vmode16_2 = vmode16
+                if i == xs_pipe:
+                    gbuf, vbuf_reg, cbuf_reg = load
+                    mc_flop = 1
+                multi = vmode11 & 0x08 or cbuf_reg & 0x08
+                if vmode16_2:
+                    if multi:
+                        if mc_flop:
+                            px = gbuf >> 6
+                    else:
+                        px = 3 if gbuf & 0x80 else 0
+                else:
+                    px = (2 if multi else 3) if gbuf & 0x80 else 0
+                gbuf = gbuf << 1 & 0xFF
+                mc_flop ^= 1
+                cc = colours[vmode11 | vmode16 | px]
+                if cc < 0:
+                    cc = (0, vbuf_reg & 0x0F, vbuf_reg >> 4, cbuf_reg, cbuf_reg & 7,
+                          0x21 + (vbuf_reg >> 6))[-cc - 1]
+                if px & 2:
+                    fg |= 1 << (x + i)
+                out.append(cc)
+            if not latency:
+                vmode11 = (r11 & 0x60) >> 2
+            if G_FIRST <= k < G_FIRST + 40 and latched:
+                xs_pipe = r16 & 7
+        self._pipe_key = key
+        self._pipe = (fg, out)
+        return self._pipe
 
     def sprites(self, line: int) -> list[tuple[int, int, list[tuple[int, int]]]]:
         """The sprites shown on *line*: (number, first picture column, pixels), sprite 0 first
@@ -978,6 +1135,24 @@ def border_at_end(log: FrameLog) -> tuple[bool, bool, bool]:
 
 
 _VERTICAL_LINES = frozenset((*TOP.values(), *BOTTOM.values()))
+# the registers ``LineDrawer._pipeline`` follows within a line (the mode, XSCROLL, memory, bank)
+# and the draws it makes: those of the picture's columns 0-383
+PIPE_REGS = frozenset((0x11, 0x16, 0x18, 0x40))
+PIPE_DRAWS = (13, 61)
+# the colour of a pixel by ECM, BMM, MCM (bits 4-2) and its two bits (VICE's x64sc,
+# vicii-draw-cycle.c): a background register, or -1 black, -2 the matrix byte's low nibble,
+# -3 its high nibble, -4 the colour byte, -5 its low three bits, -6 the register $21 + the
+# matrix byte's top two bits
+_PIPE_COLOURS = (
+    0x21, 0x21, -4, -4,
+    0x21, 0x22, 0x23, -5,
+    -2, -2, -3, -3,
+    0x21, -3, -2, -4,
+    -6, -6, -4, -4,
+    -1, -1, -1, -1,
+    -1, -1, -1, -1,
+    -1, -1, -1, -1,
+)
 SPRITE_DMA_REGS = frozenset({0x15, 0x17, 1, 3, 5, 7, 9, 11, 13, 15})
 _REVERSED = tuple(int(f"{b:08b}"[::-1], 2) for b in range(256))  # bit 7 -> column 0
 # the beam positions the graphics can have pixels at: the 40 columns, XSCROLL 7 at most
