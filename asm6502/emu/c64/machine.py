@@ -157,6 +157,7 @@ class C64:
         self.vic = VIC(vic_model)
         self.vic.memory = self._vic_fetch
         self.vic.colour_ram = self.color
+        self.vic.bus_byte = self._next_opcode
         new_model = cia_model == "6526a"
         self.cia1 = CIA("CIA 1", port_a_in=self._cia1_port_a, port_b_in=self._cia1_port_b, new_model=new_model)
         self.cia2 = CIA("CIA 2", new_model=new_model)
@@ -443,6 +444,12 @@ class C64:
         else:
             value = 0xFF  # I/O 1 and 2: no cartridge
         return value
+
+    def _next_opcode(self) -> int:
+        """During an I/O write: the RAM byte at the instruction after the one making it (the
+        CPU's PC is one past the opcode while an instruction runs)."""
+        pc = (self.cpu.pc - 1) & 0xFFFF
+        return self.memory[(pc + SIZES[self.memory[pc]]) & 0xFFFF]
 
     def _io_write(self, addr: int, value: int) -> None:
         c = self._bus_cycle(True, addr)

@@ -50,6 +50,7 @@ NEVER = 1 << 62
 # write (``vicdraw.draw_line``) and the light pen's X (one more on the 6569)
 VIC_MODELS = vicdraw.MODELS
 BANK_REG = 0x40  # the logged registers' slot for the VIC's bank (CIA 2 port A bits 0-1)
+BUS_REG = vicdraw.BUS_REG  # ... for the byte the stalled CPU leaves on the bus after a $D011 write
 
 # The bus windows of a line, in cycles from the line's start (0-based: Bauer's cycle k is
 # k - 1).  Bad line: BA low from cycle 12, c-accesses 15-54 (Bauer 3.6.3).
@@ -113,7 +114,7 @@ class VIC:
         if model not in VIC_MODELS:
             raise ValueError(f"VIC-II model {model!r}: {' or '.join(VIC_MODELS)}")
         self.model = model
-        self.regs = [0] * 0x41  # + the bank, BANK_REG (as CIA 2 port A's bits 0-1 read)
+        self.regs = [0] * 0x42  # + the bank, BANK_REG (as CIA 2 port A's bits 0-1 read), BUS_REG
         self.regs[BANK_REG] = 3
         self.compare = 0  # raster compare line (write $D012 + bit 7 of $D011)
         self.flags = 0  # $D019 bits 0-3
@@ -122,6 +123,9 @@ class VIC:
         self.since = NEVER  # the cycle from which the interrupt output is active
         self.released = (NEVER, NEVER)  # the output's last active stretch (first, end) before a write ended it
         self.on_change = lambda: None
+        # during a write: the byte at the CPU's next instruction, which it waits to read while a
+        # bad line the write began steals the bus (the machine sets it)
+        self.bus_byte = lambda: 0xFF
         # the bus
         self.ba_from = NEVER  # the next window in which the CPU cannot read
         self.ba_to = NEVER
@@ -554,6 +558,11 @@ class VIC:
         self._rotate(cycle)  # (a new frame's log starts from the registers before the write)
         if reg in vicdraw.SPRITE_DMA_REGS:
             self.sprites.write(cycle, reg, value, self.regs)
+        if reg == 0x11:
+            bus = self.bus_byte()
+            if bus != self.regs[BUS_REG]:
+                self.regs[BUS_REG] = bus
+                self.frame.writes.append((cycle, BUS_REG, bus))
         self.regs[reg] = value
         self.frame.writes.append((cycle, reg, value))
         if reg == 0x11 and value & 0x10 and self.line(cycle) == vicdraw.DEN_LINE:

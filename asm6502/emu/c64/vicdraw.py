@@ -85,15 +85,15 @@ Fetch = Callable[[int], int]
 
 class FrameLog:
     """The registers of one frame: their values at its start (``start``, 0x40 VIC
-    registers and the bank at index 0x40) and the writes during it, (cycle, reg, value)
-    in order."""
+    registers, the bank at index 0x40, the bus byte at ``BUS_REG``) and the writes during
+    it, (cycle, reg, value) in order."""
 
     __slots__ = ("cycle", "start", "writes", "den", "border")
 
     def __init__(self, cycle: int, regs: list[int], den: bool,
                  border: tuple[bool, bool, bool] = (True, True, True)):
         self.cycle = cycle  # the frame's first cycle
-        self.start = list(regs)
+        self.start = list(regs) + [0] * (BUS_REG + 1 - len(regs))  # (a short list: no bus byte)
         self.writes: list[tuple[int, int, int]] = []
         self.den = den  # DEN was set in line $30 (a frame in progress: as far as known)
         self.border = border  # the border flip-flops at its start (``LineDrawer.border_state``)
@@ -631,8 +631,12 @@ class LineDrawer:
                 cell = max(0, k - G_FIRST + 1 - display_from)
                 if cell < 40:
                     addr = (self.row_vc + cell) & 0x3FF
-                    self.vbuf[cell] = 0xFF if k < ba_low + 3 else self.fetch(screen + addr)
-                    self.cbuf[cell] = self.colour_ram[addr] & 0x0F
+                    if k < ba_low + 3:
+                        self.vbuf[cell] = 0xFF
+                        self.cbuf[cell] = self.reg_at(BUS_REG, start + k) & 0x0F
+                    else:
+                        self.vbuf[cell] = self.fetch(screen + addr)
+                        self.cbuf[cell] = self.colour_ram[addr] & 0x0F
         self.display = self.display or any(bads[:RC_CYCLE + 1])
         self.display_from = display_from
         self.bad_at_rc = bads[RC_CYCLE]
@@ -1135,6 +1139,11 @@ def border_at_end(log: FrameLog) -> tuple[bool, bool, bool]:
 
 
 _VERTICAL_LINES = frozenset((*TOP.values(), *BOTTOM.values()))
+# the logged registers' slot for the byte on the data bus while a $D011 write's bad line takes
+# it: the c-accesses of the three cycles after BA went low, while the CPU still has the bus,
+# read $FF and take this byte's low nibble as the colour (VICE's x64sc, vicii-fetch.c: the RAM
+# byte at the CPU's PC, the opcode it waits to fetch; VICE testprogs VICII/flibug)
+BUS_REG = 0x41
 # the registers ``LineDrawer._pipeline`` follows within a line (the mode, XSCROLL, memory, bank)
 # and the draws it makes: those of the picture's columns 0-383
 PIPE_REGS = frozenset((0x11, 0x16, 0x18, 0x40))
@@ -1183,8 +1192,8 @@ def draw_line(drawer: LineDrawer, until: int) -> bytearray:
             x += 1
         if x >= WIDTH:
             break
-        if reg in SPRITE_SHIFT_REGS:
-            continue  # (the sprites' pixels were found with it)
+        if reg in SPRITE_SHIFT_REGS or reg == BUS_REG:
+            continue  # (the sprites' pixels were found with it; the bus byte is no colour)
         later = _colours(drawer, line)
         x = max(x, 0)
         if grey_dot and reg in COLOUR_REGS and x == X_OF_CYCLE0 + (cycle - start) * 8:
