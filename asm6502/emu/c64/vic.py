@@ -315,9 +315,14 @@ class VIC:
         if frame_start - done.cycle > CYCLES_PER_FRAME:  # a frame without writes between
             done = FrameLog(frame_start - CYCLES_PER_FRAME, self.regs, den, border)
             border = vicdraw.border_at_end(done)
+        if done is not self.frame:
+            done.prior = self.frame
+        if done.prior is not None:
+            done.prior.prior = None
         self.previous = done
         self.frame = FrameLog(frame_start, self.regs,
                               den and cycle >= frame_start + vicdraw.DEN_LINE * CYCLES_PER_LINE, border)
+        self.frame.prior = done
         self.cursor = None
         self.peeked = None
 

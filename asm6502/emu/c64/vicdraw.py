@@ -88,7 +88,7 @@ class FrameLog:
     registers, the bank at index 0x40, the bus byte at ``BUS_REG``) and the writes during
     it, (cycle, reg, value) in order."""
 
-    __slots__ = ("cycle", "start", "writes", "den", "border")
+    __slots__ = ("cycle", "start", "writes", "den", "border", "prior", "matrix")
 
     def __init__(self, cycle: int, regs: list[int], den: bool,
                  border: tuple[bool, bool, bool] = (True, True, True)):
@@ -97,6 +97,10 @@ class FrameLog:
         self.writes: list[tuple[int, int, int]] = []
         self.den = den  # DEN was set in line $30 (a frame in progress: as far as known)
         self.border = border  # the border flip-flops at its start (``LineDrawer.border_state``)
+        # the frame before (its own ``prior`` dropped), whose last c-accesses leave the video
+        # matrix buffer as this frame finds it (``matrix_at_end``, found once when needed)
+        self.prior: FrameLog | None = None
+        self.matrix: tuple[list[int], list[int]] | None = None  # this frame's buffer at its end
 
 
 def bad_line(line: int, d011: int, den: bool) -> bool:
@@ -507,6 +511,7 @@ class LineDrawer:
         self.row_vc = 0  # VC as cycle 14 loaded it: the row's first cell
         self.vbuf = [0] * 40  # the video matrix and colour line the c-accesses fill (Bauer 3.7.2)
         self.cbuf = [0] * 40
+        self.filled = False  # the buffer holds this frame's c-accesses or the frame before's
         self.display_from = 40  # the line's first column in display state (40: idle all along)
         self.bad_at_rc = False  # the bad-line condition in cycle 58
         self.bad_after_rc = False  # ... in some cycle after it (display state for the next line)
@@ -585,6 +590,8 @@ class LineDrawer:
                 self.rc = 0
                 self.display = True
                 self._fill()
+            elif self.display and not self.filled:
+                self._matrix_from_prior()
             self.display_from = 0 if self.display else 40
             self.bad_at_rc = bad
             self.bad_after_rc = False
@@ -618,6 +625,8 @@ class LineDrawer:
             self.rc = 0
         # the c-accesses: cycle k (0-based 14-53) writes the cell VMLI, the display g-accesses
         # made up to and including cycle k; BA low from the first cycle >= 11 the condition holds
+        if not self.filled and (self.display or any(bads)):
+            self._matrix_from_prior()
         bank = (3 - (self.regs[0x40] & 3)) * 0x4000
         screen = bank + (self.regs[0x18] >> 4) * 0x400
         ba_low = -1
@@ -643,8 +652,17 @@ class LineDrawer:
         self.bad_after_rc = any(bads[RC_CYCLE + 1:])
         return line, self.pos
 
+    def _matrix_from_prior(self) -> None:
+        """Before the frame's first c-access: the buffer as the frame before left it."""
+        self.filled = True
+        prior = self.log.prior
+        if prior is not None:
+            vbuf, cbuf = matrix_at_end(prior, self.fetch, self.colour_ram)
+            self.vbuf[:], self.cbuf[:] = vbuf, cbuf
+
     def _fill(self) -> None:
         """The c-accesses of a whole bad line: the 40 cells from VC on."""
+        self.filled = True
         bank = (3 - (self.regs[0x40] & 3)) * 0x4000
         screen = bank + (self.regs[0x18] >> 4) * 0x400
         vbuf, cbuf, fetch, cram, vc = self.vbuf, self.cbuf, self.fetch, self.colour_ram, self.row_vc
@@ -1111,6 +1129,19 @@ class LineDrawer:
     def border_state(self) -> tuple[bool, bool, bool]:
         """(vertical flip-flop, its latch, main flip-flop) after the lines stepped so far."""
         return self.vborder, self.set_vborder, self.main_border
+
+
+def matrix_at_end(log: FrameLog, fetch: Fetch, colour_ram: list[int]) -> tuple[list[int], list[int]]:
+    """The video matrix buffer and colour line (Bauer 3.7.2: 40 cells each) as the frame of
+    *log* leaves them: its last c-accesses (the chip keeps them into the next frame), memory as
+    it is now."""
+    if log.matrix is None:
+        drawer = LineDrawer(log, fetch, colour_ram)
+        for _line in range(LINES):
+            drawer.step()
+            drawer.finish_line()
+        log.matrix = (list(drawer.vbuf), list(drawer.cbuf))
+    return log.matrix
 
 
 def border_at_end(log: FrameLog) -> tuple[bool, bool, bool]:
