@@ -2,9 +2,10 @@
 suites: XSCROLL, MCM and BMM written in mid-line (each counts from its own pixel, as VICE's
 x64sc draws them: vicii-draw-cycle.c), the border's 38-column right edge, the graphics under
 the vertical border and in an open side border, the colour of the three c-accesses after a
-$D011 write begins a bad line (the stalled CPU's opcode), and the video matrix buffer a frame
-finds from the frame before.  Frames drawn by vicdraw from logged writes (test_c64_vic.py's
-way); the bus byte from a program run on the machine."""
+$D011 write begins a bad line (the stalled CPU's opcode), the video matrix buffer a frame
+finds from the frame before, and the VIC's phi-1 fetch of each cycle (what open I/O reads).
+Frames drawn by vicdraw from logged writes (test_c64_vic.py's way); the bus byte from a
+program run on the machine."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ import pytest
 from test_c64_vic import run, test_roms  # noqa: F401 (a fixture)
 
 from asm6502.emu.c64 import vicdraw
+from asm6502.emu.c64.vic import CYCLES_PER_FRAME, VIC
 
 # the registers as a frame starts: border 14, background 6, text (DEN, 25 rows, YSCROLL 3),
 # 40 columns, screen $0400 and characters (or the bitmap) at $2000, bank 0
@@ -169,3 +171,41 @@ def test_a_frame_finds_the_matrix_the_frame_before_left():
     alone = _rows(writes, memory, colour=1, regs={0x11: 0x1C})
     assert (with_prior[0x34][32], alone[0x34][32]) == (1, 6), \
         "row 24's first cell, character 1 (all set, white); with no frame before: character 0"
+
+
+# --- the phi-1 fetch, as a read of open I/O ($DE00-$DFFF) sees it: by the cycle, the sprite
+# pointers and data (sprites 3-7 in cycles 0-9, 0-2 in 57-62), the refresh (10-14), the
+# g-accesses (15-54), idle reads of $3FFF (VICE's vicii-chip-model.c and vicii-fetch.c).  As
+# VICE testprogs VICII/phi1timing sets it up: ECM on, DEN off (idle state: the g-accesses read
+# $39FF), no sprite on, pointers 0-7; its reference string, taken on a C64.
+def _phi1_memory(addr: int) -> int:
+    if addr == 0x3FFF:
+        return 0xFF
+    if addr == 0x39FF:
+        return 0xAA
+    if 0x3F00 <= addr < 0x3FFF:
+        return 0x55
+    return addr - 0x07F8 if 0x07F8 <= addr < 0x0800 else 0x42
+
+
+def test_the_phi1_fetch_of_each_cycle_of_a_line():
+    vic = VIC("8565")
+    vic.memory = _phi1_memory
+    vic.write(0x18, 0x15, 0)
+    vic.write(0x11, 0x4B, 0)
+    names = {0xAA: "g", 0x55: "r", 0xFF: "i"}
+    line = 2 * 63
+    got = "".join(names.get(b, str(b) if b < 8 else "?") for b in (vic.phi1_byte(line + k) for k in range(63)))
+    assert got == "3i4i5i6i7irrrrr" + "g" * 40 + "ii0i1i2i"
+
+
+@pytest.mark.parametrize("line, k, low", [
+    (0, 10, 0xFF),
+    (0, 14, 0xFB),
+    (2, 10, 0xF5),
+    (51, 12, (0xFF - 5 * 51 - 2) & 0xFF),
+])
+def test_the_refresh_counter_goes_down_from_ff_at_a_frames_start(line, k, low):
+    vic = VIC("8565")
+    vic.memory = lambda addr: addr & 0xFF if 0x3F00 <= addr < 0x4000 else 0
+    assert vic.phi1_byte(CYCLES_PER_FRAME + line * 63 + k) == low

@@ -442,7 +442,7 @@ class C64:
         elif page == 0xDD:
             value = self.cia2.read(addr & 0x0F, c)
         else:
-            value = 0xFF  # I/O 1 and 2: no cartridge
+            value = self.vic.phi1_byte(c)  # I/O 1 and 2: no cartridge, the VIC's last fetch on the bus
         return value
 
     def _next_opcode(self) -> int:

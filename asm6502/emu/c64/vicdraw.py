@@ -794,51 +794,12 @@ class LineDrawer:
         key = (self.line, len(self.log.writes))
         if self._pipe_key == key:
             return self._pipe
-        line = self.line - 1
-        start = self.line_start(line)
-        regs = list(self.line_regs)
-        writes, i = self.log.writes, self.line_pos
-        events: list[tuple[int, int, int]] = []  # (the draw that first sees it, reg, value)
-        while i < len(writes) and writes[i][0] < start + PIPE_DRAWS[1]:
-            c, reg, value = writes[i]
-            if c >= start and reg in PIPE_REGS:
-                events.append((c - start + 1, reg, value))
-            i += 1
-        latency = self.model == "6569"
-        fetch, vbuf, cbuf = self.fetch, self.vbuf, self.cbuf
-        rc, vc, display_from, latched = self.rc, self.row_vc, self.display_from, self.graphics_on
-        # the registers as each draw sees them, from the first fetch on
-        seen: list[tuple[int, int, int, int]] = []
-        ev = 0
-        last = PIPE_DRAWS[1]
-        for k in range(last):
-            while ev < len(events) and events[ev][0] <= k:
-                regs[events[ev][1]] = events[ev][2]
-                ev += 1
-            seen.append((regs[0x11], regs[0x16], regs[0x18], regs[0x40]))
-        # the 40 cells as the g-accesses fetched them: (byte, matrix, colour)
+        latched = self.graphics_on
+        seen = self._seen()
         cells = []
         for c in range(40):
-            d011_then, _d016, d018, bank_bits = seen[G_FIRST + c]
-            d011 = seen[G_FIRST + c - 1][0]  # (the mode of the cycle before)
-            if latency:
-                d011 = d011_then | (d011 & 0x20)
-            bank = (3 - (bank_bits & 3)) * 0x4000
-            if not latched:
-                cells.append((0, -1, -1))
-                continue
-            if c < display_from:
-                ecm = (d011_then if latency else d011) & 0x40
-                cells.append((fetch(bank + (0x39FF if ecm else 0x3FFF)), 0, 0))
-                continue
-            cell = c - display_from
-            if d011 & 0x20:
-                addr = ((vc + cell) & 0x3FF) << 3 | rc | (d018 & 0x08) << 10
-            else:
-                addr = vbuf[cell] << 3 | rc | (d018 & 0x0E) << 10
-            if d011 & 0x40:
-                addr &= 0x39FF
-            cells.append((fetch(bank + addr), vbuf[cell], cbuf[cell]))
+            cells.append(self.g_access(c, seen) if latched else (0, -1, -1))
+        latency = self.model == "6569"
         r11, r16 = seen[PIPE_DRAWS[0]][0], seen[PIPE_DRAWS[0]][1]
         vbuf_reg, cbuf_reg = self.g_carry
         last_v, last_c = vbuf_reg, cbuf_reg
@@ -850,6 +811,7 @@ class LineDrawer:
         fg = 0
         out: list[int] = []
         colours = _PIPE_COLOURS
+        last = PIPE_DRAWS[1]
         for k in range(PIPE_DRAWS[0], last):
             r11, r16 = seen[k][0], seen[k][1]
             c = k - 17
@@ -900,6 +862,48 @@ class LineDrawer:
         self._pipe_key = key
         self._pipe = (fg, out)
         return self._pipe
+
+    def _seen(self) -> list[tuple[int, int, int, int]]:
+        """($D011, $D016, $D018, the bank) as each cycle of the line sees them (the writes of the
+        cycles before it), up to the last draw ``_pipeline`` makes."""
+        start = self.line_start(self.line - 1)
+        regs = list(self.line_regs)
+        writes, i = self.log.writes, self.line_pos
+        events: list[tuple[int, int, int]] = []  # (the cycle that first sees it, reg, value)
+        while i < len(writes) and writes[i][0] < start + PIPE_DRAWS[1]:
+            c, reg, value = writes[i]
+            if c >= start and reg in PIPE_REGS:
+                events.append((c - start + 1, reg, value))
+            i += 1
+        seen = []
+        ev = 0
+        for k in range(PIPE_DRAWS[1]):
+            while ev < len(events) and events[ev][0] <= k:
+                regs[events[ev][1]] = events[ev][2]
+                ev += 1
+            seen.append((regs[0x11], regs[0x16], regs[0x18], regs[0x40]))
+        return seen
+
+    def g_access(self, c: int, seen: list[tuple[int, int, int, int]]) -> tuple[int, int, int]:
+        """Column *c*'s g-access (cycle 15 + c, 0-based) with the registers *seen* (``_seen``):
+        (the byte read, its video matrix byte, its colour; 0s in idle state).  The address by
+        the mode of the cycle before on an 8565, of this one (BMM: either) on a 6569 (VICE's
+        vicii-fetch.c); idle state reads $3FFF, $39FF with ECM (Bauer 3.7.1)."""
+        d011_then, _d016, d018, bank_bits = seen[G_FIRST + c]
+        d011 = seen[G_FIRST + c - 1][0]  # (the mode of the cycle before)
+        if self.model == "6569":
+            d011 = d011_then | (d011 & 0x20)
+        bank = (3 - (bank_bits & 3)) * 0x4000
+        if c < self.display_from:
+            return self.fetch(bank + (0x39FF if d011 & 0x40 else 0x3FFF)), 0, 0
+        cell = c - self.display_from
+        if d011 & 0x20:
+            addr = ((self.row_vc + cell) & 0x3FF) << 3 | self.rc | (d018 & 0x08) << 10
+        else:
+            addr = self.vbuf[cell] << 3 | self.rc | (d018 & 0x0E) << 10
+        if d011 & 0x40:
+            addr &= 0x39FF
+        return self.fetch(bank + addr), self.vbuf[cell], self.cbuf[cell]
 
     def sprites(self, line: int) -> list[tuple[int, int, list[tuple[int, int]]]]:
         """The sprites shown on *line*: (number, first picture column, pixels), sprite 0 first
