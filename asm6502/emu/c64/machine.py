@@ -155,6 +155,7 @@ class C64:
         self.vic = VIC(model.vic)
         self.vic.memory = self._vic_fetch
         self.vic.colour_ram = self.color
+        self.vic.bus_byte = self._next_opcode
         self.cia1 = CIA("CIA 1", port_a_in=self._cia1_port_a, port_b_in=self._cia1_port_b, new_model=model.new_cia)
         self.cia2 = CIA("CIA 2", new_model=model.new_cia)
         self.sid = [0] * 0x20
@@ -438,8 +439,14 @@ class C64:
         elif page == 0xDD:
             value = self.cia2.read(addr & 0x0F, c)
         else:
-            value = 0xFF  # I/O 1 and 2: no cartridge
+            value = self.vic.phi1_byte(c)  # I/O 1 and 2: no cartridge, the VIC's last fetch on the bus
         return value
+
+    def _next_opcode(self) -> int:
+        """During an I/O write: the RAM byte at the instruction after the one making it (the
+        CPU's PC is one past the opcode while an instruction runs)."""
+        pc = (self.cpu.pc - 1) & 0xFFFF
+        return self.memory[(pc + SIZES[self.memory[pc]]) & 0xFFFF]
 
     def _io_write(self, addr: int, value: int) -> None:
         c = self._bus_cycle(True, addr)

@@ -50,6 +50,7 @@ NEVER = 1 << 62
 # write (``vicdraw.draw_line``) and the light pen's X (one more on the 6569)
 VIC_MODELS = vicdraw.MODELS
 BANK_REG = 0x40  # the logged registers' slot for the VIC's bank (CIA 2 port A bits 0-1)
+BUS_REG = vicdraw.BUS_REG  # ... for the byte the stalled CPU leaves on the bus after a $D011 write
 
 # The bus windows of a line, in cycles from the line's start (0-based: Bauer's cycle k is
 # k - 1).  Bad line: BA low from cycle 12, c-accesses 15-54 (Bauer 3.6.3).
@@ -107,13 +108,13 @@ def _bits(hits: tuple[tuple[int, int], ...], first: int, end: int) -> tuple[int,
 
 class VIC:
     # not part of a snapshot: the machine's memory and colour RAM, the collision walk
-    TRANSIENT = ("memory", "colour_ram", "cursor", "peeked")
+    TRANSIENT = ("memory", "colour_ram", "cursor", "peeked", "phi1_walk")
 
     def __init__(self, model: str = "6569") -> None:
         if model not in VIC_MODELS:
             raise ValueError(f"VIC-II model {model!r}: {' or '.join(VIC_MODELS)}")
         self.model = model
-        self.regs = [0] * 0x41  # + the bank, BANK_REG (as CIA 2 port A's bits 0-1 read)
+        self.regs = [0] * 0x42  # + the bank, BANK_REG (as CIA 2 port A's bits 0-1 read), BUS_REG
         self.regs[BANK_REG] = 3
         self.compare = 0  # raster compare line (write $D012 + bit 7 of $D011)
         self.flags = 0  # $D019 bits 0-3
@@ -122,6 +123,9 @@ class VIC:
         self.since = NEVER  # the cycle from which the interrupt output is active
         self.released = (NEVER, NEVER)  # the output's last active stretch (first, end) before a write ended it
         self.on_change = lambda: None
+        # during a write: the byte at the CPU's next instruction, which it waits to read while a
+        # bad line the write began steals the bus (the machine sets it)
+        self.bus_byte = lambda: 0xFF
         # the bus
         self.ba_from = NEVER  # the next window in which the CPU cannot read
         self.ba_to = NEVER
@@ -142,6 +146,8 @@ class VIC:
         # the lines begun but not walked, as last looked at: ((frame, first line, the frame's
         # writes then), the drawers after each, (line start, hits) of each)
         self.peeked: tuple[tuple[int, int, int], list[LineDrawer], list[tuple[int, Hits]]] | None = None
+        # the frame walked for ``phi1_byte``: ((frame, its writes then), the drawer at a line's start)
+        self.phi1_walk: tuple[tuple[int, int], LineDrawer] | None = None
         self.wants_collisions = False  # the program has read $D01E or $D01F: frames are walked to their end
         self.line_event = NEVER  # the next cycle at which collisions are looked for (an interrupt may be due)
         # the light pen input (CIA 1 port B bit 4, joystick port 1's fire line)
@@ -311,9 +317,14 @@ class VIC:
         if frame_start - done.cycle > CYCLES_PER_FRAME:  # a frame without writes between
             done = FrameLog(frame_start - CYCLES_PER_FRAME, self.regs, den, border)
             border = vicdraw.border_at_end(done)
+        if done is not self.frame:
+            done.prior = self.frame
+        if done.prior is not None:
+            done.prior.prior = None
         self.previous = done
         self.frame = FrameLog(frame_start, self.regs,
                               den and cycle >= frame_start + vicdraw.DEN_LINE * CYCLES_PER_LINE, border)
+        self.frame.prior = done
         self.cursor = None
         self.peeked = None
 
@@ -447,6 +458,58 @@ class VIC:
         if a >= 0:
             self.line_event = (a + 1) * CYCLES_PER_LINE
 
+    # --- the phi-1 fetch ---------------------------------------------------------------
+    def phi1_byte(self, cycle: int) -> int:
+        """The byte the VIC read in the first half of *cycle*, which a read of open I/O
+        ($DE00-$DFFF, no cartridge) sees in the second: by the cycle (0-based; VICE's x64sc,
+        vicii-chip-model.c and vicii-fetch.c, PAL): 0-9 the pointers of sprites 3-7 and their
+        first data bytes, 10-14 the refresh ($3F00 + a counter going down from $FF at a
+        frame's start, 5 a line), 15-54 the g-accesses of columns 0-39, 55-56 $3FFF, 57-62
+        the pointers and first data bytes of sprites 0-2; a data byte of a sprite without DMA
+        reads $3FFF (VICE testprogs VICII/phi1timing, its reference taken on a C64)."""
+        self._observe(cycle)
+        self._rotate(cycle)
+        frame = self.frame
+        line, k = divmod(cycle - frame.cycle, CYCLES_PER_LINE)
+        regs = self.regs
+        bank = (3 - (regs[BANK_REG] & 3)) * 0x4000
+        fetch = self.memory
+        if 10 <= k <= 14:
+            return fetch(bank + 0x3F00 + ((0xFF - 5 * line - (k - 10)) & 0xFF))
+        if k in (55, 56):
+            return fetch(bank + 0x3FFF)
+        if 15 <= k <= 54:
+            drawer = self._phi1_drawer(line)
+            return drawer.g_access(k - 15, drawer._seen())[0]
+        n, data = ((k - 57) // 2, k - 57 & 1) if k >= 57 else (3 + k // 2, k & 1)
+        pointer = fetch(bank + (regs[0x18] >> 4) * 0x400 + 0x3F8 + n)
+        if not data:
+            return pointer
+        fetched_in = line if k >= 57 else line - 1  # (sprites 3-7: the fetch of the line before)
+        absolute = cycle // CYCLES_PER_LINE - (line - fetched_in)
+        if not self.sprites.fetched(absolute, regs) >> n & 1:
+            return fetch(bank + 0x3FFF)
+        if fetched_in < 0:  # (the frame before's last line)
+            return fetch(bank + pointer * 64 + 1)
+        drawer = self._phi1_drawer(fetched_in)
+        drawer.finish_line()  # (the sequencer's cycles and its fetches at the line's end)
+        return drawer.sp_data[n] >> 8 & 0xFF  # (the s-access in phi 1: the second byte)
+
+    def _phi1_drawer(self, line: int) -> LineDrawer:
+        """A drawer of the current frame stepped into *line* (its counters as the line has them)."""
+        frame = self.frame
+        key = (frame.cycle, len(frame.writes))
+        walk = self.phi1_walk
+        if walk is None or walk[0] != key or walk[1].line > line:
+            walk = (key, LineDrawer(frame, self.memory, self.colour_ram, self.model))
+        drawer = walk[1]
+        while drawer.line < line:
+            drawer.step()
+            drawer.finish_line()
+        self.phi1_walk = (key, drawer.clone())
+        drawer.step()
+        return drawer
+
     # --- the light pen -----------------------------------------------------------------
     def light_pen(self, low: bool, cycle: int) -> None:
         """The light pen line from *cycle* on: a falling edge latches the beam's position
@@ -554,6 +617,11 @@ class VIC:
         self._rotate(cycle)  # (a new frame's log starts from the registers before the write)
         if reg in vicdraw.SPRITE_DMA_REGS:
             self.sprites.write(cycle, reg, value, self.regs)
+        if reg == 0x11:
+            bus = self.bus_byte()
+            if bus != self.regs[BUS_REG]:
+                self.regs[BUS_REG] = bus
+                self.frame.writes.append((cycle, BUS_REG, bus))
         self.regs[reg] = value
         self.frame.writes.append((cycle, reg, value))
         if reg == 0x11 and value & 0x10 and self.line(cycle) == vicdraw.DEN_LINE:

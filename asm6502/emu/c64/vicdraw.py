@@ -78,7 +78,7 @@ PRIORITY_DELAY = 6
 LEFT = {True: 32, False: 39}  # by CSEL ($D016 bit 3)
 RIGHT = {True: 352, False: 343}
 LEFT_CYCLE = 16  # (0-based) the cycle the left edge is reached in, either width
-RIGHT_CYCLE = {True: 56, False: 54}  # ... the right edge: X 344 (40 columns), X 335 (38)
+RIGHT_CYCLE = {True: 56, False: 55}  # ... the right edge: X 344 (40 columns), X 335 (38)
 TOP = {True: 51, False: 55}  # by RSEL ($D011 bit 3)
 BOTTOM = {True: 251, False: 247}
 FULL = (1 << WIDTH) - 1
@@ -88,18 +88,22 @@ Fetch = Callable[[int], int]
 
 class FrameLog:
     """The registers of one frame: their values at its start (``start``, 0x40 VIC
-    registers and the bank at index 0x40) and the writes during it, (cycle, reg, value)
-    in order."""
+    registers, the bank at index 0x40, the bus byte at ``BUS_REG``) and the writes during
+    it, (cycle, reg, value) in order."""
 
-    __slots__ = ("cycle", "start", "writes", "den", "border")
+    __slots__ = ("cycle", "start", "writes", "den", "border", "prior", "matrix")
 
     def __init__(self, cycle: int, regs: list[int], den: bool,
                  border: tuple[bool, bool, bool] = (True, True, True)):
         self.cycle = cycle  # the frame's first cycle
-        self.start = list(regs)
+        self.start = list(regs) + [0] * (BUS_REG + 1 - len(regs))  # (a short list: no bus byte)
         self.writes: list[tuple[int, int, int]] = []
         self.den = den  # DEN was set in line $30 (a frame in progress: as far as known)
         self.border = border  # the border flip-flops at its start (``LineDrawer.border_state``)
+        # the frame before (its own ``prior`` dropped), whose last c-accesses leave the video
+        # matrix buffer as this frame finds it (``matrix_at_end``, found once when needed)
+        self.prior: FrameLog | None = None
+        self.matrix: tuple[list[int], list[int]] | None = None  # this frame's buffer at its end
 
 
 def bad_line(line: int, d011: int, den: bool) -> bool:
@@ -563,6 +567,7 @@ class LineDrawer:
         self.row_vc = 0  # VC as cycle 14 loaded it: the row's first cell
         self.vbuf = [0] * 40  # the video matrix and colour line the c-accesses fill (Bauer 3.7.2)
         self.cbuf = [0] * 40
+        self.filled = False  # the buffer holds this frame's c-accesses or the frame before's
         self.display_from = 40  # the line's first column in display state (40: idle all along)
         self.bad_at_rc = False  # the bad-line condition in cycle 58
         self.bad_after_rc = False  # ... in some cycle after it (display state for the next line)
@@ -586,6 +591,12 @@ class LineDrawer:
         # the next line's collisions
         self._spill: tuple[int, list[tuple[int, int]]] = (-1, [])
         self._ahead_val: tuple[int, list[int]] = (0, self.sp_data)
+        # the graphics pipeline's video matrix and colour bytes as the last line left them (the
+        # last cell it latched: they stay loaded outside the 40 columns), and the line's
+        # pixels as ``_pipeline`` found them, by (line, writes)
+        self.g_carry = (0, 0)
+        self._pipe_key: tuple[int, int] | None = None
+        self._pipe: tuple[int, list[int]] = (0, [])
 
     def apply_until(self, cycle: int) -> None:
         """Apply the logged writes made before *cycle*."""
@@ -615,6 +626,9 @@ class LineDrawer:
         line = self.line
         self.line += 1
         start = self.line_start(line)
+        if self.graphics_on and line:  # (the cell the line before latched last: its column 39)
+            cell = 39 - self.display_from
+            self.g_carry = (self.vbuf[cell], self.cbuf[cell]) if cell >= 0 else (0, 0)
         self.apply_until(start)
         self.line_regs = list(self.regs)
         self.line_pos = self.pos
@@ -638,6 +652,8 @@ class LineDrawer:
                 self.rc = 0
                 self.display = True
                 self._fill()
+            elif self.display and not self.filled:
+                self._matrix_from_prior()
             self.display_from = 0 if self.display else 40
             self.bad_at_rc = bad
             self.bad_after_rc = False
@@ -671,6 +687,8 @@ class LineDrawer:
             self.rc = 0
         # the c-accesses: cycle k (0-based 14-53) writes the cell VMLI, the display g-accesses
         # made up to and including cycle k; BA low from the first cycle >= 11 the condition holds
+        if not self.filled and (self.display or any(bads)):
+            self._matrix_from_prior()
         bank = (3 - (self.regs[0x40] & 3)) * 0x4000
         screen = bank + (self.regs[0x18] >> 4) * 0x400
         ba_low = -1
@@ -684,16 +702,29 @@ class LineDrawer:
                 cell = max(0, k - G_FIRST + 1 - display_from)
                 if cell < 40:
                     addr = (self.row_vc + cell) & 0x3FF
-                    self.vbuf[cell] = 0xFF if k < ba_low + 3 else self.fetch(screen + addr)
-                    self.cbuf[cell] = self.colour_ram[addr] & 0x0F
+                    if k < ba_low + 3:
+                        self.vbuf[cell] = 0xFF
+                        self.cbuf[cell] = self.reg_at(BUS_REG, start + k) & 0x0F
+                    else:
+                        self.vbuf[cell] = self.fetch(screen + addr)
+                        self.cbuf[cell] = self.colour_ram[addr] & 0x0F
         self.display = self.display or any(bads[:RC_CYCLE + 1])
         self.display_from = display_from
         self.bad_at_rc = bads[RC_CYCLE]
         self.bad_after_rc = any(bads[RC_CYCLE + 1:])
         return line, self.pos
 
+    def _matrix_from_prior(self) -> None:
+        """Before the frame's first c-access: the buffer as the frame before left it."""
+        self.filled = True
+        prior = self.log.prior
+        if prior is not None:
+            vbuf, cbuf = matrix_at_end(prior, self.fetch, self.colour_ram)
+            self.vbuf[:], self.cbuf[:] = vbuf, cbuf
+
     def _fill(self) -> None:
         """The c-accesses of a whole bad line: the 40 cells from VC on."""
+        self.filled = True
         bank = (3 - (self.regs[0x40] & 3)) * 0x4000
         screen = bank + (self.regs[0x18] >> 4) * 0x400
         vbuf, cbuf, fetch, cram, vc = self.vbuf, self.cbuf, self.fetch, self.colour_ram, self.row_vc
@@ -722,7 +753,16 @@ class LineDrawer:
         current registers and counters, the border not yet drawn.  A column in idle state
         shows the byte at $3FFF ($39FF with ECM) as display state would with the video
         matrix and colour data all 0 (Bauer 3.7.1): 1 bits black, 0 bits the background
-        colour -- black too in hires bitmap mode (its colours are the matrix's)."""
+        colour -- black too in hires bitmap mode (its colours are the matrix's).  A line
+        that writes a mode, scroll or memory register, or whose border is open outside the
+        40 columns, is drawn pixel by pixel (``_pipeline``), its colour registers as they
+        are now."""
+        if self._pipelined():
+            fg, sources = self._pipeline()
+            if not colours:
+                return fg, None
+            regs = self.regs
+            return fg, bytearray(c if c < 16 else regs[c] & 0x0F for c in sources)
         regs, fetch = self.regs, self.fetch
         d011, d016, d018 = regs[0x11], regs[0x16], regs[0x18]
         bank = (3 - (regs[0x40] & 3)) * 0x4000
@@ -783,6 +823,149 @@ class LineDrawer:
             end = WIDTH if display_from == 40 else xs + 8 * display_from
             row[:end] = bytes(end)
         return fg_mask & FULL, row
+
+    def _pipelined(self) -> bool:
+        """Whether the line is drawn by ``_pipeline``: it writes a register of ``PIPE_REGS``
+        in its cycles, or its border is open left or right of the 40 columns."""
+        for x0, x1 in self.open:
+            if x0 < LEFT[True] or x1 > RIGHT[True]:
+                return True
+        writes, i = self.log.writes, self.line_pos
+        start = self.line_start(self.line - 1)
+        end = start + PIPE_DRAWS[1]
+        while i < len(writes) and writes[i][0] < end:
+            if writes[i][1] in PIPE_REGS and writes[i][0] >= start:
+                return True
+            i += 1
+        return False
+
+    def _pipeline(self) -> tuple[int, list[int]]:
+        """The line's graphics pixel by pixel: (foreground mask, the colour of each picture
+        column: 0-15, or a background colour register $21-$24 to look up).  The graphics
+        sequencer as VICE's x64sc models it (vicii-draw-cycle.c, draw_graphics8; its fetches,
+        vicii-fetch.c), in draws of 8 pixels: draw k (the VIC's cycle seeing the writes of
+        cycles before k) gives picture columns 8 k - 104 on.  Column c's g-access (cycle 15 + c,
+        $D011 as the cycle before had it on an 8565) goes into a two-stage pipe with its video
+        matrix and colour bytes, the idle state's with 0s, the vertical border's as a 0 byte
+        (the matrix bytes kept); the XSCROLL of draw k - 1 ... of the last column latched
+        tells at which pixel of draw k the shift register loads (column c in draw 17 + c; the
+        draws after column 39 load a 0 byte and the last matrix bytes, on into the next line's
+        left border).  MCM counts from pixel 4 of a draw (colours) and 7 (pixel width; a
+        switch on resets the multicolour flip-flop); ECM and BMM from the next draw on an
+        8565, on a 6569 set from pixel 4, cleared from pixel 6.  The invalid modes are black."""
+        key = (self.line, len(self.log.writes))
+        if self._pipe_key == key:
+            return self._pipe
+        latched = self.graphics_on
+        seen = self._seen()
+        cells = []
+        for c in range(40):
+            cells.append(self.g_access(c, seen) if latched else (0, -1, -1))
+        latency = self.model == "6569"
+        r11, r16 = seen[PIPE_DRAWS[0]][0], seen[PIPE_DRAWS[0]][1]
+        vbuf_reg, cbuf_reg = self.g_carry
+        last_v, last_c = vbuf_reg, cbuf_reg
+        xs_pipe = r16 & 7
+        vmode11 = (r11 & 0x60) >> 2
+        vmode16 = vmode16_2 = (r16 & 0x10) >> 2
+        gbuf = px = 0
+        mc_flop = 1
+        fg = 0
+        out: list[int] = []
+        colours = _PIPE_COLOURS
+        last = PIPE_DRAWS[1]
+        for k in range(PIPE_DRAWS[0], last):
+            r11, r16 = seen[k][0], seen[k][1]
+            c = k - 17
+            if 0 <= c < 40:
+                g, v, cb = cells[c]
+                if v >= 0:
+                    last_v, last_c = v, cb
+                load = (g, last_v, last_c)
+            else:
+                load = (0, last_v, last_c)
+            x = 8 * k - 104
+            for i in range(8):
+                if i == 4:
+                    vmode16 = (r16 & 0x10) >> 2
+                    if latency:
+                        vmode11 |= (r11 & 0x60) >> 2
+                elif i == 6 and latency:
+                    vmode11 &= (r11 & 0x60) >> 2
+                elif i == 7:
+                    if vmode16 and not vmode16_2:
+                        mc_flop = 0
+                    vmode16_2 = vmode16
+                if i == xs_pipe:
+                    gbuf, vbuf_reg, cbuf_reg = load
+                    mc_flop = 1
+                multi = vmode11 & 0x08 or cbuf_reg & 0x08
+                if vmode16_2:
+                    if multi:
+                        if mc_flop:
+                            px = gbuf >> 6
+                    else:
+                        px = 3 if gbuf & 0x80 else 0
+                else:
+                    px = (2 if multi else 3) if gbuf & 0x80 else 0
+                gbuf = gbuf << 1 & 0xFF
+                mc_flop ^= 1
+                cc = colours[vmode11 | vmode16 | px]
+                if cc < 0:
+                    cc = (0, vbuf_reg & 0x0F, vbuf_reg >> 4, cbuf_reg, cbuf_reg & 7,
+                          0x21 + (vbuf_reg >> 6))[-cc - 1]
+                if px & 2:
+                    fg |= 1 << (x + i)
+                out.append(cc)
+            if not latency:
+                vmode11 = (r11 & 0x60) >> 2
+            if G_FIRST <= k < G_FIRST + 40 and latched:
+                xs_pipe = r16 & 7
+        self._pipe_key = key
+        self._pipe = (fg, out)
+        return self._pipe
+
+    def _seen(self) -> list[tuple[int, int, int, int]]:
+        """($D011, $D016, $D018, the bank) as each cycle of the line sees them (the writes of the
+        cycles before it), up to the last draw ``_pipeline`` makes."""
+        start = self.line_start(self.line - 1)
+        regs = list(self.line_regs)
+        writes, i = self.log.writes, self.line_pos
+        events: list[tuple[int, int, int]] = []  # (the cycle that first sees it, reg, value)
+        while i < len(writes) and writes[i][0] < start + PIPE_DRAWS[1]:
+            c, reg, value = writes[i]
+            if c >= start and reg in PIPE_REGS:
+                events.append((c - start + 1, reg, value))
+            i += 1
+        seen = []
+        ev = 0
+        for k in range(PIPE_DRAWS[1]):
+            while ev < len(events) and events[ev][0] <= k:
+                regs[events[ev][1]] = events[ev][2]
+                ev += 1
+            seen.append((regs[0x11], regs[0x16], regs[0x18], regs[0x40]))
+        return seen
+
+    def g_access(self, c: int, seen: list[tuple[int, int, int, int]]) -> tuple[int, int, int]:
+        """Column *c*'s g-access (cycle 15 + c, 0-based) with the registers *seen* (``_seen``):
+        (the byte read, its video matrix byte, its colour; 0s in idle state).  The address by
+        the mode of the cycle before on an 8565, of this one (BMM: either) on a 6569 (VICE's
+        vicii-fetch.c); idle state reads $3FFF, $39FF with ECM (Bauer 3.7.1)."""
+        d011_then, _d016, d018, bank_bits = seen[G_FIRST + c]
+        d011 = seen[G_FIRST + c - 1][0]  # (the mode of the cycle before)
+        if self.model == "6569":
+            d011 = d011_then | (d011 & 0x20)
+        bank = (3 - (bank_bits & 3)) * 0x4000
+        if c < self.display_from:
+            return self.fetch(bank + (0x39FF if d011 & 0x40 else 0x3FFF)), 0, 0
+        cell = c - self.display_from
+        if d011 & 0x20:
+            addr = ((self.row_vc + cell) & 0x3FF) << 3 | self.rc | (d018 & 0x08) << 10
+        else:
+            addr = self.vbuf[cell] << 3 | self.rc | (d018 & 0x0E) << 10
+        if d011 & 0x40:
+            addr &= 0x39FF
+        return self.fetch(bank + addr), self.vbuf[cell], self.cbuf[cell]
 
     def sprites(self, line: int) -> list[tuple[int, int, list[tuple[int, int]]]]:
         """The sprites shown on *line*: (number, first picture column, pixels), sprite 0 first
@@ -1070,6 +1253,19 @@ class LineDrawer:
         return self.vborder, self.set_vborder, self.main_border
 
 
+def matrix_at_end(log: FrameLog, fetch: Fetch, colour_ram: list[int]) -> tuple[list[int], list[int]]:
+    """The video matrix buffer and colour line (Bauer 3.7.2: 40 cells each) as the frame of
+    *log* leaves them: its last c-accesses (the chip keeps them into the next frame), memory as
+    it is now."""
+    if log.matrix is None:
+        drawer = LineDrawer(log, fetch, colour_ram)
+        for _line in range(LINES):
+            drawer.step()
+            drawer.finish_line()
+        log.matrix = (list(drawer.vbuf), list(drawer.cbuf))
+    return log.matrix
+
+
 def border_at_end(log: FrameLog) -> tuple[bool, bool, bool]:
     """The border flip-flops at the end of the frame of *log* (the next frame starts with
     them): with RSEL and CSEL fixed the frame's bottom line and every line's right edge set
@@ -1096,6 +1292,29 @@ def border_at_end(log: FrameLog) -> tuple[bool, bool, bool]:
 
 
 _VERTICAL_LINES = frozenset((*TOP.values(), *BOTTOM.values()))
+# the logged registers' slot for the byte on the data bus while a $D011 write's bad line takes
+# it: the c-accesses of the three cycles after BA went low, while the CPU still has the bus,
+# read $FF and take this byte's low nibble as the colour (VICE's x64sc, vicii-fetch.c: the RAM
+# byte at the CPU's PC, the opcode it waits to fetch; VICE testprogs VICII/flibug)
+BUS_REG = 0x41
+# the registers ``LineDrawer._pipeline`` follows within a line (the mode, XSCROLL, memory, bank)
+# and the draws it makes: those of the picture's columns 0-383
+PIPE_REGS = frozenset((0x11, 0x16, 0x18, 0x40))
+PIPE_DRAWS = (13, 61)
+# the colour of a pixel by ECM, BMM, MCM (bits 4-2) and its two bits (VICE's x64sc,
+# vicii-draw-cycle.c): a background register, or -1 black, -2 the matrix byte's low nibble,
+# -3 its high nibble, -4 the colour byte, -5 its low three bits, -6 the register $21 + the
+# matrix byte's top two bits
+_PIPE_COLOURS = (
+    0x21, 0x21, -4, -4,
+    0x21, 0x22, 0x23, -5,
+    -2, -2, -3, -3,
+    0x21, -3, -2, -4,
+    -6, -6, -4, -4,
+    -1, -1, -1, -1,
+    -1, -1, -1, -1,
+    -1, -1, -1, -1,
+)
 SPRITE_DMA_REGS = frozenset({0x15, 0x17, 1, 3, 5, 7, 9, 11, 13, 15})
 _REVERSED = tuple(int(f"{b:08b}"[::-1], 2) for b in range(256))  # bit 7 -> column 0
 # the beam positions the graphics can have pixels at: the 40 columns, XSCROLL 7 at most
@@ -1126,8 +1345,8 @@ def draw_line(drawer: LineDrawer, until: int) -> bytearray:
             x += 1
         if x >= WIDTH:
             break
-        if reg in SPRITE_SHIFT_REGS:
-            continue  # (the sprites' pixels were found with it)
+        if reg in SPRITE_SHIFT_REGS or reg == BUS_REG:
+            continue  # (the sprites' pixels were found with it; the bus byte is no colour)
         later = _colours(drawer, line)
         x = max(x, 0)
         if grey_dot and reg in COLOUR_REGS and x == X_OF_CYCLE0 + (cycle - start) * 8:
