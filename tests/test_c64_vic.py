@@ -302,7 +302,12 @@ def _frame_rows(writes, start_regs=None, memory=None):
     log = vicdraw.FrameLog(0, start, True)
     log.writes = [(line * 63 + cycle, reg, value) for line, cycle, reg, value in writes]
     ram = memory or {}
-    drawer = vicdraw.LineDrawer(log, lambda addr: ram.get(addr, 0), [0] * 1024)
+    return frame_rows(log, lambda addr: ram.get(addr, 0), [0] * 1024)
+
+
+def frame_rows(log, fetch, colour_ram, model: str = "6569") -> dict[int, bytearray]:
+    """Every line of the frame *log* describes, drawn by vicdraw's LineDrawer alone."""
+    drawer = vicdraw.LineDrawer(log, fetch, colour_ram, model)
     rows = {}
     for line in range(vicdraw.LINES):
         drawer.step()

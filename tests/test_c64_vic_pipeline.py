@@ -10,7 +10,7 @@ program run on the machine."""
 from __future__ import annotations
 
 import pytest
-from test_c64_vic import run, test_roms  # noqa: F401 (a fixture)
+from test_c64_vic import frame_rows, run, test_roms  # noqa: F401 (a fixture)
 
 from asm6502.emu.c64 import vicdraw
 from asm6502.emu.c64.vic import CYCLES_PER_FRAME, VIC
@@ -35,13 +35,7 @@ def _rows(writes, memory, colour=0, regs=None, model="8565", prior=None) -> dict
     byte} (the rest 0), colour RAM all *colour*."""
     log = _log(writes, regs)
     log.prior = prior
-    drawer = vicdraw.LineDrawer(log, lambda addr: memory.get(addr, 0), [colour] * 1024, model)
-    rows = {}
-    for line in range(vicdraw.LINES):
-        drawer.step()
-        rows[line] = vicdraw.draw_line(drawer, 1 << 62)
-        drawer.finish_line()
-    return rows
+    return frame_rows(log, lambda addr: memory.get(addr, 0), [colour] * 1024, model)
 
 
 def _char0(byte: int) -> dict[int, int]:
