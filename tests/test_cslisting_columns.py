@@ -8,10 +8,11 @@ import re
 from pathlib import Path
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from asm6502.basic.tokenizer import tokenize
+from asm6502.typein.cslisting import columns
 from asm6502.typein.cslisting import read as cs_read
 from asm6502.typein.cslisting.columns import MIN_COLUMN, set_columns_back
 from asm6502.typein.formats import FORMATS
@@ -112,3 +113,19 @@ def test_a_column_of_numbers_that_does_not_fit_stays_as_printed(name, numbers):
 def test_a_column_of_numbers_is_set_in_front_of_its_bodies():
     text = _numbers_first([b.split()[0] for b, _ in LINES[:10]], LINES[:10])
     assert set_columns_back(text).split("\n")[10:20] == [f"{b}\t{c}" for b, c in LINES[:10]]
+
+
+def _rising_by_definition(numbers: list[int]) -> list[int]:
+    """The longest rising sequence ending in the last number, by its definition: per number, the
+    first longest one among those ending in a smaller number before it, extended by it."""
+    best: list[list[int]] = []
+    for k, number in enumerate(numbers):
+        chain = max((best[j] for j in range(k) if numbers[j] < number), key=len, default=[])
+        best.append([*chain, k])
+    return best[-1]
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.integers(min_value=0, max_value=60), min_size=1, max_size=40))
+def test_rising_chain_is_the_definitions(numbers):
+    assert columns.rising_chain(numbers) == _rising_by_definition(numbers)

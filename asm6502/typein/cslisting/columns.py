@@ -85,12 +85,32 @@ def _line_starts(rows: list[str], below: int) -> list[int]:
     candidates = [(r, int(m.group(1))) for r in range(top, below) if (m := LINE_START.match(rows[r]))]
     if not candidates:
         return []
-    # the longest rising sequence of numbers that ends in the last candidate (n is small: O(n^2))
-    best: list[list[int]] = []
-    for k, (_, number) in enumerate(candidates):
-        chain = max((best[j] for j in range(k) if candidates[j][1] < number), key=len, default=[])
-        best.append([*chain, k])
-    return [candidates[k][0] for k in best[-1]]
+    return [candidates[k][0] for k in rising_chain([number for _, number in candidates])]
+
+
+def rising_chain(numbers: list[int]) -> list[int]:
+    """The indexes of the longest strictly rising sequence of *numbers* that ends in the last one;
+    of equally long ones, each step back takes the earliest number that makes it that long.
+    O(n log n): a Fenwick tree over the numbers' ranks keeps, per prefix of ranks, the best
+    (length, -index) of a sequence ending there."""
+    ranks = {v: r for r, v in enumerate(sorted(set(numbers)), start=1)}
+    tree = [(0, 0)] * (len(ranks) + 1)
+    before = [-1] * len(numbers)
+    for k, number in enumerate(numbers):
+        best, r = (0, 1), ranks[number] - 1  # the best sequence ending below this number's rank
+        while r:
+            best = max(best, tree[r])
+            r &= r - 1
+        before[k] = -best[1] if best[0] else -1
+        entry, r = (best[0] + 1, -k), ranks[number]
+        while r < len(tree):
+            tree[r] = max(tree[r], entry)
+            r += r & -r
+    chain, k = [], len(numbers) - 1
+    while k >= 0:
+        chain.append(k)
+        k = before[k]
+    return chain[::-1]
 
 
 def _numbers_back(text: str) -> str:
