@@ -108,7 +108,7 @@ def add_model_arguments(parser, cia: bool = False) -> None:
 
 
 def machine_model(args: argparse.Namespace):
-    """The ``models.Model`` that ``add_model_arguments``' options name."""
+    """The ``c64models.Model`` that ``add_model_arguments``' options name."""
     return models.model(args.model).with_chips(cia=getattr(args, "cia", None))
 
 

@@ -333,7 +333,7 @@ def check_scenarios(prg: bytes, roms=None, model=None) -> list[ScenarioResult]:
 
 
 def booted_c64(prg: bytes, roms, model=None):
-    """A C64 (``asm6502.emu.c64``) of *model* (``models.Model``; None: the default) on *roms* at
+    """A C64 (``asm6502.emu.c64``) of *model* (``c64models.Model``; None: the default) on *roms* at
     READY. with the program in memory, and that state."""
     from asm6502.emu.c64 import session
 
@@ -422,7 +422,7 @@ def iter_sweep(prg: bytes, secrets: Sequence[Code] | None = None, jobs: int = 2,
                chunk: int = 6, roms=None, model=None) -> Iterator[GameRecord]:
     """Yield a GameRecord per secret (in completion order), ``jobs`` processes.
     *roms* (``c64.machine.RomImages``): play on the whole C64 (one boot per chunk), a C64 of
-    *model* (``c64.models.Model``; None: the default)."""
+    *model* (``c64models.Model``; None: the default)."""
     secrets = list(program_order() if secrets is None else secrets)
     if roms is not None:
         chunk = max(chunk, 24)
@@ -553,7 +553,7 @@ def sweep(prg: bytes, secrets: Sequence[Code] | None = None, jobs: int = 2,
           roms=None, model=None) -> SweepReport:
     """Play every secret (default all 1296) and the article's scenarios; build the report.
     *roms*: on the whole C64 with these ROM images (counts are clock cycles then), a C64 of
-    *model* (``c64.models.Model``; None: the default)."""
+    *model* (``c64models.Model``; None: the default)."""
     checked = tuple(check_scenarios(prg, roms, model)) if scenarios else ()
     if checked and checked[0].game.outcome in NEVER_ENDS:
         # a program that never finishes a game would take the whole budget for every secret

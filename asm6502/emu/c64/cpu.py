@@ -40,7 +40,7 @@ minus one).
 The undocumented opcodes behave as "No More Secrets - NMOS 6510 Unintended
 Opcodes" (groepaz, 2021) describes them; the unstable LXA and ANE OR A with a constant
 that differs from chip to chip, and for ANE on a C64C with whether the read of its operand
-waits for the VIC: the machine's model gives them (``models.Model``: ``ane``, ``ane_rdy``,
+waits for the VIC: the machine's model gives them (``c64models.Model``: ``ane``, ``ane_rdy``,
 ``lxa``, ``lxa_rdy``; $EE on the first C64s as Lorenz's suite expects, $EF / $EE for ANE on
 a C64C as VICE testprogs CPU/ane expect; docs/c64.md); SHA, SHX, SHY and
 SHS store the register AND the high byte of the address plus one, and across a page that

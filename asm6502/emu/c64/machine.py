@@ -135,7 +135,7 @@ def _masking(instruction, machine):
 
 
 class C64:
-    """A PAL C64 of *model* (``models.MODELS``: its chips and their constants).
+    """A PAL C64 of *model* (``c64models.MODELS``: its chips and their constants).
     ``run(cycles)`` runs until a stop condition; ``type_text`` queues keys;
     ``transcript`` holds what went through CHROUT to the screen."""
 
