@@ -19,8 +19,10 @@ read-modify-write) and an operation:
   it); every other read is a plain list read;
 * a write to $0000/$0001 (the 6510's own port: ``write_port`` from zero page)
   or to $A000-$FFFF goes through ``write_high`` (ROM areas keep the ROM and
-  write the RAM below, I/O writes reach the chips); every other write is a
-  plain list store;
+  write the RAM below, I/O writes reach the chips), and so does one to an
+  address of $0200-$9FFF the machine takes out of ``plain`` (per address: a
+  store there is a plain list store; the machine keeps the RAM the VIC-II
+  reads out, ``vicmem``); every other write is a plain list store;
 * the bus accesses a program can see happen as on the chip ("64doc" by John
   West and Marko Makela, "6510 Instruction Timing"): an indexed access first
   reads the address before the index carried into the high byte (a read only
@@ -62,6 +64,7 @@ from asm6502.opcodes_undoc import ALTERNATES, UNDOCUMENTED
 IO_LOW = 0xCFFF  # reads above this and below $E000 are I/O (when banked in)
 IO_END = 0xE000
 BANKED = 0x9FFF  # reads above this go through the blocks of the configuration in force
+PLAIN_WRITES = tuple(1 < a <= BANKED for a in range(0x10000))  # $0002-$9FFF
 
 class Opcode:
     """One of the 256 opcodes of the NMOS 6510 as the emulator runs it."""
@@ -151,6 +154,8 @@ class C64CPU(FastMPU):
         self.access_cycle = 0  # during an I/O access: its cycle is cycles + access_cycle
         self.limit = 0  # the machine's next event cycle; the run loop stops at it
         self.write_port = write_high  # a zero-page write to $00/$01
+        # per address: a write there is a plain list store, else it goes through write_high
+        self.plain: list[bool] = list(PLAIN_WRITES)
         #: per 4 KB block: the list a read above BANKED reads (indexed by address), None: io_read
         self.blocks: tuple[list[int] | None, ...] = (memory,) * 13 + (None,) + (memory,) * 2
         # whether the read in the cycle cycles + offset waits for the VIC (the machine sets it;
@@ -716,7 +721,7 @@ def _write_ind_y(value, dummy_at, last):
             cpu.access_cycle = dummy_at
             cpu.io_read(wrong)
         addr &= 0xFFFF
-        if 1 < addr < 0xA000:
+        if cpu.plain[addr]:
             m[addr] = value(cpu)
         else:
             cpu.access_cycle = last
@@ -772,7 +777,7 @@ def _write_absolute(value, last):
         m = cpu.memory
         pc = cpu.pc
         addr = m[pc] | m[pc + 1] << 8
-        if 1 < addr < 0xA000:
+        if cpu.plain[addr]:
             m[addr] = value(cpu)
         else:
             cpu.access_cycle = last
@@ -793,7 +798,7 @@ def _immediate(op):
 def _write(value, address, operand, last):
     def inst(cpu):
         addr = address(cpu)
-        if 1 < addr < 0xA000:
+        if cpu.plain[addr]:
             cpu.memory[addr] = value(cpu)
         else:
             cpu.access_cycle = last
@@ -820,7 +825,7 @@ def _rmw(op, address, operand, cycles):
             else:
                 cpu.access_cycle = cycles - 1
                 cpu.write_high(addr, op(cpu, src[addr]))
-        elif addr > 1:
+        elif cpu.plain[addr]:
             m[addr] = op(cpu, m[addr])
         else:
             cpu.access_cycle = cycles - 1
@@ -844,7 +849,7 @@ def _high_and(value, base_of, index, operand, cycles):
         v = value(cpu) if cpu.read_waits(cycles - 2) else anded
         if (addr ^ base) > 0xFF:
             addr = (anded << 8) | (addr & 0xFF)
-        if 1 < addr < 0xA000:
+        if cpu.plain[addr]:
             cpu.memory[addr] = v
         else:
             cpu.access_cycle = cycles - 1

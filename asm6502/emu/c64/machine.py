@@ -43,6 +43,8 @@ from asm6502.emu.c64.drive import Disk, Drive
 from asm6502.emu.c64.memmap import BANKS, IO, ROM, MemoryMap
 from asm6502.emu.c64.screen import screen_lines
 from asm6502.emu.c64.vic import CYCLES_PER_FRAME, VIC
+from asm6502.emu.c64.vicmem import REGS as VIC_MEMORY_REGS
+from asm6502.emu.c64.vicmem import VicMemory
 
 PAL_HZ = 985_248
 IO_FETCH = 0xCFFD  # an instruction at $CFFE or above may have bytes in the I/O area
@@ -198,7 +200,11 @@ class C64:
             self._install_traps()
         mm = self.mm = MemoryMap(self.memory, self.basic, self.chargen, self.kernal, self.cpu, self._io_write)
         self._table = self._build_table()
-        self.cpu.write_high = mm.write
+        # the RAM the VIC reads: the CPU's stores there come to _write_other, kept with their cycle
+        self.vicmem = VicMemory(self._vic_fetch, mm.ram, self.cpu.plain)
+        self.vic.timed = self.vicmem
+        self._vic_watched = self.vicmem.watched
+        self.cpu.write_high = self._write_other
         self.cpu.write_port = mm.write_port
         mm.write_port(1, mm.data)
         self.reset()
@@ -346,6 +352,18 @@ class C64:
         """The RAM byte at *addr* whatever is banked in (what the VIC sees)."""
         return self.mm.ram(addr)
 
+    def _write_other(self, addr: int, value: int) -> None:
+        """A CPU store that is no plain list store (``C64CPU.plain``): to the port, the banked
+        areas, or the RAM the VIC reads (``vicmem``: a byte it changes is kept with the cycle)."""
+        if self._vic_watched[addr]:
+            ram = self.mm.ram
+            old = ram(addr)
+            self.mm.write(addr, value)
+            if ram(addr) != old:
+                self.vicmem.wrote(self._bus_cycle(True, addr), addr, old, self.vic.regs)
+            return
+        self.mm.write(addr, value)
+
     def _vic_fetch(self, addr: int) -> int:
         """A byte as the VIC reads it: the character ROM at $1000-$1FFF of banks 0 and 2
         (C64 Programmer's Reference Guide, "Memory management")."""
@@ -453,6 +471,8 @@ class C64:
         page = addr >> 8
         if page < 0xD4:
             self.vic.write(addr, value, c)
+            if addr & 0x3F in VIC_MEMORY_REGS:
+                self.vicmem.look(self.vic.regs)
         elif page < 0xD8:
             self.sid[addr & 0x1F] = value
             if addr == DEBUG_CART and self._stop is None:
@@ -471,6 +491,7 @@ class C64:
             if addr & 0x0D == 0:  # port A or its direction: the VIC's bank
                 regs = self.cia2.regs
                 self.vic.note_bank((regs[0] | ~regs[2]) & 3, c)
+                self.vicmem.look(self.vic.regs)
 
     def _sid_read(self, reg: int) -> int:
         if reg in (0x19, 0x1A):  # paddles: none connected
@@ -524,6 +545,7 @@ class C64:
 
     def _frame(self) -> None:
         self.counters.frames += 1
+        self.vicmem.new_frame(self.vic.regs, self.next_frame - CYCLES_PER_FRAME)
         self.mm.exact_fetch_low()  # (lowered by a switch in the frame: raised again once a frame)
         mem = self.memory
         if self.buffer_keys and mem[NDX] == 0 and 0 < mem[XMAX] <= 10:
@@ -836,6 +858,7 @@ class C64:
             for k, v in state["chips"][name].items():
                 setattr(chip, k, copy.deepcopy(v))
         self.vic.cursor = None  # (the collision walk starts again from the frame's log)
+        self.vicmem.clear()
         self.sid[:] = state["sid"]
         self._noise = state["noise"]
         self.nmi_seen = state["nmi"]

@@ -92,7 +92,7 @@ def render(machine, cycle: int | None = None) -> list[bytearray]:
     split = min((now - current.cycle) // vicdraw.CYCLES_PER_LINE, vicdraw.LINES)
     rows: list[bytearray] = []
     for log, first, last, until in ((current, 0, split, now), (previous, split, vicdraw.LINES, 1 << 62)):
-        drawer = vicdraw.LineDrawer(log, vic.memory, machine.color, vic.model)
+        drawer = vicdraw.LineDrawer(log, vic.memory, machine.color, vic.model, vic.timed)
         for line in range(last):
             drawer.step()
             if line >= first and vicdraw.FIRST_LINE <= line < vicdraw.FIRST_LINE + HEIGHT:

@@ -39,6 +39,7 @@ from __future__ import annotations
 
 from asm6502.emu.c64 import vicdraw
 from asm6502.emu.c64.vicdraw import X_POSITIONS, FrameLog, LineDrawer, SpriteBus
+from asm6502.emu.c64.vicmem import VicMemory
 
 CYCLES_PER_LINE = vicdraw.CYCLES_PER_LINE
 LINES = vicdraw.LINES
@@ -108,7 +109,7 @@ def _bits(hits: tuple[tuple[int, int], ...], first: int, end: int) -> tuple[int,
 
 class VIC:
     # not part of a snapshot: the machine's memory and colour RAM, the collision walk
-    TRANSIENT = ("memory", "colour_ram", "cursor", "peeked", "phi1_walk")
+    TRANSIENT = ("memory", "timed", "colour_ram", "cursor", "peeked", "phi1_walk")
 
     def __init__(self, model: str = "6569") -> None:
         if model not in VIC_MODELS:
@@ -134,6 +135,8 @@ class VIC:
         self.sprites = SpriteBus(self.regs)  # the sprites fetched at the lines' ends
         # the picture and collisions
         self.memory = lambda addr: 0  # the byte the VIC reads at a 16-bit address (machine sets it)
+        # the CPU's writes to what the VIC reads, for memory as of a fetch's cycle (machine sets it)
+        self.timed: VicMemory | None = None
         self.colour_ram: list[int] = [0] * 1024
         self.frame = FrameLog(0, self.regs, False)
         self.previous = FrameLog(-CYCLES_PER_FRAME, self.regs, False)
@@ -356,7 +359,7 @@ class VIC:
         """Walk the lines whose pixels are all drawn by *cycle*."""
         frame = self.frame
         if self.cursor is None:
-            self.cursor = LineDrawer(frame, self.memory, self.colour_ram, self.model)
+            self.cursor = LineDrawer(frame, self.memory, self.colour_ram, self.model, self.timed)
             self.peeked = None
         cursor = self.cursor
         lines = min(max(cycle - frame.cycle - LINE_DONE + CYCLES_PER_LINE, 0) // CYCLES_PER_LINE, LINES)
@@ -501,7 +504,7 @@ class VIC:
         key = (frame.cycle, len(frame.writes))
         walk = self.phi1_walk
         if walk is None or walk[0] != key or walk[1].line > line:
-            walk = (key, LineDrawer(frame, self.memory, self.colour_ram, self.model))
+            walk = (key, LineDrawer(frame, self.memory, self.colour_ram, self.model, self.timed))
         drawer = walk[1]
         while drawer.line < line:
             drawer.step()

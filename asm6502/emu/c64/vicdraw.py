@@ -21,9 +21,11 @@ grey dot); a sprite whose X position, multicolour or X expansion bit is written 
 line is shifted out pixel by pixel (``sprite_run``), the others drawn whole.
 
 Memory is read as the VIC reads it (``Fetch``: a 16-bit address, the bank included,
-the character ROM at $1000-$1FFF of banks 0 and 2) at the time the line is drawn: the
-register writes are timed, memory is not (a screenshot shows the memory of its
-instant).
+the character ROM at $1000-$1FFF of banks 0 and 2), and given the CPU's writes to it
+(``timed``, a ``vicmem.VicMemory``) as it was in the cycle of each fetch: a c-access in cycle
+14 + cell of its line, a g-access in 15 + column, sprite n's pointer in 57 + 2n and its
+three bytes in that cycle and the next (0-based; Bauer 3.6.3).  Without them, memory as it is
+when the line is drawn.
 
 Geometry of a PAL picture (VICE's x64sc screenshots, 384 x 272): picture row y is
 raster line y + 16, so the text window of 25 rows (lines 51-250) starts at row 35;
@@ -37,6 +39,8 @@ from __future__ import annotations
 import copy
 from collections.abc import Callable
 from typing import Any
+
+from asm6502.emu.c64.vicmem import VicMemory
 
 WIDTH, HEIGHT = 384, 272
 FIRST_LINE = 16  # the raster line of the picture's top row
@@ -546,10 +550,12 @@ def sprite_line(dma: int, shown: int, mcbase: list[int], mc: list[int], exp: lis
 class LineDrawer:
     """Walks the raster lines of one frame (``step``), keeping the VIC's counters."""
 
-    def __init__(self, log: FrameLog, fetch: Fetch, colour_ram: list[int], model: str = "6569"):
+    def __init__(self, log: FrameLog, fetch: Fetch, colour_ram: list[int], model: str = "6569",
+                 timed: VicMemory | None = None):
         self.log = log
         self.model = model  # the chip: "6569" or "8565" (``MODELS``)
         self.fetch = fetch
+        self.timed = timed  # the CPU's writes to the memory the VIC reads (None: memory now all along)
         self.colour_ram = colour_ram
         self.regs = list(log.start)
         self.pos = 0  # writes applied so far
@@ -609,6 +615,14 @@ class LineDrawer:
 
     def line_start(self, line: int) -> int:
         return self.log.cycle + line * CYCLES_PER_LINE
+
+    def _at(self, cycle: int) -> Callable[[int, int], int] | None:
+        """(address, cycle) -> the byte the VIC read then, or None where memory has not changed
+        from *cycle* on (``fetch`` reads it)."""
+        timed = self.timed
+        if timed is None or timed.quiet_since(cycle):
+            return None
+        return timed.read_at
 
     def step(self) -> tuple[int, int]:
         """Advance the counters through the next line; return (line, the writes' index
@@ -692,6 +706,7 @@ class LineDrawer:
         bank = (3 - (self.regs[0x40] & 3)) * 0x4000
         screen = bank + (self.regs[0x18] >> 4) * 0x400
         ba_low = -1
+        at = self._at(start)
         for k in range(BA_FIRST, C_FIRST + 40):
             if not bads[k]:
                 ba_low = -1
@@ -706,7 +721,7 @@ class LineDrawer:
                         self.vbuf[cell] = 0xFF
                         self.cbuf[cell] = self.reg_at(BUS_REG, start + k) & 0x0F
                     else:
-                        self.vbuf[cell] = self.fetch(screen + addr)
+                        self.vbuf[cell] = self.fetch(screen + addr) if at is None else at(screen + addr, start + k)
                         self.cbuf[cell] = self.colour_ram[addr] & 0x0F
         self.display = self.display or any(bads[:RC_CYCLE + 1])
         self.display_from = display_from
@@ -719,7 +734,7 @@ class LineDrawer:
         self.filled = True
         prior = self.log.prior
         if prior is not None:
-            vbuf, cbuf = matrix_at_end(prior, self.fetch, self.colour_ram)
+            vbuf, cbuf = matrix_at_end(prior, self.fetch, self.colour_ram, self.timed)
             self.vbuf[:], self.cbuf[:] = vbuf, cbuf
 
     def _fill(self) -> None:
@@ -728,9 +743,11 @@ class LineDrawer:
         bank = (3 - (self.regs[0x40] & 3)) * 0x4000
         screen = bank + (self.regs[0x18] >> 4) * 0x400
         vbuf, cbuf, fetch, cram, vc = self.vbuf, self.cbuf, self.fetch, self.colour_ram, self.row_vc
+        first = self.line_start(self.line - 1) + C_FIRST
+        at = self._at(first)
         for cell in range(40):
             addr = (vc + cell) & 0x3FF
-            vbuf[cell] = fetch(screen + addr)
+            vbuf[cell] = fetch(screen + addr) if at is None else at(screen + addr, first + cell)
             cbuf[cell] = cram[addr] & 0x0F
 
     def finish_line(self) -> None:
@@ -773,7 +790,12 @@ class LineDrawer:
         fg_mask = 0
         invalid = ecm and (bmm or mcm)
         display_from = self.display_from
-        idle = fetch(bank + (0x39FF if ecm else 0x3FFF)) if display_from else 0
+        first = self.line_start(self.line - 1) + G_FIRST  # (column c's g-access: cycle first + c)
+        at = self._at(first)
+        if at is not None:
+            idle = at(bank + (0x39FF if ecm else 0x3FFF), first) if display_from else 0
+        else:
+            idle = fetch(bank + (0x39FF if ecm else 0x3FFF)) if display_from else 0
         chars = bank + ((d018 >> 1) & 7) * 0x800
         bitmap = bank + (0x2000 if d018 & 0x08 else 0)
         rc, vc, vbuf, cbuf = self.rc, self.row_vc, self.vbuf, self.cbuf
@@ -785,10 +807,8 @@ class LineDrawer:
             else:
                 cell = col - display_from
                 code, colour = vbuf[cell], cbuf[cell]
-                if bmm:
-                    data = fetch(bitmap + (((vc + cell) & 0x3FF) << 3 | rc))
-                else:
-                    data = fetch(chars + ((code & 0x3F if ecm else code) << 3 | rc))
+                addr = bitmap + (((vc + cell) & 0x3FF) << 3 | rc) if bmm else chars + ((code & 0x3F if ecm else code) << 3 | rc)
+                data = fetch(addr) if at is None else at(addr, first + col)
             x = xs + col * 8
             if not data and row is None:
                 continue
@@ -956,8 +976,11 @@ class LineDrawer:
         if self.model == "6569":
             d011 = d011_then | (d011 & 0x20)
         bank = (3 - (bank_bits & 3)) * 0x4000
+        cycle = self.line_start(self.line - 1) + G_FIRST + c
+        at = self._at(cycle)
+        fetch = self.fetch if at is None else lambda a: at(a, cycle)
         if c < self.display_from:
-            return self.fetch(bank + (0x39FF if d011 & 0x40 else 0x3FFF)), 0, 0
+            return fetch(bank + (0x39FF if d011 & 0x40 else 0x3FFF)), 0, 0
         cell = c - self.display_from
         if d011 & 0x20:
             addr = ((self.row_vc + cell) & 0x3FF) << 3 | self.rc | (d018 & 0x08) << 10
@@ -965,7 +988,7 @@ class LineDrawer:
             addr = self.vbuf[cell] << 3 | self.rc | (d018 & 0x0E) << 10
         if d011 & 0x40:
             addr &= 0x39FF
-        return self.fetch(bank + addr), self.vbuf[cell], self.cbuf[cell]
+        return fetch(bank + addr), self.vbuf[cell], self.cbuf[cell]
 
     def sprites(self, line: int) -> list[tuple[int, int, list[tuple[int, int]]]]:
         """The sprites shown on *line*: (number, first picture column, pixels), sprite 0 first
@@ -1118,10 +1141,11 @@ class LineDrawer:
         self.sp_dma, self.sp_shown = dma, shown
         for n in range(8):
             if dma >> n & 1:
-                self._fetch_sprite(n)
+                self._fetch_sprite(n, self.line_start(-1))
 
-    def _fetch_sprite(self, n: int, late: bool = False) -> None:
-        """The p- and s-accesses: the pointer, then three bytes at MC (MC advances by 3).
+    def _fetch_sprite(self, n: int, start: int, late: bool = False) -> None:
+        """The p- and s-accesses of the line starting in cycle *start*: the pointer, then three
+        bytes at MC (MC advances by 3), in cycle 57 + 2n (0-based) and the next.
         Sprite 0's DMA turned on in cycle 56 (*late*) pulls BA low only from then: its first
         s-access, in the second half of cycle 58, comes in the third cycle of BA low, while
         the CPU may still use the bus, and reads $FF (VICE's x64sc, vicii-fetch.c: a sprite's
@@ -1130,7 +1154,14 @@ class LineDrawer:
         VICII/spriteenable spriteenable2, whose sprite 0 shows $FF as its first byte)."""
         regs, fetch = self.regs, self.fetch
         bank = (3 - (regs[0x40] & 3)) * 0x4000
-        pointer = fetch(bank + (regs[0x18] >> 4) * 0x400 + 0x3F8 + n)
+        cycle = start + SPRITE_FIRST_BA[n] + 3  # (the p-access; the CPU is off the bus from here)
+        pointer_at = bank + (regs[0x18] >> 4) * 0x400 + 0x3F8 + n
+        at = self._at(cycle)
+        if at is None:
+            pointer = fetch(pointer_at)
+        else:
+            pointer = at(pointer_at, cycle)
+            fetch = lambda a: at(a, cycle + 1)  # noqa: E731
         base = bank + pointer * 64
         mc = (self.sp_mc[n] - 3) & 63  # (``sprite_line`` advanced MC past the three bytes)
         first = 0xFF if late and SPRITE_FIRST_BA[n] < DMA_CYCLES[1] else fetch(base + mc)
@@ -1158,7 +1189,7 @@ class LineDrawer:
         idle = -1
         for n in range(8):
             if self.sp_dma >> n & 1:
-                self._fetch_sprite(n, bool(late >> n & 1))
+                self._fetch_sprite(n, start, bool(late >> n & 1))
             else:
                 # no DMA: the s-accesses read the internal bus ($FF) and, in between, the
                 # idle address (VICE testprogs VICII/sb_sprite_fetch readme; x64sc,
@@ -1253,12 +1284,13 @@ class LineDrawer:
         return self.vborder, self.set_vborder, self.main_border
 
 
-def matrix_at_end(log: FrameLog, fetch: Fetch, colour_ram: list[int]) -> tuple[list[int], list[int]]:
+def matrix_at_end(log: FrameLog, fetch: Fetch, colour_ram: list[int],
+                  timed: VicMemory | None = None) -> tuple[list[int], list[int]]:
     """The video matrix buffer and colour line (Bauer 3.7.2: 40 cells each) as the frame of
     *log* leaves them: its last c-accesses (the chip keeps them into the next frame), memory as
-    it is now."""
+    *timed* tells it was then (as far as it kept the writes), else as it is now."""
     if log.matrix is None:
-        drawer = LineDrawer(log, fetch, colour_ram)
+        drawer = LineDrawer(log, fetch, colour_ram, timed=timed)
         for _line in range(LINES):
             drawer.step()
             drawer.finish_line()

@@ -1,0 +1,165 @@
+"""The RAM as the VIC-II read it in a given cycle.
+
+The VIC reads the RAM in the first half of each of its cycles and the CPU writes it in
+the second (Bauer 3.6.1), so a fetch in cycle k sees the CPU's writes of the cycles before
+k.  The picture and the collisions are drawn later than the VIC read the bytes; a program
+that changes character data within a line (VICE testprogs VICII/gfxfetch) or sprite
+pointers and data within a frame (VICII/spritepriorities) shows what was in memory at the
+fetch.  So the CPU's writes to the RAM the VIC reads are kept, with the byte each replaced
+(``writes``: (cycle, address, old byte) in cycle order), for the two frames a picture can
+show (the one in progress and the one before), and ``read_at`` reads the memory of a cycle.
+
+Only the addresses the VIC reads are kept (``watched``): the video matrix (the sprite
+pointers in its last 8 bytes), the character generator, the bitmap while BMM is set, the
+enabled sprites' 64-byte blocks and the idle-state bytes ($3FFF, $39FF) of the VIC's bank,
+without the character ROM's image at $1000-$1FFF of banks 0 and 2 (C64 Programmer's
+Reference Guide, "Memory management") and without pages 0 and 1 (zero page and stack: their
+writes take the CPU's shortest path).  The CPU stores to every other address of
+$0002-$9FFF without a call (``plain``, its per-address test); a watched one goes to the
+machine, which writes it and calls ``wrote``.  What is watched grows as the registers and
+pointers change in a frame and shrinks at a frame's start to what the two frames read.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_left
+from collections.abc import Callable
+from operator import itemgetter
+
+from asm6502.emu.c64.cpu import PLAIN_WRITES
+
+Fetch = Callable[[int], int]
+Area = tuple[int, int]  # [first, end) addresses
+
+CYCLES_PER_FRAME = 63 * 312
+LOWEST = 0x200  # pages 0 and 1 are never watched
+# the VIC registers whose writes change what it reads: BMM ($D011), the sprites enabled, the
+# matrix and character memory ($D018)
+REGS = frozenset((0x11, 0x15, 0x18))
+_CYCLE = itemgetter(0)
+
+
+def _without_rom(first: int, end: int) -> list[Area]:
+    """[first, end) less the character ROM's image ($1000-$1FFF of banks 0 and 2) and pages 0-1."""
+    out = []
+    bank = first & 0xC000
+    cut = (bank + 0x1000, bank + 0x2000) if bank in (0x0000, 0x8000) else (end, end)
+    for lo, hi in ((first, min(end, cut[0])), (max(first, cut[1]), end)):
+        lo = max(lo, LOWEST)
+        if lo < hi:
+            out.append((lo, hi))
+    return out
+
+
+def areas(regs: list[int], ram: Fetch) -> frozenset[Area]:
+    """The RAM the VIC reads under the registers *regs* (0x40: the bank as CIA 2 port A's bits
+    read) and the sprite pointers in *ram* (``ram``: a byte of the RAM at an address)."""
+    bank = (3 - (regs[0x40] & 3)) * 0x4000
+    d011, d018 = regs[0x11], regs[0x18]
+    matrix = bank + (d018 >> 4) * 0x400
+    chars = bank + (d018 >> 1 & 7) * 0x800
+    found = [*_without_rom(matrix, matrix + 0x400), *_without_rom(chars, chars + 0x800),
+             *_without_rom(bank + 0x39FF, bank + 0x3A00), *_without_rom(bank + 0x3FFF, bank + 0x4000)]
+    if d011 & 0x20:
+        bitmap = bank + (d018 & 0x08) * 0x400
+        found += _without_rom(bitmap, bitmap + 0x2000)
+    for n in range(8):
+        if regs[0x15] >> n & 1:
+            block = bank + ram(matrix + 0x3F8 + n) * 64
+            found += _without_rom(block, block + 64)
+    return frozenset(found)
+
+
+class VicMemory:
+    """The writes to the RAM the VIC reads (see the module docstring).  *read*: a byte as the
+    VIC reads it now (the character ROM's image included); *ram*: a RAM byte now; *plain*: the
+    CPU's per-address test of a store without a call (``C64CPU.plain``), changed in place."""
+
+    __slots__ = ("read", "ram", "plain", "watched", "writes", "areas", "frame_areas", "last_areas",
+                 "pointers", "_index", "_indexed")
+
+    def __init__(self, read: Fetch, ram: Fetch, plain: list[bool]):
+        self.read = read
+        self.ram = ram
+        self.plain = plain
+        self.watched = [False] * 0x10000
+        self.writes: list[tuple[int, int, int]] = []
+        self.areas: frozenset[Area] = frozenset()  # watched now
+        self.frame_areas: set[Area] = set()  # read in the frame in progress (as far as known)
+        self.last_areas: frozenset[Area] = frozenset()  # ... in the frame before
+        self.pointers = -1  # the address of the sprite pointers (a write there changes the areas)
+        self._index: dict[int, tuple[list[int], list[int]]] = {}  # address: (cycles, old bytes)
+        self._indexed = 0  # the writes in the index
+
+    # --- what is watched ------------------------------------------------------------
+    def look(self, regs: list[int]) -> None:
+        """The registers or pointers changed: watch what the VIC reads under them too."""
+        now = areas(regs, self.ram)
+        self.pointers = (3 - (regs[0x40] & 3)) * 0x4000 + (regs[0x18] >> 4) * 0x400 + 0x3F8
+        self.frame_areas |= now
+        new = now - self.areas
+        if new:
+            self._mark(new, True)
+            self.areas = self.areas | new
+
+    def new_frame(self, regs: list[int], frame_cycle: int) -> None:
+        """A frame begins in *frame_cycle*: keep what the frame before and this one read, and the
+        writes from the frame before's start on."""
+        self.last_areas = frozenset(self.frame_areas)
+        self.frame_areas = set()
+        before = self.areas
+        self.areas = frozenset()
+        self.look(regs)
+        keep = self.last_areas | self.areas
+        if keep != before:
+            self._mark(before - keep, False)
+            self._mark(keep, True)
+        self.areas = keep
+        first = bisect_left(self.writes, frame_cycle - CYCLES_PER_FRAME, key=_CYCLE)
+        if first:
+            del self.writes[:first]
+            self._index, self._indexed = {}, 0
+
+    def _mark(self, found, on: bool) -> None:
+        plain, watched = self.plain, self.watched
+        for lo, hi in found:
+            watched[lo:hi] = [on] * (hi - lo)
+            plain[lo:hi] = [False] * (hi - lo) if on else PLAIN_WRITES[lo:hi]
+
+    def clear(self) -> None:
+        """Forget the writes (a snapshot was loaded)."""
+        self.writes.clear()
+        self._index, self._indexed = {}, 0
+
+    # --- the writes -----------------------------------------------------------------
+    def wrote(self, cycle: int, addr: int, old: int, regs: list[int]) -> None:
+        """The CPU replaced *old* at watched *addr* in *cycle* (*regs*: the VIC's registers)."""
+        self.writes.append((cycle, addr, old))
+        if self.pointers <= addr < self.pointers + 8:
+            self.look(regs)
+
+    def quiet_since(self, cycle: int) -> bool:
+        """Whether no watched byte changed from *cycle* on (the memory now is the memory then)."""
+        writes = self.writes
+        return not writes or writes[-1][0] < cycle
+
+    def read_at(self, addr: int, cycle: int) -> int:
+        """The byte at *addr* as the VIC read it in *cycle*: the one the first write from that
+        cycle on replaced, else the byte now."""
+        writes = self.writes
+        index = self._index
+        if self._indexed != len(writes):
+            for c, a, old in writes[self._indexed:]:
+                entry = index.get(a)
+                if entry is None:
+                    index[a] = ([c], [old])
+                else:
+                    entry[0].append(c)
+                    entry[1].append(old)
+            self._indexed = len(writes)
+        entry = index.get(addr)
+        if entry is not None:
+            i = bisect_left(entry[0], cycle)
+            if i < len(entry[0]):
+                return entry[1][i]
+        return self.read(addr)
