@@ -1,0 +1,178 @@
+"""Memory as the VIC-II read it in the cycle of each fetch (vicmem), without ROM images or test
+suites: the areas it watches, the byte of a cycle, and small programs in the Profi-Ass dialect,
+assembled by asm6502 and run on the test KERNAL, that change what the VIC reads after it read
+it -- the picture taken later shows what each fetch read (VICE testprogs VICII/gfxfetch:
+character data changed within a line; VICII/spritepriorities: sprite pointers changed
+within the frame)."""
+
+from __future__ import annotations
+
+import pytest
+from test_c64_vic import pixel, run, test_roms  # noqa: F401 (a fixture)
+
+from asm6502.emu.c64.vic import CYCLES_PER_FRAME
+from asm6502.emu.c64.vicmem import VicMemory, areas
+
+
+def _run_to(roms, source: str, line: int):
+    """The machine after *source* ran three frames and on to the start of *line* of the next."""
+    m, _stop = run(roms, source, frames=3)
+    m.run(CYCLES_PER_FRAME - m.cpu.cycles % CYCLES_PER_FRAME + line * 63, stop_when_idle=False)
+    return m
+
+
+def _regs(d011=0x1B, d015=0, d018=0x15, bank_bits=3) -> list[int]:
+    regs = [0] * 0x42
+    regs[0x11], regs[0x15], regs[0x18], regs[0x40] = d011, d015, d018, bank_bits
+    return regs
+
+
+# --- what is watched: the areas the VIC reads under the registers, the character ROM's image
+# of banks 0 and 2 and pages 0-1 left out
+IDLE0 = {(0x39FF, 0x3A00), (0x3FFF, 0x4000)}
+
+
+@pytest.mark.parametrize("regs, pointers, expected", [
+    (_regs(), {}, {(0x0400, 0x0800)} | IDLE0),  # the start-up screen: characters from the ROM image
+    (_regs(d018=0x18), {}, {(0x0400, 0x0800), (0x2000, 0x2800)} | IDLE0),
+    (_regs(d018=0x05), {}, {(0x0200, 0x0400)} | IDLE0),  # matrix at $0000: pages 0-1 not watched
+    (_regs(d011=0x3B, d018=0x18), {}, {(0x0400, 0x0800), (0x2000, 0x2800), (0x2000, 0x4000)} | IDLE0),
+    (_regs(d015=0x03), {0x07F8: 0x80, 0x07F9: 0x41}, {(0x0400, 0x0800), (0x2000, 0x2040)} | IDLE0),
+    (_regs(d018=0x14, bank_bits=0), {}, {(0xC400, 0xC800), (0xD000, 0xD800), (0xF9FF, 0xFA00), (0xFFFF, 0x10000)}),
+    (_regs(d018=0x14, bank_bits=1), {}, {(0x8400, 0x8800), (0xB9FF, 0xBA00), (0xBFFF, 0xC000)}),
+])
+def test_the_areas_the_vic_reads(regs, pointers, expected):
+    assert areas(regs, lambda addr: pointers.get(addr, 0)) == expected
+
+
+# --- the byte of a cycle: a fetch in cycle k sees the writes of the cycles before k
+@pytest.mark.parametrize("cycle, byte", [
+    (99, 1), (100, 1), (101, 2), (150, 2), (151, 3),
+])
+def test_the_byte_a_fetch_read(cycle, byte):
+    now = {0x2000: 3}
+    mem = VicMemory(lambda addr: now.get(addr, 0), lambda addr: now.get(addr, 0), [True] * 0x10000)
+    mem.writes += [(100, 0x2000, 1), (120, 0x2001, 7), (150, 0x2000, 2)]
+    assert (mem.read_at(0x2000, cycle), mem.read_at(0x2002, cycle)) == (byte, 0)
+    assert mem.quiet_since(151) and not mem.quiet_since(150)
+
+
+def test_a_store_to_what_the_vic_reads_is_kept_others_are_plain(test_roms):  # noqa: F811
+    m, _stop = run(test_roms, """*= $c000
+         sei
+         lda #$18
+         sta $d018
+         lda #$55
+         sta $2005
+         sta $4005
+loop     jmp loop
+""", frames=1)
+    mem = m.vicmem
+    assert [(addr, old) for _c, addr, old in mem.writes] == [(0x2005, 0)]
+    assert (m.cpu.plain[0x2005], m.cpu.plain[0x4005], m.cpu.plain[0x9FFF], m.cpu.plain[0xA000]) == \
+        (False, True, True, False)
+
+
+# --- the g-access reads the character data of its cycle: a row byte of character 0 set to $FF
+# in line $80 (RC 5 with YSCROLL 3: every cell of text row 10 shows it) and cleared again in
+# line $84, every frame.  Line $80 shows it from the first column whose g-access comes after
+# the store (the poll of $D012 leaves it in cycles 5-20 of the line); line $88, the same
+# character row in the next text row, shows 0.  The picture is taken in line $20 of the next
+# frame: memory reads 0 for both now.
+CHAR_ROW = """*= $c000
+         sei
+         lda #$18
+         sta $d018
+         lda #6
+         sta $d021
+         ldx #0
+fill     lda #0
+         sta $0400,x
+         sta $0500,x
+         sta $0600,x
+         sta $0700,x
+         sta $2000,x
+         lda #1
+         sta $d800,x
+         sta $d900,x
+         sta $da00,x
+         sta $db00,x
+         inx
+         bne fill
+frame    lda #$80
+wait1    cmp $d012
+         bne wait1
+         lda #$ff
+         sta $2005
+         lda #$84
+wait2    cmp $d012
+         bne wait2
+         lda #0
+         sta $2005
+         jmp frame
+"""
+
+
+@pytest.mark.parametrize("line, column, colour, why", [
+    (0x80, 20, 1, "stored before column 20's g-access (cycle 35): the character's 1 bits, white"),
+    (0x80, 30, 1, "and column 30"),
+    (0x88, 20, 6, "the same character row a text row later: cleared before, background"),
+    (0x7F, 20, 6, "the line before the store: background"),
+])
+def test_a_character_row_changed_within_a_line(test_roms, line, column, colour, why):  # noqa: F811
+    m = _run_to(test_roms, CHAR_ROW, 0x20)
+    assert m.ram(0x2005) == 0, "(the picture is taken with the byte cleared again)"
+    assert pixel(m, 32 + 8 * column, line) == colour, why
+
+
+# --- the p- and s-accesses read the pointer and data of their cycle: sprite 0 at Y $60 with
+# pointer $80 (block $2000, all set), then in line $90 moved to Y $A0 with pointer $81 (block
+# $2040: its first byte $F0), moved back in line $F8.  The picture, taken in line $C0 with
+# pointer $81 in the matrix, shows both blocks in the lines drawn before.
+SPRITE_POINTER = """*= $c000
+         sei
+         lda #6
+         sta $d021
+         ldx #63
+data     lda #$ff
+         sta $2000,x
+         lda #0
+         sta $2040,x
+         dex
+         bpl data
+         lda #$f0
+         sta $2040
+         sta $2043
+         lda #$80
+         sta $d000
+         lda #1
+         sta $d027
+         sta $d015
+frame    lda #$80
+         sta $07f8
+         lda #$60
+         sta $d001
+         lda #$90
+wait1    cmp $d012
+         bne wait1
+         lda #$81
+         sta $07f8
+         lda #$a0
+         sta $d001
+         lda #$f8
+wait2    cmp $d012
+         bne wait2
+         jmp frame
+"""
+
+
+@pytest.mark.parametrize("x, line, colour, why", [
+    (136, 0x62, 1, "block $80 on the first sprite's lines (X $80: column 136): all set"),
+    (159, 0x62, 1, "... to its 24th pixel"),
+    (139, 0xA2, 1, "block $81 on the second's: $F0, its first four pixels"),
+    (140, 0xA2, 6, "... and not the fifth"),
+])
+def test_sprite_pointers_changed_within_the_frame(test_roms, x, line, colour, why):  # noqa: F811
+    m = _run_to(test_roms, SPRITE_POINTER, 0xC0)
+    assert m.ram(0x07F8) == 0x81, "(the picture is taken with the second pointer in the matrix)"
+    assert pixel(m, x, line) == colour, why
