@@ -69,7 +69,8 @@ loop     jmp loop
 """, frames=1)
     mem = m.vicmem
     assert [(addr, old) for _c, addr, old in mem.writes] == [(0x2005, 0)]
-    assert (m.cpu.plain[0x2005], m.cpu.plain[0x4005], m.cpu.plain[0x9FFF], m.cpu.plain[0xA000]) == \
+    plain = mem.plain
+    assert (plain[0x2005], plain[0x4005], plain[0x9FFF], plain[0xA000]) == \
         (False, True, True, False)
 
 

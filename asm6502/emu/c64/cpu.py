@@ -20,9 +20,9 @@ read-modify-write) and an operation:
 * a write to $0000/$0001 (the 6510's own port: ``write_port`` from zero page)
   or to $A000-$FFFF goes through ``write_high`` (ROM areas keep the ROM and
   write the RAM below, I/O writes reach the chips), and so does one to an
-  address of $0200-$9FFF the machine takes out of ``plain`` (per address: a
-  store there is a plain list store; the machine keeps the RAM the VIC-II
-  reads out, ``vicmem``); every other write is a plain list store;
+  address of $0200-$9FFF the machine takes out of the table's ``plain`` (per
+  address: a store there is a plain list store; the machine keeps the RAM the
+  VIC-II reads out of it, ``vicmem``); every other write is a plain list store;
 * the bus accesses a program can see happen as on the chip ("64doc" by John
   West and Marko Makela, "6510 Instruction Timing"): an indexed access first
   reads the address before the index carried into the high byte (a read only
@@ -52,7 +52,7 @@ the read before the write).  A JAM opcode stops the CPU (``Jammed``).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from operator import attrgetter
 
 from asm6502.c64models import DEFAULT, Model
@@ -154,8 +154,6 @@ class C64CPU(FastMPU):
         self.access_cycle = 0  # during an I/O access: its cycle is cycles + access_cycle
         self.limit = 0  # the machine's next event cycle; the run loop stops at it
         self.write_port = write_high  # a zero-page write to $00/$01
-        # per address: a write there is a plain list store, else it goes through write_high
-        self.plain: list[bool] = list(PLAIN_WRITES)
         #: per 4 KB block: the list a read above BANKED reads (indexed by address), None: io_read
         self.blocks: tuple[list[int] | None, ...] = (memory,) * 13 + (None,) + (memory,) * 2
         # whether the read in the cycle cycles + offset waits for the VIC (the machine sets it;
@@ -710,7 +708,7 @@ def _read_ind_y(op, dummy_at, last):
     return inst
 
 
-def _write_ind_y(value, dummy_at, last):
+def _write_ind_y(value, dummy_at, last, plain):
     def inst(cpu):
         m = cpu.memory
         zp = m[cpu.pc]
@@ -721,7 +719,7 @@ def _write_ind_y(value, dummy_at, last):
             cpu.access_cycle = dummy_at
             cpu.io_read(wrong)
         addr &= 0xFFFF
-        if cpu.plain[addr]:
+        if plain[addr]:
             m[addr] = value(cpu)
         else:
             cpu.access_cycle = last
@@ -772,12 +770,12 @@ def _write_zero_page(value):
     return inst
 
 
-def _write_absolute(value, last):
+def _write_absolute(value, last, plain):
     def inst(cpu):
         m = cpu.memory
         pc = cpu.pc
         addr = m[pc] | m[pc + 1] << 8
-        if cpu.plain[addr]:
+        if plain[addr]:
             m[addr] = value(cpu)
         else:
             cpu.access_cycle = last
@@ -795,10 +793,10 @@ def _immediate(op):
     return inst
 
 
-def _write(value, address, operand, last):
+def _write(value, address, operand, last, plain):
     def inst(cpu):
         addr = address(cpu)
-        if cpu.plain[addr]:
+        if plain[addr]:
             cpu.memory[addr] = value(cpu)
         else:
             cpu.access_cycle = last
@@ -808,7 +806,7 @@ def _write(value, address, operand, last):
     return inst
 
 
-def _rmw(op, address, operand, cycles):
+def _rmw(op, address, operand, cycles, plain):
     def inst(cpu):
         addr = address(cpu)
         m = cpu.memory
@@ -825,7 +823,7 @@ def _rmw(op, address, operand, cycles):
             else:
                 cpu.access_cycle = cycles - 1
                 cpu.write_high(addr, op(cpu, src[addr]))
-        elif cpu.plain[addr]:
+        elif plain[addr]:
             m[addr] = op(cpu, m[addr])
         else:
             cpu.access_cycle = cycles - 1
@@ -835,7 +833,7 @@ def _rmw(op, address, operand, cycles):
     return inst
 
 
-def _high_and(value, base_of, index, operand, cycles):
+def _high_and(value, base_of, index, operand, cycles, plain):
     """SHA/SHX/SHY/SHS: store value AND (high byte of the base address + 1); across a
     page that AND is the high byte of the address written too.  When the VIC holds the
     read before the write (RDY low in that cycle), the AND drops out of the value
@@ -849,7 +847,7 @@ def _high_and(value, base_of, index, operand, cycles):
         v = value(cpu) if cpu.read_waits(cycles - 2) else anded
         if (addr ^ base) > 0xFF:
             addr = (anded << 8) | (addr & 0xFF)
-        if cpu.plain[addr]:
+        if plain[addr]:
             cpu.memory[addr] = v
         else:
             cpu.access_cycle = cycles - 1
@@ -872,12 +870,15 @@ def _jam(code):
     return inst
 
 
-def instruction_table(zero_page_store: Callable | None = None) -> list:
+def instruction_table(zero_page_store: Callable | None = None, plain: Sequence[bool] = PLAIN_WRITES) -> list:
     """The 256 instructions, indexed by opcode, each called with the CPU after the
     opcode fetch (the PC at the operand).  *zero_page_store*: makes the instruction of a
     zero-page store (STA/STX/STY/SAX zp) from the function giving the value stored (the
     memory map's, which switches banks in place on a write to $01; default: a write to
-    $00/$01 calls ``write_port``)."""
+    $00/$01 calls ``write_port``).  *plain*: per address, whether a store there is a plain
+    list store (else ``write_high``), read by the instructions as it is when they run (the
+    machine changes its list in place; a closure's list, not a CPU attribute: one more
+    attribute on the CPU object slows every attribute read of it down)."""
     store = _write_zero_page if zero_page_store is None else zero_page_store
     table = list(C64CPU.instruct)
     table[0x20] = C64CPU.inst_0x20
@@ -892,7 +893,7 @@ def instruction_table(zero_page_store: Callable | None = None) -> list:
         elif name in HIGH_AND:
             value = _shs if name == "SHS" else HIGH_AND[name]
             base_of = _base_ind if mode is Mode.INDIRECT_INDEXED else _base_abs
-            table[op.code] = _high_and(value, base_of, _x if mode is Mode.ABSOLUTE_X else _y, operand, cyc)
+            table[op.code] = _high_and(value, base_of, _x if mode is Mode.ABSOLUTE_X else _y, operand, cyc, plain)
         elif access is Access.READ:
             fn = _lxa if op.code == 0xAB else READS[name]
             if mode is Mode.IMMEDIATE:
@@ -911,11 +912,11 @@ def instruction_table(zero_page_store: Callable | None = None) -> list:
             if mode is Mode.ZERO_PAGE:
                 table[op.code] = store(WRITES[name])
             elif mode is Mode.ABSOLUTE:
-                table[op.code] = _write_absolute(WRITES[name], cyc - 1)
+                table[op.code] = _write_absolute(WRITES[name], cyc - 1, plain)
             elif mode is Mode.INDIRECT_INDEXED:
-                table[op.code] = _write_ind_y(WRITES[name], cyc - 2, cyc - 1)
+                table[op.code] = _write_ind_y(WRITES[name], cyc - 2, cyc - 1, plain)
             else:
-                table[op.code] = _write(WRITES[name], _address(mode, access, cyc), operand, cyc - 1)
+                table[op.code] = _write(WRITES[name], _address(mode, access, cyc), operand, cyc - 1, plain)
         else:
-            table[op.code] = _rmw(RMWS[name], _address(mode, access, cyc), operand, cyc)
+            table[op.code] = _rmw(RMWS[name], _address(mode, access, cyc), operand, cyc, plain)
     return table

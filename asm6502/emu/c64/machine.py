@@ -38,7 +38,18 @@ from asm6502.c64models import DEFAULT, Model
 from asm6502.diagnostics import DiagnosticError, error
 from asm6502.emu.c64 import keyboard
 from asm6502.emu.c64.cia import CIA
-from asm6502.emu.c64.cpu import C64CPU, CYCLES, INTERRUPT_WRITES, IO_END, IO_LOW, SIZES, TAIL_WRITES, Jammed, instruction_table
+from asm6502.emu.c64.cpu import (
+    C64CPU,
+    CYCLES,
+    INTERRUPT_WRITES,
+    IO_END,
+    IO_LOW,
+    PLAIN_WRITES,
+    SIZES,
+    TAIL_WRITES,
+    Jammed,
+    instruction_table,
+)
 from asm6502.emu.c64.drive import Disk, Drive
 from asm6502.emu.c64.memmap import BANKS, IO, ROM, MemoryMap
 from asm6502.emu.c64.screen import screen_lines
@@ -199,11 +210,11 @@ class C64:
         if not roms.stub:  # (the project's stub ROMs have their traps from their owner)
             self._install_traps()
         mm = self.mm = MemoryMap(self.memory, self.basic, self.chargen, self.kernal, self.cpu, self._io_write)
-        self._table = self._build_table()
         # the RAM the VIC reads: the CPU's stores there come to _write_other, kept with their cycle
-        self.vicmem = VicMemory(self._vic_fetch, mm.ram, self.cpu.plain)
+        self.vicmem = VicMemory(self._vic_fetch, mm.ram, list(PLAIN_WRITES))
         self.vic.timed = self.vicmem
         self._vic_watched = self.vicmem.watched
+        self._table = self._build_table()
         self.cpu.write_high = self._write_other
         self.cpu.write_port = mm.write_port
         mm.write_port(1, mm.data)
@@ -277,7 +288,7 @@ class C64:
             self._empty_polls += 1
 
     def _build_table(self) -> list:
-        table = instruction_table(self.mm.zero_page_store)
+        table = instruction_table(self.mm.zero_page_store, self.vicmem.plain)
         machine = self
 
         def trap(cpu):

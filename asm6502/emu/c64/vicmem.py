@@ -73,10 +73,11 @@ def areas(regs: list[int], ram: Fetch) -> frozenset[Area]:
 class VicMemory:
     """The writes to the RAM the VIC reads (see the module docstring).  *read*: a byte as the
     VIC reads it now (the character ROM's image included); *ram*: a RAM byte now; *plain*: the
-    CPU's per-address test of a store without a call (``C64CPU.plain``), changed in place."""
+    CPU's per-address test of a store without a call (``cpu.instruction_table``'s), changed in
+    place."""
 
-    __slots__ = ("read", "ram", "plain", "watched", "writes", "areas", "frame_areas", "last_areas",
-                 "pointers", "_index", "_indexed")
+    __slots__ = ("read", "ram", "plain", "watched", "writes", "areas", "frame_areas", "pointers", "_found",
+                 "_index", "_indexed")
 
     def __init__(self, read: Fetch, ram: Fetch, plain: list[bool]):
         self.read = read
@@ -86,16 +87,30 @@ class VicMemory:
         self.writes: list[tuple[int, int, int]] = []
         self.areas: frozenset[Area] = frozenset()  # watched now
         self.frame_areas: set[Area] = set()  # read in the frame in progress (as far as known)
-        self.last_areas: frozenset[Area] = frozenset()  # ... in the frame before
+        self._found: dict[tuple, frozenset[Area]] = {}  # ``areas`` by what they depend on
         self.pointers = -1  # the address of the sprite pointers (a write there changes the areas)
         self._index: dict[int, tuple[list[int], list[int]]] = {}  # address: (cycles, old bytes)
         self._indexed = 0  # the writes in the index
 
     # --- what is watched ------------------------------------------------------------
+    def _now(self, regs: list[int]) -> frozenset[Area]:
+        """``areas`` under *regs*, kept by the registers and pointers they depend on."""
+        bank = (3 - (regs[0x40] & 3)) * 0x4000
+        self.pointers = pointers = bank + (regs[0x18] >> 4) * 0x400 + 0x3F8
+        enabled = regs[0x15]
+        ram = self.ram
+        key = (regs[0x11] & 0x20, enabled, regs[0x18], regs[0x40] & 3,
+               tuple(ram(pointers + n) for n in range(8)) if enabled else ())
+        found = self._found.get(key)
+        if found is None:
+            if len(self._found) > 64:
+                self._found.clear()
+            found = self._found[key] = areas(regs, ram)
+        return found
+
     def look(self, regs: list[int]) -> None:
         """The registers or pointers changed: watch what the VIC reads under them too."""
-        now = areas(regs, self.ram)
-        self.pointers = (3 - (regs[0x40] & 3)) * 0x4000 + (regs[0x18] >> 4) * 0x400 + 0x3F8
+        now = self._now(regs)
         self.frame_areas |= now
         new = now - self.areas
         if new:
@@ -103,21 +118,18 @@ class VicMemory:
             self.areas = self.areas | new
 
     def new_frame(self, regs: list[int], frame_cycle: int) -> None:
-        """A frame begins in *frame_cycle*: keep what the frame before and this one read, and the
-        writes from the frame before's start on."""
-        self.last_areas = frozenset(self.frame_areas)
-        self.frame_areas = set()
-        before = self.areas
-        self.areas = frozenset()
-        self.look(regs)
-        keep = self.last_areas | self.areas
-        if keep != before:
-            self._mark(before - keep, False)
+        """A frame begins in *frame_cycle*: watch what the frame before and this one read, keep
+        the writes from the frame before's start on."""
+        now = self._now(regs)
+        keep = frozenset(self.frame_areas | now)
+        self.frame_areas = set(now)
+        if keep != self.areas:
+            self._mark(self.areas - keep, False)
             self._mark(keep, True)
-        self.areas = keep
-        first = bisect_left(self.writes, frame_cycle - CYCLES_PER_FRAME, key=_CYCLE)
-        if first:
-            del self.writes[:first]
+            self.areas = keep
+        writes = self.writes
+        if writes and writes[0][0] < frame_cycle - CYCLES_PER_FRAME:
+            del writes[:bisect_left(writes, frame_cycle - CYCLES_PER_FRAME, key=_CYCLE)]
             self._index, self._indexed = {}, 0
 
     def _mark(self, found, on: bool) -> None:
