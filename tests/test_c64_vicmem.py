@@ -177,3 +177,58 @@ def test_sprite_pointers_changed_within_the_frame(test_roms, x, line, colour, wh
     m = _run_to(test_roms, SPRITE_POINTER, 0xC0)
     assert m.ram(0x07F8) == 0x81, "(the picture is taken with the second pointer in the matrix)"
     assert pixel(m, x, line) == colour, why
+
+
+# --- the c-accesses read the video matrix of their cycle: in line $74, after text row 8's bad
+# line ($73 with YSCROLL 3) read its cells, character 1 (all set) is stored in row 8's and row
+# 9's column 20, both cleared again in line $F8.  Row 8 keeps the code its bad line read, 0;
+# row 9's bad line ($7B) reads 1.  The picture is taken in line $C0, both codes 1 now.
+MATRIX = """*= $c000
+         sei
+         lda #$18
+         sta $d018
+         lda #6
+         sta $d021
+         ldx #0
+fill     lda #0
+         sta $0400,x
+         sta $0500,x
+         sta $0600,x
+         sta $0700,x
+         sta $2000,x
+         lda #1
+         sta $d800,x
+         sta $d900,x
+         sta $da00,x
+         sta $db00,x
+         inx
+         bne fill
+         lda #$ff
+         ldx #7
+char1    sta $2008,x
+         dex
+         bpl char1
+frame    lda #$74
+wait1    cmp $d012
+         bne wait1
+         lda #1
+         sta $0554
+         sta $057c
+         lda #$f8
+wait2    cmp $d012
+         bne wait2
+         lda #0
+         sta $0554
+         sta $057c
+         jmp frame
+"""
+
+
+@pytest.mark.parametrize("line, colour, why", [
+    (0x76, 6, "row 8: its bad line read code 0 before the store -- background"),
+    (0x7E, 1, "row 9: its bad line read code 1 -- white"),
+])
+def test_the_matrix_as_its_bad_line_read_it(test_roms, line, colour, why):  # noqa: F811
+    m = _run_to(test_roms, MATRIX, 0xC0)
+    assert (m.ram(0x0400 + 8 * 40 + 20), m.ram(0x0400 + 9 * 40 + 20)) == (1, 1)
+    assert pixel(m, 32 + 8 * 20, line) == colour, why

@@ -870,6 +870,7 @@ class C64:
                 setattr(chip, k, copy.deepcopy(v))
         self.vic.cursor = None  # (the collision walk starts again from the frame's log)
         self.vicmem.clear()
+        self.vicmem.look(self.vic.regs)
         self.sid[:] = state["sid"]
         self._noise = state["noise"]
         self.nmi_seen = state["nmi"]
