@@ -10,6 +10,7 @@ from __future__ import annotations
 import pytest
 from test_c64_vic import pixel, run, test_roms  # noqa: F401 (a fixture)
 
+from asm6502.emu.c64.cpu import CALL, KEEP
 from asm6502.emu.c64.vic import CYCLES_PER_FRAME
 from asm6502.emu.c64.vicmem import VicMemory, areas
 
@@ -51,27 +52,39 @@ def test_the_areas_the_vic_reads(regs, pointers, expected):
 ])
 def test_the_byte_a_fetch_read(cycle, byte):
     now = {0x2000: 3}
-    mem = VicMemory(lambda addr: now.get(addr, 0), lambda addr: now.get(addr, 0), [True] * 0x10000)
+    mem = VicMemory(lambda addr: now.get(addr, 0), lambda addr: now.get(addr, 0))
     mem.writes += [(100, 0x2000, 1), (120, 0x2001, 7), (150, 0x2000, 2)]
     assert (mem.read_at(0x2000, cycle), mem.read_at(0x2002, cycle)) == (byte, 0)
     assert mem.quiet_since(151) and not mem.quiet_since(150)
 
 
-def test_a_store_to_what_the_vic_reads_is_kept_others_are_plain(test_roms):  # noqa: F811
-    m, _stop = run(test_roms, """*= $c000
+KEPT = """*= $c000
          sei
          lda #$18
          sta $d018
          lda #$55
          sta $2005
          sta $4005
+         lda #$81
+         sta $07f8
 loop     jmp loop
-""", frames=1)
+"""
+
+
+@pytest.mark.parametrize("addr, plain, kept, why", [
+    (0x2005, False, KEEP, "the character generator at $2000: the instruction keeps the store"),
+    (0x07F8, False, CALL, "sprite 0's pointer: the machine keeps it (a pointer changes what is read)"),
+    (0x07F7, False, KEEP, "the matrix's byte before the pointers"),
+    (0x4005, True, 0, "outside the VIC's bank: a plain store"),
+    (0x1005, True, 0, "the character ROM's image: the VIC does not read the RAM there"),
+    (0xA000, False, 0, "the BASIC ROM's area: through the memory map, as always"),
+])
+def test_a_store_to_what_the_vic_reads_is_kept_others_are_plain(test_roms, addr, plain, kept, why):  # noqa: F811
+    m, _stop = run(test_roms, KEPT, frames=1)
     mem = m.vicmem
-    assert [(addr, old) for _c, addr, old in mem.writes] == [(0x2005, 0)]
-    plain = mem.plain
-    assert (plain[0x2005], plain[0x4005], plain[0x9FFF], plain[0xA000]) == \
-        (False, True, True, False)
+    assert [a for _c, a, _old in mem.writes] == [0x2005, 0x07F8], "the two stores the VIC reads"
+    assert mem.writes[0][2] == 0, "the byte $2005 held before"
+    assert (mem.plain[addr], mem.kept[addr]) == (plain, kept), why
 
 
 # --- the g-access reads the character data of its cycle: a row byte of character 0 set to $FF

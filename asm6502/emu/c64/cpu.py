@@ -52,8 +52,9 @@ the read before the write).  A JAM opcode stops the CPU (``Jammed``).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from operator import attrgetter
+from typing import TYPE_CHECKING
 
 from asm6502.c64models import DEFAULT, Model
 from asm6502.emu.c64.mpu import FastMPU
@@ -61,10 +62,17 @@ from asm6502.opcodes import ACCESS, OPCODES, PAGE_CROSSING_MODES, Access, Mode, 
 from asm6502.opcodes_undoc import ACCESS as UNDOCUMENTED_ACCESS
 from asm6502.opcodes_undoc import ALTERNATES, UNDOCUMENTED
 
+if TYPE_CHECKING:
+    from asm6502.emu.c64.vicmem import VicMemory
+
 IO_LOW = 0xCFFF  # reads above this and below $E000 are I/O (when banked in)
 IO_END = 0xE000
 BANKED = 0x9FFF  # reads above this go through the blocks of the configuration in force
 PLAIN_WRITES = tuple(1 < a <= BANKED for a in range(0x10000))  # $0002-$9FFF
+# a kept store (``instruction_table``): KEEP, one the instruction keeps itself; CALL, one it
+# hands to the keeper
+KEEP, CALL = 1, 2
+NOT_KEPT = (0,) * 0x10000
 
 class Opcode:
     """One of the 256 opcodes of the NMOS 6510 as the emulator runs it."""
@@ -708,7 +716,9 @@ def _read_ind_y(op, dummy_at, last):
     return inst
 
 
-def _write_ind_y(value, dummy_at, last, plain):
+def _write_ind_y(value, dummy_at, last, hooks):
+    plain, kept, kept_writes, keep = hooks
+
     def inst(cpu):
         m = cpu.memory
         zp = m[cpu.pc]
@@ -721,9 +731,14 @@ def _write_ind_y(value, dummy_at, last, plain):
         addr &= 0xFFFF
         if plain[addr]:
             m[addr] = value(cpu)
+        elif kept[addr] == KEEP and cpu.cycles + last < cpu.limit:
+            v = value(cpu)
+            if m[addr] != v:
+                kept_writes.append((cpu.cycles + last, addr, m[addr]))
+                m[addr] = v
         else:
             cpu.access_cycle = last
-            cpu.write_high(addr, value(cpu))
+            (keep if kept[addr] else cpu.write_high)(addr, value(cpu))
         cpu.pc += 1
 
     return inst
@@ -770,16 +785,23 @@ def _write_zero_page(value):
     return inst
 
 
-def _write_absolute(value, last, plain):
+def _write_absolute(value, last, hooks):
+    plain, kept, kept_writes, keep = hooks
+
     def inst(cpu):
         m = cpu.memory
         pc = cpu.pc
         addr = m[pc] | m[pc + 1] << 8
         if plain[addr]:
             m[addr] = value(cpu)
+        elif kept[addr] == KEEP and cpu.cycles + last < cpu.limit:
+            v = value(cpu)
+            if m[addr] != v:
+                kept_writes.append((cpu.cycles + last, addr, m[addr]))
+                m[addr] = v
         else:
             cpu.access_cycle = last
-            cpu.write_high(addr, value(cpu))
+            (keep if kept[addr] else cpu.write_high)(addr, value(cpu))
         cpu.pc = pc + 2
 
     return inst
@@ -793,20 +815,31 @@ def _immediate(op):
     return inst
 
 
-def _write(value, address, operand, last, plain):
+def _write(value, address, operand, last, hooks):
+    plain, kept, kept_writes, keep = hooks
+
     def inst(cpu):
         addr = address(cpu)
         if plain[addr]:
             cpu.memory[addr] = value(cpu)
+        elif kept[addr] == KEEP and cpu.cycles + last < cpu.limit:
+            m = cpu.memory
+            v = value(cpu)
+            if m[addr] != v:
+                kept_writes.append((cpu.cycles + last, addr, m[addr]))
+                m[addr] = v
         else:
             cpu.access_cycle = last
-            cpu.write_high(addr, value(cpu))
+            (keep if kept[addr] else cpu.write_high)(addr, value(cpu))
         cpu.pc += operand
 
     return inst
 
 
-def _rmw(op, address, operand, cycles, plain):
+def _rmw(op, address, operand, cycles, hooks):
+    plain, kept, kept_writes, keep = hooks
+    last = cycles - 1
+
     def inst(cpu):
         addr = address(cpu)
         m = cpu.memory
@@ -821,24 +854,32 @@ def _rmw(op, address, operand, cycles, plain):
                 cpu.access_cycle = cycles - 1
                 cpu.write_high(addr, new)
             else:
-                cpu.access_cycle = cycles - 1
-                cpu.write_high(addr, op(cpu, src[addr]))
+                cpu.access_cycle = last
+                (keep if kept[addr] else cpu.write_high)(addr, op(cpu, src[addr]))
         elif plain[addr]:
             m[addr] = op(cpu, m[addr])
+        elif kept[addr] == KEEP and cpu.cycles + last < cpu.limit:
+            old = m[addr]
+            new = op(cpu, old)
+            if new != old:
+                kept_writes.append((cpu.cycles + last, addr, old))
+                m[addr] = new
         else:
-            cpu.access_cycle = cycles - 1
-            cpu.write_high(addr, op(cpu, m[addr]))
+            cpu.access_cycle = last
+            (keep if kept[addr] else cpu.write_high)(addr, op(cpu, m[addr]))
         cpu.pc += operand
 
     return inst
 
 
-def _high_and(value, base_of, index, operand, cycles, plain):
+def _high_and(value, base_of, index, operand, cycles, hooks):
     """SHA/SHX/SHY/SHS: store value AND (high byte of the base address + 1); across a
     page that AND is the high byte of the address written too.  When the VIC holds the
     read before the write (RDY low in that cycle), the AND drops out of the value
     stored: the register value itself is written (groepaz, "NMOS 6510 Unintended
     Opcodes", SHA/SHX/SHY/TAS; VICE testprogs CPU/sha, shs, shxy, measured on a C64)."""
+    plain, kept, _kept_writes, keep = hooks
+
     def inst(cpu):
         base = base_of(cpu)
         addr = base + index(cpu)
@@ -851,7 +892,7 @@ def _high_and(value, base_of, index, operand, cycles, plain):
             cpu.memory[addr] = v
         else:
             cpu.access_cycle = cycles - 1
-            cpu.write_high(addr, v)
+            (keep if kept[addr] else cpu.write_high)(addr, v)
         cpu.pc += operand
 
     return inst
@@ -870,16 +911,22 @@ def _jam(code):
     return inst
 
 
-def instruction_table(zero_page_store: Callable | None = None, plain: Sequence[bool] = PLAIN_WRITES) -> list:
+def instruction_table(zero_page_store: Callable | None = None, kept: VicMemory | None = None) -> list:
     """The 256 instructions, indexed by opcode, each called with the CPU after the
     opcode fetch (the PC at the operand).  *zero_page_store*: makes the instruction of a
     zero-page store (STA/STX/STY/SAX zp) from the function giving the value stored (the
     memory map's, which switches banks in place on a write to $01; default: a write to
-    $00/$01 calls ``write_port``).  *plain*: per address, whether a store there is a plain
-    list store (else ``write_high``), read by the instructions as it is when they run (the
-    machine changes its list in place; a closure's list, not a CPU attribute: one more
-    attribute on the CPU object slows every attribute read of it down)."""
+    $00/$01 calls ``write_port``).  *kept*: the RAM the VIC reads, whose stores are kept
+    with their cycle (``vicmem.VicMemory``; default none): a store to an address its
+    ``plain`` list clears is no plain list store; where ``kept`` says ``KEEP`` (RAM the
+    memory list holds) the instruction appends (cycle, address, byte replaced) to its
+    ``writes`` itself when the store comes before the machine's next event (``limit``: no
+    VIC window can have held the instruction), else calls its ``store``; other addresses
+    go to ``write_high``.  The instructions read the lists as they are when they run (the
+    machine changes them in place); closures' lists, not CPU attributes: one more
+    attribute on the CPU object slows every attribute read of it down."""
     store = _write_zero_page if zero_page_store is None else zero_page_store
+    hooks = (PLAIN_WRITES, NOT_KEPT, [], None) if kept is None else (kept.plain, kept.kept, kept.writes, kept.store)
     table = list(C64CPU.instruct)
     table[0x20] = C64CPU.inst_0x20
     table[0x6C] = C64CPU.inst_0x6c
@@ -893,7 +940,7 @@ def instruction_table(zero_page_store: Callable | None = None, plain: Sequence[b
         elif name in HIGH_AND:
             value = _shs if name == "SHS" else HIGH_AND[name]
             base_of = _base_ind if mode is Mode.INDIRECT_INDEXED else _base_abs
-            table[op.code] = _high_and(value, base_of, _x if mode is Mode.ABSOLUTE_X else _y, operand, cyc, plain)
+            table[op.code] = _high_and(value, base_of, _x if mode is Mode.ABSOLUTE_X else _y, operand, cyc, hooks)
         elif access is Access.READ:
             fn = _lxa if op.code == 0xAB else READS[name]
             if mode is Mode.IMMEDIATE:
@@ -912,11 +959,11 @@ def instruction_table(zero_page_store: Callable | None = None, plain: Sequence[b
             if mode is Mode.ZERO_PAGE:
                 table[op.code] = store(WRITES[name])
             elif mode is Mode.ABSOLUTE:
-                table[op.code] = _write_absolute(WRITES[name], cyc - 1, plain)
+                table[op.code] = _write_absolute(WRITES[name], cyc - 1, hooks)
             elif mode is Mode.INDIRECT_INDEXED:
-                table[op.code] = _write_ind_y(WRITES[name], cyc - 2, cyc - 1, plain)
+                table[op.code] = _write_ind_y(WRITES[name], cyc - 2, cyc - 1, hooks)
             else:
-                table[op.code] = _write(WRITES[name], _address(mode, access, cyc), operand, cyc - 1, plain)
+                table[op.code] = _write(WRITES[name], _address(mode, access, cyc), operand, cyc - 1, hooks)
         else:
-            table[op.code] = _rmw(RMWS[name], _address(mode, access, cyc), operand, cyc, plain)
+            table[op.code] = _rmw(RMWS[name], _address(mode, access, cyc), operand, cyc, hooks)
     return table

@@ -44,7 +44,6 @@ from asm6502.emu.c64.cpu import (
     INTERRUPT_WRITES,
     IO_END,
     IO_LOW,
-    PLAIN_WRITES,
     SIZES,
     TAIL_WRITES,
     Jammed,
@@ -210,12 +209,12 @@ class C64:
         if not roms.stub:  # (the project's stub ROMs have their traps from their owner)
             self._install_traps()
         mm = self.mm = MemoryMap(self.memory, self.basic, self.chargen, self.kernal, self.cpu, self._io_write)
-        # the RAM the VIC reads: the CPU's stores there come to _write_other, kept with their cycle
-        self.vicmem = VicMemory(self._vic_fetch, mm.ram, list(PLAIN_WRITES))
+        # the RAM the VIC reads: the CPU's stores there are kept with their cycle
+        self.vicmem = VicMemory(self._vic_fetch, mm.ram)
+        self.vicmem.store = self._keep_store
         self.vic.timed = self.vicmem
-        self._vic_watched = self.vicmem.watched
         self._table = self._build_table()
-        self.cpu.write_high = self._write_other
+        self.cpu.write_high = mm.write
         self.cpu.write_port = mm.write_port
         mm.write_port(1, mm.data)
         self.reset()
@@ -288,7 +287,7 @@ class C64:
             self._empty_polls += 1
 
     def _build_table(self) -> list:
-        table = instruction_table(self.mm.zero_page_store, self.vicmem.plain)
+        table = instruction_table(self.mm.zero_page_store, self.vicmem)
         machine = self
 
         def trap(cpu):
@@ -363,17 +362,15 @@ class C64:
         """The RAM byte at *addr* whatever is banked in (what the VIC sees)."""
         return self.mm.ram(addr)
 
-    def _write_other(self, addr: int, value: int) -> None:
-        """A CPU store that is no plain list store (``C64CPU.plain``): to the port, the banked
-        areas, or the RAM the VIC reads (``vicmem``: a byte it changes is kept with the cycle)."""
-        if self._vic_watched[addr]:
-            ram = self.mm.ram
-            old = ram(addr)
-            self.mm.write(addr, value)
-            if ram(addr) != old:
-                self.vicmem.wrote(self._bus_cycle(True, addr), addr, old, self.vic.regs)
-            return
+    def _keep_store(self, addr: int, value: int) -> None:
+        """A CPU store to the RAM the VIC reads its instruction hands on (``vicmem``: the RAM
+        under the ROMs and I/O, the sprite pointers, a store the VIC's window may have moved):
+        a byte it changes is kept with the store's cycle."""
+        ram = self.mm.ram
+        old = ram(addr)
         self.mm.write(addr, value)
+        if ram(addr) != old:  # (I/O in view: the RAM keeps its byte)
+            self.vicmem.wrote(self._bus_cycle(True, addr), addr, old, self.vic.regs)
 
     def _vic_fetch(self, addr: int) -> int:
         """A byte as the VIC reads it: the character ROM at $1000-$1FFF of banks 0 and 2

@@ -15,8 +15,8 @@ enabled sprites' 64-byte blocks and the idle-state bytes ($3FFF, $39FF) of the V
 without the character ROM's image at $1000-$1FFF of banks 0 and 2 (C64 Programmer's
 Reference Guide, "Memory management") and without pages 0 and 1 (zero page and stack: their
 writes take the CPU's shortest path).  The CPU stores to every other address of
-$0002-$9FFF without a call (``plain``, its per-address test); a watched one goes to the
-machine, which writes it and calls ``wrote``.  What is watched grows as the registers and
+$0002-$9FFF as before, a plain list store; a store to a watched one its instruction keeps
+itself, or hands to the machine (``VicMemory``).  What is watched grows as the registers and
 pointers change in a frame and shrinks at a frame's start to what the two frames read.
 """
 
@@ -26,7 +26,7 @@ from bisect import bisect_left
 from collections.abc import Callable
 from operator import itemgetter
 
-from asm6502.emu.c64.cpu import PLAIN_WRITES
+from asm6502.emu.c64.cpu import BANKED, CALL, KEEP, PLAIN_WRITES
 
 Fetch = Callable[[int], int]
 Area = tuple[int, int]  # [first, end) addresses
@@ -72,23 +72,26 @@ def areas(regs: list[int], ram: Fetch) -> frozenset[Area]:
 
 class VicMemory:
     """The writes to the RAM the VIC reads (see the module docstring).  *read*: a byte as the
-    VIC reads it now (the character ROM's image included); *ram*: a RAM byte now; *plain*: the
-    CPU's per-address test of a store without a call (``cpu.instruction_table``'s), changed in
-    place."""
+    VIC reads it now (the character ROM's image included); *ram*: a RAM byte now.  The CPU's
+    instructions hold ``plain``, ``kept``, ``writes`` and ``store`` (``cpu.instruction_table``):
+    ``plain`` clear and ``kept`` KEEP where they append a store to ``writes`` themselves (the
+    RAM below $A000), CALL where they call ``store`` (the machine's: the RAM under the ROMs
+    and I/O, and the sprite pointers, whose writes change what is read), which it sets."""
 
-    __slots__ = ("read", "ram", "plain", "watched", "writes", "areas", "frame_areas", "pointers", "_found",
-                 "_index", "_indexed")
+    __slots__ = ("read", "ram", "plain", "kept", "store", "writes", "areas", "frame_areas", "pointers",
+                 "_found", "_index", "_indexed")
 
-    def __init__(self, read: Fetch, ram: Fetch, plain: list[bool]):
+    def __init__(self, read: Fetch, ram: Fetch):
         self.read = read
         self.ram = ram
-        self.plain = plain
-        self.watched = [False] * 0x10000
+        self.plain = list(PLAIN_WRITES)
+        self.kept = [0] * 0x10000
+        self.store: Callable[[int, int], None] | None = None
         self.writes: list[tuple[int, int, int]] = []
         self.areas: frozenset[Area] = frozenset()  # watched now
         self.frame_areas: set[Area] = set()  # read in the frame in progress (as far as known)
         self._found: dict[tuple, frozenset[Area]] = {}  # ``areas`` by what they depend on
-        self.pointers = -1  # the address of the sprite pointers (a write there changes the areas)
+        self.pointers = 0x10000  # the address of the sprite pointers (a write there changes the areas)
         self._index: dict[int, tuple[list[int], list[int]]] = {}  # address: (cycles, old bytes)
         self._indexed = 0  # the writes in the index
 
@@ -96,7 +99,7 @@ class VicMemory:
     def _now(self, regs: list[int]) -> frozenset[Area]:
         """``areas`` under *regs*, kept by the registers and pointers they depend on."""
         bank = (3 - (regs[0x40] & 3)) * 0x4000
-        self.pointers = pointers = bank + (regs[0x18] >> 4) * 0x400 + 0x3F8
+        pointers = bank + (regs[0x18] >> 4) * 0x400 + 0x3F8
         enabled = regs[0x15]
         ram = self.ram
         key = (regs[0x11] & 0x20, enabled, regs[0x18], regs[0x40] & 3,
@@ -106,6 +109,10 @@ class VicMemory:
             if len(self._found) > 64:
                 self._found.clear()
             found = self._found[key] = areas(regs, ram)
+        if pointers != self.pointers:
+            old, self.pointers = self.pointers, pointers
+            self._mark_pointers(old)
+            self._mark_pointers(pointers)
         return found
 
     def look(self, regs: list[int]) -> None:
@@ -116,6 +123,7 @@ class VicMemory:
         if new:
             self._mark(new, True)
             self.areas = self.areas | new
+            self._mark_pointers(self.pointers)
 
     def new_frame(self, regs: list[int], frame_cycle: int) -> None:
         """A frame begins in *frame_cycle*: watch what the frame before and this one read, keep
@@ -127,16 +135,26 @@ class VicMemory:
             self._mark(self.areas - keep, False)
             self._mark(keep, True)
             self.areas = keep
+            self._mark_pointers(self.pointers)
         writes = self.writes
         if writes and writes[0][0] < frame_cycle - CYCLES_PER_FRAME:
             del writes[:bisect_left(writes, frame_cycle - CYCLES_PER_FRAME, key=_CYCLE)]
             self._index, self._indexed = {}, 0
 
     def _mark(self, found, on: bool) -> None:
-        plain, watched = self.plain, self.watched
+        plain, kept = self.plain, self.kept
         for lo, hi in found:
-            watched[lo:hi] = [on] * (hi - lo)
+            mid = min(max(lo, BANKED + 1), hi)  # (KEEP below $A000, CALL from there on)
+            kept[lo:mid] = [KEEP if on else 0] * (mid - lo)
+            kept[mid:hi] = [CALL if on else 0] * (hi - mid)
             plain[lo:hi] = [False] * (hi - lo) if on else PLAIN_WRITES[lo:hi]
+
+    def _mark_pointers(self, at: int) -> None:
+        """The eight bytes from *at*: CALL where they are the pointers and watched, else KEEP."""
+        kept = self.kept
+        for addr in range(at, min(at + 8, 0x10000)):
+            if kept[addr]:
+                kept[addr] = CALL if at == self.pointers or addr > BANKED else KEEP
 
     def clear(self) -> None:
         """Forget the writes (a snapshot was loaded)."""
