@@ -19,10 +19,10 @@ read-modify-write) and an operation:
   it); every other read is a plain list read;
 * a write to $0000/$0001 (the 6510's own port: ``write_port`` from zero page)
   or to $A000-$FFFF goes through ``write_high`` (ROM areas keep the ROM and
-  write the RAM below, I/O writes reach the chips), and so does one to an
-  address of $0200-$9FFF the machine takes out of the table's ``plain`` (per
-  address: a store there is a plain list store; the machine keeps the RAM the
-  VIC-II reads out of it, ``vicmem``); every other write is a plain list store;
+  write the RAM below, I/O writes reach the chips); a write to the RAM the
+  VIC-II reads is kept with its cycle and the byte it replaces (``vicmem``: by
+  the instruction itself below $A000, else by the machine's ``store``); every
+  other write is a plain list store;
 * the bus accesses a program can see happen as on the chip ("64doc" by John
   West and Marko Makela, "6510 Instruction Timing"): an indexed access first
   reads the address before the index carried into the high byte (a read only

@@ -792,10 +792,8 @@ class LineDrawer:
         display_from = self.display_from
         first = self.line_start(self.line - 1) + G_FIRST  # (column c's g-access: cycle first + c)
         at = self._at(first)
-        if at is not None:
-            idle = at(bank + (0x39FF if ecm else 0x3FFF), first) if display_from else 0
-        else:
-            idle = fetch(bank + (0x39FF if ecm else 0x3FFF)) if display_from else 0
+        idle_at = bank + (0x39FF if ecm else 0x3FFF)
+        idle = (fetch(idle_at) if at is None else at(idle_at, first)) if display_from else 0
         chars = bank + ((d018 >> 1) & 7) * 0x800
         bitmap = bank + (0x2000 if d018 & 0x08 else 0)
         rc, vc, vbuf, cbuf = self.rc, self.row_vc, self.vbuf, self.cbuf
@@ -807,7 +805,10 @@ class LineDrawer:
             else:
                 cell = col - display_from
                 code, colour = vbuf[cell], cbuf[cell]
-                addr = bitmap + (((vc + cell) & 0x3FF) << 3 | rc) if bmm else chars + ((code & 0x3F if ecm else code) << 3 | rc)
+                if bmm:
+                    addr = bitmap + (((vc + cell) & 0x3FF) << 3 | rc)
+                else:
+                    addr = chars + ((code & 0x3F if ecm else code) << 3 | rc)
                 data = fetch(addr) if at is None else at(addr, first + col)
             x = xs + col * 8
             if not data and row is None:
