@@ -428,3 +428,61 @@ def test_the_interrupt_of_a_collision_across_the_frame_end():
     vic.write(0x1A, 0x04, 100 * LINE + 1)
     due = CYCLES_PER_FRAME + 1
     assert first_interrupt(vic, 2 * CYCLES_PER_FRAME) == (due, due)
+
+
+LATE_IRQ = """*= $c000
+         sei
+         lda #<irq
+         sta $fffe
+         lda #>irq
+         sta $ffff
+         lda #$35
+         sta $01
+         ldx #62
+fill     lda #$ff
+         sta $2000,x
+         dex
+         bpl fill
+         lda #128
+         sta $07f8
+         sta $07f9
+         lda #{x}
+         sta $d000
+         sta $d002
+         lda #{msb}
+         sta $d010
+         lda #150
+         sta $d001
+         sta $d003
+         lda #$7f
+         sta $dc0d
+         lda $dc0d
+         lda #$ff
+         sta $d019
+         lda #$04
+         sta $d01a
+         lda #3
+         sta $d015
+         cli
+wait     jmp wait
+*= $c100
+irq      sta $d7ff
+"""
+
+
+@pytest.mark.parametrize("x, line, cycle, why", [
+    (0x170, 150, 60, "X $170, matched late: on line 150, where the DMA begins; its pixel at beam 472 "
+     "(cycle 59), the CPU held by the two sprites' fetches until cycle 60"),
+    (100, 151, 26, "X 100: from line 151, the pixel at beam 204 (cycle 25)"),
+])
+def test_the_collision_interrupt_is_taken_at_its_cycle(test_roms, x, line, cycle, why):
+    """Sprites 0 and 1 at X *x*, Y 150, every row full, the sprite-sprite interrupt enabled, the CPU
+    in a JMP loop: the interrupt sequence (7 cycles) begins within a JMP's 3 cycles of the cycle
+    the VIC's output goes active in (its first shared pixel's cycle + 1)."""
+    m = booted(test_roms)
+    m.inject_prg(assemble(LATE_IRQ.format(x=x & 0xFF, msb=3 * (x >> 8)), "irq.asm").prg)
+    m.cpu.pc = 0xC000
+    stop = m.run(CYCLES_PER_FRAME * 4, until_pc=0xC100, stop_when_idle=False)
+    assert stop.reason == "pc", stop
+    begun = (m.cpu.cycles - 7) % CYCLES_PER_FRAME
+    assert 0 <= begun - (line * LINE + cycle) <= 3, (divmod(begun, LINE), why)
