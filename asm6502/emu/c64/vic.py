@@ -29,7 +29,8 @@ looks at collisions pays nothing for them.  Each collision is placed at the pixe
 chip finds it at: a line's pixels are drawn in its cycles in beam order (``vicdraw``'s
 beam positions), and a read in cycle c sees the collisions of the pixels drawn before c --
 of the line in progress too, looked at so far (``_peek``: the lines the raster has not
-left yet, their sprites' last pixels up to 7 cycles into the next line).  A collision sets
+left yet, their sprites' last pixels up to 7 cycles into the next line -- line 311's into the
+next frame's line 0, ``FrameLog.spill``).  A collision sets
 its sprites' bits in $D01E / $D01F (reading clears the register: what the line draws after
 the read counts again) and, when that register was 0, the interrupt latch bit (2
 sprite-sprite, 1 sprite-background) at the cycle of its pixel.
