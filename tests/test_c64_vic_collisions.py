@@ -355,3 +355,134 @@ def test_a_sprite_at_the_line_end_collides_in_the_next_line(x0, x1, ss, why):
     regs = {**place(0, x0, 100), 2: x1 & 0xFF, 3: 100, 0x10: (x0 >> 8) | (x1 >> 8) << 1, 0x15: 3}
     vic = vic_with(regs, sprite_memory({0: b"\x40", 1: b"\x80"}))
     assert vic.read(0x1E, 130 * LINE) == ss, why
+
+
+# --- the collision interrupt where no line start comes first ------------------------------------
+def first_interrupt(vic: VIC, until: int) -> tuple[int, int] | None:
+    """(the cycle the machine looks at the VIC in and finds its interrupt output active, the
+    cycle the output went active in), or None by cycle *until*: the VIC looked at only in the
+    cycles it asks for (``line_event``), as the machine's run loop does."""
+    while vic.line_event <= until:
+        at = vic.line_event
+        vic.update(at)
+        if vic.irq:
+            return at, vic.since
+    return None
+
+
+# Sprites 3 and 5 at X x, Y 100, every row full: sprites matched after cycle 58's display check
+# (X $164-$193) show from the line their DMA begins, line 100 (``vicdraw.LATE_X``), the data their
+# s-accesses read without DMA ($FF first); one matched before shows from line 101.  The first
+# shared pixel is at beam position x - $194 + 504 + 4, drawn in its cycle (0-based) beam // 8; the
+# interrupt comes in the cycle after (VICE's x64sc, vicii-cycle.c: the collision IRQ is raised in
+# the cycle whose draw found it; vicii-draw-cycle.c: the sprites pending from pixel 4 of the draw
+# of X $160-$167).
+@pytest.mark.parametrize("x, line, cycle, why", [
+    (0x164, 100, 58, "X $164, the first X matched late: pixel at beam 460 (cycle 57) of line 100"),
+    (0x170, 100, 60, "X $170: beam 472, cycle 59, on the DMA's line"),
+    (0x18F, 100, 63, "X $18F: beam 503, the line's last pixel: the interrupt in the next line's cycle 0"),
+    (0x163, 101, 58, "X $163, matched before cycle 58: from line 101, at beam 459"),
+])
+def test_a_late_sprite_raises_its_collision_interrupt_at_its_pixel(x, line, cycle, why):
+    regs = {**place(3, x, 100), **place(5, x, 100), 0x10: 0x28 * (x >> 8), 0x15: 0x28}
+    vic = vic_with(regs, sprite_memory({3: FULL, 5: FULL}))
+    vic.write(0x1A, 0x04, 1)
+    due = line * LINE + cycle
+    assert first_interrupt(vic, CYCLES_PER_FRAME) == (due, due), why
+    assert vic.read(0x1E, due + 100) == 0x28
+
+
+# --- across the frame's end: line 311's last pixels are drawn in line 0's first cycles ----------
+def _across_the_frame_end(row7: bytes, x1: int) -> VIC:
+    """Sprite 0 at X $193, Y $30: matched after its fetch, it shows on each of lines 304-311 and
+    0-12 the row fetched on it (lines 304 + r: row r); its pixels past X $193 are drawn in the next
+    line's first cycles -- line 311's (row 7: *row7*) in the next frame's line 0.  Sprite 1 at X
+    *x1*, Y $37 (line 311), enabled in line 100: its row 0, a single pixel, shown on line 0 of the
+    next frame.  (A Y is compared with the line's low 8 bits: the same pair meets again at lines
+    55 and 56, from the second frame on.)"""
+    data0 = bytes(21) + row7
+    regs = {**place(0, 0x193, 0x30), 2: x1 & 0xFF, 3: 0x37, 0x10: 1 | (x1 >> 8) << 1, 0x15: 1}
+    vic = vic_with(regs, sprite_memory({0: data0, 1: b"\x80"}))
+    vic.write(0x15, 3, 100 * LINE)
+    return vic
+
+
+@pytest.mark.parametrize("row7, x1, ss, why", [
+    (b"\x40", 0x194, 3, "sprite 0's second pixel (X $194 on) meets sprite 1's first in line 0: they collide"),
+    (b"\x20", 0x194, 0, "sprite 0's third pixel, one further: no collision"),
+    (b"\x20", 0x195, 3, "... with sprite 1 one further too: they collide"),
+    (b"", 0x194, 0, "row 7 empty: nothing collides"),
+])
+def test_line_311s_last_pixels_collide_in_the_next_frame(row7, x1, ss, why):
+    """(VICE's x64sc, vicii-cycle.c: the start of a frame resets the raster counters, not the
+    sprites' shift registers, which draw on across the line's end as at every other line's.)"""
+    vic = _across_the_frame_end(row7, x1)
+    assert vic.read(0x1E, CYCLES_PER_FRAME - 1) == 0, "nothing in the first frame's lines"
+    assert vic.read(0x1E, CYCLES_PER_FRAME + 20 * LINE) == ss, why
+    assert vic.read(0x1E, CYCLES_PER_FRAME + 50 * LINE) == 0, "lines 20-49: the pair apart"
+
+
+def test_the_interrupt_of_a_collision_across_the_frame_end():
+    """The pixel X $195 of line 311 is drawn in line 0's cycle 0: the interrupt in cycle 1."""
+    vic = _across_the_frame_end(b"\x40", 0x194)
+    vic.write(0x1A, 0x04, 100 * LINE + 1)
+    due = CYCLES_PER_FRAME + 1
+    assert first_interrupt(vic, 2 * CYCLES_PER_FRAME) == (due, due)
+
+
+LATE_IRQ = """*= $c000
+         sei
+         lda #<irq
+         sta $fffe
+         lda #>irq
+         sta $ffff
+         lda #$35
+         sta $01
+         ldx #62
+fill     lda #$ff
+         sta $2000,x
+         dex
+         bpl fill
+         lda #128
+         sta $07f8
+         sta $07f9
+         lda #{x}
+         sta $d000
+         sta $d002
+         lda #{msb}
+         sta $d010
+         lda #150
+         sta $d001
+         sta $d003
+         lda #$7f
+         sta $dc0d
+         lda $dc0d
+         lda #$ff
+         sta $d019
+         lda #$04
+         sta $d01a
+         lda #3
+         sta $d015
+         cli
+wait     jmp wait
+*= $c100
+irq      sta $d7ff
+"""
+
+
+@pytest.mark.parametrize("x, line, cycle, why", [
+    (0x170, 150, 60, "X $170, matched late: on line 150, where the DMA begins; its pixel at beam 472 "
+     "(cycle 59), the CPU held by the two sprites' fetches until cycle 60"),
+    (100, 151, 26, "X 100: from line 151, the pixel at beam 204 (cycle 25)"),
+])
+def test_the_collision_interrupt_is_taken_at_its_cycle(test_roms, x, line, cycle, why):
+    """Sprites 0 and 1 at X *x*, Y 150, every row full, the sprite-sprite interrupt enabled, the CPU
+    in a JMP loop: the interrupt sequence (7 cycles) begins within a JMP's 3 cycles of the cycle
+    the VIC's output goes active in (its first shared pixel's cycle + 1)."""
+    m = booted(test_roms)
+    m.inject_prg(assemble(LATE_IRQ.format(x=x & 0xFF, msb=3 * (x >> 8)), "irq.asm").prg)
+    m.cpu.pc = 0xC000
+    stop = m.run(CYCLES_PER_FRAME * 4, until_pc=0xC100, stop_when_idle=False)
+    assert stop.reason == "pc", stop
+    begun = (m.cpu.cycles - 7) % CYCLES_PER_FRAME
+    assert 0 <= begun - (line * LINE + cycle) <= 3, (divmod(begun, LINE), why)

@@ -124,6 +124,28 @@ def test_a_sprite_moved_in_mid_line(cycle, x, columns, why):
     assert next(c for c, colour in enumerate(rows[LINE + 1]) if colour == 7) == x + 8, "the next line: the new X"
 
 
+# VICE testprogs VICII/vicii_timing vicii_reg_timing (SPRITE-XPOS TIMING), which x64sc passes: in
+# each line X is written in cycle 29 and again in cycle 37 (0-based), the first X one more each line.
+# An X counts from the first pixel of the cycle after its write (x64sc, vicii-draw-cycle.c: the
+# comparator's copy of X is taken at the end of each draw); a sprite once matched shifts its data
+# out whole, and matched again with its shift register empty it draws nothing.
+@pytest.mark.parametrize("writes, regs, columns, why", [
+    ([(29, 0x00, 130), (37, 0x00, 200)], {0x00: 200}, (208, 231),
+     "X 130 (first pixel at beam 234, in cycle 29's group) comes a pixel late; X 200 (beam 304) is "
+     "matched at the first pixel of cycle 38's group"),
+    ([(29, 0x00, 135), (37, 0x00, 200)], {0x00: 200}, (208, 231), "X 135: beam 239, still cycle 29's"),
+    ([(29, 0x00, 136), (37, 0x00, 200)], {0x00: 200}, (144, 167),
+     "X 136: beam 240, cycle 30's first pixel: matched; shifted out by X 200, not drawn again there"),
+    ([(29, 0x00, 130), (38, 0x00, 200)], {0x00: 200}, None, "X 200 written a cycle later: both missed"),
+    ([(10, 0x10, 0x01)], {0x00: 20}, (284, 307), "$D010 written in cycle 10: X 20 + 256"),
+])
+def test_a_sprite_moved_twice_in_a_line(writes, regs, columns, why):
+    rows, _drawer = frame([(LINE, cycle, reg, value) for cycle, reg, value in writes], {**SPRITE0, **regs},
+                          b"\xff\xff\xff")
+    shown = [c for c, colour in enumerate(rows[LINE]) if colour == 7]
+    assert ((shown[0], shown[-1]) if shown else None) == columns, why
+
+
 def test_collisions_come_from_the_pixels_drawn():
     """Sprite 0 moved onto sprite 1 (X 200) in cycle 24 of the line: they collide on that
     line; the X written in cycle 25 comes too late for the comparator: no collision."""

@@ -29,7 +29,8 @@ looks at collisions pays nothing for them.  Each collision is placed at the pixe
 chip finds it at: a line's pixels are drawn in its cycles in beam order (``vicdraw``'s
 beam positions), and a read in cycle c sees the collisions of the pixels drawn before c --
 of the line in progress too, looked at so far (``_peek``: the lines the raster has not
-left yet, their sprites' last pixels up to 7 cycles into the next line).  A collision sets
+left yet, their sprites' last pixels up to 7 cycles into the next line -- line 311's into the
+next frame's line 0, ``FrameLog.spill``).  A collision sets
 its sprites' bits in $D01E / $D01F (reading clears the register: what the line draws after
 the read counts again) and, when that register was 0, the interrupt latch bit (2
 sprite-sprite, 1 sprite-background) at the cycle of its pixel.
@@ -82,6 +83,9 @@ COLLISION_REGS = frozenset((*range(0x11), 0x11, 0x15, 0x16, 0x17, 0x18, 0x1C, 0x
 # a line's last sprite pixel: the cycle after its start at which its collisions are all known
 # (a sprite at X $193 expanded ends at beam position 555: cycle 69)
 LINE_DONE = 70
+# the cycle (0-based) of a line in which a sprite matched after its display check (X $164 on) draws
+# its first pixel
+LATE_CYCLE = vicdraw.LATE_BEAM // 8
 
 SPRITE_WINDOWS: tuple[tuple[tuple[int, int], ...], ...] = tuple(_sprite_windows(m) for m in range(256))
 
@@ -314,12 +318,15 @@ class VIC:
             return
         if self.cursor is not None or (self.wants_collisions and self.regs[0x15]):
             self._walk(self.frame.cycle + CYCLES_PER_FRAME + LINE_DONE)
+        # (line 311's last sprite pixels are drawn in the next frame's line 0)
+        spill = self.cursor.spill_past(LINES - 1) if self.cursor is not None else []
         done = self.frame
         den = bool(self.regs[0x11] & 0x10)  # (unchanged since the last write: it was so in line $30)
         border = vicdraw.border_at_end(done)
         if frame_start - done.cycle > CYCLES_PER_FRAME:  # a frame without writes between
             done = FrameLog(frame_start - CYCLES_PER_FRAME, self.regs, den, border)
             border = vicdraw.border_at_end(done)
+            spill = []  # (its lines not walked: their collisions are not looked for)
         if done is not self.frame:
             done.prior = self.frame
         if done.prior is not None:
@@ -328,6 +335,7 @@ class VIC:
         self.frame = FrameLog(frame_start, self.regs,
                               den and cycle >= frame_start + vicdraw.DEN_LINE * CYCLES_PER_LINE, border)
         self.frame.prior = done
+        self.frame.spill = spill
         self.cursor = None
         self.peeked = None
 
@@ -436,7 +444,9 @@ class VIC:
     def _schedule_lines(self, cycle: int) -> None:
         """With a collision interrupt enabled that an empty register can raise: look again in
         the cycle the next collision of the lines in progress shows, else when the next line
-        that shows a sprite begins (one fetched at the end of line a shows on line a + 1)."""
+        that shows a sprite begins (one fetched at the end of line a shows on line a + 1), or
+        in the cycle line a first shows one matched after its cycle 58 (``vicdraw.LATE_X``:
+        it shows on the line its DMA begins), where the line a is later than this one."""
         self.line_event = NEVER
         kinds = [(bit, which) for bit, which, value in ((0x04, 0, self.collide_ss), (0x02, 1, self.collide_sb))
                  if self.enable & bit and not value]
@@ -458,7 +468,9 @@ class VIC:
             return
         here = cycle // CYCLES_PER_LINE
         a = self._next_sprite_line(here)
-        if a >= 0:
+        if a > here:  # (a sprite matched late, X $164-$193, shows on line a itself: from its cycle 57)
+            self.line_event = a * CYCLES_PER_LINE + LATE_CYCLE
+        elif a >= 0:
             self.line_event = (a + 1) * CYCLES_PER_LINE
 
     # --- the phi-1 fetch ---------------------------------------------------------------

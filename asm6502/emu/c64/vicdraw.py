@@ -95,7 +95,7 @@ class FrameLog:
     registers, the bank at index 0x40, the bus byte at ``BUS_REG``) and the writes during
     it, (cycle, reg, value) in order."""
 
-    __slots__ = ("cycle", "start", "writes", "den", "border", "prior", "matrix")
+    __slots__ = ("cycle", "start", "writes", "den", "border", "prior", "matrix", "spill")
 
     def __init__(self, cycle: int, regs: list[int], den: bool,
                  border: tuple[bool, bool, bool] = (True, True, True)):
@@ -108,6 +108,9 @@ class FrameLog:
         # matrix buffer as this frame finds it (``matrix_at_end``, found once when needed)
         self.prior: FrameLog | None = None
         self.matrix: tuple[list[int], list[int]] | None = None  # this frame's buffer at its end
+        # the sprites' pixels the frame before's line 311 draws past its end, into this frame's
+        # line 0 (``LineDrawer.spill_past``), as the collision walk found them
+        self.spill: list[tuple[int, int]] = []
 
 
 def bad_line(line: int, d011: int, den: bool) -> bool:
@@ -593,9 +596,9 @@ class LineDrawer:
         self._shown_key: tuple[int, int] | None = None  # (line, writes) the sprites below were found for
         self._shown: list[ShownSprite] = []
         self._ahead_key: tuple[int, int] | None = None
-        # (line, the sprites' pixels past its end, from beam position 0 of the next line) for
-        # the next line's collisions
-        self._spill: tuple[int, list[tuple[int, int]]] = (-1, [])
+        # (the line after a line, the sprites' pixels past that line's end, from beam position 0
+        # of the next line) for the next line's collisions; line 0's from the frame before
+        self._spill: tuple[int, list[tuple[int, int]]] = (0, log.spill)
         self._ahead_val: tuple[int, list[int]] = (0, self.sp_data)
         # the graphics pipeline's video matrix and colour bytes as the last line left them (the
         # last cell it latched: they stay loaded outside the 40 columns), and the line's
@@ -1089,7 +1092,9 @@ class LineDrawer:
         the line's end goes on into the next line's first pixels (beam positions from
         ``X_POSITIONS`` on): there it collides with the sprites of that line (VICE testprogs
         VICII/spritegap, its references dumped from C64s: sprites at X $193 and $194
-        collide), found with that line's (``_spill``)."""
+        collide), found with that line's (``_spill``) -- line 311's with the next frame's line 0
+        (``FrameLog.spill``: VICE's x64sc, vicii-cycle.c, resets the raster counters at a frame's
+        start, not the sprites' shift registers)."""
         shown = self._shown_sprites()
         if not shown:
             return (), ()
@@ -1117,6 +1122,12 @@ class LineDrawer:
             if fg:
                 sb = tuple((n, m & fg) for n, m in masks if m & fg)
         return ss, sb
+
+    def spill_past(self, line: int) -> list[tuple[int, int]]:
+        """The sprites' pixels *line* draws past its end, (sprite, mask from beam position 0 of
+        the next line), as its collisions were found (the last line stepped)."""
+        after, spilled = self._spill
+        return spilled if after == line + 1 else []
 
     def clone(self) -> LineDrawer:
         """A copy that steps on without moving this one (the memory and the log shared)."""
