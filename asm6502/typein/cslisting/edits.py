@@ -542,8 +542,13 @@ def learn(repairs: Iterable[tuple[str, Fix]]) -> frozenset[tuple[str, str]]:
     of the page as 't').  Only plain one-character confusions are learned, never a solved glyph."""
     lines: dict[tuple[str, str], int] = {}
     for text, fix in repairs:
-        seen = {(text[e.start], e.new) for e in fix.edits
-                if e.end == e.start + 1 and e.why == f"{e.new} read as {text[e.start]}"}
-        for key in seen:
+        for key in set(confusions(text, fix)):
             lines[key] = lines.get(key, 0) + 1
     return frozenset(key for key, n in lines.items() if n >= LEARNED_MIN)
+
+
+def confusions(text: str, fix: Fix) -> tuple[tuple[str, str], ...]:
+    """The plain one-character confusions (printed, meant) *fix* makes of *text*, a habit's
+    readings among them (never a solved glyph, a blank or a rule)."""
+    return tuple((text[e.start], e.new) for e in fix.edits if e.end == e.start + 1 and (
+        e.why == f"{e.new} read as {text[e.start]}" or e.why.startswith(f"{e.new} read as {text[e.start]}, ")))

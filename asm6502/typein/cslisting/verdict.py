@@ -161,7 +161,7 @@ def sole_reading(fixes: list[Fix], upper: bool, chance: float) -> bool:
     """The second ranking's best reading taken without asking: where the print shows damage,
     cheap, no rival within twice the margin, no damage left, a change the print can confirm (no solved glyph, no rule length),
     and so few readings were tried at its cost that a chance match among them is unlikely
-    (*chance*: the readings expected to verify by chance, :meth:`.rank.Tried.chance_matches`)."""
+    (*chance*: the readings that could be taken expected to verify by chance, :meth:`.rank.Tried.takeable_chance`)."""
     if not fixes or fixes[0].checksum is not None or not fixes[0].edits or not fixes[0].evidence:
         return False  # (a change where the print shows no damage is asked: 'POKE 53280,S' is BASIC)
     best = fixes[0]
