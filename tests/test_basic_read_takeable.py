@@ -14,12 +14,13 @@ from pathlib import Path
 
 import pytest
 
-from asm6502.typein.cslisting.checksum import checksum_listing
-from asm6502.typein.cslisting.edits import HABIT_NOTE, Edit, Fix, confusions
+from asm6502.typein.cslisting.checksum import ChecksumOptions, checksum_listing, line_checksum
+from asm6502.typein.cslisting.edits import HABIT_NOTE, Edit, Fix, _row_mark, confusions
 from asm6502.typein.cslisting.habits import REPAIRED_MIN, repaired_habits
 from asm6502.typein.cslisting.rank import GLYPH_READINGS, Tried, _makes_damage
 from asm6502.typein.cslisting.read import read_listings
 from asm6502.typein.cslisting.text import line_body
+from asm6502.typein.cslisting.verdict import _unrivalled
 
 ROOT = Path(__file__).parent.parent
 
@@ -142,3 +143,52 @@ def test_dollar_read_as_t_with_other_damage_repairs_nothing_wrong(seed, learned,
     assert [r.number for r in result.lines if r.status in ("verified", "repaired") and r.body != truth[r.number]] == []
     assert [(h.printed, h.meant, len(h.lines)) for h in result.habits] == learned
     assert (result.count("verified"), result.count("repaired"), result.count("bad")) == measured
+
+
+def printed(number: int, meant: str, shown: str | None = None) -> str:
+    """A capital listing's line as printed: *shown* (the OCR's reading) with the checksum of *meant*."""
+    body = line_body(meant, True)
+    assert body is not None
+    return f"{number} {meant if shown is None else shown} <{line_checksum(number, body, ChecksumOptions(3)):03d}>"
+
+
+@pytest.mark.parametrize("text,k,mark", [
+    ("REM *\u2666* SAVE FILE ***", 5, "*"),  # 10/85 p. 74 line 40000
+    ("REM ****************************\u2666", 32, "*"),  # 10/85 p. 73 line 34000
+    ("REM *** A *\u2666*", 11, "*"),
+    ("REM --\u2666", 6, ""),  # a row of two: too short
+    ("REM ***\u2666A", 7, ""),  # a letter after it: the glyph may be a word's
+    ("REM *\u2666-", 5, ""),  # two marks
+    ("A\u2666A", 1, ""),  # no mark
+    ("REM ==\u2666==", 6, "="),
+])
+def test_row_mark(text, k, mark):
+    assert _row_mark(text, k) == mark
+
+
+# (the line meant, as OCR read it, status, text taken): generated shapes of 9/85 p. 70 and 10/85 p. 73-74
+MARK_GLYPHS = [
+    ("REM *** SAVE FILE ***", "REM *\u2666* SAVE FILE ***", "repaired", "REM *** SAVE FILE ***"),
+    ("REM ***RAHMEN***", "REM *\u2666*RAHMEN***", "repaired", "REM ***RAHMEN***"),
+    ("REM *****************", "REM ****************\u2666", "repaired", "REM *****************"),
+    (":", "\u25a0", "repaired", ":"),
+    # the glyph was a letter: the row's mark does not verify, nothing is taken
+    ("REM *A* SAVE FILE ***", "REM *\u2666* SAVE FILE ***", "bad", "REM *\u2666* SAVE FILE ***"),
+    ("REM", "\u25a0", "bad", "\u25a0"),
+]
+
+
+@pytest.mark.parametrize("meant,shown,status,text", MARK_GLYPHS)
+def test_an_unreadable_glyph_in_a_row_of_one_mark(meant, shown, status, text):
+    result, = read_listings("\n".join([printed(10, "PRINT 1"), printed(20, meant, shown), printed(30, "END")]) + "\n", "t")
+    got = next(r for r in result.lines if r.number == 20)
+    assert (got.status, got.text) == (status, text)
+
+
+@pytest.mark.parametrize("texts,rival", [
+    (('PRINT"{12DOWN}"', 'PRINT"{12D0WN}"'), False),  # the same bytes: one line, read two ways
+    (("A=1", "A=I"), True),
+])
+def test_a_reading_of_the_same_bytes_is_no_rival(texts, rival):
+    fixes = [Fix(1.0, texts[0], (Edit(0, 1, "A", 1.0, "A read as A"),), True), Fix(1.2, texts[1], (), True)]
+    assert _unrivalled(fixes, True, 1.0) is not rival
