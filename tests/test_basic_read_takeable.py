@@ -112,18 +112,22 @@ def _high_iq() -> list[tuple[int, str, int]]:
     return rows
 
 
-# (seed, habits learned (printed, meant, witnesses), lines verified / repaired / bad); the same
-# listings read by the code before the sure repairs taught habits: 25 / 20 / 26 repaired, 4 / 5 / 6 bad
+# ('$' read as, seed, habits learned (printed, meant, witnesses), lines verified / repaired / bad); the
+# same listings read by the code before the sure repairs taught habits: 't' 25 / 20 / 26 repaired,
+# 4 / 5 / 6 bad; '*' 26 / 21 / 27 repaired, 3 / 4 / 5 bad
 SECOND_DAMAGE = [
-    (1, [("t", "$", 7), ("s", ":", 5)], (28, 27, 2)),
-    (2, [("t", "$", 6)], (32, 23, 2)),
-    (3, [("s", ":", 8), ("t", "$", 5)], (25, 30, 2)),
+    ("t", 1, [("t", "$", 7), ("s", ":", 5)], (28, 27, 2)),  # 10/85 p. 73
+    ("t", 2, [("t", "$", 6)], (32, 23, 2)),
+    ("t", 3, [("s", ":", 8), ("t", "$", 5)], (25, 30, 2)),
+    ("*", 1, [("*", "$", 8), ("s", ":", 5)], (28, 27, 2)),  # Schreiberling's '*' (64'er 2/86 p. 102)
+    ("*", 2, [("*", "$", 7)], (32, 23, 2)),
+    ("*", 3, [("s", ":", 8), ("*", "$", 6)], (25, 30, 2)),
 ]
 
 
-@pytest.mark.parametrize("seed,learned,measured", SECOND_DAMAGE)
-def test_dollar_read_as_t_with_other_damage_repairs_nothing_wrong(seed, learned, measured):
-    # High IQ printed in capitals, every '$' outside quotes read as 't' (10/85 p. 73) and, on a
+@pytest.mark.parametrize("glyph,seed,learned,measured", SECOND_DAMAGE)
+def test_dollar_read_as_a_glyph_with_other_damage_repairs_nothing_wrong(glyph, seed, learned, measured):
+    # High IQ printed in capitals, every '$' outside quotes read as *glyph* (10/85 p. 73: 't') and, on a
     # line, up to two of its 'O', '1', ':' read as '0', 'l', 's' besides (each at one chance in
     # two): the lines with the one misreading are repaired first and teach the habit, which then
     # repairs lines with more damage; 0 lines taken that are not the program's
@@ -131,7 +135,7 @@ def test_dollar_read_as_t_with_other_damage_repairs_nothing_wrong(seed, learned,
     rows = _high_iq()
     out = []
     for number, text, checksum in rows:
-        new = "".join("t" if c == "$" and text[:k].count('"') % 2 == 0 else c for k, c in enumerate(text))
+        new = "".join(glyph if c == "$" and text[:k].count('"') % 2 == 0 else c for k, c in enumerate(text))
         for _ in range(2):
             spots = [k for k, c in enumerate(new) if c in "O1:" and new[:k].count('"') % 2 == 0]
             if spots and rnd.random() < 1 / 2:
