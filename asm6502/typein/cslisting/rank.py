@@ -175,8 +175,7 @@ class Tried:
         match can only hold a repair back, never make a wrong one)."""
         shown = frozenset(k for k in range(len(text)) if suspect(text, k, upper))
         quoted = quote_flags(text)
-        return sum(n for c, n, chosen in self.weighed
-                   if c <= cost and _could_be_evidence(text, apply(text, chosen), chosen, shown, quoted)) / 256
+        return sum(n for c, n, chosen in self.weighed if c <= cost and _could_be_evidence(text, chosen, shown, quoted)) / 256
 
     def habit_chance(self, cost: float) -> float:
         """:meth:`chance_matches` of the readings with one of the listing's habits in them."""
@@ -343,7 +342,7 @@ def rank_fixes(number: int, text: str, printed: int, upper: bool, options: Check
 KEYWORD_LOST_COST = 1.0
 
 
-def _could_be_evidence(text: str, new: str, edits: tuple[Edit, ...], shown: frozenset[int], quoted: list[bool]) -> bool:
+def _could_be_evidence(text: str, edits: tuple[Edit, ...], shown: frozenset[int], quoted: list[bool]) -> bool:
     """The reading's changes could all count as evidence if it verified (the test :func:`rank_fixes`
     makes of a fix, without its body): each where the print shows damage (*shown*), a blank in a
     keyword, a ':' or brackets lost, a habit's -- or each a letter of a keyword the new text
@@ -357,8 +356,10 @@ def _could_be_evidence(text: str, new: str, edits: tuple[Edit, ...], shown: froz
         return False
     if all(direct(e) for e in edits):
         return True
-    return all(e.end == e.start + 1 and len(e.new) == 1 for e in edits) and all(
-        e.start in shown or e.new.isalpha() and _spells_keyword(new, e.start) for e in edits)
+    if not all(e.end == e.start + 1 and len(e.new) == 1 for e in edits):
+        return False
+    new = apply(text, edits)
+    return all(e.start in shown or e.new.isalpha() and _spells_keyword(new, e.start) for e in edits)
 MAKES_DAMAGE_COST = 1.5
 
 
