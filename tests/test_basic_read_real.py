@@ -109,11 +109,12 @@ TUNED = [
 ]
 LATER = [
     # 10/85 p. 73: the last page of "Hypra-Text" (Listing 1, lines 30580-56109), one column with
-    # the lines broken over rows, '$' read as 't' all over the page, shifted letters
-    ("8510-p73-hypra-text.ocr.txt", 0, "8510-hypra-text.disk.txt", (117, 117, 46, 1, 27, 0, 43, 1, 115, 8, 10)),
+    # the lines broken over rows, '$' read as 't' all over the page (a habit its 20 sure repairs
+    # show: habits.repaired_habits), shifted letters
+    ("8510-p73-hypra-text.ocr.txt", 0, "8510-hypra-text.disk.txt", (117, 117, 46, 1, 31, 0, 39, 1, 115, 4, 6)),
     # 10/85 p. 74: "ZLOADER" (Listing 3), two columns as tab-separated cells; the print has ':'
     # where the disk has REM blocks (4900, 7000)
-    ("8510-p74-zloader.ocr.txt", 0, "8510-zloader.disk.txt", (74, 72, 38, 3, 23, 0, 11, 2, 66, 3, 3)),
+    ("8510-p74-zloader.ocr.txt", 0, "8510-zloader.disk.txt", (74, 72, 38, 3, 24, 0, 10, 2, 66, 2, 2)),
     # 10/85 p. 74: Listing 4, DATA lines each with one graphics character in quotes
     ("8510-p74-zloader-aender.ocr.txt", 0, "8510-zloader-aender.disk.txt", (31, 31, 1, 0, 0, 0, 30, 0, 30, 21, 22)),
     # 9/85 p. 73: "Blinker", Listing 2 the demo (shifted letters in
@@ -126,13 +127,13 @@ LATER = [
     # text.without_print_blanks).  Rules were learned from it (the page footer,
     # a speck touching the checksum, 'i0i0' on p. 73)
     # (lines 1110 and 1120 ran together, 1120's row without its number: read again, recut.py)
-    ("8509-p70-disk-designer.ocr.txt", 0, "8509-disk-designer.disk.txt", (247, 247, 111, 5, 99, 0, 36, 1, 246, 10, 10)),
+    ("8509-p70-disk-designer.ocr.txt", 0, "8509-disk-designer.disk.txt", (247, 247, 111, 5, 105, 0, 30, 1, 246, 4, 4)),
     # 11/85 p. 89: "Sichere INPUT-Routine",
     # Listing 3 up to "Fortsetzung auf Seite 95", one column; '$' read as 'T' all over the page
     # (PAT, INT, MIDT: the listing's habit, learned from 18 lines that verify with it, habits.py),
     # a field '<242x' (1 unchecked line is counted bad); lines 1000-1110 ran together with their
     # checksums read row by row (recut.py: 9 lines more read)
-    ("8511-p89-input-routine.ocr.txt", 0, "8511-input-routine.disk.txt", (108, 108, 59, 0, 25, 0, 23, 1, 107, 11, 12)),
+    ("8511-p89-input-routine.ocr.txt", 0, "8511-input-routine.disk.txt", (108, 108, 59, 0, 27, 0, 21, 1, 107, 9, 10)),
 ]
 MEASURED = TUNED + LATER
 
@@ -160,7 +161,7 @@ def test_a_real_listing_comes_back_whole(real_reading):
     # the listing prints the word whole in another line, and nowhere with the blank OCR put in
     ("8509-p70-disk-designer.ocr.txt", 250, "repaired", '"<2RIGHT,D0WN,3SPACE>VERSEHEN WERDEN.'),  # 'WER DEN'
     ("8509-p70-disk-designer.ocr.txt", 290, "repaired", "MIT LOSCHSCHUTZ :"),  # 'LOSCHSCH UTZ'
-    ("8509-p70-disk-designer.ocr.txt", 240, "bad", "<2SPACE>KOENNEN<2SPACE>"),  # its first fix: 'KOE NNEN'
+    ("8509-p70-disk-designer.ocr.txt", 240, "repaired", "<2SPACE>KOENNEN<2SPACE>"),  # 'K0E NNEN' repaired, then settled
     # 'ANGEHAENGT' in line 270 and 'ANGEH AENGT' in line 360: the inserted blank is the damage
     ("8509-p70-disk-designer.ocr.txt", 270, "verified", "ANGEHAENGT"),
     # no other line of Input-Routine prints DRUECKEN: the blank stays as printed

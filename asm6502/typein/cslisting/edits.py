@@ -65,6 +65,11 @@ LONE_COLON_COST = 1.5
 UNDERLINED = "\u00a3^#&@"  # what OCR made of an underlined (shifted) capital inside quotes
 MAX_UNKNOWN = 2  # a line with more unreadable characters than this cannot be fixed by one or two changes
 UNKNOWN_COST = 2.5
+# an unreadable glyph in a row of one mark ('REM *♦* SAVE FILE ***', '****♦'; 10/85 p. 73-74, 9/85
+# p. 70) or alone on a line ('2000 ■': a ':' line, 9/85 p. 70) is that mark, the likeliest reading
+# there is: cheaper than any other reading of the glyph by more than twice the margin a rival
+# needs (verdict.AUTO_MARGIN), so that the chance match counted for it is its one reading
+MARK_GLYPH_COST = 0.2
 STRAY_COST = 2.0
 KEYWORD_LETTER_COST = 2.0
 JOIN_COST = 1.0
@@ -267,6 +272,9 @@ def candidate_edits(text: str, upper: bool, learned: frozenset[tuple[str, str]] 
             # (inside quotes a small letter is the print's shifted capital as OCR reads it: no damage shown)
             edits.append(Edit(k, k + 1, c.upper(), 1.0 * (1.0 if quoted[k] else factor), f"{c.upper()} read as {c}"))
         if not readable(c) and unknown <= MAX_UNKNOWN:
+            mark = _row_mark(text, k)
+            if mark:
+                edits.append(Edit(k, k + 1, mark, MARK_GLYPH_COST, f"{mark} read as '{c}' in a row of '{mark}'"))
             for m in _replacements(upper):
                 edits.append(Edit(k, k + 1, m, UNKNOWN_COST, f"unreadable '{c}'"))
             edits.append(Edit(k, k + 1, "", STRAY_COST, f"stray '{c}'"))
@@ -281,7 +289,26 @@ def candidate_edits(text: str, upper: bool, learned: frozenset[tuple[str, str]] 
         # a line of one mark is no statement: 64'er set off a program's parts with ':' lines,
         # OCR reads the lone ':' as '=' (ONE_WAY) or as '1' (10/85 p. 131 line 670: '670 1 <138>')
         edits.append(Edit(0, len(text), ":", LONE_COLON_COST, f": read as {text.strip()}"))
+    elif len(text.strip()) == 1 and unknown == 1:  # one glyph OCR could not read, alone: a ':' line too
+        edits.append(Edit(0, len(text), ":", MARK_GLYPH_COST, f": read as '{text.strip()}' alone on a line"))
     return edits
+
+
+ROW_MARKS = "*-=+#."  # the marks 64'er set rows of (REM banners, rules)
+ROW_MIN = 3  # a row of one mark on one side of a glyph alone, at least
+
+
+def _row_mark(text: str, k: int) -> str:
+    """The mark text[k] stands in a row of: the same mark on both sides of it, or a row of
+    ROW_MIN of them on one side and no other character on the other; '' if none."""
+    left = text[k - 1] if k else ""
+    right = text[k + 1] if k + 1 < len(text) else ""
+    if left and left == right and left in ROW_MARKS:
+        return left
+    for mark, run, other in ((left, text[:k][::-1], right), (right, text[k + 1 :], left)):
+        if mark and mark in ROW_MARKS and len(run) - len(run.lstrip(mark)) >= ROW_MIN and other in ("", " "):
+            return mark
+    return ""
 
 
 CLOSERS_LOST_COST = 1.0
@@ -542,8 +569,13 @@ def learn(repairs: Iterable[tuple[str, Fix]]) -> frozenset[tuple[str, str]]:
     of the page as 't').  Only plain one-character confusions are learned, never a solved glyph."""
     lines: dict[tuple[str, str], int] = {}
     for text, fix in repairs:
-        seen = {(text[e.start], e.new) for e in fix.edits
-                if e.end == e.start + 1 and e.why == f"{e.new} read as {text[e.start]}"}
-        for key in seen:
+        for key in set(confusions(text, fix)):
             lines[key] = lines.get(key, 0) + 1
     return frozenset(key for key, n in lines.items() if n >= LEARNED_MIN)
+
+
+def confusions(text: str, fix: Fix) -> tuple[tuple[str, str], ...]:
+    """The plain one-character confusions (printed, meant) *fix* makes of *text*, a habit's
+    readings among them (never a solved glyph, a blank or a rule)."""
+    return tuple((text[e.start], e.new) for e in fix.edits if e.end == e.start + 1 and (
+        e.why == f"{e.new} read as {text[e.start]}" or e.why.startswith(f"{e.new} read as {text[e.start]}, ")))

@@ -13,6 +13,9 @@ no pair before it explains: the V3 checksum rotates each byte by its place, so t
 by side whose bit patterns are one rotation apart sum alike, and a pair next to the true one
 verifies on the same lines (11/85 p. 89: '=' read for '%' in ``PAT =`` where ``PA$`` is meant).
 
+The listing's sure repairs show habits too (:func:`repaired_habits`: 10/85 p. 73 reads '$' as 't'
+in 20 of them), which the bad lines, each with other damage beside it, cannot show alone.
+
 A habit is then a cheap misreading of its lines' ranking (:mod:`.rank`) at the places it was
 learned at (:func:`.edits.habit_places`: outside the keywords the line prints whole and the
 control names) and the
@@ -142,4 +145,25 @@ def habits(lines: Iterable[tuple[int, str, int]], upper: bool, options: Checksum
     return tuple(learned)
 
 
-__all__ = ["FALSE_LEARNING", "Habit", "MEANT", "MIN_LINES", "NOTE", "RATE_MARGIN", "habits", "learnable", "poisson_tail"]
+REPAIRED_MIN = 5  # sure repairs that show one mark read as one glyph: a habit of the page
+
+
+def repaired_habits(repairs: Iterable[tuple[int, str, tuple[tuple[str, str], ...]]],
+                    meant: str = MEANT) -> tuple[Habit, ...]:
+    """The habits the listing's sure repairs show (number, text as printed, the one-character
+    confusions (printed, meant) its fix made): one of BASIC's marks read as one glyph in at
+    least REPAIRED_MIN lines repaired without asking (10/85 p. 73 reads '$' as 't' in 20 of
+    them, 9/85 p. 70 ':' as 's' in 44).  A repair taken without asking is a chance match
+    rarely (none of the tuning pages' 900 is); REPAIRED_MIN of them showing the same pair by
+    chance alone is out of reach, so the pair is the page's, like one :func:`habits` finds,
+    whose witnesses have each other damage beside it.  Best first (most lines)."""
+    lines: dict[tuple[str, str], set[int]] = {}
+    for number, _, pairs in repairs:
+        for key in set(pairs):
+            if key[1] in meant and key[0] != key[1] and key[0] not in " \"":
+                lines.setdefault(key, set()).add(number)
+    return tuple(Habit(c, m, tuple(sorted(w)), 0.0)
+                 for (c, m), w in sorted(lines.items(), key=lambda kv: (-len(kv[1]), kv[0])) if len(w) >= REPAIRED_MIN)
+
+
+__all__ = ["FALSE_LEARNING", "REPAIRED_MIN", "repaired_habits", "Habit", "MEANT", "MIN_LINES", "NOTE", "RATE_MARGIN", "habits", "learnable", "poisson_tail"]

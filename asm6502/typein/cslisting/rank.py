@@ -154,8 +154,8 @@ class Tried:
     budget: int = MAX_LINE_TEXTS
     read: int = 0
     skipped: int = 0
-    # (cost, readings) of each candidate read: a solved glyph stands for every byte it could be
-    weighed: list[tuple[float, int]] = field(default_factory=list)
+    # (cost, readings, changes) of each candidate read: a solved glyph stands for every byte it could be
+    weighed: list[tuple[float, int, tuple[Edit, ...]]] = field(default_factory=list)
     habitual: list[float] = field(default_factory=list)  # the cost of each reading read with a habit (habits.py)
 
     def released(self) -> Tried:
@@ -166,7 +166,16 @@ class Tried:
     def chance_matches(self, cost: float) -> float:
         """How many of the readings tried at *cost* or cheaper would verify by chance if none
         were the line (each gives one of 256 checksums)."""
-        return sum(n for c, n in self.weighed if c <= cost) / 256
+        return sum(n for c, n, _ in self.weighed if c <= cost) / 256
+
+    def takeable_chance(self, cost: float, text: str, upper: bool) -> float:
+        """:meth:`chance_matches` of the readings of *text* that could be taken without asking were
+        they the best: every change where the print shows damage (:func:`_could_be_evidence`; a
+        reading that changes a place the print shows clean is never taken by itself, so its chance
+        match can only hold a repair back, never make a wrong one)."""
+        shown = frozenset(k for k in range(len(text)) if suspect(text, k, upper))
+        quoted = quote_flags(text)
+        return sum(n for c, n, chosen in self.weighed if c <= cost and _could_be_evidence(text, chosen, shown, quoted)) / 256
 
     def habit_chance(self, cost: float) -> float:
         """:meth:`chance_matches` of the readings with one of the listing's habits in them."""
@@ -250,7 +259,7 @@ def rank_fixes(number: int, text: str, printed: int, upper: bool, options: Check
         if new in found and found[new].cost <= cost or new in misses:
             return
         if new not in memo:
-            tried.weighed.append((cost, 1 + sum(GLYPH_READINGS - 1 for e in chosen if e.why.startswith("underlined"))))
+            tried.weighed.append((cost, 1 + sum(GLYPH_READINGS - 1 for e in chosen if e.why.startswith("underlined")), chosen))
             if any(e.why.endswith(HABIT_NOTE) for e in chosen):
                 tried.habitual.append(cost)
         body = body_of(new)
@@ -331,6 +340,26 @@ def rank_fixes(number: int, text: str, printed: int, upper: bool, options: Check
 
 
 KEYWORD_LOST_COST = 1.0
+
+
+def _could_be_evidence(text: str, edits: tuple[Edit, ...], shown: frozenset[int], quoted: list[bool]) -> bool:
+    """The reading's changes could all count as evidence if it verified (the test :func:`rank_fixes`
+    makes of a fix, without its body): each where the print shows damage (*shown*), a blank in a
+    keyword, a ':' or brackets lost, a habit's -- or each a letter of a keyword the new text
+    spells (:func:`_keyword_made`, here without asking whether the keyword is new: counted rather
+    than missed).  Never a solved glyph or a rule's length."""
+    def direct(e: Edit) -> bool:
+        return (any(k in shown for k in range(e.start, max(e.end, e.start + 1)))
+                or e.why in ("blanks inside a keyword", "':' not read", BRACKETS_LOST) or e.why.endswith(HABIT_NOTE))
+
+    if any(e.why.startswith(UNREADABLE_KINDS) or case_read_in_quotes(text, e, quoted) for e in edits):
+        return False
+    if all(direct(e) for e in edits):
+        return True
+    if not all(e.end == e.start + 1 and len(e.new) == 1 for e in edits):
+        return False
+    new = apply(text, edits)
+    return all(e.start in shown or e.new.isalpha() and _spells_keyword(new, e.start) for e in edits)
 MAKES_DAMAGE_COST = 1.5
 
 
@@ -344,11 +373,15 @@ def _keyword_made(text: str, new: str, edits: tuple[Edit, ...], upper: bool) -> 
     return all(suspect(text, e.start, upper) or _spells_keyword(new, e.start) for e in edits)
 
 
+_SPELLED = frozenset(kw for kw in KEYWORDS if len(kw) >= 3 and kw.isalpha())
+_SPELLED_LENGTHS = tuple(sorted({len(kw) for kw in _SPELLED}))
+
+
 def _spells_keyword(new: str, k: int) -> bool:
     """new[k] is a letter of a keyword spelled out around it (of three letters or more)."""
-    upper = new.upper()
-    return any(len(kw) >= 3 and kw.isalpha() and upper.startswith(kw, s)
-               for kw in KEYWORDS for s in range(max(0, k - len(kw) + 1), k + 1))
+    window = new[max(0, k - _SPELLED_LENGTHS[-1] + 1) : k + _SPELLED_LENGTHS[-1]].upper()
+    at = min(k, _SPELLED_LENGTHS[-1] - 1)  # new[k] in the window
+    return any(window[s : s + n] in _SPELLED for n in _SPELLED_LENGTHS for s in range(max(0, at - n + 1), at + 1))
 
 
 def _unmakes_keyword(text: str, new: str, edits: tuple[Edit, ...]) -> bool:
@@ -364,11 +397,13 @@ def _unmakes_keyword(text: str, new: str, edits: tuple[Edit, ...]) -> bool:
 
 
 def _makes_damage(text: str, e: Edit) -> bool:
-    """The edit puts a digit into a word of three or more letters the print shows whole: OCR
+    """The edit puts a digit between two letters, or into a word of three or more letters the print shows whole: OCR
     reads a printed letter as a digit and the reverse, but a clean word is rarely a misread
     number (10/85 p. 54 line 22: '5 read as S' in ANGELSAECHSISCH verifies by chance)."""
     if e.end != e.start + 1 or len(e.new) != 1 or not e.new.isdigit() or not text[e.start].isalpha():
         return False
+    if e.start > 0 and e.end < len(text) and text[e.start - 1].isalpha() and text[e.end].isalpha():
+        return True  # a digit between two letters ('f1ENDERN' of 'flENDERN', an underlined A read as 'fl'; 10/85 p. 73)
     lo, hi = e.start, e.end
     while lo > 0 and text[lo - 1].isalpha() and not _ends_keyword(text[:lo]):
         lo -= 1

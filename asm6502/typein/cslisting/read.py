@@ -27,8 +27,8 @@ from asm6502.basic.tokenizer import BASIC_START, MAX_LINE_NUMBER, link_program
 from asm6502.diagnostics import Diagnostic, Span, error, note, warning
 from asm6502.typein.cslisting.blanks import Words, settle
 from asm6502.typein.cslisting.checksum import ChecksumOptions, format_listing, line_checksum
-from asm6502.typein.cslisting.edits import Fix, learn
-from asm6502.typein.cslisting.habits import Habit, habits
+from asm6502.typein.cslisting.edits import Fix, confusions, learn
+from asm6502.typein.cslisting.habits import Habit, habits, repaired_habits
 from asm6502.typein.cslisting.layout import (
     CHECKSUM_INSIDE,
     NUMBERED,
@@ -268,7 +268,7 @@ def _check(records: list[Record], src: _Source, version: int, upper: bool) -> Re
     options = ChecksumOptions(version)
     diags: list[Diagnostic] = []
     reports: list[LineReport | None] = []
-    repairs: list[tuple[str, Fix]] = []  # (printed, the fix taken): what this page's OCR does
+    repairs: list[tuple[int, str, Fix]] = []  # (number, printed, the fix taken): what this page's OCR does
     later: list[tuple[int, Record, str, bytes | None, int | None, Span, Tried]] = []
     # (lines run together, their checksums read row by row: the stretch cut again at its line numbers)
     records, stretches = recut(list(records), upper, options)
@@ -420,12 +420,14 @@ def _check(records: list[Record], src: _Source, version: int, upper: bool) -> Re
             later.append((len(reports), rec, printed, body, computed, cs_where, tried))
             reports.append(None)  # ranked again with what the listing's sure repairs teach
             continue
-        repairs.append((printed, fixes[0]))
+        repairs.append((rec.number, printed, fixes[0]))
         _conclude(rec, printed, body, computed, cs_where, fixes, upper, options, diags, reports)
-    learned = learn(repairs)
-    # (the misreadings the lines still bad show again and again: this page's OCR habits)
+    learned = learn((printed, fix) for _, printed, fix in repairs)
+    # (the misreadings the lines still bad show again and again, and the sure repairs: this page's OCR habits)
     own = habits([(rec.number, printed, rec.checksum) for _, rec, printed, *_ in later], upper, options,
                  caches=[(tried.statements, tried.chunks, tried.names) for *_, tried in later])
+    own += tuple(h for h in repaired_habits((n, printed, confusions(printed, fix)) for n, printed, fix in repairs)
+                 if (h.printed, h.meant) not in {(o.printed, o.meant) for o in own})
     habit_pairs = frozenset((h.printed, h.meant) for h in own)
     # (the lines as printed, and the repaired ones as repaired)
     vocabulary = Vocabulary.of([(r.number, r.text.strip(" ")) for r in records]
@@ -442,7 +444,7 @@ def _check(records: list[Record], src: _Source, version: int, upper: bool) -> Re
         # tried at its cost that a chance match is unlikely
         words = None if tried.skipped else confirmed(fixes, upper, printed, vocabulary, rec.number)
         sole = not tried.skipped and words is None and sole_reading(
-            fixes, upper, tried.chance_matches(fixes[0].cost + 2 * AUTO_MARGIN) if fixes else 0.0)
+            fixes, upper, tried.takeable_chance(fixes[0].cost + 2 * AUTO_MARGIN, printed, upper) if fixes else 0.0)
         usual = not tried.skipped and words is None and not sole and habitual(
             fixes, upper, tried.habit_chance(fixes[0].cost) if fixes else 0.0)
         why = ("; the listing prints " + ", ".join(f"'{w.upper()}'" for w in words) + " in other lines") if words else \

@@ -131,14 +131,18 @@ SOLE_MAX_COST = AUTO_MAX_COST
 
 def _unrivalled(fixes: list[Fix], upper: bool, margin: float) -> bool:
     """No other reading that leaves the print's damage explained comes within *margin* of the
-    best, nor does the printed checksum misread."""
+    best, nor does the printed checksum misread.  A reading that stores the same bytes as the
+    best is the same line, no rival ('12DOWN' and '12D0WN' inside a control name's braces)."""
     best = fixes[0]
+    same: bytes | None = None
     for f in fixes[1:]:
         if f.checksum is not None:
             if f.cost < best.cost + margin:
                 return False
         elif not damage_left(f.text, upper) and f.cost < best.cost + margin:
-            return False
+            same = line_body(best.text, upper) if same is None else same
+            if same is None or line_body(f.text, upper) != same:
+                return False
     return True
 
 
@@ -161,7 +165,7 @@ def sole_reading(fixes: list[Fix], upper: bool, chance: float) -> bool:
     """The second ranking's best reading taken without asking: where the print shows damage,
     cheap, no rival within twice the margin, no damage left, a change the print can confirm (no solved glyph, no rule length),
     and so few readings were tried at its cost that a chance match among them is unlikely
-    (*chance*: the readings expected to verify by chance, :meth:`.rank.Tried.chance_matches`)."""
+    (*chance*: the readings that could be taken expected to verify by chance, :meth:`.rank.Tried.takeable_chance`)."""
     if not fixes or fixes[0].checksum is not None or not fixes[0].edits or not fixes[0].evidence:
         return False  # (a change where the print shows no damage is asked: 'POKE 53280,S' is BASIC)
     best = fixes[0]
