@@ -36,7 +36,7 @@ PROSE_ROWS = 2  # rows of other text between lines that end a stretch
 _NUMBER = re.compile(r"(?:(?<=\s)|^)(\d{1,5})(?=\s+\S)")
 _STATEMENT_START = re.compile(r"[A-Za-z.;*?\"!]")
 _NOT_AFTER = re.compile(r"(?i)(?:goto|gosub|then|run|list|step|to|[-+*/=<>(,#^])\s*$")
-_MNEMONICS = frozenset(m.lower() for m in OPCODES)
+MNEMONICS = frozenset(m.lower() for m in OPCODES)
 _ASM_NAME = re.compile(r"(?i)^[a-z][a-z0-9_]*")
 _STATEMENT_TOKENS = frozenset(range(0x80, 0xA3)) | {0xCB}  # END .. NEW, GO: the keywords a statement starts with
 _REM, _DATA, _EQUALS = 0x8F, 0x83, 0xB2
@@ -136,12 +136,12 @@ def asm_shaped(text: str) -> bool:
     if m is None:
         return False
     word, rest = m.group(0), t[m.end():].lstrip()
-    if word in _MNEMONICS and (not rest or rest[0] in "#$%(<>;:" or rest[0].isalnum()):
+    if word in MNEMONICS and (not rest or rest[0] in "#$%(<>;:" or rest[0].isalnum()):
         return True
     if rest.startswith("="):
         return True
     second = _ASM_NAME.match(rest)
-    return second is not None and (second.group(0) in _MNEMONICS or rest[0] in ".;")
+    return second is not None and (second.group(0) in MNEMONICS or rest[0] in ".;")
 
 
 def basic_body(text: str, upper: bool) -> bytes | None:
@@ -241,9 +241,14 @@ class _NoFiles:
 
 
 def _profi_ass(stretch: list[Line], filename: str) -> PlainListing:
+    return assembled(_without_prose(stretch), filename)
+
+
+def assembled(stretch: list[Line], filename: str) -> PlainListing:
+    """A Profi-Ass listing of *stretch*'s lines, assembled (whole when it assembles; its errors
+    name the lines still bad)."""
     from asm6502.asm.pipeline import assemble
 
-    stretch = _without_prose(stretch)
     source = "".join(f"{line.number} {line.text}\n" for line in stretch)
     try:
         result = assemble(source, filename, files=_NoFiles())
@@ -257,4 +262,4 @@ def _profi_ass(stretch: list[Line], filename: str) -> PlainListing:
     return PlainListing("profi-ass", tuple(stretch), result.prg, 0, (), source)
 
 
-__all__ = ["Line", "PlainListing", "asm_shaped", "basic_grammatical", "find", "numbered_lines"]
+__all__ = ["Line", "PlainListing", "asm_shaped", "assembled", "basic_grammatical", "find", "numbered_lines"]

@@ -24,14 +24,14 @@ from dataclasses import dataclass
 from asm6502.basic.case import looks_all_capitals
 from asm6502.basic.tokenizer import BASIC_START, link_program
 from asm6502.diagnostics import Span, error
-from asm6502.typein import plain
+from asm6502.typein import hypra, plain
 from asm6502.typein.cslisting import read as cs_read
 from asm6502.typein.cslisting.columns import LINE_START, listing_row, set_columns_back
 from asm6502.typein.cslisting.layout import find_records
 from asm6502.typein.formats import FORMATS, Reading
 from asm6502.typein.mselisting import checking as mse_read
 
-PLAIN = ("basic", "profi-ass")  # listings printed without checksums (:mod:`.plain`), beside FORMATS
+PLAIN = ("basic", "profi-ass", "hypra-ass")  # listings printed without checksums (:mod:`.plain`), beside FORMATS
 
 
 @dataclass(frozen=True)
@@ -74,9 +74,11 @@ def scan(text: str, filename: str = "<input>") -> list[Found]:
     for e in _english(text, filename):
         taken.update(range(e.line, e.last_line + 1))
         found.append(e)
+    for h in hypra.find(text, taken, filename):
+        taken.update(range(h.first_row, h.last_row + 1))
+        found.append(_plain_found(h))
     for p in _joined(plain.find(text, taken, filename), text, filename):
-        found.append(Found(p.language, "", Reading(p.language, p.prg, 0, 0, p.bad, p.first_row, p.diagnostics,
-                                                   len(p.lines)), p.last_row, source=p.source))
+        found.append(_plain_found(p))
     assert all(f.format in FORMATS or f.format in PLAIN for f in found)
     text_rows = text.split("\n")
     footers = _footers(text_rows)
@@ -84,6 +86,11 @@ def scan(text: str, filename: str = "<input>") -> list[Found]:
                    f.reading, f.last_line,
                    _page(footers, f.line, f.last_line), f.source) for f in found]
     return sorted(named, key=lambda f: f.line)
+
+
+def _plain_found(p: plain.PlainListing) -> Found:
+    return Found(p.language, "", Reading(p.language, p.prg, 0, 0, p.bad, p.first_row, p.diagnostics, len(p.lines)),
+                 p.last_row, source=p.source)
 
 
 CAPTION = re.compile(r"\bListing(?:\s*\d+)?[.:]?\s[^\t]*")
@@ -376,13 +383,35 @@ def report(found: list[Found], filename: str, written: dict[int, str] | None = N
         out = f" -> {written[k]}" if k in written else ""
         if f.format in PLAIN:
             lines = (f"{r.unchecked} lines, no checksums (read as printed), {r.bad} still bad"
-                     if f.format == "basic" else
+                     if f.format.startswith("basic") else
                      f"{r.unchecked} lines, no checksums, " + ("assembles" if r.whole else "does not assemble"))
         else:
             lines = f"{r.verified} verified, {r.repaired} repaired, {r.bad} still bad"
         # each line still bad is one decision of the review (basic read --review, mse read --review)
         verdict = "whole" if r.whole else \
             f"not whole, {r.bad} line{'s' if r.bad != 1 else ''} to correct" if f.format in PLAIN else \
-            f"not whole, {r.bad} decision{'s' if r.bad != 1 else ''} needed"
+            f"not whole, {r.bad} decision{'s' if r.bad != 1 else ''} needed" if r.bad else \
+            f"not whole: {what_is_wrong(r)}"
         rows.append(f"{k}. line {f.line}{page}: {f.format}{title}: {lines}; {verdict}{out}")
     return "\n".join(rows) + "\n"
+
+
+_COUNT = re.compile(r"\((\d+) lines\)")
+_OUT_OF_PLACE = ("out of order", "out of sequence", "not a line start", "outside the header's range", "duplicate line")
+
+
+def what_is_wrong(r: Reading) -> str:
+    """What keeps a listing whose lines all read from being whole, and what a person does about
+    it: lines the page does not give (retyped from the magazine), lines whose address puts them
+    in no place (checked against the print), else the first error."""
+    errors = [d.message for d in r.diagnostics if d.is_error]
+    missing = sum(int(m.group(1)) if (m := _COUNT.search(e)) else 1 for e in errors if "missing" in e)
+    astray = sum(any(k in e for k in _OUT_OF_PLACE) for e in errors)
+    parts = []
+    if missing:
+        parts.append(f"{missing} line{'s' if missing != 1 else ''} not found on the page (type them from the print)")
+    if astray:
+        parts.append(f"{astray} line{'s' if astray != 1 else ''} out of place (check their addresses in the print)")
+    if not parts:
+        parts.append(errors[0] if errors else "nothing was read")
+    return "; ".join(parts)
