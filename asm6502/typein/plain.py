@@ -23,6 +23,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from asm6502.basic import v7
 from asm6502.basic.case import from_capitals, looks_all_capitals
 from asm6502.basic.tokenizer import BASIC_START, MAX_LINE_NUMBER, crunch_text, link_program
 from asm6502.diagnostics import Diagnostic, DiagnosticError, Span, error
@@ -93,8 +94,23 @@ def _cut(row: str, last: int) -> list[tuple[int, str]]:
     return out if starts and not row[: starts[0][0]].strip() else []
 
 
+_BARE_NUMBER = re.compile(r"^\s*\d{1,5}\s*$")
+
+
+def _cells(row: str) -> list[str]:
+    """The tab-separated cells of a row, a cell of a bare line number joined with the cell after
+    it (OCR gives a line's number and its text as two cells: ``1<TAB>DATA 169, 49``)."""
+    out: list[str] = []
+    for cell in row.split("\t"):
+        if out and _BARE_NUMBER.match(out[-1]) and cell.strip():
+            out[-1] = f"{out[-1].strip()} {cell}"
+        else:
+            out.append(cell)
+    return out
+
+
 def numbered_lines(text: str, taken: set[int]) -> list[list[Line]]:
-    """Stretches of numbered lines with rising numbers in the rows not in *taken*."""
+    """Stretches of numbered lines with rising numbers in the rows not in *taken* (of any length)."""
     stretches: list[list[Line]] = []
     current: list[Line] = []
     prose = 0
@@ -104,7 +120,7 @@ def numbered_lines(text: str, taken: set[int]) -> list[list[Line]]:
             continue
         found = []
         last = current[-1].number if current else -1
-        for cell in row.split("\t"):
+        for cell in _cells(row):
             for n, t in _cut(cell, last):
                 found.append(Line(n, t, r))
                 last = n
@@ -123,7 +139,7 @@ def numbered_lines(text: str, taken: set[int]) -> list[list[Line]]:
             current.append(line)
     if current:
         stretches.append(current)
-    return [s for s in stretches if len(s) >= MIN_LINES]
+    return stretches
 
 
 def asm_shaped(text: str) -> bool:
@@ -152,8 +168,9 @@ def basic_body(text: str, upper: bool) -> bytes | None:
         return None
 
 
-def basic_grammatical(body: bytes) -> bool:
-    """Every statement of a crunched line starts with a statement keyword or is an assignment."""
+def basic_grammatical(body: bytes, starts: frozenset[int] = _STATEMENT_TOKENS) -> bool:
+    """Every statement of a crunched line starts with a statement keyword (one of *starts*: V2's
+    by default) or is an assignment."""
     statements: list[bytes] = []
     current = bytearray()
     quote = False
@@ -174,7 +191,7 @@ def basic_grammatical(body: bytes) -> bool:
     statements.append(bytes(current))
     for s in statements:
         s = s.strip()
-        if not s or s[0] in _STATEMENT_TOKENS:
+        if not s or s[0] in starts:
             continue
         m = re.match(rb"[A-Za-z][A-Za-z0-9]*[$%]?(\(.*\))?\s*", s)
         if m is None or m.end() >= len(s) or s[m.end()] != _EQUALS:
@@ -183,32 +200,119 @@ def basic_grammatical(body: bytes) -> bool:
 
 
 def find(text: str, taken: set[int], filename: str = "<input>") -> list[PlainListing]:
-    """Every plain BASIC and Profi-Ass listing in the rows of *text* not in *taken*."""
+    """Every plain BASIC and Profi-Ass listing in the rows of *text* not in *taken*: a stretch of
+    MIN_LINES lines or more that reads as one language, or a shorter one of BASIC lines that
+    reads as nothing else (:func:`short_basic`)."""
     out = []
     for stretch in numbered_lines(text, taken):
+        if len(stretch) < MIN_LINES:
+            p = short_basic(stretch, filename)
+            if p is not None:
+                out.append(p)
+            continue
         asm = sum(asm_shaped(line.text) for line in stretch)
         if asm >= GRAMMAR_SHARE * len(stretch):
             out.append(_profi_ass(stretch, filename))
             continue
-        upper = looks_all_capitals(" ".join(line.text for line in stretch))
-        bodies = [basic_body(line.text, upper) for line in stretch]
-        good = [b is not None and basic_grammatical(b) for b in bodies]
-        if sum(good) >= GRAMMAR_SHARE * len(stretch):
-            out.append(_basic(stretch, bodies, good, filename))
+        p = read_basic(stretch, filename)
+        if p is not None and p.bad <= (1 - GRAMMAR_SHARE) * len(stretch):
+            out.append(p)
     return out
 
 
-def _basic(stretch: list[Line], bodies: list[bytes | None], good: list[bool], filename: str) -> PlainListing:
+def _bodies(stretch: list[Line]) -> tuple[str, list[bytes | None], list[bool]]:
+    """The dialect a stretch reads best in ("basic": V2, "basic-7.0": the C128's), each line's
+    bytes in it and whether the grammar reads each: 7.0 where it reads more lines than V2 does
+    (a line of V2 reads the same in 7.0 unless a name holds one of 7.0's keywords)."""
+    upper = looks_all_capitals(" ".join(line.text for line in stretch))
+    v2, good2 = _v2(stretch, upper)
+    if not all(good2):  # a stray small letter (OCR's l for I) in a listing of capitals, or the other way round
+        other = _v2(stretch, not upper)
+        if sum(other[1]) > sum(good2):
+            v2, good2 = other
+    if all(good2):
+        return "basic", v2, good2
+    seven = [_v7_body(line.text) for line in stretch]
+    good7 = [b is not None and basic_grammatical(b, v7.STATEMENT_STARTS) for b in seven]
+    # (7.0 reads capitals whatever the case: it is taken only for lines its own keywords make read)
+    gained = [g7 and not g2 and b is not None and max(_outside_strings(b), default=0) >= 0xCC
+              for g2, g7, b in zip(good2, good7, seven, strict=True)]
+    if any(gained) and sum(good7) > sum(good2):
+        return "basic-7.0", seven, good7
+    return "basic", v2, good2
+
+
+def _v2(stretch: list[Line], upper: bool) -> tuple[list[bytes | None], list[bool]]:
+    bodies = [basic_body(line.text, upper) for line in stretch]
+    return bodies, [b is not None and basic_grammatical(b) for b in bodies]
+
+
+def _v7_body(text: str) -> bytes | None:
+    try:
+        return v7.crunch_text(text)
+    except ValueError:
+        return None
+
+
+def read_basic(stretch: list[Line], filename: str) -> PlainListing | None:
+    """A plain BASIC listing of *stretch* in the dialect it reads best in; its lines the grammar
+    refuses are still bad."""
+    language, bodies, good = _bodies(stretch)
+    return _basic(stretch, bodies, good, filename, language)
+
+
+SHORT_TYPED = 80  # characters a line of a short listing holds at most, its number with it (two screen rows)
+_WORD = re.compile(rb"[A-Z]{5,}")
+
+
+def short_basic(stretch: list[Line], filename: str) -> PlainListing | None:
+    """A listing of one to MIN_LINES-1 lines (Tips & Tricks' one-liners), or None: every line
+    reads as BASIC, fits two screen rows, and no word of five letters or more is left of it
+    outside quotes, REM and DATA once its keywords are taken out (prose that starts with a number
+    -- '1985 erschien ...' -- leaves its words), and one of its statements starts with a keyword."""
+    language, bodies, good = _bodies(stretch)
+    if not all(good) or any(len(f"{line.number} {line.text}") > SHORT_TYPED for line in stretch):
+        return None
+    code = [_outside_strings(b) for b in bodies if b is not None]
+    if any(_WORD.search(c.upper()) for c in code) or not any(
+            any(s.strip()[:1] and s.strip()[0] in (v7.STATEMENT_STARTS if language == "basic-7.0" else _STATEMENT_TOKENS)
+                for s in c.split(b":")) for c in code):
+        return None
+    return _basic(stretch, bodies, good, filename, language)
+
+
+def _outside_strings(body: bytes) -> bytes:
+    """A crunched line without what stands in quotes, after REM and after DATA (up to a ':')."""
+    out = bytearray()
+    quote = data = False
+    for b in body:
+        if b == 0x22:
+            quote = not quote
+            continue
+        if quote:
+            continue
+        if b == _REM:
+            out.append(b)
+            break
+        if data and b != ord(":"):
+            continue
+        data = b == _DATA
+        out.append(b)
+    return bytes(out)
+
+
+def _basic(stretch: list[Line], bodies: list[bytes | None], good: list[bool], filename: str,
+           language: str = "basic") -> PlainListing:
     diags = [error(f"line {line.number}: not read as BASIC (each statement a keyword or an assignment); "
                    f"it reads: {line.number} {line.text[:60]}", Span(filename, line.row, 1))
              for line, ok in zip(stretch, good, strict=True) if not ok]
     entries = [(line.number, body, line.row) for line, body in zip(stretch, bodies, strict=True) if body is not None]
     try:
-        prg, _ = link_program(entries, BASIC_START)
+        prg, _ = link_program(entries, v7.START if language == "basic-7.0" else BASIC_START)
     except ValueError as exc:
         diags.append(error(str(exc), Span(filename, stretch[0].row, 1)))
         prg = b""
-    return PlainListing("basic", tuple(stretch), prg, len(diags), tuple(diags))
+    return PlainListing(language, tuple(stretch), prg, len(diags), tuple(diags))
 
 
 _PROSE_START = re.compile(r"(?<=[a-z0-9\-])[A-Z\u00c0-\u00de][a-z\u00df-\u00ff]")
@@ -262,4 +366,4 @@ def assembled(stretch: list[Line], filename: str) -> PlainListing:
     return PlainListing("profi-ass", tuple(stretch), result.prg, 0, (), source)
 
 
-__all__ = ["Line", "PlainListing", "asm_shaped", "assembled", "basic_grammatical", "find", "numbered_lines"]
+__all__ = ["Line", "PlainListing", "asm_shaped", "assembled", "read_basic", "short_basic", "basic_grammatical", "find", "numbered_lines"]

@@ -21,9 +21,6 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from asm6502.basic.case import looks_all_capitals
-from asm6502.basic.tokenizer import BASIC_START, link_program
-from asm6502.diagnostics import Span, error
 from asm6502.typein import hypra, plain
 from asm6502.typein.cslisting import read as cs_read
 from asm6502.typein.cslisting.columns import LINE_START, listing_row, set_columns_back
@@ -31,7 +28,8 @@ from asm6502.typein.cslisting.layout import find_records
 from asm6502.typein.formats import FORMATS, Reading
 from asm6502.typein.mselisting import checking as mse_read
 
-PLAIN = ("basic", "profi-ass", "hypra-ass")  # listings printed without checksums (:mod:`.plain`), beside FORMATS
+BASICS = ("basic", "basic-7.0")
+PLAIN = ("basic", "basic-7.0", "profi-ass", "hypra-ass")  # listings printed without checksums (:mod:`.plain`), beside FORMATS
 
 
 @dataclass(frozen=True)
@@ -242,14 +240,14 @@ def _joined(listings: list[plain.PlainListing], text: str, filename: str) -> lis
     footers = {row for row, _ in _footers(rows)}
     out: list[plain.PlainListing] = []
     for p in listings:
-        if p.language == "basic" and any(line.row in footers for line in p.lines):  # a page footer is no line
+        if p.language in BASICS and any(line.row in footers for line in p.lines):  # a page footer is no line
             kept = [line for line in p.lines if line.row not in footers]
             if len(kept) < plain.MIN_LINES:
                 continue
-            p = _basic_of(plain.PlainListing("basic", tuple(kept), b"", 0, tuple(
-                d for d in p.diagnostics if d.span is None or d.span.line not in footers)), [], None, filename)
+            p = plain.read_basic(kept, filename)
         last = out[-1] if out else None
-        if (last is not None and last.language == p.language == "basic" and p.lines[0].number > last.lines[-1].number
+        if (last is not None and (last.language == p.language or {last.language, p.language} <= set(BASICS))
+                and p.lines[0].number > last.lines[-1].number
                 and _same_listing(caption(rows, last.last_row, last.last_row), caption(rows, p.last_row, p.last_row))):
             between = [line for line in _rows_between(rows, last, p) if line.row not in footers]
             out[-1] = _basic_of(last, between, p, filename)
@@ -273,22 +271,13 @@ def _rows_between(rows: list[str], a: plain.PlainListing, b: plain.PlainListing)
 def _basic_of(a: plain.PlainListing, between: list[plain.Line], b: plain.PlainListing | None,
               filename: str) -> plain.PlainListing:
     """One plain BASIC listing of the lines of *a*, the lines *between* (still bad unless the
-    grammar reads them) and *b*, linked again (the pointers go on)."""
-    lines = (*a.lines, *between, *(b.lines if b else ()))
-    upper = looks_all_capitals(" ".join(line.text for line in lines))
-    bodies = {line.row: plain.basic_body(line.text, upper) for line in lines}
-    entries = [(line.number, body, line.row) for line in lines if (body := bodies[line.row]) is not None]
-    diags = [d for d in a.diagnostics if d.message.startswith("line ")]
-    diags += [error(f"line {line.number}: not read as BASIC (each statement a keyword or an assignment); "
-                    f"it reads: {line.number} {line.text[:60]}", Span(filename, line.row, 1))
-              for line in between if (body := bodies[line.row]) is None or not plain.basic_grammatical(body)]
-    diags += [d for d in (b.diagnostics if b else ()) if d.message.startswith("line ")]
-    try:
-        prg, _ = link_program(entries, BASIC_START)
-    except ValueError as exc:
-        diags.append(error(str(exc), Span(filename, lines[0].row, 1)))
-        prg = b""
-    return plain.PlainListing("basic", lines, prg, len(diags), tuple(diags))
+    grammar reads them) and *b*, read again in one dialect and linked again (the pointers go on);
+    a Profi-Ass or Hypra-Ass listing of the lines of *a* and *b*, assembled again."""
+    if a.language == "profi-ass":
+        return plain.assembled([*a.lines, *(b.lines if b else ())], filename)
+    if a.language == "hypra-ass":
+        return hypra.read([*a.lines, *(b.lines if b else ())], filename)
+    return plain.read_basic([*a.lines, *between, *(b.lines if b else ())], filename)
 
 
 def _verifies(c: cs_read.ReadResult) -> bool:
