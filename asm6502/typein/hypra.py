@@ -62,51 +62,6 @@ def _body(text: str) -> str:
     return text[1:] if marked(text) else text
 
 
-def _columns(text: str, taken: set[int]) -> list[list[plain.Line]]:
-    """Per column of the print (the first, second ... numbered line of a row), its runs of lines
-    with rising numbers, cut where :data:`plain.PROSE_ROWS` rows of other text stand between."""
-    runs: list[list[plain.Line]] = []
-    current: dict[int, list[plain.Line]] = {}
-    prose = 0
-    for r, row in enumerate(text.split("\n"), start=1):
-        lines = [] if r in taken else _row_lines(row)
-        if not lines:
-            if row.strip() or r in taken:
-                prose += 1
-            if prose >= plain.PROSE_ROWS:
-                runs.extend(current.values())
-                current = {}
-            continue
-        prose = 0
-        for k, (n, t) in enumerate(lines):
-            run = current.setdefault(k, [])
-            if run and not run[-1].number < n <= run[-1].number + plain.MAX_STEP:
-                runs.append(run)
-                run = current[k] = []
-            run.append(plain.Line(n, t, r))
-    runs.extend(current.values())
-    return [run for run in runs if run]
-
-
-def _joined_columns(runs: list[list[plain.Line]]) -> list[list[plain.Line]]:
-    """A run of the second column joined after the run of the first that stands beside it and
-    ends below its first number (a listing printed in two columns goes on at the top of the right)."""
-    out: list[list[plain.Line]] = []
-    used: set[int] = set()
-    for i, a in enumerate(runs):
-        if i in used:
-            continue
-        for j, b in enumerate(runs):
-            if j != i and j not in used and b[0].row <= a[-1].row and b[-1].row >= a[0].row \
-                    and b[0].number > a[-1].number and a[0].row <= b[0].row:
-                a = a + b
-                used.add(j)
-                break
-        used.add(i)
-        out.append(a)
-    return sorted(out, key=lambda run: run[0].row)
-
-
 def _shaped(line: plain.Line) -> bool:
     body = _body(line.text).strip()
     return not body or plain.asm_shaped(body) or bool(re.match(r"(?i)[a-z]\w*\s+\.[a-z]{2}\b", body))
@@ -115,7 +70,7 @@ def _shaped(line: plain.Line) -> bool:
 def find(text: str, taken: set[int], filename: str = "<input>") -> list[plain.PlainListing]:
     """Every Hypra-Ass source in the rows of *text* not in *taken*."""
     out = []
-    for run in _joined_columns(_columns(text, taken)):
+    for run in plain.columns(text, taken, _row_lines):
         if len(run) < plain.MIN_LINES:
             continue
         if sum(marked(line.text) for line in run) >= MARKED_SHARE * len(run) and \

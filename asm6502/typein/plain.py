@@ -21,6 +21,7 @@ assembler assembles it (its errors name the lines still bad).
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from asm6502.basic import v7
@@ -139,7 +140,84 @@ def numbered_lines(text: str, taken: set[int]) -> list[list[Line]]:
             current.append(line)
     if current:
         stretches.append(current)
-    return stretches
+    return _mended(stretches, text.split("\n"))
+
+
+def _mended(stretches: list[list[Line]], rows: list[str]) -> list[list[Line]]:
+    """Stretches one after the other with no text between joined where one line number breaks
+    the rise and its neighbours go on past it (OCR read the number of the last line of the first,
+    or of the first line of the second, wrong: 120 130 180 140 150 or 120 130 40 150 160)."""
+    out: list[list[Line]] = []
+    for b in stretches:
+        a = out[-1] if out else None
+        # (each on two rows or more: the two lines of a row of a listing in two columns are no such pair)
+        if a is not None and len({line.row for line in a}) > 1 and len({line.row for line in b}) > 1 and \
+                not any(rows[r - 1].strip() for r in range(a[-1].row + 1, b[0].row)) and (
+                len(a) >= 2 and a[-2].number < b[0].number <= a[-2].number + MAX_STEP
+                or len(b) >= 2 and a[-1].number < b[1].number <= a[-1].number + MAX_STEP):
+            out[-1] = a + b
+        else:
+            out.append(b)
+    return out
+
+
+def out_of_sequence(lines: tuple[Line, ...] | list[Line]) -> list[Line]:
+    """The lines whose number breaks the rise where the lines on either side of it rise (at an
+    end: where it does not rise from, or to, its one neighbour)."""
+    out = []
+    for k, line in enumerate(lines):
+        before = lines[k - 1].number if k else -1
+        after = lines[k + 1].number if k + 1 < len(lines) else MAX_LINE_NUMBER + 1
+        if before < after and not before < line.number < after:
+            out.append(line)
+    return out
+
+
+def columns(text: str, taken: set[int], row_lines: Callable[[str], list[tuple[int, str]]]) -> list[list[Line]]:
+    """The runs of lines of a listing printed in columns side by side (*row_lines*: a row's
+    numbered lines, left to right): per column (the first, second ... line of a row) its lines
+    whose numbers rise, cut where PROSE_ROWS rows of other text stand between; a run of the
+    second column joined after the run of the first that stands beside it and ends below its
+    first number (the listing goes on at the top of the right column)."""
+    runs: list[list[Line]] = []
+    current: dict[int, list[Line]] = {}
+    prose = 0
+    for r, row in enumerate(text.split("\n"), start=1):
+        lines = [] if r in taken else row_lines(row)
+        if not lines:
+            if row.strip() or r in taken:
+                prose += 1
+            if prose >= PROSE_ROWS:
+                runs.extend(current.values())
+                current = {}
+            continue
+        prose = 0
+        for k, (n, t) in enumerate(lines):
+            run = current.setdefault(k, [])
+            if run and not run[-1].number < n <= run[-1].number + MAX_STEP:
+                runs.append(run)
+                run = current[k] = []
+            run.append(Line(n, t, r))
+    runs.extend(current.values())
+    runs = sorted((run for run in runs if run), key=lambda run: run[0].row)
+    out: list[list[Line]] = []
+    used: set[int] = set()
+    for i, a in enumerate(runs):
+        if i in used:
+            continue
+        used.add(i)
+        for j, b in enumerate(runs):
+            if j not in used and a[0].row <= b[0].row <= a[-1].row and b[0].number > a[-1].number:
+                a = a + b
+                used.add(j)
+                break
+        out.append(a)
+    return out
+
+
+def _cell_lines(row: str) -> list[tuple[int, str]]:
+    """The numbered lines of a row, cell by cell (a line's number starts its cell)."""
+    return [(n, t) for cell in _cells(row) for n, t in _cut(cell, -1)]
 
 
 def asm_shaped(text: str) -> bool:
@@ -203,21 +281,50 @@ def find(text: str, taken: set[int], filename: str = "<input>") -> list[PlainLis
     """Every plain BASIC and Profi-Ass listing in the rows of *text* not in *taken*: a stretch of
     MIN_LINES lines or more that reads as one language, or a shorter one of BASIC lines that
     reads as nothing else (:func:`short_basic`)."""
-    out = []
+    out: list[PlainListing] = []
+    shorts: list[PlainListing] = []  # short ones: kept unless a listing in columns holds their rows
     for stretch in numbered_lines(text, taken):
+        if _checksummed(stretch):
+            continue
         if len(stretch) < MIN_LINES:
+            if len({line.row for line in stretch}) < len(stretch):
+                continue  # (two lines on one row: two columns' lines, read below)
             p = short_basic(stretch, filename)
             if p is not None:
-                out.append(p)
+                shorts.append(p)
             continue
         asm = sum(asm_shaped(line.text) for line in stretch)
         if asm >= GRAMMAR_SHARE * len(stretch):
             out.append(_profi_ass(stretch, filename))
             continue
         p = read_basic(stretch, filename)
-        if p is not None and p.bad <= (1 - GRAMMAR_SHARE) * len(stretch):
+        if p.bad <= (1 - GRAMMAR_SHARE) * len(stretch):
             out.append(p)
-    return out
+    held = taken | {line.row for p in out for line in p.lines}
+    listed = len(out)
+    for run in columns(text, held, _cell_lines):  # a listing in two columns: the rows above hold none of it
+        if len({line.row for line in run}) == len(run) or _checksummed(run):
+            continue
+        if len(run) < MIN_LINES:
+            short = short_basic(run, filename)
+            if short is not None:
+                out.append(short)
+        elif sum(asm_shaped(line.text) for line in run) >= GRAMMAR_SHARE * len(run):
+            out.append(_profi_ass(run, filename))
+        elif (p := read_basic(run, filename)).bad <= (1 - GRAMMAR_SHARE) * len(run):
+            out.append(p)
+    in_columns = {line.row for p in out[listed:] for line in p.lines}
+    out += [p for p in shorts if not any(line.row in in_columns for line in p.lines)]
+    return sorted(out, key=lambda p: p.first_row)
+
+
+_CHECKSUM_FIELD = re.compile(r"<\s*\d{1,3}\s*>\s*$")
+
+
+def _checksummed(stretch: list[Line]) -> bool:
+    """Whether most lines end in a Checksummer field (``<117>``): a Checksummer listing the
+    Checksummer reader could not lay out, no plain one."""
+    return sum(bool(_CHECKSUM_FIELD.search(line.text)) for line in stretch) * 2 > len(stretch)
 
 
 def _bodies(stretch: list[Line]) -> tuple[str, list[bytes | None], list[bool]]:
@@ -254,7 +361,7 @@ def _v7_body(text: str) -> bytes | None:
         return None
 
 
-def read_basic(stretch: list[Line], filename: str) -> PlainListing | None:
+def read_basic(stretch: list[Line], filename: str) -> PlainListing:
     """A plain BASIC listing of *stretch* in the dialect it reads best in; its lines the grammar
     refuses are still bad."""
     language, bodies, good = _bodies(stretch)
@@ -306,6 +413,9 @@ def _basic(stretch: list[Line], bodies: list[bytes | None], good: list[bool], fi
     diags = [error(f"line {line.number}: not read as BASIC (each statement a keyword or an assignment); "
                    f"it reads: {line.number} {line.text[:60]}", Span(filename, line.row, 1))
              for line, ok in zip(stretch, good, strict=True) if not ok]
+    diags += [error(f"line {line.number}: its number breaks the rise of the numbers around it (misread?); "
+                    f"it reads: {line.number} {line.text[:60]}", Span(filename, line.row, 1))
+              for line, ok in zip(stretch, good, strict=True) if ok and line in out_of_sequence(stretch)]
     entries = [(line.number, body, line.row) for line, body in zip(stretch, bodies, strict=True) if body is not None]
     try:
         prg, _ = link_program(entries, v7.START if language == "basic-7.0" else BASIC_START)
@@ -366,4 +476,4 @@ def assembled(stretch: list[Line], filename: str) -> PlainListing:
     return PlainListing("profi-ass", tuple(stretch), result.prg, 0, (), source)
 
 
-__all__ = ["Line", "PlainListing", "asm_shaped", "assembled", "read_basic", "short_basic", "basic_grammatical", "find", "numbered_lines"]
+__all__ = ["Line", "PlainListing", "asm_shaped", "assembled", "columns", "out_of_sequence", "read_basic", "short_basic", "basic_grammatical", "find", "numbered_lines"]

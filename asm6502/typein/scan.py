@@ -72,7 +72,7 @@ def scan(text: str, filename: str = "<input>") -> list[Found]:
     for e in _english(text, filename):
         taken.update(range(e.line, e.last_line + 1))
         found.append(e)
-    for h in hypra.find(text, taken, filename):
+    for h in _joined(hypra.find(text, taken, filename), text, filename):
         taken.update(range(h.first_row, h.last_row + 1))
         found.append(_plain_found(h))
     for p in _joined(plain.find(text, taken, filename), text, filename):
@@ -212,6 +212,16 @@ _CAPTION_COMMON = frozenset({"listing", "programm", "eingabe", "beachten", "bitt
                              "version", "fortsetzung", "verwenden", "checksummer"})
 
 
+_QUOTED = re.compile(r"»([^«]{1,30})«")
+
+
+def _words(caption_text: str) -> set[str]:
+    """The words of a caption that may name its listing: the long ones, and the name in »«
+    whatever its length (»Demo«)."""
+    return ({w.lower().strip("-") for w in _CAPTION_WORD.findall(caption_text)} - _CAPTION_COMMON) | {
+        q.strip().lower() for q in _QUOTED.findall(caption_text)}
+
+
 def _same_listing(before: str, after: str) -> bool:
     """Whether the captions before and after a gap are one listing's: no caption between, or the
     same listing number and a name they share ('Listing 1. »Disk-Designer«, Version für den C 64'
@@ -223,10 +233,7 @@ def _same_listing(before: str, after: str) -> bool:
     if all(numbers) and numbers[0].group(1) != numbers[1].group(1):  # type: ignore[union-attr]
         return False
 
-    def words(c: str) -> set[str]:
-        return {w.lower().strip("-") for w in _CAPTION_WORD.findall(c)} - _CAPTION_COMMON
-
-    return bool(words(before) & words(after))
+    return bool(_words(before) & _words(after))
 
 
 def _joined(listings: list[plain.PlainListing], text: str, filename: str) -> list[plain.PlainListing]:
@@ -349,10 +356,7 @@ def _other_listing(before: str, after: str) -> bool:
     if all(numbers):
         return numbers[0].group(1) != numbers[1].group(1)  # type: ignore[union-attr]
 
-    def words(c: str) -> set[str]:
-        return {w.lower().strip("-") for w in _CAPTION_WORD.findall(c)} - _CAPTION_COMMON
-
-    return bool(words(before)) and bool(words(after)) and not words(before) & words(after)
+    return bool(_words(before)) and bool(_words(after)) and not _words(before) & _words(after)
 
 
 def _only(text: str, lo: int, hi: int) -> str:
