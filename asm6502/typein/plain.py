@@ -96,6 +96,7 @@ def _cut(row: str, last: int) -> list[tuple[int, str]]:
 
 
 _BARE_NUMBER = re.compile(r"^\s*\d{1,5}\s*$")
+_SPLIT_NUMBER = re.compile(r"^\d{1,4}\s+[A-Za-z]")
 
 
 def _cells(row: str) -> list[str]:
@@ -104,7 +105,8 @@ def _cells(row: str) -> list[str]:
     out: list[str] = []
     for cell in row.split("\t"):
         if out and _BARE_NUMBER.match(out[-1]) and cell.strip():
-            out[-1] = f"{out[-1].strip()} {cell}"
+            # (digits going on in the next cell are the number's: LINGET skips blanks between digits)
+            out[-1] = out[-1].strip() + ("" if _SPLIT_NUMBER.match(cell) else " ") + cell
         else:
             out.append(cell)
     return out
@@ -354,9 +356,12 @@ def _v2(stretch: list[Line], upper: bool) -> tuple[list[bytes | None], list[bool
     return bodies, [b is not None and basic_grammatical(b) for b in bodies]
 
 
+_QUOTES = str.maketrans("\u201c\u201d\u201e", '"""')  # the quote marks OCR prints for BASIC's
+
+
 def _v7_body(text: str) -> bytes | None:
     try:
-        return v7.crunch_text(text)
+        return v7.crunch_text(text.translate(_QUOTES))
     except ValueError:
         return None
 

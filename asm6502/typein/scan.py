@@ -102,11 +102,26 @@ def caption(rows: list[str], first: int, last: int) -> str:
     """The caption the magazine printed with a listing (``Listing 1. »Disk-Designer«, ...``):
     in the rows just after its last row, else just before its first; "" when none."""
     for n in [*range(last, min(len(rows), last + CAPTION_ROWS) + 1), *range(first - 1, max(0, first - CAPTION_ROWS) - 1, -1)]:
-        m = CAPTION.search(rows[n - 1]) if n >= 1 else None
+        m = _caption_in(rows[n - 1]) if n >= 1 else None
         if m is not None:
             text = " ".join(m.group(0).split())
             return text if len(text) <= MAX_CAPTION else text[: MAX_CAPTION - 3].rstrip() + "..."
     return ""
+
+
+def _caption_in(row: str) -> re.Match[str] | None:
+    """The caption in a cell of *row*: a cell that starts with 'Listing', a short one that names
+    it, or one where it follows a listing's last checksum ('... <178> Listing 1. Die User-Port-
+    Alarmanlage', 10/85 p. 131) -- not the article's sentence about it ('In Listing 1 ist ein
+    kleines Beispielprogramm zu finden, ...', 10/85 p. 18)."""
+    for cell in row.split("\t"):
+        m = CAPTION.search(cell)
+        if m is None:
+            continue
+        before = cell[: m.start()].rstrip()
+        if not before or before[-1] == ">" or _CAPTION_ROW.match(cell) or len(cell.strip()) <= MAX_CAPTION:
+            return m
+    return None
 
 
 def _footers(rows: list[str]) -> list[tuple[int, int]]:
@@ -255,12 +270,29 @@ def _joined(listings: list[plain.PlainListing], text: str, filename: str) -> lis
         last = out[-1] if out else None
         if (last is not None and (last.language == p.language or {last.language, p.language} <= set(BASICS))
                 and p.lines[0].number > last.lines[-1].number
-                and _same_listing(caption(rows, last.last_row, last.last_row), caption(rows, p.last_row, p.last_row))):
+                and _pieces_of_one(rows, last, p)):
             between = [line for line in _rows_between(rows, last, p) if line.row not in footers]
             out[-1] = _basic_of(last, between, p, filename)
         else:
             out.append(p)
     return out
+
+
+def _pieces_of_one(rows: list[str], a: plain.PlainListing, b: plain.PlainListing) -> bool:
+    """Whether *b* goes on from *a* (its numbers above a's already known): the captions after
+    them name the same listing; where article text stands between and one of them is short (an
+    example in the text, a one-liner), both must have a caption that does."""
+    before, after = caption(rows, a.last_row, a.last_row), caption(rows, b.last_row, b.last_row)
+    if min(len(a.lines), len(b.lines)) < plain.MIN_LINES and _prose_between(rows, a, b) and not (before and after):
+        return False
+    return _same_listing(before, after)
+
+
+def _prose_between(rows: list[str], a: plain.PlainListing, b: plain.PlainListing) -> bool:
+    """Whether article text stands between two listings (a row longer than a caption that is
+    none): a short listing (an example in the text, a one-liner) is no piece of the next one."""
+    return any(len(rows[r - 1].strip()) > MAX_CAPTION and _caption_in(rows[r - 1]) is None
+               for r in range(a.last_row + 1, b.first_row))
 
 
 def _rows_between(rows: list[str], a: plain.PlainListing, b: plain.PlainListing) -> list[plain.Line]:
