@@ -447,6 +447,15 @@ def _without_prose(stretch: list[Line]) -> list[Line]:
     return stretch[:-1] + [Line(last.number, last.text[: m.start()].rstrip(), last.row)]
 
 
+def _on_page(d: Diagnostic, stretch: list[Line], filename: str) -> Diagnostic:
+    """The assembler's diagnostic with its place on the page: the source's n-th line is the
+    stretch's n-th line, which stands in its row of the text."""
+    span = d.span
+    if span is None or not 1 <= span.line <= len(stretch):
+        return d
+    return d.replace(span=Span(filename, stretch[span.line - 1].row, span.col, span.length, span.source, span.basic_line))
+
+
 class _NoFiles:
     """The gate a listing read from a page assembles with: a source that names another file
     ('.file', '.lst') names one of the magazine's disk, not one beside the text."""
@@ -472,8 +481,9 @@ def assembled(stretch: list[Line], filename: str) -> PlainListing:
     try:
         result = assemble(source, filename, files=_NoFiles())
     except DiagnosticError as exc:
-        errors = tuple(d for d in exc.diagnostics if d.is_error)
-        return PlainListing("profi-ass", tuple(stretch), b"", max(1, len(errors)), errors, source)
+        lines = {d.span.line for d in exc.diagnostics if d.is_error and d.span is not None}  # (source lines)
+        errors = tuple(_on_page(d, stretch, filename) for d in exc.diagnostics if d.is_error)
+        return PlainListing("profi-ass", tuple(stretch), b"", max(1, len(lines)), errors, source)
     except OSError as exc:  # (a file the source names: see _NoFiles)
         problem = error(f"the source names the file '{exc.filename}', which is not on the page",
                         Span(filename, stretch[0].row, 1))
