@@ -9,9 +9,12 @@ after the lines or of numbers before them set back (:mod:`.cslisting.columns`); 
 reader finds nothing of is not reported.  Each listing found is named by its format in the
 registry (:mod:`.formats`) and the line of the text where it starts.
 
-In the rows no MSE or Checksummer listing holds, listings printed without checksums are found
-(:mod:`.plain`): plain BASIC (``basic``, a listing's printed pieces joined) and Profi-Ass source
-(``profi-ass``).  Each listing is
+In the rows no MSE or Checksummer listing holds, listings printed without checksums are found:
+Hypra-Ass source (``hypra-ass``, :mod:`.hypra`), then (:mod:`.plain`) plain BASIC (``basic``, or
+``basic-7.0`` where the C128's keywords make its lines read) and Profi-Ass source (``profi-ass``),
+in one column or two, of one line or more (BASIC) or four (a source); a listing's printed pieces
+are joined where the captions say they are one.  A listing not whole with no line still bad says
+what keeps it from being whole (:func:`what_is_wrong`).  Each listing is
 named as a person finds it in the issue: the MSE header's program name, else the caption the
 magazine printed next to it (``Listing 1. »Disk-Designer« ...``), and the page its footer gives.
 """
