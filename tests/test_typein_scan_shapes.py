@@ -152,3 +152,19 @@ def test_a_misread_line_number_does_not_part_a_source(numbers, bad):
     found = scan(ARTICLE + "\n".join(rows) + "\n" + CAPTION + "\n" + ARTICLE, "page.txt")
     assert [(f.format, f.reading.unchecked) for f in found] == [("profi-ass", 7)]
     assert [line.number for line in plain.out_of_sequence(list(plain.numbered_lines("\n".join(rows), set())[0]))] == bad
+
+
+MSE_ROWS = listing("mse-1.0", 8)[0]  # the header, its rule, 8 lines $C000-$C03F
+
+
+@pytest.mark.parametrize("rows, verdict", [
+    (MSE_ROWS[:3] + MSE_ROWS[4:], "not whole: 1 line not found on the page (type it from the print)"),
+    (MSE_ROWS[:4], "not whole: 6 lines not found on the page (type them from the print)"),
+    (MSE_ROWS[:3] + [MSE_ROWS[3].replace("C008", "E008", 1)] + MSE_ROWS[4:],
+     "not whole: 1 line out of place (check its address in the print)"),
+    (MSE_ROWS[:3] + MSE_ROWS[4:5] + MSE_ROWS[3:4] + MSE_ROWS[5:], "whole"),  # (two lines swapped: placed by address)
+])
+def test_an_mse_listing_whose_lines_all_read_says_what_keeps_it_from_being_whole(rows, verdict):
+    found = scan(ARTICLE + "\n".join(rows) + "\n" + ARTICLE, "page.txt")
+    assert [f.format for f in found] == ["mse-1.0"] and found[0].reading.bad == 0
+    assert report(found, "page.txt").splitlines()[1].endswith(f"still bad; {verdict}")

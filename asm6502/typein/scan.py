@@ -437,9 +437,11 @@ def what_is_wrong(r: Reading) -> str:
     astray = sum(any(k in e for k in _OUT_OF_PLACE) for e in errors)
     parts = []
     if missing:
-        parts.append(f"{missing} line{'s' if missing != 1 else ''} not found on the page (type them from the print)")
+        parts.append(f"{missing} line{'s' if missing != 1 else ''} not found on the page "
+                     f"(type {'them' if missing != 1 else 'it'} from the print)")
     if astray:
-        parts.append(f"{astray} line{'s' if astray != 1 else ''} out of place (check their addresses in the print)")
+        parts.append(f"{astray} line{'s' if astray != 1 else ''} out of place "
+                     f"(check {'their addresses' if astray != 1 else 'its address'} in the print)")
     if not parts:
         parts.append(errors[0] if errors else "nothing was read")
     return "; ".join(parts)
