@@ -335,7 +335,7 @@ def _bodies(stretch: list[Line]) -> tuple[str, list[bytes | None], list[bool]]:
     (a line of V2 reads the same in 7.0 unless a name holds one of 7.0's keywords)."""
     upper = looks_all_capitals(" ".join(line.text for line in stretch))
     v2, good2 = _v2(stretch, upper)
-    if not all(good2):  # a stray small letter (OCR's l for I) in a listing of capitals, or the other way round
+    if not all(good2) and _nearly_all(stretch, not upper):  # a stray small letter (OCR's l for I) in capitals
         other = _v2(stretch, not upper)
         if sum(other[1]) > sum(good2):
             v2, good2 = other
@@ -349,6 +349,14 @@ def _bodies(stretch: list[Line]) -> tuple[str, list[bytes | None], list[bool]]:
     if any(gained) and sum(good7) > sum(good2):
         return "basic-7.0", seven, good7
     return "basic", v2, good2
+
+
+CASE_SHARE = 0.9  # letters of the one case, of a listing read in it though looks_all_capitals says otherwise
+
+
+def _nearly_all(stretch: list[Line], upper: bool) -> bool:
+    letters = [c for line in stretch for c in line.text if c.isalpha()]
+    return bool(letters) and sum(c.isupper() == upper for c in letters) >= CASE_SHARE * len(letters)
 
 
 def _v2(stretch: list[Line], upper: bool) -> tuple[list[bytes | None], list[bool]]:
@@ -374,7 +382,6 @@ def read_basic(stretch: list[Line], filename: str) -> PlainListing:
 
 
 SHORT_TYPED = 80  # characters a line of a short listing holds at most, its number with it (two screen rows)
-_WORD = re.compile(rb"[A-Z]{5,}")
 
 
 def short_basic(stretch: list[Line], filename: str) -> PlainListing | None:
@@ -386,11 +393,22 @@ def short_basic(stretch: list[Line], filename: str) -> PlainListing | None:
     if not all(good) or any(len(f"{line.number} {line.text}") > SHORT_TYPED for line in stretch):
         return None
     code = [_outside_strings(b) for b in bodies if b is not None]
-    if any(_WORD.search(c.upper()) for c in code) or not any(
+    if any(_prose_left(line.text) for line in stretch) or not any(
             any(s.strip()[:1] and s.strip()[0] in (v7.STATEMENT_STARTS if language == "basic-7.0" else _STATEMENT_TOKENS)
                 for s in c.split(b":")) for c in code):
         return None
     return _basic(stretch, bodies, good, filename, language)
+
+
+_KEYWORDS = re.compile("|".join(re.escape(k) for k in sorted(v7.TOKENS, key=len, reverse=True)), re.IGNORECASE)
+_STRINGS = re.compile(r'"[^"]*"?|(?i:rem).*$|(?i:data)[^:]*')
+_PROSE_WORD = re.compile(r"[^\W\d_]{5,}")
+
+
+def _prose_left(text: str) -> bool:
+    """Whether a word of five letters or more is left of a printed line outside its strings, REM
+    and DATA once its keywords (V2's and 7.0's) are taken out: prose ('1 Gehaeuse'), not code."""
+    return bool(_PROSE_WORD.search(_KEYWORDS.sub(" ", _STRINGS.sub(" ", text))))
 
 
 def _outside_strings(body: bytes) -> bytes:
