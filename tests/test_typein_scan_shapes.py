@@ -123,6 +123,7 @@ def test_each_format_and_shape_is_found_whole(fmt, shape, n):
     "Nr.\tNote\tFrequenz\n0\tC-0\t16.4\n1\tC#-0\t17.3\n2\tD-0\t18.4\n",  # a table with a number first
     "1 74LS04\n1 Diode 4002\n2\tIC-Fassungen 14polig\n1 Gehaeuse\n",  # a parts list
     "1 Masse\n2\tMasse\n3\tRot\t0/5V\t75 Ohm\n",  # a pin table
+    "Taste\tFunktion\nt\t16 Sprites vor\nB\tWeiterschalten\n",  # a key table (SPRITE is a 7.0 keyword)
     "PC\t1260\t298,-\tPC1261\t399,-\n1 D\t359,-\t1 D\t499,-\n2 Joysticks 20,- DM\n",  # an advertisement's prices
 ])
 def test_prose_that_starts_with_a_number_is_no_listing(rows):

@@ -285,12 +285,15 @@ def find(text: str, taken: set[int], filename: str = "<input>") -> list[PlainLis
     reads as nothing else (:func:`short_basic`)."""
     out: list[PlainListing] = []
     shorts: list[PlainListing] = []  # short ones: kept unless a listing in columns holds their rows
+    rows = text.split("\n")
     for stretch in numbered_lines(text, taken):
         if _checksummed(stretch):
             continue
         if len(stretch) < MIN_LINES:
             if len({line.row for line in stretch}) < len(stretch):
                 continue  # (two lines on one row: two columns' lines, read below)
+            if not all(rows[line.row - 1].lstrip().startswith(str(line.number)) for line in stretch):
+                continue  # (a short listing's lines begin their rows: 't<TAB>16 Sprites vor' is a table's)
             p = short_basic(stretch, filename)
             if p is not None:
                 shorts.append(p)
