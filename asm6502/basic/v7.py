@@ -25,20 +25,18 @@ _SINGLE = (  # $CC-$FD, $CE and $FE being the prefixes
     "DSAVE", "DLOAD", "HEADER", "SCRATCH", "COLLECT", "COPY", "RENAME", "BACKUP", "DELETE", "RENUMBER",
     "KEY", "MONITOR", "USING", "UNTIL", "WHILE",
 )
-_CE = {0x02: "POT", 0x03: "BUMP", 0x04: "PEN", 0x05: "RSPPOS", 0x06: "RSPRITE", 0x07: "RSPCOLOR",
-       0x08: "XOR", 0x09: "RWINDOW", 0x0A: "POINTER"}
-_FE = {0x02: "BANK", 0x03: "FILTER", 0x04: "PLAY", 0x05: "TEMPO", 0x06: "MOVSPR", 0x07: "SPRITE",
-       0x08: "SPRCOLOR", 0x09: "RREG", 0x0A: "ENVELOPE", 0x0B: "SLEEP", 0x0C: "CATALOG", 0x0D: "DOPEN",
-       0x0E: "APPEND", 0x0F: "DCLOSE", 0x10: "BSAVE", 0x11: "BLOAD", 0x12: "RECORD", 0x13: "CONCAT",
-       0x14: "DVERIFY", 0x15: "DCLEAR", 0x16: "SPRSAV", 0x17: "COLLISION", 0x18: "BEGIN", 0x19: "BEND",
-       0x1A: "WINDOW", 0x1B: "BOOT", 0x1C: "WIDTH", 0x1D: "SPRDEF", 0x1E: "QUIT", 0x1F: "STASH",
-       0x21: "FETCH", 0x23: "SWAP", 0x24: "OFF", 0x25: "FAST", 0x26: "SLOW"}
+# the second bytes from $02 on (a prefix's byte $20 and $22 would be a blank and a quote: no keyword has them)
+_CE = ("POT", "BUMP", "PEN", "RSPPOS", "RSPRITE", "RSPCOLOR", "XOR", "RWINDOW", "POINTER")
+_FE = ("BANK", "FILTER", "PLAY", "TEMPO", "MOVSPR", "SPRITE", "SPRCOLOR", "RREG", "ENVELOPE", "SLEEP", "CATALOG",
+       "DOPEN", "APPEND", "DCLOSE", "BSAVE", "BLOAD", "RECORD", "CONCAT", "DVERIFY", "DCLEAR", "SPRSAV",
+       "COLLISION", "BEGIN", "BEND", "WINDOW", "BOOT", "WIDTH", "SPRDEF", "QUIT", "STASH", None, "FETCH", None,
+       "SWAP", "OFF", "FAST", "SLOW")
 
 TOKENS: dict[str, bytes] = {
     **{kw: bytes([0x80 + i]) for i, kw in enumerate(V2_KEYWORDS)},
     **{kw: bytes([0xCC + i]) for i, kw in enumerate(_SINGLE) if kw is not None},
-    **{kw: bytes([0xCE, b]) for b, kw in _CE.items()},
-    **{kw: bytes([0xFE, b]) for b, kw in _FE.items()},
+    **{kw: bytes([0xCE, 0x02 + i]) for i, kw in enumerate(_CE)},
+    **{kw: bytes([0xFE, 0x02 + i]) for i, kw in enumerate(_FE) if kw is not None},
 }
 V7_ONLY = frozenset(kw for kw in TOKENS if kw not in V2_KEYWORDS)
 # the tokens a statement starts with: V2's END .. NEW and GO, 7.0's ELSE .. MONITOR and the $FE ones
