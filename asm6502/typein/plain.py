@@ -36,7 +36,7 @@ GRAMMAR_SHARE = 0.75  # lines of a stretch that must read as the language for it
 PROSE_ROWS = 2  # rows of other text between lines that end a stretch
 
 _NUMBER = re.compile(r"(?:(?<=\s)|^)(\d{1,5})(?=\s+\S)")
-_STATEMENT_START = re.compile(r"[A-Za-z.;*?\"!]")
+_STATEMENT_START = re.compile(r"[A-Za-z.;*?\"!:]")  # (':' too: the 64'er sets statements in with it)
 _NOT_AFTER = re.compile(r"(?i)(?:goto|gosub|then|run|list|step|to|[-+*/=<>(,#^])\s*$")
 MNEMONICS = frozenset(m.lower() for m in OPCODES)
 _ASM_NAME = re.compile(r"(?i)^[a-z][a-z0-9_]*")

@@ -283,18 +283,18 @@ def _joined(listings: list[plain.PlainListing], text: str, filename: str) -> lis
 
 def _pieces_of_one(rows: list[str], a: plain.PlainListing, b: plain.PlainListing) -> bool:
     """Whether *b* goes on from *a* (its numbers above a's already known): the captions after
-    them name the same listing; where article text stands between and one of them is short (an
-    example in the text, a one-liner), both must have a caption that does."""
+    them name the same listing; where article text stands between, both must have a caption
+    that does (an example in the text is no piece of the listing after it)."""
     before, after = caption(rows, a.last_row, a.last_row), caption(rows, b.last_row, b.last_row)
-    if min(len(a.lines), len(b.lines)) < plain.MIN_LINES and _prose_between(rows, a, b) and not (before and after):
+    if _prose_between(rows, a, b) and not (before and after):
         return False
     return _same_listing(before, after)
 
 
 def _prose_between(rows: list[str], a: plain.PlainListing, b: plain.PlainListing) -> bool:
-    """Whether article text stands between two listings (a row longer than a caption that is
-    none): a short listing (an example in the text, a one-liner) is no piece of the next one."""
-    return any(len(rows[r - 1].strip()) > MAX_CAPTION and _caption_in(rows[r - 1]) is None
+    """Whether article text stands between two listings: a row longer than a caption that is
+    none and does not start with a number (a line no grammar read is a row of the listing)."""
+    return any(len(row := rows[r - 1].strip()) > MAX_CAPTION and not row[:1].isdigit() and _caption_in(row) is None
                for r in range(a.last_row + 1, b.first_row))
 
 
