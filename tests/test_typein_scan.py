@@ -253,22 +253,25 @@ def test_a_checksum_column_of_another_length_than_the_lines_stays_as_printed():
 PLAIN_PART_2 = "5000 PRINT \"ZWEITER TEIL\"\n5010 FOR I=1 TO 3:PRINT I:NEXT\n5020 POKE 53281,1\n5030 END\n"
 
 
-@pytest.mark.parametrize("between, after, listings, lines, bad", [
-    ("", "Listing 1. »Graphik« (Schluß)", 1, 8, 0),  # a jump of more than plain.MAX_STEP (40 -> 5000) inside one listing
-    ("Listing 1. »Graphik« (Fortsetzung)\n80 ^Jj*\nAusgabe 12/Dezember 1985\n", "Listing 1. »Graphik« (Schluß)", 1, 8, 0),
-    # lines no grammar reads between the pieces (BASIC 7.0, OCR damage): lines of it, still bad
+@pytest.mark.parametrize("between, after, language, listings, lines, bad", [
+    ("", "Listing 1. »Graphik« (Schluß)", "basic", 1, 8, 0),  # a jump of more than plain.MAX_STEP (40 -> 5000) inside one listing
+    ("Listing 1. »Graphik« (Fortsetzung)\n80 ^Jj*\nAusgabe 12/Dezember 1985\n", "Listing 1. »Graphik« (Schluß)",
+     "basic", 1, 8, 0),
+    # lines between the pieces: BASIC 7.0 ones make the whole listing 7.0; OCR damage ('1oop') a line still bad
     ("Listing 1. »Graphik« (Fortsetzung)\nAusgabe 12/Dezember 1985\n2000 1oop\n2010 scnclr 5: fast\n"
      "2020 bsave \"x\",p(4864)\n2030 do while a$<>\"e\"\nListing 1. »Graphik« (Fortsetzung)\nAusgabe 12/Dezember 1985\n",
-     "Listing 1. »Graphik«", 1, 12, 4),
-    ("Listing 1. »Graphik«\n\n(Autor/tr)\n", "Listing 2. Eine kleine Demonstration", 2, 4, 0),  # each its own listing
+     "Listing 1. »Graphik«", "basic-7.0", 1, 12, 1),
+    ("Listing 1. »Graphik« (Fortsetzung)\nAusgabe 12/Dezember 1985\n2000 1oop\n2010 prlnt\n"
+     "Listing 1. »Graphik« (Fortsetzung)\nAusgabe 12/Dezember 1985\n", "Listing 1. »Graphik«", "basic", 1, 10, 2),
+    ("Listing 1. »Graphik«\n\n(Autor/tr)\n", "Listing 2. Eine kleine Demonstration", "basic", 2, 4, 0),  # each its own listing
 ])
-def test_the_printed_pieces_of_a_plain_basic_listing_are_one(between, after, listings, lines, bad):
+def test_the_printed_pieces_of_a_plain_basic_listing_are_one(between, after, language, listings, lines, bad):
     # (a listing in small letters, as 12/85's Graphik-80 and LITVERW: the page footer's letters
     # do not spoil the all-capitals test)
     text = (ARTICLE.format(k=1) + PLAIN_BASIC.lower() + between + PLAIN_PART_2.lower() + after + "\n"
             + ARTICLE.format(k=2))
     found = scan(text, "page.txt")
-    assert [f.format for f in found] == ["basic"] * listings
+    assert [f.format for f in found] == [language] * listings
     assert (found[0].reading.unchecked, found[0].reading.bad) == (lines, bad)
     if listings == 1 and not bad:
         from asm6502.basic.tokenizer import tokenize

@@ -14,13 +14,13 @@ from asm6502.typein.scan import report, scan
 
 DESCRIPTION = """\
 Find every type-in listing in the OCR text of a magazine page or a whole issue (MSE machine-code
-listings, Checksummer BASIC listings, plain BASIC listings and Profi-Ass sources printed without
-checksums), read each with its format (the version decided by the checksums) and report per
+listings, Checksummer BASIC listings, and printed without checksums: plain BASIC V2 and C128 BASIC
+7.0 listings, Profi-Ass and Hypra-Ass sources), read each with its format (the version decided by the checksums) and report per
 listing where it starts, its title (the MSE header's name or the caption printed with it) and
 page, its format, its lines verified, repaired and still bad and the decisions it needs (one a
 line still bad, in 'basic read --review' or 'mse read --review'). With -o DIR each listing that
 came back whole is written there as NN-FORMAT.prg (--force: every listing, bad lines as printed),
-a Profi-Ass source as NN-profi-ass.asm, with the report as report.txt; --d64 FILE writes a disk
+a Profi-Ass or Hypra-Ass source as NN-profi-ass.asm or NN-hypra-ass.asm (in Profi-Ass's words), with the report as report.txt; --d64 FILE writes a disk
 image of every program that came back whole.
 
   asm6502 typein scan issue.txt -o programs --d64 programs.d64

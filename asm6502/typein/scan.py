@@ -9,9 +9,12 @@ after the lines or of numbers before them set back (:mod:`.cslisting.columns`); 
 reader finds nothing of is not reported.  Each listing found is named by its format in the
 registry (:mod:`.formats`) and the line of the text where it starts.
 
-In the rows no MSE or Checksummer listing holds, listings printed without checksums are found
-(:mod:`.plain`): plain BASIC (``basic``, a listing's printed pieces joined) and Profi-Ass source
-(``profi-ass``).  Each listing is
+In the rows no MSE or Checksummer listing holds, listings printed without checksums are found:
+Hypra-Ass source (``hypra-ass``, :mod:`.hypra`), then (:mod:`.plain`) plain BASIC (``basic``, or
+``basic-7.0`` where the C128's keywords make its lines read) and Profi-Ass source (``profi-ass``),
+in one column or two, of one line or more (BASIC) or four (a source); a listing's printed pieces
+are joined where the captions say they are one.  A listing not whole with no line still bad says
+what keeps it from being whole (:func:`what_is_wrong`).  Each listing is
 named as a person finds it in the issue: the MSE header's program name, else the caption the
 magazine printed next to it (``Listing 1. »Disk-Designer« ...``), and the page its footer gives.
 """
@@ -21,17 +24,15 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from asm6502.basic.case import looks_all_capitals
-from asm6502.basic.tokenizer import BASIC_START, link_program
-from asm6502.diagnostics import Span, error
-from asm6502.typein import plain
+from asm6502.typein import hypra, plain
 from asm6502.typein.cslisting import read as cs_read
 from asm6502.typein.cslisting.columns import LINE_START, listing_row, set_columns_back
 from asm6502.typein.cslisting.layout import find_records
 from asm6502.typein.formats import FORMATS, Reading
 from asm6502.typein.mselisting import checking as mse_read
 
-PLAIN = ("basic", "profi-ass")  # listings printed without checksums (:mod:`.plain`), beside FORMATS
+BASICS = ("basic", "basic-7.0")
+PLAIN = ("basic", "basic-7.0", "profi-ass", "hypra-ass")  # listings printed without checksums (:mod:`.plain`), beside FORMATS
 
 
 @dataclass(frozen=True)
@@ -74,9 +75,11 @@ def scan(text: str, filename: str = "<input>") -> list[Found]:
     for e in _english(text, filename):
         taken.update(range(e.line, e.last_line + 1))
         found.append(e)
+    for h in _joined(hypra.find(text, taken, filename), text, filename):
+        taken.update(range(h.first_row, h.last_row + 1))
+        found.append(_plain_found(h))
     for p in _joined(plain.find(text, taken, filename), text, filename):
-        found.append(Found(p.language, "", Reading(p.language, p.prg, 0, 0, p.bad, p.first_row, p.diagnostics,
-                                                   len(p.lines)), p.last_row, source=p.source))
+        found.append(_plain_found(p))
     assert all(f.format in FORMATS or f.format in PLAIN for f in found)
     text_rows = text.split("\n")
     footers = _footers(text_rows)
@@ -84,6 +87,11 @@ def scan(text: str, filename: str = "<input>") -> list[Found]:
                    f.reading, f.last_line,
                    _page(footers, f.line, f.last_line), f.source) for f in found]
     return sorted(named, key=lambda f: f.line)
+
+
+def _plain_found(p: plain.PlainListing) -> Found:
+    return Found(p.language, "", Reading(p.language, p.prg, 0, 0, p.bad, p.first_row, p.diagnostics, len(p.lines)),
+                 p.last_row, source=p.source)
 
 
 CAPTION = re.compile(r"\bListing(?:\s*\d+)?[.:]?\s[^\t]*")
@@ -97,11 +105,26 @@ def caption(rows: list[str], first: int, last: int) -> str:
     """The caption the magazine printed with a listing (``Listing 1. »Disk-Designer«, ...``):
     in the rows just after its last row, else just before its first; "" when none."""
     for n in [*range(last, min(len(rows), last + CAPTION_ROWS) + 1), *range(first - 1, max(0, first - CAPTION_ROWS) - 1, -1)]:
-        m = CAPTION.search(rows[n - 1]) if n >= 1 else None
+        m = _caption_in(rows[n - 1]) if n >= 1 else None
         if m is not None:
             text = " ".join(m.group(0).split())
             return text if len(text) <= MAX_CAPTION else text[: MAX_CAPTION - 3].rstrip() + "..."
     return ""
+
+
+def _caption_in(row: str) -> re.Match[str] | None:
+    """The caption in a cell of *row*: a cell that starts with 'Listing', a short one that names
+    it, or one where it follows a listing's last checksum ('... <178> Listing 1. Die User-Port-
+    Alarmanlage', 10/85 p. 131) -- not the article's sentence about it ('In Listing 1 ist ein
+    kleines Beispielprogramm zu finden, ...', 10/85 p. 18)."""
+    for cell in row.split("\t"):
+        m = CAPTION.search(cell)
+        if m is None:
+            continue
+        before = cell[: m.start()].rstrip()
+        if not before or before[-1] == ">" or _CAPTION_ROW.match(cell) or len(cell.strip()) <= MAX_CAPTION:
+            return m
+    return None
 
 
 def _footers(rows: list[str]) -> list[tuple[int, int]]:
@@ -207,6 +230,16 @@ _CAPTION_COMMON = frozenset({"listing", "programm", "eingabe", "beachten", "bitt
                              "version", "fortsetzung", "verwenden", "checksummer"})
 
 
+_QUOTED = re.compile(r"»([^«]{1,30})«")
+
+
+def _words(caption_text: str) -> set[str]:
+    """The words of a caption that may name its listing: the long ones, and the name in »«
+    whatever its length (»Demo«)."""
+    return ({w.lower().strip("-") for w in _CAPTION_WORD.findall(caption_text)} - _CAPTION_COMMON) | {
+        q.strip().lower() for q in _QUOTED.findall(caption_text)}
+
+
 def _same_listing(before: str, after: str) -> bool:
     """Whether the captions before and after a gap are one listing's: no caption between, or the
     same listing number and a name they share ('Listing 1. »Disk-Designer«, Version für den C 64'
@@ -218,10 +251,7 @@ def _same_listing(before: str, after: str) -> bool:
     if all(numbers) and numbers[0].group(1) != numbers[1].group(1):  # type: ignore[union-attr]
         return False
 
-    def words(c: str) -> set[str]:
-        return {w.lower().strip("-") for w in _CAPTION_WORD.findall(c)} - _CAPTION_COMMON
-
-    return bool(words(before) & words(after))
+    return bool(_words(before) & _words(after))
 
 
 def _joined(listings: list[plain.PlainListing], text: str, filename: str) -> list[plain.PlainListing]:
@@ -235,20 +265,37 @@ def _joined(listings: list[plain.PlainListing], text: str, filename: str) -> lis
     footers = {row for row, _ in _footers(rows)}
     out: list[plain.PlainListing] = []
     for p in listings:
-        if p.language == "basic" and any(line.row in footers for line in p.lines):  # a page footer is no line
+        if p.language in BASICS and any(line.row in footers for line in p.lines):  # a page footer is no line
             kept = [line for line in p.lines if line.row not in footers]
             if len(kept) < plain.MIN_LINES:
                 continue
-            p = _basic_of(plain.PlainListing("basic", tuple(kept), b"", 0, tuple(
-                d for d in p.diagnostics if d.span is None or d.span.line not in footers)), [], None, filename)
+            p = plain.read_basic(kept, filename)
         last = out[-1] if out else None
-        if (last is not None and last.language == p.language == "basic" and p.lines[0].number > last.lines[-1].number
-                and _same_listing(caption(rows, last.last_row, last.last_row), caption(rows, p.last_row, p.last_row))):
+        if (last is not None and (last.language == p.language or {last.language, p.language} <= set(BASICS))
+                and p.lines[0].number > last.lines[-1].number
+                and _pieces_of_one(rows, last, p)):
             between = [line for line in _rows_between(rows, last, p) if line.row not in footers]
             out[-1] = _basic_of(last, between, p, filename)
         else:
             out.append(p)
     return out
+
+
+def _pieces_of_one(rows: list[str], a: plain.PlainListing, b: plain.PlainListing) -> bool:
+    """Whether *b* goes on from *a* (its numbers above a's already known): the captions after
+    them name the same listing; where article text stands between, both must have a caption
+    that does (an example in the text is no piece of the listing after it)."""
+    before, after = caption(rows, a.last_row, a.last_row), caption(rows, b.last_row, b.last_row)
+    if _prose_between(rows, a, b) and not (before and after):
+        return False
+    return _same_listing(before, after)
+
+
+def _prose_between(rows: list[str], a: plain.PlainListing, b: plain.PlainListing) -> bool:
+    """Whether article text stands between two listings: a row longer than a caption that is
+    none and does not start with a number (a line no grammar read is a row of the listing)."""
+    return any(len(row := rows[r - 1].strip()) > MAX_CAPTION and not row[:1].isdigit() and _caption_in(row) is None
+               for r in range(a.last_row + 1, b.first_row))
 
 
 def _rows_between(rows: list[str], a: plain.PlainListing, b: plain.PlainListing) -> list[plain.Line]:
@@ -266,22 +313,13 @@ def _rows_between(rows: list[str], a: plain.PlainListing, b: plain.PlainListing)
 def _basic_of(a: plain.PlainListing, between: list[plain.Line], b: plain.PlainListing | None,
               filename: str) -> plain.PlainListing:
     """One plain BASIC listing of the lines of *a*, the lines *between* (still bad unless the
-    grammar reads them) and *b*, linked again (the pointers go on)."""
-    lines = (*a.lines, *between, *(b.lines if b else ()))
-    upper = looks_all_capitals(" ".join(line.text for line in lines))
-    bodies = {line.row: plain.basic_body(line.text, upper) for line in lines}
-    entries = [(line.number, body, line.row) for line in lines if (body := bodies[line.row]) is not None]
-    diags = [d for d in a.diagnostics if d.message.startswith("line ")]
-    diags += [error(f"line {line.number}: not read as BASIC (each statement a keyword or an assignment); "
-                    f"it reads: {line.number} {line.text[:60]}", Span(filename, line.row, 1))
-              for line in between if (body := bodies[line.row]) is None or not plain.basic_grammatical(body)]
-    diags += [d for d in (b.diagnostics if b else ()) if d.message.startswith("line ")]
-    try:
-        prg, _ = link_program(entries, BASIC_START)
-    except ValueError as exc:
-        diags.append(error(str(exc), Span(filename, lines[0].row, 1)))
-        prg = b""
-    return plain.PlainListing("basic", lines, prg, len(diags), tuple(diags))
+    grammar reads them) and *b*, read again in one dialect and linked again (the pointers go on);
+    a Profi-Ass or Hypra-Ass listing of the lines of *a* and *b*, assembled again."""
+    if a.language == "profi-ass":
+        return plain.assembled([*a.lines, *(b.lines if b else ())], filename)
+    if a.language == "hypra-ass":
+        return hypra.read([*a.lines, *(b.lines if b else ())], filename)
+    return plain.read_basic([*a.lines, *between, *(b.lines if b else ())], filename)
 
 
 def _verifies(c: cs_read.ReadResult) -> bool:
@@ -353,10 +391,7 @@ def _other_listing(before: str, after: str) -> bool:
     if all(numbers):
         return numbers[0].group(1) != numbers[1].group(1)  # type: ignore[union-attr]
 
-    def words(c: str) -> set[str]:
-        return {w.lower().strip("-") for w in _CAPTION_WORD.findall(c)} - _CAPTION_COMMON
-
-    return bool(words(before)) and bool(words(after)) and not words(before) & words(after)
+    return bool(_words(before)) and bool(_words(after)) and not _words(before) & _words(after)
 
 
 def _only(text: str, lo: int, hi: int) -> str:
@@ -376,13 +411,37 @@ def report(found: list[Found], filename: str, written: dict[int, str] | None = N
         out = f" -> {written[k]}" if k in written else ""
         if f.format in PLAIN:
             lines = (f"{r.unchecked} lines, no checksums (read as printed), {r.bad} still bad"
-                     if f.format == "basic" else
+                     if f.format.startswith("basic") else
                      f"{r.unchecked} lines, no checksums, " + ("assembles" if r.whole else "does not assemble"))
         else:
             lines = f"{r.verified} verified, {r.repaired} repaired, {r.bad} still bad"
         # each line still bad is one decision of the review (basic read --review, mse read --review)
         verdict = "whole" if r.whole else \
             f"not whole, {r.bad} line{'s' if r.bad != 1 else ''} to correct" if f.format in PLAIN else \
-            f"not whole, {r.bad} decision{'s' if r.bad != 1 else ''} needed"
+            f"not whole, {r.bad} decision{'s' if r.bad != 1 else ''} needed" if r.bad else \
+            f"not whole: {what_is_wrong(r)}"
         rows.append(f"{k}. line {f.line}{page}: {f.format}{title}: {lines}; {verdict}{out}")
     return "\n".join(rows) + "\n"
+
+
+_COUNT = re.compile(r"\((\d+) lines\)")
+_OUT_OF_PLACE = ("out of order", "out of sequence", "not a line start", "outside the header's range", "duplicate line")
+
+
+def what_is_wrong(r: Reading) -> str:
+    """What keeps a listing whose lines all read from being whole, and what a person does about
+    it: lines the page does not give (retyped from the magazine), lines whose address puts them
+    in no place (checked against the print), else the first error."""
+    errors = [d.message for d in r.diagnostics if d.is_error]
+    missing = sum(int(m.group(1)) if (m := _COUNT.search(e)) else 1 for e in errors if "missing" in e)
+    astray = sum(any(k in e for k in _OUT_OF_PLACE) for e in errors)
+    parts = []
+    if missing:
+        parts.append(f"{missing} line{'s' if missing != 1 else ''} not found on the page "
+                     f"(type {'them' if missing != 1 else 'it'} from the print)")
+    if astray:
+        parts.append(f"{astray} line{'s' if astray != 1 else ''} out of place "
+                     f"(check {'their addresses' if astray != 1 else 'its address'} in the print)")
+    if not parts:
+        parts.append(errors[0] if errors else "nothing was read")
+    return "; ".join(parts)
