@@ -439,3 +439,17 @@ def test_a_sprite_without_dma_reads_the_cpus_bytes_on_the_bus(snippet, accesses,
         assert (got >> 16, got & 0xFF) == (bus.get(first, 0xFF), bus.get(second, 0xFF)), (n, why)
         if first in bus or second in bus:
             assert got >> 8 & 0xFF == 0x5A, (n, why)
+
+
+def test_the_bus_log_stays_bounded_while_no_write_begins_a_new_frame_log():
+    """A program that reads the raster for 40 frames and writes no VIC register: the log of those
+    reads holds at most two frames' worth (every cycle with a sprite's phi-2 s-access, 312
+    lines), the oldest dropped -- never the frame in progress or the one before."""
+    vic = VIC()
+    for cycle in range(0, 40 * CYCLES_PER_FRAME, 7):
+        vic.read(0x12, cycle)
+    kept = sorted(vic.frame.bus)
+    assert len(kept) <= 2 * vicdraw.LINES * len(vicdraw.SPRITE_BUS_CYCLES)
+    assert kept[0] >= 20 * CYCLES_PER_FRAME, "the first frames' reads dropped"
+    last_two = [c for c in range(38 * CYCLES_PER_FRAME, 40 * CYCLES_PER_FRAME, 7) if c % 63 in vicdraw.SPRITE_BUS_CYCLES]
+    assert set(last_two) <= set(kept), "the frame in progress and the one before kept"

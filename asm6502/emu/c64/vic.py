@@ -58,6 +58,10 @@ BAD_LINE_WINDOW = (11, 53)
 # sprite n: its two access cycles (p- and s-accesses), BA low three cycles before them
 SPRITE_ACCESS = vicdraw.SPRITE_ACCESS
 SPRITE_BUS_CYCLES = vicdraw.SPRITE_BUS_CYCLES
+# more than two frames' worth of CPU accesses in those cycles: a frame log's ``bus`` holds
+# older ones, which no picture or collision walk reads (they draw the frame in progress and
+# the one before, after ``_rotate``)
+BUS_KEPT = 2 * LINES * len(SPRITE_BUS_CYCLES)
 
 
 def _sprite_windows(mask: int) -> tuple[tuple[int, int], ...]:
@@ -614,7 +618,10 @@ class VIC:
         reads it, and the CPU writes no RAM in this cycle.  (By cycle, in the frame log of
         the last write: the next frame's log takes those of its cycles, ``_rotate``.)"""
         bank = (3 - (self.regs[BANK_REG] & 3)) * 0x4000
-        self.frame.bus[cycle] = (value, self.memory(bank + 0x3FFF))
+        bus = self.frame.bus
+        bus[cycle] = (value, self.memory(bank + 0x3FFF))
+        if len(bus) > BUS_KEPT:  # (no write began a new frame log for a while: drop what no frame drawn needs)
+            self.frame.bus = _bus_from(bus, cycle - cycle % CYCLES_PER_FRAME - CYCLES_PER_FRAME)
 
     def write(self, reg: int, value: int, cycle: int) -> None:
         reg &= 0x3F
