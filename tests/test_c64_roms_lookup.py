@@ -85,10 +85,115 @@ def test_run_without_roms_uses_the_stubs_and_says_so():
     assert "1234" in proc.stdout
 
 
-def test_machine_options_without_roms_are_an_error():
-    proc = _cli("run", "build/superhirn.prg", "--type", "1\\r")
-    assert proc.returncode == 1
-    assert "--type needs the C64 ROM images" in proc.stderr
+@pytest.mark.parametrize("options, why", [
+    (["--type", "1\\r"], "typing goes through the KERNAL's keyboard buffer and screen editor"),
+    (["--disk", "build/asm6502.d64"], "device 8 is the KERNAL's serial bus and BASIC's LOAD"),
+    (["--until-text", "1234"], "the stubs' CHROUT prints: nothing reaches screen memory to be found"),
+])
+def test_machine_options_the_stubs_cannot_honour_are_an_error(options, why):
+    proc = _cli("run", "build/superhirn.prg", *options)
+    assert proc.returncode == 1, why
+    assert f"{options[0]} needs the C64 ROM images, and none were found" in proc.stderr, why
+    assert proc.stdout == "", "it does not run"
+
+
+# A program for the options the stubs honour: it waits for a line below the picture (no bad
+# lines), starts CIA 1's timer A with latch 2 as a one-shot, interrupts on, counts INYs from
+# "0" until the interrupt comes, prints the count ($0314's handler) and returns.  The 6526's
+# interrupt output comes one cycle after the 6526A's (test_c64_models.CIA_DELAY): one INY more.
+CIA_PROGRAM = """*= $c000
+         sei
+         lda #$fc
+wait     cmp $d012
+         bne wait
+         lda #$00
+         sta $dc0e
+         lda #<handler
+         sta $0314
+         lda #>handler
+         sta $0315
+         lda #$7f
+         sta $dc0d
+         bit $dc0d
+         lda #$81
+         sta $dc0d
+         lda #2
+         sta $dc04
+         lda #0
+         sta $dc05
+         ldy #$30
+         cli
+         lda #$19
+         sta $dc0e
+""" + "         iny\n" * 8 + """done     jmp done
+handler  tya
+         jsr $ffd2
+         ldx #$fd
+         txs
+         rts
+"""
+# a line read with CHRIN, then "OK"
+ASK_PROGRAM = """*= $c000
+         lda #$3f
+         jsr $ffd2
+read     jsr $ffcf
+         cmp #$0d
+         bne read
+         lda #$0d
+         jsr $ffd2
+         lda #$4f
+         jsr $ffd2
+         lda #$4b
+         jsr $ffd2
+         rts
+"""
+
+
+def _prg(tmp_path, source, name):
+    from asm6502.asm import assemble
+
+    path = tmp_path / f"{name}.prg"
+    result = assemble(source, f"{name}.asm")
+    path.write_bytes(result.prg)
+    return str(path), result.symbols
+
+
+@pytest.mark.parametrize("options, like, unlike, why", [
+    (["--cia", "6526a"], ["--model", "c64c"], ["--model", "c64"], "the old C64 with the C64C's CIAs"),
+    (["--model", "c64c", "--cia", "6526"], ["--model", "c64"], ["--model", "c64c"], "the C64C with the old CIAs"),
+])
+def test_cia_on_the_stubs_picks_the_chips_as_model_does(tmp_path, options, like, unlike, why):
+    prg, _symbols = _prg(tmp_path, CIA_PROGRAM, "cia")
+    got, same, other = (_cli("run", prg, *o) for o in (options, like, unlike))
+    assert got.returncode == same.returncode == other.returncode == 0, got.stderr
+    assert got.stdout == same.stdout != other.stdout, why
+
+
+@pytest.mark.parametrize("options, code, stdout, said, why", [
+    (["--until-pc", "handler"], 0, "", "note: pc: the PC reached $C041", "the handler is reached: a success"),
+    (["--until-pc", "done"], 1, "4\n", "error: returned: returned from SYS (final RTS); the PC did not reach $C03E",
+     "the interrupt comes before the loop: the program returns, the condition not met"),
+    (["--until-pc", "handler", "--cycles", "100"], 1, "", "the PC did not reach $C041",
+     "the cycles run out first"),
+])
+def test_until_pc_on_the_stubs_stops_where_the_pc_gets(tmp_path, options, code, stdout, said, why):
+    prg, symbols = _prg(tmp_path, CIA_PROGRAM, "cia")
+    options = [f"${symbols[o]:04X}" if o in symbols else o for o in options]
+    proc = _cli("run", prg, *options, "--stats")
+    assert (proc.returncode, proc.stdout) == (code, stdout), why
+    assert said in proc.stderr, why
+
+
+@pytest.mark.parametrize("options, stdout, why", [
+    ([], "?ABC\nOK\n", "the output with the typed line echoed, as the screen shows it"),
+    (["--transcript"], "?\nOK\n", "what went through CHROUT: the typed line is not"),
+])
+def test_transcript_on_the_stubs_is_what_went_through_chrout(tmp_path, options, stdout, why):
+    prg, _symbols = _prg(tmp_path, ASK_PROGRAM, "ask")
+    env = dict(os.environ, ASM6502_ROMS="none")
+    proc = subprocess.run([sys.executable, "-m", "asm6502", "run", prg, *options], check=False, capture_output=True,
+                          text=True, env=env, cwd=ROOT, input="ABC\n")
+    assert (proc.returncode, proc.stdout) == (0, stdout), why
 
 
 def test_a_screenshot_without_roms_says_what_it_lacks(tmp_path):

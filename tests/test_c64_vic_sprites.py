@@ -359,3 +359,119 @@ def test_a_sprite_moved_after_its_fetch_is_shown_again():
     again after its fetch, with the row fetched on the line (the 9-sprites trick)."""
     got = _data_by_line(0, 100, {105, 106}, [(105, 50, 0x00, 0x70), (105, 50, 0x10, 0x01)])
     assert got == {105: [_row(4), _row(5)], 106: [_row(6)]}
+
+
+# --- what a sprite without DMA reads: the CPU's bytes on the VIC's bus ------------------------
+# Sprites 3-7 at X $164, Y BUS_LINE: matched after cycle 58 of that line, each shows there what
+# its s-accesses read in the line's first cycles, before its DMA began (sprite n: 0-based cycles
+# 2(n-3) and 2(n-3)+1).  Each frame the program waits for line BUS_LINE - 1, puts $5A at $3FFF
+# (the idle access's address in bank 0) and $3C in $D000, then comes to SNIPPET 46 cycles after
+# that write (whatever the wait's jitter: the cycles below count from that write) and puts $00
+# back at $3FFF.  The display is off: no bad lines.
+BUS_LINE = 100
+BUS_PROGRAM = """*= $c000
+         sei
+         lda #{d011}
+         sta $d011
+         lda #$77
+         sta $39ff
+         lda #$07
+         sta $d025
+         lda #$f8
+         sta $d015
+         sta $d010
+         ldx #8
+pos      lda #$64
+         sta $d006,x
+         lda #{line}
+         sta $d007,x
+         dex
+         dex
+         bpl pos
+frame    lda #{line}-1
+w1       cmp $d012
+         bne w1
+         lda #$5a
+         sta $3fff
+         lda #$3c
+         sta $d000
+         ldy #0
+         ldx #8
+delay    dex
+         bne delay
+         nop
+{snippet}
+         lda #$00
+         sta $3fff
+         jmp frame
+"""
+SNIPPET_START = 46  # the snippet's first cycle after the write of $3C to $D000
+
+
+def _bus_sprites(snippet, d011=0x0B):
+    """(the cycle of line BUS_LINE the snippet starts in, {sprite: its 24 bits shown on the
+    line}) from the last whole frame the machine drew."""
+    m = booted(make_test_roms())
+    m.inject_prg(assemble(BUS_PROGRAM.format(d011=d011, line=BUS_LINE, snippet=snippet), "bus.asm").prg)
+    m.cpu.pc = 0xC000
+    m.run(CYCLES_PER_FRAME * 4, stop_when_idle=False)
+    _now, log = m.vic.frames_for_picture(m.cpu.cycles)
+    line_start = log.cycle + BUS_LINE * 63
+    preload = [c for c, reg, value in log.writes if reg == 0 and value == 0x3C and line_start - 63 <= c < line_start]
+    assert len(preload) == 1, "the write of $3C to $D000 in the line before"
+    drawer = vicdraw.LineDrawer(log, m.vic.memory, m.vic.colour_ram, m.vic.model)
+    for _line in range(BUS_LINE):
+        drawer.step()
+        drawer.finish_line()
+    drawer.step()
+    shown = {}
+    for n, _column, pixels in drawer.sprites(BUS_LINE):
+        bits = 0
+        for off, _src in pixels:
+            bits |= 1 << (23 - off)
+        shown[n] = bits
+    return preload[0] + SNIPPET_START - line_start, shown
+
+
+@pytest.mark.parametrize("snippet, accesses, d011, why", [
+    ("         lda #$a5\n         sta $d000,y", {5: 0x3C, 6: 0xA5}, 0x0B,
+     "STA abs,Y reads the address first (cycle 4 of 5: $D000's $3C), then writes $A5: the "
+     "trick of the test program's readme"),
+    ("         lda $d025", {3: 0xF7}, 0x0B, "a read: the byte read, with the register's unused bits 4-7 set"),
+    ("         inc $d000", {3: 0x3C, 4: 0x3C, 5: 0x3D}, 0x0B,
+     "a read-modify-write: the read, the old byte written back, the new one"),
+    ("         lda #$96\n         sta $d02f", {5: 0x96}, 0x0B, "a write to an unused register: on the bus all the same"),
+    ("         lda $3fff\n         sta $0400\n         lda $dc01\n         nop", {}, 0x0B,
+     "RAM and the CIA: not the VIC's bus, which stays $FF"),
+    ("         lda #$a5\n         sta $d000,y", {5: 0x3C, 6: 0xA5}, 0x4B,
+     "ECM set: the idle access between still reads $3FFF (not $39FF's $77)"),
+])
+def test_a_sprite_without_dma_reads_the_cpus_bytes_on_the_bus(snippet, accesses, d011, why):
+    """Each of sprites 3-7 shows on line BUS_LINE: first the byte of the CPU's read or write of
+    a VIC register in the second half of its first cycle ($FF without one), last that of its
+    second cycle, and between them the byte at $3FFF as it was at such an access ($5A: the
+    program puts $00 back later)."""
+    start, shown = _bus_sprites(snippet, d011)
+    assert sorted(shown) == [3, 4, 5, 6, 7], "all five shown on the line their DMA begins"
+    bus = {start + k: value for k, value in accesses.items()}
+    assert all(0 <= c <= 9 for c in bus), f"the snippet's accesses in the sprites' cycles ({start=})"
+    for n in range(3, 8):
+        first, second = 2 * (n - 3), 2 * (n - 3) + 1
+        got = shown[n]
+        assert (got >> 16, got & 0xFF) == (bus.get(first, 0xFF), bus.get(second, 0xFF)), (n, why)
+        if first in bus or second in bus:
+            assert got >> 8 & 0xFF == 0x5A, (n, why)
+
+
+def test_the_bus_log_stays_bounded_while_no_write_begins_a_new_frame_log():
+    """A program that reads the raster for 40 frames and writes no VIC register: the log of those
+    reads holds at most two frames' worth (every cycle with a sprite's phi-2 s-access, 312
+    lines), the oldest dropped -- never the frame in progress or the one before."""
+    vic = VIC()
+    for cycle in range(0, 40 * CYCLES_PER_FRAME, 7):
+        vic.read(0x12, cycle)
+    kept = sorted(vic.frame.bus)
+    assert len(kept) <= 2 * vicdraw.LINES * len(vicdraw.SPRITE_BUS_CYCLES)
+    assert kept[0] >= 20 * CYCLES_PER_FRAME, "the first frames' reads dropped"
+    last_two = [c for c in range(38 * CYCLES_PER_FRAME, 40 * CYCLES_PER_FRAME, 7) if c % 63 in vicdraw.SPRITE_BUS_CYCLES]
+    assert set(last_two) <= set(kept), "the frame in progress and the one before kept"

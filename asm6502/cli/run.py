@@ -52,7 +52,10 @@ shows it when the program has returned, or after those cycles (what it put in
 screen memory and the registers: border, background, bitmaps, colours line by
 line; CHROUT's text is printed, not drawn, and without the character ROM there
 are no characters); --screenshot-at and --strip take it on the way, counted from
-the program's start.
+the program's start. --model and --cia pick the chips as on the C64, --until-pc
+ADDR stops there (a success; returning first is not), --transcript leaves the
+typed lines out of what is printed; --disk, --type and --until-text need the
+ROM images.
 
 Interactive (stdin is a terminal, no --input): type your answers, RETURN ends
 a line. Scripted: --input FILE (or a pipe on stdin) supplies the keystrokes;
@@ -179,9 +182,11 @@ class _Stream:
 
     SLICE = 1_000_000  # instructions (about a second of the emulator at its slowest)
 
-    def __init__(self, stream, machine: Machine):
+    def __init__(self, stream, machine: Machine, until_pc: int | None = None, transcript: bool = False):
         self.stream = stream
         self.machine = machine
+        self.until_pc = until_pc  # --until-pc: the run stops there
+        self.transcript = transcript  # --transcript: the CHROUT bytes alone, without the typed lines
         self.last = "\n"
 
     def flush(self) -> None:
@@ -190,7 +195,7 @@ class _Stream:
         prints it), instead of a literal {clr}."""
         parts: list[str] = []
         last = self.last
-        for k, chunk in enumerate(self.machine.take_screen().split(bytes([CLR]))):
+        for k, chunk in enumerate(self.machine.take_screen(self.transcript).split(bytes([CLR]))):
             if k and last != "\n":  # a CLR after text on the current line
                 parts.append("\n")
                 last = "\n"
@@ -209,12 +214,13 @@ class _Stream:
         machine = self.machine
         cpu = machine.cpu
         end = cpu.cycles + cycles
-        result = (machine.run(start, min(self.SLICE, budget), max_cycles=cycles) if start is not None
-                  else machine.resume(min(self.SLICE, budget), max_cycles=cycles))
+        until = self.until_pc
+        result = (machine.run(start, min(self.SLICE, budget), max_cycles=cycles, until_pc=until) if start is not None
+                  else machine.resume(min(self.SLICE, budget), max_cycles=cycles, until_pc=until))
         done = result.instructions
         while result.reason is StopReason.BUDGET and done < budget:
             self.flush()
-            result = machine.resume(min(self.SLICE, budget - done), max_cycles=end - cpu.cycles)
+            result = machine.resume(min(self.SLICE, budget - done), max_cycles=end - cpu.cycles, until_pc=until)
             done += result.instructions
         self.flush()
 
@@ -265,10 +271,11 @@ def _run(args: argparse.Namespace, files: Files) -> int:
         from asm6502.cli.run_c64 import run_on_c64
 
         return run_on_c64(args, lookup.roms, files)
+    # what the stubs cannot do as the ROMs do: a disk (the KERNAL's serial bus and LOAD), typing
+    # (the KERNAL's keyboard buffer and screen editor), text on the screen (the stubs' CHROUT
+    # prints, it puts nothing in screen memory); --cia, --until-pc and --transcript they can
     machine_only = [name for name, value in (("--disk", args.disk), ("--type", args.type),
-                                             ("--until-text", args.until_text), ("--until-pc", args.until_pc),
-                                             ("--transcript", args.transcript),
-                                             ("--cia", args.cia is not None)) if value]
+                                             ("--until-text", args.until_text)) if value]
     if machine_only or args.prg is None:
         what = ", ".join(machine_only) or "running without a PRG"
         if lookup is None:
@@ -309,11 +316,11 @@ def _run_stubbed(args: argparse.Namespace, files: Files, note: str | None = None
     end = machine.cpu.cycles + cycles
     frames: list[list[bytearray]] = []  # the pictures taken on the way (--screenshot-at, --strip)
     if interactive:
-        result = machine.run(entry, args.max_instructions, max_cycles=cycles)
+        result = machine.run(entry, args.max_instructions, max_cycles=cycles, until_pc=args.until_pc)
     else:
         text = "" if terminal else files.text(args.input or "-", what="input")
         machine.feed(text_to_keys(text, args.input or "<stdin>"))
-        stream = _Stream(sys.stdout, machine)
+        stream = _Stream(sys.stdout, machine, args.until_pc, args.transcript)
         result, frames = _run_with_pictures(stream, entry, args, cycles)
     total = result.instructions
     waited = False
@@ -328,7 +335,7 @@ def _run_stubbed(args: argparse.Namespace, files: Files, note: str | None = None
             break
         screen.swallow_cr = True
         machine.feed(text_to_keys(line if line.endswith("\n") else line + "\n", "<stdin>"))
-        result = machine.resume(args.max_instructions, max_cycles=end - machine.cpu.cycles)
+        result = machine.resume(args.max_instructions, max_cycles=end - machine.cpu.cycles, until_pc=args.until_pc)
         total += result.instructions
     if interactive:
         screen.flush()
@@ -337,12 +344,17 @@ def _run_stubbed(args: argparse.Namespace, files: Files, note: str | None = None
     else:
         if stream.last != "\n":
             sys.stdout.write("\n")
-    ran_out = args.cycles is not None and result.reason is StopReason.CYCLES  # (what --cycles N asked for)
-    ok = result.ok or ran_out
+    if args.until_pc is not None:  # (the condition asked for, as on the C64: met or not)
+        ok = result.reason is StopReason.PC
+    else:
+        ran_out = args.cycles is not None and result.reason is StopReason.CYCLES  # (what --cycles N asked for)
+        ok = result.ok or ran_out
     if args.stats or not ok:
         message = result.message
         if result.reason is StopReason.INPUT_NEEDED:
             message = f"the input ended: {message}"
+        if args.until_pc is not None and not ok:
+            message = f"{message}; the PC did not reach ${args.until_pc:04X}"
         hint = ("; a program that never returns (a raster loop, say) is stopped after N clock cycles, "
                 "a success, by --cycles N" if result.reason is StopReason.BUDGET and args.cycles is None else "")
         print(f"asm6502 run: {'note' if ok else 'error'}: {result.reason.value}: {message} (PC ${result.pc:04X}, "

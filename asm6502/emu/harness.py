@@ -82,11 +82,12 @@ class StopReason(str, Enum):
     INPUT_NEEDED = "input-needed"  # CHRIN/GETIN wait for keys: feed() then resume()
     BUDGET = "budget"
     CYCLES = "cycles"  # the clock cycles the run was given have passed (run(..., max_cycles=N))
+    PC = "pc"  # the PC reached the address the run was to stop at (run(..., until_pc=ADDR))
 
 
 _REASONS = {"returned": StopReason.RETURNED, "brk": StopReason.BRK, "rom-call": StopReason.ROM_CALL,
             "halt": StopReason.JAM, "exit": StopReason.EXIT, "input-needed": StopReason.INPUT_NEEDED,
-            "instructions": StopReason.BUDGET, "cycles": StopReason.CYCLES}
+            "instructions": StopReason.BUDGET, "cycles": StopReason.CYCLES, "pc": StopReason.PC}
 
 
 @dataclass(frozen=True)
@@ -232,12 +233,13 @@ class Machine:
 
     # --- running --------------------------------------------------------------
     def run(self, start: int, max_instructions: int = DEFAULT_BUDGET, as_sys: bool = True,
-            max_cycles: int = NO_CYCLE_LIMIT) -> RunResult:
+            max_cycles: int = NO_CYCLE_LIMIT, until_pc: int | None = None) -> RunResult:
         """Start at ``start`` like BASIC's SYS: A/X/Y/P from $030C-$030F, the
         return address $E146 on the stack; the final RTS ends the run and stores
         A/X/Y/P back to $030C-$030F.  ``as_sys=False`` keeps the registers and
         stack as they are (the caller set them up).  *max_cycles*: stop (CYCLES) when that many
-        clock cycles have passed."""
+        clock cycles have passed; *until_pc*: stop (PC) when the PC reaches it (``C64.run``'s
+        watch, as on the real ROMs)."""
         cpu = self.cpu
         if as_sys:
             cpu.sp = 0xFF
@@ -245,13 +247,14 @@ class Machine:
             cpu.p = self.memory[SAREG + 3] | cpu.UNUSED | cpu.BREAK
             cpu.stPushWord(SYS_RETURN - 1)
         cpu.pc = start & 0xFFFF
-        return self.resume(max_instructions, max_cycles)
+        return self.resume(max_instructions, max_cycles, until_pc)
 
-    def resume(self, max_instructions: int = DEFAULT_BUDGET, max_cycles: int = NO_CYCLE_LIMIT) -> RunResult:
+    def resume(self, max_instructions: int = DEFAULT_BUDGET, max_cycles: int = NO_CYCLE_LIMIT,
+               until_pc: int | None = None) -> RunResult:
         """Continue after INPUT_NEEDED (feed keys first), BUDGET or CYCLES."""
         out_mark = len(self.output)
         before = self.c64.instructions
-        stop = self.c64.run(max_cycles, stop_when_idle=False, max_instructions=max_instructions)
+        stop = self.c64.run(max_cycles, until_pc=until_pc, stop_when_idle=False, max_instructions=max_instructions)
         cpu = self.cpu
         reason = _REASONS.get(stop.reason)
         if reason is None:
@@ -261,10 +264,11 @@ class Machine:
             stop.message, cpu.a, cpu.x, cpu.y, cpu.p, cpu.sp,
         )
 
-    def take_screen(self) -> bytes:
-        """The screen bytes since the last call; they (and ``output``) are forgotten here, so a
-        caller that streams them keeps memory flat however long the program prints."""
-        data = bytes(self.screen)
+    def take_screen(self, transcript: bool = False) -> bytes:
+        """The screen bytes since the last call (*transcript*: the CHROUT bytes alone, the typed
+        lines not echoed); they and ``output`` are forgotten here, so a caller that streams
+        them keeps memory flat however long the program prints."""
+        data = bytes(self.output if transcript else self.screen)
         self.screen.clear()
         self.output.clear()
         return data

@@ -58,7 +58,12 @@ BUS_REG = vicdraw.BUS_REG  # ... for the byte the stalled CPU leaves on the bus 
 # k - 1).  Bad line: BA low from cycle 12, c-accesses 15-54 (Bauer 3.6.3).
 BAD_LINE_WINDOW = (11, 53)
 # sprite n: its two access cycles (p- and s-accesses), BA low three cycles before them
-SPRITE_ACCESS = tuple(57 + 2 * n if n < 3 else 63 + 2 * (n - 3) for n in range(8))
+SPRITE_ACCESS = vicdraw.SPRITE_ACCESS
+SPRITE_BUS_CYCLES = vicdraw.SPRITE_BUS_CYCLES
+# more than two frames' worth of CPU accesses in those cycles: a frame log's ``bus`` holds
+# older ones, which no picture or collision walk reads (they draw the frame in progress and
+# the one before, after ``_rotate``)
+BUS_KEPT = 2 * LINES * len(SPRITE_BUS_CYCLES)
 
 
 def _sprite_windows(mask: int) -> tuple[tuple[int, int], ...]:
@@ -109,6 +114,13 @@ def _bits(hits: tuple[tuple[int, int], ...], first: int, end: int) -> tuple[int,
             low = (m & -m).bit_length() - 1
             at = low if at < 0 else min(at, low)
     return bits, at
+
+
+def _bus_from(bus: dict[int, tuple[int, int]], cycle: int) -> dict[int, tuple[int, int]]:
+    """The entries of a frame log's ``bus`` from *cycle* on (logged before a write began the
+    frame they belong to; the frame before keeps them too: its last line's sprites 3-7 make
+    their s-accesses in the next frame's first cycles)."""
+    return {c: seen for c, seen in bus.items() if c >= cycle} if bus else {}
 
 
 class VIC:
@@ -325,6 +337,7 @@ class VIC:
         border = vicdraw.border_at_end(done)
         if frame_start - done.cycle > CYCLES_PER_FRAME:  # a frame without writes between
             done = FrameLog(frame_start - CYCLES_PER_FRAME, self.regs, den, border)
+            done.bus = _bus_from(self.frame.bus, done.cycle)
             border = vicdraw.border_at_end(done)
             spill = []  # (its lines not walked: their collisions are not looked for)
         if done is not self.frame:
@@ -336,6 +349,7 @@ class VIC:
                               den and cycle >= frame_start + vicdraw.DEN_LINE * CYCLES_PER_LINE, border)
         self.frame.prior = done
         self.frame.spill = spill
+        self.frame.bus = _bus_from(done.bus, frame_start)
         self.cursor = None
         self.peeked = None
 
@@ -570,21 +584,21 @@ class VIC:
         reg &= 0x3F
         r = self.regs
         if reg == 0x11:
-            return (r[0x11] & 0x7F) | ((self.raster_line(cycle) & 0x100) >> 1)
-        if reg == 0x12:
-            return self.raster_line(cycle) & 0xFF
-        if reg == 0x19:
+            value = (r[0x11] & 0x7F) | ((self.raster_line(cycle) & 0x100) >> 1)
+        elif reg == 0x12:
+            value = self.raster_line(cycle) & 0xFF
+        elif reg == 0x19:
             self._pen_retrigger(cycle)
             if r[0x15] and (self.enable & 0x06 or self.wants_collisions):
                 self.catch_up(cycle)
             self.update(cycle)
-            return self.flags | 0x70 | (0x80 if self.flags & self.enable else 0)
-        if reg == 0x1A:
-            return self.enable | 0xF0
-        if reg in (0x13, 0x14):
+            value = self.flags | 0x70 | (0x80 if self.flags & self.enable else 0)
+        elif reg == 0x1A:
+            value = self.enable | 0xF0
+        elif reg in (0x13, 0x14):
             self._pen_retrigger(cycle)
-            return self.lpx if reg == 0x13 else self.lpy
-        if reg in (0x1E, 0x1F):  # collisions: reading clears the register (Bauer 3.8.2)
+            value = self.lpx if reg == 0x13 else self.lpy
+        elif reg in (0x1E, 0x1F):  # collisions: reading clears the register (Bauer 3.8.2)
             self.wants_collisions = True
             if r[0x15]:
                 self.catch_up(cycle)
@@ -594,19 +608,40 @@ class VIC:
                 value, self.collide_sb, self.sb_from = self.collide_sb, 0, 8 * cycle
             if self.enable & 0x06:
                 self._schedule_lines(cycle)
-            return value
-        if reg == 0x16:
-            return r[reg] | 0xC0
-        if reg == 0x18:
-            return r[reg] | 0x01
-        if 0x20 <= reg <= 0x2E:
-            return r[reg] | 0xF0
-        if reg >= 0x2F:
-            return 0xFF
-        return r[reg]
+        elif reg == 0x16:
+            value = r[reg] | 0xC0
+        elif reg == 0x18:
+            value = r[reg] | 0x01
+        elif 0x20 <= reg <= 0x2E:
+            value = r[reg] | 0xF0
+        elif reg >= 0x2F:
+            value = 0xFF
+        else:
+            value = r[reg]
+        if cycle % CYCLES_PER_LINE in SPRITE_BUS_CYCLES:
+            self._note_bus(cycle, value)
+        return value
+
+    def _note_bus(self, cycle: int, value: int) -> None:
+        """A CPU read or write of a VIC register in a cycle with a sprite's phi-2 s-access: the
+        byte is on the VIC's internal bus, which that s-access reads while the CPU has the bus
+        (VICE's x64sc: vicii-mem.c, vicii_read and vicii_store set ``last_bus_phi2``;
+        vicii-fetch.c, sprite_dma_cycle_0/2 take it without DMA or while BA has been low for
+        fewer than 3 cycles; vicii-cycle.c sets it back to $FF after each cycle's phi-2
+        fetches).  Logged with the byte at $3FFF of the bank as memory holds it now: the
+        idle access of the s-access between (phi 1 of the next cycle, vicii_fetch_idle)
+        reads it, and the CPU writes no RAM in this cycle.  (By cycle, in the frame log of
+        the last write: the next frame's log takes those of its cycles, ``_rotate``.)"""
+        bank = (3 - (self.regs[BANK_REG] & 3)) * 0x4000
+        bus = self.frame.bus
+        bus[cycle] = (value, self.memory(bank + 0x3FFF))
+        if len(bus) > BUS_KEPT:  # (no write began a new frame log for a while: drop what no frame drawn needs)
+            self.frame.bus = _bus_from(bus, cycle - cycle % CYCLES_PER_FRAME - CYCLES_PER_FRAME)
 
     def write(self, reg: int, value: int, cycle: int) -> None:
         reg &= 0x3F
+        if cycle % CYCLES_PER_LINE in SPRITE_BUS_CYCLES:
+            self._note_bus(cycle, value)
         if reg == 0x19:  # acknowledge: a 1 bit clears the latch bit
             self.update(cycle)
             was = self.flags & self.enable

@@ -61,6 +61,14 @@ DISPLAY_CYCLE = 57  # cycle 58: MC from MCBASE, the display flag
 # the cycle (0-based) BA goes low for sprite n's fetch, three before its first s-access: sprite
 # 0's p-access is in cycle 58, its s-accesses in 58 (second half) and 59 (Bauer 3.6.3)
 SPRITE_FIRST_BA = tuple(54 + 2 * n for n in range(8))
+# sprite n's two access cycles from its line's start: the p-access and the first s-access (in
+# the second half, phi 2) in the first; the second s-access (phi 1) and the third (phi 2) in
+# the next (Bauer 3.6.3)
+SPRITE_ACCESS = tuple(first + 3 for first in SPRITE_FIRST_BA)
+# the cycles of a line (0-based) with a sprite's phi-2 s-access: the VIC logs the byte of a CPU
+# access to one of its registers made in them (``FrameLog.bus``), which such an s-access reads
+# while the CPU has the bus
+SPRITE_BUS_CYCLES = frozenset((a + k) % CYCLES_PER_LINE for a in SPRITE_ACCESS for k in (0, 1))
 X_OF_CYCLE0 = -12 * 8  # picture column of the start of a line's cycle 1 (0-based cycle 0)
 # A line's pixels in the order the beam draws them: beam position b = picture column + 96 is
 # drawn in the line's cycle b // 8 (0-based), and a read of a collision register sees a pixel
@@ -93,15 +101,18 @@ Fetch = Callable[[int], int]
 class FrameLog:
     """The registers of one frame: their values at its start (``start``, 0x40 VIC
     registers, the bank at index 0x40, the bus byte at ``BUS_REG``) and the writes during
-    it, (cycle, reg, value) in order."""
+    it, (cycle, reg, value) in order; ``bus``: by cycle, for the CPU's reads and writes of a
+    VIC register in ``SPRITE_BUS_CYCLES``, (the byte, the byte at $3FFF of the VIC's bank
+    then)."""
 
-    __slots__ = ("cycle", "start", "writes", "den", "border", "prior", "matrix", "spill")
+    __slots__ = ("cycle", "start", "writes", "bus", "den", "border", "prior", "matrix", "spill")
 
     def __init__(self, cycle: int, regs: list[int], den: bool,
                  border: tuple[bool, bool, bool] = (True, True, True)):
         self.cycle = cycle  # the frame's first cycle
         self.start = list(regs) + [0] * (BUS_REG + 1 - len(regs))  # (a short list: no bus byte)
         self.writes: list[tuple[int, int, int]] = []
+        self.bus: dict[int, tuple[int, int]] = {}
         self.den = den  # DEN was set in line $30 (a frame in progress: as far as known)
         self.border = border  # the border flip-flops at its start (``LineDrawer.border_state``)
         # the frame before (its own ``prior`` dropped), whose last c-accesses leave the video
@@ -1160,9 +1171,9 @@ class LineDrawer:
         bytes at MC (MC advances by 3), in cycle 57 + 2n (0-based) and the next.
         Sprite 0's DMA turned on in cycle 56 (*late*) pulls BA low only from then: its first
         s-access, in the second half of cycle 58, comes in the third cycle of BA low, while
-        the CPU may still use the bus, and reads $FF (VICE's x64sc, vicii-fetch.c: a sprite's
-        phi-2 byte is the internal bus, $FF but in a cycle the CPU reads or writes a VIC
-        register, while BA has been low for fewer than 3 cycles; VICE testprogs
+        the CPU may still use the bus, and reads the internal bus (``_phi2_bus``; VICE's
+        x64sc, vicii-fetch.c: a sprite's phi-2 byte is the internal bus while BA has been low
+        for fewer than 3 cycles; VICE testprogs
         VICII/spriteenable spriteenable2, whose sprite 0 shows $FF as its first byte)."""
         regs, fetch = self.regs, self.fetch
         bank = (3 - (regs[0x40] & 3)) * 0x4000
@@ -1176,8 +1187,18 @@ class LineDrawer:
             fetch = lambda a: at(a, cycle + 1)  # noqa: E731
         base = bank + pointer * 64
         mc = (self.sp_mc[n] - 3) & 63  # (``sprite_line`` advanced MC past the three bytes)
-        first = 0xFF if late and SPRITE_FIRST_BA[n] < DMA_CYCLES[1] else fetch(base + mc)
+        if late and SPRITE_FIRST_BA[n] < DMA_CYCLES[1]:
+            first = self._phi2_bus(start + SPRITE_ACCESS[n])
+        else:
+            first = fetch(base + mc)
         self.sp_data[n] = first << 16 | fetch(base + ((mc + 1) & 63)) << 8 | fetch(base + ((mc + 2) & 63))
+
+    def _phi2_bus(self, cycle: int) -> int:
+        """The internal bus in the second half of *cycle*: the byte the CPU read from or wrote
+        to a VIC register in that cycle, else $FF (VICE's x64sc, vicii-mem.c and
+        vicii-cycle.c: ``last_bus_phi2``; ``FrameLog.bus``)."""
+        seen = self.log.bus.get(cycle)
+        return 0xFF if seen is None else seen[0]
 
     def _sprite_sequencer(self, line: int) -> None:
         """The line's sprite cycles (``sprite_line``), its writes to $D015, $D017 and the Y
@@ -1198,18 +1219,29 @@ class LineDrawer:
         self.sp_prev = list(self.sp_data)
         self.sp_dma, self.sp_shown, late = sprite_line(self.sp_dma, self.sp_shown, self.sp_mcbase, self.sp_mc,
                                                        self.sp_exp, regs, events, line)
-        idle = -1
-        for n in range(8):
-            if self.sp_dma >> n & 1:
+        # a sprite without DMA (seen where it is shown on the line its DMA begins) reads the
+        # internal bus in the second half of its two cycles (``_phi2_bus``), and between them
+        # the idle access to $3FFF of the bank: as memory held it at a CPU access to a VIC
+        # register in one of those cycles, else as the VIC read it then (VICE testprogs
+        # VICII/sb_sprite_fetch readme; x64sc, vicii-fetch.c: sprite_dma_cycle_0/2,
+        # vicii_fetch_sprite_dma_1, vicii_fetch_idle)
+        bus, idle, dma, data = self.log.bus, -1, self.sp_dma, self.sp_data
+        for n, first in enumerate(SPRITE_ACCESS):
+            if dma >> n & 1:
                 self._fetch_sprite(n, start, bool(late >> n & 1))
-            else:
-                # no DMA: the s-accesses read the internal bus ($FF) and, in between, the
-                # idle address (VICE testprogs VICII/sb_sprite_fetch readme; x64sc,
-                # vicii-fetch.c) -- seen by a sprite shown on the line its DMA begins
+                continue
+            one, two = bus.get(start + first), bus.get(start + first + 1)
+            if one is not None or two is not None:
+                ghost = one[1] if one is not None else two[1]  # type: ignore[index]
+                data[n] = (0xFF if one is None else one[0]) << 16 | ghost << 8 | (0xFF if two is None else two[0])
+            else:  # (the CPU left the bus alone in its cycles: the idle byte as the VIC read it)
+                at = self._at(start + first + 1)
+                if at is not None:
+                    data[n] = 0xFF00FF | at((3 - (self.regs[0x40] & 3)) * 0x4000 + 0x3FFF, start + first + 1) << 8
+                    continue
                 if idle < 0:
-                    bank = (3 - (self.regs[0x40] & 3)) * 0x4000
-                    idle = 0xFF00FF | self.fetch(bank + (0x39FF if self.regs[0x11] & 0x40 else 0x3FFF)) << 8
-                self.sp_data[n] = idle
+                    idle = 0xFF00FF | self.fetch((3 - (self.regs[0x40] & 3)) * 0x4000 + 0x3FFF) << 8
+                data[n] = idle
 
     def reg_at(self, reg: int, cycle: int) -> int:
         """A register's value in *cycle* (the writes not applied yet looked at, not applied)."""
