@@ -89,7 +89,7 @@ class Bus:
 
     def fetch(self, addr: int) -> int:
         """The run loop's opcode fetch at *addr* (the machine's page test, then the list)."""
-        if addr > self.map.fetch_low and self.map.fetch_flags[addr]:
+        if self.map.fetch_flags[addr]:
             self.map.fetched(addr)
         return self.memory[addr]
 

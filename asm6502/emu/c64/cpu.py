@@ -2,9 +2,10 @@
 opcode and its cycles.
 
 ``C64CPU`` is ``mpu.FastMPU`` (py65's instruction methods with
-cheaper helpers).  Its instruction table (``instruction_table``) keeps py65's
-methods for the instructions without a memory operand (implied, accumulator,
-stack, jumps, branches) and makes every instruction with one from the opcode
+cheaper helpers).  Its instruction table (``instruction_table``) takes the
+instructions without a memory operand (implied, accumulator, stack, jumps,
+branches) from ``implied.IMPLIED`` (flat functions with py65's results; BRK, RTI
+and PLP stay py65's) and makes every instruction with one from the opcode
 table ``EVERY_OPCODE`` (below, made from the tables the assembler's ``--cpu
 6502i`` is made from) out of an addressing mode, an access (read, write,
 read-modify-write) and an operation:
@@ -57,6 +58,7 @@ from operator import attrgetter
 from typing import TYPE_CHECKING
 
 from asm6502.c64models import DEFAULT, Model
+from asm6502.emu.c64.implied import IMPLIED, NOP
 from asm6502.emu.c64.mpu import FastMPU
 from asm6502.opcodes import ACCESS, OPCODES, PAGE_CROSSING_MODES, Access, Mode, cycles
 from asm6502.opcodes_undoc import ACCESS as UNDOCUMENTED_ACCESS
@@ -214,15 +216,6 @@ class C64CPU(FastMPU):
                 self.pc = src[ptr] | src[high] << 8
         else:
             self.pc = m[ptr] | m[high] << 8
-
-    def inst_0x20(self):
-        """JSR: the target is read before the return address is pushed (as the chip's
-        low byte is), so a JSR whose operand runs past $FFFF can be run again."""
-        m = self.memory
-        pc = self.pc
-        target = m[pc] | m[pc + 1] << 8
-        self.stPushWord(pc + 1)
-        self.pc = target
 
     # -- arithmetic shared by ADC/SBC and the combined undocumented opcodes -----
     def adc(self, v: int) -> None:
@@ -807,6 +800,160 @@ def _write_absolute(value, last, hooks):
     return inst
 
 
+def _rmw_zero_page(op, cycles):
+    def inst(cpu):
+        m = cpu.memory
+        addr = m[cpu.pc]
+        if addr > 1:
+            m[addr] = op(cpu, m[addr])
+        else:
+            cpu.access_cycle = cycles - 1
+            cpu.write_high(addr, op(cpu, m[addr]))
+        cpu.pc += 1
+
+    return inst
+
+
+def _rmw_zero_page_x(op, cycles):
+    def inst(cpu):
+        m = cpu.memory
+        addr = (m[cpu.pc] + cpu.x) & 0xFF
+        if addr > 1:
+            m[addr] = op(cpu, m[addr])
+        else:
+            cpu.access_cycle = cycles - 1
+            cpu.write_high(addr, op(cpu, m[addr]))
+        cpu.pc += 1
+
+    return inst
+
+
+# The loads from zero page and immediate, the commonest reads, without the operation's call.
+
+def _lda_zero_page(cpu):
+    m = cpu.memory
+    v = cpu.a = m[m[cpu.pc]]
+    cpu.p = (cpu.p & 0x7D) | ((v & 0x80) if v else 0x02)
+    cpu.pc += 1
+
+
+def _ldx_zero_page(cpu):
+    m = cpu.memory
+    v = cpu.x = m[m[cpu.pc]]
+    cpu.p = (cpu.p & 0x7D) | ((v & 0x80) if v else 0x02)
+    cpu.pc += 1
+
+
+def _ldy_zero_page(cpu):
+    m = cpu.memory
+    v = cpu.y = m[m[cpu.pc]]
+    cpu.p = (cpu.p & 0x7D) | ((v & 0x80) if v else 0x02)
+    cpu.pc += 1
+
+
+def _lda_immediate(cpu):
+    pc = cpu.pc
+    v = cpu.a = cpu.memory[pc]
+    cpu.p = (cpu.p & 0x7D) | ((v & 0x80) if v else 0x02)
+    cpu.pc = pc + 1
+
+
+def _ldx_immediate(cpu):
+    pc = cpu.pc
+    v = cpu.x = cpu.memory[pc]
+    cpu.p = (cpu.p & 0x7D) | ((v & 0x80) if v else 0x02)
+    cpu.pc = pc + 1
+
+
+def _ldy_immediate(cpu):
+    pc = cpu.pc
+    v = cpu.y = cpu.memory[pc]
+    cpu.p = (cpu.p & 0x7D) | ((v & 0x80) if v else 0x02)
+    cpu.pc = pc + 1
+
+
+def _adc_zero_page(cpu):
+    """ADC zp; in decimal mode ``adc``'s."""
+    m = cpu.memory
+    v = m[m[cpu.pc]]
+    p = cpu.p
+    if p & 0x08:
+        cpu.adc(v)
+    else:
+        a = cpu.a
+        binary = a + v + (p & 1)
+        r = binary & 0xFF
+        cpu.p = ((p & 0x3C) | (r & 0x80) | (0x40 if ~(a ^ v) & (a ^ r) & 0x80 else 0)
+                 | (0 if r else 0x02) | (binary >> 8))
+        cpu.a = r
+    cpu.pc += 1
+
+
+# The shifts of a zero-page byte (BASIC's floating-point routines shift their registers in
+# zero page: ROR zp is a sixth of the instructions of a BASIC loop of arithmetic); $00 and
+# $01 are the port's (``_rmw_zero_page``'s path).
+
+def _ror_zero_page(cpu):
+    m = cpu.memory
+    addr = m[cpu.pc]
+    if addr < 2:
+        return ROR_ZERO_PAGE_PORT(cpu)
+    t = m[addr]
+    p = cpu.p
+    r = m[addr] = (t >> 1) | ((p & 1) << 7)
+    cpu.p = (p & 0x7C) | (t & 1) | ((r & 0x80) if r else 0x02)
+    cpu.pc += 1
+
+
+def _rol_zero_page(cpu):
+    m = cpu.memory
+    addr = m[cpu.pc]
+    if addr < 2:
+        return ROL_ZERO_PAGE_PORT(cpu)
+    t = m[addr]
+    p = cpu.p
+    r = m[addr] = ((t << 1) | (p & 1)) & 0xFF
+    cpu.p = (p & 0x7C) | (t >> 7) | ((r & 0x80) if r else 0x02)
+    cpu.pc += 1
+
+
+def _asl_zero_page(cpu):
+    m = cpu.memory
+    addr = m[cpu.pc]
+    if addr < 2:
+        return ASL_ZERO_PAGE_PORT(cpu)
+    t = m[addr]
+    r = m[addr] = (t << 1) & 0xFF
+    cpu.p = (cpu.p & 0x7C) | (t >> 7) | ((r & 0x80) if r else 0x02)
+    cpu.pc += 1
+
+
+def _lsr_zero_page(cpu):
+    m = cpu.memory
+    addr = m[cpu.pc]
+    if addr < 2:
+        return LSR_ZERO_PAGE_PORT(cpu)
+    t = m[addr]
+    m[addr] = t >> 1
+    cpu.p = (cpu.p & 0x7C) | (t & 1) | (0 if t > 1 else 0x02)
+    cpu.pc += 1
+
+
+ROR_ZERO_PAGE_PORT = _rmw_zero_page(_ror, CYCLES[0x66])
+ROL_ZERO_PAGE_PORT = _rmw_zero_page(_rol, CYCLES[0x26])
+ASL_ZERO_PAGE_PORT = _rmw_zero_page(_asl, CYCLES[0x06])
+LSR_ZERO_PAGE_PORT = _rmw_zero_page(_lsr, CYCLES[0x46])
+
+#: opcode -> its flat instruction: the loads LDA, LDX, LDY from zero page and immediate,
+#: ADC zp and the shifts of a zero-page byte, the commonest (no operation's call)
+FLAT: dict[int, Callable] = {
+    0xA5: _lda_zero_page, 0xA6: _ldx_zero_page, 0xA4: _ldy_zero_page,
+    0xA9: _lda_immediate, 0xA2: _ldx_immediate, 0xA0: _ldy_immediate,
+    0x65: _adc_zero_page, 0x66: _ror_zero_page, 0x26: _rol_zero_page, 0x06: _asl_zero_page,
+    0x46: _lsr_zero_page,
+}
+
+
 def _immediate(op):
     def inst(cpu):
         op(cpu, cpu.memory[cpu.pc])
@@ -928,7 +1075,8 @@ def instruction_table(zero_page_store: Callable | None = None, kept: VicMemory |
     store = _write_zero_page if zero_page_store is None else zero_page_store
     hooks = (PLAIN_WRITES, NOT_KEPT, [], None) if kept is None else (kept.plain, kept.kept, kept.writes, kept.store)
     table = list(C64CPU.instruct)
-    table[0x20] = C64CPU.inst_0x20
+    for code, inst in IMPLIED.items():
+        table[code] = inst
     table[0x6C] = C64CPU.inst_0x6c
     for op in EVERY_OPCODE:
         name, mode, access, operand, cyc = op.mnemonic, op.mode, op.access, op.mode.operand_size, op.cycles
@@ -936,7 +1084,7 @@ def instruction_table(zero_page_store: Callable | None = None, kept: VicMemory |
             table[op.code] = _jam(op.code)
         elif mode in (Mode.IMPLIED, Mode.ACCUMULATOR, Mode.RELATIVE) or access is Access.OTHER:
             if not op.documented:  # the implied NOPs
-                table[op.code] = C64CPU.instruct[0xEA]
+                table[op.code] = NOP
         elif name in HIGH_AND:
             value = _shs if name == "SHS" else HIGH_AND[name]
             base_of = _base_ind if mode is Mode.INDIRECT_INDEXED else _base_abs
@@ -964,6 +1112,12 @@ def instruction_table(zero_page_store: Callable | None = None, kept: VicMemory |
                 table[op.code] = _write_ind_y(WRITES[name], cyc - 2, cyc - 1, hooks)
             else:
                 table[op.code] = _write(WRITES[name], _address(mode, access, cyc), operand, cyc - 1, hooks)
+        elif mode is Mode.ZERO_PAGE:
+            table[op.code] = _rmw_zero_page(RMWS[name], cyc)
+        elif mode is Mode.ZERO_PAGE_X:
+            table[op.code] = _rmw_zero_page_x(RMWS[name], cyc)
         else:
             table[op.code] = _rmw(RMWS[name], _address(mode, access, cyc), operand, cyc, hooks)
+    for code, inst in FLAT.items():
+        table[code] = inst
     return table

@@ -554,7 +554,6 @@ class C64:
     def _frame(self) -> None:
         self.counters.frames += 1
         self.vicmem.new_frame(self.vic.regs, self.next_frame - CYCLES_PER_FRAME)
-        self.mm.exact_fetch_low()  # (lowered by a switch in the frame: raised again once a frame)
         mem = self.memory
         if self.buffer_keys and mem[NDX] == 0 and 0 < mem[XMAX] <= 10:
             n = min(len(self.buffer_keys), mem[XMAX])
@@ -753,11 +752,13 @@ class C64:
             self._service()
             while self._stop is None:
                 left = budget - done
-                fetch_low = mm.loop_low = mm.fetch_low
                 try:
+                    # Every instruction tests its page's flag, one list index, whatever the
+                    # page: code that switches banks (which flags the areas it switches) runs
+                    # its instructions elsewhere at the cost of code that never switches.
                     for i in range(left):  # (the loop's counter counts the instructions)
                         pc = cpu.pc
-                        if pc > fetch_low and fetch[pc]:  # (the page of --until-pc is flagged too)
+                        if fetch[pc]:  # (the page of --until-pc is flagged too)
                             if pc == watch:
                                 self._stop = Stop("pc", f"the PC reached ${watch:04X}", cpu.cycles)
                                 i -= 1
@@ -792,7 +793,6 @@ class C64:
             done += i
             self._stop = Stop("halt", halt.message, cpu.cycles)
         self.instructions += done - (self.traps_run - traps)
-        mm.loop_low = 0xFFFF
         if until_pc is not None:
             mm.watch(-1)
         self.settle()  # (between runs the memory list is the CPU's view)

@@ -57,9 +57,6 @@ W_PORT, W_PLAIN, W_BOTH, W_UNDER, W_IO = range(5)
 FIRST_PAGE = tuple((start >> 8) - 1 for _n, start, _e in BANKS)
 EDGE_PAGE = FIRST_PAGE[2]  # the I/O area's last page, the one before the KERNAL's
 EDGE_AREAS = 0b110
-#: per mask of areas: the address before the first page flagged for them (the run loop's fetch_low)
-FETCH_LOW = tuple(min([(FIRST_PAGE[i] << 8) - 1 for i in range(3) if mask >> i & 1] or [0xFFFF])
-                  for mask in range(8))
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -82,7 +79,7 @@ class MemoryMap:
 
     __slots__ = ("memory", "under", "rom", "cpu", "io_write", "ddr", "data", "kept", "reads", "after", "afters",
                  "held", "held_code", "bank", "banks", "area_flags", "edge_flag", "watched", "fetch_flags",
-                 "flagged", "unflagged", "fetch_low", "loop_low", "watch_page")
+                 "flagged", "unflagged", "watch_page")
 
     def __init__(self, memory: list[int], basic: list[int], chargen: list[int], kernal: list[int], cpu,
                  io_write: Callable[[int, int], None]):
@@ -117,8 +114,6 @@ class MemoryMap:
             self.fetch_flags += [self.page_flag(page)] * 0x100
         self.flagged = 0  # areas (bits) whose pages are flagged: the hooked ones, perhaps more (see flag)
         self.unflagged = ~0  # ~flagged (a switch tests it: one step fewer)
-        self.fetch_low = 0xFFFF  # below the first flagged page (perhaps lower: exact_fetch_low)
-        self.loop_low = 0xFFFF  # the fetch_low the run loop tests with
         self.use(self.bank)
 
     def _make(self, held: tuple[str, str, str], lines: int) -> Bank:
@@ -306,11 +301,6 @@ class MemoryMap:
             edge.clear()
         self.flagged = hooked
         self.unflagged = ~hooked
-        low = FETCH_LOW[hooked]
-        if low < self.fetch_low:
-            self.fetch_low = low
-            if low < self.loop_low:  # the run loop would not look at the page: stop it
-                self.cpu.limit = self.cpu.cycles
 
     def page_flag(self, page: int) -> list[bool] | bool:
         """The flag object of *page* (see flag)."""
@@ -328,18 +318,9 @@ class MemoryMap:
         self.watch_page = page
         if page >= 0:
             self._flag_page(page, self.watched)
-        self.exact_fetch_low()
 
     def _flag_page(self, page: int, flag: list[bool] | bool) -> None:
         self.fetch_flags[page << 8:(page + 1) << 8] = [flag] * 0x100
-
-    def exact_fetch_low(self) -> None:
-        """``fetch_low`` no lower than the flags need (the run loop takes it after a service;
-        a switch lowers it and the machine raises it again once a frame)."""
-        low = FETCH_LOW[self.flagged]
-        if self.watch_page >= 0:
-            low = min(low, (self.watch_page << 8) - 1)
-        self.fetch_low = low
 
     # --- RAM ---------------------------------------------------------------------------
     def ram(self, addr: int) -> int:
