@@ -13,7 +13,9 @@ text in one cell, checksum)::
 
 An empty cell is the empty slot of a column (no number: the row goes on with the line
 above; no checksum: the line goes on in the next row).  A printed line longer than the
-print width goes on in the next row without a number; its checksum comes at its end.
+print width goes on in the next row without a number; its checksum comes at its end (a row that
+goes on with digits, '63' or '99 THEN 5042', is the line's where they would be a line number that
+does not rise between its neighbours: :func:`_join_continuations`).
 Captions (``Listing 1. ...``), the ``(c) 64'er`` stamp, page headers and article text
 are rows or cells that belong to no line; they are counted as ``prose`` and never read as
 BASIC (not kept: a page of 8 million rows of article text would hold gigabytes).  Text without a
@@ -45,7 +47,8 @@ _OPEN = r"[<({\[«]"
 _CLOSE = r"[>)}\]»]"
 # <233>, < 104 >, <O67> (a letter for a digit), 078> or <078 (one bracket lost)
 _CHECKSUM = rf"(?:{_OPEN}\s*(?P<a>[{_DIGIT}](?:\s?[{_DIGIT}]){{2}})\s*{_CLOSE}|{_OPEN}\s*(?P<b>[0-9]{{3}})|(?P<c>[0-9]{{3}})\s*{_CLOSE})"
-CHECKSUM_CELL = re.compile(rf"^\s*{_SPECK}{_CHECKSUM}\s*$")
+# (a cell of its own: a speck may stand after it too, or be its '>' read as '.': '<184.')
+CHECKSUM_CELL = re.compile(rf"^\s*{_SPECK}{_CHECKSUM}[.,]?\s*$")
 CHECKSUM_AT_END = re.compile(rf"(?:^|\s){_SPECK}{_CHECKSUM}\s*$")
 CHECKSUM_INSIDE = re.compile(rf"(?<=\s)[<({{\[«]\s*(?P<a>[{_DIGIT}](?:\s?[{_DIGIT}]){{2}})\s*[>)}}\]»](?=\s)")
 NUMBER_CELL = re.compile(rf"^\s*(?P<n>[0-9](?:[{_DIGIT}]){{0,4}})\s*$")
@@ -187,6 +190,11 @@ def _segments(raw: str) -> list[_Segment]:
             slot = 1
         assert seg is not None
         m = CHECKSUM_CELL.match(text)
+        if m and not m.group("a") and _full_checksum_next(cells, k):
+            # '152)<TAB><118>': digits that end a line broken over rows, its checksum after them
+            seg.texts.append((text, col))
+            slot = 2
+            continue
         if m:
             seg.checksum = (m, col + m.start())
             segs.append(seg)
@@ -217,6 +225,13 @@ def _segments(raw: str) -> list[_Segment]:
     if seg is not None and (seg.number or seg.texts or seg.checksum):
         segs.append(seg)
     return segs
+
+
+def _full_checksum_next(cells: list[tuple[str, int]], k: int) -> bool:
+    """The next cell after cells[k] with text in it is a checksum with both its brackets."""
+    after = next((t for t, _ in cells[k + 1 :] if t.strip()), "")
+    m = CHECKSUM_CELL.match(after)
+    return m is not None and m.group("a") is not None
 
 
 def _text_follows(cells: list[tuple[str, int]], k: int) -> bool:
@@ -266,6 +281,8 @@ def _unmerge(raw: str) -> list[str] | None:
 
 
 _LINE_AFTER_CHECKSUM = re.compile(r"(?<=[>)}\]])[ \t]+(?=([0-9]{1,5})[ \t]+[A-Za-z?:=])")
+# a checksum with both brackets right after the text, no blank between them
+_GLUED_CHECKSUM = re.compile(r"(?<=\S)<[0-9]{3}>[ \t]*$")
 _FIRST_NUMBER = re.compile(r"^\s*([0-9]{1,5})[ \t]")
 # a caption ("Listing 1. Die ...") or the "(c) 64'er" stamp (OCR: "e 64'er", "© 64^er")
 _PROSE_AFTER_CHECKSUM = re.compile(r"(?<=[>)}\]])[ \t]+(?=[A-ZÄÖÜ][a-zäöüß]+[ .,:]|[©@ceC][ \t]?64\S?er)")
@@ -280,18 +297,27 @@ def _run_together(raw: str) -> list[str]:
     first = _FIRST_NUMBER.match(raw)
     last = int(first.group(1)) if first else -1
     cuts = []
+    in_one_cell = False  # a cut after a checksum, in the row's first cell (no tab before it)
+    glued: list[int] = []  # checksums OCR set against the text before them ('At-----<019> 40010 IF')
     for m in _LINE_AFTER_CHECKSUM.finditer(raw):
         number = int(m.group(1))
-        if CHECKSUM_AT_END.search(raw[: m.start()]) or number > last:
+        head = raw[: m.start()]
+        after_checksum = CHECKSUM_AT_END.search(head)
+        stuck = None if after_checksum else _GLUED_CHECKSUM.search(head)
+        if after_checksum or stuck or number > last:
             cuts.append(m.end())
             last = number
+            in_one_cell = in_one_cell or bool((after_checksum or stuck) and "\t" not in head)
+            if stuck is not None:
+                glued.append(stuck.start())
     caption = _PROSE_AFTER_CHECKSUM.search(raw)
     if caption and CHECKSUM_AT_END.search(raw[: caption.start()]) and (cuts or "\t" not in raw):
         cuts.append(caption.end())  # "... <178> Listing 1. Die User-Port-Alarmanlage."
-    if not cuts or ("\t" in raw and len(cuts) < 2):
+    if not cuts or ("\t" in raw and len(cuts) < 2 and not in_one_cell):
         return [raw]
     bounds = [0, *cuts, len(raw)]
-    parts = [" " * lo + raw[lo:hi] for lo, hi in pairwise(bounds)]
+    parts = [" " * lo + "".join(" " + c if at in glued else c for at, c in enumerate(raw[lo:hi], lo))
+             for lo, hi in pairwise(bounds)]
     return [p.replace("\t", " ") for p in parts] if "\t" in raw else parts
 
 
@@ -417,7 +443,33 @@ def find_records(text: str) -> Layout:
         if not _close(rec, open_, records):
             prose += len(rec.pieces)
     records.sort(key=lambda r: (r.block, r.column, r.order))
-    return Layout(records, prose)
+    return Layout(_join_continuations(records), prose)
+
+
+def _join_continuations(records: list[Record]) -> list[Record]:
+    """*records* with each row that goes on with the line above it joined to that line, where
+    the row starts with digits that read as a line number out of order: the line above has no
+    checksum yet, the row comes right under its last row, and its number does not rise between
+    that line's and the next line's (64'er 10/85 p. 74: '1 DATA ...,191,1' / '63<TAB><004>' is
+    line 1 ending in 163; '5040 ... IF X(l)=9' / '99 THEN 5042' is line 5040's 999).  A number
+    that fits between its neighbours stays a line."""
+    out: list[Record] = []
+    for k, rec in enumerate(records):
+        above = out[-1] if out else None
+        if above is not None and not rec.lost and not above.lost and above.checksum is None and rec.number_text \
+                and above.column == rec.column and above.block == rec.block and above.pieces \
+                and rec.line == above.pieces[-1].line + 1:
+            following = next((r.number for r in records[k + 1 :] if not r.lost and r.column == rec.column
+                              and r.block == rec.block), None)
+            if not (above.number < rec.number and (following is None or rec.number < following)):
+                rest = rec.text
+                above.pieces.append(Piece(rec.number_text + (" " if rest[:1].isalpha() else ""), rec.line, rec.col))
+                above.pieces.extend(rec.pieces)
+                above.checksum, above.checksum_text = rec.checksum, rec.checksum_text
+                above.checksum_line, above.checksum_col = rec.checksum_line, rec.checksum_col
+                continue
+        out.append(rec)
+    return out
 
 
 def _line_length(text: str) -> int:
