@@ -115,8 +115,9 @@ LATER = [
     # 10/85 p. 74: "ZLOADER" (Listing 3), two columns as tab-separated cells; the print has ':'
     # where the disk has REM blocks (4900, 7000); rows that go on with a line and start with
     # digits ('63', '99 THEN 5042', '152)' before the line's checksum) are the line's, not lines
-    # of their own (their numbers do not rise between their neighbours)
-    ("8510-p74-zloader.ocr.txt", 0, "8510-zloader.disk.txt", (73, 73, 41, 3, 25, 0, 7, 0, 71, 3, 3)),
+    # of their own (their numbers do not rise between their neighbours); 9999's first row beside
+    # 8499's checksum, its rest under an empty cell of the left column (recut.py cuts the two)
+    ("8510-p74-zloader.ocr.txt", 0, "8510-zloader.disk.txt", (74, 74, 43, 3, 25, 0, 6, 0, 72, 3, 3)),
     # 10/85 p. 74: Listing 4, DATA lines each with one graphics character in quotes; line 8538
     # after 8536's checksum in a row with a tab before its own
     ("8510-p74-zloader-aender.ocr.txt", 0, "8510-zloader-aender.disk.txt", (32, 32, 1, 0, 0, 0, 31, 0, 32, 22, 23)),

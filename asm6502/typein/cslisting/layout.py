@@ -67,6 +67,15 @@ class Piece:
     col: int
 
 
+@dataclass(frozen=True)
+class Spare:
+    """A checksum that stood before a line's own one at the line's end: its text, where it stands."""
+
+    match: re.Match
+    line: int
+    col: int
+
+
 @dataclass
 class Record:
     """One listing line as found: its number, its text in pieces, its printed checksum."""
@@ -84,6 +93,7 @@ class Record:
     block: int = 0
     order: int = 0
     lost: bool = False  # its number OCR lost (*number* is the line's before it): placed by the reader
+    spare: Spare | None = None  # a checksum printed before its own one: a neighbour's (_share_checksums)
 
     @property
     def text(self) -> str:
@@ -172,6 +182,7 @@ class _Segment:
     number: tuple[str, int] | None = None  # number cell (left column) or inline number
     texts: list[tuple[str, int]] = field(default_factory=list)
     checksum: tuple[re.Match, int] | None = None
+    spare: tuple[re.Match, int] | None = None  # a checksum before the segment's own one ('A <123> <045>')
 
 
 def _segments(raw: str) -> list[_Segment]:
@@ -196,6 +207,8 @@ def _segments(raw: str) -> list[_Segment]:
             slot = 2
             continue
         if m:
+            if seg.checksum is not None:  # 'A <123><TAB><045>': two checksums, one a neighbour's
+                seg.spare = seg.checksum
             seg.checksum = (m, col + m.start())
             segs.append(seg)
             seg = None
@@ -250,6 +263,10 @@ def _text_cell(seg: _Segment, text: str, col: int, *, inline_number: bool = True
     if end:
         seg.checksum = (end, col + end.start() + (len(end.group(0)) - len(end.group(0).lstrip())))
         text = text[: end.start()]
+        before = CHECKSUM_AT_END.search(text)
+        if before:  # 'A <123> <045>': two checksums at a line's end, one a neighbour's
+            seg.spare = (before, col + before.start() + (len(before.group(0)) - len(before.group(0).lstrip())))
+            text = text[: before.start()]
     m = NUMBERED.match(text) if inline_number and not seg.texts and seg.number is None else None
     if m:
         seg.number = (m.group("n"), col + m.start("n"))
@@ -359,6 +376,7 @@ def find_records(text: str) -> Layout:
             for part in _run_together(raw.rstrip("\r")))
     last_row = 0
     closed: dict[int, int] = {}  # column -> the row in which its last line ended with its checksum
+    carried: set[int] = set()  # columns whose *closed* row is carried over one row the column left empty
     for lineno, raw in rows:
         if not raw.strip():
             continue
@@ -430,6 +448,8 @@ def find_records(text: str) -> Layout:
                     cs = read_checksum(m)
                     rec.checksum, rec.checksum_text = cs.value, cs.text
                     rec.checksum_line, rec.checksum_col = lineno, col
+                    if seg.spare is not None:
+                        rec.spare = Spare(seg.spare[0], lineno, seg.spare[1])
                     _close(rec, open_, records)
                     closed[seg.column] = lineno
                     any_record = True
@@ -437,13 +457,80 @@ def find_records(text: str) -> Layout:
                     prose += 1
             elif seg.number is not None and rec is not None and not seg.texts:
                 any_record = True
+        if tabbed:  # (a column left empty in a row of two: the row after it is still right under its line)
+            for column in [c for c, row in closed.items() if row == previous and c not in carried
+                           and all(seg.column != c or not (seg.number or seg.texts or seg.checksum) for seg in segs)]:
+                closed[column] = lineno
+                carried.add(column)
+        for seg in segs:
+            if closed.get(seg.column) != lineno:
+                carried.discard(seg.column)
         if not tabbed and not any_record and open_.get(1) is None and records and records[-1].column == 1:
             block += 1  # text below a two-column stretch: the next stretch starts a new page
     for rec in list(open_.values()):
         if not _close(rec, open_, records):
             prose += len(rec.pieces)
     records.sort(key=lambda r: (r.block, r.column, r.order))
-    return Layout(_join_continuations(records), prose)
+    return Layout(_share_checksums(_join_continuations(records)), prose)
+
+
+def _share_checksums(records: list[Record]) -> list[Record]:
+    """Two checksums at one line's end ('10 A <123> <045>' over '20 B', or '10 A 20 B <123> <045>'):
+    the first is the line's before it where that one has none; else the line is given the first
+    and the line after it, which has none, the second; else the one line number inside the text
+    that rises between its neighbours starts the second checksum's line.  Neighbours in the same
+    column only; the checksums then check both lines."""
+    out: list[Record] = []
+    for k, rec in enumerate(records):
+        out.append(rec)
+        if rec.spare is None:
+            continue
+        spare, rec.spare = rec.spare, None
+        first = read_checksum(spare.match)
+
+        if k and _takes(records[k - 1], rec):
+            _give(records[k - 1], first.value, first.text, spare.line, spare.col)
+            continue
+        if k + 1 < len(records) and _takes(records[k + 1], rec):
+            second: Record | None = records[k + 1]
+        else:
+            following = next((r.number for r in records[k + 1 :] if not r.lost and (r.column, r.block) ==
+                              (rec.column, rec.block)), None)
+            second = _second_line(rec, following)
+            if second is None:
+                continue
+            out.append(second)
+        assert second is not None and rec.checksum is not None
+        _give(second, rec.checksum, rec.checksum_text, rec.checksum_line, rec.checksum_col)
+        _give(rec, first.value, first.text, spare.line, spare.col)
+    return out
+
+
+def _takes(other: Record, rec: Record) -> bool:
+    """*other* is a line of *rec*'s column without a checksum."""
+    return other.checksum is None and (other.column, other.block) == (rec.column, rec.block)
+
+
+def _give(rec: Record, value: int, text: str, line: int, col: int) -> None:
+    rec.checksum, rec.checksum_text = value, text
+    rec.checksum_line, rec.checksum_col = line, col
+
+
+_NUMBER_INSIDE = re.compile(r"(?<=\s)(\d{1,5}) +(?=[A-Za-z?])")
+
+
+def _second_line(rec: Record, following: int | None) -> Record | None:
+    """The line whose number stands inside *rec*'s text, cut off *rec* (which keeps the text before
+    it): the one number inside that rises between *rec*'s and the *following* line's."""
+    text = rec.text
+    inside = [m for m in _NUMBER_INSIDE.finditer(text)
+              if rec.number < int(m.group(1)) and (following is None or int(m.group(1)) < following)]
+    if len(inside) != 1:
+        return None
+    m = inside[0]
+    rec.pieces = [Piece(text[: m.start()].rstrip(), rec.line, rec.col)]
+    return Record(int(m.group(1)), m.group(1), rec.line, rec.col, [Piece(text[m.end() :], rec.line, rec.col)],
+                  column=rec.column, block=rec.block, order=rec.order)
 
 
 def _join_continuations(records: list[Record]) -> list[Record]:
