@@ -207,7 +207,8 @@ def _segments(raw: str) -> list[_Segment]:
             slot = 2
             continue
         if m:
-            if seg.checksum is not None:  # 'A <123><TAB><045>': two checksums, one a neighbour's
+            if seg.checksum is not None and seg.checksum[0].group("a") and m.group("a"):
+                # 'A <123><TAB><045>': two checksums, one a neighbour's
                 seg.spare = seg.checksum
             seg.checksum = (m, col + m.start())
             segs.append(seg)
@@ -264,7 +265,8 @@ def _text_cell(seg: _Segment, text: str, col: int, *, inline_number: bool = True
         seg.checksum = (end, col + end.start() + (len(end.group(0)) - len(end.group(0).lstrip())))
         text = text[: end.start()]
         before = CHECKSUM_AT_END.search(text)
-        if before:  # 'A <123> <045>': two checksums at a line's end, one a neighbour's
+        if before and before.group("a") and end.group("a"):  # 'A <123> <045>': two checksums, one a neighbour's
+            # (both with their brackets: '...(1' / '978)  <155>' is a line's text before its checksum)
             seg.spare = (before, col + before.start() + (len(before.group(0)) - len(before.group(0).lstrip())))
             text = text[: before.start()]
     m = NUMBERED.match(text) if inline_number and not seg.texts and seg.number is None else None
@@ -431,8 +433,10 @@ def find_records(text: str) -> Layout:
                 rec = Record(before.number, "", lineno, seg.texts[0][1], column=seg.column, block=block,
                              order=counter, lost=True)
                 open_[seg.column] = rec
+            # (two checksums at the end: the row may hold two lines, '10 A 20 B <123> <045>')
+            longest = MAX_LINE_TEXT * (2 if seg.spare is not None else 1)
             for t, col in seg.texts:
-                if rec is not None and _line_length(rec.text + t) <= MAX_LINE_TEXT and \
+                if rec is not None and _line_length(rec.text + t) <= longest and \
                         len(rec.text) + len(t) <= MAX_RUN_TEXT and not (
                         rec.lost and lineno > rec.line + 1):  # (a lost number's line: two rows at most)
                     rec.pieces.append(Piece(t, lineno, col))
@@ -494,10 +498,12 @@ def _share_checksums(records: list[Record]) -> list[Record]:
         if k + 1 < len(records) and _takes(records[k + 1], rec):
             second: Record | None = records[k + 1]
         else:
+            # (the next number above the line's own: a broken one, '8 90', is no neighbour)
             following = next((r.number for r in records[k + 1 :] if not r.lost and (r.column, r.block) ==
-                              (rec.column, rec.block)), None)
+                              (rec.column, rec.block) and r.number > rec.number), None)
             second = _second_line(rec, following)
-            if second is None:
+            if second is None:  # (no neighbour takes it: it stays in the text, as printed)
+                rec.pieces.append(Piece(" " + spare.match.group(0).strip(), spare.line, spare.col))
                 continue
             out.append(second)
         assert second is not None and rec.checksum is not None
@@ -517,19 +523,24 @@ def _give(rec: Record, value: int, text: str, line: int, col: int) -> None:
 
 
 _NUMBER_INSIDE = re.compile(r"(?<=\s)(\d{1,5}) +(?=[A-Za-z?])")
+_NUMBER_APART_INSIDE = re.compile(r"(?<=\s)(\d{1,4}) (\d{1,4}) +(?=[A-Za-z?])")  # '8 80 IF': its digits read apart
 
 
 def _second_line(rec: Record, following: int | None) -> Record | None:
     """The line whose number stands inside *rec*'s text, cut off *rec* (which keeps the text before
-    it): the one number inside that rises between *rec*'s and the *following* line's."""
+    it): the one number inside, as printed or its digits read apart ('8 80'), that rises between
+    *rec*'s and the *following* line's."""
     text = rec.text
-    inside = [m for m in _NUMBER_INSIDE.finditer(text)
-              if rec.number < int(m.group(1)) and (following is None or int(m.group(1)) < following)]
+    inside = [(n, m) for m in _NUMBER_INSIDE.finditer(text)
+              if rec.number < (n := int(m.group(1))) and (following is None or n < following)]
+    if not inside:  # (only where no number inside rises as printed: 'THEN 200 800 PRINT' is 800)
+        inside = [(n, m) for m in _NUMBER_APART_INSIDE.finditer(text)
+                  if rec.number < (n := int(m.group(1) + m.group(2))) and (following is None or n < following)]
     if len(inside) != 1:
         return None
-    m = inside[0]
+    number, m = inside[0]
     rec.pieces = [Piece(text[: m.start()].rstrip(), rec.line, rec.col)]
-    return Record(int(m.group(1)), m.group(1), rec.line, rec.col, [Piece(text[m.end() :], rec.line, rec.col)],
+    return Record(number, m.group(0).strip(), rec.line, rec.col, [Piece(text[m.end() :], rec.line, rec.col)],
                   column=rec.column, block=rec.block, order=rec.order)
 
 
