@@ -69,6 +69,8 @@ REST = [_row(n) for n in (4120, 4130)]
         _row(4090), f"4100 {T[4100]}{C[4100]} 4110 {T[4110]}\t{C[4110]}", *REST)),
     ("the footer inside", _listing(_row(4090), _row(4100), "Ausgabe 10/Oktober 1985", _row(4110), *REST)),
     ("a caption inside", _listing(_row(4090), _row(4100), "Listing 1. Fortsetzung von Seite 72", _row(4110), *REST)),
+    ("a page number and the stamp inside", _listing(_row(4090), _row(4100), "74 64'er", _row(4110), *REST)),
+    ("a page number and the logo inside", _listing(_row(4090), _row(4100), "75 \u00a3k?Jj*", _row(4110), *REST)),
 ])
 def test_a_layout_shape_reads_back_whole(shape, text):
     results = read_listings(text, "t")

@@ -121,7 +121,8 @@ LAYOUT_CLASSES = ("joined", "number-lost", "broken")
 MORE_LAYOUT_CLASSES = ("number-split", "number-head-lost", "broken-digits", "checksums-together",
                        "checksums-after", "furniture")
 # rows of a page that belong to no line: the footer, a caption going on over a page, the stamp
-FURNITURE = ("Ausgabe 10/Oktober 1985", "Listing 1. Fortsetzung von Seite 72", "\u00a9 64'er")
+FURNITURE = ("Ausgabe 10/Oktober 1985", "Listing 1. Fortsetzung von Seite 72", "\u00a9 64'er", "74 \u00a9 64'er",
+             "75 64'er")
 
 
 def _chance(rng: random.Random, classes: dict[str, float], name: str, hit: list[str]) -> bool:

@@ -344,6 +344,10 @@ def _run_together(raw: str) -> list[str]:
 # '74 33a?'), over "Ausgabe 9/September 1985" (10/85: "Ausgabe lO/Oktober 1985")
 _FOOTER = re.compile(r"^\s*Ausgabe\s+[0-9lIO]{1,2}\s*/\s*[A-Z][a-z]+\s+19[0-9]{2}\s*$")
 _LOGO = re.compile(r"^\s*[^A-Za-z\s]*(?:[A-Za-z][^A-Za-z\s]*){0,3}\s*$")  # a few marks, no word
+# a caption row inside a listing ('Listing 1. Fortsetzung von Seite 72')
+_CAPTION_ROW = re.compile(r"^\s*Listing\s+\d+\s*[.:]\s+[A-ZÄÖÜ]")
+# the magazine's stamp after a page number ('74 64'er', '74 (c) 64'er')
+_STAMP = re.compile(r"^\s*(?:\(c\)|[©@ceC])?[ \t]?64\S?er\s*$")
 
 
 @dataclass
@@ -382,6 +386,9 @@ def find_records(text: str) -> Layout:
     for lineno, raw in rows:
         if not raw.strip():
             continue
+        if _CAPTION_ROW.match(raw) and "\t" not in raw:  # a caption inside a listing: no line's text
+            prose += 1
+            continue
         if _FOOTER.match(raw):  # the page footer: its page number is no line (9/85 p. 70 '70 £k?Jj*')
             for col, page in list(open_.items()):
                 if page.checksum is None and page.line == last_row and _LOGO.match(page.text):
@@ -415,7 +422,8 @@ def find_records(text: str) -> Layout:
                 value = read_number(seg.number[0])
                 # a row that goes on with an open line's text can start with digits ("-\n1<TAB><144>")
                 continuation = rec is not None and rec.checksum is None and value <= rec.number and not (
-                    seg.texts and seg.texts[0][0].lstrip()[:1].isalpha())  # "100 REM" starts a line
+                    seg.texts and seg.texts[0][0].lstrip()[:1].isalpha()) and not (  # "100 REM" starts a line
+                    _STAMP.match(rec.text))  # (nothing goes on with a page number: '75 64'er' / '1 50 CU=')
                 if continuation:
                     seg.texts.insert(0, (seg.number[0] + (" " if seg.texts else ""), seg.number[1]))
                 else:
@@ -475,7 +483,26 @@ def find_records(text: str) -> Layout:
         if not _close(rec, open_, records):
             prose += len(rec.pieces)
     records.sort(key=lambda r: (r.block, r.column, r.order))
-    return Layout(_share_checksums(_join_continuations(records)), prose)
+    # (a page number first: the row under it is no continuation of it)
+    kept = _without_furniture(records)
+    return Layout(_share_checksums(_join_continuations(kept)), prose + len(records) - len(kept))
+
+
+def _without_furniture(records: list[Record]) -> list[Record]:
+    """*records* without the page numbers inside a listing: a row that reads as a number and the
+    stamp or a few marks ('74 64'er', '70 £k?Jj*' where no footer follows), without a checksum,
+    whose number does not rise between its neighbours in its column (read as a line, it would
+    part the listing in two)."""
+    out: list[Record] = []
+    for k, rec in enumerate(records):
+        if rec.checksum is None and not rec.lost and (
+                _STAMP.match(rec.text) or _LOGO.match(rec.text) and not rec.text.strip().isalpha()):  # ('END' is BASIC)
+            before = next((r.number for r in reversed(out) if (r.column, r.block) == (rec.column, rec.block)), None)
+            after = next((r.number for r in records[k + 1 :] if (r.column, r.block) == (rec.column, rec.block)), None)
+            if before is not None and after is not None and not before < rec.number < after:
+                continue
+        out.append(rec)
+    return out
 
 
 def _share_checksums(records: list[Record]) -> list[Record]:
