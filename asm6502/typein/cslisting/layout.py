@@ -485,7 +485,8 @@ def find_records(text: str) -> Layout:
     records.sort(key=lambda r: (r.block, r.column, r.order))
     # (a page number first: the row under it is no continuation of it)
     kept = _without_furniture(records)
-    return Layout(_share_checksums(_join_continuations(kept)), prose + len(records) - len(kept))
+    # (checksums shared first: a line given its checksum so is no line that goes on in the next row)
+    return Layout(_join_continuations(_share_checksums(kept)), prose + len(records) - len(kept))
 
 
 def _without_furniture(records: list[Record]) -> list[Record]:
@@ -567,7 +568,7 @@ def _second_line(rec: Record, following: int | None) -> Record | None:
         return None
     number, m = inside[0]
     rec.pieces = [Piece(text[: m.start()].rstrip(), rec.line, rec.col)]
-    return Record(number, m.group(0).strip(), rec.line, rec.col, [Piece(text[m.end() :], rec.line, rec.col)],
+    return Record(number, str(number), rec.line, rec.col, [Piece(text[m.end() :], rec.line, rec.col)],
                   column=rec.column, block=rec.block, order=rec.order)
 
 
