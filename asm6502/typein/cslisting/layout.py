@@ -572,6 +572,9 @@ def _second_line(rec: Record, following: int | None) -> Record | None:
                   column=rec.column, block=rec.block, order=rec.order)
 
 
+_FIELD_AT_END = re.compile(r"<[^<>{}\s]{1,4}>\s*$")  # '<m>': a checksum field whose digits OCR lost
+
+
 def _join_continuations(records: list[Record]) -> list[Record]:
     """*records* with each row that goes on with the line above it joined to that line, where
     the row starts with digits that read as a line number out of order: the line above has no
@@ -587,7 +590,11 @@ def _join_continuations(records: list[Record]) -> list[Record]:
                 and rec.line == above.pieces[-1].line + 1:
             following = next((r.number for r in records[k + 1 :] if not r.lost and r.column == rec.column
                               and r.block == rec.block), None)
-            if not (above.number < rec.number and (following is None or rec.number < following)):
+            # (and the listing goes on rising from the line above: '30 ... <m>' / '10 PRINT 1' / '20 ...'
+            # is a listing starting again, after a line whose checksum field OCR damaged)
+            if not (above.number < rec.number and (following is None or rec.number < following)) and (
+                    following is None or following > above.number) and damaged_checksum(above.text) is None \
+                    and not _FIELD_AT_END.search(above.text):
                 rest = rec.text
                 above.pieces.append(Piece(rec.number_text + (" " if rest[:1].isalpha() else ""), rec.line, rec.col))
                 above.pieces.extend(rec.pieces)
