@@ -110,13 +110,18 @@ TUNED = [
 LATER = [
     # 10/85 p. 73: the last page of "Hypra-Text" (Listing 1, lines 30580-56109), one column with
     # the lines broken over rows, '$' read as 't' all over the page (a habit its 20 sure repairs
-    # show: habits.repaired_habits), shifted letters
-    ("8510-p73-hypra-text.ocr.txt", 0, "8510-hypra-text.disk.txt", (117, 117, 46, 1, 31, 0, 39, 1, 115, 4, 6)),
+    # show: habits.repaired_habits), shifted letters; line 40010
+    # in the row of 40000's checksum, which OCR set against the text ('At-----<019> 40010 IF')
+    ("8510-p73-hypra-text.ocr.txt", 0, "8510-hypra-text.disk.txt", (118, 118, 46, 1, 31, 0, 41, 0, 117, 4, 6)),
     # 10/85 p. 74: "ZLOADER" (Listing 3), two columns as tab-separated cells; the print has ':'
-    # where the disk has REM blocks (4900, 7000)
-    ("8510-p74-zloader.ocr.txt", 0, "8510-zloader.disk.txt", (74, 72, 38, 3, 24, 0, 10, 2, 66, 2, 2)),
-    # 10/85 p. 74: Listing 4, DATA lines each with one graphics character in quotes
-    ("8510-p74-zloader-aender.ocr.txt", 0, "8510-zloader-aender.disk.txt", (31, 31, 1, 0, 0, 0, 30, 0, 30, 21, 22)),
+    # where the disk has REM blocks (4900, 7000); rows that go on with a line and start with
+    # digits ('63', '99 THEN 5042', '152)' before the line's checksum) are the line's, not lines
+    # of their own (their numbers do not rise between their neighbours); 9999's first row beside
+    # 8499's checksum, its rest under an empty cell of the left column (recut.py cuts the two)
+    ("8510-p74-zloader.ocr.txt", 0, "8510-zloader.disk.txt", (74, 74, 43, 3, 26, 0, 5, 0, 72, 2, 2)),
+    # 10/85 p. 74: Listing 4, DATA lines each with one graphics character in quotes; line 8538
+    # after 8536's checksum in a row with a tab before its own
+    ("8510-p74-zloader-aender.ocr.txt", 0, "8510-zloader-aender.disk.txt", (32, 32, 1, 0, 0, 0, 31, 0, 32, 22, 23)),
     # 9/85 p. 73: "Blinker", Listing 2 the demo (shifted letters in
     # DATA strings, '$' read as '^') and Listing 1 the loader (DATA lines)
     ("8509-p73-blinker.ocr.txt", 0, "8509-blinker-demo.disk.txt", (28, 28, 9, 0, 6, 0, 13, 0, 28, 2, 2)),
@@ -126,8 +131,9 @@ LATER = [
     # lost from strings (invisible to the checksum; those beside a control code's braces are dropped,
     # text.without_print_blanks).  Rules were learned from it (the page footer,
     # a speck touching the checksum, 'i0i0' on p. 73)
-    # (lines 1110 and 1120 ran together, 1120's row without its number: read again, recut.py)
-    ("8509-p70-disk-designer.ocr.txt", 0, "8509-disk-designer.disk.txt", (247, 247, 111, 5, 105, 0, 30, 1, 246, 4, 4)),
+    # (lines 1110 and 1120 ran together, 1120's row without its number: read again, recut.py;
+    # so 870/880 and 1330-1370, witnessed by sure repairs of their ':' read as 's')
+    ("8509-p70-disk-designer.ocr.txt", 0, "8509-disk-designer.disk.txt", (249, 249, 112, 5, 106, 0, 30, 1, 248, 4, 4)),
     # 11/85 p. 89: "Sichere INPUT-Routine",
     # Listing 3 up to "Fortsetzung auf Seite 95", one column; '$' read as 'T' all over the page
     # (PAT, INT, MIDT: the listing's habit, learned from 18 lines that verify with it, habits.py),

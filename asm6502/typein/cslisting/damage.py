@@ -116,13 +116,23 @@ REALISTIC = {"o-zero": 0.08, "one-l": 0.15, "dollar": 0.08, "keyword-blank": 0.0
 
 
 LAYOUT_CLASSES = ("joined", "number-lost", "broken")
+# the layout classes of lines OCR parts, joins or numbers wrongly (10/85 p. 74, 9/85 p. 70, and
+# what 64'er 12/85's SWAP and a page's furniture show): see :func:`damage_layout`
+MORE_LAYOUT_CLASSES = ("number-split", "number-head-lost", "broken-digits", "checksums-together",
+                       "checksums-after", "furniture")
+# rows of a page that belong to no line: the footer, a caption going on over a page, the stamp
+FURNITURE = ("Ausgabe 10/Oktober 1985", "Listing 1. Fortsetzung von Seite 72", "\u00a9 64'er", "74 \u00a9 64'er",
+             "75 64'er")
 
 
 def _chance(rng: random.Random, classes: dict[str, float], name: str, hit: list[str]) -> bool:
-    if rng.random() < classes.get(name, 0.0):
+    # (a class not asked for draws nothing: the others' damage stays what it was without it)
+    if classes.get(name, 0.0) > 0 and rng.random() < classes[name]:
         hit.append(name)
         return True
     return False
+
+
 _ROW = re.compile(r"^(\d+) (.*?)(\s+<\d{3}>)$")
 
 
@@ -131,27 +141,58 @@ def damage_layout(damaged: Damaged, rng: random.Random, *, classes: dict[str, fl
     the real pages of the test data: a row run into the row before it ("joined", 10/85 p. 131
     came out as one row a listing), a line's number lost ("number-lost", never the first
     line's or the last one's: a listing's ends are where its place says nothing), a line broken
-    over two rows ("broken").  The truths name the layout classes a line was hit by."""
+    over two rows ("broken"; "broken-digits": where the second row starts with a digit, 10/85
+    p. 74 '1 DATA ...,191,1' / '63 <004>'), a number's digits read apart ("number-split",
+    '41 10' for 4110) or its first digits lost ("number-head-lost", '00 NEXT J' for 4100; never
+    the first or last line's), a line's checksum at the end of the row before it
+    ("checksums-together": '10 A <c1> <c2>' / '20 B'), a line run into the row before it ahead
+    of that one's checksum ("checksums-after": '10 A 20 B <c1> <c2>'), a row of page furniture
+    before a line ("furniture": the footer, a caption, the stamp).  The truths name the layout
+    classes a line was hit by."""
     rows = [row for row in damaged.text.splitlines() if row.strip()]
     out: list[str] = []
+    whole = False  # out[-1] is one whole line with its checksum
     for k, (row, truth) in enumerate(zip(rows, damaged.lines)):
         m = _ROW.match(row)
         if m is None:
             out.append(row)
+            whole = False
             continue
         number, text, field = m.groups()
         head = f"{number} "
-        if 0 < k < len(rows) - 1 and _chance(rng, classes, "number-lost", truth.classes):
+        inner = 0 < k < len(rows) - 1
+        if inner and _chance(rng, classes, "number-lost", truth.classes):
             head = ""
+        elif len(number) > 1 and _chance(rng, classes, "number-split", truth.classes):
+            cut = rng.randrange(1, len(number))
+            head = f"{number[:cut]} {number[cut:]} "
+        elif inner and len(number) > 1 and _chance(rng, classes, "number-head-lost", truth.classes):
+            head = number[rng.randrange(1, len(number)) :] + " "
         # (the print wraps a long line at its width, between any two characters but blanks,
         # which OCR would drop at a row's end)
         cuts = [i for i in range(1, len(text)) if text[i - 1] != " " and text[i] != " "]
-        if cuts and _chance(rng, classes, "broken", truth.classes):
+        digit_cuts = [i for i in cuts if text[i].isdigit()]
+        if digit_cuts and _chance(rng, classes, "broken-digits", truth.classes):
+            cut = rng.choice(digit_cuts)
+            pieces = [head + text[:cut], text[cut:] + field]
+        elif cuts and _chance(rng, classes, "broken", truth.classes):
             cut = rng.choice(cuts)
             pieces = [head + text[:cut], text[cut:] + field]
         else:
             pieces = [head + text + field]
-        if out and _chance(rng, classes, "joined", truth.classes):
+        if out and _chance(rng, classes, "furniture", truth.classes):
+            out.append(rng.choice(FURNITURE))
+            whole = False
+        if whole and len(pieces) == 1 and _chance(rng, classes, "checksums-together", truth.classes):
+            out[-1] += field
+            pieces = [head + text]
+        elif whole and len(pieces) == 1 and head and _chance(rng, classes, "checksums-after", truth.classes):
+            before = _ROW.match(out[-1])
+            assert before is not None
+            out[-1] = f"{before.group(1)} {before.group(2)} {head}{text}{before.group(3)}{field}"
+            pieces = []
+        elif out and pieces and _chance(rng, classes, "joined", truth.classes):
             out[-1] += " " + pieces.pop(0)
         out.extend(pieces)
+        whole = bool(pieces) and len(pieces) == 1 and _ROW.match(pieces[0]) is not None
     return Damaged("\n".join(out) + "\n", damaged.lines)

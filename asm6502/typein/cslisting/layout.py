@@ -13,7 +13,9 @@ text in one cell, checksum)::
 
 An empty cell is the empty slot of a column (no number: the row goes on with the line
 above; no checksum: the line goes on in the next row).  A printed line longer than the
-print width goes on in the next row without a number; its checksum comes at its end.
+print width goes on in the next row without a number; its checksum comes at its end (a row that
+goes on with digits, '63' or '99 THEN 5042', is the line's where they would be a line number that
+does not rise between its neighbours: :func:`_join_continuations`).
 Captions (``Listing 1. ...``), the ``(c) 64'er`` stamp, page headers and article text
 are rows or cells that belong to no line; they are counted as ``prose`` and never read as
 BASIC (not kept: a page of 8 million rows of article text would hold gigabytes).  Text without a
@@ -45,7 +47,8 @@ _OPEN = r"[<({\[«]"
 _CLOSE = r"[>)}\]»]"
 # <233>, < 104 >, <O67> (a letter for a digit), 078> or <078 (one bracket lost)
 _CHECKSUM = rf"(?:{_OPEN}\s*(?P<a>[{_DIGIT}](?:\s?[{_DIGIT}]){{2}})\s*{_CLOSE}|{_OPEN}\s*(?P<b>[0-9]{{3}})|(?P<c>[0-9]{{3}})\s*{_CLOSE})"
-CHECKSUM_CELL = re.compile(rf"^\s*{_SPECK}{_CHECKSUM}\s*$")
+# (a cell of its own: a speck may stand after it too, or be its '>' read as '.': '<184.')
+CHECKSUM_CELL = re.compile(rf"^\s*{_SPECK}{_CHECKSUM}[.,]?\s*$")
 CHECKSUM_AT_END = re.compile(rf"(?:^|\s){_SPECK}{_CHECKSUM}\s*$")
 CHECKSUM_INSIDE = re.compile(rf"(?<=\s)[<({{\[«]\s*(?P<a>[{_DIGIT}](?:\s?[{_DIGIT}]){{2}})\s*[>)}}\]»](?=\s)")
 NUMBER_CELL = re.compile(rf"^\s*(?P<n>[0-9](?:[{_DIGIT}]){{0,4}})\s*$")
@@ -60,6 +63,15 @@ class Piece:
     """Text of one cell or row, with where it stands in the input (1-based line and column)."""
 
     text: str
+    line: int
+    col: int
+
+
+@dataclass(frozen=True)
+class Spare:
+    """A checksum that stood before a line's own one at the line's end: its text, where it stands."""
+
+    match: re.Match
     line: int
     col: int
 
@@ -81,6 +93,7 @@ class Record:
     block: int = 0
     order: int = 0
     lost: bool = False  # its number OCR lost (*number* is the line's before it): placed by the reader
+    spare: Spare | None = None  # a checksum printed before its own one: a neighbour's (_share_checksums)
 
     @property
     def text(self) -> str:
@@ -169,6 +182,7 @@ class _Segment:
     number: tuple[str, int] | None = None  # number cell (left column) or inline number
     texts: list[tuple[str, int]] = field(default_factory=list)
     checksum: tuple[re.Match, int] | None = None
+    spare: tuple[re.Match, int] | None = None  # a checksum before the segment's own one ('A <123> <045>')
 
 
 def _segments(raw: str) -> list[_Segment]:
@@ -187,7 +201,15 @@ def _segments(raw: str) -> list[_Segment]:
             slot = 1
         assert seg is not None
         m = CHECKSUM_CELL.match(text)
+        if m and not m.group("a") and _full_checksum_next(cells, k):
+            # '152)<TAB><118>': digits that end a line broken over rows, its checksum after them
+            seg.texts.append((text, col))
+            slot = 2
+            continue
         if m:
+            if seg.checksum is not None and seg.checksum[0].group("a") and m.group("a"):
+                # 'A <123><TAB><045>': two checksums, one a neighbour's
+                seg.spare = seg.checksum
             seg.checksum = (m, col + m.start())
             segs.append(seg)
             seg = None
@@ -219,6 +241,13 @@ def _segments(raw: str) -> list[_Segment]:
     return segs
 
 
+def _full_checksum_next(cells: list[tuple[str, int]], k: int) -> bool:
+    """The next cell after cells[k] with text in it is a checksum with both its brackets."""
+    after = next((t for t, _ in cells[k + 1 :] if t.strip()), "")
+    m = CHECKSUM_CELL.match(after)
+    return m is not None and m.group("a") is not None
+
+
 def _text_follows(cells: list[tuple[str, int]], k: int) -> bool:
     """The cell after cells[k] holds a line's text, or is its empty text slot before the
     line's checksum ('1490<TAB><TAB><196>': the text OCR lost) -- not the checksum itself."""
@@ -235,6 +264,11 @@ def _text_cell(seg: _Segment, text: str, col: int, *, inline_number: bool = True
     if end:
         seg.checksum = (end, col + end.start() + (len(end.group(0)) - len(end.group(0).lstrip())))
         text = text[: end.start()]
+        before = CHECKSUM_AT_END.search(text)
+        if before and before.group("a") and end.group("a"):  # 'A <123> <045>': two checksums, one a neighbour's
+            # (both with their brackets: '...(1' / '978)  <155>' is a line's text before its checksum)
+            seg.spare = (before, col + before.start() + (len(before.group(0)) - len(before.group(0).lstrip())))
+            text = text[: before.start()]
     m = NUMBERED.match(text) if inline_number and not seg.texts and seg.number is None else None
     if m:
         seg.number = (m.group("n"), col + m.start("n"))
@@ -266,6 +300,8 @@ def _unmerge(raw: str) -> list[str] | None:
 
 
 _LINE_AFTER_CHECKSUM = re.compile(r"(?<=[>)}\]])[ \t]+(?=([0-9]{1,5})[ \t]+[A-Za-z?:=])")
+# a checksum with both brackets right after the text, no blank between them
+_GLUED_CHECKSUM = re.compile(r"(?<=\S)<[0-9]{3}>[ \t]*$")
 _FIRST_NUMBER = re.compile(r"^\s*([0-9]{1,5})[ \t]")
 # a caption ("Listing 1. Die ...") or the "(c) 64'er" stamp (OCR: "e 64'er", "© 64^er")
 _PROSE_AFTER_CHECKSUM = re.compile(r"(?<=[>)}\]])[ \t]+(?=[A-ZÄÖÜ][a-zäöüß]+[ .,:]|[©@ceC][ \t]?64\S?er)")
@@ -280,18 +316,27 @@ def _run_together(raw: str) -> list[str]:
     first = _FIRST_NUMBER.match(raw)
     last = int(first.group(1)) if first else -1
     cuts = []
+    in_one_cell = False  # a cut after a checksum, in the row's first cell (no tab before it)
+    glued: list[int] = []  # checksums OCR set against the text before them ('At-----<019> 40010 IF')
     for m in _LINE_AFTER_CHECKSUM.finditer(raw):
         number = int(m.group(1))
-        if CHECKSUM_AT_END.search(raw[: m.start()]) or number > last:
+        head = raw[: m.start()]
+        after_checksum = CHECKSUM_AT_END.search(head)
+        stuck = None if after_checksum else _GLUED_CHECKSUM.search(head)
+        if after_checksum or stuck or number > last:
             cuts.append(m.end())
             last = number
+            in_one_cell = in_one_cell or bool((after_checksum or stuck) and "\t" not in head)
+            if stuck is not None:
+                glued.append(stuck.start())
     caption = _PROSE_AFTER_CHECKSUM.search(raw)
     if caption and CHECKSUM_AT_END.search(raw[: caption.start()]) and (cuts or "\t" not in raw):
         cuts.append(caption.end())  # "... <178> Listing 1. Die User-Port-Alarmanlage."
-    if not cuts or ("\t" in raw and len(cuts) < 2):
+    if not cuts or ("\t" in raw and len(cuts) < 2 and not in_one_cell):
         return [raw]
     bounds = [0, *cuts, len(raw)]
-    parts = [" " * lo + raw[lo:hi] for lo, hi in pairwise(bounds)]
+    parts = [" " * lo + "".join(" " + c if at in glued else c for at, c in enumerate(raw[lo:hi], lo))
+             for lo, hi in pairwise(bounds)]
     return [p.replace("\t", " ") for p in parts] if "\t" in raw else parts
 
 
@@ -299,6 +344,10 @@ def _run_together(raw: str) -> list[str]:
 # '74 33a?'), over "Ausgabe 9/September 1985" (10/85: "Ausgabe lO/Oktober 1985")
 _FOOTER = re.compile(r"^\s*Ausgabe\s+[0-9lIO]{1,2}\s*/\s*[A-Z][a-z]+\s+19[0-9]{2}\s*$")
 _LOGO = re.compile(r"^\s*[^A-Za-z\s]*(?:[A-Za-z][^A-Za-z\s]*){0,3}\s*$")  # a few marks, no word
+# a caption row inside a listing ('Listing 1. Fortsetzung von Seite 72')
+_CAPTION_ROW = re.compile(r"^\s*Listing\s+\d+\s*[.:]\s+[A-ZÄÖÜ]")
+# the magazine's stamp after a page number ('74 64'er', '74 (c) 64'er')
+_STAMP = re.compile(r"^\s*(?:\(c\)|[©@ceC])?[ \t]?64\S?er\s*$")
 
 
 @dataclass
@@ -333,8 +382,12 @@ def find_records(text: str) -> Layout:
             for part in _run_together(raw.rstrip("\r")))
     last_row = 0
     closed: dict[int, int] = {}  # column -> the row in which its last line ended with its checksum
+    carried: set[int] = set()  # columns whose *closed* row is carried over one row the column left empty
     for lineno, raw in rows:
         if not raw.strip():
+            continue
+        if _CAPTION_ROW.match(raw) and "\t" not in raw:  # a caption inside a listing: no line's text
+            prose += 1
             continue
         if _FOOTER.match(raw):  # the page footer: its page number is no line (9/85 p. 70 '70 £k?Jj*')
             for col, page in list(open_.items()):
@@ -369,7 +422,8 @@ def find_records(text: str) -> Layout:
                 value = read_number(seg.number[0])
                 # a row that goes on with an open line's text can start with digits ("-\n1<TAB><144>")
                 continuation = rec is not None and rec.checksum is None and value <= rec.number and not (
-                    seg.texts and seg.texts[0][0].lstrip()[:1].isalpha())  # "100 REM" starts a line
+                    seg.texts and seg.texts[0][0].lstrip()[:1].isalpha()) and not (  # "100 REM" starts a line
+                    _STAMP.match(rec.text))  # (nothing goes on with a page number: '75 64'er' / '1 50 CU=')
                 if continuation:
                     seg.texts.insert(0, (seg.number[0] + (" " if seg.texts else ""), seg.number[1]))
                 else:
@@ -387,8 +441,10 @@ def find_records(text: str) -> Layout:
                 rec = Record(before.number, "", lineno, seg.texts[0][1], column=seg.column, block=block,
                              order=counter, lost=True)
                 open_[seg.column] = rec
+            # (two checksums at the end: the row may hold two lines, '10 A 20 B <123> <045>')
+            longest = MAX_LINE_TEXT * (2 if seg.spare is not None else 1)
             for t, col in seg.texts:
-                if rec is not None and _line_length(rec.text + t) <= MAX_LINE_TEXT and \
+                if rec is not None and _line_length(rec.text + t) <= longest and \
                         len(rec.text) + len(t) <= MAX_RUN_TEXT and not (
                         rec.lost and lineno > rec.line + 1):  # (a lost number's line: two rows at most)
                     rec.pieces.append(Piece(t, lineno, col))
@@ -404,6 +460,8 @@ def find_records(text: str) -> Layout:
                     cs = read_checksum(m)
                     rec.checksum, rec.checksum_text = cs.value, cs.text
                     rec.checksum_line, rec.checksum_col = lineno, col
+                    if seg.spare is not None:
+                        rec.spare = Spare(seg.spare[0], lineno, seg.spare[1])
                     _close(rec, open_, records)
                     closed[seg.column] = lineno
                     any_record = True
@@ -411,13 +469,140 @@ def find_records(text: str) -> Layout:
                     prose += 1
             elif seg.number is not None and rec is not None and not seg.texts:
                 any_record = True
+        if tabbed:  # (a column left empty in a row of two: the row after it is still right under its line)
+            for column in [c for c, row in closed.items() if row == previous and c not in carried
+                           and all(seg.column != c or not (seg.number or seg.texts or seg.checksum) for seg in segs)]:
+                closed[column] = lineno
+                carried.add(column)
+        for seg in segs:
+            if closed.get(seg.column) != lineno:
+                carried.discard(seg.column)
         if not tabbed and not any_record and open_.get(1) is None and records and records[-1].column == 1:
             block += 1  # text below a two-column stretch: the next stretch starts a new page
     for rec in list(open_.values()):
         if not _close(rec, open_, records):
             prose += len(rec.pieces)
     records.sort(key=lambda r: (r.block, r.column, r.order))
-    return Layout(records, prose)
+    # (a page number first: the row under it is no continuation of it)
+    kept = _without_furniture(records)
+    # (checksums shared first: a line given its checksum so is no line that goes on in the next row)
+    return Layout(_join_continuations(_share_checksums(kept)), prose + len(records) - len(kept))
+
+
+def _without_furniture(records: list[Record]) -> list[Record]:
+    """*records* without the page numbers inside a listing: a row that reads as a number and the
+    stamp or a few marks ('74 64'er', '70 £k?Jj*' where no footer follows), without a checksum,
+    whose number does not rise between its neighbours in its column (read as a line, it would
+    part the listing in two)."""
+    out: list[Record] = []
+    for k, rec in enumerate(records):
+        if rec.checksum is None and not rec.lost and (
+                _STAMP.match(rec.text) or _LOGO.match(rec.text) and not rec.text.strip().isalpha()):  # ('END' is BASIC)
+            before = next((r.number for r in reversed(out) if (r.column, r.block) == (rec.column, rec.block)), None)
+            after = next((r.number for r in records[k + 1 :] if (r.column, r.block) == (rec.column, rec.block)), None)
+            if before is not None and after is not None and not before < rec.number < after:
+                continue
+        out.append(rec)
+    return out
+
+
+def _share_checksums(records: list[Record]) -> list[Record]:
+    """Two checksums at one line's end ('10 A <123> <045>' over '20 B', or '10 A 20 B <123> <045>'):
+    the first is the line's before it where that one has none; else the line is given the first
+    and the line after it, which has none, the second; else the one line number inside the text
+    that rises between its neighbours starts the second checksum's line.  Neighbours in the same
+    column only; the checksums then check both lines."""
+    out: list[Record] = []
+    for k, rec in enumerate(records):
+        out.append(rec)
+        if rec.spare is None:
+            continue
+        spare, rec.spare = rec.spare, None
+        first = read_checksum(spare.match)
+
+        if k and _takes(records[k - 1], rec):
+            _give(records[k - 1], first.value, first.text, spare.line, spare.col)
+            continue
+        if k + 1 < len(records) and _takes(records[k + 1], rec):
+            second: Record | None = records[k + 1]
+        else:
+            # (the next number above the line's own: a broken one, '8 90', is no neighbour)
+            following = next((r.number for r in records[k + 1 :] if not r.lost and (r.column, r.block) ==
+                              (rec.column, rec.block) and r.number > rec.number), None)
+            second = _second_line(rec, following)
+            if second is None:  # (no neighbour takes it: it stays in the text, as printed)
+                rec.pieces.append(Piece(" " + spare.match.group(0).strip(), spare.line, spare.col))
+                continue
+            out.append(second)
+        assert second is not None and rec.checksum is not None
+        _give(second, rec.checksum, rec.checksum_text, rec.checksum_line, rec.checksum_col)
+        _give(rec, first.value, first.text, spare.line, spare.col)
+    return out
+
+
+def _takes(other: Record, rec: Record) -> bool:
+    """*other* is a line of *rec*'s column without a checksum."""
+    return other.checksum is None and (other.column, other.block) == (rec.column, rec.block)
+
+
+def _give(rec: Record, value: int, text: str, line: int, col: int) -> None:
+    rec.checksum, rec.checksum_text = value, text
+    rec.checksum_line, rec.checksum_col = line, col
+
+
+_NUMBER_INSIDE = re.compile(r"(?<=\s)(\d{1,5}) +(?=[A-Za-z?])")
+_NUMBER_APART_INSIDE = re.compile(r"(?<=\s)(\d{1,4}) (\d{1,4}) +(?=[A-Za-z?])")  # '8 80 IF': its digits read apart
+
+
+def _second_line(rec: Record, following: int | None) -> Record | None:
+    """The line whose number stands inside *rec*'s text, cut off *rec* (which keeps the text before
+    it): the one number inside, as printed or its digits read apart ('8 80'), that rises between
+    *rec*'s and the *following* line's."""
+    text = rec.text
+    inside = [(n, m) for m in _NUMBER_INSIDE.finditer(text)
+              if rec.number < (n := int(m.group(1))) and (following is None or n < following)]
+    if not inside:  # (only where no number inside rises as printed: 'THEN 200 800 PRINT' is 800)
+        inside = [(n, m) for m in _NUMBER_APART_INSIDE.finditer(text)
+                  if rec.number < (n := int(m.group(1) + m.group(2))) and (following is None or n < following)]
+    if len(inside) != 1:
+        return None
+    number, m = inside[0]
+    rec.pieces = [Piece(text[: m.start()].rstrip(), rec.line, rec.col)]
+    return Record(number, str(number), rec.line, rec.col, [Piece(text[m.end() :], rec.line, rec.col)],
+                  column=rec.column, block=rec.block, order=rec.order)
+
+
+_FIELD_AT_END = re.compile(r"<[^<>{}\s]{1,4}>\s*$")  # '<m>': a checksum field whose digits OCR lost
+
+
+def _join_continuations(records: list[Record]) -> list[Record]:
+    """*records* with each row that goes on with the line above it joined to that line, where
+    the row starts with digits that read as a line number out of order: the line above has no
+    checksum yet, the row comes right under its last row, and its number does not rise between
+    that line's and the next line's (64'er 10/85 p. 74: '1 DATA ...,191,1' / '63<TAB><004>' is
+    line 1 ending in 163; '5040 ... IF X(l)=9' / '99 THEN 5042' is line 5040's 999).  A number
+    that fits between its neighbours stays a line."""
+    out: list[Record] = []
+    for k, rec in enumerate(records):
+        above = out[-1] if out else None
+        if above is not None and not rec.lost and not above.lost and above.checksum is None and rec.number_text \
+                and above.column == rec.column and above.block == rec.block and above.pieces \
+                and rec.line == above.pieces[-1].line + 1:
+            following = next((r.number for r in records[k + 1 :] if not r.lost and r.column == rec.column
+                              and r.block == rec.block), None)
+            # (and the listing goes on rising from the line above: '30 ... <m>' / '10 PRINT 1' / '20 ...'
+            # is a listing starting again, after a line whose checksum field OCR damaged)
+            if not (above.number < rec.number and (following is None or rec.number < following)) and (
+                    following is None or following > above.number) and damaged_checksum(above.text) is None \
+                    and not _FIELD_AT_END.search(above.text):
+                rest = rec.text
+                above.pieces.append(Piece(rec.number_text + (" " if rest[:1].isalpha() else ""), rec.line, rec.col))
+                above.pieces.extend(rec.pieces)
+                above.checksum, above.checksum_text = rec.checksum, rec.checksum_text
+                above.checksum_line, above.checksum_col = rec.checksum_line, rec.checksum_col
+                continue
+        out.append(rec)
+    return out
 
 
 def _line_length(text: str) -> int:

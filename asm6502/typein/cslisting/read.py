@@ -40,6 +40,7 @@ from asm6502.typein.cslisting.layout import (
     number_readings,
     read_checksum,
 )
+from asm6502.typein.cslisting.numbers import restore
 from asm6502.typein.cslisting.rank import MAX_LINE_TEXTS, Tried, keyword_join, rank_fixes
 from asm6502.typein.cslisting.recut import recut
 from asm6502.typein.cslisting.text import checksum_of, line_body, normalize_controls, petcat_text, without_print_blanks
@@ -236,7 +237,11 @@ def read_listings(text: str, filename: str = "<input>", *, version: int | None =
     text = text.removeprefix("\ufeff")
     src = _Source(text, filename)
     layout = find_records(text)
-    groups = _split_listings(layout.records)
+    # (line numbers OCR broke, restored before a number below the first parts the listing in two)
+    upper = _upper(layout.records) if case is None else case == "upper"
+    restored, renumbered = restore(layout.records, upper, ChecksumOptions(version or _decide_version(layout.records, upper)))
+    why_renumbered = {(r.line, r.col): why for r, why in renumbered}
+    groups = _split_listings(restored)
     if not groups:
         return [ReadResult(version or 3, False, (), (error("no Checksummer listing lines found (a line number, "
                                                           "the line, <NNN>)", Span(filename, 1, 1)),))]
@@ -257,16 +262,22 @@ def read_listings(text: str, filename: str = "<input>", *, version: int | None =
         records = records[lo : hi + 1]
         upper = _upper(records) if case is None else case == "upper"
         v = version or _decide_version(records, upper)
-        results.append(_check(records, src, v, upper))
+        results.append(_check(records, src, v, upper, why_renumbered))
     if not results:
         return [ReadResult(version or 3, False, (), (error("no line with a Checksummer value <NNN> found",
                                                           Span(filename, 1, 1)),))]
     return results
 
 
-def _check(records: list[Record], src: _Source, version: int, upper: bool) -> ReadResult:
+def _check(records: list[Record], src: _Source, version: int, upper: bool,
+           restored: dict[tuple[int, int], str] | None = None) -> ReadResult:
     options = ChecksumOptions(version)
     diags: list[Diagnostic] = []
+    for rec in records:
+        why = (restored or {}).get((rec.line, rec.col))
+        if why is not None:
+            diags.append(warning(f"{why}; its place between its neighbours and its checksum say so",
+                                 src.span(rec.line, rec.col, len(rec.number_text))))
     reports: list[LineReport | None] = []
     repairs: list[tuple[int, str, Fix]] = []  # (number, printed, the fix taken): what this page's OCR does
     later: list[tuple[int, Record, str, bytes | None, int | None, Span, Tried]] = []
