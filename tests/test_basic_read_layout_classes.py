@@ -151,8 +151,11 @@ def test_a_layout_class_comes_back_and_nothing_is_wrong(cls, seed, rate):
     assert back >= SHARE_BACK[cls] * hit - 1  # (one line more may stay where a run of hits meets)
 
 
-@pytest.mark.xfail(reason="open: all classes together at high rates, hypothesis found a wrong line (High IQ's 720, "
-                          "hit by checksums-together beside other classes' damage); not yet analysed", strict=False)
+@pytest.mark.xfail(reason="open: all classes together at high rates, hypothesis found a wrong line (seed 2760: "
+                          "High IQ's 720 'NEXT N' lost its checksum to 710's row and 730 its number; 730's row is "
+                          "read as 720's second row and 720 verifies with 730's checksum by the 1-in-256 chance, "
+                          "710's spare checksum finding no line to take it: the two structures are not weighed "
+                          "against each other)", strict=False)
 @settings(max_examples=8, deadline=None)
 @given(seed=st.integers(0, 10_000), rates=st.lists(st.floats(0, 0.3), min_size=len(csdamage.MORE_LAYOUT_CLASSES),
                                                    max_size=len(csdamage.MORE_LAYOUT_CLASSES)))

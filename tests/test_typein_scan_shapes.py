@@ -93,8 +93,7 @@ def expected(fmt: str, shape: str, n: int) -> bool:
         # a source of fewer than MIN_LINES lines (or a printed piece of one) reads as prose too
         pieces = [n // 2, n - n // 2] if shape == "page break" else [n]
         return min(pieces) >= plain.MIN_LINES
-    # (the Checksummer layout does not read two columns with a checksum in the middle of each row)
-    return not (fmt == "checksummer-3" and shape == "columns")
+    return True
 
 
 CASES = [(f, s, n) for f in FORMAT_NAMES for s in SHAPES for n in LENGTHS
