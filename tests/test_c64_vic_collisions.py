@@ -259,7 +259,9 @@ def test_the_latch_bit_is_set_with_the_interrupt_disabled():
     assert not vic.irq
 
 
-IRQ_ON_COLLISION = """*= $c000
+# sprites 0 and 1 at X {x} (with the MSBs {msb}), Y 150, every row full, the sprite-sprite
+# interrupt enabled, the CPU in a JMP loop; the interrupt routine follows
+COLLIDING = """*= $c000
          sei
          lda #<irq
          sta $fffe
@@ -275,9 +277,11 @@ fill     lda #$ff
          lda #128
          sta $07f8
          sta $07f9
-         lda #100
+         lda #{x}
          sta $d000
          sta $d002
+         lda #{msb}
+         sta $d010
          lda #150
          sta $d001
          sta $d003
@@ -292,7 +296,8 @@ fill     lda #$ff
          sta $d015
          cli
 wait     jmp wait
-irq      lda $d012
+"""
+IRQ_ON_COLLISION = COLLIDING.format(x=100, msb=0) + """irq      lda $d012
          sta $fb
          lda $d01e
          sta $fc
@@ -430,42 +435,7 @@ def test_the_interrupt_of_a_collision_across_the_frame_end():
     assert first_interrupt(vic, 2 * CYCLES_PER_FRAME) == (due, due)
 
 
-LATE_IRQ = """*= $c000
-         sei
-         lda #<irq
-         sta $fffe
-         lda #>irq
-         sta $ffff
-         lda #$35
-         sta $01
-         ldx #62
-fill     lda #$ff
-         sta $2000,x
-         dex
-         bpl fill
-         lda #128
-         sta $07f8
-         sta $07f9
-         lda #{x}
-         sta $d000
-         sta $d002
-         lda #{msb}
-         sta $d010
-         lda #150
-         sta $d001
-         sta $d003
-         lda #$7f
-         sta $dc0d
-         lda $dc0d
-         lda #$ff
-         sta $d019
-         lda #$04
-         sta $d01a
-         lda #3
-         sta $d015
-         cli
-wait     jmp wait
-*= $c100
+LATE_IRQ = COLLIDING + """*= $c100
 irq      sta $d7ff
 """
 

@@ -94,6 +94,7 @@ class Record:
     order: int = 0
     lost: bool = False  # its number OCR lost (*number* is the line's before it): placed by the reader
     spare: Spare | None = None  # a checksum printed before its own one: a neighbour's (_share_checksums)
+    spare_left: Spare | None = None  # such a checksum no neighbour took, left at the text's end (spares.py)
 
     @property
     def text(self) -> str:
@@ -532,6 +533,7 @@ def _share_checksums(records: list[Record]) -> list[Record]:
             second = _second_line(rec, following)
             if second is None:  # (no neighbour takes it: it stays in the text, as printed)
                 rec.pieces.append(Piece(" " + spare.match.group(0).strip(), spare.line, spare.col))
+                rec.spare_left = spare
                 continue
             out.append(second)
         assert second is not None and rec.checksum is not None

@@ -25,6 +25,7 @@ from dataclasses import dataclass, field, replace
 from asm6502.basic.case import BRACES
 from asm6502.basic.tokenizer import BASIC_START, MAX_LINE_NUMBER, link_program
 from asm6502.diagnostics import Diagnostic, Span, error, note, warning
+from asm6502.typein.cslisting import spares
 from asm6502.typein.cslisting.blanks import Words, settle
 from asm6502.typein.cslisting.checksum import ChecksumOptions, format_listing, line_checksum
 from asm6502.typein.cslisting.edits import Fix, confusions, learn
@@ -239,7 +240,8 @@ def read_listings(text: str, filename: str = "<input>", *, version: int | None =
     layout = find_records(text)
     # (line numbers OCR broke, restored before a number below the first parts the listing in two)
     upper = _upper(layout.records) if case is None else case == "upper"
-    restored, renumbered = restore(layout.records, upper, ChecksumOptions(version or _decide_version(layout.records, upper)))
+    options = ChecksumOptions(version or _decide_version(layout.records, upper))
+    restored, renumbered = restore(spares.weigh(layout.records, upper, options), upper, options)
     why_renumbered = {(r.line, r.col): why for r, why in renumbered}
     groups = _split_listings(restored)
     if not groups:
