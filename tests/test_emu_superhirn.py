@@ -285,7 +285,7 @@ class _Slices:
     def __init__(self, *chunks: bytes):
         self.chunks = list(chunks)
 
-    def take_screen(self) -> bytes:
+    def take_screen(self, transcript: bool = False) -> bytes:
         return self.chunks.pop(0) if self.chunks else b""
 
 

@@ -208,6 +208,8 @@ CHECKS = {
 CHOICES = {
     ("opcodes.py", "opcodes_undoc.py"): "the undocumented NMOS opcodes: the instruction set's other half, beside the documented one",
     ("basic/tokens.py", "typein/cslisting/damage.py"): "KEYWORDS_TO_SPLIT: the keywords synthetic OCR damage splits, a choice among them",
+    ("petscii.py", "emu/c64/implied.py"): "IMPLIED: opcode -> instruction; opcodes such as $90 (BCC) and $9A (TXS) are "
+                                           "control codes' values too, no PETSCII facts",
 }
 
 
