@@ -87,13 +87,8 @@ def test_a_store_to_what_the_vic_reads_is_kept_others_are_plain(test_roms, addr,
     assert (mem.plain[addr], mem.kept[addr]) == (plain, kept), why
 
 
-# --- the g-access reads the character data of its cycle: a row byte of character 0 set to $FF
-# in line $80 (RC 5 with YSCROLL 3: every cell of text row 10 shows it) and cleared again in
-# line $84, every frame.  Line $80 shows it from the first column whose g-access comes after
-# the store (the poll of $D012 leaves it in cycles 5-20 of the line); line $88, the same
-# character row in the next text row, shows 0.  The picture is taken in line $20 of the next
-# frame: memory reads 0 for both now.
-CHAR_ROW = """*= $c000
+# the characters at $2000, a screen of code 0 in colour 1 on blue
+BLANK_SCREEN = """*= $c000
          sei
          lda #$18
          sta $d018
@@ -113,7 +108,15 @@ fill     lda #0
          sta $db00,x
          inx
          bne fill
-frame    lda #$80
+"""
+
+# --- the g-access reads the character data of its cycle: a row byte of character 0 set to $FF
+# in line $80 (RC 5 with YSCROLL 3: every cell of text row 10 shows it) and cleared again in
+# line $84, every frame.  Line $80 shows it from the first column whose g-access comes after
+# the store (the poll of $D012 leaves it in cycles 5-20 of the line); line $88, the same
+# character row in the next text row, shows 0.  The picture is taken in line $20 of the next
+# frame: memory reads 0 for both now.
+CHAR_ROW = BLANK_SCREEN + """frame    lda #$80
 wait1    cmp $d012
          bne wait1
          lda #$ff
@@ -196,27 +199,7 @@ def test_sprite_pointers_changed_within_the_frame(test_roms, x, line, colour, wh
 # line ($73 with YSCROLL 3) read its cells, character 1 (all set) is stored in row 8's and row
 # 9's column 20, both cleared again in line $F8.  Row 8 keeps the code its bad line read, 0;
 # row 9's bad line ($7B) reads 1.  The picture is taken in line $C0, both codes 1 now.
-MATRIX = """*= $c000
-         sei
-         lda #$18
-         sta $d018
-         lda #6
-         sta $d021
-         ldx #0
-fill     lda #0
-         sta $0400,x
-         sta $0500,x
-         sta $0600,x
-         sta $0700,x
-         sta $2000,x
-         lda #1
-         sta $d800,x
-         sta $d900,x
-         sta $da00,x
-         sta $db00,x
-         inx
-         bne fill
-         lda #$ff
+MATRIX = BLANK_SCREEN + """         lda #$ff
          ldx #7
 char1    sta $2008,x
          dex
