@@ -210,11 +210,18 @@ def _inside_verifies(number: int, text: str, upper: bool, options: ChecksumOptio
                for m in CHECKSUM_INSIDE.finditer(text))
 
 
+MISREAD_STEP = 100  # the rise past one line whose number breaks it, of a listing that goes on
+
+
 def _split_listings(records: list[Record]) -> list[list[Record]]:
-    """Line numbers start again: a new listing (a single misread number below does not)."""
+    """Line numbers start again: a new listing.  A single misread number below does not: one above
+    the listing's first line, or one whose next line rises on from the line before it by a step
+    ('60505 ... 60310 ... 60515': 60510 printed with a 3 for its 5, 11/85 p. 95)."""
     out: list[list[Record]] = []
-    for rec in records:
-        if out and rec.number < out[-1][-1].number and rec.number <= out[-1][0].number:
+    for k, rec in enumerate(records):
+        after = records[k + 1].number if k + 1 < len(records) else None
+        misread = out and after is not None and out[-1][-1].number < after <= out[-1][-1].number + MISREAD_STEP
+        if out and rec.number < out[-1][-1].number and rec.number <= out[-1][0].number and not misread:
             out.append([rec])
         elif out:
             out[-1].append(rec)
