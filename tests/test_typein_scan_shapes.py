@@ -11,7 +11,7 @@ from asm6502.basic import v7
 from asm6502.basic.tokenizer import link_program, tokenize
 from asm6502.typein import plain
 from asm6502.typein.formats import FORMATS
-from asm6502.typein.scan import report, scan
+from asm6502.typein.scan import report, scan, scan_all
 
 ARTICLE = ("Das folgende Programm ist schnell eingetippt. Wer 1985 einen C 64 hatte,\n"
            "kennt die Tips & Tricks: jeder Monat bringt neue Kleinigkeiten.\n")
@@ -171,3 +171,85 @@ def test_an_mse_listing_whose_lines_all_read_says_what_keeps_it_from_being_whole
     found = scan(ARTICLE + "\n".join(rows) + "\n" + ARTICLE, "page.txt")
     assert [f.format for f in found] == ["mse-1.0"] and found[0].reading.bad == 0
     assert report(found, "page.txt").splitlines()[1].endswith(f"still bad; {verdict}")
+
+
+# what stands between a listing's first piece and the rest of it, as the OCR gives the page
+BETWEEN = {
+    "blank rows": ["", ""],
+    "its caption": [f"{CAPTION} (Fortsetzung)"],
+    "a column of article text": [*ARTICLE.splitlines(), "Mehr Text steht hier in der anderen Spalte des Artikels."],
+    "a page break": [f"{CAPTION} (Fortsetzung)", *FOOTER.splitlines(), *ARTICLE.splitlines()[:1]],
+}
+PIECE_FORMATS = ("basic", "basic-7.0", "checksummer-3")
+PIECES = [(f, b, n, first) for f in PIECE_FORMATS for b in (*BETWEEN, "beside article text") for n in (2, 4, 8)
+          for first in (1, 2) if first < n]
+
+
+def pieced(fmt: str, between: str, n: int, first: int) -> tuple[str, bytes]:
+    """A page of a listing of *n* lines whose first *first* lines stand apart from the rest."""
+    rows, prg = listing(fmt, n)
+    article = ARTICLE.splitlines()
+    if between == "beside article text":  # (the rest at the top of the next column, article text left of it)
+        rest = [f"{article[k % 2]}\t{row}" for k, row in enumerate(rows[first:])]
+        body = rows[:first] + article + rest + [f"{article[0]}\t{CAPTION}"]
+    else:
+        body = rows[:first] + BETWEEN[between] + rows[first:] + [CAPTION]
+    return ARTICLE + "\n".join(body) + "\n" + ARTICLE, prg
+
+
+@pytest.mark.parametrize("fmt, between, n, first", PIECES, ids=[f"{f}-{b}-{n}-{k}" for f, b, n, k in PIECES])
+def test_a_listings_later_lines_after_a_short_first_piece_are_joined_to_it(fmt, between, n, first):
+    text, prg = pieced(fmt, between, n, first)
+    found = scan(text, "page.txt")
+    assert [(f.format, len(f.numbers)) for f in found] == [(fmt, n)], report(found, "page.txt")
+    assert found[0].reading.whole and found[0].reading.prg == prg
+
+
+def _lines(start: int, n: int, step: int = 10) -> list[str]:
+    return [f"{start + step * k} " + V2_STATEMENTS[k % len(V2_STATEMENTS)].format(k=k + 1, c=k % 16) for k in range(n)]
+
+
+ART = ARTICLE.splitlines()
+
+
+@pytest.mark.parametrize("rows, listings", [
+    # an example in the text, then a listing whose numbers rise on from it by more than its own steps
+    (_lines(10, 4) + ART + _lines(100, 6) + [CAPTION], [4, 6]),
+    # a line with its caption, then another listing with another caption
+    (_lines(10, 1) + [CAPTION] + ART + _lines(20, 5) + ["Listing 2. »Andere«"], [1, 5]),
+    # the numbers start again: two listings
+    (_lines(10, 2) + ART + _lines(10, 5) + [CAPTION], [2, 5]),
+])
+def test_pieces_that_are_two_listings_stay_apart(rows, listings):
+    found = scan(ARTICLE + "\n".join(rows) + "\n" + ARTICLE, "page.txt")
+    assert [len(f.numbers) for f in found] == listings, report(found, "page.txt")
+
+
+@pytest.mark.parametrize("rows, listings, fragments", [
+    # a line of a BASIC example inside running text
+    (ART + _lines(10, 1) + ART, [], [10]),
+    (ART + ["20 GOTO 10"] + ART, [], [20]),
+    # a row of a table that reads as BASIC (LIST is a keyword)
+    (["Wert\tBedeutung", "3 LIST", "Ende der Tabelle mit vielen Worten in der Zeile."], [], [3]),
+    # a line split off a listing whose number goes on: joined to it
+    (_lines(10, 6) + [CAPTION] + ART + ["70 GOTO 10"] + ART, [7], []),
+    (ART + ["5 REM DEMO"] + ART + _lines(10, 6) + [CAPTION], [7], []),
+    # a line split off a listing where its number fits nowhere: a fragment beside the listing
+    (_lines(10, 6) + [CAPTION] + ART + ["5 GOTO 10"] + ART, [6], [5]),
+    # a one-line listing with its own caption is one
+    (ART + _lines(10, 1) + [CAPTION] + ART, [1], []),
+])
+def test_a_one_line_reading_is_a_listing_only_with_its_caption_or_its_listing(rows, listings, fragments):
+    result = scan_all(ARTICLE + "\n".join(rows) + "\n" + ARTICLE, "page.txt")
+    assert [len(f.numbers) for f in result.listings] == listings, report(result.listings, "page.txt", None, result.fragments)
+    assert [f.numbers[0][0] for f in result.fragments] == fragments
+    text = report(result.listings, "page.txt", None, result.fragments)
+    assert text.count("possible fragment, not a program") == len(fragments)
+
+
+def test_a_fragment_is_reported_and_no_program_is_written(tmp_path, capsys):
+    from asm6502.cli import main
+    (tmp_path / "page.txt").write_text(ARTICLE + "\n".join(ART + ["20 GOTO 10"] + ART) + "\n", encoding="utf-8")
+    assert main(["typein", "scan", str(tmp_path / "page.txt"), "-o", str(tmp_path / "out")]) == 1
+    assert sorted(p.name for p in (tmp_path / "out").iterdir()) == ["report.txt"]
+    assert "0 type-in listings, 1 possible fragment" in capsys.readouterr().out

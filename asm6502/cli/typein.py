@@ -10,7 +10,7 @@ from asm6502.cli.common import Parser, add_path_argument, command_name, gate, gu
 from asm6502.cli.typein_formats import COMMANDS, register
 from asm6502.diagnostics import DiagnosticError, error
 from asm6502.fileio import INPUT, OUTPUT, OUTPUT_FOLDER, Files, refuse_binary, write_stdout
-from asm6502.typein.scan import report, scan
+from asm6502.typein.scan import report, scan_all
 
 DESCRIPTION = """\
 Find every type-in listing in the OCR text of a magazine page or a whole issue (MSE machine-code
@@ -60,8 +60,9 @@ def _scan(args: argparse.Namespace, files: Files) -> int:
         text = raw.decode("utf-8")
     except UnicodeDecodeError:
         text = raw.decode("latin-1")  # old OCR output
-    found = scan(text, name)
-    if not found:
+    result = scan_all(text, name)
+    found, loose = result.listings, result.fragments
+    if not found and not loose:
         raise DiagnosticError([error(f"{name}: no type-in listing found (MSE lines, or BASIC lines with <NNN>)")])
     written: dict[int, str] = {}
     plan = files
@@ -73,16 +74,16 @@ def _scan(args: argparse.Namespace, files: Files) -> int:
                 path = f"{args.output}/{k:02d}-{f.format}.prg"
                 plan.add(path, f.reading.prg, "program", make_parent=True)
                 written[k] = path
-        text_report = report(found, name, written)
+        text_report = report(found, name, written, loose)
         plan.add(f"{args.output}/report.txt", text_report, "report", make_parent=True)
     else:
-        text_report = report(found, name)
+        text_report = report(found, name, fragments=loose)
     if args.d64:
         plan.add(args.d64, disk_of(found), "disk image")
     if args.output or args.d64:
         plan.commit()
     write_stdout(text_report)
-    return 0 if all(f.reading.whole for f in found) else 1
+    return 0 if found and all(f.reading.whole for f in found) else 1  # (a fragment alone: a person checks the print)
 
 
 def disk_of(found) -> bytes:

@@ -99,7 +99,7 @@ _BARE_NUMBER = re.compile(r"^\s*\d{1,5}\s*$")
 _SPLIT_NUMBER = re.compile(r"^\d{1,4}\s+[A-Za-z]")
 
 
-def _cells(row: str) -> list[str]:
+def cells(row: str) -> list[str]:
     """The tab-separated cells of a row, a cell of a bare line number joined with the cell after
     it (OCR gives a line's number and its text as two cells: ``1<TAB>DATA 169, 49``)."""
     out: list[str] = []
@@ -123,7 +123,7 @@ def numbered_lines(text: str, taken: set[int]) -> list[list[Line]]:
             continue
         found = []
         last = current[-1].number if current else -1
-        for cell in _cells(row):
+        for cell in cells(row):
             for n, t in _cut(cell, last):
                 found.append(Line(n, t, r))
                 last = n
@@ -219,7 +219,7 @@ def columns(text: str, taken: set[int], row_lines: Callable[[str], list[tuple[in
 
 def _cell_lines(row: str) -> list[tuple[int, str]]:
     """The numbered lines of a row, cell by cell (a line's number starts its cell)."""
-    return [(n, t) for cell in _cells(row) for n, t in _cut(cell, -1)]
+    return [(n, t) for cell in cells(row) for n, t in _cut(cell, -1)]
 
 
 def asm_shaped(text: str) -> bool:
@@ -292,8 +292,12 @@ def find(text: str, taken: set[int], filename: str = "<input>") -> list[PlainLis
         if len(stretch) < MIN_LINES:
             if len({line.row for line in stretch}) < len(stretch):
                 continue  # (two lines on one row: two columns' lines, read below)
-            if not all(rows[line.row - 1].lstrip().startswith(str(line.number)) for line in stretch):
-                continue  # (a short listing's lines begin their rows: 't<TAB>16 Sprites vor' is a table's)
+            # (a short listing's lines begin their rows: 't<TAB>16 Sprites vor' is a table's; a line
+            # beside article text after them is a later piece's, joined to them by the scan)
+            begins = [rows[line.row - 1].lstrip().startswith(str(line.number)) for line in stretch]
+            stretch = stretch[: begins.index(False)] if False in begins else stretch
+            if not stretch:
+                continue
             p = short_basic(stretch, filename)
             if p is not None:
                 shorts.append(p)

@@ -24,7 +24,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from asm6502.typein import hypra, plain
+from asm6502.typein import hypra, pieces, plain
 from asm6502.typein.cslisting import read as cs_read
 from asm6502.typein.cslisting.columns import LINE_START, listing_row, set_columns_back
 from asm6502.typein.cslisting.layout import find_records
@@ -45,14 +45,26 @@ class Found:
     last_line: int = 0  # the last row of the text the listing holds
     page: int | None = None  # the page the magazine's footer gives, when one is near
     source: str = ""  # a Profi-Ass listing's source text
+    numbers: tuple[tuple[int, int], ...] = ()  # (line number, row) of each line, for the families pieces.py joins
 
     @property
     def line(self) -> int:
         return self.reading.first_line
 
 
+@dataclass(frozen=True)
+class Scan:
+    listings: list[Found]
+    fragments: list[Found]  # one-line readings no person takes for a program (:func:`pieces.fragments`)
+
+
 def scan(text: str, filename: str = "<input>") -> list[Found]:
     """Every type-in listing in *text*, in the order they start.  Never raises for bad input."""
+    return scan_all(text, filename).listings
+
+
+def scan_all(text: str, filename: str = "<input>") -> Scan:
+    """Every type-in listing in *text* and the possible fragments, each in the order they start."""
     found: list[Found] = []
     taken: set[int] = set()  # rows an MSE or Checksummer listing holds
     for r in mse_read.read_listings(text, filename):
@@ -66,11 +78,8 @@ def scan(text: str, filename: str = "<input>") -> list[Found]:
             max(rows)))
     columned = set_columns_back(text)
     for c in _checksummer_listings(columned, filename, taken):
-        name = f"checksummer-{c.version}"
         taken.update(range(min(x.line for x in c.lines), max(x.line for x in c.lines) + 1))
-        found.append(Found(name, "", Reading(
-            name, c.prg, c.count("verified"), c.count("repaired"), c.count("bad") + c.count("unchecked"),
-            min(x.line for x in c.lines), c.diagnostics), max(x.line for x in c.lines)))
+        found.append(_cs_found(c))
     taken.update(n for n, (a, b) in enumerate(zip(text.split("\n"), columned.split("\n")), start=1) if a != b)
     for e in _english(text, filename):
         taken.update(range(e.line, e.last_line + 1))
@@ -82,16 +91,58 @@ def scan(text: str, filename: str = "<input>") -> list[Found]:
         found.append(_plain_found(p))
     assert all(f.format in FORMATS or f.format in PLAIN for f in found)
     text_rows = text.split("\n")
+    page = pieces.Page(text_rows, lambda rows, fam: _read_rows(rows, fam, filename),
+                       lambda a, first, b: _parted_between(text_rows, a, first, b),
+                       lambda row: _own_caption(text_rows, row))
+    found = pieces.joined(sorted(found, key=lambda f: f.line), page)
     footers = _footers(text_rows)
     named = [Found(f.format, f.title or _caption_row_after(text_rows, f.last_line) or caption(text_rows, f.line, f.last_line),
                    f.reading, f.last_line,
-                   _page(footers, f.line, f.last_line), f.source) for f in found]
-    return sorted(named, key=lambda f: f.line)
+                   _page(footers, f.line, f.last_line), f.source, f.numbers) for f in found]
+    listings, loose = pieces.fragments(sorted(named, key=lambda f: f.line), page)
+    return Scan(listings, loose)
+
+
+def _cs_found(c: cs_read.ReadResult) -> Found:
+    name = f"checksummer-{c.version}"
+    return Found(name, "", Reading(
+        name, c.prg, c.count("verified"), c.count("repaired"), c.count("bad") + c.count("unchecked"),
+        min(x.line for x in c.lines), c.diagnostics), max(x.line for x in c.lines),
+        numbers=tuple((x.number, x.line) for x in c.lines))
 
 
 def _plain_found(p: plain.PlainListing) -> Found:
     return Found(p.language, "", Reading(p.language, p.prg, 0, 0, p.bad, p.first_row, p.diagnostics, len(p.lines)),
-                 p.last_row, source=p.source)
+                 p.last_row, source=p.source, numbers=tuple((x.number, x.row) for x in p.lines))
+
+
+def _read_rows(text: str, family: str, filename: str) -> list[Found]:
+    """The listings of *family* that its reader finds in *text* (the rows of a listing's pieces)."""
+    if family == "basic":
+        return [_plain_found(p) for p in plain.find(text, set(), filename) if p.language in BASICS]
+    return [_cs_found(c) for c in cs_read.read_listings(set_columns_back(text), filename)
+            if _verifies(c) and f"checksummer-{c.version}" == family]
+
+
+def _parted_between(rows: list[str], a: int, first: int, b: int) -> bool:
+    """Whether a caption on the rows after row *a* and before row *first* names another listing
+    than the caption after row *b* does (the pieces are two listings)."""
+    after = _caption_after(rows, b)
+    return any(_CAPTION_ROW.match(cell) and _other_listing(caption(rows, n, n), after)
+               for n in range(a + 1, first) for cell in rows[n - 1].split("\t"))
+
+
+def _own_caption(rows: list[str], row: int) -> bool:
+    """Whether a caption stands on one of the pieces.OWN_CAPTION_ROWS rows of text before or after *row*."""
+    near: list[int] = []
+    for step in (-1, 1):
+        n, seen = row + step, 0
+        while 1 <= n <= len(rows) and seen < pieces.OWN_CAPTION_ROWS:
+            if rows[n - 1].strip():
+                near.append(n)
+                seen += 1
+            n += step
+    return any(_caption_in(rows[n - 1]) is not None for n in near)
 
 
 CAPTION = re.compile(r"\bListing(?:\s*\d+)?[.:]?\s[^\t]*")
@@ -399,11 +450,14 @@ def _only(text: str, lo: int, hi: int) -> str:
     return "\n".join(row if lo <= n <= hi else "" for n, row in enumerate(text.split("\n"), start=1))
 
 
-def report(found: list[Found], filename: str, written: dict[int, str] | None = None) -> str:
+def report(found: list[Found], filename: str, written: dict[int, str] | None = None,
+           fragments: list[Found] | None = None) -> str:
     """The report of a scan: one row per listing (where it starts, its format, its lines by how
-    they were read, whether it came back whole, the file written)."""
+    they were read, whether it came back whole, the file written), then one per possible fragment."""
     written = written or {}
-    rows = [f"{filename}: {len(found)} type-in listing{'s' if len(found) != 1 else ''}"]
+    loose = fragments or []
+    rows = [f"{filename}: {len(found)} type-in listing{'s' if len(found) != 1 else ''}" + (
+        f", {len(loose)} possible fragment{'s' if len(loose) != 1 else ''}" if loose else "")]
     for k, f in enumerate(found, start=1):
         r = f.reading
         title = f" {f.title!r}" if f.title else ""
@@ -421,6 +475,12 @@ def report(found: list[Found], filename: str, written: dict[int, str] | None = N
             f"not whole, {r.bad} decision{'s' if r.bad != 1 else ''} needed" if r.bad else \
             f"not whole: {what_is_wrong(r)}"
         rows.append(f"{k}. line {f.line}{page}: {f.format}{title}: {lines}; {verdict}{out}")
+    for f in loose:
+        number = f.numbers[0][0] if f.numbers else 0
+        page = f" (p. {f.page})" if f.page is not None else ""
+        rows.append(f"- line {f.line}{page}: possible fragment, not a program: one {f.format} line ({number}) with no "
+                    f"caption and no listing its number goes on; check the print: a line of a listing "
+                    f"(type it into that one) or of the article (nothing to type)")
     return "\n".join(rows) + "\n"
 
 

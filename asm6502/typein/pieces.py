@@ -1,0 +1,151 @@
+"""A listing's printed pieces joined where the readers found them apart, and the one-line readings
+no person takes for a program set aside as possible fragments.
+
+The readers cut a listing where article text, a caption, a column or a page break stands in it.
+A listing whose first piece is short (fewer than :data:`plain.MIN_LINES` lines: a first line at
+the foot of a column) goes on in the rows after it: the cells there that start with a line number
+rising from its last line (in the first cell of a row, or in a later one beside a column of article
+text) are read again with its rows, by the listing's own reader; the reading is taken when it is
+one listing of the same family whose added lines read as well as a listing's lines do.  A listing
+of one line after a listing of its family whose numbers it goes on is joined to it the same way.
+
+A listing of one line that stays apart and has no caption of its own (``Listing ...`` on a row
+next to it) is no program a person types: a line of an example in running text, a row of a table
+or of prose that reads as BASIC, a line split off a listing where its number fits nowhere.  The
+scan reports it as a possible fragment and writes no program of it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from asm6502.typein import plain
+
+if TYPE_CHECKING:
+    from asm6502.typein.scan import Found
+
+JOIN_REACH = 40  # rows after a piece's last line where the next piece may start (past a column of article text)
+MIN_STEP = 10  # the gap between two pieces may be as large as the largest step inside them, or this
+OWN_CAPTION_ROWS = 2  # rows of text before or after a one-line listing where its own caption stands
+
+_NUMBERED = re.compile(r"^\s*(\d{1,5})\s+\S")
+_CHECKSUM_END = re.compile(r"<\s*\d{1,3}\s*>\s*$")
+
+
+def family(fmt: str) -> str:
+    """The reader a format's listings are read with: one for the BASIC dialects without checksums."""
+    return "basic" if fmt in ("basic", "basic-7.0") else fmt
+
+
+@dataclass(frozen=True)
+class Page:
+    """The text a scan reads and what the scan knows of it, for the rules here."""
+
+    rows: list[str]
+    read_rows: Callable[[str, str], list[Found]]  # (a text, a family): the listings its reader finds in it
+    parted: Callable[[int, int, int], bool]  # (row a piece ends, row the next starts, row it ends): a caption between names another listing
+    captioned: Callable[[int], bool]  # (row): a caption row is one of the rows of text next to it
+
+
+def joined(found: list[Found], page: Page) -> list[Found]:
+    """*found* (in row order) with each listing's later pieces joined to it."""
+    out = list(found)
+    k = 0
+    while k < len(out):
+        whole = _going_on(out[k], out, page) if family(out[k].format) in JOINABLE else None
+        if whole is None:
+            k += 1
+            continue
+        held = set(range(whole.line, whole.last_line + 1))
+        # (each join adds a line: the loop ends)
+        out[k] = whole
+        out = out[: k + 1] + [f for f in out[k + 1:] if not set(range(f.line, f.last_line + 1)) <= held]
+    return out
+
+
+def fragments(found: list[Found], page: Page) -> tuple[list[Found], list[Found]]:
+    """(the listings, the possible fragments) of *found*: a fragment is a listing of one line,
+    without a checksum that verifies it, with no caption of its own."""
+    listings: list[Found] = []
+    loose: list[Found] = []
+    for f in found:
+        lone = family(f.format) in JOINABLE and len(f.numbers) == 1 and f.reading.verified + f.reading.repaired == 0
+        (loose if lone and not page.captioned(f.line) else listings).append(f)
+    return listings, loose
+
+
+JOINABLE = ("basic", "checksummer-1", "checksummer-3")
+
+
+def _going_on(a: Found, found: list[Found], page: Page) -> Found | None:
+    """*a* with the piece after it joined, or None: where *a* is short, the rows after it that go
+    on from its last line; else a listing of one line right after it."""
+    later = [f for f in found if f.line > a.last_line]
+    if len(a.numbers) >= plain.MIN_LINES:
+        if not later or len(later[0].numbers) != 1 or family(later[0].format) != family(a.format):
+            return None
+        kept = _continued(a, page.rows, stop=later[0].last_line + 1)
+    else:
+        kept = _continued(a, page.rows, stop=min((f.line for f in later if family(f.format) != family(a.format)),
+                                                  default=len(page.rows) + 1))
+    if not kept or page.parted(a.last_line, min(kept), max(kept)):
+        return None
+    text = "\n".join(row if a.line <= n <= a.last_line else kept.get(n, "")
+                     for n, row in enumerate(page.rows, start=1))
+    again = page.read_rows(text, family(a.format))
+    if len(again) != 1 or family(again[0].format) != family(a.format):
+        return None
+    whole = again[0]
+    added = len(whole.numbers) - len(a.numbers)
+    if added <= 0 or not set(a.numbers) <= set(whole.numbers) or not _fits(a, whole):
+        return None
+    return whole if _reads_as_well(a, whole, added) else None
+
+
+def _continued(a: Found, rows: list[str], stop: int) -> dict[int, str]:
+    """The rows after *a* (up to row *stop*, and JOIN_REACH rows past the last one taken) that go
+    on from its last line, each as the cells of it from the first that does: row -> its text."""
+    last = max(n for n, _ in a.numbers)
+    kept: dict[int, str] = {}
+    column = -1  # the cell the piece stands in: a checksum or a line's end in it goes with the line above
+    reach = a.last_line + JOIN_REACH
+    for r in range(a.last_line + 1, min(stop, len(rows) + 1, reach + 1)):
+        cells = plain.cells(rows[r - 1])
+        numbers = [(i, int(m.group(1))) for i, c in enumerate(cells) if (m := _NUMBERED.match(c))]
+        starts = [(i, n) for i, n in numbers if n > last]
+        if numbers and not starts:
+            break  # the numbers start again: another listing
+        if starts:
+            i, n = starts[0]
+            if any(m <= n for j, m in numbers if j > i):
+                break  # two columns of lines side by side: a layout the readers read themselves
+            kept[r] = "\t".join(cells[i:])
+            last, column, reach = max(m for _, m in numbers), i, r + JOIN_REACH
+        elif column >= 0 and kept.get(r - 1) is not None and any(_CHECKSUM_END.search(c) for c in cells[column:]):
+            kept[r] = "\t".join(cells[column:])  # (the end of a line broken over two rows)
+        else:
+            column = -1
+    return kept
+
+
+def _fits(a: Found, whole: Found) -> bool:
+    """Whether the pieces' numbers go on as a listing's do: the gap from *a*'s last line to the
+    next is no larger than the largest step inside the pieces (or MIN_STEP) -- an example's
+    '10 ... 40' and a listing's '100 ...' after it are two."""
+    numbers = sorted(n for n, _ in whole.numbers)
+    last = max(n for n, _ in a.numbers)
+    gap_at = numbers.index(last)
+    steps = [b - x for k, (x, b) in enumerate(zip(numbers, numbers[1:])) if k != gap_at]
+    return gap_at + 1 < len(numbers) and numbers[gap_at + 1] - last <= max([MIN_STEP, *steps])
+
+
+def _reads_as_well(a: Found, whole: Found, added: int) -> bool:
+    """The lines added read as a listing's: by their checksums (most verify or are repaired), or
+    without checksums by the grammar (no more of them still bad than the readers let a listing hold)."""
+    r, before = whole.reading, a.reading
+    if r.unchecked:
+        return (r.bad - before.bad) <= (1 - plain.GRAMMAR_SHARE) * added
+    return (r.verified + r.repaired) - (before.verified + before.repaired) >= added / 2
