@@ -55,6 +55,8 @@ LISTINGS = [
     ("8510-p17-p19.issue.ocr.txt", "100 REM ****", "basic-7.0", 10, False),  # Listing 1 (110 holds a graphics mark)
     ("8510-p17-p19.issue.ocr.txt", "10 PRINT-HABEN SIE", "basic-7.0", 16, True),  # Listing 2
     ("8510-p17-p19.issue.ocr.txt", "10 INPUT A", "basic-7.0", 3, True),  # an example in the text (ELSE)
+    # the first example (DO WHILE): its lines 10 and 20 run into the end of the sentence before ('D0' for DO)
+    ("8510-p17-p19.issue.ocr.txt", "WHILE und UNTIL", "basic-7.0", 4, False),
     ("8510-p17-p19.issue.ocr.txt", "10 D0", "basic-7.0", 4, False),  # another ('D0' for DO: still bad)
     ("8511-p86-p88.issue.ocr.txt", "0\tREM\t****", "checksummer-3", 75, False),  # Spritekill's DATA loader
     ("8511-p86-p88.issue.ocr.txt", "10 FOR 1=659 TO 763", "checksummer-3", 7, True),  # Screen-Dump
@@ -75,7 +77,6 @@ def test_each_listing_a_person_finds_is_found_in_its_format(name, first, fmt, li
 @pytest.mark.parametrize("name, reports", [("8511-p95-p96.issue.ocr.txt", 4), ("8510-p17-p19.issue.ocr.txt", 5),
                                            ("8511-p86-p88.issue.ocr.txt", 3)])
 def test_no_report_a_person_would_not_find(name, reports):
-    # 11/85 p. 95-96: the four above; 10/85: the four above and two lines
-    # of the first example in the text (its first two lines are in the sentence before); 11/85 p. 86-88: the
+    # 11/85 p. 95-96: the four above; 10/85: the five above; 11/85 p. 86-88: the
     # two above and the Pseudo-Interrupt's MSE rows
     assert len(scan(page(name), name)) == reports

@@ -253,3 +253,16 @@ def test_a_fragment_is_reported_and_no_program_is_written(tmp_path, capsys):
     assert main(["typein", "scan", str(tmp_path / "page.txt"), "-o", str(tmp_path / "out")]) == 1
     assert sorted(p.name for p in (tmp_path / "out").iterdir()) == ["report.txt"]
     assert "0 type-in listings, 1 possible fragment" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("lead, rest, lines", [
+    # an example's first lines run into the end of the sentence that introduces it
+    ('Die Schleife sieht so aus: 10 PRINT "ZEILE 1" 20 POKE 53280,1', _lines(30, 2), 4),
+    ("Das Beispiel: 10 A=5", _lines(20, 3), 4),
+    # numbers in the sentence are no lines of it
+    ("Die Zahl 5 ist kleiner als 10 und die Zeile steht hier ganz allein.", _lines(10, 4), 4),
+    ('Bis 10 PRINT "ZEILE 1" zeigt der Rechner nichts an, schreibt Meier.', _lines(20, 4), 4),
+])
+def test_a_listings_first_lines_in_the_sentence_before_it_are_read_with_it(lead, rest, lines):
+    found = scan(ARTICLE + "\n".join([lead, *rest, CAPTION]) + "\n" + ARTICLE, "page.txt")
+    assert [len(f.numbers) for f in found] == [lines], report(found, "page.txt")

@@ -9,6 +9,9 @@ text) are read again with its rows, by the listing's own reader; the reading is 
 one listing of the same family whose added lines read as well as a listing's lines do.  A listing
 of one line after a listing of its family whose numbers it goes on is joined to it the same way.
 
+A listing without checksums whose first lines OCR ran into the end of the article's row before it
+reads them from there (:func:`led_in`).
+
 A listing of one line that stays apart and has no caption of its own (``Listing ...`` on a row
 next to it) is no program a person types: a line of an example in running text, a row of a table
 or of prose that reads as BASIC, a line split off a listing where its number fits nowhere.  The
@@ -29,6 +32,7 @@ if TYPE_CHECKING:
 
 JOIN_REACH = 40  # rows after a piece's last line where the next piece may start (past a column of article text)
 MIN_STEP = 10  # the gap between two pieces may be as large as the largest step inside them, or this
+LEAD_REACH = plain.MIN_LINES * plain.MAX_TYPED  # characters at a row's end where a listing's first lines may stand
 OWN_CAPTION_ROWS = 2  # rows of text before or after a one-line listing where its own caption stands
 
 _NUMBERED = re.compile(r"^\s*(\d{1,5})\s+\S")
@@ -64,6 +68,45 @@ def joined(found: list[Found], page: Page) -> list[Found]:
         out[k] = whole
         out = out[: k + 1] + [f for f in out[k + 1:] if not set(range(f.line, f.last_line + 1)) <= held]
     return out
+
+
+def led_in(found: list[Found], page: Page) -> list[Found]:
+    """*found* with the first lines of a listing without checksums that OCR ran into the end of
+    the article's row before it ('... nicht mehr erfüllt ist: 10 D0 WHILE A<=5 20 : INPUT A' over
+    '30 LOOP', 10/85 p. 17) read with it: the row's tail from a line number on, its numbers rising
+    into the listing's first by the listing's steps, no article word left in its lines."""
+    out = []
+    held = {r for f in found for r in range(f.line, f.last_line + 1)}
+    for f in found:
+        before = f.line - 1
+        tail = _lead_in(page.rows[before - 1], f) if family(f.format) == "basic" and before >= 1 \
+            and before not in held else None
+        if tail is not None:
+            text = "\n".join(tail if n == before else row if f.line <= n <= f.last_line else ""
+                             for n, row in enumerate(page.rows, start=1))
+            again = page.read_rows(text, "basic")
+            added = len(again[0].numbers) - len(f.numbers) if len(again) == 1 else 0
+            if added > 0 and _fits(f, again[0], before_first=True) and again[0].reading.bad <= f.reading.bad + added // 2:
+                f = again[0]
+        out.append(f)
+    return out
+
+
+_LINE_IN_ROW = re.compile(r"(?<=\s)(\d{1,5})\s+[A-Za-z]")
+
+
+def _lead_in(row: str, f: Found) -> str | None:
+    """The longest tail of *row* that is numbered lines rising to below *f*'s first line, with
+    no article word left in them; None when none is."""
+    first = min(n for n, _ in f.numbers)
+    row = row[-LEAD_REACH:]
+    for m in _LINE_IN_ROW.finditer(row):
+        tail = row[m.start():].strip()
+        stretches = plain.numbered_lines(tail, set())
+        if len(stretches) == 1 and stretches[0][-1].number < first and len(stretches[0]) < plain.MIN_LINES \
+                and not any(plain.prose_left(line.text) for line in stretches[0]):
+            return tail
+    return None
 
 
 def fragments(found: list[Found], page: Page) -> tuple[list[Found], list[Found]]:
@@ -131,12 +174,14 @@ def _continued(a: Found, rows: list[str], stop: int) -> dict[int, str]:
     return kept
 
 
-def _fits(a: Found, whole: Found) -> bool:
+def _fits(a: Found, whole: Found, before_first: bool = False) -> bool:
     """Whether the pieces' numbers go on as a listing's do: the gap from *a*'s last line to the
     next is no larger than the largest step inside the pieces (or MIN_STEP) -- an example's
-    '10 ... 40' and a listing's '100 ...' after it are two."""
+    '10 ... 40' and a listing's '100 ...' after it are two.  *before_first*: the gap is the one
+    before *a*'s first line (*a* is the later piece)."""
     numbers = sorted(n for n, _ in whole.numbers)
-    last = max(n for n, _ in a.numbers)
+    last = max(n for n, _ in a.numbers) if not before_first else max(n for n, _ in whole.numbers if n < min(
+        m for m, _ in a.numbers))
     gap_at = numbers.index(last)
     steps = [b - x for k, (x, b) in enumerate(zip(numbers, numbers[1:])) if k != gap_at]
     return gap_at + 1 < len(numbers) and numbers[gap_at + 1] - last <= max([MIN_STEP, *steps])

@@ -400,7 +400,7 @@ def short_basic(stretch: list[Line], filename: str) -> PlainListing | None:
     if not all(good) or any(len(f"{line.number} {line.text}") > SHORT_TYPED for line in stretch):
         return None
     code = [_outside_strings(b) for b in bodies if b is not None]
-    if any(_prose_left(line.text) for line in stretch) or not any(
+    if any(prose_left(line.text) for line in stretch) or not any(
             any(s.strip()[:1] and s.strip()[0] in (v7.STATEMENT_STARTS if language == "basic-7.0" else _STATEMENT_TOKENS)
                 for s in c.split(b":")) for c in code):
         return None
@@ -412,7 +412,7 @@ _STRINGS = re.compile(r'"[^"]*"?|(?i:rem).*$|(?i:data)[^:]*')
 _PROSE_WORD = re.compile(r"[^\W\d_]{5,}")
 
 
-def _prose_left(text: str) -> bool:
+def prose_left(text: str) -> bool:
     """Whether a word of five letters or more is left of a printed line outside its strings, REM
     and DATA once its keywords (V2's and 7.0's) are taken out: prose ('1 Gehaeuse'), not code."""
     return bool(_PROSE_WORD.search(_KEYWORDS.sub(" ", _STRINGS.sub(" ", text))))

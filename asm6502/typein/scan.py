@@ -13,7 +13,9 @@ In the rows no MSE or Checksummer listing holds, listings printed without checks
 Hypra-Ass source (``hypra-ass``, :mod:`.hypra`), then (:mod:`.plain`) plain BASIC (``basic``, or
 ``basic-7.0`` where the C128's keywords make its lines read) and Profi-Ass source (``profi-ass``),
 in one column or two, of one line or more (BASIC) or four (a source); a listing's printed pieces
-are joined where the captions say they are one.  A listing not whole with no line still bad says
+are joined where the captions say they are one; a listing's later pieces the readers found apart from
+a short first piece are joined to it, and a one-line reading that is no listing's is reported as a
+possible fragment, not as a program (:mod:`.pieces`).  A listing not whole with no line still bad says
 what keeps it from being whole (:func:`what_is_wrong`).  Each listing is
 named as a person finds it in the issue: the MSE header's program name, else the caption the
 magazine printed next to it (``Listing 1. »Disk-Designer« ...``), and the page its footer gives.
@@ -94,7 +96,7 @@ def scan_all(text: str, filename: str = "<input>") -> Scan:
     page = pieces.Page(text_rows, lambda rows, fam: _read_rows(rows, fam, filename),
                        lambda a, first, b: _parted_between(text_rows, a, first, b),
                        lambda row: _own_caption(text_rows, row))
-    found = pieces.joined(sorted(found, key=lambda f: f.line), page)
+    found = pieces.led_in(pieces.joined(sorted(found, key=lambda f: f.line), page), page)
     footers = _footers(text_rows)
     named = [Found(f.format, f.title or _caption_row_after(text_rows, f.last_line) or caption(text_rows, f.line, f.last_line),
                    f.reading, f.last_line,
