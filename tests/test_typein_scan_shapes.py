@@ -266,3 +266,18 @@ def test_a_fragment_is_reported_and_no_program_is_written(tmp_path, capsys):
 def test_a_listings_first_lines_in_the_sentence_before_it_are_read_with_it(lead, rest, lines):
     found = scan(ARTICLE + "\n".join([lead, *rest, CAPTION]) + "\n" + ARTICLE, "page.txt")
     assert [len(f.numbers) for f in found] == [lines], report(found, "page.txt")
+
+
+APART = "40 POKE 53281,3"
+IN_ORDER = tokenize("".join(f"{line.lower()}\n" for line in [*_lines(10, 3), APART, '50 PRINT "ZEILE 5"'])).prg
+
+
+@pytest.mark.parametrize("rows", [
+    # a line OCR gave apart from its listing, its number between two of the listing's
+    ART + [APART] + ART + _lines(10, 3) + ['50 PRINT "ZEILE 5"', CAPTION],
+    _lines(10, 3) + ['50 PRINT "ZEILE 5"', CAPTION] + ART + [APART] + ART,
+])
+def test_a_line_whose_number_falls_inside_its_neighbour_is_read_into_it(rows):
+    result = scan_all(ARTICLE + "\n".join(rows) + "\n" + ARTICLE, "page.txt")
+    assert [sorted(n for n, _ in f.numbers) for f in result.listings] == [[10, 20, 30, 40, 50]]
+    assert result.fragments == [] and result.listings[0].reading.prg == IN_ORDER

@@ -7,7 +7,9 @@ the foot of a column) goes on in the rows after it: the cells there that start w
 rising from its last line (in the first cell of a row, or in a later one beside a column of article
 text) are read again with its rows, by the listing's own reader; the reading is taken when it is
 one listing of the same family whose added lines read as well as a listing's lines do.  A listing
-of one line after a listing of its family whose numbers it goes on is joined to it the same way.
+of one line after a listing of its family whose numbers it goes on is joined to it the same way;
+one whose number falls between two lines of a BASIC listing next to it is read into it
+(:func:`placed`).
 
 A listing without checksums whose first lines OCR ran into the end of the article's row before it
 reads them from there (:func:`led_in`).
@@ -52,6 +54,7 @@ class Page:
     read_rows: Callable[[str, str], list[Found]]  # (a text, a family): the listings its reader finds in it
     parted: Callable[[int, int, int], bool]  # (row a piece ends, row the next starts, row it ends): a caption between names another listing
     captioned: Callable[[int], bool]  # (row): a caption row is one of the rows of text next to it
+    read_in_order: Callable[[str], Found | None]  # (a text): its BASIC lines read as one listing, in number order
 
 
 def joined(found: list[Found], page: Page) -> list[Found]:
@@ -67,6 +70,31 @@ def joined(found: list[Found], page: Page) -> list[Found]:
         # (each join adds a line: the loop ends)
         out[k] = whole
         out = out[: k + 1] + [f for f in out[k + 1:] if not set(range(f.line, f.last_line + 1)) <= held]
+    return out
+
+
+def placed(found: list[Found], page: Page) -> list[Found]:
+    """*found* with each one-line BASIC listing whose number falls between two lines of a BASIC
+    listing next to it (within JOIN_REACH rows) read into that listing: a line OCR gave apart
+    from its listing ('40 ...' above or below a listing of 10, 20, 30, 50)."""
+    out = list(found)
+    for c in [f for f in found if family(f.format) == "basic" and len(f.numbers) == 1]:
+        if c not in out:
+            continue
+        k = out.index(c)
+        (n, row), = c.numbers
+        for a in [out[j] for j in (k - 1, k + 1) if 0 <= j < len(out)]:
+            numbers = sorted(m for m, _ in a.numbers)
+            near = min(abs(row - a.line), abs(row - a.last_line)) <= JOIN_REACH
+            if family(a.format) != "basic" or len(a.numbers) < 2 or not near or n in numbers \
+                    or not numbers[0] < n < numbers[-1]:
+                continue
+            rows = {row} | {r for _, r in a.numbers}
+            whole = page.read_in_order("\n".join(text if r in rows else "" for r, text in enumerate(page.rows, start=1)))
+            if whole is not None and len(whole.numbers) == len(a.numbers) + 1 \
+                    and whole.reading.bad <= a.reading.bad + c.reading.bad:
+                out = [whole if f is a else f for f in out if f is not c]
+                break
     return out
 
 

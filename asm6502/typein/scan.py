@@ -24,7 +24,7 @@ magazine printed next to it (``Listing 1. »Disk-Designer« ...``), and the page
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from asm6502.typein import hypra, pieces, plain
 from asm6502.typein.cslisting import read as cs_read
@@ -95,8 +95,8 @@ def scan_all(text: str, filename: str = "<input>") -> Scan:
     text_rows = text.split("\n")
     page = pieces.Page(text_rows, lambda rows, fam: _read_rows(rows, fam, filename),
                        lambda a, first, b: _parted_between(text_rows, a, first, b),
-                       lambda row: _own_caption(text_rows, row))
-    found = pieces.led_in(pieces.joined(sorted(found, key=lambda f: f.line), page), page)
+                       lambda row: _own_caption(text_rows, row), lambda rows: _in_order(rows, filename))
+    found = pieces.led_in(pieces.placed(pieces.joined(sorted(found, key=lambda f: f.line), page), page), page)
     footers = _footers(text_rows)
     named = [Found(f.format, f.title or _caption_row_after(text_rows, f.last_line) or caption(text_rows, f.line, f.last_line),
                    f.reading, f.last_line,
@@ -124,6 +124,18 @@ def _read_rows(text: str, family: str, filename: str) -> list[Found]:
         return [_plain_found(p) for p in plain.find(text, set(), filename) if p.language in BASICS]
     return [_cs_found(c) for c in cs_read.read_listings(set_columns_back(text), filename)
             if _verifies(c) and f"checksummer-{c.version}" == family]
+
+
+def _in_order(text: str, filename: str) -> Found | None:
+    """The numbered lines of *text* read as one plain BASIC listing in the order of their numbers
+    (each number once), from its first row to its last; None when it holds no line."""
+    lines = sorted({line.number: line for stretch in plain.numbered_lines(text, set()) for line in stretch}.values(),
+                   key=lambda line: line.number)
+    if not lines:
+        return None
+    f = _plain_found(plain.read_basic(lines, filename))
+    rows = [line.row for line in lines]
+    return Found(f.format, "", replace(f.reading, first_line=min(rows)), max(rows), numbers=f.numbers)
 
 
 def _parted_between(rows: list[str], a: int, first: int, b: int) -> bool:
