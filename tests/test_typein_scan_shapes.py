@@ -236,6 +236,7 @@ def test_pieces_that_are_two_listings_stay_apart(rows, listings):
     (ART + ["5 REM DEMO"] + ART + _lines(10, 6) + [CAPTION], [7], []),
     # a line split off a listing where its number fits nowhere: a fragment beside the listing
     (_lines(10, 6) + [CAPTION] + ART + ["5 GOTO 10"] + ART, [6], [5]),
+    (_lines(10, 6) + [CAPTION, "5 GOTO 10"] + ART, [6], [5]),  # (the caption above it is the listing's)
     # a one-line listing with its own caption is one
     (ART + _lines(10, 1) + [CAPTION] + ART, [1], []),
 ])

@@ -53,7 +53,7 @@ class Page:
     rows: list[str]
     read_rows: Callable[[str, str], list[Found]]  # (a text, a family): the listings its reader finds in it
     parted: Callable[[int, int, int], bool]  # (row a piece ends, row the next starts, row it ends): a caption between names another listing
-    captioned: Callable[[int], bool]  # (row): a caption row is one of the rows of text next to it
+    captioned: Callable[[int, set[int]], bool]  # (row, rows other listings hold): it has a caption of its own
     read_in_order: Callable[[str], Found | None]  # (a text): its BASIC lines read as one listing, in number order
 
 
@@ -144,7 +144,8 @@ def fragments(found: list[Found], page: Page) -> tuple[list[Found], list[Found]]
     loose: list[Found] = []
     for f in found:
         lone = family(f.format) in JOINABLE and len(f.numbers) == 1 and f.reading.verified + f.reading.repaired == 0
-        (loose if lone and not page.captioned(f.line) else listings).append(f)
+        held = {r for g in found if g is not f for r in range(g.line, g.last_line + 1)}
+        (loose if lone and not page.captioned(f.line, held) else listings).append(f)
     return listings, loose
 
 

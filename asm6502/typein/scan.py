@@ -95,7 +95,7 @@ def scan_all(text: str, filename: str = "<input>") -> Scan:
     text_rows = text.split("\n")
     page = pieces.Page(text_rows, lambda rows, fam: _read_rows(rows, fam, filename),
                        lambda a, first, b: _parted_between(text_rows, a, first, b),
-                       lambda row: _own_caption(text_rows, row), lambda rows: _in_order(rows, filename))
+                       lambda row, held: _own_caption(text_rows, row, held), lambda rows: _in_order(rows, filename))
     found = pieces.led_in(pieces.placed(pieces.joined(sorted(found, key=lambda f: f.line), page), page), page)
     footers = _footers(text_rows)
     named = [Found(f.format, f.title or _caption_row_after(text_rows, f.last_line) or caption(text_rows, f.line, f.last_line),
@@ -146,17 +146,21 @@ def _parted_between(rows: list[str], a: int, first: int, b: int) -> bool:
                for n in range(a + 1, first) for cell in rows[n - 1].split("\t"))
 
 
-def _own_caption(rows: list[str], row: int) -> bool:
-    """Whether a caption stands on one of the pieces.OWN_CAPTION_ROWS rows of text before or after *row*."""
-    near: list[int] = []
+def _own_caption(rows: list[str], row: int, held: set[int]) -> bool:
+    """Whether a caption stands on one of the pieces.OWN_CAPTION_ROWS rows of text before or after
+    *row* and is no other listing's: one above it that follows the last row of a listing (in
+    *held*) is that listing's."""
     for step in (-1, 1):
         n, seen = row + step, 0
-        while 1 <= n <= len(rows) and seen < pieces.OWN_CAPTION_ROWS:
+        while 1 <= n <= len(rows) and seen < pieces.OWN_CAPTION_ROWS and n not in held:
             if rows[n - 1].strip():
-                near.append(n)
+                if _caption_in(rows[n - 1]) is not None:
+                    above = next((k for k in range(n - 1, 0, -1) if rows[k - 1].strip()), 0)
+                    if step == 1 or above not in held:
+                        return True
                 seen += 1
             n += step
-    return any(_caption_in(rows[n - 1]) is not None for n in near)
+    return False
 
 
 CAPTION = re.compile(r"\bListing(?:\s*\d+)?[.:]?\s[^\t]*")
