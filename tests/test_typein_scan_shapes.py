@@ -282,3 +282,18 @@ def test_a_line_whose_number_falls_inside_its_neighbour_is_read_into_it(rows):
     result = scan_all(ARTICLE + "\n".join(rows) + "\n" + ARTICLE, "page.txt")
     assert [sorted(n for n, _ in f.numbers) for f in result.listings] == [[10, 20, 30, 40, 50]]
     assert result.fragments == [] and result.listings[0].reading.prg == IN_ORDER
+
+
+CS_ROWS = listing("checksummer-3", 5)[0]
+
+
+@pytest.mark.parametrize("rows", [
+    # a Checksummer line OCR gave apart from its listing: its checksum verifies it where it stands
+    CS_ROWS[:3] + CS_ROWS[4:] + [CAPTION] + ART + CS_ROWS[3:4] + ART,
+    ART + CS_ROWS[3:4] + ART + CS_ROWS[:3] + CS_ROWS[4:] + [CAPTION],
+    CS_ROWS[:4] + [CAPTION] + ART + CS_ROWS[4:] + ART,
+])
+def test_a_checksummer_line_apart_from_its_listing_is_read_into_it(rows):
+    found = scan(ARTICLE + "\n".join(rows) + "\n" + ARTICLE, "page.txt")
+    assert [sorted(n for n, _ in f.numbers) for f in found] == [[10, 20, 30, 40, 50]], report(found, "page.txt")
+    assert found[0].reading.prg == listing("checksummer-3", 5)[1] and found[0].title == CAPTION

@@ -54,7 +54,7 @@ class Page:
     read_rows: Callable[[str, str], list[Found]]  # (a text, a family): the listings its reader finds in it
     parted: Callable[[int, int, int], bool]  # (row a piece ends, row the next starts, row it ends): a caption between names another listing
     captioned: Callable[[int, set[int]], bool]  # (row, rows other listings hold): it has a caption of its own
-    read_in_order: Callable[[str], Found | None]  # (a text): its BASIC lines read as one listing, in number order
+    read_in_order: Callable[[str, str], Found | None]  # (a text, a family): its lines as one listing, in number order
 
 
 def joined(found: list[Found], page: Page) -> list[Found]:
@@ -74,11 +74,11 @@ def joined(found: list[Found], page: Page) -> list[Found]:
 
 
 def placed(found: list[Found], page: Page) -> list[Found]:
-    """*found* with each one-line BASIC listing whose number falls between two lines of a BASIC
-    listing next to it (within JOIN_REACH rows) read into that listing: a line OCR gave apart
+    """*found* with each one-line listing whose number falls between two lines of a listing of
+    its family next to it (within JOIN_REACH rows) read into that listing: a line OCR gave apart
     from its listing ('40 ...' above or below a listing of 10, 20, 30, 50)."""
     out = list(found)
-    for c in [f for f in found if family(f.format) == "basic" and len(f.numbers) == 1]:
+    for c in [f for f in found if family(f.format) in JOINABLE and len(f.numbers) == 1]:
         if c not in out:
             continue
         k = out.index(c)
@@ -86,11 +86,12 @@ def placed(found: list[Found], page: Page) -> list[Found]:
         for a in [out[j] for j in (k - 1, k + 1) if 0 <= j < len(out)]:
             numbers = sorted(m for m, _ in a.numbers)
             near = min(abs(row - a.line), abs(row - a.last_line)) <= JOIN_REACH
-            if family(a.format) != "basic" or len(a.numbers) < 2 or not near or n in numbers \
+            if family(a.format) != family(c.format) or len(a.numbers) < 2 or not near or n in numbers \
                     or not numbers[0] < n < numbers[-1]:
                 continue
-            rows = {row} | {r for _, r in a.numbers}
-            whole = page.read_in_order("\n".join(text if r in rows else "" for r, text in enumerate(page.rows, start=1)))
+            rows = {row} | set(range(a.line, a.last_line + 1))
+            whole = page.read_in_order("\n".join(text if r in rows else "" for r, text in enumerate(page.rows, start=1)),
+                                       family(a.format))
             if whole is not None and len(whole.numbers) == len(a.numbers) + 1 \
                     and whole.reading.bad <= a.reading.bad + c.reading.bad:
                 out = [whole if f is a else f for f in out if f is not c]

@@ -26,6 +26,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 
+from asm6502.basic.tokenizer import link_program
 from asm6502.typein import hypra, pieces, plain
 from asm6502.typein.cslisting import read as cs_read
 from asm6502.typein.cslisting.columns import LINE_START, listing_row, set_columns_back
@@ -95,10 +96,11 @@ def scan_all(text: str, filename: str = "<input>") -> Scan:
     text_rows = text.split("\n")
     page = pieces.Page(text_rows, lambda rows, fam: _read_rows(rows, fam, filename),
                        lambda a, first, b: _parted_between(text_rows, a, first, b),
-                       lambda row, held: _own_caption(text_rows, row, held), lambda rows: _in_order(rows, filename))
+                       lambda row, held: _own_caption(text_rows, row, held), lambda rows, fam: _in_order(rows, fam, filename))
     found = pieces.led_in(pieces.placed(pieces.joined(sorted(found, key=lambda f: f.line), page), page), page)
     footers = _footers(text_rows)
-    named = [Found(f.format, f.title or _caption_row_after(text_rows, f.last_line) or caption(text_rows, f.line, f.last_line),
+    named = [Found(f.format, f.title or _caption_row_after(text_rows, f.last_line) or caption(text_rows, f.line, f.last_line)
+                   or _caption_within(text_rows, f),
                    f.reading, f.last_line,
                    _page(footers, f.line, f.last_line), f.source, f.numbers) for f in found]
     listings, loose = pieces.fragments(sorted(named, key=lambda f: f.line), page)
@@ -126,16 +128,40 @@ def _read_rows(text: str, family: str, filename: str) -> list[Found]:
             if _verifies(c) and f"checksummer-{c.version}" == family]
 
 
-def _in_order(text: str, filename: str) -> Found | None:
-    """The numbered lines of *text* read as one plain BASIC listing in the order of their numbers
-    (each number once), from its first row to its last; None when it holds no line."""
-    lines = sorted({line.number: line for stretch in plain.numbered_lines(text, set()) for line in stretch}.values(),
-                   key=lambda line: line.number)
-    if not lines:
+def _in_order(text: str, family: str, filename: str) -> Found | None:
+    """The lines of *family* in *text* read as one listing in the order of their numbers (each
+    number once), from its first row to its last; None when it holds none.  Plain BASIC: the
+    numbered lines read again as one; Checksummer: each line verifies by its own checksum, so the
+    listings its reader finds are one listing of all their lines."""
+    if family == "basic":
+        lines = sorted({line.number: line for stretch in plain.numbered_lines(text, set())
+                        for line in stretch}.values(), key=lambda line: line.number)
+        if not lines:
+            return None
+        f = _plain_found(plain.read_basic(lines, filename))
+        rows = [line.row for line in lines]
+        return Found(f.format, "", replace(f.reading, first_line=min(rows)), max(rows), numbers=f.numbers)
+    parts = [c for c in cs_read.read_listings(set_columns_back(text), filename) if _verifies(c)]
+    reports = sorted((x for c in parts for x in c.lines), key=lambda x: x.number)
+    if not parts or len({c.version for c in parts}) > 1 or len({x.number for x in reports}) < len(reports):
         return None
-    f = _plain_found(plain.read_basic(lines, filename))
-    rows = [line.row for line in lines]
-    return Found(f.format, "", replace(f.reading, first_line=min(rows)), max(rows), numbers=f.numbers)
+    try:
+        prg, _ = link_program([(x.number, x.body, x.line) for x in reports if x.body is not None], parts[0].start)
+    except ValueError:
+        return None
+    name = f"checksummer-{parts[0].version}"
+    count = {status: sum(c.count(status) for c in parts) for status in ("verified", "repaired", "bad", "unchecked")}
+    rows = [x.line for x in reports]
+    return Found(name, "", Reading(name, prg, count["verified"], count["repaired"], count["bad"] + count["unchecked"],
+                                   min(rows), tuple(d for c in parts for d in c.diagnostics)), max(rows),
+                 numbers=tuple((x.number, x.line) for x in reports))
+
+
+def _caption_within(rows: list[str], f: Found) -> str:
+    """The caption on a row between a listing's pieces (the first piece's, its own): "" when none."""
+    lines = {row for _, row in f.numbers}
+    return next((caption(rows, n, n) for n in range(f.line, f.last_line + 1)
+                 if n not in lines and _CAPTION_ROW.match(rows[n - 1])), "")
 
 
 def _parted_between(rows: list[str], a: int, first: int, b: int) -> bool:
