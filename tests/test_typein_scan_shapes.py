@@ -202,7 +202,7 @@ def test_a_listings_later_lines_after_a_short_first_piece_are_joined_to_it(fmt, 
     text, prg = pieced(fmt, between, n, first)
     found = scan(text, "page.txt")
     assert [(f.format, len(f.numbers)) for f in found] == [(fmt, n)], report(found, "page.txt")
-    assert found[0].reading.whole and found[0].reading.prg == prg
+    assert found[0].reading.whole and found[0].reading.prg == prg and found[0].title.startswith(CAPTION)
 
 
 def _lines(start: int, n: int, step: int = 10) -> list[str]:
@@ -217,6 +217,8 @@ ART = ARTICLE.splitlines()
     (_lines(10, 4) + ART + _lines(100, 6) + [CAPTION], [4, 6]),
     # a line with its caption, then another listing with another caption
     (_lines(10, 1) + [CAPTION] + ART + _lines(20, 5) + ["Listing 2. »Andere«"], [1, 5]),
+    # a short listing with its caption under it, then another without one whose numbers go on
+    (_lines(10, 2) + [CAPTION] + ART + _lines(30, 4), [2, 4]),
     # the numbers start again: two listings
     (_lines(10, 2) + ART + _lines(10, 5) + [CAPTION], [2, 5]),
 ])

@@ -52,7 +52,8 @@ class Page:
 
     rows: list[str]
     read_rows: Callable[[str, str], list[Found]]  # (a text, a family): the listings its reader finds in it
-    parted: Callable[[int, int, int], bool]  # (row a piece ends, row the next starts, row it ends): a caption between names another listing
+    # (row a piece ends, row the next starts, row it ends, the next is one line): a caption between ends the listing
+    parted: Callable[[int, int, int, bool], bool]
     captioned: Callable[[int, set[int]], bool]  # (row, rows other listings hold): it has a caption of its own
     read_in_order: Callable[[str, str], Found | None]  # (a text, a family): its lines as one listing, in number order
 
@@ -164,7 +165,7 @@ def _going_on(a: Found, found: list[Found], page: Page) -> Found | None:
     else:
         kept = _continued(a, page.rows, stop=min((f.line for f in later if family(f.format) != family(a.format)),
                                                   default=len(page.rows) + 1))
-    if not kept or page.parted(a.last_line, min(kept), max(kept)):
+    if not kept or page.parted(a.last_line, min(kept), max(kept), len(a.numbers) >= plain.MIN_LINES):
         return None
     text = "\n".join(row if a.line <= n <= a.last_line else kept.get(n, "")
                      for n, row in enumerate(page.rows, start=1))

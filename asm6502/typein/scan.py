@@ -95,7 +95,7 @@ def scan_all(text: str, filename: str = "<input>") -> Scan:
     assert all(f.format in FORMATS or f.format in PLAIN for f in found)
     text_rows = text.split("\n")
     page = pieces.Page(text_rows, lambda rows, fam: _read_rows(rows, fam, filename),
-                       lambda a, first, b: _parted_between(text_rows, a, first, b),
+                       lambda a, first, b, single: _parted_between(text_rows, a, first, b, single),
                        lambda row, held: _own_caption(text_rows, row, held), lambda rows, fam: _in_order(rows, fam, filename))
     found = pieces.led_in(pieces.placed(pieces.joined(sorted(found, key=lambda f: f.line), page), page), page)
     footers = _footers(text_rows)
@@ -164,12 +164,17 @@ def _caption_within(rows: list[str], f: Found) -> str:
                  if n not in lines and _CAPTION_ROW.match(rows[n - 1])), "")
 
 
-def _parted_between(rows: list[str], a: int, first: int, b: int) -> bool:
-    """Whether a caption on the rows after row *a* and before row *first* names another listing
-    than the caption after row *b* does (the pieces are two listings)."""
-    after = _caption_after(rows, b)
-    return any(_CAPTION_ROW.match(cell) and _other_listing(caption(rows, n, n), after)
-               for n in range(a + 1, first) for cell in rows[n - 1].split("\t"))
+def _parted_between(rows: list[str], a: int, first: int, b: int, single: bool) -> bool:
+    """Whether a caption on the rows after row *a* and before row *first* ends the listing there:
+    unless the caption after row *b* names the same listing (a listing printed over several
+    columns or pages has its caption on each), the magazine's caption under a listing ends it.
+    A *single* line after it is a line split off the listing unless its own caption names another."""
+    after = _caption_below(rows, b)
+    between = [caption(rows, n, n) for n in range(a + 1, first)
+               if any(_CAPTION_ROW.match(cell) for cell in rows[n - 1].split("\t"))]
+    if single:
+        return any(_other_listing(c, after) for c in between)
+    return any(not (after and _same_listing(c, after)) for c in between)
 
 
 def _own_caption(rows: list[str], row: int, held: set[int]) -> bool:
@@ -202,9 +207,14 @@ def caption(rows: list[str], first: int, last: int) -> str:
     for n in [*range(last, min(len(rows), last + CAPTION_ROWS) + 1), *range(first - 1, max(0, first - CAPTION_ROWS) - 1, -1)]:
         m = _caption_in(rows[n - 1]) if n >= 1 else None
         if m is not None:
-            text = " ".join(m.group(0).split())
-            return text if len(text) <= MAX_CAPTION else text[: MAX_CAPTION - 3].rstrip() + "..."
+            return _shown(m)
     return ""
+
+
+def _shown(m: re.Match[str]) -> str:
+    """A caption as the report shows it: its words, MAX_CAPTION characters at most."""
+    text = " ".join(m.group(0).split())
+    return text if len(text) <= MAX_CAPTION else text[: MAX_CAPTION - 3].rstrip() + "..."
 
 
 def _caption_in(row: str) -> re.Match[str] | None:
@@ -380,7 +390,7 @@ def _pieces_of_one(rows: list[str], a: plain.PlainListing, b: plain.PlainListing
     """Whether *b* goes on from *a* (its numbers above a's already known): the captions after
     them name the same listing; where article text stands between, both must have a caption
     that does (an example in the text is no piece of the listing after it)."""
-    before, after = caption(rows, a.last_row, a.last_row), caption(rows, b.last_row, b.last_row)
+    before, after = caption(rows, a.last_row, a.last_row), _caption_below(rows, b.last_row)
     if _prose_between(rows, a, b) and not (before and after):
         return False
     return _same_listing(before, after)
@@ -468,6 +478,15 @@ def _caption_after(rows: list[str], row: int) -> str:
     before the next numbered line (past a column of checksums, or the empty rows it leaves when it
     is set back beside its lines), else the one ``caption`` finds."""
     return _caption_row_after(rows, row) or caption(rows, row, row)
+
+
+def _caption_below(rows: list[str], row: int) -> str:
+    """The caption printed under the listing that ends in *row* (none above it: a caption above
+    the listing's last rows is an earlier listing's)."""
+    if found := _caption_row_after(rows, row):
+        return found
+    return next((_shown(m) for n in range(row + 1, min(len(rows), row + CAPTION_ROWS) + 1)
+                 if (m := _caption_in(rows[n - 1])) is not None), "")
 
 
 def _caption_row_after(rows: list[str], row: int) -> str:
