@@ -8,8 +8,8 @@ rising from its last line (in the first cell of a row, or in a later one beside 
 text) are read again with its rows, by the listing's own reader; the reading is taken when it is
 one listing of the same family whose added lines read as well as a listing's lines do.  A listing
 of one line after a listing of its family whose numbers it goes on is joined to it the same way;
-one whose number falls between two lines of a BASIC listing next to it is read into it
-(:func:`placed`).
+one whose number falls between two lines of a listing of its family next to it is read into it
+in number order (:func:`placed`).
 
 A listing without checksums whose first lines OCR ran into the end of the article's row before it
 reads them from there (:func:`led_in`).
@@ -36,6 +36,7 @@ JOIN_REACH = 40  # rows after a piece's last line where the next piece may start
 MIN_STEP = 10  # the gap between two pieces may be as large as the largest step inside them, or this
 LEAD_REACH = plain.MIN_LINES * plain.MAX_TYPED  # characters at a row's end where a listing's first lines may stand
 OWN_CAPTION_ROWS = 2  # rows of text before or after a one-line listing where its own caption stands
+JOINABLE = ("basic", "checksummer-1", "checksummer-3")  # the families whose lines are numbered BASIC lines
 
 _NUMBERED = re.compile(r"^\s*(\d{1,5})\s+\S")
 _CHECKSUM_END = re.compile(r"<\s*\d{1,3}\s*>\s*$")
@@ -150,8 +151,6 @@ def fragments(found: list[Found], page: Page) -> tuple[list[Found], list[Found]]
         (loose if lone and not page.captioned(f.line, held) else listings).append(f)
     return listings, loose
 
-
-JOINABLE = ("basic", "checksummer-1", "checksummer-3")
 
 
 def _going_on(a: Found, found: list[Found], page: Page) -> Found | None:
