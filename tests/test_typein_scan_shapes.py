@@ -299,3 +299,16 @@ def test_a_checksummer_line_apart_from_its_listing_is_read_into_it(rows):
     found = scan(ARTICLE + "\n".join(rows) + "\n" + ARTICLE, "page.txt")
     assert [sorted(n for n, _ in f.numbers) for f in found] == [[10, 20, 30, 40, 50]], report(found, "page.txt")
     assert found[0].reading.prg == listing("checksummer-3", 5)[1] and found[0].title == CAPTION
+
+
+@pytest.mark.parametrize("misread, listings", [
+    ("40", [8]),  # 140 printed as 40, below the first line: the next line rises on from 130 by a step
+    ("140", [8]),
+    ("10", [8]),
+])
+def test_a_misread_line_number_below_the_first_does_not_start_a_listing(misread, listings):
+    rows = FORMATS["checksummer-3"].write(tokenize("".join(
+        f"{100 + 10 * k} print {k}\n" for k in range(8))).prg).splitlines()
+    rows[4] = misread + rows[4][3:]
+    found = scan(ARTICLE + "\n".join(rows) + "\n" + CAPTION + "\n" + ARTICLE, "page.txt")
+    assert [f.verified + f.repaired + f.bad for f in (x.reading for x in found)] == listings, report(found, "page.txt")
