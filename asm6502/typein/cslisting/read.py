@@ -51,12 +51,14 @@ from asm6502.typein.cslisting.verdict import (
     confirmed,
     damage_left,
     describe,
+    familiar,
+    familiar_reading,
     habitual,
     kind_of,
     shows_damage,
     sole_reading,
 )
-from asm6502.typein.cslisting.vocabulary import Vocabulary
+from asm6502.typein.cslisting.vocabulary import Lexicon, Vocabulary
 
 MAX_FIXES_SHOWN = 3
 # The search is bounded: a line's rankings read at most rank.MAX_LINE_TEXTS texts, a listing's
@@ -445,6 +447,7 @@ def _check(records: list[Record], src: _Source, version: int, upper: bool,
     # (the lines as printed, and the repaired ones as repaired)
     vocabulary = Vocabulary.of([(r.number, r.text.strip(" ")) for r in records]
                                + [(r.number, r.text) for r in reports if r is not None and r.status == "repaired"])
+    unsure: list[tuple[int, Record, str, bytes | None, int | None, Span, Tried, list[Fix]]] = []
     for at, rec, printed, body, computed, cs_where, tried in later:
         tried.budget = min(MAX_LINE_TEXTS, tried.read + max(0, LISTING_TEXTS - spent))
         before = tried.read
@@ -460,11 +463,25 @@ def _check(records: list[Record], src: _Source, version: int, upper: bool,
             fixes, upper, tried.takeable_chance(fixes[0].cost + 2 * AUTO_MARGIN, printed, upper) if fixes else 0.0)
         usual = not tried.skipped and words is None and not sole and habitual(
             fixes, upper, tried.habit_chance(fixes[0].cost) if fixes else 0.0)
+        if not (words or sole or usual):
+            unsure.append((at, rec, printed, body, computed, cs_where, tried, fixes))
+            continue
         why = ("; the listing prints " + ", ".join(f"'{w.upper()}'" for w in words) + " in other lines") if words else \
-            "; no other reading comes near it" if sole else \
-            "; " + _habit_witnesses(fixes[0], own) if usual else ""
+            "; no other reading comes near it" if sole else "; " + _habit_witnesses(fixes[0], own)
+        _conclude(rec, printed, body, computed, cs_where, fixes, upper, options, diags, reports, at, why=why)
+    # the lines left: a familiar reading is taken, the names and keywords of the lines taken (verified
+    # as printed, or repaired without asking, in either ranking) the second witness
+    lexicon = Lexicon.of([(r.number, r.text) for r in reports if r is not None and r.status in ("verified", "repaired")])
+    for at, rec, printed, body, computed, cs_where, tried, fixes in unsure:
+        known = None if tried.skipped else familiar(
+            fixes, upper, printed, lexicon, rec.number,
+            lambda cost, tried=tried, printed=printed, number=rec.number: tried.familiar_chance(
+                cost, printed, upper, lambda edits, shown, quoted: familiar_reading(
+                    printed, edits, lexicon, number, shown, quoted) is not None))
+        why = ("; every name it makes the listing's other lines use (" + ", ".join(f"'{n}'" for n in known)
+               + ") and no other such reading comes near it") if known else ""
         _conclude(rec, printed, body, computed, cs_where, fixes, upper, options, diags, reports, at,
-                  sure=bool(words) or sole or usual, skipped=tried.skipped, why=why)
+                  sure=bool(known), skipped=tried.skipped, why=why)
     _settle_blanks(reports, records, upper, options, diags, src)
     diags.sort(key=lambda d: (d.span.line, d.span.col) if d.span else (0, 0))
     return ReadResult(version, upper, tuple(r for r in reports if r is not None), tuple(diags), lost=tuple(lost),

@@ -7,6 +7,10 @@ the program's own (64'er 10/85 p. 32 line 1160: ``£PUR`` solved to ``sPUR``, th
 prints).  A word is a run of letters inside quotes; a name outside quotes is letters and digits
 with a ``$`` or ``%`` after them (``A1$``); both are compared in capitals (an all-capital listing
 prints a shifted letter underlined and OCR reads it as a capital or small letter alike).
+
+The names and keywords of the lines taken (:class:`Lexicon`, every length: ``I``, ``K$``) are the
+program's own too: a reading whose changes make only names the program uses elsewhere is one of
+few such readings (:func:`made_names`; :func:`.verdict.familiar` counts them).
 """
 
 from __future__ import annotations
@@ -15,7 +19,7 @@ import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
-from asm6502.typein.cslisting.edits import Edit, Fix
+from asm6502.typein.cslisting.edits import Edit, Fix, apply, quote_flags
 
 TOKEN = re.compile(r"[A-Za-z][A-Za-z0-9]*[$%]?")
 MIN_TOKEN = 3  # shorter words match by chance too easily ('OK', 'A$')
@@ -82,4 +86,51 @@ def confirming_words(printed: str, fix: Fix, vocabulary: Vocabulary, number: int
     return tuple(dict.fromkeys(words))
 
 
-__all__ = ["MIN_TOKEN", "Vocabulary", "confirming_words", "tokens"]
+NAME = re.compile(r"[A-Za-z][A-Za-z0-9]*[$%]?")  # a name or keyword as printed, outside quotes ('FOR', 'I', 'K1$')
+
+
+def names(text: str) -> list[re.Match]:
+    """The names and keywords of a line's text outside quotes and REM (a control code's name is inside quotes)."""
+    quoted = quote_flags(text)
+    return [m for m in NAME.finditer(text) if not quoted[m.start()]]
+
+
+@dataclass(frozen=True)
+class Lexicon:
+    """Each name or keyword (capitals) outside quotes of the lines taken, and the line numbers that print it."""
+
+    lines: Mapping[str, frozenset[int]]
+
+    @classmethod
+    def of(cls, listing: Iterable[tuple[int, str]]) -> Lexicon:
+        where: dict[str, set[int]] = {}
+        for number, text in listing:
+            for m in names(text):
+                where.setdefault(m.group().upper(), set()).add(number)
+        return cls({w: frozenset(n) for w, n in where.items()})
+
+    def elsewhere(self, name: str, number: int) -> bool:
+        """*name* is printed in a line other than *number*."""
+        return bool(self.lines.get(name.upper(), frozenset()) - {number})
+
+
+def made_names(printed: str, edits: tuple[Edit, ...], lexicon: Lexicon, number: int) -> tuple[str, ...] | None:
+    """The names and keywords outside quotes that the changes *edits* make of *printed* touch (a name
+    a change stands in or next to: '$' for 't' makes 'K$', ':' for 's' before 'A$' touches 'A$'),
+    each one another line of the listing prints; None where one is not.  A change inside quotes
+    or REM, or one that touches no name (a mark between numbers), makes none."""
+    if not edits:
+        return None
+    new = apply(printed, edits)
+    found = names(new)
+    made: list[str] = []
+    for a, b in _spans_in_new(edits):
+        for m in found:
+            if m.start() <= b and a <= m.end():
+                if not lexicon.elsewhere(m.group(), number):
+                    return None
+                made.append(m.group().upper())
+    return tuple(dict.fromkeys(made))
+
+
+__all__ = ["MIN_TOKEN", "NAME", "Lexicon", "Vocabulary", "confirming_words", "made_names", "names", "tokens"]
