@@ -182,7 +182,8 @@ class Tried:
         quoted = quote_flags(text)
         return sum(n for c, n, chosen in self.weighed if c <= cost and _could_be_evidence(text, chosen, shown, quoted)) / 256
 
-    def familiar_chance(self, cost: float, text: str, upper: bool, familiar: Callable[..., object]) -> float:
+    def familiar_chance(self, cost: float, text: str, upper: bool,
+                        familiar: Callable[[tuple[Edit, ...], frozenset[int], list[bool]], bool]) -> float:
         """:meth:`chance_matches` of the readings of *text* that would be familiar were they the best
         (*familiar*(edits, shown, quoted) true: :func:`.verdict.familiar_reading`), three changes too."""
         shown = shown_places(text, upper)

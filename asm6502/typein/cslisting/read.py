@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import re
 from array import array
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
 from asm6502.basic.case import BRACES
@@ -28,7 +29,7 @@ from asm6502.diagnostics import Diagnostic, Span, error, note, warning
 from asm6502.typein.cslisting import spares
 from asm6502.typein.cslisting.blanks import Words, settle
 from asm6502.typein.cslisting.checksum import ChecksumOptions, format_listing, line_checksum
-from asm6502.typein.cslisting.edits import Fix, confusions, learn
+from asm6502.typein.cslisting.edits import Edit, Fix, confusions, learn
 from asm6502.typein.cslisting.habits import Habit, habits, repaired_habits
 from asm6502.typein.cslisting.layout import (
     CHECKSUM_INSIDE,
@@ -473,11 +474,8 @@ def _check(records: list[Record], src: _Source, version: int, upper: bool,
     # as printed, or repaired without asking, in either ranking) the second witness
     lexicon = Lexicon.of([(r.number, r.text) for r in reports if r is not None and r.status in ("verified", "repaired")])
     for at, rec, printed, body, computed, cs_where, tried, fixes in unsure:
-        known = None if tried.skipped else familiar(
-            fixes, upper, printed, lexicon, rec.number,
-            lambda cost, tried=tried, printed=printed, number=rec.number: tried.familiar_chance(
-                cost, printed, upper, lambda edits, shown, quoted: familiar_reading(
-                    printed, edits, lexicon, number, shown, quoted) is not None))
+        known = None if tried.skipped else familiar(fixes, upper, printed, lexicon, rec.number,
+                                                    _familiar_chance(tried, printed, upper, lexicon, rec.number))
         why = ("; every name it makes the listing's other lines use (" + ", ".join(f"'{n}'" for n in known)
                + ") and no other such reading comes near it") if known else ""
         _conclude(rec, printed, body, computed, cs_where, fixes, upper, options, diags, reports, at,
@@ -528,6 +526,15 @@ def _settled_fixes(r: LineReport, words: Words, upper: bool, options: ChecksumOp
         if j < len(fixes):
             fixes[j] = f"{fixes[j]}; " + "; ".join(why)
     return replace(r, fixed_texts=tuple(texts), fixes=tuple(fixes))
+
+
+def _familiar_chance(tried: Tried, printed: str, upper: bool, lexicon: Lexicon, number: int) -> Callable[[float], float]:
+    """The chance of a cost that the familiar readings of line *number* tried give a chance match
+    (:meth:`.rank.Tried.familiar_chance`, each reading tested as :func:`.verdict.familiar_reading`)."""
+    def familiar_one(edits: tuple[Edit, ...], shown: frozenset[int], quoted: list[bool]) -> bool:
+        return familiar_reading(printed, edits, lexicon, number, shown, quoted) is not None
+
+    return lambda cost: tried.familiar_chance(cost, printed, upper, familiar_one)
 
 
 def _habit_witnesses(fix: Fix, own: tuple[Habit, ...]) -> str:
