@@ -29,7 +29,7 @@ from asm6502.diagnostics import Diagnostic, Span, error, note, warning
 from asm6502.typein.cslisting import spares
 from asm6502.typein.cslisting.blanks import Words, settle
 from asm6502.typein.cslisting.checksum import ChecksumOptions, format_listing, line_checksum
-from asm6502.typein.cslisting.edits import Edit, Fix, confusions, learn
+from asm6502.typein.cslisting.edits import Edit, Fix, apply, confusions, learn
 from asm6502.typein.cslisting.habits import Habit, habits, repaired_habits
 from asm6502.typein.cslisting.layout import (
     CHECKSUM_INSIDE,
@@ -530,9 +530,12 @@ def _settled_fixes(r: LineReport, words: Words, upper: bool, options: ChecksumOp
 
 def _familiar_chance(tried: Tried, printed: str, upper: bool, lexicon: Lexicon, number: int) -> Callable[[float], float]:
     """The chance of a cost that the familiar readings of line *number* tried give a chance match
-    (:meth:`.rank.Tried.familiar_chance`, each reading tested as :func:`.verdict.familiar_reading`)."""
+    (:meth:`.rank.Tried.familiar_chance`): each reading tested as :func:`.verdict.familiar` tests the
+    best, familiar (:func:`.verdict.familiar_reading`) and leaving no damage."""
     def familiar_one(edits: tuple[Edit, ...], shown: frozenset[int], quoted: list[bool]) -> bool:
-        return familiar_reading(printed, edits, lexicon, number, shown, quoted) is not None
+        # (a reading that leaves damage is never taken, and is no rival: its chance match changes nothing)
+        return familiar_reading(printed, edits, lexicon, number, shown, quoted) is not None \
+            and not damage_left(apply(printed, edits), upper)
 
     return lambda cost: tried.familiar_chance(cost, printed, upper, familiar_one)
 
