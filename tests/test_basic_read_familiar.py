@@ -11,7 +11,7 @@ from asm6502.typein.cslisting.edits import Edit, Fix, apply
 from asm6502.typein.cslisting.read import read_listings
 from asm6502.typein.cslisting.text import line_body
 from asm6502.typein.cslisting.verdict import CHANCE_LIMIT, familiar
-from asm6502.typein.cslisting.vocabulary import Lexicon, made_names
+from asm6502.typein.cslisting.vocabulary import Lexicon, crunched, made_names
 
 
 def _fix(text: str, changes: list[tuple[str, str, str]], cost: float = 1.0) -> Fix:
@@ -92,3 +92,25 @@ def test_the_listings_names_take_a_reading(meant, shown, others, status):
         assert line.text == meant and "the listing's other lines use" in line.repair
     else:
         assert line.fixed_texts[0] == meant and len(line.fixed_texts) >= 2
+
+
+@pytest.mark.parametrize("run,pieces", [
+    ("READF$", ["READ", "F$"]),  # CRUNCH reads a keyword inside letters
+    ("FORI", ["FOR", "I"]),
+    ("TOTAL", ["TO", "TAL"]),
+    ("STOP", ["STOP"]),  # the table's first keyword spelled at a place
+    ("GOSUB60000", ["GOSUB"]),  # a number is no name
+    ("K1$", ["K1$"]),
+])
+def test_names_cut_as_crunch_cuts_them(run, pieces):
+    assert crunched(run) == pieces
+
+
+# (a line left bad, as printed: the names it lends the lexicon)
+@pytest.mark.parametrize("printed,learned", [
+    ("PRINT L$T$(I)", {"PRINT", "L$", "T$", "I"}),
+    ("PRINT Nt;Kl$", {"PRINT"}),  # a small letter in a capital listing: damage shown, no name learned
+    ("FOR 1=0 TO 3", {"FOR", "TO"}),
+])
+def test_a_bad_lines_names_where_the_print_shows_no_damage(printed, learned):
+    assert set(Lexicon.of([], [(10, printed)], True).lines) == learned

@@ -471,8 +471,10 @@ def _check(records: list[Record], src: _Source, version: int, upper: bool,
             "; no other reading comes near it" if sole else "; " + _habit_witnesses(fixes[0], own)
         _conclude(rec, printed, body, computed, cs_where, fixes, upper, options, diags, reports, at, why=why)
     # the lines left: a familiar reading is taken, the names and keywords of the lines taken (verified
-    # as printed, or repaired without asking, in either ranking) the second witness
-    lexicon = Lexicon.of([(r.number, r.text) for r in reports if r is not None and r.status in ("verified", "repaired")])
+    # as printed, or repaired without asking, in either ranking) and those the lines left print
+    # without damage the second witness
+    lexicon = Lexicon.of([(r.number, r.text) for r in reports if r is not None and r.status in ("verified", "repaired")],
+                         [(rec.number, printed) for _, rec, printed, *_ in unsure], upper)
     for at, rec, printed, body, computed, cs_where, tried, fixes in unsure:
         known = None if tried.skipped else familiar(fixes, upper, printed, lexicon, rec.number,
                                                     _familiar_chance(tried, printed, upper, lexicon, rec.number))

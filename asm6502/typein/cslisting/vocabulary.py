@@ -19,7 +19,8 @@ import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
-from asm6502.typein.cslisting.edits import Edit, Fix, apply, quote_flags
+from asm6502.basic.tokens import KEYWORDS
+from asm6502.typein.cslisting.edits import Edit, Fix, apply, quote_flags, suspect
 
 TOKEN = re.compile(r"[A-Za-z][A-Za-z0-9]*[$%]?")
 MIN_TOKEN = 3  # shorter words match by chance too easily ('OK', 'A$')
@@ -86,13 +87,36 @@ def confirming_words(printed: str, fix: Fix, vocabulary: Vocabulary, number: int
     return tuple(dict.fromkeys(words))
 
 
-NAME = re.compile(r"[A-Za-z][A-Za-z0-9]*[$%]?")  # a name or keyword as printed, outside quotes ('FOR', 'I', 'K1$')
+NAME = re.compile(r"[A-Za-z][A-Za-z0-9]*[$%]?")  # names and keywords as printed, outside quotes ('FOR', 'I', 'K1$')
+_WORDS = tuple(kw for kw in KEYWORDS if kw[0].isalpha())
 
 
 def names(text: str) -> list[re.Match]:
-    """The names and keywords of a line's text outside quotes and REM (a control code's name is inside quotes)."""
+    """The runs of names and keywords of a line's text outside quotes and REM (a control code's name is inside quotes)."""
     quoted = quote_flags(text)
     return [m for m in NAME.finditer(text) if not quoted[m.start()]]
+
+
+def crunched(run: str) -> list[str]:
+    """A run of letters and digits cut as CRUNCH cuts it: at each place the first keyword of the
+    ROM's table spelled there is a keyword, the characters between are names ('READF$' is READ and
+    F$, 'TOTAL' is TO and TAL); capitals.  A piece that starts with a digit is a number, left out."""
+    run = run.upper()
+    pieces: list[str] = []
+    name = ""
+    k = 0
+    while k < len(run):
+        kw = next((w for w in _WORDS if run.startswith(w, k)), None)
+        if kw is None:
+            name += run[k]
+            k += 1
+            continue
+        pieces.append(name)
+        pieces.append(kw)
+        name = ""
+        k += len(kw)
+    pieces.append(name)
+    return [p for p in pieces if p and p[0].isalpha()]
 
 
 @dataclass(frozen=True)
@@ -102,16 +126,24 @@ class Lexicon:
     lines: Mapping[str, frozenset[int]]
 
     @classmethod
-    def of(cls, listing: Iterable[tuple[int, str]]) -> Lexicon:
+    def of(cls, taken: Iterable[tuple[int, str]], printed: Iterable[tuple[int, str]] = (), upper: bool = True) -> Lexicon:
+        """The names of the lines *taken* (verified or repaired), and those of the lines *printed*
+        (still bad) that the print shows no damage in."""
         where: dict[str, set[int]] = {}
-        for number, text in listing:
+        for number, text in taken:
             for m in names(text):
-                where.setdefault(m.group().upper(), set()).add(number)
+                for piece in crunched(m.group()):
+                    where.setdefault(piece, set()).add(number)
+        for number, text in printed:
+            for m in names(text):
+                if not any(suspect(text, k, upper) for k in range(m.start(), m.end())):
+                    for piece in crunched(m.group()):
+                        where.setdefault(piece, set()).add(number)
         return cls({w: frozenset(n) for w, n in where.items()})
 
-    def elsewhere(self, name: str, number: int) -> bool:
-        """*name* is printed in a line other than *number*."""
-        return bool(self.lines.get(name.upper(), frozenset()) - {number})
+    def elsewhere(self, run: str, number: int) -> bool:
+        """Every name and keyword of *run* (:func:`crunched`) is printed in a line other than *number*."""
+        return all(self.lines.get(piece, frozenset()) - {number} for piece in crunched(run))
 
 
 def made_names(printed: str, edits: tuple[Edit, ...], lexicon: Lexicon, number: int) -> tuple[str, ...] | None:
@@ -129,8 +161,8 @@ def made_names(printed: str, edits: tuple[Edit, ...], lexicon: Lexicon, number: 
             if m.start() <= b and a <= m.end():
                 if not lexicon.elsewhere(m.group(), number):
                     return None
-                made.append(m.group().upper())
+                made += crunched(m.group())
     return tuple(dict.fromkeys(made))
 
 
-__all__ = ["MIN_TOKEN", "NAME", "Lexicon", "Vocabulary", "confirming_words", "made_names", "names", "tokens"]
+__all__ = ["MIN_TOKEN", "NAME", "Lexicon", "Vocabulary", "confirming_words", "crunched", "made_names", "names", "tokens"]
