@@ -33,13 +33,24 @@ RIVAL = [("1", "L", "L read as 1"), ("s", ":", ": read as s"), ("A^=A^", "A$=A$"
 FAMILIAR = [
     (USES, None, 0.0, ("I", "A$")),
     ([(10, "FOR J=1 TO 9:B$=B$+C$:NEXT")], None, 0.0, None),  # the listing uses neither name
-    ([(10, "FOR I=1 TO 9:NEXT")], None, 0.0, None),  # A$ is no name of the listing's
-    ([(50, "FOR I=1 TO 9:A$=A$+B$:NEXT")], None, 0.0, None),  # only the line itself prints them
+    ([(10, "FOR I=1 TO 9:NEXT")], None, 0.0, ("I", "A$")),  # A$ the line's own, made twice
+    ([(50, "FOR I=1 TO 9:A$=A$+B$:NEXT")], None, 0.0, None),  # only the line itself prints I
     (USES, 1.5, 0.0, None),  # a rival within twice the margin: asked
     (USES, 2.5, 0.0, ("I", "A$")),  # the rival far behind
     (USES, None, CHANCE_LIMIT, ("I", "A$")),
     (USES, None, 2 * CHANCE_LIMIT, None),  # so many familiar readings tried that one verifies by chance
 ]
+
+# one printed glyph read two ways in a line ('l' as 1 and as I): no familiar reading
+MIXED = "FOR N=l3 TO 9:P=P+l"
+
+
+def test_one_glyph_read_two_ways_is_no_familiar_reading():
+    edits = (Edit(6, 7, "1", 0.5, "1 read as l"), Edit(18, 19, "I", 0.5, "I read as l"))
+    fix = Fix(1.0, apply(MIXED, edits), edits, False)
+    lexicon = Lexicon.of([(10, "FOR N=1 TO 9:P=P+I:NEXT")])
+    assert made_names(MIXED, fix.edits, lexicon, 50) == ("I",)  # familiar but for the mixed reading
+    assert familiar([fix], True, MIXED, lexicon, 50, lambda cost: 0.0) is None
 
 
 @pytest.mark.parametrize("uses,rival,chance,names", FAMILIAR)
@@ -54,6 +65,9 @@ MADE = [
     ("X=Klt", [("t", "$", "$ read as t")], None),  # K$ is not printed elsewhere
     ('PRINT"Kl"', [("l", "1", "1 read as l")], ()),  # inside quotes: no name
     ("POK E 1,2", [("POK E", "POKE", "blanks inside a keyword")], ("POKE",)),
+    # a name the reading makes at two places of the line, each misread: the line's own twice
+    ("X=Kl$+LEN(Klt)", [("Kl$", "K1$", "1 read as l"), ("Klt", "K1$", "1 read as l")], ("K1$",)),
+    ("X=Kl$+LEN(B$)", [("Kl$", "K1$", "1 read as l")], None),  # once only
 ]
 
 
@@ -73,12 +87,13 @@ KNOWN = ["FOR I=1 TO 9:PRINT I:NEXT", 'K1$="X":B$=K1$+"Y"', "POKE 53280,I"]
 UNKNOWN = ["FOR J=1 TO 9:PRINT J:NEXT", 'Z$="X":B$=Z$+"Y"', "POKE 53280,J"]
 
 # (the line meant, as printed, the other lines, status): three misreadings each where the print
-# shows damage; a rival reading verifies too ('PDKE', '8$K1^'), offered after the right one
+# shows damage; a rival reading verifies too ('K7t'), offered after the right one
 READ = [
     ("FOR I=0 TO 3:PRINT I:POKE 781,I", "FOR 1=0 TO 3:PRINT l:P0KE 781,I", KNOWN, "repaired"),
-    ("FOR I=0 TO 3:PRINT I:POKE 781,I", "FOR 1=0 TO 3:PRINT l:P0KE 781,I", UNKNOWN, "bad"),
-    ("FOR I=1 TO 3:K1$=K1$+B$:NEXT", "FOR 1=1 TO 3sK1t=K1$+B$:NEXT", KNOWN, "repaired"),
-    ("FOR I=1 TO 3:K1$=K1$+B$:NEXT", "FOR 1=1 TO 3sK1t=K1$+B$:NEXT", UNKNOWN, "bad"),
+    # (I read at two places of its own: the line's own name twice, the other lines need not use it)
+    ("FOR I=0 TO 3:PRINT I:POKE 781,I", "FOR 1=0 TO 3:PRINT l:P0KE 781,I", UNKNOWN, "repaired"),
+    ("FOR I=1 TO 3:K1$=Z$+B$:NEXT", "FOR 1=1 TO 3sK1t=Z$+B$:NEXT", KNOWN, "repaired"),
+    ("FOR I=1 TO 3:K1$=Z$+B$:NEXT", "FOR 1=1 TO 3sK1t=Z$+B$:NEXT", UNKNOWN, "bad"),
 ]
 
 

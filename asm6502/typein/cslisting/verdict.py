@@ -17,6 +17,7 @@ from asm6502.typein.cslisting.edits import (
     Fix,
     apply,
     case_read_in_quotes,
+    mixed_reading,
     quote_flags,
     readable,
     statement_before,
@@ -214,10 +215,11 @@ def shown_places(text: str, upper: bool) -> frozenset[int]:
 def familiar_reading(printed: str, edits: tuple[Edit, ...], lexicon: Lexicon, number: int, shown: frozenset[int],
                      quoted: list[bool]) -> tuple[str, ...] | None:
     """The names a reading of line *number* makes, where it is a familiar reading: every change where
-    the print shows damage (:func:`damage_shown`) and touching only names and keywords the listing's
-    other lines print, one at least (:func:`.vocabulary.made_names`); None otherwise."""
-    if not edits or not damage_shown(printed, edits, shown, quoted):
-        return None
+    the print shows damage (:func:`damage_shown`), no printed character read two ways
+    (:func:`.edits.mixed_reading`), and touching only names and keywords the listing's other lines
+    print, one at least (:func:`.vocabulary.made_names`); None otherwise."""
+    if not edits or not damage_shown(printed, edits, shown, quoted) or mixed_reading(printed, edits):
+        return None  # (one glyph read two ways in a line is no habit of one OCR run: 'l3', 'P+l' as 13 and P+I)
     made = made_names(printed, edits, lexicon, number)
     return made or None
 

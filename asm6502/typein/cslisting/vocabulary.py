@@ -149,20 +149,25 @@ class Lexicon:
 def made_names(printed: str, edits: tuple[Edit, ...], lexicon: Lexicon, number: int) -> tuple[str, ...] | None:
     """The names and keywords outside quotes that the changes *edits* make of *printed* touch (a name
     a change stands in or next to: '$' for 't' makes 'K$', ':' for 's' before 'A$' touches 'A$'),
-    each one another line of the listing prints; None where one is not.  A change inside quotes
-    or REM, or one that touches no name (a mark between numbers), makes none."""
+    each one another line of the listing prints or the reading makes at two places of the line
+    (the line's own name twice: 'Kl$' and 'Klt' both read 'K1$'); None where one is neither.  A
+    change inside quotes or REM, or one that touches no name (a mark between numbers), makes none."""
     if not edits:
         return None
     new = apply(printed, edits)
     found = names(new)
-    made: list[str] = []
+    touched: dict[int, re.Match] = {}
     for a, b in _spans_in_new(edits):
         for m in found:
             if m.start() <= b and a <= m.end():
-                if not lexicon.elsewhere(m.group(), number):
-                    return None
-                made += crunched(m.group())
-    return tuple(dict.fromkeys(made))
+                touched[m.start()] = m
+    places: dict[str, int] = {}
+    for m in touched.values():
+        for piece in crunched(m.group()):
+            places[piece] = places.get(piece, 0) + 1
+    if any(not lexicon.elsewhere(piece, number) and n < 2 for piece, n in places.items()):
+        return None
+    return tuple(places)
 
 
 __all__ = ["MIN_TOKEN", "NAME", "Lexicon", "Vocabulary", "confirming_words", "crunched", "made_names", "names", "tokens"]
