@@ -23,7 +23,6 @@ from asm6502.typein.confusion import SUSPECT_FACTOR, char_cost
 from asm6502.typein.cslisting import glyph
 from asm6502.typein.cslisting.checksum import ChecksumOptions, line_checksum
 from asm6502.typein.cslisting.edits import (
-    BRACKETS_LOST,
     HABIT_NOTE,
     LIKELY,
     MAX_PAIR_EDITS,
@@ -47,12 +46,18 @@ from asm6502.typein.cslisting.edits import (
     sweeps,
 )
 from asm6502.typein.cslisting.text import Names, checksum_of, control_spans, line_body, plain_quotes, statement_bodies
-from asm6502.typein.cslisting.verdict import KEYWORD_BONUS, MIN_COST, damage_left, describe, token_count
+from asm6502.typein.cslisting.verdict import (
+    KEYWORD_BONUS,
+    MIN_COST,
+    UNREADABLE_KINDS,
+    damage_left,
+    damage_shown,
+    describe,
+    shown_places,
+    token_count,
+)
 
 DAMAGE_LEFT_COST = 1.0
-# readings the print cannot confirm (a glyph solved from the checksum, a rule's length): offered only,
-# unless the listing's own words confirm them (verdict.confirmed)
-UNREADABLE_KINDS = ("underlined", "a rule of")
 LIKELY_SWEEP = 1.5  # a sweep of a few places may be paired too (F0R F=1 TO ll: 0 for O and both l for 1)
 MAX_GLYPH_PLACES = 12
 GLYPH_READINGS = len(glyph.GRAPHICS)  # a glyph solved from the checksum is one of the graphics bytes
@@ -173,9 +178,17 @@ class Tried:
         they the best: every change where the print shows damage (:func:`_could_be_evidence`; a
         reading that changes a place the print shows clean is never taken by itself, so its chance
         match can only hold a repair back, never make a wrong one)."""
-        shown = frozenset(k for k in range(len(text)) if suspect(text, k, upper))
+        shown = shown_places(text, upper)
         quoted = quote_flags(text)
         return sum(n for c, n, chosen in self.weighed if c <= cost and _could_be_evidence(text, chosen, shown, quoted)) / 256
+
+    def familiar_chance(self, cost: float, text: str, upper: bool,
+                        familiar: Callable[[tuple[Edit, ...], frozenset[int], list[bool]], bool]) -> float:
+        """:meth:`chance_matches` of the readings of *text* that would be familiar were they the best
+        (*familiar*(edits, shown, quoted) true: :func:`.verdict.familiar_reading`), three changes too."""
+        shown = shown_places(text, upper)
+        quoted = quote_flags(text)
+        return sum(n for c, n, chosen in self.weighed if c <= cost and familiar(chosen, shown, quoted)) / 256
 
     def habit_chance(self, cost: float) -> float:
         """:meth:`chance_matches` of the readings with one of the listing's habits in them."""
@@ -245,6 +258,7 @@ def rank_fixes(number: int, text: str, printed: int, upper: bool, options: Check
 
     found: dict[str, Fix] = {}
     quoted = quote_flags(text)
+    shown = shown_places(text, upper)
     # the keywords of the line as printed (an unreadable character left out: a fix that only
     # makes the line readable does not make a keyword of a misread one)
     base_tokens = token_count(line_body("".join(c if readable(c) else " " for c in text), upper))
@@ -268,11 +282,7 @@ def rank_fixes(number: int, text: str, printed: int, upper: bool, options: Check
         else:
             # a shifted letter guessed for an underline mark is one of 26: no evidence (verdict.confirmed
             # may still take it, with the listing's words as the second witness)
-            evidence = all((any(suspect(text, k, upper) for k in range(e.start, max(e.end, e.start + 1)) if k < len(text))
-                            or e.why in ("blanks inside a keyword", "':' not read", BRACKETS_LOST)
-                            or e.why.endswith(HABIT_NOTE))
-                           and not e.why.startswith(UNREADABLE_KINDS) and not case_read_in_quotes(text, e, quoted)
-                           for e in chosen)
+            evidence = damage_shown(text, chosen, shown, quoted)
             if token_count(body) > base_tokens:  # the change makes a keyword of a misread one (G0SUB, PDKE)
                 cost = max(MIN_COST, cost - KEYWORD_BONUS)
                 evidence = evidence or _keyword_made(text, new, chosen, upper)
@@ -348,13 +358,9 @@ def _could_be_evidence(text: str, edits: tuple[Edit, ...], shown: frozenset[int]
     keyword, a ':' or brackets lost, a habit's -- or each a letter of a keyword the new text
     spells (:func:`_keyword_made`, here without asking whether the keyword is new: counted rather
     than missed).  Never a solved glyph or a rule's length."""
-    def direct(e: Edit) -> bool:
-        return (any(k in shown for k in range(e.start, max(e.end, e.start + 1)))
-                or e.why in ("blanks inside a keyword", "':' not read", BRACKETS_LOST) or e.why.endswith(HABIT_NOTE))
-
     if any(e.why.startswith(UNREADABLE_KINDS) or case_read_in_quotes(text, e, quoted) for e in edits):
         return False
-    if all(direct(e) for e in edits):
+    if damage_shown(text, edits, shown, quoted):
         return True
     if not all(e.end == e.start + 1 and len(e.new) == 1 for e in edits):
         return False

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import re
 from array import array
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
 from asm6502.basic.case import BRACES
@@ -28,7 +29,7 @@ from asm6502.diagnostics import Diagnostic, Span, error, note, warning
 from asm6502.typein.cslisting import spares
 from asm6502.typein.cslisting.blanks import Words, settle
 from asm6502.typein.cslisting.checksum import ChecksumOptions, format_listing, line_checksum
-from asm6502.typein.cslisting.edits import Fix, confusions, learn
+from asm6502.typein.cslisting.edits import Edit, Fix, apply, confusions, learn
 from asm6502.typein.cslisting.habits import Habit, habits, repaired_habits
 from asm6502.typein.cslisting.layout import (
     CHECKSUM_INSIDE,
@@ -51,12 +52,14 @@ from asm6502.typein.cslisting.verdict import (
     confirmed,
     damage_left,
     describe,
+    familiar,
+    familiar_reading,
     habitual,
     kind_of,
     shows_damage,
     sole_reading,
 )
-from asm6502.typein.cslisting.vocabulary import Vocabulary
+from asm6502.typein.cslisting.vocabulary import Lexicon, Vocabulary
 
 MAX_FIXES_SHOWN = 3
 # The search is bounded: a line's rankings read at most rank.MAX_LINE_TEXTS texts, a listing's
@@ -452,6 +455,7 @@ def _check(records: list[Record], src: _Source, version: int, upper: bool,
     # (the lines as printed, and the repaired ones as repaired)
     vocabulary = Vocabulary.of([(r.number, r.text.strip(" ")) for r in records]
                                + [(r.number, r.text) for r in reports if r is not None and r.status == "repaired"])
+    unsure: list[tuple[int, Record, str, bytes | None, int | None, Span, Tried, list[Fix]]] = []
     for at, rec, printed, body, computed, cs_where, tried in later:
         tried.budget = min(MAX_LINE_TEXTS, tried.read + max(0, LISTING_TEXTS - spent))
         before = tried.read
@@ -467,11 +471,24 @@ def _check(records: list[Record], src: _Source, version: int, upper: bool,
             fixes, upper, tried.takeable_chance(fixes[0].cost + 2 * AUTO_MARGIN, printed, upper) if fixes else 0.0)
         usual = not tried.skipped and words is None and not sole and habitual(
             fixes, upper, tried.habit_chance(fixes[0].cost) if fixes else 0.0)
+        if not (words or sole or usual):
+            unsure.append((at, rec, printed, body, computed, cs_where, tried, fixes))
+            continue
         why = ("; the listing prints " + ", ".join(f"'{w.upper()}'" for w in words) + " in other lines") if words else \
-            "; no other reading comes near it" if sole else \
-            "; " + _habit_witnesses(fixes[0], own) if usual else ""
+            "; no other reading comes near it" if sole else "; " + _habit_witnesses(fixes[0], own)
+        _conclude(rec, printed, body, computed, cs_where, fixes, upper, options, diags, reports, at, why=why)
+    # the lines left: a familiar reading is taken, the names and keywords of the lines taken (verified
+    # as printed, or repaired without asking, in either ranking) and those the lines left print
+    # without damage the second witness
+    lexicon = Lexicon.of([(r.number, r.text) for r in reports if r is not None and r.status in ("verified", "repaired")],
+                         [(rec.number, printed) for _, rec, printed, *_ in unsure], upper)
+    for at, rec, printed, body, computed, cs_where, tried, fixes in unsure:
+        known = None if tried.skipped else familiar(fixes, upper, printed, lexicon, rec.number,
+                                                    _familiar_chance(tried, printed, upper, lexicon, rec.number))
+        why = ("; every name it makes the listing's other lines use (" + ", ".join(f"'{n}'" for n in known)
+               + ") and no other such reading comes near it") if known else ""
         _conclude(rec, printed, body, computed, cs_where, fixes, upper, options, diags, reports, at,
-                  sure=bool(words) or sole or usual, skipped=tried.skipped, why=why)
+                  sure=bool(known), skipped=tried.skipped, why=why)
     _settle_blanks(reports, records, upper, options, diags, src)
     diags.sort(key=lambda d: (d.span.line, d.span.col) if d.span else (0, 0))
     return ReadResult(version, upper, tuple(r for r in reports if r is not None), tuple(diags), lost=tuple(lost),
@@ -518,6 +535,18 @@ def _settled_fixes(r: LineReport, words: Words, upper: bool, options: ChecksumOp
         if j < len(fixes):
             fixes[j] = f"{fixes[j]}; " + "; ".join(why)
     return replace(r, fixed_texts=tuple(texts), fixes=tuple(fixes))
+
+
+def _familiar_chance(tried: Tried, printed: str, upper: bool, lexicon: Lexicon, number: int) -> Callable[[float], float]:
+    """The chance of a cost that the familiar readings of line *number* tried give a chance match
+    (:meth:`.rank.Tried.familiar_chance`): each reading tested as :func:`.verdict.familiar` tests the
+    best, familiar (:func:`.verdict.familiar_reading`) and leaving no damage."""
+    def familiar_one(edits: tuple[Edit, ...], shown: frozenset[int], quoted: list[bool]) -> bool:
+        # (a reading that leaves damage is never taken, and is no rival: its chance match changes nothing)
+        return familiar_reading(printed, edits, lexicon, number, shown, quoted) is not None \
+            and not damage_left(apply(printed, edits), upper)
+
+    return lambda cost: tried.familiar_chance(cost, printed, upper, familiar_one)
 
 
 def _habit_witnesses(fix: Fix, own: tuple[Habit, ...]) -> str:

@@ -5,17 +5,37 @@ still shows damage its fix does not explain (:func:`damage_left`), and a fix des
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from asm6502 import petscii
-from asm6502.typein.cslisting.edits import ALNUM, HABIT_NOTE, UNDERLINED, Edit, Fix, apply, quote_flags, readable, statement_before, suspect
+from asm6502.typein.cslisting.edits import (
+    ALNUM,
+    BRACKETS_LOST,
+    HABIT_NOTE,
+    UNDERLINED,
+    Edit,
+    Fix,
+    apply,
+    case_read_in_quotes,
+    mixed_reading,
+    quote_flags,
+    readable,
+    statement_before,
+    suspect,
+)
 from asm6502.typein.cslisting.grammar import misread_data_items, syntax_error
 from asm6502.typein.cslisting.text import line_body, normalize_controls
-from asm6502.typein.cslisting.vocabulary import Vocabulary, confirming_words
+from asm6502.typein.cslisting.vocabulary import Lexicon, Vocabulary, confirming_words, made_names
 
 AUTO_MAX_COST = 2.0
 AUTO_MARGIN = 0.5
 KEYWORD_BONUS = 0.5
 MIN_COST = 0.1
+# readings the print cannot confirm (a glyph solved from the checksum, a rule's length): the checksum
+# chose them, it does not witness them
+UNREADABLE_KINDS = ("underlined", "a rule of")
+# changes whose place the print need not show: the reason itself is the damage seen
+SHOWN_KINDS = ("blanks inside a keyword", "':' not read", BRACKETS_LOST)
 
 
 _REM, _DATA, _QUOTE, _COLON = 0x8F, 0x83, 0x22, 0x3A
@@ -171,9 +191,58 @@ def sole_reading(fixes: list[Fix], upper: bool, chance: float) -> bool:
     best = fixes[0]
     if best.cost > SOLE_MAX_COST or damage_left(best.text, upper) or chance > CHANCE_LIMIT:
         return False
-    if any(e.why.startswith(("underlined", "a rule of")) for e in best.edits):
+    if any(e.why.startswith(UNREADABLE_KINDS) for e in best.edits):
         return False
     return _unrivalled(fixes, upper, 2 * AUTO_MARGIN)
+
+
+def damage_shown(text: str, edits: tuple[Edit, ...], shown: frozenset[int], quoted: list[bool]) -> bool:
+    """Every change of *edits* is where the print of *text* shows damage (*shown*: the places
+    :func:`.edits.suspect` names), a kind of damage seen by itself (SHOWN_KINDS) or one of the
+    listing's habits -- and none is a reading the print cannot confirm or a small letter in quotes
+    read as a capital (the print's shifted letters)."""
+    return all((any(k in shown for k in range(e.start, max(e.end, e.start + 1))) or e.why in SHOWN_KINDS
+                or e.why.endswith(HABIT_NOTE))
+               and not e.why.startswith(UNREADABLE_KINDS) and not case_read_in_quotes(text, e, quoted)
+               for e in edits)
+
+
+def shown_places(text: str, upper: bool) -> frozenset[int]:
+    """The places of *text* where the print shows damage (:func:`.edits.suspect`)."""
+    return frozenset(k for k in range(len(text)) if suspect(text, k, upper))
+
+
+def familiar_reading(printed: str, edits: tuple[Edit, ...], lexicon: Lexicon, number: int, shown: frozenset[int],
+                     quoted: list[bool]) -> tuple[str, ...] | None:
+    """The names a reading of line *number* makes, where it is a familiar reading: every change where
+    the print shows damage (:func:`damage_shown`), no printed character read two ways
+    (:func:`.edits.mixed_reading`), and touching only names and keywords the listing's other lines
+    print, one at least (:func:`.vocabulary.made_names`); None otherwise."""
+    if not edits or not damage_shown(printed, edits, shown, quoted) or mixed_reading(printed, edits):
+        return None  # (one glyph read two ways in a line is no habit of one OCR run: 'l3', 'P+l' as 13 and P+I)
+    made = made_names(printed, edits, lexicon, number)
+    return made or None
+
+
+FAMILIAR_MAX_COST = 4.0  # as CONFIRMED_MAX_COST: up to three misreadings, the listing's names the second witness
+
+
+def familiar(fixes: list[Fix], upper: bool, printed: str, lexicon: Lexicon, number: int,
+             chance: Callable[[float], float]) -> tuple[str, ...] | None:
+    """The second ranking's best reading taken without asking, the names that make it familiar: every
+    change where the print shows damage and touching only names the listing's other lines print
+    (:func:`familiar_reading`; three changes too), no damage left, no rival within twice the margin, and
+    the familiar readings tried at its cost and that margin would give a chance match less than
+    CHANCE_LIMIT times (*chance* of a cost: :meth:`.rank.Tried.familiar_chance`).  The checksum says
+    the line reads so; the program's own names say the same, and few readings are that familiar
+    (a wrong one verifying by chance must be one of them)."""
+    if not fixes or fixes[0].checksum is not None or fixes[0].cost > FAMILIAR_MAX_COST:
+        return None
+    best = fixes[0]
+    made = familiar_reading(printed, best.edits, lexicon, number, shown_places(printed, upper), quote_flags(printed))
+    if made is None or damage_left(best.text, upper) or not _unrivalled(fixes, upper, 2 * AUTO_MARGIN):
+        return None
+    return made if chance(best.cost + 2 * AUTO_MARGIN) <= CHANCE_LIMIT else None
 
 
 def habitual(fixes: list[Fix], upper: bool, chance: float) -> bool:
@@ -188,7 +257,7 @@ def habitual(fixes: list[Fix], upper: bool, chance: float) -> bool:
     if not any(e.why.endswith(HABIT_NOTE) for e in best.edits) or best.cost > SOLE_MAX_COST \
             or damage_left(best.text, upper):
         return False
-    if any(e.why.startswith(("underlined", "a rule of")) for e in best.edits):
+    if any(e.why.startswith(UNREADABLE_KINDS) for e in best.edits):
         return False
     return _unrivalled(fixes, upper, 2 * AUTO_MARGIN)
 
