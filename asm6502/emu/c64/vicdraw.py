@@ -20,12 +20,12 @@ cycle reaches, as the chip model draws it (``MODELS``: the 6569's colour latency
 grey dot); a sprite whose X position, multicolour or X expansion bit is written during the
 line is shifted out pixel by pixel (``sprite_run``), the others drawn whole.
 
-Memory is read as the VIC reads it (``Fetch``: a 16-bit address, the bank included,
-the character ROM at $1000-$1FFF of banks 0 and 2), and given the CPU's writes to it
-(``timed``, a ``vicmem.VicMemory``) as it was in the cycle of each fetch: a c-access in cycle
-14 + cell of its line, a g-access in 15 + column, sprite n's pointer in 57 + 2n and its
-three bytes in that cycle and the next (0-based; Bauer 3.6.3).  Without them, memory as it is
-when the line is drawn.
+Memory is read as the VIC reads it (``Fetch``: a 16-bit address, the bank included, the
+character ROM at $1000-$1FFF of banks 0 and 2), and given the CPU's writes to it (``timed``,
+a ``vicmem.VicMemory``) as it was in the cycle of each fetch: a c-access (the matrix byte
+and its colour RAM nibble) in cycle 14 + cell of its line, a g-access in 15 + column, sprite
+n's pointer in 57 + 2n and its three bytes in that cycle and the next (0-based; Bauer
+3.6.3).  Without them, memory as it is when the line is drawn.
 
 Geometry of a PAL picture (VICE's x64sc screenshots, 384 x 272): picture row y is
 raster line y + 16, so the text window of 25 rows (lines 51-250) starts at row 35;
@@ -40,7 +40,7 @@ import copy
 from collections.abc import Callable
 from typing import Any
 
-from asm6502.emu.c64.vicmem import VicMemory
+from asm6502.emu.c64.vicmem import COLOUR, VicMemory
 
 WIDTH, HEIGHT = 384, 272
 FIRST_LINE = 16  # the raster line of the picture's top row
@@ -735,8 +735,12 @@ class LineDrawer:
                         self.vbuf[cell] = 0xFF
                         self.cbuf[cell] = self.reg_at(BUS_REG, start + k) & 0x0F
                     else:
-                        self.vbuf[cell] = self.fetch(screen + addr) if at is None else at(screen + addr, start + k)
-                        self.cbuf[cell] = self.colour_ram[addr] & 0x0F
+                        if at is None:
+                            self.vbuf[cell] = self.fetch(screen + addr)
+                            self.cbuf[cell] = self.colour_ram[addr] & 0x0F
+                        else:
+                            self.vbuf[cell] = at(screen + addr, start + k)
+                            self.cbuf[cell] = at(COLOUR + addr, start + k) & 0x0F
         self.display = self.display or any(bads[:RC_CYCLE + 1])
         self.display_from = display_from
         self.bad_at_rc = bads[RC_CYCLE]
@@ -761,8 +765,12 @@ class LineDrawer:
         at = self._at(first)
         for cell in range(40):
             addr = (vc + cell) & 0x3FF
-            vbuf[cell] = fetch(screen + addr) if at is None else at(screen + addr, first + cell)
-            cbuf[cell] = cram[addr] & 0x0F
+            if at is None:
+                vbuf[cell] = fetch(screen + addr)
+                cbuf[cell] = cram[addr] & 0x0F
+            else:
+                vbuf[cell] = at(screen + addr, first + cell)
+                cbuf[cell] = at(COLOUR + addr, first + cell) & 0x0F
 
     def finish_line(self) -> None:
         """The end of the line's display: VC advanced by the g-accesses in display state,
