@@ -475,3 +475,51 @@ def test_the_bus_log_stays_bounded_while_no_write_begins_a_new_frame_log():
     assert kept[0] >= 20 * CYCLES_PER_FRAME, "the first frames' reads dropped"
     last_two = [c for c in range(38 * CYCLES_PER_FRAME, 40 * CYCLES_PER_FRAME, 7) if c % 63 in vicdraw.SPRITE_BUS_CYCLES]
     assert set(last_two) <= set(kept), "the frame in progress and the one before kept"
+
+
+
+def _shown_bits(drawer, line):
+    """{sprite: its 24 bits shown on *line*} (the drawer stepped into it)."""
+    shown = {}
+    for n, _column, pixels in drawer.sprites(line):
+        bits = 0
+        for off, _src in pixels:
+            bits |= 1 << (23 - off)
+        shown[n] = bits
+    return shown
+
+
+# (cycle of the frame's line 0, register, value): the CPU's writes of VIC registers ($D020
+# begins the frame's log, $D02F, unused, does not; each byte is on the bus all the same)
+@pytest.mark.parametrize("accesses, why", [
+    ([(2, 0x20, 0x3C), (4, 0x2F, 0xA5), (5, 0x2F, 0x96)], "a write in cycle 2 began the frame's log, those after it"),
+    ([(4, 0x20, 0xA5), (5, 0x2F, 0x96)], "the first write in sprite 5's cycles began the log"),
+    ([(0, 0x2F, 0x11), (4, 0x2F, 0xA5), (9, 0x2F, 0x96)], "no new log: sprites 3 and 7, the first and last cycles"),
+    ([(0, 0x20, 0x11), (9, 0x20, 0x96)], "two writes of $D020: the one in cycle 0 began the log"),
+])
+def test_line_311s_sprites_3_7_read_the_bus_of_the_next_frames_first_cycles(accesses, why):
+    """Sprites 3-7 at Y 0 and X $164, without DMA on line 311 (Y 0 matched line 256 too, and
+    21 lines are over), make their p- and s-accesses of line 311 in the next frame's cycles
+    0-9 and read the CPU's bytes on the bus there (VICE testprogs VICII/sb_sprite_fetch): the
+    data the sequencer holds after line 311 in the log of the frame it ends, and the data the
+    next frame's line 0 shows them with (their DMA begins there, X $164: shown the same line)."""
+    vic = VIC()
+    vic.write(0x15, 0xF8, 100)
+    vic.write(0x10, 0xF8, 101)
+    for n in range(3, 8):
+        vic.write(2 * n, 0x64, 102 + n)
+        vic.write(2 * n + 1, 0x00, 110 + n)
+    for k, reg, value in accesses:
+        vic.write(reg, value, CYCLES_PER_FRAME + k)
+    now, before = vic.frames_for_picture(CYCLES_PER_FRAME + 70)
+    assert (before.cycle, now.cycle) == (0, CYCLES_PER_FRAME)
+    on_bus = {k: value for k, _reg, value in accesses}
+    expected = {n: on_bus.get(2 * (n - 3), 0xFF) << 16 | on_bus.get(2 * (n - 3) + 1, 0xFF) for n in range(3, 8)}
+    drawer = vicdraw.LineDrawer(before, vic.memory, vic.colour_ram, vic.model, vic.timed)
+    for _line in range(vicdraw.LINES):
+        drawer.step()
+        drawer.finish_line()
+    assert {n: drawer.sp_data[n] for n in range(3, 8)} == expected, f"line 311's fetch, in its frame's log: {why}"
+    drawer = vicdraw.LineDrawer(now, vic.memory, vic.colour_ram, vic.model, vic.timed)
+    drawer.step()
+    assert _shown_bits(drawer, 0) == expected, f"line 0 shows it: {why}"

@@ -64,6 +64,9 @@ SPRITE_BUS_CYCLES = vicdraw.SPRITE_BUS_CYCLES
 # older ones, which no picture or collision walk reads (they draw the frame in progress and
 # the one before, after ``_rotate``)
 BUS_KEPT = 2 * LINES * len(SPRITE_BUS_CYCLES)
+# the cycles of a frame's first line (0-based 0-9) in which the frame before's last line
+# fetches its sprites 3-7
+LAST_LINE_FETCH = SPRITE_ACCESS[7] + 2 - CYCLES_PER_LINE
 
 
 def _sprite_windows(mask: int) -> tuple[tuple[int, int], ...]:
@@ -631,10 +634,14 @@ class VIC:
         fetches).  Logged with the byte at $3FFF of the bank as memory holds it now: the
         idle access of the s-access between (phi 1 of the next cycle, vicii_fetch_idle)
         reads it, and the CPU writes no RAM in this cycle.  (By cycle, in the frame log of
-        the last write: the next frame's log takes those of its cycles, ``_rotate``.)"""
+        the last write: the next frame's log takes those of its cycles, ``_rotate``; those of a
+        frame's first line's cycles 0-9 belong to the frame before's line 311 as well, whose
+        sprites 3-7 fetch in them, and go to its log too.)"""
         bank = (3 - (self.regs[BANK_REG] & 3)) * 0x4000
         bus = self.frame.bus
-        bus[cycle] = (value, self.memory(bank + 0x3FFF))
+        seen = bus[cycle] = (value, self.memory(bank + 0x3FFF))
+        if cycle - self.frame.cycle < LAST_LINE_FETCH and self.previous.cycle == self.frame.cycle - CYCLES_PER_FRAME:
+            self.previous.bus[cycle] = seen
         if len(bus) > BUS_KEPT:  # (no write began a new frame log for a while: drop what no frame drawn needs)
             self.frame.bus = _bus_from(bus, cycle - cycle % CYCLES_PER_FRAME - CYCLES_PER_FRAME)
 

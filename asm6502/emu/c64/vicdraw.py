@@ -1161,18 +1161,24 @@ class LineDrawer:
         matches lines 256-311, and such a sprite goes on into the next frame's first lines
         (VICE testprogs VICII/spritey, its reference dumped from a C64C: Y $37 collides in
         the next frame's top lines).  Its lines from the match to the frame's end are stepped
-        with the registers as the frame starts."""
+        with the registers as the frame starts.  Line 311's sprites 3-7 fetch in this frame's
+        first cycles, without DMA from the bus this frame's log holds (``_fetch_without_dma``;
+        sprites 0-2 fetch in the frame before's cycles)."""
         regs = self.regs
-        low = [regs[1 + 2 * n] for n in range(8) if regs[0x15] >> n & 1 and regs[1 + 2 * n] < LINES - 256]
-        if not low:
+        if not regs[0x15]:
             return
-        dma, shown = 0, 0
-        for line in range(256 + min(low), LINES):
-            dma, shown, _late = sprite_line(dma, shown, self.sp_mcbase, self.sp_mc, self.sp_exp, regs, [], line)
-        self.sp_dma, self.sp_shown = dma, shown
+        low = [regs[1 + 2 * n] for n in range(8) if regs[0x15] >> n & 1 and regs[1 + 2 * n] < LINES - 256]
+        if low:
+            dma, shown = 0, 0
+            for line in range(256 + min(low), LINES):
+                dma, shown, _late = sprite_line(dma, shown, self.sp_mcbase, self.sp_mc, self.sp_exp, regs, [], line)
+            self.sp_dma, self.sp_shown = dma, shown
+        start = self.line_start(-1)
         for n in range(8):
-            if dma >> n & 1:
-                self._fetch_sprite(n, self.line_start(-1))
+            if self.sp_dma >> n & 1:
+                self._fetch_sprite(n, start)
+            elif n >= 3:
+                self._fetch_without_dma(n, start)
 
     def _fetch_sprite(self, n: int, start: int, late: bool = False) -> None:
         """The p- and s-accesses of the line starting in cycle *start*: the pointer, then three
@@ -1227,29 +1233,30 @@ class LineDrawer:
         self.sp_prev = list(self.sp_data)
         self.sp_dma, self.sp_shown, late = sprite_line(self.sp_dma, self.sp_shown, self.sp_mcbase, self.sp_mc,
                                                        self.sp_exp, regs, events, line)
-        # a sprite without DMA (seen where it is shown on the line its DMA begins) reads the
-        # internal bus in the second half of its two cycles (``_phi2_bus``), and between them
-        # the idle access to $3FFF of the bank: as memory held it at a CPU access to a VIC
-        # register in one of those cycles, else as the VIC read it then (VICE testprogs
-        # VICII/sb_sprite_fetch readme; x64sc, vicii-fetch.c: sprite_dma_cycle_0/2,
-        # vicii_fetch_sprite_dma_1, vicii_fetch_idle)
-        bus, idle, dma, data = self.log.bus, -1, self.sp_dma, self.sp_data
-        for n, first in enumerate(SPRITE_ACCESS):
+        # (a sprite without DMA is seen where it is shown on the line its DMA begins)
+        dma = self.sp_dma
+        for n in range(8):
             if dma >> n & 1:
                 self._fetch_sprite(n, start, bool(late >> n & 1))
-                continue
-            one, two = bus.get(start + first), bus.get(start + first + 1)
-            if one is not None or two is not None:
-                ghost = one[1] if one is not None else two[1]  # type: ignore[index]
-                data[n] = (0xFF if one is None else one[0]) << 16 | ghost << 8 | (0xFF if two is None else two[0])
-            else:  # (the CPU left the bus alone in its cycles: the idle byte as the VIC read it)
-                at = self._at(start + first + 1)
-                if at is not None:
-                    data[n] = 0xFF00FF | at((3 - (self.regs[0x40] & 3)) * 0x4000 + 0x3FFF, start + first + 1) << 8
-                    continue
-                if idle < 0:
-                    idle = 0xFF00FF | self.fetch((3 - (self.regs[0x40] & 3)) * 0x4000 + 0x3FFF) << 8
-                data[n] = idle
+            else:
+                self._fetch_without_dma(n, start)
+
+    def _fetch_without_dma(self, n: int, start: int) -> None:
+        """Sprite *n*'s two cycles of the line starting in cycle *start* without its DMA: the
+        internal bus in their second halves (``_phi2_bus``), between them the idle access to
+        $3FFF of the bank, as memory held it at a CPU access to a VIC register in one of those
+        cycles, else as the VIC read it then (VICE testprogs VICII/sb_sprite_fetch readme;
+        x64sc, vicii-fetch.c: sprite_dma_cycle_0/2, vicii_fetch_sprite_dma_1, vicii_fetch_idle)."""
+        first = start + SPRITE_ACCESS[n]
+        bus = self.log.bus
+        one, two = bus.get(first), bus.get(first + 1)
+        if one is not None or two is not None:
+            ghost = one[1] if one is not None else two[1]  # type: ignore[index]
+            self.sp_data[n] = (0xFF if one is None else one[0]) << 16 | ghost << 8 | (0xFF if two is None else two[0])
+            return
+        idle_at = (3 - (self.regs[0x40] & 3)) * 0x4000 + 0x3FFF
+        at = self._at(first + 1)
+        self.sp_data[n] = 0xFF00FF | (self.fetch(idle_at) if at is None else at(idle_at, first + 1)) << 8
 
     def reg_at(self, reg: int, cycle: int) -> int:
         """A register's value in *cycle* (the writes not applied yet looked at, not applied)."""
