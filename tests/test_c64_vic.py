@@ -18,7 +18,7 @@ from test_c64_roms import ROMS as REAL_ROMS
 from test_c64_roms import WHY as NO_REAL_ROMS
 
 from asm6502.asm import assemble
-from asm6502.emu.c64 import screen, vicdraw
+from asm6502.emu.c64 import screen, vicdraw, vicframe
 from asm6502.emu.c64.machine import C64
 from asm6502.emu.c64.vic import CYCLES_PER_FRAME
 
@@ -299,7 +299,7 @@ def _frame_rows(writes, start_regs=None, memory=None):
     start[0x20], start[0x21], start[0x11], start[0x16], start[0x40] = 14, 6, 0x1B, 0x08, 3
     for reg, value in (start_regs or {}).items():
         start[reg] = value
-    log = vicdraw.FrameLog(0, start, True)
+    log = vicframe.FrameLog(0, start, True)
     log.writes = [(line * 63 + cycle, reg, value) for line, cycle, reg, value in writes]
     ram = memory or {}
     return frame_rows(log, lambda addr: ram.get(addr, 0), [0] * 1024)
@@ -309,7 +309,7 @@ def frame_rows(log, fetch, colour_ram, model: str = "6569") -> dict[int, bytearr
     """Every line of the frame *log* describes, drawn by vicdraw's LineDrawer alone."""
     drawer = vicdraw.LineDrawer(log, fetch, colour_ram, model)
     rows = {}
-    for line in range(vicdraw.LINES):
+    for line in range(vicframe.LINES):
         drawer.step()
         rows[line] = vicdraw.draw_line(drawer, 1 << 62)
         drawer.finish_line()
@@ -358,11 +358,11 @@ def test_an_open_vertical_border_stays_open_into_the_next_frame():
     end, and the next frame shows graphics in its top border (sprites in the border)."""
     start = [0] * 0x41
     start[0x20], start[0x21], start[0x11], start[0x16], start[0x40] = 14, 6, 0x1B, 0x08, 3
-    log = vicdraw.FrameLog(0, start, True)
+    log = vicframe.FrameLog(0, start, True)
     log.writes = [(249 * 63 + 20, 0x11, 0x13)]
     assert vicdraw.border_at_end(log) == (False, False, True)
-    assert vicdraw.border_at_end(vicdraw.FrameLog(0, start, True)) == (True, True, True)
-    following = vicdraw.FrameLog(vicdraw.LINES * 63, start, True, (False, False, True))
+    assert vicdraw.border_at_end(vicframe.FrameLog(0, start, True)) == (True, True, True)
+    following = vicframe.FrameLog(vicframe.LINES * 63, start, True, (False, False, True))
     drawer = vicdraw.LineDrawer(following, lambda addr: 0, [0] * 1024)
     rows = []
     for _line in range(30):
@@ -454,12 +454,12 @@ def _sprite_lines(writes, start_regs):
     start[0x11], start[0x16], start[0x40], start[0x18] = 0x1B, 0x08, 3, 0x14
     for reg, value in start_regs.items():
         start[reg] = value
-    log = vicdraw.FrameLog(0, start, True)
+    log = vicframe.FrameLog(0, start, True)
     log.writes = [(line * 63 + cycle, reg, value) for line, cycle, reg, value in writes]
     drawer = vicdraw.LineDrawer(log, lambda addr: 0xFF if 0x2000 <= addr < 0x2040 else
                                 (0x80 if addr == 0x07F8 else 0), [0] * 1024)
     shown = []
-    for line in range(vicdraw.LINES):
+    for line in range(vicframe.LINES):
         drawer.step()
         if drawer.sprites(line):
             shown.append(line)

@@ -376,7 +376,7 @@ def first_interrupt(vic: VIC, until: int) -> tuple[int, int] | None:
 
 
 # Sprites 3 and 5 at X x, Y 100, every row full: sprites matched after cycle 58's display check
-# (X $164-$193) show from the line their DMA begins, line 100 (``vicdraw.LATE_X``), the data their
+# (X $164-$193) show from the line their DMA begins, line 100 (``vicsprite.LATE_X``), the data their
 # s-accesses read without DMA ($FF first); one matched before shows from line 101.  The first
 # shared pixel is at beam position x - $194 + 504 + 4, drawn in its cycle (0-based) beam // 8; the
 # interrupt comes in the cycle after (VICE's x64sc, vicii-cycle.c: the collision IRQ is raised in

@@ -12,7 +12,7 @@ from __future__ import annotations
 import pytest
 from test_c64_vic import frame_rows, run, test_roms  # noqa: F401 (a fixture)
 
-from asm6502.emu.c64 import vicdraw
+from asm6502.emu.c64 import vicframe
 from asm6502.emu.c64.vic import CYCLES_PER_FRAME, VIC
 
 # the registers as a frame starts: border 14, background 6, text (DEN, 25 rows, YSCROLL 3),
@@ -21,11 +21,11 @@ START = {0x20: 14, 0x21: 6, 0x22: 2, 0x23: 3, 0x11: 0x1B, 0x16: 0x08, 0x18: 0x18
 LINE = 100  # (a line of text row 6: not a bad line)
 
 
-def _log(writes, regs=None, cycle: int = 0) -> vicdraw.FrameLog:
+def _log(writes, regs=None, cycle: int = 0) -> vicframe.FrameLog:
     start = [0] * 0x42
     for reg, value in {**START, **(regs or {})}.items():
         start[reg] = value
-    log = vicdraw.FrameLog(cycle, start, True)
+    log = vicframe.FrameLog(cycle, start, True)
     log.writes = [(cycle + line * 63 + c, reg, value) for line, c, reg, value in writes]
     return log
 
@@ -137,7 +137,7 @@ def test_an_open_side_border_in_bitmap_mode_shows_the_last_cells_background():
 @pytest.mark.parametrize("bus", [0xA7, 0x8E, 0xEA])
 def test_the_first_c_accesses_of_a_bad_line_begun_in_mid_line_take_the_bus_colour(bus):
     memory = {0x2000 + 0xFF * 8 + 7: 0xFF}
-    rows = _rows([(0x34, 20, vicdraw.BUS_REG, bus), (0x34, 20, 0x11, 0x1C)], memory, colour=1, regs={0x11: 0x1D})
+    rows = _rows([(0x34, 20, vicframe.BUS_REG, bus), (0x34, 20, 0x11, 0x1C)], memory, colour=1, regs={0x11: 0x1D})
     row = rows[0x34]
     colour = bus & 0x0F
     assert [row[32 + 8 * c] for c in (6, 7, 8, 9, 10)] == [6, colour, colour, colour, 6]
@@ -150,7 +150,7 @@ def test_the_first_c_accesses_of_a_bad_line_begun_in_mid_line_take_the_bus_colou
 ])
 def test_a_d011_write_logs_the_opcode_after_it(test_roms, source, opcode):  # noqa: F811
     m, _stop = run(test_roms, f"*= $c000\n         sei\n         {source}\nloop     jmp loop\n", frames=1)
-    assert m.vic.regs[vicdraw.BUS_REG] == opcode
+    assert m.vic.regs[vicframe.BUS_REG] == opcode
 
 
 # --- the video matrix buffer outlives the frame: a frame whose first display state comes
@@ -159,7 +159,7 @@ def test_a_d011_write_logs_the_opcode_after_it(test_roms, source, opcode):  # no
 # row 24 (VICE testprogs VICII/sequencer-bug, whose line 52 shows the matrix of the last row).
 def test_a_frame_finds_the_matrix_the_frame_before_left():
     memory = {0x0400 + 960: 1, **{0x2008 + row: 0xFF for row in range(8)}}
-    prior = _log([], cycle=-vicdraw.LINES * 63)
+    prior = _log([], cycle=-vicframe.LINES * 63)
     writes = [(0x33, 53, 0x11, 0x1B)]
     with_prior = _rows(writes, memory, colour=1, regs={0x11: 0x1C}, prior=prior)
     alone = _rows(writes, memory, colour=1, regs={0x11: 0x1C})

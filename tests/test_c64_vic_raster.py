@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 from test_c64_vic import _frame_rows
 
-from asm6502.emu.c64 import vicdraw
+from asm6502.emu.c64 import vicdraw, vicframe
 from asm6502.emu.c64.vic import CYCLES_PER_FRAME, VIC
 
 
@@ -78,7 +78,7 @@ def _line_100(model: str, reg: int, value: int) -> bytearray:
     *reg* written in its cycle 31 (0-based 30: column 144)."""
     start = [0] * 0x41
     start[0x20], start[0x21], start[0x11], start[0x16], start[0x40] = 14, 6, 0x1B, 0x08, 3
-    log = vicdraw.FrameLog(0, start, True)
+    log = vicframe.FrameLog(0, start, True)
     log.writes = [(100 * 63 + 30, reg, value)]
     drawer = vicdraw.LineDrawer(log, lambda addr: 0, [0] * 1024, model)
     for _line in range(100):

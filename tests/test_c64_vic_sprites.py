@@ -22,7 +22,7 @@ import pytest
 from test_c64_machine import booted, make_test_roms
 
 from asm6502.asm import assemble
-from asm6502.emu.c64 import screen, vicdraw
+from asm6502.emu.c64 import screen, vicdraw, vicframe, vicsprite
 from asm6502.emu.c64.vic import CYCLES_PER_FRAME, VIC
 
 LINE = 105  # the line the writes happen in (sprites at Y 100 show on lines 101-121)
@@ -38,14 +38,14 @@ def frame(writes, regs=None, sprite=b"", model="6569", more=None):
     start[0x20], start[0x21], start[0x11], start[0x16], start[0x18], start[0x40] = BORDER, BACKGROUND, 0x1B, 0x08, 0x14, 3
     for reg, value in (regs or {}).items():
         start[reg] = value
-    log = vicdraw.FrameLog(0, start, True)
+    log = vicframe.FrameLog(0, start, True)
     log.writes = [(line * 63 + cycle, reg, value) for line, cycle, reg, value in writes]
     memory = {0x07F8 + n: 0x80 for n in range(8)}
     memory.update({0x2000 + i: sprite[i % 3] for i in range(63)} if sprite else {})
     memory.update(more or {})
     drawer = vicdraw.LineDrawer(log, lambda addr: memory.get(addr, 0), [0] * 1024, model)
     rows, at_line = {}, None
-    for line in range(vicdraw.LINES):
+    for line in range(vicframe.LINES):
         drawer.step()
         rows[line] = vicdraw.draw_line(drawer, 1 << 62)
         if line == LINE:
@@ -262,7 +262,7 @@ def _rows_shown(regs):
     for reg, value in regs.items():
         start[reg] = value
     memory = {0x07F8: 0x80, **{0x2000 + i: i for i in range(64)}}
-    drawer = vicdraw.LineDrawer(vicdraw.FrameLog(0, start, True), lambda addr: memory.get(addr, 0), [0] * 1024)
+    drawer = vicdraw.LineDrawer(vicframe.FrameLog(0, start, True), lambda addr: memory.get(addr, 0), [0] * 1024)
     out = []
     for _line in range(30):
         drawer.step()
@@ -308,7 +308,7 @@ def _data_by_line(n, x, lines, writes=()):
     start = [0] * 0x41
     start[0x11], start[0x18], start[0x40] = 0x1B, 0x14, 3
     start[0x15], start[2 * n], start[2 * n + 1], start[0x10] = 1 << n, x & 0xFF, 100, (x >> 8) << n
-    log = vicdraw.FrameLog(0, start, True)
+    log = vicframe.FrameLog(0, start, True)
     log.writes = [(line * 63 + cycle, reg, value) for line, cycle, reg, value in writes]
     memory = {0x07F8 + n: 0x80, **{0x2000 + 3 * r + i: (0x80 | r, 0, 1)[i] for r in range(21) for i in range(3)}}
     drawer = vicdraw.LineDrawer(log, lambda addr: memory.get(addr, 0), [0] * 1024)
@@ -471,7 +471,55 @@ def test_the_bus_log_stays_bounded_while_no_write_begins_a_new_frame_log():
     for cycle in range(0, 40 * CYCLES_PER_FRAME, 7):
         vic.read(0x12, cycle)
     kept = sorted(vic.frame.bus)
-    assert len(kept) <= 2 * vicdraw.LINES * len(vicdraw.SPRITE_BUS_CYCLES)
+    assert len(kept) <= 2 * vicframe.LINES * len(vicsprite.SPRITE_BUS_CYCLES)
     assert kept[0] >= 20 * CYCLES_PER_FRAME, "the first frames' reads dropped"
-    last_two = [c for c in range(38 * CYCLES_PER_FRAME, 40 * CYCLES_PER_FRAME, 7) if c % 63 in vicdraw.SPRITE_BUS_CYCLES]
+    last_two = [c for c in range(38 * CYCLES_PER_FRAME, 40 * CYCLES_PER_FRAME, 7) if c % 63 in vicsprite.SPRITE_BUS_CYCLES]
     assert set(last_two) <= set(kept), "the frame in progress and the one before kept"
+
+
+
+def _shown_bits(drawer, line):
+    """{sprite: its 24 bits shown on *line*} (the drawer stepped into it)."""
+    shown = {}
+    for n, _column, pixels in drawer.sprites(line):
+        bits = 0
+        for off, _src in pixels:
+            bits |= 1 << (23 - off)
+        shown[n] = bits
+    return shown
+
+
+# (cycle of the frame's line 0, register, value): the CPU's writes of VIC registers ($D020
+# begins the frame's log, $D02F, unused, does not; each byte is on the bus all the same)
+@pytest.mark.parametrize("accesses, why", [
+    ([(2, 0x20, 0x3C), (4, 0x2F, 0xA5), (5, 0x2F, 0x96)], "a write in cycle 2 began the frame's log, those after it"),
+    ([(4, 0x20, 0xA5), (5, 0x2F, 0x96)], "the first write in sprite 5's cycles began the log"),
+    ([(0, 0x2F, 0x11), (4, 0x2F, 0xA5), (9, 0x2F, 0x96)], "no new log: sprites 3 and 7, the first and last cycles"),
+    ([(0, 0x20, 0x11), (9, 0x20, 0x96)], "two writes of $D020: the one in cycle 0 began the log"),
+])
+def test_line_311s_sprites_3_7_read_the_bus_of_the_next_frames_first_cycles(accesses, why):
+    """Sprites 3-7 at Y 0 and X $164, without DMA on line 311 (Y 0 matched line 256 too, and
+    21 lines are over), make their p- and s-accesses of line 311 in the next frame's cycles
+    0-9 and read the CPU's bytes on the bus there (VICE testprogs VICII/sb_sprite_fetch): the
+    data the sequencer holds after line 311 in the log of the frame it ends, and the data the
+    next frame's line 0 shows them with (their DMA begins there, X $164: shown the same line)."""
+    vic = VIC()
+    vic.write(0x15, 0xF8, 100)
+    vic.write(0x10, 0xF8, 101)
+    for n in range(3, 8):
+        vic.write(2 * n, 0x64, 102 + n)
+        vic.write(2 * n + 1, 0x00, 110 + n)
+    for k, reg, value in accesses:
+        vic.write(reg, value, CYCLES_PER_FRAME + k)
+    now, before = vic.frames_for_picture(CYCLES_PER_FRAME + 70)
+    assert (before.cycle, now.cycle) == (0, CYCLES_PER_FRAME)
+    on_bus = {k: value for k, _reg, value in accesses}
+    expected = {n: on_bus.get(2 * (n - 3), 0xFF) << 16 | on_bus.get(2 * (n - 3) + 1, 0xFF) for n in range(3, 8)}
+    drawer = vicdraw.LineDrawer(before, vic.memory, vic.colour_ram, vic.model, vic.timed)
+    for _line in range(vicframe.LINES):
+        drawer.step()
+        drawer.finish_line()
+    assert {n: drawer.sp_data[n] for n in range(3, 8)} == expected, f"line 311's fetch, in its frame's log: {why}"
+    drawer = vicdraw.LineDrawer(now, vic.memory, vic.colour_ram, vic.model, vic.timed)
+    drawer.step()
+    assert _shown_bits(drawer, 0) == expected, f"line 0 shows it: {why}"

@@ -12,7 +12,7 @@ from test_c64_vic import pixel, run, test_roms  # noqa: F401 (a fixture)
 
 from asm6502.emu.c64.cpu import CALL, KEEP
 from asm6502.emu.c64.vic import CYCLES_PER_FRAME
-from asm6502.emu.c64.vicmem import VicMemory, areas
+from asm6502.emu.c64.vicmem import COLOUR, VicMemory, areas
 
 
 def _run_to(roms, source: str, line: int):
@@ -228,3 +228,69 @@ def test_the_matrix_as_its_bad_line_read_it(test_roms, line, colour, why):  # no
     m = _run_to(test_roms, MATRIX, 0xC0)
     assert (m.ram(0x0400 + 8 * 40 + 20), m.ram(0x0400 + 9 * 40 + 20)) == (1, 1)
     assert pixel(m, 32 + 8 * 20, line) == colour, why
+
+
+# --- the c-accesses read the colour RAM of their cycle, with the matrix byte: character 0 all
+# set, so each cell shows its colour RAM nibble.  In line $74, after row 8's bad line ($73),
+# colour 2 is stored in row 8's column 20; in line $7A, before row 9's bad line, in row 9's
+# column 20; in line $7B, row 9's bad line, after six NOPs (the poll leaves it by cycle 11:
+# their reads reach cycle 12, where BA is low, and wait out the c-accesses) in row 9's and
+# row 10's column 22.  All are set to 1 again in line $F8; the picture is taken in line $C0,
+# the four nibbles 2.
+COLOUR_RAM = BLANK_SCREEN + """         lda #$ff
+         ldx #7
+char0    sta $2000,x
+         dex
+         bpl char0
+frame    ldy #2
+         lda #$74
+wait1    cmp $d012
+         bne wait1
+         sty $d954
+         lda #$7a
+wait2    cmp $d012
+         bne wait2
+         sty $d97c
+         lda #$7b
+wait3    cmp $d012
+         bne wait3
+         nop
+         nop
+         nop
+         nop
+         nop
+         nop
+         sty $d97e
+         sty $d9a6
+         lda #$f8
+wait4    cmp $d012
+         bne wait4
+         ldy #1
+         sty $d954
+         sty $d97c
+         sty $d97e
+         sty $d9a6
+         jmp frame
+"""
+
+
+@pytest.mark.parametrize("column, line, colour, why", [
+    (20, 0x76, 1, "row 8: its bad line read colour 1 before the store in line $74 -- white"),
+    (20, 0x7E, 2, "row 9: stored in line $7A, before its bad line -- red"),
+    (22, 0x7E, 1, "row 9: stored in its own bad line, after the c-accesses -- white"),
+    (22, 0x86, 2, "row 10: its bad line read the store -- red"),
+    (21, 0x7E, 1, "a column not stored to -- white"),
+])
+def test_the_colour_ram_as_its_bad_line_read_it(test_roms, column, line, colour, why):  # noqa: F811
+    m = _run_to(test_roms, COLOUR_RAM, 0xC0)
+    assert [m.color[i] for i in (0x154, 0x17C, 0x17E, 0x1A6)] == [2, 2, 2, 2]
+    assert pixel(m, 32 + 8 * column, line) == colour, why
+
+
+def test_a_colour_ram_store_is_kept_with_its_cycle(test_roms):  # noqa: F811
+    m = _run_to(test_roms, COLOUR_RAM, 0xC0)
+    kept = [(c % CYCLES_PER_FRAME, old) for c, a, old in m.vicmem.writes if a == COLOUR + 0x17E]
+    assert kept, "the stores to $D97E kept"
+    cycle, old = kept[-1]
+    assert old == 1, "with the nibble replaced"
+    assert 0x7B * 63 + 55 <= cycle < 0x83 * 63, "the store in line $7B comes after its c-accesses"

@@ -210,7 +210,7 @@ class C64:
             self._install_traps()
         mm = self.mm = MemoryMap(self.memory, self.basic, self.chargen, self.kernal, self.cpu, self._io_write)
         # the RAM the VIC reads: the CPU's stores there are kept with their cycle
-        self.vicmem = VicMemory(self._vic_fetch, mm.ram)
+        self.vicmem = VicMemory(self._vic_fetch, mm.ram, self.color)
         self.vicmem.store = self._keep_store
         self.vic.timed = self.vicmem
         self._table = self._build_table()
@@ -488,7 +488,11 @@ class C64:
                                   c, value)
                 self.cpu.limit = c
         elif page < 0xDC:
-            self.color[addr & 0x3FF] = value & 0x0F
+            index, nibble = addr & 0x3FF, value & 0x0F
+            old = self.color[index]
+            if old != nibble:
+                self.color[index] = nibble
+                self.vicmem.wrote_colour(c, index, old)
         elif page == 0xDC:
             self.cia1.write(addr & 0x0F, value, c)
             if addr & 0x0D == 1:  # port B or its direction: bit 4 is the VIC's light pen line

@@ -16,7 +16,7 @@ from __future__ import annotations
 import struct
 import zlib
 
-from asm6502.emu.c64 import vicdraw
+from asm6502.emu.c64 import vicdraw, vicframe
 from asm6502.petscii import screen_code_char
 
 COLUMNS, ROWS = 40, 25
@@ -89,9 +89,9 @@ def render(machine, cycle: int | None = None) -> list[bytearray]:
     vic = machine.vic
     now = machine.cpu.cycles if cycle is None else cycle
     current, previous = vic.frames_for_picture(now)
-    split = min((now - current.cycle) // vicdraw.CYCLES_PER_LINE, vicdraw.LINES)
+    split = min((now - current.cycle) // vicframe.CYCLES_PER_LINE, vicframe.LINES)
     rows: list[bytearray] = []
-    for log, first, last, until in ((current, 0, split, now), (previous, split, vicdraw.LINES, 1 << 62)):
+    for log, first, last, until in ((current, 0, split, now), (previous, split, vicframe.LINES, 1 << 62)):
         drawer = vicdraw.LineDrawer(log, vic.memory, machine.color, vic.model, vic.timed)
         for line in range(last):
             drawer.step()
@@ -127,4 +127,4 @@ def screenshot(machine, settled: bool = False) -> bytes:
     more (a SYS run that returned): the whole next frame, drawn from the registers as it left
     them, as a monitor shows it from then on."""
     now = machine.cpu.cycles
-    return png(render(machine, now + vicdraw.CYCLES_PER_LINE * vicdraw.LINES if settled else None))
+    return png(render(machine, now + vicframe.CYCLES_PER_LINE * vicframe.LINES if settled else None))

@@ -8,7 +8,7 @@ line L, line 0 one cycle later (Bauer 3.12).
 
 The bus: in a bad line (lines $30-$F7 whose low three bits equal YSCROLL, DEN set in
 some cycle of line $30: Bauer 3.5) the VIC reads the text row in cycles 15-54, and for
-each sprite whose DMA is on (the sprite sequencer as it runs, ``vicdraw.SpriteBus``: a
+each sprite whose DMA is on (the sprite sequencer as it runs, ``vicsprite.SpriteBus``: a
 sprite disabled in mid-display is fetched to its end) it reads the pointer and three data bytes in two cycles
 (sprite 0 at cycles 58-59, 1 at 60-61, 2 at 62-63, 3-7 at cycles 1-10 of the next line:
 Bauer 3.6.3).  BA goes low three cycles before the VIC's first access; the CPU goes on
@@ -38,32 +38,37 @@ sprite-sprite, 1 sprite-background) at the cycle of its pixel.
 
 from __future__ import annotations
 
-from asm6502.emu.c64 import vicdraw
-from asm6502.emu.c64.vicdraw import X_POSITIONS, FrameLog, LineDrawer, SpriteBus
+from asm6502.emu.c64 import vicdraw, vicframe, vicsprite
+from asm6502.emu.c64.vicdraw import LineDrawer
+from asm6502.emu.c64.vicframe import X_POSITIONS, FrameLog
 from asm6502.emu.c64.vicmem import VicMemory
+from asm6502.emu.c64.vicsprite import SpriteBus
 
-CYCLES_PER_LINE = vicdraw.CYCLES_PER_LINE
-LINES = vicdraw.LINES
+CYCLES_PER_LINE = vicframe.CYCLES_PER_LINE
+LINES = vicframe.LINES
 CYCLES_PER_FRAME = CYCLES_PER_LINE * LINES  # 19,656: 50.125 frames a second at 985,248 Hz
 
 NEVER = 1 << 62
 # the PAL VIC-IIs: the 6569 of the first C64s and the 8565 of the C64C (VICE's x64sc models
 # both; its testbench runs the C64C); they differ here in the grey dot of a colour register
 # write (``vicdraw.draw_line``) and the light pen's X (one more on the 6569)
-VIC_MODELS = vicdraw.MODELS
+VIC_MODELS = vicframe.MODELS
 BANK_REG = 0x40  # the logged registers' slot for the VIC's bank (CIA 2 port A bits 0-1)
-BUS_REG = vicdraw.BUS_REG  # ... for the byte the stalled CPU leaves on the bus after a $D011 write
+BUS_REG = vicframe.BUS_REG  # ... for the byte the stalled CPU leaves on the bus after a $D011 write
 
 # The bus windows of a line, in cycles from the line's start (0-based: Bauer's cycle k is
 # k - 1).  Bad line: BA low from cycle 12, c-accesses 15-54 (Bauer 3.6.3).
 BAD_LINE_WINDOW = (11, 53)
 # sprite n: its two access cycles (p- and s-accesses), BA low three cycles before them
-SPRITE_ACCESS = vicdraw.SPRITE_ACCESS
-SPRITE_BUS_CYCLES = vicdraw.SPRITE_BUS_CYCLES
+SPRITE_ACCESS = vicsprite.SPRITE_ACCESS
+SPRITE_BUS_CYCLES = vicsprite.SPRITE_BUS_CYCLES
 # more than two frames' worth of CPU accesses in those cycles: a frame log's ``bus`` holds
 # older ones, which no picture or collision walk reads (they draw the frame in progress and
 # the one before, after ``_rotate``)
 BUS_KEPT = 2 * LINES * len(SPRITE_BUS_CYCLES)
+# the cycles of a frame's first line (0-based 0-9) in which the frame before's last line
+# fetches its sprites 3-7
+LAST_LINE_FETCH = SPRITE_ACCESS[7] + 2 - CYCLES_PER_LINE
 
 
 def _sprite_windows(mask: int) -> tuple[tuple[int, int], ...]:
@@ -90,7 +95,7 @@ COLLISION_REGS = frozenset((*range(0x11), 0x11, 0x15, 0x16, 0x17, 0x18, 0x1C, 0x
 LINE_DONE = 70
 # the cycle (0-based) of a line in which a sprite matched after its display check (X $164 on) draws
 # its first pixel
-LATE_CYCLE = vicdraw.LATE_BEAM // 8
+LATE_CYCLE = vicsprite.LATE_BEAM // 8
 
 SPRITE_WINDOWS: tuple[tuple[tuple[int, int], ...], ...] = tuple(_sprite_windows(m) for m in range(256))
 
@@ -459,7 +464,7 @@ class VIC:
         """With a collision interrupt enabled that an empty register can raise: look again in
         the cycle the next collision of the lines in progress shows, else when the next line
         that shows a sprite begins (one fetched at the end of line a shows on line a + 1), or
-        in the cycle line a first shows one matched after its cycle 58 (``vicdraw.LATE_X``:
+        in the cycle line a first shows one matched after its cycle 58 (``vicsprite.LATE_X``:
         it shows on the line its DMA begins), where the line a is later than this one."""
         self.line_event = NEVER
         kinds = [(bit, which) for bit, which, value in ((0x04, 0, self.collide_ss), (0x02, 1, self.collide_sb))
@@ -631,10 +636,14 @@ class VIC:
         fetches).  Logged with the byte at $3FFF of the bank as memory holds it now: the
         idle access of the s-access between (phi 1 of the next cycle, vicii_fetch_idle)
         reads it, and the CPU writes no RAM in this cycle.  (By cycle, in the frame log of
-        the last write: the next frame's log takes those of its cycles, ``_rotate``.)"""
+        the last write: the next frame's log takes those of its cycles, ``_rotate``; those of a
+        frame's first line's cycles 0-9 belong to the frame before's line 311 as well, whose
+        sprites 3-7 fetch in them, and go to its log too.)"""
         bank = (3 - (self.regs[BANK_REG] & 3)) * 0x4000
         bus = self.frame.bus
-        bus[cycle] = (value, self.memory(bank + 0x3FFF))
+        seen = bus[cycle] = (value, self.memory(bank + 0x3FFF))
+        if cycle - self.frame.cycle < LAST_LINE_FETCH and self.previous.cycle == self.frame.cycle - CYCLES_PER_FRAME:
+            self.previous.bus[cycle] = seen
         if len(bus) > BUS_KEPT:  # (no write began a new frame log for a while: drop what no frame drawn needs)
             self.frame.bus = _bus_from(bus, cycle - cycle % CYCLES_PER_FRAME - CYCLES_PER_FRAME)
 
@@ -665,7 +674,7 @@ class VIC:
             return
         self._observe(cycle)
         self._rotate(cycle)  # (a new frame's log starts from the registers before the write)
-        if reg in vicdraw.SPRITE_DMA_REGS:
+        if reg in vicsprite.SPRITE_DMA_REGS:
             self.sprites.write(cycle, reg, value, self.regs)
         if reg == 0x11:
             bus = self.bus_byte()
@@ -677,7 +686,7 @@ class VIC:
         if reg == 0x11 and value & 0x10 and self.line(cycle) == vicdraw.DEN_LINE:
             self.den_frame = cycle // CYCLES_PER_FRAME
             self.frame.den = True
-        if reg in vicdraw.SPRITE_DMA_REGS or reg == 0x11:
+        if reg in vicsprite.SPRITE_DMA_REGS or reg == 0x11:
             if self.ba_to >= cycle:
                 self._plan(cycle)
             # (else the CPU waited through the planned window before this write, in the

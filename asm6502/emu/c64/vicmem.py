@@ -15,9 +15,15 @@ enabled sprites' 64-byte blocks and the idle-state bytes ($3FFF, $39FF) of the V
 without the character ROM's image at $1000-$1FFF of banks 0 and 2 (C64 Programmer's
 Reference Guide, "Memory management") and without pages 0 and 1 (zero page and stack: their
 writes take the CPU's shortest path).  The CPU stores to every other address of
-$0002-$9FFF as before, a plain list store; a store to a watched one its instruction keeps
-itself, or hands to the machine (``VicMemory``).  What is watched grows as the registers and
+$0002-$9FFF with a plain list store; a store to a watched one its instruction keeps itself,
+or hands to the machine (``VicMemory``).  What is watched grows as the registers and
 pointers change in a frame and shrinks at a frame's start to what the two frames read.
+
+The colour RAM is kept whole: the c-access reads its nibble together with the matrix byte,
+on the upper four lines of the VIC's 12-bit data bus (VICE's x64sc, vicii-fetch.c:
+``vicii_fetch_matrix`` fills the matrix and the colour buffer in one access).  The CPU's
+stores reach it as I/O writes, which the machine hands on (``wrote_colour``); a nibble is
+kept at address ``COLOUR`` + its index.
 """
 
 from __future__ import annotations
@@ -33,6 +39,7 @@ Area = tuple[int, int]  # [first, end) addresses
 
 CYCLES_PER_FRAME = 63 * 312
 LOWEST = 0x200  # pages 0 and 1 are never watched
+COLOUR = 0x10000  # the colour RAM's index 0 in ``writes`` (after the VIC's 16-bit addresses)
 # the VIC registers whose writes change what it reads: BMM ($D011), the sprites enabled, the
 # matrix and character memory ($D018)
 REGS = frozenset((0x11, 0x15, 0x18))
@@ -72,18 +79,20 @@ def areas(regs: list[int], ram: Fetch) -> frozenset[Area]:
 
 class VicMemory:
     """The writes to the RAM the VIC reads (see the module docstring).  *read*: a byte as the
-    VIC reads it now (the character ROM's image included); *ram*: a RAM byte now.  The CPU's
+    VIC reads it now (the character ROM's image included); *ram*: a RAM byte now; *colour*:
+    the colour RAM now (1024 nibbles).  The CPU's
     instructions hold ``plain``, ``kept``, ``writes`` and ``store`` (``cpu.instruction_table``):
     ``plain`` clear and ``kept`` KEEP where they append a store to ``writes`` themselves (the
     RAM below $A000), CALL where they call ``store`` (the machine's: the RAM under the ROMs
     and I/O, and the sprite pointers, whose writes change what is read), which it sets."""
 
-    __slots__ = ("read", "ram", "plain", "kept", "store", "writes", "areas", "frame_areas", "pointers",
+    __slots__ = ("read", "ram", "colour", "plain", "kept", "store", "writes", "areas", "frame_areas", "pointers",
                  "_found", "_index", "_indexed")
 
-    def __init__(self, read: Fetch, ram: Fetch):
+    def __init__(self, read: Fetch, ram: Fetch, colour: list[int] | None = None):
         self.read = read
         self.ram = ram
+        self.colour = [0] * 1024 if colour is None else colour
         self.plain = list(PLAIN_WRITES)
         self.kept = [0] * 0x10000
         self.store: Callable[[int, int], None] | None = None
@@ -168,14 +177,18 @@ class VicMemory:
         if self.pointers <= addr < self.pointers + 8:
             self.look(regs)
 
+    def wrote_colour(self, cycle: int, index: int, old: int) -> None:
+        """The CPU replaced nibble *old* at colour RAM *index* in *cycle*."""
+        self.writes.append((cycle, COLOUR + index, old))
+
     def quiet_since(self, cycle: int) -> bool:
         """Whether no watched byte changed from *cycle* on (the memory now is the memory then)."""
         writes = self.writes
         return not writes or writes[-1][0] < cycle
 
     def read_at(self, addr: int, cycle: int) -> int:
-        """The byte at *addr* as the VIC read it in *cycle*: the one the first write from that
-        cycle on replaced, else the byte now."""
+        """The byte at *addr* (``COLOUR`` + an index: the colour RAM's nibble) as the VIC read
+        it in *cycle*: the one the first write from that cycle on replaced, else the byte now."""
         writes = self.writes
         index = self._index
         if self._indexed != len(writes):
@@ -192,4 +205,4 @@ class VicMemory:
             i = bisect_left(entry[0], cycle)
             if i < len(entry[0]):
                 return entry[1][i]
-        return self.read(addr)
+        return self.read(addr) if addr < COLOUR else self.colour[addr - COLOUR]
