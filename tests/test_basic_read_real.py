@@ -112,13 +112,13 @@ LATER = [
     # the lines broken over rows, '$' read as 't' all over the page (a habit its 20 sure repairs
     # show: habits.repaired_habits), shifted letters; line 40010
     # in the row of 40000's checksum, which OCR set against the text ('At-----<019> 40010 IF')
-    ("8510-p73-hypra-text.ocr.txt", 0, "8510-hypra-text.disk.txt", (118, 118, 46, 1, 31, 0, 41, 0, 117, 4, 6)),
+    ("8510-p73-hypra-text.ocr.txt", 0, "8510-hypra-text.disk.txt", (118, 118, 46, 1, 31, 0, 41, 0, 117, 7, 9)),
     # 10/85 p. 74: "ZLOADER" (Listing 3), two columns as tab-separated cells; the print has ':'
     # where the disk has REM blocks (4900, 7000); rows that go on with a line and start with
     # digits ('63', '99 THEN 5042', '152)' before the line's checksum) are the line's, not lines
     # of their own (their numbers do not rise between their neighbours); 9999's first row beside
     # 8499's checksum, its rest under an empty cell of the left column (recut.py cuts the two)
-    ("8510-p74-zloader.ocr.txt", 0, "8510-zloader.disk.txt", (74, 74, 43, 3, 26, 0, 5, 0, 72, 2, 2)),
+    ("8510-p74-zloader.ocr.txt", 0, "8510-zloader.disk.txt", (74, 74, 43, 3, 27, 0, 4, 0, 72, 2, 2)),
     # 10/85 p. 74: Listing 4, DATA lines each with one graphics character in quotes; line 8538
     # after 8536's checksum in a row with a tab before its own
     ("8510-p74-zloader-aender.ocr.txt", 0, "8510-zloader-aender.disk.txt", (32, 32, 1, 0, 0, 0, 31, 0, 32, 22, 23)),

@@ -56,6 +56,7 @@ ONE_WAY: tuple[tuple[str, str, float], ...] = (
     ("=", ":", 1.5), ("T", "^", 1.5),  # ':' alone on a line read as '='; the up-arrow (power) read as T
     ("t", "^", 1.5), ("f", "^", 1.5),  # ... or as t or f (10/85 p. 32 line 920: '" t MAX."' for '" ^ max."')
     ("C", "(", 1.5), (">", ")", 1.5),  # round brackets read as C and > (10/85 p. 55: 'CHR$CX)', 'LEN(Al$(I) >>')
+    ("<", "(", 1.5),  # ... and as < (10/85 p. 73 line 33020: 'At<PQ)' for 'A$(PQ)', p. 74 line 30020: 'CHR$<X)')
     ("s", ":", 1.5), ("j", "I", 1.5),  # 10/85 p. 55 lines 290, 320 ('s' for ':'), p. 131 line 570 ('jR' for IR)
     ("-", ":", 2.0), ("-", ".", 2.0),  # a dot's speck drawn out (10/85 p. 132 line 250 '1 - CL', p. 131 line 350 'K-')
 )
@@ -147,6 +148,8 @@ def suspect(text: str, k: int, upper: bool) -> bool:
         return True  # a speck at the line's end or after a number ('360 :\'', 'W=41. THEN'; 10/85 p. 54)
     if c == "!" and not quote_flags(text)[k]:
         return True  # '!' outside quotes is no BASIC ('0,-!' for '0,-1'; 10/85 p. 56)
+    if c in "<>" and not quote_flags(text)[k] and _bracket_misread(text, k):
+        return True  # 'PEEK(X>);' and 'At<PQ)': a bracket read as a comparison (10/85 p. 73)
     if c != "(" and _FUNCTION_BEFORE.search(text[:k]) and not quote_flags(text)[k]:
         return True  # a function's '(' misread ('CHR$CX)'; 10/85 p. 55)
     if c.isdigit() and k >= 2 and k + 2 < len(text) and left == " " == right and text[k - 2].isalpha() \
@@ -164,6 +167,23 @@ def suspect(text: str, k: int, upper: bool) -> bool:
     if c.isalpha() and c in "OIlSBZGDQT":
         return left.isdigit() or (right.isdigit() and (not left.isalpha() or _after_keyword(text, k)))
     return not text.strip(" ").strip(c)  # a line that is one character like '=' is no statement
+
+
+def _bracket_misread(text: str, k: int) -> bool:
+    """text[k], a '<' or '>' outside quotes, cannot be the comparison BASIC reads: a '>' with no
+    operand after it (a ')', ':', ';', ',' or the line's end follows), or a '<' in a statement that
+    closes more brackets than it opens; nor part of '<>', '<=', '>='."""
+    left = text[k - 1] if k else " "
+    after = text[k + 1 :].lstrip(" ")
+    if left in "<>=" or after[:1] in ("<", ">", "="):
+        return False
+    if text[k] == ">":
+        return after[:1] in ("", ")", ":", ";", ",")
+    tail = after.split(":")[0]
+    if '"' in tail:
+        return False
+    whole = statement_before(text, k) + tail
+    return whole.count(")") > whole.count("(")
 
 
 _NUMBER_KEYWORD_BEFORE = re.compile(r"(?:POKE|GOTO|GOSUB|THEN|SYS|WAIT|TO|STEP|RUN|LIST|TAB\(|SPC\(|CHR\$\(?) *$")

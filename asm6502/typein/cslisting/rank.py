@@ -48,6 +48,8 @@ from asm6502.typein.cslisting.edits import (
 )
 from asm6502.typein.cslisting.text import Names, checksum_of, control_spans, line_body, plain_quotes, statement_bodies
 from asm6502.typein.cslisting.verdict import KEYWORD_BONUS, MIN_COST, damage_left, describe, token_count
+from asm6502.typein.cslisting.wide import search as widest_search
+from asm6502.typein.cslisting.wide import shown_moves
 
 DAMAGE_LEFT_COST = 1.0
 # readings the print cannot confirm (a glyph solved from the checksum, a rule's length): offered only,
@@ -157,11 +159,12 @@ class Tried:
     # (cost, readings, changes) of each candidate read: a solved glyph stands for every byte it could be
     weighed: list[tuple[float, int, tuple[Edit, ...]]] = field(default_factory=list)
     habitual: list[float] = field(default_factory=list)  # the cost of each reading read with a habit (habits.py)
+    wide_left: int = 0  # the subsets the widest ranking (wide.py) left when a bound stopped it
 
     def released(self) -> Tried:
         """The same line's budget without the texts held (a listing holds only so many)."""
         return Tried(budget=self.budget, read=self.read, skipped=self.skipped, weighed=self.weighed,
-                     habitual=self.habitual)
+                     habitual=self.habitual, wide_left=self.wide_left)
 
     def chance_matches(self, cost: float) -> float:
         """How many of the readings tried at *cost* or cheaper would verify by chance if none
@@ -327,6 +330,11 @@ def rank_fixes(number: int, text: str, printed: int, upper: bool, options: Check
         for helper in helpers:  # the rule and one misreading the print shows elsewhere
             if not any(overlaps(edit, e) or e.start == edit.end for e in helper[0]):
                 consider((((edit,), edit.cost), helper), PAIR_EXTRA)
+    if deep and all(damage_left(f.text, upper) for f in found.values()):
+        # no reading found that explains the print's damage: every combination of the moves where it shows
+        left = widest_search(text, upper, shown_moves(text, upper, moves), consider, lambda: tried.read)
+        tried.wide_left += left
+        tried.skipped += left  # (a search stopped by a bound takes nothing unasked)
     computed = checksum_of(number, text, upper, options)
     fixes = sorted(found.values(), key=lambda f: (f.cost, f.text))
     if computed is not None:

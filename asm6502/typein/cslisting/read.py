@@ -57,6 +57,7 @@ from asm6502.typein.cslisting.verdict import (
     sole_reading,
 )
 from asm6502.typein.cslisting.vocabulary import Vocabulary
+from asm6502.typein.cslisting.wide import WIDE_TEXTS
 
 MAX_FIXES_SHOWN = 3
 # The search is bounded: a line's rankings read at most rank.MAX_LINE_TEXTS texts, a listing's
@@ -464,7 +465,8 @@ def _check(records: list[Record], src: _Source, version: int, upper: bool,
             "; no other reading comes near it" if sole else \
             "; " + _habit_witnesses(fixes[0], own) if usual else ""
         _conclude(rec, printed, body, computed, cs_where, fixes, upper, options, diags, reports, at,
-                  sure=bool(words) or sole or usual, skipped=tried.skipped, why=why)
+                  sure=bool(words) or sole or usual, skipped=tried.skipped - tried.wide_left, why=why,
+                  wide_left=tried.wide_left)
     _settle_blanks(reports, records, upper, options, diags, src)
     diags.sort(key=lambda d: (d.span.line, d.span.col) if d.span else (0, 0))
     return ReadResult(version, upper, tuple(r for r in reports if r is not None), tuple(diags), lost=tuple(lost),
@@ -637,7 +639,7 @@ def _damaged_field(rec: Record, printed: str, field: DamagedField, where: Span, 
 def _conclude(rec: Record, printed: str, body: bytes | None, computed: int | None, cs_where: Span,
               fixes: list[Fix], upper: bool, options: ChecksumOptions, diags: list[Diagnostic],
               reports: list[LineReport | None], at: int | None = None, sure: bool = True, skipped: int = 0,
-              why: str = "", problem: str = "") -> None:
+              why: str = "", problem: str = "", wide_left: int = 0) -> None:
     """A line that does not verify as printed: repaired (its best fix is sure) or bad (its fixes named)."""
     assert rec.checksum is not None
 
@@ -666,6 +668,9 @@ def _conclude(rec: Record, printed: str, body: bytes | None, computed: int | Non
     if skipped:
         notes.append(note(f"not searched further: {skipped} candidates (a line's search reads {MAX_LINE_TEXTS} "
                           f"texts at most, a listing's {LISTING_TEXTS})"))
+    if wide_left:
+        notes.append(note(f"the widest search (several misreadings at once) stopped at its bound of {WIDE_TEXTS} "
+                          f"texts, {wide_left} combinations left"))
     if problem:
         what = problem
     elif body is None:

@@ -46,6 +46,11 @@ def token_count(body: bytes | None) -> int:
 _BROKEN_NAME = re.compile(r"[<\[][A-Za-z0-9 .\-]{2,12}[,>}\]?]")
 
 
+def broken_name(text: str) -> bool:
+    """A control-code name left unread in *text* (``<RVOFF,SPACE ?``)."""
+    return bool(_BROKEN_NAME.search(normalize_controls(text)))
+
+
 def damage_left(text: str, upper: bool) -> bool:
     """After a fix, the line outside quotes still shows plain damage: a digit between two
     letters (``F0R``), a letter between two digits, a lower-case letter in a capital listing,
@@ -54,7 +59,7 @@ def damage_left(text: str, upper: bool) -> bool:
     fix that leaves such damage is not taken without asking (64'er 10/85 line 445: ``F0R F=1
     TO ll`` has a pair of changes that verifies and is wrong)."""
     quoted = quote_flags(text)
-    if _BROKEN_NAME.search(normalize_controls(text)):
+    if broken_name(text):
         return True  # a control-code name left unread ("<RVOFF,SPACE ?")
     for k, c in enumerate(text):
         if not readable(c):
