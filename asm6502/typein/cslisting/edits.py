@@ -171,19 +171,26 @@ def suspect(text: str, k: int, upper: bool) -> bool:
 
 def _bracket_misread(text: str, k: int) -> bool:
     """text[k], a '<' or '>' outside quotes, cannot be the comparison BASIC reads: a '>' with no
-    operand after it (a ')', ':', ';', ',' or the line's end follows), or a '<' in a statement that
-    closes more brackets than it opens; nor part of '<>', '<=', '>='."""
+    operand after it (a ')', ':', ';', ',' or the line's end follows), or a '<' in a stretch of
+    its statement (up to a quote or THEN) that closes more brackets than it opens, a '>' that is no
+    comparison counted as a ')' ('J<K>:' for 'J(K):'); nor part of '<>', '<=', '>='."""
     left = text[k - 1] if k else " "
     after = text[k + 1 :].lstrip(" ")
     if left in "<>=" or after[:1] in ("<", ">", "="):
         return False
     if text[k] == ">":
         return after[:1] in ("", ")", ":", ";", ",")
-    tail = after.split(":")[0]
-    if '"' in tail:
-        return False
-    whole = statement_before(text, k) + tail
-    return whole.count(")") > whole.count("(")
+    head = statement_before(text, k)
+    start = k - len(head)
+    end = len(text)
+    for stop in (":", '"', "THEN"):
+        at = text.upper().find(stop, k + 1)
+        end = min(end, at) if at >= 0 else end
+    if '"' in head or "THEN" in head.upper():
+        start = max(head.rfind('"'), head.upper().rfind("THEN")) + start + 1
+    stretch = range(start, end)
+    closes = sum(text[i] == ")" or text[i] == ">" and i != k and _bracket_misread(text, i) for i in stretch)
+    return closes > sum(text[i] == "(" for i in stretch)
 
 
 _NUMBER_KEYWORD_BEFORE = re.compile(r"(?:POKE|GOTO|GOSUB|THEN|SYS|WAIT|TO|STEP|RUN|LIST|TAB\(|SPC\(|CHR\$\(?) *$")
@@ -194,7 +201,7 @@ def _after_keyword(text: str, k: int) -> bool:
     return bool(_NUMBER_KEYWORD_BEFORE.search(text[max(0, k - 8) : k].upper())) and not quote_flags(text)[k]
 
 
-_FUNCTION_BEFORE = re.compile(r"(?<![A-Za-z])(?:CHR\$|LEFT\$|RIGHT\$|MID\$|STR\$|VAL|ASC|LEN|PEEK|SGN|INT|ABS|USR|FRE|POS|SQR|RND"
+_FUNCTION_BEFORE = re.compile(r"(?<![A-Za-z])(?:CHR\$|LEFT\$|RIGHT\$|MID\$|STR\$|VAL|ASC|LEN|PEEK|SGN|INT|ABS|USR|FRE|POS|SQR|RND|TAB|SPC"
                               r"|LOG|EXP|COS|SIN|TAN|ATN) *$")
 _PRINTS = re.compile(r"PRINT|INPUT|CMD|\?", re.IGNORECASE)
 

@@ -333,8 +333,7 @@ def rank_fixes(number: int, text: str, printed: int, upper: bool, options: Check
     if deep and all(damage_left(f.text, upper) for f in found.values()):
         # no reading found that explains the print's damage: every combination of the moves where it shows
         left = widest_search(text, upper, shown_moves(text, upper, moves), consider, lambda: tried.read)
-        tried.wide_left += left
-        tried.skipped += left  # (a search stopped by a bound takes nothing unasked)
+        tried.wide_left += left  # (a search stopped by its bound takes nothing unasked: read.py)
     computed = checksum_of(number, text, upper, options)
     fixes = sorted(found.values(), key=lambda f: (f.cost, f.text))
     if computed is not None:

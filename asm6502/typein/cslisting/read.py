@@ -57,7 +57,7 @@ from asm6502.typein.cslisting.verdict import (
     sole_reading,
 )
 from asm6502.typein.cslisting.vocabulary import Vocabulary
-from asm6502.typein.cslisting.wide import WIDE_TEXTS
+from asm6502.typein.cslisting.wide import WIDE_STEPS, WIDE_TEXTS
 
 MAX_FIXES_SHOWN = 3
 # The search is bounded: a line's rankings read at most rank.MAX_LINE_TEXTS texts, a listing's
@@ -456,16 +456,17 @@ def _check(records: list[Record], src: _Source, version: int, upper: bool,
         # with a second witness: a cheaper confusion makes chance matches cheaper too (10/85 p. 73
         # showed them) -- the listing's own words confirm the reading, or so few readings were
         # tried at its cost that a chance match is unlikely
-        words = None if tried.skipped else confirmed(fixes, upper, printed, vocabulary, rec.number)
-        sole = not tried.skipped and words is None and sole_reading(
+        stopped = tried.skipped or tried.wide_left  # (a search cut short takes nothing unasked)
+        words = None if stopped else confirmed(fixes, upper, printed, vocabulary, rec.number)
+        sole = not stopped and words is None and sole_reading(
             fixes, upper, tried.takeable_chance(fixes[0].cost + 2 * AUTO_MARGIN, printed, upper) if fixes else 0.0)
-        usual = not tried.skipped and words is None and not sole and habitual(
+        usual = not stopped and words is None and not sole and habitual(
             fixes, upper, tried.habit_chance(fixes[0].cost) if fixes else 0.0)
         why = ("; the listing prints " + ", ".join(f"'{w.upper()}'" for w in words) + " in other lines") if words else \
             "; no other reading comes near it" if sole else \
             "; " + _habit_witnesses(fixes[0], own) if usual else ""
         _conclude(rec, printed, body, computed, cs_where, fixes, upper, options, diags, reports, at,
-                  sure=bool(words) or sole or usual, skipped=tried.skipped - tried.wide_left, why=why,
+                  sure=bool(words) or sole or usual, skipped=tried.skipped, why=why,
                   wide_left=tried.wide_left)
     _settle_blanks(reports, records, upper, options, diags, src)
     diags.sort(key=lambda d: (d.span.line, d.span.col) if d.span else (0, 0))
@@ -669,8 +670,8 @@ def _conclude(rec: Record, printed: str, body: bytes | None, computed: int | Non
         notes.append(note(f"not searched further: {skipped} candidates (a line's search reads {MAX_LINE_TEXTS} "
                           f"texts at most, a listing's {LISTING_TEXTS})"))
     if wide_left:
-        notes.append(note(f"the widest search (several misreadings at once) stopped at its bound of {WIDE_TEXTS} "
-                          f"texts, {wide_left} combinations left"))
+        notes.append(note(f"the widest search (several misreadings at once) stopped at its bounds ({WIDE_TEXTS} "
+                          f"texts, {WIDE_STEPS} combinations looked at): {wide_left} combinations left"))
     if problem:
         what = problem
     elif body is None:

@@ -10,8 +10,8 @@ whose last move is the i-th: add the (i+1)-th, or put it in the i-th's stead).  
 bounded, and says where it stopped: a pool of :data:`WIDE_MOVES` moves at most (the cheapest
 :data:`PER_PLACE` readings of one place), readings up to :data:`WIDE_COST`, :data:`WIDE_TEXTS`
 texts read and :data:`WIDE_STEPS` subsets looked at at most; a search that stops at a bound before
-its cost limit returns the subsets left (the caller counts them as skipped, so that nothing it
-found is taken unasked).  Every reading is offered only: each one read is one more chance match
+its cost limit returns the subsets left (:attr:`.rank.Tried.wide_left`: a line whose search
+stopped so takes nothing unasked, and says so).  Every reading is offered only: each one read is one more chance match
 in 256 (:meth:`.rank.Tried.chance_matches` counts them), and the listing's own words
 (:func:`.verdict.confirmed`) are the only witness that may take one unasked.
 """
