@@ -46,6 +46,7 @@ from asm6502.typein.cslisting.edits import (
     suspect,
     sweeps,
 )
+from asm6502.typein.cslisting.names import NAME_WHY, name_edits
 from asm6502.typein.cslisting.text import Names, checksum_of, control_spans, line_body, plain_quotes, statement_bodies
 from asm6502.typein.cslisting.verdict import KEYWORD_BONUS, MIN_COST, damage_left, describe, token_count
 from asm6502.typein.cslisting.wide import search as widest_search
@@ -230,7 +231,7 @@ def rank_fixes(number: int, text: str, printed: int, upper: bool, options: Check
     taken without asking only with a second witness, verdict.confirmed and verdict.sole_reading:
     three changes can cancel in an 8-bit checksum).  *tried*: the
     texts already read for this line (a second ranking reads each text once)."""
-    edits = candidate_edits(text, upper, learned, habits)
+    edits = candidate_edits(text, upper, learned, habits) + name_edits(text)
     tried = Tried() if tried is None else tried
     if tried.read >= tried.budget:  # the listing's budget is spent: the line is not searched
         tried.skipped += len(edits)
@@ -272,7 +273,7 @@ def rank_fixes(number: int, text: str, printed: int, upper: bool, options: Check
             # a shifted letter guessed for an underline mark is one of 26: no evidence (verdict.confirmed
             # may still take it, with the listing's words as the second witness)
             evidence = all((any(suspect(text, k, upper) for k in range(e.start, max(e.end, e.start + 1)) if k < len(text))
-                            or e.why in ("blanks inside a keyword", "':' not read", BRACKETS_LOST)
+                            or e.why in ("blanks inside a keyword", "':' not read", BRACKETS_LOST, NAME_WHY)
                             or e.why.endswith(HABIT_NOTE))
                            and not e.why.startswith(UNREADABLE_KINDS) and not case_read_in_quotes(text, e, quoted)
                            for e in chosen)
@@ -357,7 +358,8 @@ def _could_be_evidence(text: str, edits: tuple[Edit, ...], shown: frozenset[int]
     than missed).  Never a solved glyph or a rule's length."""
     def direct(e: Edit) -> bool:
         return (any(k in shown for k in range(e.start, max(e.end, e.start + 1)))
-                or e.why in ("blanks inside a keyword", "':' not read", BRACKETS_LOST) or e.why.endswith(HABIT_NOTE))
+                or e.why in ("blanks inside a keyword", "':' not read", BRACKETS_LOST, NAME_WHY)
+                or e.why.endswith(HABIT_NOTE))
 
     if any(e.why.startswith(UNREADABLE_KINDS) or case_read_in_quotes(text, e, quoted) for e in edits):
         return False
