@@ -112,7 +112,7 @@ LATER = [
     # the lines broken over rows, '$' read as 't' all over the page (a habit its 20 sure repairs
     # show: habits.repaired_habits), shifted letters; line 40010
     # in the row of 40000's checksum, which OCR set against the text ('At-----<019> 40010 IF')
-    ("8510-p73-hypra-text.ocr.txt", 0, "8510-hypra-text.disk.txt", (118, 118, 46, 1, 31, 0, 41, 0, 117, 7, 9)),
+    ("8510-p73-hypra-text.ocr.txt", 0, "8510-hypra-text.disk.txt", (118, 118, 46, 1, 31, 0, 41, 0, 117, 8, 11)),
     # 10/85 p. 74: "ZLOADER" (Listing 3), two columns as tab-separated cells; the print has ':'
     # where the disk has REM blocks (4900, 7000); rows that go on with a line and start with
     # digits ('63', '99 THEN 5042', '152)' before the line's checksum) are the line's, not lines
@@ -133,7 +133,7 @@ LATER = [
     # a speck touching the checksum, 'i0i0' on p. 73)
     # (lines 1110 and 1120 ran together, 1120's row without its number: read again, recut.py;
     # so 870/880 and 1330-1370, witnessed by sure repairs of their ':' read as 's')
-    ("8509-p70-disk-designer.ocr.txt", 0, "8509-disk-designer.disk.txt", (249, 249, 112, 5, 106, 0, 30, 1, 248, 4, 4)),
+    ("8509-p70-disk-designer.ocr.txt", 0, "8509-disk-designer.disk.txt", (249, 249, 112, 5, 109, 0, 27, 1, 248, 7, 8)),
     # 11/85 p. 89: "Sichere INPUT-Routine",
     # Listing 3 up to "Fortsetzung auf Seite 95", one column; '$' read as 'T' all over the page
     # (PAT, INT, MIDT: the listing's habit, learned from 18 lines that verify with it, habits.py),
