@@ -124,7 +124,7 @@ LATER = [
     ("8510-p74-zloader-aender.ocr.txt", 0, "8510-zloader-aender.disk.txt", (32, 32, 1, 0, 0, 0, 31, 0, 32, 23, 24)),
     # 9/85 p. 73: "Blinker", Listing 2 the demo (shifted letters in
     # DATA strings, '$' read as '^') and Listing 1 the loader (DATA lines)
-    ("8509-p73-blinker.ocr.txt", 0, "8509-blinker-demo.disk.txt", (28, 28, 9, 0, 6, 0, 13, 0, 28, 2, 2)),
+    ("8509-p73-blinker.ocr.txt", 0, "8509-blinker-demo.disk.txt", (28, 28, 9, 0, 6, 0, 13, 0, 28, 2, 4)),
     ("8509-p73-blinker.ocr.txt", 1, "8509-blinker.disk.txt", (11, 11, 10, 1, 1, 0, 0, 0, 10, 0, 0)),
     # 9/85 p. 70-71: "Disk-Designer", two columns with the right column's numbers in
     # cells of their own; 5 verified lines differ from the disk only by blanks OCR put into or

@@ -10,14 +10,15 @@ is checked against its truth.
 from __future__ import annotations
 
 import random
+import re
 from pathlib import Path
 
 import pytest
 
 from asm6502.typein.cslisting import damage as csdamage
-from asm6502.typein.cslisting import rank, wide
+from asm6502.typein.cslisting import edits, rank, wide
 from asm6502.typein.cslisting.checksum import ChecksumOptions, checksum_listing
-from asm6502.typein.cslisting.edits import suspect
+from asm6502.typein.cslisting.edits import SPACED_DIGIT_WHY, keyword_edits, quote_flags, suspect
 from asm6502.typein.cslisting.rank import Tried, rank_fixes
 from asm6502.typein.cslisting.read import read_listings
 from asm6502.typein.cslisting.text import checksum_of, line_body
@@ -122,3 +123,34 @@ def test_several_misreadings_in_a_listing_are_never_taken_wrong(prg, seed):
             assert r.status == "verified"
     # measured on these seeds: every line of the class among the fixes offered (7, 5 and 6 lines)
     assert hit >= 5 and ranked == hit
+
+
+# (as printed, the keyword read whole; None: no keyword there)
+SPACED = [
+    ("FOR I=0 T 0 3", "TO"),  # TO's O read as 0 and set apart
+    ("IF A THEN G0SUB 1", None),  # (a digit inside the word: the keyword's letter edits read it)
+    ("X=T 0", "TO"),  # (offered to the checksum like any reading: 'X=T0' may be meant; the checksum tells)
+    ("PRINT A 1", None),  # 'A' and 'I' make no keyword
+    ('PRINT"T 0"', None),  # inside quotes
+]
+
+
+@pytest.mark.parametrize("text,keyword", SPACED)
+def test_a_keyword_set_apart_with_a_letter_read_as_a_digit(text, keyword):
+    got = [e.new for e in keyword_edits(text, quote_flags(text), True) if e.why == SPACED_DIGIT_WHY]
+    assert got == ([keyword] if keyword else [])
+
+
+# (a correct line, as OCR read it with a keyword set apart and other damage, where the truth ranks)
+SPACED_LINES = [
+    # (a rival at the same cost verifies by chance: 'A$(1)' with FOR 1 and T 0 left as printed)
+    ("FOR I=0 TO 3:PRINT A$(I):NEXT", "FOR 1=0 T 0 3:PRINT A$(I):NEXT", 2),
+    ("FOR I=0 TO 5:PRINT L$D$(I):NEXT", "FOR 1=0 T 0 5:PRINT L$D$(I)sNEXT", 1),
+]
+
+
+@pytest.mark.parametrize("truth,printed,where", SPACED_LINES)
+def test_a_keyword_set_apart_is_ranked(truth, printed, where, monkeypatch):
+    assert _ranked(truth, printed)[0] == where
+    monkeypatch.setattr(edits, "_SPACED_DIGIT", re.compile("(?!)"))  # without the reading: not found
+    assert _ranked(truth, printed)[0] is None

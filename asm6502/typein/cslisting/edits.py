@@ -429,6 +429,11 @@ def keyword_edits(text: str, quoted: list[bool], upper: bool) -> list[Edit]:
         joined = _join_keyword_blanks(m.group(0))
         if joined != m.group(0):
             out.append(Edit(m.start(), m.end(), joined, JOIN_COST, "blanks inside a keyword"))
+    for m in _SPACED_DIGIT.finditer(text):  # 'T 0 3' for 'TO 3': a keyword's last letter read as a digit apart
+        joined = m.group(1) + _DIGIT_LETTERS[m.group(2)]
+        if not quoted[m.start()] and joined.upper() in _SPELLED_APART:
+            out.append(Edit(m.start(), m.end(), joined, JOIN_COST + SPACED_DIGIT_COST,
+                            SPACED_DIGIT_WHY))
     for m in re.finditer(r"[A-Za-z]{3,}", text):
         if quoted[m.start()]:
             continue
@@ -445,6 +450,13 @@ def keyword_edits(text: str, quoted: list[bool], upper: bool) -> list[Edit]:
                     cost = KEYWORD_LETTER_COST * (SUSPECT_FACTOR if suspect(text, k, upper) else 1.0)
                     out.append(Edit(k, k + 1, new, cost, f"{kw} misread"))
     return out
+
+
+_SPACED_DIGIT = re.compile(r"(?<![A-Za-z0-9$])([A-Za-z]{1,6}) +([0158])(?= |$)")
+_DIGIT_LETTERS = {"0": "O", "1": "I", "5": "S", "8": "B"}
+_SPELLED_APART = frozenset(kw for kw in KEYWORDS if kw.isalpha() and len(kw) >= 2)
+SPACED_DIGIT_COST = 0.5
+SPACED_DIGIT_WHY = "blanks inside a keyword, a letter of it read as a digit"  # the print shows the damage
 
 
 def _join_keyword_blanks(run: str) -> str:

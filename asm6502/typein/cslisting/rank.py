@@ -29,6 +29,7 @@ from asm6502.typein.cslisting.edits import (
     MAX_PAIR_EDITS,
     MIXED_READING_COST,
     PAIR_EXTRA,
+    SPACED_DIGIT_WHY,
     Edit,
     Fix,
     apply,
@@ -273,7 +274,8 @@ def rank_fixes(number: int, text: str, printed: int, upper: bool, options: Check
             # a shifted letter guessed for an underline mark is one of 26: no evidence (verdict.confirmed
             # may still take it, with the listing's words as the second witness)
             evidence = all((any(suspect(text, k, upper) for k in range(e.start, max(e.end, e.start + 1)) if k < len(text))
-                            or e.why in ("blanks inside a keyword", "':' not read", BRACKETS_LOST, NAME_WHY)
+                            or e.why in ("blanks inside a keyword", "':' not read", BRACKETS_LOST, NAME_WHY,
+                                         SPACED_DIGIT_WHY)
                             or e.why.endswith(HABIT_NOTE))
                            and not e.why.startswith(UNREADABLE_KINDS) and not case_read_in_quotes(text, e, quoted)
                            for e in chosen)
@@ -358,7 +360,7 @@ def _could_be_evidence(text: str, edits: tuple[Edit, ...], shown: frozenset[int]
     than missed).  Never a solved glyph or a rule's length."""
     def direct(e: Edit) -> bool:
         return (any(k in shown for k in range(e.start, max(e.end, e.start + 1)))
-                or e.why in ("blanks inside a keyword", "':' not read", BRACKETS_LOST, NAME_WHY)
+                or e.why in ("blanks inside a keyword", "':' not read", BRACKETS_LOST, NAME_WHY, SPACED_DIGIT_WHY)
                 or e.why.endswith(HABIT_NOTE))
 
     if any(e.why.startswith(UNREADABLE_KINDS) or case_read_in_quotes(text, e, quoted) for e in edits):
