@@ -20,6 +20,7 @@ def checksum_of(number: int, version: int):
 @pytest.mark.parametrize("version", [1, 3])
 @pytest.mark.parametrize("text,k", [
     ('DATA"Y",0,112,34', 5),  # 10/85 p. 74 line 8502: {CBM-K} read as Y
+    ('DATA"5",999,241', 5),  # p. 74 line 8508: {CBM-@} read as 5
     ('PRINT"<CLR>BITTE KORREKT FORMATIERTE £ISKETTE"', 32),  # p. 32 line 580: shifted D read as £
     ('PRINT"ZEIT :"TM"S"TAB(SP)', 6),  # p. 32 line 1120: shifted Z, the underline lost
 ])
@@ -33,6 +34,8 @@ def test_the_byte_that_fits_is_the_one_printed(text, k, version):
 
 @pytest.mark.parametrize("text,want", [
     ('DATA"Y",0', [(5, "alone")]),
+    ('DATA"5",999', [(5, "alone")]),  # a glyph alone in quotes read as a digit
+    ('PRINT"25"', []),  # a digit in a number is printed so
     ('PRINT"£ISK WIRD"', [(6, "symbol"), (11, "initial")]),  # (the I of £ISK is inside the word)
     ('PRINT"<CLR>EIN"', [(11, "initial")]),  # inside a control-code name: not a glyph
     ('REM "£ISK"', []),  # after REM: not in quotes

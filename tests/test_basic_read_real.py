@@ -112,19 +112,19 @@ LATER = [
     # the lines broken over rows, '$' read as 't' all over the page (a habit its 20 sure repairs
     # show: habits.repaired_habits), shifted letters; line 40010
     # in the row of 40000's checksum, which OCR set against the text ('At-----<019> 40010 IF')
-    ("8510-p73-hypra-text.ocr.txt", 0, "8510-hypra-text.disk.txt", (118, 118, 46, 1, 33, 0, 39, 0, 117, 2, 4)),
+    ("8510-p73-hypra-text.ocr.txt", 0, "8510-hypra-text.disk.txt", (118, 118, 46, 1, 36, 0, 36, 0, 117, 3, 6)),
     # 10/85 p. 74: "ZLOADER" (Listing 3), two columns as tab-separated cells; the print has ':'
     # where the disk has REM blocks (4900, 7000); rows that go on with a line and start with
     # digits ('63', '99 THEN 5042', '152)' before the line's checksum) are the line's, not lines
     # of their own (their numbers do not rise between their neighbours); 9999's first row beside
     # 8499's checksum, its rest under an empty cell of the left column (recut.py cuts the two)
-    ("8510-p74-zloader.ocr.txt", 0, "8510-zloader.disk.txt", (74, 74, 43, 3, 26, 0, 5, 0, 72, 2, 2)),
+    ("8510-p74-zloader.ocr.txt", 0, "8510-zloader.disk.txt", (74, 74, 43, 3, 27, 0, 4, 0, 72, 2, 2)),
     # 10/85 p. 74: Listing 4, DATA lines each with one graphics character in quotes; line 8538
     # after 8536's checksum in a row with a tab before its own
-    ("8510-p74-zloader-aender.ocr.txt", 0, "8510-zloader-aender.disk.txt", (32, 32, 1, 0, 0, 0, 31, 0, 32, 22, 23)),
+    ("8510-p74-zloader-aender.ocr.txt", 0, "8510-zloader-aender.disk.txt", (32, 32, 1, 0, 0, 0, 31, 0, 32, 23, 24)),
     # 9/85 p. 73: "Blinker", Listing 2 the demo (shifted letters in
     # DATA strings, '$' read as '^') and Listing 1 the loader (DATA lines)
-    ("8509-p73-blinker.ocr.txt", 0, "8509-blinker-demo.disk.txt", (28, 28, 9, 0, 8, 0, 11, 0, 28, 0, 0)),
+    ("8509-p73-blinker.ocr.txt", 0, "8509-blinker-demo.disk.txt", (28, 28, 9, 0, 8, 0, 11, 0, 28, 0, 2)),
     ("8509-p73-blinker.ocr.txt", 1, "8509-blinker.disk.txt", (11, 11, 10, 1, 1, 0, 0, 0, 10, 0, 0)),
     # 9/85 p. 70-71: "Disk-Designer", two columns with the right column's numbers in
     # cells of their own; 5 verified lines differ from the disk only by blanks OCR put into or
@@ -133,7 +133,7 @@ LATER = [
     # a speck touching the checksum, 'i0i0' on p. 73)
     # (lines 1110 and 1120 ran together, 1120's row without its number: read again, recut.py;
     # so 870/880 and 1330-1370, witnessed by sure repairs of their ':' read as 's')
-    ("8509-p70-disk-designer.ocr.txt", 0, "8509-disk-designer.disk.txt", (249, 249, 112, 5, 108, 0, 28, 1, 248, 2, 2)),
+    ("8509-p70-disk-designer.ocr.txt", 0, "8509-disk-designer.disk.txt", (249, 249, 112, 5, 111, 0, 25, 1, 248, 5, 6)),
     # 11/85 p. 89: "Sichere INPUT-Routine",
     # Listing 3 up to "Fortsetzung auf Seite 95", one column; '$' read as 'T' all over the page
     # (PAT, INT, MIDT: the listing's habit, learned from 18 lines that verify with it, habits.py),

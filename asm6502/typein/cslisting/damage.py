@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 
 from asm6502.basic.case import from_capitals
 
-CLASSES = ("o-zero", "one-l", "dollar", "keyword-blank", "punctuation", "checksum")
+CLASSES = ("o-zero", "one-l", "dollar", "keyword-blank", "punctuation", "checksum", "several")
 _LINE = re.compile(r"^(\d+) (.*?)\s+<(\d{3})>$")
 _CHECKSUM_SLIPS = {"6": "8", "8": "6", "3": "8", "1": "7", "7": "1", "0": "8", "5": "6"}
 KEYWORDS_TO_SPLIT = ("PRINT", "GOTO", "GOSUB", "POKE", "NEXT", "THEN", "RETURN", "INPUT")
@@ -75,6 +75,8 @@ def _damage_line(text: str, rng: random.Random, classes: dict[str, float], hit: 
         k = rng.choice(punct)
         chars[k] = {";": ":", ":": ";", ",": ".", ".": ","}[chars[k]]
     text = "".join(chars)
+    if classes.get("several", 0.0) > 0:  # (a class not asked for draws nothing: the others' damage stays)
+        text = _several(text, rng, classes["several"], hit)
     if chance("keyword-blank"):
         found = [(m.start(), kw) for kw in KEYWORDS_TO_SPLIT for m in re.finditer(kw, text)
                  if m.start() in _outside_quotes(text)]
@@ -85,6 +87,35 @@ def _damage_line(text: str, rng: random.Random, classes: dict[str, float], hit: 
         else:
             hit.remove("keyword-blank")
     return text
+
+
+SEVERAL_MIN = 3  # changes the class "several" makes in a line at least
+
+
+def _several(text: str, rng: random.Random, rate: float, hit: list[str]) -> str:
+    """Class "several": independent misreadings in one line, as 64'er 10/85 p. 73 shows them
+    (``CHRt(PEEK(X>);:X=X+l``): every '$' read as 't' (the page's habit), each '1' read as 'l'
+    and each ')' before a ':', ';', ')' or the line's end read as '>', each '(' after a name
+    read as '<', each with a chance of one half -- SEVERAL_MIN changes at least, else the line
+    is left as it was."""
+    if rng.random() >= rate:
+        return text
+    spots = set(_outside_quotes(text))
+    chars = list(text)
+    changed = 0
+    for k in sorted(spots):
+        c, right = chars[k], text[k + 1 : k + 2]
+        if c == "$":
+            chars[k] = "t"
+            changed += 1
+        elif rng.random() < 0.5 and (c == "1" or c == ")" and right in ("", ":", ";", ")")
+                                      or c == "(" and k and text[k - 1].isalnum()):
+            chars[k] = {"1": "l", ")": ">", "(": "<"}[c]
+            changed += 1
+    if changed < SEVERAL_MIN:
+        return text
+    hit.append("several")
+    return "".join(chars)
 
 
 def damage_listing(listing: str, rng: random.Random, *, classes: dict[str, float]) -> Damaged:

@@ -56,6 +56,7 @@ ONE_WAY: tuple[tuple[str, str, float], ...] = (
     ("=", ":", 1.5), ("T", "^", 1.5),  # ':' alone on a line read as '='; the up-arrow (power) read as T
     ("t", "^", 1.5), ("f", "^", 1.5),  # ... or as t or f (10/85 p. 32 line 920: '" t MAX."' for '" ^ max."')
     ("C", "(", 1.5), (">", ")", 1.5),  # round brackets read as C and > (10/85 p. 55: 'CHR$CX)', 'LEN(Al$(I) >>')
+    ("<", "(", 1.5),  # ... and as < (10/85 p. 73 line 33020: 'At<PQ)' for 'A$(PQ)', p. 74 line 30020: 'CHR$<X)')
     ("s", ":", 1.5), ("j", "I", 1.5),  # 10/85 p. 55 lines 290, 320 ('s' for ':'), p. 131 line 570 ('jR' for IR)
     ("-", ":", 2.0), ("-", ".", 2.0),  # a dot's speck drawn out (10/85 p. 132 line 250 '1 - CL', p. 131 line 350 'K-')
 )
@@ -147,6 +148,8 @@ def suspect(text: str, k: int, upper: bool) -> bool:
         return True  # a speck at the line's end or after a number ('360 :\'', 'W=41. THEN'; 10/85 p. 54)
     if c == "!" and not quote_flags(text)[k]:
         return True  # '!' outside quotes is no BASIC ('0,-!' for '0,-1'; 10/85 p. 56)
+    if c in "<>" and not quote_flags(text)[k] and _bracket_misread(text, k):
+        return True  # 'PEEK(X>);' and 'At<PQ)': a bracket read as a comparison (10/85 p. 73)
     if c != "(" and _FUNCTION_BEFORE.search(text[:k]) and not quote_flags(text)[k]:
         return True  # a function's '(' misread ('CHR$CX)'; 10/85 p. 55)
     if c.isdigit() and k >= 2 and k + 2 < len(text) and left == " " == right and text[k - 2].isalpha() \
@@ -166,6 +169,30 @@ def suspect(text: str, k: int, upper: bool) -> bool:
     return not text.strip(" ").strip(c)  # a line that is one character like '=' is no statement
 
 
+def _bracket_misread(text: str, k: int) -> bool:
+    """text[k], a '<' or '>' outside quotes, cannot be the comparison BASIC reads: a '>' with no
+    operand after it (a ')', ':', ';', ',' or the line's end follows), or a '<' in a stretch of
+    its statement (up to a quote or THEN) that closes more brackets than it opens, a '>' that is no
+    comparison counted as a ')' ('J<K>:' for 'J(K):'); nor part of '<>', '<=', '>='."""
+    left = text[k - 1] if k else " "
+    after = text[k + 1 :].lstrip(" ")
+    if left in "<>=" or after[:1] in ("<", ">", "="):
+        return False
+    if text[k] == ">":
+        return after[:1] in ("", ")", ":", ";", ",")
+    head = statement_before(text, k)
+    start = k - len(head)
+    end = len(text)
+    for stop in (":", '"', "THEN"):
+        at = text.upper().find(stop, k + 1)
+        end = min(end, at) if at >= 0 else end
+    if '"' in head or "THEN" in head.upper():
+        start = max(head.rfind('"'), head.upper().rfind("THEN")) + start + 1
+    stretch = range(start, end)
+    closes = sum(text[i] == ")" or text[i] == ">" and i != k and _bracket_misread(text, i) for i in stretch)
+    return closes > sum(text[i] == "(" for i in stretch)
+
+
 _NUMBER_KEYWORD_BEFORE = re.compile(r"(?:POKE|GOTO|GOSUB|THEN|SYS|WAIT|TO|STEP|RUN|LIST|TAB\(|SPC\(|CHR\$\(?) *$")
 
 
@@ -174,7 +201,7 @@ def _after_keyword(text: str, k: int) -> bool:
     return bool(_NUMBER_KEYWORD_BEFORE.search(text[max(0, k - 8) : k].upper())) and not quote_flags(text)[k]
 
 
-_FUNCTION_BEFORE = re.compile(r"(?<![A-Za-z])(?:CHR\$|LEFT\$|RIGHT\$|MID\$|STR\$|VAL|ASC|LEN|PEEK|SGN|INT|ABS|USR|FRE|POS|SQR|RND"
+_FUNCTION_BEFORE = re.compile(r"(?<![A-Za-z])(?:CHR\$|LEFT\$|RIGHT\$|MID\$|STR\$|VAL|ASC|LEN|PEEK|SGN|INT|ABS|USR|FRE|POS|SQR|RND|TAB|SPC"
                               r"|LOG|EXP|COS|SIN|TAN|ATN) *$")
 _PRINTS = re.compile(r"PRINT|INPUT|CMD|\?", re.IGNORECASE)
 
@@ -402,6 +429,11 @@ def keyword_edits(text: str, quoted: list[bool], upper: bool) -> list[Edit]:
         joined = _join_keyword_blanks(m.group(0))
         if joined != m.group(0):
             out.append(Edit(m.start(), m.end(), joined, JOIN_COST, "blanks inside a keyword"))
+    for m in _SPACED_DIGIT.finditer(text):  # 'T 0 3' for 'TO 3': a keyword's last letter read as a digit apart
+        joined = m.group(1) + _DIGIT_LETTERS[m.group(2)]
+        if not quoted[m.start()] and joined.upper() in _SPELLED_APART:
+            out.append(Edit(m.start(), m.end(), joined, JOIN_COST + SPACED_DIGIT_COST,
+                            SPACED_DIGIT_WHY))
     for m in re.finditer(r"[A-Za-z]{3,}", text):
         if quoted[m.start()]:
             continue
@@ -418,6 +450,13 @@ def keyword_edits(text: str, quoted: list[bool], upper: bool) -> list[Edit]:
                     cost = KEYWORD_LETTER_COST * (SUSPECT_FACTOR if suspect(text, k, upper) else 1.0)
                     out.append(Edit(k, k + 1, new, cost, f"{kw} misread"))
     return out
+
+
+_SPACED_DIGIT = re.compile(r"(?<![A-Za-z0-9$])([A-Za-z]{1,6}) +([0158])(?= |$)")
+_DIGIT_LETTERS = {"0": "O", "1": "I", "5": "S", "8": "B"}
+_SPELLED_APART = frozenset(kw for kw in KEYWORDS if kw.isalpha() and len(kw) >= 2)
+SPACED_DIGIT_COST = 0.5
+SPACED_DIGIT_WHY = "blanks inside a keyword, a letter of it read as a digit"  # the print shows the damage
 
 
 def _join_keyword_blanks(run: str) -> str:

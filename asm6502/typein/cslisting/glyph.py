@@ -66,6 +66,8 @@ def places(text: str, quoted: list[bool], skip: set[int], upper: bool) -> list[P
                 out.append(Place(k, GRAPHICS, "alone"))
             elif upper and (left in PUNCTUATION or left in '"}') and c.isupper():
                 out.append(Place(k, SHIFTED_LETTERS, "initial"))
+        elif c.isdigit() and left == '"' == right:  # a glyph alone in quotes read as a digit ('DATA"5"')
+            out.append(Place(k, GRAPHICS, "alone"))
         elif not c.isdigit() and c not in PUNCTUATION:
             # a symbol before a word is the word's first letter, underlined ('£ISKETTE')
             word = upper and right.isalpha() and not left.isalpha()

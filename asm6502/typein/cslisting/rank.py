@@ -45,6 +45,7 @@ from asm6502.typein.cslisting.edits import (
     suspect,
     sweeps,
 )
+from asm6502.typein.cslisting.names import name_edits
 from asm6502.typein.cslisting.text import Names, checksum_of, control_spans, line_body, plain_quotes, statement_bodies
 from asm6502.typein.cslisting.verdict import (
     KEYWORD_BONUS,
@@ -56,6 +57,8 @@ from asm6502.typein.cslisting.verdict import (
     shown_places,
     token_count,
 )
+from asm6502.typein.cslisting.wide import search as widest_search
+from asm6502.typein.cslisting.wide import shown_moves
 
 DAMAGE_LEFT_COST = 1.0
 LIKELY_SWEEP = 1.5  # a sweep of a few places may be paired too (F0R F=1 TO ll: 0 for O and both l for 1)
@@ -162,11 +165,12 @@ class Tried:
     # (cost, readings, changes) of each candidate read: a solved glyph stands for every byte it could be
     weighed: list[tuple[float, int, tuple[Edit, ...]]] = field(default_factory=list)
     habitual: list[float] = field(default_factory=list)  # the cost of each reading read with a habit (habits.py)
+    wide_left: int = 0  # the subsets the widest ranking (wide.py) left when a bound stopped it
 
     def released(self) -> Tried:
         """The same line's budget without the texts held (a listing holds only so many)."""
         return Tried(budget=self.budget, read=self.read, skipped=self.skipped, weighed=self.weighed,
-                     habitual=self.habitual)
+                     habitual=self.habitual, wide_left=self.wide_left)
 
     def chance_matches(self, cost: float) -> float:
         """How many of the readings tried at *cost* or cheaper would verify by chance if none
@@ -240,7 +244,7 @@ def rank_fixes(number: int, text: str, printed: int, upper: bool, options: Check
     taken without asking only with a second witness, verdict.confirmed and verdict.sole_reading:
     three changes can cancel in an 8-bit checksum).  *tried*: the
     texts already read for this line (a second ranking reads each text once)."""
-    edits = candidate_edits(text, upper, learned, habits)
+    edits = candidate_edits(text, upper, learned, habits) + name_edits(text)
     tried = Tried() if tried is None else tried
     if tried.read >= tried.budget:  # the listing's budget is spent: the line is not searched
         tried.skipped += len(edits)
@@ -337,6 +341,10 @@ def rank_fixes(number: int, text: str, printed: int, upper: bool, options: Check
         for helper in helpers:  # the rule and one misreading the print shows elsewhere
             if not any(overlaps(edit, e) or e.start == edit.end for e in helper[0]):
                 consider((((edit,), edit.cost), helper), PAIR_EXTRA)
+    if deep and all(damage_left(f.text, upper) for f in found.values()):
+        # no reading found that explains the print's damage: every combination of the moves where it shows
+        left = widest_search(text, upper, shown_moves(text, upper, moves), consider, lambda: tried.read)
+        tried.wide_left += left  # (a search stopped by its bound takes nothing unasked: read.py)
     computed = checksum_of(number, text, upper, options)
     fixes = sorted(found.values(), key=lambda f: (f.cost, f.text))
     if computed is not None:

@@ -60,6 +60,7 @@ from asm6502.typein.cslisting.verdict import (
     sole_reading,
 )
 from asm6502.typein.cslisting.vocabulary import Lexicon, Vocabulary
+from asm6502.typein.cslisting.wide import WIDE_STEPS, WIDE_TEXTS
 
 MAX_FIXES_SHOWN = 3
 # The search is bounded: a line's rankings read at most rank.MAX_LINE_TEXTS texts, a listing's
@@ -466,10 +467,11 @@ def _check(records: list[Record], src: _Source, version: int, upper: bool,
         # with a second witness: a cheaper confusion makes chance matches cheaper too (10/85 p. 73
         # showed them) -- the listing's own words confirm the reading, or so few readings were
         # tried at its cost that a chance match is unlikely
-        words = None if tried.skipped else confirmed(fixes, upper, printed, vocabulary, rec.number)
-        sole = not tried.skipped and words is None and sole_reading(
+        stopped = tried.skipped or tried.wide_left  # (a search cut short takes nothing unasked)
+        words = None if stopped else confirmed(fixes, upper, printed, vocabulary, rec.number)
+        sole = not stopped and words is None and sole_reading(
             fixes, upper, tried.takeable_chance(fixes[0].cost + 2 * AUTO_MARGIN, printed, upper) if fixes else 0.0)
-        usual = not tried.skipped and words is None and not sole and habitual(
+        usual = not stopped and words is None and not sole and habitual(
             fixes, upper, tried.habit_chance(fixes[0].cost) if fixes else 0.0)
         if not (words or sole or usual):
             unsure.append((at, rec, printed, body, computed, cs_where, tried, fixes))
@@ -483,12 +485,13 @@ def _check(records: list[Record], src: _Source, version: int, upper: bool,
     lexicon = Lexicon.of([(r.number, r.text) for r in reports if r is not None and r.status in ("verified", "repaired")],
                          [(rec.number, printed) for _, rec, printed, *_ in unsure], upper)
     for at, rec, printed, body, computed, cs_where, tried, fixes in unsure:
-        known = None if tried.skipped else familiar(fixes, upper, printed, lexicon, rec.number,
+        known = None if tried.skipped or tried.wide_left else familiar(fixes, upper, printed, lexicon, rec.number,
                                                     _familiar_chance(tried, printed, upper, lexicon, rec.number))
         why = ("; every name it makes the listing's other lines use (" + ", ".join(f"'{n}'" for n in known)
                + ") and no other such reading comes near it") if known else ""
         _conclude(rec, printed, body, computed, cs_where, fixes, upper, options, diags, reports, at,
-                  sure=bool(known), skipped=tried.skipped, why=why)
+                  sure=bool(known), skipped=tried.skipped, why=why,
+                  wide_left=tried.wide_left)
     _settle_blanks(reports, records, upper, options, diags, src)
     diags.sort(key=lambda d: (d.span.line, d.span.col) if d.span else (0, 0))
     return ReadResult(version, upper, tuple(r for r in reports if r is not None), tuple(diags), lost=tuple(lost),
@@ -673,7 +676,7 @@ def _damaged_field(rec: Record, printed: str, field: DamagedField, where: Span, 
 def _conclude(rec: Record, printed: str, body: bytes | None, computed: int | None, cs_where: Span,
               fixes: list[Fix], upper: bool, options: ChecksumOptions, diags: list[Diagnostic],
               reports: list[LineReport | None], at: int | None = None, sure: bool = True, skipped: int = 0,
-              why: str = "", problem: str = "") -> None:
+              why: str = "", problem: str = "", wide_left: int = 0) -> None:
     """A line that does not verify as printed: repaired (its best fix is sure) or bad (its fixes named)."""
     assert rec.checksum is not None
 
@@ -702,6 +705,9 @@ def _conclude(rec: Record, printed: str, body: bytes | None, computed: int | Non
     if skipped:
         notes.append(note(f"not searched further: {skipped} candidates (a line's search reads {MAX_LINE_TEXTS} "
                           f"texts at most, a listing's {LISTING_TEXTS})"))
+    if wide_left:
+        notes.append(note(f"the widest search (several misreadings at once) stopped at its bounds ({WIDE_TEXTS} "
+                          f"texts, {WIDE_STEPS} combinations looked at): {wide_left} combinations left"))
     if problem:
         what = problem
     elif body is None:

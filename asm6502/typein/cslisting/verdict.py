@@ -12,6 +12,7 @@ from asm6502.typein.cslisting.edits import (
     ALNUM,
     BRACKETS_LOST,
     HABIT_NOTE,
+    SPACED_DIGIT_WHY,
     UNDERLINED,
     Edit,
     Fix,
@@ -24,6 +25,7 @@ from asm6502.typein.cslisting.edits import (
     suspect,
 )
 from asm6502.typein.cslisting.grammar import misread_data_items, syntax_error
+from asm6502.typein.cslisting.names import NAME_WHY
 from asm6502.typein.cslisting.text import line_body, normalize_controls
 from asm6502.typein.cslisting.vocabulary import Lexicon, Vocabulary, confirming_words, made_names
 
@@ -35,7 +37,7 @@ MIN_COST = 0.1
 # chose them, it does not witness them
 UNREADABLE_KINDS = ("underlined", "a rule of")
 # changes whose place the print need not show: the reason itself is the damage seen
-SHOWN_KINDS = ("blanks inside a keyword", "':' not read", BRACKETS_LOST)
+SHOWN_KINDS = ("blanks inside a keyword", "':' not read", BRACKETS_LOST, NAME_WHY, SPACED_DIGIT_WHY)
 
 
 _REM, _DATA, _QUOTE, _COLON = 0x8F, 0x83, 0x22, 0x3A
@@ -66,6 +68,11 @@ def token_count(body: bytes | None) -> int:
 _BROKEN_NAME = re.compile(r"[<\[][A-Za-z0-9 .\-]{2,12}[,>}\]?]")
 
 
+def broken_name(text: str) -> bool:
+    """A control-code name left unread in *text* (``<RVOFF,SPACE ?``)."""
+    return bool(_BROKEN_NAME.search(normalize_controls(text)))
+
+
 def damage_left(text: str, upper: bool) -> bool:
     """After a fix, the line outside quotes still shows plain damage: a digit between two
     letters (``F0R``), a letter between two digits, a lower-case letter in a capital listing,
@@ -74,7 +81,7 @@ def damage_left(text: str, upper: bool) -> bool:
     fix that leaves such damage is not taken without asking (64'er 10/85 line 445: ``F0R F=1
     TO ll`` has a pair of changes that verifies and is wrong)."""
     quoted = quote_flags(text)
-    if _BROKEN_NAME.search(normalize_controls(text)):
+    if broken_name(text):
         return True  # a control-code name left unread ("<RVOFF,SPACE ?")
     for k, c in enumerate(text):
         if not readable(c):

@@ -1,0 +1,119 @@
+"""Control-code names inside quotes that OCR misread past :func:`.text.normalize_controls`'s
+reading, as edits: the bracket read as another mark (``£2RIGHT,DOWN>``, ``t2RIGHT,D0WN>``,
+``<RVSONJ``), blanks inside a name (``<7SPAC EJ``, ``<5R I GHT J``), one letter of a name
+misread (``<DDWN>``, ``<SPACE,RVGFF,SPACE>``, ``<Fl>``; 64'er 10/85 p. 73, 9/85 p. 70).
+
+The names are a closed list (:func:`asm6502.petscii.name_table`, the plain words of it): an item
+of a bracket span whose letters differ from exactly one of them in one place, and from none
+other so closely, is read as that name.  Every edit is offered to the checksum like any other;
+one that reads a name's letter otherwise costs more than one that only reads its brackets and
+blanks.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from asm6502 import petscii
+from asm6502.typein.cslisting.edits import Edit, quote_flags
+from asm6502.typein.cslisting.text import control_spans, plain_quotes
+
+OPEN_READS = "<{[(\u00a3tL"  # what OCR made of a name's opening bracket (the print's '<')
+CLOSE_READS = ">})]I?J"  # ... and of its closing one
+MAX_NAME = 40  # a bracket span this long at most
+NAME_COST = 1.0  # a name whose brackets or blanks OCR misread
+NAME_LETTER_COST = 1.0  # ... and each letter of it read as another, more
+NAME_WHY = "a control name's brackets or blanks misread"  # the print shows it: the name is whole
+NAME_LETTER_WHY = "a control name's letter misread"  # a guess among the names: offered
+_ITEM = re.compile(r"^(\d*)([A-Za-z][A-Za-z0-9]*)$")
+
+
+@lru_cache(maxsize=1)
+def _plain_names() -> tuple[str, ...]:
+    """The control names that are plain words (capitals), the ones 64'er printed."""
+    return tuple(sorted({k.upper() for k in petscii.name_table() if k.isalnum() and len(k) >= 2}))
+
+
+def _item(item: str) -> tuple[str, int] | None:
+    """One comma item of a span as a name (count and name, petcat spelling) and the letters it
+    reads otherwise; None if no name is near."""
+    joined = item.replace(" ", "")
+    m = _ITEM.match(joined)
+    if m is None:
+        return None
+    count, word = m.group(1), m.group(2).upper().replace("0", "O")
+    if word[:1] == "F" and len(word) == 2 and word[1] in "LI|":
+        word = "F1"  # a function key's 1 read as l or I
+    names = _plain_names()
+    if word in names:
+        return (f"{count} {word}" if count else word), 0
+    near = [n for n in names if len(n) == len(word) >= 3 and sum(a != b for a, b in zip(n, word)) == 1]
+    if len(near) != 1:
+        return None
+    return (f"{count} {near[0]}" if count else near[0]), 1
+
+
+def _span_reading(inner: str) -> tuple[str, int] | None:
+    """A span's inside as petcat names (``{2 RIGHT}{DOWN}``) and its letters read otherwise."""
+    parts, letters = [], 0
+    for item in inner.split(","):
+        got = _item(item)
+        if got is None:
+            return None
+        parts.append("{" + got[0] + "}")
+        letters += got[1]
+    return "".join(parts), letters
+
+
+def _beside(plain: str, quoted: list[bool], i: int, j: int) -> tuple[int, int]:
+    """The span plain[i:j] with the blanks inside quotes beside it: the listing printer sets a
+    blank beside a code inside its braces, so one outside them is the typesetting's
+    (:func:`.text.without_print_blanks`) -- but for blanks between two codes."""
+    lo, hi = i, j
+    while lo > 0 and plain[lo - 1] == " " and quoted[lo - 1]:
+        lo -= 1
+    while hi < len(plain) and plain[hi] == " " and quoted[hi]:
+        hi += 1
+    if lo < i and plain[lo - 1 : lo] in (">", "}"):
+        lo = i
+    if hi > j and plain[hi : hi + 1] in ("<", "{"):
+        hi = j
+    return lo, hi
+
+
+def name_edits(text: str) -> list[Edit]:
+    """The bracket spans inside quotes that :func:`.text.control_spans` does not read, read as
+    control names (each span one edit)."""
+    plain = plain_quotes(text)
+    if len(plain) != len(text):
+        return []
+    read = {k for i, j, _ in control_spans(plain) for k in range(i, j)}
+    quoted = quote_flags(plain)
+    out: list[Edit] = []
+    i = 0
+    while i < len(plain):
+        c = plain[i]
+        if c not in OPEN_READS or i in read or not quoted[i] or c not in "<{[" and not plain[i + 1 : i + 2].isdigit():
+            i += 1  # (a 't' or 'L' opens a name only before its count: 't2RIGHT', not 'tEXT')
+            continue
+        for j in range(i + 2, min(len(plain), i + MAX_NAME)):
+            if plain[j] == '"' or j in read or plain[j] in "<{":
+                break
+            if plain[j] not in CLOSE_READS or c == "[" and plain[j] not in ">}":
+                continue  # ('[F7]' is printed so: a key's name in square brackets is text)
+            got = _span_reading(plain[i + 1 : j].rstrip(" "))
+            if got is not None:
+                new, letters = got
+                lo, hi = _beside(plain, quoted, i, j + 1)
+                out.append(Edit(lo, hi, new, NAME_COST + NAME_LETTER_COST * letters,
+                                NAME_LETTER_WHY if letters else NAME_WHY))
+                i = j
+                break
+            if plain[j] in ">}]":
+                break
+        i += 1
+    return out
+
+
+__all__ = ["NAME_LETTER_WHY", "NAME_WHY", "name_edits"]
