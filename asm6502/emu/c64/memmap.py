@@ -117,8 +117,8 @@ class MemoryMap:
         # (``ports``, by ``flagged``), for this direction, held and what the input lines
         # read (``port_sets``).
         self.inputs = 0x17  # what the input lines of $01 read (see write_ddr)
-        self.port_sets: dict[tuple[int, int, int], list[list]] = {}
-        self.ports: list[list] = []
+        self.port_sets: dict[tuple[int, int, int], list[list | None]] = {}
+        self.ports: list[list | None] = []
         self.port: list = []
         self.followers: list[Callable[[list], None]] = []  # zero_page_store's: each given the table in force
         # Per address: its page's flag object, true (not empty) where the run loop fetches
@@ -257,9 +257,9 @@ class MemoryMap:
         key = (self.held_code, ddr, inputs)
         ports = self.port_sets.get(key)
         if ports is None:
-            ports = self.port_sets[key] = [[None] * 0x100 for _flagged in range(8)]
+            ports = self.port_sets[key] = [None] * 8
         self.ports = ports
-        self._use_port(ports[self.flagged])
+        self._use_port(self.flagged)
 
     def write(self, addr: int, value: int) -> None:
         """A write to the port ($00/$01) or above $9FFF, as the CPU makes it: an I/O register,
@@ -338,9 +338,13 @@ class MemoryMap:
         elif edge and not hooked & EDGE_AREAS:
             edge.clear()
         self.flagged = hooked
-        self._use_port(self.ports[hooked])
+        self._use_port(hooked)
 
-    def _use_port(self, table: list) -> None:
+    def _use_port(self, flagged: int) -> None:
+        """Put the port table for the areas *flagged* in force."""
+        table = self.ports[flagged]
+        if table is None:
+            table = self.ports[flagged] = [None] * 0x100
         self.port = table
         for follow in self.followers:
             follow(table)
