@@ -501,3 +501,40 @@ def test_a_sprite_priority_written_in_mid_line_shows_six_pixels_later():
                        {0x18: 0x18, 0x15: 0x01, 0x00: 100, 0x01: 100, 0x27: 7}, memory)
     assert list(rows[101][116:120]) == [7, 7, 0, 0]
     assert rows[102][110] == 0, "the next line: behind from its start"
+
+
+# --- a raster compare with its interrupt masked --------------------------------------------
+MASKED_COMPARE = """*= $c000
+         sei
+         lda #$00
+         sta $d01a
+         lda #$1b
+         sta $d011
+         lda #{line}
+         sta $d012
+w0       lda $d012
+         cmp #{line}
+         beq w0
+         lda #$0f
+         sta $d019
+w1       lda $d012
+         cmp #{before}
+         bne w1
+         lda $d019
+         sta $fb
+w2       lda $d012
+         cmp #{line}
+         bne w2
+         lda $d019
+         sta $fc
+         sta $d7ff
+"""
+
+
+@pytest.mark.parametrize("line", [0x40, 0x80, 0xF0])
+def test_a_masked_raster_compare_sets_its_latch_bit_in_its_line(test_roms, line):
+    """With $D01A clear the compare interrupts nothing, but bit 0 of $D019 reads set from the
+    compare line on (the machine sets it when $D019 is read), clear in the line before."""
+    m, stop = run(test_roms, MASKED_COMPARE.format(line=f"${line:02x}", before=f"${line - 1:02x}"))
+    assert stop.reason == "exit", stop
+    assert (m.memory[0xFB] & 0x01, m.memory[0xFC] & 0x01) == (0, 1)

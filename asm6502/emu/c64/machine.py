@@ -52,7 +52,7 @@ from asm6502.emu.c64.cpu import (
 from asm6502.emu.c64.drive import Disk, Drive
 from asm6502.emu.c64.memmap import BANKS, IO, ROM, MemoryMap
 from asm6502.emu.c64.screen import screen_lines
-from asm6502.emu.c64.vic import CYCLES_PER_FRAME, VIC
+from asm6502.emu.c64.vic import CYCLES_PER_FRAME, NEVER, VIC
 from asm6502.emu.c64.vicmem import REGS as VIC_MEMORY_REGS
 from asm6502.emu.c64.vicmem import VicMemory
 
@@ -123,6 +123,20 @@ class Counters:
     interrupts: int = 0
 
 
+def _window_writes(tail: int, count: int) -> int:
+    """Bit i: cycle i of an instruction's last *count* is a write (*tail*: bit j, the
+    cycle j from the end; ``cpu.TAIL_WRITES``)."""
+    return sum(1 << i for i in range(count) if tail >> (count - 1 - i) & 1)
+
+
+def _window_writes_table() -> tuple[tuple[int, ...], ...]:
+    by_tail = {tail: tuple(_window_writes(tail, count) for count in range(10)) for tail in set(TAIL_WRITES)}
+    return tuple(by_tail[tail] for tail in TAIL_WRITES)  # (5 tails: each made once, at every start)
+
+
+#: per opcode and count (0-9) of its last cycles in a VIC window: which of them are writes
+#: (``_through``'s *writes*; a table: ``_service`` looks it up at every bad line)
+WINDOW_WRITES = _window_writes_table()
 BRANCH_FLAGS = (0x80, 0x40, 0x01, 0x02)  # the flag a branch opcode tests, by its bits 7-6 (BPL/BMI N ... BNE/BEQ Z)
 BRK_NMI_LAST = 3  # the last cycle of BRK (from its first, 0) in which an NMI still takes it over
 
@@ -131,8 +145,11 @@ def _masking(instruction, machine):
     """SEI, CLI, PLP, RTI: the CPU looks at the IRQ line in the next-to-last cycle of an
     instruction, before SEI, CLI or PLP have changed the I flag (an IRQ arriving during
     SEI is still taken, after CLI or PLP one instruction later), after RTI has restored it
-    (Lorenz's test suite, programs IRQ/NMI; 64doc)."""
+    (Lorenz's test suite, programs IRQ/NMI; 64doc).  Unmasked with an interrupt active,
+    the machine looks at the lines soon; with none, the limit stands: it is no later than
+    the first event that may make one active (``_service``)."""
     restores_first = instruction.__name__ == "inst_0x40"
+    cia1, vic = machine.cia1, machine.vic
 
     def run(cpu):
         old = cpu.p & 0x04
@@ -140,7 +157,7 @@ def _masking(instruction, machine):
         instruction(cpu)
         if not restores_first:
             machine._poll_i = (end, old)
-        if old and not cpu.p & 0x04 and cpu.limit > end:  # unmasked: look at the lines soon
+        if old and not cpu.p & 0x04 and cpu.limit > end and (cia1.ir or vic.irq):
             cpu.limit = end if restores_first else end + 1
 
     return run
@@ -425,6 +442,11 @@ class C64:
         waited, stolen = -1, 0
         ran = -1
         for i in range(count):
+            if t + count - i <= first:  # the rest run before the next window (the common end)
+                if i <= count - 2:
+                    ran = t + count - 2 - i
+                t += count - i
+                break
             if t > last:
                 first, last = vic.pass_bus(t) if plan else vic.window_after(t)
             if t >= first and not writes >> i & 1:
@@ -600,12 +622,8 @@ class C64:
         resume = -1  # the cycle the next read may happen (the VIC holds the bus at the instruction's end)
         before_last = c - 2  # the cycle the instruction's next-to-last cycle ran in
         if c >= vic.ba_from:  # the last instruction ran into cycles the VIC takes
-            tail = TAIL_WRITES[self.memory[self._last_pc]]
             count = min(c - vic.ba_from, 9)  # its cycles from the window's first on
-            writes = 0
-            for i in range(count):
-                if tail >> (count - 1 - i) & 1:
-                    writes |= 1 << i
+            writes = WINDOW_WRITES[self.memory[self._last_pc]][count]
             c, first_wait, stolen, ran = self._through_cycles(count, writes, True)
             cpu.cycles = c
             if first_wait >= 0:
@@ -692,7 +710,11 @@ class C64:
             cpu.cycles = resume
         c = cpu.cycles
         nmi_waits = cia2.edges != self.nmi_seen  # (an edge may have come during an interrupt sequence)
-        limit = min(cia1.next_event() + 2, cia2.next_event() + 2, vic.next_compare, vic.line_event,
+        # A raster compare whose interrupt is masked is no event: nothing sees its latch bit
+        # before a read of $D019 or a write of $D019, $D01A, $D011 or $D012, which each bring
+        # the VIC up to date first (vic.update: the bit set with the compare's cycle).
+        compare = vic.next_compare if vic.enable & 0x01 else NEVER
+        limit = min(cia1.next_event() + 2, cia2.next_event() + 2, compare, vic.line_event,
                     self.next_frame, self.stop_cycle)
         if nmi_waits:
             limit = min(limit, max(cia2.edge_at + 2, c + 1))

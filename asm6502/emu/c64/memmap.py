@@ -9,10 +9,13 @@ rest unused), so a byte of any of them is ``list[addr]``.
 What the memory list holds in each banked area (``held``) need not be what the CPU sees
 there (``kinds``): a switch copies nothing.  For each combination of the two (27 x 8)
 the map is made once, when first needed (a ``Bank``), and a switch puts the one for the
-new port lines in force by reference, in one store: the CPU reads a byte of the banked
-areas ($A000 and up) from the list its 4 KB block names in the bank's tuple (``cpu.blocks``:
-the memory list where it holds what is in view, else the RAM or ROM in view; None for the
-I/O registers) in place, without a call.  Writing the RAM keeps ``under`` current, and the
+new port lines in force by reference: the CPU reads a byte of the banked areas ($A000 and
+up) from the list its 4 KB block names in the bank's tuple (``cpu.blocks``: the memory list
+where it holds what is in view, else the RAM or ROM in view; None for the I/O registers) in
+place, without a call.  That tuple is the port's whole state: after its 16 blocks it holds
+the bank (``BANK_AT``) and the value last written to $01 (``DATA_AT``), one tuple per bank
+and value, so a write to $01 is one table entry (``port``, by the value written: what $01
+reads back and that tuple) and two stores.  Writing the RAM keeps ``under`` current, and the
 memory list where it holds that RAM, so switching back to what the list holds makes it
 right again at no cost.  A stale area is copied in (8 KB or 4 KB, some microseconds) when
 code runs there -- the run loop fetches an instruction in a flagged page through the
@@ -57,6 +60,8 @@ W_PORT, W_PLAIN, W_BOTH, W_UNDER, W_IO = range(5)
 FIRST_PAGE = tuple((start >> 8) - 1 for _n, start, _e in BANKS)
 EDGE_PAGE = FIRST_PAGE[2]  # the I/O area's last page, the one before the KERNAL's
 EDGE_AREAS = 0b110
+BLOCKS = 16
+BANK_AT, DATA_AT = BLOCKS, BLOCKS + 1  # in the port's state tuple (cpu.blocks), after the blocks
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -68,8 +73,16 @@ class Bank:
     held: tuple[str, str, str]  # what the memory list holds in each area (IO: nothing to read there)
     stale: int  # areas (bits) whose bytes in view the memory list does not hold
     hooked: int  # areas (bits) the CPU reads elsewhere than the memory list: the stale ones, io while I/O shows
-    blocks: tuple  # per 4 KB block: the list a read there reads, None for the I/O registers (cpu.blocks)
+    blocks: tuple  # per 4 KB block: the list a read there reads, None for the I/O registers
     writes: tuple[int, ...]  # per 4 KB block: how a write reaches it (W_...)
+    states: list  # per value written to $01: the port's state tuple (cpu.blocks), made on demand
+
+    def state(self, data: int) -> tuple:
+        """The port's state with this bank in force and *data* written to $01."""
+        made = self.states[data]
+        if made is None:
+            made = self.states[data] = (*self.blocks, self, data)
+        return made
 
 
 class MemoryMap:
@@ -77,9 +90,9 @@ class MemoryMap:
     machine gives it the CPU (whose ``blocks`` and ``limit`` it sets) and the function that
     writes an I/O register.  Its attributes are slots: ``write_port`` runs at every switch."""
 
-    __slots__ = ("memory", "under", "rom", "cpu", "io_write", "ddr", "data", "kept", "reads", "after", "afters",
-                 "held", "held_code", "bank", "banks", "area_flags", "edge_flag", "watched", "fetch_flags",
-                 "flagged", "unflagged", "watch_page")
+    __slots__ = ("memory", "under", "rom", "cpu", "io_write", "ddr", "kept", "after", "afters", "port", "ports",
+                 "port_sets", "inputs", "followers", "held", "held_code", "banks", "area_flags", "edge_flag", "watched", "fetch_flags",
+                 "flagged", "watch_page")
 
     def __init__(self, memory: list[int], basic: list[int], chargen: list[int], kernal: list[int], cpu,
                  io_write: Callable[[int, int], None]):
@@ -91,16 +104,23 @@ class MemoryMap:
         self.cpu = cpu
         self.io_write = io_write
         self.ddr = 0
-        self.data = 0x3F
         self.kept = 0  # the levels the input lines of $01 hold (see write_ddr)
-        self.reads = [0x17] * 0x100  # per value written to $01: what $01 reads then (see write_ddr)
         self.held = list(CONFIGS[0])  # per area: what the memory list holds there (all RAM: it does)
         self.held_code = 0  # HELD.index(tuple(self.held))
         self.banks: list[Bank | None] = [None] * (27 * 8)  # by held_code << 3 | lines, made on demand
-        self.bank = self._bank(0, 0)
         # per value written to $01: the bank in force then (for this direction and held)
         self.afters: dict[int, list[Bank]] = {}  # (by held_code << 8 | ddr)
         self.after = self._after()
+        # Per value written to $01: (what $01 reads back, the port's state tuple), or None:
+        # not made yet, and never where the bank hooks an area whose pages are not flagged
+        # (``switch`` flags them first: see flag); one table per set of flagged areas
+        # (``ports``, by ``flagged``), for this direction, held and what the input lines
+        # read (``port_sets``).
+        self.inputs = 0x17  # what the input lines of $01 read (see write_ddr)
+        self.port_sets: dict[tuple[int, int, int], list[list | None]] = {}
+        self.ports: list[list | None] = []
+        self.port: list = []
+        self.followers: list[Callable[[list], None]] = []  # zero_page_store's: each given the table in force
         # Per address: its page's flag object, true (not empty) where the run loop fetches
         # through the machine (indexed by the PC itself: no shift for the page on the run
         # loop's path).  The pages of an area share one (see flag); the page before the
@@ -113,8 +133,9 @@ class MemoryMap:
         for page in range(0x100):
             self.fetch_flags += [self.page_flag(page)] * 0x100
         self.flagged = 0  # areas (bits) whose pages are flagged: the hooked ones, perhaps more (see flag)
-        self.unflagged = ~0  # ~flagged (a switch tests it: one step fewer)
-        self.use(self.bank)
+        self.cpu.blocks = self.after[0x3F].state(0x3F)  # (the data register's value at power-on)
+        self._port_tables()
+        self.switch(0x3F)
 
     def _make(self, held: tuple[str, str, str], lines: int) -> Bank:
         kinds = CONFIGS[lines]
@@ -132,7 +153,7 @@ class MemoryMap:
             else:
                 blocks.append(self.memory if not stale >> i & 1 else self.under if kinds[i] == RAM else self.rom)
                 writes.append(W_BOTH if held[i] == RAM else W_UNDER)
-        return Bank(lines, kinds, held, stale, hooked, tuple(blocks), tuple(writes))
+        return Bank(lines, kinds, held, stale, hooked, tuple(blocks), tuple(writes), [None] * 0x100)
 
     def _bank(self, held_code: int, lines: int) -> Bank:
         bank = self.banks[held_code << 3 | lines]
@@ -142,15 +163,17 @@ class MemoryMap:
 
     # --- the bank in force -------------------------------------------------------------
     @property
+    def bank(self) -> Bank:
+        return self.cpu.blocks[BANK_AT]
+
+    @property
+    def data(self) -> int:
+        """The value last written to $01 (the port's data register)."""
+        return self.cpu.blocks[DATA_AT]
+
+    @property
     def kinds(self) -> tuple[str, str, str]:
         return self.bank.kinds
-
-    def use(self, bank: Bank) -> None:
-        """Put *bank* in force (``write_port`` does the same in place)."""
-        self.bank = bank
-        self.cpu.blocks = bank.blocks
-        if bank.hooked & self.unflagged:
-            self.flag(bank.hooked)
 
     def _after(self) -> list[Bank]:
         key = self.held_code << 8 | self.ddr
@@ -161,26 +184,34 @@ class MemoryMap:
         return after
 
     def write_port(self, addr: int, value: int) -> None:
-        """A write to the 6510's port: $00 the data direction (``write_ddr``), $01 the data.
-        The bank for the new lines comes in force (``use`` in place: this runs at every
-        switch, and looks up what it can in tables by the value written)."""
-        if not addr:
+        """A write to the 6510's port: $00 the data direction (``write_ddr``), $01 the data
+        (``switch``)."""
+        if addr:
+            self.switch(value)
+        else:
             self.write_ddr(value)
-            return
-        self.data = value
-        self.memory[1] = self.reads[value]
-        bank = self.after[value]
-        if bank is not self.bank:
-            self.bank = bank
-            self.cpu.blocks = bank.blocks
-            if bank.hooked & self.unflagged:
-                self.flag(bank.hooked)
+
+    def switch(self, data: int) -> None:
+        """*data* written to $01: what $01 reads back and the bank for the new lines come
+        in force (the port's table entry; the areas the bank hooks flagged first)."""
+        entry = self.port[data]
+        if entry is None:
+            bank = self.after[data]
+            if bank.hooked & ~self.flagged:
+                self.flag(bank.hooked)  # (another table: self.port)
+            entry = self.port[data]
+            if entry is None:
+                entry = self.port[data] = ((data & self.ddr) | self.inputs, bank.state(data))
+        self.memory[1], self.cpu.blocks = entry
 
     def zero_page_store(self, value: Callable) -> Callable:
         """The CPU's instruction for a zero-page store (STA, STX, STY, SAX zp) of
-        ``value(cpu)``: a write to $01 is ``write_port``'s, done in place (without a call:
-        programs that switch banks often do it with these), $00 goes to ``write_ddr``."""
+        ``value(cpu)``: a write to $01 is ``switch``'s, done in place (without a call:
+        programs that switch banks often do it with these, so it costs one table entry
+        and two stores more than a plain store; the table in force is the closure's own,
+        kept current by ``follow``: no attribute read), $00 goes to ``write_ddr``."""
         mm = self
+        port = self.port
 
         def inst(cpu):
             m = cpu.memory
@@ -188,17 +219,19 @@ class MemoryMap:
             if addr > 1:
                 m[addr] = value(cpu)
             elif addr:
-                v = value(cpu)
-                mm.data = v
-                m[1] = mm.reads[v]
-                mm.bank = bank = mm.after[v]  # (stored whether or not it changed: fewer steps)
-                cpu.blocks = bank.blocks
-                if bank.hooked & mm.unflagged:
-                    mm.flag(bank.hooked)
+                try:  # (a try costs nothing until it catches)
+                    m[1], cpu.blocks = port[value(cpu)]
+                except TypeError:  # the entry is None: areas to flag first
+                    mm.switch(value(cpu))
             else:
                 mm.write_ddr(value(cpu))
             cpu.pc += 1
 
+        def follow(table: list) -> None:
+            nonlocal port
+            port = table
+
+        self.followers.append(follow)
         return inst
 
     def write_ddr(self, ddr: int) -> None:
@@ -212,21 +245,26 @@ class MemoryMap:
         driven = self.kept | (data & self.ddr)  # each line's level as last driven
         self.kept = driven & ~ddr & 0xFF
         self.ddr = ddr
-        self._port_tables()
         self.memory[0] = ddr
-        self.memory[1] = self.reads[data]
-        self.use(self.after[data])
+        self._port_tables()
+        self.switch(data)
 
     def _port_tables(self) -> None:
+        """The tables for the direction, held and input levels now (``after``, ``ports``, ``port``)."""
         ddr = self.ddr
-        inputs = ~ddr & (0x17 | (self.kept & 0xC8)) & 0xFF
-        self.reads = [(value & ddr) | inputs for value in range(0x100)]
+        self.inputs = inputs = ~ddr & (0x17 | (self.kept & 0xC8)) & 0xFF
         self.after = self._after()
+        key = (self.held_code, ddr, inputs)
+        ports = self.port_sets.get(key)
+        if ports is None:
+            ports = self.port_sets[key] = [None] * 8
+        self.ports = ports
+        self._use_port(self.flagged)
 
     def write(self, addr: int, value: int) -> None:
         """A write to the port ($00/$01) or above $9FFF, as the CPU makes it: an I/O register,
         or the RAM (below a ROM too), and the memory list where it holds that RAM."""
-        how = self.bank.writes[addr >> 12]
+        how = self.cpu.blocks[BANK_AT].writes[addr >> 12]
         if how == W_IO:
             self.io_write(addr, value)
         elif how == W_UNDER:
@@ -259,9 +297,9 @@ class MemoryMap:
             _name, start, end = BANKS[i]
             self.memory[start:end] = (self.under if kind == RAM else self.rom)[start:end]
         self.held[i] = kind
-        self.held_code = code = HELD.index(tuple(self.held))
-        self.use(self._bank(code, self.bank.lines))
-        self.after = self._after()
+        self.held_code = HELD.index(tuple(self.held))
+        self._port_tables()
+        self.switch(self.data)
 
     def settle(self) -> None:
         """Make the memory list hold every byte in view (the stale areas copied)."""
@@ -300,7 +338,16 @@ class MemoryMap:
         elif edge and not hooked & EDGE_AREAS:
             edge.clear()
         self.flagged = hooked
-        self.unflagged = ~hooked
+        self._use_port(hooked)
+
+    def _use_port(self, flagged: int) -> None:
+        """Put the port table for the areas *flagged* in force."""
+        table = self.ports[flagged]
+        if table is None:
+            table = self.ports[flagged] = [None] * 0x100
+        self.port = table
+        for follow in self.followers:
+            follow(table)
 
     def page_flag(self, page: int) -> list[bool] | bool:
         """The flag object of *page* (see flag)."""
@@ -351,9 +398,9 @@ class MemoryMap:
         the CPU's view."""
         for name, start, end in BANKS:
             self.under[start:end] = under[name]
-        self.ddr, self.data, self.kept = ddr, data, kept
+        self.ddr, self.kept = ddr, kept
         lines = (data | ~ddr) & 0x07
         self.held = list(CONFIGS[lines])
-        self.held_code = code = HELD.index(CONFIGS[lines])
-        self.use(self._bank(code, lines))
+        self.held_code = HELD.index(CONFIGS[lines])
         self._port_tables()
+        self.switch(data)
