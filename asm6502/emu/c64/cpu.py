@@ -31,6 +31,10 @@ read-modify-write) and an operation:
   of an I/O register writes the old value back before the new one (``INC
   $D019`` acknowledges a raster interrupt).
 
+These are the exact instructions (``exact_instructions``); the table the machine runs
+(``instruction_table``) has the commonest of them flat (``flat.py``: one function each,
+the exact one's where the address is not plain RAM or ROM).
+
 ``cycles`` counts the clock cycles: the machine adds each opcode's cycles
 (``CYCLES``, from the opcode table) after the instruction; an instruction adds
 its own extra cycles while it runs -- a taken branch one, one more across a

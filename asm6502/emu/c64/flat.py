@@ -13,8 +13,13 @@ mode's ADC and SBC are the CPU's ``adc`` and ``sbc``.
 The flags come from tables (an operation on Python ints costs as much as a table's index;
 flag masks: N $80, V $40, D $08, Z $02, C $01): ``SET_NZ[p][v]`` is P with N and Z of v,
 ``DIFFERENCE[d]`` N, Z and C of a difference (CMP, SBC: indexed by it, a negative one from
-the end), ``SUM[s]`` N, Z and C of a sum of up to $1FF (ADC).  The tests run these against
-py65's MPU in lockstep (tests/test_emu_harness.py) and against the exact instructions.
+the end), ``SUM[s]`` N, Z and C of a sum of up to $1FF (ADC), ``ROR_RESULT[p][t]`` and
+``ROR_FLAGS[p][t]`` a shift's result and P after it (ROL, ASL, LSR alike).  The tables'
+rows are shared by the P that differ only in the flags a row does not read; making them
+costs the emulator's import about 33 M machine instructions (callgrind), a BASIC loop's
+shifts pay that back within its first 0.8 M cycles (bench/README.md).  The tests run these
+against py65's MPU in lockstep (tests/test_emu_harness.py) and against the exact instructions
+(tests/test_c64_cpu.py).
 """
 
 from __future__ import annotations
@@ -27,13 +32,30 @@ BANKED = 0x9FFF  # reads above this go through the blocks of the configuration i
 NZ: tuple[int, ...] = tuple((v & 0x80) if v else 0x02 for v in range(256))
 
 
-def _set_nz() -> tuple[tuple[int, ...], ...]:
-    rows = {q: tuple([q | n for n in NZ]) for q in range(256) if not q & 0x82}  # (64 rows, shared)
-    return tuple(rows[p & 0x7D] for p in range(256))
+def _rows(kept: int, by_carry: tuple[tuple[int, ...], tuple[int, ...]]) -> tuple[tuple[int, ...], ...]:
+    """Per P: the row of (P AND *kept*) OR each cell of ``by_carry[C]`` (the P of the same
+    P AND *kept*, and C where the two differ, share their row)."""
+    key = kept if by_carry[0] == by_carry[1] else kept | 1
+    rows: dict[int, tuple[int, ...]] = {}
+    for p in range(256):
+        if p & key not in rows:
+            rows[p & key] = tuple(map((p & kept).__or__, by_carry[p & 1]))
+    return tuple(rows[p & key] for p in range(256))
+
+
+def _by_carry(cell: Callable[[int, int], int]) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    return tuple([cell(0, t) for t in range(256)]), tuple([cell(1, t) for t in range(256)])
 
 
 #: SET_NZ[p][v]: P (*p*) with the N and Z flags of *v*
-SET_NZ: tuple[tuple[int, ...], ...] = _set_nz()
+SET_NZ: tuple[tuple[int, ...], ...] = _rows(0x7D, (NZ, NZ))
+# the shifts, [p][t]: the result of shifting t with P's carry in, and P after it
+ROR_RESULT = _rows(0, _by_carry(lambda c, t: (t >> 1) | (c << 7)))
+ROR_FLAGS = _rows(0x7C, _by_carry(lambda c, t: (t & 1) | NZ[(t >> 1) | (c << 7)]))
+ROL_RESULT = _rows(0, _by_carry(lambda c, t: ((t << 1) | c) & 0xFF))
+ROL_FLAGS = _rows(0x7C, _by_carry(lambda c, t: (t >> 7) | NZ[((t << 1) | c) & 0xFF]))
+ASL_FLAGS = _rows(0x7C, _by_carry(lambda c, t: (t >> 7) | NZ[(t << 1) & 0xFF]))
+LSR_FLAGS = _rows(0x7C, _by_carry(lambda c, t: (t & 1) | NZ[t >> 1]))
 #: DIFFERENCE[d]: N, Z of d's low byte, C when d >= 0 (d from -256 to 255; a negative one from the end)
 DIFFERENCE: tuple[int, ...] = tuple(NZ[d & 0xFF] | (d >= 0) for d in (*range(256), *range(-256, 0)))
 #: SUM[s]: N, Z of s's low byte, C when s > $FF (s from 0 to $1FF)
@@ -699,8 +721,8 @@ def flat_instructions(exact: list, plain: Sequence[bool]) -> dict[int, Callable]
             return ror_zp(cpu)
         t = m[addr]
         p = cpu.p
-        r = m[addr] = (t >> 1) | 0x80 if p & 1 else t >> 1
-        cpu.p = SET_NZ[(p & 0xFE) | (t & 1)][r]
+        m[addr] = ROR_RESULT[p][t]
+        cpu.p = ROR_FLAGS[p][t]
         cpu.pc = pc + 1
 
     def rol_zero_page(cpu):
@@ -711,8 +733,8 @@ def flat_instructions(exact: list, plain: Sequence[bool]) -> dict[int, Callable]
             return rol_zp(cpu)
         t = m[addr]
         p = cpu.p
-        r = m[addr] = ((t << 1) | (p & 1)) & 0xFF
-        cpu.p = SET_NZ[(p & 0xFE) | (t >> 7)][r]
+        m[addr] = ROL_RESULT[p][t]
+        cpu.p = ROL_FLAGS[p][t]
         cpu.pc = pc + 1
 
     def asl_zero_page(cpu):
@@ -722,8 +744,8 @@ def flat_instructions(exact: list, plain: Sequence[bool]) -> dict[int, Callable]
         if addr < 2:
             return asl_zp(cpu)
         t = m[addr]
-        r = m[addr] = (t << 1) & 0xFF
-        cpu.p = SET_NZ[(cpu.p & 0xFE) | (t >> 7)][r]
+        m[addr] = (t << 1) & 0xFF
+        cpu.p = ASL_FLAGS[cpu.p][t]
         cpu.pc = pc + 1
 
     def lsr_zero_page(cpu):
@@ -733,8 +755,8 @@ def flat_instructions(exact: list, plain: Sequence[bool]) -> dict[int, Callable]
         if addr < 2:
             return lsr_zp(cpu)
         t = m[addr]
-        r = m[addr] = t >> 1
-        cpu.p = SET_NZ[(cpu.p & 0xFE) | (t & 1)][r]
+        m[addr] = t >> 1
+        cpu.p = LSR_FLAGS[cpu.p][t]
         cpu.pc = pc + 1
 
     ror_zpx, rol_zpx, asl_zpx, lsr_zpx = exact[0x76], exact[0x36], exact[0x16], exact[0x56]
@@ -747,8 +769,8 @@ def flat_instructions(exact: list, plain: Sequence[bool]) -> dict[int, Callable]
             return ror_zpx(cpu)
         t = m[addr]
         p = cpu.p
-        r = m[addr] = (t >> 1) | 0x80 if p & 1 else t >> 1
-        cpu.p = SET_NZ[(p & 0xFE) | (t & 1)][r]
+        m[addr] = ROR_RESULT[p][t]
+        cpu.p = ROR_FLAGS[p][t]
         cpu.pc = pc + 1
 
     def rol_zero_page_x(cpu):
@@ -759,8 +781,8 @@ def flat_instructions(exact: list, plain: Sequence[bool]) -> dict[int, Callable]
             return rol_zpx(cpu)
         t = m[addr]
         p = cpu.p
-        r = m[addr] = ((t << 1) | (p & 1)) & 0xFF
-        cpu.p = SET_NZ[(p & 0xFE) | (t >> 7)][r]
+        m[addr] = ROL_RESULT[p][t]
+        cpu.p = ROL_FLAGS[p][t]
         cpu.pc = pc + 1
 
     def asl_zero_page_x(cpu):
@@ -770,8 +792,8 @@ def flat_instructions(exact: list, plain: Sequence[bool]) -> dict[int, Callable]
         if addr < 2:
             return asl_zpx(cpu)
         t = m[addr]
-        r = m[addr] = (t << 1) & 0xFF
-        cpu.p = SET_NZ[(cpu.p & 0xFE) | (t >> 7)][r]
+        m[addr] = (t << 1) & 0xFF
+        cpu.p = ASL_FLAGS[cpu.p][t]
         cpu.pc = pc + 1
 
     def lsr_zero_page_x(cpu):
@@ -781,8 +803,8 @@ def flat_instructions(exact: list, plain: Sequence[bool]) -> dict[int, Callable]
         if addr < 2:
             return lsr_zpx(cpu)
         t = m[addr]
-        r = m[addr] = t >> 1
-        cpu.p = SET_NZ[(cpu.p & 0xFE) | (t & 1)][r]
+        m[addr] = t >> 1
+        cpu.p = LSR_FLAGS[cpu.p][t]
         cpu.pc = pc + 1
 
     return {

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from asm6502.emu.c64.flat import SET_NZ
+from asm6502.emu.c64.flat import ASL_FLAGS, LSR_FLAGS, ROL_FLAGS, ROL_RESULT, ROR_FLAGS, ROR_RESULT, SET_NZ
 
 
 def _branch(flag: int, when_set: bool) -> Callable:
@@ -102,28 +102,28 @@ def _dey(cpu):
 
 def _asl_a(cpu):
     t = cpu.a
-    r = cpu.a = (t << 1) & 0xFF
-    cpu.p = SET_NZ[(cpu.p & 0xFE) | (t >> 7)][r]
+    cpu.a = (t << 1) & 0xFF
+    cpu.p = ASL_FLAGS[cpu.p][t]
 
 
 def _lsr_a(cpu):
     t = cpu.a
-    r = cpu.a = t >> 1
-    cpu.p = SET_NZ[(cpu.p & 0xFE) | (t & 1)][r]
+    cpu.a = t >> 1
+    cpu.p = LSR_FLAGS[cpu.p][t]
 
 
 def _rol_a(cpu):
     t = cpu.a
     p = cpu.p
-    r = cpu.a = ((t << 1) | (p & 1)) & 0xFF
-    cpu.p = SET_NZ[(p & 0xFE) | (t >> 7)][r]
+    cpu.a = ROL_RESULT[p][t]
+    cpu.p = ROL_FLAGS[p][t]
 
 
 def _ror_a(cpu):
     t = cpu.a
     p = cpu.p
-    r = cpu.a = (t >> 1) | 0x80 if p & 1 else t >> 1
-    cpu.p = SET_NZ[(p & 0xFE) | (t & 1)][r]
+    cpu.a = ROR_RESULT[p][t]
+    cpu.p = ROR_FLAGS[p][t]
 
 
 def _pha(cpu):
