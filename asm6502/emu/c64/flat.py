@@ -16,8 +16,8 @@ flag masks: N $80, V $40, D $08, Z $02, C $01): ``SET_NZ[p][v]`` is P with N and
 the end), ``SUM[s]`` N, Z and C of a sum of up to $1FF (ADC), ``ROR_RESULT[p][t]`` and
 ``ROR_FLAGS[p][t]`` a shift's result and P after it (ROL, ASL, LSR alike).  The tables'
 rows are shared by the P that differ only in the flags a row does not read; making them
-costs the emulator's import about 33 M machine instructions (callgrind), a BASIC loop's
-shifts pay that back within its first 0.8 M cycles (bench/README.md).  The tests run these
+costs the emulator's import about 41 M machine instructions (callgrind), which a BASIC
+loop's savings pay back within its first 0.3 M cycles (bench/README.md).  The tests run these
 against py65's MPU in lockstep (tests/test_emu_harness.py) and against the exact instructions
 (tests/test_c64_cpu.py).
 """
