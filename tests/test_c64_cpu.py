@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import random
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 from py65.devices.mpu6502 import MPU
@@ -17,7 +18,16 @@ from py65.devices.mpu6502 import MPU
 from asm6502.asm import assemble
 from asm6502.asm.result import Options
 from asm6502.emu.c64 import session
-from asm6502.emu.c64.cpu import C64CPU, CYCLES, EVERY_OPCODE, instruction_table
+from asm6502.emu.c64.cpu import (
+    C64CPU,
+    CYCLES,
+    EVERY_OPCODE,
+    KEEP,
+    PLAIN_WRITES,
+    exact_instructions,
+    instruction_table,
+)
+from asm6502.emu.c64.flat import flat_instructions
 from asm6502.emu.c64.machine import C64, RomImages
 from asm6502.opcodes import Mode
 
@@ -434,3 +444,67 @@ def test_the_next_fetch_sees_the_new_memory_configuration(test_roms):
     machine.cpu.pc = 0xC000
     stop = machine.run(10_000, until_pc=0xA002)
     assert stop.reason == "pc" and machine.memory[0xA000] == 0x94
+
+
+# --- the flat instructions against the exact ones ---------------------------------------------
+FLAT_OPCODES = sorted(flat_instructions(exact_instructions(), PLAIN_WRITES))
+# addresses an operand or a pointer points at: the port, zero page's end, the stack, RAM the VIC
+# reads (kept below), RAM below the BASIC ROM and across into it, below the I/O area and across,
+# the I/O registers, across into the KERNAL, the top (an index wraps past $FFFF)
+POINTED = (0x00, 0x01, 0xFF, 0x1F0, 0x0400, 0x07F0, 0x9FF0, 0xA0F0, 0xCFF0, 0xD012, 0xDC0D, 0xDFF0, 0xFFF0)
+KEPT_AREA = range(0x0400, 0x0800)
+ROM_BYTES = tuple((a * 7 + 3) & 0xFF for a in range(0x10000))
+
+
+class Traced:
+    """A CPU whose I/O reads and writes, kept stores and cycles are recorded, the BASIC and
+    KERNAL areas reading ROM lists of their own, with *table_of*'s table (exact or flat)."""
+
+    def __init__(self, table_of):
+        self.seen: list[tuple] = []
+        seen = self.seen
+        memory = self.memory = [0] * 0x10000
+        cpu = self.cpu = C64CPU(memory, lambda addr: seen.append(("read", addr, cpu.cycles + cpu.access_cycle))
+                                or (addr * 5) & 0xFF,
+                                lambda addr, value: seen.append(("write", addr, value, cpu.cycles + cpu.access_cycle)))
+        cpu.blocks = (memory,) * 10 + (ROM_BYTES,) * 2 + (memory, None) + (ROM_BYTES,) * 2
+        cpu.limit = 1 << 40
+        plain = list(PLAIN_WRITES)
+        kept = [0] * 0x10000
+        for addr in KEPT_AREA:
+            plain[addr], kept[addr] = False, KEEP
+        self.kept = SimpleNamespace(plain=plain, kept=kept, writes=[],
+                                    store=lambda addr, value: seen.append(("kept", addr, value)))
+        self.table = table_of(None, self.kept)
+
+    def run(self, memory: list[int], regs: tuple[int, ...], pc: int) -> tuple:
+        cpu = self.cpu
+        self.memory[:] = memory
+        self.seen.clear()
+        self.kept.writes.clear()
+        cpu.a, cpu.x, cpu.y, cpu.sp, cpu.p = regs
+        cpu.pc, cpu.cycles = pc + 1, 0
+        self.table[memory[pc]](cpu)
+        return (cpu.a, cpu.x, cpu.y, cpu.sp, cpu.p, cpu.pc, cpu.cycles, self.seen, self.kept.writes, self.memory)
+
+
+@pytest.mark.parametrize("opcode", FLAT_OPCODES, ids=lambda code: f"{code:02X}-{EVERY_OPCODE[code].mnemonic}")
+def test_a_flat_instruction_is_the_exact_one(opcode):
+    """Each flat instruction against the exact one on the same states: operands and pointers
+    at the port, the VIC's RAM, the ROMs, the I/O registers and across their edges, random
+    registers and flags (decimal mode too): the same registers, cycles, memory, I/O accesses
+    and kept stores."""
+    rng = random.Random(opcode)
+    exact, flat = Traced(exact_instructions), Traced(instruction_table)
+    for _ in range(200):
+        mem = list(rng.randbytes(0x10000))
+        target = rng.choice(POINTED) + rng.randrange(-3, 4)
+        pc = 0x2000
+        mem[pc] = opcode
+        if EVERY_OPCODE[opcode].mode is Mode.INDIRECT_INDEXED:
+            mem[pc + 1] = zp = rng.choice((0x00, 0x01, 0xFE, 0xFF, 0x22))
+            mem[zp], mem[(zp + 1) & 0xFF] = target & 0xFF, (target >> 8) & 0xFF
+        else:
+            mem[pc + 1], mem[pc + 2] = target & 0xFF, (target >> 8) & 0xFF
+        regs = tuple(rng.randrange(256) for _ in range(5))
+        assert flat.run(mem, regs, pc) == exact.run(mem, regs, pc)

@@ -31,6 +31,10 @@ read-modify-write) and an operation:
   of an I/O register writes the old value back before the new one (``INC
   $D019`` acknowledges a raster interrupt).
 
+These are the exact instructions (``exact_instructions``); the table the machine runs
+(``instruction_table``) has the commonest of them flat (``flat.py``: one function each,
+the exact one's where the address is not plain RAM or ROM).
+
 ``cycles`` counts the clock cycles: the machine adds each opcode's cycles
 (``CYCLES``, from the opcode table) after the instruction; an instruction adds
 its own extra cycles while it runs -- a taken branch one, one more across a
@@ -58,6 +62,7 @@ from operator import attrgetter
 from typing import TYPE_CHECKING
 
 from asm6502.c64models import DEFAULT, Model
+from asm6502.emu.c64.flat import BANKED, flat_instructions
 from asm6502.emu.c64.implied import IMPLIED, NOP
 from asm6502.emu.c64.mpu import FastMPU
 from asm6502.opcodes import ACCESS, OPCODES, PAGE_CROSSING_MODES, Access, Mode, cycles
@@ -69,7 +74,6 @@ if TYPE_CHECKING:
 
 IO_LOW = 0xCFFF  # reads above this and below $E000 are I/O (when banked in)
 IO_END = 0xE000
-BANKED = 0x9FFF  # reads above this go through the blocks of the configuration in force
 PLAIN_WRITES = tuple(1 < a <= BANKED for a in range(0x10000))  # $0002-$9FFF
 # a kept store (``instruction_table``): KEEP, one the instruction keeps itself; CALL, one it
 # hands to the keeper
@@ -828,132 +832,6 @@ def _rmw_zero_page_x(op, cycles):
     return inst
 
 
-# The loads from zero page and immediate, the commonest reads, without the operation's call.
-
-def _lda_zero_page(cpu):
-    m = cpu.memory
-    v = cpu.a = m[m[cpu.pc]]
-    cpu.p = (cpu.p & 0x7D) | ((v & 0x80) if v else 0x02)
-    cpu.pc += 1
-
-
-def _ldx_zero_page(cpu):
-    m = cpu.memory
-    v = cpu.x = m[m[cpu.pc]]
-    cpu.p = (cpu.p & 0x7D) | ((v & 0x80) if v else 0x02)
-    cpu.pc += 1
-
-
-def _ldy_zero_page(cpu):
-    m = cpu.memory
-    v = cpu.y = m[m[cpu.pc]]
-    cpu.p = (cpu.p & 0x7D) | ((v & 0x80) if v else 0x02)
-    cpu.pc += 1
-
-
-def _lda_immediate(cpu):
-    pc = cpu.pc
-    v = cpu.a = cpu.memory[pc]
-    cpu.p = (cpu.p & 0x7D) | ((v & 0x80) if v else 0x02)
-    cpu.pc = pc + 1
-
-
-def _ldx_immediate(cpu):
-    pc = cpu.pc
-    v = cpu.x = cpu.memory[pc]
-    cpu.p = (cpu.p & 0x7D) | ((v & 0x80) if v else 0x02)
-    cpu.pc = pc + 1
-
-
-def _ldy_immediate(cpu):
-    pc = cpu.pc
-    v = cpu.y = cpu.memory[pc]
-    cpu.p = (cpu.p & 0x7D) | ((v & 0x80) if v else 0x02)
-    cpu.pc = pc + 1
-
-
-def _adc_zero_page(cpu):
-    """ADC zp; in decimal mode ``adc``'s."""
-    m = cpu.memory
-    v = m[m[cpu.pc]]
-    p = cpu.p
-    if p & 0x08:
-        cpu.adc(v)
-    else:
-        a = cpu.a
-        binary = a + v + (p & 1)
-        r = binary & 0xFF
-        cpu.p = ((p & 0x3C) | (r & 0x80) | (0x40 if ~(a ^ v) & (a ^ r) & 0x80 else 0)
-                 | (0 if r else 0x02) | (binary >> 8))
-        cpu.a = r
-    cpu.pc += 1
-
-
-# The shifts of a zero-page byte (BASIC's floating-point routines shift their registers in
-# zero page: ROR zp is a sixth of the instructions of a BASIC loop of arithmetic); $00 and
-# $01 are the port's (``_rmw_zero_page``'s path).
-
-def _ror_zero_page(cpu):
-    m = cpu.memory
-    addr = m[cpu.pc]
-    if addr < 2:
-        return ROR_ZERO_PAGE_PORT(cpu)
-    t = m[addr]
-    p = cpu.p
-    r = m[addr] = (t >> 1) | ((p & 1) << 7)
-    cpu.p = (p & 0x7C) | (t & 1) | ((r & 0x80) if r else 0x02)
-    cpu.pc += 1
-
-
-def _rol_zero_page(cpu):
-    m = cpu.memory
-    addr = m[cpu.pc]
-    if addr < 2:
-        return ROL_ZERO_PAGE_PORT(cpu)
-    t = m[addr]
-    p = cpu.p
-    r = m[addr] = ((t << 1) | (p & 1)) & 0xFF
-    cpu.p = (p & 0x7C) | (t >> 7) | ((r & 0x80) if r else 0x02)
-    cpu.pc += 1
-
-
-def _asl_zero_page(cpu):
-    m = cpu.memory
-    addr = m[cpu.pc]
-    if addr < 2:
-        return ASL_ZERO_PAGE_PORT(cpu)
-    t = m[addr]
-    r = m[addr] = (t << 1) & 0xFF
-    cpu.p = (cpu.p & 0x7C) | (t >> 7) | ((r & 0x80) if r else 0x02)
-    cpu.pc += 1
-
-
-def _lsr_zero_page(cpu):
-    m = cpu.memory
-    addr = m[cpu.pc]
-    if addr < 2:
-        return LSR_ZERO_PAGE_PORT(cpu)
-    t = m[addr]
-    m[addr] = t >> 1
-    cpu.p = (cpu.p & 0x7C) | (t & 1) | (0 if t > 1 else 0x02)
-    cpu.pc += 1
-
-
-ROR_ZERO_PAGE_PORT = _rmw_zero_page(_ror, CYCLES[0x66])
-ROL_ZERO_PAGE_PORT = _rmw_zero_page(_rol, CYCLES[0x26])
-ASL_ZERO_PAGE_PORT = _rmw_zero_page(_asl, CYCLES[0x06])
-LSR_ZERO_PAGE_PORT = _rmw_zero_page(_lsr, CYCLES[0x46])
-
-#: opcode -> its flat instruction: the loads LDA, LDX, LDY from zero page and immediate,
-#: ADC zp and the shifts of a zero-page byte, the commonest (no operation's call)
-FLAT: dict[int, Callable] = {
-    0xA5: _lda_zero_page, 0xA6: _ldx_zero_page, 0xA4: _ldy_zero_page,
-    0xA9: _lda_immediate, 0xA2: _ldx_immediate, 0xA0: _ldy_immediate,
-    0x65: _adc_zero_page, 0x66: _ror_zero_page, 0x26: _rol_zero_page, 0x06: _asl_zero_page,
-    0x46: _lsr_zero_page,
-}
-
-
 def _immediate(op):
     def inst(cpu):
         op(cpu, cpu.memory[cpu.pc])
@@ -1059,8 +937,19 @@ def _jam(code):
 
 
 def instruction_table(zero_page_store: Callable | None = None, kept: VicMemory | None = None) -> list:
-    """The 256 instructions, indexed by opcode, each called with the CPU after the
-    opcode fetch (the PC at the operand).  *zero_page_store*: makes the instruction of a
+    """The 256 instructions, indexed by opcode, each called with the CPU after the opcode
+    fetch (the PC at the operand): ``exact_instructions``' (see there for the arguments),
+    the commonest of them flat (``flat.flat_instructions``: the same accesses in one
+    function, the exact one's where the address is not plain)."""
+    table = exact_instructions(zero_page_store, kept)
+    for code, inst in flat_instructions(table, PLAIN_WRITES if kept is None else kept.plain).items():
+        table[code] = inst
+    return table
+
+
+def exact_instructions(zero_page_store: Callable | None = None, kept: VicMemory | None = None) -> list:
+    """The 256 instructions made of an addressing mode, an access and an operation.
+    *zero_page_store*: makes the instruction of a
     zero-page store (STA/STX/STY/SAX zp) from the function giving the value stored (the
     memory map's, which switches banks in place on a write to $01; default: a write to
     $00/$01 calls ``write_port``).  *kept*: the RAM the VIC reads, whose stores are kept
@@ -1118,6 +1007,4 @@ def instruction_table(zero_page_store: Callable | None = None, kept: VicMemory |
             table[op.code] = _rmw_zero_page_x(RMWS[name], cyc)
         else:
             table[op.code] = _rmw(RMWS[name], _address(mode, access, cyc), operand, cyc, hooks)
-    for code, inst in FLAT.items():
-        table[code] = inst
     return table

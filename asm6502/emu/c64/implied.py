@@ -4,7 +4,7 @@ py65's own methods for these (``inst_0xNN``) call a helper or two each (``FlagsN
 ``opLSR(None)``, ``opBCL``, ``stPopWord`` and its two ``stPop``); an instruction runs
 millions of times a second and a Python call costs as much as the work of one of these,
 so the work is written out here, with py65's results (flag masks: N $80, V $40, B $10,
-D $08, I $04, Z $02, C $01).  A taken branch adds its cycle, one more across a page
+D $08, I $04, Z $02, C $01; N and Z from the table ``flat.SET_NZ``).  A taken branch adds its cycle, one more across a page
 (MCS6500 programming manual, appendix A), as ``cpu.C64CPU.opBCL`` does.  BRK, RTI and PLP
 stay py65's (the machine wraps them, and they are rare).  The tests run these against
 py65's MPU in lockstep (tests/test_emu_harness.py).
@@ -13,6 +13,8 @@ py65's MPU in lockstep (tests/test_emu_harness.py).
 from __future__ import annotations
 
 from collections.abc import Callable
+
+from asm6502.emu.c64.flat import ASL_FLAGS, LSR_FLAGS, ROL_FLAGS, ROL_RESULT, ROR_FLAGS, ROR_RESULT, SET_NZ
 
 
 def _branch(flag: int, when_set: bool) -> Callable:
@@ -51,27 +53,27 @@ def _flag(keep: int, add: int) -> Callable:
 
 def _tax(cpu):
     v = cpu.x = cpu.a
-    cpu.p = (cpu.p & 0x7D) | ((v & 0x80) if v else 0x02)
+    cpu.p = SET_NZ[cpu.p][v]
 
 
 def _tay(cpu):
     v = cpu.y = cpu.a
-    cpu.p = (cpu.p & 0x7D) | ((v & 0x80) if v else 0x02)
+    cpu.p = SET_NZ[cpu.p][v]
 
 
 def _txa(cpu):
     v = cpu.a = cpu.x
-    cpu.p = (cpu.p & 0x7D) | ((v & 0x80) if v else 0x02)
+    cpu.p = SET_NZ[cpu.p][v]
 
 
 def _tya(cpu):
     v = cpu.a = cpu.y
-    cpu.p = (cpu.p & 0x7D) | ((v & 0x80) if v else 0x02)
+    cpu.p = SET_NZ[cpu.p][v]
 
 
 def _tsx(cpu):
     v = cpu.x = cpu.sp
-    cpu.p = (cpu.p & 0x7D) | ((v & 0x80) if v else 0x02)
+    cpu.p = SET_NZ[cpu.p][v]
 
 
 def _txs(cpu):
@@ -80,48 +82,48 @@ def _txs(cpu):
 
 def _inx(cpu):
     v = cpu.x = (cpu.x + 1) & 0xFF
-    cpu.p = (cpu.p & 0x7D) | ((v & 0x80) if v else 0x02)
+    cpu.p = SET_NZ[cpu.p][v]
 
 
 def _iny(cpu):
     v = cpu.y = (cpu.y + 1) & 0xFF
-    cpu.p = (cpu.p & 0x7D) | ((v & 0x80) if v else 0x02)
+    cpu.p = SET_NZ[cpu.p][v]
 
 
 def _dex(cpu):
     v = cpu.x = (cpu.x - 1) & 0xFF
-    cpu.p = (cpu.p & 0x7D) | ((v & 0x80) if v else 0x02)
+    cpu.p = SET_NZ[cpu.p][v]
 
 
 def _dey(cpu):
     v = cpu.y = (cpu.y - 1) & 0xFF
-    cpu.p = (cpu.p & 0x7D) | ((v & 0x80) if v else 0x02)
+    cpu.p = SET_NZ[cpu.p][v]
 
 
 def _asl_a(cpu):
     t = cpu.a
-    r = cpu.a = (t << 1) & 0xFF
-    cpu.p = (cpu.p & 0x7C) | (t >> 7) | ((r & 0x80) if r else 0x02)
+    cpu.a = (t << 1) & 0xFF
+    cpu.p = ASL_FLAGS[cpu.p][t]
 
 
 def _lsr_a(cpu):
     t = cpu.a
     cpu.a = t >> 1
-    cpu.p = (cpu.p & 0x7C) | (t & 0x01) | (0 if t > 1 else 0x02)
+    cpu.p = LSR_FLAGS[cpu.p][t]
 
 
 def _rol_a(cpu):
     t = cpu.a
     p = cpu.p
-    r = cpu.a = ((t << 1) | (p & 1)) & 0xFF
-    cpu.p = (p & 0x7C) | (t >> 7) | ((r & 0x80) if r else 0x02)
+    cpu.a = ROL_RESULT[p][t]
+    cpu.p = ROL_FLAGS[p][t]
 
 
 def _ror_a(cpu):
     t = cpu.a
     p = cpu.p
-    r = cpu.a = (t >> 1) | ((p & 1) << 7)
-    cpu.p = (p & 0x7C) | (t & 1) | ((r & 0x80) if r else 0x02)
+    cpu.a = ROR_RESULT[p][t]
+    cpu.p = ROR_FLAGS[p][t]
 
 
 def _pha(cpu):
@@ -139,7 +141,7 @@ def _php(cpu):
 def _pla(cpu):
     sp = cpu.sp = (cpu.sp + 1) & 0xFF
     v = cpu.a = cpu.memory[sp + 0x100]
-    cpu.p = (cpu.p & 0x7D) | ((v & 0x80) if v else 0x02)
+    cpu.p = SET_NZ[cpu.p][v]
 
 
 def _jsr(cpu):

@@ -918,5 +918,5 @@ class C64:
         if start == basic_start:
             for ptr in (VARTAB, VARTAB + 2, VARTAB + 4):  # VARTAB, ARYTAB, STREND
                 self.memory[ptr] = end & 0xFF
-                self.memory[ptr + 1] = end >> 8
+                self.memory[ptr + 1] = end >> 8 & 0xFF  # (a program up to $FFFF ends at $0000, as LOAD's pointer wraps)
         return start, end
