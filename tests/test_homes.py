@@ -210,6 +210,8 @@ CHOICES = {
     ("basic/tokens.py", "typein/cslisting/damage.py"): "KEYWORDS_TO_SPLIT: the keywords synthetic OCR damage splits, a choice among them",
     ("petscii.py", "emu/c64/implied.py"): "IMPLIED: opcode -> instruction; opcodes such as $90 (BCC) and $9A (TXS) are "
                                            "control codes' values too, no PETSCII facts",
+    ("petscii.py", "emu/c64/flat.py"): "the flat instructions: opcode -> instruction; opcodes such as $91 (STA (zp),Y) "
+                                       "and $9D (STA abs,X) are control codes' values too, no PETSCII facts",
 }
 
 
