@@ -400,3 +400,27 @@ def test_raster_compare_written_with_the_line_being_drawn_fires_at_once(written,
     vic.write(0x12, written, at)
     vic.update(at + 1)
     assert bool(vic.flags & 1) == fires
+
+
+# a BASIC program's end pointers as LOAD leaves them: one past the last byte, $0000 after $FFFF
+# (LOAD's end address in $AE/$AF is a 16-bit counter that wraps)
+@pytest.mark.parametrize("length, end", [
+    (1, 0x0802),
+    (0x1000, 0x1801),
+    (0x10000 - 0x0801, 0x0000),
+])
+def test_a_basic_program_s_end_pointers_as_load_sets_them(test_roms, length, end):
+    m = booted(test_roms)
+    m.memory[0x2B:0x2D] = [0x01, 0x08]  # TXTTAB: BASIC starts at $0801 (as the real cold start sets it)
+    for ptr in (0x2D, 0x2F, 0x31):
+        m.memory[ptr:ptr + 2] = [0xAA, 0x55]  # (a value the load must replace)
+    start, got = m.inject_prg(bytes([0x01, 0x08]) + bytes(length))
+    assert (start, got & 0xFFFF) == (0x0801, end)
+    for ptr in (0x2D, 0x2F, 0x31):  # VARTAB, ARYTAB, STREND
+        assert m.memory[ptr] | m.memory[ptr + 1] << 8 == end
+
+
+def test_a_program_past_ffff_is_refused(test_roms):
+    m = booted(test_roms)
+    with pytest.raises(DiagnosticError, match=r"runs past \$FFFF"):
+        m.inject_prg(bytes([0x01, 0x08]) + bytes(0x10000 - 0x0801 + 1))
