@@ -485,13 +485,13 @@ def _check(records: list[Record], src: _Source, version: int, upper: bool,
     lexicon = Lexicon.of([(r.number, r.text) for r in reports if r is not None and r.status in ("verified", "repaired")],
                          [(rec.number, printed) for _, rec, printed, *_ in unsure], upper)
     for at, rec, printed, body, computed, cs_where, tried, fixes in unsure:
-        known = None if tried.skipped or tried.wide_left else familiar(fixes, upper, printed, lexicon, rec.number,
-                                                    _familiar_chance(tried, printed, upper, lexicon, rec.number))
+        stopped = tried.skipped or tried.wide_left  # (a search cut short takes nothing unasked)
+        known = None if stopped else familiar(fixes, upper, printed, lexicon, rec.number,
+                                              _familiar_chance(tried, printed, upper, lexicon, rec.number))
         why = ("; every name it makes the listing's other lines use (" + ", ".join(f"'{n}'" for n in known)
                + ") and no other such reading comes near it") if known else ""
         _conclude(rec, printed, body, computed, cs_where, fixes, upper, options, diags, reports, at,
-                  sure=bool(known), skipped=tried.skipped, why=why,
-                  wide_left=tried.wide_left)
+                  sure=bool(known), skipped=tried.skipped, why=why, wide_left=tried.wide_left)
     _settle_blanks(reports, records, upper, options, diags, src)
     diags.sort(key=lambda d: (d.span.line, d.span.col) if d.span else (0, 0))
     return ReadResult(version, upper, tuple(r for r in reports if r is not None), tuple(diags), lost=tuple(lost),
