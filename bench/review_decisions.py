@@ -45,7 +45,7 @@ from asm6502.basic.tokenizer import tokenize  # noqa: E402
 from asm6502.typein.cslisting import review as csreview  # noqa: E402
 from asm6502.typein.cslisting.checksum import ChecksumOptions, line_checksum  # noqa: E402
 from asm6502.typein.cslisting.read import read_listings  # noqa: E402
-from asm6502.typein.cslisting.text import line_body  # noqa: E402
+from asm6502.typein.cslisting.text import line_body, unblanked  # noqa: E402
 from asm6502.typein.review import ReviewSession  # noqa: E402
 
 COLLECTION = "basic_read"
@@ -74,17 +74,6 @@ NOT_ON_PAGE = {"8511-input-routine.disk.txt": ((60490, 63959), (2120, 2140)),
 
 def on_page(disk: str, number: int) -> bool:
     return not any(lo <= number <= hi for lo, hi in NOT_ON_PAGE.get(disk, ()))
-
-
-def without_blanks(body: bytes) -> bytes:
-    out, quote = bytearray(), False
-    for b in body:
-        if b == 0x22:
-            quote = not quote
-        if b == 0x20 and not quote:
-            continue
-        out.append(b)
-    return bytes(out)
 
 
 def disk_lines(name: str, text: str | None = None) -> dict[int, tuple[str, bytes]]:
@@ -130,7 +119,7 @@ def measure(ocr: str, listing: int, disk: str, results=None, disk_text: str | No
             key = next((str(k) for k, fix in enumerate(item.fixes[:9], start=1)
                         if fix.text.split(" ", 1)[0] == str(n)
                         and (b := _body(fix.text.split(" ", 1)[1], result.upper)) is not None
-                        and without_blanks(b) == without_blanks(body)), None)
+                        and unblanked(b) == unblanked(body)), None)
             if key is not None:  # a number and reading offered is the disk's line
                 session.feed(key)
                 continue
@@ -154,7 +143,7 @@ def measure(ocr: str, listing: int, disk: str, results=None, disk_text: str | No
                 continue
         text, body = truth[number]
         key = next((str(k) for k, fix in enumerate(item.fixes[:9], start=1)
-                    if (b := _body(fix.text, result.upper)) is not None and without_blanks(b) == without_blanks(body)),
+                    if (b := _body(fix.text, result.upper)) is not None and unblanked(b) == unblanked(body)),
                    None)
         if key is not None:
             session.feed(key)
@@ -172,7 +161,7 @@ def measure(ocr: str, listing: int, disk: str, results=None, disk_text: str | No
         "lines": len(result.lines), "verified": result.count("verified"), "repaired": result.count("repaired"),
         "bad": result.count("bad") + result.count("unchecked") + len(result.lost),
         "fixes": fixes, "typed": len(session.decisions) - fixes - grouped, "refused": refused,
-        "wrong": sum(r.status == "accepted" and (r.body is None or without_blanks(r.body) != without_blanks(
+        "wrong": sum(r.status == "accepted" and (r.body is None or unblanked(r.body) != unblanked(
             truth[r.number][1])) for r in on_disk),
         "missing": len(set(truth) - {r.number for r in after.lines}),
         "whole": after.count("bad") + after.count("unchecked") == 0 and not after.lost
@@ -186,7 +175,7 @@ def _first_is_disk(item, numbers: dict, truth: dict, upper: bool) -> bool:
     if number not in truth or not item.fixes:
         return False
     b = _body(item.fixes[0].text, upper)
-    return b is not None and without_blanks(b) == without_blanks(truth[number][1])
+    return b is not None and unblanked(b) == unblanked(truth[number][1])
 
 
 def _body(fix_text: str, upper: bool) -> bytes | None:

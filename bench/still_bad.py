@@ -27,6 +27,7 @@ import review_decisions as rd  # noqa: E402
 
 from asm6502.basic.case import from_capitals  # noqa: E402
 from asm6502.typein.cslisting.read import read_listings  # noqa: E402
+from asm6502.typein.cslisting.text import unblanked  # noqa: E402
 
 
 def main() -> None:
@@ -50,7 +51,7 @@ def main() -> None:
         result = pages[ocr][listing]
         truth = rd.disk_lines(disk, disk_text())
         differ = [r for r in result.lines if r.status == "repaired" and r.number in truth
-                  and (r.body is None or rd.without_blanks(r.body) != rd.without_blanks(truth[r.number][1]))]
+                  and (r.body is None or unblanked(r.body) != unblanked(truth[r.number][1]))]
         # (a blank inside quotes is invisible to the checksum: the print's extra blanks stay as printed)
         blanks = [r for r in differ if r.body is not None
                   and r.body.replace(b" ", b"") == truth[r.number][1].replace(b" ", b"")]
@@ -71,7 +72,7 @@ def main() -> None:
             styled = from_capitals(disk_text) if result.upper else disk_text
             rank = next((str(k) for k, t in enumerate(r.fixed_texts, 1)
                          if r.number in truth and (b := rd._body(t, result.upper)) is not None
-                         and rd.without_blanks(b) == rd.without_blanks(truth[r.number][1])), "-")
+                         and unblanked(b) == unblanked(truth[r.number][1])), "-")
             print(f"{r.status} {r.number} rank {rank} <{r.checksum}>\n  ocr  {r.printed}\n  disk {styled}")
             for t in r.fixed_texts[:3]:
                 print(f"  fix  {t}")

@@ -14,21 +14,9 @@ from asm6502.basic.tokenizer import tokenize
 from asm6502.typein.cslisting.accept import Choice, accept
 from asm6502.typein.cslisting.checksum import ChecksumOptions, line_checksum
 from asm6502.typein.cslisting.read import read_listings
+from asm6502.typein.cslisting.text import unblanked
 
 COLLECTION = "basic_read"
-
-
-def without_blanks(body: bytes) -> bytes:
-    """A line's bytes without the blanks outside quotes: 64'er printed a blank after keywords
-    that the disk program does not have (the Checksummer skips blanks, so both verify)."""
-    out, quote = bytearray(), False
-    for b in body:
-        if b == 0x22:
-            quote = not quote
-        if b == 0x20 and not quote:
-            continue
-        out.append(b)
-    return bytes(out)
 
 
 def figures(real_reading, ocr: str, disk: str, listing: int = 0, confirmed: tuple[Choice, ...] = ()) -> dict:
@@ -39,7 +27,7 @@ def figures(real_reading, ocr: str, disk: str, listing: int = 0, confirmed: tupl
     on_disk = [r for r in result.lines if r.number in truth]
 
     def same(r) -> bool:
-        return r.body is not None and without_blanks(r.body) == without_blanks(truth[r.number])
+        return r.body is not None and unblanked(r.body) == unblanked(truth[r.number])
 
     def same_but_quoted_blanks(r) -> bool:
         # a blank inside quotes that OCR lost (or added) is invisible to the checksum: a
@@ -245,6 +233,6 @@ def test_a_tuned_page_comes_back_whole_with_the_confirmed_fixes_and_the_lines_ty
     result, = read_listings(session.listing(), "typed")
     truth = {line.number: line.body for line in tokenize(real_text(COLLECTION, disk), filename=disk).lines}
     assert result.ok and {r.number for r in result.lines} >= set(truth)
-    differ = [r.number for r in result.lines if r.number in truth and without_blanks(r.body) != without_blanks(truth[r.number])]
+    differ = [r.number for r in result.lines if r.number in truth and unblanked(r.body) != unblanked(truth[r.number])]
     # Codeschloss line 340: 'CODESCHL OSS', a blank OCR put into quotes (the checksum skips it)
     assert differ == ([] if listing == 0 else [340])

@@ -162,6 +162,20 @@ def line_body(text: str, upper: bool) -> bytes | None:
     return statement_bodies(text, upper, {})
 
 
+def unblanked(body: bytes) -> bytes:
+    """A stored line's bytes without the blanks outside quotes: 64'er printed a blank after
+    keywords that the disk's program lacks (the Checksummer skips blanks, so both verify); two
+    lines alike so are the same line to a reader comparing with the disk."""
+    out, quote = bytearray(), False
+    for b in body:
+        if b == 0x22:
+            quote = not quote
+        if b == 0x20 and not quote:
+            continue
+        out.append(b)
+    return bytes(out)
+
+
 _CUTTING = re.compile(r'[":Rr]')
 
 
