@@ -9,11 +9,11 @@ resumes from it.
 
 from __future__ import annotations
 
-import errno
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+from asm6502.cli.terminal import session_out, typed_lines
 from asm6502.diagnostics import DiagnosticError, error
 from asm6502.fileio import Files
 from asm6502.typein.review import HELP, Decision, Item, ReviewSession, parse_state, state_text
@@ -44,9 +44,7 @@ def _load(path: str) -> list[Decision]:
 
 def run(items: Sequence[Item], checker, path: str, files: Files) -> dict[str, Decision]:
     """Walk *items* with the user; the decisions taken (saved in *path* after each one)."""
-    out = sys.stdout
-    if out is None:  # started with standard output closed (>&-): the session could show nothing
-        raise OSError(errno.EBADF, "standard output is closed", "<stdout>")
+    out = session_out()
     files.fresh().add(path, "", "review state")  # (before any key: the state file can be written, is no input)
     saved = _load(path)
     session, said = ReviewSession.start(items, checker.check, checker.retype, saved)
@@ -61,17 +59,11 @@ def run(items: Sequence[Item], checker, path: str, files: Files) -> dict[str, De
         print(line, file=out)
     last = session.saved()
     echo = not sys.stdin.isatty()  # keys from a file or a pipe: shown after the prompt, as a terminal shows them
+    typed_all = typed_lines(session.prompt, out, "interrupted: q ends; the decisions are saved", echo)
     while session.current() is not None and not session.done:
-        try:
-            typed = input(session.prompt())
-        except EOFError:
-            print(file=out)
+        typed = next(typed_all, None)
+        if typed is None:
             break
-        except KeyboardInterrupt:
-            print("\n(interrupted: q ends; the decisions are saved)", file=out)
-            continue
-        if echo:
-            print(typed, file=out)
         for line in session.feed(typed):
             print(line, file=out)
         now = session.saved()

@@ -11,10 +11,9 @@ beside it, as ``FILE.1`` (the first free number), says so, and goes on saving th
 
 from __future__ import annotations
 
-import errno
-import sys
 from collections.abc import Callable
 
+from asm6502.cli.terminal import session_out, typed_lines
 from asm6502.fileio import Files, file_stamp, free_name
 
 QUIT = (".quit", ".q", ".exit")
@@ -64,9 +63,7 @@ def preflight(path: str, program: str | None) -> None:
 
 def run(session, file: SessionFile, program: Callable[[], tuple[str, bytes] | None], messages: list[str]) -> int:
     """Read typed lines until .quit or end of input; save on the way out."""
-    out = sys.stdout
-    if out is None:  # started with standard output closed (>&-): the session could show nothing
-        raise OSError(errno.EBADF, "standard output is closed", "<stdout>")
+    out = session_out()
     for m in messages:
         print(m, file=out)
     print("type .help for help; .quit saves and ends", file=out)
@@ -74,15 +71,7 @@ def run(session, file: SessionFile, program: Callable[[], tuple[str, bytes] | No
         import readline  # noqa: F401  (line editing and history where the platform has it)
     except ImportError:
         pass
-    while True:
-        try:
-            typed = input(session.prompt())
-        except EOFError:
-            print(file=out)
-            break
-        except KeyboardInterrupt:
-            print("\n(interrupted: .quit saves and ends)", file=out)
-            continue
+    for typed in typed_lines(session.prompt, out, "interrupted: .quit saves and ends"):
         cmd = typed.strip().lower()
         if cmd in QUIT:
             break
