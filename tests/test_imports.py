@@ -55,6 +55,7 @@ LAZY = {
     ("asm6502.cli.basic_run", "termios"): "POSIX only (no such module on Windows)",
     ("asm6502.cli.basic_run", "tty"): "POSIX only (no such module on Windows)",
     ("asm6502.cli.verify", "tqdm"): "30 ms; only for the progress bar of a long run",
+    ("asm6502.cli.typein", "tqdm"): "30 ms; only for the progress bar of a scan, on a terminal",
     ("asm6502.build", "asm6502.asm"): "asm6502.asm, 22 ms; a build loads the modules of its rules only",
     ("asm6502.build", "asm6502.output"): "with asm6502.asm (22 ms); a build loads the modules of its rules only",
     ("asm6502.build", "asm6502.typein.mselisting"): "12 ms; a build loads the modules of its rules only",

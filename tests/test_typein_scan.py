@@ -10,7 +10,7 @@ import pytest
 from asm6502.cli import main
 from asm6502.typein.formats import FORMATS
 from asm6502.typein.mselisting import read_listing as read_mse
-from asm6502.typein.scan import scan
+from asm6502.typein.scan import scan, scan_all
 
 ARTICLE = ("Seite {k}\nDas folgende Programm ist schnell eingetippt. Wer 1985 einen C64 hatte, kennt\n"
            "den Checksummer: jede Zeile zeigt ihre Pruefsumme.\n\n")
@@ -301,3 +301,23 @@ def test_the_caption_after_a_checksum_column_names_the_listing():
     text = ARTICLE.format(k=1) + "Listing 1. Eine andere Routine\n" + column + "Listing 2. Demo (Schluß)\n" + ARTICLE.format(k=2)
     (found,) = scan(text, "page.txt")
     assert (found.title, found.reading.prg) == ("Listing 2. Demo (Schluß)", DEMO)
+
+
+def test_a_scan_tells_its_progress_row_by_row_to_the_end():
+    text, _code, _prg = _written_listings()
+    text = text * 3  # three stretches of Checksummer lines
+    told: list[tuple[int, int]] = []
+    found = scan_all(text, "issue.txt", lambda row, total: told.append((row, total)))
+    assert len(found.listings) == 6
+    rows = [row for row, _ in told]
+    total = text.count("\n") + 1
+    assert len(told) >= 4 and rows == sorted(rows) and told[-1] == (total, total)
+    assert {t for _, t in told} == {total} and all(0 < row <= total for row in rows)
+
+
+def test_the_scan_takes_no_progress_bar_when_asked(tmp_path, capsys):
+    text, _code, _prg = _written_listings()
+    (tmp_path / "page.txt").write_text(text)
+    assert main(["typein", "scan", str(tmp_path / "page.txt"), "--no-progress"]) == 0
+    captured = capsys.readouterr()
+    assert "2 type-in listings" in captured.out and captured.err == ""

@@ -241,6 +241,10 @@ def test_pieces_that_are_two_listings_stay_apart(rows, listings):
     (_lines(10, 6) + [CAPTION, "5 GOTO 10"] + ART, [6], [5]),  # (the caption above it is the listing's)
     # a one-line listing with its own caption is one
     (ART + _lines(10, 1) + [CAPTION] + ART, [1], []),
+    (ART + ["Das ist Listing 1. »Demo«"] + _lines(10, 1) + ART, [1], []),
+    # a sentence that names a listing and leads in to a line with a colon (a correction): no caption
+    (ART + ["In Listing 3 der letzten Ausgabe muss es heissen:"] + ["20 GOTO 10"] + ART, [], [20]),
+    (ART + ["Zu Listing 2 noch ein Hinweis:", "5 POKE 53280,0"] + ART, [], [5]),
 ])
 def test_a_one_line_reading_is_a_listing_only_with_its_caption_or_its_listing(rows, listings, fragments):
     result = scan_all(ARTICLE + "\n".join(rows) + "\n" + ARTICLE, "page.txt")
@@ -248,6 +252,27 @@ def test_a_one_line_reading_is_a_listing_only_with_its_caption_or_its_listing(ro
     assert [f.numbers[0][0] for f in result.fragments] == fragments
     text = report(result.listings, "page.txt", None, result.fragments)
     assert text.count("possible fragment, not a program") == len(fragments)
+
+
+def _mse_rows(header: bool, rows: int) -> list[str]:
+    lines = FORMATS["mse-1.0"].write(bytes([0x00, 0xC0]) + bytes(range(0x20, 0x20 + 8 * rows)), "DEMO").splitlines()
+    return lines[:2] + lines[2:2 + rows] if header else lines[2:2 + rows]
+
+
+@pytest.mark.parametrize("header, rows, listings, fragments", [
+    # one row of MSE shape with no header: a table's row or a row OCR split off; a fragment
+    (False, 1, [], [0xC000]),
+    # with its header, or with more rows, a listing a person types
+    (True, 1, [1], []),
+    (False, 3, [3], []),
+    (True, 3, [3], []),
+])
+def test_an_mse_reading_of_one_row_without_its_header_is_a_fragment(header, rows, listings, fragments):
+    result = scan_all(ARTICLE + "\n".join(ART + _mse_rows(header, rows) + ART) + "\n", "page.txt")
+    assert [len(f.numbers) for f in result.listings] == listings, report(result.listings, "page.txt", None, result.fragments)
+    assert [f.numbers[0][0] for f in result.fragments] == fragments
+    text = report(result.listings, "page.txt", None, result.fragments)
+    assert text.count("possible fragment, not a program: one mse-1.0 row ($C000) with no header") == len(fragments)
 
 
 def test_a_fragment_is_reported_and_no_program_is_written(tmp_path, capsys):

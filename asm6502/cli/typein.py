@@ -45,6 +45,8 @@ def build_parser() -> argparse.ArgumentParser:
     add_path_argument(s, "-o", "--output", role=OUTPUT_FOLDER, metavar="DIR",
                       help="write the programs and report.txt into this folder (made if missing)")
     s.add_argument("--force", action="store_true", help="with -o: write the programs of listings not whole too")
+    s.add_argument("--no-progress", action="store_true",
+                   help="no progress bar on stderr (there is none anyway when stderr is not a terminal)")
     add_path_argument(s, "--d64", role=OUTPUT, what="disk image", metavar="FILE",
                       help="also write a .d64 disk image holding every program that came back whole")
     register(sub)
@@ -60,7 +62,16 @@ def _scan(args: argparse.Namespace, files: Files) -> int:
         text = raw.decode("utf-8")
     except UnicodeDecodeError:
         text = raw.decode("latin-1")  # old OCR output
-    result = scan_all(text, name)
+    bar = None
+    if not args.no_progress and sys.stderr.isatty():
+        from tqdm import tqdm
+
+        bar = tqdm(total=text.count("\n") + 1, unit="row", desc="scan", file=sys.stderr, leave=False)
+    try:
+        result = scan_all(text, name, (lambda row, _total: bar.update(row - bar.n)) if bar else None)
+    finally:
+        if bar is not None:
+            bar.close()
     found, loose = result.listings, result.fragments
     if not found and not loose:
         raise DiagnosticError([error(f"{name}: no type-in listing found (MSE lines, or BASIC lines with <NNN>)")])

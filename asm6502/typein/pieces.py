@@ -15,9 +15,10 @@ A listing without checksums whose first lines OCR ran into the end of the articl
 reads them from there (:func:`led_in`).
 
 A listing of one line that stays apart and has no caption of its own (``Listing ...`` on a row
-next to it) is no program a person types: a line of an example in running text, a row of a table
-or of prose that reads as BASIC, a line split off a listing where its number fits nowhere.  The
-scan reports it as a possible fragment and writes no program of it.
+next to it), or an MSE reading of one row without its header, is no program a person types: a
+line of an example in running text, a row of a table or of prose that reads as BASIC or as an
+MSE row, a line split off a listing where its number fits nowhere.  The scan reports it as a
+possible fragment and writes no program of it.
 """
 
 from __future__ import annotations
@@ -142,14 +143,24 @@ def _lead_in(row: str, f: Found) -> str | None:
 
 def fragments(found: list[Found], page: Page) -> tuple[list[Found], list[Found]]:
     """(the listings, the possible fragments) of *found*: a fragment is a listing of one line,
-    without a checksum that verifies it, with no caption of its own."""
+    without a checksum that verifies it, or an MSE reading of one row without its header
+    (:func:`lone_mse_row`), with no caption of its own."""
     listings: list[Found] = []
     loose: list[Found] = []
     for f in found:
         lone = family(f.format) in JOINABLE and len(f.numbers) == 1 and f.reading.verified + f.reading.repaired == 0
         held = {r for g in found if g is not f for r in range(g.line, g.last_line + 1)}
-        (loose if lone and not page.captioned(f.line, held) else listings).append(f)
+        (loose if (lone or lone_mse_row(f)) and not page.captioned(f.line, held) else listings).append(f)
     return listings, loose
+
+
+def lone_mse_row(f: Found) -> bool:
+    """An MSE reading of one row and no ``PROGRAMM :`` header: no listing a person types (MSE
+    asks for the start and end address the header gives), but a row of hex-looking words in the
+    article whose last one happens to check (a table, an address with its postcode) or a row
+    split off a listing.  One row's checksum is one byte: a row of prose that reads as one
+    verifies by chance one time in 256."""
+    return f.format.startswith("mse-") and len(f.numbers) == 1 and not f.headed
 
 
 

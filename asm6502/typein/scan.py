@@ -24,6 +24,7 @@ magazine printed next to it (``Listing 1. »Disk-Designer« ...``), and the page
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 from asm6502.basic.tokenizer import link_program
@@ -48,7 +49,8 @@ class Found:
     last_line: int = 0  # the last row of the text the listing holds
     page: int | None = None  # the page the magazine's footer gives, when one is near
     source: str = ""  # a Profi-Ass listing's source text
-    numbers: tuple[tuple[int, int], ...] = ()  # (line number, row) of each line, for the families pieces.py joins
+    numbers: tuple[tuple[int, int], ...] = ()  # (line number, row) of each line; an MSE listing's (address, row)
+    headed: bool = False  # an MSE listing: its ``PROGRAMM :`` header was read
 
     @property
     def line(self) -> int:
@@ -66,8 +68,11 @@ def scan(text: str, filename: str = "<input>") -> list[Found]:
     return scan_all(text, filename).listings
 
 
-def scan_all(text: str, filename: str = "<input>") -> Scan:
-    """Every type-in listing in *text* and the possible fragments, each in the order they start."""
+def scan_all(text: str, filename: str = "<input>", progress: Callable[[int, int], None] | None = None) -> Scan:
+    """Every type-in listing in *text* and the possible fragments, each in the order they start.
+    *progress* is told (rows read, rows in all) as the Checksummer stretches are read, where a
+    scan's time goes (a whole issue's text takes seconds, each listing's fixes ranked)."""
+    total = text.count("\n") + 1
     found: list[Found] = []
     taken: set[int] = set()  # rows an MSE or Checksummer listing holds
     for r in mse_read.read_listings(text, filename):
@@ -78,9 +83,9 @@ def scan_all(text: str, filename: str = "<input>") -> Scan:
         taken.update(rows)
         found.append(Found(name, (r.name or "").strip(), Reading(
             name, r.prg, r.count("verified"), r.count("repaired"), r.count("bad"), min(rows), r.diagnostics),
-            max(rows)))
+            max(rows), numbers=tuple((x.address, x.line) for x in r.report), headed=r.name is not None))
     columned = set_columns_back(text)
-    for c in _checksummer_listings(columned, filename, taken):
+    for c in _checksummer_listings(columned, filename, taken, (lambda row: progress(row, total)) if progress else None):
         taken.update(range(min(x.line for x in c.lines), max(x.line for x in c.lines) + 1))
         found.append(_cs_found(c))
     taken.update(n for n, (a, b) in enumerate(zip(text.split("\n"), columned.split("\n")), start=1) if a != b)
@@ -102,8 +107,10 @@ def scan_all(text: str, filename: str = "<input>") -> Scan:
     named = [Found(f.format, f.title or _caption_row_after(text_rows, f.last_line) or caption(text_rows, f.line, f.last_line)
                    or _caption_within(text_rows, f),
                    f.reading, f.last_line,
-                   _page(footers, f.line, f.last_line), f.source, f.numbers) for f in found]
+                   _page(footers, f.line, f.last_line), f.source, f.numbers, f.headed) for f in found]
     listings, loose = pieces.fragments(sorted(named, key=lambda f: f.line), page)
+    if progress is not None:
+        progress(total, total)
     return Scan(listings, loose)
 
 
@@ -221,13 +228,16 @@ def _caption_in(row: str) -> re.Match[str] | None:
     """The caption in a cell of *row*: a cell that starts with 'Listing', a short one that names
     it, or one where it follows a listing's last checksum ('... <178> Listing 1. Die User-Port-
     Alarmanlage', 10/85 p. 131) -- not the article's sentence about it ('In Listing 1 ist ein
-    kleines Beispielprogramm zu finden, ...', 10/85 p. 18)."""
+    kleines Beispielprogramm zu finden, ...', 10/85 p. 18), short ones too when they lead in to
+    what follows with a colon (a correction: '... in Listing 3 muß Zeile 120 so lauten:')."""
     for cell in row.split("\t"):
         m = CAPTION.search(cell)
         if m is None:
             continue
         before = cell[: m.start()].rstrip()
-        if not before or before[-1] == ">" or _CAPTION_ROW.match(cell) or len(cell.strip()) <= MAX_CAPTION:
+        if not before or before[-1] == ">" or _CAPTION_ROW.match(cell):
+            return m
+        if len(cell.strip()) <= MAX_CAPTION and not cell.rstrip().endswith(":"):
             return m
     return None
 
@@ -431,14 +441,16 @@ def _verifies(c: cs_read.ReadResult) -> bool:
     return bool(c.lines) and any(x.status in ("verified", "repaired") for x in c.lines)
 
 
-def _checksummer_listings(text: str, filename: str, taken: set[int]) -> list[cs_read.ReadResult]:
+def _checksummer_listings(text: str, filename: str, taken: set[int],
+                          reached: Callable[[int], None] | None = None) -> list[cs_read.ReadResult]:
     """The Checksummer listings of *text*, stretch by stretch; a listing the magazine printed over
     a page break (its caption, the page footer, maybe the next article's first rows between) is one:
     the last listing of a stretch and the first of the next are read as one when the numbers go on
     (the next one's first line above the last one's) and the captions after them name the same
     listing ('Listing 2. Demoprogramm zu »Hyperscreen«' and '... (Schluß)'), with no other
     listing's rows (*taken*) between.  The stretches cut at the prose alone; a stretch's reading
-    may hold several listings (numbers that start again), so the rule looks at listings."""
+    may hold several listings (numbers that start again), so the rule looks at listings.
+    *reached* is told each stretch's last row once it is read."""
     rows = text.split("\n")
     listings: list[cs_read.ReadResult] = []
     for lo, hi in _stretches(text):
@@ -450,6 +462,8 @@ def _checksummer_listings(text: str, filename: str, taken: set[int]) -> list[cs_
                 listings[-1] = again[0]
                 here = here[1:]
         listings.extend(here)
+        if reached is not None:
+            reached(hi)
     return listings
 
 
@@ -541,6 +555,11 @@ def report(found: list[Found], filename: str, written: dict[int, str] | None = N
     for f in loose:
         number = f.numbers[0][0] if f.numbers else 0
         page = f" (p. {f.page})" if f.page is not None else ""
+        if f.format.startswith("mse-"):
+            rows.append(f"- line {f.line}{page}: possible fragment, not a program: one {f.format} row (${number:04X}) "
+                        f"with no header and no caption; check the print: a row of a listing whose header "
+                        f"OCR lost (type it into that one) or of the article (nothing to type)")
+            continue
         rows.append(f"- line {f.line}{page}: possible fragment, not a program: one {f.format} line ({number}) with no "
                     f"caption and no listing its number goes on; check the print: a line of a listing "
                     f"(type it into that one) or of the article (nothing to type)")
