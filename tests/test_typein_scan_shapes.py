@@ -245,6 +245,18 @@ def test_pieces_that_are_two_listings_stay_apart(rows, listings):
     # a sentence that names a listing and leads in to a line with a colon (a correction): no caption
     (ART + ["In Listing 3 der letzten Ausgabe muss es heissen:"] + ["20 GOTO 10"] + ART, [], [20]),
     (ART + ["Zu Listing 2 noch ein Hinweis:", "5 POKE 53280,0"] + ART, [], [5]),
+    # a one-line program in the text: it prints, it reads its input or runs again, it jumps nowhere else
+    (ART + ['10 PRINT CHR$(205.5+RND(1));:GOTO 10'] + ART, [1], []),
+    (ART + ['6 INPUT "ZAHL";Z:PRINT Z*Z'] + ART, [1], []),
+    (ART + ['1 GET A$:IF A$="" THEN 1:PRINT ASC(A$)'] + ART, [1], []),
+    (ART + ['100 ON X GOTO 100,100:PRINT X:INPUT X'] + ART, [1], []),
+    # ... but not a line quoted from a listing: it jumps elsewhere, prints nothing, or is one statement
+    (ART + ['20 INPUT A:PRINT A:GOTO 10'] + ART, [], [20]),
+    (ART + ['20 GET A$:IF A$="" THEN 20'] + ART, [], [20]),
+    (ART + ['30 PRINT "ENDE"'] + ART, [], [30]),
+    (ART + ['40 PRINT A:A=A+1'] + ART, [], [40]),
+    (ART + ['50 PRINT "GOTO 50":INPUT A:GOSUB 900'] + ART, [], [50]),
+    (ART + ['60 INPUT A:REM PRINT A'] + ART, [], [60]),
 ])
 def test_a_one_line_reading_is_a_listing_only_with_its_caption_or_its_listing(rows, listings, fragments):
     result = scan_all(ARTICLE + "\n".join(rows) + "\n" + ARTICLE, "page.txt")

@@ -18,7 +18,8 @@ A listing of one line that stays apart and has no caption of its own (``Listing 
 next to it), or an MSE reading of one row without its header, is no program a person types: a
 line of an example in running text, a row of a table or of prose that reads as BASIC or as an
 MSE row, a line split off a listing where its number fits nowhere.  The scan reports it as a
-possible fragment and writes no program of it.
+possible fragment and writes no program of it -- unless it is a program by itself
+(:func:`one_line_program`).
 """
 
 from __future__ import annotations
@@ -28,6 +29,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from asm6502.basic.tokenizer import detokenize
+from asm6502.basic.tokens import TOKEN_OF
 from asm6502.typein import plain
 
 if TYPE_CHECKING:
@@ -148,10 +151,51 @@ def fragments(found: list[Found], page: Page) -> tuple[list[Found], list[Found]]
     listings: list[Found] = []
     loose: list[Found] = []
     for f in found:
-        lone = family(f.format) in JOINABLE and len(f.numbers) == 1 and f.reading.verified + f.reading.repaired == 0
+        lone = family(f.format) in JOINABLE and len(f.numbers) == 1 and f.reading.verified + f.reading.repaired == 0 \
+            and not one_line_program(f)
         held = {r for g in found if g is not f for r in range(g.line, g.last_line + 1)}
         (loose if (lone or lone_mse_row(f)) and not page.captioned(f.line, held) else listings).append(f)
     return listings, loose
+
+
+_PRINT, _INPUTS = TOKEN_OF["PRINT"], {TOKEN_OF[k] for k in ("INPUT", "GET", "READ")}
+_JUMPS = bytes(sorted(TOKEN_OF[k] for k in ("GOTO", "GOSUB", "THEN", "RUN")))
+_TARGETS = re.compile(b"[" + _JUMPS + rb"]\s*(\d+(?:\s*,\s*\d+)*)")  # (ON ... GOTO lists several)
+_COLON, _QUOTE, _REM = 0x3A, 0x22, TOKEN_OF["REM"]
+
+
+def one_line_program(f: Found) -> bool:
+    """A plain BASIC line that is a program by itself, as the one-liners articles print in
+    their text ('10 PRINT CHR$(205.5+RND(1));:GOTO 10', a formula between an INPUT and a PRINT):
+    two statements or more, a PRINT, every jump to its own number, and it reads what it works on
+    (INPUT, GET, READ) or runs again (a jump to itself).  A line of a listing quoted in the
+    text jumps to others or prints nothing ('20 GET A$:IF A$="" THEN 20' waits for a key)."""
+    if family(f.format) != "basic" or len(f.numbers) != 1 or f.reading.bad or not f.reading.prg:
+        return False
+    lines = detokenize(f.reading.prg).lines
+    if len(lines) != 1:
+        return False
+    line = lines[0]
+    body = _outside_strings(line.body)
+    targets = {int(n) for m in _TARGETS.finditer(body) for n in m.group(1).split(b",")}
+    statements = body.count(_COLON) + 1
+    jumps_home = targets <= {line.number}
+    loops = line.number in targets
+    return statements >= 2 and _PRINT in body and jumps_home and (loops or bool(_INPUTS & set(body)))
+
+
+def _outside_strings(body: bytes) -> bytes:
+    """*body* without its strings and its REM's text (what is code of a stored line)."""
+    out = bytearray()
+    quoted = False
+    for b in body:
+        if b == _QUOTE:
+            quoted = not quoted
+        elif not quoted:
+            if b == _REM:
+                break
+            out.append(b)
+    return bytes(out)
 
 
 def lone_mse_row(f: Found) -> bool:
