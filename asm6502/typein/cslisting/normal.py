@@ -124,7 +124,7 @@ def _line_numbers(text: str, quoted: list[bool], upper: bool) -> list[Edit]:
     GOTO, GOSUB, THEN, RUN or CLOSE ('GOSUB l', 'CLOSE l'): '1'."""
     return [Edit(k, k + 1, "1", NORMAL_COST, "1 read as l, a number's place")
             for k, c in enumerate(text) if upper and c == "l" and not quoted[k]
-            and _NUMBER_AFTER.search(text[:k].upper()) and not text[k + 1 : k + 2].isalpha()]
+            and _NUMBER_AFTER.search(text[:k].upper()) and not text[k + 1 : k + 2].isupper()]
 
 
 def _percent(text: str, quoted: list[bool]) -> list[Edit]:

@@ -31,7 +31,6 @@ from asm6502.typein.cslisting.blanks import Words, settle
 from asm6502.typein.cslisting.checksum import ChecksumOptions, format_listing, line_checksum
 from asm6502.typein.cslisting.edits import Edit, Fix, apply, confusions, learn
 from asm6502.typein.cslisting.habits import Habit, habits, repaired_habits
-from asm6502.typein.cslisting.normal import compose, normal_edits
 from asm6502.typein.cslisting.layout import (
     CHECKSUM_INSIDE,
     NUMBERED,
@@ -43,6 +42,7 @@ from asm6502.typein.cslisting.layout import (
     number_readings,
     read_checksum,
 )
+from asm6502.typein.cslisting.normal import compose, normal_edits
 from asm6502.typein.cslisting.numbers import restore
 from asm6502.typein.cslisting.rank import MAX_LINE_TEXTS, Tried, keyword_join, rank_fixes
 from asm6502.typein.cslisting.recut import recut
@@ -499,6 +499,8 @@ def _check(records: list[Record], src: _Source, version: int, upper: bool,
                 _conclude(rec, printed, body, computed, cs_where, read_jointly[0], upper, options, diags, reports, at,
                           why=read_jointly[1])
                 continue
+            if read_jointly is not None:  # (offered beside the line's own fixes, the cheaper of a text kept)
+                fixes = _merged(fixes, read_jointly[0])
         _conclude(rec, printed, body, computed, cs_where, fixes, upper, options, diags, reports, at,
                   sure=bool(known), skipped=tried.skipped, why=why, wide_left=tried.wide_left)
     _settle_blanks(reports, records, upper, options, diags, src)
@@ -589,6 +591,16 @@ def _joint(rec: Record, printed: str, upper: bool, options: ChecksumOptions, lea
     witness = ("the listing prints " + ", ".join(f"'{w.upper()}'" for w in words) + " in other lines") if words \
         else "no other reading comes near it" if sole else "a habit of the listing's"
     return found, f"; read with its near-certain misreadings at once ({named}), then {witness}"
+
+
+def _merged(fixes: list[Fix], more: list[Fix]) -> list[Fix]:
+    """Two rankings' fixes of one line, cheapest first, each text once (its cheaper fix)."""
+    best: dict[tuple[str, int | None], Fix] = {}
+    for f in [*fixes, *more]:
+        key = (f.text, f.checksum)
+        if key not in best or f.cost < best[key].cost:
+            best[key] = f
+    return sorted(best.values(), key=lambda f: (f.cost, f.text))
 
 
 def _familiar_chance(tried: Tried, printed: str, upper: bool, lexicon: Lexicon, number: int) -> Callable[[float], float]:
