@@ -34,11 +34,9 @@ NORMAL_COST = 0.5  # each near-certain reading (a habit's cost: the likeliest mi
 _LETTER_OF = {"0": "O", "1": "I", "5": "S", "8": "B", "6": "G", "Q": "O", "D": "O"}
 _DIGIT_LETTER = {"0": "O", "1": "I", "5": "S", "8": "B"}  # a digit where a variable's letter stands
 _KEYWORDS = tuple(sorted((kw for kw in KEYWORDS if kw.isalpha() and len(kw) >= 4), key=len, reverse=True))
-# the keywords that open a statement (no function, no THEN, TO, AND ...: those go on an expression)
-_STATEMENTS = tuple(sorted(("END", "FOR", "NEXT", "DATA", "INPUT", "DIM", "READ", "LET", "GOTO", "RUN", "IF",
-                            "RESTORE", "GOSUB", "RETURN", "REM", "STOP", "ON", "WAIT", "LOAD", "SAVE", "VERIFY",
-                            "DEF", "POKE", "PRINT", "CONT", "LIST", "CLR", "CMD", "SYS", "OPEN", "CLOSE", "GET",
-                            "NEW"), key=len, reverse=True))
+# the keywords that open a statement: the ROM's table up to NEW ($A2), before TAB(, TO, THEN, the
+# operators and the functions, which go on an expression
+_STATEMENTS = tuple(sorted((kw for kw in KEYWORDS[: KEYWORDS.index("NEW") + 1] if kw.isalpha()), key=len, reverse=True))
 MAX_ROUNDS = 3  # one reading may open the place of the next ('s 0=0' -> ': 0=0' -> ': O=0')
 _NUMBER_AFTER = re.compile(r"(?:GOTO|GOSUB|THEN|RUN|CLOSE) *$")
 _PRINTS = re.compile(r"PRINT|INPUT|\?", re.IGNORECASE)
