@@ -40,6 +40,7 @@ _STATEMENTS = tuple(sorted((kw for kw in KEYWORDS[: KEYWORDS.index("NEW") + 1] i
 MAX_ROUNDS = 3  # one reading may open the place of the next ('s 0=0' -> ': 0=0' -> ': O=0')
 _NUMBER_AFTER = re.compile(r"(?:GOTO|GOSUB|THEN|RUN|CLOSE) *$")
 _PRINTS = re.compile(r"PRINT|INPUT|\?", re.IGNORECASE)
+_ASSIGNS = re.compile(r"[A-Z0158][A-Z0-9]?[$%]? *[=(]")
 _WORD = re.compile(r"[A-Za-z0-9]+")
 _PERCENT = re.compile(r"(?<=[A-Z])([A-Z0-9]?)7\.(?= *[=),;:]| *$)")
 
@@ -108,7 +109,8 @@ def _statement_ends(text: str, quoted: list[bool], upper: bool) -> list[Edit]:
             continue
         after = text[k + 1 :].lstrip(" ").upper()
         left = text[:k].rstrip(" ")
-        opens = after.startswith(_STATEMENTS) or re.match(r"[A-Z0-9]? *=", after[1:]) is not None and after[:1].isalpha()
+        # (an assignment opens it: a name, a digit misread for its letter too, '=' or an array's '(')
+        opens = after.startswith(_STATEMENTS) or _ASSIGNS.match(after) is not None
         ends = not left or left[-1] in "0123456789)\";" or left.upper().endswith(_STATEMENTS) or c == ";"
         if c == "5":  # (a digit set apart after a number is no number of it only before a keyword)
             opens = after.startswith(_STATEMENTS)
