@@ -85,7 +85,7 @@ TUNED = [
     # 3 verified lines differ from the disk: 170 and 840 were printed differently from the disk
     # (their printed checksums verify the print), 540 reads two shifted letters as one other
     # shifted letter whose rotated bits sum to the same checksum
-    ("8510-p32-floppy-adjust.ocr.txt", 0, "8510-floppy-adjust.disk.txt", (75, 75, 29, 3, 23, 0, 23, 0, 72, 7, 11)),
+    ("8510-p32-floppy-adjust.ocr.txt", 0, "8510-floppy-adjust.disk.txt", (75, 75, 29, 3, 23, 0, 23, 0, 72, 9, 11)),
     # 10/85 p. 54-56: one column, DATA lines with l for 1, lines broken over rows, a block of
     # 12 lines OCR read column by column; three REM rules lost at a line's end (900, 1000, 1864)
     # are offered first, not taken (no gap shows them: verdict._sure_rule)
@@ -100,7 +100,7 @@ LATER = [
     # the lines broken over rows, '$' read as 't' all over the page (a habit its 20 sure repairs
     # show: habits.repaired_habits), shifted letters; line 40010
     # in the row of 40000's checksum, which OCR set against the text ('At-----<019> 40010 IF')
-    ("8510-p73-hypra-text.ocr.txt", 0, "8510-hypra-text.disk.txt", (118, 118, 46, 1, 36, 0, 36, 0, 117, 3, 6)),
+    ("8510-p73-hypra-text.ocr.txt", 0, "8510-hypra-text.disk.txt", (118, 118, 46, 1, 39, 0, 33, 0, 117, 2, 5)),
     # 10/85 p. 74: "ZLOADER" (Listing 3), two columns as tab-separated cells; the print has ':'
     # where the disk has REM blocks (4900, 7000); rows that go on with a line and start with
     # digits ('63', '99 THEN 5042', '152)' before the line's checksum) are the line's, not lines
@@ -112,7 +112,7 @@ LATER = [
     ("8510-p74-zloader-aender.ocr.txt", 0, "8510-zloader-aender.disk.txt", (32, 32, 1, 0, 0, 0, 31, 0, 32, 23, 24)),
     # 9/85 p. 73: "Blinker", Listing 2 the demo (shifted letters in
     # DATA strings, '$' read as '^') and Listing 1 the loader (DATA lines)
-    ("8509-p73-blinker.ocr.txt", 0, "8509-blinker-demo.disk.txt", (28, 28, 9, 0, 8, 0, 11, 0, 28, 0, 2)),
+    ("8509-p73-blinker.ocr.txt", 0, "8509-blinker-demo.disk.txt", (28, 28, 9, 0, 12, 0, 7, 0, 28, 0, 0)),
     ("8509-p73-blinker.ocr.txt", 1, "8509-blinker.disk.txt", (11, 11, 10, 1, 1, 0, 0, 0, 10, 0, 0)),
     # 9/85 p. 70-71: "Disk-Designer", two columns with the right column's numbers in
     # cells of their own; 5 verified lines differ from the disk only by blanks OCR put into or
@@ -121,13 +121,13 @@ LATER = [
     # a speck touching the checksum, 'i0i0' on p. 73)
     # (lines 1110 and 1120 ran together, 1120's row without its number: read again, recut.py;
     # so 870/880 and 1330-1370, witnessed by sure repairs of their ':' read as 's')
-    ("8509-p70-disk-designer.ocr.txt", 0, "8509-disk-designer.disk.txt", (249, 249, 112, 5, 111, 0, 25, 1, 248, 5, 6)),
+    ("8509-p70-disk-designer.ocr.txt", 0, "8509-disk-designer.disk.txt", (249, 249, 112, 5, 111, 0, 25, 1, 248, 6, 7)),
     # 11/85 p. 89: "Sichere INPUT-Routine",
     # Listing 3 up to "Fortsetzung auf Seite 95", one column; '$' read as 'T' all over the page
     # (PAT, INT, MIDT: the listing's habit, learned from 18 lines that verify with it, habits.py),
     # a field '<242x' (1 unchecked line is counted bad); lines 1000-1110 ran together with their
     # checksums read row by row (recut.py: 9 lines more read)
-    ("8511-p89-input-routine.ocr.txt", 0, "8511-input-routine.disk.txt", (108, 108, 59, 0, 30, 0, 18, 1, 107, 6, 7)),
+    ("8511-p89-input-routine.ocr.txt", 0, "8511-input-routine.disk.txt", (108, 108, 59, 0, 32, 0, 16, 1, 107, 6, 7)),
 ]
 MEASURED = TUNED + LATER
 

@@ -155,7 +155,7 @@ def suspect(text: str, k: int, upper: bool) -> bool:
     if c.isdigit() and k >= 2 and k + 2 < len(text) and left == " " == right and text[k - 2].isalpha() \
             and text[k + 2].isalpha():
         return True  # a letter of a word set letter-spaced ('C 0 D E S C H L 0 S S'; 10/85 p. 132)
-    if c == ";" and not quote_flags(text)[k] and not _PRINTS.search(statement_before(text, k)):
+    if c == ";" and not quote_flags(text)[k] and stray_semicolon(text, k):
         return True  # ';' belongs to PRINT and INPUT only ('FOR 1=1 TO 23;O$=...', 10/85 p. 54)
     if c.isdigit() and (not text[:k].strip() or text[:k].rstrip().endswith(":")) \
             and not statement_before(text, k).strip() and not quote_flags(text)[k]:
@@ -204,6 +204,12 @@ def _after_keyword(text: str, k: int) -> bool:
 _FUNCTION_BEFORE = re.compile(r"(?<![A-Za-z])(?:CHR\$|LEFT\$|RIGHT\$|MID\$|STR\$|VAL|ASC|LEN|PEEK|SGN|INT|ABS|USR|FRE|POS|SQR|RND|TAB|SPC"
                               r"|LOG|EXP|COS|SIN|TAN|ATN) *$")
 _PRINTS = re.compile(r"PRINT|INPUT|CMD|\?", re.IGNORECASE)
+
+
+def stray_semicolon(text: str, k: int) -> bool:
+    """text[k], a ';' outside quotes, stands in a statement that is no PRINT, INPUT or CMD: BASIC
+    has no place for it there."""
+    return not _PRINTS.search(statement_before(text, k))
 
 
 def keywords_at(text: str) -> dict[int, tuple[int, str]]:

@@ -42,6 +42,7 @@ from asm6502.typein.cslisting.layout import (
     number_readings,
     read_checksum,
 )
+from asm6502.typein.cslisting.normal import compose, normal_edits
 from asm6502.typein.cslisting.numbers import restore
 from asm6502.typein.cslisting.rank import MAX_LINE_TEXTS, Tried, keyword_join, rank_fixes
 from asm6502.typein.cslisting.recut import recut
@@ -490,6 +491,16 @@ def _check(records: list[Record], src: _Source, version: int, upper: bool,
                                               _familiar_chance(tried, printed, upper, lexicon, rec.number))
         why = ("; every name it makes the listing's other lines use (" + ", ".join(f"'{n}'" for n in known)
                + ") and no other such reading comes near it") if known else ""
+        if not known:  # the near-certain misreadings read at once, the rest ranked anew (normal.py)
+            joint = Tried(budget=min(MAX_LINE_TEXTS, max(0, LISTING_TEXTS - spent)))
+            read_jointly = _joint(rec, printed, upper, options, learned, habit_pairs, vocabulary, joint)
+            spent += joint.read
+            if read_jointly is not None and read_jointly[1]:
+                _conclude(rec, printed, body, computed, cs_where, read_jointly[0], upper, options, diags, reports, at,
+                          why=read_jointly[1])
+                continue
+            if read_jointly is not None:  # (offered beside the line's own fixes, the cheaper of a text kept)
+                fixes = _merged(fixes, read_jointly[0])
         _conclude(rec, printed, body, computed, cs_where, fixes, upper, options, diags, reports, at,
                   sure=bool(known), skipped=tried.skipped, why=why, wide_left=tried.wide_left)
     _settle_blanks(reports, records, upper, options, diags, src)
@@ -538,6 +549,58 @@ def _settled_fixes(r: LineReport, words: Words, upper: bool, options: ChecksumOp
         if j < len(fixes):
             fixes[j] = f"{fixes[j]}; " + "; ".join(why)
     return replace(r, fixed_texts=tuple(texts), fixes=tuple(fixes))
+
+
+def _joint(rec: Record, printed: str, upper: bool, options: ChecksumOptions, learned: frozenset[tuple[str, str]],
+           habit_pairs: frozenset[tuple[str, str]], vocabulary: Vocabulary,
+           tried: Tried) -> tuple[list[Fix], str] | None:
+    """A line still bad read with its near-certain misreadings read at once (:mod:`.normal`) and
+    what they leave ranked as the second ranking ranks (deep, the listing's confusions and
+    habits): (the fixes, as edits of the line as printed; why the best is taken, "" when it is
+    not).  Taken as a line still bad is, only with a second witness (:func:`.verdict.confirmed`,
+    :func:`.verdict.sole_reading`, :func:`.verdict.habitual`) on the line as read jointly; one that
+    verifies so with nothing left to change, when it shows no damage and no reading of it ranked
+    comes within twice the margin.  None: no near-certain misreading, or nothing found."""
+    assert rec.checksum is not None
+    first = normal_edits(printed, upper, habit_pairs)
+    if not first:
+        return None
+    text = apply(printed, first)
+    fixes = rank_fixes(rec.number, text, rec.checksum, upper, options, learned=learned, deep=True, tried=tried,
+                       habits=habit_pairs)
+    cost = sum(e.cost for e in first)
+    verifies = checksum_of(rec.number, text, upper, options) == rec.checksum
+    if verifies:  # (the line as read jointly, first: the reading the ranking's fixes are rivals of)
+        fixes = [Fix(0.0, text, (), True), *(f for f in fixes if f.checksum is None)]
+    found = [Fix(cost + f.cost, f.text, compose(printed, first, f.edits), f.evidence, f.checksum)
+             if f.checksum is None else f for f in fixes]
+    if not fixes or fixes[0].checksum is not None:
+        return (found, "") if found else None
+    named = ", ".join(dict.fromkeys(e.why for e in first))
+    stopped = tried.skipped or tried.wide_left
+    if verifies:
+        sure = not stopped and shows_damage(text, upper) is None and not damage_left(text, upper) \
+            and all(f.cost >= 2 * AUTO_MARGIN for f in fixes[1:])
+        return found, (f"; read with its near-certain misreadings at once ({named}), it verifies" if sure else "")
+    words = None if stopped else confirmed(fixes, upper, text, vocabulary, rec.number)
+    sole = not stopped and words is None and sole_reading(
+        fixes, upper, tried.takeable_chance(fixes[0].cost + 2 * AUTO_MARGIN, text, upper))
+    usual = not stopped and words is None and not sole and habitual(fixes, upper, tried.habit_chance(fixes[0].cost))
+    if not (words or sole or usual):
+        return found, ""
+    witness = ("the listing prints " + ", ".join(f"'{w.upper()}'" for w in words) + " in other lines") if words \
+        else "no other reading comes near it" if sole else "a habit of the listing's"
+    return found, f"; read with its near-certain misreadings at once ({named}), then {witness}"
+
+
+def _merged(fixes: list[Fix], more: list[Fix]) -> list[Fix]:
+    """Two rankings' fixes of one line, cheapest first, each text once (its cheaper fix)."""
+    best: dict[tuple[str, int | None], Fix] = {}
+    for f in [*fixes, *more]:
+        key = (f.text, f.checksum)
+        if key not in best or f.cost < best[key].cost:
+            best[key] = f
+    return sorted(best.values(), key=lambda f: (f.cost, f.text))
 
 
 def _familiar_chance(tried: Tried, printed: str, upper: bool, lexicon: Lexicon, number: int) -> Callable[[float], float]:

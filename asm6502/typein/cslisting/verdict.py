@@ -22,6 +22,7 @@ from asm6502.typein.cslisting.edits import (
     quote_flags,
     readable,
     statement_before,
+    stray_semicolon,
     suspect,
 )
 from asm6502.typein.cslisting.grammar import misread_data_items, syntax_error
@@ -106,6 +107,8 @@ def damage_left(text: str, upper: bool) -> bool:
             return True  # a statement never begins with a digit
         if c.isalpha() and left.isdigit() and right.isdigit():
             return True
+        if c == ";" and stray_semicolon(text, k):
+            return True  # ';' outside a PRINT or INPUT list ('L=2;0=O+1')
     if "DATA" in text.upper() and misread_data_items(text):
         return True  # a number in a DATA list of numbers with a look-alike letter in it
     body = line_body(text, upper)
