@@ -161,13 +161,13 @@ def fragments(found: list[Found], page: Page) -> tuple[list[Found], list[Found]]
 _PRINT, _INPUTS = TOKEN_OF["PRINT"], {TOKEN_OF[k] for k in ("INPUT", "GET", "READ")}
 _JUMPS = bytes(sorted(TOKEN_OF[k] for k in ("GOTO", "GOSUB", "THEN", "RUN")))
 _TARGETS = re.compile(b"[" + _JUMPS + rb"]\s*(\d+(?:\s*,\s*\d+)*)")  # (ON ... GOTO lists several)
-_COLON, _QUOTE, _REM = 0x3A, 0x22, TOKEN_OF["REM"]
+_COLON = 0x3A
 
 
 def one_line_program(f: Found) -> bool:
     """A plain BASIC line that is a program by itself, as the one-liners articles print in
     their text ('10 PRINT CHR$(205.5+RND(1));:GOTO 10', a formula between an INPUT and a PRINT):
-    two statements or more, a PRINT, every jump to its own number, and it reads what it works on
+    two statements or more, a PRINT, every jump to its own number (outside strings, REM and DATA), and it reads what it works on
     (INPUT, GET, READ) or runs again (a jump to itself).  A line of a listing quoted in the
     text jumps to others or prints nothing ('20 GET A$:IF A$="" THEN 20' waits for a key)."""
     if family(f.format) != "basic" or len(f.numbers) != 1 or f.reading.bad or not f.reading.prg:
@@ -176,26 +176,12 @@ def one_line_program(f: Found) -> bool:
     if len(lines) != 1:
         return False
     line = lines[0]
-    body = _outside_strings(line.body)
+    body = plain.outside_strings(line.body)
     targets = {int(n) for m in _TARGETS.finditer(body) for n in m.group(1).split(b",")}
     statements = body.count(_COLON) + 1
     jumps_home = targets <= {line.number}
     loops = line.number in targets
     return statements >= 2 and _PRINT in body and jumps_home and (loops or bool(_INPUTS & set(body)))
-
-
-def _outside_strings(body: bytes) -> bytes:
-    """*body* without its strings and its REM's text (what is code of a stored line)."""
-    out = bytearray()
-    quoted = False
-    for b in body:
-        if b == _QUOTE:
-            quoted = not quoted
-        elif not quoted:
-            if b == _REM:
-                break
-            out.append(b)
-    return bytes(out)
 
 
 def lone_mse_row(f: Found) -> bool:

@@ -351,7 +351,7 @@ def _bodies(stretch: list[Line]) -> tuple[str, list[bytes | None], list[bool]]:
     seven = [_v7_body(line.text) for line in stretch]
     good7 = [b is not None and basic_grammatical(b, v7.STATEMENT_STARTS) for b in seven]
     # (7.0 reads capitals whatever the case: it is taken only for lines its own keywords make read)
-    gained = [g7 and not g2 and b is not None and max(_outside_strings(b), default=0) >= 0xCC
+    gained = [g7 and not g2 and b is not None and max(outside_strings(b), default=0) >= 0xCC
               for g2, g7, b in zip(good2, good7, seven, strict=True)]
     if any(gained) and sum(good7) > sum(good2):
         return "basic-7.0", seven, good7
@@ -399,7 +399,7 @@ def short_basic(stretch: list[Line], filename: str) -> PlainListing | None:
     language, bodies, good = _bodies(stretch)
     if not all(good) or any(len(f"{line.number} {line.text}") > SHORT_TYPED for line in stretch):
         return None
-    code = [_outside_strings(b) for b in bodies if b is not None]
+    code = [outside_strings(b) for b in bodies if b is not None]
     if any(prose_left(line.text) for line in stretch) or not any(
             any(s.strip()[:1] and s.strip()[0] in (v7.STATEMENT_STARTS if language == "basic-7.0" else _STATEMENT_TOKENS)
                 for s in c.split(b":")) for c in code):
@@ -418,7 +418,7 @@ def prose_left(text: str) -> bool:
     return bool(_PROSE_WORD.search(_KEYWORDS.sub(" ", _STRINGS.sub(" ", text))))
 
 
-def _outside_strings(body: bytes) -> bytes:
+def outside_strings(body: bytes) -> bytes:
     """A crunched line without what stands in quotes, after REM and after DATA (up to a ':')."""
     out = bytearray()
     quote = data = False
