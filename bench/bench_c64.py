@@ -165,6 +165,83 @@ count    .wor 0
 """
 
 
+#: each bank-switching workload beside the same code without the switches (the port writes
+#: go to $02 instead of $01, the text lies in plain RAM at $4000): (label, name, switching, plain)
+SWITCHING = (
+    ("bank switching", "banking", BANKING, BANKING.replace("sta $01", "sta $02")),
+    ("RAM under ROM", "under_rom", UNDER_ROM,
+     UNDER_ROM.replace("#$e0", "#$40").replace("#$f0", "#$50").replace("sta $01", "sta $02")
+     .replace("stx $01", "stx $02")),
+)
+
+
+class Workloads:
+    """The workloads on one set of ROM images, each a function that runs it once and returns
+    the cycles it took (the game: its instructions); the ones after the boot start from the
+    same machine at READY.  bench/count_c64.py counts their instructions."""
+
+    def __init__(self, images):
+        self.images = images
+        self.ready = session.boot(images)
+        self.state = self.ready.save_state()
+
+    def boot(self):
+        m = C64(self.images)
+        stop = m.run(session.BOOT_LIMIT)
+        assert stop.reason == "idle", stop
+        return m.cpu.cycles
+
+    def _program(self, prg: bytes, limit: int):
+        ready, state = self.ready, self.state
+
+        def workload():
+            ready.load_state(state)
+            start = ready.cpu.cycles
+            session.start_program(ready, prg)
+            stop = ready.run(limit)
+            assert stop.reason == "idle", stop
+            return ready.cpu.cycles - start
+
+        return workload
+
+    def basic(self):
+        return self._program(tokenize(BASIC_LOOP).prg, 500_000_000)
+
+    def machine_code(self, source: str, name: str = "workload.asm"):
+        return self._program(assemble(source, name).prg, 100_000_000)
+
+    def raster(self):
+        return self.machine_code(RASTER, "raster.asm")
+
+    def game(self, prg: bytes):
+        ready = self.ready
+        ready.load_state(self.state)
+        ready.inject_prg(prg)
+        game_state = ready.save_state()
+
+        def workload():
+            ready.load_state(game_state)
+            played = sh.play_c64(ready, sh.truthful(SECRET))
+            assert played.outcome == "OK", played
+            return played.instructions
+
+        return workload
+
+    def named(self, name: str):
+        """The workload of *name* (as bench/count_c64.py names them): boot, basic, raster,
+        banking, banking_plain, under_rom, under_rom_plain."""
+        if name == "boot":
+            return self.boot
+        if name in ("basic", "raster"):
+            return getattr(self, name)()
+        for _label, key, switching, plain in SWITCHING:
+            if name == key:
+                return self.machine_code(switching)
+            if name == key + "_plain":
+                return self.machine_code(plain)
+        raise KeyError(name)
+
+
 def clock(fn):
     wall, cpu = time.perf_counter(), time.process_time()
     value = fn()
@@ -198,83 +275,28 @@ def main() -> int:
     rows = []
     ratios = []  # (workload, its speed against the same code without the switches)
 
-    def boot():
-        m = C64(images)
-        stop = m.run(session.BOOT_LIMIT)
-        assert stop.reason == "idle", stop
-        return m.cpu.cycles
-
     print("bench_c64: boot ...", file=sys.stderr)
-    cycles, wall, cpu = best(args.rounds, boot)
+    work = Workloads(images)
+    cycles, wall, cpu = best(args.rounds, work.boot)
     rows.append(("boot to READY.", cycles, wall, cpu))
 
-    ready = session.boot(images)
-    state = ready.save_state()
-
-    def basic():
-        ready.load_state(state)
-        start = ready.cpu.cycles
-        session.start_program(ready, tokenize(BASIC_LOOP).prg)
-        stop = ready.run(500_000_000)
-        assert stop.reason == "idle", stop
-        return ready.cpu.cycles - start
-
     print("bench_c64: BASIC loop ...", file=sys.stderr)
-    cycles, wall, cpu = best(args.rounds, basic)
+    cycles, wall, cpu = best(args.rounds, work.basic())
     rows.append(("BASIC loop", cycles, wall, cpu))
 
-    def machine_code(source, name):
-        prg = assemble(source, name).prg
-
-        def workload():
-            ready.load_state(state)
-            start = ready.cpu.cycles
-            session.start_program(ready, prg)
-            stop = ready.run(100_000_000)
-            assert stop.reason == "idle", stop
-            return ready.cpu.cycles - start
-
-        return workload
-
-    # each bank-switching workload beside the same code without the switches: the port
-    # writes go to $02 instead of $01, the text lies in plain RAM at $4000
-    for label, source, control in (
-            ("bank switching", BANKING, BANKING.replace("sta $01", "sta $02")),
-            ("RAM under ROM", UNDER_ROM, UNDER_ROM.replace("#$e0", "#$40").replace("#$f0", "#$50")
-             .replace("sta $01", "sta $02").replace("stx $01", "stx $02"))):
+    for label, _key, source, control in SWITCHING:
         print(f"bench_c64: {label}, with and without switching ...", file=sys.stderr)
-        switching, plain = best_pair(args.rounds, machine_code(source, "banking.asm"),
-                                     machine_code(control, "banking.asm"))
+        switching, plain = best_pair(args.rounds, work.machine_code(source), work.machine_code(control))
         rows.append((label, *switching))
         rows.append(("  same, no switch", *plain))
         ratios.append((label, (switching[0] / switching[2]) / (plain[0] / plain[2])))
 
-    raster_prg = assemble(RASTER, "raster.asm").prg
-
-    def raster():
-        ready.load_state(state)
-        start = ready.cpu.cycles
-        session.start_program(ready, raster_prg)
-        stop = ready.run(100_000_000)
-        assert stop.reason == "idle", stop
-        return ready.cpu.cycles - start
-
     print("bench_c64: raster interrupts ...", file=sys.stderr)
-    cycles, wall, cpu = best(args.rounds, raster)
+    cycles, wall, cpu = best(args.rounds, work.raster())
     rows.append(("raster interrupts", cycles, wall, cpu))
 
-    ready.load_state(state)
-    ready.inject_prg(prg)
-    game_state = ready.save_state()
-
-    def game():
-        ready.load_state(game_state)
-        played = sh.play_c64(ready, sh.truthful(SECRET))
-        assert played.outcome == "OK", played
-        return played.instructions
-
     print("bench_c64: Superhirn II game on the C64 ...", file=sys.stderr)
-    cycles, wall, cpu = best(args.rounds, game)
+    cycles, wall, cpu = best(args.rounds, work.game(prg))
     rows.insert(2, ("Superhirn II game", cycles, wall, cpu))
 
     def stubbed():
