@@ -56,8 +56,11 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--roms", required=True, help="ROM directory")
     ap.add_argument("--tree", help="a folder or a git revision (default: this checkout)")
-    ap.add_argument("workloads", nargs="*", default=list(WORKLOADS), choices=(*WORKLOADS, []))
+    ap.add_argument("workloads", nargs="*", help=f"of {', '.join(WORKLOADS)} (default: all)")
     args = ap.parse_args()
+    unknown = sorted(set(args.workloads) - set(WORKLOADS))
+    if unknown:
+        ap.error(f"no workload {', '.join(unknown)}")
     with tempfile.TemporaryDirectory() as tmp:
         scratch = Path(tmp)
         tree = ROOT
@@ -71,7 +74,7 @@ def main() -> int:
             subprocess.run(["tar", "-x", "-C", str(tree)], input=archive, check=True)
         none = count(tree, args.roms, "none", scratch)
         print(f"none (boot to READY., the workloads built): {none / 1e6:,.1f} M")
-        for name in args.workloads:
+        for name in args.workloads or WORKLOADS:
             print(f"{name:<16} {(count(tree, args.roms, name, scratch) - none) / 1e6:>10,.1f} M", flush=True)
     return 0
 
