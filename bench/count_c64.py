@@ -1,8 +1,9 @@
 """Machine instructions of the C64 machine's workloads (bench/bench_c64.py's), counted by
 valgrind's callgrind: the same count in every run, where a timing moves by per cents on a
 shared machine.  Each workload is one run of a script that boots the machine to READY.,
-builds the workload and runs it once, less the same script that does not run it ("none"),
-byte-compiled first, ``PYTHONHASHSEED=0``.
+builds the workload (a program assembled, the assembler's modules imported) and runs it
+once, less the same script that builds it and does not run it, byte-compiled first,
+``PYTHONHASHSEED=0``.
 
 usage:
   .venv/bin/python bench/count_c64.py --roms DIR [--tree REV-OR-DIR] [WORKLOAD ...]
@@ -29,18 +30,19 @@ sys.path.insert(0, sys.argv[1] + "/bench")
 import bench_c64
 from asm6502.emu.c64 import roms, session
 work = bench_c64.Workloads(session.images(roms.find_roms(sys.argv[2]).roms))
-if sys.argv[3] != "none":
-    work.named(sys.argv[3])()
+workload = work.named(sys.argv[3])
+if sys.argv[4] == "run":
+    workload()
 """
 
 
-def count(tree: Path, roms: str, workload: str, scratch: Path) -> int:
-    """Total instructions of one run of SCRIPT for *workload* on *tree*."""
+def count(tree: Path, roms: str, workload: str, scratch: Path, run: str) -> int:
+    """Total instructions of one run of SCRIPT for *workload* on *tree* (*run*: "run" or "build")."""
     env = dict(os.environ, PYTHONHASHSEED="0", PYTHONPYCACHEPREFIX=str(scratch / "pycache"))
     env.pop("PYTHONDONTWRITEBYTECODE", None)
     script = scratch / "count.py"
     script.write_text(SCRIPT)
-    command = [sys.executable, str(script), str(tree), roms, workload]
+    command = [sys.executable, str(script), str(tree), roms, workload, run]
     subprocess.run(command, env=env, check=True, capture_output=True)  # writes the byte-code
     out = scratch / "callgrind.out"
     proc = subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}", *command],
@@ -72,10 +74,9 @@ def main() -> int:
             archive = subprocess.run(["git", "-C", str(ROOT), "archive", args.tree], capture_output=True,
                                      check=True).stdout
             subprocess.run(["tar", "-x", "-C", str(tree)], input=archive, check=True)
-        none = count(tree, args.roms, "none", scratch)
-        print(f"none (boot to READY., the workloads built): {none / 1e6:,.1f} M")
         for name in args.workloads or WORKLOADS:
-            print(f"{name:<16} {(count(tree, args.roms, name, scratch) - none) / 1e6:>10,.1f} M", flush=True)
+            ran = count(tree, args.roms, name, scratch, "run") - count(tree, args.roms, name, scratch, "build")
+            print(f"{name:<16} {ran / 1e6:>10,.1f} M", flush=True)
     return 0
 
 
