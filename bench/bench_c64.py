@@ -15,8 +15,9 @@ real PAL C64 (985,248 cycles a second):
              CHROUT with them back in, then READY.
              (Each of these two beside the same code without the switches, "same,
              no switch": the port writes go to $02, the text lies at $4000; the two
-             run alternately, a round of each, and the ratio of their speeds is
-             printed below the table.)
+             run alternately, a round of each (a round: the workload repeated for
+             about a CPU second), and the median of the pairs' ratios of speeds is
+             printed below the table, with their range.)
   raster     a raster interrupt program: two interrupts a frame (lines $50 and
              $A0) change the border colour, acknowledged with ASL $D019, the
              display on (bad lines take their cycles) for 256 frames, then READY.
@@ -55,6 +56,8 @@ from asm6502.emu.c64 import session
 from asm6502.emu.c64.machine import C64
 
 PAL_HZ = 985_248
+RATIO_SECONDS = 1.0  # CPU time of each round of a ratio's workloads (see ratio_rounds)
+RATIO_ROUNDS = 5  # pairs of rounds a ratio is the median of, at least
 BASIC_LOOP = ('10 a$="":for i=1 to 400:a=a+sqr(i)*sin(i):a$=a$+"x"\n'
               '20 if len(a$)>20 then a$=""\n30 next:print a;ti\n')
 SECRET = (3, 4, 3, 6)
@@ -253,12 +256,29 @@ def best(rounds, fn):
     return min(results, key=lambda r: r[2])
 
 
-def best_pair(rounds, first, second):
-    """The best of *rounds* of each of two workloads run alternately (each round one of
-    each), so that a slow or fast spell of the shared machine falls on both alike."""
-    results = [(clock(first), clock(second)) for _ in range(rounds)]
-    return (min((r[0] for r in results), key=lambda r: r[2]),
-            min((r[1] for r in results), key=lambda r: r[2]))
+def repeated(fn, times):
+    """*fn* run *times* times: the cycles of all."""
+
+    def run():
+        return sum(fn() for _ in range(times))
+
+    return run
+
+
+def ratio_rounds(rounds, switching, plain, seconds=RATIO_SECONDS):
+    """The speed of *switching* against *plain* (same code without the switches): *rounds*
+    pairs of rounds run alternately (the shared machine's slow and fast spells fall on both
+    sides alike), each round the workload repeated for about *seconds* of CPU time (a round
+    of one run, a tenth of a second, moved by some per cent); each pair's ratio of speeds,
+    their median and range.  Returns (median, low, high, runs per round, best round of each
+    side)."""
+    once = clock(plain)[2]
+    times = max(1, round(seconds / max(once, 1e-3)))
+    first, second = repeated(switching, times), repeated(plain, times)
+    pairs = [(clock(first), clock(second)) for _ in range(rounds)]
+    ratios = sorted((a[0] / a[2]) / (b[0] / b[2]) for a, b in pairs)
+    return (ratios[len(ratios) // 2], ratios[0], ratios[-1], times,
+            min((a for a, _b in pairs), key=lambda r: r[2]), min((b for _a, b in pairs), key=lambda r: r[2]))
 
 
 def main() -> int:
@@ -286,10 +306,11 @@ def main() -> int:
 
     for label, _key, source, control in SWITCHING:
         print(f"bench_c64: {label}, with and without switching ...", file=sys.stderr)
-        switching, plain = best_pair(args.rounds, work.machine_code(source), work.machine_code(control))
-        rows.append((label, *switching))
+        ratio, low, high, times, switching, plain = ratio_rounds(
+            max(args.rounds, RATIO_ROUNDS), work.machine_code(source), work.machine_code(control))
+        rows.append((f"{label} x{times}", *switching))
         rows.append(("  same, no switch", *plain))
-        ratios.append((label, (switching[0] / switching[2]) / (plain[0] / plain[2])))
+        ratios.append((label, ratio, low, high, times, max(args.rounds, RATIO_ROUNDS)))
 
     print("bench_c64: raster interrupts ...", file=sys.stderr)
     cycles, wall, cpu = best(args.rounds, work.raster())
@@ -314,8 +335,10 @@ def main() -> int:
         rate = cycles / cpu
         print(f"    {name:<20} {cycles:>12,} {cpu:>7.3f} {wall:>7.3f} {rate:>13,.0f} {rate / PAL_HZ:>9.2f}")
     print()
-    for name, ratio in ratios:
-        print(f"    {name} against the same code without the switches: {ratio:.3f} of its speed")
+    for name, ratio, low, high, times, pairs in ratios:
+        print(f"    {name} against the same code without the switches: {ratio:.3f} of its speed (the median "
+              f"of {pairs} pairs of rounds run alternately, {low:.3f}-{high:.3f}; a round {times} runs, "
+              f"about {RATIO_SECONDS:.0f} CPU s)")
     print()
     game_cycles, game_cpu = rows[2][1], rows[2][3]
     print(f"    Superhirn II game, stub ROMs: {instructions:,} instructions in {s_cpu:.3f} CPU s "
