@@ -14,7 +14,7 @@ usage:
   python tools/materials.py --answers MANIFEST ANSWERS_DIR OUT_DIR [NAME ...]
 
 GIT_DIR is a git directory holding the manifest's commits (a clone, or what the fetch tool brings:
-/work/.mirror/owner+name/...); each file is ``git cat-file blob COMMIT:PATH``, then its slice.
+a folder under the mirror directory); each file is ``git cat-file blob COMMIT:PATH``, then its slice.
 Where no clone can be had, ``--answers`` reads the text from saved answers of a file look-up
 instead: ANSWERS_DIR holds JSON files ``{"path", "commit", "offset", "text"[, "total_chars"]}``, the text as stored
 from *offset* on (a whole file needs answers from 0 to its total_chars; such text has LF line ends,
