@@ -76,7 +76,9 @@ def _glyph_fixes(number: int, text: str, printed: int, upper: bool, options: Che
     plain = plain_quotes(text)
     if len(plain) != len(text):
         return
-    skip = {k for i, j, _ in control_spans(plain) for k in range(i, j)}
+    # (no glyph inside a control name, read or misread: '<DOWN,RIGHT,4SPACE J' holds no shifted 'r')
+    skip = {k for i, j, _ in control_spans(plain) for k in range(i, j)} | {
+        k for e in name_edits(plain) for k in range(e.start, e.end)}
     found_places = glyph.places(plain, quote_flags(plain), skip, upper)[:MAX_GLYPH_PLACES]
     if deep:
         found_places += glyph.two_character_places(plain, quote_flags(plain), skip, upper)[:MAX_GLYPH_PLACES]

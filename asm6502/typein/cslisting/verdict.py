@@ -13,6 +13,7 @@ from asm6502.typein.cslisting.edits import (
     BRACKETS_LOST,
     HABIT_NOTE,
     SPACED_DIGIT_WHY,
+    TYPOGRAPHIC_QUOTES,
     UNDERLINED,
     Edit,
     Fix,
@@ -96,8 +97,8 @@ def damage_left(text: str, upper: bool) -> bool:
             continue
         left = text[k - 1] if k else " "
         right = text[k + 1] if k + 1 < len(text) else " "
-        if petscii.char_to_petscii(c) is None or (upper and c.islower()):
-            return True
+        if petscii.char_to_petscii(c) is None and c not in TYPOGRAPHIC_QUOTES or (upper and c.islower()):
+            return True  # (a typographic quote is OCR's '"': every reading of the line reads it so)
         if c.isdigit() and left.isalpha() and right.isalpha():
             return True
         if c.isdigit() and re.search(r"(?:FOR|NEXT) *$", text[:k].upper()):
