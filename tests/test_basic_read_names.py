@@ -157,3 +157,21 @@ def test_no_glyph_is_read_inside_a_misread_name(printed, typed):
     assert fixes and line_body(fixes[0].text, True) == line_body(typed, True)
     assert not [e for f in fixes for e in f.edits if e.why.startswith("underlined")
                 and any(lo <= e.start < hi for lo, hi in spans)]
+
+
+# (as OCR read it, the line as typed): a name's letter misread in a span that normalize_controls
+# reads once the letter is read ('12DDWN' -> '12DOWN' inside '{...>'), and the same line read as
+# names.py reads the span: one line, offered once and repaired
+SAME_LINE_TWICE = [
+    ('PRINT"{HOME,12DDWN,2RIGHT,RVSO N>TEXT"', 'PRINT"{home}' + "{down}" * 12 + '{rght}{rght}{rvon}TEXT"'),
+    ('PRINT"<CLR,3DDWN,RVS ON>MENUE":GOTO 20', 'PRINT"{clr}{down}{down}{down}{rvon}MENUE":GOTO 20'),
+]
+
+
+@pytest.mark.parametrize("printed,typed", SAME_LINE_TWICE)
+def test_two_texts_of_one_line_are_one_fix(printed, typed):
+    value = checksum_of(100, typed, True, OPTIONS)
+    bodies = [line_body(f.text, True) for f in rank_fixes(100, printed, value, True, OPTIONS) if f.checksum is None]
+    assert bodies and bodies[0] == line_body(typed, True) and len(set(bodies)) == len(bodies)
+    result, = read_listings(f"100 {printed}  <{value:03d}>\n", "t", case="upper")
+    assert (result.lines[0].status, result.lines[0].body) == ("repaired", line_body(typed, True))
