@@ -30,6 +30,8 @@ READINGS = [
     ('PRINT"<5R I GHT J X"', "{5 RIGHT}", NAME_WHY),
     ('IF A$<>"<F8>"THEN 100', "{F8}", NAME_WHY),  # a function key is no hex number
     ('IF A$<>"<Fl>"THEN 100', "{F1}", NAME_WHY),  # ... its 1 read as l
+    ('PRINT"LCLR>":GOTO 10', "{CLR}", NAME_WHY),  # ... as L before a whole name and its closing one
+    ('A$="tHOME}"', "{HOME}", NAME_WHY),
     ('PRINT"<DDWN>"', "{DOWN}", NAME_LETTER_WHY),  # one letter read as another: a guess
     ('PRINT"<SPACE,RVGFF,SPACE>"', "{SPACE}{RVOFF}{SPACE}", NAME_LETTER_WHY),
 ]
@@ -44,7 +46,10 @@ def test_a_misread_name_is_read(printed, name, why):
 # text that is no control name: no edit
 NOT_NAMES = [
     'PRINT"[F7]"',  # a key's name in square brackets is printed text
-    'PRINT"tEXT"',  # a 't' opens a name only before a count
+    'PRINT"tEXT"',  # a 't' opens a name only before a count or a whole name
+    'PRINT"LUPI"',  # ... and its closing bracket, not a letter that may be one
+    'PRINT"tDDWN>"',  # ... and a whole name, not one a letter from it
+    'PRINT"LRED >"',  # ... set as the printer sets one, no blank inside
     'PRINT"<HOME>"',  # read already (text.normalize_controls)
     'A=B<C',  # outside quotes
     'PRINT"<XYZZY>"',  # no name near

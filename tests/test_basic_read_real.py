@@ -106,7 +106,7 @@ LATER = [
     # digits ('63', '99 THEN 5042', '152)' before the line's checksum) are the line's, not lines
     # of their own (their numbers do not rise between their neighbours); 9999's first row beside
     # 8499's checksum, its rest under an empty cell of the left column (recut.py cuts the two)
-    ("8510-p74-zloader.ocr.txt", 0, "8510-zloader.disk.txt", (74, 74, 43, 3, 27, 0, 4, 0, 72, 2, 2)),
+    ("8510-p74-zloader.ocr.txt", 0, "8510-zloader.disk.txt", (74, 74, 43, 3, 28, 0, 3, 0, 72, 2, 2)),
     # 10/85 p. 74: Listing 4, DATA lines each with one graphics character in quotes; line 8538
     # after 8536's checksum in a row with a tab before its own
     ("8510-p74-zloader-aender.ocr.txt", 0, "8510-zloader-aender.disk.txt", (32, 32, 1, 0, 0, 0, 31, 0, 32, 23, 24)),
