@@ -108,8 +108,9 @@ LATER = [
     # 8499's checksum, its rest under an empty cell of the left column (recut.py cuts the two)
     ("8510-p74-zloader.ocr.txt", 0, "8510-zloader.disk.txt", (74, 74, 43, 3, 28, 0, 3, 0, 72, 2, 2)),
     # 10/85 p. 74: Listing 4, DATA lines each with one graphics character in quotes; line 8538
-    # after 8536's checksum in a row with a tab before its own
-    ("8510-p74-zloader-aender.ocr.txt", 0, "8510-zloader-aender.disk.txt", (32, 32, 1, 0, 0, 0, 31, 0, 32, 23, 24)),
+    # after 8536's checksum in a row with a tab before its own; four print a quote as an apostrophe
+    # (grammar.misread_data_quotes)
+    ("8510-p74-zloader-aender.ocr.txt", 0, "8510-zloader-aender.disk.txt", (32, 32, 1, 0, 0, 0, 31, 0, 32, 26, 28)),
     # 9/85 p. 73: "Blinker", Listing 2 the demo (shifted letters in
     # DATA strings, '$' read as '^') and Listing 1 the loader (DATA lines)
     ("8509-p73-blinker.ocr.txt", 0, "8509-blinker-demo.disk.txt", (28, 28, 9, 0, 12, 0, 7, 0, 28, 0, 0)),
