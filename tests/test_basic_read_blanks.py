@@ -113,3 +113,29 @@ def test_several_blanks_inserted_and_dropped(seed: int) -> None:
         if texts[n][k] == " ":
             texts[n] = texts[n][:k] + texts[n][k + 1 :]
     assert _read(texts)[0] == 0
+
+
+# a table of characters: DATA lines, each a character in quotes and the bytes of its shape
+TABLE = [(100, 'DATA"A",1,2,3'), (110, 'DATA"{CBM-B}",4,5,6'), (120, 'DATA "C" ,7,8,9'), (130, 'DATA"D",1,1')]
+# (a line, as settled among the table's lines)
+ONE_CHARACTER = [
+    ('DATA" T" ,60,54', 'DATA"T" ,60,54'),  # a blank beside the character
+    ('DATA"{CBM-+} ",1,2', 'DATA"{CBM-+}",1,2'),  # ... a graphics name
+    ('DATA 1," X ":PRINT', 'DATA 1,"X":PRINT'),  # ... a later item, blanks on both sides
+    ('DATA" TT",1', 'DATA" TT",1'),  # two characters: no item of the table's
+    ('PRINT" T"', 'PRINT" T"'),  # no DATA
+    ('DATA" T"X,1', 'DATA" T"X,1'),  # more in the item
+]
+
+
+@pytest.mark.parametrize("line,settled", ONE_CHARACTER)
+def test_a_one_character_data_string_without_blanks(line: str, settled: str) -> None:
+    got, why = settle(line, 1, Words.of(TABLE))
+    assert got == settled and bool(why) == (settled != line)
+
+
+def test_blanks_stay_where_the_table_prints_them_or_there_is_none() -> None:
+    """Fewer than two other lines print such items without blanks, or as many print them with one."""
+    assert settle('DATA" T",1', 1, Words.of(TABLE[:1]))[0] == 'DATA" T",1'
+    spaced = [*TABLE[:2], (140, 'DATA" E",1'), (150, 'DATA"F ",2')]
+    assert settle('DATA" T",1', 1, Words.of(spaced))[0] == 'DATA" T",1'

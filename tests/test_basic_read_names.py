@@ -15,6 +15,7 @@ import pytest
 
 from asm6502.typein.cslisting.checksum import ChecksumOptions
 from asm6502.typein.cslisting.names import NAME_LETTER_WHY, NAME_WHY, name_edits
+from asm6502.typein.cslisting.rank import rank_fixes
 from asm6502.typein.cslisting.read import read_listings
 from asm6502.typein.cslisting.text import checksum_of, line_body, normalize_controls
 
@@ -29,6 +30,8 @@ READINGS = [
     ('PRINT"<5R I GHT J X"', "{5 RIGHT}", NAME_WHY),
     ('IF A$<>"<F8>"THEN 100', "{F8}", NAME_WHY),  # a function key is no hex number
     ('IF A$<>"<Fl>"THEN 100', "{F1}", NAME_WHY),  # ... its 1 read as l
+    ('PRINT"LCLR>":GOTO 10', "{CLR}", NAME_WHY),  # ... as L before a whole name and its closing one
+    ('A$="tHOME}"', "{HOME}", NAME_WHY),
     ('PRINT"<DDWN>"', "{DOWN}", NAME_LETTER_WHY),  # one letter read as another: a guess
     ('PRINT"<SPACE,RVGFF,SPACE>"', "{SPACE}{RVOFF}{SPACE}", NAME_LETTER_WHY),
 ]
@@ -43,7 +46,10 @@ def test_a_misread_name_is_read(printed, name, why):
 # text that is no control name: no edit
 NOT_NAMES = [
     'PRINT"[F7]"',  # a key's name in square brackets is printed text
-    'PRINT"tEXT"',  # a 't' opens a name only before a count
+    'PRINT"tEXT"',  # a 't' opens a name only before a count or a whole name
+    'PRINT"LUPI"',  # ... and its closing bracket, not a letter that may be one
+    'PRINT"tDDWN>"',  # ... and a whole name, not one a letter from it
+    'PRINT"LRED >"',  # ... set as the printer sets one, no blank inside
     'PRINT"<HOME>"',  # read already (text.normalize_controls)
     'A=B<C',  # outside quotes
     'PRINT"<XYZZY>"',  # no name near
@@ -117,3 +123,60 @@ def test_damaged_names_are_repaired_or_asked_never_wrong(seed):
                                                                for f in r.fixed_texts)
     # measured on these seeds: every line read or among the fixes offered, 5 to 7 of the 12 taken
     assert ranked == len(rows) and taken >= 5
+
+
+# (as OCR read it, with a typographic quote, the line as typed): the name's brackets misread
+TYPESET_QUOTES = [
+    ('PRINT\u201d<DOWN,RIGHT,4SPACE J";A;B$', 'PRINT"{down}{rght}    ";A;B$'),
+    ('PRINT\u201c<2RIGHT,RVSON J"X:GOTO 20', 'PRINT"{rght}{rght}{rvon}"X:GOTO 20'),
+    ('A$=\u201e<HOME,3DOWN J\u201d:PRINT A$', 'A$="{home}{down}{down}{down}":PRINT A$'),
+]
+
+
+@pytest.mark.parametrize("printed,typed", TYPESET_QUOTES)
+def test_a_typographic_quote_is_no_damage_left(printed, typed):
+    """OCR's typographic quote is the quote mark to every reading (text.plain_quotes): a line with
+    one and a misread name is repaired like any other, not left for damage its fix does not
+    explain (verdict.damage_left)."""
+    value = checksum_of(100, typed, True, OPTIONS)
+    result, = read_listings(f"100 {printed}  <{value:03d}>\n", "t", case="upper")
+    line, = result.lines
+    assert (line.status, line.body) == ("repaired", line_body(typed, True))
+
+
+# (as OCR read it, the printed checksum's line): no shifted letter is guessed inside a control
+# name that name_edits reads, the print's name is whole there
+INSIDE_NAMES = [
+    ('PRINT"<DOWN,RIGHT,4SPACE J";A', 'PRINT"{down}{rght}    ";A'),
+    ('PRINT"<SPACE,RVGFF,SPACE>=ENDE', 'PRINT" {rvof} =ENDE'),
+    ('PRINT"<HOME,2RIGHT J":GOTO 10', 'PRINT"{home}{rght}{rght}":GOTO 10'),
+]
+
+
+@pytest.mark.parametrize("printed,typed", INSIDE_NAMES)
+def test_no_glyph_is_read_inside_a_misread_name(printed, typed):
+    value = checksum_of(100, typed, True, OPTIONS)
+    plain = printed.replace("\u201d", '"')
+    spans = [(e.start, e.end) for e in name_edits(plain)]
+    fixes = rank_fixes(100, printed, value, True, OPTIONS)
+    assert fixes and line_body(fixes[0].text, True) == line_body(typed, True)
+    assert not [e for f in fixes for e in f.edits if e.why.startswith("underlined")
+                and any(lo <= e.start < hi for lo, hi in spans)]
+
+
+# (as OCR read it, the line as typed): a name's letter misread in a span that normalize_controls
+# reads once the letter is read ('12DDWN' -> '12DOWN' inside '{...>'), and the same line read as
+# names.py reads the span: one line, offered once and repaired
+SAME_LINE_TWICE = [
+    ('PRINT"{HOME,12DDWN,2RIGHT,RVSO N>TEXT"', 'PRINT"{home}' + "{down}" * 12 + '{rght}{rght}{rvon}TEXT"'),
+    ('PRINT"<CLR,3DDWN,RVS ON>MENUE":GOTO 20', 'PRINT"{clr}{down}{down}{down}{rvon}MENUE":GOTO 20'),
+]
+
+
+@pytest.mark.parametrize("printed,typed", SAME_LINE_TWICE)
+def test_two_texts_of_one_line_are_one_fix(printed, typed):
+    value = checksum_of(100, typed, True, OPTIONS)
+    bodies = [line_body(f.text, True) for f in rank_fixes(100, printed, value, True, OPTIONS) if f.checksum is None]
+    assert bodies and bodies[0] == line_body(typed, True) and len(set(bodies)) == len(bodies)
+    result, = read_listings(f"100 {printed}  <{value:03d}>\n", "t", case="upper")
+    assert (result.lines[0].status, result.lines[0].body) == ("repaired", line_body(typed, True))

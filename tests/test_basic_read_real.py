@@ -106,10 +106,11 @@ LATER = [
     # digits ('63', '99 THEN 5042', '152)' before the line's checksum) are the line's, not lines
     # of their own (their numbers do not rise between their neighbours); 9999's first row beside
     # 8499's checksum, its rest under an empty cell of the left column (recut.py cuts the two)
-    ("8510-p74-zloader.ocr.txt", 0, "8510-zloader.disk.txt", (74, 74, 43, 3, 27, 0, 4, 0, 72, 2, 2)),
+    ("8510-p74-zloader.ocr.txt", 0, "8510-zloader.disk.txt", (74, 74, 43, 3, 28, 0, 3, 0, 72, 2, 2)),
     # 10/85 p. 74: Listing 4, DATA lines each with one graphics character in quotes; line 8538
-    # after 8536's checksum in a row with a tab before its own
-    ("8510-p74-zloader-aender.ocr.txt", 0, "8510-zloader-aender.disk.txt", (32, 32, 1, 0, 0, 0, 31, 0, 32, 23, 24)),
+    # after 8536's checksum in a row with a tab before its own; four print a quote as an apostrophe
+    # (grammar.misread_data_quotes)
+    ("8510-p74-zloader-aender.ocr.txt", 0, "8510-zloader-aender.disk.txt", (32, 32, 1, 0, 0, 0, 31, 0, 32, 26, 28)),
     # 9/85 p. 73: "Blinker", Listing 2 the demo (shifted letters in
     # DATA strings, '$' read as '^') and Listing 1 the loader (DATA lines)
     ("8509-p73-blinker.ocr.txt", 0, "8509-blinker-demo.disk.txt", (28, 28, 9, 0, 12, 0, 7, 0, 28, 0, 0)),
@@ -121,7 +122,7 @@ LATER = [
     # a speck touching the checksum, 'i0i0' on p. 73)
     # (lines 1110 and 1120 ran together, 1120's row without its number: read again, recut.py;
     # so 870/880 and 1330-1370, witnessed by sure repairs of their ':' read as 's')
-    ("8509-p70-disk-designer.ocr.txt", 0, "8509-disk-designer.disk.txt", (249, 249, 112, 5, 111, 0, 25, 1, 248, 6, 7)),
+    ("8509-p70-disk-designer.ocr.txt", 0, "8509-disk-designer.disk.txt", (249, 249, 112, 5, 114, 0, 22, 1, 248, 4, 4)),
     # 11/85 p. 89: "Sichere INPUT-Routine",
     # Listing 3 up to "Fortsetzung auf Seite 95", one column; '$' read as 'T' all over the page
     # (PAT, INT, MIDT: the listing's habit, learned from 18 lines that verify with it, habits.py),

@@ -14,6 +14,10 @@ tell where it prints the same words elsewhere -- a program's messages repeat the
   not the line that prints ``ANGEHAENGT`` (9/85 p. 70 lines 270 and 360) -- the join above takes
   that pair, and two witnesses of the parted words leave no line the join would take.
 
+- a DATA item of one character in quotes loses the blanks beside it inside the quotes where the other
+  lines print such items (a table of characters: 10/85 p. 74 Listing 4) without blanks, PART_WITNESSES
+  of them at least and more than print one with a blank.
+
 Anything else stays as printed: only the listing's evidence, never a dictionary, moves a blank.
 Words are runs of :data:`MIN_WORD` letters or more (a short one joins or parts by chance), compared
 in capitals (an all-capital listing prints a shifted letter as its capital), outside control names.
@@ -66,18 +70,33 @@ def _words(text: str) -> list[tuple[int, int, str]]:
     return out
 
 
+# a DATA item that is one character in quotes (or one control or graphics name): its blanks inside the
+# quotes, before and after it ('DATA" T" ,60', 'DATA"T",60')
+_ONE_CHARACTER_ITEM = re.compile(r"""(?:(?<=DATA)|(?<=,)) *"( *)(?:\{[^{}"]*\}|[^{}" ,:])( *)"(?= *(?:,|:|$))""",
+                                 re.IGNORECASE)
+
+
+def _one_character_items(text: str) -> list[re.Match]:
+    return list(_ONE_CHARACTER_ITEM.finditer(text)) if "DATA" in text.upper() else []
+
+
 @dataclass(frozen=True)
 class Words:
     """The words the lines print (capitals -> line numbers), and each two printed side by side
-    with one blank between them."""
+    with one blank between them; the lines that print a DATA item of one character in quotes
+    without a blank beside it (*lone*), and with one (*blanked*)."""
 
     single: dict[str, frozenset[int]]
     pairs: dict[tuple[str, str], frozenset[int]]
+    lone: frozenset[int] = frozenset()
+    blanked: frozenset[int] = frozenset()
 
     @classmethod
     def of(cls, lines: Iterable[tuple[int, str]]) -> Words:
         single: dict[str, set[int]] = {}
         pairs: dict[tuple[str, str], set[int]] = {}
+        lone: set[int] = set()
+        blanked: set[int] = set()
         for number, text in lines:
             words = _words(text)
             for _, _, w in words:
@@ -85,7 +104,16 @@ class Words:
             for (_, a_end, a), (b_start, _, b) in zip(words, words[1:]):
                 if text[a_end:b_start] == " ":
                     pairs.setdefault((a, b), set()).add(number)
-        return cls({w: frozenset(n) for w, n in single.items()}, {p: frozenset(n) for p, n in pairs.items()})
+            for m in _one_character_items(text):
+                (blanked if m.group(1) or m.group(2) else lone).add(number)
+        return cls({w: frozenset(n) for w, n in single.items()}, {p: frozenset(n) for p, n in pairs.items()},
+                   frozenset(lone), frozenset(blanked - lone))
+
+    def lone_items(self, number: int) -> bool:
+        """The other lines print a DATA list's one-character strings without blanks: PART_WITNESSES
+        of them at least, more than print one with a blank."""
+        lone = len(self.lone - {number})
+        return lone >= PART_WITNESSES and lone > len(self.blanked - {number})
 
     def elsewhere(self, word: str, number: int) -> bool:
         return bool(self.single.get(word, frozenset()) - {number})
@@ -111,6 +139,12 @@ def settle(text: str, number: int, words: Words) -> tuple[str, tuple[str, ...]]:
         if len(splits) == 1:
             k = splits[0]
             cuts.append((start + k, start + k, " ", f"'{text[start:end]}' is '{w[:k]} {w[k:]}' as other lines print it"))
+    if words.lone_items(number):  # ('DATA" T" ,60' where the table's other lines print 'DATA"T",60')
+        for m in _one_character_items(text):
+            for g in (1, 2):
+                if m.group(g):
+                    cuts.append((m.start(g), m.end(g), "", f"'{m.group(0).strip()}' is a DATA string of one character,"
+                                                          " as other lines print theirs"))
     if not cuts:
         return text, ()
     out, last = [], 0

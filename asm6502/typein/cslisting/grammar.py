@@ -222,4 +222,27 @@ def misread_data_items(text: str) -> list[tuple[int, int]]:
     return out
 
 
-__all__ = ["misread_data_items", "syntax_error"]
+# a DATA item of one character in quotes (or one control or graphics name, '{CBM-T}'), one of its
+# quotes printed as an apostrophe: '"T\',' or '\'T",' (the item ends at a comma, a ':' or the line's end)
+_APOSTROPHE_ITEM = re.compile(r"""(?<=[,A])( *)(?:"(?:\{[^{}"]*\}|[^"',:])('|\u2019)|('|\u2018|\u2019)(?:\{[^{}"]*\}|[^"',:])")(?= *(?:,|:|$))""")
+
+
+def misread_data_quotes(text: str) -> list[int]:
+    """Where a DATA statement of *text* (a printed line) prints a quote of a one-character string
+    item as an apostrophe (``DATA"T',999``, ``DATA'T",102``): the apostrophe's place.  BASIC
+    would read the rest of the line as one string (a quote opened and never closed) or the
+    apostrophe as the item's first character; a DATA list of such items is the quote OCR misread
+    (9/85 p. 70's lines 8526, 8544)."""
+    out: list[int] = []
+    upper = text.upper()
+    for m in re.finditer("DATA", upper):
+        if text[: m.start()].count('"') % 2:
+            continue  # (inside quotes: no statement)
+        for item in _APOSTROPHE_ITEM.finditer(text, m.end() - 1):
+            if upper[m.end() - 1 : item.start()].count('"') % 2 or ":" in text[m.end() : item.start()]:
+                break  # (the items of this statement only, each outside quotes)
+            out.append(item.start(2) if item.group(2) else item.start(3))
+    return out
+
+
+__all__ = ["misread_data_items", "misread_data_quotes", "syntax_error"]

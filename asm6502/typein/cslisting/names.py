@@ -1,6 +1,6 @@
 """Control-code names inside quotes that OCR misread past :func:`.text.normalize_controls`'s
 reading, as edits: the bracket read as another mark (``£2RIGHT,DOWN>``, ``t2RIGHT,D0WN>``,
-``<RVSONJ``), blanks inside a name (``<7SPAC EJ``, ``<5R I GHT J``), one letter of a name
+``LCLR>``, ``<RVSONJ``), blanks inside a name (``<7SPAC EJ``, ``<5R I GHT J``), one letter of a name
 misread (``<DDWN>``, ``<SPACE,RVGFF,SPACE>``, ``<Fl>``; 64'er 10/85 p. 73, 9/85 p. 70).
 
 The names are a closed list (:func:`asm6502.petscii.name_table`, the plain words of it): an item
@@ -94,15 +94,20 @@ def name_edits(text: str) -> list[Edit]:
     i = 0
     while i < len(plain):
         c = plain[i]
-        if c not in OPEN_READS or i in read or not quoted[i] or c not in "<{[" and not plain[i + 1 : i + 2].isdigit():
-            i += 1  # (a 't' or 'L' opens a name only before its count: 't2RIGHT', not 'tEXT')
+        if c not in OPEN_READS or i in read or not quoted[i]:
+            i += 1
             continue
+        # (a mark that is no bracket, 't' or 'L', opens a name before its count, 't2RIGHT', or
+        # before a whole name and its closing bracket, 'LCLR>'; not 'tEXT')
+        counted = c in "<{[" or plain[i + 1 : i + 2].isdigit()
         for j in range(i + 2, min(len(plain), i + MAX_NAME)):
             if plain[j] == '"' or j in read or plain[j] in "<{":
                 break
             if plain[j] not in CLOSE_READS or c == "[" and plain[j] not in ">}":
                 continue  # ('[F7]' is printed so: a key's name in square brackets is text)
             got = _span_reading(plain[i + 1 : j].rstrip(" "))
+            if got is not None and not counted and (got[1] or plain[j] not in ">}" or " " in plain[i + 1 : j]):
+                got = None
             if got is not None:
                 new, letters = got
                 lo, hi = _beside(plain, quoted, i, j + 1)

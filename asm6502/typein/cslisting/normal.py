@@ -5,7 +5,8 @@ spelled with a look-alike digit (``G0SUB``, ``CL0SE``, ``GQTO``), a digit where 
 variable can stand (``FOR 1=``, a statement ``0=0+1``), a keyword's letters set apart
 (``PR I NT``, ``T 0 3``), ``;`` or ``s`` between two statements where no PRINT list goes on
 (``GOSUB 500;PRINT``, ``PRINTsNEXT``), ``l`` in a line number (``GOSUB l``), ``7.`` for ``%``
-after a name (``T97.=1``), and a habit of the listing's (:mod:`.habits`) at a place the print
+after a name (``T97.=1``), an apostrophe for a quote of a one-character DATA string
+(``DATA"T',999``), and a habit of the listing's (:mod:`.habits`) at a place the print
 shows damage (``PTt;`` on a page that reads every '$' as 't').  Each alone is one edit the
 ranking (:mod:`.rank`) finds; four of them in one line are more than its pairs and triples
 reach.  Read together, they leave a line whose remaining damage the ranking can search and the
@@ -28,6 +29,7 @@ from asm6502.typein.cslisting.edits import (
     statement_before,
     suspect,
 )
+from asm6502.typein.cslisting.grammar import misread_data_quotes
 
 NORMAL_COST = 0.5  # each near-certain reading (a habit's cost: the likeliest misreadings there are)
 # look-alike characters OCR reads for a keyword's letters (edits.PAIRS: the cheapest confusions)
@@ -134,6 +136,15 @@ def _percent(text: str, quoted: list[bool]) -> list[Edit]:
             if not quoted[m.start()]]
 
 
+DATA_QUOTE_WHY = "a DATA string's quote read as an apostrophe"
+
+
+def _data_quotes(text: str) -> list[Edit]:
+    """An apostrophe for a quote of a one-character DATA string (``DATA"T',999``): '"'
+    (:func:`.grammar.misread_data_quotes`)."""
+    return [Edit(k, k + 1, '"', NORMAL_COST, DATA_QUOTE_WHY) for k in misread_data_quotes(text)]
+
+
 _NAME_END = re.compile(r"(?<![A-Za-z0-9$])[A-Z][A-Z0-9]?$")
 
 
@@ -178,7 +189,7 @@ def _one_round(text: str, upper: bool, habits: frozenset[tuple[str, str]]) -> tu
     quoted = quote_flags(text)
     found = (_garbled_keywords(text, quoted) + _letters_apart(text, quoted, upper) + _variable_digits(text, quoted)
              + _statement_ends(text, quoted, upper) + _line_numbers(text, quoted, upper) + _percent(text, quoted)
-             + _habits(text, upper, habits, quoted))
+             + _habits(text, upper, habits, quoted) + _data_quotes(text))
     taken: list[Edit] = []
     for e in found:
         if not any(overlaps(e, t) for t in taken):
@@ -224,4 +235,4 @@ def compose(printed: str, first: tuple[Edit, ...], then: tuple[Edit, ...]) -> tu
     return tuple(sorted(out, key=lambda e: e.start))
 
 
-__all__ = ["NORMAL_COST", "compose", "normal_edits"]
+__all__ = ["DATA_QUOTE_WHY", "NORMAL_COST", "compose", "normal_edits"]

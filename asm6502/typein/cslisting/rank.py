@@ -76,7 +76,9 @@ def _glyph_fixes(number: int, text: str, printed: int, upper: bool, options: Che
     plain = plain_quotes(text)
     if len(plain) != len(text):
         return
-    skip = {k for i, j, _ in control_spans(plain) for k in range(i, j)}
+    # (no glyph inside a control name, read or misread: '<DOWN,RIGHT,4SPACE J' holds no shifted 'r')
+    skip = {k for i, j, _ in control_spans(plain) for k in range(i, j)} | {
+        k for e in name_edits(plain) for k in range(e.start, e.end)}
     found_places = glyph.places(plain, quote_flags(plain), skip, upper)[:MAX_GLYPH_PLACES]
     if deep:
         found_places += glyph.two_character_places(plain, quote_flags(plain), skip, upper)[:MAX_GLYPH_PLACES]
@@ -346,7 +348,7 @@ def rank_fixes(number: int, text: str, printed: int, upper: bool, options: Check
         left = widest_search(text, upper, shown_moves(text, upper, moves), consider, lambda: tried.read)
         tried.wide_left += left  # (a search stopped by its bound takes nothing unasked: read.py)
     computed = checksum_of(number, text, upper, options)
-    fixes = sorted(found.values(), key=lambda f: (f.cost, f.text))
+    fixes = _one_a_line(sorted(found.values(), key=lambda f: (f.cost, f.text)), body_of)
     if computed is not None:
         shown_p, shown_c = f"{printed:03d}", f"{computed:03d}"
         diff = [(p, c) for p, c in zip(shown_p, shown_c) if p != c]
@@ -355,6 +357,18 @@ def rank_fixes(number: int, text: str, printed: int, upper: bool, options: Check
             fixes.append(Fix(cost, text, (), False, computed))
             fixes.sort(key=lambda f: (f.cost, f.text))
     return fixes[:limit]
+
+
+def _one_a_line(fixes: list[Fix], body_of: Callable[[str], bytes | None]) -> list[Fix]:
+    """*fixes* (cheapest first) with one reading of each stored line: two texts that store the same
+    bytes are one line ('{HOME,12DOWN,RVSO N>' and '{HOME}{12 DOWN}{RVSON}', the second reading
+    a name's letter where the print shows a misread name).  Of those, the cheapest one whose
+    changes are where the print shows damage is kept, else the cheapest."""
+    groups: dict[bytes | None, list[Fix]] = {}
+    for f in fixes:
+        groups.setdefault(body_of(f.text), []).append(f)
+    keep = {id(next((f for f in group if f.evidence), group[0])) for body, group in groups.items() if body is not None}
+    return [f for f in fixes if id(f) in keep or body_of(f.text) is None]
 
 
 KEYWORD_LOST_COST = 1.0

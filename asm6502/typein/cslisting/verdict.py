@@ -13,6 +13,7 @@ from asm6502.typein.cslisting.edits import (
     BRACKETS_LOST,
     HABIT_NOTE,
     SPACED_DIGIT_WHY,
+    TYPOGRAPHIC_QUOTES,
     UNDERLINED,
     Edit,
     Fix,
@@ -25,7 +26,7 @@ from asm6502.typein.cslisting.edits import (
     stray_semicolon,
     suspect,
 )
-from asm6502.typein.cslisting.grammar import misread_data_items, syntax_error
+from asm6502.typein.cslisting.grammar import misread_data_items, misread_data_quotes, syntax_error
 from asm6502.typein.cslisting.names import NAME_WHY
 from asm6502.typein.cslisting.text import line_body, normalize_controls
 from asm6502.typein.cslisting.vocabulary import Lexicon, Vocabulary, confirming_words, made_names
@@ -78,7 +79,7 @@ def damage_left(text: str, upper: bool) -> bool:
     """After a fix, the line outside quotes still shows plain damage: a digit between two
     letters (``F0R``), a letter between two digits, a lower-case letter in a capital listing,
     a character with no PETSCII code, a DATA list of numbers with a look-alike letter in one
-    (``DATA 0,I,255``), a line that is no BASIC (:mod:`.grammar`: ``GO T0280``).  Two misreadings can cancel in an 8-bit checksum, so a
+    (``DATA 0,I,255``) or an apostrophe for a one-character string's quote (``DATA"T',9``), a line that is no BASIC (:mod:`.grammar`: ``GO T0280``).  Two misreadings can cancel in an 8-bit checksum, so a
     fix that leaves such damage is not taken without asking (64'er 10/85 line 445: ``F0R F=1
     TO ll`` has a pair of changes that verifies and is wrong)."""
     quoted = quote_flags(text)
@@ -96,8 +97,8 @@ def damage_left(text: str, upper: bool) -> bool:
             continue
         left = text[k - 1] if k else " "
         right = text[k + 1] if k + 1 < len(text) else " "
-        if petscii.char_to_petscii(c) is None or (upper and c.islower()):
-            return True
+        if petscii.char_to_petscii(c) is None and c not in TYPOGRAPHIC_QUOTES or (upper and c.islower()):
+            return True  # (a typographic quote is OCR's '"': every reading of the line reads it so)
         if c.isdigit() and left.isalpha() and right.isalpha():
             return True
         if c.isdigit() and re.search(r"(?:FOR|NEXT) *$", text[:k].upper()):
@@ -109,8 +110,8 @@ def damage_left(text: str, upper: bool) -> bool:
             return True
         if c == ";" and stray_semicolon(text, k):
             return True  # ';' outside a PRINT or INPUT list ('L=2;0=O+1')
-    if "DATA" in text.upper() and misread_data_items(text):
-        return True  # a number in a DATA list of numbers with a look-alike letter in it
+    if "DATA" in text.upper() and (misread_data_items(text) or misread_data_quotes(text)):
+        return True  # a number in a DATA list of numbers with a look-alike letter in it, a quote read as "'"
     body = line_body(text, upper)
     return body is not None and syntax_error(body) is not None  # no BASIC the ROM would run
 
