@@ -49,7 +49,7 @@ def test_every_excerpt_spans_the_characters_the_manifest_names(entry):
 
 # (file, the first line's text as printed, format, lines, whole)
 LISTINGS = [
-    ("8511-p95-p96.issue.ocr.txt", "10\tPOKE 1022,0", "checksummer-3", 7, False),  # Listing 4, one line still bad
+    ("8511-p95-p96.issue.ocr.txt", "10\tPOKE 1022,0", "checksummer-3", 7, True),  # Listing 4 (line 20's ':' read as 's' after typographic quotes)
     ("8511-p95-p96.issue.ocr.txt", "1\tDATA 169, 49", "basic", 3, True),  # Tips & Tricks 'Mischmasch', no caption
     ("8511-p95-p96.issue.ocr.txt", "lOO\t—; 01d-Befehl", "hypra-ass", 73, False),  # its '$' read as '#'
     ("8510-p17-p19.issue.ocr.txt", "100 REM ****", "basic-7.0", 10, False),  # Listing 1 (110 holds a graphics mark)
