@@ -27,7 +27,7 @@ from asm6502.typein.cslisting.edits import (
     suspect,
 )
 from asm6502.typein.cslisting.grammar import misread_data_items, misread_data_quotes, syntax_error
-from asm6502.typein.cslisting.names import NAME_WHY
+from asm6502.typein.cslisting.names import KEY_TEXT, KEY_WHY, NAME_WHY
 from asm6502.typein.cslisting.text import line_body, normalize_controls
 from asm6502.typein.cslisting.vocabulary import Lexicon, Vocabulary, confirming_words, made_names
 
@@ -39,7 +39,7 @@ MIN_COST = 0.1
 # chose them, it does not witness them
 UNREADABLE_KINDS = ("underlined", "a rule of")
 # changes whose place the print need not show: the reason itself is the damage seen
-SHOWN_KINDS = ("blanks inside a keyword", "':' not read", BRACKETS_LOST, NAME_WHY, SPACED_DIGIT_WHY)
+SHOWN_KINDS = ("blanks inside a keyword", "':' not read", BRACKETS_LOST, NAME_WHY, KEY_WHY, SPACED_DIGIT_WHY)
 
 
 _REM, _DATA, _QUOTE, _COLON = 0x8F, 0x83, 0x22, 0x3A
@@ -71,8 +71,9 @@ _BROKEN_NAME = re.compile(r"[<\[][A-Za-z0-9 .\-]{2,12}[,>}\]?]")
 
 
 def broken_name(text: str) -> bool:
-    """A control-code name left unread in *text* (``<RVOFF,SPACE ?``)."""
-    return bool(_BROKEN_NAME.search(normalize_controls(text)))
+    """A control-code name left unread in *text* (``<RVOFF,SPACE ?``); a key's name printed in
+    square brackets (``[F8]``, :data:`.names.KEY_TEXT`) is text, no name."""
+    return bool(_BROKEN_NAME.search(KEY_TEXT.sub("", normalize_controls(text))))
 
 
 def damage_left(text: str, upper: bool) -> bool:
