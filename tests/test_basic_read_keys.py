@@ -16,6 +16,7 @@ from asm6502.typein.cslisting.checksum import ChecksumOptions
 from asm6502.typein.cslisting.names import KEY_WHY, key_edits
 from asm6502.typein.cslisting.read import read_listings
 from asm6502.typein.cslisting.text import checksum_of, line_body
+from asm6502.typein.cslisting.verdict import damage_left
 
 OPTIONS = ChecksumOptions(3)
 
@@ -83,3 +84,18 @@ def test_without_the_rule_the_line_is_not_repaired(printed, typed, monkeypatch):
     status, body = _read(printed, typed)
     assert not (status in ("verified", "repaired") and body == line_body(typed, True))
     assert status not in ("verified", "repaired") or body == line_body(typed, True)  # never wrong
+
+
+# (a line after a fix, damage left): a key's misread brackets left unread are the print's damage
+# unexplained (verdict.damage_left), one read right is text
+DAMAGE_LEFT = [
+    ('PRINT"UND CF8J ORUECKEN"', True),
+    ('PRINT"BEHEBEN<6SPACE>EF13 zRUECKEN"', True),
+    ('PRINT"UND [F8] DRUECKEN"', False),
+    ('A$="SPEICHERN [5]"', False),
+]
+
+
+@pytest.mark.parametrize("text,left", DAMAGE_LEFT)
+def test_a_misread_key_is_damage_left(text, left):
+    assert damage_left(text, True) is left
