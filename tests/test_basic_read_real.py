@@ -99,8 +99,10 @@ LATER = [
     # 10/85 p. 73: the last page of "Hypra-Text" (Listing 1, lines 30580-56109), one column with
     # the lines broken over rows, '$' read as 't' all over the page (a habit its 20 sure repairs
     # show: habits.repaired_habits), shifted letters; line 40010
-    # in the row of 40000's checksum, which OCR set against the text ('At-----<019> 40010 IF')
-    ("8510-p73-hypra-text.ocr.txt", 0, "8510-hypra-text.disk.txt", (118, 118, 46, 1, 39, 0, 33, 0, 117, 2, 5)),
+    # in the row of 40000's checksum, which OCR set against the text ('At-----<019> 40010 IF');
+    # key names printed in square brackets read back from misread brackets (56104 'CF8J' repaired;
+    # 31061 'CFlJ' and 34090 'EF13' now offered with the disk's line, beside a shifted letter)
+    ("8510-p73-hypra-text.ocr.txt", 0, "8510-hypra-text.disk.txt", (118, 118, 46, 1, 40, 0, 32, 0, 117, 3, 7)),
     # 10/85 p. 74: "ZLOADER" (Listing 3), two columns as tab-separated cells; the print has ':'
     # where the disk has REM blocks (4900, 7000); rows that go on with a line and start with
     # digits ('63', '99 THEN 5042', '152)' before the line's checksum) are the line's, not lines

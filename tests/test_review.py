@@ -196,7 +196,7 @@ REAL = [
     # (line 570's number OCR garbled: typed whole, the listing is the disk's)
     ("8510-p131-alarmanlage-codeschloss.ocr.txt", 1, "8510-codeschloss.disk.txt", (4, 2, 2, 0, True)),
     # tuning material added later (held out once)
-    ("8510-p73-hypra-text.ocr.txt", 0, "8510-hypra-text.disk.txt", (33, 6, 27, 0, True)),
+    ("8510-p73-hypra-text.ocr.txt", 0, "8510-hypra-text.disk.txt", (32, 8, 24, 0, True)),
     # Listing 4's DATA lines, each a graphics character in quotes: the 22 whose first fix is the disk's
     # line taken as one decision (a, leaving the others out), and so the 3 of them whose quote OCR
     # read as an apostrophe (normal.py: one kind of fix of their own); a blank OCR set beside the

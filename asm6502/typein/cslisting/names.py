@@ -8,6 +8,11 @@ of a bracket span whose letters differ from exactly one of them in one place, an
 other so closely, is read as that name.  Every edit is offered to the checksum like any other;
 one that reads a name's letter otherwise costs more than one that only reads its brackets and
 blanks.
+
+A key's name the print sets as text in square brackets inside quotes (``"... [F8] DRUECKEN"``,
+``"LADEN [5]"``; 64'er 10/85, Hypra-Text) is no control name: OCR reads its brackets as letters
+or digits (``CF8J``, ``C5I``, ``EF13``, ``[F7I``) and :func:`key_edits` reads them
+back, a key of a closed list between a mark like '[' and one like ']', set apart as a word.
 """
 
 from __future__ import annotations
@@ -26,6 +31,19 @@ NAME_COST = 1.0  # a name whose brackets or blanks OCR misread
 NAME_LETTER_COST = 1.0  # ... and each letter of it read as another, more
 NAME_WHY = "a control name's brackets or blanks misread"  # the print shows it: the name is whole
 NAME_LETTER_WHY = "a control name's letter misread"  # a guess among the names: offered
+# a key's name between two marks like brackets, set apart as a word inside quotes, leaves the one
+# reading: near-certain (normal.NORMAL_COST), so that a shifted letter solved from the checksum
+# elsewhere in the line is no rival to it
+KEY_COST = 0.5
+KEY_WHY = "a key's name in square brackets, its brackets misread"  # text, not a control code
+KEY_OPEN_READS = "CEL[("  # what OCR made of a key name's '['
+KEY_CLOSE_READS = "JI13])"  # ... and of its ']'
+# the keys a listing names in square brackets: the function keys, a digit, the keys with no
+# control code (a code's name in square brackets, '[HOME]', '[RETURN]', is the code to
+# :func:`.text.normalize_controls`, not text)
+KEY_WORDS = ("SHIFT", "CTRL", "CBM", "RESTORE")
+_KEY = re.compile(r"F[1-8lI|]|[0-9]|" + "|".join(KEY_WORDS))
+KEY_TEXT = re.compile(r"\[(?:F[1-8]|[0-9]|" + "|".join(KEY_WORDS) + r")\]")  # one read right
 _ITEM = re.compile(r"^(\d*)([A-Za-z][A-Za-z0-9]*)$")
 
 
@@ -121,4 +139,34 @@ def name_edits(text: str) -> list[Edit]:
     return out
 
 
-__all__ = ["NAME_LETTER_WHY", "NAME_WHY", "name_edits"]
+def key_edits(text: str) -> list[Edit]:
+    """The key names inside quotes printed in square brackets whose brackets OCR misread, as
+    ``[NAME]`` (each one edit): a mark of KEY_OPEN_READS, a key of KEY_WORDS (a function key's 1
+    read as l or I), a mark of KEY_CLOSE_READS, with neither a letter nor a digit beside them;
+    none where both brackets read as brackets are ('[F7]') or as parentheses ('(F1)', which text
+    prints too)."""
+    plain = plain_quotes(text)
+    if len(plain) != len(text):
+        return []
+    quoted = quote_flags(plain)
+    out: list[Edit] = []
+    for i, c in enumerate(plain):
+        if c not in KEY_OPEN_READS or not quoted[i] or (i and plain[i - 1].isalnum()):
+            continue
+        m = _KEY.match(plain, i + 1)
+        if m is None:
+            continue
+        j = m.end()
+        close = plain[j : j + 1]
+        if not close or close not in KEY_CLOSE_READS or not quoted[j] or plain[j + 1 : j + 2].isalnum():
+            continue
+        if (c, close) in (("[", "]"), ("(", ")")):
+            continue
+        key = m.group(0)
+        if key[0] == "F" and len(key) == 2:
+            key = "F" + key[1].replace("l", "1").replace("I", "1").replace("|", "1")
+        out.append(Edit(i, j + 1, f"[{key}]", KEY_COST, KEY_WHY))
+    return out
+
+
+__all__ = ["KEY_TEXT", "KEY_WHY", "NAME_LETTER_WHY", "NAME_WHY", "key_edits", "name_edits"]

@@ -45,7 +45,7 @@ from asm6502.typein.cslisting.edits import (
     suspect,
     sweeps,
 )
-from asm6502.typein.cslisting.names import name_edits
+from asm6502.typein.cslisting.names import key_edits, name_edits
 from asm6502.typein.cslisting.text import Names, checksum_of, control_spans, line_body, plain_quotes, statement_bodies
 from asm6502.typein.cslisting.verdict import (
     KEYWORD_BONUS,
@@ -78,7 +78,7 @@ def _glyph_fixes(number: int, text: str, printed: int, upper: bool, options: Che
         return
     # (no glyph inside a control name, read or misread: '<DOWN,RIGHT,4SPACE J' holds no shifted 'r')
     skip = {k for i, j, _ in control_spans(plain) for k in range(i, j)} | {
-        k for e in name_edits(plain) for k in range(e.start, e.end)}
+        k for e in name_edits(plain) + key_edits(plain) for k in range(e.start, e.end)}
     found_places = glyph.places(plain, quote_flags(plain), skip, upper)[:MAX_GLYPH_PLACES]
     if deep:
         found_places += glyph.two_character_places(plain, quote_flags(plain), skip, upper)[:MAX_GLYPH_PLACES]
@@ -246,7 +246,7 @@ def rank_fixes(number: int, text: str, printed: int, upper: bool, options: Check
     taken without asking only with a second witness, verdict.confirmed and verdict.sole_reading:
     three changes can cancel in an 8-bit checksum).  *tried*: the
     texts already read for this line (a second ranking reads each text once)."""
-    edits = candidate_edits(text, upper, learned, habits) + name_edits(text)
+    edits = candidate_edits(text, upper, learned, habits) + name_edits(text) + key_edits(text)
     tried = Tried() if tried is None else tried
     if tried.read >= tried.budget:  # the listing's budget is spent: the line is not searched
         tried.skipped += len(edits)

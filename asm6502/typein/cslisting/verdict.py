@@ -27,7 +27,7 @@ from asm6502.typein.cslisting.edits import (
     suspect,
 )
 from asm6502.typein.cslisting.grammar import misread_data_items, misread_data_quotes, syntax_error
-from asm6502.typein.cslisting.names import NAME_WHY
+from asm6502.typein.cslisting.names import KEY_TEXT, KEY_WHY, NAME_WHY, key_edits
 from asm6502.typein.cslisting.text import line_body, normalize_controls
 from asm6502.typein.cslisting.vocabulary import Lexicon, Vocabulary, confirming_words, made_names
 
@@ -39,7 +39,7 @@ MIN_COST = 0.1
 # chose them, it does not witness them
 UNREADABLE_KINDS = ("underlined", "a rule of")
 # changes whose place the print need not show: the reason itself is the damage seen
-SHOWN_KINDS = ("blanks inside a keyword", "':' not read", BRACKETS_LOST, NAME_WHY, SPACED_DIGIT_WHY)
+SHOWN_KINDS = ("blanks inside a keyword", "':' not read", BRACKETS_LOST, NAME_WHY, KEY_WHY, SPACED_DIGIT_WHY)
 
 
 _REM, _DATA, _QUOTE, _COLON = 0x8F, 0x83, 0x22, 0x3A
@@ -71,20 +71,23 @@ _BROKEN_NAME = re.compile(r"[<\[][A-Za-z0-9 .\-]{2,12}[,>}\]?]")
 
 
 def broken_name(text: str) -> bool:
-    """A control-code name left unread in *text* (``<RVOFF,SPACE ?``)."""
-    return bool(_BROKEN_NAME.search(normalize_controls(text)))
+    """A control-code name left unread in *text* (``<RVOFF,SPACE ?``); a key's name printed in
+    square brackets (``[F8]``, :data:`.names.KEY_TEXT`) is text, no name."""
+    return bool(_BROKEN_NAME.search(KEY_TEXT.sub("", normalize_controls(text))))
 
 
 def damage_left(text: str, upper: bool) -> bool:
     """After a fix, the line outside quotes still shows plain damage: a digit between two
     letters (``F0R``), a letter between two digits, a lower-case letter in a capital listing,
     a character with no PETSCII code, a DATA list of numbers with a look-alike letter in one
-    (``DATA 0,I,255``) or an apostrophe for a one-character string's quote (``DATA"T',9``), a line that is no BASIC (:mod:`.grammar`: ``GO T0280``).  Two misreadings can cancel in an 8-bit checksum, so a
+    (``DATA 0,I,255``), a key's name in quotes with its brackets misread (``CF8J``) or an apostrophe for a one-character string's quote (``DATA"T',9``), a line that is no BASIC (:mod:`.grammar`: ``GO T0280``).  Two misreadings can cancel in an 8-bit checksum, so a
     fix that leaves such damage is not taken without asking (64'er 10/85 line 445: ``F0R F=1
     TO ll`` has a pair of changes that verifies and is wrong)."""
     quoted = quote_flags(text)
     if broken_name(text):
         return True  # a control-code name left unread ("<RVOFF,SPACE ?")
+    if key_edits(text):
+        return True  # a key's name whose brackets OCR misread, not read yet ('CF8J', names.key_edits)
     for k, c in enumerate(text):
         if not readable(c):
             return True

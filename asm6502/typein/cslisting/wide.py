@@ -34,7 +34,7 @@ from asm6502.typein.cslisting.edits import (
     readable,
     suspect,
 )
-from asm6502.typein.cslisting.names import NAME_LETTER_WHY, NAME_WHY
+from asm6502.typein.cslisting.names import KEY_WHY, NAME_LETTER_WHY, NAME_WHY
 from asm6502.typein.cslisting.verdict import broken_name, damage_left
 
 Move = tuple[tuple[Edit, ...], float]
@@ -45,7 +45,8 @@ WIDE_MOVE_COST = 2.0  # a move dearer than this is not in the pool
 WIDE_COST = 6.0  # a reading dearer than this (its moves and PAIR_EXTRA for each beyond one) is not tried
 WIDE_TEXTS = 200  # texts read at most (each a chance match in 256: the readings are offered only)
 WIDE_STEPS = 2_000  # subsets looked at at most (the ones whose moves overlap are looked at, not read)
-_SHOWN_WHY = ("blanks inside a keyword", "':' not read", BRACKETS_LOST, NAME_WHY, NAME_LETTER_WHY, SPACED_DIGIT_WHY)
+_SHOWN_WHY = ("blanks inside a keyword", "':' not read", BRACKETS_LOST, NAME_WHY, NAME_LETTER_WHY, KEY_WHY,
+              SPACED_DIGIT_WHY)
 
 
 def shown_moves(text: str, upper: bool, moves: list[Move]) -> list[Move]:
