@@ -117,8 +117,8 @@ def p74_p89() -> list:
     (180, "checksummer-3", "Listing 2. Demoprogramm zu »Hyperscreen« (Schluß)"),
     # p. 83-86: Seeschlacht, its first page with the checksums in a column after the lines: one listing from there
     (710, "checksummer-3", "Listing »Seekrieg per Telefon« (Schluß)"),
-    # p. 79-81: Graphik-80 (BASIC 7.0, no checksums) over three pages: one listing
-    (407, "basic", "Listing 1. »Graphik-80« (Schluß)"),
+    # p. 79-81: Graphik-80 (BASIC 7.0, no checksums) over three pages: one listing, from its line 1
+    (396, "basic-7.0", "Listing 1. »Graphik-80« (Schluß)"),
 ])
 def test_the_scan_of_the_fresh_issue_reads_each_printed_listing_as_one(p74_p89, row, fmt, title):
     found = p74_p89
