@@ -123,9 +123,17 @@ def test_saved_look_up_answers_serve_in_place_of_a_clone(repo, tmp_path, capsys)
                                                             "text": TEXT[offset:offset + 25], "total_chars": len(TEXT)}))
     rows = [entry(commit, "whole.txt", "issues/page.md", TEXT.encode()),
             entry(commit, "slice.txt", "issues/page.md", TEXT[slice(*SLICE)].encode(), list(SLICE)),
-            entry(commit, "crlf.txt", "crlf.md", b"b\nc\n", [3, 9], upstream_line_ends="CRLF")]
+            entry(commit, "crlf.txt", "crlf.md", b"b\nc\n", [3, 9], upstream_line_ends="CRLF"),
+            entry(commit, "crlf-whole.txt", "crlf.md", CRLF.replace("\r\n", "\n").encode(), upstream_line_ends="CRLF"),
+            entry(commit, "crlf-other.txt", "crlf.md", b"b\nd\n", [3, 9], upstream_line_ends="CRLF")]
+    # a CRLF file's answer counts LF characters: its offset says nothing of the manifest's, and the
+    # slice is found by its sha256 among the stretches of the right CRLF length
+    (answers / "crlf.json").write_text(json.dumps({"commit": commit, "path": "crlf.md", "offset": 100,
+                                                   "text": CRLF.replace("\r\n", "\n")}))
     code, status, _ = run(tmp_path, rows, "--answers", str(answers), str(tmp_path / "out"), capsys=capsys)
-    assert (code, status) == (1, {"whole.txt": "ok", "slice.txt": "ok", "crlf.txt": "missing"})
+    assert (code, status) == (1, {"whole.txt": "ok", "slice.txt": "ok", "crlf.txt": "ok",
+                                  "crlf-whole.txt": "missing", "crlf-other.txt": "missing"})
+    assert (tmp_path / "out" / "crlf.txt").read_bytes() == b"b\nc\n"
 
 
 # (a manifest line, the error it gets)

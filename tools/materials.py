@@ -18,7 +18,7 @@ a folder under the mirror directory); each file is ``git cat-file blob COMMIT:PA
 Where no clone can be had, ``--answers`` reads the text from saved answers of a file look-up
 instead: ANSWERS_DIR holds JSON files ``{"path", "commit", "offset", "text"[, "total_chars"]}``, the text as stored
 from *offset* on (a whole file needs answers from 0 to its total_chars; such text has LF line ends,
-so a CRLF file's characters cannot be counted from it and those entries are missing).
+so a CRLF file's slice is found in them by its sha256, and a whole CRLF file is missing).
 NAMEs rebuild only those files of the manifest.
 
 Every file is checked before it is written: its sha256 and git blob id against the manifest's.
@@ -38,6 +38,7 @@ bad line named ``MANIFEST:LINE: error: ...``; nothing is written then) or a bad 
 from __future__ import annotations
 
 import argparse
+import bisect
 import hashlib
 import json
 import os
@@ -146,6 +147,28 @@ def git_blob_id(data: bytes) -> str:
 
 
 class Source(Protocol):
+    def find_crlf_slice(self, entry: Entry) -> bytes | None:
+        """The stretch of the answers that is *entry*'s slice of a CRLF file, found by its sha256.
+
+        The answers' offsets count LF characters, the manifest's CRLF ones, and how many line ends
+        lie before an answer is not known: a stretch is a candidate where its length counted with
+        CR LF line ends is the slice's, and it is the slice where its sha256 is the manifest's.
+        """
+        assert entry.chars is not None
+        want = entry.chars[1] - entry.chars[0]
+        for a in self.answers.get((entry.commit, entry.path), ()):
+            crlf_at = [0]  # crlf_at[i]: characters before a.text[i], counting CR LF line ends
+            for ch in a.text:
+                crlf_at.append(crlf_at[-1] + (2 if ch == "\n" else 1))
+            for p in range(len(a.text)):
+                q = bisect.bisect_left(crlf_at, crlf_at[p] + want, lo=p)
+                if q > len(a.text) or crlf_at[q] != crlf_at[p] + want:
+                    continue
+                data = a.text[p:q].encode("utf-8")
+                if hashlib.sha256(data).hexdigest() == entry.sha256:
+                    return data
+        return None
+
     def content(self, entry: Entry) -> bytes | str:
         """The entry's bytes, or why they cannot be had (a str)."""
         ...
@@ -154,6 +177,28 @@ class Source(Protocol):
 @dataclass(frozen=True)
 class GitSource:
     git_dir: Path
+
+    def find_crlf_slice(self, entry: Entry) -> bytes | None:
+        """The stretch of the answers that is *entry*'s slice of a CRLF file, found by its sha256.
+
+        The answers' offsets count LF characters, the manifest's CRLF ones, and how many line ends
+        lie before an answer is not known: a stretch is a candidate where its length counted with
+        CR LF line ends is the slice's, and it is the slice where its sha256 is the manifest's.
+        """
+        assert entry.chars is not None
+        want = entry.chars[1] - entry.chars[0]
+        for a in self.answers.get((entry.commit, entry.path), ()):
+            crlf_at = [0]  # crlf_at[i]: characters before a.text[i], counting CR LF line ends
+            for ch in a.text:
+                crlf_at.append(crlf_at[-1] + (2 if ch == "\n" else 1))
+            for p in range(len(a.text)):
+                q = bisect.bisect_left(crlf_at, crlf_at[p] + want, lo=p)
+                if q > len(a.text) or crlf_at[q] != crlf_at[p] + want:
+                    continue
+                data = a.text[p:q].encode("utf-8")
+                if hashlib.sha256(data).hexdigest() == entry.sha256:
+                    return data
+        return None
 
     def content(self, entry: Entry) -> bytes | str:
         done = subprocess.run(["git", "--git-dir", str(self.git_dir), "cat-file", "blob", f"{entry.commit}:{entry.path}"],
@@ -212,10 +257,37 @@ class AnswerSource:
                 return "".join(got)
         return "".join(got) if at >= end else None
 
+    def find_crlf_slice(self, entry: Entry) -> bytes | None:
+        """The stretch of the answers that is *entry*'s slice of a CRLF file, found by its sha256.
+
+        The answers' offsets count LF characters, the manifest's CRLF ones, and how many line ends
+        lie before an answer is not known: a stretch is a candidate where its length counted with
+        CR LF line ends is the slice's, and it is the slice where its sha256 is the manifest's.
+        """
+        assert entry.chars is not None
+        want = entry.chars[1] - entry.chars[0]
+        for a in self.answers.get((entry.commit, entry.path), ()):
+            crlf_at = [0]  # crlf_at[i]: characters before a.text[i], counting CR LF line ends
+            for ch in a.text:
+                crlf_at.append(crlf_at[-1] + (2 if ch == "\n" else 1))
+            for p in range(len(a.text)):
+                q = bisect.bisect_left(crlf_at, crlf_at[p] + want, lo=p)
+                if q > len(a.text) or crlf_at[q] != crlf_at[p] + want:
+                    continue
+                data = a.text[p:q].encode("utf-8")
+                if hashlib.sha256(data).hexdigest() == entry.sha256:
+                    return data
+        return None
+
     def content(self, entry: Entry) -> bytes | str:
         where = f"{entry.commit}:{entry.path}"
         if entry.crlf:
-            return f"{where}: the answers' text has LF line ends, the manifest counts CRLF characters"
+            if entry.chars is None:
+                return f"{where}: the answers' text has LF line ends, the manifest counts CRLF characters"
+            found = self.find_crlf_slice(entry)
+            if found is None:
+                return f"{where}: no stretch of the answers is characters {entry.chars[0]} to {entry.chars[1]} (found by its sha256)"
+            return found
         if entry.chars is None:
             totals = {a.total for a in self.answers.get((entry.commit, entry.path), ()) if a.total is not None}
             if len(totals) != 1:
