@@ -36,6 +36,11 @@ class Collection:
     files: dict[str, dict]  # name -> its manifest entry
     listings: tuple[Listing, ...]
 
+    @property
+    def needed(self) -> set[str]:
+        """The files the listings read."""
+        return {name for x in self.listings for name in (x.ocr, x.disk)}
+
     def read(self, name: str) -> str:
         """The file's text, after its sha256 was checked against the manifest."""
         entry = self.files[name]
@@ -61,14 +66,19 @@ class Collection:
         return "\n".join(rows)
 
 
-def missing(folder: Path) -> str | None:
-    """Why *folder* cannot be read as a collection (for a skip), or None."""
+def missing(folder: Path, names: list[str] | None = None) -> str | None:
+    """Why *folder* cannot be read as a collection (for a skip), or None: the files *names* (by
+    default the files the listings read: an OCR stretch no listing reads, such as a whole page
+    for the scan, is needed only where it is read) must be there."""
     manifest = MANIFESTS / folder.name / "manifest.jsonl"
     if not manifest.is_file():
         return f"no manifest {manifest.relative_to(ROOT)} for the collection folder {folder}"
     if not folder.is_dir():
         return f"collection folder {folder} not found"
-    absent = [e["file"] for e in _entries(manifest) if e["kind"] == "file" and not (folder / e["file"]).is_file()]
+    entries = _entries(manifest)
+    if names is None:
+        names = sorted({e[k] for e in entries if e["kind"] == "listing" for k in ("ocr", "disk")})
+    absent = [name for name in names if not (folder / name).is_file()]
     return f"{folder}: {len(absent)} files of the manifest absent ({absent[0]}, ...)" if absent else None
 
 
