@@ -65,6 +65,10 @@ REST = [_row(n) for n in (4120, 4130)]
                                                                   f"{C[4110]}", *REST)),
     ("two checksums in cells of their own", _listing(_row(4090), f"4100 {T[4100]} {C[4100]}\t{C[4110]}",
                                                      f"4110 {T[4110]}", *REST)),
+    ("two checksums in one cell of their own", _listing(_row(4090), f"4100 {T[4100]}\t{C[4100]} {C[4110]}",
+                                                        f"4110 {T[4110]}\t", *REST)),
+    ("two checksums in one cell after a wide gap", _listing(_row(4090), f"4100 {T[4100]}\t\t{C[4100]} {C[4110]}",
+                                                            f"4110 {T[4110]}\t", *REST)),
     ("a checksum against the text, the next line after it", _listing(
         _row(4090), f"4100 {T[4100]}{C[4100]} 4110 {T[4110]}\t{C[4110]}", *REST)),
     ("the footer inside", _listing(_row(4090), _row(4100), "Ausgabe 10/Oktober 1985", _row(4110), *REST)),

@@ -201,6 +201,13 @@ def _segments(raw: str) -> list[_Segment]:
             seg = _Segment(len(segs))
             slot = 1
         assert seg is not None
+        two = _two_checksums(text)
+        if two is not None:  # '10 A<TAB><TAB><194> <144>': a cell of two checksums, one a neighbour's
+            (first, first_at), (own, own_at) = two
+            seg.spare, seg.checksum = (first, col + first_at), (own, col + own_at)
+            segs.append(seg)
+            seg = None
+            continue
         m = CHECKSUM_CELL.match(text)
         if m and not m.group("a") and _full_checksum_next(cells, k):
             # '152)<TAB><118>': digits that end a line broken over rows, its checksum after them
@@ -217,7 +224,8 @@ def _segments(raw: str) -> list[_Segment]:
             continue
         if not text.strip():
             rest = [t for t, _ in cells[k + 1 :] if t.strip()]
-            if slot >= 2 and len(rest) == 1 and CHECKSUM_CELL.match(rest[0]) and (seg.number or seg.texts):
+            if slot >= 2 and len(rest) == 1 and (CHECKSUM_CELL.match(rest[0]) or _two_checksums(rest[0])) and (
+                    seg.number or seg.texts):
                 continue  # "900<TAB>REM X<TAB><TAB><007>": a wide gap before the line's own checksum
             if slot >= 2:
                 segs.append(seg)
@@ -240,6 +248,19 @@ def _segments(raw: str) -> list[_Segment]:
     if seg is not None and (seg.number or seg.texts or seg.checksum):
         segs.append(seg)
     return segs
+
+
+def _two_checksums(text: str) -> tuple[tuple[re.Match, int], tuple[re.Match, int]] | None:
+    """A cell that is two checksums with their brackets and nothing else ('<194> <144>', 64'er 12/85
+    p. 153: line 10's own and line 20's, which OCR set in line 10's row): each with where it starts."""
+    own = CHECKSUM_AT_END.search(text)
+    if own is None or not own.group("a"):
+        return None
+    first = CHECKSUM_CELL.match(text[: own.start()])
+    if first is None or not first.group("a"):
+        return None
+    lead = len(first.group(0)) - len(first.group(0).lstrip())
+    return (first, lead), (own, own.start() + len(own.group(0)) - len(own.group(0).lstrip()))
 
 
 def _full_checksum_next(cells: list[tuple[str, int]], k: int) -> bool:
