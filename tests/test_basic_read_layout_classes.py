@@ -52,6 +52,7 @@ REST = [_row(n) for n in (4120, 4130)]
 
 @pytest.mark.parametrize("shape, text", [
     ("digits read apart", _listing(_row(4090), _row(4100), f"41 10 {T[4110]} {C[4110]}", *REST)),
+    ("digits read apart in the number's cell", _listing(_row(4090), _row(4100), f"41 10\t{T[4110]}\t{C[4110]}", *REST)),
     ("digits read apart, one digit first", _listing(_row(4090), _row(4100), f"4 110 {T[4110]} {C[4110]}", *REST)),
     ("first digits lost", _listing(_row(4090), f"00 {T[4100]} {C[4100]}", _row(4110), *REST)),
     ("two broken numbers in a row", _listing(_row(4090), f"41 00 {T[4100]} {C[4100]}", f"10 {T[4110]} {C[4110]}",
@@ -65,6 +66,10 @@ REST = [_row(n) for n in (4120, 4130)]
                                                                   f"{C[4110]}", *REST)),
     ("two checksums in cells of their own", _listing(_row(4090), f"4100 {T[4100]} {C[4100]}\t{C[4110]}",
                                                      f"4110 {T[4110]}", *REST)),
+    ("two lines, both numbers first", _listing(_row(4090), f"4100 4110 {T[4100]} {T[4110]} {C[4100]} {C[4110]}",
+                                              *REST)),
+    ("two lines, both numbers first in a cell", _listing(_row(4090), f"4100 4110\t{T[4100]} {T[4110]}\t{C[4100]} "
+                                                                    f"{C[4110]}", *REST)),
     ("two checksums in one cell of their own", _listing(_row(4090), f"4100 {T[4100]}\t{C[4100]} {C[4110]}",
                                                         f"4110 {T[4110]}\t", *REST)),
     ("two checksums in one cell after a wide gap", _listing(_row(4090), f"4100 {T[4100]}\t\t{C[4100]} {C[4110]}",

@@ -32,7 +32,9 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from itertools import pairwise
 
+from asm6502.typein.cslisting.checksum import ChecksumOptions
 from asm6502.typein.cslisting.columns import set_columns_back
+from asm6502.typein.cslisting.text import checksum_of, without_print_blanks
 
 # OCR's readings of the digits of a printed checksum or line number
 DIGIT_LOOKALIKES = {"O": "0", "o": "0", "Q": "0", "D": "0", "I": "1", "l": "1", "|": "1", "!": "1",
@@ -551,7 +553,7 @@ def _share_checksums(records: list[Record]) -> list[Record]:
             # (the next number above the line's own: a broken one, '8 90', is no neighbour)
             following = next((r.number for r in records[k + 1 :] if not r.lost and (r.column, r.block) ==
                               (rec.column, rec.block) and r.number > rec.number), None)
-            second = _second_line(rec, following)
+            second = _second_line(rec, following, first.value)
             if second is None:  # (no neighbour takes it: it stays in the text, as printed)
                 rec.pieces.append(Piece(" " + spare.match.group(0).strip(), spare.line, spare.col))
                 rec.spare_left = spare
@@ -577,11 +579,22 @@ _NUMBER_INSIDE = re.compile(r"(?<=\s)(\d{1,5}) +(?=[A-Za-z?])")
 _NUMBER_APART_INSIDE = re.compile(r"(?<=\s)(\d{1,4}) (\d{1,4}) +(?=[A-Za-z?])")  # '8 80 IF': its digits read apart
 
 
-def _second_line(rec: Record, following: int | None) -> Record | None:
+_NUMBER_FIRST = re.compile(r"^\s*(\d{1,5}) +(?=\S)")
+# the checksum variants a layout cannot know yet: (version, capitals)
+_VARIANTS = tuple(ChecksumOptions(version) for version in (1, 2, 3))
+
+
+def _second_line(rec: Record, following: int | None, first_checksum: int) -> Record | None:
     """The line whose number stands inside *rec*'s text, cut off *rec* (which keeps the text before
     it): the one number inside, as printed or its digits read apart ('8 80'), that rises between
-    *rec*'s and the *following* line's."""
+    *rec*'s and the *following* line's; or both numbers printed first (:func:`_numbers_first`)."""
     text = rec.text
+    lead = rec.pieces[0].text.strip() if len(rec.pieces) > 1 else ""  # ('1020 1030<TAB>IF': a cell of its own)
+    front = (lead, "".join(p.text for p in rec.pieces[1:])) if lead.isdigit() and len(lead) <= 5 else (
+        (m.group(1), text[m.end():]) if (m := _NUMBER_FIRST.match(text)) else None)
+    if front and rec.number < int(front[0]) and (following is None or int(front[0]) < following):
+        assert rec.checksum is not None
+        return _numbers_first(rec, int(front[0]), front[1], first_checksum, rec.checksum)
     inside = [(n, m) for m in _NUMBER_INSIDE.finditer(text)
               if rec.number < (n := int(m.group(1))) and (following is None or n < following)]
     if not inside:  # (only where no number inside rises as printed: 'THEN 200 800 PRINT' is 800)
@@ -592,6 +605,24 @@ def _second_line(rec: Record, following: int | None) -> Record | None:
     number, m = inside[0]
     rec.pieces = [Piece(text[: m.start()].rstrip(), rec.line, rec.col)]
     return Record(number, str(number), rec.line, rec.col, [Piece(text[m.end() :], rec.line, rec.col)],
+                  column=rec.column, block=rec.block, order=rec.order)
+
+
+def _numbers_first(rec: Record, number: int, text: str, first_checksum: int, checksum: int) -> Record | None:
+    """'1020 1030<TAB>IF ... THEN 1010 INPUT ...<TAB><061> <197>' (64'er 2/86 p. 98): two lines
+    run together with both numbers before both texts.  The texts part at the one blank where the
+    first text gives the first checksum with the first number and the rest the second with the
+    second, in one checksum variant (two 8-bit checksums agree by chance one time in 65,536 a
+    blank); no such blank, or more than one: None."""
+    splits = {k for k, c in enumerate(text) if c == " " and text[:k].strip() and text[k:].strip()}
+    found = {k for k in splits for options in _VARIANTS for upper in (True, False)
+             if checksum_of(rec.number, without_print_blanks(text[:k].strip()), upper, options) == first_checksum
+             and checksum_of(number, without_print_blanks(text[k:].strip()), upper, options) == checksum}
+    if len(found) != 1:
+        return None
+    (k,) = found
+    rec.pieces = [Piece(text[:k].rstrip(), rec.line, rec.col)]
+    return Record(number, str(number), rec.line, rec.col, [Piece(text[k:].lstrip(), rec.line, rec.col)],
                   column=rec.column, block=rec.block, order=rec.order)
 
 

@@ -69,12 +69,19 @@ def _read_apart(rec: Record, last: int, following: int | None, upper: bool,
     """'41 10 PRINT': the number's digits joined with the digits its text starts with, where that
     rises between the neighbours and gives the checksum: (number, text, why)."""
     m = _DIGITS_FIRST.match(rec.text)
-    if m is None:
+    first = rec.pieces[0].text.strip() if rec.pieces else ""
+    if m is not None:
+        digits, rest = m.group(1), rec.text[m.end() :]
+    elif len(rec.pieces) > 1 and first.isdigit() and len(first) <= 4:
+        # ('41 10<TAB>Z = PEEK...', 64'er 2/86 p. 98: the digits after the blank end the number's
+        # cell, the text is the next cell's)
+        digits, rest = first, "".join(p.text for p in rec.pieces[1:])
+    else:
         return []
-    number, rest = int(rec.number_text + m.group(1)), rec.text[m.end() :]
+    number = int(rec.number_text + digits)
     if not _rises(number, last, following) or not _verifies(number, rest, rec, upper, options):
         return []
-    return [(number, rest, f"line {number} printed as '{rec.number_text} {m.group(1)}': its digits read apart")]
+    return [(number, rest, f"line {number} printed as '{rec.number_text} {digits}': its digits read apart")]
 
 
 def _first_digits_lost(rec: Record, last: int, following: int | None, upper: bool,
