@@ -114,6 +114,19 @@ def test_only_the_files_named_are_rebuilt(repo, tmp_path, capsys):
     assert (code, status) == (0, {"two.txt": "ok"})
 
 
+def test_characters_counted_with_lf_line_ends_slice_a_crlf_file_as_its_look_up_reads_it(repo, tmp_path, capsys):
+    git_dir, commit = repo
+    # crlf.md is 'a\r\nb\r\nc\r\n'; with LF line ends 'a\nb\nc\n', whose characters 2 to 6 are 'b\nc\n'
+    rows = [entry(commit, "lf.txt", "crlf.md", b"b\nc\n", [2, 6], chars_in="LF")]
+    code, status, _ = run(tmp_path, rows, str(git_dir), str(tmp_path / "out"), capsys=capsys)
+    assert (code, status) == (0, {"lf.txt": "ok"})
+    answers = tmp_path / "answers"
+    answers.mkdir()
+    (answers / "a.json").write_text(json.dumps({"commit": commit, "path": "crlf.md", "offset": 0, "text": "a\nb\nc\n"}))
+    code, status, _ = run(tmp_path, rows, "--answers", str(answers), str(tmp_path / "out2"), capsys=capsys)
+    assert (code, status) == (0, {"lf.txt": "ok"})
+
+
 def test_saved_look_up_answers_serve_in_place_of_a_clone(repo, tmp_path, capsys):
     _, commit = repo
     answers = tmp_path / "answers"
@@ -148,6 +161,8 @@ BAD_LINES = [
     ('{"kind": "file", "file": "a.txt", "repo": "o/n", "commit": "' + "0" * 40 + '", "path": "p", "sha256": "' + "0" * 64 + '", "chars": [5, 2]}',
      "'chars' must be null or [start, end] with 0 <= start <= end, not [5, 2]"),
     ('{"kind": "file", "file": "a.txt", "repo": "o/n", "commit": "' + "0" * 40 + '", "path": "p"}', "'sha256' must be a string"),
+    ('{"kind": "file", "file": "a.txt", "repo": "o/n", "commit": "' + "0" * 40 + '", "path": "p", "sha256": "' + "0" * 64 + '", "chars_in": "CR"}',
+     "'chars_in' must be upstream or LF, not 'CR'"),
 ]
 
 

@@ -6,7 +6,9 @@ line names where one file comes from: ``repo``, ``commit``, ``path``, ``chars`` 
 file; ``[start, end]``: those characters of the file's UTF-8 text, Python slice bounds), its
 ``sha256`` and, where given, ``git_blob`` (what ``git hash-object`` gives for the file's bytes).
 ``"upstream_line_ends": "CRLF"`` says the source file ends its lines with CR LF: ``chars`` count
-both characters, and the file written has LF line ends.  Lines of any other kind are not files
+both characters, and the file written has LF line ends.  ``"chars_in": "LF"`` says ``chars`` count
+the characters of the file's text with LF line ends, as a file look-up gives it, whatever the
+source's line ends (an excerpt cut from such a look-up, where no clone was had to count them).  Lines of any other kind are not files
 and are left alone.
 
 usage:
@@ -66,6 +68,7 @@ class Entry:
     sha256: str
     git_blob: str | None
     crlf: bool  # the source's lines end with CR LF (chars count both; the file gets LF)
+    lf_chars: bool = False  # chars count the characters of the text with LF line ends (a look-up's)
 
 
 class ManifestError(Exception):
@@ -138,7 +141,13 @@ def _entry(n: int, row: str) -> Entry | None:
     ends = obj.get("upstream_line_ends", "LF")
     if ends not in LINE_ENDS:
         raise ValueError(f"'upstream_line_ends' must be one of {', '.join(LINE_ENDS)}, not {ends!r}")
-    return Entry(n, name, obj["repo"], obj["commit"], obj["path"], chars, obj["sha256"], blob, ends == "CRLF")
+    counted = obj.get("chars_in", "upstream")
+    if counted not in ("upstream", "LF"):
+        raise ValueError(f"'chars_in' must be upstream or LF, not {counted!r}")
+    if counted == "LF" and ends == "CRLF":
+        raise ValueError("'chars_in' LF counts LF characters: 'upstream_line_ends' says nothing then")
+    return Entry(n, name, obj["repo"], obj["commit"], obj["path"], chars, obj["sha256"], blob, ends == "CRLF",
+                 counted == "LF")
 
 
 def git_blob_id(data: bytes) -> str:
@@ -147,28 +156,6 @@ def git_blob_id(data: bytes) -> str:
 
 
 class Source(Protocol):
-    def find_crlf_slice(self, entry: Entry) -> bytes | None:
-        """The stretch of the answers that is *entry*'s slice of a CRLF file, found by its sha256.
-
-        The answers' offsets count LF characters, the manifest's CRLF ones, and how many line ends
-        lie before an answer is not known: a stretch is a candidate where its length counted with
-        CR LF line ends is the slice's, and it is the slice where its sha256 is the manifest's.
-        """
-        assert entry.chars is not None
-        want = entry.chars[1] - entry.chars[0]
-        for a in self.answers.get((entry.commit, entry.path), ()):
-            crlf_at = [0]  # crlf_at[i]: characters before a.text[i], counting CR LF line ends
-            for ch in a.text:
-                crlf_at.append(crlf_at[-1] + (2 if ch == "\n" else 1))
-            for p in range(len(a.text)):
-                q = bisect.bisect_left(crlf_at, crlf_at[p] + want, lo=p)
-                if q > len(a.text) or crlf_at[q] != crlf_at[p] + want:
-                    continue
-                data = a.text[p:q].encode("utf-8")
-                if hashlib.sha256(data).hexdigest() == entry.sha256:
-                    return data
-        return None
-
     def content(self, entry: Entry) -> bytes | str:
         """The entry's bytes, or why they cannot be had (a str)."""
         ...
@@ -177,28 +164,6 @@ class Source(Protocol):
 @dataclass(frozen=True)
 class GitSource:
     git_dir: Path
-
-    def find_crlf_slice(self, entry: Entry) -> bytes | None:
-        """The stretch of the answers that is *entry*'s slice of a CRLF file, found by its sha256.
-
-        The answers' offsets count LF characters, the manifest's CRLF ones, and how many line ends
-        lie before an answer is not known: a stretch is a candidate where its length counted with
-        CR LF line ends is the slice's, and it is the slice where its sha256 is the manifest's.
-        """
-        assert entry.chars is not None
-        want = entry.chars[1] - entry.chars[0]
-        for a in self.answers.get((entry.commit, entry.path), ()):
-            crlf_at = [0]  # crlf_at[i]: characters before a.text[i], counting CR LF line ends
-            for ch in a.text:
-                crlf_at.append(crlf_at[-1] + (2 if ch == "\n" else 1))
-            for p in range(len(a.text)):
-                q = bisect.bisect_left(crlf_at, crlf_at[p] + want, lo=p)
-                if q > len(a.text) or crlf_at[q] != crlf_at[p] + want:
-                    continue
-                data = a.text[p:q].encode("utf-8")
-                if hashlib.sha256(data).hexdigest() == entry.sha256:
-                    return data
-        return None
 
     def content(self, entry: Entry) -> bytes | str:
         done = subprocess.run(["git", "--git-dir", str(self.git_dir), "cat-file", "blob", f"{entry.commit}:{entry.path}"],
@@ -211,6 +176,8 @@ class GitSource:
             text = done.stdout.decode("utf-8")
         except UnicodeDecodeError as e:
             return f"{entry.commit}:{entry.path} is not UTF-8 text ({e.reason} at byte {e.start}), so it has no characters to slice"
+        if entry.lf_chars:
+            text = text.replace("\r\n", "\n")
         start, end = entry.chars
         if end > len(text):
             return f"{entry.commit}:{entry.path} has {len(text)} characters, not the {end} that 'chars' needs"
