@@ -70,6 +70,8 @@ REST = [_row(n) for n in (4120, 4130)]
                                               *REST)),
     ("two lines, both numbers first in a cell", _listing(_row(4090), f"4100 4110\t{T[4100]} {T[4110]}\t{C[4100]} "
                                                                     f"{C[4110]}", *REST)),
+    ("three lines in a row, their checksums in a cell", _listing(
+        _row(4090), f"4100 {T[4100]} 4110 {T[4110]} 4120 {T[4120]}\t{C[4100]} {C[4110]} {C[4120]}", _row(4130))),
     ("two checksums in one cell of their own", _listing(_row(4090), f"4100 {T[4100]}\t{C[4100]} {C[4110]}",
                                                         f"4110 {T[4110]}\t", *REST)),
     ("two checksums in one cell after a wide gap", _listing(_row(4090), f"4100 {T[4100]}\t\t{C[4100]} {C[4110]}",
@@ -85,6 +87,15 @@ def test_a_layout_shape_reads_back_whole(shape, text):
     results = read_listings(text, "t")
     assert [(r.number, r.status) for result in results for r in result.lines] == \
         [(n, "verified") for n, _ in LINES], shape
+
+
+def test_three_lines_in_a_row_beside_another_column_each_read_with_its_own_checksum():
+    # (the other column's line stays in its column: read after the left column's lines)
+    text = _listing(_row(4090), f"4100 {T[4100]} 4110 {T[4110]} 4120 {T[4120]}\t{C[4100]} {C[4110]} {C[4120]}"
+                                f"\t9000 REM X {_cs(9000, 'REM X')}", _row(4130))
+    results = read_listings(text, "t")
+    assert [(r.number, r.status) for result in results for r in result.lines] == \
+        [(n, "verified") for n, _ in LINES] + [(9000, "verified")]
 
 
 @pytest.mark.parametrize("shape, rows, number, text", [

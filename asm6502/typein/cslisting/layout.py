@@ -30,7 +30,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from itertools import pairwise
+from itertools import combinations, pairwise
 
 from asm6502.typein.cslisting.checksum import ChecksumOptions
 from asm6502.typein.cslisting.columns import set_columns_back
@@ -364,6 +364,67 @@ def _run_together(raw: str) -> list[str]:
     return [p.replace("\t", " ") for p in parts] if "\t" in raw else parts
 
 
+MAX_RUN_CUTS = 12  # numbers inside a run's text among which its cuts are chosen (more: the row stays)
+
+
+def _checksum_run_apart(raw: str) -> list[str]:
+    """A row whose text holds three or more lines one after the other, their checksums after them
+    in a cell of their own ('10 POKE ...:CLR 20 PRINT ... 30 PRINT ...<TAB><000> <068> <075><TAB>170
+    POKE ...', 64'er 1/86 p. 146), as one row a line, the row's cells before it staying with the first and those after it
+    (the other column's) with the last.
+    The text is cut before line numbers inside it that rise from the line's own: where exactly as
+    many rise as there are lines after the first, there; where more could, at the one choice under
+    which every line gives its checksum in one checksum variant; else the row stays as it is (two
+    lines are the two-checksum shapes, :func:`_share_checksums`)."""
+    cells = raw.split("\t")
+    at = next((i for i, c in enumerate(cells) if i and _CHECKSUM_RUN.match(c)), None)
+    if at is None:
+        return [raw]
+    found = list(re.finditer(_CHECKSUM, cells[at]))
+    if len(found) < 3:
+        return [raw]
+    j = at - 1
+    while j > 0 and not cells[j].strip():
+        j -= 1
+    head = NUMBERED.match(cells[j])
+    if head is not None:
+        number_text, text, lead = head.group("n"), head.group("rest"), cells[:j]
+    elif j and NUMBER_CELL.match(cells[j - 1]):
+        number_text, text, lead = cells[j - 1].strip(), cells[j], cells[: j - 1]
+    else:
+        return [raw]
+    first = read_number(number_text)
+    inside = [m for m in _NUMBER_INSIDE.finditer(text) if int(m.group(1)) > first][:MAX_RUN_CUTS + 1]
+    if len(inside) > MAX_RUN_CUTS or len(inside) < len(found) - 1:
+        return [raw]
+    values = [read_checksum(m).value for m in found]
+    choices = [c for c in combinations(inside, len(found) - 1)
+               if all(a < b for a, b in pairwise([first] + [int(m.group(1)) for m in c]))]
+    if len(choices) > 1:
+        choices = [c for c in choices if _run_verifies(first, text, c, values)]
+    if len(choices) != 1:
+        return [raw]
+    (cuts,) = choices
+    bounds = [0, *(m.start() for m in cuts), len(text)]
+    parts = [text[lo:hi].strip() for lo, hi in pairwise(bounds)]
+    numbers = [number_text] + [m.group(1) for m in cuts]
+    rows = [f"{n} {t[len(n):].strip() if k else t}" for k, (n, t) in enumerate(zip(numbers, parts))]
+    checks = [m.group(0).strip() for m in found]
+    out = [f"{r}\t{c}" for r, c in zip(rows, checks)]
+    out[0] = "\t".join([*lead, out[0]])
+    out[-1] = "\t".join([out[-1], *cells[at + 1:]])
+    return out
+
+
+def _run_verifies(first: int, text: str, cuts: tuple[re.Match, ...], values: list[int]) -> bool:
+    """Every line of *text* cut at *cuts* gives its checksum, in one checksum variant."""
+    bounds = [0, *(m.start() for m in cuts), len(text)]
+    lines = [(first, text[: bounds[1]])] + [(int(m.group(1)), text[m.end(): hi]) for m, hi in zip(cuts, bounds[2:])]
+    return any(all(checksum_of(n, without_print_blanks(t.strip()), upper, options) == v
+                   for (n, t), v in zip(lines, values))
+               for options in _VARIANTS for upper in (True, False))
+
+
 # 64'er's page footer: the page number and the magazine's logo (OCR: '70 £k?Jj*', '72 ^a?',
 # '74 33a?'), over "Ausgabe 9/September 1985" (10/85: "Ausgabe lO/Oktober 1985")
 _FOOTER = re.compile(r"^\s*Ausgabe\s+[0-9lIO]{1,2}\s*/\s*[A-Z][a-z]+\s+19[0-9]{2}\s*$")
@@ -403,7 +464,7 @@ def find_records(text: str) -> Layout:
     block = 0
     counter = 0
     rows = ((lineno, part) for lineno, raw in enumerate(_lines(text), start=1)
-            for part in _run_together(raw.rstrip("\r")))
+            for together in _run_together(raw.rstrip("\r")) for part in _checksum_run_apart(together))
     last_row = 0
     closed: dict[int, int] = {}  # column -> the row in which its last line ended with its checksum
     carried: set[int] = set()  # columns whose *closed* row is carried over one row the column left empty
