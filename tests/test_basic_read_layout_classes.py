@@ -89,6 +89,17 @@ def test_a_layout_shape_reads_back_whole(shape, text):
         [(n, "verified") for n, _ in LINES], shape
 
 
+@pytest.mark.parametrize("misread", ["?^", "?>", "?", "^", "*>"])
+def test_a_checksum_whose_closing_bracket_ocr_read_as_marks_ends_its_column(misread):
+    # '103<TAB>:<TAB><079?^<TAB>450<TAB>:<TAB>IF W=40 ...' (64'er 2/86 p. 102): the left column's line
+    # ends there, and the right column's number starts its own line
+    rows = [f"{n}\t{T[n]}\t{C[n][:-1]}{misread}\t{9000 + k}\tREM {k}\t{_cs(9000 + k, f'REM {k}')}"
+            for k, n in enumerate(T)]
+    results = read_listings(_listing(*rows), "t")
+    assert [(r.number, r.status) for result in results for r in result.lines] == \
+        [(n, "verified") for n in T] + [(9000 + k, "verified") for k in range(len(T))]
+
+
 def test_three_lines_in_a_row_beside_another_column_each_read_with_its_own_checksum():
     # (the other column's line stays in its column: read after the left column's lines)
     text = _listing(_row(4090), f"4100 {T[4100]} 4110 {T[4110]} 4120 {T[4120]}\t{C[4100]} {C[4110]} {C[4120]}"
