@@ -89,7 +89,7 @@ def test_a_layout_shape_reads_back_whole(shape, text):
         [(n, "verified") for n, _ in LINES], shape
 
 
-@pytest.mark.parametrize("misread", ["?^", "?>", "?", "^", "*>"])
+@pytest.mark.parametrize("misread", ["?^", "?>", "?", "^", "*>", ":>"])
 def test_a_checksum_whose_closing_bracket_ocr_read_as_marks_ends_its_column(misread):
     # '103<TAB>:<TAB><079?^<TAB>450<TAB>:<TAB>IF W=40 ...' (64'er 2/86 p. 102): the left column's line
     # ends there, and the right column's number starts its own line

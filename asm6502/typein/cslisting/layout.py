@@ -50,8 +50,8 @@ _CLOSE = r"[>)}\]»]"
 # <233>, < 104 >, <O67> (a letter for a digit), 078> or <078 (one bracket lost)
 _CHECKSUM = rf"(?:{_OPEN}\s*(?P<a>[{_DIGIT}](?:\s?[{_DIGIT}]){{2}})\s*{_CLOSE}|{_OPEN}\s*(?P<b>[0-9]{{3}})|(?P<c>[0-9]{{3}})\s*{_CLOSE})"
 # (a cell of its own: a speck may stand after it too, or be its '>' read as '.': '<184.')
-# (or its closing bracket read as marks: '<079?^', '<098?>', 64'er 2/86 p. 102)
-_CLOSE_MISREAD = rf"[?^*]{{1,2}}{_CLOSE}?"
+# (or its closing bracket read as marks: '<079?^', '<098?>', '<184:>', 64'er 2/86 p. 102)
+_CLOSE_MISREAD = rf"[?^*:;]{{1,2}}{_CLOSE}?"
 CHECKSUM_CELL = re.compile(rf"^\s*{_SPECK}{_CHECKSUM}(?:[.,]|{_CLOSE_MISREAD})?\s*$")
 CHECKSUM_AT_END = re.compile(rf"(?:^|\s){_SPECK}{_CHECKSUM}\s*$")
 CHECKSUM_INSIDE = re.compile(rf"(?<=\s)[<({{\[«]\s*(?P<a>[{_DIGIT}](?:\s?[{_DIGIT}]){{2}})\s*[>)}}\]»](?=\s)")
