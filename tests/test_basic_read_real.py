@@ -124,7 +124,7 @@ LATER = [
     # a speck touching the checksum, 'i0i0' on p. 73)
     # (lines 1110 and 1120 ran together, 1120's row without its number: read again, recut.py;
     # so 870/880 and 1330-1370, witnessed by sure repairs of their ':' read as 's')
-    ("8509-p70-disk-designer.ocr.txt", 0, "8509-disk-designer.disk.txt", (249, 249, 112, 5, 114, 0, 22, 1, 248, 4, 4)),
+    ("8509-p70-disk-designer.ocr.txt", 0, "8509-disk-designer.disk.txt", (249, 249, 112, 5, 114, 0, 23, 0, 249, 4, 4)),
     # 11/85 p. 89: "Sichere INPUT-Routine",
     # Listing 3 up to "Fortsetzung auf Seite 95", one column; '$' read as 'T' all over the page
     # (PAT, INT, MIDT: the listing's habit, learned from 18 lines that verify with it, habits.py),

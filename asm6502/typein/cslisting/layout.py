@@ -722,12 +722,20 @@ def _join_continuations(records: list[Record]) -> list[Record]:
     return out
 
 
+# a control code's name as the print spells it ('<RVSON,SHIFT-SPACE,RVOFF}', '{2DOWN>'): as typed,
+# a byte a name
+_CONTROL_NAMES = re.compile(r"[<{][^<>{}\"]{1,40}?[>}]")
+
+
 def _line_length(text: str) -> int:
-    """The length of the last line in *text*: lines run together are each as long as a line."""
+    """The length of the last line in *text* as typed: lines run together are each as long as a
+    line, and a control code's name is one character a name (64'er 12/85 p. 106: Frogger's lines
+    1-3, a screen of graphics and colours in quotes, print 300 characters of names for 80 typed)."""
     last = None
     for last in CHECKSUM_INSIDE.finditer(text):
         pass
-    return len(text) - (last.end() if last is not None else 0)
+    line = text[last.end():] if last is not None else text
+    return len(line) - sum(len(m.group()) - 1 - m.group().count(",") for m in _CONTROL_NAMES.finditer(line))
 
 
 def _close(rec: Record, open_: dict[int, Record], records: list[Record]) -> bool:
