@@ -50,6 +50,9 @@ def _body(text: str) -> bytes:
     ("PRINT A):B=1", "brackets that do not pair"),
     ("A=1:+B", "no statement starts so"),
     ("IF A THEN 100 X", "a line number after THEN with more after it"),
+    ("GET S#:S=ASC(S$)", "'#' where only PRINT#, INPUT# and GET# have it"),
+    ("S=ASC(S#)", "'#' where only PRINT#, INPUT# and GET# have it"),
+    ("PRINT A#", "'#' where only PRINT#, INPUT# and GET# have it"),
 ])
 def test_what_is_no_basic(text, why):
     assert syntax_error(_body(text)) == why
@@ -61,6 +64,7 @@ def test_what_is_no_basic(text, why):
     "LET A3$(I)=LEFT$(O$,LEN(A1$(I)))", "A%(1,2)=3", "PRINT TAB(5)\"(\";SPC(2)", "REM ( GO T0 ) :",
     "DATA (,:PRINT", "DATA \"A:B\",1:GOTO 10", "::", "PRINT#1,\"U1:\"2;0;T;1", "INPUT\"X\";A$",
     "IF A=1 THEN IF B=2 THEN C=3", "DEF FN A(X)=X*2", "SYS 49152", "END",
+    "PRINT #4,A", "INPUT#1,A$", "INPUT #1,A$", "GET#2,A$", "GET #8,A$:IF A$=\"#\" THEN 10", "REM #", "DATA #",
 ])
 def test_what_is_basic(text):
     assert syntax_error(_body(text)) is None

@@ -9,7 +9,8 @@ each a shape the ROM's interpreter refuses in every case (so a program's own lin
 them): ``GO`` without ``TO``, ``IF`` without ``THEN`` or ``GOTO``, ``FOR`` without ``=`` and
 ``TO``, ``ON`` without ``GOTO`` or ``GOSUB``, ``POKE`` and ``WAIT`` without their comma,
 ``GOTO``/``GOSUB`` with anything but a line number, an assignment whose variable is not followed
-by ``=``, brackets that do not pair, a statement that starts with what no statement starts with.
+by ``=``, brackets that do not pair, a statement that starts with what no statement starts with,
+a ``#`` anywhere but after ``PRINT``, ``INPUT`` or ``GET``.
 """
 
 from __future__ import annotations
@@ -136,6 +137,8 @@ def _statement_error(statement: bytes, after_then: bool) -> str | None:
         return None if _LINE_NUMBERS.fullmatch(code) else "a line number after THEN with more after it"
     if not _brackets_pair(code):
         return "brackets that do not pair"
+    if _hash_astray(code):
+        return "'#' where only PRINT#, INPUT# and GET# have it"
     if first == _LET:
         code = code[1:].lstrip(b" ")
         first = code[0] if code else _LET
@@ -160,6 +163,22 @@ def _statement_error(statement: bytes, after_then: bool) -> str | None:
     if first in (_POKE, _WAIT) and not _comma_at_top(rest):
         return "POKE or WAIT without its comma"
     return None
+
+
+_HASH = 0x23
+_FILE_STATEMENTS = frozenset((TOKEN_OF["PRINT"], TOKEN_OF["INPUT"], TOKEN_OF["GET"]))
+
+
+def _hash_astray(code: bytes) -> bool:
+    """A '#' outside quotes that does not follow PRINT, INPUT or GET (blanks between): BASIC V2
+    knows '#' only there (PRINT#, INPUT#, GET#; the ROM's statement table and its expression
+    evaluator have no '#'), so ``GET S#`` and ``ASC(S#)`` are '$' misread."""
+    for k, b in enumerate(code):
+        if b == _HASH:
+            before = code[:k].rstrip(b" ")
+            if not before or before[-1] not in _FILE_STATEMENTS:
+                return True
+    return False
 
 
 def _comma_at_top(code: bytes) -> bool:
