@@ -337,3 +337,15 @@ def test_the_kind_of_a_fix_leaves_out_the_lines_own_characters(meant, printed, k
     fixes = rank_fixes(number, printed.split(" ", 1)[1], value, True, ChecksumOptions(3))
     best = next(f for f in fixes if f.text.replace(" ", "") == text.replace(" ", ""))
     assert kind_of(best) == kind
+
+
+def test_a_line_printing_a_keys_name_as_text_is_taken_as_typed(tmp_path, capsys, monkeypatch):
+    # 'print"<return> druecken"': the print's '<return>' are the characters, which the notation reads
+    # as the key's control code; the checksum tells which one the line holds
+    literal = 'print"{$3c}return{$3e} druecken"'
+    true = {10: "print 1", 20: literal}
+    src, out = tmp_path / "l.txt", tmp_path / "l.prg"
+    src.write_text(f"10 print 1  <{cs(10, 'print 1'):03d}>\n20 print\"<return> druecken!!\"  <{cs(20, literal):03d}>\n")
+    code, shown, err = session(["read", src, "-o", out, "--review"], ["t", '20 print"<return> druecken"'], capsys, monkeypatch)
+    assert "ok: line 20" in shown
+    assert code == 0 and out.read_bytes() == tokenize("".join(f"{n} {t}\n" for n, t in true.items()), filename="t").prg

@@ -16,6 +16,7 @@ from dataclasses import replace
 
 from asm6502.diagnostics import warning
 from asm6502.typein.cslisting.checksum import ChecksumOptions, line_checksum
+from asm6502.typein.cslisting.edits import quote_flags
 from asm6502.typein.cslisting.layout import CHECKSUM_AT_END, NUMBERED, read_checksum, read_number
 from asm6502.typein.cslisting.rank import Tried, rank_fixes
 from asm6502.typein.cslisting.read import LineReport, Lost, ReadResult
@@ -159,6 +160,11 @@ class Checker:
             return None, f"line {r.number} has an unknown control-code name or character"
         computed = line_checksum(r.number, body, ChecksumOptions(result.version))
         if computed != value:
+            literal = _brackets_as_characters(body_text)
+            body = line_body(literal, result.upper) if literal != body_text else None
+            if body is not None and line_checksum(r.number, body, ChecksumOptions(result.version)) == value:
+                return (f"{literal} <{value:03d}>",
+                        f"ok: line {r.number} <{value:03d}> (its '<...>' in quotes are the characters, not a key's name)")
             return None, f"line {r.number} gives <{computed:03d}>, the checksum is <{value:03d}>"
         return f"{body_text} <{value:03d}>", f"ok: line {r.number} <{value:03d}>"
 
@@ -186,6 +192,14 @@ class Checker:
             fixes = rank_fixes(r.number, head.strip(), value, result.upper, ChecksumOptions(result.version), limit=3)
             said += [f"  most likely: {describe(head.strip(), f, value)}" for f in fixes[:1]]
         return None, said
+
+
+def _brackets_as_characters(text: str) -> str:
+    """*text* with each '<' and '>' inside quotes written as the character itself ({$3c}, {$3e}):
+    a line that prints '<RETURN>' as text ('PRINT"<RETURN> DRUECKEN"', 64'er 4/86) is typed so,
+    and only its checksum tells it from the key's control code."""
+    quoted = quote_flags(text)
+    return "".join({"<": "{$3c}", ">": "{$3e}"}.get(c, c) if quoted[k] else c for k, c in enumerate(text))
 
 
 def apply(results: Sequence[ReadResult], decisions: Mapping[str, Decision]) -> list[ReadResult]:
