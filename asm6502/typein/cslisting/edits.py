@@ -58,6 +58,7 @@ ONE_WAY: tuple[tuple[str, str, float], ...] = (
     ("C", "(", 1.5), (">", ")", 1.5),  # round brackets read as C and > (10/85 p. 55: 'CHR$CX)', 'LEN(Al$(I) >>')
     ("<", "(", 1.5),  # ... and as < (10/85 p. 73 line 33020: 'At<PQ)' for 'A$(PQ)', p. 74 line 30020: 'CHR$<X)')
     ("s", ":", 1.5), ("j", "I", 1.5),  # 10/85 p. 55 lines 290, 320 ('s' for ':'), p. 131 line 570 ('jR' for IR)
+    ("x", ":", 2.0),  # 12/85 p. 77 ('SYS 49152xPRINT', 'NEXT XxREM': the colon's two dots run into an x)
     ("-", ":", 2.0), ("-", ".", 2.0),  # a dot's speck drawn out (10/85 p. 132 line 250 '1 - CL', p. 131 line 350 'K-')
 )
 STRAYS = ".,'`-\u2019\u2018"
