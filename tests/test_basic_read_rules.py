@@ -238,3 +238,13 @@ def test_a_speck_touching_the_checksum_field_and_a_line_numbers_1_read_as_i():
         "100 PRINT 1\t.<172>\n110 PRINT 2 .<171>\ni0i0 DATA 1\t<083>\n").records]
     assert got == [(100, 172, "<172>"), (110, 171, "<171>"), (1010, 83, "<083>")]
     assert [r.number for r in find_records("i DATA 1 <083>\nI2C PRINT <083>\n").records] == []
+
+
+@pytest.mark.parametrize("text, shows", [
+    ("GET R#sIF R$=\"\"THEN 40", True),  # 12/85 p. 77: R$ and its ':' both misread
+    ("A=ASC(S#)", True),
+    ("PRINT#1,A", False), ("PRINT #4,A$", False), ("INPUT#1,A$", False), ("GET #8,A$", False),
+    ("PRINT\"#\"", False),  # inside quotes: a character like any
+])
+def test_a_hash_shows_damage_where_basic_has_none(text, shows):
+    assert suspect(text, text.index("#"), True) is shows

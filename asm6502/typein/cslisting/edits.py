@@ -126,6 +126,9 @@ def case_read_in_quotes(text: str, e: Edit, quoted: list[bool]) -> bool:
     return e.end == e.start + 1 and quoted[e.start] and text[e.start].islower() and e.new == text[e.start].upper()
 
 
+_FILE_HASH = re.compile(r"(?:PRINT|INPUT|GET) *$", re.IGNORECASE)
+
+
 def suspect(text: str, k: int, upper: bool) -> bool:
     """The print shows damage at text[k]: a character of the wrong class for its neighbours
     (a digit inside a word, a letter inside a number), a lower-case letter in a capital
@@ -142,6 +145,8 @@ def suspect(text: str, k: int, upper: bool) -> bool:
         return True  # "£ISKETTE": a shifted D printed underlined
     if c in "#^*&t" and k and text[k - 1].isalnum() and (k + 1 == len(text) or text[k + 1] in "(=,;:)\"+ "):
         return c != "t" or text[k - 1].isupper()  # G# for G$, A2*(72) for A2$(72), CHRt(146)
+    if c == "#" and not quote_flags(text)[k] and not _FILE_HASH.search(text[:k]):
+        return True  # '#' is BASIC only after PRINT, INPUT, GET ('GET R#sIF': R$, its ':' misread too)
     left = text[k - 1] if k else " "
     right = text[k + 1] if k + 1 < len(text) else " "
     if c in STRAYS and (not text[k + 1 :].strip() or (c in ".," and left.isdigit() and right == " ")) \
