@@ -200,7 +200,9 @@ def _checksum_inside(number: int, text: str, upper: bool,
         value = read_checksum(m).value
         if head and checksum_of(number, head, upper, options) == value:
             return head, value, text[m.end() :].strip(), ""
-    for m in CHECKSUM_INSIDE.finditer(text):
+    # (repaired, only the text before the first field: a text with a field in it is lines, no line)
+    m = CHECKSUM_INSIDE.search(text)
+    if m is not None:
         head = text[: m.start()].rstrip()
         value = read_checksum(m).value
         fixes = rank_fixes(number, head, value, upper, options) if head and value <= 255 else []
