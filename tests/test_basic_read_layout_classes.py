@@ -213,3 +213,14 @@ def test_the_layout_classes_with_misread_characters_make_no_wrong_line(name, see
     classes = dict.fromkeys(csdamage.MORE_LAYOUT_CLASSES, rate)
     wrong, _, _ = _read_back(_disk_listing(name), seed, classes, characters=1.0)
     assert wrong == []
+
+
+def test_a_line_longer_than_a_typed_line_keeps_its_rows_and_checksum():
+    # a line of graphics characters, each read as several marks (64'er 12/85 p. 106, Frogger's
+    # lines 1-3): its own row however long, and the row right under it that ends it with its checksum
+    long = 'PRINT"' + "AB" * 70
+    rest = 'CD"'
+    text = _listing(_row(4090), f"4100 {long}", f"{rest}  {_cs(4100, long + rest)}", _row(4110), *REST)
+    results = read_listings(text, "t")
+    assert [(r.number, r.status) for result in results for r in result.lines] == \
+        [(4090, "verified"), (4100, "verified"), (4110, "verified"), (4120, "verified"), (4130, "verified")]

@@ -60,6 +60,7 @@ NUMBER_CELL = re.compile(rf"^\s*(?P<n>[0-9](?:[{_DIGIT}]){{0,4}})\s*$")
 NUMBERED = re.compile(rf"^\s*(?P<n>[0-9][{_DIGIT}]{{0,4}}|{_ONE_FIRST})(?:\s+|-(?=[A-Za-z])|(?=[A-Za-z?]))(?P<rest>\S.*)$")
 MAX_LINE_TEXT = 120  # a typed line is at most 80 characters; print adds blanks after keywords
 MAX_RUN_TEXT = 8 * MAX_LINE_TEXT  # lines run together into one line's text, their numbers lost
+MAX_OWN_TEXT = 3 * MAX_LINE_TEXT  # a row's own text as OCR reads it: a line of graphics characters, each several marks
 
 
 @dataclass(frozen=True)
@@ -531,7 +532,13 @@ def find_records(text: str) -> Layout:
             # (two checksums at the end: the row may hold two lines, '10 A 20 B <123> <045>')
             longest = MAX_LINE_TEXT * (2 if seg.spare is not None else 1)
             for t, col in seg.texts:
-                if rec is not None and _line_length(rec.text + t) <= longest and \
+                # (a numbered row's own first text is its line's, however long OCR made it: a line of
+                # graphics characters reads as several marks each, 64'er 12/85 p. 106 Frogger's 1-3)
+                own = rec is not None and not rec.pieces and rec.line == lineno and not rec.lost and len(t) <= MAX_OWN_TEXT
+                # (and the row that ends it with its checksum, right under it: its end)
+                ends = rec is not None and seg.checksum is not None and rec.checksum is None and not rec.lost \
+                    and lineno == rec.line + 1 and seg.number is None and _line_length(t) <= longest
+                if rec is not None and (own or ends or _line_length(rec.text + t) <= longest) and \
                         len(rec.text) + len(t) <= MAX_RUN_TEXT and not (
                         rec.lost and lineno > rec.line + 1):  # (a lost number's line: two rows at most)
                     rec.pieces.append(Piece(t, lineno, col))
