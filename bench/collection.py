@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -80,6 +81,18 @@ def missing(folder: Path, names: list[str] | None = None) -> str | None:
         names = sorted({e[k] for e in entries if e["kind"] == "listing" for k in ("ocr", "disk")})
     absent = [name for name in names if not (folder / name).is_file()]
     return f"{folder}: {len(absent)} files of the manifest absent ({absent[0]}, ...)" if absent else None
+
+
+def from_environment(variable: str, name: str) -> tuple[Collection | None, str | None]:
+    """(the collection *name* in the folder the environment *variable* names, None), or (None, why
+    it cannot be read: the variable unset, the folder misnamed, files absent) for a skip."""
+    folder = os.environ.get(variable)
+    if not folder:
+        return None, f"{variable} is not set (the folder of the {name} files: tests/manifests/{name}/manifest.jsonl)"
+    if Path(folder).name != name:
+        return None, f"{variable}={folder}: the folder must be named {name} (its manifest's name)"
+    why = missing(Path(folder))
+    return (None, why) if why else (load(folder), None)
 
 
 def load(folder: str | Path) -> Collection:

@@ -19,7 +19,6 @@ line the disk does not have, and every disk line typed in it reads as typed.
 from __future__ import annotations
 
 import json
-import os
 import sys
 from pathlib import Path
 
@@ -50,16 +49,10 @@ def _id(item: tuple[str, dict]) -> str:
 
 
 def held(name: str) -> collection.Collection:
-    env = COLLECTIONS[name][0]
-    folder = os.environ.get(env)
-    if not folder:
-        pytest.skip(f"{env} is not set (the folder of the {name} files: tests/manifests/{name}/manifest.jsonl)")
-    if Path(folder).name != name:
-        pytest.skip(f"{env}={folder}: the folder must be named {name} (its manifest's name)")
-    why = collection.missing(Path(folder))
-    if why:
+    coll, why = collection.from_environment(COLLECTIONS[name][0], name)
+    if coll is None:
         pytest.skip(why)
-    return collection.load(folder)
+    return coll
 
 
 def fresh() -> collection.Collection:

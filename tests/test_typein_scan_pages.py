@@ -9,7 +9,6 @@ listing as a person reads it on the page: the text its first line starts with, i
 from __future__ import annotations
 
 import json
-import os
 import sys
 from pathlib import Path
 
@@ -28,15 +27,10 @@ FILES = [json.loads(row) for row in MANIFEST.read_text(encoding="utf-8").splitli
 
 
 def page(name: str) -> str:
-    folder = os.environ.get(ENV)
-    if not folder:
-        pytest.skip(f"{ENV} is not set (the folder of the {NAME} files: tests/manifests/{NAME}/manifest.jsonl)")
-    if Path(folder).name != NAME:
-        pytest.skip(f"{ENV}={folder}: the folder must be named {NAME} (its manifest's name)")
-    why = collection.missing(Path(folder))
-    if why:
+    coll, why = collection.from_environment(ENV, NAME)
+    if coll is None:
         pytest.skip(why)
-    return collection.load(folder).read(name)
+    return coll.read(name)
 
 
 @pytest.mark.parametrize("entry", FILES, ids=[e["file"] for e in FILES])
