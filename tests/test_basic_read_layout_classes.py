@@ -224,3 +224,18 @@ def test_a_line_longer_than_a_typed_line_keeps_its_rows_and_checksum():
     results = read_listings(text, "t")
     assert [(r.number, r.status) for result in results for r in result.lines] == \
         [(4090, "verified"), (4100, "verified"), (4110, "verified"), (4120, "verified"), (4130, "verified")]
+
+
+@pytest.mark.parametrize("lost", [None, 3, 6])
+def test_a_checksum_column_with_rows_joined_and_a_checksum_lost_is_paired_by_its_checksums(lost):
+    # 64'er 2/86 p. 75 (the MPS-801 routine): the lines, then their checksums in a column of their
+    # own, OCR joining some rows ('<058> < 000 > <231>') and losing some: each checksum that verifies
+    # a line and no other goes to it; a line whose checksum was lost is read without one
+    lines = [(n * 10, f"PRINT {n}*{n + 1}:A{n}=1") for n in range(1, 9)]
+    checks = [_cs(n, t) for k, (n, t) in enumerate(lines) if k != lost]
+    column = checks[:3] + [" ".join(checks[3:6])] + checks[6:]
+    text = _listing(*(f"{n} {t}" for n, t in lines), *column, "Listing 1. Ein Test")
+    results = read_listings(text, "t")
+    got = {r.number: r.status for result in results for r in result.lines}
+    assert {n: s for n, s in got.items() if s != "verified"} == ({} if lost is None else {lines[lost][0]: "unchecked"})
+    assert set(got) == {n for n, _ in lines} - ({lines[0][0]} if lost == 0 else set())

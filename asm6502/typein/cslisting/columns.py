@@ -15,6 +15,9 @@ from asm6502.typein.cslisting.checksum import ChecksumOptions
 from asm6502.typein.cslisting.text import checksum_of
 
 CHECKSUM_ROW = re.compile(r"^\s*<\s*(\d{3})\s*>\s*$")
+# a row of a checksum column that OCR joined with the next ones ('<058> < 000 > <231>', 2/86 p. 75)
+CHECKSUMS_ROW = re.compile(r"^\s*(?:<\s*\d{3}\s*>\s*){2,}$")
+_ONE_CHECKSUM = re.compile(r"<\s*(\d{3})\s*>")
 LINE_START = re.compile(r"^\s*(\d{1,5})\s+\S")
 _CHECKSUM_FIELD = re.compile(r"<\s*\d{3}\s*>")
 # MIN_COLUMN rows that are each one checksum and nothing else, anywhere in the text
@@ -24,6 +27,7 @@ NUMBER_ROW = re.compile(r"^\s*(\d{1,5})\s*$")
 _ENDS_IN_CHECKSUM = re.compile(r"<\s*(\d{3})\s*>\s*$")
 _ANY_NUMBERS = re.compile(r"^(?:[ \t]*\d{1,5}[ \t]*\r?\n){3}", re.MULTILINE)
 MAX_EXTRA = 2  # bodies beyond the numbers (a line above going on, the next block's first): no more
+MAX_UNPAIRED = 3  # lines of a checksum column's stretch left without one (checksums OCR lost, a line going on)
 TEXT_ROWS = 3  # rows that begin with no number (article text): the lines above them are no column's
 
 
@@ -50,6 +54,23 @@ def set_columns_back(text: str) -> str:
         end = n
         while end < len(rows) and CHECKSUM_ROW.match(rows[end]):
             end += 1
+        joined = end
+        while joined < len(rows) and (CHECKSUM_ROW.match(rows[joined]) or CHECKSUMS_ROW.match(rows[joined])):
+            joined += 1
+        if joined > end:  # (rows of several checksums in the run: each checksum one line's, set by checksums)
+            starts = _line_starts(rows, n)
+            checks = [m.group(0) for r in range(n, joined) for m in _ONE_CHECKSUM.finditer(rows[r])]
+            pairs = _aligned(rows, starts, checks, n)
+            if pairs is not None:
+                for start, check in pairs:
+                    last = next((starts[k + 1] for k, s in enumerate(starts) if s == start and k + 1 < len(starts)), n) - 1
+                    while last > start and not rows[last].strip():
+                        last -= 1
+                    out[last] = rows[last].rstrip() + "\t" + check
+                for r in range(n, joined):
+                    out[r] = ""
+                n = joined
+                continue
         run = list(range(n, end))
         starts = _line_starts(rows, n) if len(run) >= MIN_COLUMN else []
         if len(starts) == len(run) or len(starts) > len(run) >= MIN_COLUMN and not listing_row(rows[starts[-len(run)] - 1]):
@@ -63,6 +84,70 @@ def set_columns_back(text: str) -> str:
                 out[r] = ""
         n = end
     return "\n".join(out)
+
+
+def _aligned(rows: list[str], starts: list[int], checks: list[str], below: int) -> list[tuple[int, str]] | None:
+    """The checksums of a column paired with the lines above it in order, up to MAX_UNPAIRED lines
+    left without one (OCR lost a checksum, or a line goes on past the column): of the pairing under
+    which the most lines give their checksum, in one checksum variant, the pairs that verify and
+    fit no other line or checksum within reach (a line that verifies with none gets none: where a
+    checksum was lost cannot be told there); None where two variants pair otherwise as well or
+    fewer than a quarter of the checksums (MIN_COLUMN at least) are paired so -- a pair verifies
+    by chance one time in 256."""
+    extra = len(starts) - len(checks)
+    if not 0 <= extra <= MAX_UNPAIRED or len(checks) < MIN_COLUMN:
+        return None
+    texts = []
+    for k, start in enumerate(starts):
+        stop = starts[k + 1] if k + 1 < len(starts) else below
+        m = LINE_START.match(rows[start])
+        assert m is not None
+        body = " ".join(rows[r].strip() for r in range(start, stop) if rows[r].strip())
+        texts.append((int(m.group(1)), body[len(m.group(1)):].strip().replace("\t", " ")))
+    values = [int(_ONE_CHECKSUM.match(c).group(1)) for c in checks]  # type: ignore[union-attr]
+    found: dict[tuple[tuple[int, int], ...], int] = {}  # each variant's best pairing -> its verified lines
+    for version in (1, 2, 3):
+        for upper in (True, False):
+            options = ChecksumOptions(version)
+            fit = {(i, j): int(checksum_of(texts[i][0], texts[i][1], upper, options) == values[j])
+                   for j in range(len(checks)) for i in range(j, j + extra + 1)}
+            # score[i][j]: the most verified pairs of lines i.. with checksums j..; ways[i][j]: how many
+            # pairings reach it (lines may be left over, at most *extra* in all)
+            score = [[0] * (len(checks) + 1) for _ in range(len(starts) + 1)]
+            ways = [[1] * (len(checks) + 1) for _ in range(len(starts) + 1)]
+            for i in range(len(starts) - 1, -1, -1):
+                for j in range(len(checks) - 1, -1, -1):
+                    if not j <= i <= j + extra:
+                        score[i][j], ways[i][j] = -1, 0
+                        continue
+                    take = fit[(i, j)] + score[i + 1][j + 1] if score[i + 1][j + 1] >= 0 else -1
+                    skip = score[i + 1][j] if i + 1 <= j + extra else -1
+                    score[i][j] = max(take, skip)
+                    ways[i][j] = (ways[i + 1][j + 1] if take == score[i][j] and take >= 0 else 0) + (
+                        ways[i + 1][j] if skip == score[i][j] and skip >= 0 else 0)
+            if score[0][0] < 0:
+                continue
+            pairs, i, j = [], 0, 0
+            while j < len(checks):
+                take = fit[(i, j)] + score[i + 1][j + 1] if score[i + 1][j + 1] >= 0 else -1
+                if take == score[i][j]:
+                    pairs.append((i, j))
+                    i, j = i + 1, j + 1
+                else:
+                    i += 1
+            # (only the pairs that verify, each line and checksum fitting no other in reach: where
+            # the pairing of lines that verify with none is not sure, they get none)
+            sure = tuple((i, j) for i, j in pairs if fit[(i, j)]
+                         and sum(fit.get((i, k), 0) for k in range(len(checks))) == 1
+                         and sum(fit.get((k, j), 0) for k in range(len(starts))) == 1)
+            found[sure] = max(found.get(sure, 0), len(sure))
+    if not found:
+        return None
+    top = max(found.values())
+    best = [p for p, v in found.items() if v == top]
+    if len(best) != 1 or top < max(MIN_COLUMN, len(checks) // 4):
+        return None
+    return [(starts[i], checks[j]) for i, j in best[0]]
 
 
 def listing_row(row: str) -> bool:
