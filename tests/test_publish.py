@@ -272,7 +272,7 @@ def test_a_page_that_does_not_read_back_fails_the_check_and_writes_nothing(capsy
     program.write_bytes(DISAGREEING)
     code, out, err = run_cli(capsys, "publish", str(program), "--check", "--quick", "-o", str(tmp_path / "out"))
     assert code == 1
-    assert "does NOT read back to the program (1 lines bad, a different program: 59 bytes read for 59, the first difference at $083C)" in out
+    assert "does NOT read back to the program (1 line bad, a different program: 59 bytes read for 59, the first difference at $083C)" in out
     assert "nothing written" in err and not (tmp_path / "out").exists()
 
 

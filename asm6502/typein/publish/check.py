@@ -264,7 +264,7 @@ def report(result: CheckResult, pub: Publication, prg_name: str) -> str:
         out.append(f"{prg_name}: the page's text holds no {pub.format.name} listing the reader finds")
     else:
         why = [f"{result.listings} listings found" if result.listings != 1 else "",
-               f"{r.bad} lines bad" if r.bad else "", result.difference]
+               f"{r.bad} line{'s' if r.bad != 1 else ''} bad" if r.bad else "", result.difference]
         out.append(f"{prg_name}: the page's text does NOT read back to the program ("
                    + ", ".join(w for w in why if w) + ")")
         out += [f"  {d.message}" for d in r.diagnostics[:10]]
