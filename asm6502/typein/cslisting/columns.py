@@ -111,20 +111,17 @@ def _aligned(rows: list[str], starts: list[int], checks: list[str], below: int) 
             options = ChecksumOptions(version)
             fit = {(i, j): int(checksum_of(texts[i][0], texts[i][1], upper, options) == values[j])
                    for j in range(len(checks)) for i in range(j, j + extra + 1)}
-            # score[i][j]: the most verified pairs of lines i.. with checksums j..; ways[i][j]: how many
-            # pairings reach it (lines may be left over, at most *extra* in all)
+            # score[i][j]: the most verified pairs of lines i.. with checksums j.. (-1: no pairing;
+            # lines may be left over, at most *extra* in all)
             score = [[0] * (len(checks) + 1) for _ in range(len(starts) + 1)]
-            ways = [[1] * (len(checks) + 1) for _ in range(len(starts) + 1)]
             for i in range(len(starts) - 1, -1, -1):
                 for j in range(len(checks) - 1, -1, -1):
                     if not j <= i <= j + extra:
-                        score[i][j], ways[i][j] = -1, 0
+                        score[i][j] = -1
                         continue
                     take = fit[(i, j)] + score[i + 1][j + 1] if score[i + 1][j + 1] >= 0 else -1
                     skip = score[i + 1][j] if i + 1 <= j + extra else -1
                     score[i][j] = max(take, skip)
-                    ways[i][j] = (ways[i + 1][j + 1] if take == score[i][j] and take >= 0 else 0) + (
-                        ways[i + 1][j] if skip == score[i][j] and skip >= 0 else 0)
             if score[0][0] < 0:
                 continue
             pairs, i, j = [], 0, 0
@@ -138,8 +135,8 @@ def _aligned(rows: list[str], starts: list[int], checks: list[str], below: int) 
             # (only the pairs that verify, each line and checksum fitting no other in reach: where
             # the pairing of lines that verify with none is not sure, they get none)
             sure = tuple((i, j) for i, j in pairs if fit[(i, j)]
-                         and sum(fit.get((i, k), 0) for k in range(len(checks))) == 1
-                         and sum(fit.get((k, j), 0) for k in range(len(starts))) == 1)
+                         and sum(fit.get((i, k), 0) for k in range(i - extra, i + 1)) == 1
+                         and sum(fit.get((k, j), 0) for k in range(j, j + extra + 1)) == 1)
             found[sure] = max(found.get(sure, 0), len(sure))
     if not found:
         return None

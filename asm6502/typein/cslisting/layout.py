@@ -423,6 +423,15 @@ def _run_verifies(first: int, text: str, cuts: tuple[re.Match, ...], values: lis
     """Every line of *text* cut at *cuts* gives its checksum, in one checksum variant."""
     bounds = [0, *(m.start() for m in cuts), len(text)]
     lines = [(first, text[: bounds[1]])] + [(int(m.group(1)), text[m.end(): hi]) for m, hi in zip(cuts, bounds[2:])]
+    return _all_verify(lines, values)
+
+
+# the checksum variants a layout cannot know yet (V1/V2/V3, each in capitals or not)
+_VARIANTS = tuple(ChecksumOptions(version) for version in (1, 2, 3))
+
+
+def _all_verify(lines: list[tuple[int, str]], values: list[int]) -> bool:
+    """Every (number, text) of *lines* gives its checksum of *values*, in one checksum variant."""
     return any(all(checksum_of(n, without_print_blanks(t.strip()), upper, options) == v
                    for (n, t), v in zip(lines, values))
                for options in _VARIANTS for upper in (True, False))
@@ -649,9 +658,17 @@ _NUMBER_INSIDE = re.compile(r"(?<=\s)(\d{1,5}) +(?=[A-Za-z?])")
 _NUMBER_APART_INSIDE = re.compile(r"(?<=\s)(\d{1,4}) (\d{1,4}) +(?=[A-Za-z?])")  # '8 80 IF': its digits read apart
 
 
-_NUMBER_FIRST = re.compile(r"^\s*(\d{1,5}) +(?=\S)")
-# the checksum variants a layout cannot know yet: (version, capitals)
-_VARIANTS = tuple(ChecksumOptions(version) for version in (1, 2, 3))
+_DIGITS_FIRST = re.compile(r"^\s*(\d{1,5})\s+(?=\S)")
+
+
+def digits_first(rec: Record, width: int) -> tuple[str, str] | None:
+    """(digits, the text after them) where *rec*'s text starts with at most *width* digits and a
+    blank, or its first piece is such digits, a cell of its own ('1020 1030<TAB>IF', '41 10<TAB>Z')."""
+    first = rec.pieces[0].text.strip() if len(rec.pieces) > 1 else ""
+    if first.isdigit() and len(first) <= width:
+        return first, "".join(p.text for p in rec.pieces[1:])
+    m = _DIGITS_FIRST.match(rec.text)
+    return (m.group(1), rec.text[m.end():]) if m and len(m.group(1)) <= width else None
 
 
 def _second_line(rec: Record, following: int | None, first_checksum: int) -> Record | None:
@@ -659,9 +676,7 @@ def _second_line(rec: Record, following: int | None, first_checksum: int) -> Rec
     it): the one number inside, as printed or its digits read apart ('8 80'), that rises between
     *rec*'s and the *following* line's; or both numbers printed first (:func:`_numbers_first`)."""
     text = rec.text
-    lead = rec.pieces[0].text.strip() if len(rec.pieces) > 1 else ""  # ('1020 1030<TAB>IF': a cell of its own)
-    front = (lead, "".join(p.text for p in rec.pieces[1:])) if lead.isdigit() and len(lead) <= 5 else (
-        (m.group(1), text[m.end():]) if (m := _NUMBER_FIRST.match(text)) else None)
+    front = digits_first(rec, 5)
     if front and rec.number < int(front[0]) and (following is None or int(front[0]) < following):
         assert rec.checksum is not None
         return _numbers_first(rec, int(front[0]), front[1], first_checksum, rec.checksum)
@@ -684,10 +699,8 @@ def _numbers_first(rec: Record, number: int, text: str, first_checksum: int, che
     first text gives the first checksum with the first number and the rest the second with the
     second, in one checksum variant (two 8-bit checksums agree by chance one time in 65,536 a
     blank); no such blank, or more than one: None."""
-    splits = {k for k, c in enumerate(text) if c == " " and text[:k].strip() and text[k:].strip()}
-    found = {k for k in splits for options in _VARIANTS for upper in (True, False)
-             if checksum_of(rec.number, without_print_blanks(text[:k].strip()), upper, options) == first_checksum
-             and checksum_of(number, without_print_blanks(text[k:].strip()), upper, options) == checksum}
+    splits = [k for k, c in enumerate(text) if c == " " and text[:k].strip() and text[k:].strip()]
+    found = [k for k in splits if _all_verify([(rec.number, text[:k]), (number, text[k:])], [first_checksum, checksum])]
     if len(found) != 1:
         return None
     (k,) = found

@@ -14,16 +14,14 @@ where it does not verify as printed.
 
 from __future__ import annotations
 
-import re
 from dataclasses import replace
 
 from asm6502.typein.cslisting.checksum import ChecksumOptions
-from asm6502.typein.cslisting.layout import CHECKSUM_INSIDE, Piece, Record
+from asm6502.typein.cslisting.layout import CHECKSUM_INSIDE, Piece, Record, digits_first
 from asm6502.typein.cslisting.text import checksum_of, without_print_blanks
 
 MAX_READINGS = 4  # readings of a number's lost first digits, above which its checksum is no witness
 LOOK_AHEAD = 32  # lines after a line among which its following neighbour is sought (a run of broken numbers is shorter)
-_DIGITS_FIRST = re.compile(r"^\s*(\d{1,4})\s+(?=\S)")
 
 
 def restore(records: list[Record], upper: bool, options: ChecksumOptions) -> tuple[list[Record], list[tuple[Record, str]]]:
@@ -68,16 +66,10 @@ def _read_apart(rec: Record, last: int, following: int | None, upper: bool,
                 options: ChecksumOptions) -> list[tuple[int, str, str]]:
     """'41 10 PRINT': the number's digits joined with the digits its text starts with, where that
     rises between the neighbours and gives the checksum: (number, text, why)."""
-    m = _DIGITS_FIRST.match(rec.text)
-    first = rec.pieces[0].text.strip() if rec.pieces else ""
-    if m is not None:
-        digits, rest = m.group(1), rec.text[m.end() :]
-    elif len(rec.pieces) > 1 and first.isdigit() and len(first) <= 4:
-        # ('41 10<TAB>Z = PEEK...', 64'er 2/86 p. 98: the digits after the blank end the number's
-        # cell, the text is the next cell's)
-        digits, rest = first, "".join(p.text for p in rec.pieces[1:])
-    else:
+    found = digits_first(rec, 4)  # (or a cell of their own: '41 10<TAB>Z = PEEK...', 64'er 2/86 p. 98)
+    if found is None:
         return []
+    digits, rest = found
     number = int(rec.number_text + digits)
     if not _rises(number, last, following) or not _verifies(number, rest, rec, upper, options):
         return []
